@@ -1,0 +1,19 @@
+//! Opening the input of batch commands: a file, or stdin for none or `-`.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use anyhow::Context;
+
+/// Opens `path` for reading, or stdin when it is `None` or `-`.
+pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
+    match path {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p.as_os_str() == "-" => Ok(Box::new(io::stdin().lock())),
+        Some(p) => {
+            let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
+            Ok(Box::new(BufReader::new(file)))
+        }
+    }
+}

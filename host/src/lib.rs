@@ -1,0 +1,16 @@
+//! The antichip host: antichess rules glue, move generators, batch commands, and (in the
+//! modules that grow around them) search, solver, bots, UCI and reports. The `antichip`
+//! binary is a thin clap front end over this library.
+//!
+//! ```
+//! use host::rules::{Position, sorted_uci_moves, perft};
+//!
+//! let pos = Position::from_fen_strict("8/1p6/8/8/8/8/P7/8 w - - 0 1").unwrap();
+//! assert_eq!(sorted_uci_moves(&pos), ["a2a3", "a2a4"]);
+//! assert_eq!(perft(&pos, 3), 4);
+//! ```
+
+pub mod batch;
+pub mod fairy;
+pub mod movegen;
+pub mod rules;
