@@ -104,7 +104,7 @@ impl BatchSummary {
 
 /// `antichip moves`: for each position, the FEN as given, a TAB, and the legal moves in
 /// UCI notation sorted as byte strings. Errors and warnings go to `err`, prefixed with
-/// the line number.
+/// the line number; `out` is flushed before each, so the two interleave in input order.
 pub fn run_moves<R: BufRead, W: Write, E: Write>(
     input: R,
     out: &mut W,
@@ -115,6 +115,9 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
     for item in read_fen_lines(input)? {
         match item {
             Ok(line) => {
+                if !line.warnings.is_empty() {
+                    out.flush()?;
+                }
                 for w in &line.warnings {
                     writeln!(err, "warning: line {}: {w}", line.line_no)?;
                 }
@@ -126,6 +129,7 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
                         summary.answered += 1;
                     }
                     Err(e) => {
+                        out.flush()?;
                         writeln!(
                             err,
                             "error: line {}: {} move generator failed: {e:#}",
@@ -137,6 +141,7 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
                 }
             }
             Err(e) => {
+                out.flush()?;
                 writeln!(err, "error: {e}")?;
                 summary.failed += 1;
             }

@@ -1,0 +1,149 @@
+//! `antichip moves` and `antichip perft` driven as a user drives them: through the binary,
+//! with exact stdout, stderr and exit codes pinned.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn antichip(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("antichip runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn moves_on_hand_picked_positions() {
+    let input = "\
+# en passant, Black to move: the capture is compulsory
+rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b - e3 0 3
+# en passant, White to move
+rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w - f6 0 3
+# all five promotions, by a compulsory capture
+1n6/P7/8/8/8/8/8/7k w - - 0 1
+# all five promotions, by a push
+8/P7/8/8/8/8/8/k7 w - - 0 1
+
+# Black has no pieces: Black has won, no moves
+8/8/8/8/8/8/8/K7 b - - 0 1
+# stalemate: White's only pawn is blocked, White has won
+8/8/8/8/8/p7/P7/8 w - - 0 1
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - -\tid \"start, as EPD\"
+";
+    let out = antichip(&["moves"], input.as_bytes());
+    assert_eq!(
+        text(&out.stdout),
+        "\
+rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b - e3 0 3\td4e3
+rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w - f6 0 3\te5f6
+1n6/P7/8/8/8/8/8/7k w - - 0 1\ta7b8b a7b8k a7b8n a7b8q a7b8r
+8/P7/8/8/8/8/8/k7 w - - 0 1\ta7a8b a7a8k a7a8n a7a8q a7a8r
+8/8/8/8/8/8/8/K7 b - - 0 1\t
+8/8/8/8/8/p7/P7/8 w - - 0 1\t
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - -\ta2a3 a2a4 b1a3 b1c3 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g1f3 g1h3 g2g3 g2g4 h2h3 h2h4
+"
+    );
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn bad_lines_are_named_and_the_good_lines_still_answered() {
+    let input = "\
+8/8/8
+8/8/8/8/8/8/8/8 w - - 0 1
+P7/8/8/8/8/8/8/k7 w - - 0 1
+8/8/8/8/8/8/8/k6K x - - 0 1
+8/8/8/8/8/8/8/k6K w - e4 0 1
+8/8/8/8/8/8/8/k6K w - e3 0 1
+8/8/8/8/8/8/8/k6K w - - x 1
+8/8/8/8/8/8/8/k6K w - - 0 0
+8/8/8/8/8/8/8/k6X w - - 0 1
+8/8/8/8/8/8/8/k5K w - - 0 1
+8/8/8/8/8/8/8/k7K w - - 0 1
+8/8/8/8/8/8/8/k6K w KX - 0 1
+QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/k6K w - - 0 1
+8/8/8/8/8/8/8/k6K w KQkq - 0 1
+8/1p6/8/8/8/8/P7/8 w - - 0 1
+";
+    let out = antichip(&["moves", "-"], input.as_bytes());
+    assert_eq!(
+        text(&out.stdout),
+        "8/8/8/8/8/8/8/k6K w KQkq - 0 1\th1g1 h1g2 h1h2\n8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "\
+error: line 1: a FEN has 6 fields (or 4 for EPD), not 1
+error: line 2: impossible position: the board is empty
+error: line 3: impossible position: a pawn stands on rank 1 or 8
+error: line 4: side to move must be \"w\" or \"b\", not \"x\"
+error: line 5: en-passant field must be \"-\" or a square on rank 3 or 6, not \"e4\"
+error: line 6: impossible position: en-passant square e3 does not follow a double pawn push by the side not to move
+error: line 7: halfmove clock must be a number, not \"x\"
+error: line 8: fullmove number must be a positive number, not \"0\"
+error: line 9: board field: 'X' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8
+error: line 10: board field: rank 1 has 7 squares, not 8
+error: line 11: board field: rank 1 has 9 squares, not 8
+error: line 12: castling field must be \"-\" or letters from KQkq, not \"KX\"
+error: line 13: impossible position: too much material for a game that began from the start position
+warning: line 14: castling rights \"KQkq\" ignored: antichess has no castling
+"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn invalid_utf8_and_missing_files_are_errors_not_panics() {
+    let out = antichip(&["moves"], b"8/8/8/8/8/8/8/k6K w - - 0 1\xff\n");
+    assert_eq!(
+        text(&out.stderr),
+        "error: line 1: not valid UTF-8 (bad byte at column 28)\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
+
+    let out = antichip(&["moves", "/nonexistent/positions.epd"], b"");
+    assert_eq!(
+        text(&out.stderr),
+        "error: cannot open /nonexistent/positions.epd: No such file or directory (os error 2)\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn perft_prints_the_count_and_divide_prints_each_root_move_first() {
+    let out = antichip(&["perft", "--depth", "3"], b"");
+    assert_eq!(text(&out.stdout), "8067\n");
+    assert_eq!(out.status.code(), Some(0));
+
+    let out = antichip(
+        &[
+            "perft",
+            "--depth",
+            "4",
+            "--fen",
+            "8/1p6/8/8/8/8/P7/8 w - - 0 1",
+            "--divide",
+        ],
+        b"",
+    );
+    assert_eq!(text(&out.stdout), "a2a3: 2\na2a4: 1\n\n3\n");
+}
+
+#[test]
+fn perft_rejects_a_bad_fen_with_a_message() {
+    let out = antichip(&["perft", "--depth", "1", "--fen", "8/8/8 w - - 0 1"], b"");
+    assert_eq!(
+        text(&out.stderr),
+        "error: --fen \"8/8/8 w - - 0 1\": board field must have 8 ranks separated by '/', not 3\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
