@@ -135,6 +135,8 @@ pub(crate) struct Program {
     pub scratch_words: usize,
     pub flat_nodes: usize,
     pub scope_paths: Vec<String>,
+    pub scope_parents: Vec<Option<usize>>,
+    pub scope_names: Vec<String>,
 }
 
 /// A combinational cycle in the flattened design (possible only when a port-level check
@@ -710,5 +712,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         scratch_words,
         flat_nodes: n,
         scope_paths: (0..flat.scopes.len()).map(|i| flat.scope_path(i)).collect(),
+        scope_parents: flat.scopes.iter().map(|s| s.parent).collect(),
+        scope_names: flat.scopes.iter().map(|s| s.name.clone()).collect(),
     })
 }
