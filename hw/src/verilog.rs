@@ -366,13 +366,24 @@ impl<'a> Emitter<'a> {
                             })
                             .collect();
                         crate::Bits::from_words(&words, w).to_verilog()
-                    } else if w == 1 {
-                        format!("{}[{lo}]", self.r(*src))
                     } else {
-                        format!("{}[{}:{lo}]", self.r(*src), lo + w - 1)
+                        // Slice the named base of an inlined slice chain.
+                        let (base, lo) = match self.inline_slice(*src) {
+                            Some((b, lo2)) => (b, lo + lo2),
+                            None => (*src, *lo),
+                        };
+                        let b = &self.names[base.index()];
+                        if w == 1 {
+                            format!("{b}[{lo}]")
+                        } else {
+                            format!("{b}[{}:{lo}]", lo + w - 1)
+                        }
                     };
                     let _ = writeln!(body, "  assign {name} = {expr};");
-                    self.use_bits(*src, *lo, w);
+                    match self.inline_slice(*src) {
+                        Some((b, lo2)) => self.use_bits(b, lo + lo2, w),
+                        None => self.use_bits(*src, *lo, w),
+                    }
                 }
                 NodeKind::MemRead { mem, addr } => {
                     declare(&mut decls, "wire");

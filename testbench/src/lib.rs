@@ -13,6 +13,7 @@
 //! ```
 
 pub mod cosim;
+pub mod random;
 pub mod stimulus;
 pub mod tools;
 
