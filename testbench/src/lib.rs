@@ -18,5 +18,5 @@ pub mod stimulus;
 pub mod tools;
 
 pub use cosim::{Backend, CosimReport, Mismatch, cosim, cosim_expected, lint, synthesize_gates};
-pub use stimulus::{Stimulus, Trace, simulate};
+pub use stimulus::{Stimulus, Trace, record_vcd, simulate};
 pub use tools::ToolError;

@@ -123,3 +123,31 @@ pub fn pack_hex(values: &[Bits]) -> String {
     }
     Bits::from_words(&words, total).to_hex()
 }
+
+/// Simulate `m` on `stim` and write every port, register and named signal to a VCD
+/// file at `path` (directories created).
+pub fn record_vcd(m: &Module, stim: &Stimulus, path: &std::path::Path) -> Result<(), ToolError> {
+    let io = |e: std::io::Error| ToolError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let mut s = Simulator::with_options(m, sim::SimOptions { keep_named: true })?;
+    let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    let mut w = sim::Waveform::new(&mut s, file).map_err(io)?;
+    let ins: Vec<_> = stim
+        .inputs
+        .iter()
+        .map(|(n, _)| s.input(n))
+        .collect::<Result<_, _>>()?;
+    for (c, row) in stim.rows.iter().enumerate() {
+        for (id, v) in ins.iter().zip(row) {
+            s.set_bits(*id, v);
+        }
+        w.sample(&mut s, c as u64).map_err(io)?;
+        s.step();
+    }
+    w.flush().map_err(io)
+}

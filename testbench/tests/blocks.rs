@@ -5,6 +5,20 @@ use std::path::PathBuf;
 
 use testbench::{Backend, Stimulus, cosim, lint};
 
+#[test]
+fn every_catalog_block_lints_clean() {
+    for b in hw::blocks::catalog() {
+        let m = (b.build)().unwrap();
+        let warnings = lint(&m, &work(&format!("{}/lint", b.name))).unwrap();
+        assert!(
+            warnings.is_empty(),
+            "{}: lint warnings:\n{}",
+            b.name,
+            warnings.join("\n")
+        );
+    }
+}
+
 fn work(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../build/test")
@@ -21,6 +35,17 @@ fn check_block(block: &str, cycles: usize) {
         warnings.join("\n")
     );
     let stim = Stimulus::random(&m, cycles, 7);
+    let vcd = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../waveforms/{block}.vcd"));
+    testbench::record_vcd(&m, &stim, &vcd).unwrap();
+    let text = std::fs::read(&vcd).unwrap();
+    let header = vcd::Parser::new(&text[..]).parse_header().unwrap();
+    for p in m.inputs.iter().chain(&m.outputs) {
+        assert!(
+            header.find_var(&[block, &p.name]).is_some(),
+            "{block}: no {} in the VCD",
+            p.name
+        );
+    }
     for backend in Backend::ALL {
         let r = cosim(
             &m,
