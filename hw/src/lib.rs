@@ -1,2 +1,44 @@
-//! The RTL layer of antichip: a typed netlist builder and Verilog emitter, and the blocks of the move-generator chip described with it.
+//! The RTL layer of antichip: a typed netlist builder and Verilog emitter, and the blocks
+//! of the move-generator chip described with it.
+//!
+//! Rust code builds a [`Module`] with a [`ModuleBuilder`]: typed-width ports, wires,
+//! registers (one implicit clock `clk`, optional synchronous reset `rst` and enable),
+//! memories (synchronous write, combinational or registered read) and instances of other
+//! modules. [`Signal`] handles are `Copy` and combine with operators, so repeated
+//! structure (64 cells, arbiter trees) is written with ordinary loops. Mistakes are
+//! reported by [`ModuleBuilder::finish`] as an [`HwError`] naming the module and signal.
+//!
+//! ```
+//! use hw::{ModuleBuilder, verilog};
+//!
+//! let m = ModuleBuilder::new("counter");
+//! let en = m.input("en", 1);
+//! let count = m.reg_reset("count", 8, 0);
+//! count.set_next(count + 1);
+//! count.set_enable(en);
+//! m.output("count", count);
+//! let counter = m.finish()?;
+//! assert!(verilog::emit_module(&counter).contains("module counter"));
+//! # Ok::<(), hw::HwError>(())
+//! ```
+//!
+//! The same netlist is simulated by the `sim` crate and exported here as Verilog-2005
+//! ([`verilog`]), one Verilog module per distinct Rust-built module.
+
+mod bits;
+pub mod blocks;
+mod builder;
 pub mod chip;
+mod error;
+mod netlist;
+pub mod verilog;
+
+pub use bits::{Bits, mask64, top_mask, words_for};
+pub use builder::{
+    InstanceHandle, IntoSignal, MemoryHandle, ModuleBuilder, ShiftAmount, Signal, all, any, concat,
+    concat_lsb_first, is_valid_name, mux,
+};
+pub use error::{ErrorKind, HwError};
+pub use netlist::{
+    BinaryOp, Instance, MemWrite, Memory, Module, ModuleDef, Node, NodeId, NodeKind, Port, UnaryOp,
+};
