@@ -454,14 +454,17 @@ impl Model {
         self.start(board.black_to_move, board.ep_file, config);
     }
 
-    /// Victim priority of a cell (quiet targets all have priority 0).
+    /// Victim priority of a cell: the table's entry for its kind, the pawn's for the
+    /// en-passant cell while capturing, and 0 for every other vacant cell (so all quiet
+    /// targets tie and the square priority orders them).
     fn victim_priority(&self, quiet: bool, s: u8) -> u8 {
         let r = &self.regs;
-        if quiet {
-            return 0;
-        }
         let kind = r.board.squares[usize::from(s)] & 7;
-        let kind = if kind == EMPTY { PAWN } else { kind };
+        let kind = match kind {
+            EMPTY if !quiet && r.board.ep_square() == Some(s) => PAWN,
+            EMPTY => return 0,
+            k => k,
+        };
         r.config.priorities.victim[usize::from(kind - 1)] & 7
     }
 
