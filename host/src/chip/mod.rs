@@ -3,6 +3,8 @@
 //! [`Chip`] move generator, which answers through the same [`MoveGenerator`] API as the
 //! software rules.
 
+pub mod netlist;
+
 use hw::chip::model::Model;
 use hw::chip::types::{BLACK, Board, ChipMove, Config, PROMOTION_ORDER};
 
