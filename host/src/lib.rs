@@ -11,6 +11,8 @@
 //! ```
 
 pub mod batch;
+pub mod chip;
+pub mod corpus;
 pub mod fairy;
 pub mod movegen;
 pub mod rules;

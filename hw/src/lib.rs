@@ -28,6 +28,7 @@
 mod bits;
 pub mod blocks;
 mod builder;
+pub mod chip;
 mod error;
 mod netlist;
 pub mod verilog;

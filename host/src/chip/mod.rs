@@ -1,0 +1,147 @@
+//! The move-generator chip seen from the host: conversions between [`Position`] and the
+//! chip's [`Board`], between the chip's emitted moves and shakmaty [`Move`]s, and the
+//! [`Chip`] move generator, which answers through the same [`MoveGenerator`] API as the
+//! software rules.
+
+pub mod netlist;
+
+use hw::chip::model::Model;
+use hw::chip::types::{BLACK, Board, ChipMove, Config, PROMOTION_ORDER};
+
+use crate::movegen::MoveGenerator;
+use crate::rules::{Color, Move, Position, Role, Square};
+
+/// The chip's kind code of a shakmaty role.
+pub fn kind_code(role: Role) -> u8 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight => 2,
+        Role::Bishop => 3,
+        Role::Rook => 4,
+        Role::Queen => 5,
+        Role::King => 6,
+    }
+}
+
+/// The shakmaty role of a chip kind code (1..=6).
+pub fn role_of(kind: u8) -> Option<Role> {
+    Some(match kind {
+        1 => Role::Pawn,
+        2 => Role::Knight,
+        3 => Role::Bishop,
+        4 => Role::Rook,
+        5 => Role::Queen,
+        6 => Role::King,
+        _ => return None,
+    })
+}
+
+/// The position as the chip loads it: piece registers, side to move, and the en-passant
+/// register as recorded after a double push (whether or not a capture onto it exists).
+pub fn board_of(pos: &Position) -> Board {
+    let mut squares = [0u8; 64];
+    for (i, cell) in squares.iter_mut().enumerate() {
+        if let Some(piece) = pos.piece_at(Square::new(i as u32)) {
+            let colour = if piece.color == Color::Black {
+                BLACK
+            } else {
+                0
+            };
+            *cell = colour | kind_code(piece.role);
+        }
+    }
+    Board {
+        squares,
+        black_to_move: pos.turn() == Color::Black,
+        ep_file: pos.ep_target().map(|s| s.file() as u8),
+    }
+}
+
+/// Why a move emitted by the chip is not a move of the position at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("chip emitted {uci}, which moves no piece of the side to move")]
+pub struct BadChipMove {
+    /// The emitted move in UCI notation.
+    pub uci: String,
+}
+
+/// The shakmaty move for a move the chip emitted, built from the board alone (not looked
+/// up among the legal moves, so that a wrong chip move stays visible as a wrong move).
+pub fn to_move(pos: &Position, m: ChipMove) -> Result<Move, BadChipMove> {
+    let bad = || BadChipMove { uci: m.uci() };
+    let from = Square::new(u32::from(m.from & 63));
+    let to = Square::new(u32::from(m.to & 63));
+    let piece = pos.piece_at(from).ok_or_else(bad)?;
+    if piece.color != pos.turn() {
+        return Err(bad());
+    }
+    let promotion = match m.promotion {
+        0 => None,
+        p @ 1..=5 => role_of(PROMOTION_ORDER[usize::from(p - 1)]),
+        _ => return Err(bad()),
+    };
+    let target = pos.piece_at(to);
+    if piece.role == Role::Pawn
+        && target.is_none()
+        && pos.ep_target() == Some(to)
+        && from.file() != to.file()
+    {
+        return Ok(Move::EnPassant { from, to });
+    }
+    Ok(Move::Normal {
+        role: piece.role,
+        from,
+        capture: target.map(|p| p.role),
+        to,
+        promotion,
+    })
+}
+
+/// The simulated chip as a move generator. The reference-model backend runs the
+/// cycle-exact bitboard model of the chip.
+#[derive(Clone, Debug)]
+pub struct Chip {
+    model: Model,
+    config: Config,
+    cycles: u64,
+    positions: u64,
+}
+
+impl Chip {
+    /// A chip running the reference model with the given configuration.
+    pub fn model(config: Config) -> Self {
+        Chip {
+            model: Model::new(),
+            config,
+            cycles: 0,
+            positions: 0,
+        }
+    }
+
+    /// The chip's moves for `pos` in emission order and the generation cycles.
+    pub fn generate(&mut self, pos: &Position) -> Result<(Vec<Move>, u32), BadChipMove> {
+        let (moves, cycles) = self.model.generate(&board_of(pos), self.config);
+        self.cycles += u64::from(cycles);
+        self.positions += 1;
+        let moves = moves
+            .into_iter()
+            .map(|m| to_move(pos, m))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((moves, cycles))
+    }
+
+    /// Total generation cycles and positions so far.
+    pub fn totals(&self) -> (u64, u64) {
+        (self.cycles, self.positions)
+    }
+}
+
+impl MoveGenerator for Chip {
+    fn name(&self) -> &'static str {
+        "chip"
+    }
+
+    fn legal_moves(&mut self, pos: &Position) -> anyhow::Result<Vec<Move>> {
+        Ok(self.generate(pos)?.0)
+    }
+}

@@ -1,0 +1,143 @@
+//! `movegen`: the whole move-generator chip. The array, the victim and attacker
+//! arbiters and the sequencer, behind the load / start / request interface.
+//!
+//! ```text
+//!  load_we, load_rank[2:0], load_row[31:0]   write one rank of piece registers per clock
+//!  start, black, ep_valid, ep_file[2:0],      latch side to move, en-passant register
+//!  prio[35:0], shortcuts[3:0]                 and configuration; begin a generation
+//!  req                                        run one generation cycle per clock
+//!        |
+//!  chip_array --victims/targets/attackers--> chip_sequencer
+//!      |  \--victim_kinds--> chip_arbiter (victims) --grant/square/more-->  |
+//!      \----kinds---------> chip_arbiter (attackers) --grant/square/more--> |
+//!        |
+//!  valid, done, from[5:0], to[5:0], promo[2:0]   the registered move handshake
+//!  capture_forced, no_legal_move                 flags after the first cycle
+//!  cycles[15:0]                                  generation cycles since start
+//! ```
+//!
+//! With `debug`, the named internal signals of each cycle (victim and attacker
+//! candidates, disable masks, masks and grants, and the phase) are also output ports, so
+//! that testbenches can compare them with the reference model cycle for cycle.
+
+use crate::{HwError, Module, ModuleBuilder, concat_lsb_first};
+
+use super::arbiter::arbiter;
+use super::array::array;
+use super::sequencer::sequencer;
+
+/// Names of the debug output ports, in [`Cycle`](super::model::Cycle) field order.
+pub const DEBUG_PORTS: [&str; 8] = [
+    "victim_candidates",
+    "victim_disable",
+    "victim_mask",
+    "victim_grant",
+    "attacker_candidates",
+    "attacker_disable",
+    "attacker_mask",
+    "attacker_grant",
+];
+
+/// Build the generator; `debug` adds the internal signals as output ports.
+pub fn generator(debug: bool) -> Result<Module, HwError> {
+    let arr = array()?;
+    let arb = arbiter()?;
+    let seq = sequencer()?;
+    let name = if debug { "movegen_debug" } else { "movegen" };
+    let m = ModuleBuilder::new(name);
+    let load_we = m.input("load_we", 1);
+    let load_rank = m.input("load_rank", 3);
+    let load_row = m.input("load_row", 32);
+    let start = m.input("start", 1);
+    let black = m.input("black", 1);
+    let ep_valid = m.input("ep_valid", 1);
+    let ep_file = m.input("ep_file", 3);
+    let prio = m.input("prio", 36);
+    let shortcuts = m.input("shortcuts", 4);
+    let req = m.input("req", 1);
+
+    let a = m.instance("array", &arr);
+    let s = m.instance("sequencer", &seq);
+    let va = m.instance("victim_arbiter", &arb);
+    let aa = m.instance("attacker_arbiter", &arb);
+
+    let we: Vec<_> = (0..8u64).map(|r| load_we & load_rank.eq(r)).collect();
+    a.connect("we", concat_lsb_first(&we).named("rank_we"));
+    a.connect("row", load_row);
+    for port in [
+        "black",
+        "first",
+        "quiet_pat",
+        "capture_now",
+        "src_sel",
+        "ep_here",
+    ] {
+        a.connect(port, s.output(port));
+    }
+
+    s.connect("start", start);
+    s.connect("req", req);
+    s.connect("black_in", black);
+    s.connect("ep_valid_in", ep_valid);
+    s.connect("ep_file_in", ep_file);
+    s.connect("prio_in", prio);
+    s.connect("shortcuts_in", shortcuts);
+    for port in ["victims", "targets", "own_pawns"] {
+        s.connect(port, a.output(port));
+    }
+
+    va.connect("cand", s.output("v_cand"));
+    va.connect("kinds", a.output("victim_kinds"));
+    va.connect("prio_table", s.output("v_table"));
+    va.connect("key_valid", s.output("v_key_valid"));
+    va.connect("key_prio", s.output("v_key_prio"));
+    va.connect("key_sq", s.output("v_key_sq"));
+    va.connect("strict", s.output("v_strict"));
+
+    aa.connect("cand", a.output("attackers"));
+    aa.connect("kinds", a.output("kinds"));
+    aa.connect("prio_table", s.output("a_table"));
+    aa.connect("key_valid", s.output("a_key_valid"));
+    aa.connect("key_prio", s.output("a_key_prio"));
+    aa.connect("key_sq", s.output("a_key_sq"));
+    aa.connect("strict", m.lit(1, 1));
+
+    for (prefix, arb) in [("v", &va), ("a", &aa)] {
+        s.connect(&format!("{prefix}_valid"), arb.output("valid"));
+        s.connect(&format!("{prefix}_square"), arb.output("square"));
+        s.connect(&format!("{prefix}_prio"), arb.output("prio"));
+        s.connect(&format!("{prefix}_more"), arb.output("more"));
+    }
+    s.connect("a_grant", aa.output("grant"));
+
+    for port in [
+        "valid",
+        "done",
+        "from",
+        "to",
+        "promo",
+        "capture_forced",
+        "no_legal_move",
+        "cycles",
+    ] {
+        m.output(port, s.output(port));
+    }
+    // Named so that waveforms show them whether or not they are ports.
+    let internal = [
+        s.output("v_cand").named("victim_candidates"),
+        va.output("disable_mask").named("victim_disable"),
+        va.output("mask").named("victim_mask"),
+        va.output("grant").named("victim_grant"),
+        a.output("attackers").named("attacker_candidates"),
+        aa.output("disable_mask").named("attacker_disable"),
+        aa.output("mask").named("attacker_mask"),
+        aa.output("grant").named("attacker_grant"),
+    ];
+    if debug {
+        for (name, sig) in DEBUG_PORTS.iter().zip(internal) {
+            m.output(name, sig);
+        }
+        m.output("phase", s.output("phase"));
+    }
+    m.finish()
+}
