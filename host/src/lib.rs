@@ -13,6 +13,13 @@
 pub mod batch;
 pub mod chip;
 pub mod corpus;
+pub mod eval;
 pub mod fairy;
 pub mod movegen;
+pub mod quiescence;
+pub mod random_positions;
 pub mod rules;
+pub mod score;
+pub mod search;
+pub mod solver;
+pub mod tt;

@@ -299,6 +299,32 @@ impl Position {
         z.0
     }
 
+    /// True when neither side can ever finish the game (shakmaty's antichess rule, such
+    /// as lone bishops on opposite colours): the game is drawn.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.0.is_insufficient_material()
+    }
+
+    /// The number of pieces of one kind that a side has on the board.
+    pub fn role_count(&self, color: Color, role: Role) -> u32 {
+        (self.0.board().by_color(color) & self.0.board().by_role(role)).count() as u32
+    }
+
+    /// The number of legal moves `color` would have if it were its turn (for the side
+    /// not to move, the en-passant right is dropped, as in a null move). Evaluation
+    /// uses it for both sides' mobility.
+    pub fn legal_move_count_for(&self, color: Color) -> usize {
+        if color == self.turn() {
+            return self.0.legal_moves().len();
+        }
+        match self.0.clone().swap_turn() {
+            Ok(swapped) => swapped.legal_moves().len(),
+            // Antichess has no check, so swapping turns cannot fail; count none if the
+            // rules ever disagree.
+            Err(_) => 0,
+        }
+    }
+
     /// The underlying shakmaty position, for code that needs the full rules API (SAN,
     /// standard-chess comparisons). Prefer the methods above.
     pub fn as_shakmaty(&self) -> &Antichess {

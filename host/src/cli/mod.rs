@@ -5,3 +5,4 @@ pub mod bench;
 pub mod input;
 pub mod moves;
 pub mod perft;
+pub mod solve;

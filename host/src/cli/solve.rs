@@ -1,0 +1,130 @@
+//! `antichip solve`: the exact win-in-K solver over a file of FEN lines.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::Args;
+use host::batch::{BatchSummary, read_fen_lines};
+use host::rules::uci;
+use host::solver::{Verdict, solve_all};
+
+/// Find forced wins: the least K such that the side to move wins in K moves.
+///
+/// Reads FEN lines as `antichip moves` does and prints, per position, the FEN as given,
+/// a TAB, K, a TAB and a first move of such a win in UCI; or `none` and `-` when there is
+/// no forced win within --max-moves. A win in K means the side to move makes at most K
+/// moves, each answered, and then has no legal move (no pieces, or stalemate), which wins
+/// antichess; a side to move that has already won gets `0` and `-`. The search is exact
+/// (every move is examined). Bad lines are reported on stderr with their line number,
+/// the other lines are still answered, and the exit code is then 2.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// Longest win looked for, in moves of the side to move.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
+    max_moves: u32,
+    /// Positions solved in parallel (default: the number of cores).
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
+    /// File of FEN lines; stdin when absent or '-'.
+    file: Option<PathBuf>,
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
+    let input = super::input::open(args.file.as_deref())?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let mut summary = BatchSummary::default();
+    let mut lines = Vec::new();
+    let stderr = io::stderr();
+    for item in read_fen_lines(input)? {
+        match item {
+            Ok(line) => {
+                for w in &line.warnings {
+                    eprintln!("warning: line {}: {w}", line.line_no);
+                }
+                lines.push(line);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                summary.failed += 1;
+            }
+        }
+    }
+    let positions: Vec<_> = lines.iter().map(|l| l.position.clone()).collect();
+    let progress = Progress::new(stderr.is_terminal(), positions.len());
+    let answers = solve_all(&positions, args.max_moves, jobs, &|done| {
+        progress.update(done)
+    })?;
+    progress.finish();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    for (line, answer) in lines.iter().zip(&answers) {
+        match answer.verdict {
+            Verdict::AlreadyWon => writeln!(out, "{}\t0\t-", line.fen)?,
+            Verdict::WinIn { moves, first } => {
+                writeln!(out, "{}\t{moves}\t{}", line.fen, uci(&first))?
+            }
+            Verdict::NoWinWithin(_) => writeln!(out, "{}\tnone\t-", line.fen)?,
+        }
+        summary.answered += 1;
+    }
+    out.flush()?;
+    Ok(summary.exit_code())
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+struct Progress {
+    enabled: bool,
+    total: usize,
+    start: Instant,
+    last_drawn: Mutex<usize>,
+}
+
+impl Progress {
+    fn new(enabled: bool, total: usize) -> Self {
+        Progress {
+            enabled: enabled && total > 0,
+            total,
+            start: Instant::now(),
+            last_drawn: Mutex::new(usize::MAX),
+        }
+    }
+
+    fn update(&self, done: usize) {
+        if !self.enabled {
+            return;
+        }
+        const WIDTH: usize = 30;
+        let filled = done * WIDTH / self.total;
+        let Ok(mut last) = self.last_drawn.lock() else {
+            return;
+        };
+        if *last == done {
+            return;
+        }
+        *last = done;
+        let bar: String = (0..WIDTH)
+            .map(|i| if i < filled { '#' } else { '.' })
+            .collect();
+        let mut err = io::stderr().lock();
+        let _ = write!(
+            err,
+            "\rsolving [{bar}] {done}/{} {:.1} s",
+            self.total,
+            self.start.elapsed().as_secs_f64()
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&self) {
+        if self.enabled {
+            let mut err = io::stderr().lock();
+            let _ = write!(err, "\r{:70}\r", "");
+            let _ = err.flush();
+        }
+    }
+}

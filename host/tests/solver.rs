@@ -1,0 +1,196 @@
+//! The solver against an independent brute-force prover, on a committed suite of 200
+//! generated positions, and `antichip solve` end to end.
+//!
+//! `host/tests/data/solver_suite.epd` holds `antichip solve --max-moves 4` output for
+//! the positions `RandomPositions { seed: 2024, count: 200, max_per_side: 4 }` generates.
+//! Regenerate it on purpose with `ANTICHIP_BLESS=1 cargo test -p host --test solver`.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use host::random_positions::RandomPositions;
+use host::rules::{Move, Outcome, Position, uci};
+use host::solver::{Solver, Verdict};
+
+const SUITE_MAX_MOVES: u32 = 4;
+
+fn suite_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/solver_suite.epd")
+}
+
+fn suite_spec() -> RandomPositions {
+    RandomPositions {
+        seed: 2024,
+        count: 200,
+        max_per_side: 4,
+    }
+}
+
+/// Plain minimax, no tables, no ordering, judged by `Position::outcome`: does the side
+/// to move win within `k` of its moves when it starts with `m`?
+fn first_move_wins(pos: &Position, m: &Move, k: u32) -> bool {
+    let me = pos.turn();
+    let child = pos.after(m);
+    if child.outcome().is_some() {
+        return false;
+    }
+    child.legal_moves().iter().all(|r| {
+        let next = child.after(r);
+        match next.outcome() {
+            Some(Outcome::Win(winner)) => winner == me,
+            Some(Outcome::Draw) => false,
+            None => k > 1 && brute_force_wins_within(&next, k - 1),
+        }
+    })
+}
+
+fn brute_force_wins_within(pos: &Position, k: u32) -> bool {
+    pos.legal_moves().iter().any(|m| first_move_wins(pos, m, k))
+}
+
+fn brute_force_least_win(pos: &Position, n: u32) -> Option<u32> {
+    (1..=n).find(|&k| brute_force_wins_within(pos, k))
+}
+
+fn answer_line(fen: &str, verdict: Verdict) -> String {
+    match verdict {
+        Verdict::AlreadyWon => format!("{fen}\t0\t-"),
+        Verdict::WinIn { moves, first } => format!("{fen}\t{moves}\t{}", uci(&first)),
+        Verdict::NoWinWithin(_) => format!("{fen}\tnone\t-"),
+    }
+}
+
+#[test]
+fn the_suite_is_what_the_generator_makes_and_the_solver_answers() {
+    let fens = suite_spec().generate();
+    let mut solver = Solver::new();
+    let expected: Vec<String> = fens
+        .iter()
+        .map(|fen| {
+            let pos = Position::from_fen_strict(fen).unwrap();
+            answer_line(fen, solver.solve(&pos, SUITE_MAX_MOVES))
+        })
+        .collect();
+    let text = expected.join("\n") + "\n";
+    if std::env::var_os("ANTICHIP_BLESS").is_some() {
+        std::fs::write(suite_path(), &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(suite_path()).unwrap();
+    assert_eq!(committed, text, "suite file differs; see the module doc");
+}
+
+#[test]
+fn solver_agrees_with_the_brute_force_prover_on_the_suite() {
+    let committed = std::fs::read_to_string(suite_path()).unwrap();
+    let mut solver = Solver::new();
+    let mut wins = [0usize; 5];
+    let mut lines = 0;
+    for line in committed.lines() {
+        lines += 1;
+        let fen = line.split('\t').next().unwrap();
+        let pos = Position::from_fen_strict(fen).unwrap();
+        let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES);
+        match solver.solve(&pos, SUITE_MAX_MOVES) {
+            Verdict::WinIn { moves, first } => {
+                assert_eq!(Some(moves), truth, "{fen}");
+                assert!(
+                    first_move_wins(&pos, &first, moves),
+                    "{fen}: {}",
+                    uci(&first)
+                );
+                wins[moves as usize] += 1;
+            }
+            Verdict::NoWinWithin(n) => {
+                assert_eq!(n, SUITE_MAX_MOVES);
+                assert_eq!(truth, None, "{fen}");
+                wins[0] += 1;
+            }
+            Verdict::AlreadyWon => panic!("{fen}: generated positions are never over"),
+        }
+    }
+    assert_eq!(lines, 200);
+    // The suite must exercise every answer, not only "none".
+    assert!(wins.iter().all(|&n| n >= 10), "answers by K: {wins:?}");
+}
+
+fn antichip(args: &[&str], stdin: &str) -> (String, String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn solve_finds_the_seed_win_in_four_and_reports_bad_lines() {
+    let input = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n\
+                 8/8/8/8/8/8/8/9 w - - 0 1\n\
+                 # comment\n\
+                 8/8/8/8/8/8/8/K7 b - - 0 1\n\
+                 8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\textra\n";
+    let (out, err, code) = antichip(&["solve"], input);
+    assert_eq!(
+        out,
+        "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\n\
+         8/8/8/8/8/8/8/K7 b - - 0 1\t0\t-\n\
+         8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\n"
+    );
+    assert_eq!(
+        err,
+        "error: line 2: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+    );
+    assert_eq!(code, 2);
+    let (out, _, code) = antichip(
+        &["solve", "--max-moves", "3"],
+        "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n",
+    );
+    assert_eq!(out, "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\tnone\t-\n");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn solve_in_parallel_reproduces_the_suite_file() {
+    let path = suite_path();
+    let (out, err, code) = antichip(
+        &[
+            "solve",
+            "--max-moves",
+            "4",
+            "--jobs",
+            "2",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(err, "");
+    assert_eq!(code, 0);
+    assert_eq!(out, std::fs::read_to_string(&path).unwrap());
+}
+
+#[test]
+fn solve_rejects_a_missing_file_and_bad_options() {
+    let (_, err, code) = antichip(&["solve", "/nonexistent/positions.epd"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: cannot open /nonexistent/positions.epd"),
+        "{err}"
+    );
+    let (_, err, code) = antichip(&["solve", "--max-moves", "0"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--max-moves"), "{err}");
+}
