@@ -23,6 +23,7 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     Moves(cli::moves::MovesArgs),
     Bench(cli::bench::BenchArgs),
+    Alphamove(cli::alphamove::AlphaMoveArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => cli::perft::run(args),
         Command::Moves(args) => cli::moves::run(args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Alphamove(args) => cli::alphamove::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
