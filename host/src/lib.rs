@@ -10,6 +10,7 @@
 //! assert_eq!(perft(&pos, 3), 4);
 //! ```
 
+pub mod alphamove;
 pub mod batch;
 pub mod chip;
 pub mod corpus;

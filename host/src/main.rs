@@ -24,6 +24,7 @@ enum Command {
     Moves(cli::moves::MovesArgs),
     Bench(cli::bench::BenchArgs),
     Solve(cli::solve::SolveArgs),
+    Alphamove(cli::alphamove::AlphaMoveArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => cli::moves::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Solve(args) => cli::solve::run(args),
+        Command::Alphamove(args) => cli::alphamove::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

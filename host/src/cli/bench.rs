@@ -26,11 +26,22 @@ enum BenchKind {
         #[arg(long, default_value_t = 7)]
         runs: usize,
     },
+    /// AlphaMove's comic search: median time and expansions to reach the xkcd 3045 board
+    /// with the informed heuristic, the seed's fitness with its lists, and without them.
+    Alphamove {
+        /// Number of timed runs per search (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Expansion limit for each search.
+        #[arg(long, default_value_t = 100_000)]
+        limit: usize,
+    },
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     match args.kind.unwrap_or(BenchKind::Perft { depth: 5, runs: 7 }) {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
+        BenchKind::Alphamove { runs, limit } => super::alphamove::bench(runs.max(1), limit),
     }
 }
 

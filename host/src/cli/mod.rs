@@ -1,6 +1,7 @@
 //! One module per subcommand: its clap arguments and its `run`, which returns the exit
 //! code (errors are printed by `main` with exit code 1).
 
+pub mod alphamove;
 pub mod bench;
 pub mod input;
 pub mod moves;

@@ -1,0 +1,458 @@
+//! The comic search: find Black moves that, with White always playing AlphaMove, reach a
+//! given board.
+//!
+//! Only Black's moves are searched; each of them is followed at once by White's AlphaMove
+//! reply, so a search node is a position with Black to move. The search is best-first over
+//! a priority queue, with a seen-set of boards so that no board is expanded twice. An
+//! *expansion* is one node taken from the queue and all its Black moves tried. The target
+//! is checked after every Black move and after every White reply.
+//!
+//! Two rankings are implemented:
+//!
+//! * [`Ranking::Seed`], the seed's: squares that differ from the target times plies played,
+//!   in a replica of Python's `heapq`, children in python-chess's move order — so that,
+//!   with the seed's hand-written lists ([`ReachConfig::seed_lists`]), it expands exactly
+//!   as many boards as the seed's program (3,202 for the comic board).
+//! * [`Ranking::Informed`], which needs no lists. It ranks a board by
+//!   `g + 2·B + 3·W` (see [`InformedWeights`]), where `g` is the number of Black moves
+//!   played, and `B` and `W` are the lower bounds on Black's and White's remaining moves of
+//!   [`distance`](super::distance): per-piece move distances to the squares the target
+//!   needs, matched piece to square at least cost. Boards from which the target can never
+//!   be reached — a pawn moved past its square or onto a file it cannot leave, a piece the
+//!   target needs was captured, more captures demanded than the other side can provide —
+//!   are not queued at all; a Black move that already makes the target unreachable is
+//!   dropped before White's reply is computed, which is most of the cost of a child.
+//!   White's distance weighs more than Black's because Black's progress is chosen while
+//!   White's is only ever found: a board where White's pieces already stand near their
+//!   squares is worth more than one where Black's do. Ties go to the smaller remaining
+//!   distance, then to the earlier board.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Board, Chess, Color, Move, Position};
+
+use super::bot::{alpha_move, pychess_order};
+use super::distance::TargetPlan;
+use super::pyheap::PyHeap;
+use super::seed::{LIKELY_BLACK_MOVES, LIKELY_WHITE_MOVES, fitness};
+
+/// How boards are ranked in the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ranking {
+    /// Distances to the target's squares, with unreachable boards pruned.
+    #[default]
+    Informed,
+    /// The seed's fitness: wrong squares times plies played.
+    Seed,
+}
+
+/// Weights of the informed ranking `plies·g + black·B + white·W`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InformedWeights {
+    /// Weight of the Black moves played so far.
+    pub plies: i32,
+    /// Weight of Black's remaining distance.
+    pub black: i32,
+    /// Weight of White's remaining distance.
+    pub white: i32,
+}
+
+impl Default for InformedWeights {
+    fn default() -> Self {
+        InformedWeights {
+            plies: 1,
+            black: 2,
+            white: 3,
+        }
+    }
+}
+
+/// What the search does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReachConfig {
+    /// The ranking.
+    pub ranking: Ranking,
+    /// Weights of the informed ranking.
+    pub weights: InformedWeights,
+    /// Follow only the seed's hand-written likely moves (both sides).
+    pub seed_lists: bool,
+    /// Give up after this many expansions.
+    pub limit: usize,
+}
+
+impl Default for ReachConfig {
+    fn default() -> Self {
+        ReachConfig {
+            ranking: Ranking::Informed,
+            weights: InformedWeights::default(),
+            seed_lists: false,
+            limit: 100_000,
+        }
+    }
+}
+
+/// A target board, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    board: Board,
+}
+
+/// Why a target board was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// Not a FEN piece-placement field.
+    #[error("target \"{text}\" is not a FEN piece-placement field: {reason}")]
+    Malformed {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A placement no game can produce.
+    #[error("target \"{text}\" can never occur in a game: {reason}")]
+    Impossible {
+        /// The text given.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Target {
+    /// Reads a FEN piece-placement field such as
+    /// `r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R`.
+    pub fn parse(text: &str) -> Result<Target, TargetError> {
+        let malformed = |reason: String| TargetError::Malformed {
+            text: text.to_string(),
+            reason,
+        };
+        let ranks: Vec<&str> = text.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(malformed(format!(
+                "it needs 8 ranks separated by '/', not {}",
+                ranks.len()
+            )));
+        }
+        for (i, rank) in ranks.iter().enumerate() {
+            let rank_no = 8 - i;
+            let mut squares = 0;
+            for c in rank.chars() {
+                match c {
+                    '1'..='8' => squares += c as u32 - '0' as u32,
+                    'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
+                        squares += 1
+                    }
+                    _ => {
+                        return Err(malformed(format!(
+                            "'{c}' on rank {rank_no} is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8"
+                        )));
+                    }
+                }
+            }
+            if squares != 8 {
+                return Err(malformed(format!(
+                    "rank {rank_no} has {squares} squares, not 8"
+                )));
+            }
+        }
+        let board: Board = text.parse().map_err(|e| malformed(format!("{e}")))?;
+        let impossible = |reason: String| TargetError::Impossible {
+            text: text.to_string(),
+            reason,
+        };
+        for color in Color::ALL {
+            let name = if color == Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            let kings = (board.kings() & board.by_color(color)).count();
+            if kings != 1 {
+                return Err(impossible(format!("{name} has {kings} kings, not 1")));
+            }
+            let pieces = board.by_color(color).count();
+            if pieces > 16 {
+                return Err(impossible(format!(
+                    "{name} has {pieces} pieces, more than 16"
+                )));
+            }
+        }
+        if (board.pawns()
+            & (shakmaty::Bitboard::from_rank(shakmaty::Rank::First)
+                | shakmaty::Bitboard::from_rank(shakmaty::Rank::Eighth)))
+        .any()
+        {
+            return Err(impossible("a pawn stands on rank 1 or 8".to_string()));
+        }
+        let plan = TargetPlan::new(board.clone());
+        if let Err(why) = plan.estimate(&Board::default()) {
+            return Err(impossible(why.to_string()));
+        }
+        Ok(Target { board })
+    }
+
+    /// The placement as FEN.
+    pub fn fen(&self) -> String {
+        self.board.to_string()
+    }
+}
+
+/// A line that reaches the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// The moves from the start position, in SAN with suffixes, White's first included.
+    pub sans: Vec<String>,
+    /// Boards taken from the queue and expanded.
+    pub expansions: usize,
+    /// Positions generated (after a Black move) while searching.
+    pub generated: usize,
+}
+
+/// Why no line was found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReachError {
+    /// The expansion limit was hit.
+    #[error(
+        "no line reaching {target} found within {limit} expansions ({generated} positions generated); raise --limit"
+    )]
+    Limit {
+        /// The target placement.
+        target: String,
+        /// The limit.
+        limit: usize,
+        /// Positions generated.
+        generated: usize,
+    },
+    /// Every line was followed to its end.
+    #[error(
+        "{target} cannot be reached with White playing AlphaMove: the search ran out of boards after {expansions} expansions"
+    )]
+    Exhausted {
+        /// The target placement.
+        target: String,
+        /// Expansions made.
+        expansions: usize,
+    },
+}
+
+/// One node of the search tree: the position after White's reply.
+struct Node {
+    pos: Chess,
+    parent: usize,
+    /// Black's move and White's reply that led here (none for the root).
+    moves: Option<(Move, Option<Move>)>,
+    black_moves: i32,
+}
+
+/// Searches for Black moves that, with White playing AlphaMove from the start position,
+/// reach `target`.
+pub fn reach(target: &Target, config: &ReachConfig) -> Result<Reached, ReachError> {
+    let mut search = Search::new(target, config);
+    search.run()
+}
+
+struct Search<'a> {
+    config: &'a ReachConfig,
+    plan: TargetPlan,
+    nodes: Vec<Node>,
+    seen: HashSet<Board>,
+    generated: usize,
+}
+
+/// The order in which queued boards come out.
+enum Queue {
+    Informed(BinaryHeap<Reverse<(i32, i32, usize)>>),
+    Seed(PyHeap<usize>),
+}
+
+impl Queue {
+    fn pop(&mut self) -> Option<usize> {
+        match self {
+            Queue::Informed(heap) => heap.pop().map(|Reverse((_, _, i))| i),
+            Queue::Seed(heap) => heap.pop().map(|(_, i)| i),
+        }
+    }
+}
+
+impl<'a> Search<'a> {
+    fn new(target: &Target, config: &'a ReachConfig) -> Search<'a> {
+        Search {
+            config,
+            plan: TargetPlan::new(target.board.clone()),
+            nodes: Vec::new(),
+            seen: HashSet::new(),
+            generated: 0,
+        }
+    }
+
+    fn target(&self) -> &Board {
+        self.plan.target()
+    }
+
+    fn run(&mut self) -> Result<Reached, ReachError> {
+        let start = Chess::default();
+        if start.board() == self.target() {
+            return Ok(self.reached(None, 0));
+        }
+        let mut root = start.clone();
+        if let Some(m) = alpha_move(&root) {
+            root.play_unchecked(m);
+        }
+        self.nodes.push(Node {
+            pos: root.clone(),
+            parent: usize::MAX,
+            moves: None,
+            black_moves: 0,
+        });
+        if root.board() == self.target() {
+            return Ok(self.reached(Some(0), 0));
+        }
+        if self.config.ranking == Ranking::Informed {
+            self.seen.insert(root.board().clone());
+        }
+        let mut queue = match self.config.ranking {
+            Ranking::Informed => Queue::Informed(BinaryHeap::new()),
+            Ranking::Seed => Queue::Seed(PyHeap::new()),
+        };
+        self.enqueue(&mut queue, 0);
+        let mut expansions = 0;
+        while let Some(index) = queue.pop() {
+            if expansions == self.config.limit {
+                return Err(ReachError::Limit {
+                    target: self.target().to_string(),
+                    limit: self.config.limit,
+                    generated: self.generated,
+                });
+            }
+            expansions += 1;
+            if let Some(found) = self.expand(&mut queue, index) {
+                return Ok(self.reached(Some(found), expansions));
+            }
+        }
+        Err(ReachError::Exhausted {
+            target: self.target().to_string(),
+            expansions,
+        })
+    }
+
+    /// Tries every Black move of node `index`; returns the node that reached the target.
+    fn expand(&mut self, queue: &mut Queue, index: usize) -> Option<usize> {
+        let pos = self.nodes[index].pos.clone();
+        let black_moves = self.nodes[index].black_moves + 1;
+        let moves = match self.config.ranking {
+            Ranking::Seed => pychess_order(&pos),
+            Ranking::Informed => pos.legal_moves(),
+        };
+        for black in moves {
+            if self.config.seed_lists && !on_list(&pos, black, LIKELY_BLACK_MOVES) {
+                continue;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(black);
+            self.generated += 1;
+            if next.board() == self.target() && self.config.ranking == Ranking::Informed {
+                return Some(self.push(next, index, black, None, black_moves));
+            }
+            if self.config.ranking == Ranking::Informed && self.blocked(next.board()) {
+                continue;
+            }
+            // A Black move that ends the game leaves White without a reply.
+            let Some(white) = alpha_move(&next) else {
+                continue;
+            };
+            if self.config.seed_lists && !on_list(&next, white, LIKELY_WHITE_MOVES) {
+                continue;
+            }
+            next.play_unchecked(white);
+            if !self.seen.insert(next.board().clone()) {
+                continue;
+            }
+            let reached = next.board() == self.target();
+            let child = self.push(next, index, black, Some(white), black_moves);
+            if reached {
+                return Some(child);
+            }
+            self.enqueue(queue, child);
+        }
+        None
+    }
+
+    fn blocked(&self, board: &Board) -> bool {
+        self.plan.estimate(board).is_err()
+    }
+
+    fn push(
+        &mut self,
+        pos: Chess,
+        parent: usize,
+        black: Move,
+        white: Option<Move>,
+        black_moves: i32,
+    ) -> usize {
+        self.nodes.push(Node {
+            pos,
+            parent,
+            moves: Some((black, white)),
+            black_moves,
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Puts node `index` in the queue, unless its board can never become the target.
+    fn enqueue(&mut self, queue: &mut Queue, index: usize) {
+        let node = &self.nodes[index];
+        match queue {
+            Queue::Seed(heap) => {
+                // Plies played, White's first move included, as the seed counts them.
+                let plies = 1 + 2 * node.black_moves as usize;
+                heap.push(fitness(node.pos.board(), self.target(), plies), index);
+            }
+            Queue::Informed(heap) => {
+                let Ok(e) = self.plan.estimate(node.pos.board()) else {
+                    return;
+                };
+                let w = self.config.weights;
+                let rank = w.plies * node.black_moves + w.black * e.black + w.white * e.white;
+                heap.push(Reverse((rank, e.black + e.white, index)));
+            }
+        }
+    }
+
+    /// The line to node `index` (`None`: the start position itself).
+    fn reached(&self, index: Option<usize>, expansions: usize) -> Reached {
+        let mut pairs = Vec::new();
+        let mut at = index;
+        while let Some(node) = at.map(|i| &self.nodes[i]) {
+            at = node.moves.map(|pair| {
+                pairs.push(pair);
+                node.parent
+            });
+        }
+        pairs.reverse();
+        let mut pos = Chess::default();
+        let mut sans = Vec::new();
+        if index.is_some()
+            && let Some(first) = alpha_move(&pos)
+        {
+            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, first).to_string());
+        }
+        for (black, white) in pairs {
+            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, black).to_string());
+            if let Some(w) = white {
+                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, w).to_string());
+            }
+        }
+        Reached {
+            sans,
+            expansions,
+            generated: self.generated,
+        }
+    }
+}
+
+fn on_list(pos: &Chess, m: Move, list: &[&str]) -> bool {
+    let san = SanPlus::from_move(pos.clone(), m).to_string();
+    list.contains(&san.as_str())
+}

@@ -1,0 +1,178 @@
+//! `antichip alphamove`: the xkcd 3045 bot — its choice, its self-play games as PGN, and
+//! the search for Black moves that lead it to a given board.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+use host::alphamove::{
+    Ranking, ReachConfig, Target, Variant, middle_index, pgn, reach, selfplay, sorted_moves,
+    write_pgn,
+};
+use host::rules::Color;
+
+/// AlphaMove (xkcd 3045): sort the legal moves alphabetically, play the middle one.
+#[derive(Args)]
+pub struct AlphaMoveArgs {
+    #[command(subcommand)]
+    command: AlphaMoveCommand,
+}
+
+#[derive(Subcommand)]
+enum AlphaMoveCommand {
+    /// Play AlphaMove against itself and print the game as PGN.
+    Selfplay {
+        /// The rules to play by.
+        #[arg(long, value_enum, default_value_t = VariantArg::Chess)]
+        variant: VariantArg,
+        /// Start from this FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Print the legal moves as AlphaMove sorts them, marking the one it plays.
+    Moves {
+        /// The rules to play by.
+        #[arg(long, value_enum, default_value_t = VariantArg::Chess)]
+        variant: VariantArg,
+        /// The position (FEN); the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Search Black moves that, with White always playing AlphaMove from the start,
+    /// reach a board; print the line and how many positions were expanded.
+    Reach {
+        /// The board as a FEN piece-placement field, e.g. the comic's
+        /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.
+        #[arg(long)]
+        target: String,
+        /// Give up after this many expansions.
+        #[arg(long, default_value_t = 100_000)]
+        limit: usize,
+        /// Rank boards by the seed's fitness (wrong squares x plies) instead of the
+        /// informed distance heuristic.
+        #[arg(long)]
+        seed_fitness: bool,
+        /// Follow only the seed's hand-written likely moves (written for the comic board).
+        #[arg(long)]
+        seed_lists: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum VariantArg {
+    Chess,
+    Antichess,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Chess => Variant::Chess,
+            VariantArg::Antichess => Variant::Antichess,
+        }
+    }
+}
+
+pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
+    match args.command {
+        AlphaMoveCommand::Selfplay { variant, fen } => {
+            let game = selfplay(variant.into(), fen.as_deref())
+                .with_context(|| format!("--fen \"{}\"", fen.as_deref().unwrap_or("")))?;
+            print!("{}", write_pgn(&game));
+            Ok(0)
+        }
+        AlphaMoveCommand::Moves { variant, fen } => {
+            let sans = sorted_moves(variant.into(), fen.as_deref())
+                .with_context(|| format!("--fen \"{}\"", fen.as_deref().unwrap_or("")))?;
+            if sans.is_empty() {
+                println!("no legal moves");
+                return Ok(0);
+            }
+            let mid = middle_index(sans.len());
+            for (i, san) in sans.iter().enumerate() {
+                let mark = if i == mid { "  <- AlphaMove" } else { "" };
+                println!("{:>3}  {san}{mark}", i + 1);
+            }
+            Ok(0)
+        }
+        AlphaMoveCommand::Reach {
+            target,
+            limit,
+            seed_fitness,
+            seed_lists,
+        } => {
+            let target = Target::parse(&target)?;
+            let config = ReachConfig {
+                ranking: if seed_fitness {
+                    Ranking::Seed
+                } else {
+                    Ranking::Informed
+                },
+                seed_lists,
+                limit,
+                ..ReachConfig::default()
+            };
+            let start = Instant::now();
+            let found = reach(&target, &config)?;
+            let elapsed = start.elapsed();
+            println!("{}", pgn::movetext((1, Color::White), &found.sans, None));
+            println!(
+                "reached {} after {} plies: {} expansions, {} positions generated, {:.3} s (measured)",
+                target.fen(),
+                found.sans.len(),
+                found.expansions,
+                found.generated,
+                elapsed.as_secs_f64()
+            );
+            Ok(0)
+        }
+    }
+}
+
+/// `antichip bench alphamove`: the three searches for the comic board, timed in one run.
+pub fn bench(runs: usize, limit: usize) -> anyhow::Result<u8> {
+    let target = Target::parse(COMIC_BOARD)?;
+    println!(
+        "AlphaMove reach {COMIC_BOARD} from the start (measured, one core, median of {runs} runs)"
+    );
+    let searches = [
+        ("informed heuristic, no lists", Ranking::Informed, false),
+        ("seed fitness with its lists", Ranking::Seed, true),
+        ("seed fitness without lists", Ranking::Seed, false),
+    ];
+    for (name, ranking, seed_lists) in searches {
+        let config = ReachConfig {
+            ranking,
+            seed_lists,
+            limit,
+            ..ReachConfig::default()
+        };
+        let mut times = Vec::with_capacity(runs);
+        let mut outcome = None;
+        for _ in 0..runs {
+            let start = Instant::now();
+            let result = reach(&target, &config);
+            times.push(start.elapsed());
+            outcome = Some(result);
+        }
+        let time = super::bench::median(times);
+        match outcome {
+            Some(Ok(found)) => println!(
+                "  {name:<30} {:>7} expansions {:>9} positions {:>4} plies {:>10.1} ms",
+                found.expansions,
+                found.generated,
+                found.sans.len(),
+                time.as_secs_f64() * 1e3
+            ),
+            Some(Err(e)) => println!(
+                "  {name:<30} not found: {e} ({:.1} ms)",
+                time.as_secs_f64() * 1e3
+            ),
+            None => {}
+        }
+    }
+    Ok(0)
+}
+
+/// The board of xkcd 3045.
+pub const COMIC_BOARD: &str = "r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R";

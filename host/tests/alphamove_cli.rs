@@ -1,0 +1,82 @@
+//! `antichip alphamove ...` end to end: output shape, exit codes and error text.
+
+use std::process::{Command, Output};
+
+const COMIC: &str = "r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R";
+
+fn antichip(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .output()
+        .expect("run antichip")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn selfplay_prints_pgn() {
+    let out = antichip(&["alphamove", "selfplay"]);
+    assert_eq!(out.status.code(), Some(0));
+    let pgn = text(&out.stdout);
+    assert!(pgn.starts_with("[Event \"AlphaMove self-play\"]\n"));
+    assert!(pgn.contains("19. gxf8=N Nge4"));
+    assert!(pgn.trim_end().ends_with("56. Ke4 1/2-1/2"));
+    let anti = antichip(&["alphamove", "selfplay", "--variant", "antichess"]);
+    assert_eq!(anti.status.code(), Some(0));
+    assert!(text(&anti.stdout).contains("[Variant \"Antichess\"]\n"));
+}
+
+#[test]
+fn selfplay_rejects_a_bad_fen() {
+    let out = antichip(&["alphamove", "selfplay", "--fen", "8/8 w - - 0 1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("error: --fen \"8/8 w - - 0 1\": "), "{err}");
+}
+
+#[test]
+fn moves_marks_alphamoves_choice() {
+    let out = antichip(&["alphamove", "moves"]);
+    assert_eq!(out.status.code(), Some(0));
+    let listing = text(&out.stdout);
+    assert!(listing.contains(" 10  e4  <- AlphaMove\n"), "{listing}");
+    assert_eq!(listing.lines().count(), 20);
+}
+
+#[test]
+fn reach_prints_the_line_and_the_expansions() {
+    let out = antichip(&["alphamove", "reach", "--target", COMIC]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("1. e4 "), "{stdout}");
+    assert!(
+        stdout.contains(&format!("reached {COMIC} after ")),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" expansions, "), "{stdout}");
+}
+
+#[test]
+fn reach_reports_bad_and_unreachable_targets() {
+    let out = antichip(&["alphamove", "reach", "--target", "8/8/8"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: target \"8/8/8\" is not a FEN piece-placement field: it needs 8 ranks separated by '/', not 3\n"
+    );
+    let out = antichip(&["alphamove", "reach", "--target", COMIC, "--limit", "5"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "error: no line reaching {COMIC} found within 5 expansions ("
+        )),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("positions generated); raise --limit\n"),
+        "{err}"
+    );
+}
