@@ -34,6 +34,11 @@ pub(crate) enum Op {
     Slice,
     ConcatFirst,
     ConcatNext,
+    /// OR of `(slot << shift)` pairs listed in `Program::extra[a..a + 2b]`.
+    ConcatN,
+    /// 1 when any of the slots listed in `Program::extra[a..a + b]` is non-zero (an OR
+    /// reduction of a concatenation, fused).
+    AnyN,
     RedAnd,
     RedOr,
     RedXor,
@@ -68,6 +73,10 @@ pub(crate) struct WideOp {
 pub(crate) struct RegUpdate {
     pub q: u32,
     pub next: u32,
+    /// For one-word registers: the next value is `(v[next] >> shift) & mask` (a slice
+    /// read straight from its source, without an instruction of its own).
+    pub shift: u32,
+    pub mask: u64,
     pub enable: u32,
     pub words: u32,
     /// Offset of the reset value in `Program::resets`, or NONE.
@@ -120,6 +129,9 @@ pub(crate) struct NamedSignal {
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
     pub insts: Vec<Inst>,
+    /// Runs of instructions with the same operator: (operator, start, end).
+    pub runs: Vec<(Op, u32, u32)>,
+    pub extra: Vec<u32>,
     pub wide: Vec<WideOp>,
     pub regs: Vec<RegUpdate>,
     pub resets: Vec<u64>,
@@ -474,6 +486,66 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     for o in &flat.outputs {
         uses[canon[o.2 as usize] as usize] += 2;
     }
+    // Slices read only by one-word registers need no instruction: the register update
+    // shifts and masks the source itself.
+    let mut comb_uses = vec![0u32; n];
+    for &id in &order {
+        if live[id as usize] && canon[id as usize] == id {
+            for o in flat.comb_operands(id) {
+                comb_uses[canon[o as usize] as usize] += 1;
+            }
+        }
+    }
+    let mut other_uses = vec![false; n];
+    for (i, node) in flat.nodes.iter().enumerate() {
+        if !live[i] {
+            continue;
+        }
+        match &node.kind {
+            FlatKind::Reg {
+                enable: Some(e), ..
+            } => other_uses[canon[*e as usize] as usize] = true,
+            FlatKind::MemReadSync(_, a) => other_uses[canon[*a as usize] as usize] = true,
+            _ => {}
+        }
+        if keep_named && node.name.is_some() {
+            other_uses[canon[i] as usize] = true;
+        }
+        if let FlatKind::Reg { next, .. } = &node.kind
+            && node.width > 64
+        {
+            other_uses[canon[*next as usize] as usize] = true;
+        }
+    }
+    if keep_named {
+        for p in &flat.output_ports {
+            other_uses[canon[p.3 as usize] as usize] = true;
+        }
+    }
+    for m in &flat.memories {
+        for w in &m.writes {
+            for x in [w.0, w.1, w.2] {
+                other_uses[canon[x as usize] as usize] = true;
+            }
+        }
+    }
+    for o in &flat.outputs {
+        other_uses[canon[o.2 as usize] as usize] = true;
+    }
+    let reg_only_slice = |x: FlatId| -> Option<(FlatId, u32)> {
+        let x = canon[x as usize];
+        match flat.nodes[x as usize].kind {
+            FlatKind::Slice(src, lo)
+                if comb_uses[x as usize] == 0
+                    && !other_uses[x as usize]
+                    && flat.nodes[src as usize].width <= 64 =>
+            {
+                Some((src, lo))
+            }
+            _ => None,
+        }
+    };
+    let mut extra: Vec<u32> = Vec::new();
     let mut def_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut fused_away: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for &id in &order {
@@ -485,6 +557,9 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         let ops = flat.comb_operands(id);
         if ops.is_empty() && !matches!(node.kind, FlatKind::Concat(_)) {
             continue; // inputs, constants, registers, registered reads
+        }
+        if reg_only_slice(id).is_some() {
+            continue;
         }
         let width = node.width;
         let narrow = width <= 64 && ops.iter().all(|&o| flat.nodes[o as usize].width <= 64);
@@ -529,7 +604,25 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 let o = match op {
                     UnaryOp::Not => mk(Op::Not, s(*a), 0, 0, mask),
                     UnaryOp::ReduceAnd => mk(Op::RedAnd, s(*a), 0, 0, mask64(aw)),
-                    UnaryOp::ReduceOr => mk(Op::RedOr, s(*a), 0, 0, 0),
+                    UnaryOp::ReduceOr => {
+                        let ca = canon[*a as usize];
+                        match &flat.nodes[ca as usize].kind {
+                            FlatKind::Concat(parts)
+                                if uses[ca as usize] == 1
+                                    && parts
+                                        .iter()
+                                        .all(|&p| flat.nodes[p as usize].width <= 64) =>
+                            {
+                                if let Some(k) = def_at.get(&slot[ca as usize]) {
+                                    fused_away.insert(*k);
+                                }
+                                let start = extra.len() as u32;
+                                extra.extend(parts.iter().map(|&p| s(p)));
+                                mk(Op::AnyN, start, parts.len() as u32, 0, 0)
+                            }
+                            _ => mk(Op::RedOr, s(*a), 0, 0, 0),
+                        }
+                    }
                     UnaryOp::ReduceXor => mk(Op::RedXor, s(*a), 0, 0, 0),
                 };
                 insts.push(o);
@@ -584,6 +677,22 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             }
             FlatKind::Mux(sel, a, b) => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
             FlatKind::Slice(a, lo) => insts.push(mk(Op::Slice, s(*a), 0, *lo, mask)),
+            FlatKind::Concat(parts) if parts.len() > 2 => {
+                let start = extra.len() as u32;
+                let mut lo = 0;
+                let mut count = 0;
+                for &p in parts.iter().rev() {
+                    let pw = flat.nodes[p as usize].width;
+                    let zero = const_of(&flat, canon[p as usize]).is_some_and(Bits::is_zero);
+                    if !zero {
+                        extra.extend([s(p), lo]);
+                        count += 1;
+                    }
+                    lo += pw;
+                }
+                def_at.insert(dst, insts.len());
+                insts.push(mk(Op::ConcatN, start, count, 0, 0));
+            }
             FlatKind::Concat(parts) => {
                 let mut lo = 0;
                 let mut first = true;
@@ -611,6 +720,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         .filter(|(k, _)| !fused_away.contains(k))
         .map(|(_, i)| i)
         .collect();
+    let (insts, runs) = levelize(insts, &extra, &wide);
 
     // Registers and memories.
     let mut regs = Vec::new();
@@ -635,9 +745,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                     }
                     None => NONE,
                 };
+                let (next_slot, shift, mask) = match reg_only_slice(*next) {
+                    Some((src, lo)) if words == 1 => (s(src), lo, mask64(flat.nodes[i].width)),
+                    _ => (s(*next), 0, u64::MAX),
+                };
                 regs.push(RegUpdate {
                     q: slot[i],
-                    next: s(*next),
+                    next: next_slot,
+                    shift,
+                    mask,
                     enable: enable.map_or(NONE, s),
                     words,
                     reset: r,
@@ -701,6 +817,8 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     }
     Ok(Program {
         insts,
+        runs,
+        extra,
         wide,
         regs,
         resets,
@@ -731,4 +849,64 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         scope_parents: flat.scopes.iter().map(|s| s.parent).collect(),
         scope_names: flat.scopes.iter().map(|s| s.name.clone()).collect(),
     })
+}
+
+/// The slots an instruction reads (its value dependencies).
+fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
+    out.clear();
+    match i.op {
+        Op::Not | Op::Slice | Op::ShlK | Op::ShrK | Op::RedAnd | Op::RedOr | Op::RedXor => {
+            out.push(i.a)
+        }
+        Op::MemRead => out.push(i.a),
+        Op::ConcatFirst => out.push(i.a),
+        Op::ConcatNext => out.extend([i.a, i.dst]),
+        Op::OrAnd | Op::Mux => out.extend([i.a, i.b, i.c]),
+        Op::ConcatN => out.extend(
+            extra[i.a as usize..i.a as usize + 2 * i.b as usize]
+                .iter()
+                .step_by(2)
+                .copied(),
+        ),
+        Op::AnyN => out.extend_from_slice(&extra[i.a as usize..(i.a + i.b) as usize]),
+        Op::Generic => out.extend(wide[i.k as usize].operands.iter().map(|o| o.0)),
+        _ => out.extend([i.a, i.b]),
+    }
+}
+
+/// Order instructions by level (1 + the deepest level they read), and by operator within
+/// a level, so that evaluation runs long stretches of one operator: the dispatch branch
+/// is then predictable. Returns the reordered instructions and their runs.
+fn levelize(insts: Vec<Inst>, extra: &[u32], wide: &[WideOp]) -> (Vec<Inst>, Vec<(Op, u32, u32)>) {
+    let mut level_of_slot: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut keyed: Vec<(u32, u8, usize, Inst)> = Vec::with_capacity(insts.len());
+    let mut buf = Vec::new();
+    for (k, i) in insts.into_iter().enumerate() {
+        reads(&i, extra, wide, &mut buf);
+        let level = 1 + buf
+            .iter()
+            .filter_map(|s| level_of_slot.get(s))
+            .max()
+            .copied()
+            .unwrap_or(0);
+        let dst = if i.op == Op::Generic {
+            wide[i.k as usize].dst
+        } else {
+            i.dst
+        };
+        level_of_slot.insert(dst, level);
+        // Chained concatenation steps must stay in program order: same level key order
+        // is kept by the stable sort on (level, op, position).
+        keyed.push((level, i.op as u8, k, i));
+    }
+    keyed.sort_by_key(|e| (e.0, e.1, e.2));
+    let insts: Vec<Inst> = keyed.into_iter().map(|e| e.3).collect();
+    let mut runs: Vec<(Op, u32, u32)> = Vec::new();
+    for (k, i) in insts.iter().enumerate() {
+        match runs.last_mut() {
+            Some(r) if r.0 == i.op => r.2 = k as u32 + 1,
+            _ => runs.push((i.op, k as u32, k as u32 + 1)),
+        }
+    }
+    (insts, runs)
 }

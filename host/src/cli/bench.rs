@@ -26,11 +26,32 @@ enum BenchKind {
         #[arg(long, default_value_t = 7)]
         runs: usize,
     },
+    /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
+    Sim {
+        /// Block to simulate (see `antichip hw list`).
+        #[arg(long, default_value = "ray_array")]
+        block: String,
+        /// Cycles per timed run.
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+        /// Number of timed runs (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Skip the Verilator peer (it needs a C++ build of about a minute).
+        #[arg(long)]
+        no_verilator: bool,
+    },
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     match args.kind.unwrap_or(BenchKind::Perft { depth: 5, runs: 7 }) {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
+        BenchKind::Sim {
+            block,
+            cycles,
+            runs,
+            no_verilator,
+        } => super::bench_sim::bench_sim(&block, cycles.max(1), runs.max(1), !no_verilator),
     }
 }
 
