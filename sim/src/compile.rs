@@ -134,6 +134,8 @@ pub(crate) struct Program {
     pub extra: Vec<u32>,
     pub wide: Vec<WideOp>,
     pub regs: Vec<RegUpdate>,
+    /// One-word registers whose next value and enable are not state: updated in place.
+    pub direct: Vec<RegUpdate>,
     pub resets: Vec<u64>,
     pub sync_reads: Vec<SyncRead>,
     pub mem_writes: Vec<MemWritePort>,
@@ -771,6 +773,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             _ => {}
         }
     }
+    let state: std::collections::HashSet<u32> = regs
+        .iter()
+        .map(|r: &RegUpdate| r.q)
+        .chain(sync_reads.iter().map(|r: &SyncRead| r.dst))
+        .collect();
+    let (direct, regs): (Vec<RegUpdate>, Vec<RegUpdate>) = regs.into_iter().partition(|r| {
+        r.words == 1 && !state.contains(&r.next) && (r.enable == NONE || !state.contains(&r.enable))
+    });
+    scratch_words -= direct.len();
     let mut mem_writes = Vec::new();
     for (mi, m) in flat.memories.iter().enumerate() {
         if !mem_live[mi] {
@@ -821,6 +832,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         extra,
         wide,
         regs,
+        direct,
         resets,
         sync_reads,
         mem_writes,

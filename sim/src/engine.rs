@@ -145,7 +145,7 @@ impl Simulator {
             flat_nodes: self.prog.flat_nodes,
             instructions: self.prog.insts.len(),
             wide_instructions: self.prog.wide.len(),
-            registers: self.prog.regs.len() + self.prog.sync_reads.len(),
+            registers: self.prog.regs.len() + self.prog.direct.len() + self.prog.sync_reads.len(),
             value_words: self.vals.len(),
         }
     }
@@ -429,6 +429,23 @@ impl Simulator {
                 let n = l.words_per_entry;
                 let base = l.base + v[w.addr as usize] as usize * n;
                 self.mems[base..base + n].copy_from_slice(&v[w.data as usize..w.data as usize + n]);
+            }
+        }
+        // Registers that read no state update in place (after everything that reads the
+        // old state has been captured).
+        if rst {
+            for r in &self.prog.direct {
+                if r.reset != NONE {
+                    v[r.q as usize] = self.prog.resets[r.reset as usize];
+                } else if r.enable == NONE || v[r.enable as usize] != 0 {
+                    v[r.q as usize] = (v[r.next as usize] >> r.shift) & r.mask;
+                }
+            }
+        } else {
+            for r in &self.prog.direct {
+                if r.enable == NONE || v[r.enable as usize] != 0 {
+                    v[r.q as usize] = (v[r.next as usize] >> r.shift) & r.mask;
+                }
             }
         }
         let mut k = 0;

@@ -28,9 +28,10 @@ enum BenchKind {
     },
     /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
     Sim {
-        /// Block to simulate (see `antichip hw list`).
-        #[arg(long, default_value = "ray_array")]
-        block: String,
+        /// Block to simulate (see `antichip hw list`); default: `ray_array` (64 cells)
+        /// and `ray_board` (the same logic at word level).
+        #[arg(long)]
+        block: Option<String>,
         /// Cycles per timed run.
         #[arg(long, default_value_t = 1_000_000)]
         cycles: u64,
@@ -51,7 +52,16 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             cycles,
             runs,
             no_verilator,
-        } => super::bench_sim::bench_sim(&block, cycles.max(1), runs.max(1), !no_verilator),
+        } => {
+            let blocks = match block {
+                Some(b) => vec![b],
+                None => vec!["ray_array".to_string(), "ray_board".to_string()],
+            };
+            for b in blocks {
+                super::bench_sim::bench_sim(&b, cycles.max(1), runs.max(1), !no_verilator)?;
+            }
+            Ok(0)
+        }
     }
 }
 
