@@ -43,6 +43,9 @@ pub(crate) enum Op {
     RedOr,
     RedXor,
     MemRead,
+    /// A slice of at most 64 bits from a multi-word value: `a` is the source's word,
+    /// `c` the bit offset in it, `b` 1 when the slice continues into the next word.
+    SliceW,
     Generic,
 }
 
@@ -586,6 +589,17 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             let _ = a;
             continue;
         }
+        if let FlatKind::Slice(src, lo) = &node.kind
+            && width <= 64
+            && flat.nodes[*src as usize].width > 64
+        {
+            // A narrow slice of a wide value: one or two words, shifted and masked.
+            let word = lo / 64;
+            let bit = lo % 64;
+            let spans = u32::from(bit != 0 && bit + width > 64);
+            insts.push(mk(Op::SliceW, s(*src) + word, spans, bit, mask64(width)));
+            continue;
+        }
         if !narrow {
             wide.push(WideOp {
                 kind: node.kind.clone(),
@@ -871,6 +885,7 @@ fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
             out.push(i.a)
         }
         Op::MemRead => out.push(i.a),
+        Op::SliceW => out.extend([i.a, i.a + i.b]),
         Op::ConcatFirst => out.push(i.a),
         Op::ConcatNext => out.extend([i.a, i.dst]),
         Op::OrAnd | Op::Mux => out.extend([i.a, i.b, i.c]),
@@ -901,12 +916,19 @@ fn levelize(insts: Vec<Inst>, extra: &[u32], wide: &[WideOp]) -> (Vec<Inst>, Vec
             .max()
             .copied()
             .unwrap_or(0);
-        let dst = if i.op == Op::Generic {
-            wide[i.k as usize].dst
-        } else {
-            i.dst
+        // Every word a multi-word result occupies carries its level, so that a slice
+        // reading any of its words is ordered after it.
+        let (dst, words) = match i.op {
+            Op::Generic => {
+                let w = &wide[i.k as usize];
+                (w.dst, hw::words_for(w.width) as u32)
+            }
+            Op::MemRead => (i.dst, i.c),
+            _ => (i.dst, 1),
         };
-        level_of_slot.insert(dst, level);
+        for k in 0..words {
+            level_of_slot.insert(dst + k, level);
+        }
         // Chained concatenation steps must stay in program order: same level key order
         // is kept by the stable sort on (level, op, position).
         keyed.push((level, i.op as u8, k, i));

@@ -7,7 +7,7 @@
 use hw::{Bits, Module, mask64, words_for};
 
 use crate::compile::{LoopError, NONE, Op, Program, Source, compile, eval_kind};
-use crate::flat::FlatNetlist;
+use crate::flat::{FlatKind, FlatNetlist};
 
 /// Errors of the simulator's API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -155,6 +155,11 @@ impl Simulator {
         let mut h: std::collections::BTreeMap<String, usize> = Default::default();
         for i in &self.prog.insts {
             *h.entry(format!("{:?}", i.op)).or_default() += 1;
+        }
+        for w in &self.prog.wide {
+            let label = crate::flat::kind_label(&w.kind);
+            let narrow = if w.width <= 64 { "->narrow" } else { "" };
+            *h.entry(format!("wide {label}{narrow}")).or_default() += 1;
         }
         format!("{} runs; {h:?}", self.prog.runs.len())
     }
@@ -370,6 +375,12 @@ impl Simulator {
                 Op::RedAnd => each!(|i| u64::from(v[i.a as usize] == i.k)),
                 Op::RedOr => each!(|i| u64::from(v[i.a as usize] != 0)),
                 Op::RedXor => each!(|i| u64::from(v[i.a as usize].count_ones() & 1 == 1)),
+                Op::SliceW => each!(|i| {
+                    let a = i.a as usize;
+                    let lo = v[a] >> i.c;
+                    let hi = if i.b != 0 { v[a + 1] << (64 - i.c) } else { 0 };
+                    (lo | hi) & i.k
+                }),
                 Op::MemRead => {
                     for i in run {
                         let c = i.c as usize;
@@ -530,41 +541,31 @@ impl Simulator {
     }
 }
 
-/// Evaluate one multi-word operator (reference semantics; no allocation unless a
-/// concatenation has more than 64 parts).
+/// Evaluate one multi-word operator (reference semantics), reading the operands in
+/// place and writing through `buf`; no allocation.
 fn eval_wide(w: &crate::compile::WideOp, v: &mut [u64], buf: &mut [u64]) {
     let out_words = words_for(w.width);
     let dst = w.dst as usize;
-    if w.operands.len() > 64 {
-        let owned: Vec<(Vec<u64>, u32)> = w
-            .operands
-            .iter()
-            .map(|&(s, ow)| (v[s as usize..s as usize + words_for(ow)].to_vec(), ow))
-            .collect();
-        let refs: Vec<(&[u64], u32)> = owned.iter().map(|(x, ow)| (x.as_slice(), *ow)).collect();
-        eval_kind(&w.kind, w.width, &refs, &mut buf[..out_words + 1]);
-        v[dst..dst + out_words].copy_from_slice(&buf[..out_words]);
-        return;
+    {
+        let vr: &[u64] = v;
+        let op = |k: usize| {
+            let (s, ow) = w.operands[k];
+            (&vr[s as usize..s as usize + words_for(ow)], ow)
+        };
+        let out = &mut buf[..out_words + 1];
+        match &w.kind {
+            FlatKind::Concat(_) => {
+                out.fill(0);
+                let mut lo = 0;
+                for &(s, ow) in w.operands.iter().rev() {
+                    crate::words::deposit(&vr[s as usize..s as usize + words_for(ow)], ow, lo, out);
+                    lo += ow;
+                }
+            }
+            FlatKind::Binary(..) => eval_kind(&w.kind, w.width, &[op(0), op(1)], out),
+            FlatKind::Mux(..) => eval_kind(&w.kind, w.width, &[op(0), op(1), op(2)], out),
+            _ => eval_kind(&w.kind, w.width, &[op(0)], out),
+        }
     }
-    let mut ranges = [(0usize, 0usize, 0u32); 64];
-    let nops = w.operands.len();
-    let mut off = 0;
-    for (k, &(s, ow)) in w.operands.iter().enumerate() {
-        let n = words_for(ow);
-        buf[off..off + n].copy_from_slice(&v[s as usize..s as usize + n]);
-        ranges[k] = (off, n, ow);
-        off += n;
-    }
-    let (ins, out) = buf.split_at_mut(off);
-    let mut operands: [(&[u64], u32); 64] = [(&[], 0); 64];
-    for (slot, &(o, n, ow)) in operands.iter_mut().zip(&ranges[..nops]) {
-        *slot = (&ins[o..o + n], ow);
-    }
-    eval_kind(
-        &w.kind,
-        w.width,
-        &operands[..nops],
-        &mut out[..out_words + 1],
-    );
-    v[dst..dst + out_words].copy_from_slice(&out[..out_words]);
+    v[dst..dst + out_words].copy_from_slice(&buf[..out_words]);
 }
