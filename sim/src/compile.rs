@@ -61,6 +61,60 @@ pub(crate) struct Inst {
     pub k: u64,
 }
 
+/// An instruction as evaluated: 16 bytes, the operator being that of its run. Field use
+/// per operator (`w` = result width, masks are computed from widths):
+///
+/// | operator | a | b | c |
+/// |---|---|---|---|
+/// | Not | operand | w | - |
+/// | And, Or, Xor, Eq, Ne, Lt, Le | operand | operand | - |
+/// | OrAnd, Mux | operand | operand | operand |
+/// | Add, Sub, Shl, Shr | operand | operand | w |
+/// | ShlK, ShrK | operand | w | shift |
+/// | Slice | operand | w | low bit |
+/// | ConcatFirst, ConcatNext | part | - | shift |
+/// | ConcatN, AnyN | start in `extra` | count | - |
+/// | RedAnd | operand | operand width | - |
+/// | RedOr, RedXor | operand | - | - |
+/// | MemRead | address | memory base | words per entry |
+/// | SliceW | first word | 1 if two words | bit + (w << 8) |
+/// | Generic | index in `wide` | - | - |
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Packed {
+    pub dst: u32,
+    pub a: u32,
+    pub b: u32,
+    pub c: u32,
+}
+
+/// Width from a mask made by `mask64` (1..=64 ones).
+fn width_of_mask(k: u64) -> u32 {
+    k.count_ones()
+}
+
+impl Inst {
+    /// The 16-byte form.
+    fn pack(&self) -> Packed {
+        let (a, b, c) = match self.op {
+            Op::Not => (self.a, width_of_mask(self.k), 0),
+            Op::Add | Op::Sub => (self.a, self.b, width_of_mask(self.k)),
+            Op::Shl | Op::Shr => (self.a, self.b, self.c),
+            Op::ShlK | Op::ShrK | Op::Slice => (self.a, width_of_mask(self.k), self.c),
+            Op::RedAnd => (self.a, width_of_mask(self.k), 0),
+            Op::MemRead => (self.a, self.k as u32, self.c),
+            Op::SliceW => (self.a, self.b, self.c | (width_of_mask(self.k) << 8)),
+            Op::Generic => (self.k as u32, 0, 0),
+            _ => (self.a, self.b, self.c),
+        };
+        Packed {
+            dst: self.dst,
+            a,
+            b,
+            c,
+        }
+    }
+}
+
 /// An operator that needs the multi-word path.
 #[derive(Clone, Debug)]
 pub(crate) struct WideOp {
@@ -131,7 +185,7 @@ pub(crate) struct NamedSignal {
 /// The compiled design.
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
-    pub insts: Vec<Inst>,
+    pub insts: Vec<Packed>,
     /// Runs of instructions with the same operator: (operator, start, end).
     pub runs: Vec<(Op, u32, u32)>,
     pub extra: Vec<u32>,
@@ -904,7 +958,11 @@ fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
 /// Order instructions by level (1 + the deepest level they read), and by operator within
 /// a level, so that evaluation runs long stretches of one operator: the dispatch branch
 /// is then predictable. Returns the reordered instructions and their runs.
-fn levelize(insts: Vec<Inst>, extra: &[u32], wide: &[WideOp]) -> (Vec<Inst>, Vec<(Op, u32, u32)>) {
+fn levelize(
+    insts: Vec<Inst>,
+    extra: &[u32],
+    wide: &[WideOp],
+) -> (Vec<Packed>, Vec<(Op, u32, u32)>) {
     let mut level_of_slot: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
     let mut keyed: Vec<(u32, u8, usize, Inst)> = Vec::with_capacity(insts.len());
     let mut buf = Vec::new();
@@ -942,5 +1000,5 @@ fn levelize(insts: Vec<Inst>, extra: &[u32], wide: &[WideOp]) -> (Vec<Inst>, Vec
             _ => runs.push((i.op, k as u32, k as u32 + 1)),
         }
     }
-    (insts, runs)
+    (insts.iter().map(Inst::pack).collect(), runs)
 }

@@ -153,8 +153,8 @@ impl Simulator {
     /// Operator histogram and run count of the compiled program (for tuning).
     pub fn debug_histogram(&self) -> String {
         let mut h: std::collections::BTreeMap<String, usize> = Default::default();
-        for i in &self.prog.insts {
-            *h.entry(format!("{:?}", i.op)).or_default() += 1;
+        for &(op, start, end) in &self.prog.runs {
+            *h.entry(format!("{op:?}")).or_default() += (end - start) as usize;
         }
         for w in &self.prog.wide {
             let label = crate::flat::kind_label(&w.kind);
@@ -319,20 +319,22 @@ impl Simulator {
                     }
                 };
             }
+            // Mask of the low `w` bits, 1 <= w <= 64.
+            let m = |w: u32| u64::MAX >> (64 - w);
             match op {
-                Op::Not => each!(|i| !v[i.a as usize] & i.k),
+                Op::Not => each!(|i| !v[i.a as usize] & m(i.b)),
                 Op::And => each!(|i| v[i.a as usize] & v[i.b as usize]),
                 Op::Or => each!(|i| v[i.a as usize] | v[i.b as usize]),
                 Op::Xor => each!(|i| v[i.a as usize] ^ v[i.b as usize]),
                 Op::OrAnd => each!(|i| v[i.a as usize] | (v[i.b as usize] & v[i.c as usize])),
-                Op::Add => each!(|i| v[i.a as usize].wrapping_add(v[i.b as usize]) & i.k),
-                Op::Sub => each!(|i| v[i.a as usize].wrapping_sub(v[i.b as usize]) & i.k),
+                Op::Add => each!(|i| v[i.a as usize].wrapping_add(v[i.b as usize]) & m(i.c)),
+                Op::Sub => each!(|i| v[i.a as usize].wrapping_sub(v[i.b as usize]) & m(i.c)),
                 Op::Shl => each!(|i| {
                     let sh = v[i.b as usize];
                     if sh >= u64::from(i.c) {
                         0
                     } else {
-                        (v[i.a as usize] << sh) & i.k
+                        (v[i.a as usize] << sh) & m(i.c)
                     }
                 }),
                 Op::Shr => each!(|i| {
@@ -343,7 +345,7 @@ impl Simulator {
                         v[i.a as usize] >> sh
                     }
                 }),
-                Op::ShlK => each!(|i| (v[i.a as usize] << i.c) & i.k),
+                Op::ShlK => each!(|i| (v[i.a as usize] << i.c) & m(i.b)),
                 Op::ShrK => each!(|i| v[i.a as usize] >> i.c),
                 Op::Eq => each!(|i| u64::from(v[i.a as usize] == v[i.b as usize])),
                 Op::Ne => each!(|i| u64::from(v[i.a as usize] != v[i.b as usize])),
@@ -354,7 +356,7 @@ impl Simulator {
                 } else {
                     v[i.c as usize]
                 }),
-                Op::Slice => each!(|i| (v[i.a as usize] >> i.c) & i.k),
+                Op::Slice => each!(|i| (v[i.a as usize] >> i.c) & m(i.b)),
                 Op::ConcatFirst => each!(|i| v[i.a as usize] << i.c),
                 Op::ConcatNext => each!(|i| v[i.dst as usize] | (v[i.a as usize] << i.c)),
                 Op::ConcatN => each!(|i| {
@@ -372,26 +374,27 @@ impl Simulator {
                     }
                     u64::from(r != 0)
                 }),
-                Op::RedAnd => each!(|i| u64::from(v[i.a as usize] == i.k)),
+                Op::RedAnd => each!(|i| u64::from(v[i.a as usize] == m(i.b))),
                 Op::RedOr => each!(|i| u64::from(v[i.a as usize] != 0)),
                 Op::RedXor => each!(|i| u64::from(v[i.a as usize].count_ones() & 1 == 1)),
                 Op::SliceW => each!(|i| {
                     let a = i.a as usize;
-                    let lo = v[a] >> i.c;
-                    let hi = if i.b != 0 { v[a + 1] << (64 - i.c) } else { 0 };
-                    (lo | hi) & i.k
+                    let bit = i.c & 63;
+                    let lo = v[a] >> bit;
+                    let hi = if i.b != 0 { v[a + 1] << (64 - bit) } else { 0 };
+                    (lo | hi) & m(i.c >> 8)
                 }),
                 Op::MemRead => {
                     for i in run {
                         let c = i.c as usize;
-                        let base = i.k as usize + v[i.a as usize] as usize * c;
+                        let base = i.b as usize + v[i.a as usize] as usize * c;
                         let d = i.dst as usize;
                         v[d..d + c].copy_from_slice(&mems[base..base + c]);
                     }
                 }
                 Op::Generic => {
                     for i in run {
-                        eval_wide(&self.prog.wide[i.k as usize], v, &mut self.wide_buf);
+                        eval_wide(&self.prog.wide[i.a as usize], v, &mut self.wide_buf);
                     }
                 }
             }
