@@ -20,6 +20,8 @@ pub(crate) enum Op {
     Xor,
     /// `a | (b & c)`: the ray pass-through pattern, fused.
     OrAnd,
+    /// `a & !b` (a NOT used only here, fused).
+    AndNot,
     Add,
     Sub,
     Shl,
@@ -606,6 +608,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     };
     let mut extra: Vec<u32> = Vec::new();
     let mut def_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut not_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut fused_away: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for &id in &order {
         let i = id as usize;
@@ -672,7 +675,10 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             FlatKind::Unary(op, a) => {
                 let aw = flat.nodes[*a as usize].width;
                 let o = match op {
-                    UnaryOp::Not => mk(Op::Not, s(*a), 0, 0, mask),
+                    UnaryOp::Not => {
+                        not_at.insert(dst, insts.len());
+                        mk(Op::Not, s(*a), 0, 0, mask)
+                    }
                     UnaryOp::ReduceAnd => mk(Op::RedAnd, s(*a), 0, 0, mask64(aw)),
                     UnaryOp::ReduceOr => {
                         let ca = canon[*a as usize];
@@ -707,13 +713,17 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 };
                 let o = match op {
                     BinaryOp::Or => match (inner(*b), inner(*a)) {
-                        (Some(FlatKind::Binary(BinaryOp::And, y, z)), _) => {
+                        (Some(FlatKind::Binary(BinaryOp::And, y, z)), _)
+                            if def_at.contains_key(&slot[canon[*b as usize] as usize]) =>
+                        {
                             if let Some(k) = def_at.get(&slot[canon[*b as usize] as usize]) {
                                 fused_away.insert(*k);
                             }
                             mk(Op::OrAnd, sa, s(*y), s(*z), 0)
                         }
-                        (_, Some(FlatKind::Binary(BinaryOp::And, y, z))) => {
+                        (_, Some(FlatKind::Binary(BinaryOp::And, y, z)))
+                            if def_at.contains_key(&slot[canon[*a as usize] as usize]) =>
+                        {
                             if let Some(k) = def_at.get(&slot[canon[*a as usize] as usize]) {
                                 fused_away.insert(*k);
                             }
@@ -721,7 +731,29 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                         }
                         _ => mk(Op::Or, sa, sb, 0, 0),
                     },
-                    BinaryOp::And => mk(Op::And, sa, sb, 0, 0),
+                    BinaryOp::And => {
+                        // `x & !y` with a NOT read only here: one instruction.
+                        let not_of = |x: FlatId| -> Option<(FlatId, usize)> {
+                            let cx = canon[x as usize];
+                            match flat.nodes[cx as usize].kind {
+                                FlatKind::Unary(UnaryOp::Not, y) if uses[cx as usize] == 1 => {
+                                    not_at.get(&slot[cx as usize]).map(|&k| (y, k))
+                                }
+                                _ => None,
+                            }
+                        };
+                        match (not_of(*b), not_of(*a)) {
+                            (Some((y, k)), _) => {
+                                fused_away.insert(k);
+                                mk(Op::AndNot, sa, s(y), 0, 0)
+                            }
+                            (None, Some((y, k))) => {
+                                fused_away.insert(k);
+                                mk(Op::AndNot, sb, s(y), 0, 0)
+                            }
+                            _ => mk(Op::And, sa, sb, 0, 0),
+                        }
+                    }
                     BinaryOp::Xor => mk(Op::Xor, sa, sb, 0, 0),
                     BinaryOp::Add => mk(Op::Add, sa, sb, 0, mask),
                     BinaryOp::Sub => mk(Op::Sub, sa, sb, 0, mask),
@@ -745,7 +777,23 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 }
                 insts.push(o);
             }
-            FlatKind::Mux(sel, a, b) => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
+            FlatKind::Mux(sel, a, b) => {
+                // A select that is a NOT read only here: swap the inputs instead.
+                let cs = canon[*sel as usize];
+                let inverted = match flat.nodes[cs as usize].kind {
+                    FlatKind::Unary(UnaryOp::Not, t) if uses[cs as usize] == 1 => {
+                        not_at.get(&slot[cs as usize]).map(|&k| (t, k))
+                    }
+                    _ => None,
+                };
+                match inverted {
+                    Some((t, k)) => {
+                        fused_away.insert(k);
+                        insts.push(mk(Op::Mux, s(t), s(*b), s(*a), 0));
+                    }
+                    None => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
+                }
+            }
             FlatKind::Slice(a, lo) => insts.push(mk(Op::Slice, s(*a), 0, *lo, mask)),
             FlatKind::Concat(parts) if parts.len() > 2 => {
                 let start = extra.len() as u32;

@@ -327,6 +327,7 @@ impl Simulator {
                 Op::Or => each!(|i| v[i.a as usize] | v[i.b as usize]),
                 Op::Xor => each!(|i| v[i.a as usize] ^ v[i.b as usize]),
                 Op::OrAnd => each!(|i| v[i.a as usize] | (v[i.b as usize] & v[i.c as usize])),
+                Op::AndNot => each!(|i| v[i.a as usize] & !v[i.b as usize]),
                 Op::Add => each!(|i| v[i.a as usize].wrapping_add(v[i.b as usize]) & m(i.c)),
                 Op::Sub => each!(|i| v[i.a as usize].wrapping_sub(v[i.b as usize]) & m(i.c)),
                 Op::Shl => each!(|i| {
