@@ -6,8 +6,10 @@
 
 use hw::{Bits, Module, mask64, words_for};
 
-use crate::compile::{LoopError, NONE, Op, Program, Source, compile, eval_kind};
+use crate::compile::compile;
 use crate::flat::{FlatKind, FlatNetlist};
+use crate::optimize::eval_kind;
+use crate::program::{LoopError, NONE, Op, Program, Source};
 
 /// Errors of the simulator's API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -547,7 +549,7 @@ impl Simulator {
 
 /// Evaluate one multi-word operator (reference semantics), reading the operands in
 /// place and writing through `buf`; no allocation.
-fn eval_wide(w: &crate::compile::WideOp, v: &mut [u64], buf: &mut [u64]) {
+fn eval_wide(w: &crate::program::WideOp, v: &mut [u64], buf: &mut [u64]) {
     let out_words = words_for(w.width);
     let dst = w.dst as usize;
     {
