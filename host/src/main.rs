@@ -25,6 +25,7 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     Solve(cli::solve::SolveArgs),
     Alphamove(cli::alphamove::AlphaMoveArgs),
+    Hw(cli::hw::HwArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Alphamove(args) => cli::alphamove::run(args),
+        Command::Hw(args) => cli::hw::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

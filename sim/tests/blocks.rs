@@ -110,8 +110,16 @@ fn victims(occ: u64, slider: u64, enemy: u64) -> u64 {
 
 #[test]
 fn ray_array_finds_lowest_victim() {
-    let m = ray_array::ray_array().unwrap();
-    let mut s = Simulator::new(&m).unwrap();
+    check_ray_block(&ray_array::ray_array().unwrap());
+}
+
+#[test]
+fn ray_board_finds_lowest_victim() {
+    check_ray_block(&hw::blocks::ray_board::ray_board().unwrap());
+}
+
+fn check_ray_block(m: &hw::Module) {
+    let mut s = Simulator::new(m).unwrap();
     let ins: Vec<_> = ["load", "occ", "slider", "enemy"]
         .iter()
         .map(|n| s.input(n).unwrap())
@@ -119,8 +127,12 @@ fn ray_array_finds_lowest_victim() {
     let (victim, found) = (s.output("victim").unwrap(), s.output("found").unwrap());
     s.reset();
     let mut rng = fastrand::Rng::with_seed(4);
-    for _ in 0..300 {
-        let occ = rng.u64(..) & rng.u64(..);
+    for k in 0..600 {
+        let occ = if k % 2 == 0 {
+            rng.u64(..) & rng.u64(..)
+        } else {
+            rng.u64(..) & rng.u64(..) & rng.u64(..) & rng.u64(..)
+        };
         let slider = occ & rng.u64(..) & rng.u64(..);
         let enemy = occ & !slider & rng.u64(..);
         for (id, v) in ins.iter().zip([1, occ, slider, enemy]) {

@@ -36,12 +36,43 @@ enum BenchKind {
         #[arg(long, default_value_t = 100_000)]
         limit: usize,
     },
+    /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
+    Sim {
+        /// Block to simulate (see `antichip hw list`); default: `ray_array` (64 cells)
+        /// and `ray_board` (the same logic at word level).
+        #[arg(long)]
+        block: Option<String>,
+        /// Cycles per timed run.
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+        /// Number of timed runs (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Skip the Verilator peer (it needs a C++ build of about a minute).
+        #[arg(long)]
+        no_verilator: bool,
+    },
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     match args.kind.unwrap_or(BenchKind::Perft { depth: 5, runs: 7 }) {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
         BenchKind::Alphamove { runs, limit } => super::alphamove::bench(runs.max(1), limit),
+        BenchKind::Sim {
+            block,
+            cycles,
+            runs,
+            no_verilator,
+        } => {
+            let blocks = match block {
+                Some(b) => vec![b],
+                None => vec!["ray_array".to_string(), "ray_board".to_string()],
+            };
+            for b in blocks {
+                super::bench_sim::bench_sim(&b, cycles.max(1), runs.max(1), !no_verilator)?;
+            }
+            Ok(0)
+        }
     }
 }
 

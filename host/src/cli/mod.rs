@@ -3,6 +3,8 @@
 
 pub mod alphamove;
 pub mod bench;
+pub mod bench_sim;
+pub mod hw;
 pub mod input;
 pub mod moves;
 pub mod perft;
