@@ -4,7 +4,9 @@
 //!
 //! ```text
 //!  we[7:0], row[31:0] ----> rank r's 8 piece registers (file a in row[3:0])
-//!  black, first, quiet_pat, capture_now, src_sel[63:0], ep_here[63:0]  (sequencer)
+//!  vprio_row[23:0], aprio_row[23:0] -> their priorities (looked up per file)
+//!  ep_set[63:0], ep_prio[2:0] -----> the en-passant cell's victim priority (at start)
+//!  black, first, quiet_pat, src_sel[63:0], ep_here[63:0]       (sequencer)
 //!        |
 //!  64 x chip_cell, neighbour to neighbour:
 //!     f_ray_*/r_ray_* along N NE E SE S SW W NW; own_knight/own_king and src_full
@@ -12,7 +14,7 @@
 //!     along the pawn lines
 //!        |
 //!  victims[63:0], targets[63:0], attackers[63:0], own_pawns[63:0],
-//!  kinds[191:0], victim_kinds[191:0]  (3 bits per square, a1 in the low bits)
+//!  vprios[191:0], aprios[191:0]  (3 bits per square, a1 in the low bits)
 //! ```
 
 use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first};
@@ -65,10 +67,13 @@ pub fn array() -> Result<Module, HwError> {
     let m = ModuleBuilder::new("chip_array");
     let we = m.input("we", 8);
     let row = m.input("row", 32);
+    let vprio_row = m.input("vprio_row", 24);
+    let aprio_row = m.input("aprio_row", 24);
+    let ep_set = m.input("ep_set", 64);
+    let ep_prio = m.input("ep_prio", 3);
     let black = m.input("black", 1);
     let first = m.input("first", 1);
     let quiet_pat = m.input("quiet_pat", 1);
-    let capture_now = m.input("capture_now", 1);
     let src_sel = m.input("src_sel", 64);
     let ep_here = m.input("ep_here", 64);
     let zero = m.lit(0, 1);
@@ -102,11 +107,15 @@ pub fn array() -> Result<Module, HwError> {
             at(file, rank, df, dr).map_or(zero, |n| pick(&wires[n]))
         };
         u.connect("we", we.bit(rank as u32));
-        u.connect("piece_in", row.bits(4 * file as u32..4 * file as u32 + 4));
+        let f = file as u32;
+        u.connect("piece_in", row.bits(4 * f..4 * f + 4));
+        u.connect("vprio_in", vprio_row.bits(3 * f..3 * f + 3));
+        u.connect("aprio_in", aprio_row.bits(3 * f..3 * f + 3));
+        u.connect("ep_set", ep_set.bit(sq as u32));
+        u.connect("ep_prio", ep_prio);
         u.connect("black", black);
         u.connect("first", first);
         u.connect("quiet_pat", quiet_pat);
-        u.connect("capture_now", capture_now);
         u.connect("src_sel", src_sel.bit(sq as u32));
         u.connect("ep_here", ep_here.bit(sq as u32));
         for (name, r) in [("rank2", 1), ("rank4", 3), ("rank5", 4), ("rank7", 6)] {
@@ -158,16 +167,9 @@ pub fn array() -> Result<Module, HwError> {
         w.src_full.drive(u.output("src_full"));
         w.src_pawn.drive(u.output("src_pawn"));
         w.r_pass.drive(u.output("r_pass"));
-        for (i, name) in [
-            "victim",
-            "target",
-            "attacker",
-            "own_pawn",
-            "kind",
-            "victim_kind",
-        ]
-        .iter()
-        .enumerate()
+        for (i, name) in ["victim", "target", "attacker", "own_pawn", "vprio", "aprio"]
+            .iter()
+            .enumerate()
         {
             outs[i].push(u.output(name));
         }
@@ -177,8 +179,8 @@ pub fn array() -> Result<Module, HwError> {
         "targets",
         "attackers",
         "own_pawns",
-        "kinds",
-        "victim_kinds",
+        "vprios",
+        "aprios",
     ]
     .iter()
     .enumerate()

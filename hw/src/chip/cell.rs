@@ -1,9 +1,11 @@
 //! `chip_cell`: one square of the move-generator array. It holds the 4-bit piece register
-//! and contains the find-victim transmitter, the find-attacker transmitter and the
+//! with the square's 3-bit victim and attacker priorities (looked up from the priority
+//! table as the rank is loaded), and contains the find-victim transmitter, the find-attacker transmitter and the
 //! receiver of both networks.
 //!
 //! ```text
-//!            we, piece_in[3:0] --> [ piece register ] --> kind, own, enemy, empty
+//!  we, piece_in[3:0], vprio_in, aprio_in --> [ piece, vprio, aprio ] --> own, enemy
+//!  ep_set, ep_prio[2:0] (start: the en-passant cell becomes a pawn victim)
 //!  f_ray_in[d] --(vacant)--> f_ray_out[d]   <- own slider of direction d radiates
 //!  r_ray_in[d] --(vacant)--> r_ray_out[d]   <- enabled source radiates (super-piece)
 //!  neighbour signals (knights, kings, pawns, pushes) --> receiver --> victim, target,
@@ -23,11 +25,14 @@ pub fn cell() -> Result<Module, HwError> {
     let m = ModuleBuilder::new("chip_cell");
     let we = m.input("we", 1);
     let piece_in = m.input("piece_in", 4);
+    let vprio_in = m.input("vprio_in", 3);
+    let aprio_in = m.input("aprio_in", 3);
+    let ep_set = m.input("ep_set", 1);
+    let ep_prio = m.input("ep_prio", 3);
     // Broadcast control from the sequencer.
     let black = m.input("black", 1);
     let first = m.input("first", 1);
     let quiet_pat = m.input("quiet_pat", 1);
-    let capture_now = m.input("capture_now", 1);
     let src_sel = m.input("src_sel", 1);
     let ep_here = m.input("ep_here", 1);
     // Rank flags (constants per square).
@@ -66,6 +71,12 @@ pub fn cell() -> Result<Module, HwError> {
     let piece = m.reg_reset("piece", 4, 0);
     piece.set_next(piece_in);
     piece.set_enable(we);
+    let vprio = m.reg_reset("vprio", 3, 0);
+    vprio.set_next(mux(we, vprio_in, ep_prio));
+    vprio.set_enable(we | ep_set);
+    let aprio = m.reg_reset("aprio", 3, 0);
+    aprio.set_next(aprio_in);
+    aprio.set_enable(we);
     let kind = piece.bits(0..3);
     let colour = piece.bit(3);
     let empty = kind.eq(0).named("empty");
@@ -141,17 +152,9 @@ pub fn cell() -> Result<Module, HwError> {
         | (pawn_heard & is(PAWN));
     m.output("attacker", (own & hears).named("attacker"));
 
-    // Kinds for the arbiters: the en-passant cell is a pawn victim while capturing.
-    m.output("kind", kind);
-    m.output(
-        "victim_kind",
-        mux(
-            ep_here & capture_now & empty,
-            m.lit(u64::from(PAWN), 3),
-            kind,
-        )
-        .named("victim_kind"),
-    );
+    // Priorities for the arbiters.
+    m.output("vprio", vprio);
+    m.output("aprio", aprio);
     m.output("piece", piece);
     m.finish()
 }

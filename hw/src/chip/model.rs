@@ -20,7 +20,11 @@
 //!   current victim (or quiet target) radiates.
 //!
 //! Two arbiters elect among candidates by the piece-priority table (highest first) and
-//! a fixed square priority (lower square first). Instead of a disable stack, the disable
+//! a fixed square priority (lower square first). The table is looked up once per square
+//! while the ranks are loaded: each cell keeps a 3-bit victim priority and a 3-bit
+//! attacker priority beside its piece register (0 for vacant cells; `start` gives the
+//! en-passant cell the pawn's victim priority), so the arbiters compare plain 3-bit
+//! priorities. Instead of a disable stack, the disable
 //! masks are recomputed every cycle from registers holding the key (priority, square) of
 //! the current victim and of the last attacker: a candidate is disabled when its key is
 //! ahead of the register's (or equal, for the strict masks).
@@ -45,7 +49,7 @@
 //! queen, rook, bishop, knight and king (`Promo` cycles).
 
 use super::types::{
-    BISHOP, BLACK, Board, ChipMove, Config, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK,
+    BISHOP, BLACK, Board, ChipMove, Config, EMPTY, KING, KNIGHT, PAWN, Priorities, QUEEN, ROOK,
 };
 
 /// Sequencer phase (the state register).
@@ -132,6 +136,10 @@ impl Outputs {
 pub struct Registers {
     /// The 64 piece registers, side to move and en-passant register.
     pub board: Board,
+    /// Per-cell victim priority registers.
+    pub cell_victim_priority: [u8; 64],
+    /// Per-cell attacker priority registers.
+    pub cell_attacker_priority: [u8; 64],
     /// Configuration latched at `start`.
     pub config: Config,
     /// Sequencer phase.
@@ -391,6 +399,8 @@ impl Model {
                     black_to_move: false,
                     ep_file: None,
                 },
+                cell_victim_priority: [0; 64],
+                cell_attacker_priority: [0; 64],
                 config: Config::default(),
                 phase: Phase::Idle,
                 outer: 0,
@@ -413,10 +423,16 @@ impl Model {
         }
     }
 
-    /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits 0..4).
-    pub fn load_rank(&mut self, rank: u8, row: u32) {
+    /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits 0..4)
+    /// and the cells' priorities looked up in `priorities`.
+    pub fn load_rank(&mut self, rank: u8, row: u32, priorities: &Priorities) {
         for f in 0..8 {
-            self.regs.board.squares[usize::from(rank) * 8 + f] = (row >> (4 * f) & 15) as u8;
+            let s = usize::from(rank) * 8 + f;
+            let piece = (row >> (4 * f) & 15) as u8;
+            self.regs.board.squares[s] = piece;
+            let (v, a) = priorities.of_kind(piece & 7);
+            self.regs.cell_victim_priority[s] = v;
+            self.regs.cell_attacker_priority[s] = a;
         }
     }
 
@@ -426,6 +442,9 @@ impl Model {
         let r = &mut self.regs;
         r.board.black_to_move = black_to_move;
         r.board.ep_file = ep_file;
+        if let Some(s) = r.board.ep_square() {
+            r.cell_victim_priority[usize::from(s)] = config.priorities.of_kind(PAWN).0;
+        }
         r.config = config;
         r.phase = Phase::First;
         r.outer = 0;
@@ -449,32 +468,17 @@ impl Model {
     /// Loads a whole position (8 rank writes) and starts: 9 clock edges.
     pub fn load(&mut self, board: &Board, config: Config) {
         for rank in 0..8u8 {
-            self.load_rank(rank, rank_word(board, rank));
+            self.load_rank(rank, rank_word(board, rank), &config.priorities);
         }
         self.start(board.black_to_move, board.ep_file, config);
     }
 
-    /// Victim priority of a cell: the table's entry for its kind, the pawn's for the
-    /// en-passant cell while capturing, and 0 for every other vacant cell (so all quiet
-    /// targets tie and the square priority orders them).
-    fn victim_priority(&self, quiet: bool, s: u8) -> u8 {
-        let r = &self.regs;
-        let kind = r.board.squares[usize::from(s)] & 7;
-        let kind = match kind {
-            EMPTY if !quiet && r.board.ep_square() == Some(s) => PAWN,
-            EMPTY => return 0,
-            k => k,
-        };
-        r.config.priorities.victim[usize::from(kind - 1)] & 7
+    fn victim_priority(&self, s: u8) -> u8 {
+        self.regs.cell_victim_priority[usize::from(s)]
     }
 
     fn attacker_priority(&self, s: u8) -> u8 {
-        let kind = self.regs.board.squares[usize::from(s)] & 7;
-        if kind == EMPTY {
-            0
-        } else {
-            self.regs.config.priorities.attacker[usize::from(kind - 1)] & 7
-        }
+        self.regs.cell_attacker_priority[usize::from(s)]
     }
 
     /// The combinational signals of the current cycle (before the clock edge).
@@ -486,7 +490,6 @@ impl Model {
         let r = &self.regs;
         let fv = find_victim(&r.board);
         let first = r.phase == Phase::First;
-        let quiet_now = if first { fv.victims == 0 } else { r.quiet };
         let victim_candidates = if first {
             if fv.victims != 0 {
                 fv.victims
@@ -497,7 +500,7 @@ impl Model {
             r.outer
         };
         let strict = r.phase != Phase::Victim || r.exhausted;
-        let vprio = |s| self.victim_priority(quiet_now, s);
+        let vprio = |s| self.victim_priority(s);
         let victim_disable = if r.victim_valid {
             disable_mask(vprio, r.victim_priority, r.victim_square, strict)
         } else {

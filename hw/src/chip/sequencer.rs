@@ -1,29 +1,49 @@
 //! `chip_sequencer`: the control of the move generator. It latches the side to move,
-//! the en-passant register and the configuration at `start`, runs the find-victim and
+//! the en-passant register and the shortcut switches at `start`, runs the find-victim and
 //! find-attacker cycles, holds the keys from which the arbiters recompute their disable
 //! masks, applies the seed's shortcuts per position class, expands promotions into five
 //! moves and drives the registered outputs and the cycle counter. Its behaviour is
 //! [`Model::step`](super::model::Model::step), register for register.
 //!
 //! ```text
-//!  start, req, black_in, ep_valid_in, ep_file_in, prio_in, shortcuts_in
+//!  start, req, black_in, ep_valid_in, ep_file_in, shortcuts_in
 //!  victims, targets, own_pawns                   <- array
 //!  v_*: victim arbiter, a_*: attacker arbiter    <- arbiters
 //!     |
 //!  phase: Idle -> First -> (Attacker | VictimFast | Victim <-> Attacker) -> Promo* -> Done
 //!     |
-//!  black, ep_here, first, quiet_pat, capture_now, src_sel     -> array
-//!  v_cand/v_key*/v_strict/v_table, a_key*/a_table             -> arbiters
+//!  black, ep_here, first, quiet_pat, src_sel                  -> array
+//!  v_cand/v_key*/v_strict, a_key*                             -> arbiters
 //!  valid, done, from, to, promo, capture_forced, no_legal_move, cycles, phase
 //! ```
 
-use crate::{HwError, Module, ModuleBuilder, Signal, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 
 use super::model::Phase;
 
-fn decode64(m: &ModuleBuilder, index: Signal, enable: Signal) -> Signal {
-    let one = m.lit(1, 64);
-    mux(enable, one << index, 0)
+/// One-hot decode of a 6-bit square (0 when `enable` is low), built from rank and file
+/// lines so that each output is one small gate.
+pub fn decode64(index: Signal, enable: Signal) -> Signal {
+    let ranks: Vec<Signal> = (0..8u64).map(|r| index.bits(3..6).eq(r) & enable).collect();
+    let files: Vec<Signal> = (0..8u64).map(|f| index.bits(0..3).eq(f)).collect();
+    let bits: Vec<Signal> = (0..64).map(|s| ranks[s / 8] & files[s % 8]).collect();
+    concat_lsb_first(&bits)
+}
+
+/// The en-passant cell, one-hot: rank 3 when Black is to move, rank 6 when White is.
+pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) -> Signal {
+    let zero = m.lit(0, 1);
+    let bits: Vec<Signal> = (0..64usize)
+        .map(|s| {
+            let hit = valid & file.eq(s as u64 % 8);
+            match s / 8 {
+                2 => hit & black,
+                5 => hit & !black,
+                _ => zero,
+            }
+        })
+        .collect();
+    concat_lsb_first(&bits)
 }
 
 /// Build the sequencer.
@@ -34,7 +54,6 @@ pub fn sequencer() -> Result<Module, HwError> {
     let black_in = m.input("black_in", 1);
     let ep_valid_in = m.input("ep_valid_in", 1);
     let ep_file_in = m.input("ep_file_in", 3);
-    let prio_in = m.input("prio_in", 36);
     let shortcuts_in = m.input("shortcuts_in", 4);
     let victims = m.input("victims", 64);
     let targets = m.input("targets", 64);
@@ -53,7 +72,6 @@ pub fn sequencer() -> Result<Module, HwError> {
     let black = reg("black", 1);
     let ep_valid = reg("ep_valid", 1);
     let ep_file = reg("ep_file", 3);
-    let prio = reg("prio", 36);
     let shortcuts = reg("shortcuts", 4);
     let phase = reg("phase", 3);
     let outer = reg("outer", 64);
@@ -94,16 +112,16 @@ pub fn sequencer() -> Result<Module, HwError> {
     let any_v = victims.reduce_or().named("any_victim");
     let any_t = targets.reduce_or();
     let quiet_first = !any_v;
-    let capture_now = mux(is_first, any_v, !quiet).named("capture_now");
-    let ep_sq = mux(black, ep_file.zext(6) + 16, ep_file.zext(6) + 40);
     m.output("black", black);
-    m.output("ep_here", decode64(&m, ep_sq, ep_valid).named("ep_here"));
+    m.output(
+        "ep_here",
+        ep_decode(&m, black, ep_valid, ep_file).named("ep_here"),
+    );
     m.output("first", is_first);
     m.output("quiet_pat", (!is_first & quiet).named("quiet_pat"));
-    m.output("capture_now", capture_now);
     m.output(
         "src_sel",
-        decode64(&m, victim_sq, victim_valid).named("src_sel"),
+        decode64(victim_sq, victim_valid).named("src_sel"),
     );
     let first_cand = mux(any_v, victims, targets);
     m.output("v_cand", mux(is_first, first_cand, outer).named("v_cand"));
@@ -111,13 +129,9 @@ pub fn sequencer() -> Result<Module, HwError> {
     m.output("v_key_prio", victim_prio);
     m.output("v_key_sq", victim_sq);
     m.output("v_strict", (!is_victim | exhausted).named("v_strict"));
-    m.output("v_table", prio.bits(0..18));
     m.output("a_key_valid", att_valid);
     m.output("a_key_prio", att_prio);
-    m.output("a_key_sq", att_sq);
-    m.output("a_table", prio.bits(18..36));
-
-    // First cycle: flags and the position class.
+    m.output("a_key_sq", att_sq); // First cycle: flags and the position class.
     let no_move_first = (quiet_first & !any_t).named("no_move_first");
     let one_attacker = (a_valid & !a_more).named("one_attacker");
     let class = mux(
@@ -187,7 +201,6 @@ pub fn sequencer() -> Result<Module, HwError> {
         (black, black_in),
         (ep_valid, ep_valid_in),
         (ep_file, ep_file_in),
-        (prio, prio_in),
         (shortcuts, shortcuts_in),
     ] {
         r.set_next(v);
