@@ -32,6 +32,7 @@ pub fn arbiter() -> Result<Module, HwError> {
     let key_prio = m.input("key_prio", 3);
     let key_sq = m.input("key_sq", 6);
     let strict = m.input("strict", 1);
+    let zero = m.lit(0, 1);
 
     // Shared rank and file lines of the held square.
     let (key_rank, key_file) = (key_sq.bits(3..6), key_sq.bits(0..3));
@@ -44,12 +45,12 @@ pub fn arbiter() -> Result<Module, HwError> {
     let prio: Vec<Signal> = (0..64u32).map(|s| prios.bits(3 * s..3 * s + 3)).collect();
     let mut disable = Vec::new();
     let mut mask = Vec::new();
-    for s in 0..64usize {
+    for (s, p) in prio.iter().enumerate() {
         let (r, f) = (s / 8, s % 8);
         let before = rank_before[r] | (rank_same[r] & file_before[f]);
-        let ahead = prio[s].gt(key_prio);
-        let same = prio[s].eq(key_prio);
-        let dis = (key_valid & (ahead | (same & before))).named("disable_bit");
+        // (priority, before) > (held priority, 0): ahead, or level and before it.
+        let key = concat(&[*p, before]);
+        let dis = (key_valid & key.gt(concat(&[key_prio, zero]))).named("disable_bit");
         disable.push(dis);
         mask.push((cand.bit(s as u32) & !dis).named("mask_bit"));
     }
