@@ -1017,6 +1017,19 @@ impl Signal {
         )
     }
 
+    /// The value of this signal when it is a constant.
+    pub fn const_value(&self) -> Option<Bits> {
+        with_graph(self.builder, |g| match &g.nodes[self.node.index()].kind {
+            NodeKind::Const(b) => Some(b.clone()),
+            _ => None,
+        })
+    }
+
+    fn constant_bits(&self, value: Bits) -> Signal {
+        let w = value.width();
+        self.derive(NodeKind::Const(value), w)
+    }
+
     /// A constant of any width in this signal's module.
     pub fn constant_of(&self, value: u64, width: u32) -> Signal {
         let s = Signal { width, ..*self };
@@ -1054,6 +1067,34 @@ impl Signal {
         let width = if op.is_comparison() { 1 } else { self.width };
         if !ok {
             return self.constant_of(0, width);
+        }
+        // Operations whose result is constant whatever the variable operand is are built
+        // as that constant (Verilator's lint would otherwise flag them).
+        let (ka, kb) = with_graph(self.builder, |g| {
+            let k = |id: NodeId| match &g.nodes[id.index()].kind {
+                NodeKind::Const(b) => Some(b.clone()),
+                _ => None,
+            };
+            (k(self.node), k(other.node))
+        });
+        let is_zero = |k: &Option<Bits>| k.as_ref().is_some_and(Bits::is_zero);
+        let is_ones = |k: &Option<Bits>| {
+            k.as_ref()
+                .is_some_and(|b| *b == Bits::from_words(&[u64::MAX; 64], b.width()))
+        };
+        let fixed = match op {
+            BinaryOp::Shl | BinaryOp::Shr => kb
+                .as_ref()
+                .filter(|b| b.to_u64().is_none_or(|v| v >= u64::from(self.width)))
+                .map(|_| 0),
+            BinaryOp::Lt if is_zero(&kb) || is_ones(&ka) => Some(0),
+            BinaryOp::Ge if is_zero(&kb) || is_ones(&ka) => Some(1),
+            BinaryOp::Gt if is_zero(&ka) || is_ones(&kb) => Some(0),
+            BinaryOp::Le if is_zero(&ka) || is_ones(&kb) => Some(1),
+            _ => None,
+        };
+        if let Some(v) = fixed {
+            return self.constant_of(v, width);
         }
         self.derive(NodeKind::Binary(op, self.node, other.node), width)
     }
@@ -1120,6 +1161,10 @@ impl Signal {
         }
         if range.start == 0 && range.end == self.width {
             return self;
+        }
+        if let Some(k) = self.const_value() {
+            let bits: Vec<bool> = (range.start..range.end).map(|i| k.bit(i)).collect();
+            return self.constant_bits(Bits::from_bools(&bits));
         }
         self.derive(
             NodeKind::Slice {
@@ -1357,6 +1402,14 @@ pub fn concat(parts: &[Signal]) -> Signal {
         return first;
     }
     let width = parts.iter().map(|p| p.width).sum();
+    let consts: Option<Vec<Bits>> = parts.iter().map(Signal::const_value).collect();
+    if let Some(consts) = consts {
+        let mut bits = Vec::with_capacity(width as usize);
+        for k in consts.iter().rev() {
+            bits.extend((0..k.width()).map(|i| k.bit(i)));
+        }
+        return first.constant_bits(Bits::from_bools(&bits));
+    }
     first.derive(
         NodeKind::Concat(parts.iter().map(|p| p.node).collect()),
         width,
@@ -1442,6 +1495,10 @@ impl<T: ShiftAmount> Shr<T> for Signal {
 impl Not for Signal {
     type Output = Signal;
     fn not(self) -> Signal {
+        if let Some(k) = self.const_value() {
+            let bits: Vec<bool> = (0..k.width()).map(|i| !k.bit(i)).collect();
+            return self.constant_bits(Bits::from_bools(&bits));
+        }
         self.derive(NodeKind::Unary(UnaryOp::Not, self.node), self.width)
     }
 }

@@ -127,8 +127,12 @@ impl<'a> Emitter<'a> {
         matches!(self.m.nodes[id.index()].kind, NodeKind::Const(_))
     }
 
-    /// Mark bits `lo .. lo + width` of `id` as read.
+    /// Mark bits `lo .. lo + width` of `id` as read (of its base, for an inlined slice).
     fn use_bits(&mut self, id: NodeId, lo: u32, width: u32) {
+        let (id, lo) = match self.inline_slice(id) {
+            Some((base, lo2)) => (base, lo + lo2),
+            None => (id, lo),
+        };
         let u = &mut self.used[id.index()];
         for b in lo..lo + width {
             u[(b / 64) as usize] |= 1 << (b % 64);
@@ -347,8 +351,7 @@ impl<'a> Emitter<'a> {
                     }
                 }
                 NodeKind::Slice { .. } if self.inline_slice(id).is_some() => {
-                    let (base, lo) = self.inline_slice(id).unwrap_or((id, 0));
-                    self.use_bits(base, lo, w);
+                    // Written inline where read; its readers mark the base's bits.
                 }
                 NodeKind::Slice { src, lo } => {
                     declare(&mut decls, "wire");
@@ -366,10 +369,18 @@ impl<'a> Emitter<'a> {
                             })
                             .collect();
                         crate::Bits::from_words(&words, w).to_verilog()
-                    } else if w == 1 {
-                        format!("{}[{lo}]", self.r(*src))
                     } else {
-                        format!("{}[{}:{lo}]", self.r(*src), lo + w - 1)
+                        // Slice the named base of an inlined slice chain.
+                        let (base, lo) = match self.inline_slice(*src) {
+                            Some((b, lo2)) => (b, lo + lo2),
+                            None => (*src, *lo),
+                        };
+                        let b = &self.names[base.index()];
+                        if w == 1 {
+                            format!("{b}[{lo}]")
+                        } else {
+                            format!("{b}[{}:{lo}]", lo + w - 1)
+                        }
                     };
                     let _ = writeln!(body, "  assign {name} = {expr};");
                     self.use_bits(*src, *lo, w);

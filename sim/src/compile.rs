@@ -135,6 +135,8 @@ pub(crate) struct Program {
     pub scratch_words: usize,
     pub flat_nodes: usize,
     pub scope_paths: Vec<String>,
+    pub scope_parents: Vec<Option<usize>>,
+    pub scope_names: Vec<String>,
 }
 
 /// A combinational cycle in the flattened design (possible only when a port-level check
@@ -359,6 +361,9 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 work.push(canon[i]);
             }
         }
+        for p in &flat.output_ports {
+            work.push(canon[p.3 as usize]);
+        }
     }
     while let Some(id) = work.pop() {
         if live[id as usize] {
@@ -452,6 +457,11 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         }
         if keep_named && node.name.is_some() {
             uses[canon[i] as usize] += 2;
+        }
+    }
+    if keep_named {
+        for p in &flat.output_ports {
+            uses[canon[p.3 as usize] as usize] += 2;
         }
     }
     for m in &flat.memories {
@@ -668,7 +678,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             _ => Source::Slot(slot[c as usize]),
         }
     };
-    let named = flat
+    let mut named: Vec<NamedSignal> = flat
         .nodes
         .iter()
         .enumerate()
@@ -681,6 +691,14 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             })
         })
         .collect();
+    for (scope, name, width, id) in &flat.output_ports {
+        named.push(NamedSignal {
+            scope: *scope,
+            name: name.clone(),
+            width: *width,
+            source: source(*id),
+        });
+    }
     Ok(Program {
         insts,
         wide,
@@ -710,5 +728,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         scratch_words,
         flat_nodes: n,
         scope_paths: (0..flat.scopes.len()).map(|i| flat.scope_path(i)).collect(),
+        scope_parents: flat.scopes.iter().map(|s| s.parent).collect(),
+        scope_names: flat.scopes.iter().map(|s| s.name.clone()).collect(),
     })
 }

@@ -258,7 +258,7 @@ impl Simulator {
     pub fn peek(&mut self, path: &str) -> Result<Bits, SimError> {
         self.eval();
         let (scope, name) = match path.rsplit_once('.') {
-            Some((s, n)) => (self.scope_index(s), n),
+            Some((s, n)) => (self.scope_index(&format!("{}.{s}", self.name)), n),
             None => (Some(0), path),
         };
         let found = scope.and_then(|sc| {
@@ -460,6 +460,26 @@ impl Simulator {
             self.vals[s as usize] = 0;
             self.dirty = true;
         }
+    }
+
+    /// The instance hierarchy: (instance name, parent index); index 0 is the top.
+    pub fn scopes(&self) -> Vec<(String, Option<usize>)> {
+        self.prog
+            .scope_names
+            .iter()
+            .cloned()
+            .zip(self.prog.scope_parents.iter().copied())
+            .collect()
+    }
+
+    /// Named signals that are computed: (scope index, name, width), in a fixed order.
+    pub fn named_list(&self) -> Vec<(usize, String, u32)> {
+        self.prog
+            .named
+            .iter()
+            .filter(|n| !matches!(n.source, Source::Gone))
+            .map(|n| (n.scope, n.name.clone(), n.width))
+            .collect()
     }
 
     /// Named signals for waveform writers: (scope path, name, width, current value).

@@ -95,6 +95,9 @@ pub struct FlatNetlist {
     pub memories: Vec<FlatMemory>,
     /// Scopes; 0 is the top.
     pub scopes: Vec<Scope>,
+    /// Output ports of every module instance (including the top) whose driver has
+    /// another name: (scope, port name, width, driving node). For waveforms.
+    pub output_ports: Vec<(usize, String, u32, FlatId)>,
 }
 
 impl FlatNetlist {
@@ -110,6 +113,7 @@ impl FlatNetlist {
                 module: top.name.clone(),
                 parent: None,
             }],
+            output_ports: Vec::new(),
         };
         let rst = if top.uses_reset {
             let id = f.push(FlatKind::Input(0), 1, Some("rst".into()), 0);
@@ -208,6 +212,12 @@ impl FlatNetlist {
                 NodeKind::InstOutput { inst, port } => FlatKind::Alias(inst_outs[*inst][*port]),
             };
             self.nodes[base as usize + i].kind = kind;
+        }
+        for p in &m.outputs {
+            if m.nodes[p.node.index()].name.as_deref() != Some(&p.name) {
+                self.output_ports
+                    .push((scope, p.name.clone(), p.width, map(p.node)));
+            }
         }
         m.outputs.iter().map(|p| map(p.node)).collect()
     }

@@ -18,7 +18,11 @@
 mod compile;
 mod engine;
 pub mod flat;
+pub mod timing;
+pub mod vcd;
 mod words;
 
 pub use compile::LoopError;
 pub use engine::{InputId, OutputId, SimError, SimOptions, SimStats, Simulator};
+pub use timing::{TimingPath, TimingReport, analyze as timing};
+pub use vcd::Waveform;

@@ -1,1 +1,24 @@
-//! Testbenches of antichip: oracle checks against shakmaty, co-simulation of the exported Verilog (Icarus, Verilator, yosys gate netlist) and the FPGA flow driver.
+//! Testbenches of antichip: co-simulation of the exported Verilog against the Rust
+//! simulator (Icarus, Verilator, yosys gate netlist), the FPGA flow driver, and random
+//! netlists for the differential test of the RTL layer itself.
+//!
+//! ```no_run
+//! use testbench::{Backend, Stimulus, cosim};
+//!
+//! let counter = hw::blocks::counter::counter()?;
+//! let stim = Stimulus::random(&counter, 1000, 1);
+//! let report = cosim(&counter, &stim, Backend::Icarus, "build/cosim/counter".as_ref())?;
+//! assert!(report.passed(), "{report}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod cosim;
+pub mod fpga;
+pub mod random;
+pub mod stimulus;
+pub mod tools;
+
+pub use cosim::{Backend, CosimReport, Mismatch, cosim, cosim_expected, lint, synthesize_gates};
+pub use fpga::{FpgaReport, run_flow};
+pub use stimulus::{Stimulus, Trace, record_vcd, simulate};
+pub use tools::ToolError;

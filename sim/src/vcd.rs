@@ -1,0 +1,107 @@
+//! VCD waveforms through the `vcd` crate: the module hierarchy as scopes, and every
+//! port, register and named internal signal as a variable of its module's scope, plus
+//! the clock. Opens in GTKWave or Surfer.
+//!
+//! Cycle `c` is drawn from time `10 c` (inputs applied, logic settled, clock low) to
+//! `10 c + 5` (rising edge); register updates show at `10 (c + 1)`.
+
+use std::io::{self, Write};
+
+use hw::Bits;
+use vcd::{IdCode, TimescaleUnit, Value};
+
+use crate::engine::Simulator;
+
+/// A VCD writer attached to a simulator (build it with [`SimOptions::keep_named`]
+/// so that internal signals are kept; see [`Simulator::with_options`]).
+///
+/// [`SimOptions::keep_named`]: crate::SimOptions::keep_named
+pub struct Waveform<W: Write> {
+    writer: vcd::Writer<W>,
+    clk: IdCode,
+    ids: Vec<IdCode>,
+    last: Vec<Option<Bits>>,
+    buf: Vec<Bits>,
+}
+
+impl<W: Write> Waveform<W> {
+    /// Write the header (scopes and variables) for `sim`'s design.
+    pub fn new(sim: &mut Simulator, out: W) -> io::Result<Waveform<W>> {
+        let mut writer = vcd::Writer::new(out);
+        writer.version("antichip sim")?;
+        writer.timescale(1, TimescaleUnit::NS)?;
+        let scopes = sim.scopes();
+        let named = sim.named_list();
+        let mut ids = vec![IdCode::FIRST; named.len()];
+        let mut clk = IdCode::FIRST;
+        // Depth-first over the scope tree, children in creation order.
+        fn visit<W: Write>(
+            w: &mut vcd::Writer<W>,
+            s: usize,
+            scopes: &[(String, Option<usize>)],
+            named: &[(usize, String, u32)],
+            ids: &mut [IdCode],
+            clk: &mut IdCode,
+        ) -> io::Result<()> {
+            w.add_module(&scopes[s].0)?;
+            if s == 0 {
+                *clk = w.add_wire(1, "clk")?;
+            }
+            for (k, (scope, name, width)) in named.iter().enumerate() {
+                if *scope == s {
+                    ids[k] = w.add_wire(*width, name)?;
+                }
+            }
+            for (c, (_, parent)) in scopes.iter().enumerate() {
+                if *parent == Some(s) {
+                    visit(w, c, scopes, named, ids, clk)?;
+                }
+            }
+            w.upscope()
+        }
+        visit(&mut writer, 0, &scopes, &named, &mut ids, &mut clk)?;
+        writer.enddefinitions()?;
+        let n = ids.len();
+        Ok(Waveform {
+            writer,
+            clk,
+            ids,
+            last: vec![None; n],
+            buf: Vec::with_capacity(n),
+        })
+    }
+
+    /// Record the current values as cycle `cycle` (call before `step`).
+    pub fn sample(&mut self, sim: &mut Simulator, cycle: u64) -> io::Result<()> {
+        sim.named_values(&mut self.buf);
+        self.writer.timestamp(cycle * 10)?;
+        self.writer.change_scalar(self.clk, Value::V0)?;
+        for (k, v) in self.buf.iter().enumerate() {
+            if self.last[k].as_ref() == Some(v) {
+                continue;
+            }
+            if v.width() == 1 {
+                let bit = if v.bit(0) { Value::V1 } else { Value::V0 };
+                self.writer.change_scalar(self.ids[k], bit)?;
+            } else {
+                let bits = (0..v.width())
+                    .rev()
+                    .map(|i| if v.bit(i) { Value::V1 } else { Value::V0 });
+                self.writer.change_vector(self.ids[k], bits)?;
+            }
+            self.last[k] = Some(v.clone());
+        }
+        self.writer.timestamp(cycle * 10 + 5)?;
+        self.writer.change_scalar(self.clk, Value::V1)
+    }
+
+    /// Flush the output.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
+
+    /// The underlying output (e.g. a `Vec<u8>` in tests).
+    pub fn output(&mut self) -> &mut W {
+        self.writer.writer()
+    }
+}

@@ -1,0 +1,239 @@
+//! Random netlists for the differential test of the RTL layer: random operator graphs
+//! with registers (reset, enable), memories, instances, every operator, and widths from
+//! 1 to 64 and beyond (up to 130 bits, to exercise the multi-word path).
+//!
+//! Operands are always earlier signals or registers, so the graphs have no combinational
+//! loops; every signal is adapted to the width an operator needs by slicing, zero
+//! extension or repetition.
+
+use fastrand::Rng;
+use hw::{Bits, HwError, Module, ModuleBuilder, Signal, concat, mux};
+
+/// A random width: mostly 1..=64, sometimes up to 130.
+pub fn random_width(rng: &mut Rng) -> u32 {
+    match rng.u32(0..10) {
+        0..=2 => rng.u32(1..=4),
+        3..=7 => rng.u32(1..=64),
+        8 => [1, 8, 32, 63, 64][rng.usize(0..5)],
+        _ => rng.u32(65..=130),
+    }
+}
+
+fn random_bits(rng: &mut Rng, width: u32) -> Bits {
+    let words: Vec<u64> = (0..hw::words_for(width))
+        .map(|_| match rng.u32(0..4) {
+            0 => 0,
+            1 => u64::MAX,
+            _ => rng.u64(..),
+        })
+        .collect();
+    Bits::from_words(&words, width)
+}
+
+/// Adapt `s` to `width` bits (slice, zero-extend or repeat).
+fn adapt(s: Signal, width: u32, rng: &mut Rng) -> Signal {
+    let w = s.width();
+    if w == width {
+        s
+    } else if w > width {
+        let lo = rng.u32(0..=w - width);
+        s.bits(lo..lo + width)
+    } else if rng.bool() {
+        s.zext(width)
+    } else {
+        let reps = width.div_ceil(w);
+        let r = s.repeat(reps);
+        r.bits(0..width)
+    }
+}
+
+/// A random module named `name` with about `ops` operators; `depth` > 0 allows
+/// instances of smaller random modules.
+pub fn random_module(name: &str, rng: &mut Rng, ops: usize, depth: u32) -> Result<Module, HwError> {
+    // Children first (a builder must not be open while another is finished? No: builders
+    // are independent; building them first keeps the names simple).
+    let mut children = Vec::new();
+    if depth > 0 && rng.u32(0..3) == 0 {
+        children.push(random_module(
+            &format!("{name}_sub"),
+            rng,
+            ops / 3 + 2,
+            depth - 1,
+        )?);
+    }
+    let m = ModuleBuilder::new(name);
+    let mut pool: Vec<Signal> = Vec::new();
+    for i in 0..rng.usize(1..=4) {
+        pool.push(m.input(&format!("in{i}"), random_width(rng)));
+    }
+    let mut regs = Vec::new();
+    for i in 0..rng.usize(0..=3) {
+        let w = random_width(rng);
+        let r = if rng.bool() {
+            m.reg_reset_bits(&format!("r{i}"), random_bits(rng, w))
+        } else {
+            m.reg(&format!("r{i}"), w)
+        };
+        regs.push(r);
+        pool.push(r);
+    }
+    let mem = if rng.u32(0..4) == 0 {
+        let aw = rng.u32(1..=4);
+        Some(m.memory("mem", 1 << aw, random_width(rng)))
+    } else {
+        None
+    };
+    if let Some(mem) = mem {
+        for i in 0..rng.usize(1..=2) {
+            let a = pool[rng.usize(0..pool.len())];
+            let a = adapt(a, mem.addr_width(), rng);
+            let _ = i;
+            let s = pool[rng.usize(0..pool.len())];
+            pool.push(if rng.bool() {
+                mem.read(a)
+            } else {
+                mem.read_sync(a)
+            });
+            let _ = s;
+        }
+    }
+    for (k, child) in children.iter().enumerate() {
+        let u = m.instance(&format!("u{k}"), child);
+        for p in &child.inputs {
+            let s = pool[rng.usize(0..pool.len())];
+            u.connect(&p.name, adapt(s, p.width, rng));
+        }
+        for p in &child.outputs {
+            pool.push(u.output(&p.name));
+        }
+    }
+    for k in 0..ops {
+        let pick = |rng: &mut Rng, pool: &[Signal]| {
+            // Prefer recent signals so the graph gets deep.
+            let n = pool.len();
+            if rng.bool() {
+                pool[n - 1 - rng.usize(0..n.min(4))]
+            } else {
+                pool[rng.usize(0..n)]
+            }
+        };
+        let a = pick(rng, &pool);
+        let w = a.width();
+        let s = match rng.u32(0..22) {
+            0 => !a,
+            1 => a.reduce_and(),
+            2 => a.reduce_or(),
+            3 => a.reduce_xor(),
+            4 | 5 => {
+                let b = adapt(pick(rng, &pool), w, rng);
+                a & b
+            }
+            6 => a | adapt(pick(rng, &pool), w, rng),
+            7 => a ^ adapt(pick(rng, &pool), w, rng),
+            8 | 9 => a + adapt(pick(rng, &pool), w, rng),
+            10 => a - adapt(pick(rng, &pool), w, rng),
+            11 => {
+                let b = pick(rng, &pool);
+                let b = adapt(b, rng.u32(1..=b.width().min(8)), rng);
+                if rng.bool() { a << b } else { a >> b }
+            }
+            12 => {
+                let k = rng.u32(0..=w + 1);
+                if rng.bool() { a << k } else { a >> k }
+            }
+            13 => {
+                let b = adapt(pick(rng, &pool), w, rng);
+                match rng.u32(0..6) {
+                    0 => a.eq(b),
+                    1 => a.ne(b),
+                    2 => a.lt(b),
+                    3 => a.le(b),
+                    4 => a.gt(b),
+                    _ => a.ge(b),
+                }
+            }
+            14 | 15 => {
+                let sel = pick(rng, &pool);
+                let sel = adapt(sel, 1, rng);
+                mux(sel, a, adapt(pick(rng, &pool), w, rng))
+            }
+            16 => {
+                let b = pick(rng, &pool);
+                if w + b.width() <= 140 {
+                    concat(&[a, b])
+                } else {
+                    a
+                }
+            }
+            17 => {
+                let lo = rng.u32(0..w);
+                let hi = rng.u32(lo + 1..=w);
+                a.bits(lo..hi)
+            }
+            18 => adapt(a, random_width(rng), rng),
+            19 => {
+                let c = m.lit_bits(random_bits(rng, w));
+                match rng.u32(0..4) {
+                    0 => a & c,
+                    1 => a + c,
+                    2 => a.eq(c),
+                    _ => mux(adapt(pick(rng, &pool), 1, rng), c, a),
+                }
+            }
+            20 => (a + 1).named(&format!("inc{k}")),
+            _ => a.named("t"),
+        };
+        pool.push(s);
+    }
+    if let Some(mem) = mem {
+        let a = adapt(pick_any(rng, &pool), mem.addr_width(), rng);
+        let d = adapt(pick_any(rng, &pool), mem.width(), rng);
+        let e = adapt(pick_any(rng, &pool), 1, rng);
+        mem.write(a, d, e);
+    }
+    for r in &regs {
+        let n = adapt(pick_any(rng, &pool), r.width(), rng);
+        r.set_next(n);
+        if rng.bool() {
+            r.set_enable(adapt(pick_any(rng, &pool), 1, rng));
+        }
+    }
+    let n_out = rng.usize(1..=4);
+    for i in 0..n_out {
+        let n = pool.len();
+        let s = if i == 0 {
+            pool[n - 1]
+        } else {
+            pick_any(rng, &pool)
+        };
+        m.output(&format!("out{i}"), s);
+    }
+    for (i, r) in regs.iter().enumerate() {
+        m.output(&format!("q{i}"), *r);
+    }
+    m.finish()
+}
+
+fn pick_any(rng: &mut Rng, pool: &[Signal]) -> Signal {
+    pool[rng.usize(0..pool.len())]
+}
+
+/// A batch: `count` random modules side by side under one top (`name`), each with its own
+/// prefixed ports, so one Verilog run checks them all.
+pub fn random_batch(name: &str, seed: u64, count: usize, ops: usize) -> Result<Module, HwError> {
+    let mut rng = Rng::with_seed(seed);
+    let mods: Vec<Module> = (0..count)
+        .map(|k| random_module(&format!("{name}_m{k}"), &mut rng, ops, 1))
+        .collect::<Result<_, _>>()?;
+    let top = ModuleBuilder::new(name);
+    for (k, child) in mods.iter().enumerate() {
+        let u = top.instance(&format!("u{k}"), child);
+        for p in &child.inputs {
+            u.connect(&p.name, top.input(&format!("m{k}_{}", p.name), p.width));
+        }
+        for p in &child.outputs {
+            top.output(&format!("m{k}_{}", p.name), u.output(&p.name));
+        }
+    }
+    top.finish()
+}

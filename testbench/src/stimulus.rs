@@ -1,0 +1,153 @@
+//! Stimuli and expected traces: the values of every top-level input for each cycle, and
+//! the outputs the Rust simulator computes for them.
+
+use hw::{Bits, Module};
+use sim::Simulator;
+
+use crate::tools::ToolError;
+
+/// Input values per cycle, in the simulator's input order (`rst` first when used).
+#[derive(Clone, Debug)]
+pub struct Stimulus {
+    /// Input names and widths.
+    pub inputs: Vec<(String, u32)>,
+    /// One row per cycle, one value per input.
+    pub rows: Vec<Vec<Bits>>,
+}
+
+/// The top-level inputs of a module as the simulator orders them.
+pub fn input_ports(m: &Module) -> Vec<(String, u32)> {
+    let mut v = Vec::new();
+    if m.uses_reset {
+        v.push(("rst".to_string(), 1));
+    }
+    v.extend(m.inputs.iter().map(|p| (p.name.clone(), p.width)));
+    v
+}
+
+impl Stimulus {
+    /// An empty stimulus for `m`.
+    pub fn new(m: &Module) -> Stimulus {
+        Stimulus {
+            inputs: input_ports(m),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Append a cycle given as `u64` values (truncated to each input's width).
+    pub fn push_u64(&mut self, row: &[u64]) {
+        let r = self
+            .inputs
+            .iter()
+            .zip(row)
+            .map(|((_, w), &v)| Bits::from_u64(v, *w))
+            .collect();
+        self.rows.push(r);
+    }
+
+    /// Append a cycle given as values of any width.
+    pub fn push(&mut self, row: Vec<Bits>) {
+        self.rows.push(row);
+    }
+
+    /// `cycles` random cycles: `rst` high in cycle 0 and then in about one cycle in 32;
+    /// every other input uniformly random.
+    pub fn random(m: &Module, cycles: usize, seed: u64) -> Stimulus {
+        let mut s = Stimulus::new(m);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        for c in 0..cycles {
+            let row = s
+                .inputs
+                .iter()
+                .map(|(name, w)| {
+                    if name == "rst" && m.uses_reset {
+                        Bits::from_u64(u64::from(c == 0 || rng.u32(0..32) == 0), 1)
+                    } else {
+                        let words: Vec<u64> = (0..hw::words_for(*w)).map(|_| rng.u64(..)).collect();
+                        Bits::from_words(&words, *w)
+                    }
+                })
+                .collect();
+            s.rows.push(row);
+        }
+        s
+    }
+}
+
+/// Output values per cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Output names and widths.
+    pub outputs: Vec<(String, u32)>,
+    /// One row per cycle.
+    pub rows: Vec<Vec<Bits>>,
+}
+
+/// Run the Rust simulator: each cycle, apply the inputs, record the outputs, clock.
+pub fn simulate(m: &Module, stim: &Stimulus) -> Result<Trace, ToolError> {
+    let mut s = Simulator::new(m)?;
+    let ins: Vec<_> = stim
+        .inputs
+        .iter()
+        .map(|(n, _)| s.input(n))
+        .collect::<Result<_, _>>()?;
+    let outputs = s.outputs();
+    let outs: Vec<_> = outputs
+        .iter()
+        .map(|(n, _)| s.output(n))
+        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::with_capacity(stim.rows.len());
+    for row in &stim.rows {
+        for (id, v) in ins.iter().zip(row) {
+            s.set_bits(*id, v);
+        }
+        rows.push(outs.iter().map(|o| s.get_bits(*o)).collect());
+        s.step();
+    }
+    Ok(Trace { outputs, rows })
+}
+
+/// Pack values (first one in the most significant bits) into one hexadecimal word.
+pub fn pack_hex(values: &[Bits]) -> String {
+    let total: u32 = values.iter().map(Bits::width).sum::<u32>().max(1);
+    let mut words = vec![0u64; hw::words_for(total)];
+    let mut lo = 0;
+    for v in values.iter().rev() {
+        for i in 0..v.width() {
+            if v.bit(i) {
+                let b = lo + i;
+                words[(b / 64) as usize] |= 1 << (b % 64);
+            }
+        }
+        lo += v.width();
+    }
+    Bits::from_words(&words, total).to_hex()
+}
+
+/// Simulate `m` on `stim` and write every port, register and named signal to a VCD
+/// file at `path` (directories created).
+pub fn record_vcd(m: &Module, stim: &Stimulus, path: &std::path::Path) -> Result<(), ToolError> {
+    let io = |e: std::io::Error| ToolError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let mut s = Simulator::with_options(m, sim::SimOptions { keep_named: true })?;
+    let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    let mut w = sim::Waveform::new(&mut s, file).map_err(io)?;
+    let ins: Vec<_> = stim
+        .inputs
+        .iter()
+        .map(|(n, _)| s.input(n))
+        .collect::<Result<_, _>>()?;
+    for (c, row) in stim.rows.iter().enumerate() {
+        for (id, v) in ins.iter().zip(row) {
+            s.set_bits(*id, v);
+        }
+        w.sample(&mut s, c as u64).map_err(io)?;
+        s.step();
+    }
+    w.flush().map_err(io)
+}

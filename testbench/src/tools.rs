@@ -1,0 +1,137 @@
+//! Running the external tools (iverilog, vvp, verilator, yosys, nextpnr-ice40, icepack):
+//! a missing tool is a clear error naming it, a failing tool an error with the end of
+//! its log.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Errors of the co-simulation and FPGA drivers.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// The tool is not installed.
+    #[error("`{tool}` is not installed (install the Debian package `{package}`)")]
+    Missing {
+        /// Executable name.
+        tool: String,
+        /// Debian package providing it.
+        package: String,
+    },
+    /// The tool ran and failed.
+    #[error("`{tool}` failed ({status}); last lines of its output:\n{log}")]
+    Failed {
+        /// Executable name.
+        tool: String,
+        /// Exit status.
+        status: String,
+        /// End of stdout and stderr.
+        log: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A tool's output lacked an expected line.
+    #[error("`{tool}` output has no {what}; last lines:\n{log}")]
+    Unparsed {
+        /// Executable name.
+        tool: String,
+        /// What was looked for.
+        what: String,
+        /// End of the output.
+        log: String,
+    },
+    /// The design could not be emitted.
+    #[error(transparent)]
+    Design(#[from] hw::HwError),
+    /// The simulator rejected the design or stimulus.
+    #[error(transparent)]
+    Sim(#[from] sim::SimError),
+}
+
+/// The Debian package of a tool.
+fn package(tool: &str) -> &'static str {
+    match tool {
+        "iverilog" | "vvp" => "iverilog",
+        "verilator" => "verilator",
+        "yosys" => "yosys",
+        "nextpnr-ice40" => "nextpnr-ice40",
+        "icepack" | "icetime" => "fpga-icestorm",
+        _ => "unknown",
+    }
+}
+
+/// Whether `tool` can be run.
+pub fn available(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .map(|_| true)
+        .unwrap_or(false)
+}
+
+/// The last `n` lines of a text.
+pub fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Run `tool args...` in `dir`; error unless it exits successfully.
+pub fn run(tool: &str, args: &[&str], dir: &Path) -> Result<Output, ToolError> {
+    let out = Command::new(tool)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                ToolError::Missing {
+                    tool: tool.into(),
+                    package: package(tool).into(),
+                }
+            } else {
+                ToolError::Io {
+                    path: tool.into(),
+                    source: e,
+                }
+            }
+        })?;
+    if !out.status.success() {
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return Err(ToolError::Failed {
+            tool: tool.into(),
+            status: out.status.to_string(),
+            log: tail(&text, 30),
+        });
+    }
+    Ok(out)
+}
+
+/// Write a file, mapping the error to [`ToolError::Io`].
+pub fn write(path: &Path, text: &str) -> Result<(), ToolError> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| ToolError::Io {
+            path: parent.display().to_string(),
+            source: e,
+        })?;
+    }
+    std::fs::write(path, text).map_err(|e| ToolError::Io {
+        path: path.display().to_string(),
+        source: e,
+    })
+}
+
+/// Text of stdout and stderr together.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
