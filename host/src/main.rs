@@ -23,6 +23,7 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     Moves(cli::moves::MovesArgs),
     Bench(cli::bench::BenchArgs),
+    Chip(cli::chip::ChipArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => cli::perft::run(args),
         Command::Moves(args) => cli::moves::run(args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Chip(args) => cli::chip::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -2,6 +2,8 @@
 //! code (errors are printed by `main` with exit code 1).
 
 pub mod bench;
+pub mod chip;
 pub mod input;
+pub mod movegen;
 pub mod moves;
 pub mod perft;
