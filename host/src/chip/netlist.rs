@@ -155,6 +155,7 @@ impl NetlistChip {
             attacker_disable: v[5],
             attacker_mask: v[6],
             attacker_grant: v[7],
+            attackers_heard: v[8],
         })
     }
 

@@ -9,7 +9,8 @@ module chip_array (
   input wire [63:0] ep_set,
   input wire [2:0] ep_prio,
   input wire black,
-  input wire first,
+  input wire find_victim,
+  input wire all_enemies,
   input wire quiet_pat,
   input wire [63:0] src_sel,
   input wire [63:0] ep_here,
@@ -20,1482 +21,1299 @@ module chip_array (
   output wire [191:0] vprios,
   output wire [191:0] aprios
 );
-  wire f_ray0_0;
-  wire f_ray1_0;
-  wire f_ray2_0;
-  wire f_ray3_0;
-  wire f_ray4_0;
-  wire f_ray5_0;
-  wire f_ray6_0;
-  wire f_ray7_0;
-  wire r_ray0_0;
-  wire r_ray1_0;
-  wire r_ray2_0;
-  wire r_ray3_0;
-  wire r_ray4_0;
-  wire r_ray5_0;
-  wire r_ray6_0;
-  wire r_ray7_0;
-  wire own_knight_0;
-  wire own_king_0;
-  wire own_pawn_0;
-  wire push_reach_0;
-  wire src_full_0;
-  wire src_pawn_0;
-  wire r_pass_0;
-  wire f_ray0_1;
-  wire f_ray1_1;
-  wire f_ray2_1;
-  wire f_ray3_1;
-  wire f_ray4_1;
-  wire f_ray5_1;
-  wire f_ray6_1;
-  wire f_ray7_1;
-  wire r_ray0_1;
-  wire r_ray1_1;
-  wire r_ray2_1;
-  wire r_ray3_1;
-  wire r_ray4_1;
-  wire r_ray5_1;
-  wire r_ray6_1;
-  wire r_ray7_1;
-  wire own_knight_1;
-  wire own_king_1;
-  wire own_pawn_1;
-  wire push_reach_1;
-  wire src_full_1;
-  wire src_pawn_1;
-  wire r_pass_1;
-  wire f_ray0_2;
-  wire f_ray1_2;
-  wire f_ray2_2;
-  wire f_ray3_2;
-  wire f_ray4_2;
-  wire f_ray5_2;
-  wire f_ray6_2;
-  wire f_ray7_2;
-  wire r_ray0_2;
-  wire r_ray1_2;
-  wire r_ray2_2;
-  wire r_ray3_2;
-  wire r_ray4_2;
-  wire r_ray5_2;
-  wire r_ray6_2;
-  wire r_ray7_2;
-  wire own_knight_2;
-  wire own_king_2;
-  wire own_pawn_2;
-  wire push_reach_2;
-  wire src_full_2;
-  wire src_pawn_2;
-  wire r_pass_2;
-  wire f_ray0_3;
-  wire f_ray1_3;
-  wire f_ray2_3;
-  wire f_ray3_3;
-  wire f_ray4_3;
-  wire f_ray5_3;
-  wire f_ray6_3;
-  wire f_ray7_3;
-  wire r_ray0_3;
-  wire r_ray1_3;
-  wire r_ray2_3;
-  wire r_ray3_3;
-  wire r_ray4_3;
-  wire r_ray5_3;
-  wire r_ray6_3;
-  wire r_ray7_3;
-  wire own_knight_3;
-  wire own_king_3;
-  wire own_pawn_3;
-  wire push_reach_3;
-  wire src_full_3;
-  wire src_pawn_3;
-  wire r_pass_3;
-  wire f_ray0_4;
-  wire f_ray1_4;
-  wire f_ray2_4;
-  wire f_ray3_4;
-  wire f_ray4_4;
-  wire f_ray5_4;
-  wire f_ray6_4;
-  wire f_ray7_4;
-  wire r_ray0_4;
-  wire r_ray1_4;
-  wire r_ray2_4;
-  wire r_ray3_4;
-  wire r_ray4_4;
-  wire r_ray5_4;
-  wire r_ray6_4;
-  wire r_ray7_4;
-  wire own_knight_4;
-  wire own_king_4;
-  wire own_pawn_4;
-  wire push_reach_4;
-  wire src_full_4;
-  wire src_pawn_4;
-  wire r_pass_4;
-  wire f_ray0_5;
-  wire f_ray1_5;
-  wire f_ray2_5;
-  wire f_ray3_5;
-  wire f_ray4_5;
-  wire f_ray5_5;
-  wire f_ray6_5;
-  wire f_ray7_5;
-  wire r_ray0_5;
-  wire r_ray1_5;
-  wire r_ray2_5;
-  wire r_ray3_5;
-  wire r_ray4_5;
-  wire r_ray5_5;
-  wire r_ray6_5;
-  wire r_ray7_5;
-  wire own_knight_5;
-  wire own_king_5;
-  wire own_pawn_5;
-  wire push_reach_5;
-  wire src_full_5;
-  wire src_pawn_5;
-  wire r_pass_5;
-  wire f_ray0_6;
-  wire f_ray1_6;
-  wire f_ray2_6;
-  wire f_ray3_6;
-  wire f_ray4_6;
-  wire f_ray5_6;
-  wire f_ray6_6;
-  wire f_ray7_6;
-  wire r_ray0_6;
-  wire r_ray1_6;
-  wire r_ray2_6;
-  wire r_ray3_6;
-  wire r_ray4_6;
-  wire r_ray5_6;
-  wire r_ray6_6;
-  wire r_ray7_6;
-  wire own_knight_6;
-  wire own_king_6;
-  wire own_pawn_6;
-  wire push_reach_6;
-  wire src_full_6;
-  wire src_pawn_6;
-  wire r_pass_6;
-  wire f_ray0_7;
-  wire f_ray1_7;
-  wire f_ray2_7;
-  wire f_ray3_7;
-  wire f_ray4_7;
-  wire f_ray5_7;
-  wire f_ray6_7;
-  wire f_ray7_7;
-  wire r_ray0_7;
-  wire r_ray1_7;
-  wire r_ray2_7;
-  wire r_ray3_7;
-  wire r_ray4_7;
-  wire r_ray5_7;
-  wire r_ray6_7;
-  wire r_ray7_7;
-  wire own_knight_7;
-  wire own_king_7;
-  wire own_pawn_7;
-  wire push_reach_7;
-  wire src_full_7;
-  wire src_pawn_7;
-  wire r_pass_7;
-  wire f_ray0_8;
-  wire f_ray1_8;
-  wire f_ray2_8;
-  wire f_ray3_8;
-  wire f_ray4_8;
-  wire f_ray5_8;
-  wire f_ray6_8;
-  wire f_ray7_8;
-  wire r_ray0_8;
-  wire r_ray1_8;
-  wire r_ray2_8;
-  wire r_ray3_8;
-  wire r_ray4_8;
-  wire r_ray5_8;
-  wire r_ray6_8;
-  wire r_ray7_8;
-  wire own_knight_8;
-  wire own_king_8;
-  wire own_pawn_8;
-  wire push_reach_8;
-  wire src_full_8;
-  wire src_pawn_8;
-  wire r_pass_8;
-  wire f_ray0_9;
-  wire f_ray1_9;
-  wire f_ray2_9;
-  wire f_ray3_9;
-  wire f_ray4_9;
-  wire f_ray5_9;
-  wire f_ray6_9;
-  wire f_ray7_9;
-  wire r_ray0_9;
-  wire r_ray1_9;
-  wire r_ray2_9;
-  wire r_ray3_9;
-  wire r_ray4_9;
-  wire r_ray5_9;
-  wire r_ray6_9;
-  wire r_ray7_9;
-  wire own_knight_9;
-  wire own_king_9;
-  wire own_pawn_9;
-  wire push_reach_9;
-  wire src_full_9;
-  wire src_pawn_9;
-  wire r_pass_9;
-  wire f_ray0_10;
-  wire f_ray1_10;
-  wire f_ray2_10;
-  wire f_ray3_10;
-  wire f_ray4_10;
-  wire f_ray5_10;
-  wire f_ray6_10;
-  wire f_ray7_10;
-  wire r_ray0_10;
-  wire r_ray1_10;
-  wire r_ray2_10;
-  wire r_ray3_10;
-  wire r_ray4_10;
-  wire r_ray5_10;
-  wire r_ray6_10;
-  wire r_ray7_10;
-  wire own_knight_10;
-  wire own_king_10;
-  wire own_pawn_10;
-  wire push_reach_10;
-  wire src_full_10;
-  wire src_pawn_10;
-  wire r_pass_10;
-  wire f_ray0_11;
-  wire f_ray1_11;
-  wire f_ray2_11;
-  wire f_ray3_11;
-  wire f_ray4_11;
-  wire f_ray5_11;
-  wire f_ray6_11;
-  wire f_ray7_11;
-  wire r_ray0_11;
-  wire r_ray1_11;
-  wire r_ray2_11;
-  wire r_ray3_11;
-  wire r_ray4_11;
-  wire r_ray5_11;
-  wire r_ray6_11;
-  wire r_ray7_11;
-  wire own_knight_11;
-  wire own_king_11;
-  wire own_pawn_11;
-  wire push_reach_11;
-  wire src_full_11;
-  wire src_pawn_11;
-  wire r_pass_11;
-  wire f_ray0_12;
-  wire f_ray1_12;
-  wire f_ray2_12;
-  wire f_ray3_12;
-  wire f_ray4_12;
-  wire f_ray5_12;
-  wire f_ray6_12;
-  wire f_ray7_12;
-  wire r_ray0_12;
-  wire r_ray1_12;
-  wire r_ray2_12;
-  wire r_ray3_12;
-  wire r_ray4_12;
-  wire r_ray5_12;
-  wire r_ray6_12;
-  wire r_ray7_12;
-  wire own_knight_12;
-  wire own_king_12;
-  wire own_pawn_12;
-  wire push_reach_12;
-  wire src_full_12;
-  wire src_pawn_12;
-  wire r_pass_12;
-  wire f_ray0_13;
-  wire f_ray1_13;
-  wire f_ray2_13;
-  wire f_ray3_13;
-  wire f_ray4_13;
-  wire f_ray5_13;
-  wire f_ray6_13;
-  wire f_ray7_13;
-  wire r_ray0_13;
-  wire r_ray1_13;
-  wire r_ray2_13;
-  wire r_ray3_13;
-  wire r_ray4_13;
-  wire r_ray5_13;
-  wire r_ray6_13;
-  wire r_ray7_13;
-  wire own_knight_13;
-  wire own_king_13;
-  wire own_pawn_13;
-  wire push_reach_13;
-  wire src_full_13;
-  wire src_pawn_13;
-  wire r_pass_13;
-  wire f_ray0_14;
-  wire f_ray1_14;
-  wire f_ray2_14;
-  wire f_ray3_14;
-  wire f_ray4_14;
-  wire f_ray5_14;
-  wire f_ray6_14;
-  wire f_ray7_14;
-  wire r_ray0_14;
-  wire r_ray1_14;
-  wire r_ray2_14;
-  wire r_ray3_14;
-  wire r_ray4_14;
-  wire r_ray5_14;
-  wire r_ray6_14;
-  wire r_ray7_14;
-  wire own_knight_14;
-  wire own_king_14;
-  wire own_pawn_14;
-  wire push_reach_14;
-  wire src_full_14;
-  wire src_pawn_14;
-  wire r_pass_14;
-  wire f_ray0_15;
-  wire f_ray1_15;
-  wire f_ray2_15;
-  wire f_ray3_15;
-  wire f_ray4_15;
-  wire f_ray5_15;
-  wire f_ray6_15;
-  wire f_ray7_15;
-  wire r_ray0_15;
-  wire r_ray1_15;
-  wire r_ray2_15;
-  wire r_ray3_15;
-  wire r_ray4_15;
-  wire r_ray5_15;
-  wire r_ray6_15;
-  wire r_ray7_15;
-  wire own_knight_15;
-  wire own_king_15;
-  wire own_pawn_15;
-  wire push_reach_15;
-  wire src_full_15;
-  wire src_pawn_15;
-  wire r_pass_15;
-  wire f_ray0_16;
-  wire f_ray1_16;
-  wire f_ray2_16;
-  wire f_ray3_16;
-  wire f_ray4_16;
-  wire f_ray5_16;
-  wire f_ray6_16;
-  wire f_ray7_16;
-  wire r_ray0_16;
-  wire r_ray1_16;
-  wire r_ray2_16;
-  wire r_ray3_16;
-  wire r_ray4_16;
-  wire r_ray5_16;
-  wire r_ray6_16;
-  wire r_ray7_16;
-  wire own_knight_16;
-  wire own_king_16;
-  wire own_pawn_16;
-  wire push_reach_16;
-  wire src_full_16;
-  wire src_pawn_16;
-  wire r_pass_16;
-  wire f_ray0_17;
-  wire f_ray1_17;
-  wire f_ray2_17;
-  wire f_ray3_17;
-  wire f_ray4_17;
-  wire f_ray5_17;
-  wire f_ray6_17;
-  wire f_ray7_17;
-  wire r_ray0_17;
-  wire r_ray1_17;
-  wire r_ray2_17;
-  wire r_ray3_17;
-  wire r_ray4_17;
-  wire r_ray5_17;
-  wire r_ray6_17;
-  wire r_ray7_17;
-  wire own_knight_17;
-  wire own_king_17;
-  wire own_pawn_17;
-  wire push_reach_17;
-  wire src_full_17;
-  wire src_pawn_17;
-  wire r_pass_17;
-  wire f_ray0_18;
-  wire f_ray1_18;
-  wire f_ray2_18;
-  wire f_ray3_18;
-  wire f_ray4_18;
-  wire f_ray5_18;
-  wire f_ray6_18;
-  wire f_ray7_18;
-  wire r_ray0_18;
-  wire r_ray1_18;
-  wire r_ray2_18;
-  wire r_ray3_18;
-  wire r_ray4_18;
-  wire r_ray5_18;
-  wire r_ray6_18;
-  wire r_ray7_18;
-  wire own_knight_18;
-  wire own_king_18;
-  wire own_pawn_18;
-  wire push_reach_18;
-  wire src_full_18;
-  wire src_pawn_18;
-  wire r_pass_18;
-  wire f_ray0_19;
-  wire f_ray1_19;
-  wire f_ray2_19;
-  wire f_ray3_19;
-  wire f_ray4_19;
-  wire f_ray5_19;
-  wire f_ray6_19;
-  wire f_ray7_19;
-  wire r_ray0_19;
-  wire r_ray1_19;
-  wire r_ray2_19;
-  wire r_ray3_19;
-  wire r_ray4_19;
-  wire r_ray5_19;
-  wire r_ray6_19;
-  wire r_ray7_19;
-  wire own_knight_19;
-  wire own_king_19;
-  wire own_pawn_19;
-  wire push_reach_19;
-  wire src_full_19;
-  wire src_pawn_19;
-  wire r_pass_19;
-  wire f_ray0_20;
-  wire f_ray1_20;
-  wire f_ray2_20;
-  wire f_ray3_20;
-  wire f_ray4_20;
-  wire f_ray5_20;
-  wire f_ray6_20;
-  wire f_ray7_20;
-  wire r_ray0_20;
-  wire r_ray1_20;
-  wire r_ray2_20;
-  wire r_ray3_20;
-  wire r_ray4_20;
-  wire r_ray5_20;
-  wire r_ray6_20;
-  wire r_ray7_20;
-  wire own_knight_20;
-  wire own_king_20;
-  wire own_pawn_20;
-  wire push_reach_20;
-  wire src_full_20;
-  wire src_pawn_20;
-  wire r_pass_20;
-  wire f_ray0_21;
-  wire f_ray1_21;
-  wire f_ray2_21;
-  wire f_ray3_21;
-  wire f_ray4_21;
-  wire f_ray5_21;
-  wire f_ray6_21;
-  wire f_ray7_21;
-  wire r_ray0_21;
-  wire r_ray1_21;
-  wire r_ray2_21;
-  wire r_ray3_21;
-  wire r_ray4_21;
-  wire r_ray5_21;
-  wire r_ray6_21;
-  wire r_ray7_21;
-  wire own_knight_21;
-  wire own_king_21;
-  wire own_pawn_21;
-  wire push_reach_21;
-  wire src_full_21;
-  wire src_pawn_21;
-  wire r_pass_21;
-  wire f_ray0_22;
-  wire f_ray1_22;
-  wire f_ray2_22;
-  wire f_ray3_22;
-  wire f_ray4_22;
-  wire f_ray5_22;
-  wire f_ray6_22;
-  wire f_ray7_22;
-  wire r_ray0_22;
-  wire r_ray1_22;
-  wire r_ray2_22;
-  wire r_ray3_22;
-  wire r_ray4_22;
-  wire r_ray5_22;
-  wire r_ray6_22;
-  wire r_ray7_22;
-  wire own_knight_22;
-  wire own_king_22;
-  wire own_pawn_22;
-  wire push_reach_22;
-  wire src_full_22;
-  wire src_pawn_22;
-  wire r_pass_22;
-  wire f_ray0_23;
-  wire f_ray1_23;
-  wire f_ray2_23;
-  wire f_ray3_23;
-  wire f_ray4_23;
-  wire f_ray5_23;
-  wire f_ray6_23;
-  wire f_ray7_23;
-  wire r_ray0_23;
-  wire r_ray1_23;
-  wire r_ray2_23;
-  wire r_ray3_23;
-  wire r_ray4_23;
-  wire r_ray5_23;
-  wire r_ray6_23;
-  wire r_ray7_23;
-  wire own_knight_23;
-  wire own_king_23;
-  wire own_pawn_23;
-  wire push_reach_23;
-  wire src_full_23;
-  wire src_pawn_23;
-  wire r_pass_23;
-  wire f_ray0_24;
-  wire f_ray1_24;
-  wire f_ray2_24;
-  wire f_ray3_24;
-  wire f_ray4_24;
-  wire f_ray5_24;
-  wire f_ray6_24;
-  wire f_ray7_24;
-  wire r_ray0_24;
-  wire r_ray1_24;
-  wire r_ray2_24;
-  wire r_ray3_24;
-  wire r_ray4_24;
-  wire r_ray5_24;
-  wire r_ray6_24;
-  wire r_ray7_24;
-  wire own_knight_24;
-  wire own_king_24;
-  wire own_pawn_24;
-  wire push_reach_24;
-  wire src_full_24;
-  wire src_pawn_24;
-  wire r_pass_24;
-  wire f_ray0_25;
-  wire f_ray1_25;
-  wire f_ray2_25;
-  wire f_ray3_25;
-  wire f_ray4_25;
-  wire f_ray5_25;
-  wire f_ray6_25;
-  wire f_ray7_25;
-  wire r_ray0_25;
-  wire r_ray1_25;
-  wire r_ray2_25;
-  wire r_ray3_25;
-  wire r_ray4_25;
-  wire r_ray5_25;
-  wire r_ray6_25;
-  wire r_ray7_25;
-  wire own_knight_25;
-  wire own_king_25;
-  wire own_pawn_25;
-  wire push_reach_25;
-  wire src_full_25;
-  wire src_pawn_25;
-  wire r_pass_25;
-  wire f_ray0_26;
-  wire f_ray1_26;
-  wire f_ray2_26;
-  wire f_ray3_26;
-  wire f_ray4_26;
-  wire f_ray5_26;
-  wire f_ray6_26;
-  wire f_ray7_26;
-  wire r_ray0_26;
-  wire r_ray1_26;
-  wire r_ray2_26;
-  wire r_ray3_26;
-  wire r_ray4_26;
-  wire r_ray5_26;
-  wire r_ray6_26;
-  wire r_ray7_26;
-  wire own_knight_26;
-  wire own_king_26;
-  wire own_pawn_26;
-  wire push_reach_26;
-  wire src_full_26;
-  wire src_pawn_26;
-  wire r_pass_26;
-  wire f_ray0_27;
-  wire f_ray1_27;
-  wire f_ray2_27;
-  wire f_ray3_27;
-  wire f_ray4_27;
-  wire f_ray5_27;
-  wire f_ray6_27;
-  wire f_ray7_27;
-  wire r_ray0_27;
-  wire r_ray1_27;
-  wire r_ray2_27;
-  wire r_ray3_27;
-  wire r_ray4_27;
-  wire r_ray5_27;
-  wire r_ray6_27;
-  wire r_ray7_27;
-  wire own_knight_27;
-  wire own_king_27;
-  wire own_pawn_27;
-  wire push_reach_27;
-  wire src_full_27;
-  wire src_pawn_27;
-  wire r_pass_27;
-  wire f_ray0_28;
-  wire f_ray1_28;
-  wire f_ray2_28;
-  wire f_ray3_28;
-  wire f_ray4_28;
-  wire f_ray5_28;
-  wire f_ray6_28;
-  wire f_ray7_28;
-  wire r_ray0_28;
-  wire r_ray1_28;
-  wire r_ray2_28;
-  wire r_ray3_28;
-  wire r_ray4_28;
-  wire r_ray5_28;
-  wire r_ray6_28;
-  wire r_ray7_28;
-  wire own_knight_28;
-  wire own_king_28;
-  wire own_pawn_28;
-  wire push_reach_28;
-  wire src_full_28;
-  wire src_pawn_28;
-  wire r_pass_28;
-  wire f_ray0_29;
-  wire f_ray1_29;
-  wire f_ray2_29;
-  wire f_ray3_29;
-  wire f_ray4_29;
-  wire f_ray5_29;
-  wire f_ray6_29;
-  wire f_ray7_29;
-  wire r_ray0_29;
-  wire r_ray1_29;
-  wire r_ray2_29;
-  wire r_ray3_29;
-  wire r_ray4_29;
-  wire r_ray5_29;
-  wire r_ray6_29;
-  wire r_ray7_29;
-  wire own_knight_29;
-  wire own_king_29;
-  wire own_pawn_29;
-  wire push_reach_29;
-  wire src_full_29;
-  wire src_pawn_29;
-  wire r_pass_29;
-  wire f_ray0_30;
-  wire f_ray1_30;
-  wire f_ray2_30;
-  wire f_ray3_30;
-  wire f_ray4_30;
-  wire f_ray5_30;
-  wire f_ray6_30;
-  wire f_ray7_30;
-  wire r_ray0_30;
-  wire r_ray1_30;
-  wire r_ray2_30;
-  wire r_ray3_30;
-  wire r_ray4_30;
-  wire r_ray5_30;
-  wire r_ray6_30;
-  wire r_ray7_30;
-  wire own_knight_30;
-  wire own_king_30;
-  wire own_pawn_30;
-  wire push_reach_30;
-  wire src_full_30;
-  wire src_pawn_30;
-  wire r_pass_30;
-  wire f_ray0_31;
-  wire f_ray1_31;
-  wire f_ray2_31;
-  wire f_ray3_31;
-  wire f_ray4_31;
-  wire f_ray5_31;
-  wire f_ray6_31;
-  wire f_ray7_31;
-  wire r_ray0_31;
-  wire r_ray1_31;
-  wire r_ray2_31;
-  wire r_ray3_31;
-  wire r_ray4_31;
-  wire r_ray5_31;
-  wire r_ray6_31;
-  wire r_ray7_31;
-  wire own_knight_31;
-  wire own_king_31;
-  wire own_pawn_31;
-  wire push_reach_31;
-  wire src_full_31;
-  wire src_pawn_31;
-  wire r_pass_31;
-  wire f_ray0_32;
-  wire f_ray1_32;
-  wire f_ray2_32;
-  wire f_ray3_32;
-  wire f_ray4_32;
-  wire f_ray5_32;
-  wire f_ray6_32;
-  wire f_ray7_32;
-  wire r_ray0_32;
-  wire r_ray1_32;
-  wire r_ray2_32;
-  wire r_ray3_32;
-  wire r_ray4_32;
-  wire r_ray5_32;
-  wire r_ray6_32;
-  wire r_ray7_32;
-  wire own_knight_32;
-  wire own_king_32;
-  wire own_pawn_32;
-  wire push_reach_32;
-  wire src_full_32;
-  wire src_pawn_32;
-  wire r_pass_32;
-  wire f_ray0_33;
-  wire f_ray1_33;
-  wire f_ray2_33;
-  wire f_ray3_33;
-  wire f_ray4_33;
-  wire f_ray5_33;
-  wire f_ray6_33;
-  wire f_ray7_33;
-  wire r_ray0_33;
-  wire r_ray1_33;
-  wire r_ray2_33;
-  wire r_ray3_33;
-  wire r_ray4_33;
-  wire r_ray5_33;
-  wire r_ray6_33;
-  wire r_ray7_33;
-  wire own_knight_33;
-  wire own_king_33;
-  wire own_pawn_33;
-  wire push_reach_33;
-  wire src_full_33;
-  wire src_pawn_33;
-  wire r_pass_33;
-  wire f_ray0_34;
-  wire f_ray1_34;
-  wire f_ray2_34;
-  wire f_ray3_34;
-  wire f_ray4_34;
-  wire f_ray5_34;
-  wire f_ray6_34;
-  wire f_ray7_34;
-  wire r_ray0_34;
-  wire r_ray1_34;
-  wire r_ray2_34;
-  wire r_ray3_34;
-  wire r_ray4_34;
-  wire r_ray5_34;
-  wire r_ray6_34;
-  wire r_ray7_34;
-  wire own_knight_34;
-  wire own_king_34;
-  wire own_pawn_34;
-  wire push_reach_34;
-  wire src_full_34;
-  wire src_pawn_34;
-  wire r_pass_34;
-  wire f_ray0_35;
-  wire f_ray1_35;
-  wire f_ray2_35;
-  wire f_ray3_35;
-  wire f_ray4_35;
-  wire f_ray5_35;
-  wire f_ray6_35;
-  wire f_ray7_35;
-  wire r_ray0_35;
-  wire r_ray1_35;
-  wire r_ray2_35;
-  wire r_ray3_35;
-  wire r_ray4_35;
-  wire r_ray5_35;
-  wire r_ray6_35;
-  wire r_ray7_35;
-  wire own_knight_35;
-  wire own_king_35;
-  wire own_pawn_35;
-  wire push_reach_35;
-  wire src_full_35;
-  wire src_pawn_35;
-  wire r_pass_35;
-  wire f_ray0_36;
-  wire f_ray1_36;
-  wire f_ray2_36;
-  wire f_ray3_36;
-  wire f_ray4_36;
-  wire f_ray5_36;
-  wire f_ray6_36;
-  wire f_ray7_36;
-  wire r_ray0_36;
-  wire r_ray1_36;
-  wire r_ray2_36;
-  wire r_ray3_36;
-  wire r_ray4_36;
-  wire r_ray5_36;
-  wire r_ray6_36;
-  wire r_ray7_36;
-  wire own_knight_36;
-  wire own_king_36;
-  wire own_pawn_36;
-  wire push_reach_36;
-  wire src_full_36;
-  wire src_pawn_36;
-  wire r_pass_36;
-  wire f_ray0_37;
-  wire f_ray1_37;
-  wire f_ray2_37;
-  wire f_ray3_37;
-  wire f_ray4_37;
-  wire f_ray5_37;
-  wire f_ray6_37;
-  wire f_ray7_37;
-  wire r_ray0_37;
-  wire r_ray1_37;
-  wire r_ray2_37;
-  wire r_ray3_37;
-  wire r_ray4_37;
-  wire r_ray5_37;
-  wire r_ray6_37;
-  wire r_ray7_37;
-  wire own_knight_37;
-  wire own_king_37;
-  wire own_pawn_37;
-  wire push_reach_37;
-  wire src_full_37;
-  wire src_pawn_37;
-  wire r_pass_37;
-  wire f_ray0_38;
-  wire f_ray1_38;
-  wire f_ray2_38;
-  wire f_ray3_38;
-  wire f_ray4_38;
-  wire f_ray5_38;
-  wire f_ray6_38;
-  wire f_ray7_38;
-  wire r_ray0_38;
-  wire r_ray1_38;
-  wire r_ray2_38;
-  wire r_ray3_38;
-  wire r_ray4_38;
-  wire r_ray5_38;
-  wire r_ray6_38;
-  wire r_ray7_38;
-  wire own_knight_38;
-  wire own_king_38;
-  wire own_pawn_38;
-  wire push_reach_38;
-  wire src_full_38;
-  wire src_pawn_38;
-  wire r_pass_38;
-  wire f_ray0_39;
-  wire f_ray1_39;
-  wire f_ray2_39;
-  wire f_ray3_39;
-  wire f_ray4_39;
-  wire f_ray5_39;
-  wire f_ray6_39;
-  wire f_ray7_39;
-  wire r_ray0_39;
-  wire r_ray1_39;
-  wire r_ray2_39;
-  wire r_ray3_39;
-  wire r_ray4_39;
-  wire r_ray5_39;
-  wire r_ray6_39;
-  wire r_ray7_39;
-  wire own_knight_39;
-  wire own_king_39;
-  wire own_pawn_39;
-  wire push_reach_39;
-  wire src_full_39;
-  wire src_pawn_39;
-  wire r_pass_39;
-  wire f_ray0_40;
-  wire f_ray1_40;
-  wire f_ray2_40;
-  wire f_ray3_40;
-  wire f_ray4_40;
-  wire f_ray5_40;
-  wire f_ray6_40;
-  wire f_ray7_40;
-  wire r_ray0_40;
-  wire r_ray1_40;
-  wire r_ray2_40;
-  wire r_ray3_40;
-  wire r_ray4_40;
-  wire r_ray5_40;
-  wire r_ray6_40;
-  wire r_ray7_40;
-  wire own_knight_40;
-  wire own_king_40;
-  wire own_pawn_40;
-  wire push_reach_40;
-  wire src_full_40;
-  wire src_pawn_40;
-  wire r_pass_40;
-  wire f_ray0_41;
-  wire f_ray1_41;
-  wire f_ray2_41;
-  wire f_ray3_41;
-  wire f_ray4_41;
-  wire f_ray5_41;
-  wire f_ray6_41;
-  wire f_ray7_41;
-  wire r_ray0_41;
-  wire r_ray1_41;
-  wire r_ray2_41;
-  wire r_ray3_41;
-  wire r_ray4_41;
-  wire r_ray5_41;
-  wire r_ray6_41;
-  wire r_ray7_41;
-  wire own_knight_41;
-  wire own_king_41;
-  wire own_pawn_41;
-  wire push_reach_41;
-  wire src_full_41;
-  wire src_pawn_41;
-  wire r_pass_41;
-  wire f_ray0_42;
-  wire f_ray1_42;
-  wire f_ray2_42;
-  wire f_ray3_42;
-  wire f_ray4_42;
-  wire f_ray5_42;
-  wire f_ray6_42;
-  wire f_ray7_42;
-  wire r_ray0_42;
-  wire r_ray1_42;
-  wire r_ray2_42;
-  wire r_ray3_42;
-  wire r_ray4_42;
-  wire r_ray5_42;
-  wire r_ray6_42;
-  wire r_ray7_42;
-  wire own_knight_42;
-  wire own_king_42;
-  wire own_pawn_42;
-  wire push_reach_42;
-  wire src_full_42;
-  wire src_pawn_42;
-  wire r_pass_42;
-  wire f_ray0_43;
-  wire f_ray1_43;
-  wire f_ray2_43;
-  wire f_ray3_43;
-  wire f_ray4_43;
-  wire f_ray5_43;
-  wire f_ray6_43;
-  wire f_ray7_43;
-  wire r_ray0_43;
-  wire r_ray1_43;
-  wire r_ray2_43;
-  wire r_ray3_43;
-  wire r_ray4_43;
-  wire r_ray5_43;
-  wire r_ray6_43;
-  wire r_ray7_43;
-  wire own_knight_43;
-  wire own_king_43;
-  wire own_pawn_43;
-  wire push_reach_43;
-  wire src_full_43;
-  wire src_pawn_43;
-  wire r_pass_43;
-  wire f_ray0_44;
-  wire f_ray1_44;
-  wire f_ray2_44;
-  wire f_ray3_44;
-  wire f_ray4_44;
-  wire f_ray5_44;
-  wire f_ray6_44;
-  wire f_ray7_44;
-  wire r_ray0_44;
-  wire r_ray1_44;
-  wire r_ray2_44;
-  wire r_ray3_44;
-  wire r_ray4_44;
-  wire r_ray5_44;
-  wire r_ray6_44;
-  wire r_ray7_44;
-  wire own_knight_44;
-  wire own_king_44;
-  wire own_pawn_44;
-  wire push_reach_44;
-  wire src_full_44;
-  wire src_pawn_44;
-  wire r_pass_44;
-  wire f_ray0_45;
-  wire f_ray1_45;
-  wire f_ray2_45;
-  wire f_ray3_45;
-  wire f_ray4_45;
-  wire f_ray5_45;
-  wire f_ray6_45;
-  wire f_ray7_45;
-  wire r_ray0_45;
-  wire r_ray1_45;
-  wire r_ray2_45;
-  wire r_ray3_45;
-  wire r_ray4_45;
-  wire r_ray5_45;
-  wire r_ray6_45;
-  wire r_ray7_45;
-  wire own_knight_45;
-  wire own_king_45;
-  wire own_pawn_45;
-  wire push_reach_45;
-  wire src_full_45;
-  wire src_pawn_45;
-  wire r_pass_45;
-  wire f_ray0_46;
-  wire f_ray1_46;
-  wire f_ray2_46;
-  wire f_ray3_46;
-  wire f_ray4_46;
-  wire f_ray5_46;
-  wire f_ray6_46;
-  wire f_ray7_46;
-  wire r_ray0_46;
-  wire r_ray1_46;
-  wire r_ray2_46;
-  wire r_ray3_46;
-  wire r_ray4_46;
-  wire r_ray5_46;
-  wire r_ray6_46;
-  wire r_ray7_46;
-  wire own_knight_46;
-  wire own_king_46;
-  wire own_pawn_46;
-  wire push_reach_46;
-  wire src_full_46;
-  wire src_pawn_46;
-  wire r_pass_46;
-  wire f_ray0_47;
-  wire f_ray1_47;
-  wire f_ray2_47;
-  wire f_ray3_47;
-  wire f_ray4_47;
-  wire f_ray5_47;
-  wire f_ray6_47;
-  wire f_ray7_47;
-  wire r_ray0_47;
-  wire r_ray1_47;
-  wire r_ray2_47;
-  wire r_ray3_47;
-  wire r_ray4_47;
-  wire r_ray5_47;
-  wire r_ray6_47;
-  wire r_ray7_47;
-  wire own_knight_47;
-  wire own_king_47;
-  wire own_pawn_47;
-  wire push_reach_47;
-  wire src_full_47;
-  wire src_pawn_47;
-  wire r_pass_47;
-  wire f_ray0_48;
-  wire f_ray1_48;
-  wire f_ray2_48;
-  wire f_ray3_48;
-  wire f_ray4_48;
-  wire f_ray5_48;
-  wire f_ray6_48;
-  wire f_ray7_48;
-  wire r_ray0_48;
-  wire r_ray1_48;
-  wire r_ray2_48;
-  wire r_ray3_48;
-  wire r_ray4_48;
-  wire r_ray5_48;
-  wire r_ray6_48;
-  wire r_ray7_48;
-  wire own_knight_48;
-  wire own_king_48;
-  wire own_pawn_48;
-  wire push_reach_48;
-  wire src_full_48;
-  wire src_pawn_48;
-  wire r_pass_48;
-  wire f_ray0_49;
-  wire f_ray1_49;
-  wire f_ray2_49;
-  wire f_ray3_49;
-  wire f_ray4_49;
-  wire f_ray5_49;
-  wire f_ray6_49;
-  wire f_ray7_49;
-  wire r_ray0_49;
-  wire r_ray1_49;
-  wire r_ray2_49;
-  wire r_ray3_49;
-  wire r_ray4_49;
-  wire r_ray5_49;
-  wire r_ray6_49;
-  wire r_ray7_49;
-  wire own_knight_49;
-  wire own_king_49;
-  wire own_pawn_49;
-  wire push_reach_49;
-  wire src_full_49;
-  wire src_pawn_49;
-  wire r_pass_49;
-  wire f_ray0_50;
-  wire f_ray1_50;
-  wire f_ray2_50;
-  wire f_ray3_50;
-  wire f_ray4_50;
-  wire f_ray5_50;
-  wire f_ray6_50;
-  wire f_ray7_50;
-  wire r_ray0_50;
-  wire r_ray1_50;
-  wire r_ray2_50;
-  wire r_ray3_50;
-  wire r_ray4_50;
-  wire r_ray5_50;
-  wire r_ray6_50;
-  wire r_ray7_50;
-  wire own_knight_50;
-  wire own_king_50;
-  wire own_pawn_50;
-  wire push_reach_50;
-  wire src_full_50;
-  wire src_pawn_50;
-  wire r_pass_50;
-  wire f_ray0_51;
-  wire f_ray1_51;
-  wire f_ray2_51;
-  wire f_ray3_51;
-  wire f_ray4_51;
-  wire f_ray5_51;
-  wire f_ray6_51;
-  wire f_ray7_51;
-  wire r_ray0_51;
-  wire r_ray1_51;
-  wire r_ray2_51;
-  wire r_ray3_51;
-  wire r_ray4_51;
-  wire r_ray5_51;
-  wire r_ray6_51;
-  wire r_ray7_51;
-  wire own_knight_51;
-  wire own_king_51;
-  wire own_pawn_51;
-  wire push_reach_51;
-  wire src_full_51;
-  wire src_pawn_51;
-  wire r_pass_51;
-  wire f_ray0_52;
-  wire f_ray1_52;
-  wire f_ray2_52;
-  wire f_ray3_52;
-  wire f_ray4_52;
-  wire f_ray5_52;
-  wire f_ray6_52;
-  wire f_ray7_52;
-  wire r_ray0_52;
-  wire r_ray1_52;
-  wire r_ray2_52;
-  wire r_ray3_52;
-  wire r_ray4_52;
-  wire r_ray5_52;
-  wire r_ray6_52;
-  wire r_ray7_52;
-  wire own_knight_52;
-  wire own_king_52;
-  wire own_pawn_52;
-  wire push_reach_52;
-  wire src_full_52;
-  wire src_pawn_52;
-  wire r_pass_52;
-  wire f_ray0_53;
-  wire f_ray1_53;
-  wire f_ray2_53;
-  wire f_ray3_53;
-  wire f_ray4_53;
-  wire f_ray5_53;
-  wire f_ray6_53;
-  wire f_ray7_53;
-  wire r_ray0_53;
-  wire r_ray1_53;
-  wire r_ray2_53;
-  wire r_ray3_53;
-  wire r_ray4_53;
-  wire r_ray5_53;
-  wire r_ray6_53;
-  wire r_ray7_53;
-  wire own_knight_53;
-  wire own_king_53;
-  wire own_pawn_53;
-  wire push_reach_53;
-  wire src_full_53;
-  wire src_pawn_53;
-  wire r_pass_53;
-  wire f_ray0_54;
-  wire f_ray1_54;
-  wire f_ray2_54;
-  wire f_ray3_54;
-  wire f_ray4_54;
-  wire f_ray5_54;
-  wire f_ray6_54;
-  wire f_ray7_54;
-  wire r_ray0_54;
-  wire r_ray1_54;
-  wire r_ray2_54;
-  wire r_ray3_54;
-  wire r_ray4_54;
-  wire r_ray5_54;
-  wire r_ray6_54;
-  wire r_ray7_54;
-  wire own_knight_54;
-  wire own_king_54;
-  wire own_pawn_54;
-  wire push_reach_54;
-  wire src_full_54;
-  wire src_pawn_54;
-  wire r_pass_54;
-  wire f_ray0_55;
-  wire f_ray1_55;
-  wire f_ray2_55;
-  wire f_ray3_55;
-  wire f_ray4_55;
-  wire f_ray5_55;
-  wire f_ray6_55;
-  wire f_ray7_55;
-  wire r_ray0_55;
-  wire r_ray1_55;
-  wire r_ray2_55;
-  wire r_ray3_55;
-  wire r_ray4_55;
-  wire r_ray5_55;
-  wire r_ray6_55;
-  wire r_ray7_55;
-  wire own_knight_55;
-  wire own_king_55;
-  wire own_pawn_55;
-  wire push_reach_55;
-  wire src_full_55;
-  wire src_pawn_55;
-  wire r_pass_55;
-  wire f_ray0_56;
-  wire f_ray1_56;
-  wire f_ray2_56;
-  wire f_ray3_56;
-  wire f_ray4_56;
-  wire f_ray5_56;
-  wire f_ray6_56;
-  wire f_ray7_56;
-  wire r_ray0_56;
-  wire r_ray1_56;
-  wire r_ray2_56;
-  wire r_ray3_56;
-  wire r_ray4_56;
-  wire r_ray5_56;
-  wire r_ray6_56;
-  wire r_ray7_56;
-  wire own_knight_56;
-  wire own_king_56;
-  wire own_pawn_56;
-  wire push_reach_56;
-  wire src_full_56;
-  wire src_pawn_56;
-  wire r_pass_56;
-  wire f_ray0_57;
-  wire f_ray1_57;
-  wire f_ray2_57;
-  wire f_ray3_57;
-  wire f_ray4_57;
-  wire f_ray5_57;
-  wire f_ray6_57;
-  wire f_ray7_57;
-  wire r_ray0_57;
-  wire r_ray1_57;
-  wire r_ray2_57;
-  wire r_ray3_57;
-  wire r_ray4_57;
-  wire r_ray5_57;
-  wire r_ray6_57;
-  wire r_ray7_57;
-  wire own_knight_57;
-  wire own_king_57;
-  wire own_pawn_57;
-  wire push_reach_57;
-  wire src_full_57;
-  wire src_pawn_57;
-  wire r_pass_57;
-  wire f_ray0_58;
-  wire f_ray1_58;
-  wire f_ray2_58;
-  wire f_ray3_58;
-  wire f_ray4_58;
-  wire f_ray5_58;
-  wire f_ray6_58;
-  wire f_ray7_58;
-  wire r_ray0_58;
-  wire r_ray1_58;
-  wire r_ray2_58;
-  wire r_ray3_58;
-  wire r_ray4_58;
-  wire r_ray5_58;
-  wire r_ray6_58;
-  wire r_ray7_58;
-  wire own_knight_58;
-  wire own_king_58;
-  wire own_pawn_58;
-  wire push_reach_58;
-  wire src_full_58;
-  wire src_pawn_58;
-  wire r_pass_58;
-  wire f_ray0_59;
-  wire f_ray1_59;
-  wire f_ray2_59;
-  wire f_ray3_59;
-  wire f_ray4_59;
-  wire f_ray5_59;
-  wire f_ray6_59;
-  wire f_ray7_59;
-  wire r_ray0_59;
-  wire r_ray1_59;
-  wire r_ray2_59;
-  wire r_ray3_59;
-  wire r_ray4_59;
-  wire r_ray5_59;
-  wire r_ray6_59;
-  wire r_ray7_59;
-  wire own_knight_59;
-  wire own_king_59;
-  wire own_pawn_59;
-  wire push_reach_59;
-  wire src_full_59;
-  wire src_pawn_59;
-  wire r_pass_59;
-  wire f_ray0_60;
-  wire f_ray1_60;
-  wire f_ray2_60;
-  wire f_ray3_60;
-  wire f_ray4_60;
-  wire f_ray5_60;
-  wire f_ray6_60;
-  wire f_ray7_60;
-  wire r_ray0_60;
-  wire r_ray1_60;
-  wire r_ray2_60;
-  wire r_ray3_60;
-  wire r_ray4_60;
-  wire r_ray5_60;
-  wire r_ray6_60;
-  wire r_ray7_60;
-  wire own_knight_60;
-  wire own_king_60;
-  wire own_pawn_60;
-  wire push_reach_60;
-  wire src_full_60;
-  wire src_pawn_60;
-  wire r_pass_60;
-  wire f_ray0_61;
-  wire f_ray1_61;
-  wire f_ray2_61;
-  wire f_ray3_61;
-  wire f_ray4_61;
-  wire f_ray5_61;
-  wire f_ray6_61;
-  wire f_ray7_61;
-  wire r_ray0_61;
-  wire r_ray1_61;
-  wire r_ray2_61;
-  wire r_ray3_61;
-  wire r_ray4_61;
-  wire r_ray5_61;
-  wire r_ray6_61;
-  wire r_ray7_61;
-  wire own_knight_61;
-  wire own_king_61;
-  wire own_pawn_61;
-  wire push_reach_61;
-  wire src_full_61;
-  wire src_pawn_61;
-  wire r_pass_61;
-  wire f_ray0_62;
-  wire f_ray1_62;
-  wire f_ray2_62;
-  wire f_ray3_62;
-  wire f_ray4_62;
-  wire f_ray5_62;
-  wire f_ray6_62;
-  wire f_ray7_62;
-  wire r_ray0_62;
-  wire r_ray1_62;
-  wire r_ray2_62;
-  wire r_ray3_62;
-  wire r_ray4_62;
-  wire r_ray5_62;
-  wire r_ray6_62;
-  wire r_ray7_62;
-  wire own_knight_62;
-  wire own_king_62;
-  wire own_pawn_62;
-  wire push_reach_62;
-  wire src_full_62;
-  wire src_pawn_62;
-  wire r_pass_62;
-  wire f_ray0_63;
-  wire f_ray1_63;
-  wire f_ray2_63;
-  wire f_ray3_63;
-  wire f_ray4_63;
-  wire f_ray5_63;
-  wire f_ray6_63;
-  wire f_ray7_63;
-  wire r_ray0_63;
-  wire r_ray1_63;
-  wire r_ray2_63;
-  wire r_ray3_63;
-  wire r_ray4_63;
-  wire r_ray5_63;
-  wire r_ray6_63;
-  wire r_ray7_63;
-  wire own_knight_63;
-  wire own_king_63;
-  wire own_pawn_63;
-  wire push_reach_63;
-  wire src_full_63;
-  wire src_pawn_63;
-  wire r_pass_63;
+  wire ray0_0;
+  wire ray1_0;
+  wire ray2_0;
+  wire ray3_0;
+  wire ray4_0;
+  wire ray5_0;
+  wire ray6_0;
+  wire ray7_0;
+  wire knight_0;
+  wire king_0;
+  wire pawn_0;
+  wire pass_0;
+  wire ray0_1;
+  wire ray1_1;
+  wire ray2_1;
+  wire ray3_1;
+  wire ray4_1;
+  wire ray5_1;
+  wire ray6_1;
+  wire ray7_1;
+  wire knight_1;
+  wire king_1;
+  wire pawn_1;
+  wire pass_1;
+  wire ray0_2;
+  wire ray1_2;
+  wire ray2_2;
+  wire ray3_2;
+  wire ray4_2;
+  wire ray5_2;
+  wire ray6_2;
+  wire ray7_2;
+  wire knight_2;
+  wire king_2;
+  wire pawn_2;
+  wire pass_2;
+  wire ray0_3;
+  wire ray1_3;
+  wire ray2_3;
+  wire ray3_3;
+  wire ray4_3;
+  wire ray5_3;
+  wire ray6_3;
+  wire ray7_3;
+  wire knight_3;
+  wire king_3;
+  wire pawn_3;
+  wire pass_3;
+  wire ray0_4;
+  wire ray1_4;
+  wire ray2_4;
+  wire ray3_4;
+  wire ray4_4;
+  wire ray5_4;
+  wire ray6_4;
+  wire ray7_4;
+  wire knight_4;
+  wire king_4;
+  wire pawn_4;
+  wire pass_4;
+  wire ray0_5;
+  wire ray1_5;
+  wire ray2_5;
+  wire ray3_5;
+  wire ray4_5;
+  wire ray5_5;
+  wire ray6_5;
+  wire ray7_5;
+  wire knight_5;
+  wire king_5;
+  wire pawn_5;
+  wire pass_5;
+  wire ray0_6;
+  wire ray1_6;
+  wire ray2_6;
+  wire ray3_6;
+  wire ray4_6;
+  wire ray5_6;
+  wire ray6_6;
+  wire ray7_6;
+  wire knight_6;
+  wire king_6;
+  wire pawn_6;
+  wire pass_6;
+  wire ray0_7;
+  wire ray1_7;
+  wire ray2_7;
+  wire ray3_7;
+  wire ray4_7;
+  wire ray5_7;
+  wire ray6_7;
+  wire ray7_7;
+  wire knight_7;
+  wire king_7;
+  wire pawn_7;
+  wire pass_7;
+  wire ray0_8;
+  wire ray1_8;
+  wire ray2_8;
+  wire ray3_8;
+  wire ray4_8;
+  wire ray5_8;
+  wire ray6_8;
+  wire ray7_8;
+  wire knight_8;
+  wire king_8;
+  wire pawn_8;
+  wire pass_8;
+  wire ray0_9;
+  wire ray1_9;
+  wire ray2_9;
+  wire ray3_9;
+  wire ray4_9;
+  wire ray5_9;
+  wire ray6_9;
+  wire ray7_9;
+  wire knight_9;
+  wire king_9;
+  wire pawn_9;
+  wire pass_9;
+  wire ray0_10;
+  wire ray1_10;
+  wire ray2_10;
+  wire ray3_10;
+  wire ray4_10;
+  wire ray5_10;
+  wire ray6_10;
+  wire ray7_10;
+  wire knight_10;
+  wire king_10;
+  wire pawn_10;
+  wire pass_10;
+  wire ray0_11;
+  wire ray1_11;
+  wire ray2_11;
+  wire ray3_11;
+  wire ray4_11;
+  wire ray5_11;
+  wire ray6_11;
+  wire ray7_11;
+  wire knight_11;
+  wire king_11;
+  wire pawn_11;
+  wire pass_11;
+  wire ray0_12;
+  wire ray1_12;
+  wire ray2_12;
+  wire ray3_12;
+  wire ray4_12;
+  wire ray5_12;
+  wire ray6_12;
+  wire ray7_12;
+  wire knight_12;
+  wire king_12;
+  wire pawn_12;
+  wire pass_12;
+  wire ray0_13;
+  wire ray1_13;
+  wire ray2_13;
+  wire ray3_13;
+  wire ray4_13;
+  wire ray5_13;
+  wire ray6_13;
+  wire ray7_13;
+  wire knight_13;
+  wire king_13;
+  wire pawn_13;
+  wire pass_13;
+  wire ray0_14;
+  wire ray1_14;
+  wire ray2_14;
+  wire ray3_14;
+  wire ray4_14;
+  wire ray5_14;
+  wire ray6_14;
+  wire ray7_14;
+  wire knight_14;
+  wire king_14;
+  wire pawn_14;
+  wire pass_14;
+  wire ray0_15;
+  wire ray1_15;
+  wire ray2_15;
+  wire ray3_15;
+  wire ray4_15;
+  wire ray5_15;
+  wire ray6_15;
+  wire ray7_15;
+  wire knight_15;
+  wire king_15;
+  wire pawn_15;
+  wire pass_15;
+  wire ray0_16;
+  wire ray1_16;
+  wire ray2_16;
+  wire ray3_16;
+  wire ray4_16;
+  wire ray5_16;
+  wire ray6_16;
+  wire ray7_16;
+  wire knight_16;
+  wire king_16;
+  wire pawn_16;
+  wire pass_16;
+  wire ray0_17;
+  wire ray1_17;
+  wire ray2_17;
+  wire ray3_17;
+  wire ray4_17;
+  wire ray5_17;
+  wire ray6_17;
+  wire ray7_17;
+  wire knight_17;
+  wire king_17;
+  wire pawn_17;
+  wire pass_17;
+  wire ray0_18;
+  wire ray1_18;
+  wire ray2_18;
+  wire ray3_18;
+  wire ray4_18;
+  wire ray5_18;
+  wire ray6_18;
+  wire ray7_18;
+  wire knight_18;
+  wire king_18;
+  wire pawn_18;
+  wire pass_18;
+  wire ray0_19;
+  wire ray1_19;
+  wire ray2_19;
+  wire ray3_19;
+  wire ray4_19;
+  wire ray5_19;
+  wire ray6_19;
+  wire ray7_19;
+  wire knight_19;
+  wire king_19;
+  wire pawn_19;
+  wire pass_19;
+  wire ray0_20;
+  wire ray1_20;
+  wire ray2_20;
+  wire ray3_20;
+  wire ray4_20;
+  wire ray5_20;
+  wire ray6_20;
+  wire ray7_20;
+  wire knight_20;
+  wire king_20;
+  wire pawn_20;
+  wire pass_20;
+  wire ray0_21;
+  wire ray1_21;
+  wire ray2_21;
+  wire ray3_21;
+  wire ray4_21;
+  wire ray5_21;
+  wire ray6_21;
+  wire ray7_21;
+  wire knight_21;
+  wire king_21;
+  wire pawn_21;
+  wire pass_21;
+  wire ray0_22;
+  wire ray1_22;
+  wire ray2_22;
+  wire ray3_22;
+  wire ray4_22;
+  wire ray5_22;
+  wire ray6_22;
+  wire ray7_22;
+  wire knight_22;
+  wire king_22;
+  wire pawn_22;
+  wire pass_22;
+  wire ray0_23;
+  wire ray1_23;
+  wire ray2_23;
+  wire ray3_23;
+  wire ray4_23;
+  wire ray5_23;
+  wire ray6_23;
+  wire ray7_23;
+  wire knight_23;
+  wire king_23;
+  wire pawn_23;
+  wire pass_23;
+  wire ray0_24;
+  wire ray1_24;
+  wire ray2_24;
+  wire ray3_24;
+  wire ray4_24;
+  wire ray5_24;
+  wire ray6_24;
+  wire ray7_24;
+  wire knight_24;
+  wire king_24;
+  wire pawn_24;
+  wire pass_24;
+  wire ray0_25;
+  wire ray1_25;
+  wire ray2_25;
+  wire ray3_25;
+  wire ray4_25;
+  wire ray5_25;
+  wire ray6_25;
+  wire ray7_25;
+  wire knight_25;
+  wire king_25;
+  wire pawn_25;
+  wire pass_25;
+  wire ray0_26;
+  wire ray1_26;
+  wire ray2_26;
+  wire ray3_26;
+  wire ray4_26;
+  wire ray5_26;
+  wire ray6_26;
+  wire ray7_26;
+  wire knight_26;
+  wire king_26;
+  wire pawn_26;
+  wire pass_26;
+  wire ray0_27;
+  wire ray1_27;
+  wire ray2_27;
+  wire ray3_27;
+  wire ray4_27;
+  wire ray5_27;
+  wire ray6_27;
+  wire ray7_27;
+  wire knight_27;
+  wire king_27;
+  wire pawn_27;
+  wire pass_27;
+  wire ray0_28;
+  wire ray1_28;
+  wire ray2_28;
+  wire ray3_28;
+  wire ray4_28;
+  wire ray5_28;
+  wire ray6_28;
+  wire ray7_28;
+  wire knight_28;
+  wire king_28;
+  wire pawn_28;
+  wire pass_28;
+  wire ray0_29;
+  wire ray1_29;
+  wire ray2_29;
+  wire ray3_29;
+  wire ray4_29;
+  wire ray5_29;
+  wire ray6_29;
+  wire ray7_29;
+  wire knight_29;
+  wire king_29;
+  wire pawn_29;
+  wire pass_29;
+  wire ray0_30;
+  wire ray1_30;
+  wire ray2_30;
+  wire ray3_30;
+  wire ray4_30;
+  wire ray5_30;
+  wire ray6_30;
+  wire ray7_30;
+  wire knight_30;
+  wire king_30;
+  wire pawn_30;
+  wire pass_30;
+  wire ray0_31;
+  wire ray1_31;
+  wire ray2_31;
+  wire ray3_31;
+  wire ray4_31;
+  wire ray5_31;
+  wire ray6_31;
+  wire ray7_31;
+  wire knight_31;
+  wire king_31;
+  wire pawn_31;
+  wire pass_31;
+  wire ray0_32;
+  wire ray1_32;
+  wire ray2_32;
+  wire ray3_32;
+  wire ray4_32;
+  wire ray5_32;
+  wire ray6_32;
+  wire ray7_32;
+  wire knight_32;
+  wire king_32;
+  wire pawn_32;
+  wire pass_32;
+  wire ray0_33;
+  wire ray1_33;
+  wire ray2_33;
+  wire ray3_33;
+  wire ray4_33;
+  wire ray5_33;
+  wire ray6_33;
+  wire ray7_33;
+  wire knight_33;
+  wire king_33;
+  wire pawn_33;
+  wire pass_33;
+  wire ray0_34;
+  wire ray1_34;
+  wire ray2_34;
+  wire ray3_34;
+  wire ray4_34;
+  wire ray5_34;
+  wire ray6_34;
+  wire ray7_34;
+  wire knight_34;
+  wire king_34;
+  wire pawn_34;
+  wire pass_34;
+  wire ray0_35;
+  wire ray1_35;
+  wire ray2_35;
+  wire ray3_35;
+  wire ray4_35;
+  wire ray5_35;
+  wire ray6_35;
+  wire ray7_35;
+  wire knight_35;
+  wire king_35;
+  wire pawn_35;
+  wire pass_35;
+  wire ray0_36;
+  wire ray1_36;
+  wire ray2_36;
+  wire ray3_36;
+  wire ray4_36;
+  wire ray5_36;
+  wire ray6_36;
+  wire ray7_36;
+  wire knight_36;
+  wire king_36;
+  wire pawn_36;
+  wire pass_36;
+  wire ray0_37;
+  wire ray1_37;
+  wire ray2_37;
+  wire ray3_37;
+  wire ray4_37;
+  wire ray5_37;
+  wire ray6_37;
+  wire ray7_37;
+  wire knight_37;
+  wire king_37;
+  wire pawn_37;
+  wire pass_37;
+  wire ray0_38;
+  wire ray1_38;
+  wire ray2_38;
+  wire ray3_38;
+  wire ray4_38;
+  wire ray5_38;
+  wire ray6_38;
+  wire ray7_38;
+  wire knight_38;
+  wire king_38;
+  wire pawn_38;
+  wire pass_38;
+  wire ray0_39;
+  wire ray1_39;
+  wire ray2_39;
+  wire ray3_39;
+  wire ray4_39;
+  wire ray5_39;
+  wire ray6_39;
+  wire ray7_39;
+  wire knight_39;
+  wire king_39;
+  wire pawn_39;
+  wire pass_39;
+  wire ray0_40;
+  wire ray1_40;
+  wire ray2_40;
+  wire ray3_40;
+  wire ray4_40;
+  wire ray5_40;
+  wire ray6_40;
+  wire ray7_40;
+  wire knight_40;
+  wire king_40;
+  wire pawn_40;
+  wire pass_40;
+  wire ray0_41;
+  wire ray1_41;
+  wire ray2_41;
+  wire ray3_41;
+  wire ray4_41;
+  wire ray5_41;
+  wire ray6_41;
+  wire ray7_41;
+  wire knight_41;
+  wire king_41;
+  wire pawn_41;
+  wire pass_41;
+  wire ray0_42;
+  wire ray1_42;
+  wire ray2_42;
+  wire ray3_42;
+  wire ray4_42;
+  wire ray5_42;
+  wire ray6_42;
+  wire ray7_42;
+  wire knight_42;
+  wire king_42;
+  wire pawn_42;
+  wire pass_42;
+  wire ray0_43;
+  wire ray1_43;
+  wire ray2_43;
+  wire ray3_43;
+  wire ray4_43;
+  wire ray5_43;
+  wire ray6_43;
+  wire ray7_43;
+  wire knight_43;
+  wire king_43;
+  wire pawn_43;
+  wire pass_43;
+  wire ray0_44;
+  wire ray1_44;
+  wire ray2_44;
+  wire ray3_44;
+  wire ray4_44;
+  wire ray5_44;
+  wire ray6_44;
+  wire ray7_44;
+  wire knight_44;
+  wire king_44;
+  wire pawn_44;
+  wire pass_44;
+  wire ray0_45;
+  wire ray1_45;
+  wire ray2_45;
+  wire ray3_45;
+  wire ray4_45;
+  wire ray5_45;
+  wire ray6_45;
+  wire ray7_45;
+  wire knight_45;
+  wire king_45;
+  wire pawn_45;
+  wire pass_45;
+  wire ray0_46;
+  wire ray1_46;
+  wire ray2_46;
+  wire ray3_46;
+  wire ray4_46;
+  wire ray5_46;
+  wire ray6_46;
+  wire ray7_46;
+  wire knight_46;
+  wire king_46;
+  wire pawn_46;
+  wire pass_46;
+  wire ray0_47;
+  wire ray1_47;
+  wire ray2_47;
+  wire ray3_47;
+  wire ray4_47;
+  wire ray5_47;
+  wire ray6_47;
+  wire ray7_47;
+  wire knight_47;
+  wire king_47;
+  wire pawn_47;
+  wire pass_47;
+  wire ray0_48;
+  wire ray1_48;
+  wire ray2_48;
+  wire ray3_48;
+  wire ray4_48;
+  wire ray5_48;
+  wire ray6_48;
+  wire ray7_48;
+  wire knight_48;
+  wire king_48;
+  wire pawn_48;
+  wire pass_48;
+  wire ray0_49;
+  wire ray1_49;
+  wire ray2_49;
+  wire ray3_49;
+  wire ray4_49;
+  wire ray5_49;
+  wire ray6_49;
+  wire ray7_49;
+  wire knight_49;
+  wire king_49;
+  wire pawn_49;
+  wire pass_49;
+  wire ray0_50;
+  wire ray1_50;
+  wire ray2_50;
+  wire ray3_50;
+  wire ray4_50;
+  wire ray5_50;
+  wire ray6_50;
+  wire ray7_50;
+  wire knight_50;
+  wire king_50;
+  wire pawn_50;
+  wire pass_50;
+  wire ray0_51;
+  wire ray1_51;
+  wire ray2_51;
+  wire ray3_51;
+  wire ray4_51;
+  wire ray5_51;
+  wire ray6_51;
+  wire ray7_51;
+  wire knight_51;
+  wire king_51;
+  wire pawn_51;
+  wire pass_51;
+  wire ray0_52;
+  wire ray1_52;
+  wire ray2_52;
+  wire ray3_52;
+  wire ray4_52;
+  wire ray5_52;
+  wire ray6_52;
+  wire ray7_52;
+  wire knight_52;
+  wire king_52;
+  wire pawn_52;
+  wire pass_52;
+  wire ray0_53;
+  wire ray1_53;
+  wire ray2_53;
+  wire ray3_53;
+  wire ray4_53;
+  wire ray5_53;
+  wire ray6_53;
+  wire ray7_53;
+  wire knight_53;
+  wire king_53;
+  wire pawn_53;
+  wire pass_53;
+  wire ray0_54;
+  wire ray1_54;
+  wire ray2_54;
+  wire ray3_54;
+  wire ray4_54;
+  wire ray5_54;
+  wire ray6_54;
+  wire ray7_54;
+  wire knight_54;
+  wire king_54;
+  wire pawn_54;
+  wire pass_54;
+  wire ray0_55;
+  wire ray1_55;
+  wire ray2_55;
+  wire ray3_55;
+  wire ray4_55;
+  wire ray5_55;
+  wire ray6_55;
+  wire ray7_55;
+  wire knight_55;
+  wire king_55;
+  wire pawn_55;
+  wire pass_55;
+  wire ray0_56;
+  wire ray1_56;
+  wire ray2_56;
+  wire ray3_56;
+  wire ray4_56;
+  wire ray5_56;
+  wire ray6_56;
+  wire ray7_56;
+  wire knight_56;
+  wire king_56;
+  wire pawn_56;
+  wire pass_56;
+  wire ray0_57;
+  wire ray1_57;
+  wire ray2_57;
+  wire ray3_57;
+  wire ray4_57;
+  wire ray5_57;
+  wire ray6_57;
+  wire ray7_57;
+  wire knight_57;
+  wire king_57;
+  wire pawn_57;
+  wire pass_57;
+  wire ray0_58;
+  wire ray1_58;
+  wire ray2_58;
+  wire ray3_58;
+  wire ray4_58;
+  wire ray5_58;
+  wire ray6_58;
+  wire ray7_58;
+  wire knight_58;
+  wire king_58;
+  wire pawn_58;
+  wire pass_58;
+  wire ray0_59;
+  wire ray1_59;
+  wire ray2_59;
+  wire ray3_59;
+  wire ray4_59;
+  wire ray5_59;
+  wire ray6_59;
+  wire ray7_59;
+  wire knight_59;
+  wire king_59;
+  wire pawn_59;
+  wire pass_59;
+  wire ray0_60;
+  wire ray1_60;
+  wire ray2_60;
+  wire ray3_60;
+  wire ray4_60;
+  wire ray5_60;
+  wire ray6_60;
+  wire ray7_60;
+  wire knight_60;
+  wire king_60;
+  wire pawn_60;
+  wire pass_60;
+  wire ray0_61;
+  wire ray1_61;
+  wire ray2_61;
+  wire ray3_61;
+  wire ray4_61;
+  wire ray5_61;
+  wire ray6_61;
+  wire ray7_61;
+  wire knight_61;
+  wire king_61;
+  wire pawn_61;
+  wire pass_61;
+  wire ray0_62;
+  wire ray1_62;
+  wire ray2_62;
+  wire ray3_62;
+  wire ray4_62;
+  wire ray5_62;
+  wire ray6_62;
+  wire ray7_62;
+  wire knight_62;
+  wire king_62;
+  wire pawn_62;
+  wire pass_62;
+  wire ray0_63;
+  wire ray1_63;
+  wire ray2_63;
+  wire ray3_63;
+  wire ray4_63;
+  wire ray5_63;
+  wire ray6_63;
+  wire ray7_63;
+  wire knight_63;
+  wire king_63;
+  wire pawn_63;
+  wire pass_63;
+  wire [7:0] _n789;
+  wire [7:0] _n790;
+  wire _n791;
+  wire _n792;
+  wire _n793;
+  wire _n794;
+  wire _n795;
+  wire _n796;
+  wire _n797;
+  wire _n798;
+  wire _n799;
+  wire _n800;
+  wire _n801;
+  wire _n802;
+  wire _n803;
+  wire _n804;
+  wire _n805;
+  wire _n806;
+  wire [2:0] _n807;
+  wire [2:0] _n808;
+  wire [7:0] _n816;
+  wire [7:0] _n817;
+  wire _n818;
+  wire _n819;
+  wire _n820;
+  wire _n821;
+  wire _n822;
+  wire _n823;
+  wire _n824;
+  wire _n825;
+  wire _n826;
+  wire _n827;
+  wire _n828;
+  wire _n829;
+  wire _n830;
+  wire _n831;
+  wire _n832;
+  wire _n833;
+  wire [2:0] _n834;
+  wire [2:0] _n835;
+  wire [7:0] _n843;
+  wire [7:0] _n844;
+  wire _n845;
+  wire _n846;
+  wire _n847;
+  wire _n848;
+  wire _n849;
+  wire _n850;
+  wire _n851;
+  wire _n852;
+  wire _n853;
+  wire _n854;
+  wire _n855;
+  wire _n856;
+  wire _n857;
+  wire _n858;
+  wire _n859;
+  wire _n860;
+  wire [2:0] _n861;
+  wire [2:0] _n862;
+  wire [7:0] _n870;
+  wire [7:0] _n871;
+  wire _n872;
+  wire _n873;
+  wire _n874;
+  wire _n875;
+  wire _n876;
+  wire _n877;
+  wire _n878;
+  wire _n879;
+  wire _n880;
+  wire _n881;
+  wire _n882;
+  wire _n883;
+  wire _n884;
+  wire _n885;
+  wire _n886;
+  wire _n887;
+  wire [2:0] _n888;
+  wire [2:0] _n889;
+  wire [7:0] _n897;
+  wire [7:0] _n898;
+  wire _n899;
+  wire _n900;
+  wire _n901;
+  wire _n902;
+  wire _n903;
+  wire _n904;
+  wire _n905;
+  wire _n906;
+  wire _n907;
+  wire _n908;
+  wire _n909;
+  wire _n910;
+  wire _n911;
+  wire _n912;
+  wire _n913;
+  wire _n914;
+  wire [2:0] _n915;
+  wire [2:0] _n916;
+  wire [7:0] _n924;
+  wire [7:0] _n925;
+  wire _n926;
+  wire _n927;
+  wire _n928;
+  wire _n929;
+  wire _n930;
+  wire _n931;
+  wire _n932;
+  wire _n933;
+  wire _n934;
+  wire _n935;
+  wire _n936;
+  wire _n937;
+  wire _n938;
+  wire _n939;
+  wire _n940;
+  wire _n941;
+  wire [2:0] _n942;
+  wire [2:0] _n943;
+  wire [7:0] _n951;
+  wire [7:0] _n952;
+  wire _n953;
+  wire _n954;
+  wire _n955;
+  wire _n956;
+  wire _n957;
+  wire _n958;
+  wire _n959;
+  wire _n960;
+  wire _n961;
+  wire _n962;
+  wire _n963;
+  wire _n964;
+  wire _n965;
+  wire _n966;
+  wire _n967;
+  wire _n968;
+  wire [2:0] _n969;
+  wire [2:0] _n970;
+  wire [7:0] _n978;
+  wire [7:0] _n979;
+  wire _n980;
+  wire _n981;
+  wire _n982;
+  wire _n983;
+  wire _n984;
+  wire _n985;
+  wire _n986;
+  wire _n987;
+  wire _n988;
+  wire _n989;
+  wire _n990;
+  wire _n991;
+  wire _n992;
+  wire _n993;
+  wire _n994;
+  wire _n995;
+  wire [2:0] _n996;
+  wire [2:0] _n997;
+  wire [7:0] _n1005;
+  wire [7:0] _n1006;
+  wire _n1007;
+  wire _n1008;
+  wire _n1009;
+  wire _n1010;
+  wire _n1011;
+  wire _n1012;
+  wire _n1013;
+  wire _n1014;
+  wire _n1015;
+  wire _n1016;
+  wire _n1017;
+  wire _n1018;
+  wire _n1019;
+  wire _n1020;
+  wire _n1021;
+  wire _n1022;
+  wire [2:0] _n1023;
+  wire [2:0] _n1024;
+  wire [7:0] _n1032;
+  wire [7:0] _n1033;
+  wire _n1034;
+  wire _n1035;
+  wire _n1036;
+  wire _n1037;
+  wire _n1038;
+  wire _n1039;
+  wire _n1040;
+  wire _n1041;
+  wire _n1042;
+  wire _n1043;
+  wire _n1044;
+  wire _n1045;
+  wire _n1046;
+  wire _n1047;
+  wire _n1048;
+  wire _n1049;
+  wire [2:0] _n1050;
+  wire [2:0] _n1051;
+  wire [7:0] _n1059;
+  wire [7:0] _n1060;
+  wire _n1061;
+  wire _n1062;
+  wire _n1063;
+  wire _n1064;
+  wire _n1065;
+  wire _n1066;
+  wire _n1067;
+  wire _n1068;
+  wire _n1069;
+  wire _n1070;
+  wire _n1071;
+  wire _n1072;
+  wire _n1073;
+  wire _n1074;
+  wire _n1075;
+  wire _n1076;
+  wire [2:0] _n1077;
+  wire [2:0] _n1078;
+  wire [7:0] _n1086;
+  wire [7:0] _n1087;
+  wire _n1088;
+  wire _n1089;
+  wire _n1090;
+  wire _n1091;
+  wire _n1092;
+  wire _n1093;
+  wire _n1094;
+  wire _n1095;
+  wire _n1096;
+  wire _n1097;
+  wire _n1098;
+  wire _n1099;
+  wire _n1100;
+  wire _n1101;
+  wire _n1102;
+  wire _n1103;
+  wire [2:0] _n1104;
+  wire [2:0] _n1105;
+  wire [7:0] _n1113;
+  wire [7:0] _n1114;
+  wire _n1115;
+  wire _n1116;
+  wire _n1117;
+  wire _n1118;
+  wire _n1119;
+  wire _n1120;
+  wire _n1121;
+  wire _n1122;
+  wire _n1123;
+  wire _n1124;
+  wire _n1125;
+  wire _n1126;
+  wire _n1127;
+  wire _n1128;
+  wire _n1129;
+  wire _n1130;
+  wire [2:0] _n1131;
+  wire [2:0] _n1132;
+  wire [7:0] _n1140;
+  wire [7:0] _n1141;
+  wire _n1142;
+  wire _n1143;
+  wire _n1144;
+  wire _n1145;
+  wire _n1146;
+  wire _n1147;
+  wire _n1148;
+  wire _n1149;
+  wire _n1150;
+  wire _n1151;
+  wire _n1152;
+  wire _n1153;
+  wire _n1154;
+  wire _n1155;
+  wire _n1156;
+  wire _n1157;
+  wire [2:0] _n1158;
+  wire [2:0] _n1159;
+  wire [7:0] _n1167;
+  wire [7:0] _n1168;
+  wire _n1169;
+  wire _n1170;
+  wire _n1171;
+  wire _n1172;
+  wire _n1173;
+  wire _n1174;
+  wire _n1175;
+  wire _n1176;
+  wire _n1177;
+  wire _n1178;
+  wire _n1179;
+  wire _n1180;
+  wire _n1181;
+  wire _n1182;
+  wire _n1183;
+  wire _n1184;
+  wire [2:0] _n1185;
+  wire [2:0] _n1186;
+  wire [7:0] _n1194;
+  wire [7:0] _n1195;
+  wire _n1196;
+  wire _n1197;
+  wire _n1198;
+  wire _n1199;
+  wire _n1200;
+  wire _n1201;
+  wire _n1202;
+  wire _n1203;
+  wire _n1204;
+  wire _n1205;
+  wire _n1206;
+  wire _n1207;
+  wire _n1208;
+  wire _n1209;
+  wire _n1210;
+  wire _n1211;
+  wire [2:0] _n1212;
+  wire [2:0] _n1213;
+  wire [7:0] _n1221;
+  wire [7:0] _n1222;
+  wire _n1223;
+  wire _n1224;
+  wire _n1225;
+  wire _n1226;
+  wire _n1227;
+  wire _n1228;
+  wire _n1229;
+  wire _n1230;
+  wire _n1231;
+  wire _n1232;
+  wire _n1233;
+  wire _n1234;
+  wire _n1235;
+  wire _n1236;
+  wire _n1237;
+  wire _n1238;
+  wire [2:0] _n1239;
+  wire [2:0] _n1240;
+  wire [7:0] _n1248;
+  wire [7:0] _n1249;
+  wire _n1250;
+  wire _n1251;
+  wire _n1252;
+  wire _n1253;
+  wire _n1254;
+  wire _n1255;
+  wire _n1256;
+  wire _n1257;
+  wire _n1258;
+  wire _n1259;
+  wire _n1260;
+  wire _n1261;
+  wire _n1262;
+  wire _n1263;
+  wire _n1264;
+  wire _n1265;
+  wire [2:0] _n1266;
+  wire [2:0] _n1267;
+  wire [7:0] _n1275;
+  wire [7:0] _n1276;
+  wire _n1277;
+  wire _n1278;
+  wire _n1279;
+  wire _n1280;
+  wire _n1281;
+  wire _n1282;
+  wire _n1283;
+  wire _n1284;
+  wire _n1285;
+  wire _n1286;
+  wire _n1287;
+  wire _n1288;
+  wire _n1289;
+  wire _n1290;
+  wire _n1291;
+  wire _n1292;
+  wire [2:0] _n1293;
+  wire [2:0] _n1294;
+  wire [7:0] _n1302;
+  wire [7:0] _n1303;
+  wire _n1304;
+  wire _n1305;
+  wire _n1306;
+  wire _n1307;
+  wire _n1308;
+  wire _n1309;
+  wire _n1310;
+  wire _n1311;
+  wire _n1312;
+  wire _n1313;
+  wire _n1314;
+  wire _n1315;
+  wire _n1316;
+  wire _n1317;
+  wire _n1318;
+  wire _n1319;
+  wire [2:0] _n1320;
+  wire [2:0] _n1321;
+  wire [7:0] _n1329;
+  wire [7:0] _n1330;
+  wire _n1331;
+  wire _n1332;
+  wire _n1333;
+  wire _n1334;
+  wire _n1335;
+  wire _n1336;
+  wire _n1337;
+  wire _n1338;
+  wire _n1339;
+  wire _n1340;
+  wire _n1341;
+  wire _n1342;
+  wire _n1343;
+  wire _n1344;
+  wire _n1345;
+  wire _n1346;
+  wire [2:0] _n1347;
+  wire [2:0] _n1348;
+  wire [7:0] _n1356;
+  wire [7:0] _n1357;
+  wire _n1358;
+  wire _n1359;
+  wire _n1360;
+  wire _n1361;
+  wire _n1362;
+  wire _n1363;
+  wire _n1364;
+  wire _n1365;
+  wire _n1366;
+  wire _n1367;
+  wire _n1368;
+  wire _n1369;
+  wire _n1370;
+  wire _n1371;
+  wire _n1372;
+  wire _n1373;
+  wire [2:0] _n1374;
+  wire [2:0] _n1375;
+  wire [7:0] _n1383;
+  wire [7:0] _n1384;
+  wire _n1385;
+  wire _n1386;
+  wire _n1387;
+  wire _n1388;
+  wire _n1389;
+  wire _n1390;
+  wire _n1391;
+  wire _n1392;
+  wire _n1393;
+  wire _n1394;
+  wire _n1395;
+  wire _n1396;
+  wire _n1397;
+  wire _n1398;
+  wire _n1399;
+  wire _n1400;
+  wire [2:0] _n1401;
+  wire [2:0] _n1402;
+  wire [7:0] _n1410;
+  wire [7:0] _n1411;
+  wire _n1412;
+  wire _n1413;
+  wire _n1414;
+  wire _n1415;
+  wire _n1416;
+  wire _n1417;
+  wire _n1418;
+  wire _n1419;
+  wire _n1420;
+  wire _n1421;
+  wire _n1422;
+  wire _n1423;
+  wire _n1424;
+  wire _n1425;
+  wire _n1426;
+  wire _n1427;
+  wire [2:0] _n1428;
+  wire [2:0] _n1429;
+  wire [7:0] _n1437;
+  wire [7:0] _n1438;
+  wire _n1439;
+  wire _n1440;
+  wire _n1441;
+  wire _n1442;
+  wire _n1443;
+  wire _n1444;
+  wire _n1445;
+  wire _n1446;
+  wire _n1447;
+  wire _n1448;
+  wire _n1449;
+  wire _n1450;
+  wire _n1451;
+  wire _n1452;
+  wire _n1453;
+  wire _n1454;
+  wire [2:0] _n1455;
+  wire [2:0] _n1456;
+  wire [7:0] _n1464;
+  wire [7:0] _n1465;
+  wire _n1466;
+  wire _n1467;
+  wire _n1468;
+  wire _n1469;
+  wire _n1470;
+  wire _n1471;
+  wire _n1472;
+  wire _n1473;
+  wire _n1474;
+  wire _n1475;
+  wire _n1476;
+  wire _n1477;
+  wire _n1478;
+  wire _n1479;
+  wire _n1480;
+  wire _n1481;
+  wire [2:0] _n1482;
+  wire [2:0] _n1483;
+  wire [7:0] _n1491;
   wire [7:0] _n1492;
-  wire [7:0] _n1493;
-  wire [7:0] _n1494;
-  wire [7:0] _n1495;
+  wire _n1493;
+  wire _n1494;
+  wire _n1495;
   wire _n1496;
   wire _n1497;
   wire _n1498;
@@ -1509,37 +1327,30 @@ module chip_array (
   wire _n1506;
   wire _n1507;
   wire _n1508;
-  wire _n1509;
-  wire _n1510;
-  wire _n1511;
-  wire _n1512;
-  wire _n1513;
-  wire _n1514;
-  wire _n1515;
-  wire _n1516;
-  wire _n1517;
-  wire _n1518;
-  wire _n1519;
+  wire [2:0] _n1509;
+  wire [2:0] _n1510;
+  wire [7:0] _n1518;
+  wire [7:0] _n1519;
   wire _n1520;
   wire _n1521;
-  wire [2:0] _n1522;
-  wire [2:0] _n1523;
-  wire [7:0] _n1531;
-  wire [7:0] _n1532;
-  wire [7:0] _n1533;
-  wire [7:0] _n1534;
+  wire _n1522;
+  wire _n1523;
+  wire _n1524;
+  wire _n1525;
+  wire _n1526;
+  wire _n1527;
+  wire _n1528;
+  wire _n1529;
+  wire _n1530;
+  wire _n1531;
+  wire _n1532;
+  wire _n1533;
+  wire _n1534;
   wire _n1535;
-  wire _n1536;
-  wire _n1537;
-  wire _n1538;
-  wire _n1539;
-  wire _n1540;
-  wire _n1541;
-  wire _n1542;
-  wire _n1543;
-  wire _n1544;
-  wire _n1545;
-  wire _n1546;
+  wire [2:0] _n1536;
+  wire [2:0] _n1537;
+  wire [7:0] _n1545;
+  wire [7:0] _n1546;
   wire _n1547;
   wire _n1548;
   wire _n1549;
@@ -1554,10 +1365,10 @@ module chip_array (
   wire _n1558;
   wire _n1559;
   wire _n1560;
-  wire [2:0] _n1561;
-  wire [2:0] _n1562;
-  wire [7:0] _n1570;
-  wire [7:0] _n1571;
+  wire _n1561;
+  wire _n1562;
+  wire [2:0] _n1563;
+  wire [2:0] _n1564;
   wire [7:0] _n1572;
   wire [7:0] _n1573;
   wire _n1574;
@@ -1576,37 +1387,30 @@ module chip_array (
   wire _n1587;
   wire _n1588;
   wire _n1589;
-  wire _n1590;
-  wire _n1591;
-  wire _n1592;
-  wire _n1593;
-  wire _n1594;
-  wire _n1595;
-  wire _n1596;
-  wire _n1597;
-  wire _n1598;
-  wire _n1599;
-  wire [2:0] _n1600;
-  wire [2:0] _n1601;
-  wire [7:0] _n1609;
-  wire [7:0] _n1610;
-  wire [7:0] _n1611;
-  wire [7:0] _n1612;
+  wire [2:0] _n1590;
+  wire [2:0] _n1591;
+  wire [7:0] _n1599;
+  wire [7:0] _n1600;
+  wire _n1601;
+  wire _n1602;
+  wire _n1603;
+  wire _n1604;
+  wire _n1605;
+  wire _n1606;
+  wire _n1607;
+  wire _n1608;
+  wire _n1609;
+  wire _n1610;
+  wire _n1611;
+  wire _n1612;
   wire _n1613;
   wire _n1614;
   wire _n1615;
   wire _n1616;
-  wire _n1617;
-  wire _n1618;
-  wire _n1619;
-  wire _n1620;
-  wire _n1621;
-  wire _n1622;
-  wire _n1623;
-  wire _n1624;
-  wire _n1625;
-  wire _n1626;
-  wire _n1627;
+  wire [2:0] _n1617;
+  wire [2:0] _n1618;
+  wire [7:0] _n1626;
+  wire [7:0] _n1627;
   wire _n1628;
   wire _n1629;
   wire _n1630;
@@ -1618,15 +1422,15 @@ module chip_array (
   wire _n1636;
   wire _n1637;
   wire _n1638;
-  wire [2:0] _n1639;
-  wire [2:0] _n1640;
-  wire [7:0] _n1648;
-  wire [7:0] _n1649;
-  wire [7:0] _n1650;
-  wire [7:0] _n1651;
-  wire _n1652;
-  wire _n1653;
-  wire _n1654;
+  wire _n1639;
+  wire _n1640;
+  wire _n1641;
+  wire _n1642;
+  wire _n1643;
+  wire [2:0] _n1644;
+  wire [2:0] _n1645;
+  wire [7:0] _n1653;
+  wire [7:0] _n1654;
   wire _n1655;
   wire _n1656;
   wire _n1657;
@@ -1643,19 +1447,19 @@ module chip_array (
   wire _n1668;
   wire _n1669;
   wire _n1670;
-  wire _n1671;
-  wire _n1672;
-  wire _n1673;
-  wire _n1674;
-  wire _n1675;
-  wire _n1676;
-  wire _n1677;
-  wire [2:0] _n1678;
-  wire [2:0] _n1679;
-  wire [7:0] _n1687;
-  wire [7:0] _n1688;
-  wire [7:0] _n1689;
-  wire [7:0] _n1690;
+  wire [2:0] _n1671;
+  wire [2:0] _n1672;
+  wire [7:0] _n1680;
+  wire [7:0] _n1681;
+  wire _n1682;
+  wire _n1683;
+  wire _n1684;
+  wire _n1685;
+  wire _n1686;
+  wire _n1687;
+  wire _n1688;
+  wire _n1689;
+  wire _n1690;
   wire _n1691;
   wire _n1692;
   wire _n1693;
@@ -1663,17 +1467,10 @@ module chip_array (
   wire _n1695;
   wire _n1696;
   wire _n1697;
-  wire _n1698;
-  wire _n1699;
-  wire _n1700;
-  wire _n1701;
-  wire _n1702;
-  wire _n1703;
-  wire _n1704;
-  wire _n1705;
-  wire _n1706;
-  wire _n1707;
-  wire _n1708;
+  wire [2:0] _n1698;
+  wire [2:0] _n1699;
+  wire [7:0] _n1707;
+  wire [7:0] _n1708;
   wire _n1709;
   wire _n1710;
   wire _n1711;
@@ -1682,18 +1479,18 @@ module chip_array (
   wire _n1714;
   wire _n1715;
   wire _n1716;
-  wire [2:0] _n1717;
-  wire [2:0] _n1718;
-  wire [7:0] _n1726;
-  wire [7:0] _n1727;
-  wire [7:0] _n1728;
-  wire [7:0] _n1729;
-  wire _n1730;
-  wire _n1731;
-  wire _n1732;
-  wire _n1733;
-  wire _n1734;
-  wire _n1735;
+  wire _n1717;
+  wire _n1718;
+  wire _n1719;
+  wire _n1720;
+  wire _n1721;
+  wire _n1722;
+  wire _n1723;
+  wire _n1724;
+  wire [2:0] _n1725;
+  wire [2:0] _n1726;
+  wire [7:0] _n1734;
+  wire [7:0] _n1735;
   wire _n1736;
   wire _n1737;
   wire _n1738;
@@ -1710,16 +1507,16 @@ module chip_array (
   wire _n1749;
   wire _n1750;
   wire _n1751;
-  wire _n1752;
-  wire _n1753;
-  wire _n1754;
-  wire _n1755;
-  wire [2:0] _n1756;
-  wire [2:0] _n1757;
-  wire [7:0] _n1765;
-  wire [7:0] _n1766;
-  wire [7:0] _n1767;
-  wire [7:0] _n1768;
+  wire [2:0] _n1752;
+  wire [2:0] _n1753;
+  wire [7:0] _n1761;
+  wire [7:0] _n1762;
+  wire _n1763;
+  wire _n1764;
+  wire _n1765;
+  wire _n1766;
+  wire _n1767;
+  wire _n1768;
   wire _n1769;
   wire _n1770;
   wire _n1771;
@@ -1730,37 +1527,30 @@ module chip_array (
   wire _n1776;
   wire _n1777;
   wire _n1778;
-  wire _n1779;
-  wire _n1780;
-  wire _n1781;
-  wire _n1782;
-  wire _n1783;
-  wire _n1784;
-  wire _n1785;
-  wire _n1786;
-  wire _n1787;
-  wire _n1788;
-  wire _n1789;
+  wire [2:0] _n1779;
+  wire [2:0] _n1780;
+  wire [7:0] _n1788;
+  wire [7:0] _n1789;
   wire _n1790;
   wire _n1791;
   wire _n1792;
   wire _n1793;
   wire _n1794;
-  wire [2:0] _n1795;
-  wire [2:0] _n1796;
-  wire [7:0] _n1804;
-  wire [7:0] _n1805;
-  wire [7:0] _n1806;
-  wire [7:0] _n1807;
-  wire _n1808;
-  wire _n1809;
-  wire _n1810;
-  wire _n1811;
-  wire _n1812;
-  wire _n1813;
-  wire _n1814;
-  wire _n1815;
-  wire _n1816;
+  wire _n1795;
+  wire _n1796;
+  wire _n1797;
+  wire _n1798;
+  wire _n1799;
+  wire _n1800;
+  wire _n1801;
+  wire _n1802;
+  wire _n1803;
+  wire _n1804;
+  wire _n1805;
+  wire [2:0] _n1806;
+  wire [2:0] _n1807;
+  wire [7:0] _n1815;
+  wire [7:0] _n1816;
   wire _n1817;
   wire _n1818;
   wire _n1819;
@@ -1777,13 +1567,13 @@ module chip_array (
   wire _n1830;
   wire _n1831;
   wire _n1832;
-  wire _n1833;
+  wire [2:0] _n1833;
   wire [2:0] _n1834;
-  wire [2:0] _n1835;
+  wire [7:0] _n1842;
   wire [7:0] _n1843;
-  wire [7:0] _n1844;
-  wire [7:0] _n1845;
-  wire [7:0] _n1846;
+  wire _n1844;
+  wire _n1845;
+  wire _n1846;
   wire _n1847;
   wire _n1848;
   wire _n1849;
@@ -1797,37 +1587,30 @@ module chip_array (
   wire _n1857;
   wire _n1858;
   wire _n1859;
-  wire _n1860;
-  wire _n1861;
-  wire _n1862;
-  wire _n1863;
-  wire _n1864;
-  wire _n1865;
-  wire _n1866;
-  wire _n1867;
-  wire _n1868;
-  wire _n1869;
-  wire _n1870;
+  wire [2:0] _n1860;
+  wire [2:0] _n1861;
+  wire [7:0] _n1869;
+  wire [7:0] _n1870;
   wire _n1871;
   wire _n1872;
-  wire [2:0] _n1873;
-  wire [2:0] _n1874;
-  wire [7:0] _n1882;
-  wire [7:0] _n1883;
-  wire [7:0] _n1884;
-  wire [7:0] _n1885;
+  wire _n1873;
+  wire _n1874;
+  wire _n1875;
+  wire _n1876;
+  wire _n1877;
+  wire _n1878;
+  wire _n1879;
+  wire _n1880;
+  wire _n1881;
+  wire _n1882;
+  wire _n1883;
+  wire _n1884;
+  wire _n1885;
   wire _n1886;
-  wire _n1887;
-  wire _n1888;
-  wire _n1889;
-  wire _n1890;
-  wire _n1891;
-  wire _n1892;
-  wire _n1893;
-  wire _n1894;
-  wire _n1895;
-  wire _n1896;
-  wire _n1897;
+  wire [2:0] _n1887;
+  wire [2:0] _n1888;
+  wire [7:0] _n1896;
+  wire [7:0] _n1897;
   wire _n1898;
   wire _n1899;
   wire _n1900;
@@ -1842,10 +1625,10 @@ module chip_array (
   wire _n1909;
   wire _n1910;
   wire _n1911;
-  wire [2:0] _n1912;
-  wire [2:0] _n1913;
-  wire [7:0] _n1921;
-  wire [7:0] _n1922;
+  wire _n1912;
+  wire _n1913;
+  wire [2:0] _n1914;
+  wire [2:0] _n1915;
   wire [7:0] _n1923;
   wire [7:0] _n1924;
   wire _n1925;
@@ -1864,37 +1647,30 @@ module chip_array (
   wire _n1938;
   wire _n1939;
   wire _n1940;
-  wire _n1941;
-  wire _n1942;
-  wire _n1943;
-  wire _n1944;
-  wire _n1945;
-  wire _n1946;
-  wire _n1947;
-  wire _n1948;
-  wire _n1949;
-  wire _n1950;
-  wire [2:0] _n1951;
-  wire [2:0] _n1952;
-  wire [7:0] _n1960;
-  wire [7:0] _n1961;
-  wire [7:0] _n1962;
-  wire [7:0] _n1963;
+  wire [2:0] _n1941;
+  wire [2:0] _n1942;
+  wire [7:0] _n1950;
+  wire [7:0] _n1951;
+  wire _n1952;
+  wire _n1953;
+  wire _n1954;
+  wire _n1955;
+  wire _n1956;
+  wire _n1957;
+  wire _n1958;
+  wire _n1959;
+  wire _n1960;
+  wire _n1961;
+  wire _n1962;
+  wire _n1963;
   wire _n1964;
   wire _n1965;
   wire _n1966;
   wire _n1967;
-  wire _n1968;
-  wire _n1969;
-  wire _n1970;
-  wire _n1971;
-  wire _n1972;
-  wire _n1973;
-  wire _n1974;
-  wire _n1975;
-  wire _n1976;
-  wire _n1977;
-  wire _n1978;
+  wire [2:0] _n1968;
+  wire [2:0] _n1969;
+  wire [7:0] _n1977;
+  wire [7:0] _n1978;
   wire _n1979;
   wire _n1980;
   wire _n1981;
@@ -1906,15 +1682,15 @@ module chip_array (
   wire _n1987;
   wire _n1988;
   wire _n1989;
-  wire [2:0] _n1990;
-  wire [2:0] _n1991;
-  wire [7:0] _n1999;
-  wire [7:0] _n2000;
-  wire [7:0] _n2001;
-  wire [7:0] _n2002;
-  wire _n2003;
-  wire _n2004;
-  wire _n2005;
+  wire _n1990;
+  wire _n1991;
+  wire _n1992;
+  wire _n1993;
+  wire _n1994;
+  wire [2:0] _n1995;
+  wire [2:0] _n1996;
+  wire [7:0] _n2004;
+  wire [7:0] _n2005;
   wire _n2006;
   wire _n2007;
   wire _n2008;
@@ -1931,19 +1707,19 @@ module chip_array (
   wire _n2019;
   wire _n2020;
   wire _n2021;
-  wire _n2022;
-  wire _n2023;
-  wire _n2024;
-  wire _n2025;
-  wire _n2026;
-  wire _n2027;
-  wire _n2028;
-  wire [2:0] _n2029;
-  wire [2:0] _n2030;
-  wire [7:0] _n2038;
-  wire [7:0] _n2039;
-  wire [7:0] _n2040;
-  wire [7:0] _n2041;
+  wire [2:0] _n2022;
+  wire [2:0] _n2023;
+  wire [7:0] _n2031;
+  wire [7:0] _n2032;
+  wire _n2033;
+  wire _n2034;
+  wire _n2035;
+  wire _n2036;
+  wire _n2037;
+  wire _n2038;
+  wire _n2039;
+  wire _n2040;
+  wire _n2041;
   wire _n2042;
   wire _n2043;
   wire _n2044;
@@ -1951,17 +1727,10 @@ module chip_array (
   wire _n2046;
   wire _n2047;
   wire _n2048;
-  wire _n2049;
-  wire _n2050;
-  wire _n2051;
-  wire _n2052;
-  wire _n2053;
-  wire _n2054;
-  wire _n2055;
-  wire _n2056;
-  wire _n2057;
-  wire _n2058;
-  wire _n2059;
+  wire [2:0] _n2049;
+  wire [2:0] _n2050;
+  wire [7:0] _n2058;
+  wire [7:0] _n2059;
   wire _n2060;
   wire _n2061;
   wire _n2062;
@@ -1970,18 +1739,18 @@ module chip_array (
   wire _n2065;
   wire _n2066;
   wire _n2067;
-  wire [2:0] _n2068;
-  wire [2:0] _n2069;
-  wire [7:0] _n2077;
-  wire [7:0] _n2078;
-  wire [7:0] _n2079;
-  wire [7:0] _n2080;
-  wire _n2081;
-  wire _n2082;
-  wire _n2083;
-  wire _n2084;
-  wire _n2085;
-  wire _n2086;
+  wire _n2068;
+  wire _n2069;
+  wire _n2070;
+  wire _n2071;
+  wire _n2072;
+  wire _n2073;
+  wire _n2074;
+  wire _n2075;
+  wire [2:0] _n2076;
+  wire [2:0] _n2077;
+  wire [7:0] _n2085;
+  wire [7:0] _n2086;
   wire _n2087;
   wire _n2088;
   wire _n2089;
@@ -1998,16 +1767,16 @@ module chip_array (
   wire _n2100;
   wire _n2101;
   wire _n2102;
-  wire _n2103;
-  wire _n2104;
-  wire _n2105;
-  wire _n2106;
-  wire [2:0] _n2107;
-  wire [2:0] _n2108;
-  wire [7:0] _n2116;
-  wire [7:0] _n2117;
-  wire [7:0] _n2118;
-  wire [7:0] _n2119;
+  wire [2:0] _n2103;
+  wire [2:0] _n2104;
+  wire [7:0] _n2112;
+  wire [7:0] _n2113;
+  wire _n2114;
+  wire _n2115;
+  wire _n2116;
+  wire _n2117;
+  wire _n2118;
+  wire _n2119;
   wire _n2120;
   wire _n2121;
   wire _n2122;
@@ -2018,37 +1787,30 @@ module chip_array (
   wire _n2127;
   wire _n2128;
   wire _n2129;
-  wire _n2130;
-  wire _n2131;
-  wire _n2132;
-  wire _n2133;
-  wire _n2134;
-  wire _n2135;
-  wire _n2136;
-  wire _n2137;
-  wire _n2138;
-  wire _n2139;
-  wire _n2140;
+  wire [2:0] _n2130;
+  wire [2:0] _n2131;
+  wire [7:0] _n2139;
+  wire [7:0] _n2140;
   wire _n2141;
   wire _n2142;
   wire _n2143;
   wire _n2144;
   wire _n2145;
-  wire [2:0] _n2146;
-  wire [2:0] _n2147;
-  wire [7:0] _n2155;
-  wire [7:0] _n2156;
-  wire [7:0] _n2157;
-  wire [7:0] _n2158;
-  wire _n2159;
-  wire _n2160;
-  wire _n2161;
-  wire _n2162;
-  wire _n2163;
-  wire _n2164;
-  wire _n2165;
-  wire _n2166;
-  wire _n2167;
+  wire _n2146;
+  wire _n2147;
+  wire _n2148;
+  wire _n2149;
+  wire _n2150;
+  wire _n2151;
+  wire _n2152;
+  wire _n2153;
+  wire _n2154;
+  wire _n2155;
+  wire _n2156;
+  wire [2:0] _n2157;
+  wire [2:0] _n2158;
+  wire [7:0] _n2166;
+  wire [7:0] _n2167;
   wire _n2168;
   wire _n2169;
   wire _n2170;
@@ -2065,13 +1827,13 @@ module chip_array (
   wire _n2181;
   wire _n2182;
   wire _n2183;
-  wire _n2184;
+  wire [2:0] _n2184;
   wire [2:0] _n2185;
-  wire [2:0] _n2186;
+  wire [7:0] _n2193;
   wire [7:0] _n2194;
-  wire [7:0] _n2195;
-  wire [7:0] _n2196;
-  wire [7:0] _n2197;
+  wire _n2195;
+  wire _n2196;
+  wire _n2197;
   wire _n2198;
   wire _n2199;
   wire _n2200;
@@ -2085,37 +1847,30 @@ module chip_array (
   wire _n2208;
   wire _n2209;
   wire _n2210;
-  wire _n2211;
-  wire _n2212;
-  wire _n2213;
-  wire _n2214;
-  wire _n2215;
-  wire _n2216;
-  wire _n2217;
-  wire _n2218;
-  wire _n2219;
-  wire _n2220;
-  wire _n2221;
+  wire [2:0] _n2211;
+  wire [2:0] _n2212;
+  wire [7:0] _n2220;
+  wire [7:0] _n2221;
   wire _n2222;
   wire _n2223;
-  wire [2:0] _n2224;
-  wire [2:0] _n2225;
-  wire [7:0] _n2233;
-  wire [7:0] _n2234;
-  wire [7:0] _n2235;
-  wire [7:0] _n2236;
+  wire _n2224;
+  wire _n2225;
+  wire _n2226;
+  wire _n2227;
+  wire _n2228;
+  wire _n2229;
+  wire _n2230;
+  wire _n2231;
+  wire _n2232;
+  wire _n2233;
+  wire _n2234;
+  wire _n2235;
+  wire _n2236;
   wire _n2237;
-  wire _n2238;
-  wire _n2239;
-  wire _n2240;
-  wire _n2241;
-  wire _n2242;
-  wire _n2243;
-  wire _n2244;
-  wire _n2245;
-  wire _n2246;
-  wire _n2247;
-  wire _n2248;
+  wire [2:0] _n2238;
+  wire [2:0] _n2239;
+  wire [7:0] _n2247;
+  wire [7:0] _n2248;
   wire _n2249;
   wire _n2250;
   wire _n2251;
@@ -2130,10 +1885,10 @@ module chip_array (
   wire _n2260;
   wire _n2261;
   wire _n2262;
-  wire [2:0] _n2263;
-  wire [2:0] _n2264;
-  wire [7:0] _n2272;
-  wire [7:0] _n2273;
+  wire _n2263;
+  wire _n2264;
+  wire [2:0] _n2265;
+  wire [2:0] _n2266;
   wire [7:0] _n2274;
   wire [7:0] _n2275;
   wire _n2276;
@@ -2152,37 +1907,30 @@ module chip_array (
   wire _n2289;
   wire _n2290;
   wire _n2291;
-  wire _n2292;
-  wire _n2293;
-  wire _n2294;
-  wire _n2295;
-  wire _n2296;
-  wire _n2297;
-  wire _n2298;
-  wire _n2299;
-  wire _n2300;
-  wire _n2301;
-  wire [2:0] _n2302;
-  wire [2:0] _n2303;
-  wire [7:0] _n2311;
-  wire [7:0] _n2312;
-  wire [7:0] _n2313;
-  wire [7:0] _n2314;
+  wire [2:0] _n2292;
+  wire [2:0] _n2293;
+  wire [7:0] _n2301;
+  wire [7:0] _n2302;
+  wire _n2303;
+  wire _n2304;
+  wire _n2305;
+  wire _n2306;
+  wire _n2307;
+  wire _n2308;
+  wire _n2309;
+  wire _n2310;
+  wire _n2311;
+  wire _n2312;
+  wire _n2313;
+  wire _n2314;
   wire _n2315;
   wire _n2316;
   wire _n2317;
   wire _n2318;
-  wire _n2319;
-  wire _n2320;
-  wire _n2321;
-  wire _n2322;
-  wire _n2323;
-  wire _n2324;
-  wire _n2325;
-  wire _n2326;
-  wire _n2327;
-  wire _n2328;
-  wire _n2329;
+  wire [2:0] _n2319;
+  wire [2:0] _n2320;
+  wire [7:0] _n2328;
+  wire [7:0] _n2329;
   wire _n2330;
   wire _n2331;
   wire _n2332;
@@ -2194,15 +1942,15 @@ module chip_array (
   wire _n2338;
   wire _n2339;
   wire _n2340;
-  wire [2:0] _n2341;
-  wire [2:0] _n2342;
-  wire [7:0] _n2350;
-  wire [7:0] _n2351;
-  wire [7:0] _n2352;
-  wire [7:0] _n2353;
-  wire _n2354;
-  wire _n2355;
-  wire _n2356;
+  wire _n2341;
+  wire _n2342;
+  wire _n2343;
+  wire _n2344;
+  wire _n2345;
+  wire [2:0] _n2346;
+  wire [2:0] _n2347;
+  wire [7:0] _n2355;
+  wire [7:0] _n2356;
   wire _n2357;
   wire _n2358;
   wire _n2359;
@@ -2219,19 +1967,19 @@ module chip_array (
   wire _n2370;
   wire _n2371;
   wire _n2372;
-  wire _n2373;
-  wire _n2374;
-  wire _n2375;
-  wire _n2376;
-  wire _n2377;
-  wire _n2378;
-  wire _n2379;
-  wire [2:0] _n2380;
-  wire [2:0] _n2381;
-  wire [7:0] _n2389;
-  wire [7:0] _n2390;
-  wire [7:0] _n2391;
-  wire [7:0] _n2392;
+  wire [2:0] _n2373;
+  wire [2:0] _n2374;
+  wire [7:0] _n2382;
+  wire [7:0] _n2383;
+  wire _n2384;
+  wire _n2385;
+  wire _n2386;
+  wire _n2387;
+  wire _n2388;
+  wire _n2389;
+  wire _n2390;
+  wire _n2391;
+  wire _n2392;
   wire _n2393;
   wire _n2394;
   wire _n2395;
@@ -2239,17 +1987,10 @@ module chip_array (
   wire _n2397;
   wire _n2398;
   wire _n2399;
-  wire _n2400;
-  wire _n2401;
-  wire _n2402;
-  wire _n2403;
-  wire _n2404;
-  wire _n2405;
-  wire _n2406;
-  wire _n2407;
-  wire _n2408;
-  wire _n2409;
-  wire _n2410;
+  wire [2:0] _n2400;
+  wire [2:0] _n2401;
+  wire [7:0] _n2409;
+  wire [7:0] _n2410;
   wire _n2411;
   wire _n2412;
   wire _n2413;
@@ -2258,18 +1999,18 @@ module chip_array (
   wire _n2416;
   wire _n2417;
   wire _n2418;
-  wire [2:0] _n2419;
-  wire [2:0] _n2420;
-  wire [7:0] _n2428;
-  wire [7:0] _n2429;
-  wire [7:0] _n2430;
-  wire [7:0] _n2431;
-  wire _n2432;
-  wire _n2433;
-  wire _n2434;
-  wire _n2435;
-  wire _n2436;
-  wire _n2437;
+  wire _n2419;
+  wire _n2420;
+  wire _n2421;
+  wire _n2422;
+  wire _n2423;
+  wire _n2424;
+  wire _n2425;
+  wire _n2426;
+  wire [2:0] _n2427;
+  wire [2:0] _n2428;
+  wire [7:0] _n2436;
+  wire [7:0] _n2437;
   wire _n2438;
   wire _n2439;
   wire _n2440;
@@ -2286,16 +2027,16 @@ module chip_array (
   wire _n2451;
   wire _n2452;
   wire _n2453;
-  wire _n2454;
-  wire _n2455;
-  wire _n2456;
-  wire _n2457;
-  wire [2:0] _n2458;
-  wire [2:0] _n2459;
-  wire [7:0] _n2467;
-  wire [7:0] _n2468;
-  wire [7:0] _n2469;
-  wire [7:0] _n2470;
+  wire [2:0] _n2454;
+  wire [2:0] _n2455;
+  wire [7:0] _n2463;
+  wire [7:0] _n2464;
+  wire _n2465;
+  wire _n2466;
+  wire _n2467;
+  wire _n2468;
+  wire _n2469;
+  wire _n2470;
   wire _n2471;
   wire _n2472;
   wire _n2473;
@@ -2306,1240 +2047,28 @@ module chip_array (
   wire _n2478;
   wire _n2479;
   wire _n2480;
-  wire _n2481;
-  wire _n2482;
-  wire _n2483;
-  wire _n2484;
-  wire _n2485;
-  wire _n2486;
-  wire _n2487;
-  wire _n2488;
-  wire _n2489;
-  wire _n2490;
-  wire _n2491;
+  wire [2:0] _n2481;
+  wire [2:0] _n2482;
+  wire [7:0] _n2490;
+  wire [7:0] _n2491;
   wire _n2492;
   wire _n2493;
   wire _n2494;
   wire _n2495;
   wire _n2496;
-  wire [2:0] _n2497;
-  wire [2:0] _n2498;
-  wire [7:0] _n2506;
-  wire [7:0] _n2507;
-  wire [7:0] _n2508;
-  wire [7:0] _n2509;
-  wire _n2510;
-  wire _n2511;
-  wire _n2512;
-  wire _n2513;
-  wire _n2514;
-  wire _n2515;
-  wire _n2516;
-  wire _n2517;
-  wire _n2518;
-  wire _n2519;
-  wire _n2520;
-  wire _n2521;
-  wire _n2522;
-  wire _n2523;
-  wire _n2524;
-  wire _n2525;
-  wire _n2526;
-  wire _n2527;
-  wire _n2528;
-  wire _n2529;
-  wire _n2530;
-  wire _n2531;
-  wire _n2532;
-  wire _n2533;
-  wire _n2534;
-  wire _n2535;
-  wire [2:0] _n2536;
-  wire [2:0] _n2537;
-  wire [7:0] _n2545;
-  wire [7:0] _n2546;
-  wire [7:0] _n2547;
-  wire [7:0] _n2548;
-  wire _n2549;
-  wire _n2550;
-  wire _n2551;
-  wire _n2552;
-  wire _n2553;
-  wire _n2554;
-  wire _n2555;
-  wire _n2556;
-  wire _n2557;
-  wire _n2558;
-  wire _n2559;
-  wire _n2560;
-  wire _n2561;
-  wire _n2562;
-  wire _n2563;
-  wire _n2564;
-  wire _n2565;
-  wire _n2566;
-  wire _n2567;
-  wire _n2568;
-  wire _n2569;
-  wire _n2570;
-  wire _n2571;
-  wire _n2572;
-  wire _n2573;
-  wire _n2574;
-  wire [2:0] _n2575;
-  wire [2:0] _n2576;
-  wire [7:0] _n2584;
-  wire [7:0] _n2585;
-  wire [7:0] _n2586;
-  wire [7:0] _n2587;
-  wire _n2588;
-  wire _n2589;
-  wire _n2590;
-  wire _n2591;
-  wire _n2592;
-  wire _n2593;
-  wire _n2594;
-  wire _n2595;
-  wire _n2596;
-  wire _n2597;
-  wire _n2598;
-  wire _n2599;
-  wire _n2600;
-  wire _n2601;
-  wire _n2602;
-  wire _n2603;
-  wire _n2604;
-  wire _n2605;
-  wire _n2606;
-  wire _n2607;
-  wire _n2608;
-  wire _n2609;
-  wire _n2610;
-  wire _n2611;
-  wire _n2612;
-  wire _n2613;
-  wire [2:0] _n2614;
-  wire [2:0] _n2615;
-  wire [7:0] _n2623;
-  wire [7:0] _n2624;
-  wire [7:0] _n2625;
-  wire [7:0] _n2626;
-  wire _n2627;
-  wire _n2628;
-  wire _n2629;
-  wire _n2630;
-  wire _n2631;
-  wire _n2632;
-  wire _n2633;
-  wire _n2634;
-  wire _n2635;
-  wire _n2636;
-  wire _n2637;
-  wire _n2638;
-  wire _n2639;
-  wire _n2640;
-  wire _n2641;
-  wire _n2642;
-  wire _n2643;
-  wire _n2644;
-  wire _n2645;
-  wire _n2646;
-  wire _n2647;
-  wire _n2648;
-  wire _n2649;
-  wire _n2650;
-  wire _n2651;
-  wire _n2652;
-  wire [2:0] _n2653;
-  wire [2:0] _n2654;
-  wire [7:0] _n2662;
-  wire [7:0] _n2663;
-  wire [7:0] _n2664;
-  wire [7:0] _n2665;
-  wire _n2666;
-  wire _n2667;
-  wire _n2668;
-  wire _n2669;
-  wire _n2670;
-  wire _n2671;
-  wire _n2672;
-  wire _n2673;
-  wire _n2674;
-  wire _n2675;
-  wire _n2676;
-  wire _n2677;
-  wire _n2678;
-  wire _n2679;
-  wire _n2680;
-  wire _n2681;
-  wire _n2682;
-  wire _n2683;
-  wire _n2684;
-  wire _n2685;
-  wire _n2686;
-  wire _n2687;
-  wire _n2688;
-  wire _n2689;
-  wire _n2690;
-  wire _n2691;
-  wire [2:0] _n2692;
-  wire [2:0] _n2693;
-  wire [7:0] _n2701;
-  wire [7:0] _n2702;
-  wire [7:0] _n2703;
-  wire [7:0] _n2704;
-  wire _n2705;
-  wire _n2706;
-  wire _n2707;
-  wire _n2708;
-  wire _n2709;
-  wire _n2710;
-  wire _n2711;
-  wire _n2712;
-  wire _n2713;
-  wire _n2714;
-  wire _n2715;
-  wire _n2716;
-  wire _n2717;
-  wire _n2718;
-  wire _n2719;
-  wire _n2720;
-  wire _n2721;
-  wire _n2722;
-  wire _n2723;
-  wire _n2724;
-  wire _n2725;
-  wire _n2726;
-  wire _n2727;
-  wire _n2728;
-  wire _n2729;
-  wire _n2730;
-  wire [2:0] _n2731;
-  wire [2:0] _n2732;
-  wire [7:0] _n2740;
-  wire [7:0] _n2741;
-  wire [7:0] _n2742;
-  wire [7:0] _n2743;
-  wire _n2744;
-  wire _n2745;
-  wire _n2746;
-  wire _n2747;
-  wire _n2748;
-  wire _n2749;
-  wire _n2750;
-  wire _n2751;
-  wire _n2752;
-  wire _n2753;
-  wire _n2754;
-  wire _n2755;
-  wire _n2756;
-  wire _n2757;
-  wire _n2758;
-  wire _n2759;
-  wire _n2760;
-  wire _n2761;
-  wire _n2762;
-  wire _n2763;
-  wire _n2764;
-  wire _n2765;
-  wire _n2766;
-  wire _n2767;
-  wire _n2768;
-  wire _n2769;
-  wire [2:0] _n2770;
-  wire [2:0] _n2771;
-  wire [7:0] _n2779;
-  wire [7:0] _n2780;
-  wire [7:0] _n2781;
-  wire [7:0] _n2782;
-  wire _n2783;
-  wire _n2784;
-  wire _n2785;
-  wire _n2786;
-  wire _n2787;
-  wire _n2788;
-  wire _n2789;
-  wire _n2790;
-  wire _n2791;
-  wire _n2792;
-  wire _n2793;
-  wire _n2794;
-  wire _n2795;
-  wire _n2796;
-  wire _n2797;
-  wire _n2798;
-  wire _n2799;
-  wire _n2800;
-  wire _n2801;
-  wire _n2802;
-  wire _n2803;
-  wire _n2804;
-  wire _n2805;
-  wire _n2806;
-  wire _n2807;
-  wire _n2808;
-  wire [2:0] _n2809;
-  wire [2:0] _n2810;
-  wire [7:0] _n2818;
-  wire [7:0] _n2819;
-  wire [7:0] _n2820;
-  wire [7:0] _n2821;
-  wire _n2822;
-  wire _n2823;
-  wire _n2824;
-  wire _n2825;
-  wire _n2826;
-  wire _n2827;
-  wire _n2828;
-  wire _n2829;
-  wire _n2830;
-  wire _n2831;
-  wire _n2832;
-  wire _n2833;
-  wire _n2834;
-  wire _n2835;
-  wire _n2836;
-  wire _n2837;
-  wire _n2838;
-  wire _n2839;
-  wire _n2840;
-  wire _n2841;
-  wire _n2842;
-  wire _n2843;
-  wire _n2844;
-  wire _n2845;
-  wire _n2846;
-  wire _n2847;
-  wire [2:0] _n2848;
-  wire [2:0] _n2849;
-  wire [7:0] _n2857;
-  wire [7:0] _n2858;
-  wire [7:0] _n2859;
-  wire [7:0] _n2860;
-  wire _n2861;
-  wire _n2862;
-  wire _n2863;
-  wire _n2864;
-  wire _n2865;
-  wire _n2866;
-  wire _n2867;
-  wire _n2868;
-  wire _n2869;
-  wire _n2870;
-  wire _n2871;
-  wire _n2872;
-  wire _n2873;
-  wire _n2874;
-  wire _n2875;
-  wire _n2876;
-  wire _n2877;
-  wire _n2878;
-  wire _n2879;
-  wire _n2880;
-  wire _n2881;
-  wire _n2882;
-  wire _n2883;
-  wire _n2884;
-  wire _n2885;
-  wire _n2886;
-  wire [2:0] _n2887;
-  wire [2:0] _n2888;
-  wire [7:0] _n2896;
-  wire [7:0] _n2897;
-  wire [7:0] _n2898;
-  wire [7:0] _n2899;
-  wire _n2900;
-  wire _n2901;
-  wire _n2902;
-  wire _n2903;
-  wire _n2904;
-  wire _n2905;
-  wire _n2906;
-  wire _n2907;
-  wire _n2908;
-  wire _n2909;
-  wire _n2910;
-  wire _n2911;
-  wire _n2912;
-  wire _n2913;
-  wire _n2914;
-  wire _n2915;
-  wire _n2916;
-  wire _n2917;
-  wire _n2918;
-  wire _n2919;
-  wire _n2920;
-  wire _n2921;
-  wire _n2922;
-  wire _n2923;
-  wire _n2924;
-  wire _n2925;
-  wire [2:0] _n2926;
-  wire [2:0] _n2927;
-  wire [7:0] _n2935;
-  wire [7:0] _n2936;
-  wire [7:0] _n2937;
-  wire [7:0] _n2938;
-  wire _n2939;
-  wire _n2940;
-  wire _n2941;
-  wire _n2942;
-  wire _n2943;
-  wire _n2944;
-  wire _n2945;
-  wire _n2946;
-  wire _n2947;
-  wire _n2948;
-  wire _n2949;
-  wire _n2950;
-  wire _n2951;
-  wire _n2952;
-  wire _n2953;
-  wire _n2954;
-  wire _n2955;
-  wire _n2956;
-  wire _n2957;
-  wire _n2958;
-  wire _n2959;
-  wire _n2960;
-  wire _n2961;
-  wire _n2962;
-  wire _n2963;
-  wire _n2964;
-  wire [2:0] _n2965;
-  wire [2:0] _n2966;
-  wire [7:0] _n2974;
-  wire [7:0] _n2975;
-  wire [7:0] _n2976;
-  wire [7:0] _n2977;
-  wire _n2978;
-  wire _n2979;
-  wire _n2980;
-  wire _n2981;
-  wire _n2982;
-  wire _n2983;
-  wire _n2984;
-  wire _n2985;
-  wire _n2986;
-  wire _n2987;
-  wire _n2988;
-  wire _n2989;
-  wire _n2990;
-  wire _n2991;
-  wire _n2992;
-  wire _n2993;
-  wire _n2994;
-  wire _n2995;
-  wire _n2996;
-  wire _n2997;
-  wire _n2998;
-  wire _n2999;
-  wire _n3000;
-  wire _n3001;
-  wire _n3002;
-  wire _n3003;
-  wire [2:0] _n3004;
-  wire [2:0] _n3005;
-  wire [7:0] _n3013;
-  wire [7:0] _n3014;
-  wire [7:0] _n3015;
-  wire [7:0] _n3016;
-  wire _n3017;
-  wire _n3018;
-  wire _n3019;
-  wire _n3020;
-  wire _n3021;
-  wire _n3022;
-  wire _n3023;
-  wire _n3024;
-  wire _n3025;
-  wire _n3026;
-  wire _n3027;
-  wire _n3028;
-  wire _n3029;
-  wire _n3030;
-  wire _n3031;
-  wire _n3032;
-  wire _n3033;
-  wire _n3034;
-  wire _n3035;
-  wire _n3036;
-  wire _n3037;
-  wire _n3038;
-  wire _n3039;
-  wire _n3040;
-  wire _n3041;
-  wire _n3042;
-  wire [2:0] _n3043;
-  wire [2:0] _n3044;
-  wire [7:0] _n3052;
-  wire [7:0] _n3053;
-  wire [7:0] _n3054;
-  wire [7:0] _n3055;
-  wire _n3056;
-  wire _n3057;
-  wire _n3058;
-  wire _n3059;
-  wire _n3060;
-  wire _n3061;
-  wire _n3062;
-  wire _n3063;
-  wire _n3064;
-  wire _n3065;
-  wire _n3066;
-  wire _n3067;
-  wire _n3068;
-  wire _n3069;
-  wire _n3070;
-  wire _n3071;
-  wire _n3072;
-  wire _n3073;
-  wire _n3074;
-  wire _n3075;
-  wire _n3076;
-  wire _n3077;
-  wire _n3078;
-  wire _n3079;
-  wire _n3080;
-  wire _n3081;
-  wire [2:0] _n3082;
-  wire [2:0] _n3083;
-  wire [7:0] _n3091;
-  wire [7:0] _n3092;
-  wire [7:0] _n3093;
-  wire [7:0] _n3094;
-  wire _n3095;
-  wire _n3096;
-  wire _n3097;
-  wire _n3098;
-  wire _n3099;
-  wire _n3100;
-  wire _n3101;
-  wire _n3102;
-  wire _n3103;
-  wire _n3104;
-  wire _n3105;
-  wire _n3106;
-  wire _n3107;
-  wire _n3108;
-  wire _n3109;
-  wire _n3110;
-  wire _n3111;
-  wire _n3112;
-  wire _n3113;
-  wire _n3114;
-  wire _n3115;
-  wire _n3116;
-  wire _n3117;
-  wire _n3118;
-  wire _n3119;
-  wire _n3120;
-  wire [2:0] _n3121;
-  wire [2:0] _n3122;
-  wire [7:0] _n3130;
-  wire [7:0] _n3131;
-  wire [7:0] _n3132;
-  wire [7:0] _n3133;
-  wire _n3134;
-  wire _n3135;
-  wire _n3136;
-  wire _n3137;
-  wire _n3138;
-  wire _n3139;
-  wire _n3140;
-  wire _n3141;
-  wire _n3142;
-  wire _n3143;
-  wire _n3144;
-  wire _n3145;
-  wire _n3146;
-  wire _n3147;
-  wire _n3148;
-  wire _n3149;
-  wire _n3150;
-  wire _n3151;
-  wire _n3152;
-  wire _n3153;
-  wire _n3154;
-  wire _n3155;
-  wire _n3156;
-  wire _n3157;
-  wire _n3158;
-  wire _n3159;
-  wire [2:0] _n3160;
-  wire [2:0] _n3161;
-  wire [7:0] _n3169;
-  wire [7:0] _n3170;
-  wire [7:0] _n3171;
-  wire [7:0] _n3172;
-  wire _n3173;
-  wire _n3174;
-  wire _n3175;
-  wire _n3176;
-  wire _n3177;
-  wire _n3178;
-  wire _n3179;
-  wire _n3180;
-  wire _n3181;
-  wire _n3182;
-  wire _n3183;
-  wire _n3184;
-  wire _n3185;
-  wire _n3186;
-  wire _n3187;
-  wire _n3188;
-  wire _n3189;
-  wire _n3190;
-  wire _n3191;
-  wire _n3192;
-  wire _n3193;
-  wire _n3194;
-  wire _n3195;
-  wire _n3196;
-  wire _n3197;
-  wire _n3198;
-  wire [2:0] _n3199;
-  wire [2:0] _n3200;
-  wire [7:0] _n3208;
-  wire [7:0] _n3209;
-  wire [7:0] _n3210;
-  wire [7:0] _n3211;
-  wire _n3212;
-  wire _n3213;
-  wire _n3214;
-  wire _n3215;
-  wire _n3216;
-  wire _n3217;
-  wire _n3218;
-  wire _n3219;
-  wire _n3220;
-  wire _n3221;
-  wire _n3222;
-  wire _n3223;
-  wire _n3224;
-  wire _n3225;
-  wire _n3226;
-  wire _n3227;
-  wire _n3228;
-  wire _n3229;
-  wire _n3230;
-  wire _n3231;
-  wire _n3232;
-  wire _n3233;
-  wire _n3234;
-  wire _n3235;
-  wire _n3236;
-  wire _n3237;
-  wire [2:0] _n3238;
-  wire [2:0] _n3239;
-  wire [7:0] _n3247;
-  wire [7:0] _n3248;
-  wire [7:0] _n3249;
-  wire [7:0] _n3250;
-  wire _n3251;
-  wire _n3252;
-  wire _n3253;
-  wire _n3254;
-  wire _n3255;
-  wire _n3256;
-  wire _n3257;
-  wire _n3258;
-  wire _n3259;
-  wire _n3260;
-  wire _n3261;
-  wire _n3262;
-  wire _n3263;
-  wire _n3264;
-  wire _n3265;
-  wire _n3266;
-  wire _n3267;
-  wire _n3268;
-  wire _n3269;
-  wire _n3270;
-  wire _n3271;
-  wire _n3272;
-  wire _n3273;
-  wire _n3274;
-  wire _n3275;
-  wire _n3276;
-  wire [2:0] _n3277;
-  wire [2:0] _n3278;
-  wire [7:0] _n3286;
-  wire [7:0] _n3287;
-  wire [7:0] _n3288;
-  wire [7:0] _n3289;
-  wire _n3290;
-  wire _n3291;
-  wire _n3292;
-  wire _n3293;
-  wire _n3294;
-  wire _n3295;
-  wire _n3296;
-  wire _n3297;
-  wire _n3298;
-  wire _n3299;
-  wire _n3300;
-  wire _n3301;
-  wire _n3302;
-  wire _n3303;
-  wire _n3304;
-  wire _n3305;
-  wire _n3306;
-  wire _n3307;
-  wire _n3308;
-  wire _n3309;
-  wire _n3310;
-  wire _n3311;
-  wire _n3312;
-  wire _n3313;
-  wire _n3314;
-  wire _n3315;
-  wire [2:0] _n3316;
-  wire [2:0] _n3317;
-  wire [7:0] _n3325;
-  wire [7:0] _n3326;
-  wire [7:0] _n3327;
-  wire [7:0] _n3328;
-  wire _n3329;
-  wire _n3330;
-  wire _n3331;
-  wire _n3332;
-  wire _n3333;
-  wire _n3334;
-  wire _n3335;
-  wire _n3336;
-  wire _n3337;
-  wire _n3338;
-  wire _n3339;
-  wire _n3340;
-  wire _n3341;
-  wire _n3342;
-  wire _n3343;
-  wire _n3344;
-  wire _n3345;
-  wire _n3346;
-  wire _n3347;
-  wire _n3348;
-  wire _n3349;
-  wire _n3350;
-  wire _n3351;
-  wire _n3352;
-  wire _n3353;
-  wire _n3354;
-  wire [2:0] _n3355;
-  wire [2:0] _n3356;
-  wire [7:0] _n3364;
-  wire [7:0] _n3365;
-  wire [7:0] _n3366;
-  wire [7:0] _n3367;
-  wire _n3368;
-  wire _n3369;
-  wire _n3370;
-  wire _n3371;
-  wire _n3372;
-  wire _n3373;
-  wire _n3374;
-  wire _n3375;
-  wire _n3376;
-  wire _n3377;
-  wire _n3378;
-  wire _n3379;
-  wire _n3380;
-  wire _n3381;
-  wire _n3382;
-  wire _n3383;
-  wire _n3384;
-  wire _n3385;
-  wire _n3386;
-  wire _n3387;
-  wire _n3388;
-  wire _n3389;
-  wire _n3390;
-  wire _n3391;
-  wire _n3392;
-  wire _n3393;
-  wire [2:0] _n3394;
-  wire [2:0] _n3395;
-  wire [7:0] _n3403;
-  wire [7:0] _n3404;
-  wire [7:0] _n3405;
-  wire [7:0] _n3406;
-  wire _n3407;
-  wire _n3408;
-  wire _n3409;
-  wire _n3410;
-  wire _n3411;
-  wire _n3412;
-  wire _n3413;
-  wire _n3414;
-  wire _n3415;
-  wire _n3416;
-  wire _n3417;
-  wire _n3418;
-  wire _n3419;
-  wire _n3420;
-  wire _n3421;
-  wire _n3422;
-  wire _n3423;
-  wire _n3424;
-  wire _n3425;
-  wire _n3426;
-  wire _n3427;
-  wire _n3428;
-  wire _n3429;
-  wire _n3430;
-  wire _n3431;
-  wire _n3432;
-  wire [2:0] _n3433;
-  wire [2:0] _n3434;
-  wire [7:0] _n3442;
-  wire [7:0] _n3443;
-  wire [7:0] _n3444;
-  wire [7:0] _n3445;
-  wire _n3446;
-  wire _n3447;
-  wire _n3448;
-  wire _n3449;
-  wire _n3450;
-  wire _n3451;
-  wire _n3452;
-  wire _n3453;
-  wire _n3454;
-  wire _n3455;
-  wire _n3456;
-  wire _n3457;
-  wire _n3458;
-  wire _n3459;
-  wire _n3460;
-  wire _n3461;
-  wire _n3462;
-  wire _n3463;
-  wire _n3464;
-  wire _n3465;
-  wire _n3466;
-  wire _n3467;
-  wire _n3468;
-  wire _n3469;
-  wire _n3470;
-  wire _n3471;
-  wire [2:0] _n3472;
-  wire [2:0] _n3473;
-  wire [7:0] _n3481;
-  wire [7:0] _n3482;
-  wire [7:0] _n3483;
-  wire [7:0] _n3484;
-  wire _n3485;
-  wire _n3486;
-  wire _n3487;
-  wire _n3488;
-  wire _n3489;
-  wire _n3490;
-  wire _n3491;
-  wire _n3492;
-  wire _n3493;
-  wire _n3494;
-  wire _n3495;
-  wire _n3496;
-  wire _n3497;
-  wire _n3498;
-  wire _n3499;
-  wire _n3500;
-  wire _n3501;
-  wire _n3502;
-  wire _n3503;
-  wire _n3504;
-  wire _n3505;
-  wire _n3506;
-  wire _n3507;
-  wire _n3508;
-  wire _n3509;
-  wire _n3510;
-  wire [2:0] _n3511;
-  wire [2:0] _n3512;
-  wire [7:0] _n3520;
-  wire [7:0] _n3521;
-  wire [7:0] _n3522;
-  wire [7:0] _n3523;
-  wire _n3524;
-  wire _n3525;
-  wire _n3526;
-  wire _n3527;
-  wire _n3528;
-  wire _n3529;
-  wire _n3530;
-  wire _n3531;
-  wire _n3532;
-  wire _n3533;
-  wire _n3534;
-  wire _n3535;
-  wire _n3536;
-  wire _n3537;
-  wire _n3538;
-  wire _n3539;
-  wire _n3540;
-  wire _n3541;
-  wire _n3542;
-  wire _n3543;
-  wire _n3544;
-  wire _n3545;
-  wire _n3546;
-  wire _n3547;
-  wire _n3548;
-  wire _n3549;
-  wire [2:0] _n3550;
-  wire [2:0] _n3551;
-  wire [7:0] _n3559;
-  wire [7:0] _n3560;
-  wire [7:0] _n3561;
-  wire [7:0] _n3562;
-  wire _n3563;
-  wire _n3564;
-  wire _n3565;
-  wire _n3566;
-  wire _n3567;
-  wire _n3568;
-  wire _n3569;
-  wire _n3570;
-  wire _n3571;
-  wire _n3572;
-  wire _n3573;
-  wire _n3574;
-  wire _n3575;
-  wire _n3576;
-  wire _n3577;
-  wire _n3578;
-  wire _n3579;
-  wire _n3580;
-  wire _n3581;
-  wire _n3582;
-  wire _n3583;
-  wire _n3584;
-  wire _n3585;
-  wire _n3586;
-  wire _n3587;
-  wire _n3588;
-  wire [2:0] _n3589;
-  wire [2:0] _n3590;
-  wire [7:0] _n3598;
-  wire [7:0] _n3599;
-  wire [7:0] _n3600;
-  wire [7:0] _n3601;
-  wire _n3602;
-  wire _n3603;
-  wire _n3604;
-  wire _n3605;
-  wire _n3606;
-  wire _n3607;
-  wire _n3608;
-  wire _n3609;
-  wire _n3610;
-  wire _n3611;
-  wire _n3612;
-  wire _n3613;
-  wire _n3614;
-  wire _n3615;
-  wire _n3616;
-  wire _n3617;
-  wire _n3618;
-  wire _n3619;
-  wire _n3620;
-  wire _n3621;
-  wire _n3622;
-  wire _n3623;
-  wire _n3624;
-  wire _n3625;
-  wire _n3626;
-  wire _n3627;
-  wire [2:0] _n3628;
-  wire [2:0] _n3629;
-  wire [7:0] _n3637;
-  wire [7:0] _n3638;
-  wire [7:0] _n3639;
-  wire [7:0] _n3640;
-  wire _n3641;
-  wire _n3642;
-  wire _n3643;
-  wire _n3644;
-  wire _n3645;
-  wire _n3646;
-  wire _n3647;
-  wire _n3648;
-  wire _n3649;
-  wire _n3650;
-  wire _n3651;
-  wire _n3652;
-  wire _n3653;
-  wire _n3654;
-  wire _n3655;
-  wire _n3656;
-  wire _n3657;
-  wire _n3658;
-  wire _n3659;
-  wire _n3660;
-  wire _n3661;
-  wire _n3662;
-  wire _n3663;
-  wire _n3664;
-  wire _n3665;
-  wire _n3666;
-  wire [2:0] _n3667;
-  wire [2:0] _n3668;
-  wire [7:0] _n3676;
-  wire [7:0] _n3677;
-  wire [7:0] _n3678;
-  wire [7:0] _n3679;
-  wire _n3680;
-  wire _n3681;
-  wire _n3682;
-  wire _n3683;
-  wire _n3684;
-  wire _n3685;
-  wire _n3686;
-  wire _n3687;
-  wire _n3688;
-  wire _n3689;
-  wire _n3690;
-  wire _n3691;
-  wire _n3692;
-  wire _n3693;
-  wire _n3694;
-  wire _n3695;
-  wire _n3696;
-  wire _n3697;
-  wire _n3698;
-  wire _n3699;
-  wire _n3700;
-  wire _n3701;
-  wire _n3702;
-  wire _n3703;
-  wire _n3704;
-  wire _n3705;
-  wire [2:0] _n3706;
-  wire [2:0] _n3707;
-  wire [7:0] _n3715;
-  wire [7:0] _n3716;
-  wire [7:0] _n3717;
-  wire [7:0] _n3718;
-  wire _n3719;
-  wire _n3720;
-  wire _n3721;
-  wire _n3722;
-  wire _n3723;
-  wire _n3724;
-  wire _n3725;
-  wire _n3726;
-  wire _n3727;
-  wire _n3728;
-  wire _n3729;
-  wire _n3730;
-  wire _n3731;
-  wire _n3732;
-  wire _n3733;
-  wire _n3734;
-  wire _n3735;
-  wire _n3736;
-  wire _n3737;
-  wire _n3738;
-  wire _n3739;
-  wire _n3740;
-  wire _n3741;
-  wire _n3742;
-  wire _n3743;
-  wire _n3744;
-  wire [2:0] _n3745;
-  wire [2:0] _n3746;
-  wire [7:0] _n3754;
-  wire [7:0] _n3755;
-  wire [7:0] _n3756;
-  wire [7:0] _n3757;
-  wire _n3758;
-  wire _n3759;
-  wire _n3760;
-  wire _n3761;
-  wire _n3762;
-  wire _n3763;
-  wire _n3764;
-  wire _n3765;
-  wire _n3766;
-  wire _n3767;
-  wire _n3768;
-  wire _n3769;
-  wire _n3770;
-  wire _n3771;
-  wire _n3772;
-  wire _n3773;
-  wire _n3774;
-  wire _n3775;
-  wire _n3776;
-  wire _n3777;
-  wire _n3778;
-  wire _n3779;
-  wire _n3780;
-  wire _n3781;
-  wire _n3782;
-  wire _n3783;
-  wire [2:0] _n3784;
-  wire [2:0] _n3785;
-  wire [7:0] _n3793;
-  wire [7:0] _n3794;
-  wire [7:0] _n3795;
-  wire [7:0] _n3796;
-  wire _n3797;
-  wire _n3798;
-  wire _n3799;
-  wire _n3800;
-  wire _n3801;
-  wire _n3802;
-  wire _n3803;
-  wire _n3804;
-  wire _n3805;
-  wire _n3806;
-  wire _n3807;
-  wire _n3808;
-  wire _n3809;
-  wire _n3810;
-  wire _n3811;
-  wire _n3812;
-  wire _n3813;
-  wire _n3814;
-  wire _n3815;
-  wire _n3816;
-  wire _n3817;
-  wire _n3818;
-  wire _n3819;
-  wire _n3820;
-  wire _n3821;
-  wire _n3822;
-  wire [2:0] _n3823;
-  wire [2:0] _n3824;
-  wire [7:0] _n3832;
-  wire [7:0] _n3833;
-  wire [7:0] _n3834;
-  wire [7:0] _n3835;
-  wire _n3836;
-  wire _n3837;
-  wire _n3838;
-  wire _n3839;
-  wire _n3840;
-  wire _n3841;
-  wire _n3842;
-  wire _n3843;
-  wire _n3844;
-  wire _n3845;
-  wire _n3846;
-  wire _n3847;
-  wire _n3848;
-  wire _n3849;
-  wire _n3850;
-  wire _n3851;
-  wire _n3852;
-  wire _n3853;
-  wire _n3854;
-  wire _n3855;
-  wire _n3856;
-  wire _n3857;
-  wire _n3858;
-  wire _n3859;
-  wire _n3860;
-  wire _n3861;
-  wire [2:0] _n3862;
-  wire [2:0] _n3863;
-  wire [7:0] _n3871;
-  wire [7:0] _n3872;
-  wire [7:0] _n3873;
-  wire [7:0] _n3874;
-  wire _n3875;
-  wire _n3876;
-  wire _n3877;
-  wire _n3878;
-  wire _n3879;
-  wire _n3880;
-  wire _n3881;
-  wire _n3882;
-  wire _n3883;
-  wire _n3884;
-  wire _n3885;
-  wire _n3886;
-  wire _n3887;
-  wire _n3888;
-  wire _n3889;
-  wire _n3890;
-  wire _n3891;
-  wire _n3892;
-  wire _n3893;
-  wire _n3894;
-  wire _n3895;
-  wire _n3896;
-  wire _n3897;
-  wire _n3898;
-  wire _n3899;
-  wire _n3900;
-  wire [2:0] _n3901;
-  wire [2:0] _n3902;
-  wire [7:0] _n3910;
-  wire [7:0] _n3911;
-  wire [7:0] _n3912;
-  wire [7:0] _n3913;
-  wire _n3914;
-  wire _n3915;
-  wire _n3916;
-  wire _n3917;
-  wire _n3918;
-  wire _n3919;
-  wire _n3920;
-  wire _n3921;
-  wire _n3922;
-  wire _n3923;
-  wire _n3924;
-  wire _n3925;
-  wire _n3926;
-  wire _n3927;
-  wire _n3928;
-  wire _n3929;
-  wire _n3930;
-  wire _n3931;
-  wire _n3932;
-  wire _n3933;
-  wire _n3934;
-  wire _n3935;
-  wire _n3936;
-  wire _n3937;
-  wire _n3938;
-  wire _n3939;
-  wire [2:0] _n3940;
-  wire [2:0] _n3941;
-  wire [7:0] _n3949;
-  wire [7:0] _n3950;
-  wire [7:0] _n3951;
-  wire [7:0] _n3952;
-  wire _n3953;
-  wire _n3954;
-  wire _n3955;
-  wire _n3956;
-  wire _n3957;
-  wire _n3958;
-  wire _n3959;
-  wire _n3960;
-  wire _n3961;
-  wire _n3962;
-  wire _n3963;
-  wire _n3964;
-  wire _n3965;
-  wire _n3966;
-  wire _n3967;
-  wire _n3968;
-  wire _n3969;
-  wire _n3970;
-  wire _n3971;
-  wire _n3972;
-  wire _n3973;
-  wire _n3974;
-  wire _n3975;
-  wire _n3976;
-  wire _n3977;
-  wire _n3978;
-  wire [2:0] _n3979;
-  wire [2:0] _n3980;
+  wire _n2497;
+  wire _n2498;
+  wire _n2499;
+  wire _n2500;
+  wire _n2501;
+  wire _n2502;
+  wire _n2503;
+  wire _n2504;
+  wire _n2505;
+  wire _n2506;
+  wire _n2507;
+  wire [2:0] _n2508;
+  wire [2:0] _n2509;
   wire [63:0] victims_bus;
   wire [63:0] targets_bus;
   wire [63:0] attackers_bus;
@@ -3610,1740 +2139,908 @@ module chip_array (
   wire [3:0] _cell_61_piece;
   wire [3:0] _cell_62_piece;
   wire [3:0] _cell_63_piece;
-  assign f_ray0_0 = _n1496;
-  assign f_ray1_0 = _n1498;
-  assign f_ray2_0 = _n1500;
-  assign f_ray3_0 = _n1502;
-  assign f_ray4_0 = _n1504;
-  assign f_ray5_0 = _n1506;
-  assign f_ray6_0 = _n1508;
-  assign f_ray7_0 = _n1510;
-  assign r_ray0_0 = _n1497;
-  assign r_ray1_0 = _n1499;
-  assign r_ray2_0 = _n1501;
-  assign r_ray3_0 = _n1503;
-  assign r_ray4_0 = _n1505;
-  assign r_ray5_0 = _n1507;
-  assign r_ray6_0 = _n1509;
-  assign r_ray7_0 = _n1511;
-  assign own_knight_0 = _n1512;
-  assign own_king_0 = _n1513;
-  assign own_pawn_0 = _n1514;
-  assign push_reach_0 = _n1515;
-  assign src_full_0 = _n1516;
-  assign src_pawn_0 = _n1517;
-  assign r_pass_0 = _n1518;
-  assign f_ray0_1 = _n1535;
-  assign f_ray1_1 = _n1537;
-  assign f_ray2_1 = _n1539;
-  assign f_ray3_1 = _n1541;
-  assign f_ray4_1 = _n1543;
-  assign f_ray5_1 = _n1545;
-  assign f_ray6_1 = _n1547;
-  assign f_ray7_1 = _n1549;
-  assign r_ray0_1 = _n1536;
-  assign r_ray1_1 = _n1538;
-  assign r_ray2_1 = _n1540;
-  assign r_ray3_1 = _n1542;
-  assign r_ray4_1 = _n1544;
-  assign r_ray5_1 = _n1546;
-  assign r_ray6_1 = _n1548;
-  assign r_ray7_1 = _n1550;
-  assign own_knight_1 = _n1551;
-  assign own_king_1 = _n1552;
-  assign own_pawn_1 = _n1553;
-  assign push_reach_1 = _n1554;
-  assign src_full_1 = _n1555;
-  assign src_pawn_1 = _n1556;
-  assign r_pass_1 = _n1557;
-  assign f_ray0_2 = _n1574;
-  assign f_ray1_2 = _n1576;
-  assign f_ray2_2 = _n1578;
-  assign f_ray3_2 = _n1580;
-  assign f_ray4_2 = _n1582;
-  assign f_ray5_2 = _n1584;
-  assign f_ray6_2 = _n1586;
-  assign f_ray7_2 = _n1588;
-  assign r_ray0_2 = _n1575;
-  assign r_ray1_2 = _n1577;
-  assign r_ray2_2 = _n1579;
-  assign r_ray3_2 = _n1581;
-  assign r_ray4_2 = _n1583;
-  assign r_ray5_2 = _n1585;
-  assign r_ray6_2 = _n1587;
-  assign r_ray7_2 = _n1589;
-  assign own_knight_2 = _n1590;
-  assign own_king_2 = _n1591;
-  assign own_pawn_2 = _n1592;
-  assign push_reach_2 = _n1593;
-  assign src_full_2 = _n1594;
-  assign src_pawn_2 = _n1595;
-  assign r_pass_2 = _n1596;
-  assign f_ray0_3 = _n1613;
-  assign f_ray1_3 = _n1615;
-  assign f_ray2_3 = _n1617;
-  assign f_ray3_3 = _n1619;
-  assign f_ray4_3 = _n1621;
-  assign f_ray5_3 = _n1623;
-  assign f_ray6_3 = _n1625;
-  assign f_ray7_3 = _n1627;
-  assign r_ray0_3 = _n1614;
-  assign r_ray1_3 = _n1616;
-  assign r_ray2_3 = _n1618;
-  assign r_ray3_3 = _n1620;
-  assign r_ray4_3 = _n1622;
-  assign r_ray5_3 = _n1624;
-  assign r_ray6_3 = _n1626;
-  assign r_ray7_3 = _n1628;
-  assign own_knight_3 = _n1629;
-  assign own_king_3 = _n1630;
-  assign own_pawn_3 = _n1631;
-  assign push_reach_3 = _n1632;
-  assign src_full_3 = _n1633;
-  assign src_pawn_3 = _n1634;
-  assign r_pass_3 = _n1635;
-  assign f_ray0_4 = _n1652;
-  assign f_ray1_4 = _n1654;
-  assign f_ray2_4 = _n1656;
-  assign f_ray3_4 = _n1658;
-  assign f_ray4_4 = _n1660;
-  assign f_ray5_4 = _n1662;
-  assign f_ray6_4 = _n1664;
-  assign f_ray7_4 = _n1666;
-  assign r_ray0_4 = _n1653;
-  assign r_ray1_4 = _n1655;
-  assign r_ray2_4 = _n1657;
-  assign r_ray3_4 = _n1659;
-  assign r_ray4_4 = _n1661;
-  assign r_ray5_4 = _n1663;
-  assign r_ray6_4 = _n1665;
-  assign r_ray7_4 = _n1667;
-  assign own_knight_4 = _n1668;
-  assign own_king_4 = _n1669;
-  assign own_pawn_4 = _n1670;
-  assign push_reach_4 = _n1671;
-  assign src_full_4 = _n1672;
-  assign src_pawn_4 = _n1673;
-  assign r_pass_4 = _n1674;
-  assign f_ray0_5 = _n1691;
-  assign f_ray1_5 = _n1693;
-  assign f_ray2_5 = _n1695;
-  assign f_ray3_5 = _n1697;
-  assign f_ray4_5 = _n1699;
-  assign f_ray5_5 = _n1701;
-  assign f_ray6_5 = _n1703;
-  assign f_ray7_5 = _n1705;
-  assign r_ray0_5 = _n1692;
-  assign r_ray1_5 = _n1694;
-  assign r_ray2_5 = _n1696;
-  assign r_ray3_5 = _n1698;
-  assign r_ray4_5 = _n1700;
-  assign r_ray5_5 = _n1702;
-  assign r_ray6_5 = _n1704;
-  assign r_ray7_5 = _n1706;
-  assign own_knight_5 = _n1707;
-  assign own_king_5 = _n1708;
-  assign own_pawn_5 = _n1709;
-  assign push_reach_5 = _n1710;
-  assign src_full_5 = _n1711;
-  assign src_pawn_5 = _n1712;
-  assign r_pass_5 = _n1713;
-  assign f_ray0_6 = _n1730;
-  assign f_ray1_6 = _n1732;
-  assign f_ray2_6 = _n1734;
-  assign f_ray3_6 = _n1736;
-  assign f_ray4_6 = _n1738;
-  assign f_ray5_6 = _n1740;
-  assign f_ray6_6 = _n1742;
-  assign f_ray7_6 = _n1744;
-  assign r_ray0_6 = _n1731;
-  assign r_ray1_6 = _n1733;
-  assign r_ray2_6 = _n1735;
-  assign r_ray3_6 = _n1737;
-  assign r_ray4_6 = _n1739;
-  assign r_ray5_6 = _n1741;
-  assign r_ray6_6 = _n1743;
-  assign r_ray7_6 = _n1745;
-  assign own_knight_6 = _n1746;
-  assign own_king_6 = _n1747;
-  assign own_pawn_6 = _n1748;
-  assign push_reach_6 = _n1749;
-  assign src_full_6 = _n1750;
-  assign src_pawn_6 = _n1751;
-  assign r_pass_6 = _n1752;
-  assign f_ray0_7 = _n1769;
-  assign f_ray1_7 = _n1771;
-  assign f_ray2_7 = _n1773;
-  assign f_ray3_7 = _n1775;
-  assign f_ray4_7 = _n1777;
-  assign f_ray5_7 = _n1779;
-  assign f_ray6_7 = _n1781;
-  assign f_ray7_7 = _n1783;
-  assign r_ray0_7 = _n1770;
-  assign r_ray1_7 = _n1772;
-  assign r_ray2_7 = _n1774;
-  assign r_ray3_7 = _n1776;
-  assign r_ray4_7 = _n1778;
-  assign r_ray5_7 = _n1780;
-  assign r_ray6_7 = _n1782;
-  assign r_ray7_7 = _n1784;
-  assign own_knight_7 = _n1785;
-  assign own_king_7 = _n1786;
-  assign own_pawn_7 = _n1787;
-  assign push_reach_7 = _n1788;
-  assign src_full_7 = _n1789;
-  assign src_pawn_7 = _n1790;
-  assign r_pass_7 = _n1791;
-  assign f_ray0_8 = _n1808;
-  assign f_ray1_8 = _n1810;
-  assign f_ray2_8 = _n1812;
-  assign f_ray3_8 = _n1814;
-  assign f_ray4_8 = _n1816;
-  assign f_ray5_8 = _n1818;
-  assign f_ray6_8 = _n1820;
-  assign f_ray7_8 = _n1822;
-  assign r_ray0_8 = _n1809;
-  assign r_ray1_8 = _n1811;
-  assign r_ray2_8 = _n1813;
-  assign r_ray3_8 = _n1815;
-  assign r_ray4_8 = _n1817;
-  assign r_ray5_8 = _n1819;
-  assign r_ray6_8 = _n1821;
-  assign r_ray7_8 = _n1823;
-  assign own_knight_8 = _n1824;
-  assign own_king_8 = _n1825;
-  assign own_pawn_8 = _n1826;
-  assign push_reach_8 = _n1827;
-  assign src_full_8 = _n1828;
-  assign src_pawn_8 = _n1829;
-  assign r_pass_8 = _n1830;
-  assign f_ray0_9 = _n1847;
-  assign f_ray1_9 = _n1849;
-  assign f_ray2_9 = _n1851;
-  assign f_ray3_9 = _n1853;
-  assign f_ray4_9 = _n1855;
-  assign f_ray5_9 = _n1857;
-  assign f_ray6_9 = _n1859;
-  assign f_ray7_9 = _n1861;
-  assign r_ray0_9 = _n1848;
-  assign r_ray1_9 = _n1850;
-  assign r_ray2_9 = _n1852;
-  assign r_ray3_9 = _n1854;
-  assign r_ray4_9 = _n1856;
-  assign r_ray5_9 = _n1858;
-  assign r_ray6_9 = _n1860;
-  assign r_ray7_9 = _n1862;
-  assign own_knight_9 = _n1863;
-  assign own_king_9 = _n1864;
-  assign own_pawn_9 = _n1865;
-  assign push_reach_9 = _n1866;
-  assign src_full_9 = _n1867;
-  assign src_pawn_9 = _n1868;
-  assign r_pass_9 = _n1869;
-  assign f_ray0_10 = _n1886;
-  assign f_ray1_10 = _n1888;
-  assign f_ray2_10 = _n1890;
-  assign f_ray3_10 = _n1892;
-  assign f_ray4_10 = _n1894;
-  assign f_ray5_10 = _n1896;
-  assign f_ray6_10 = _n1898;
-  assign f_ray7_10 = _n1900;
-  assign r_ray0_10 = _n1887;
-  assign r_ray1_10 = _n1889;
-  assign r_ray2_10 = _n1891;
-  assign r_ray3_10 = _n1893;
-  assign r_ray4_10 = _n1895;
-  assign r_ray5_10 = _n1897;
-  assign r_ray6_10 = _n1899;
-  assign r_ray7_10 = _n1901;
-  assign own_knight_10 = _n1902;
-  assign own_king_10 = _n1903;
-  assign own_pawn_10 = _n1904;
-  assign push_reach_10 = _n1905;
-  assign src_full_10 = _n1906;
-  assign src_pawn_10 = _n1907;
-  assign r_pass_10 = _n1908;
-  assign f_ray0_11 = _n1925;
-  assign f_ray1_11 = _n1927;
-  assign f_ray2_11 = _n1929;
-  assign f_ray3_11 = _n1931;
-  assign f_ray4_11 = _n1933;
-  assign f_ray5_11 = _n1935;
-  assign f_ray6_11 = _n1937;
-  assign f_ray7_11 = _n1939;
-  assign r_ray0_11 = _n1926;
-  assign r_ray1_11 = _n1928;
-  assign r_ray2_11 = _n1930;
-  assign r_ray3_11 = _n1932;
-  assign r_ray4_11 = _n1934;
-  assign r_ray5_11 = _n1936;
-  assign r_ray6_11 = _n1938;
-  assign r_ray7_11 = _n1940;
-  assign own_knight_11 = _n1941;
-  assign own_king_11 = _n1942;
-  assign own_pawn_11 = _n1943;
-  assign push_reach_11 = _n1944;
-  assign src_full_11 = _n1945;
-  assign src_pawn_11 = _n1946;
-  assign r_pass_11 = _n1947;
-  assign f_ray0_12 = _n1964;
-  assign f_ray1_12 = _n1966;
-  assign f_ray2_12 = _n1968;
-  assign f_ray3_12 = _n1970;
-  assign f_ray4_12 = _n1972;
-  assign f_ray5_12 = _n1974;
-  assign f_ray6_12 = _n1976;
-  assign f_ray7_12 = _n1978;
-  assign r_ray0_12 = _n1965;
-  assign r_ray1_12 = _n1967;
-  assign r_ray2_12 = _n1969;
-  assign r_ray3_12 = _n1971;
-  assign r_ray4_12 = _n1973;
-  assign r_ray5_12 = _n1975;
-  assign r_ray6_12 = _n1977;
-  assign r_ray7_12 = _n1979;
-  assign own_knight_12 = _n1980;
-  assign own_king_12 = _n1981;
-  assign own_pawn_12 = _n1982;
-  assign push_reach_12 = _n1983;
-  assign src_full_12 = _n1984;
-  assign src_pawn_12 = _n1985;
-  assign r_pass_12 = _n1986;
-  assign f_ray0_13 = _n2003;
-  assign f_ray1_13 = _n2005;
-  assign f_ray2_13 = _n2007;
-  assign f_ray3_13 = _n2009;
-  assign f_ray4_13 = _n2011;
-  assign f_ray5_13 = _n2013;
-  assign f_ray6_13 = _n2015;
-  assign f_ray7_13 = _n2017;
-  assign r_ray0_13 = _n2004;
-  assign r_ray1_13 = _n2006;
-  assign r_ray2_13 = _n2008;
-  assign r_ray3_13 = _n2010;
-  assign r_ray4_13 = _n2012;
-  assign r_ray5_13 = _n2014;
-  assign r_ray6_13 = _n2016;
-  assign r_ray7_13 = _n2018;
-  assign own_knight_13 = _n2019;
-  assign own_king_13 = _n2020;
-  assign own_pawn_13 = _n2021;
-  assign push_reach_13 = _n2022;
-  assign src_full_13 = _n2023;
-  assign src_pawn_13 = _n2024;
-  assign r_pass_13 = _n2025;
-  assign f_ray0_14 = _n2042;
-  assign f_ray1_14 = _n2044;
-  assign f_ray2_14 = _n2046;
-  assign f_ray3_14 = _n2048;
-  assign f_ray4_14 = _n2050;
-  assign f_ray5_14 = _n2052;
-  assign f_ray6_14 = _n2054;
-  assign f_ray7_14 = _n2056;
-  assign r_ray0_14 = _n2043;
-  assign r_ray1_14 = _n2045;
-  assign r_ray2_14 = _n2047;
-  assign r_ray3_14 = _n2049;
-  assign r_ray4_14 = _n2051;
-  assign r_ray5_14 = _n2053;
-  assign r_ray6_14 = _n2055;
-  assign r_ray7_14 = _n2057;
-  assign own_knight_14 = _n2058;
-  assign own_king_14 = _n2059;
-  assign own_pawn_14 = _n2060;
-  assign push_reach_14 = _n2061;
-  assign src_full_14 = _n2062;
-  assign src_pawn_14 = _n2063;
-  assign r_pass_14 = _n2064;
-  assign f_ray0_15 = _n2081;
-  assign f_ray1_15 = _n2083;
-  assign f_ray2_15 = _n2085;
-  assign f_ray3_15 = _n2087;
-  assign f_ray4_15 = _n2089;
-  assign f_ray5_15 = _n2091;
-  assign f_ray6_15 = _n2093;
-  assign f_ray7_15 = _n2095;
-  assign r_ray0_15 = _n2082;
-  assign r_ray1_15 = _n2084;
-  assign r_ray2_15 = _n2086;
-  assign r_ray3_15 = _n2088;
-  assign r_ray4_15 = _n2090;
-  assign r_ray5_15 = _n2092;
-  assign r_ray6_15 = _n2094;
-  assign r_ray7_15 = _n2096;
-  assign own_knight_15 = _n2097;
-  assign own_king_15 = _n2098;
-  assign own_pawn_15 = _n2099;
-  assign push_reach_15 = _n2100;
-  assign src_full_15 = _n2101;
-  assign src_pawn_15 = _n2102;
-  assign r_pass_15 = _n2103;
-  assign f_ray0_16 = _n2120;
-  assign f_ray1_16 = _n2122;
-  assign f_ray2_16 = _n2124;
-  assign f_ray3_16 = _n2126;
-  assign f_ray4_16 = _n2128;
-  assign f_ray5_16 = _n2130;
-  assign f_ray6_16 = _n2132;
-  assign f_ray7_16 = _n2134;
-  assign r_ray0_16 = _n2121;
-  assign r_ray1_16 = _n2123;
-  assign r_ray2_16 = _n2125;
-  assign r_ray3_16 = _n2127;
-  assign r_ray4_16 = _n2129;
-  assign r_ray5_16 = _n2131;
-  assign r_ray6_16 = _n2133;
-  assign r_ray7_16 = _n2135;
-  assign own_knight_16 = _n2136;
-  assign own_king_16 = _n2137;
-  assign own_pawn_16 = _n2138;
-  assign push_reach_16 = _n2139;
-  assign src_full_16 = _n2140;
-  assign src_pawn_16 = _n2141;
-  assign r_pass_16 = _n2142;
-  assign f_ray0_17 = _n2159;
-  assign f_ray1_17 = _n2161;
-  assign f_ray2_17 = _n2163;
-  assign f_ray3_17 = _n2165;
-  assign f_ray4_17 = _n2167;
-  assign f_ray5_17 = _n2169;
-  assign f_ray6_17 = _n2171;
-  assign f_ray7_17 = _n2173;
-  assign r_ray0_17 = _n2160;
-  assign r_ray1_17 = _n2162;
-  assign r_ray2_17 = _n2164;
-  assign r_ray3_17 = _n2166;
-  assign r_ray4_17 = _n2168;
-  assign r_ray5_17 = _n2170;
-  assign r_ray6_17 = _n2172;
-  assign r_ray7_17 = _n2174;
-  assign own_knight_17 = _n2175;
-  assign own_king_17 = _n2176;
-  assign own_pawn_17 = _n2177;
-  assign push_reach_17 = _n2178;
-  assign src_full_17 = _n2179;
-  assign src_pawn_17 = _n2180;
-  assign r_pass_17 = _n2181;
-  assign f_ray0_18 = _n2198;
-  assign f_ray1_18 = _n2200;
-  assign f_ray2_18 = _n2202;
-  assign f_ray3_18 = _n2204;
-  assign f_ray4_18 = _n2206;
-  assign f_ray5_18 = _n2208;
-  assign f_ray6_18 = _n2210;
-  assign f_ray7_18 = _n2212;
-  assign r_ray0_18 = _n2199;
-  assign r_ray1_18 = _n2201;
-  assign r_ray2_18 = _n2203;
-  assign r_ray3_18 = _n2205;
-  assign r_ray4_18 = _n2207;
-  assign r_ray5_18 = _n2209;
-  assign r_ray6_18 = _n2211;
-  assign r_ray7_18 = _n2213;
-  assign own_knight_18 = _n2214;
-  assign own_king_18 = _n2215;
-  assign own_pawn_18 = _n2216;
-  assign push_reach_18 = _n2217;
-  assign src_full_18 = _n2218;
-  assign src_pawn_18 = _n2219;
-  assign r_pass_18 = _n2220;
-  assign f_ray0_19 = _n2237;
-  assign f_ray1_19 = _n2239;
-  assign f_ray2_19 = _n2241;
-  assign f_ray3_19 = _n2243;
-  assign f_ray4_19 = _n2245;
-  assign f_ray5_19 = _n2247;
-  assign f_ray6_19 = _n2249;
-  assign f_ray7_19 = _n2251;
-  assign r_ray0_19 = _n2238;
-  assign r_ray1_19 = _n2240;
-  assign r_ray2_19 = _n2242;
-  assign r_ray3_19 = _n2244;
-  assign r_ray4_19 = _n2246;
-  assign r_ray5_19 = _n2248;
-  assign r_ray6_19 = _n2250;
-  assign r_ray7_19 = _n2252;
-  assign own_knight_19 = _n2253;
-  assign own_king_19 = _n2254;
-  assign own_pawn_19 = _n2255;
-  assign push_reach_19 = _n2256;
-  assign src_full_19 = _n2257;
-  assign src_pawn_19 = _n2258;
-  assign r_pass_19 = _n2259;
-  assign f_ray0_20 = _n2276;
-  assign f_ray1_20 = _n2278;
-  assign f_ray2_20 = _n2280;
-  assign f_ray3_20 = _n2282;
-  assign f_ray4_20 = _n2284;
-  assign f_ray5_20 = _n2286;
-  assign f_ray6_20 = _n2288;
-  assign f_ray7_20 = _n2290;
-  assign r_ray0_20 = _n2277;
-  assign r_ray1_20 = _n2279;
-  assign r_ray2_20 = _n2281;
-  assign r_ray3_20 = _n2283;
-  assign r_ray4_20 = _n2285;
-  assign r_ray5_20 = _n2287;
-  assign r_ray6_20 = _n2289;
-  assign r_ray7_20 = _n2291;
-  assign own_knight_20 = _n2292;
-  assign own_king_20 = _n2293;
-  assign own_pawn_20 = _n2294;
-  assign push_reach_20 = _n2295;
-  assign src_full_20 = _n2296;
-  assign src_pawn_20 = _n2297;
-  assign r_pass_20 = _n2298;
-  assign f_ray0_21 = _n2315;
-  assign f_ray1_21 = _n2317;
-  assign f_ray2_21 = _n2319;
-  assign f_ray3_21 = _n2321;
-  assign f_ray4_21 = _n2323;
-  assign f_ray5_21 = _n2325;
-  assign f_ray6_21 = _n2327;
-  assign f_ray7_21 = _n2329;
-  assign r_ray0_21 = _n2316;
-  assign r_ray1_21 = _n2318;
-  assign r_ray2_21 = _n2320;
-  assign r_ray3_21 = _n2322;
-  assign r_ray4_21 = _n2324;
-  assign r_ray5_21 = _n2326;
-  assign r_ray6_21 = _n2328;
-  assign r_ray7_21 = _n2330;
-  assign own_knight_21 = _n2331;
-  assign own_king_21 = _n2332;
-  assign own_pawn_21 = _n2333;
-  assign push_reach_21 = _n2334;
-  assign src_full_21 = _n2335;
-  assign src_pawn_21 = _n2336;
-  assign r_pass_21 = _n2337;
-  assign f_ray0_22 = _n2354;
-  assign f_ray1_22 = _n2356;
-  assign f_ray2_22 = _n2358;
-  assign f_ray3_22 = _n2360;
-  assign f_ray4_22 = _n2362;
-  assign f_ray5_22 = _n2364;
-  assign f_ray6_22 = _n2366;
-  assign f_ray7_22 = _n2368;
-  assign r_ray0_22 = _n2355;
-  assign r_ray1_22 = _n2357;
-  assign r_ray2_22 = _n2359;
-  assign r_ray3_22 = _n2361;
-  assign r_ray4_22 = _n2363;
-  assign r_ray5_22 = _n2365;
-  assign r_ray6_22 = _n2367;
-  assign r_ray7_22 = _n2369;
-  assign own_knight_22 = _n2370;
-  assign own_king_22 = _n2371;
-  assign own_pawn_22 = _n2372;
-  assign push_reach_22 = _n2373;
-  assign src_full_22 = _n2374;
-  assign src_pawn_22 = _n2375;
-  assign r_pass_22 = _n2376;
-  assign f_ray0_23 = _n2393;
-  assign f_ray1_23 = _n2395;
-  assign f_ray2_23 = _n2397;
-  assign f_ray3_23 = _n2399;
-  assign f_ray4_23 = _n2401;
-  assign f_ray5_23 = _n2403;
-  assign f_ray6_23 = _n2405;
-  assign f_ray7_23 = _n2407;
-  assign r_ray0_23 = _n2394;
-  assign r_ray1_23 = _n2396;
-  assign r_ray2_23 = _n2398;
-  assign r_ray3_23 = _n2400;
-  assign r_ray4_23 = _n2402;
-  assign r_ray5_23 = _n2404;
-  assign r_ray6_23 = _n2406;
-  assign r_ray7_23 = _n2408;
-  assign own_knight_23 = _n2409;
-  assign own_king_23 = _n2410;
-  assign own_pawn_23 = _n2411;
-  assign push_reach_23 = _n2412;
-  assign src_full_23 = _n2413;
-  assign src_pawn_23 = _n2414;
-  assign r_pass_23 = _n2415;
-  assign f_ray0_24 = _n2432;
-  assign f_ray1_24 = _n2434;
-  assign f_ray2_24 = _n2436;
-  assign f_ray3_24 = _n2438;
-  assign f_ray4_24 = _n2440;
-  assign f_ray5_24 = _n2442;
-  assign f_ray6_24 = _n2444;
-  assign f_ray7_24 = _n2446;
-  assign r_ray0_24 = _n2433;
-  assign r_ray1_24 = _n2435;
-  assign r_ray2_24 = _n2437;
-  assign r_ray3_24 = _n2439;
-  assign r_ray4_24 = _n2441;
-  assign r_ray5_24 = _n2443;
-  assign r_ray6_24 = _n2445;
-  assign r_ray7_24 = _n2447;
-  assign own_knight_24 = _n2448;
-  assign own_king_24 = _n2449;
-  assign own_pawn_24 = _n2450;
-  assign push_reach_24 = _n2451;
-  assign src_full_24 = _n2452;
-  assign src_pawn_24 = _n2453;
-  assign r_pass_24 = _n2454;
-  assign f_ray0_25 = _n2471;
-  assign f_ray1_25 = _n2473;
-  assign f_ray2_25 = _n2475;
-  assign f_ray3_25 = _n2477;
-  assign f_ray4_25 = _n2479;
-  assign f_ray5_25 = _n2481;
-  assign f_ray6_25 = _n2483;
-  assign f_ray7_25 = _n2485;
-  assign r_ray0_25 = _n2472;
-  assign r_ray1_25 = _n2474;
-  assign r_ray2_25 = _n2476;
-  assign r_ray3_25 = _n2478;
-  assign r_ray4_25 = _n2480;
-  assign r_ray5_25 = _n2482;
-  assign r_ray6_25 = _n2484;
-  assign r_ray7_25 = _n2486;
-  assign own_knight_25 = _n2487;
-  assign own_king_25 = _n2488;
-  assign own_pawn_25 = _n2489;
-  assign push_reach_25 = _n2490;
-  assign src_full_25 = _n2491;
-  assign src_pawn_25 = _n2492;
-  assign r_pass_25 = _n2493;
-  assign f_ray0_26 = _n2510;
-  assign f_ray1_26 = _n2512;
-  assign f_ray2_26 = _n2514;
-  assign f_ray3_26 = _n2516;
-  assign f_ray4_26 = _n2518;
-  assign f_ray5_26 = _n2520;
-  assign f_ray6_26 = _n2522;
-  assign f_ray7_26 = _n2524;
-  assign r_ray0_26 = _n2511;
-  assign r_ray1_26 = _n2513;
-  assign r_ray2_26 = _n2515;
-  assign r_ray3_26 = _n2517;
-  assign r_ray4_26 = _n2519;
-  assign r_ray5_26 = _n2521;
-  assign r_ray6_26 = _n2523;
-  assign r_ray7_26 = _n2525;
-  assign own_knight_26 = _n2526;
-  assign own_king_26 = _n2527;
-  assign own_pawn_26 = _n2528;
-  assign push_reach_26 = _n2529;
-  assign src_full_26 = _n2530;
-  assign src_pawn_26 = _n2531;
-  assign r_pass_26 = _n2532;
-  assign f_ray0_27 = _n2549;
-  assign f_ray1_27 = _n2551;
-  assign f_ray2_27 = _n2553;
-  assign f_ray3_27 = _n2555;
-  assign f_ray4_27 = _n2557;
-  assign f_ray5_27 = _n2559;
-  assign f_ray6_27 = _n2561;
-  assign f_ray7_27 = _n2563;
-  assign r_ray0_27 = _n2550;
-  assign r_ray1_27 = _n2552;
-  assign r_ray2_27 = _n2554;
-  assign r_ray3_27 = _n2556;
-  assign r_ray4_27 = _n2558;
-  assign r_ray5_27 = _n2560;
-  assign r_ray6_27 = _n2562;
-  assign r_ray7_27 = _n2564;
-  assign own_knight_27 = _n2565;
-  assign own_king_27 = _n2566;
-  assign own_pawn_27 = _n2567;
-  assign push_reach_27 = _n2568;
-  assign src_full_27 = _n2569;
-  assign src_pawn_27 = _n2570;
-  assign r_pass_27 = _n2571;
-  assign f_ray0_28 = _n2588;
-  assign f_ray1_28 = _n2590;
-  assign f_ray2_28 = _n2592;
-  assign f_ray3_28 = _n2594;
-  assign f_ray4_28 = _n2596;
-  assign f_ray5_28 = _n2598;
-  assign f_ray6_28 = _n2600;
-  assign f_ray7_28 = _n2602;
-  assign r_ray0_28 = _n2589;
-  assign r_ray1_28 = _n2591;
-  assign r_ray2_28 = _n2593;
-  assign r_ray3_28 = _n2595;
-  assign r_ray4_28 = _n2597;
-  assign r_ray5_28 = _n2599;
-  assign r_ray6_28 = _n2601;
-  assign r_ray7_28 = _n2603;
-  assign own_knight_28 = _n2604;
-  assign own_king_28 = _n2605;
-  assign own_pawn_28 = _n2606;
-  assign push_reach_28 = _n2607;
-  assign src_full_28 = _n2608;
-  assign src_pawn_28 = _n2609;
-  assign r_pass_28 = _n2610;
-  assign f_ray0_29 = _n2627;
-  assign f_ray1_29 = _n2629;
-  assign f_ray2_29 = _n2631;
-  assign f_ray3_29 = _n2633;
-  assign f_ray4_29 = _n2635;
-  assign f_ray5_29 = _n2637;
-  assign f_ray6_29 = _n2639;
-  assign f_ray7_29 = _n2641;
-  assign r_ray0_29 = _n2628;
-  assign r_ray1_29 = _n2630;
-  assign r_ray2_29 = _n2632;
-  assign r_ray3_29 = _n2634;
-  assign r_ray4_29 = _n2636;
-  assign r_ray5_29 = _n2638;
-  assign r_ray6_29 = _n2640;
-  assign r_ray7_29 = _n2642;
-  assign own_knight_29 = _n2643;
-  assign own_king_29 = _n2644;
-  assign own_pawn_29 = _n2645;
-  assign push_reach_29 = _n2646;
-  assign src_full_29 = _n2647;
-  assign src_pawn_29 = _n2648;
-  assign r_pass_29 = _n2649;
-  assign f_ray0_30 = _n2666;
-  assign f_ray1_30 = _n2668;
-  assign f_ray2_30 = _n2670;
-  assign f_ray3_30 = _n2672;
-  assign f_ray4_30 = _n2674;
-  assign f_ray5_30 = _n2676;
-  assign f_ray6_30 = _n2678;
-  assign f_ray7_30 = _n2680;
-  assign r_ray0_30 = _n2667;
-  assign r_ray1_30 = _n2669;
-  assign r_ray2_30 = _n2671;
-  assign r_ray3_30 = _n2673;
-  assign r_ray4_30 = _n2675;
-  assign r_ray5_30 = _n2677;
-  assign r_ray6_30 = _n2679;
-  assign r_ray7_30 = _n2681;
-  assign own_knight_30 = _n2682;
-  assign own_king_30 = _n2683;
-  assign own_pawn_30 = _n2684;
-  assign push_reach_30 = _n2685;
-  assign src_full_30 = _n2686;
-  assign src_pawn_30 = _n2687;
-  assign r_pass_30 = _n2688;
-  assign f_ray0_31 = _n2705;
-  assign f_ray1_31 = _n2707;
-  assign f_ray2_31 = _n2709;
-  assign f_ray3_31 = _n2711;
-  assign f_ray4_31 = _n2713;
-  assign f_ray5_31 = _n2715;
-  assign f_ray6_31 = _n2717;
-  assign f_ray7_31 = _n2719;
-  assign r_ray0_31 = _n2706;
-  assign r_ray1_31 = _n2708;
-  assign r_ray2_31 = _n2710;
-  assign r_ray3_31 = _n2712;
-  assign r_ray4_31 = _n2714;
-  assign r_ray5_31 = _n2716;
-  assign r_ray6_31 = _n2718;
-  assign r_ray7_31 = _n2720;
-  assign own_knight_31 = _n2721;
-  assign own_king_31 = _n2722;
-  assign own_pawn_31 = _n2723;
-  assign push_reach_31 = _n2724;
-  assign src_full_31 = _n2725;
-  assign src_pawn_31 = _n2726;
-  assign r_pass_31 = _n2727;
-  assign f_ray0_32 = _n2744;
-  assign f_ray1_32 = _n2746;
-  assign f_ray2_32 = _n2748;
-  assign f_ray3_32 = _n2750;
-  assign f_ray4_32 = _n2752;
-  assign f_ray5_32 = _n2754;
-  assign f_ray6_32 = _n2756;
-  assign f_ray7_32 = _n2758;
-  assign r_ray0_32 = _n2745;
-  assign r_ray1_32 = _n2747;
-  assign r_ray2_32 = _n2749;
-  assign r_ray3_32 = _n2751;
-  assign r_ray4_32 = _n2753;
-  assign r_ray5_32 = _n2755;
-  assign r_ray6_32 = _n2757;
-  assign r_ray7_32 = _n2759;
-  assign own_knight_32 = _n2760;
-  assign own_king_32 = _n2761;
-  assign own_pawn_32 = _n2762;
-  assign push_reach_32 = _n2763;
-  assign src_full_32 = _n2764;
-  assign src_pawn_32 = _n2765;
-  assign r_pass_32 = _n2766;
-  assign f_ray0_33 = _n2783;
-  assign f_ray1_33 = _n2785;
-  assign f_ray2_33 = _n2787;
-  assign f_ray3_33 = _n2789;
-  assign f_ray4_33 = _n2791;
-  assign f_ray5_33 = _n2793;
-  assign f_ray6_33 = _n2795;
-  assign f_ray7_33 = _n2797;
-  assign r_ray0_33 = _n2784;
-  assign r_ray1_33 = _n2786;
-  assign r_ray2_33 = _n2788;
-  assign r_ray3_33 = _n2790;
-  assign r_ray4_33 = _n2792;
-  assign r_ray5_33 = _n2794;
-  assign r_ray6_33 = _n2796;
-  assign r_ray7_33 = _n2798;
-  assign own_knight_33 = _n2799;
-  assign own_king_33 = _n2800;
-  assign own_pawn_33 = _n2801;
-  assign push_reach_33 = _n2802;
-  assign src_full_33 = _n2803;
-  assign src_pawn_33 = _n2804;
-  assign r_pass_33 = _n2805;
-  assign f_ray0_34 = _n2822;
-  assign f_ray1_34 = _n2824;
-  assign f_ray2_34 = _n2826;
-  assign f_ray3_34 = _n2828;
-  assign f_ray4_34 = _n2830;
-  assign f_ray5_34 = _n2832;
-  assign f_ray6_34 = _n2834;
-  assign f_ray7_34 = _n2836;
-  assign r_ray0_34 = _n2823;
-  assign r_ray1_34 = _n2825;
-  assign r_ray2_34 = _n2827;
-  assign r_ray3_34 = _n2829;
-  assign r_ray4_34 = _n2831;
-  assign r_ray5_34 = _n2833;
-  assign r_ray6_34 = _n2835;
-  assign r_ray7_34 = _n2837;
-  assign own_knight_34 = _n2838;
-  assign own_king_34 = _n2839;
-  assign own_pawn_34 = _n2840;
-  assign push_reach_34 = _n2841;
-  assign src_full_34 = _n2842;
-  assign src_pawn_34 = _n2843;
-  assign r_pass_34 = _n2844;
-  assign f_ray0_35 = _n2861;
-  assign f_ray1_35 = _n2863;
-  assign f_ray2_35 = _n2865;
-  assign f_ray3_35 = _n2867;
-  assign f_ray4_35 = _n2869;
-  assign f_ray5_35 = _n2871;
-  assign f_ray6_35 = _n2873;
-  assign f_ray7_35 = _n2875;
-  assign r_ray0_35 = _n2862;
-  assign r_ray1_35 = _n2864;
-  assign r_ray2_35 = _n2866;
-  assign r_ray3_35 = _n2868;
-  assign r_ray4_35 = _n2870;
-  assign r_ray5_35 = _n2872;
-  assign r_ray6_35 = _n2874;
-  assign r_ray7_35 = _n2876;
-  assign own_knight_35 = _n2877;
-  assign own_king_35 = _n2878;
-  assign own_pawn_35 = _n2879;
-  assign push_reach_35 = _n2880;
-  assign src_full_35 = _n2881;
-  assign src_pawn_35 = _n2882;
-  assign r_pass_35 = _n2883;
-  assign f_ray0_36 = _n2900;
-  assign f_ray1_36 = _n2902;
-  assign f_ray2_36 = _n2904;
-  assign f_ray3_36 = _n2906;
-  assign f_ray4_36 = _n2908;
-  assign f_ray5_36 = _n2910;
-  assign f_ray6_36 = _n2912;
-  assign f_ray7_36 = _n2914;
-  assign r_ray0_36 = _n2901;
-  assign r_ray1_36 = _n2903;
-  assign r_ray2_36 = _n2905;
-  assign r_ray3_36 = _n2907;
-  assign r_ray4_36 = _n2909;
-  assign r_ray5_36 = _n2911;
-  assign r_ray6_36 = _n2913;
-  assign r_ray7_36 = _n2915;
-  assign own_knight_36 = _n2916;
-  assign own_king_36 = _n2917;
-  assign own_pawn_36 = _n2918;
-  assign push_reach_36 = _n2919;
-  assign src_full_36 = _n2920;
-  assign src_pawn_36 = _n2921;
-  assign r_pass_36 = _n2922;
-  assign f_ray0_37 = _n2939;
-  assign f_ray1_37 = _n2941;
-  assign f_ray2_37 = _n2943;
-  assign f_ray3_37 = _n2945;
-  assign f_ray4_37 = _n2947;
-  assign f_ray5_37 = _n2949;
-  assign f_ray6_37 = _n2951;
-  assign f_ray7_37 = _n2953;
-  assign r_ray0_37 = _n2940;
-  assign r_ray1_37 = _n2942;
-  assign r_ray2_37 = _n2944;
-  assign r_ray3_37 = _n2946;
-  assign r_ray4_37 = _n2948;
-  assign r_ray5_37 = _n2950;
-  assign r_ray6_37 = _n2952;
-  assign r_ray7_37 = _n2954;
-  assign own_knight_37 = _n2955;
-  assign own_king_37 = _n2956;
-  assign own_pawn_37 = _n2957;
-  assign push_reach_37 = _n2958;
-  assign src_full_37 = _n2959;
-  assign src_pawn_37 = _n2960;
-  assign r_pass_37 = _n2961;
-  assign f_ray0_38 = _n2978;
-  assign f_ray1_38 = _n2980;
-  assign f_ray2_38 = _n2982;
-  assign f_ray3_38 = _n2984;
-  assign f_ray4_38 = _n2986;
-  assign f_ray5_38 = _n2988;
-  assign f_ray6_38 = _n2990;
-  assign f_ray7_38 = _n2992;
-  assign r_ray0_38 = _n2979;
-  assign r_ray1_38 = _n2981;
-  assign r_ray2_38 = _n2983;
-  assign r_ray3_38 = _n2985;
-  assign r_ray4_38 = _n2987;
-  assign r_ray5_38 = _n2989;
-  assign r_ray6_38 = _n2991;
-  assign r_ray7_38 = _n2993;
-  assign own_knight_38 = _n2994;
-  assign own_king_38 = _n2995;
-  assign own_pawn_38 = _n2996;
-  assign push_reach_38 = _n2997;
-  assign src_full_38 = _n2998;
-  assign src_pawn_38 = _n2999;
-  assign r_pass_38 = _n3000;
-  assign f_ray0_39 = _n3017;
-  assign f_ray1_39 = _n3019;
-  assign f_ray2_39 = _n3021;
-  assign f_ray3_39 = _n3023;
-  assign f_ray4_39 = _n3025;
-  assign f_ray5_39 = _n3027;
-  assign f_ray6_39 = _n3029;
-  assign f_ray7_39 = _n3031;
-  assign r_ray0_39 = _n3018;
-  assign r_ray1_39 = _n3020;
-  assign r_ray2_39 = _n3022;
-  assign r_ray3_39 = _n3024;
-  assign r_ray4_39 = _n3026;
-  assign r_ray5_39 = _n3028;
-  assign r_ray6_39 = _n3030;
-  assign r_ray7_39 = _n3032;
-  assign own_knight_39 = _n3033;
-  assign own_king_39 = _n3034;
-  assign own_pawn_39 = _n3035;
-  assign push_reach_39 = _n3036;
-  assign src_full_39 = _n3037;
-  assign src_pawn_39 = _n3038;
-  assign r_pass_39 = _n3039;
-  assign f_ray0_40 = _n3056;
-  assign f_ray1_40 = _n3058;
-  assign f_ray2_40 = _n3060;
-  assign f_ray3_40 = _n3062;
-  assign f_ray4_40 = _n3064;
-  assign f_ray5_40 = _n3066;
-  assign f_ray6_40 = _n3068;
-  assign f_ray7_40 = _n3070;
-  assign r_ray0_40 = _n3057;
-  assign r_ray1_40 = _n3059;
-  assign r_ray2_40 = _n3061;
-  assign r_ray3_40 = _n3063;
-  assign r_ray4_40 = _n3065;
-  assign r_ray5_40 = _n3067;
-  assign r_ray6_40 = _n3069;
-  assign r_ray7_40 = _n3071;
-  assign own_knight_40 = _n3072;
-  assign own_king_40 = _n3073;
-  assign own_pawn_40 = _n3074;
-  assign push_reach_40 = _n3075;
-  assign src_full_40 = _n3076;
-  assign src_pawn_40 = _n3077;
-  assign r_pass_40 = _n3078;
-  assign f_ray0_41 = _n3095;
-  assign f_ray1_41 = _n3097;
-  assign f_ray2_41 = _n3099;
-  assign f_ray3_41 = _n3101;
-  assign f_ray4_41 = _n3103;
-  assign f_ray5_41 = _n3105;
-  assign f_ray6_41 = _n3107;
-  assign f_ray7_41 = _n3109;
-  assign r_ray0_41 = _n3096;
-  assign r_ray1_41 = _n3098;
-  assign r_ray2_41 = _n3100;
-  assign r_ray3_41 = _n3102;
-  assign r_ray4_41 = _n3104;
-  assign r_ray5_41 = _n3106;
-  assign r_ray6_41 = _n3108;
-  assign r_ray7_41 = _n3110;
-  assign own_knight_41 = _n3111;
-  assign own_king_41 = _n3112;
-  assign own_pawn_41 = _n3113;
-  assign push_reach_41 = _n3114;
-  assign src_full_41 = _n3115;
-  assign src_pawn_41 = _n3116;
-  assign r_pass_41 = _n3117;
-  assign f_ray0_42 = _n3134;
-  assign f_ray1_42 = _n3136;
-  assign f_ray2_42 = _n3138;
-  assign f_ray3_42 = _n3140;
-  assign f_ray4_42 = _n3142;
-  assign f_ray5_42 = _n3144;
-  assign f_ray6_42 = _n3146;
-  assign f_ray7_42 = _n3148;
-  assign r_ray0_42 = _n3135;
-  assign r_ray1_42 = _n3137;
-  assign r_ray2_42 = _n3139;
-  assign r_ray3_42 = _n3141;
-  assign r_ray4_42 = _n3143;
-  assign r_ray5_42 = _n3145;
-  assign r_ray6_42 = _n3147;
-  assign r_ray7_42 = _n3149;
-  assign own_knight_42 = _n3150;
-  assign own_king_42 = _n3151;
-  assign own_pawn_42 = _n3152;
-  assign push_reach_42 = _n3153;
-  assign src_full_42 = _n3154;
-  assign src_pawn_42 = _n3155;
-  assign r_pass_42 = _n3156;
-  assign f_ray0_43 = _n3173;
-  assign f_ray1_43 = _n3175;
-  assign f_ray2_43 = _n3177;
-  assign f_ray3_43 = _n3179;
-  assign f_ray4_43 = _n3181;
-  assign f_ray5_43 = _n3183;
-  assign f_ray6_43 = _n3185;
-  assign f_ray7_43 = _n3187;
-  assign r_ray0_43 = _n3174;
-  assign r_ray1_43 = _n3176;
-  assign r_ray2_43 = _n3178;
-  assign r_ray3_43 = _n3180;
-  assign r_ray4_43 = _n3182;
-  assign r_ray5_43 = _n3184;
-  assign r_ray6_43 = _n3186;
-  assign r_ray7_43 = _n3188;
-  assign own_knight_43 = _n3189;
-  assign own_king_43 = _n3190;
-  assign own_pawn_43 = _n3191;
-  assign push_reach_43 = _n3192;
-  assign src_full_43 = _n3193;
-  assign src_pawn_43 = _n3194;
-  assign r_pass_43 = _n3195;
-  assign f_ray0_44 = _n3212;
-  assign f_ray1_44 = _n3214;
-  assign f_ray2_44 = _n3216;
-  assign f_ray3_44 = _n3218;
-  assign f_ray4_44 = _n3220;
-  assign f_ray5_44 = _n3222;
-  assign f_ray6_44 = _n3224;
-  assign f_ray7_44 = _n3226;
-  assign r_ray0_44 = _n3213;
-  assign r_ray1_44 = _n3215;
-  assign r_ray2_44 = _n3217;
-  assign r_ray3_44 = _n3219;
-  assign r_ray4_44 = _n3221;
-  assign r_ray5_44 = _n3223;
-  assign r_ray6_44 = _n3225;
-  assign r_ray7_44 = _n3227;
-  assign own_knight_44 = _n3228;
-  assign own_king_44 = _n3229;
-  assign own_pawn_44 = _n3230;
-  assign push_reach_44 = _n3231;
-  assign src_full_44 = _n3232;
-  assign src_pawn_44 = _n3233;
-  assign r_pass_44 = _n3234;
-  assign f_ray0_45 = _n3251;
-  assign f_ray1_45 = _n3253;
-  assign f_ray2_45 = _n3255;
-  assign f_ray3_45 = _n3257;
-  assign f_ray4_45 = _n3259;
-  assign f_ray5_45 = _n3261;
-  assign f_ray6_45 = _n3263;
-  assign f_ray7_45 = _n3265;
-  assign r_ray0_45 = _n3252;
-  assign r_ray1_45 = _n3254;
-  assign r_ray2_45 = _n3256;
-  assign r_ray3_45 = _n3258;
-  assign r_ray4_45 = _n3260;
-  assign r_ray5_45 = _n3262;
-  assign r_ray6_45 = _n3264;
-  assign r_ray7_45 = _n3266;
-  assign own_knight_45 = _n3267;
-  assign own_king_45 = _n3268;
-  assign own_pawn_45 = _n3269;
-  assign push_reach_45 = _n3270;
-  assign src_full_45 = _n3271;
-  assign src_pawn_45 = _n3272;
-  assign r_pass_45 = _n3273;
-  assign f_ray0_46 = _n3290;
-  assign f_ray1_46 = _n3292;
-  assign f_ray2_46 = _n3294;
-  assign f_ray3_46 = _n3296;
-  assign f_ray4_46 = _n3298;
-  assign f_ray5_46 = _n3300;
-  assign f_ray6_46 = _n3302;
-  assign f_ray7_46 = _n3304;
-  assign r_ray0_46 = _n3291;
-  assign r_ray1_46 = _n3293;
-  assign r_ray2_46 = _n3295;
-  assign r_ray3_46 = _n3297;
-  assign r_ray4_46 = _n3299;
-  assign r_ray5_46 = _n3301;
-  assign r_ray6_46 = _n3303;
-  assign r_ray7_46 = _n3305;
-  assign own_knight_46 = _n3306;
-  assign own_king_46 = _n3307;
-  assign own_pawn_46 = _n3308;
-  assign push_reach_46 = _n3309;
-  assign src_full_46 = _n3310;
-  assign src_pawn_46 = _n3311;
-  assign r_pass_46 = _n3312;
-  assign f_ray0_47 = _n3329;
-  assign f_ray1_47 = _n3331;
-  assign f_ray2_47 = _n3333;
-  assign f_ray3_47 = _n3335;
-  assign f_ray4_47 = _n3337;
-  assign f_ray5_47 = _n3339;
-  assign f_ray6_47 = _n3341;
-  assign f_ray7_47 = _n3343;
-  assign r_ray0_47 = _n3330;
-  assign r_ray1_47 = _n3332;
-  assign r_ray2_47 = _n3334;
-  assign r_ray3_47 = _n3336;
-  assign r_ray4_47 = _n3338;
-  assign r_ray5_47 = _n3340;
-  assign r_ray6_47 = _n3342;
-  assign r_ray7_47 = _n3344;
-  assign own_knight_47 = _n3345;
-  assign own_king_47 = _n3346;
-  assign own_pawn_47 = _n3347;
-  assign push_reach_47 = _n3348;
-  assign src_full_47 = _n3349;
-  assign src_pawn_47 = _n3350;
-  assign r_pass_47 = _n3351;
-  assign f_ray0_48 = _n3368;
-  assign f_ray1_48 = _n3370;
-  assign f_ray2_48 = _n3372;
-  assign f_ray3_48 = _n3374;
-  assign f_ray4_48 = _n3376;
-  assign f_ray5_48 = _n3378;
-  assign f_ray6_48 = _n3380;
-  assign f_ray7_48 = _n3382;
-  assign r_ray0_48 = _n3369;
-  assign r_ray1_48 = _n3371;
-  assign r_ray2_48 = _n3373;
-  assign r_ray3_48 = _n3375;
-  assign r_ray4_48 = _n3377;
-  assign r_ray5_48 = _n3379;
-  assign r_ray6_48 = _n3381;
-  assign r_ray7_48 = _n3383;
-  assign own_knight_48 = _n3384;
-  assign own_king_48 = _n3385;
-  assign own_pawn_48 = _n3386;
-  assign push_reach_48 = _n3387;
-  assign src_full_48 = _n3388;
-  assign src_pawn_48 = _n3389;
-  assign r_pass_48 = _n3390;
-  assign f_ray0_49 = _n3407;
-  assign f_ray1_49 = _n3409;
-  assign f_ray2_49 = _n3411;
-  assign f_ray3_49 = _n3413;
-  assign f_ray4_49 = _n3415;
-  assign f_ray5_49 = _n3417;
-  assign f_ray6_49 = _n3419;
-  assign f_ray7_49 = _n3421;
-  assign r_ray0_49 = _n3408;
-  assign r_ray1_49 = _n3410;
-  assign r_ray2_49 = _n3412;
-  assign r_ray3_49 = _n3414;
-  assign r_ray4_49 = _n3416;
-  assign r_ray5_49 = _n3418;
-  assign r_ray6_49 = _n3420;
-  assign r_ray7_49 = _n3422;
-  assign own_knight_49 = _n3423;
-  assign own_king_49 = _n3424;
-  assign own_pawn_49 = _n3425;
-  assign push_reach_49 = _n3426;
-  assign src_full_49 = _n3427;
-  assign src_pawn_49 = _n3428;
-  assign r_pass_49 = _n3429;
-  assign f_ray0_50 = _n3446;
-  assign f_ray1_50 = _n3448;
-  assign f_ray2_50 = _n3450;
-  assign f_ray3_50 = _n3452;
-  assign f_ray4_50 = _n3454;
-  assign f_ray5_50 = _n3456;
-  assign f_ray6_50 = _n3458;
-  assign f_ray7_50 = _n3460;
-  assign r_ray0_50 = _n3447;
-  assign r_ray1_50 = _n3449;
-  assign r_ray2_50 = _n3451;
-  assign r_ray3_50 = _n3453;
-  assign r_ray4_50 = _n3455;
-  assign r_ray5_50 = _n3457;
-  assign r_ray6_50 = _n3459;
-  assign r_ray7_50 = _n3461;
-  assign own_knight_50 = _n3462;
-  assign own_king_50 = _n3463;
-  assign own_pawn_50 = _n3464;
-  assign push_reach_50 = _n3465;
-  assign src_full_50 = _n3466;
-  assign src_pawn_50 = _n3467;
-  assign r_pass_50 = _n3468;
-  assign f_ray0_51 = _n3485;
-  assign f_ray1_51 = _n3487;
-  assign f_ray2_51 = _n3489;
-  assign f_ray3_51 = _n3491;
-  assign f_ray4_51 = _n3493;
-  assign f_ray5_51 = _n3495;
-  assign f_ray6_51 = _n3497;
-  assign f_ray7_51 = _n3499;
-  assign r_ray0_51 = _n3486;
-  assign r_ray1_51 = _n3488;
-  assign r_ray2_51 = _n3490;
-  assign r_ray3_51 = _n3492;
-  assign r_ray4_51 = _n3494;
-  assign r_ray5_51 = _n3496;
-  assign r_ray6_51 = _n3498;
-  assign r_ray7_51 = _n3500;
-  assign own_knight_51 = _n3501;
-  assign own_king_51 = _n3502;
-  assign own_pawn_51 = _n3503;
-  assign push_reach_51 = _n3504;
-  assign src_full_51 = _n3505;
-  assign src_pawn_51 = _n3506;
-  assign r_pass_51 = _n3507;
-  assign f_ray0_52 = _n3524;
-  assign f_ray1_52 = _n3526;
-  assign f_ray2_52 = _n3528;
-  assign f_ray3_52 = _n3530;
-  assign f_ray4_52 = _n3532;
-  assign f_ray5_52 = _n3534;
-  assign f_ray6_52 = _n3536;
-  assign f_ray7_52 = _n3538;
-  assign r_ray0_52 = _n3525;
-  assign r_ray1_52 = _n3527;
-  assign r_ray2_52 = _n3529;
-  assign r_ray3_52 = _n3531;
-  assign r_ray4_52 = _n3533;
-  assign r_ray5_52 = _n3535;
-  assign r_ray6_52 = _n3537;
-  assign r_ray7_52 = _n3539;
-  assign own_knight_52 = _n3540;
-  assign own_king_52 = _n3541;
-  assign own_pawn_52 = _n3542;
-  assign push_reach_52 = _n3543;
-  assign src_full_52 = _n3544;
-  assign src_pawn_52 = _n3545;
-  assign r_pass_52 = _n3546;
-  assign f_ray0_53 = _n3563;
-  assign f_ray1_53 = _n3565;
-  assign f_ray2_53 = _n3567;
-  assign f_ray3_53 = _n3569;
-  assign f_ray4_53 = _n3571;
-  assign f_ray5_53 = _n3573;
-  assign f_ray6_53 = _n3575;
-  assign f_ray7_53 = _n3577;
-  assign r_ray0_53 = _n3564;
-  assign r_ray1_53 = _n3566;
-  assign r_ray2_53 = _n3568;
-  assign r_ray3_53 = _n3570;
-  assign r_ray4_53 = _n3572;
-  assign r_ray5_53 = _n3574;
-  assign r_ray6_53 = _n3576;
-  assign r_ray7_53 = _n3578;
-  assign own_knight_53 = _n3579;
-  assign own_king_53 = _n3580;
-  assign own_pawn_53 = _n3581;
-  assign push_reach_53 = _n3582;
-  assign src_full_53 = _n3583;
-  assign src_pawn_53 = _n3584;
-  assign r_pass_53 = _n3585;
-  assign f_ray0_54 = _n3602;
-  assign f_ray1_54 = _n3604;
-  assign f_ray2_54 = _n3606;
-  assign f_ray3_54 = _n3608;
-  assign f_ray4_54 = _n3610;
-  assign f_ray5_54 = _n3612;
-  assign f_ray6_54 = _n3614;
-  assign f_ray7_54 = _n3616;
-  assign r_ray0_54 = _n3603;
-  assign r_ray1_54 = _n3605;
-  assign r_ray2_54 = _n3607;
-  assign r_ray3_54 = _n3609;
-  assign r_ray4_54 = _n3611;
-  assign r_ray5_54 = _n3613;
-  assign r_ray6_54 = _n3615;
-  assign r_ray7_54 = _n3617;
-  assign own_knight_54 = _n3618;
-  assign own_king_54 = _n3619;
-  assign own_pawn_54 = _n3620;
-  assign push_reach_54 = _n3621;
-  assign src_full_54 = _n3622;
-  assign src_pawn_54 = _n3623;
-  assign r_pass_54 = _n3624;
-  assign f_ray0_55 = _n3641;
-  assign f_ray1_55 = _n3643;
-  assign f_ray2_55 = _n3645;
-  assign f_ray3_55 = _n3647;
-  assign f_ray4_55 = _n3649;
-  assign f_ray5_55 = _n3651;
-  assign f_ray6_55 = _n3653;
-  assign f_ray7_55 = _n3655;
-  assign r_ray0_55 = _n3642;
-  assign r_ray1_55 = _n3644;
-  assign r_ray2_55 = _n3646;
-  assign r_ray3_55 = _n3648;
-  assign r_ray4_55 = _n3650;
-  assign r_ray5_55 = _n3652;
-  assign r_ray6_55 = _n3654;
-  assign r_ray7_55 = _n3656;
-  assign own_knight_55 = _n3657;
-  assign own_king_55 = _n3658;
-  assign own_pawn_55 = _n3659;
-  assign push_reach_55 = _n3660;
-  assign src_full_55 = _n3661;
-  assign src_pawn_55 = _n3662;
-  assign r_pass_55 = _n3663;
-  assign f_ray0_56 = _n3680;
-  assign f_ray1_56 = _n3682;
-  assign f_ray2_56 = _n3684;
-  assign f_ray3_56 = _n3686;
-  assign f_ray4_56 = _n3688;
-  assign f_ray5_56 = _n3690;
-  assign f_ray6_56 = _n3692;
-  assign f_ray7_56 = _n3694;
-  assign r_ray0_56 = _n3681;
-  assign r_ray1_56 = _n3683;
-  assign r_ray2_56 = _n3685;
-  assign r_ray3_56 = _n3687;
-  assign r_ray4_56 = _n3689;
-  assign r_ray5_56 = _n3691;
-  assign r_ray6_56 = _n3693;
-  assign r_ray7_56 = _n3695;
-  assign own_knight_56 = _n3696;
-  assign own_king_56 = _n3697;
-  assign own_pawn_56 = _n3698;
-  assign push_reach_56 = _n3699;
-  assign src_full_56 = _n3700;
-  assign src_pawn_56 = _n3701;
-  assign r_pass_56 = _n3702;
-  assign f_ray0_57 = _n3719;
-  assign f_ray1_57 = _n3721;
-  assign f_ray2_57 = _n3723;
-  assign f_ray3_57 = _n3725;
-  assign f_ray4_57 = _n3727;
-  assign f_ray5_57 = _n3729;
-  assign f_ray6_57 = _n3731;
-  assign f_ray7_57 = _n3733;
-  assign r_ray0_57 = _n3720;
-  assign r_ray1_57 = _n3722;
-  assign r_ray2_57 = _n3724;
-  assign r_ray3_57 = _n3726;
-  assign r_ray4_57 = _n3728;
-  assign r_ray5_57 = _n3730;
-  assign r_ray6_57 = _n3732;
-  assign r_ray7_57 = _n3734;
-  assign own_knight_57 = _n3735;
-  assign own_king_57 = _n3736;
-  assign own_pawn_57 = _n3737;
-  assign push_reach_57 = _n3738;
-  assign src_full_57 = _n3739;
-  assign src_pawn_57 = _n3740;
-  assign r_pass_57 = _n3741;
-  assign f_ray0_58 = _n3758;
-  assign f_ray1_58 = _n3760;
-  assign f_ray2_58 = _n3762;
-  assign f_ray3_58 = _n3764;
-  assign f_ray4_58 = _n3766;
-  assign f_ray5_58 = _n3768;
-  assign f_ray6_58 = _n3770;
-  assign f_ray7_58 = _n3772;
-  assign r_ray0_58 = _n3759;
-  assign r_ray1_58 = _n3761;
-  assign r_ray2_58 = _n3763;
-  assign r_ray3_58 = _n3765;
-  assign r_ray4_58 = _n3767;
-  assign r_ray5_58 = _n3769;
-  assign r_ray6_58 = _n3771;
-  assign r_ray7_58 = _n3773;
-  assign own_knight_58 = _n3774;
-  assign own_king_58 = _n3775;
-  assign own_pawn_58 = _n3776;
-  assign push_reach_58 = _n3777;
-  assign src_full_58 = _n3778;
-  assign src_pawn_58 = _n3779;
-  assign r_pass_58 = _n3780;
-  assign f_ray0_59 = _n3797;
-  assign f_ray1_59 = _n3799;
-  assign f_ray2_59 = _n3801;
-  assign f_ray3_59 = _n3803;
-  assign f_ray4_59 = _n3805;
-  assign f_ray5_59 = _n3807;
-  assign f_ray6_59 = _n3809;
-  assign f_ray7_59 = _n3811;
-  assign r_ray0_59 = _n3798;
-  assign r_ray1_59 = _n3800;
-  assign r_ray2_59 = _n3802;
-  assign r_ray3_59 = _n3804;
-  assign r_ray4_59 = _n3806;
-  assign r_ray5_59 = _n3808;
-  assign r_ray6_59 = _n3810;
-  assign r_ray7_59 = _n3812;
-  assign own_knight_59 = _n3813;
-  assign own_king_59 = _n3814;
-  assign own_pawn_59 = _n3815;
-  assign push_reach_59 = _n3816;
-  assign src_full_59 = _n3817;
-  assign src_pawn_59 = _n3818;
-  assign r_pass_59 = _n3819;
-  assign f_ray0_60 = _n3836;
-  assign f_ray1_60 = _n3838;
-  assign f_ray2_60 = _n3840;
-  assign f_ray3_60 = _n3842;
-  assign f_ray4_60 = _n3844;
-  assign f_ray5_60 = _n3846;
-  assign f_ray6_60 = _n3848;
-  assign f_ray7_60 = _n3850;
-  assign r_ray0_60 = _n3837;
-  assign r_ray1_60 = _n3839;
-  assign r_ray2_60 = _n3841;
-  assign r_ray3_60 = _n3843;
-  assign r_ray4_60 = _n3845;
-  assign r_ray5_60 = _n3847;
-  assign r_ray6_60 = _n3849;
-  assign r_ray7_60 = _n3851;
-  assign own_knight_60 = _n3852;
-  assign own_king_60 = _n3853;
-  assign own_pawn_60 = _n3854;
-  assign push_reach_60 = _n3855;
-  assign src_full_60 = _n3856;
-  assign src_pawn_60 = _n3857;
-  assign r_pass_60 = _n3858;
-  assign f_ray0_61 = _n3875;
-  assign f_ray1_61 = _n3877;
-  assign f_ray2_61 = _n3879;
-  assign f_ray3_61 = _n3881;
-  assign f_ray4_61 = _n3883;
-  assign f_ray5_61 = _n3885;
-  assign f_ray6_61 = _n3887;
-  assign f_ray7_61 = _n3889;
-  assign r_ray0_61 = _n3876;
-  assign r_ray1_61 = _n3878;
-  assign r_ray2_61 = _n3880;
-  assign r_ray3_61 = _n3882;
-  assign r_ray4_61 = _n3884;
-  assign r_ray5_61 = _n3886;
-  assign r_ray6_61 = _n3888;
-  assign r_ray7_61 = _n3890;
-  assign own_knight_61 = _n3891;
-  assign own_king_61 = _n3892;
-  assign own_pawn_61 = _n3893;
-  assign push_reach_61 = _n3894;
-  assign src_full_61 = _n3895;
-  assign src_pawn_61 = _n3896;
-  assign r_pass_61 = _n3897;
-  assign f_ray0_62 = _n3914;
-  assign f_ray1_62 = _n3916;
-  assign f_ray2_62 = _n3918;
-  assign f_ray3_62 = _n3920;
-  assign f_ray4_62 = _n3922;
-  assign f_ray5_62 = _n3924;
-  assign f_ray6_62 = _n3926;
-  assign f_ray7_62 = _n3928;
-  assign r_ray0_62 = _n3915;
-  assign r_ray1_62 = _n3917;
-  assign r_ray2_62 = _n3919;
-  assign r_ray3_62 = _n3921;
-  assign r_ray4_62 = _n3923;
-  assign r_ray5_62 = _n3925;
-  assign r_ray6_62 = _n3927;
-  assign r_ray7_62 = _n3929;
-  assign own_knight_62 = _n3930;
-  assign own_king_62 = _n3931;
-  assign own_pawn_62 = _n3932;
-  assign push_reach_62 = _n3933;
-  assign src_full_62 = _n3934;
-  assign src_pawn_62 = _n3935;
-  assign r_pass_62 = _n3936;
-  assign f_ray0_63 = _n3953;
-  assign f_ray1_63 = _n3955;
-  assign f_ray2_63 = _n3957;
-  assign f_ray3_63 = _n3959;
-  assign f_ray4_63 = _n3961;
-  assign f_ray5_63 = _n3963;
-  assign f_ray6_63 = _n3965;
-  assign f_ray7_63 = _n3967;
-  assign r_ray0_63 = _n3954;
-  assign r_ray1_63 = _n3956;
-  assign r_ray2_63 = _n3958;
-  assign r_ray3_63 = _n3960;
-  assign r_ray4_63 = _n3962;
-  assign r_ray5_63 = _n3964;
-  assign r_ray6_63 = _n3966;
-  assign r_ray7_63 = _n3968;
-  assign own_knight_63 = _n3969;
-  assign own_king_63 = _n3970;
-  assign own_pawn_63 = _n3971;
-  assign push_reach_63 = _n3972;
-  assign src_full_63 = _n3973;
-  assign src_pawn_63 = _n3974;
-  assign r_pass_63 = _n3975;
-  assign _n1492 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_10, own_knight_17};
-  assign _n1493 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, own_king_1, own_king_9, own_king_8};
-  assign _n1494 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, src_full_10, src_full_17};
-  assign _n1495 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, src_full_1, src_full_9, src_full_8};
-  assign _n1531 = {own_knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_11, own_knight_18};
-  assign _n1532 = {own_king_8, own_king_0, 1'h0, 1'h0, 1'h0, own_king_2, own_king_10, own_king_9};
-  assign _n1533 = {src_full_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, src_full_11, src_full_18};
-  assign _n1534 = {src_full_8, src_full_0, 1'h0, 1'h0, 1'h0, src_full_2, src_full_10, src_full_9};
-  assign _n1570 = {own_knight_17, own_knight_8, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_12, own_knight_19};
-  assign _n1571 = {own_king_9, own_king_1, 1'h0, 1'h0, 1'h0, own_king_3, own_king_11, own_king_10};
-  assign _n1572 = {src_full_17, src_full_8, 1'h0, 1'h0, 1'h0, 1'h0, src_full_12, src_full_19};
-  assign _n1573 = {src_full_9, src_full_1, 1'h0, 1'h0, 1'h0, src_full_3, src_full_11, src_full_10};
-  assign _n1609 = {own_knight_18, own_knight_9, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_13, own_knight_20};
-  assign _n1610 = {own_king_10, own_king_2, 1'h0, 1'h0, 1'h0, own_king_4, own_king_12, own_king_11};
-  assign _n1611 = {src_full_18, src_full_9, 1'h0, 1'h0, 1'h0, 1'h0, src_full_13, src_full_20};
-  assign _n1612 = {src_full_10, src_full_2, 1'h0, 1'h0, 1'h0, src_full_4, src_full_12, src_full_11};
-  assign _n1648 = {own_knight_19, own_knight_10, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_14, own_knight_21};
-  assign _n1649 = {own_king_11, own_king_3, 1'h0, 1'h0, 1'h0, own_king_5, own_king_13, own_king_12};
-  assign _n1650 = {src_full_19, src_full_10, 1'h0, 1'h0, 1'h0, 1'h0, src_full_14, src_full_21};
-  assign _n1651 = {src_full_11, src_full_3, 1'h0, 1'h0, 1'h0, src_full_5, src_full_13, src_full_12};
-  assign _n1687 = {own_knight_20, own_knight_11, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_15, own_knight_22};
-  assign _n1688 = {own_king_12, own_king_4, 1'h0, 1'h0, 1'h0, own_king_6, own_king_14, own_king_13};
-  assign _n1689 = {src_full_20, src_full_11, 1'h0, 1'h0, 1'h0, 1'h0, src_full_15, src_full_22};
-  assign _n1690 = {src_full_12, src_full_4, 1'h0, 1'h0, 1'h0, src_full_6, src_full_14, src_full_13};
-  assign _n1726 = {own_knight_21, own_knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_23};
-  assign _n1727 = {own_king_13, own_king_5, 1'h0, 1'h0, 1'h0, own_king_7, own_king_15, own_king_14};
-  assign _n1728 = {src_full_21, src_full_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, src_full_23};
-  assign _n1729 = {src_full_13, src_full_5, 1'h0, 1'h0, 1'h0, src_full_7, src_full_15, src_full_14};
-  assign _n1765 = {own_knight_22, own_knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1766 = {own_king_14, own_king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, own_king_15};
-  assign _n1767 = {src_full_22, src_full_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1768 = {src_full_14, src_full_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, src_full_15};
-  assign _n1804 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_2, own_knight_18, own_knight_25};
-  assign _n1805 = {1'h0, 1'h0, 1'h0, own_king_0, own_king_1, own_king_9, own_king_17, own_king_16};
-  assign _n1806 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, src_full_2, src_full_18, src_full_25};
-  assign _n1807 = {1'h0, 1'h0, 1'h0, src_full_0, src_full_1, src_full_9, src_full_17, src_full_16};
-  assign _n1843 = {own_knight_24, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_3, own_knight_19, own_knight_26};
-  assign _n1844 = {own_king_16, own_king_8, own_king_0, own_king_1, own_king_2, own_king_10, own_king_18, own_king_17};
-  assign _n1845 = {src_full_24, 1'h0, 1'h0, 1'h0, 1'h0, src_full_3, src_full_19, src_full_26};
-  assign _n1846 = {src_full_16, src_full_8, src_full_0, src_full_1, src_full_2, src_full_10, src_full_18, src_full_17};
-  assign _n1882 = {own_knight_25, own_knight_16, own_knight_0, 1'h0, 1'h0, own_knight_4, own_knight_20, own_knight_27};
-  assign _n1883 = {own_king_17, own_king_9, own_king_1, own_king_2, own_king_3, own_king_11, own_king_19, own_king_18};
-  assign _n1884 = {src_full_25, src_full_16, src_full_0, 1'h0, 1'h0, src_full_4, src_full_20, src_full_27};
-  assign _n1885 = {src_full_17, src_full_9, src_full_1, src_full_2, src_full_3, src_full_11, src_full_19, src_full_18};
-  assign _n1921 = {own_knight_26, own_knight_17, own_knight_1, 1'h0, 1'h0, own_knight_5, own_knight_21, own_knight_28};
-  assign _n1922 = {own_king_18, own_king_10, own_king_2, own_king_3, own_king_4, own_king_12, own_king_20, own_king_19};
-  assign _n1923 = {src_full_26, src_full_17, src_full_1, 1'h0, 1'h0, src_full_5, src_full_21, src_full_28};
-  assign _n1924 = {src_full_18, src_full_10, src_full_2, src_full_3, src_full_4, src_full_12, src_full_20, src_full_19};
-  assign _n1960 = {own_knight_27, own_knight_18, own_knight_2, 1'h0, 1'h0, own_knight_6, own_knight_22, own_knight_29};
-  assign _n1961 = {own_king_19, own_king_11, own_king_3, own_king_4, own_king_5, own_king_13, own_king_21, own_king_20};
-  assign _n1962 = {src_full_27, src_full_18, src_full_2, 1'h0, 1'h0, src_full_6, src_full_22, src_full_29};
-  assign _n1963 = {src_full_19, src_full_11, src_full_3, src_full_4, src_full_5, src_full_13, src_full_21, src_full_20};
-  assign _n1999 = {own_knight_28, own_knight_19, own_knight_3, 1'h0, 1'h0, own_knight_7, own_knight_23, own_knight_30};
-  assign _n2000 = {own_king_20, own_king_12, own_king_4, own_king_5, own_king_6, own_king_14, own_king_22, own_king_21};
-  assign _n2001 = {src_full_28, src_full_19, src_full_3, 1'h0, 1'h0, src_full_7, src_full_23, src_full_30};
-  assign _n2002 = {src_full_20, src_full_12, src_full_4, src_full_5, src_full_6, src_full_14, src_full_22, src_full_21};
-  assign _n2038 = {own_knight_29, own_knight_20, own_knight_4, 1'h0, 1'h0, 1'h0, 1'h0, own_knight_31};
-  assign _n2039 = {own_king_21, own_king_13, own_king_5, own_king_6, own_king_7, own_king_15, own_king_23, own_king_22};
-  assign _n2040 = {src_full_29, src_full_20, src_full_4, 1'h0, 1'h0, 1'h0, 1'h0, src_full_31};
-  assign _n2041 = {src_full_21, src_full_13, src_full_5, src_full_6, src_full_7, src_full_15, src_full_23, src_full_22};
-  assign _n2077 = {own_knight_30, own_knight_21, own_knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2078 = {own_king_22, own_king_14, own_king_6, own_king_7, 1'h0, 1'h0, 1'h0, own_king_23};
-  assign _n2079 = {src_full_30, src_full_21, src_full_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2080 = {src_full_22, src_full_14, src_full_6, src_full_7, 1'h0, 1'h0, 1'h0, src_full_23};
-  assign _n2116 = {1'h0, 1'h0, 1'h0, 1'h0, own_knight_1, own_knight_10, own_knight_26, own_knight_33};
-  assign _n2117 = {1'h0, 1'h0, 1'h0, own_king_8, own_king_9, own_king_17, own_king_25, own_king_24};
-  assign _n2118 = {1'h0, 1'h0, 1'h0, 1'h0, src_full_1, src_full_10, src_full_26, src_full_33};
-  assign _n2119 = {1'h0, 1'h0, 1'h0, src_full_8, src_full_9, src_full_17, src_full_25, src_full_24};
-  assign _n2155 = {own_knight_32, 1'h0, 1'h0, own_knight_0, own_knight_2, own_knight_11, own_knight_27, own_knight_34};
-  assign _n2156 = {own_king_24, own_king_16, own_king_8, own_king_9, own_king_10, own_king_18, own_king_26, own_king_25};
-  assign _n2157 = {src_full_32, 1'h0, 1'h0, src_full_0, src_full_2, src_full_11, src_full_27, src_full_34};
-  assign _n2158 = {src_full_24, src_full_16, src_full_8, src_full_9, src_full_10, src_full_18, src_full_26, src_full_25};
-  assign _n2194 = {own_knight_33, own_knight_24, own_knight_8, own_knight_1, own_knight_3, own_knight_12, own_knight_28, own_knight_35};
-  assign _n2195 = {own_king_25, own_king_17, own_king_9, own_king_10, own_king_11, own_king_19, own_king_27, own_king_26};
-  assign _n2196 = {src_full_33, src_full_24, src_full_8, src_full_1, src_full_3, src_full_12, src_full_28, src_full_35};
-  assign _n2197 = {src_full_25, src_full_17, src_full_9, src_full_10, src_full_11, src_full_19, src_full_27, src_full_26};
-  assign _n2233 = {own_knight_34, own_knight_25, own_knight_9, own_knight_2, own_knight_4, own_knight_13, own_knight_29, own_knight_36};
-  assign _n2234 = {own_king_26, own_king_18, own_king_10, own_king_11, own_king_12, own_king_20, own_king_28, own_king_27};
-  assign _n2235 = {src_full_34, src_full_25, src_full_9, src_full_2, src_full_4, src_full_13, src_full_29, src_full_36};
-  assign _n2236 = {src_full_26, src_full_18, src_full_10, src_full_11, src_full_12, src_full_20, src_full_28, src_full_27};
-  assign _n2272 = {own_knight_35, own_knight_26, own_knight_10, own_knight_3, own_knight_5, own_knight_14, own_knight_30, own_knight_37};
-  assign _n2273 = {own_king_27, own_king_19, own_king_11, own_king_12, own_king_13, own_king_21, own_king_29, own_king_28};
-  assign _n2274 = {src_full_35, src_full_26, src_full_10, src_full_3, src_full_5, src_full_14, src_full_30, src_full_37};
-  assign _n2275 = {src_full_27, src_full_19, src_full_11, src_full_12, src_full_13, src_full_21, src_full_29, src_full_28};
-  assign _n2311 = {own_knight_36, own_knight_27, own_knight_11, own_knight_4, own_knight_6, own_knight_15, own_knight_31, own_knight_38};
-  assign _n2312 = {own_king_28, own_king_20, own_king_12, own_king_13, own_king_14, own_king_22, own_king_30, own_king_29};
-  assign _n2313 = {src_full_36, src_full_27, src_full_11, src_full_4, src_full_6, src_full_15, src_full_31, src_full_38};
-  assign _n2314 = {src_full_28, src_full_20, src_full_12, src_full_13, src_full_14, src_full_22, src_full_30, src_full_29};
-  assign _n2350 = {own_knight_37, own_knight_28, own_knight_12, own_knight_5, own_knight_7, 1'h0, 1'h0, own_knight_39};
-  assign _n2351 = {own_king_29, own_king_21, own_king_13, own_king_14, own_king_15, own_king_23, own_king_31, own_king_30};
-  assign _n2352 = {src_full_37, src_full_28, src_full_12, src_full_5, src_full_7, 1'h0, 1'h0, src_full_39};
-  assign _n2353 = {src_full_29, src_full_21, src_full_13, src_full_14, src_full_15, src_full_23, src_full_31, src_full_30};
-  assign _n2389 = {own_knight_38, own_knight_29, own_knight_13, own_knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2390 = {own_king_30, own_king_22, own_king_14, own_king_15, 1'h0, 1'h0, 1'h0, own_king_31};
-  assign _n2391 = {src_full_38, src_full_29, src_full_13, src_full_6, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2392 = {src_full_30, src_full_22, src_full_14, src_full_15, 1'h0, 1'h0, 1'h0, src_full_31};
-  assign _n2428 = {1'h0, 1'h0, 1'h0, 1'h0, own_knight_9, own_knight_18, own_knight_34, own_knight_41};
-  assign _n2429 = {1'h0, 1'h0, 1'h0, own_king_16, own_king_17, own_king_25, own_king_33, own_king_32};
-  assign _n2430 = {1'h0, 1'h0, 1'h0, 1'h0, src_full_9, src_full_18, src_full_34, src_full_41};
-  assign _n2431 = {1'h0, 1'h0, 1'h0, src_full_16, src_full_17, src_full_25, src_full_33, src_full_32};
-  assign _n2467 = {own_knight_40, 1'h0, 1'h0, own_knight_8, own_knight_10, own_knight_19, own_knight_35, own_knight_42};
-  assign _n2468 = {own_king_32, own_king_24, own_king_16, own_king_17, own_king_18, own_king_26, own_king_34, own_king_33};
-  assign _n2469 = {src_full_40, 1'h0, 1'h0, src_full_8, src_full_10, src_full_19, src_full_35, src_full_42};
-  assign _n2470 = {src_full_32, src_full_24, src_full_16, src_full_17, src_full_18, src_full_26, src_full_34, src_full_33};
-  assign _n2506 = {own_knight_41, own_knight_32, own_knight_16, own_knight_9, own_knight_11, own_knight_20, own_knight_36, own_knight_43};
-  assign _n2507 = {own_king_33, own_king_25, own_king_17, own_king_18, own_king_19, own_king_27, own_king_35, own_king_34};
-  assign _n2508 = {src_full_41, src_full_32, src_full_16, src_full_9, src_full_11, src_full_20, src_full_36, src_full_43};
-  assign _n2509 = {src_full_33, src_full_25, src_full_17, src_full_18, src_full_19, src_full_27, src_full_35, src_full_34};
-  assign _n2545 = {own_knight_42, own_knight_33, own_knight_17, own_knight_10, own_knight_12, own_knight_21, own_knight_37, own_knight_44};
-  assign _n2546 = {own_king_34, own_king_26, own_king_18, own_king_19, own_king_20, own_king_28, own_king_36, own_king_35};
-  assign _n2547 = {src_full_42, src_full_33, src_full_17, src_full_10, src_full_12, src_full_21, src_full_37, src_full_44};
-  assign _n2548 = {src_full_34, src_full_26, src_full_18, src_full_19, src_full_20, src_full_28, src_full_36, src_full_35};
-  assign _n2584 = {own_knight_43, own_knight_34, own_knight_18, own_knight_11, own_knight_13, own_knight_22, own_knight_38, own_knight_45};
-  assign _n2585 = {own_king_35, own_king_27, own_king_19, own_king_20, own_king_21, own_king_29, own_king_37, own_king_36};
-  assign _n2586 = {src_full_43, src_full_34, src_full_18, src_full_11, src_full_13, src_full_22, src_full_38, src_full_45};
-  assign _n2587 = {src_full_35, src_full_27, src_full_19, src_full_20, src_full_21, src_full_29, src_full_37, src_full_36};
-  assign _n2623 = {own_knight_44, own_knight_35, own_knight_19, own_knight_12, own_knight_14, own_knight_23, own_knight_39, own_knight_46};
-  assign _n2624 = {own_king_36, own_king_28, own_king_20, own_king_21, own_king_22, own_king_30, own_king_38, own_king_37};
-  assign _n2625 = {src_full_44, src_full_35, src_full_19, src_full_12, src_full_14, src_full_23, src_full_39, src_full_46};
-  assign _n2626 = {src_full_36, src_full_28, src_full_20, src_full_21, src_full_22, src_full_30, src_full_38, src_full_37};
-  assign _n2662 = {own_knight_45, own_knight_36, own_knight_20, own_knight_13, own_knight_15, 1'h0, 1'h0, own_knight_47};
-  assign _n2663 = {own_king_37, own_king_29, own_king_21, own_king_22, own_king_23, own_king_31, own_king_39, own_king_38};
-  assign _n2664 = {src_full_45, src_full_36, src_full_20, src_full_13, src_full_15, 1'h0, 1'h0, src_full_47};
-  assign _n2665 = {src_full_37, src_full_29, src_full_21, src_full_22, src_full_23, src_full_31, src_full_39, src_full_38};
-  assign _n2701 = {own_knight_46, own_knight_37, own_knight_21, own_knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2702 = {own_king_38, own_king_30, own_king_22, own_king_23, 1'h0, 1'h0, 1'h0, own_king_39};
-  assign _n2703 = {src_full_46, src_full_37, src_full_21, src_full_14, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2704 = {src_full_38, src_full_30, src_full_22, src_full_23, 1'h0, 1'h0, 1'h0, src_full_39};
-  assign _n2740 = {1'h0, 1'h0, 1'h0, 1'h0, own_knight_17, own_knight_26, own_knight_42, own_knight_49};
-  assign _n2741 = {1'h0, 1'h0, 1'h0, own_king_24, own_king_25, own_king_33, own_king_41, own_king_40};
-  assign _n2742 = {1'h0, 1'h0, 1'h0, 1'h0, src_full_17, src_full_26, src_full_42, src_full_49};
-  assign _n2743 = {1'h0, 1'h0, 1'h0, src_full_24, src_full_25, src_full_33, src_full_41, src_full_40};
-  assign _n2779 = {own_knight_48, 1'h0, 1'h0, own_knight_16, own_knight_18, own_knight_27, own_knight_43, own_knight_50};
-  assign _n2780 = {own_king_40, own_king_32, own_king_24, own_king_25, own_king_26, own_king_34, own_king_42, own_king_41};
-  assign _n2781 = {src_full_48, 1'h0, 1'h0, src_full_16, src_full_18, src_full_27, src_full_43, src_full_50};
-  assign _n2782 = {src_full_40, src_full_32, src_full_24, src_full_25, src_full_26, src_full_34, src_full_42, src_full_41};
-  assign _n2818 = {own_knight_49, own_knight_40, own_knight_24, own_knight_17, own_knight_19, own_knight_28, own_knight_44, own_knight_51};
-  assign _n2819 = {own_king_41, own_king_33, own_king_25, own_king_26, own_king_27, own_king_35, own_king_43, own_king_42};
-  assign _n2820 = {src_full_49, src_full_40, src_full_24, src_full_17, src_full_19, src_full_28, src_full_44, src_full_51};
-  assign _n2821 = {src_full_41, src_full_33, src_full_25, src_full_26, src_full_27, src_full_35, src_full_43, src_full_42};
-  assign _n2857 = {own_knight_50, own_knight_41, own_knight_25, own_knight_18, own_knight_20, own_knight_29, own_knight_45, own_knight_52};
-  assign _n2858 = {own_king_42, own_king_34, own_king_26, own_king_27, own_king_28, own_king_36, own_king_44, own_king_43};
-  assign _n2859 = {src_full_50, src_full_41, src_full_25, src_full_18, src_full_20, src_full_29, src_full_45, src_full_52};
-  assign _n2860 = {src_full_42, src_full_34, src_full_26, src_full_27, src_full_28, src_full_36, src_full_44, src_full_43};
-  assign _n2896 = {own_knight_51, own_knight_42, own_knight_26, own_knight_19, own_knight_21, own_knight_30, own_knight_46, own_knight_53};
-  assign _n2897 = {own_king_43, own_king_35, own_king_27, own_king_28, own_king_29, own_king_37, own_king_45, own_king_44};
-  assign _n2898 = {src_full_51, src_full_42, src_full_26, src_full_19, src_full_21, src_full_30, src_full_46, src_full_53};
-  assign _n2899 = {src_full_43, src_full_35, src_full_27, src_full_28, src_full_29, src_full_37, src_full_45, src_full_44};
-  assign _n2935 = {own_knight_52, own_knight_43, own_knight_27, own_knight_20, own_knight_22, own_knight_31, own_knight_47, own_knight_54};
-  assign _n2936 = {own_king_44, own_king_36, own_king_28, own_king_29, own_king_30, own_king_38, own_king_46, own_king_45};
-  assign _n2937 = {src_full_52, src_full_43, src_full_27, src_full_20, src_full_22, src_full_31, src_full_47, src_full_54};
-  assign _n2938 = {src_full_44, src_full_36, src_full_28, src_full_29, src_full_30, src_full_38, src_full_46, src_full_45};
-  assign _n2974 = {own_knight_53, own_knight_44, own_knight_28, own_knight_21, own_knight_23, 1'h0, 1'h0, own_knight_55};
-  assign _n2975 = {own_king_45, own_king_37, own_king_29, own_king_30, own_king_31, own_king_39, own_king_47, own_king_46};
-  assign _n2976 = {src_full_53, src_full_44, src_full_28, src_full_21, src_full_23, 1'h0, 1'h0, src_full_55};
-  assign _n2977 = {src_full_45, src_full_37, src_full_29, src_full_30, src_full_31, src_full_39, src_full_47, src_full_46};
-  assign _n3013 = {own_knight_54, own_knight_45, own_knight_29, own_knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3014 = {own_king_46, own_king_38, own_king_30, own_king_31, 1'h0, 1'h0, 1'h0, own_king_47};
-  assign _n3015 = {src_full_54, src_full_45, src_full_29, src_full_22, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3016 = {src_full_46, src_full_38, src_full_30, src_full_31, 1'h0, 1'h0, 1'h0, src_full_47};
-  assign _n3052 = {1'h0, 1'h0, 1'h0, 1'h0, own_knight_25, own_knight_34, own_knight_50, own_knight_57};
-  assign _n3053 = {1'h0, 1'h0, 1'h0, own_king_32, own_king_33, own_king_41, own_king_49, own_king_48};
-  assign _n3054 = {1'h0, 1'h0, 1'h0, 1'h0, src_full_25, src_full_34, src_full_50, src_full_57};
-  assign _n3055 = {1'h0, 1'h0, 1'h0, src_full_32, src_full_33, src_full_41, src_full_49, src_full_48};
-  assign _n3091 = {own_knight_56, 1'h0, 1'h0, own_knight_24, own_knight_26, own_knight_35, own_knight_51, own_knight_58};
-  assign _n3092 = {own_king_48, own_king_40, own_king_32, own_king_33, own_king_34, own_king_42, own_king_50, own_king_49};
-  assign _n3093 = {src_full_56, 1'h0, 1'h0, src_full_24, src_full_26, src_full_35, src_full_51, src_full_58};
-  assign _n3094 = {src_full_48, src_full_40, src_full_32, src_full_33, src_full_34, src_full_42, src_full_50, src_full_49};
-  assign _n3130 = {own_knight_57, own_knight_48, own_knight_32, own_knight_25, own_knight_27, own_knight_36, own_knight_52, own_knight_59};
-  assign _n3131 = {own_king_49, own_king_41, own_king_33, own_king_34, own_king_35, own_king_43, own_king_51, own_king_50};
-  assign _n3132 = {src_full_57, src_full_48, src_full_32, src_full_25, src_full_27, src_full_36, src_full_52, src_full_59};
-  assign _n3133 = {src_full_49, src_full_41, src_full_33, src_full_34, src_full_35, src_full_43, src_full_51, src_full_50};
-  assign _n3169 = {own_knight_58, own_knight_49, own_knight_33, own_knight_26, own_knight_28, own_knight_37, own_knight_53, own_knight_60};
-  assign _n3170 = {own_king_50, own_king_42, own_king_34, own_king_35, own_king_36, own_king_44, own_king_52, own_king_51};
-  assign _n3171 = {src_full_58, src_full_49, src_full_33, src_full_26, src_full_28, src_full_37, src_full_53, src_full_60};
-  assign _n3172 = {src_full_50, src_full_42, src_full_34, src_full_35, src_full_36, src_full_44, src_full_52, src_full_51};
-  assign _n3208 = {own_knight_59, own_knight_50, own_knight_34, own_knight_27, own_knight_29, own_knight_38, own_knight_54, own_knight_61};
-  assign _n3209 = {own_king_51, own_king_43, own_king_35, own_king_36, own_king_37, own_king_45, own_king_53, own_king_52};
-  assign _n3210 = {src_full_59, src_full_50, src_full_34, src_full_27, src_full_29, src_full_38, src_full_54, src_full_61};
-  assign _n3211 = {src_full_51, src_full_43, src_full_35, src_full_36, src_full_37, src_full_45, src_full_53, src_full_52};
-  assign _n3247 = {own_knight_60, own_knight_51, own_knight_35, own_knight_28, own_knight_30, own_knight_39, own_knight_55, own_knight_62};
-  assign _n3248 = {own_king_52, own_king_44, own_king_36, own_king_37, own_king_38, own_king_46, own_king_54, own_king_53};
-  assign _n3249 = {src_full_60, src_full_51, src_full_35, src_full_28, src_full_30, src_full_39, src_full_55, src_full_62};
-  assign _n3250 = {src_full_52, src_full_44, src_full_36, src_full_37, src_full_38, src_full_46, src_full_54, src_full_53};
-  assign _n3286 = {own_knight_61, own_knight_52, own_knight_36, own_knight_29, own_knight_31, 1'h0, 1'h0, own_knight_63};
-  assign _n3287 = {own_king_53, own_king_45, own_king_37, own_king_38, own_king_39, own_king_47, own_king_55, own_king_54};
-  assign _n3288 = {src_full_61, src_full_52, src_full_36, src_full_29, src_full_31, 1'h0, 1'h0, src_full_63};
-  assign _n3289 = {src_full_53, src_full_45, src_full_37, src_full_38, src_full_39, src_full_47, src_full_55, src_full_54};
-  assign _n3325 = {own_knight_62, own_knight_53, own_knight_37, own_knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3326 = {own_king_54, own_king_46, own_king_38, own_king_39, 1'h0, 1'h0, 1'h0, own_king_55};
-  assign _n3327 = {src_full_62, src_full_53, src_full_37, src_full_30, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3328 = {src_full_54, src_full_46, src_full_38, src_full_39, 1'h0, 1'h0, 1'h0, src_full_55};
-  assign _n3364 = {1'h0, 1'h0, 1'h0, 1'h0, own_knight_33, own_knight_42, own_knight_58, 1'h0};
-  assign _n3365 = {1'h0, 1'h0, 1'h0, own_king_40, own_king_41, own_king_49, own_king_57, own_king_56};
-  assign _n3366 = {1'h0, 1'h0, 1'h0, 1'h0, src_full_33, src_full_42, src_full_58, 1'h0};
-  assign _n3367 = {1'h0, 1'h0, 1'h0, src_full_40, src_full_41, src_full_49, src_full_57, src_full_56};
-  assign _n3403 = {1'h0, 1'h0, 1'h0, own_knight_32, own_knight_34, own_knight_43, own_knight_59, 1'h0};
-  assign _n3404 = {own_king_56, own_king_48, own_king_40, own_king_41, own_king_42, own_king_50, own_king_58, own_king_57};
-  assign _n3405 = {1'h0, 1'h0, 1'h0, src_full_32, src_full_34, src_full_43, src_full_59, 1'h0};
-  assign _n3406 = {src_full_56, src_full_48, src_full_40, src_full_41, src_full_42, src_full_50, src_full_58, src_full_57};
-  assign _n3442 = {1'h0, own_knight_56, own_knight_40, own_knight_33, own_knight_35, own_knight_44, own_knight_60, 1'h0};
-  assign _n3443 = {own_king_57, own_king_49, own_king_41, own_king_42, own_king_43, own_king_51, own_king_59, own_king_58};
-  assign _n3444 = {1'h0, src_full_56, src_full_40, src_full_33, src_full_35, src_full_44, src_full_60, 1'h0};
-  assign _n3445 = {src_full_57, src_full_49, src_full_41, src_full_42, src_full_43, src_full_51, src_full_59, src_full_58};
-  assign _n3481 = {1'h0, own_knight_57, own_knight_41, own_knight_34, own_knight_36, own_knight_45, own_knight_61, 1'h0};
-  assign _n3482 = {own_king_58, own_king_50, own_king_42, own_king_43, own_king_44, own_king_52, own_king_60, own_king_59};
-  assign _n3483 = {1'h0, src_full_57, src_full_41, src_full_34, src_full_36, src_full_45, src_full_61, 1'h0};
-  assign _n3484 = {src_full_58, src_full_50, src_full_42, src_full_43, src_full_44, src_full_52, src_full_60, src_full_59};
-  assign _n3520 = {1'h0, own_knight_58, own_knight_42, own_knight_35, own_knight_37, own_knight_46, own_knight_62, 1'h0};
-  assign _n3521 = {own_king_59, own_king_51, own_king_43, own_king_44, own_king_45, own_king_53, own_king_61, own_king_60};
-  assign _n3522 = {1'h0, src_full_58, src_full_42, src_full_35, src_full_37, src_full_46, src_full_62, 1'h0};
-  assign _n3523 = {src_full_59, src_full_51, src_full_43, src_full_44, src_full_45, src_full_53, src_full_61, src_full_60};
-  assign _n3559 = {1'h0, own_knight_59, own_knight_43, own_knight_36, own_knight_38, own_knight_47, own_knight_63, 1'h0};
-  assign _n3560 = {own_king_60, own_king_52, own_king_44, own_king_45, own_king_46, own_king_54, own_king_62, own_king_61};
-  assign _n3561 = {1'h0, src_full_59, src_full_43, src_full_36, src_full_38, src_full_47, src_full_63, 1'h0};
-  assign _n3562 = {src_full_60, src_full_52, src_full_44, src_full_45, src_full_46, src_full_54, src_full_62, src_full_61};
-  assign _n3598 = {1'h0, own_knight_60, own_knight_44, own_knight_37, own_knight_39, 1'h0, 1'h0, 1'h0};
-  assign _n3599 = {own_king_61, own_king_53, own_king_45, own_king_46, own_king_47, own_king_55, own_king_63, own_king_62};
-  assign _n3600 = {1'h0, src_full_60, src_full_44, src_full_37, src_full_39, 1'h0, 1'h0, 1'h0};
-  assign _n3601 = {src_full_61, src_full_53, src_full_45, src_full_46, src_full_47, src_full_55, src_full_63, src_full_62};
-  assign _n3637 = {1'h0, own_knight_61, own_knight_45, own_knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3638 = {own_king_62, own_king_54, own_king_46, own_king_47, 1'h0, 1'h0, 1'h0, own_king_63};
-  assign _n3639 = {1'h0, src_full_61, src_full_45, src_full_38, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3640 = {src_full_62, src_full_54, src_full_46, src_full_47, 1'h0, 1'h0, 1'h0, src_full_63};
-  assign _n3676 = {1'h0, 1'h0, 1'h0, 1'h0, own_knight_41, own_knight_50, 1'h0, 1'h0};
-  assign _n3677 = {1'h0, 1'h0, 1'h0, own_king_48, own_king_49, own_king_57, 1'h0, 1'h0};
-  assign _n3678 = {1'h0, 1'h0, 1'h0, 1'h0, src_full_41, src_full_50, 1'h0, 1'h0};
-  assign _n3679 = {1'h0, 1'h0, 1'h0, src_full_48, src_full_49, src_full_57, 1'h0, 1'h0};
-  assign _n3715 = {1'h0, 1'h0, 1'h0, own_knight_40, own_knight_42, own_knight_51, 1'h0, 1'h0};
-  assign _n3716 = {1'h0, own_king_56, own_king_48, own_king_49, own_king_50, own_king_58, 1'h0, 1'h0};
-  assign _n3717 = {1'h0, 1'h0, 1'h0, src_full_40, src_full_42, src_full_51, 1'h0, 1'h0};
-  assign _n3718 = {1'h0, src_full_56, src_full_48, src_full_49, src_full_50, src_full_58, 1'h0, 1'h0};
-  assign _n3754 = {1'h0, 1'h0, own_knight_48, own_knight_41, own_knight_43, own_knight_52, 1'h0, 1'h0};
-  assign _n3755 = {1'h0, own_king_57, own_king_49, own_king_50, own_king_51, own_king_59, 1'h0, 1'h0};
-  assign _n3756 = {1'h0, 1'h0, src_full_48, src_full_41, src_full_43, src_full_52, 1'h0, 1'h0};
-  assign _n3757 = {1'h0, src_full_57, src_full_49, src_full_50, src_full_51, src_full_59, 1'h0, 1'h0};
-  assign _n3793 = {1'h0, 1'h0, own_knight_49, own_knight_42, own_knight_44, own_knight_53, 1'h0, 1'h0};
-  assign _n3794 = {1'h0, own_king_58, own_king_50, own_king_51, own_king_52, own_king_60, 1'h0, 1'h0};
-  assign _n3795 = {1'h0, 1'h0, src_full_49, src_full_42, src_full_44, src_full_53, 1'h0, 1'h0};
-  assign _n3796 = {1'h0, src_full_58, src_full_50, src_full_51, src_full_52, src_full_60, 1'h0, 1'h0};
-  assign _n3832 = {1'h0, 1'h0, own_knight_50, own_knight_43, own_knight_45, own_knight_54, 1'h0, 1'h0};
-  assign _n3833 = {1'h0, own_king_59, own_king_51, own_king_52, own_king_53, own_king_61, 1'h0, 1'h0};
-  assign _n3834 = {1'h0, 1'h0, src_full_50, src_full_43, src_full_45, src_full_54, 1'h0, 1'h0};
-  assign _n3835 = {1'h0, src_full_59, src_full_51, src_full_52, src_full_53, src_full_61, 1'h0, 1'h0};
-  assign _n3871 = {1'h0, 1'h0, own_knight_51, own_knight_44, own_knight_46, own_knight_55, 1'h0, 1'h0};
-  assign _n3872 = {1'h0, own_king_60, own_king_52, own_king_53, own_king_54, own_king_62, 1'h0, 1'h0};
-  assign _n3873 = {1'h0, 1'h0, src_full_51, src_full_44, src_full_46, src_full_55, 1'h0, 1'h0};
-  assign _n3874 = {1'h0, src_full_60, src_full_52, src_full_53, src_full_54, src_full_62, 1'h0, 1'h0};
-  assign _n3910 = {1'h0, 1'h0, own_knight_52, own_knight_45, own_knight_47, 1'h0, 1'h0, 1'h0};
-  assign _n3911 = {1'h0, own_king_61, own_king_53, own_king_54, own_king_55, own_king_63, 1'h0, 1'h0};
-  assign _n3912 = {1'h0, 1'h0, src_full_52, src_full_45, src_full_47, 1'h0, 1'h0, 1'h0};
-  assign _n3913 = {1'h0, src_full_61, src_full_53, src_full_54, src_full_55, src_full_63, 1'h0, 1'h0};
-  assign _n3949 = {1'h0, 1'h0, own_knight_53, own_knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3950 = {1'h0, own_king_62, own_king_54, own_king_55, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3951 = {1'h0, 1'h0, src_full_53, src_full_46, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3952 = {1'h0, src_full_62, src_full_54, src_full_55, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign victims_bus = {_n3976, _n3937, _n3898, _n3859, _n3820, _n3781, _n3742, _n3703, _n3664, _n3625, _n3586, _n3547, _n3508, _n3469, _n3430, _n3391, _n3352, _n3313, _n3274, _n3235, _n3196, _n3157, _n3118, _n3079, _n3040, _n3001, _n2962, _n2923, _n2884, _n2845, _n2806, _n2767, _n2728, _n2689, _n2650, _n2611, _n2572, _n2533, _n2494, _n2455, _n2416, _n2377, _n2338, _n2299, _n2260, _n2221, _n2182, _n2143, _n2104, _n2065, _n2026, _n1987, _n1948, _n1909, _n1870, _n1831, _n1792, _n1753, _n1714, _n1675, _n1636, _n1597, _n1558, _n1519};
-  assign targets_bus = {_n3977, _n3938, _n3899, _n3860, _n3821, _n3782, _n3743, _n3704, _n3665, _n3626, _n3587, _n3548, _n3509, _n3470, _n3431, _n3392, _n3353, _n3314, _n3275, _n3236, _n3197, _n3158, _n3119, _n3080, _n3041, _n3002, _n2963, _n2924, _n2885, _n2846, _n2807, _n2768, _n2729, _n2690, _n2651, _n2612, _n2573, _n2534, _n2495, _n2456, _n2417, _n2378, _n2339, _n2300, _n2261, _n2222, _n2183, _n2144, _n2105, _n2066, _n2027, _n1988, _n1949, _n1910, _n1871, _n1832, _n1793, _n1754, _n1715, _n1676, _n1637, _n1598, _n1559, _n1520};
-  assign attackers_bus = {_n3978, _n3939, _n3900, _n3861, _n3822, _n3783, _n3744, _n3705, _n3666, _n3627, _n3588, _n3549, _n3510, _n3471, _n3432, _n3393, _n3354, _n3315, _n3276, _n3237, _n3198, _n3159, _n3120, _n3081, _n3042, _n3003, _n2964, _n2925, _n2886, _n2847, _n2808, _n2769, _n2730, _n2691, _n2652, _n2613, _n2574, _n2535, _n2496, _n2457, _n2418, _n2379, _n2340, _n2301, _n2262, _n2223, _n2184, _n2145, _n2106, _n2067, _n2028, _n1989, _n1950, _n1911, _n1872, _n1833, _n1794, _n1755, _n1716, _n1677, _n1638, _n1599, _n1560, _n1521};
-  assign own_pawns_bus = {_n3971, _n3932, _n3893, _n3854, _n3815, _n3776, _n3737, _n3698, _n3659, _n3620, _n3581, _n3542, _n3503, _n3464, _n3425, _n3386, _n3347, _n3308, _n3269, _n3230, _n3191, _n3152, _n3113, _n3074, _n3035, _n2996, _n2957, _n2918, _n2879, _n2840, _n2801, _n2762, _n2723, _n2684, _n2645, _n2606, _n2567, _n2528, _n2489, _n2450, _n2411, _n2372, _n2333, _n2294, _n2255, _n2216, _n2177, _n2138, _n2099, _n2060, _n2021, _n1982, _n1943, _n1904, _n1865, _n1826, _n1787, _n1748, _n1709, _n1670, _n1631, _n1592, _n1553, _n1514};
-  assign vprios_bus = {_n3979, _n3940, _n3901, _n3862, _n3823, _n3784, _n3745, _n3706, _n3667, _n3628, _n3589, _n3550, _n3511, _n3472, _n3433, _n3394, _n3355, _n3316, _n3277, _n3238, _n3199, _n3160, _n3121, _n3082, _n3043, _n3004, _n2965, _n2926, _n2887, _n2848, _n2809, _n2770, _n2731, _n2692, _n2653, _n2614, _n2575, _n2536, _n2497, _n2458, _n2419, _n2380, _n2341, _n2302, _n2263, _n2224, _n2185, _n2146, _n2107, _n2068, _n2029, _n1990, _n1951, _n1912, _n1873, _n1834, _n1795, _n1756, _n1717, _n1678, _n1639, _n1600, _n1561, _n1522};
-  assign aprios_bus = {_n3980, _n3941, _n3902, _n3863, _n3824, _n3785, _n3746, _n3707, _n3668, _n3629, _n3590, _n3551, _n3512, _n3473, _n3434, _n3395, _n3356, _n3317, _n3278, _n3239, _n3200, _n3161, _n3122, _n3083, _n3044, _n3005, _n2966, _n2927, _n2888, _n2849, _n2810, _n2771, _n2732, _n2693, _n2654, _n2615, _n2576, _n2537, _n2498, _n2459, _n2420, _n2381, _n2342, _n2303, _n2264, _n2225, _n2186, _n2147, _n2108, _n2069, _n2030, _n1991, _n1952, _n1913, _n1874, _n1835, _n1796, _n1757, _n1718, _n1679, _n1640, _n1601, _n1562, _n1523};
+  assign ray0_0 = _n791;
+  assign ray1_0 = _n792;
+  assign ray2_0 = _n793;
+  assign ray3_0 = _n794;
+  assign ray4_0 = _n795;
+  assign ray5_0 = _n796;
+  assign ray6_0 = _n797;
+  assign ray7_0 = _n798;
+  assign knight_0 = _n799;
+  assign king_0 = _n800;
+  assign pawn_0 = _n801;
+  assign pass_0 = _n802;
+  assign ray0_1 = _n818;
+  assign ray1_1 = _n819;
+  assign ray2_1 = _n820;
+  assign ray3_1 = _n821;
+  assign ray4_1 = _n822;
+  assign ray5_1 = _n823;
+  assign ray6_1 = _n824;
+  assign ray7_1 = _n825;
+  assign knight_1 = _n826;
+  assign king_1 = _n827;
+  assign pawn_1 = _n828;
+  assign pass_1 = _n829;
+  assign ray0_2 = _n845;
+  assign ray1_2 = _n846;
+  assign ray2_2 = _n847;
+  assign ray3_2 = _n848;
+  assign ray4_2 = _n849;
+  assign ray5_2 = _n850;
+  assign ray6_2 = _n851;
+  assign ray7_2 = _n852;
+  assign knight_2 = _n853;
+  assign king_2 = _n854;
+  assign pawn_2 = _n855;
+  assign pass_2 = _n856;
+  assign ray0_3 = _n872;
+  assign ray1_3 = _n873;
+  assign ray2_3 = _n874;
+  assign ray3_3 = _n875;
+  assign ray4_3 = _n876;
+  assign ray5_3 = _n877;
+  assign ray6_3 = _n878;
+  assign ray7_3 = _n879;
+  assign knight_3 = _n880;
+  assign king_3 = _n881;
+  assign pawn_3 = _n882;
+  assign pass_3 = _n883;
+  assign ray0_4 = _n899;
+  assign ray1_4 = _n900;
+  assign ray2_4 = _n901;
+  assign ray3_4 = _n902;
+  assign ray4_4 = _n903;
+  assign ray5_4 = _n904;
+  assign ray6_4 = _n905;
+  assign ray7_4 = _n906;
+  assign knight_4 = _n907;
+  assign king_4 = _n908;
+  assign pawn_4 = _n909;
+  assign pass_4 = _n910;
+  assign ray0_5 = _n926;
+  assign ray1_5 = _n927;
+  assign ray2_5 = _n928;
+  assign ray3_5 = _n929;
+  assign ray4_5 = _n930;
+  assign ray5_5 = _n931;
+  assign ray6_5 = _n932;
+  assign ray7_5 = _n933;
+  assign knight_5 = _n934;
+  assign king_5 = _n935;
+  assign pawn_5 = _n936;
+  assign pass_5 = _n937;
+  assign ray0_6 = _n953;
+  assign ray1_6 = _n954;
+  assign ray2_6 = _n955;
+  assign ray3_6 = _n956;
+  assign ray4_6 = _n957;
+  assign ray5_6 = _n958;
+  assign ray6_6 = _n959;
+  assign ray7_6 = _n960;
+  assign knight_6 = _n961;
+  assign king_6 = _n962;
+  assign pawn_6 = _n963;
+  assign pass_6 = _n964;
+  assign ray0_7 = _n980;
+  assign ray1_7 = _n981;
+  assign ray2_7 = _n982;
+  assign ray3_7 = _n983;
+  assign ray4_7 = _n984;
+  assign ray5_7 = _n985;
+  assign ray6_7 = _n986;
+  assign ray7_7 = _n987;
+  assign knight_7 = _n988;
+  assign king_7 = _n989;
+  assign pawn_7 = _n990;
+  assign pass_7 = _n991;
+  assign ray0_8 = _n1007;
+  assign ray1_8 = _n1008;
+  assign ray2_8 = _n1009;
+  assign ray3_8 = _n1010;
+  assign ray4_8 = _n1011;
+  assign ray5_8 = _n1012;
+  assign ray6_8 = _n1013;
+  assign ray7_8 = _n1014;
+  assign knight_8 = _n1015;
+  assign king_8 = _n1016;
+  assign pawn_8 = _n1017;
+  assign pass_8 = _n1018;
+  assign ray0_9 = _n1034;
+  assign ray1_9 = _n1035;
+  assign ray2_9 = _n1036;
+  assign ray3_9 = _n1037;
+  assign ray4_9 = _n1038;
+  assign ray5_9 = _n1039;
+  assign ray6_9 = _n1040;
+  assign ray7_9 = _n1041;
+  assign knight_9 = _n1042;
+  assign king_9 = _n1043;
+  assign pawn_9 = _n1044;
+  assign pass_9 = _n1045;
+  assign ray0_10 = _n1061;
+  assign ray1_10 = _n1062;
+  assign ray2_10 = _n1063;
+  assign ray3_10 = _n1064;
+  assign ray4_10 = _n1065;
+  assign ray5_10 = _n1066;
+  assign ray6_10 = _n1067;
+  assign ray7_10 = _n1068;
+  assign knight_10 = _n1069;
+  assign king_10 = _n1070;
+  assign pawn_10 = _n1071;
+  assign pass_10 = _n1072;
+  assign ray0_11 = _n1088;
+  assign ray1_11 = _n1089;
+  assign ray2_11 = _n1090;
+  assign ray3_11 = _n1091;
+  assign ray4_11 = _n1092;
+  assign ray5_11 = _n1093;
+  assign ray6_11 = _n1094;
+  assign ray7_11 = _n1095;
+  assign knight_11 = _n1096;
+  assign king_11 = _n1097;
+  assign pawn_11 = _n1098;
+  assign pass_11 = _n1099;
+  assign ray0_12 = _n1115;
+  assign ray1_12 = _n1116;
+  assign ray2_12 = _n1117;
+  assign ray3_12 = _n1118;
+  assign ray4_12 = _n1119;
+  assign ray5_12 = _n1120;
+  assign ray6_12 = _n1121;
+  assign ray7_12 = _n1122;
+  assign knight_12 = _n1123;
+  assign king_12 = _n1124;
+  assign pawn_12 = _n1125;
+  assign pass_12 = _n1126;
+  assign ray0_13 = _n1142;
+  assign ray1_13 = _n1143;
+  assign ray2_13 = _n1144;
+  assign ray3_13 = _n1145;
+  assign ray4_13 = _n1146;
+  assign ray5_13 = _n1147;
+  assign ray6_13 = _n1148;
+  assign ray7_13 = _n1149;
+  assign knight_13 = _n1150;
+  assign king_13 = _n1151;
+  assign pawn_13 = _n1152;
+  assign pass_13 = _n1153;
+  assign ray0_14 = _n1169;
+  assign ray1_14 = _n1170;
+  assign ray2_14 = _n1171;
+  assign ray3_14 = _n1172;
+  assign ray4_14 = _n1173;
+  assign ray5_14 = _n1174;
+  assign ray6_14 = _n1175;
+  assign ray7_14 = _n1176;
+  assign knight_14 = _n1177;
+  assign king_14 = _n1178;
+  assign pawn_14 = _n1179;
+  assign pass_14 = _n1180;
+  assign ray0_15 = _n1196;
+  assign ray1_15 = _n1197;
+  assign ray2_15 = _n1198;
+  assign ray3_15 = _n1199;
+  assign ray4_15 = _n1200;
+  assign ray5_15 = _n1201;
+  assign ray6_15 = _n1202;
+  assign ray7_15 = _n1203;
+  assign knight_15 = _n1204;
+  assign king_15 = _n1205;
+  assign pawn_15 = _n1206;
+  assign pass_15 = _n1207;
+  assign ray0_16 = _n1223;
+  assign ray1_16 = _n1224;
+  assign ray2_16 = _n1225;
+  assign ray3_16 = _n1226;
+  assign ray4_16 = _n1227;
+  assign ray5_16 = _n1228;
+  assign ray6_16 = _n1229;
+  assign ray7_16 = _n1230;
+  assign knight_16 = _n1231;
+  assign king_16 = _n1232;
+  assign pawn_16 = _n1233;
+  assign pass_16 = _n1234;
+  assign ray0_17 = _n1250;
+  assign ray1_17 = _n1251;
+  assign ray2_17 = _n1252;
+  assign ray3_17 = _n1253;
+  assign ray4_17 = _n1254;
+  assign ray5_17 = _n1255;
+  assign ray6_17 = _n1256;
+  assign ray7_17 = _n1257;
+  assign knight_17 = _n1258;
+  assign king_17 = _n1259;
+  assign pawn_17 = _n1260;
+  assign pass_17 = _n1261;
+  assign ray0_18 = _n1277;
+  assign ray1_18 = _n1278;
+  assign ray2_18 = _n1279;
+  assign ray3_18 = _n1280;
+  assign ray4_18 = _n1281;
+  assign ray5_18 = _n1282;
+  assign ray6_18 = _n1283;
+  assign ray7_18 = _n1284;
+  assign knight_18 = _n1285;
+  assign king_18 = _n1286;
+  assign pawn_18 = _n1287;
+  assign pass_18 = _n1288;
+  assign ray0_19 = _n1304;
+  assign ray1_19 = _n1305;
+  assign ray2_19 = _n1306;
+  assign ray3_19 = _n1307;
+  assign ray4_19 = _n1308;
+  assign ray5_19 = _n1309;
+  assign ray6_19 = _n1310;
+  assign ray7_19 = _n1311;
+  assign knight_19 = _n1312;
+  assign king_19 = _n1313;
+  assign pawn_19 = _n1314;
+  assign pass_19 = _n1315;
+  assign ray0_20 = _n1331;
+  assign ray1_20 = _n1332;
+  assign ray2_20 = _n1333;
+  assign ray3_20 = _n1334;
+  assign ray4_20 = _n1335;
+  assign ray5_20 = _n1336;
+  assign ray6_20 = _n1337;
+  assign ray7_20 = _n1338;
+  assign knight_20 = _n1339;
+  assign king_20 = _n1340;
+  assign pawn_20 = _n1341;
+  assign pass_20 = _n1342;
+  assign ray0_21 = _n1358;
+  assign ray1_21 = _n1359;
+  assign ray2_21 = _n1360;
+  assign ray3_21 = _n1361;
+  assign ray4_21 = _n1362;
+  assign ray5_21 = _n1363;
+  assign ray6_21 = _n1364;
+  assign ray7_21 = _n1365;
+  assign knight_21 = _n1366;
+  assign king_21 = _n1367;
+  assign pawn_21 = _n1368;
+  assign pass_21 = _n1369;
+  assign ray0_22 = _n1385;
+  assign ray1_22 = _n1386;
+  assign ray2_22 = _n1387;
+  assign ray3_22 = _n1388;
+  assign ray4_22 = _n1389;
+  assign ray5_22 = _n1390;
+  assign ray6_22 = _n1391;
+  assign ray7_22 = _n1392;
+  assign knight_22 = _n1393;
+  assign king_22 = _n1394;
+  assign pawn_22 = _n1395;
+  assign pass_22 = _n1396;
+  assign ray0_23 = _n1412;
+  assign ray1_23 = _n1413;
+  assign ray2_23 = _n1414;
+  assign ray3_23 = _n1415;
+  assign ray4_23 = _n1416;
+  assign ray5_23 = _n1417;
+  assign ray6_23 = _n1418;
+  assign ray7_23 = _n1419;
+  assign knight_23 = _n1420;
+  assign king_23 = _n1421;
+  assign pawn_23 = _n1422;
+  assign pass_23 = _n1423;
+  assign ray0_24 = _n1439;
+  assign ray1_24 = _n1440;
+  assign ray2_24 = _n1441;
+  assign ray3_24 = _n1442;
+  assign ray4_24 = _n1443;
+  assign ray5_24 = _n1444;
+  assign ray6_24 = _n1445;
+  assign ray7_24 = _n1446;
+  assign knight_24 = _n1447;
+  assign king_24 = _n1448;
+  assign pawn_24 = _n1449;
+  assign pass_24 = _n1450;
+  assign ray0_25 = _n1466;
+  assign ray1_25 = _n1467;
+  assign ray2_25 = _n1468;
+  assign ray3_25 = _n1469;
+  assign ray4_25 = _n1470;
+  assign ray5_25 = _n1471;
+  assign ray6_25 = _n1472;
+  assign ray7_25 = _n1473;
+  assign knight_25 = _n1474;
+  assign king_25 = _n1475;
+  assign pawn_25 = _n1476;
+  assign pass_25 = _n1477;
+  assign ray0_26 = _n1493;
+  assign ray1_26 = _n1494;
+  assign ray2_26 = _n1495;
+  assign ray3_26 = _n1496;
+  assign ray4_26 = _n1497;
+  assign ray5_26 = _n1498;
+  assign ray6_26 = _n1499;
+  assign ray7_26 = _n1500;
+  assign knight_26 = _n1501;
+  assign king_26 = _n1502;
+  assign pawn_26 = _n1503;
+  assign pass_26 = _n1504;
+  assign ray0_27 = _n1520;
+  assign ray1_27 = _n1521;
+  assign ray2_27 = _n1522;
+  assign ray3_27 = _n1523;
+  assign ray4_27 = _n1524;
+  assign ray5_27 = _n1525;
+  assign ray6_27 = _n1526;
+  assign ray7_27 = _n1527;
+  assign knight_27 = _n1528;
+  assign king_27 = _n1529;
+  assign pawn_27 = _n1530;
+  assign pass_27 = _n1531;
+  assign ray0_28 = _n1547;
+  assign ray1_28 = _n1548;
+  assign ray2_28 = _n1549;
+  assign ray3_28 = _n1550;
+  assign ray4_28 = _n1551;
+  assign ray5_28 = _n1552;
+  assign ray6_28 = _n1553;
+  assign ray7_28 = _n1554;
+  assign knight_28 = _n1555;
+  assign king_28 = _n1556;
+  assign pawn_28 = _n1557;
+  assign pass_28 = _n1558;
+  assign ray0_29 = _n1574;
+  assign ray1_29 = _n1575;
+  assign ray2_29 = _n1576;
+  assign ray3_29 = _n1577;
+  assign ray4_29 = _n1578;
+  assign ray5_29 = _n1579;
+  assign ray6_29 = _n1580;
+  assign ray7_29 = _n1581;
+  assign knight_29 = _n1582;
+  assign king_29 = _n1583;
+  assign pawn_29 = _n1584;
+  assign pass_29 = _n1585;
+  assign ray0_30 = _n1601;
+  assign ray1_30 = _n1602;
+  assign ray2_30 = _n1603;
+  assign ray3_30 = _n1604;
+  assign ray4_30 = _n1605;
+  assign ray5_30 = _n1606;
+  assign ray6_30 = _n1607;
+  assign ray7_30 = _n1608;
+  assign knight_30 = _n1609;
+  assign king_30 = _n1610;
+  assign pawn_30 = _n1611;
+  assign pass_30 = _n1612;
+  assign ray0_31 = _n1628;
+  assign ray1_31 = _n1629;
+  assign ray2_31 = _n1630;
+  assign ray3_31 = _n1631;
+  assign ray4_31 = _n1632;
+  assign ray5_31 = _n1633;
+  assign ray6_31 = _n1634;
+  assign ray7_31 = _n1635;
+  assign knight_31 = _n1636;
+  assign king_31 = _n1637;
+  assign pawn_31 = _n1638;
+  assign pass_31 = _n1639;
+  assign ray0_32 = _n1655;
+  assign ray1_32 = _n1656;
+  assign ray2_32 = _n1657;
+  assign ray3_32 = _n1658;
+  assign ray4_32 = _n1659;
+  assign ray5_32 = _n1660;
+  assign ray6_32 = _n1661;
+  assign ray7_32 = _n1662;
+  assign knight_32 = _n1663;
+  assign king_32 = _n1664;
+  assign pawn_32 = _n1665;
+  assign pass_32 = _n1666;
+  assign ray0_33 = _n1682;
+  assign ray1_33 = _n1683;
+  assign ray2_33 = _n1684;
+  assign ray3_33 = _n1685;
+  assign ray4_33 = _n1686;
+  assign ray5_33 = _n1687;
+  assign ray6_33 = _n1688;
+  assign ray7_33 = _n1689;
+  assign knight_33 = _n1690;
+  assign king_33 = _n1691;
+  assign pawn_33 = _n1692;
+  assign pass_33 = _n1693;
+  assign ray0_34 = _n1709;
+  assign ray1_34 = _n1710;
+  assign ray2_34 = _n1711;
+  assign ray3_34 = _n1712;
+  assign ray4_34 = _n1713;
+  assign ray5_34 = _n1714;
+  assign ray6_34 = _n1715;
+  assign ray7_34 = _n1716;
+  assign knight_34 = _n1717;
+  assign king_34 = _n1718;
+  assign pawn_34 = _n1719;
+  assign pass_34 = _n1720;
+  assign ray0_35 = _n1736;
+  assign ray1_35 = _n1737;
+  assign ray2_35 = _n1738;
+  assign ray3_35 = _n1739;
+  assign ray4_35 = _n1740;
+  assign ray5_35 = _n1741;
+  assign ray6_35 = _n1742;
+  assign ray7_35 = _n1743;
+  assign knight_35 = _n1744;
+  assign king_35 = _n1745;
+  assign pawn_35 = _n1746;
+  assign pass_35 = _n1747;
+  assign ray0_36 = _n1763;
+  assign ray1_36 = _n1764;
+  assign ray2_36 = _n1765;
+  assign ray3_36 = _n1766;
+  assign ray4_36 = _n1767;
+  assign ray5_36 = _n1768;
+  assign ray6_36 = _n1769;
+  assign ray7_36 = _n1770;
+  assign knight_36 = _n1771;
+  assign king_36 = _n1772;
+  assign pawn_36 = _n1773;
+  assign pass_36 = _n1774;
+  assign ray0_37 = _n1790;
+  assign ray1_37 = _n1791;
+  assign ray2_37 = _n1792;
+  assign ray3_37 = _n1793;
+  assign ray4_37 = _n1794;
+  assign ray5_37 = _n1795;
+  assign ray6_37 = _n1796;
+  assign ray7_37 = _n1797;
+  assign knight_37 = _n1798;
+  assign king_37 = _n1799;
+  assign pawn_37 = _n1800;
+  assign pass_37 = _n1801;
+  assign ray0_38 = _n1817;
+  assign ray1_38 = _n1818;
+  assign ray2_38 = _n1819;
+  assign ray3_38 = _n1820;
+  assign ray4_38 = _n1821;
+  assign ray5_38 = _n1822;
+  assign ray6_38 = _n1823;
+  assign ray7_38 = _n1824;
+  assign knight_38 = _n1825;
+  assign king_38 = _n1826;
+  assign pawn_38 = _n1827;
+  assign pass_38 = _n1828;
+  assign ray0_39 = _n1844;
+  assign ray1_39 = _n1845;
+  assign ray2_39 = _n1846;
+  assign ray3_39 = _n1847;
+  assign ray4_39 = _n1848;
+  assign ray5_39 = _n1849;
+  assign ray6_39 = _n1850;
+  assign ray7_39 = _n1851;
+  assign knight_39 = _n1852;
+  assign king_39 = _n1853;
+  assign pawn_39 = _n1854;
+  assign pass_39 = _n1855;
+  assign ray0_40 = _n1871;
+  assign ray1_40 = _n1872;
+  assign ray2_40 = _n1873;
+  assign ray3_40 = _n1874;
+  assign ray4_40 = _n1875;
+  assign ray5_40 = _n1876;
+  assign ray6_40 = _n1877;
+  assign ray7_40 = _n1878;
+  assign knight_40 = _n1879;
+  assign king_40 = _n1880;
+  assign pawn_40 = _n1881;
+  assign pass_40 = _n1882;
+  assign ray0_41 = _n1898;
+  assign ray1_41 = _n1899;
+  assign ray2_41 = _n1900;
+  assign ray3_41 = _n1901;
+  assign ray4_41 = _n1902;
+  assign ray5_41 = _n1903;
+  assign ray6_41 = _n1904;
+  assign ray7_41 = _n1905;
+  assign knight_41 = _n1906;
+  assign king_41 = _n1907;
+  assign pawn_41 = _n1908;
+  assign pass_41 = _n1909;
+  assign ray0_42 = _n1925;
+  assign ray1_42 = _n1926;
+  assign ray2_42 = _n1927;
+  assign ray3_42 = _n1928;
+  assign ray4_42 = _n1929;
+  assign ray5_42 = _n1930;
+  assign ray6_42 = _n1931;
+  assign ray7_42 = _n1932;
+  assign knight_42 = _n1933;
+  assign king_42 = _n1934;
+  assign pawn_42 = _n1935;
+  assign pass_42 = _n1936;
+  assign ray0_43 = _n1952;
+  assign ray1_43 = _n1953;
+  assign ray2_43 = _n1954;
+  assign ray3_43 = _n1955;
+  assign ray4_43 = _n1956;
+  assign ray5_43 = _n1957;
+  assign ray6_43 = _n1958;
+  assign ray7_43 = _n1959;
+  assign knight_43 = _n1960;
+  assign king_43 = _n1961;
+  assign pawn_43 = _n1962;
+  assign pass_43 = _n1963;
+  assign ray0_44 = _n1979;
+  assign ray1_44 = _n1980;
+  assign ray2_44 = _n1981;
+  assign ray3_44 = _n1982;
+  assign ray4_44 = _n1983;
+  assign ray5_44 = _n1984;
+  assign ray6_44 = _n1985;
+  assign ray7_44 = _n1986;
+  assign knight_44 = _n1987;
+  assign king_44 = _n1988;
+  assign pawn_44 = _n1989;
+  assign pass_44 = _n1990;
+  assign ray0_45 = _n2006;
+  assign ray1_45 = _n2007;
+  assign ray2_45 = _n2008;
+  assign ray3_45 = _n2009;
+  assign ray4_45 = _n2010;
+  assign ray5_45 = _n2011;
+  assign ray6_45 = _n2012;
+  assign ray7_45 = _n2013;
+  assign knight_45 = _n2014;
+  assign king_45 = _n2015;
+  assign pawn_45 = _n2016;
+  assign pass_45 = _n2017;
+  assign ray0_46 = _n2033;
+  assign ray1_46 = _n2034;
+  assign ray2_46 = _n2035;
+  assign ray3_46 = _n2036;
+  assign ray4_46 = _n2037;
+  assign ray5_46 = _n2038;
+  assign ray6_46 = _n2039;
+  assign ray7_46 = _n2040;
+  assign knight_46 = _n2041;
+  assign king_46 = _n2042;
+  assign pawn_46 = _n2043;
+  assign pass_46 = _n2044;
+  assign ray0_47 = _n2060;
+  assign ray1_47 = _n2061;
+  assign ray2_47 = _n2062;
+  assign ray3_47 = _n2063;
+  assign ray4_47 = _n2064;
+  assign ray5_47 = _n2065;
+  assign ray6_47 = _n2066;
+  assign ray7_47 = _n2067;
+  assign knight_47 = _n2068;
+  assign king_47 = _n2069;
+  assign pawn_47 = _n2070;
+  assign pass_47 = _n2071;
+  assign ray0_48 = _n2087;
+  assign ray1_48 = _n2088;
+  assign ray2_48 = _n2089;
+  assign ray3_48 = _n2090;
+  assign ray4_48 = _n2091;
+  assign ray5_48 = _n2092;
+  assign ray6_48 = _n2093;
+  assign ray7_48 = _n2094;
+  assign knight_48 = _n2095;
+  assign king_48 = _n2096;
+  assign pawn_48 = _n2097;
+  assign pass_48 = _n2098;
+  assign ray0_49 = _n2114;
+  assign ray1_49 = _n2115;
+  assign ray2_49 = _n2116;
+  assign ray3_49 = _n2117;
+  assign ray4_49 = _n2118;
+  assign ray5_49 = _n2119;
+  assign ray6_49 = _n2120;
+  assign ray7_49 = _n2121;
+  assign knight_49 = _n2122;
+  assign king_49 = _n2123;
+  assign pawn_49 = _n2124;
+  assign pass_49 = _n2125;
+  assign ray0_50 = _n2141;
+  assign ray1_50 = _n2142;
+  assign ray2_50 = _n2143;
+  assign ray3_50 = _n2144;
+  assign ray4_50 = _n2145;
+  assign ray5_50 = _n2146;
+  assign ray6_50 = _n2147;
+  assign ray7_50 = _n2148;
+  assign knight_50 = _n2149;
+  assign king_50 = _n2150;
+  assign pawn_50 = _n2151;
+  assign pass_50 = _n2152;
+  assign ray0_51 = _n2168;
+  assign ray1_51 = _n2169;
+  assign ray2_51 = _n2170;
+  assign ray3_51 = _n2171;
+  assign ray4_51 = _n2172;
+  assign ray5_51 = _n2173;
+  assign ray6_51 = _n2174;
+  assign ray7_51 = _n2175;
+  assign knight_51 = _n2176;
+  assign king_51 = _n2177;
+  assign pawn_51 = _n2178;
+  assign pass_51 = _n2179;
+  assign ray0_52 = _n2195;
+  assign ray1_52 = _n2196;
+  assign ray2_52 = _n2197;
+  assign ray3_52 = _n2198;
+  assign ray4_52 = _n2199;
+  assign ray5_52 = _n2200;
+  assign ray6_52 = _n2201;
+  assign ray7_52 = _n2202;
+  assign knight_52 = _n2203;
+  assign king_52 = _n2204;
+  assign pawn_52 = _n2205;
+  assign pass_52 = _n2206;
+  assign ray0_53 = _n2222;
+  assign ray1_53 = _n2223;
+  assign ray2_53 = _n2224;
+  assign ray3_53 = _n2225;
+  assign ray4_53 = _n2226;
+  assign ray5_53 = _n2227;
+  assign ray6_53 = _n2228;
+  assign ray7_53 = _n2229;
+  assign knight_53 = _n2230;
+  assign king_53 = _n2231;
+  assign pawn_53 = _n2232;
+  assign pass_53 = _n2233;
+  assign ray0_54 = _n2249;
+  assign ray1_54 = _n2250;
+  assign ray2_54 = _n2251;
+  assign ray3_54 = _n2252;
+  assign ray4_54 = _n2253;
+  assign ray5_54 = _n2254;
+  assign ray6_54 = _n2255;
+  assign ray7_54 = _n2256;
+  assign knight_54 = _n2257;
+  assign king_54 = _n2258;
+  assign pawn_54 = _n2259;
+  assign pass_54 = _n2260;
+  assign ray0_55 = _n2276;
+  assign ray1_55 = _n2277;
+  assign ray2_55 = _n2278;
+  assign ray3_55 = _n2279;
+  assign ray4_55 = _n2280;
+  assign ray5_55 = _n2281;
+  assign ray6_55 = _n2282;
+  assign ray7_55 = _n2283;
+  assign knight_55 = _n2284;
+  assign king_55 = _n2285;
+  assign pawn_55 = _n2286;
+  assign pass_55 = _n2287;
+  assign ray0_56 = _n2303;
+  assign ray1_56 = _n2304;
+  assign ray2_56 = _n2305;
+  assign ray3_56 = _n2306;
+  assign ray4_56 = _n2307;
+  assign ray5_56 = _n2308;
+  assign ray6_56 = _n2309;
+  assign ray7_56 = _n2310;
+  assign knight_56 = _n2311;
+  assign king_56 = _n2312;
+  assign pawn_56 = _n2313;
+  assign pass_56 = _n2314;
+  assign ray0_57 = _n2330;
+  assign ray1_57 = _n2331;
+  assign ray2_57 = _n2332;
+  assign ray3_57 = _n2333;
+  assign ray4_57 = _n2334;
+  assign ray5_57 = _n2335;
+  assign ray6_57 = _n2336;
+  assign ray7_57 = _n2337;
+  assign knight_57 = _n2338;
+  assign king_57 = _n2339;
+  assign pawn_57 = _n2340;
+  assign pass_57 = _n2341;
+  assign ray0_58 = _n2357;
+  assign ray1_58 = _n2358;
+  assign ray2_58 = _n2359;
+  assign ray3_58 = _n2360;
+  assign ray4_58 = _n2361;
+  assign ray5_58 = _n2362;
+  assign ray6_58 = _n2363;
+  assign ray7_58 = _n2364;
+  assign knight_58 = _n2365;
+  assign king_58 = _n2366;
+  assign pawn_58 = _n2367;
+  assign pass_58 = _n2368;
+  assign ray0_59 = _n2384;
+  assign ray1_59 = _n2385;
+  assign ray2_59 = _n2386;
+  assign ray3_59 = _n2387;
+  assign ray4_59 = _n2388;
+  assign ray5_59 = _n2389;
+  assign ray6_59 = _n2390;
+  assign ray7_59 = _n2391;
+  assign knight_59 = _n2392;
+  assign king_59 = _n2393;
+  assign pawn_59 = _n2394;
+  assign pass_59 = _n2395;
+  assign ray0_60 = _n2411;
+  assign ray1_60 = _n2412;
+  assign ray2_60 = _n2413;
+  assign ray3_60 = _n2414;
+  assign ray4_60 = _n2415;
+  assign ray5_60 = _n2416;
+  assign ray6_60 = _n2417;
+  assign ray7_60 = _n2418;
+  assign knight_60 = _n2419;
+  assign king_60 = _n2420;
+  assign pawn_60 = _n2421;
+  assign pass_60 = _n2422;
+  assign ray0_61 = _n2438;
+  assign ray1_61 = _n2439;
+  assign ray2_61 = _n2440;
+  assign ray3_61 = _n2441;
+  assign ray4_61 = _n2442;
+  assign ray5_61 = _n2443;
+  assign ray6_61 = _n2444;
+  assign ray7_61 = _n2445;
+  assign knight_61 = _n2446;
+  assign king_61 = _n2447;
+  assign pawn_61 = _n2448;
+  assign pass_61 = _n2449;
+  assign ray0_62 = _n2465;
+  assign ray1_62 = _n2466;
+  assign ray2_62 = _n2467;
+  assign ray3_62 = _n2468;
+  assign ray4_62 = _n2469;
+  assign ray5_62 = _n2470;
+  assign ray6_62 = _n2471;
+  assign ray7_62 = _n2472;
+  assign knight_62 = _n2473;
+  assign king_62 = _n2474;
+  assign pawn_62 = _n2475;
+  assign pass_62 = _n2476;
+  assign ray0_63 = _n2492;
+  assign ray1_63 = _n2493;
+  assign ray2_63 = _n2494;
+  assign ray3_63 = _n2495;
+  assign ray4_63 = _n2496;
+  assign ray5_63 = _n2497;
+  assign ray6_63 = _n2498;
+  assign ray7_63 = _n2499;
+  assign knight_63 = _n2500;
+  assign king_63 = _n2501;
+  assign pawn_63 = _n2502;
+  assign pass_63 = _n2503;
+  assign _n789 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
+  assign _n790 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
+  assign _n816 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
+  assign _n817 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
+  assign _n843 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
+  assign _n844 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
+  assign _n870 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
+  assign _n871 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
+  assign _n897 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
+  assign _n898 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
+  assign _n924 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
+  assign _n925 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
+  assign _n951 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
+  assign _n952 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
+  assign _n978 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n979 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
+  assign _n1005 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
+  assign _n1006 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
+  assign _n1032 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
+  assign _n1033 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
+  assign _n1059 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
+  assign _n1060 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
+  assign _n1086 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
+  assign _n1087 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
+  assign _n1113 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
+  assign _n1114 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
+  assign _n1140 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
+  assign _n1141 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
+  assign _n1167 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
+  assign _n1168 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
+  assign _n1194 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1195 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
+  assign _n1221 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
+  assign _n1222 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
+  assign _n1248 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
+  assign _n1249 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
+  assign _n1275 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
+  assign _n1276 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
+  assign _n1302 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
+  assign _n1303 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
+  assign _n1329 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
+  assign _n1330 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
+  assign _n1356 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
+  assign _n1357 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
+  assign _n1383 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
+  assign _n1384 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
+  assign _n1410 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1411 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
+  assign _n1437 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
+  assign _n1438 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
+  assign _n1464 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
+  assign _n1465 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
+  assign _n1491 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
+  assign _n1492 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
+  assign _n1518 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
+  assign _n1519 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
+  assign _n1545 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
+  assign _n1546 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
+  assign _n1572 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
+  assign _n1573 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
+  assign _n1599 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
+  assign _n1600 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
+  assign _n1626 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1627 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
+  assign _n1653 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
+  assign _n1654 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
+  assign _n1680 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
+  assign _n1681 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
+  assign _n1707 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
+  assign _n1708 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
+  assign _n1734 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
+  assign _n1735 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
+  assign _n1761 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
+  assign _n1762 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
+  assign _n1788 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
+  assign _n1789 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
+  assign _n1815 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
+  assign _n1816 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
+  assign _n1842 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1843 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
+  assign _n1869 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
+  assign _n1870 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
+  assign _n1896 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
+  assign _n1897 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
+  assign _n1923 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
+  assign _n1924 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
+  assign _n1950 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
+  assign _n1951 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
+  assign _n1977 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
+  assign _n1978 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
+  assign _n2004 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
+  assign _n2005 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
+  assign _n2031 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
+  assign _n2032 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
+  assign _n2058 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2059 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
+  assign _n2085 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
+  assign _n2086 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
+  assign _n2112 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
+  assign _n2113 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
+  assign _n2139 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
+  assign _n2140 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
+  assign _n2166 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
+  assign _n2167 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
+  assign _n2193 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
+  assign _n2194 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
+  assign _n2220 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
+  assign _n2221 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
+  assign _n2247 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
+  assign _n2248 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
+  assign _n2274 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2275 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
+  assign _n2301 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
+  assign _n2302 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
+  assign _n2328 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
+  assign _n2329 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
+  assign _n2355 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
+  assign _n2356 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
+  assign _n2382 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
+  assign _n2383 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
+  assign _n2409 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
+  assign _n2410 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
+  assign _n2436 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
+  assign _n2437 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
+  assign _n2463 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
+  assign _n2464 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
+  assign _n2490 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2491 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign victims_bus = {_n2504, _n2477, _n2450, _n2423, _n2396, _n2369, _n2342, _n2315, _n2288, _n2261, _n2234, _n2207, _n2180, _n2153, _n2126, _n2099, _n2072, _n2045, _n2018, _n1991, _n1964, _n1937, _n1910, _n1883, _n1856, _n1829, _n1802, _n1775, _n1748, _n1721, _n1694, _n1667, _n1640, _n1613, _n1586, _n1559, _n1532, _n1505, _n1478, _n1451, _n1424, _n1397, _n1370, _n1343, _n1316, _n1289, _n1262, _n1235, _n1208, _n1181, _n1154, _n1127, _n1100, _n1073, _n1046, _n1019, _n992, _n965, _n938, _n911, _n884, _n857, _n830, _n803};
+  assign targets_bus = {_n2505, _n2478, _n2451, _n2424, _n2397, _n2370, _n2343, _n2316, _n2289, _n2262, _n2235, _n2208, _n2181, _n2154, _n2127, _n2100, _n2073, _n2046, _n2019, _n1992, _n1965, _n1938, _n1911, _n1884, _n1857, _n1830, _n1803, _n1776, _n1749, _n1722, _n1695, _n1668, _n1641, _n1614, _n1587, _n1560, _n1533, _n1506, _n1479, _n1452, _n1425, _n1398, _n1371, _n1344, _n1317, _n1290, _n1263, _n1236, _n1209, _n1182, _n1155, _n1128, _n1101, _n1074, _n1047, _n1020, _n993, _n966, _n939, _n912, _n885, _n858, _n831, _n804};
+  assign attackers_bus = {_n2506, _n2479, _n2452, _n2425, _n2398, _n2371, _n2344, _n2317, _n2290, _n2263, _n2236, _n2209, _n2182, _n2155, _n2128, _n2101, _n2074, _n2047, _n2020, _n1993, _n1966, _n1939, _n1912, _n1885, _n1858, _n1831, _n1804, _n1777, _n1750, _n1723, _n1696, _n1669, _n1642, _n1615, _n1588, _n1561, _n1534, _n1507, _n1480, _n1453, _n1426, _n1399, _n1372, _n1345, _n1318, _n1291, _n1264, _n1237, _n1210, _n1183, _n1156, _n1129, _n1102, _n1075, _n1048, _n1021, _n994, _n967, _n940, _n913, _n886, _n859, _n832, _n805};
+  assign own_pawns_bus = {_n2507, _n2480, _n2453, _n2426, _n2399, _n2372, _n2345, _n2318, _n2291, _n2264, _n2237, _n2210, _n2183, _n2156, _n2129, _n2102, _n2075, _n2048, _n2021, _n1994, _n1967, _n1940, _n1913, _n1886, _n1859, _n1832, _n1805, _n1778, _n1751, _n1724, _n1697, _n1670, _n1643, _n1616, _n1589, _n1562, _n1535, _n1508, _n1481, _n1454, _n1427, _n1400, _n1373, _n1346, _n1319, _n1292, _n1265, _n1238, _n1211, _n1184, _n1157, _n1130, _n1103, _n1076, _n1049, _n1022, _n995, _n968, _n941, _n914, _n887, _n860, _n833, _n806};
+  assign vprios_bus = {_n2508, _n2481, _n2454, _n2427, _n2400, _n2373, _n2346, _n2319, _n2292, _n2265, _n2238, _n2211, _n2184, _n2157, _n2130, _n2103, _n2076, _n2049, _n2022, _n1995, _n1968, _n1941, _n1914, _n1887, _n1860, _n1833, _n1806, _n1779, _n1752, _n1725, _n1698, _n1671, _n1644, _n1617, _n1590, _n1563, _n1536, _n1509, _n1482, _n1455, _n1428, _n1401, _n1374, _n1347, _n1320, _n1293, _n1266, _n1239, _n1212, _n1185, _n1158, _n1131, _n1104, _n1077, _n1050, _n1023, _n996, _n969, _n942, _n915, _n888, _n861, _n834, _n807};
+  assign aprios_bus = {_n2509, _n2482, _n2455, _n2428, _n2401, _n2374, _n2347, _n2320, _n2293, _n2266, _n2239, _n2212, _n2185, _n2158, _n2131, _n2104, _n2077, _n2050, _n2023, _n1996, _n1969, _n1942, _n1915, _n1888, _n1861, _n1834, _n1807, _n1780, _n1753, _n1726, _n1699, _n1672, _n1645, _n1618, _n1591, _n1564, _n1537, _n1510, _n1483, _n1456, _n1429, _n1402, _n1375, _n1348, _n1321, _n1294, _n1267, _n1240, _n1213, _n1186, _n1159, _n1132, _n1105, _n1078, _n1051, _n1024, _n997, _n970, _n943, _n916, _n889, _n862, _n835, _n808};
   assign victims = victims_bus;
   assign targets = targets_bus;
   assign attackers = attackers_bus;
@@ -5360,7 +3057,8 @@ module chip_array (
     .ep_set(ep_set[0]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[0]),
     .ep_here(ep_here[0]),
@@ -5368,70 +3066,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_8),
-    .f_ray_in_5(f_ray5_9),
-    .f_ray_in_6(f_ray6_1),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_8),
-    .r_ray_in_5(r_ray5_9),
-    .r_ray_in_6(r_ray6_1),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1492),
-    .king_in(_n1493),
-    .src_knight_in(_n1494),
-    .src_king_in(_n1495),
-    .pawn_ne(own_pawn_9),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_8),
+    .ray_in_5(ray5_9),
+    .ray_in_6(ray6_1),
+    .ray_in_7(1'h0),
+    .knight_in(_n789),
+    .king_in(_n790),
+    .pawn_ne(pawn_9),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_8),
+    .pawn_n(pawn_8),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_8),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_9),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_8),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_8),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1496),
-    .f_ray_out_1(_n1498),
-    .f_ray_out_2(_n1500),
-    .f_ray_out_3(_n1502),
-    .f_ray_out_4(_n1504),
-    .f_ray_out_5(_n1506),
-    .f_ray_out_6(_n1508),
-    .f_ray_out_7(_n1510),
-    .own_knight(_n1512),
-    .own_king(_n1513),
-    .own_pawn(_n1514),
-    .push_reach(_n1515),
-    .victim(_n1519),
-    .target(_n1520),
-    .r_ray_out_0(_n1497),
-    .r_ray_out_1(_n1499),
-    .r_ray_out_2(_n1501),
-    .r_ray_out_3(_n1503),
-    .r_ray_out_4(_n1505),
-    .r_ray_out_5(_n1507),
-    .r_ray_out_6(_n1509),
-    .r_ray_out_7(_n1511),
-    .src_full(_n1516),
-    .src_pawn(_n1517),
-    .r_pass(_n1518),
-    .attacker(_n1521),
-    .vprio(_n1522),
-    .aprio(_n1523),
+    .pass_n(pass_8),
+    .pass_s(1'h0),
+    .ray_out_0(_n791),
+    .ray_out_1(_n792),
+    .ray_out_2(_n793),
+    .ray_out_3(_n794),
+    .ray_out_4(_n795),
+    .ray_out_5(_n796),
+    .ray_out_6(_n797),
+    .ray_out_7(_n798),
+    .knight_out(_n799),
+    .king_out(_n800),
+    .pawn_out(_n801),
+    .pass_out(_n802),
+    .victim(_n803),
+    .target(_n804),
+    .attacker(_n805),
+    .own_pawn(_n806),
+    .vprio(_n807),
+    .aprio(_n808),
     .piece(_cell_0_piece)
   );
   chip_cell cell_1 (
@@ -5444,7 +3114,8 @@ module chip_array (
     .ep_set(ep_set[1]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[1]),
     .ep_here(ep_here[1]),
@@ -5452,70 +3123,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_0),
-    .f_ray_in_3(f_ray3_8),
-    .f_ray_in_4(f_ray4_9),
-    .f_ray_in_5(f_ray5_10),
-    .f_ray_in_6(f_ray6_2),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_0),
-    .r_ray_in_3(r_ray3_8),
-    .r_ray_in_4(r_ray4_9),
-    .r_ray_in_5(r_ray5_10),
-    .r_ray_in_6(r_ray6_2),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1531),
-    .king_in(_n1532),
-    .src_knight_in(_n1533),
-    .src_king_in(_n1534),
-    .pawn_ne(own_pawn_10),
-    .pawn_nw(own_pawn_8),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_0),
+    .ray_in_3(ray3_8),
+    .ray_in_4(ray4_9),
+    .ray_in_5(ray5_10),
+    .ray_in_6(ray6_2),
+    .ray_in_7(1'h0),
+    .knight_in(_n816),
+    .king_in(_n817),
+    .pawn_ne(pawn_10),
+    .pawn_nw(pawn_8),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_9),
+    .pawn_n(pawn_9),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_9),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_10),
-    .src_pawn_nw(src_pawn_8),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_9),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_9),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1535),
-    .f_ray_out_1(_n1537),
-    .f_ray_out_2(_n1539),
-    .f_ray_out_3(_n1541),
-    .f_ray_out_4(_n1543),
-    .f_ray_out_5(_n1545),
-    .f_ray_out_6(_n1547),
-    .f_ray_out_7(_n1549),
-    .own_knight(_n1551),
-    .own_king(_n1552),
-    .own_pawn(_n1553),
-    .push_reach(_n1554),
-    .victim(_n1558),
-    .target(_n1559),
-    .r_ray_out_0(_n1536),
-    .r_ray_out_1(_n1538),
-    .r_ray_out_2(_n1540),
-    .r_ray_out_3(_n1542),
-    .r_ray_out_4(_n1544),
-    .r_ray_out_5(_n1546),
-    .r_ray_out_6(_n1548),
-    .r_ray_out_7(_n1550),
-    .src_full(_n1555),
-    .src_pawn(_n1556),
-    .r_pass(_n1557),
-    .attacker(_n1560),
-    .vprio(_n1561),
-    .aprio(_n1562),
+    .pass_n(pass_9),
+    .pass_s(1'h0),
+    .ray_out_0(_n818),
+    .ray_out_1(_n819),
+    .ray_out_2(_n820),
+    .ray_out_3(_n821),
+    .ray_out_4(_n822),
+    .ray_out_5(_n823),
+    .ray_out_6(_n824),
+    .ray_out_7(_n825),
+    .knight_out(_n826),
+    .king_out(_n827),
+    .pawn_out(_n828),
+    .pass_out(_n829),
+    .victim(_n830),
+    .target(_n831),
+    .attacker(_n832),
+    .own_pawn(_n833),
+    .vprio(_n834),
+    .aprio(_n835),
     .piece(_cell_1_piece)
   );
   chip_cell cell_2 (
@@ -5528,7 +3171,8 @@ module chip_array (
     .ep_set(ep_set[2]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[2]),
     .ep_here(ep_here[2]),
@@ -5536,70 +3180,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_1),
-    .f_ray_in_3(f_ray3_9),
-    .f_ray_in_4(f_ray4_10),
-    .f_ray_in_5(f_ray5_11),
-    .f_ray_in_6(f_ray6_3),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_1),
-    .r_ray_in_3(r_ray3_9),
-    .r_ray_in_4(r_ray4_10),
-    .r_ray_in_5(r_ray5_11),
-    .r_ray_in_6(r_ray6_3),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1570),
-    .king_in(_n1571),
-    .src_knight_in(_n1572),
-    .src_king_in(_n1573),
-    .pawn_ne(own_pawn_11),
-    .pawn_nw(own_pawn_9),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_1),
+    .ray_in_3(ray3_9),
+    .ray_in_4(ray4_10),
+    .ray_in_5(ray5_11),
+    .ray_in_6(ray6_3),
+    .ray_in_7(1'h0),
+    .knight_in(_n843),
+    .king_in(_n844),
+    .pawn_ne(pawn_11),
+    .pawn_nw(pawn_9),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_10),
+    .pawn_n(pawn_10),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_10),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_11),
-    .src_pawn_nw(src_pawn_9),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_10),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_10),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1574),
-    .f_ray_out_1(_n1576),
-    .f_ray_out_2(_n1578),
-    .f_ray_out_3(_n1580),
-    .f_ray_out_4(_n1582),
-    .f_ray_out_5(_n1584),
-    .f_ray_out_6(_n1586),
-    .f_ray_out_7(_n1588),
-    .own_knight(_n1590),
-    .own_king(_n1591),
-    .own_pawn(_n1592),
-    .push_reach(_n1593),
-    .victim(_n1597),
-    .target(_n1598),
-    .r_ray_out_0(_n1575),
-    .r_ray_out_1(_n1577),
-    .r_ray_out_2(_n1579),
-    .r_ray_out_3(_n1581),
-    .r_ray_out_4(_n1583),
-    .r_ray_out_5(_n1585),
-    .r_ray_out_6(_n1587),
-    .r_ray_out_7(_n1589),
-    .src_full(_n1594),
-    .src_pawn(_n1595),
-    .r_pass(_n1596),
-    .attacker(_n1599),
-    .vprio(_n1600),
-    .aprio(_n1601),
+    .pass_n(pass_10),
+    .pass_s(1'h0),
+    .ray_out_0(_n845),
+    .ray_out_1(_n846),
+    .ray_out_2(_n847),
+    .ray_out_3(_n848),
+    .ray_out_4(_n849),
+    .ray_out_5(_n850),
+    .ray_out_6(_n851),
+    .ray_out_7(_n852),
+    .knight_out(_n853),
+    .king_out(_n854),
+    .pawn_out(_n855),
+    .pass_out(_n856),
+    .victim(_n857),
+    .target(_n858),
+    .attacker(_n859),
+    .own_pawn(_n860),
+    .vprio(_n861),
+    .aprio(_n862),
     .piece(_cell_2_piece)
   );
   chip_cell cell_3 (
@@ -5612,7 +3228,8 @@ module chip_array (
     .ep_set(ep_set[3]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[3]),
     .ep_here(ep_here[3]),
@@ -5620,70 +3237,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_2),
-    .f_ray_in_3(f_ray3_10),
-    .f_ray_in_4(f_ray4_11),
-    .f_ray_in_5(f_ray5_12),
-    .f_ray_in_6(f_ray6_4),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_2),
-    .r_ray_in_3(r_ray3_10),
-    .r_ray_in_4(r_ray4_11),
-    .r_ray_in_5(r_ray5_12),
-    .r_ray_in_6(r_ray6_4),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1609),
-    .king_in(_n1610),
-    .src_knight_in(_n1611),
-    .src_king_in(_n1612),
-    .pawn_ne(own_pawn_12),
-    .pawn_nw(own_pawn_10),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_2),
+    .ray_in_3(ray3_10),
+    .ray_in_4(ray4_11),
+    .ray_in_5(ray5_12),
+    .ray_in_6(ray6_4),
+    .ray_in_7(1'h0),
+    .knight_in(_n870),
+    .king_in(_n871),
+    .pawn_ne(pawn_12),
+    .pawn_nw(pawn_10),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_11),
+    .pawn_n(pawn_11),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_11),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_12),
-    .src_pawn_nw(src_pawn_10),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_11),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_11),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1613),
-    .f_ray_out_1(_n1615),
-    .f_ray_out_2(_n1617),
-    .f_ray_out_3(_n1619),
-    .f_ray_out_4(_n1621),
-    .f_ray_out_5(_n1623),
-    .f_ray_out_6(_n1625),
-    .f_ray_out_7(_n1627),
-    .own_knight(_n1629),
-    .own_king(_n1630),
-    .own_pawn(_n1631),
-    .push_reach(_n1632),
-    .victim(_n1636),
-    .target(_n1637),
-    .r_ray_out_0(_n1614),
-    .r_ray_out_1(_n1616),
-    .r_ray_out_2(_n1618),
-    .r_ray_out_3(_n1620),
-    .r_ray_out_4(_n1622),
-    .r_ray_out_5(_n1624),
-    .r_ray_out_6(_n1626),
-    .r_ray_out_7(_n1628),
-    .src_full(_n1633),
-    .src_pawn(_n1634),
-    .r_pass(_n1635),
-    .attacker(_n1638),
-    .vprio(_n1639),
-    .aprio(_n1640),
+    .pass_n(pass_11),
+    .pass_s(1'h0),
+    .ray_out_0(_n872),
+    .ray_out_1(_n873),
+    .ray_out_2(_n874),
+    .ray_out_3(_n875),
+    .ray_out_4(_n876),
+    .ray_out_5(_n877),
+    .ray_out_6(_n878),
+    .ray_out_7(_n879),
+    .knight_out(_n880),
+    .king_out(_n881),
+    .pawn_out(_n882),
+    .pass_out(_n883),
+    .victim(_n884),
+    .target(_n885),
+    .attacker(_n886),
+    .own_pawn(_n887),
+    .vprio(_n888),
+    .aprio(_n889),
     .piece(_cell_3_piece)
   );
   chip_cell cell_4 (
@@ -5696,7 +3285,8 @@ module chip_array (
     .ep_set(ep_set[4]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[4]),
     .ep_here(ep_here[4]),
@@ -5704,70 +3294,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_3),
-    .f_ray_in_3(f_ray3_11),
-    .f_ray_in_4(f_ray4_12),
-    .f_ray_in_5(f_ray5_13),
-    .f_ray_in_6(f_ray6_5),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_3),
-    .r_ray_in_3(r_ray3_11),
-    .r_ray_in_4(r_ray4_12),
-    .r_ray_in_5(r_ray5_13),
-    .r_ray_in_6(r_ray6_5),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1648),
-    .king_in(_n1649),
-    .src_knight_in(_n1650),
-    .src_king_in(_n1651),
-    .pawn_ne(own_pawn_13),
-    .pawn_nw(own_pawn_11),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_3),
+    .ray_in_3(ray3_11),
+    .ray_in_4(ray4_12),
+    .ray_in_5(ray5_13),
+    .ray_in_6(ray6_5),
+    .ray_in_7(1'h0),
+    .knight_in(_n897),
+    .king_in(_n898),
+    .pawn_ne(pawn_13),
+    .pawn_nw(pawn_11),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_12),
+    .pawn_n(pawn_12),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_12),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_13),
-    .src_pawn_nw(src_pawn_11),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_12),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_12),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1652),
-    .f_ray_out_1(_n1654),
-    .f_ray_out_2(_n1656),
-    .f_ray_out_3(_n1658),
-    .f_ray_out_4(_n1660),
-    .f_ray_out_5(_n1662),
-    .f_ray_out_6(_n1664),
-    .f_ray_out_7(_n1666),
-    .own_knight(_n1668),
-    .own_king(_n1669),
-    .own_pawn(_n1670),
-    .push_reach(_n1671),
-    .victim(_n1675),
-    .target(_n1676),
-    .r_ray_out_0(_n1653),
-    .r_ray_out_1(_n1655),
-    .r_ray_out_2(_n1657),
-    .r_ray_out_3(_n1659),
-    .r_ray_out_4(_n1661),
-    .r_ray_out_5(_n1663),
-    .r_ray_out_6(_n1665),
-    .r_ray_out_7(_n1667),
-    .src_full(_n1672),
-    .src_pawn(_n1673),
-    .r_pass(_n1674),
-    .attacker(_n1677),
-    .vprio(_n1678),
-    .aprio(_n1679),
+    .pass_n(pass_12),
+    .pass_s(1'h0),
+    .ray_out_0(_n899),
+    .ray_out_1(_n900),
+    .ray_out_2(_n901),
+    .ray_out_3(_n902),
+    .ray_out_4(_n903),
+    .ray_out_5(_n904),
+    .ray_out_6(_n905),
+    .ray_out_7(_n906),
+    .knight_out(_n907),
+    .king_out(_n908),
+    .pawn_out(_n909),
+    .pass_out(_n910),
+    .victim(_n911),
+    .target(_n912),
+    .attacker(_n913),
+    .own_pawn(_n914),
+    .vprio(_n915),
+    .aprio(_n916),
     .piece(_cell_4_piece)
   );
   chip_cell cell_5 (
@@ -5780,7 +3342,8 @@ module chip_array (
     .ep_set(ep_set[5]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[5]),
     .ep_here(ep_here[5]),
@@ -5788,70 +3351,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_4),
-    .f_ray_in_3(f_ray3_12),
-    .f_ray_in_4(f_ray4_13),
-    .f_ray_in_5(f_ray5_14),
-    .f_ray_in_6(f_ray6_6),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_4),
-    .r_ray_in_3(r_ray3_12),
-    .r_ray_in_4(r_ray4_13),
-    .r_ray_in_5(r_ray5_14),
-    .r_ray_in_6(r_ray6_6),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1687),
-    .king_in(_n1688),
-    .src_knight_in(_n1689),
-    .src_king_in(_n1690),
-    .pawn_ne(own_pawn_14),
-    .pawn_nw(own_pawn_12),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_4),
+    .ray_in_3(ray3_12),
+    .ray_in_4(ray4_13),
+    .ray_in_5(ray5_14),
+    .ray_in_6(ray6_6),
+    .ray_in_7(1'h0),
+    .knight_in(_n924),
+    .king_in(_n925),
+    .pawn_ne(pawn_14),
+    .pawn_nw(pawn_12),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_13),
+    .pawn_n(pawn_13),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_13),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_14),
-    .src_pawn_nw(src_pawn_12),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_13),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_13),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1691),
-    .f_ray_out_1(_n1693),
-    .f_ray_out_2(_n1695),
-    .f_ray_out_3(_n1697),
-    .f_ray_out_4(_n1699),
-    .f_ray_out_5(_n1701),
-    .f_ray_out_6(_n1703),
-    .f_ray_out_7(_n1705),
-    .own_knight(_n1707),
-    .own_king(_n1708),
-    .own_pawn(_n1709),
-    .push_reach(_n1710),
-    .victim(_n1714),
-    .target(_n1715),
-    .r_ray_out_0(_n1692),
-    .r_ray_out_1(_n1694),
-    .r_ray_out_2(_n1696),
-    .r_ray_out_3(_n1698),
-    .r_ray_out_4(_n1700),
-    .r_ray_out_5(_n1702),
-    .r_ray_out_6(_n1704),
-    .r_ray_out_7(_n1706),
-    .src_full(_n1711),
-    .src_pawn(_n1712),
-    .r_pass(_n1713),
-    .attacker(_n1716),
-    .vprio(_n1717),
-    .aprio(_n1718),
+    .pass_n(pass_13),
+    .pass_s(1'h0),
+    .ray_out_0(_n926),
+    .ray_out_1(_n927),
+    .ray_out_2(_n928),
+    .ray_out_3(_n929),
+    .ray_out_4(_n930),
+    .ray_out_5(_n931),
+    .ray_out_6(_n932),
+    .ray_out_7(_n933),
+    .knight_out(_n934),
+    .king_out(_n935),
+    .pawn_out(_n936),
+    .pass_out(_n937),
+    .victim(_n938),
+    .target(_n939),
+    .attacker(_n940),
+    .own_pawn(_n941),
+    .vprio(_n942),
+    .aprio(_n943),
     .piece(_cell_5_piece)
   );
   chip_cell cell_6 (
@@ -5864,7 +3399,8 @@ module chip_array (
     .ep_set(ep_set[6]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[6]),
     .ep_here(ep_here[6]),
@@ -5872,70 +3408,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_5),
-    .f_ray_in_3(f_ray3_13),
-    .f_ray_in_4(f_ray4_14),
-    .f_ray_in_5(f_ray5_15),
-    .f_ray_in_6(f_ray6_7),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_5),
-    .r_ray_in_3(r_ray3_13),
-    .r_ray_in_4(r_ray4_14),
-    .r_ray_in_5(r_ray5_15),
-    .r_ray_in_6(r_ray6_7),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1726),
-    .king_in(_n1727),
-    .src_knight_in(_n1728),
-    .src_king_in(_n1729),
-    .pawn_ne(own_pawn_15),
-    .pawn_nw(own_pawn_13),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_5),
+    .ray_in_3(ray3_13),
+    .ray_in_4(ray4_14),
+    .ray_in_5(ray5_15),
+    .ray_in_6(ray6_7),
+    .ray_in_7(1'h0),
+    .knight_in(_n951),
+    .king_in(_n952),
+    .pawn_ne(pawn_15),
+    .pawn_nw(pawn_13),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_14),
+    .pawn_n(pawn_14),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_14),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(src_pawn_15),
-    .src_pawn_nw(src_pawn_13),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_14),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_14),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1730),
-    .f_ray_out_1(_n1732),
-    .f_ray_out_2(_n1734),
-    .f_ray_out_3(_n1736),
-    .f_ray_out_4(_n1738),
-    .f_ray_out_5(_n1740),
-    .f_ray_out_6(_n1742),
-    .f_ray_out_7(_n1744),
-    .own_knight(_n1746),
-    .own_king(_n1747),
-    .own_pawn(_n1748),
-    .push_reach(_n1749),
-    .victim(_n1753),
-    .target(_n1754),
-    .r_ray_out_0(_n1731),
-    .r_ray_out_1(_n1733),
-    .r_ray_out_2(_n1735),
-    .r_ray_out_3(_n1737),
-    .r_ray_out_4(_n1739),
-    .r_ray_out_5(_n1741),
-    .r_ray_out_6(_n1743),
-    .r_ray_out_7(_n1745),
-    .src_full(_n1750),
-    .src_pawn(_n1751),
-    .r_pass(_n1752),
-    .attacker(_n1755),
-    .vprio(_n1756),
-    .aprio(_n1757),
+    .pass_n(pass_14),
+    .pass_s(1'h0),
+    .ray_out_0(_n953),
+    .ray_out_1(_n954),
+    .ray_out_2(_n955),
+    .ray_out_3(_n956),
+    .ray_out_4(_n957),
+    .ray_out_5(_n958),
+    .ray_out_6(_n959),
+    .ray_out_7(_n960),
+    .knight_out(_n961),
+    .king_out(_n962),
+    .pawn_out(_n963),
+    .pass_out(_n964),
+    .victim(_n965),
+    .target(_n966),
+    .attacker(_n967),
+    .own_pawn(_n968),
+    .vprio(_n969),
+    .aprio(_n970),
     .piece(_cell_6_piece)
   );
   chip_cell cell_7 (
@@ -5948,7 +3456,8 @@ module chip_array (
     .ep_set(ep_set[7]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[7]),
     .ep_here(ep_here[7]),
@@ -5956,70 +3465,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(1'h0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(f_ray2_6),
-    .f_ray_in_3(f_ray3_14),
-    .f_ray_in_4(f_ray4_15),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(1'h0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(r_ray2_6),
-    .r_ray_in_3(r_ray3_14),
-    .r_ray_in_4(r_ray4_15),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n1765),
-    .king_in(_n1766),
-    .src_knight_in(_n1767),
-    .src_king_in(_n1768),
+    .ray_in_0(1'h0),
+    .ray_in_1(1'h0),
+    .ray_in_2(ray2_6),
+    .ray_in_3(ray3_14),
+    .ray_in_4(ray4_15),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n978),
+    .king_in(_n979),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_14),
+    .pawn_nw(pawn_14),
     .pawn_se(1'h0),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_15),
+    .pawn_n(pawn_15),
     .pawn_s(1'h0),
-    .push_reach_n(push_reach_15),
-    .push_reach_s(1'h0),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_14),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_15),
-    .src_pawn_s(1'h0),
-    .r_pass_n(r_pass_15),
-    .r_pass_s(1'h0),
-    .f_ray_out_0(_n1769),
-    .f_ray_out_1(_n1771),
-    .f_ray_out_2(_n1773),
-    .f_ray_out_3(_n1775),
-    .f_ray_out_4(_n1777),
-    .f_ray_out_5(_n1779),
-    .f_ray_out_6(_n1781),
-    .f_ray_out_7(_n1783),
-    .own_knight(_n1785),
-    .own_king(_n1786),
-    .own_pawn(_n1787),
-    .push_reach(_n1788),
-    .victim(_n1792),
-    .target(_n1793),
-    .r_ray_out_0(_n1770),
-    .r_ray_out_1(_n1772),
-    .r_ray_out_2(_n1774),
-    .r_ray_out_3(_n1776),
-    .r_ray_out_4(_n1778),
-    .r_ray_out_5(_n1780),
-    .r_ray_out_6(_n1782),
-    .r_ray_out_7(_n1784),
-    .src_full(_n1789),
-    .src_pawn(_n1790),
-    .r_pass(_n1791),
-    .attacker(_n1794),
-    .vprio(_n1795),
-    .aprio(_n1796),
+    .pass_n(pass_15),
+    .pass_s(1'h0),
+    .ray_out_0(_n980),
+    .ray_out_1(_n981),
+    .ray_out_2(_n982),
+    .ray_out_3(_n983),
+    .ray_out_4(_n984),
+    .ray_out_5(_n985),
+    .ray_out_6(_n986),
+    .ray_out_7(_n987),
+    .knight_out(_n988),
+    .king_out(_n989),
+    .pawn_out(_n990),
+    .pass_out(_n991),
+    .victim(_n992),
+    .target(_n993),
+    .attacker(_n994),
+    .own_pawn(_n995),
+    .vprio(_n996),
+    .aprio(_n997),
     .piece(_cell_7_piece)
   );
   chip_cell cell_8 (
@@ -6032,7 +3513,8 @@ module chip_array (
     .ep_set(ep_set[8]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[8]),
     .ep_here(ep_here[8]),
@@ -6040,70 +3522,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_0),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_16),
-    .f_ray_in_5(f_ray5_17),
-    .f_ray_in_6(f_ray6_9),
-    .f_ray_in_7(f_ray7_1),
-    .r_ray_in_0(r_ray0_0),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_16),
-    .r_ray_in_5(r_ray5_17),
-    .r_ray_in_6(r_ray6_9),
-    .r_ray_in_7(r_ray7_1),
-    .knight_in(_n1804),
-    .king_in(_n1805),
-    .src_knight_in(_n1806),
-    .src_king_in(_n1807),
-    .pawn_ne(own_pawn_17),
+    .ray_in_0(ray0_0),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_16),
+    .ray_in_5(ray5_17),
+    .ray_in_6(ray6_9),
+    .ray_in_7(ray7_1),
+    .knight_in(_n1005),
+    .king_in(_n1006),
+    .pawn_ne(pawn_17),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_1),
+    .pawn_se(pawn_1),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_16),
-    .pawn_s(own_pawn_0),
-    .push_reach_n(push_reach_16),
-    .push_reach_s(push_reach_0),
-    .src_pawn_ne(src_pawn_17),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_1),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_16),
-    .src_pawn_s(src_pawn_0),
-    .r_pass_n(r_pass_16),
-    .r_pass_s(r_pass_0),
-    .f_ray_out_0(_n1808),
-    .f_ray_out_1(_n1810),
-    .f_ray_out_2(_n1812),
-    .f_ray_out_3(_n1814),
-    .f_ray_out_4(_n1816),
-    .f_ray_out_5(_n1818),
-    .f_ray_out_6(_n1820),
-    .f_ray_out_7(_n1822),
-    .own_knight(_n1824),
-    .own_king(_n1825),
-    .own_pawn(_n1826),
-    .push_reach(_n1827),
-    .victim(_n1831),
-    .target(_n1832),
-    .r_ray_out_0(_n1809),
-    .r_ray_out_1(_n1811),
-    .r_ray_out_2(_n1813),
-    .r_ray_out_3(_n1815),
-    .r_ray_out_4(_n1817),
-    .r_ray_out_5(_n1819),
-    .r_ray_out_6(_n1821),
-    .r_ray_out_7(_n1823),
-    .src_full(_n1828),
-    .src_pawn(_n1829),
-    .r_pass(_n1830),
-    .attacker(_n1833),
-    .vprio(_n1834),
-    .aprio(_n1835),
+    .pawn_n(pawn_16),
+    .pawn_s(pawn_0),
+    .pass_n(pass_16),
+    .pass_s(pass_0),
+    .ray_out_0(_n1007),
+    .ray_out_1(_n1008),
+    .ray_out_2(_n1009),
+    .ray_out_3(_n1010),
+    .ray_out_4(_n1011),
+    .ray_out_5(_n1012),
+    .ray_out_6(_n1013),
+    .ray_out_7(_n1014),
+    .knight_out(_n1015),
+    .king_out(_n1016),
+    .pawn_out(_n1017),
+    .pass_out(_n1018),
+    .victim(_n1019),
+    .target(_n1020),
+    .attacker(_n1021),
+    .own_pawn(_n1022),
+    .vprio(_n1023),
+    .aprio(_n1024),
     .piece(_cell_8_piece)
   );
   chip_cell cell_9 (
@@ -6116,7 +3570,8 @@ module chip_array (
     .ep_set(ep_set[9]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[9]),
     .ep_here(ep_here[9]),
@@ -6124,70 +3579,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_1),
-    .f_ray_in_1(f_ray1_0),
-    .f_ray_in_2(f_ray2_8),
-    .f_ray_in_3(f_ray3_16),
-    .f_ray_in_4(f_ray4_17),
-    .f_ray_in_5(f_ray5_18),
-    .f_ray_in_6(f_ray6_10),
-    .f_ray_in_7(f_ray7_2),
-    .r_ray_in_0(r_ray0_1),
-    .r_ray_in_1(r_ray1_0),
-    .r_ray_in_2(r_ray2_8),
-    .r_ray_in_3(r_ray3_16),
-    .r_ray_in_4(r_ray4_17),
-    .r_ray_in_5(r_ray5_18),
-    .r_ray_in_6(r_ray6_10),
-    .r_ray_in_7(r_ray7_2),
-    .knight_in(_n1843),
-    .king_in(_n1844),
-    .src_knight_in(_n1845),
-    .src_king_in(_n1846),
-    .pawn_ne(own_pawn_18),
-    .pawn_nw(own_pawn_16),
-    .pawn_se(own_pawn_2),
-    .pawn_sw(own_pawn_0),
-    .pawn_n(own_pawn_17),
-    .pawn_s(own_pawn_1),
-    .push_reach_n(push_reach_17),
-    .push_reach_s(push_reach_1),
-    .src_pawn_ne(src_pawn_18),
-    .src_pawn_nw(src_pawn_16),
-    .src_pawn_se(src_pawn_2),
-    .src_pawn_sw(src_pawn_0),
-    .src_pawn_n(src_pawn_17),
-    .src_pawn_s(src_pawn_1),
-    .r_pass_n(r_pass_17),
-    .r_pass_s(r_pass_1),
-    .f_ray_out_0(_n1847),
-    .f_ray_out_1(_n1849),
-    .f_ray_out_2(_n1851),
-    .f_ray_out_3(_n1853),
-    .f_ray_out_4(_n1855),
-    .f_ray_out_5(_n1857),
-    .f_ray_out_6(_n1859),
-    .f_ray_out_7(_n1861),
-    .own_knight(_n1863),
-    .own_king(_n1864),
-    .own_pawn(_n1865),
-    .push_reach(_n1866),
-    .victim(_n1870),
-    .target(_n1871),
-    .r_ray_out_0(_n1848),
-    .r_ray_out_1(_n1850),
-    .r_ray_out_2(_n1852),
-    .r_ray_out_3(_n1854),
-    .r_ray_out_4(_n1856),
-    .r_ray_out_5(_n1858),
-    .r_ray_out_6(_n1860),
-    .r_ray_out_7(_n1862),
-    .src_full(_n1867),
-    .src_pawn(_n1868),
-    .r_pass(_n1869),
-    .attacker(_n1872),
-    .vprio(_n1873),
-    .aprio(_n1874),
+    .ray_in_0(ray0_1),
+    .ray_in_1(ray1_0),
+    .ray_in_2(ray2_8),
+    .ray_in_3(ray3_16),
+    .ray_in_4(ray4_17),
+    .ray_in_5(ray5_18),
+    .ray_in_6(ray6_10),
+    .ray_in_7(ray7_2),
+    .knight_in(_n1032),
+    .king_in(_n1033),
+    .pawn_ne(pawn_18),
+    .pawn_nw(pawn_16),
+    .pawn_se(pawn_2),
+    .pawn_sw(pawn_0),
+    .pawn_n(pawn_17),
+    .pawn_s(pawn_1),
+    .pass_n(pass_17),
+    .pass_s(pass_1),
+    .ray_out_0(_n1034),
+    .ray_out_1(_n1035),
+    .ray_out_2(_n1036),
+    .ray_out_3(_n1037),
+    .ray_out_4(_n1038),
+    .ray_out_5(_n1039),
+    .ray_out_6(_n1040),
+    .ray_out_7(_n1041),
+    .knight_out(_n1042),
+    .king_out(_n1043),
+    .pawn_out(_n1044),
+    .pass_out(_n1045),
+    .victim(_n1046),
+    .target(_n1047),
+    .attacker(_n1048),
+    .own_pawn(_n1049),
+    .vprio(_n1050),
+    .aprio(_n1051),
     .piece(_cell_9_piece)
   );
   chip_cell cell_10 (
@@ -6200,7 +3627,8 @@ module chip_array (
     .ep_set(ep_set[10]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[10]),
     .ep_here(ep_here[10]),
@@ -6208,70 +3636,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_2),
-    .f_ray_in_1(f_ray1_1),
-    .f_ray_in_2(f_ray2_9),
-    .f_ray_in_3(f_ray3_17),
-    .f_ray_in_4(f_ray4_18),
-    .f_ray_in_5(f_ray5_19),
-    .f_ray_in_6(f_ray6_11),
-    .f_ray_in_7(f_ray7_3),
-    .r_ray_in_0(r_ray0_2),
-    .r_ray_in_1(r_ray1_1),
-    .r_ray_in_2(r_ray2_9),
-    .r_ray_in_3(r_ray3_17),
-    .r_ray_in_4(r_ray4_18),
-    .r_ray_in_5(r_ray5_19),
-    .r_ray_in_6(r_ray6_11),
-    .r_ray_in_7(r_ray7_3),
-    .knight_in(_n1882),
-    .king_in(_n1883),
-    .src_knight_in(_n1884),
-    .src_king_in(_n1885),
-    .pawn_ne(own_pawn_19),
-    .pawn_nw(own_pawn_17),
-    .pawn_se(own_pawn_3),
-    .pawn_sw(own_pawn_1),
-    .pawn_n(own_pawn_18),
-    .pawn_s(own_pawn_2),
-    .push_reach_n(push_reach_18),
-    .push_reach_s(push_reach_2),
-    .src_pawn_ne(src_pawn_19),
-    .src_pawn_nw(src_pawn_17),
-    .src_pawn_se(src_pawn_3),
-    .src_pawn_sw(src_pawn_1),
-    .src_pawn_n(src_pawn_18),
-    .src_pawn_s(src_pawn_2),
-    .r_pass_n(r_pass_18),
-    .r_pass_s(r_pass_2),
-    .f_ray_out_0(_n1886),
-    .f_ray_out_1(_n1888),
-    .f_ray_out_2(_n1890),
-    .f_ray_out_3(_n1892),
-    .f_ray_out_4(_n1894),
-    .f_ray_out_5(_n1896),
-    .f_ray_out_6(_n1898),
-    .f_ray_out_7(_n1900),
-    .own_knight(_n1902),
-    .own_king(_n1903),
-    .own_pawn(_n1904),
-    .push_reach(_n1905),
-    .victim(_n1909),
-    .target(_n1910),
-    .r_ray_out_0(_n1887),
-    .r_ray_out_1(_n1889),
-    .r_ray_out_2(_n1891),
-    .r_ray_out_3(_n1893),
-    .r_ray_out_4(_n1895),
-    .r_ray_out_5(_n1897),
-    .r_ray_out_6(_n1899),
-    .r_ray_out_7(_n1901),
-    .src_full(_n1906),
-    .src_pawn(_n1907),
-    .r_pass(_n1908),
-    .attacker(_n1911),
-    .vprio(_n1912),
-    .aprio(_n1913),
+    .ray_in_0(ray0_2),
+    .ray_in_1(ray1_1),
+    .ray_in_2(ray2_9),
+    .ray_in_3(ray3_17),
+    .ray_in_4(ray4_18),
+    .ray_in_5(ray5_19),
+    .ray_in_6(ray6_11),
+    .ray_in_7(ray7_3),
+    .knight_in(_n1059),
+    .king_in(_n1060),
+    .pawn_ne(pawn_19),
+    .pawn_nw(pawn_17),
+    .pawn_se(pawn_3),
+    .pawn_sw(pawn_1),
+    .pawn_n(pawn_18),
+    .pawn_s(pawn_2),
+    .pass_n(pass_18),
+    .pass_s(pass_2),
+    .ray_out_0(_n1061),
+    .ray_out_1(_n1062),
+    .ray_out_2(_n1063),
+    .ray_out_3(_n1064),
+    .ray_out_4(_n1065),
+    .ray_out_5(_n1066),
+    .ray_out_6(_n1067),
+    .ray_out_7(_n1068),
+    .knight_out(_n1069),
+    .king_out(_n1070),
+    .pawn_out(_n1071),
+    .pass_out(_n1072),
+    .victim(_n1073),
+    .target(_n1074),
+    .attacker(_n1075),
+    .own_pawn(_n1076),
+    .vprio(_n1077),
+    .aprio(_n1078),
     .piece(_cell_10_piece)
   );
   chip_cell cell_11 (
@@ -6284,7 +3684,8 @@ module chip_array (
     .ep_set(ep_set[11]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[11]),
     .ep_here(ep_here[11]),
@@ -6292,70 +3693,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_3),
-    .f_ray_in_1(f_ray1_2),
-    .f_ray_in_2(f_ray2_10),
-    .f_ray_in_3(f_ray3_18),
-    .f_ray_in_4(f_ray4_19),
-    .f_ray_in_5(f_ray5_20),
-    .f_ray_in_6(f_ray6_12),
-    .f_ray_in_7(f_ray7_4),
-    .r_ray_in_0(r_ray0_3),
-    .r_ray_in_1(r_ray1_2),
-    .r_ray_in_2(r_ray2_10),
-    .r_ray_in_3(r_ray3_18),
-    .r_ray_in_4(r_ray4_19),
-    .r_ray_in_5(r_ray5_20),
-    .r_ray_in_6(r_ray6_12),
-    .r_ray_in_7(r_ray7_4),
-    .knight_in(_n1921),
-    .king_in(_n1922),
-    .src_knight_in(_n1923),
-    .src_king_in(_n1924),
-    .pawn_ne(own_pawn_20),
-    .pawn_nw(own_pawn_18),
-    .pawn_se(own_pawn_4),
-    .pawn_sw(own_pawn_2),
-    .pawn_n(own_pawn_19),
-    .pawn_s(own_pawn_3),
-    .push_reach_n(push_reach_19),
-    .push_reach_s(push_reach_3),
-    .src_pawn_ne(src_pawn_20),
-    .src_pawn_nw(src_pawn_18),
-    .src_pawn_se(src_pawn_4),
-    .src_pawn_sw(src_pawn_2),
-    .src_pawn_n(src_pawn_19),
-    .src_pawn_s(src_pawn_3),
-    .r_pass_n(r_pass_19),
-    .r_pass_s(r_pass_3),
-    .f_ray_out_0(_n1925),
-    .f_ray_out_1(_n1927),
-    .f_ray_out_2(_n1929),
-    .f_ray_out_3(_n1931),
-    .f_ray_out_4(_n1933),
-    .f_ray_out_5(_n1935),
-    .f_ray_out_6(_n1937),
-    .f_ray_out_7(_n1939),
-    .own_knight(_n1941),
-    .own_king(_n1942),
-    .own_pawn(_n1943),
-    .push_reach(_n1944),
-    .victim(_n1948),
-    .target(_n1949),
-    .r_ray_out_0(_n1926),
-    .r_ray_out_1(_n1928),
-    .r_ray_out_2(_n1930),
-    .r_ray_out_3(_n1932),
-    .r_ray_out_4(_n1934),
-    .r_ray_out_5(_n1936),
-    .r_ray_out_6(_n1938),
-    .r_ray_out_7(_n1940),
-    .src_full(_n1945),
-    .src_pawn(_n1946),
-    .r_pass(_n1947),
-    .attacker(_n1950),
-    .vprio(_n1951),
-    .aprio(_n1952),
+    .ray_in_0(ray0_3),
+    .ray_in_1(ray1_2),
+    .ray_in_2(ray2_10),
+    .ray_in_3(ray3_18),
+    .ray_in_4(ray4_19),
+    .ray_in_5(ray5_20),
+    .ray_in_6(ray6_12),
+    .ray_in_7(ray7_4),
+    .knight_in(_n1086),
+    .king_in(_n1087),
+    .pawn_ne(pawn_20),
+    .pawn_nw(pawn_18),
+    .pawn_se(pawn_4),
+    .pawn_sw(pawn_2),
+    .pawn_n(pawn_19),
+    .pawn_s(pawn_3),
+    .pass_n(pass_19),
+    .pass_s(pass_3),
+    .ray_out_0(_n1088),
+    .ray_out_1(_n1089),
+    .ray_out_2(_n1090),
+    .ray_out_3(_n1091),
+    .ray_out_4(_n1092),
+    .ray_out_5(_n1093),
+    .ray_out_6(_n1094),
+    .ray_out_7(_n1095),
+    .knight_out(_n1096),
+    .king_out(_n1097),
+    .pawn_out(_n1098),
+    .pass_out(_n1099),
+    .victim(_n1100),
+    .target(_n1101),
+    .attacker(_n1102),
+    .own_pawn(_n1103),
+    .vprio(_n1104),
+    .aprio(_n1105),
     .piece(_cell_11_piece)
   );
   chip_cell cell_12 (
@@ -6368,7 +3741,8 @@ module chip_array (
     .ep_set(ep_set[12]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[12]),
     .ep_here(ep_here[12]),
@@ -6376,70 +3750,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_4),
-    .f_ray_in_1(f_ray1_3),
-    .f_ray_in_2(f_ray2_11),
-    .f_ray_in_3(f_ray3_19),
-    .f_ray_in_4(f_ray4_20),
-    .f_ray_in_5(f_ray5_21),
-    .f_ray_in_6(f_ray6_13),
-    .f_ray_in_7(f_ray7_5),
-    .r_ray_in_0(r_ray0_4),
-    .r_ray_in_1(r_ray1_3),
-    .r_ray_in_2(r_ray2_11),
-    .r_ray_in_3(r_ray3_19),
-    .r_ray_in_4(r_ray4_20),
-    .r_ray_in_5(r_ray5_21),
-    .r_ray_in_6(r_ray6_13),
-    .r_ray_in_7(r_ray7_5),
-    .knight_in(_n1960),
-    .king_in(_n1961),
-    .src_knight_in(_n1962),
-    .src_king_in(_n1963),
-    .pawn_ne(own_pawn_21),
-    .pawn_nw(own_pawn_19),
-    .pawn_se(own_pawn_5),
-    .pawn_sw(own_pawn_3),
-    .pawn_n(own_pawn_20),
-    .pawn_s(own_pawn_4),
-    .push_reach_n(push_reach_20),
-    .push_reach_s(push_reach_4),
-    .src_pawn_ne(src_pawn_21),
-    .src_pawn_nw(src_pawn_19),
-    .src_pawn_se(src_pawn_5),
-    .src_pawn_sw(src_pawn_3),
-    .src_pawn_n(src_pawn_20),
-    .src_pawn_s(src_pawn_4),
-    .r_pass_n(r_pass_20),
-    .r_pass_s(r_pass_4),
-    .f_ray_out_0(_n1964),
-    .f_ray_out_1(_n1966),
-    .f_ray_out_2(_n1968),
-    .f_ray_out_3(_n1970),
-    .f_ray_out_4(_n1972),
-    .f_ray_out_5(_n1974),
-    .f_ray_out_6(_n1976),
-    .f_ray_out_7(_n1978),
-    .own_knight(_n1980),
-    .own_king(_n1981),
-    .own_pawn(_n1982),
-    .push_reach(_n1983),
-    .victim(_n1987),
-    .target(_n1988),
-    .r_ray_out_0(_n1965),
-    .r_ray_out_1(_n1967),
-    .r_ray_out_2(_n1969),
-    .r_ray_out_3(_n1971),
-    .r_ray_out_4(_n1973),
-    .r_ray_out_5(_n1975),
-    .r_ray_out_6(_n1977),
-    .r_ray_out_7(_n1979),
-    .src_full(_n1984),
-    .src_pawn(_n1985),
-    .r_pass(_n1986),
-    .attacker(_n1989),
-    .vprio(_n1990),
-    .aprio(_n1991),
+    .ray_in_0(ray0_4),
+    .ray_in_1(ray1_3),
+    .ray_in_2(ray2_11),
+    .ray_in_3(ray3_19),
+    .ray_in_4(ray4_20),
+    .ray_in_5(ray5_21),
+    .ray_in_6(ray6_13),
+    .ray_in_7(ray7_5),
+    .knight_in(_n1113),
+    .king_in(_n1114),
+    .pawn_ne(pawn_21),
+    .pawn_nw(pawn_19),
+    .pawn_se(pawn_5),
+    .pawn_sw(pawn_3),
+    .pawn_n(pawn_20),
+    .pawn_s(pawn_4),
+    .pass_n(pass_20),
+    .pass_s(pass_4),
+    .ray_out_0(_n1115),
+    .ray_out_1(_n1116),
+    .ray_out_2(_n1117),
+    .ray_out_3(_n1118),
+    .ray_out_4(_n1119),
+    .ray_out_5(_n1120),
+    .ray_out_6(_n1121),
+    .ray_out_7(_n1122),
+    .knight_out(_n1123),
+    .king_out(_n1124),
+    .pawn_out(_n1125),
+    .pass_out(_n1126),
+    .victim(_n1127),
+    .target(_n1128),
+    .attacker(_n1129),
+    .own_pawn(_n1130),
+    .vprio(_n1131),
+    .aprio(_n1132),
     .piece(_cell_12_piece)
   );
   chip_cell cell_13 (
@@ -6452,7 +3798,8 @@ module chip_array (
     .ep_set(ep_set[13]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[13]),
     .ep_here(ep_here[13]),
@@ -6460,70 +3807,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_5),
-    .f_ray_in_1(f_ray1_4),
-    .f_ray_in_2(f_ray2_12),
-    .f_ray_in_3(f_ray3_20),
-    .f_ray_in_4(f_ray4_21),
-    .f_ray_in_5(f_ray5_22),
-    .f_ray_in_6(f_ray6_14),
-    .f_ray_in_7(f_ray7_6),
-    .r_ray_in_0(r_ray0_5),
-    .r_ray_in_1(r_ray1_4),
-    .r_ray_in_2(r_ray2_12),
-    .r_ray_in_3(r_ray3_20),
-    .r_ray_in_4(r_ray4_21),
-    .r_ray_in_5(r_ray5_22),
-    .r_ray_in_6(r_ray6_14),
-    .r_ray_in_7(r_ray7_6),
-    .knight_in(_n1999),
-    .king_in(_n2000),
-    .src_knight_in(_n2001),
-    .src_king_in(_n2002),
-    .pawn_ne(own_pawn_22),
-    .pawn_nw(own_pawn_20),
-    .pawn_se(own_pawn_6),
-    .pawn_sw(own_pawn_4),
-    .pawn_n(own_pawn_21),
-    .pawn_s(own_pawn_5),
-    .push_reach_n(push_reach_21),
-    .push_reach_s(push_reach_5),
-    .src_pawn_ne(src_pawn_22),
-    .src_pawn_nw(src_pawn_20),
-    .src_pawn_se(src_pawn_6),
-    .src_pawn_sw(src_pawn_4),
-    .src_pawn_n(src_pawn_21),
-    .src_pawn_s(src_pawn_5),
-    .r_pass_n(r_pass_21),
-    .r_pass_s(r_pass_5),
-    .f_ray_out_0(_n2003),
-    .f_ray_out_1(_n2005),
-    .f_ray_out_2(_n2007),
-    .f_ray_out_3(_n2009),
-    .f_ray_out_4(_n2011),
-    .f_ray_out_5(_n2013),
-    .f_ray_out_6(_n2015),
-    .f_ray_out_7(_n2017),
-    .own_knight(_n2019),
-    .own_king(_n2020),
-    .own_pawn(_n2021),
-    .push_reach(_n2022),
-    .victim(_n2026),
-    .target(_n2027),
-    .r_ray_out_0(_n2004),
-    .r_ray_out_1(_n2006),
-    .r_ray_out_2(_n2008),
-    .r_ray_out_3(_n2010),
-    .r_ray_out_4(_n2012),
-    .r_ray_out_5(_n2014),
-    .r_ray_out_6(_n2016),
-    .r_ray_out_7(_n2018),
-    .src_full(_n2023),
-    .src_pawn(_n2024),
-    .r_pass(_n2025),
-    .attacker(_n2028),
-    .vprio(_n2029),
-    .aprio(_n2030),
+    .ray_in_0(ray0_5),
+    .ray_in_1(ray1_4),
+    .ray_in_2(ray2_12),
+    .ray_in_3(ray3_20),
+    .ray_in_4(ray4_21),
+    .ray_in_5(ray5_22),
+    .ray_in_6(ray6_14),
+    .ray_in_7(ray7_6),
+    .knight_in(_n1140),
+    .king_in(_n1141),
+    .pawn_ne(pawn_22),
+    .pawn_nw(pawn_20),
+    .pawn_se(pawn_6),
+    .pawn_sw(pawn_4),
+    .pawn_n(pawn_21),
+    .pawn_s(pawn_5),
+    .pass_n(pass_21),
+    .pass_s(pass_5),
+    .ray_out_0(_n1142),
+    .ray_out_1(_n1143),
+    .ray_out_2(_n1144),
+    .ray_out_3(_n1145),
+    .ray_out_4(_n1146),
+    .ray_out_5(_n1147),
+    .ray_out_6(_n1148),
+    .ray_out_7(_n1149),
+    .knight_out(_n1150),
+    .king_out(_n1151),
+    .pawn_out(_n1152),
+    .pass_out(_n1153),
+    .victim(_n1154),
+    .target(_n1155),
+    .attacker(_n1156),
+    .own_pawn(_n1157),
+    .vprio(_n1158),
+    .aprio(_n1159),
     .piece(_cell_13_piece)
   );
   chip_cell cell_14 (
@@ -6536,7 +3855,8 @@ module chip_array (
     .ep_set(ep_set[14]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[14]),
     .ep_here(ep_here[14]),
@@ -6544,70 +3864,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_6),
-    .f_ray_in_1(f_ray1_5),
-    .f_ray_in_2(f_ray2_13),
-    .f_ray_in_3(f_ray3_21),
-    .f_ray_in_4(f_ray4_22),
-    .f_ray_in_5(f_ray5_23),
-    .f_ray_in_6(f_ray6_15),
-    .f_ray_in_7(f_ray7_7),
-    .r_ray_in_0(r_ray0_6),
-    .r_ray_in_1(r_ray1_5),
-    .r_ray_in_2(r_ray2_13),
-    .r_ray_in_3(r_ray3_21),
-    .r_ray_in_4(r_ray4_22),
-    .r_ray_in_5(r_ray5_23),
-    .r_ray_in_6(r_ray6_15),
-    .r_ray_in_7(r_ray7_7),
-    .knight_in(_n2038),
-    .king_in(_n2039),
-    .src_knight_in(_n2040),
-    .src_king_in(_n2041),
-    .pawn_ne(own_pawn_23),
-    .pawn_nw(own_pawn_21),
-    .pawn_se(own_pawn_7),
-    .pawn_sw(own_pawn_5),
-    .pawn_n(own_pawn_22),
-    .pawn_s(own_pawn_6),
-    .push_reach_n(push_reach_22),
-    .push_reach_s(push_reach_6),
-    .src_pawn_ne(src_pawn_23),
-    .src_pawn_nw(src_pawn_21),
-    .src_pawn_se(src_pawn_7),
-    .src_pawn_sw(src_pawn_5),
-    .src_pawn_n(src_pawn_22),
-    .src_pawn_s(src_pawn_6),
-    .r_pass_n(r_pass_22),
-    .r_pass_s(r_pass_6),
-    .f_ray_out_0(_n2042),
-    .f_ray_out_1(_n2044),
-    .f_ray_out_2(_n2046),
-    .f_ray_out_3(_n2048),
-    .f_ray_out_4(_n2050),
-    .f_ray_out_5(_n2052),
-    .f_ray_out_6(_n2054),
-    .f_ray_out_7(_n2056),
-    .own_knight(_n2058),
-    .own_king(_n2059),
-    .own_pawn(_n2060),
-    .push_reach(_n2061),
-    .victim(_n2065),
-    .target(_n2066),
-    .r_ray_out_0(_n2043),
-    .r_ray_out_1(_n2045),
-    .r_ray_out_2(_n2047),
-    .r_ray_out_3(_n2049),
-    .r_ray_out_4(_n2051),
-    .r_ray_out_5(_n2053),
-    .r_ray_out_6(_n2055),
-    .r_ray_out_7(_n2057),
-    .src_full(_n2062),
-    .src_pawn(_n2063),
-    .r_pass(_n2064),
-    .attacker(_n2067),
-    .vprio(_n2068),
-    .aprio(_n2069),
+    .ray_in_0(ray0_6),
+    .ray_in_1(ray1_5),
+    .ray_in_2(ray2_13),
+    .ray_in_3(ray3_21),
+    .ray_in_4(ray4_22),
+    .ray_in_5(ray5_23),
+    .ray_in_6(ray6_15),
+    .ray_in_7(ray7_7),
+    .knight_in(_n1167),
+    .king_in(_n1168),
+    .pawn_ne(pawn_23),
+    .pawn_nw(pawn_21),
+    .pawn_se(pawn_7),
+    .pawn_sw(pawn_5),
+    .pawn_n(pawn_22),
+    .pawn_s(pawn_6),
+    .pass_n(pass_22),
+    .pass_s(pass_6),
+    .ray_out_0(_n1169),
+    .ray_out_1(_n1170),
+    .ray_out_2(_n1171),
+    .ray_out_3(_n1172),
+    .ray_out_4(_n1173),
+    .ray_out_5(_n1174),
+    .ray_out_6(_n1175),
+    .ray_out_7(_n1176),
+    .knight_out(_n1177),
+    .king_out(_n1178),
+    .pawn_out(_n1179),
+    .pass_out(_n1180),
+    .victim(_n1181),
+    .target(_n1182),
+    .attacker(_n1183),
+    .own_pawn(_n1184),
+    .vprio(_n1185),
+    .aprio(_n1186),
     .piece(_cell_14_piece)
   );
   chip_cell cell_15 (
@@ -6620,7 +3912,8 @@ module chip_array (
     .ep_set(ep_set[15]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[15]),
     .ep_here(ep_here[15]),
@@ -6628,70 +3921,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_7),
-    .f_ray_in_1(f_ray1_6),
-    .f_ray_in_2(f_ray2_14),
-    .f_ray_in_3(f_ray3_22),
-    .f_ray_in_4(f_ray4_23),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_7),
-    .r_ray_in_1(r_ray1_6),
-    .r_ray_in_2(r_ray2_14),
-    .r_ray_in_3(r_ray3_22),
-    .r_ray_in_4(r_ray4_23),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n2077),
-    .king_in(_n2078),
-    .src_knight_in(_n2079),
-    .src_king_in(_n2080),
+    .ray_in_0(ray0_7),
+    .ray_in_1(ray1_6),
+    .ray_in_2(ray2_14),
+    .ray_in_3(ray3_22),
+    .ray_in_4(ray4_23),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n1194),
+    .king_in(_n1195),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_22),
+    .pawn_nw(pawn_22),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_6),
-    .pawn_n(own_pawn_23),
-    .pawn_s(own_pawn_7),
-    .push_reach_n(push_reach_23),
-    .push_reach_s(push_reach_7),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_22),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_6),
-    .src_pawn_n(src_pawn_23),
-    .src_pawn_s(src_pawn_7),
-    .r_pass_n(r_pass_23),
-    .r_pass_s(r_pass_7),
-    .f_ray_out_0(_n2081),
-    .f_ray_out_1(_n2083),
-    .f_ray_out_2(_n2085),
-    .f_ray_out_3(_n2087),
-    .f_ray_out_4(_n2089),
-    .f_ray_out_5(_n2091),
-    .f_ray_out_6(_n2093),
-    .f_ray_out_7(_n2095),
-    .own_knight(_n2097),
-    .own_king(_n2098),
-    .own_pawn(_n2099),
-    .push_reach(_n2100),
-    .victim(_n2104),
-    .target(_n2105),
-    .r_ray_out_0(_n2082),
-    .r_ray_out_1(_n2084),
-    .r_ray_out_2(_n2086),
-    .r_ray_out_3(_n2088),
-    .r_ray_out_4(_n2090),
-    .r_ray_out_5(_n2092),
-    .r_ray_out_6(_n2094),
-    .r_ray_out_7(_n2096),
-    .src_full(_n2101),
-    .src_pawn(_n2102),
-    .r_pass(_n2103),
-    .attacker(_n2106),
-    .vprio(_n2107),
-    .aprio(_n2108),
+    .pawn_sw(pawn_6),
+    .pawn_n(pawn_23),
+    .pawn_s(pawn_7),
+    .pass_n(pass_23),
+    .pass_s(pass_7),
+    .ray_out_0(_n1196),
+    .ray_out_1(_n1197),
+    .ray_out_2(_n1198),
+    .ray_out_3(_n1199),
+    .ray_out_4(_n1200),
+    .ray_out_5(_n1201),
+    .ray_out_6(_n1202),
+    .ray_out_7(_n1203),
+    .knight_out(_n1204),
+    .king_out(_n1205),
+    .pawn_out(_n1206),
+    .pass_out(_n1207),
+    .victim(_n1208),
+    .target(_n1209),
+    .attacker(_n1210),
+    .own_pawn(_n1211),
+    .vprio(_n1212),
+    .aprio(_n1213),
     .piece(_cell_15_piece)
   );
   chip_cell cell_16 (
@@ -6704,7 +3969,8 @@ module chip_array (
     .ep_set(ep_set[16]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[16]),
     .ep_here(ep_here[16]),
@@ -6712,70 +3978,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_8),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_24),
-    .f_ray_in_5(f_ray5_25),
-    .f_ray_in_6(f_ray6_17),
-    .f_ray_in_7(f_ray7_9),
-    .r_ray_in_0(r_ray0_8),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_24),
-    .r_ray_in_5(r_ray5_25),
-    .r_ray_in_6(r_ray6_17),
-    .r_ray_in_7(r_ray7_9),
-    .knight_in(_n2116),
-    .king_in(_n2117),
-    .src_knight_in(_n2118),
-    .src_king_in(_n2119),
-    .pawn_ne(own_pawn_25),
+    .ray_in_0(ray0_8),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_24),
+    .ray_in_5(ray5_25),
+    .ray_in_6(ray6_17),
+    .ray_in_7(ray7_9),
+    .knight_in(_n1221),
+    .king_in(_n1222),
+    .pawn_ne(pawn_25),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_9),
+    .pawn_se(pawn_9),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_24),
-    .pawn_s(own_pawn_8),
-    .push_reach_n(push_reach_24),
-    .push_reach_s(push_reach_8),
-    .src_pawn_ne(src_pawn_25),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_9),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_24),
-    .src_pawn_s(src_pawn_8),
-    .r_pass_n(r_pass_24),
-    .r_pass_s(r_pass_8),
-    .f_ray_out_0(_n2120),
-    .f_ray_out_1(_n2122),
-    .f_ray_out_2(_n2124),
-    .f_ray_out_3(_n2126),
-    .f_ray_out_4(_n2128),
-    .f_ray_out_5(_n2130),
-    .f_ray_out_6(_n2132),
-    .f_ray_out_7(_n2134),
-    .own_knight(_n2136),
-    .own_king(_n2137),
-    .own_pawn(_n2138),
-    .push_reach(_n2139),
-    .victim(_n2143),
-    .target(_n2144),
-    .r_ray_out_0(_n2121),
-    .r_ray_out_1(_n2123),
-    .r_ray_out_2(_n2125),
-    .r_ray_out_3(_n2127),
-    .r_ray_out_4(_n2129),
-    .r_ray_out_5(_n2131),
-    .r_ray_out_6(_n2133),
-    .r_ray_out_7(_n2135),
-    .src_full(_n2140),
-    .src_pawn(_n2141),
-    .r_pass(_n2142),
-    .attacker(_n2145),
-    .vprio(_n2146),
-    .aprio(_n2147),
+    .pawn_n(pawn_24),
+    .pawn_s(pawn_8),
+    .pass_n(pass_24),
+    .pass_s(pass_8),
+    .ray_out_0(_n1223),
+    .ray_out_1(_n1224),
+    .ray_out_2(_n1225),
+    .ray_out_3(_n1226),
+    .ray_out_4(_n1227),
+    .ray_out_5(_n1228),
+    .ray_out_6(_n1229),
+    .ray_out_7(_n1230),
+    .knight_out(_n1231),
+    .king_out(_n1232),
+    .pawn_out(_n1233),
+    .pass_out(_n1234),
+    .victim(_n1235),
+    .target(_n1236),
+    .attacker(_n1237),
+    .own_pawn(_n1238),
+    .vprio(_n1239),
+    .aprio(_n1240),
     .piece(_cell_16_piece)
   );
   chip_cell cell_17 (
@@ -6788,7 +4026,8 @@ module chip_array (
     .ep_set(ep_set[17]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[17]),
     .ep_here(ep_here[17]),
@@ -6796,70 +4035,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_9),
-    .f_ray_in_1(f_ray1_8),
-    .f_ray_in_2(f_ray2_16),
-    .f_ray_in_3(f_ray3_24),
-    .f_ray_in_4(f_ray4_25),
-    .f_ray_in_5(f_ray5_26),
-    .f_ray_in_6(f_ray6_18),
-    .f_ray_in_7(f_ray7_10),
-    .r_ray_in_0(r_ray0_9),
-    .r_ray_in_1(r_ray1_8),
-    .r_ray_in_2(r_ray2_16),
-    .r_ray_in_3(r_ray3_24),
-    .r_ray_in_4(r_ray4_25),
-    .r_ray_in_5(r_ray5_26),
-    .r_ray_in_6(r_ray6_18),
-    .r_ray_in_7(r_ray7_10),
-    .knight_in(_n2155),
-    .king_in(_n2156),
-    .src_knight_in(_n2157),
-    .src_king_in(_n2158),
-    .pawn_ne(own_pawn_26),
-    .pawn_nw(own_pawn_24),
-    .pawn_se(own_pawn_10),
-    .pawn_sw(own_pawn_8),
-    .pawn_n(own_pawn_25),
-    .pawn_s(own_pawn_9),
-    .push_reach_n(push_reach_25),
-    .push_reach_s(push_reach_9),
-    .src_pawn_ne(src_pawn_26),
-    .src_pawn_nw(src_pawn_24),
-    .src_pawn_se(src_pawn_10),
-    .src_pawn_sw(src_pawn_8),
-    .src_pawn_n(src_pawn_25),
-    .src_pawn_s(src_pawn_9),
-    .r_pass_n(r_pass_25),
-    .r_pass_s(r_pass_9),
-    .f_ray_out_0(_n2159),
-    .f_ray_out_1(_n2161),
-    .f_ray_out_2(_n2163),
-    .f_ray_out_3(_n2165),
-    .f_ray_out_4(_n2167),
-    .f_ray_out_5(_n2169),
-    .f_ray_out_6(_n2171),
-    .f_ray_out_7(_n2173),
-    .own_knight(_n2175),
-    .own_king(_n2176),
-    .own_pawn(_n2177),
-    .push_reach(_n2178),
-    .victim(_n2182),
-    .target(_n2183),
-    .r_ray_out_0(_n2160),
-    .r_ray_out_1(_n2162),
-    .r_ray_out_2(_n2164),
-    .r_ray_out_3(_n2166),
-    .r_ray_out_4(_n2168),
-    .r_ray_out_5(_n2170),
-    .r_ray_out_6(_n2172),
-    .r_ray_out_7(_n2174),
-    .src_full(_n2179),
-    .src_pawn(_n2180),
-    .r_pass(_n2181),
-    .attacker(_n2184),
-    .vprio(_n2185),
-    .aprio(_n2186),
+    .ray_in_0(ray0_9),
+    .ray_in_1(ray1_8),
+    .ray_in_2(ray2_16),
+    .ray_in_3(ray3_24),
+    .ray_in_4(ray4_25),
+    .ray_in_5(ray5_26),
+    .ray_in_6(ray6_18),
+    .ray_in_7(ray7_10),
+    .knight_in(_n1248),
+    .king_in(_n1249),
+    .pawn_ne(pawn_26),
+    .pawn_nw(pawn_24),
+    .pawn_se(pawn_10),
+    .pawn_sw(pawn_8),
+    .pawn_n(pawn_25),
+    .pawn_s(pawn_9),
+    .pass_n(pass_25),
+    .pass_s(pass_9),
+    .ray_out_0(_n1250),
+    .ray_out_1(_n1251),
+    .ray_out_2(_n1252),
+    .ray_out_3(_n1253),
+    .ray_out_4(_n1254),
+    .ray_out_5(_n1255),
+    .ray_out_6(_n1256),
+    .ray_out_7(_n1257),
+    .knight_out(_n1258),
+    .king_out(_n1259),
+    .pawn_out(_n1260),
+    .pass_out(_n1261),
+    .victim(_n1262),
+    .target(_n1263),
+    .attacker(_n1264),
+    .own_pawn(_n1265),
+    .vprio(_n1266),
+    .aprio(_n1267),
     .piece(_cell_17_piece)
   );
   chip_cell cell_18 (
@@ -6872,7 +4083,8 @@ module chip_array (
     .ep_set(ep_set[18]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[18]),
     .ep_here(ep_here[18]),
@@ -6880,70 +4092,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_10),
-    .f_ray_in_1(f_ray1_9),
-    .f_ray_in_2(f_ray2_17),
-    .f_ray_in_3(f_ray3_25),
-    .f_ray_in_4(f_ray4_26),
-    .f_ray_in_5(f_ray5_27),
-    .f_ray_in_6(f_ray6_19),
-    .f_ray_in_7(f_ray7_11),
-    .r_ray_in_0(r_ray0_10),
-    .r_ray_in_1(r_ray1_9),
-    .r_ray_in_2(r_ray2_17),
-    .r_ray_in_3(r_ray3_25),
-    .r_ray_in_4(r_ray4_26),
-    .r_ray_in_5(r_ray5_27),
-    .r_ray_in_6(r_ray6_19),
-    .r_ray_in_7(r_ray7_11),
-    .knight_in(_n2194),
-    .king_in(_n2195),
-    .src_knight_in(_n2196),
-    .src_king_in(_n2197),
-    .pawn_ne(own_pawn_27),
-    .pawn_nw(own_pawn_25),
-    .pawn_se(own_pawn_11),
-    .pawn_sw(own_pawn_9),
-    .pawn_n(own_pawn_26),
-    .pawn_s(own_pawn_10),
-    .push_reach_n(push_reach_26),
-    .push_reach_s(push_reach_10),
-    .src_pawn_ne(src_pawn_27),
-    .src_pawn_nw(src_pawn_25),
-    .src_pawn_se(src_pawn_11),
-    .src_pawn_sw(src_pawn_9),
-    .src_pawn_n(src_pawn_26),
-    .src_pawn_s(src_pawn_10),
-    .r_pass_n(r_pass_26),
-    .r_pass_s(r_pass_10),
-    .f_ray_out_0(_n2198),
-    .f_ray_out_1(_n2200),
-    .f_ray_out_2(_n2202),
-    .f_ray_out_3(_n2204),
-    .f_ray_out_4(_n2206),
-    .f_ray_out_5(_n2208),
-    .f_ray_out_6(_n2210),
-    .f_ray_out_7(_n2212),
-    .own_knight(_n2214),
-    .own_king(_n2215),
-    .own_pawn(_n2216),
-    .push_reach(_n2217),
-    .victim(_n2221),
-    .target(_n2222),
-    .r_ray_out_0(_n2199),
-    .r_ray_out_1(_n2201),
-    .r_ray_out_2(_n2203),
-    .r_ray_out_3(_n2205),
-    .r_ray_out_4(_n2207),
-    .r_ray_out_5(_n2209),
-    .r_ray_out_6(_n2211),
-    .r_ray_out_7(_n2213),
-    .src_full(_n2218),
-    .src_pawn(_n2219),
-    .r_pass(_n2220),
-    .attacker(_n2223),
-    .vprio(_n2224),
-    .aprio(_n2225),
+    .ray_in_0(ray0_10),
+    .ray_in_1(ray1_9),
+    .ray_in_2(ray2_17),
+    .ray_in_3(ray3_25),
+    .ray_in_4(ray4_26),
+    .ray_in_5(ray5_27),
+    .ray_in_6(ray6_19),
+    .ray_in_7(ray7_11),
+    .knight_in(_n1275),
+    .king_in(_n1276),
+    .pawn_ne(pawn_27),
+    .pawn_nw(pawn_25),
+    .pawn_se(pawn_11),
+    .pawn_sw(pawn_9),
+    .pawn_n(pawn_26),
+    .pawn_s(pawn_10),
+    .pass_n(pass_26),
+    .pass_s(pass_10),
+    .ray_out_0(_n1277),
+    .ray_out_1(_n1278),
+    .ray_out_2(_n1279),
+    .ray_out_3(_n1280),
+    .ray_out_4(_n1281),
+    .ray_out_5(_n1282),
+    .ray_out_6(_n1283),
+    .ray_out_7(_n1284),
+    .knight_out(_n1285),
+    .king_out(_n1286),
+    .pawn_out(_n1287),
+    .pass_out(_n1288),
+    .victim(_n1289),
+    .target(_n1290),
+    .attacker(_n1291),
+    .own_pawn(_n1292),
+    .vprio(_n1293),
+    .aprio(_n1294),
     .piece(_cell_18_piece)
   );
   chip_cell cell_19 (
@@ -6956,7 +4140,8 @@ module chip_array (
     .ep_set(ep_set[19]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[19]),
     .ep_here(ep_here[19]),
@@ -6964,70 +4149,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_11),
-    .f_ray_in_1(f_ray1_10),
-    .f_ray_in_2(f_ray2_18),
-    .f_ray_in_3(f_ray3_26),
-    .f_ray_in_4(f_ray4_27),
-    .f_ray_in_5(f_ray5_28),
-    .f_ray_in_6(f_ray6_20),
-    .f_ray_in_7(f_ray7_12),
-    .r_ray_in_0(r_ray0_11),
-    .r_ray_in_1(r_ray1_10),
-    .r_ray_in_2(r_ray2_18),
-    .r_ray_in_3(r_ray3_26),
-    .r_ray_in_4(r_ray4_27),
-    .r_ray_in_5(r_ray5_28),
-    .r_ray_in_6(r_ray6_20),
-    .r_ray_in_7(r_ray7_12),
-    .knight_in(_n2233),
-    .king_in(_n2234),
-    .src_knight_in(_n2235),
-    .src_king_in(_n2236),
-    .pawn_ne(own_pawn_28),
-    .pawn_nw(own_pawn_26),
-    .pawn_se(own_pawn_12),
-    .pawn_sw(own_pawn_10),
-    .pawn_n(own_pawn_27),
-    .pawn_s(own_pawn_11),
-    .push_reach_n(push_reach_27),
-    .push_reach_s(push_reach_11),
-    .src_pawn_ne(src_pawn_28),
-    .src_pawn_nw(src_pawn_26),
-    .src_pawn_se(src_pawn_12),
-    .src_pawn_sw(src_pawn_10),
-    .src_pawn_n(src_pawn_27),
-    .src_pawn_s(src_pawn_11),
-    .r_pass_n(r_pass_27),
-    .r_pass_s(r_pass_11),
-    .f_ray_out_0(_n2237),
-    .f_ray_out_1(_n2239),
-    .f_ray_out_2(_n2241),
-    .f_ray_out_3(_n2243),
-    .f_ray_out_4(_n2245),
-    .f_ray_out_5(_n2247),
-    .f_ray_out_6(_n2249),
-    .f_ray_out_7(_n2251),
-    .own_knight(_n2253),
-    .own_king(_n2254),
-    .own_pawn(_n2255),
-    .push_reach(_n2256),
-    .victim(_n2260),
-    .target(_n2261),
-    .r_ray_out_0(_n2238),
-    .r_ray_out_1(_n2240),
-    .r_ray_out_2(_n2242),
-    .r_ray_out_3(_n2244),
-    .r_ray_out_4(_n2246),
-    .r_ray_out_5(_n2248),
-    .r_ray_out_6(_n2250),
-    .r_ray_out_7(_n2252),
-    .src_full(_n2257),
-    .src_pawn(_n2258),
-    .r_pass(_n2259),
-    .attacker(_n2262),
-    .vprio(_n2263),
-    .aprio(_n2264),
+    .ray_in_0(ray0_11),
+    .ray_in_1(ray1_10),
+    .ray_in_2(ray2_18),
+    .ray_in_3(ray3_26),
+    .ray_in_4(ray4_27),
+    .ray_in_5(ray5_28),
+    .ray_in_6(ray6_20),
+    .ray_in_7(ray7_12),
+    .knight_in(_n1302),
+    .king_in(_n1303),
+    .pawn_ne(pawn_28),
+    .pawn_nw(pawn_26),
+    .pawn_se(pawn_12),
+    .pawn_sw(pawn_10),
+    .pawn_n(pawn_27),
+    .pawn_s(pawn_11),
+    .pass_n(pass_27),
+    .pass_s(pass_11),
+    .ray_out_0(_n1304),
+    .ray_out_1(_n1305),
+    .ray_out_2(_n1306),
+    .ray_out_3(_n1307),
+    .ray_out_4(_n1308),
+    .ray_out_5(_n1309),
+    .ray_out_6(_n1310),
+    .ray_out_7(_n1311),
+    .knight_out(_n1312),
+    .king_out(_n1313),
+    .pawn_out(_n1314),
+    .pass_out(_n1315),
+    .victim(_n1316),
+    .target(_n1317),
+    .attacker(_n1318),
+    .own_pawn(_n1319),
+    .vprio(_n1320),
+    .aprio(_n1321),
     .piece(_cell_19_piece)
   );
   chip_cell cell_20 (
@@ -7040,7 +4197,8 @@ module chip_array (
     .ep_set(ep_set[20]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[20]),
     .ep_here(ep_here[20]),
@@ -7048,70 +4206,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_12),
-    .f_ray_in_1(f_ray1_11),
-    .f_ray_in_2(f_ray2_19),
-    .f_ray_in_3(f_ray3_27),
-    .f_ray_in_4(f_ray4_28),
-    .f_ray_in_5(f_ray5_29),
-    .f_ray_in_6(f_ray6_21),
-    .f_ray_in_7(f_ray7_13),
-    .r_ray_in_0(r_ray0_12),
-    .r_ray_in_1(r_ray1_11),
-    .r_ray_in_2(r_ray2_19),
-    .r_ray_in_3(r_ray3_27),
-    .r_ray_in_4(r_ray4_28),
-    .r_ray_in_5(r_ray5_29),
-    .r_ray_in_6(r_ray6_21),
-    .r_ray_in_7(r_ray7_13),
-    .knight_in(_n2272),
-    .king_in(_n2273),
-    .src_knight_in(_n2274),
-    .src_king_in(_n2275),
-    .pawn_ne(own_pawn_29),
-    .pawn_nw(own_pawn_27),
-    .pawn_se(own_pawn_13),
-    .pawn_sw(own_pawn_11),
-    .pawn_n(own_pawn_28),
-    .pawn_s(own_pawn_12),
-    .push_reach_n(push_reach_28),
-    .push_reach_s(push_reach_12),
-    .src_pawn_ne(src_pawn_29),
-    .src_pawn_nw(src_pawn_27),
-    .src_pawn_se(src_pawn_13),
-    .src_pawn_sw(src_pawn_11),
-    .src_pawn_n(src_pawn_28),
-    .src_pawn_s(src_pawn_12),
-    .r_pass_n(r_pass_28),
-    .r_pass_s(r_pass_12),
-    .f_ray_out_0(_n2276),
-    .f_ray_out_1(_n2278),
-    .f_ray_out_2(_n2280),
-    .f_ray_out_3(_n2282),
-    .f_ray_out_4(_n2284),
-    .f_ray_out_5(_n2286),
-    .f_ray_out_6(_n2288),
-    .f_ray_out_7(_n2290),
-    .own_knight(_n2292),
-    .own_king(_n2293),
-    .own_pawn(_n2294),
-    .push_reach(_n2295),
-    .victim(_n2299),
-    .target(_n2300),
-    .r_ray_out_0(_n2277),
-    .r_ray_out_1(_n2279),
-    .r_ray_out_2(_n2281),
-    .r_ray_out_3(_n2283),
-    .r_ray_out_4(_n2285),
-    .r_ray_out_5(_n2287),
-    .r_ray_out_6(_n2289),
-    .r_ray_out_7(_n2291),
-    .src_full(_n2296),
-    .src_pawn(_n2297),
-    .r_pass(_n2298),
-    .attacker(_n2301),
-    .vprio(_n2302),
-    .aprio(_n2303),
+    .ray_in_0(ray0_12),
+    .ray_in_1(ray1_11),
+    .ray_in_2(ray2_19),
+    .ray_in_3(ray3_27),
+    .ray_in_4(ray4_28),
+    .ray_in_5(ray5_29),
+    .ray_in_6(ray6_21),
+    .ray_in_7(ray7_13),
+    .knight_in(_n1329),
+    .king_in(_n1330),
+    .pawn_ne(pawn_29),
+    .pawn_nw(pawn_27),
+    .pawn_se(pawn_13),
+    .pawn_sw(pawn_11),
+    .pawn_n(pawn_28),
+    .pawn_s(pawn_12),
+    .pass_n(pass_28),
+    .pass_s(pass_12),
+    .ray_out_0(_n1331),
+    .ray_out_1(_n1332),
+    .ray_out_2(_n1333),
+    .ray_out_3(_n1334),
+    .ray_out_4(_n1335),
+    .ray_out_5(_n1336),
+    .ray_out_6(_n1337),
+    .ray_out_7(_n1338),
+    .knight_out(_n1339),
+    .king_out(_n1340),
+    .pawn_out(_n1341),
+    .pass_out(_n1342),
+    .victim(_n1343),
+    .target(_n1344),
+    .attacker(_n1345),
+    .own_pawn(_n1346),
+    .vprio(_n1347),
+    .aprio(_n1348),
     .piece(_cell_20_piece)
   );
   chip_cell cell_21 (
@@ -7124,7 +4254,8 @@ module chip_array (
     .ep_set(ep_set[21]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[21]),
     .ep_here(ep_here[21]),
@@ -7132,70 +4263,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_13),
-    .f_ray_in_1(f_ray1_12),
-    .f_ray_in_2(f_ray2_20),
-    .f_ray_in_3(f_ray3_28),
-    .f_ray_in_4(f_ray4_29),
-    .f_ray_in_5(f_ray5_30),
-    .f_ray_in_6(f_ray6_22),
-    .f_ray_in_7(f_ray7_14),
-    .r_ray_in_0(r_ray0_13),
-    .r_ray_in_1(r_ray1_12),
-    .r_ray_in_2(r_ray2_20),
-    .r_ray_in_3(r_ray3_28),
-    .r_ray_in_4(r_ray4_29),
-    .r_ray_in_5(r_ray5_30),
-    .r_ray_in_6(r_ray6_22),
-    .r_ray_in_7(r_ray7_14),
-    .knight_in(_n2311),
-    .king_in(_n2312),
-    .src_knight_in(_n2313),
-    .src_king_in(_n2314),
-    .pawn_ne(own_pawn_30),
-    .pawn_nw(own_pawn_28),
-    .pawn_se(own_pawn_14),
-    .pawn_sw(own_pawn_12),
-    .pawn_n(own_pawn_29),
-    .pawn_s(own_pawn_13),
-    .push_reach_n(push_reach_29),
-    .push_reach_s(push_reach_13),
-    .src_pawn_ne(src_pawn_30),
-    .src_pawn_nw(src_pawn_28),
-    .src_pawn_se(src_pawn_14),
-    .src_pawn_sw(src_pawn_12),
-    .src_pawn_n(src_pawn_29),
-    .src_pawn_s(src_pawn_13),
-    .r_pass_n(r_pass_29),
-    .r_pass_s(r_pass_13),
-    .f_ray_out_0(_n2315),
-    .f_ray_out_1(_n2317),
-    .f_ray_out_2(_n2319),
-    .f_ray_out_3(_n2321),
-    .f_ray_out_4(_n2323),
-    .f_ray_out_5(_n2325),
-    .f_ray_out_6(_n2327),
-    .f_ray_out_7(_n2329),
-    .own_knight(_n2331),
-    .own_king(_n2332),
-    .own_pawn(_n2333),
-    .push_reach(_n2334),
-    .victim(_n2338),
-    .target(_n2339),
-    .r_ray_out_0(_n2316),
-    .r_ray_out_1(_n2318),
-    .r_ray_out_2(_n2320),
-    .r_ray_out_3(_n2322),
-    .r_ray_out_4(_n2324),
-    .r_ray_out_5(_n2326),
-    .r_ray_out_6(_n2328),
-    .r_ray_out_7(_n2330),
-    .src_full(_n2335),
-    .src_pawn(_n2336),
-    .r_pass(_n2337),
-    .attacker(_n2340),
-    .vprio(_n2341),
-    .aprio(_n2342),
+    .ray_in_0(ray0_13),
+    .ray_in_1(ray1_12),
+    .ray_in_2(ray2_20),
+    .ray_in_3(ray3_28),
+    .ray_in_4(ray4_29),
+    .ray_in_5(ray5_30),
+    .ray_in_6(ray6_22),
+    .ray_in_7(ray7_14),
+    .knight_in(_n1356),
+    .king_in(_n1357),
+    .pawn_ne(pawn_30),
+    .pawn_nw(pawn_28),
+    .pawn_se(pawn_14),
+    .pawn_sw(pawn_12),
+    .pawn_n(pawn_29),
+    .pawn_s(pawn_13),
+    .pass_n(pass_29),
+    .pass_s(pass_13),
+    .ray_out_0(_n1358),
+    .ray_out_1(_n1359),
+    .ray_out_2(_n1360),
+    .ray_out_3(_n1361),
+    .ray_out_4(_n1362),
+    .ray_out_5(_n1363),
+    .ray_out_6(_n1364),
+    .ray_out_7(_n1365),
+    .knight_out(_n1366),
+    .king_out(_n1367),
+    .pawn_out(_n1368),
+    .pass_out(_n1369),
+    .victim(_n1370),
+    .target(_n1371),
+    .attacker(_n1372),
+    .own_pawn(_n1373),
+    .vprio(_n1374),
+    .aprio(_n1375),
     .piece(_cell_21_piece)
   );
   chip_cell cell_22 (
@@ -7208,7 +4311,8 @@ module chip_array (
     .ep_set(ep_set[22]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[22]),
     .ep_here(ep_here[22]),
@@ -7216,70 +4320,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_14),
-    .f_ray_in_1(f_ray1_13),
-    .f_ray_in_2(f_ray2_21),
-    .f_ray_in_3(f_ray3_29),
-    .f_ray_in_4(f_ray4_30),
-    .f_ray_in_5(f_ray5_31),
-    .f_ray_in_6(f_ray6_23),
-    .f_ray_in_7(f_ray7_15),
-    .r_ray_in_0(r_ray0_14),
-    .r_ray_in_1(r_ray1_13),
-    .r_ray_in_2(r_ray2_21),
-    .r_ray_in_3(r_ray3_29),
-    .r_ray_in_4(r_ray4_30),
-    .r_ray_in_5(r_ray5_31),
-    .r_ray_in_6(r_ray6_23),
-    .r_ray_in_7(r_ray7_15),
-    .knight_in(_n2350),
-    .king_in(_n2351),
-    .src_knight_in(_n2352),
-    .src_king_in(_n2353),
-    .pawn_ne(own_pawn_31),
-    .pawn_nw(own_pawn_29),
-    .pawn_se(own_pawn_15),
-    .pawn_sw(own_pawn_13),
-    .pawn_n(own_pawn_30),
-    .pawn_s(own_pawn_14),
-    .push_reach_n(push_reach_30),
-    .push_reach_s(push_reach_14),
-    .src_pawn_ne(src_pawn_31),
-    .src_pawn_nw(src_pawn_29),
-    .src_pawn_se(src_pawn_15),
-    .src_pawn_sw(src_pawn_13),
-    .src_pawn_n(src_pawn_30),
-    .src_pawn_s(src_pawn_14),
-    .r_pass_n(r_pass_30),
-    .r_pass_s(r_pass_14),
-    .f_ray_out_0(_n2354),
-    .f_ray_out_1(_n2356),
-    .f_ray_out_2(_n2358),
-    .f_ray_out_3(_n2360),
-    .f_ray_out_4(_n2362),
-    .f_ray_out_5(_n2364),
-    .f_ray_out_6(_n2366),
-    .f_ray_out_7(_n2368),
-    .own_knight(_n2370),
-    .own_king(_n2371),
-    .own_pawn(_n2372),
-    .push_reach(_n2373),
-    .victim(_n2377),
-    .target(_n2378),
-    .r_ray_out_0(_n2355),
-    .r_ray_out_1(_n2357),
-    .r_ray_out_2(_n2359),
-    .r_ray_out_3(_n2361),
-    .r_ray_out_4(_n2363),
-    .r_ray_out_5(_n2365),
-    .r_ray_out_6(_n2367),
-    .r_ray_out_7(_n2369),
-    .src_full(_n2374),
-    .src_pawn(_n2375),
-    .r_pass(_n2376),
-    .attacker(_n2379),
-    .vprio(_n2380),
-    .aprio(_n2381),
+    .ray_in_0(ray0_14),
+    .ray_in_1(ray1_13),
+    .ray_in_2(ray2_21),
+    .ray_in_3(ray3_29),
+    .ray_in_4(ray4_30),
+    .ray_in_5(ray5_31),
+    .ray_in_6(ray6_23),
+    .ray_in_7(ray7_15),
+    .knight_in(_n1383),
+    .king_in(_n1384),
+    .pawn_ne(pawn_31),
+    .pawn_nw(pawn_29),
+    .pawn_se(pawn_15),
+    .pawn_sw(pawn_13),
+    .pawn_n(pawn_30),
+    .pawn_s(pawn_14),
+    .pass_n(pass_30),
+    .pass_s(pass_14),
+    .ray_out_0(_n1385),
+    .ray_out_1(_n1386),
+    .ray_out_2(_n1387),
+    .ray_out_3(_n1388),
+    .ray_out_4(_n1389),
+    .ray_out_5(_n1390),
+    .ray_out_6(_n1391),
+    .ray_out_7(_n1392),
+    .knight_out(_n1393),
+    .king_out(_n1394),
+    .pawn_out(_n1395),
+    .pass_out(_n1396),
+    .victim(_n1397),
+    .target(_n1398),
+    .attacker(_n1399),
+    .own_pawn(_n1400),
+    .vprio(_n1401),
+    .aprio(_n1402),
     .piece(_cell_22_piece)
   );
   chip_cell cell_23 (
@@ -7292,7 +4368,8 @@ module chip_array (
     .ep_set(ep_set[23]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[23]),
     .ep_here(ep_here[23]),
@@ -7300,70 +4377,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_15),
-    .f_ray_in_1(f_ray1_14),
-    .f_ray_in_2(f_ray2_22),
-    .f_ray_in_3(f_ray3_30),
-    .f_ray_in_4(f_ray4_31),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_15),
-    .r_ray_in_1(r_ray1_14),
-    .r_ray_in_2(r_ray2_22),
-    .r_ray_in_3(r_ray3_30),
-    .r_ray_in_4(r_ray4_31),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n2389),
-    .king_in(_n2390),
-    .src_knight_in(_n2391),
-    .src_king_in(_n2392),
+    .ray_in_0(ray0_15),
+    .ray_in_1(ray1_14),
+    .ray_in_2(ray2_22),
+    .ray_in_3(ray3_30),
+    .ray_in_4(ray4_31),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n1410),
+    .king_in(_n1411),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_30),
+    .pawn_nw(pawn_30),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_14),
-    .pawn_n(own_pawn_31),
-    .pawn_s(own_pawn_15),
-    .push_reach_n(push_reach_31),
-    .push_reach_s(push_reach_15),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_30),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_14),
-    .src_pawn_n(src_pawn_31),
-    .src_pawn_s(src_pawn_15),
-    .r_pass_n(r_pass_31),
-    .r_pass_s(r_pass_15),
-    .f_ray_out_0(_n2393),
-    .f_ray_out_1(_n2395),
-    .f_ray_out_2(_n2397),
-    .f_ray_out_3(_n2399),
-    .f_ray_out_4(_n2401),
-    .f_ray_out_5(_n2403),
-    .f_ray_out_6(_n2405),
-    .f_ray_out_7(_n2407),
-    .own_knight(_n2409),
-    .own_king(_n2410),
-    .own_pawn(_n2411),
-    .push_reach(_n2412),
-    .victim(_n2416),
-    .target(_n2417),
-    .r_ray_out_0(_n2394),
-    .r_ray_out_1(_n2396),
-    .r_ray_out_2(_n2398),
-    .r_ray_out_3(_n2400),
-    .r_ray_out_4(_n2402),
-    .r_ray_out_5(_n2404),
-    .r_ray_out_6(_n2406),
-    .r_ray_out_7(_n2408),
-    .src_full(_n2413),
-    .src_pawn(_n2414),
-    .r_pass(_n2415),
-    .attacker(_n2418),
-    .vprio(_n2419),
-    .aprio(_n2420),
+    .pawn_sw(pawn_14),
+    .pawn_n(pawn_31),
+    .pawn_s(pawn_15),
+    .pass_n(pass_31),
+    .pass_s(pass_15),
+    .ray_out_0(_n1412),
+    .ray_out_1(_n1413),
+    .ray_out_2(_n1414),
+    .ray_out_3(_n1415),
+    .ray_out_4(_n1416),
+    .ray_out_5(_n1417),
+    .ray_out_6(_n1418),
+    .ray_out_7(_n1419),
+    .knight_out(_n1420),
+    .king_out(_n1421),
+    .pawn_out(_n1422),
+    .pass_out(_n1423),
+    .victim(_n1424),
+    .target(_n1425),
+    .attacker(_n1426),
+    .own_pawn(_n1427),
+    .vprio(_n1428),
+    .aprio(_n1429),
     .piece(_cell_23_piece)
   );
   chip_cell cell_24 (
@@ -7376,7 +4425,8 @@ module chip_array (
     .ep_set(ep_set[24]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[24]),
     .ep_here(ep_here[24]),
@@ -7384,70 +4434,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_16),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_32),
-    .f_ray_in_5(f_ray5_33),
-    .f_ray_in_6(f_ray6_25),
-    .f_ray_in_7(f_ray7_17),
-    .r_ray_in_0(r_ray0_16),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_32),
-    .r_ray_in_5(r_ray5_33),
-    .r_ray_in_6(r_ray6_25),
-    .r_ray_in_7(r_ray7_17),
-    .knight_in(_n2428),
-    .king_in(_n2429),
-    .src_knight_in(_n2430),
-    .src_king_in(_n2431),
-    .pawn_ne(own_pawn_33),
+    .ray_in_0(ray0_16),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_32),
+    .ray_in_5(ray5_33),
+    .ray_in_6(ray6_25),
+    .ray_in_7(ray7_17),
+    .knight_in(_n1437),
+    .king_in(_n1438),
+    .pawn_ne(pawn_33),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_17),
+    .pawn_se(pawn_17),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_32),
-    .pawn_s(own_pawn_16),
-    .push_reach_n(push_reach_32),
-    .push_reach_s(push_reach_16),
-    .src_pawn_ne(src_pawn_33),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_17),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_32),
-    .src_pawn_s(src_pawn_16),
-    .r_pass_n(r_pass_32),
-    .r_pass_s(r_pass_16),
-    .f_ray_out_0(_n2432),
-    .f_ray_out_1(_n2434),
-    .f_ray_out_2(_n2436),
-    .f_ray_out_3(_n2438),
-    .f_ray_out_4(_n2440),
-    .f_ray_out_5(_n2442),
-    .f_ray_out_6(_n2444),
-    .f_ray_out_7(_n2446),
-    .own_knight(_n2448),
-    .own_king(_n2449),
-    .own_pawn(_n2450),
-    .push_reach(_n2451),
-    .victim(_n2455),
-    .target(_n2456),
-    .r_ray_out_0(_n2433),
-    .r_ray_out_1(_n2435),
-    .r_ray_out_2(_n2437),
-    .r_ray_out_3(_n2439),
-    .r_ray_out_4(_n2441),
-    .r_ray_out_5(_n2443),
-    .r_ray_out_6(_n2445),
-    .r_ray_out_7(_n2447),
-    .src_full(_n2452),
-    .src_pawn(_n2453),
-    .r_pass(_n2454),
-    .attacker(_n2457),
-    .vprio(_n2458),
-    .aprio(_n2459),
+    .pawn_n(pawn_32),
+    .pawn_s(pawn_16),
+    .pass_n(pass_32),
+    .pass_s(pass_16),
+    .ray_out_0(_n1439),
+    .ray_out_1(_n1440),
+    .ray_out_2(_n1441),
+    .ray_out_3(_n1442),
+    .ray_out_4(_n1443),
+    .ray_out_5(_n1444),
+    .ray_out_6(_n1445),
+    .ray_out_7(_n1446),
+    .knight_out(_n1447),
+    .king_out(_n1448),
+    .pawn_out(_n1449),
+    .pass_out(_n1450),
+    .victim(_n1451),
+    .target(_n1452),
+    .attacker(_n1453),
+    .own_pawn(_n1454),
+    .vprio(_n1455),
+    .aprio(_n1456),
     .piece(_cell_24_piece)
   );
   chip_cell cell_25 (
@@ -7460,7 +4482,8 @@ module chip_array (
     .ep_set(ep_set[25]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[25]),
     .ep_here(ep_here[25]),
@@ -7468,70 +4491,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_17),
-    .f_ray_in_1(f_ray1_16),
-    .f_ray_in_2(f_ray2_24),
-    .f_ray_in_3(f_ray3_32),
-    .f_ray_in_4(f_ray4_33),
-    .f_ray_in_5(f_ray5_34),
-    .f_ray_in_6(f_ray6_26),
-    .f_ray_in_7(f_ray7_18),
-    .r_ray_in_0(r_ray0_17),
-    .r_ray_in_1(r_ray1_16),
-    .r_ray_in_2(r_ray2_24),
-    .r_ray_in_3(r_ray3_32),
-    .r_ray_in_4(r_ray4_33),
-    .r_ray_in_5(r_ray5_34),
-    .r_ray_in_6(r_ray6_26),
-    .r_ray_in_7(r_ray7_18),
-    .knight_in(_n2467),
-    .king_in(_n2468),
-    .src_knight_in(_n2469),
-    .src_king_in(_n2470),
-    .pawn_ne(own_pawn_34),
-    .pawn_nw(own_pawn_32),
-    .pawn_se(own_pawn_18),
-    .pawn_sw(own_pawn_16),
-    .pawn_n(own_pawn_33),
-    .pawn_s(own_pawn_17),
-    .push_reach_n(push_reach_33),
-    .push_reach_s(push_reach_17),
-    .src_pawn_ne(src_pawn_34),
-    .src_pawn_nw(src_pawn_32),
-    .src_pawn_se(src_pawn_18),
-    .src_pawn_sw(src_pawn_16),
-    .src_pawn_n(src_pawn_33),
-    .src_pawn_s(src_pawn_17),
-    .r_pass_n(r_pass_33),
-    .r_pass_s(r_pass_17),
-    .f_ray_out_0(_n2471),
-    .f_ray_out_1(_n2473),
-    .f_ray_out_2(_n2475),
-    .f_ray_out_3(_n2477),
-    .f_ray_out_4(_n2479),
-    .f_ray_out_5(_n2481),
-    .f_ray_out_6(_n2483),
-    .f_ray_out_7(_n2485),
-    .own_knight(_n2487),
-    .own_king(_n2488),
-    .own_pawn(_n2489),
-    .push_reach(_n2490),
-    .victim(_n2494),
-    .target(_n2495),
-    .r_ray_out_0(_n2472),
-    .r_ray_out_1(_n2474),
-    .r_ray_out_2(_n2476),
-    .r_ray_out_3(_n2478),
-    .r_ray_out_4(_n2480),
-    .r_ray_out_5(_n2482),
-    .r_ray_out_6(_n2484),
-    .r_ray_out_7(_n2486),
-    .src_full(_n2491),
-    .src_pawn(_n2492),
-    .r_pass(_n2493),
-    .attacker(_n2496),
-    .vprio(_n2497),
-    .aprio(_n2498),
+    .ray_in_0(ray0_17),
+    .ray_in_1(ray1_16),
+    .ray_in_2(ray2_24),
+    .ray_in_3(ray3_32),
+    .ray_in_4(ray4_33),
+    .ray_in_5(ray5_34),
+    .ray_in_6(ray6_26),
+    .ray_in_7(ray7_18),
+    .knight_in(_n1464),
+    .king_in(_n1465),
+    .pawn_ne(pawn_34),
+    .pawn_nw(pawn_32),
+    .pawn_se(pawn_18),
+    .pawn_sw(pawn_16),
+    .pawn_n(pawn_33),
+    .pawn_s(pawn_17),
+    .pass_n(pass_33),
+    .pass_s(pass_17),
+    .ray_out_0(_n1466),
+    .ray_out_1(_n1467),
+    .ray_out_2(_n1468),
+    .ray_out_3(_n1469),
+    .ray_out_4(_n1470),
+    .ray_out_5(_n1471),
+    .ray_out_6(_n1472),
+    .ray_out_7(_n1473),
+    .knight_out(_n1474),
+    .king_out(_n1475),
+    .pawn_out(_n1476),
+    .pass_out(_n1477),
+    .victim(_n1478),
+    .target(_n1479),
+    .attacker(_n1480),
+    .own_pawn(_n1481),
+    .vprio(_n1482),
+    .aprio(_n1483),
     .piece(_cell_25_piece)
   );
   chip_cell cell_26 (
@@ -7544,7 +4539,8 @@ module chip_array (
     .ep_set(ep_set[26]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[26]),
     .ep_here(ep_here[26]),
@@ -7552,70 +4548,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_18),
-    .f_ray_in_1(f_ray1_17),
-    .f_ray_in_2(f_ray2_25),
-    .f_ray_in_3(f_ray3_33),
-    .f_ray_in_4(f_ray4_34),
-    .f_ray_in_5(f_ray5_35),
-    .f_ray_in_6(f_ray6_27),
-    .f_ray_in_7(f_ray7_19),
-    .r_ray_in_0(r_ray0_18),
-    .r_ray_in_1(r_ray1_17),
-    .r_ray_in_2(r_ray2_25),
-    .r_ray_in_3(r_ray3_33),
-    .r_ray_in_4(r_ray4_34),
-    .r_ray_in_5(r_ray5_35),
-    .r_ray_in_6(r_ray6_27),
-    .r_ray_in_7(r_ray7_19),
-    .knight_in(_n2506),
-    .king_in(_n2507),
-    .src_knight_in(_n2508),
-    .src_king_in(_n2509),
-    .pawn_ne(own_pawn_35),
-    .pawn_nw(own_pawn_33),
-    .pawn_se(own_pawn_19),
-    .pawn_sw(own_pawn_17),
-    .pawn_n(own_pawn_34),
-    .pawn_s(own_pawn_18),
-    .push_reach_n(push_reach_34),
-    .push_reach_s(push_reach_18),
-    .src_pawn_ne(src_pawn_35),
-    .src_pawn_nw(src_pawn_33),
-    .src_pawn_se(src_pawn_19),
-    .src_pawn_sw(src_pawn_17),
-    .src_pawn_n(src_pawn_34),
-    .src_pawn_s(src_pawn_18),
-    .r_pass_n(r_pass_34),
-    .r_pass_s(r_pass_18),
-    .f_ray_out_0(_n2510),
-    .f_ray_out_1(_n2512),
-    .f_ray_out_2(_n2514),
-    .f_ray_out_3(_n2516),
-    .f_ray_out_4(_n2518),
-    .f_ray_out_5(_n2520),
-    .f_ray_out_6(_n2522),
-    .f_ray_out_7(_n2524),
-    .own_knight(_n2526),
-    .own_king(_n2527),
-    .own_pawn(_n2528),
-    .push_reach(_n2529),
-    .victim(_n2533),
-    .target(_n2534),
-    .r_ray_out_0(_n2511),
-    .r_ray_out_1(_n2513),
-    .r_ray_out_2(_n2515),
-    .r_ray_out_3(_n2517),
-    .r_ray_out_4(_n2519),
-    .r_ray_out_5(_n2521),
-    .r_ray_out_6(_n2523),
-    .r_ray_out_7(_n2525),
-    .src_full(_n2530),
-    .src_pawn(_n2531),
-    .r_pass(_n2532),
-    .attacker(_n2535),
-    .vprio(_n2536),
-    .aprio(_n2537),
+    .ray_in_0(ray0_18),
+    .ray_in_1(ray1_17),
+    .ray_in_2(ray2_25),
+    .ray_in_3(ray3_33),
+    .ray_in_4(ray4_34),
+    .ray_in_5(ray5_35),
+    .ray_in_6(ray6_27),
+    .ray_in_7(ray7_19),
+    .knight_in(_n1491),
+    .king_in(_n1492),
+    .pawn_ne(pawn_35),
+    .pawn_nw(pawn_33),
+    .pawn_se(pawn_19),
+    .pawn_sw(pawn_17),
+    .pawn_n(pawn_34),
+    .pawn_s(pawn_18),
+    .pass_n(pass_34),
+    .pass_s(pass_18),
+    .ray_out_0(_n1493),
+    .ray_out_1(_n1494),
+    .ray_out_2(_n1495),
+    .ray_out_3(_n1496),
+    .ray_out_4(_n1497),
+    .ray_out_5(_n1498),
+    .ray_out_6(_n1499),
+    .ray_out_7(_n1500),
+    .knight_out(_n1501),
+    .king_out(_n1502),
+    .pawn_out(_n1503),
+    .pass_out(_n1504),
+    .victim(_n1505),
+    .target(_n1506),
+    .attacker(_n1507),
+    .own_pawn(_n1508),
+    .vprio(_n1509),
+    .aprio(_n1510),
     .piece(_cell_26_piece)
   );
   chip_cell cell_27 (
@@ -7628,7 +4596,8 @@ module chip_array (
     .ep_set(ep_set[27]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[27]),
     .ep_here(ep_here[27]),
@@ -7636,70 +4605,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_19),
-    .f_ray_in_1(f_ray1_18),
-    .f_ray_in_2(f_ray2_26),
-    .f_ray_in_3(f_ray3_34),
-    .f_ray_in_4(f_ray4_35),
-    .f_ray_in_5(f_ray5_36),
-    .f_ray_in_6(f_ray6_28),
-    .f_ray_in_7(f_ray7_20),
-    .r_ray_in_0(r_ray0_19),
-    .r_ray_in_1(r_ray1_18),
-    .r_ray_in_2(r_ray2_26),
-    .r_ray_in_3(r_ray3_34),
-    .r_ray_in_4(r_ray4_35),
-    .r_ray_in_5(r_ray5_36),
-    .r_ray_in_6(r_ray6_28),
-    .r_ray_in_7(r_ray7_20),
-    .knight_in(_n2545),
-    .king_in(_n2546),
-    .src_knight_in(_n2547),
-    .src_king_in(_n2548),
-    .pawn_ne(own_pawn_36),
-    .pawn_nw(own_pawn_34),
-    .pawn_se(own_pawn_20),
-    .pawn_sw(own_pawn_18),
-    .pawn_n(own_pawn_35),
-    .pawn_s(own_pawn_19),
-    .push_reach_n(push_reach_35),
-    .push_reach_s(push_reach_19),
-    .src_pawn_ne(src_pawn_36),
-    .src_pawn_nw(src_pawn_34),
-    .src_pawn_se(src_pawn_20),
-    .src_pawn_sw(src_pawn_18),
-    .src_pawn_n(src_pawn_35),
-    .src_pawn_s(src_pawn_19),
-    .r_pass_n(r_pass_35),
-    .r_pass_s(r_pass_19),
-    .f_ray_out_0(_n2549),
-    .f_ray_out_1(_n2551),
-    .f_ray_out_2(_n2553),
-    .f_ray_out_3(_n2555),
-    .f_ray_out_4(_n2557),
-    .f_ray_out_5(_n2559),
-    .f_ray_out_6(_n2561),
-    .f_ray_out_7(_n2563),
-    .own_knight(_n2565),
-    .own_king(_n2566),
-    .own_pawn(_n2567),
-    .push_reach(_n2568),
-    .victim(_n2572),
-    .target(_n2573),
-    .r_ray_out_0(_n2550),
-    .r_ray_out_1(_n2552),
-    .r_ray_out_2(_n2554),
-    .r_ray_out_3(_n2556),
-    .r_ray_out_4(_n2558),
-    .r_ray_out_5(_n2560),
-    .r_ray_out_6(_n2562),
-    .r_ray_out_7(_n2564),
-    .src_full(_n2569),
-    .src_pawn(_n2570),
-    .r_pass(_n2571),
-    .attacker(_n2574),
-    .vprio(_n2575),
-    .aprio(_n2576),
+    .ray_in_0(ray0_19),
+    .ray_in_1(ray1_18),
+    .ray_in_2(ray2_26),
+    .ray_in_3(ray3_34),
+    .ray_in_4(ray4_35),
+    .ray_in_5(ray5_36),
+    .ray_in_6(ray6_28),
+    .ray_in_7(ray7_20),
+    .knight_in(_n1518),
+    .king_in(_n1519),
+    .pawn_ne(pawn_36),
+    .pawn_nw(pawn_34),
+    .pawn_se(pawn_20),
+    .pawn_sw(pawn_18),
+    .pawn_n(pawn_35),
+    .pawn_s(pawn_19),
+    .pass_n(pass_35),
+    .pass_s(pass_19),
+    .ray_out_0(_n1520),
+    .ray_out_1(_n1521),
+    .ray_out_2(_n1522),
+    .ray_out_3(_n1523),
+    .ray_out_4(_n1524),
+    .ray_out_5(_n1525),
+    .ray_out_6(_n1526),
+    .ray_out_7(_n1527),
+    .knight_out(_n1528),
+    .king_out(_n1529),
+    .pawn_out(_n1530),
+    .pass_out(_n1531),
+    .victim(_n1532),
+    .target(_n1533),
+    .attacker(_n1534),
+    .own_pawn(_n1535),
+    .vprio(_n1536),
+    .aprio(_n1537),
     .piece(_cell_27_piece)
   );
   chip_cell cell_28 (
@@ -7712,7 +4653,8 @@ module chip_array (
     .ep_set(ep_set[28]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[28]),
     .ep_here(ep_here[28]),
@@ -7720,70 +4662,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_20),
-    .f_ray_in_1(f_ray1_19),
-    .f_ray_in_2(f_ray2_27),
-    .f_ray_in_3(f_ray3_35),
-    .f_ray_in_4(f_ray4_36),
-    .f_ray_in_5(f_ray5_37),
-    .f_ray_in_6(f_ray6_29),
-    .f_ray_in_7(f_ray7_21),
-    .r_ray_in_0(r_ray0_20),
-    .r_ray_in_1(r_ray1_19),
-    .r_ray_in_2(r_ray2_27),
-    .r_ray_in_3(r_ray3_35),
-    .r_ray_in_4(r_ray4_36),
-    .r_ray_in_5(r_ray5_37),
-    .r_ray_in_6(r_ray6_29),
-    .r_ray_in_7(r_ray7_21),
-    .knight_in(_n2584),
-    .king_in(_n2585),
-    .src_knight_in(_n2586),
-    .src_king_in(_n2587),
-    .pawn_ne(own_pawn_37),
-    .pawn_nw(own_pawn_35),
-    .pawn_se(own_pawn_21),
-    .pawn_sw(own_pawn_19),
-    .pawn_n(own_pawn_36),
-    .pawn_s(own_pawn_20),
-    .push_reach_n(push_reach_36),
-    .push_reach_s(push_reach_20),
-    .src_pawn_ne(src_pawn_37),
-    .src_pawn_nw(src_pawn_35),
-    .src_pawn_se(src_pawn_21),
-    .src_pawn_sw(src_pawn_19),
-    .src_pawn_n(src_pawn_36),
-    .src_pawn_s(src_pawn_20),
-    .r_pass_n(r_pass_36),
-    .r_pass_s(r_pass_20),
-    .f_ray_out_0(_n2588),
-    .f_ray_out_1(_n2590),
-    .f_ray_out_2(_n2592),
-    .f_ray_out_3(_n2594),
-    .f_ray_out_4(_n2596),
-    .f_ray_out_5(_n2598),
-    .f_ray_out_6(_n2600),
-    .f_ray_out_7(_n2602),
-    .own_knight(_n2604),
-    .own_king(_n2605),
-    .own_pawn(_n2606),
-    .push_reach(_n2607),
-    .victim(_n2611),
-    .target(_n2612),
-    .r_ray_out_0(_n2589),
-    .r_ray_out_1(_n2591),
-    .r_ray_out_2(_n2593),
-    .r_ray_out_3(_n2595),
-    .r_ray_out_4(_n2597),
-    .r_ray_out_5(_n2599),
-    .r_ray_out_6(_n2601),
-    .r_ray_out_7(_n2603),
-    .src_full(_n2608),
-    .src_pawn(_n2609),
-    .r_pass(_n2610),
-    .attacker(_n2613),
-    .vprio(_n2614),
-    .aprio(_n2615),
+    .ray_in_0(ray0_20),
+    .ray_in_1(ray1_19),
+    .ray_in_2(ray2_27),
+    .ray_in_3(ray3_35),
+    .ray_in_4(ray4_36),
+    .ray_in_5(ray5_37),
+    .ray_in_6(ray6_29),
+    .ray_in_7(ray7_21),
+    .knight_in(_n1545),
+    .king_in(_n1546),
+    .pawn_ne(pawn_37),
+    .pawn_nw(pawn_35),
+    .pawn_se(pawn_21),
+    .pawn_sw(pawn_19),
+    .pawn_n(pawn_36),
+    .pawn_s(pawn_20),
+    .pass_n(pass_36),
+    .pass_s(pass_20),
+    .ray_out_0(_n1547),
+    .ray_out_1(_n1548),
+    .ray_out_2(_n1549),
+    .ray_out_3(_n1550),
+    .ray_out_4(_n1551),
+    .ray_out_5(_n1552),
+    .ray_out_6(_n1553),
+    .ray_out_7(_n1554),
+    .knight_out(_n1555),
+    .king_out(_n1556),
+    .pawn_out(_n1557),
+    .pass_out(_n1558),
+    .victim(_n1559),
+    .target(_n1560),
+    .attacker(_n1561),
+    .own_pawn(_n1562),
+    .vprio(_n1563),
+    .aprio(_n1564),
     .piece(_cell_28_piece)
   );
   chip_cell cell_29 (
@@ -7796,7 +4710,8 @@ module chip_array (
     .ep_set(ep_set[29]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[29]),
     .ep_here(ep_here[29]),
@@ -7804,70 +4719,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_21),
-    .f_ray_in_1(f_ray1_20),
-    .f_ray_in_2(f_ray2_28),
-    .f_ray_in_3(f_ray3_36),
-    .f_ray_in_4(f_ray4_37),
-    .f_ray_in_5(f_ray5_38),
-    .f_ray_in_6(f_ray6_30),
-    .f_ray_in_7(f_ray7_22),
-    .r_ray_in_0(r_ray0_21),
-    .r_ray_in_1(r_ray1_20),
-    .r_ray_in_2(r_ray2_28),
-    .r_ray_in_3(r_ray3_36),
-    .r_ray_in_4(r_ray4_37),
-    .r_ray_in_5(r_ray5_38),
-    .r_ray_in_6(r_ray6_30),
-    .r_ray_in_7(r_ray7_22),
-    .knight_in(_n2623),
-    .king_in(_n2624),
-    .src_knight_in(_n2625),
-    .src_king_in(_n2626),
-    .pawn_ne(own_pawn_38),
-    .pawn_nw(own_pawn_36),
-    .pawn_se(own_pawn_22),
-    .pawn_sw(own_pawn_20),
-    .pawn_n(own_pawn_37),
-    .pawn_s(own_pawn_21),
-    .push_reach_n(push_reach_37),
-    .push_reach_s(push_reach_21),
-    .src_pawn_ne(src_pawn_38),
-    .src_pawn_nw(src_pawn_36),
-    .src_pawn_se(src_pawn_22),
-    .src_pawn_sw(src_pawn_20),
-    .src_pawn_n(src_pawn_37),
-    .src_pawn_s(src_pawn_21),
-    .r_pass_n(r_pass_37),
-    .r_pass_s(r_pass_21),
-    .f_ray_out_0(_n2627),
-    .f_ray_out_1(_n2629),
-    .f_ray_out_2(_n2631),
-    .f_ray_out_3(_n2633),
-    .f_ray_out_4(_n2635),
-    .f_ray_out_5(_n2637),
-    .f_ray_out_6(_n2639),
-    .f_ray_out_7(_n2641),
-    .own_knight(_n2643),
-    .own_king(_n2644),
-    .own_pawn(_n2645),
-    .push_reach(_n2646),
-    .victim(_n2650),
-    .target(_n2651),
-    .r_ray_out_0(_n2628),
-    .r_ray_out_1(_n2630),
-    .r_ray_out_2(_n2632),
-    .r_ray_out_3(_n2634),
-    .r_ray_out_4(_n2636),
-    .r_ray_out_5(_n2638),
-    .r_ray_out_6(_n2640),
-    .r_ray_out_7(_n2642),
-    .src_full(_n2647),
-    .src_pawn(_n2648),
-    .r_pass(_n2649),
-    .attacker(_n2652),
-    .vprio(_n2653),
-    .aprio(_n2654),
+    .ray_in_0(ray0_21),
+    .ray_in_1(ray1_20),
+    .ray_in_2(ray2_28),
+    .ray_in_3(ray3_36),
+    .ray_in_4(ray4_37),
+    .ray_in_5(ray5_38),
+    .ray_in_6(ray6_30),
+    .ray_in_7(ray7_22),
+    .knight_in(_n1572),
+    .king_in(_n1573),
+    .pawn_ne(pawn_38),
+    .pawn_nw(pawn_36),
+    .pawn_se(pawn_22),
+    .pawn_sw(pawn_20),
+    .pawn_n(pawn_37),
+    .pawn_s(pawn_21),
+    .pass_n(pass_37),
+    .pass_s(pass_21),
+    .ray_out_0(_n1574),
+    .ray_out_1(_n1575),
+    .ray_out_2(_n1576),
+    .ray_out_3(_n1577),
+    .ray_out_4(_n1578),
+    .ray_out_5(_n1579),
+    .ray_out_6(_n1580),
+    .ray_out_7(_n1581),
+    .knight_out(_n1582),
+    .king_out(_n1583),
+    .pawn_out(_n1584),
+    .pass_out(_n1585),
+    .victim(_n1586),
+    .target(_n1587),
+    .attacker(_n1588),
+    .own_pawn(_n1589),
+    .vprio(_n1590),
+    .aprio(_n1591),
     .piece(_cell_29_piece)
   );
   chip_cell cell_30 (
@@ -7880,7 +4767,8 @@ module chip_array (
     .ep_set(ep_set[30]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[30]),
     .ep_here(ep_here[30]),
@@ -7888,70 +4776,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_22),
-    .f_ray_in_1(f_ray1_21),
-    .f_ray_in_2(f_ray2_29),
-    .f_ray_in_3(f_ray3_37),
-    .f_ray_in_4(f_ray4_38),
-    .f_ray_in_5(f_ray5_39),
-    .f_ray_in_6(f_ray6_31),
-    .f_ray_in_7(f_ray7_23),
-    .r_ray_in_0(r_ray0_22),
-    .r_ray_in_1(r_ray1_21),
-    .r_ray_in_2(r_ray2_29),
-    .r_ray_in_3(r_ray3_37),
-    .r_ray_in_4(r_ray4_38),
-    .r_ray_in_5(r_ray5_39),
-    .r_ray_in_6(r_ray6_31),
-    .r_ray_in_7(r_ray7_23),
-    .knight_in(_n2662),
-    .king_in(_n2663),
-    .src_knight_in(_n2664),
-    .src_king_in(_n2665),
-    .pawn_ne(own_pawn_39),
-    .pawn_nw(own_pawn_37),
-    .pawn_se(own_pawn_23),
-    .pawn_sw(own_pawn_21),
-    .pawn_n(own_pawn_38),
-    .pawn_s(own_pawn_22),
-    .push_reach_n(push_reach_38),
-    .push_reach_s(push_reach_22),
-    .src_pawn_ne(src_pawn_39),
-    .src_pawn_nw(src_pawn_37),
-    .src_pawn_se(src_pawn_23),
-    .src_pawn_sw(src_pawn_21),
-    .src_pawn_n(src_pawn_38),
-    .src_pawn_s(src_pawn_22),
-    .r_pass_n(r_pass_38),
-    .r_pass_s(r_pass_22),
-    .f_ray_out_0(_n2666),
-    .f_ray_out_1(_n2668),
-    .f_ray_out_2(_n2670),
-    .f_ray_out_3(_n2672),
-    .f_ray_out_4(_n2674),
-    .f_ray_out_5(_n2676),
-    .f_ray_out_6(_n2678),
-    .f_ray_out_7(_n2680),
-    .own_knight(_n2682),
-    .own_king(_n2683),
-    .own_pawn(_n2684),
-    .push_reach(_n2685),
-    .victim(_n2689),
-    .target(_n2690),
-    .r_ray_out_0(_n2667),
-    .r_ray_out_1(_n2669),
-    .r_ray_out_2(_n2671),
-    .r_ray_out_3(_n2673),
-    .r_ray_out_4(_n2675),
-    .r_ray_out_5(_n2677),
-    .r_ray_out_6(_n2679),
-    .r_ray_out_7(_n2681),
-    .src_full(_n2686),
-    .src_pawn(_n2687),
-    .r_pass(_n2688),
-    .attacker(_n2691),
-    .vprio(_n2692),
-    .aprio(_n2693),
+    .ray_in_0(ray0_22),
+    .ray_in_1(ray1_21),
+    .ray_in_2(ray2_29),
+    .ray_in_3(ray3_37),
+    .ray_in_4(ray4_38),
+    .ray_in_5(ray5_39),
+    .ray_in_6(ray6_31),
+    .ray_in_7(ray7_23),
+    .knight_in(_n1599),
+    .king_in(_n1600),
+    .pawn_ne(pawn_39),
+    .pawn_nw(pawn_37),
+    .pawn_se(pawn_23),
+    .pawn_sw(pawn_21),
+    .pawn_n(pawn_38),
+    .pawn_s(pawn_22),
+    .pass_n(pass_38),
+    .pass_s(pass_22),
+    .ray_out_0(_n1601),
+    .ray_out_1(_n1602),
+    .ray_out_2(_n1603),
+    .ray_out_3(_n1604),
+    .ray_out_4(_n1605),
+    .ray_out_5(_n1606),
+    .ray_out_6(_n1607),
+    .ray_out_7(_n1608),
+    .knight_out(_n1609),
+    .king_out(_n1610),
+    .pawn_out(_n1611),
+    .pass_out(_n1612),
+    .victim(_n1613),
+    .target(_n1614),
+    .attacker(_n1615),
+    .own_pawn(_n1616),
+    .vprio(_n1617),
+    .aprio(_n1618),
     .piece(_cell_30_piece)
   );
   chip_cell cell_31 (
@@ -7964,7 +4824,8 @@ module chip_array (
     .ep_set(ep_set[31]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[31]),
     .ep_here(ep_here[31]),
@@ -7972,70 +4833,42 @@ module chip_array (
     .rank4(1'h1),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_23),
-    .f_ray_in_1(f_ray1_22),
-    .f_ray_in_2(f_ray2_30),
-    .f_ray_in_3(f_ray3_38),
-    .f_ray_in_4(f_ray4_39),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_23),
-    .r_ray_in_1(r_ray1_22),
-    .r_ray_in_2(r_ray2_30),
-    .r_ray_in_3(r_ray3_38),
-    .r_ray_in_4(r_ray4_39),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n2701),
-    .king_in(_n2702),
-    .src_knight_in(_n2703),
-    .src_king_in(_n2704),
+    .ray_in_0(ray0_23),
+    .ray_in_1(ray1_22),
+    .ray_in_2(ray2_30),
+    .ray_in_3(ray3_38),
+    .ray_in_4(ray4_39),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n1626),
+    .king_in(_n1627),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_38),
+    .pawn_nw(pawn_38),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_22),
-    .pawn_n(own_pawn_39),
-    .pawn_s(own_pawn_23),
-    .push_reach_n(push_reach_39),
-    .push_reach_s(push_reach_23),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_38),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_22),
-    .src_pawn_n(src_pawn_39),
-    .src_pawn_s(src_pawn_23),
-    .r_pass_n(r_pass_39),
-    .r_pass_s(r_pass_23),
-    .f_ray_out_0(_n2705),
-    .f_ray_out_1(_n2707),
-    .f_ray_out_2(_n2709),
-    .f_ray_out_3(_n2711),
-    .f_ray_out_4(_n2713),
-    .f_ray_out_5(_n2715),
-    .f_ray_out_6(_n2717),
-    .f_ray_out_7(_n2719),
-    .own_knight(_n2721),
-    .own_king(_n2722),
-    .own_pawn(_n2723),
-    .push_reach(_n2724),
-    .victim(_n2728),
-    .target(_n2729),
-    .r_ray_out_0(_n2706),
-    .r_ray_out_1(_n2708),
-    .r_ray_out_2(_n2710),
-    .r_ray_out_3(_n2712),
-    .r_ray_out_4(_n2714),
-    .r_ray_out_5(_n2716),
-    .r_ray_out_6(_n2718),
-    .r_ray_out_7(_n2720),
-    .src_full(_n2725),
-    .src_pawn(_n2726),
-    .r_pass(_n2727),
-    .attacker(_n2730),
-    .vprio(_n2731),
-    .aprio(_n2732),
+    .pawn_sw(pawn_22),
+    .pawn_n(pawn_39),
+    .pawn_s(pawn_23),
+    .pass_n(pass_39),
+    .pass_s(pass_23),
+    .ray_out_0(_n1628),
+    .ray_out_1(_n1629),
+    .ray_out_2(_n1630),
+    .ray_out_3(_n1631),
+    .ray_out_4(_n1632),
+    .ray_out_5(_n1633),
+    .ray_out_6(_n1634),
+    .ray_out_7(_n1635),
+    .knight_out(_n1636),
+    .king_out(_n1637),
+    .pawn_out(_n1638),
+    .pass_out(_n1639),
+    .victim(_n1640),
+    .target(_n1641),
+    .attacker(_n1642),
+    .own_pawn(_n1643),
+    .vprio(_n1644),
+    .aprio(_n1645),
     .piece(_cell_31_piece)
   );
   chip_cell cell_32 (
@@ -8048,7 +4881,8 @@ module chip_array (
     .ep_set(ep_set[32]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[32]),
     .ep_here(ep_here[32]),
@@ -8056,70 +4890,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_24),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_40),
-    .f_ray_in_5(f_ray5_41),
-    .f_ray_in_6(f_ray6_33),
-    .f_ray_in_7(f_ray7_25),
-    .r_ray_in_0(r_ray0_24),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_40),
-    .r_ray_in_5(r_ray5_41),
-    .r_ray_in_6(r_ray6_33),
-    .r_ray_in_7(r_ray7_25),
-    .knight_in(_n2740),
-    .king_in(_n2741),
-    .src_knight_in(_n2742),
-    .src_king_in(_n2743),
-    .pawn_ne(own_pawn_41),
+    .ray_in_0(ray0_24),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_40),
+    .ray_in_5(ray5_41),
+    .ray_in_6(ray6_33),
+    .ray_in_7(ray7_25),
+    .knight_in(_n1653),
+    .king_in(_n1654),
+    .pawn_ne(pawn_41),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_25),
+    .pawn_se(pawn_25),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_40),
-    .pawn_s(own_pawn_24),
-    .push_reach_n(push_reach_40),
-    .push_reach_s(push_reach_24),
-    .src_pawn_ne(src_pawn_41),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_25),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_40),
-    .src_pawn_s(src_pawn_24),
-    .r_pass_n(r_pass_40),
-    .r_pass_s(r_pass_24),
-    .f_ray_out_0(_n2744),
-    .f_ray_out_1(_n2746),
-    .f_ray_out_2(_n2748),
-    .f_ray_out_3(_n2750),
-    .f_ray_out_4(_n2752),
-    .f_ray_out_5(_n2754),
-    .f_ray_out_6(_n2756),
-    .f_ray_out_7(_n2758),
-    .own_knight(_n2760),
-    .own_king(_n2761),
-    .own_pawn(_n2762),
-    .push_reach(_n2763),
-    .victim(_n2767),
-    .target(_n2768),
-    .r_ray_out_0(_n2745),
-    .r_ray_out_1(_n2747),
-    .r_ray_out_2(_n2749),
-    .r_ray_out_3(_n2751),
-    .r_ray_out_4(_n2753),
-    .r_ray_out_5(_n2755),
-    .r_ray_out_6(_n2757),
-    .r_ray_out_7(_n2759),
-    .src_full(_n2764),
-    .src_pawn(_n2765),
-    .r_pass(_n2766),
-    .attacker(_n2769),
-    .vprio(_n2770),
-    .aprio(_n2771),
+    .pawn_n(pawn_40),
+    .pawn_s(pawn_24),
+    .pass_n(pass_40),
+    .pass_s(pass_24),
+    .ray_out_0(_n1655),
+    .ray_out_1(_n1656),
+    .ray_out_2(_n1657),
+    .ray_out_3(_n1658),
+    .ray_out_4(_n1659),
+    .ray_out_5(_n1660),
+    .ray_out_6(_n1661),
+    .ray_out_7(_n1662),
+    .knight_out(_n1663),
+    .king_out(_n1664),
+    .pawn_out(_n1665),
+    .pass_out(_n1666),
+    .victim(_n1667),
+    .target(_n1668),
+    .attacker(_n1669),
+    .own_pawn(_n1670),
+    .vprio(_n1671),
+    .aprio(_n1672),
     .piece(_cell_32_piece)
   );
   chip_cell cell_33 (
@@ -8132,7 +4938,8 @@ module chip_array (
     .ep_set(ep_set[33]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[33]),
     .ep_here(ep_here[33]),
@@ -8140,70 +4947,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_25),
-    .f_ray_in_1(f_ray1_24),
-    .f_ray_in_2(f_ray2_32),
-    .f_ray_in_3(f_ray3_40),
-    .f_ray_in_4(f_ray4_41),
-    .f_ray_in_5(f_ray5_42),
-    .f_ray_in_6(f_ray6_34),
-    .f_ray_in_7(f_ray7_26),
-    .r_ray_in_0(r_ray0_25),
-    .r_ray_in_1(r_ray1_24),
-    .r_ray_in_2(r_ray2_32),
-    .r_ray_in_3(r_ray3_40),
-    .r_ray_in_4(r_ray4_41),
-    .r_ray_in_5(r_ray5_42),
-    .r_ray_in_6(r_ray6_34),
-    .r_ray_in_7(r_ray7_26),
-    .knight_in(_n2779),
-    .king_in(_n2780),
-    .src_knight_in(_n2781),
-    .src_king_in(_n2782),
-    .pawn_ne(own_pawn_42),
-    .pawn_nw(own_pawn_40),
-    .pawn_se(own_pawn_26),
-    .pawn_sw(own_pawn_24),
-    .pawn_n(own_pawn_41),
-    .pawn_s(own_pawn_25),
-    .push_reach_n(push_reach_41),
-    .push_reach_s(push_reach_25),
-    .src_pawn_ne(src_pawn_42),
-    .src_pawn_nw(src_pawn_40),
-    .src_pawn_se(src_pawn_26),
-    .src_pawn_sw(src_pawn_24),
-    .src_pawn_n(src_pawn_41),
-    .src_pawn_s(src_pawn_25),
-    .r_pass_n(r_pass_41),
-    .r_pass_s(r_pass_25),
-    .f_ray_out_0(_n2783),
-    .f_ray_out_1(_n2785),
-    .f_ray_out_2(_n2787),
-    .f_ray_out_3(_n2789),
-    .f_ray_out_4(_n2791),
-    .f_ray_out_5(_n2793),
-    .f_ray_out_6(_n2795),
-    .f_ray_out_7(_n2797),
-    .own_knight(_n2799),
-    .own_king(_n2800),
-    .own_pawn(_n2801),
-    .push_reach(_n2802),
-    .victim(_n2806),
-    .target(_n2807),
-    .r_ray_out_0(_n2784),
-    .r_ray_out_1(_n2786),
-    .r_ray_out_2(_n2788),
-    .r_ray_out_3(_n2790),
-    .r_ray_out_4(_n2792),
-    .r_ray_out_5(_n2794),
-    .r_ray_out_6(_n2796),
-    .r_ray_out_7(_n2798),
-    .src_full(_n2803),
-    .src_pawn(_n2804),
-    .r_pass(_n2805),
-    .attacker(_n2808),
-    .vprio(_n2809),
-    .aprio(_n2810),
+    .ray_in_0(ray0_25),
+    .ray_in_1(ray1_24),
+    .ray_in_2(ray2_32),
+    .ray_in_3(ray3_40),
+    .ray_in_4(ray4_41),
+    .ray_in_5(ray5_42),
+    .ray_in_6(ray6_34),
+    .ray_in_7(ray7_26),
+    .knight_in(_n1680),
+    .king_in(_n1681),
+    .pawn_ne(pawn_42),
+    .pawn_nw(pawn_40),
+    .pawn_se(pawn_26),
+    .pawn_sw(pawn_24),
+    .pawn_n(pawn_41),
+    .pawn_s(pawn_25),
+    .pass_n(pass_41),
+    .pass_s(pass_25),
+    .ray_out_0(_n1682),
+    .ray_out_1(_n1683),
+    .ray_out_2(_n1684),
+    .ray_out_3(_n1685),
+    .ray_out_4(_n1686),
+    .ray_out_5(_n1687),
+    .ray_out_6(_n1688),
+    .ray_out_7(_n1689),
+    .knight_out(_n1690),
+    .king_out(_n1691),
+    .pawn_out(_n1692),
+    .pass_out(_n1693),
+    .victim(_n1694),
+    .target(_n1695),
+    .attacker(_n1696),
+    .own_pawn(_n1697),
+    .vprio(_n1698),
+    .aprio(_n1699),
     .piece(_cell_33_piece)
   );
   chip_cell cell_34 (
@@ -8216,7 +4995,8 @@ module chip_array (
     .ep_set(ep_set[34]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[34]),
     .ep_here(ep_here[34]),
@@ -8224,70 +5004,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_26),
-    .f_ray_in_1(f_ray1_25),
-    .f_ray_in_2(f_ray2_33),
-    .f_ray_in_3(f_ray3_41),
-    .f_ray_in_4(f_ray4_42),
-    .f_ray_in_5(f_ray5_43),
-    .f_ray_in_6(f_ray6_35),
-    .f_ray_in_7(f_ray7_27),
-    .r_ray_in_0(r_ray0_26),
-    .r_ray_in_1(r_ray1_25),
-    .r_ray_in_2(r_ray2_33),
-    .r_ray_in_3(r_ray3_41),
-    .r_ray_in_4(r_ray4_42),
-    .r_ray_in_5(r_ray5_43),
-    .r_ray_in_6(r_ray6_35),
-    .r_ray_in_7(r_ray7_27),
-    .knight_in(_n2818),
-    .king_in(_n2819),
-    .src_knight_in(_n2820),
-    .src_king_in(_n2821),
-    .pawn_ne(own_pawn_43),
-    .pawn_nw(own_pawn_41),
-    .pawn_se(own_pawn_27),
-    .pawn_sw(own_pawn_25),
-    .pawn_n(own_pawn_42),
-    .pawn_s(own_pawn_26),
-    .push_reach_n(push_reach_42),
-    .push_reach_s(push_reach_26),
-    .src_pawn_ne(src_pawn_43),
-    .src_pawn_nw(src_pawn_41),
-    .src_pawn_se(src_pawn_27),
-    .src_pawn_sw(src_pawn_25),
-    .src_pawn_n(src_pawn_42),
-    .src_pawn_s(src_pawn_26),
-    .r_pass_n(r_pass_42),
-    .r_pass_s(r_pass_26),
-    .f_ray_out_0(_n2822),
-    .f_ray_out_1(_n2824),
-    .f_ray_out_2(_n2826),
-    .f_ray_out_3(_n2828),
-    .f_ray_out_4(_n2830),
-    .f_ray_out_5(_n2832),
-    .f_ray_out_6(_n2834),
-    .f_ray_out_7(_n2836),
-    .own_knight(_n2838),
-    .own_king(_n2839),
-    .own_pawn(_n2840),
-    .push_reach(_n2841),
-    .victim(_n2845),
-    .target(_n2846),
-    .r_ray_out_0(_n2823),
-    .r_ray_out_1(_n2825),
-    .r_ray_out_2(_n2827),
-    .r_ray_out_3(_n2829),
-    .r_ray_out_4(_n2831),
-    .r_ray_out_5(_n2833),
-    .r_ray_out_6(_n2835),
-    .r_ray_out_7(_n2837),
-    .src_full(_n2842),
-    .src_pawn(_n2843),
-    .r_pass(_n2844),
-    .attacker(_n2847),
-    .vprio(_n2848),
-    .aprio(_n2849),
+    .ray_in_0(ray0_26),
+    .ray_in_1(ray1_25),
+    .ray_in_2(ray2_33),
+    .ray_in_3(ray3_41),
+    .ray_in_4(ray4_42),
+    .ray_in_5(ray5_43),
+    .ray_in_6(ray6_35),
+    .ray_in_7(ray7_27),
+    .knight_in(_n1707),
+    .king_in(_n1708),
+    .pawn_ne(pawn_43),
+    .pawn_nw(pawn_41),
+    .pawn_se(pawn_27),
+    .pawn_sw(pawn_25),
+    .pawn_n(pawn_42),
+    .pawn_s(pawn_26),
+    .pass_n(pass_42),
+    .pass_s(pass_26),
+    .ray_out_0(_n1709),
+    .ray_out_1(_n1710),
+    .ray_out_2(_n1711),
+    .ray_out_3(_n1712),
+    .ray_out_4(_n1713),
+    .ray_out_5(_n1714),
+    .ray_out_6(_n1715),
+    .ray_out_7(_n1716),
+    .knight_out(_n1717),
+    .king_out(_n1718),
+    .pawn_out(_n1719),
+    .pass_out(_n1720),
+    .victim(_n1721),
+    .target(_n1722),
+    .attacker(_n1723),
+    .own_pawn(_n1724),
+    .vprio(_n1725),
+    .aprio(_n1726),
     .piece(_cell_34_piece)
   );
   chip_cell cell_35 (
@@ -8300,7 +5052,8 @@ module chip_array (
     .ep_set(ep_set[35]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[35]),
     .ep_here(ep_here[35]),
@@ -8308,70 +5061,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_27),
-    .f_ray_in_1(f_ray1_26),
-    .f_ray_in_2(f_ray2_34),
-    .f_ray_in_3(f_ray3_42),
-    .f_ray_in_4(f_ray4_43),
-    .f_ray_in_5(f_ray5_44),
-    .f_ray_in_6(f_ray6_36),
-    .f_ray_in_7(f_ray7_28),
-    .r_ray_in_0(r_ray0_27),
-    .r_ray_in_1(r_ray1_26),
-    .r_ray_in_2(r_ray2_34),
-    .r_ray_in_3(r_ray3_42),
-    .r_ray_in_4(r_ray4_43),
-    .r_ray_in_5(r_ray5_44),
-    .r_ray_in_6(r_ray6_36),
-    .r_ray_in_7(r_ray7_28),
-    .knight_in(_n2857),
-    .king_in(_n2858),
-    .src_knight_in(_n2859),
-    .src_king_in(_n2860),
-    .pawn_ne(own_pawn_44),
-    .pawn_nw(own_pawn_42),
-    .pawn_se(own_pawn_28),
-    .pawn_sw(own_pawn_26),
-    .pawn_n(own_pawn_43),
-    .pawn_s(own_pawn_27),
-    .push_reach_n(push_reach_43),
-    .push_reach_s(push_reach_27),
-    .src_pawn_ne(src_pawn_44),
-    .src_pawn_nw(src_pawn_42),
-    .src_pawn_se(src_pawn_28),
-    .src_pawn_sw(src_pawn_26),
-    .src_pawn_n(src_pawn_43),
-    .src_pawn_s(src_pawn_27),
-    .r_pass_n(r_pass_43),
-    .r_pass_s(r_pass_27),
-    .f_ray_out_0(_n2861),
-    .f_ray_out_1(_n2863),
-    .f_ray_out_2(_n2865),
-    .f_ray_out_3(_n2867),
-    .f_ray_out_4(_n2869),
-    .f_ray_out_5(_n2871),
-    .f_ray_out_6(_n2873),
-    .f_ray_out_7(_n2875),
-    .own_knight(_n2877),
-    .own_king(_n2878),
-    .own_pawn(_n2879),
-    .push_reach(_n2880),
-    .victim(_n2884),
-    .target(_n2885),
-    .r_ray_out_0(_n2862),
-    .r_ray_out_1(_n2864),
-    .r_ray_out_2(_n2866),
-    .r_ray_out_3(_n2868),
-    .r_ray_out_4(_n2870),
-    .r_ray_out_5(_n2872),
-    .r_ray_out_6(_n2874),
-    .r_ray_out_7(_n2876),
-    .src_full(_n2881),
-    .src_pawn(_n2882),
-    .r_pass(_n2883),
-    .attacker(_n2886),
-    .vprio(_n2887),
-    .aprio(_n2888),
+    .ray_in_0(ray0_27),
+    .ray_in_1(ray1_26),
+    .ray_in_2(ray2_34),
+    .ray_in_3(ray3_42),
+    .ray_in_4(ray4_43),
+    .ray_in_5(ray5_44),
+    .ray_in_6(ray6_36),
+    .ray_in_7(ray7_28),
+    .knight_in(_n1734),
+    .king_in(_n1735),
+    .pawn_ne(pawn_44),
+    .pawn_nw(pawn_42),
+    .pawn_se(pawn_28),
+    .pawn_sw(pawn_26),
+    .pawn_n(pawn_43),
+    .pawn_s(pawn_27),
+    .pass_n(pass_43),
+    .pass_s(pass_27),
+    .ray_out_0(_n1736),
+    .ray_out_1(_n1737),
+    .ray_out_2(_n1738),
+    .ray_out_3(_n1739),
+    .ray_out_4(_n1740),
+    .ray_out_5(_n1741),
+    .ray_out_6(_n1742),
+    .ray_out_7(_n1743),
+    .knight_out(_n1744),
+    .king_out(_n1745),
+    .pawn_out(_n1746),
+    .pass_out(_n1747),
+    .victim(_n1748),
+    .target(_n1749),
+    .attacker(_n1750),
+    .own_pawn(_n1751),
+    .vprio(_n1752),
+    .aprio(_n1753),
     .piece(_cell_35_piece)
   );
   chip_cell cell_36 (
@@ -8384,7 +5109,8 @@ module chip_array (
     .ep_set(ep_set[36]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[36]),
     .ep_here(ep_here[36]),
@@ -8392,70 +5118,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_28),
-    .f_ray_in_1(f_ray1_27),
-    .f_ray_in_2(f_ray2_35),
-    .f_ray_in_3(f_ray3_43),
-    .f_ray_in_4(f_ray4_44),
-    .f_ray_in_5(f_ray5_45),
-    .f_ray_in_6(f_ray6_37),
-    .f_ray_in_7(f_ray7_29),
-    .r_ray_in_0(r_ray0_28),
-    .r_ray_in_1(r_ray1_27),
-    .r_ray_in_2(r_ray2_35),
-    .r_ray_in_3(r_ray3_43),
-    .r_ray_in_4(r_ray4_44),
-    .r_ray_in_5(r_ray5_45),
-    .r_ray_in_6(r_ray6_37),
-    .r_ray_in_7(r_ray7_29),
-    .knight_in(_n2896),
-    .king_in(_n2897),
-    .src_knight_in(_n2898),
-    .src_king_in(_n2899),
-    .pawn_ne(own_pawn_45),
-    .pawn_nw(own_pawn_43),
-    .pawn_se(own_pawn_29),
-    .pawn_sw(own_pawn_27),
-    .pawn_n(own_pawn_44),
-    .pawn_s(own_pawn_28),
-    .push_reach_n(push_reach_44),
-    .push_reach_s(push_reach_28),
-    .src_pawn_ne(src_pawn_45),
-    .src_pawn_nw(src_pawn_43),
-    .src_pawn_se(src_pawn_29),
-    .src_pawn_sw(src_pawn_27),
-    .src_pawn_n(src_pawn_44),
-    .src_pawn_s(src_pawn_28),
-    .r_pass_n(r_pass_44),
-    .r_pass_s(r_pass_28),
-    .f_ray_out_0(_n2900),
-    .f_ray_out_1(_n2902),
-    .f_ray_out_2(_n2904),
-    .f_ray_out_3(_n2906),
-    .f_ray_out_4(_n2908),
-    .f_ray_out_5(_n2910),
-    .f_ray_out_6(_n2912),
-    .f_ray_out_7(_n2914),
-    .own_knight(_n2916),
-    .own_king(_n2917),
-    .own_pawn(_n2918),
-    .push_reach(_n2919),
-    .victim(_n2923),
-    .target(_n2924),
-    .r_ray_out_0(_n2901),
-    .r_ray_out_1(_n2903),
-    .r_ray_out_2(_n2905),
-    .r_ray_out_3(_n2907),
-    .r_ray_out_4(_n2909),
-    .r_ray_out_5(_n2911),
-    .r_ray_out_6(_n2913),
-    .r_ray_out_7(_n2915),
-    .src_full(_n2920),
-    .src_pawn(_n2921),
-    .r_pass(_n2922),
-    .attacker(_n2925),
-    .vprio(_n2926),
-    .aprio(_n2927),
+    .ray_in_0(ray0_28),
+    .ray_in_1(ray1_27),
+    .ray_in_2(ray2_35),
+    .ray_in_3(ray3_43),
+    .ray_in_4(ray4_44),
+    .ray_in_5(ray5_45),
+    .ray_in_6(ray6_37),
+    .ray_in_7(ray7_29),
+    .knight_in(_n1761),
+    .king_in(_n1762),
+    .pawn_ne(pawn_45),
+    .pawn_nw(pawn_43),
+    .pawn_se(pawn_29),
+    .pawn_sw(pawn_27),
+    .pawn_n(pawn_44),
+    .pawn_s(pawn_28),
+    .pass_n(pass_44),
+    .pass_s(pass_28),
+    .ray_out_0(_n1763),
+    .ray_out_1(_n1764),
+    .ray_out_2(_n1765),
+    .ray_out_3(_n1766),
+    .ray_out_4(_n1767),
+    .ray_out_5(_n1768),
+    .ray_out_6(_n1769),
+    .ray_out_7(_n1770),
+    .knight_out(_n1771),
+    .king_out(_n1772),
+    .pawn_out(_n1773),
+    .pass_out(_n1774),
+    .victim(_n1775),
+    .target(_n1776),
+    .attacker(_n1777),
+    .own_pawn(_n1778),
+    .vprio(_n1779),
+    .aprio(_n1780),
     .piece(_cell_36_piece)
   );
   chip_cell cell_37 (
@@ -8468,7 +5166,8 @@ module chip_array (
     .ep_set(ep_set[37]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[37]),
     .ep_here(ep_here[37]),
@@ -8476,70 +5175,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_29),
-    .f_ray_in_1(f_ray1_28),
-    .f_ray_in_2(f_ray2_36),
-    .f_ray_in_3(f_ray3_44),
-    .f_ray_in_4(f_ray4_45),
-    .f_ray_in_5(f_ray5_46),
-    .f_ray_in_6(f_ray6_38),
-    .f_ray_in_7(f_ray7_30),
-    .r_ray_in_0(r_ray0_29),
-    .r_ray_in_1(r_ray1_28),
-    .r_ray_in_2(r_ray2_36),
-    .r_ray_in_3(r_ray3_44),
-    .r_ray_in_4(r_ray4_45),
-    .r_ray_in_5(r_ray5_46),
-    .r_ray_in_6(r_ray6_38),
-    .r_ray_in_7(r_ray7_30),
-    .knight_in(_n2935),
-    .king_in(_n2936),
-    .src_knight_in(_n2937),
-    .src_king_in(_n2938),
-    .pawn_ne(own_pawn_46),
-    .pawn_nw(own_pawn_44),
-    .pawn_se(own_pawn_30),
-    .pawn_sw(own_pawn_28),
-    .pawn_n(own_pawn_45),
-    .pawn_s(own_pawn_29),
-    .push_reach_n(push_reach_45),
-    .push_reach_s(push_reach_29),
-    .src_pawn_ne(src_pawn_46),
-    .src_pawn_nw(src_pawn_44),
-    .src_pawn_se(src_pawn_30),
-    .src_pawn_sw(src_pawn_28),
-    .src_pawn_n(src_pawn_45),
-    .src_pawn_s(src_pawn_29),
-    .r_pass_n(r_pass_45),
-    .r_pass_s(r_pass_29),
-    .f_ray_out_0(_n2939),
-    .f_ray_out_1(_n2941),
-    .f_ray_out_2(_n2943),
-    .f_ray_out_3(_n2945),
-    .f_ray_out_4(_n2947),
-    .f_ray_out_5(_n2949),
-    .f_ray_out_6(_n2951),
-    .f_ray_out_7(_n2953),
-    .own_knight(_n2955),
-    .own_king(_n2956),
-    .own_pawn(_n2957),
-    .push_reach(_n2958),
-    .victim(_n2962),
-    .target(_n2963),
-    .r_ray_out_0(_n2940),
-    .r_ray_out_1(_n2942),
-    .r_ray_out_2(_n2944),
-    .r_ray_out_3(_n2946),
-    .r_ray_out_4(_n2948),
-    .r_ray_out_5(_n2950),
-    .r_ray_out_6(_n2952),
-    .r_ray_out_7(_n2954),
-    .src_full(_n2959),
-    .src_pawn(_n2960),
-    .r_pass(_n2961),
-    .attacker(_n2964),
-    .vprio(_n2965),
-    .aprio(_n2966),
+    .ray_in_0(ray0_29),
+    .ray_in_1(ray1_28),
+    .ray_in_2(ray2_36),
+    .ray_in_3(ray3_44),
+    .ray_in_4(ray4_45),
+    .ray_in_5(ray5_46),
+    .ray_in_6(ray6_38),
+    .ray_in_7(ray7_30),
+    .knight_in(_n1788),
+    .king_in(_n1789),
+    .pawn_ne(pawn_46),
+    .pawn_nw(pawn_44),
+    .pawn_se(pawn_30),
+    .pawn_sw(pawn_28),
+    .pawn_n(pawn_45),
+    .pawn_s(pawn_29),
+    .pass_n(pass_45),
+    .pass_s(pass_29),
+    .ray_out_0(_n1790),
+    .ray_out_1(_n1791),
+    .ray_out_2(_n1792),
+    .ray_out_3(_n1793),
+    .ray_out_4(_n1794),
+    .ray_out_5(_n1795),
+    .ray_out_6(_n1796),
+    .ray_out_7(_n1797),
+    .knight_out(_n1798),
+    .king_out(_n1799),
+    .pawn_out(_n1800),
+    .pass_out(_n1801),
+    .victim(_n1802),
+    .target(_n1803),
+    .attacker(_n1804),
+    .own_pawn(_n1805),
+    .vprio(_n1806),
+    .aprio(_n1807),
     .piece(_cell_37_piece)
   );
   chip_cell cell_38 (
@@ -8552,7 +5223,8 @@ module chip_array (
     .ep_set(ep_set[38]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[38]),
     .ep_here(ep_here[38]),
@@ -8560,70 +5232,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_30),
-    .f_ray_in_1(f_ray1_29),
-    .f_ray_in_2(f_ray2_37),
-    .f_ray_in_3(f_ray3_45),
-    .f_ray_in_4(f_ray4_46),
-    .f_ray_in_5(f_ray5_47),
-    .f_ray_in_6(f_ray6_39),
-    .f_ray_in_7(f_ray7_31),
-    .r_ray_in_0(r_ray0_30),
-    .r_ray_in_1(r_ray1_29),
-    .r_ray_in_2(r_ray2_37),
-    .r_ray_in_3(r_ray3_45),
-    .r_ray_in_4(r_ray4_46),
-    .r_ray_in_5(r_ray5_47),
-    .r_ray_in_6(r_ray6_39),
-    .r_ray_in_7(r_ray7_31),
-    .knight_in(_n2974),
-    .king_in(_n2975),
-    .src_knight_in(_n2976),
-    .src_king_in(_n2977),
-    .pawn_ne(own_pawn_47),
-    .pawn_nw(own_pawn_45),
-    .pawn_se(own_pawn_31),
-    .pawn_sw(own_pawn_29),
-    .pawn_n(own_pawn_46),
-    .pawn_s(own_pawn_30),
-    .push_reach_n(push_reach_46),
-    .push_reach_s(push_reach_30),
-    .src_pawn_ne(src_pawn_47),
-    .src_pawn_nw(src_pawn_45),
-    .src_pawn_se(src_pawn_31),
-    .src_pawn_sw(src_pawn_29),
-    .src_pawn_n(src_pawn_46),
-    .src_pawn_s(src_pawn_30),
-    .r_pass_n(r_pass_46),
-    .r_pass_s(r_pass_30),
-    .f_ray_out_0(_n2978),
-    .f_ray_out_1(_n2980),
-    .f_ray_out_2(_n2982),
-    .f_ray_out_3(_n2984),
-    .f_ray_out_4(_n2986),
-    .f_ray_out_5(_n2988),
-    .f_ray_out_6(_n2990),
-    .f_ray_out_7(_n2992),
-    .own_knight(_n2994),
-    .own_king(_n2995),
-    .own_pawn(_n2996),
-    .push_reach(_n2997),
-    .victim(_n3001),
-    .target(_n3002),
-    .r_ray_out_0(_n2979),
-    .r_ray_out_1(_n2981),
-    .r_ray_out_2(_n2983),
-    .r_ray_out_3(_n2985),
-    .r_ray_out_4(_n2987),
-    .r_ray_out_5(_n2989),
-    .r_ray_out_6(_n2991),
-    .r_ray_out_7(_n2993),
-    .src_full(_n2998),
-    .src_pawn(_n2999),
-    .r_pass(_n3000),
-    .attacker(_n3003),
-    .vprio(_n3004),
-    .aprio(_n3005),
+    .ray_in_0(ray0_30),
+    .ray_in_1(ray1_29),
+    .ray_in_2(ray2_37),
+    .ray_in_3(ray3_45),
+    .ray_in_4(ray4_46),
+    .ray_in_5(ray5_47),
+    .ray_in_6(ray6_39),
+    .ray_in_7(ray7_31),
+    .knight_in(_n1815),
+    .king_in(_n1816),
+    .pawn_ne(pawn_47),
+    .pawn_nw(pawn_45),
+    .pawn_se(pawn_31),
+    .pawn_sw(pawn_29),
+    .pawn_n(pawn_46),
+    .pawn_s(pawn_30),
+    .pass_n(pass_46),
+    .pass_s(pass_30),
+    .ray_out_0(_n1817),
+    .ray_out_1(_n1818),
+    .ray_out_2(_n1819),
+    .ray_out_3(_n1820),
+    .ray_out_4(_n1821),
+    .ray_out_5(_n1822),
+    .ray_out_6(_n1823),
+    .ray_out_7(_n1824),
+    .knight_out(_n1825),
+    .king_out(_n1826),
+    .pawn_out(_n1827),
+    .pass_out(_n1828),
+    .victim(_n1829),
+    .target(_n1830),
+    .attacker(_n1831),
+    .own_pawn(_n1832),
+    .vprio(_n1833),
+    .aprio(_n1834),
     .piece(_cell_38_piece)
   );
   chip_cell cell_39 (
@@ -8636,7 +5280,8 @@ module chip_array (
     .ep_set(ep_set[39]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[39]),
     .ep_here(ep_here[39]),
@@ -8644,70 +5289,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h1),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_31),
-    .f_ray_in_1(f_ray1_30),
-    .f_ray_in_2(f_ray2_38),
-    .f_ray_in_3(f_ray3_46),
-    .f_ray_in_4(f_ray4_47),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_31),
-    .r_ray_in_1(r_ray1_30),
-    .r_ray_in_2(r_ray2_38),
-    .r_ray_in_3(r_ray3_46),
-    .r_ray_in_4(r_ray4_47),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n3013),
-    .king_in(_n3014),
-    .src_knight_in(_n3015),
-    .src_king_in(_n3016),
+    .ray_in_0(ray0_31),
+    .ray_in_1(ray1_30),
+    .ray_in_2(ray2_38),
+    .ray_in_3(ray3_46),
+    .ray_in_4(ray4_47),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n1842),
+    .king_in(_n1843),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_46),
+    .pawn_nw(pawn_46),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_30),
-    .pawn_n(own_pawn_47),
-    .pawn_s(own_pawn_31),
-    .push_reach_n(push_reach_47),
-    .push_reach_s(push_reach_31),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_46),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_30),
-    .src_pawn_n(src_pawn_47),
-    .src_pawn_s(src_pawn_31),
-    .r_pass_n(r_pass_47),
-    .r_pass_s(r_pass_31),
-    .f_ray_out_0(_n3017),
-    .f_ray_out_1(_n3019),
-    .f_ray_out_2(_n3021),
-    .f_ray_out_3(_n3023),
-    .f_ray_out_4(_n3025),
-    .f_ray_out_5(_n3027),
-    .f_ray_out_6(_n3029),
-    .f_ray_out_7(_n3031),
-    .own_knight(_n3033),
-    .own_king(_n3034),
-    .own_pawn(_n3035),
-    .push_reach(_n3036),
-    .victim(_n3040),
-    .target(_n3041),
-    .r_ray_out_0(_n3018),
-    .r_ray_out_1(_n3020),
-    .r_ray_out_2(_n3022),
-    .r_ray_out_3(_n3024),
-    .r_ray_out_4(_n3026),
-    .r_ray_out_5(_n3028),
-    .r_ray_out_6(_n3030),
-    .r_ray_out_7(_n3032),
-    .src_full(_n3037),
-    .src_pawn(_n3038),
-    .r_pass(_n3039),
-    .attacker(_n3042),
-    .vprio(_n3043),
-    .aprio(_n3044),
+    .pawn_sw(pawn_30),
+    .pawn_n(pawn_47),
+    .pawn_s(pawn_31),
+    .pass_n(pass_47),
+    .pass_s(pass_31),
+    .ray_out_0(_n1844),
+    .ray_out_1(_n1845),
+    .ray_out_2(_n1846),
+    .ray_out_3(_n1847),
+    .ray_out_4(_n1848),
+    .ray_out_5(_n1849),
+    .ray_out_6(_n1850),
+    .ray_out_7(_n1851),
+    .knight_out(_n1852),
+    .king_out(_n1853),
+    .pawn_out(_n1854),
+    .pass_out(_n1855),
+    .victim(_n1856),
+    .target(_n1857),
+    .attacker(_n1858),
+    .own_pawn(_n1859),
+    .vprio(_n1860),
+    .aprio(_n1861),
     .piece(_cell_39_piece)
   );
   chip_cell cell_40 (
@@ -8720,7 +5337,8 @@ module chip_array (
     .ep_set(ep_set[40]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[40]),
     .ep_here(ep_here[40]),
@@ -8728,70 +5346,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_32),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_48),
-    .f_ray_in_5(f_ray5_49),
-    .f_ray_in_6(f_ray6_41),
-    .f_ray_in_7(f_ray7_33),
-    .r_ray_in_0(r_ray0_32),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_48),
-    .r_ray_in_5(r_ray5_49),
-    .r_ray_in_6(r_ray6_41),
-    .r_ray_in_7(r_ray7_33),
-    .knight_in(_n3052),
-    .king_in(_n3053),
-    .src_knight_in(_n3054),
-    .src_king_in(_n3055),
-    .pawn_ne(own_pawn_49),
+    .ray_in_0(ray0_32),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_48),
+    .ray_in_5(ray5_49),
+    .ray_in_6(ray6_41),
+    .ray_in_7(ray7_33),
+    .knight_in(_n1869),
+    .king_in(_n1870),
+    .pawn_ne(pawn_49),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_33),
+    .pawn_se(pawn_33),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_48),
-    .pawn_s(own_pawn_32),
-    .push_reach_n(push_reach_48),
-    .push_reach_s(push_reach_32),
-    .src_pawn_ne(src_pawn_49),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_33),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_48),
-    .src_pawn_s(src_pawn_32),
-    .r_pass_n(r_pass_48),
-    .r_pass_s(r_pass_32),
-    .f_ray_out_0(_n3056),
-    .f_ray_out_1(_n3058),
-    .f_ray_out_2(_n3060),
-    .f_ray_out_3(_n3062),
-    .f_ray_out_4(_n3064),
-    .f_ray_out_5(_n3066),
-    .f_ray_out_6(_n3068),
-    .f_ray_out_7(_n3070),
-    .own_knight(_n3072),
-    .own_king(_n3073),
-    .own_pawn(_n3074),
-    .push_reach(_n3075),
-    .victim(_n3079),
-    .target(_n3080),
-    .r_ray_out_0(_n3057),
-    .r_ray_out_1(_n3059),
-    .r_ray_out_2(_n3061),
-    .r_ray_out_3(_n3063),
-    .r_ray_out_4(_n3065),
-    .r_ray_out_5(_n3067),
-    .r_ray_out_6(_n3069),
-    .r_ray_out_7(_n3071),
-    .src_full(_n3076),
-    .src_pawn(_n3077),
-    .r_pass(_n3078),
-    .attacker(_n3081),
-    .vprio(_n3082),
-    .aprio(_n3083),
+    .pawn_n(pawn_48),
+    .pawn_s(pawn_32),
+    .pass_n(pass_48),
+    .pass_s(pass_32),
+    .ray_out_0(_n1871),
+    .ray_out_1(_n1872),
+    .ray_out_2(_n1873),
+    .ray_out_3(_n1874),
+    .ray_out_4(_n1875),
+    .ray_out_5(_n1876),
+    .ray_out_6(_n1877),
+    .ray_out_7(_n1878),
+    .knight_out(_n1879),
+    .king_out(_n1880),
+    .pawn_out(_n1881),
+    .pass_out(_n1882),
+    .victim(_n1883),
+    .target(_n1884),
+    .attacker(_n1885),
+    .own_pawn(_n1886),
+    .vprio(_n1887),
+    .aprio(_n1888),
     .piece(_cell_40_piece)
   );
   chip_cell cell_41 (
@@ -8804,7 +5394,8 @@ module chip_array (
     .ep_set(ep_set[41]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[41]),
     .ep_here(ep_here[41]),
@@ -8812,70 +5403,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_33),
-    .f_ray_in_1(f_ray1_32),
-    .f_ray_in_2(f_ray2_40),
-    .f_ray_in_3(f_ray3_48),
-    .f_ray_in_4(f_ray4_49),
-    .f_ray_in_5(f_ray5_50),
-    .f_ray_in_6(f_ray6_42),
-    .f_ray_in_7(f_ray7_34),
-    .r_ray_in_0(r_ray0_33),
-    .r_ray_in_1(r_ray1_32),
-    .r_ray_in_2(r_ray2_40),
-    .r_ray_in_3(r_ray3_48),
-    .r_ray_in_4(r_ray4_49),
-    .r_ray_in_5(r_ray5_50),
-    .r_ray_in_6(r_ray6_42),
-    .r_ray_in_7(r_ray7_34),
-    .knight_in(_n3091),
-    .king_in(_n3092),
-    .src_knight_in(_n3093),
-    .src_king_in(_n3094),
-    .pawn_ne(own_pawn_50),
-    .pawn_nw(own_pawn_48),
-    .pawn_se(own_pawn_34),
-    .pawn_sw(own_pawn_32),
-    .pawn_n(own_pawn_49),
-    .pawn_s(own_pawn_33),
-    .push_reach_n(push_reach_49),
-    .push_reach_s(push_reach_33),
-    .src_pawn_ne(src_pawn_50),
-    .src_pawn_nw(src_pawn_48),
-    .src_pawn_se(src_pawn_34),
-    .src_pawn_sw(src_pawn_32),
-    .src_pawn_n(src_pawn_49),
-    .src_pawn_s(src_pawn_33),
-    .r_pass_n(r_pass_49),
-    .r_pass_s(r_pass_33),
-    .f_ray_out_0(_n3095),
-    .f_ray_out_1(_n3097),
-    .f_ray_out_2(_n3099),
-    .f_ray_out_3(_n3101),
-    .f_ray_out_4(_n3103),
-    .f_ray_out_5(_n3105),
-    .f_ray_out_6(_n3107),
-    .f_ray_out_7(_n3109),
-    .own_knight(_n3111),
-    .own_king(_n3112),
-    .own_pawn(_n3113),
-    .push_reach(_n3114),
-    .victim(_n3118),
-    .target(_n3119),
-    .r_ray_out_0(_n3096),
-    .r_ray_out_1(_n3098),
-    .r_ray_out_2(_n3100),
-    .r_ray_out_3(_n3102),
-    .r_ray_out_4(_n3104),
-    .r_ray_out_5(_n3106),
-    .r_ray_out_6(_n3108),
-    .r_ray_out_7(_n3110),
-    .src_full(_n3115),
-    .src_pawn(_n3116),
-    .r_pass(_n3117),
-    .attacker(_n3120),
-    .vprio(_n3121),
-    .aprio(_n3122),
+    .ray_in_0(ray0_33),
+    .ray_in_1(ray1_32),
+    .ray_in_2(ray2_40),
+    .ray_in_3(ray3_48),
+    .ray_in_4(ray4_49),
+    .ray_in_5(ray5_50),
+    .ray_in_6(ray6_42),
+    .ray_in_7(ray7_34),
+    .knight_in(_n1896),
+    .king_in(_n1897),
+    .pawn_ne(pawn_50),
+    .pawn_nw(pawn_48),
+    .pawn_se(pawn_34),
+    .pawn_sw(pawn_32),
+    .pawn_n(pawn_49),
+    .pawn_s(pawn_33),
+    .pass_n(pass_49),
+    .pass_s(pass_33),
+    .ray_out_0(_n1898),
+    .ray_out_1(_n1899),
+    .ray_out_2(_n1900),
+    .ray_out_3(_n1901),
+    .ray_out_4(_n1902),
+    .ray_out_5(_n1903),
+    .ray_out_6(_n1904),
+    .ray_out_7(_n1905),
+    .knight_out(_n1906),
+    .king_out(_n1907),
+    .pawn_out(_n1908),
+    .pass_out(_n1909),
+    .victim(_n1910),
+    .target(_n1911),
+    .attacker(_n1912),
+    .own_pawn(_n1913),
+    .vprio(_n1914),
+    .aprio(_n1915),
     .piece(_cell_41_piece)
   );
   chip_cell cell_42 (
@@ -8888,7 +5451,8 @@ module chip_array (
     .ep_set(ep_set[42]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[42]),
     .ep_here(ep_here[42]),
@@ -8896,70 +5460,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_34),
-    .f_ray_in_1(f_ray1_33),
-    .f_ray_in_2(f_ray2_41),
-    .f_ray_in_3(f_ray3_49),
-    .f_ray_in_4(f_ray4_50),
-    .f_ray_in_5(f_ray5_51),
-    .f_ray_in_6(f_ray6_43),
-    .f_ray_in_7(f_ray7_35),
-    .r_ray_in_0(r_ray0_34),
-    .r_ray_in_1(r_ray1_33),
-    .r_ray_in_2(r_ray2_41),
-    .r_ray_in_3(r_ray3_49),
-    .r_ray_in_4(r_ray4_50),
-    .r_ray_in_5(r_ray5_51),
-    .r_ray_in_6(r_ray6_43),
-    .r_ray_in_7(r_ray7_35),
-    .knight_in(_n3130),
-    .king_in(_n3131),
-    .src_knight_in(_n3132),
-    .src_king_in(_n3133),
-    .pawn_ne(own_pawn_51),
-    .pawn_nw(own_pawn_49),
-    .pawn_se(own_pawn_35),
-    .pawn_sw(own_pawn_33),
-    .pawn_n(own_pawn_50),
-    .pawn_s(own_pawn_34),
-    .push_reach_n(push_reach_50),
-    .push_reach_s(push_reach_34),
-    .src_pawn_ne(src_pawn_51),
-    .src_pawn_nw(src_pawn_49),
-    .src_pawn_se(src_pawn_35),
-    .src_pawn_sw(src_pawn_33),
-    .src_pawn_n(src_pawn_50),
-    .src_pawn_s(src_pawn_34),
-    .r_pass_n(r_pass_50),
-    .r_pass_s(r_pass_34),
-    .f_ray_out_0(_n3134),
-    .f_ray_out_1(_n3136),
-    .f_ray_out_2(_n3138),
-    .f_ray_out_3(_n3140),
-    .f_ray_out_4(_n3142),
-    .f_ray_out_5(_n3144),
-    .f_ray_out_6(_n3146),
-    .f_ray_out_7(_n3148),
-    .own_knight(_n3150),
-    .own_king(_n3151),
-    .own_pawn(_n3152),
-    .push_reach(_n3153),
-    .victim(_n3157),
-    .target(_n3158),
-    .r_ray_out_0(_n3135),
-    .r_ray_out_1(_n3137),
-    .r_ray_out_2(_n3139),
-    .r_ray_out_3(_n3141),
-    .r_ray_out_4(_n3143),
-    .r_ray_out_5(_n3145),
-    .r_ray_out_6(_n3147),
-    .r_ray_out_7(_n3149),
-    .src_full(_n3154),
-    .src_pawn(_n3155),
-    .r_pass(_n3156),
-    .attacker(_n3159),
-    .vprio(_n3160),
-    .aprio(_n3161),
+    .ray_in_0(ray0_34),
+    .ray_in_1(ray1_33),
+    .ray_in_2(ray2_41),
+    .ray_in_3(ray3_49),
+    .ray_in_4(ray4_50),
+    .ray_in_5(ray5_51),
+    .ray_in_6(ray6_43),
+    .ray_in_7(ray7_35),
+    .knight_in(_n1923),
+    .king_in(_n1924),
+    .pawn_ne(pawn_51),
+    .pawn_nw(pawn_49),
+    .pawn_se(pawn_35),
+    .pawn_sw(pawn_33),
+    .pawn_n(pawn_50),
+    .pawn_s(pawn_34),
+    .pass_n(pass_50),
+    .pass_s(pass_34),
+    .ray_out_0(_n1925),
+    .ray_out_1(_n1926),
+    .ray_out_2(_n1927),
+    .ray_out_3(_n1928),
+    .ray_out_4(_n1929),
+    .ray_out_5(_n1930),
+    .ray_out_6(_n1931),
+    .ray_out_7(_n1932),
+    .knight_out(_n1933),
+    .king_out(_n1934),
+    .pawn_out(_n1935),
+    .pass_out(_n1936),
+    .victim(_n1937),
+    .target(_n1938),
+    .attacker(_n1939),
+    .own_pawn(_n1940),
+    .vprio(_n1941),
+    .aprio(_n1942),
     .piece(_cell_42_piece)
   );
   chip_cell cell_43 (
@@ -8972,7 +5508,8 @@ module chip_array (
     .ep_set(ep_set[43]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[43]),
     .ep_here(ep_here[43]),
@@ -8980,70 +5517,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_35),
-    .f_ray_in_1(f_ray1_34),
-    .f_ray_in_2(f_ray2_42),
-    .f_ray_in_3(f_ray3_50),
-    .f_ray_in_4(f_ray4_51),
-    .f_ray_in_5(f_ray5_52),
-    .f_ray_in_6(f_ray6_44),
-    .f_ray_in_7(f_ray7_36),
-    .r_ray_in_0(r_ray0_35),
-    .r_ray_in_1(r_ray1_34),
-    .r_ray_in_2(r_ray2_42),
-    .r_ray_in_3(r_ray3_50),
-    .r_ray_in_4(r_ray4_51),
-    .r_ray_in_5(r_ray5_52),
-    .r_ray_in_6(r_ray6_44),
-    .r_ray_in_7(r_ray7_36),
-    .knight_in(_n3169),
-    .king_in(_n3170),
-    .src_knight_in(_n3171),
-    .src_king_in(_n3172),
-    .pawn_ne(own_pawn_52),
-    .pawn_nw(own_pawn_50),
-    .pawn_se(own_pawn_36),
-    .pawn_sw(own_pawn_34),
-    .pawn_n(own_pawn_51),
-    .pawn_s(own_pawn_35),
-    .push_reach_n(push_reach_51),
-    .push_reach_s(push_reach_35),
-    .src_pawn_ne(src_pawn_52),
-    .src_pawn_nw(src_pawn_50),
-    .src_pawn_se(src_pawn_36),
-    .src_pawn_sw(src_pawn_34),
-    .src_pawn_n(src_pawn_51),
-    .src_pawn_s(src_pawn_35),
-    .r_pass_n(r_pass_51),
-    .r_pass_s(r_pass_35),
-    .f_ray_out_0(_n3173),
-    .f_ray_out_1(_n3175),
-    .f_ray_out_2(_n3177),
-    .f_ray_out_3(_n3179),
-    .f_ray_out_4(_n3181),
-    .f_ray_out_5(_n3183),
-    .f_ray_out_6(_n3185),
-    .f_ray_out_7(_n3187),
-    .own_knight(_n3189),
-    .own_king(_n3190),
-    .own_pawn(_n3191),
-    .push_reach(_n3192),
-    .victim(_n3196),
-    .target(_n3197),
-    .r_ray_out_0(_n3174),
-    .r_ray_out_1(_n3176),
-    .r_ray_out_2(_n3178),
-    .r_ray_out_3(_n3180),
-    .r_ray_out_4(_n3182),
-    .r_ray_out_5(_n3184),
-    .r_ray_out_6(_n3186),
-    .r_ray_out_7(_n3188),
-    .src_full(_n3193),
-    .src_pawn(_n3194),
-    .r_pass(_n3195),
-    .attacker(_n3198),
-    .vprio(_n3199),
-    .aprio(_n3200),
+    .ray_in_0(ray0_35),
+    .ray_in_1(ray1_34),
+    .ray_in_2(ray2_42),
+    .ray_in_3(ray3_50),
+    .ray_in_4(ray4_51),
+    .ray_in_5(ray5_52),
+    .ray_in_6(ray6_44),
+    .ray_in_7(ray7_36),
+    .knight_in(_n1950),
+    .king_in(_n1951),
+    .pawn_ne(pawn_52),
+    .pawn_nw(pawn_50),
+    .pawn_se(pawn_36),
+    .pawn_sw(pawn_34),
+    .pawn_n(pawn_51),
+    .pawn_s(pawn_35),
+    .pass_n(pass_51),
+    .pass_s(pass_35),
+    .ray_out_0(_n1952),
+    .ray_out_1(_n1953),
+    .ray_out_2(_n1954),
+    .ray_out_3(_n1955),
+    .ray_out_4(_n1956),
+    .ray_out_5(_n1957),
+    .ray_out_6(_n1958),
+    .ray_out_7(_n1959),
+    .knight_out(_n1960),
+    .king_out(_n1961),
+    .pawn_out(_n1962),
+    .pass_out(_n1963),
+    .victim(_n1964),
+    .target(_n1965),
+    .attacker(_n1966),
+    .own_pawn(_n1967),
+    .vprio(_n1968),
+    .aprio(_n1969),
     .piece(_cell_43_piece)
   );
   chip_cell cell_44 (
@@ -9056,7 +5565,8 @@ module chip_array (
     .ep_set(ep_set[44]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[44]),
     .ep_here(ep_here[44]),
@@ -9064,70 +5574,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_36),
-    .f_ray_in_1(f_ray1_35),
-    .f_ray_in_2(f_ray2_43),
-    .f_ray_in_3(f_ray3_51),
-    .f_ray_in_4(f_ray4_52),
-    .f_ray_in_5(f_ray5_53),
-    .f_ray_in_6(f_ray6_45),
-    .f_ray_in_7(f_ray7_37),
-    .r_ray_in_0(r_ray0_36),
-    .r_ray_in_1(r_ray1_35),
-    .r_ray_in_2(r_ray2_43),
-    .r_ray_in_3(r_ray3_51),
-    .r_ray_in_4(r_ray4_52),
-    .r_ray_in_5(r_ray5_53),
-    .r_ray_in_6(r_ray6_45),
-    .r_ray_in_7(r_ray7_37),
-    .knight_in(_n3208),
-    .king_in(_n3209),
-    .src_knight_in(_n3210),
-    .src_king_in(_n3211),
-    .pawn_ne(own_pawn_53),
-    .pawn_nw(own_pawn_51),
-    .pawn_se(own_pawn_37),
-    .pawn_sw(own_pawn_35),
-    .pawn_n(own_pawn_52),
-    .pawn_s(own_pawn_36),
-    .push_reach_n(push_reach_52),
-    .push_reach_s(push_reach_36),
-    .src_pawn_ne(src_pawn_53),
-    .src_pawn_nw(src_pawn_51),
-    .src_pawn_se(src_pawn_37),
-    .src_pawn_sw(src_pawn_35),
-    .src_pawn_n(src_pawn_52),
-    .src_pawn_s(src_pawn_36),
-    .r_pass_n(r_pass_52),
-    .r_pass_s(r_pass_36),
-    .f_ray_out_0(_n3212),
-    .f_ray_out_1(_n3214),
-    .f_ray_out_2(_n3216),
-    .f_ray_out_3(_n3218),
-    .f_ray_out_4(_n3220),
-    .f_ray_out_5(_n3222),
-    .f_ray_out_6(_n3224),
-    .f_ray_out_7(_n3226),
-    .own_knight(_n3228),
-    .own_king(_n3229),
-    .own_pawn(_n3230),
-    .push_reach(_n3231),
-    .victim(_n3235),
-    .target(_n3236),
-    .r_ray_out_0(_n3213),
-    .r_ray_out_1(_n3215),
-    .r_ray_out_2(_n3217),
-    .r_ray_out_3(_n3219),
-    .r_ray_out_4(_n3221),
-    .r_ray_out_5(_n3223),
-    .r_ray_out_6(_n3225),
-    .r_ray_out_7(_n3227),
-    .src_full(_n3232),
-    .src_pawn(_n3233),
-    .r_pass(_n3234),
-    .attacker(_n3237),
-    .vprio(_n3238),
-    .aprio(_n3239),
+    .ray_in_0(ray0_36),
+    .ray_in_1(ray1_35),
+    .ray_in_2(ray2_43),
+    .ray_in_3(ray3_51),
+    .ray_in_4(ray4_52),
+    .ray_in_5(ray5_53),
+    .ray_in_6(ray6_45),
+    .ray_in_7(ray7_37),
+    .knight_in(_n1977),
+    .king_in(_n1978),
+    .pawn_ne(pawn_53),
+    .pawn_nw(pawn_51),
+    .pawn_se(pawn_37),
+    .pawn_sw(pawn_35),
+    .pawn_n(pawn_52),
+    .pawn_s(pawn_36),
+    .pass_n(pass_52),
+    .pass_s(pass_36),
+    .ray_out_0(_n1979),
+    .ray_out_1(_n1980),
+    .ray_out_2(_n1981),
+    .ray_out_3(_n1982),
+    .ray_out_4(_n1983),
+    .ray_out_5(_n1984),
+    .ray_out_6(_n1985),
+    .ray_out_7(_n1986),
+    .knight_out(_n1987),
+    .king_out(_n1988),
+    .pawn_out(_n1989),
+    .pass_out(_n1990),
+    .victim(_n1991),
+    .target(_n1992),
+    .attacker(_n1993),
+    .own_pawn(_n1994),
+    .vprio(_n1995),
+    .aprio(_n1996),
     .piece(_cell_44_piece)
   );
   chip_cell cell_45 (
@@ -9140,7 +5622,8 @@ module chip_array (
     .ep_set(ep_set[45]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[45]),
     .ep_here(ep_here[45]),
@@ -9148,70 +5631,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_37),
-    .f_ray_in_1(f_ray1_36),
-    .f_ray_in_2(f_ray2_44),
-    .f_ray_in_3(f_ray3_52),
-    .f_ray_in_4(f_ray4_53),
-    .f_ray_in_5(f_ray5_54),
-    .f_ray_in_6(f_ray6_46),
-    .f_ray_in_7(f_ray7_38),
-    .r_ray_in_0(r_ray0_37),
-    .r_ray_in_1(r_ray1_36),
-    .r_ray_in_2(r_ray2_44),
-    .r_ray_in_3(r_ray3_52),
-    .r_ray_in_4(r_ray4_53),
-    .r_ray_in_5(r_ray5_54),
-    .r_ray_in_6(r_ray6_46),
-    .r_ray_in_7(r_ray7_38),
-    .knight_in(_n3247),
-    .king_in(_n3248),
-    .src_knight_in(_n3249),
-    .src_king_in(_n3250),
-    .pawn_ne(own_pawn_54),
-    .pawn_nw(own_pawn_52),
-    .pawn_se(own_pawn_38),
-    .pawn_sw(own_pawn_36),
-    .pawn_n(own_pawn_53),
-    .pawn_s(own_pawn_37),
-    .push_reach_n(push_reach_53),
-    .push_reach_s(push_reach_37),
-    .src_pawn_ne(src_pawn_54),
-    .src_pawn_nw(src_pawn_52),
-    .src_pawn_se(src_pawn_38),
-    .src_pawn_sw(src_pawn_36),
-    .src_pawn_n(src_pawn_53),
-    .src_pawn_s(src_pawn_37),
-    .r_pass_n(r_pass_53),
-    .r_pass_s(r_pass_37),
-    .f_ray_out_0(_n3251),
-    .f_ray_out_1(_n3253),
-    .f_ray_out_2(_n3255),
-    .f_ray_out_3(_n3257),
-    .f_ray_out_4(_n3259),
-    .f_ray_out_5(_n3261),
-    .f_ray_out_6(_n3263),
-    .f_ray_out_7(_n3265),
-    .own_knight(_n3267),
-    .own_king(_n3268),
-    .own_pawn(_n3269),
-    .push_reach(_n3270),
-    .victim(_n3274),
-    .target(_n3275),
-    .r_ray_out_0(_n3252),
-    .r_ray_out_1(_n3254),
-    .r_ray_out_2(_n3256),
-    .r_ray_out_3(_n3258),
-    .r_ray_out_4(_n3260),
-    .r_ray_out_5(_n3262),
-    .r_ray_out_6(_n3264),
-    .r_ray_out_7(_n3266),
-    .src_full(_n3271),
-    .src_pawn(_n3272),
-    .r_pass(_n3273),
-    .attacker(_n3276),
-    .vprio(_n3277),
-    .aprio(_n3278),
+    .ray_in_0(ray0_37),
+    .ray_in_1(ray1_36),
+    .ray_in_2(ray2_44),
+    .ray_in_3(ray3_52),
+    .ray_in_4(ray4_53),
+    .ray_in_5(ray5_54),
+    .ray_in_6(ray6_46),
+    .ray_in_7(ray7_38),
+    .knight_in(_n2004),
+    .king_in(_n2005),
+    .pawn_ne(pawn_54),
+    .pawn_nw(pawn_52),
+    .pawn_se(pawn_38),
+    .pawn_sw(pawn_36),
+    .pawn_n(pawn_53),
+    .pawn_s(pawn_37),
+    .pass_n(pass_53),
+    .pass_s(pass_37),
+    .ray_out_0(_n2006),
+    .ray_out_1(_n2007),
+    .ray_out_2(_n2008),
+    .ray_out_3(_n2009),
+    .ray_out_4(_n2010),
+    .ray_out_5(_n2011),
+    .ray_out_6(_n2012),
+    .ray_out_7(_n2013),
+    .knight_out(_n2014),
+    .king_out(_n2015),
+    .pawn_out(_n2016),
+    .pass_out(_n2017),
+    .victim(_n2018),
+    .target(_n2019),
+    .attacker(_n2020),
+    .own_pawn(_n2021),
+    .vprio(_n2022),
+    .aprio(_n2023),
     .piece(_cell_45_piece)
   );
   chip_cell cell_46 (
@@ -9224,7 +5679,8 @@ module chip_array (
     .ep_set(ep_set[46]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[46]),
     .ep_here(ep_here[46]),
@@ -9232,70 +5688,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_38),
-    .f_ray_in_1(f_ray1_37),
-    .f_ray_in_2(f_ray2_45),
-    .f_ray_in_3(f_ray3_53),
-    .f_ray_in_4(f_ray4_54),
-    .f_ray_in_5(f_ray5_55),
-    .f_ray_in_6(f_ray6_47),
-    .f_ray_in_7(f_ray7_39),
-    .r_ray_in_0(r_ray0_38),
-    .r_ray_in_1(r_ray1_37),
-    .r_ray_in_2(r_ray2_45),
-    .r_ray_in_3(r_ray3_53),
-    .r_ray_in_4(r_ray4_54),
-    .r_ray_in_5(r_ray5_55),
-    .r_ray_in_6(r_ray6_47),
-    .r_ray_in_7(r_ray7_39),
-    .knight_in(_n3286),
-    .king_in(_n3287),
-    .src_knight_in(_n3288),
-    .src_king_in(_n3289),
-    .pawn_ne(own_pawn_55),
-    .pawn_nw(own_pawn_53),
-    .pawn_se(own_pawn_39),
-    .pawn_sw(own_pawn_37),
-    .pawn_n(own_pawn_54),
-    .pawn_s(own_pawn_38),
-    .push_reach_n(push_reach_54),
-    .push_reach_s(push_reach_38),
-    .src_pawn_ne(src_pawn_55),
-    .src_pawn_nw(src_pawn_53),
-    .src_pawn_se(src_pawn_39),
-    .src_pawn_sw(src_pawn_37),
-    .src_pawn_n(src_pawn_54),
-    .src_pawn_s(src_pawn_38),
-    .r_pass_n(r_pass_54),
-    .r_pass_s(r_pass_38),
-    .f_ray_out_0(_n3290),
-    .f_ray_out_1(_n3292),
-    .f_ray_out_2(_n3294),
-    .f_ray_out_3(_n3296),
-    .f_ray_out_4(_n3298),
-    .f_ray_out_5(_n3300),
-    .f_ray_out_6(_n3302),
-    .f_ray_out_7(_n3304),
-    .own_knight(_n3306),
-    .own_king(_n3307),
-    .own_pawn(_n3308),
-    .push_reach(_n3309),
-    .victim(_n3313),
-    .target(_n3314),
-    .r_ray_out_0(_n3291),
-    .r_ray_out_1(_n3293),
-    .r_ray_out_2(_n3295),
-    .r_ray_out_3(_n3297),
-    .r_ray_out_4(_n3299),
-    .r_ray_out_5(_n3301),
-    .r_ray_out_6(_n3303),
-    .r_ray_out_7(_n3305),
-    .src_full(_n3310),
-    .src_pawn(_n3311),
-    .r_pass(_n3312),
-    .attacker(_n3315),
-    .vprio(_n3316),
-    .aprio(_n3317),
+    .ray_in_0(ray0_38),
+    .ray_in_1(ray1_37),
+    .ray_in_2(ray2_45),
+    .ray_in_3(ray3_53),
+    .ray_in_4(ray4_54),
+    .ray_in_5(ray5_55),
+    .ray_in_6(ray6_47),
+    .ray_in_7(ray7_39),
+    .knight_in(_n2031),
+    .king_in(_n2032),
+    .pawn_ne(pawn_55),
+    .pawn_nw(pawn_53),
+    .pawn_se(pawn_39),
+    .pawn_sw(pawn_37),
+    .pawn_n(pawn_54),
+    .pawn_s(pawn_38),
+    .pass_n(pass_54),
+    .pass_s(pass_38),
+    .ray_out_0(_n2033),
+    .ray_out_1(_n2034),
+    .ray_out_2(_n2035),
+    .ray_out_3(_n2036),
+    .ray_out_4(_n2037),
+    .ray_out_5(_n2038),
+    .ray_out_6(_n2039),
+    .ray_out_7(_n2040),
+    .knight_out(_n2041),
+    .king_out(_n2042),
+    .pawn_out(_n2043),
+    .pass_out(_n2044),
+    .victim(_n2045),
+    .target(_n2046),
+    .attacker(_n2047),
+    .own_pawn(_n2048),
+    .vprio(_n2049),
+    .aprio(_n2050),
     .piece(_cell_46_piece)
   );
   chip_cell cell_47 (
@@ -9308,7 +5736,8 @@ module chip_array (
     .ep_set(ep_set[47]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[47]),
     .ep_here(ep_here[47]),
@@ -9316,70 +5745,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_39),
-    .f_ray_in_1(f_ray1_38),
-    .f_ray_in_2(f_ray2_46),
-    .f_ray_in_3(f_ray3_54),
-    .f_ray_in_4(f_ray4_55),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_39),
-    .r_ray_in_1(r_ray1_38),
-    .r_ray_in_2(r_ray2_46),
-    .r_ray_in_3(r_ray3_54),
-    .r_ray_in_4(r_ray4_55),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n3325),
-    .king_in(_n3326),
-    .src_knight_in(_n3327),
-    .src_king_in(_n3328),
+    .ray_in_0(ray0_39),
+    .ray_in_1(ray1_38),
+    .ray_in_2(ray2_46),
+    .ray_in_3(ray3_54),
+    .ray_in_4(ray4_55),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n2058),
+    .king_in(_n2059),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_54),
+    .pawn_nw(pawn_54),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_38),
-    .pawn_n(own_pawn_55),
-    .pawn_s(own_pawn_39),
-    .push_reach_n(push_reach_55),
-    .push_reach_s(push_reach_39),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_54),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_38),
-    .src_pawn_n(src_pawn_55),
-    .src_pawn_s(src_pawn_39),
-    .r_pass_n(r_pass_55),
-    .r_pass_s(r_pass_39),
-    .f_ray_out_0(_n3329),
-    .f_ray_out_1(_n3331),
-    .f_ray_out_2(_n3333),
-    .f_ray_out_3(_n3335),
-    .f_ray_out_4(_n3337),
-    .f_ray_out_5(_n3339),
-    .f_ray_out_6(_n3341),
-    .f_ray_out_7(_n3343),
-    .own_knight(_n3345),
-    .own_king(_n3346),
-    .own_pawn(_n3347),
-    .push_reach(_n3348),
-    .victim(_n3352),
-    .target(_n3353),
-    .r_ray_out_0(_n3330),
-    .r_ray_out_1(_n3332),
-    .r_ray_out_2(_n3334),
-    .r_ray_out_3(_n3336),
-    .r_ray_out_4(_n3338),
-    .r_ray_out_5(_n3340),
-    .r_ray_out_6(_n3342),
-    .r_ray_out_7(_n3344),
-    .src_full(_n3349),
-    .src_pawn(_n3350),
-    .r_pass(_n3351),
-    .attacker(_n3354),
-    .vprio(_n3355),
-    .aprio(_n3356),
+    .pawn_sw(pawn_38),
+    .pawn_n(pawn_55),
+    .pawn_s(pawn_39),
+    .pass_n(pass_55),
+    .pass_s(pass_39),
+    .ray_out_0(_n2060),
+    .ray_out_1(_n2061),
+    .ray_out_2(_n2062),
+    .ray_out_3(_n2063),
+    .ray_out_4(_n2064),
+    .ray_out_5(_n2065),
+    .ray_out_6(_n2066),
+    .ray_out_7(_n2067),
+    .knight_out(_n2068),
+    .king_out(_n2069),
+    .pawn_out(_n2070),
+    .pass_out(_n2071),
+    .victim(_n2072),
+    .target(_n2073),
+    .attacker(_n2074),
+    .own_pawn(_n2075),
+    .vprio(_n2076),
+    .aprio(_n2077),
     .piece(_cell_47_piece)
   );
   chip_cell cell_48 (
@@ -9392,7 +5793,8 @@ module chip_array (
     .ep_set(ep_set[48]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[48]),
     .ep_here(ep_here[48]),
@@ -9400,70 +5802,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_40),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(f_ray4_56),
-    .f_ray_in_5(f_ray5_57),
-    .f_ray_in_6(f_ray6_49),
-    .f_ray_in_7(f_ray7_41),
-    .r_ray_in_0(r_ray0_40),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(r_ray4_56),
-    .r_ray_in_5(r_ray5_57),
-    .r_ray_in_6(r_ray6_49),
-    .r_ray_in_7(r_ray7_41),
-    .knight_in(_n3364),
-    .king_in(_n3365),
-    .src_knight_in(_n3366),
-    .src_king_in(_n3367),
-    .pawn_ne(own_pawn_57),
+    .ray_in_0(ray0_40),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(ray4_56),
+    .ray_in_5(ray5_57),
+    .ray_in_6(ray6_49),
+    .ray_in_7(ray7_41),
+    .knight_in(_n2085),
+    .king_in(_n2086),
+    .pawn_ne(pawn_57),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_41),
+    .pawn_se(pawn_41),
     .pawn_sw(1'h0),
-    .pawn_n(own_pawn_56),
-    .pawn_s(own_pawn_40),
-    .push_reach_n(push_reach_56),
-    .push_reach_s(push_reach_40),
-    .src_pawn_ne(src_pawn_57),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_41),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(src_pawn_56),
-    .src_pawn_s(src_pawn_40),
-    .r_pass_n(r_pass_56),
-    .r_pass_s(r_pass_40),
-    .f_ray_out_0(_n3368),
-    .f_ray_out_1(_n3370),
-    .f_ray_out_2(_n3372),
-    .f_ray_out_3(_n3374),
-    .f_ray_out_4(_n3376),
-    .f_ray_out_5(_n3378),
-    .f_ray_out_6(_n3380),
-    .f_ray_out_7(_n3382),
-    .own_knight(_n3384),
-    .own_king(_n3385),
-    .own_pawn(_n3386),
-    .push_reach(_n3387),
-    .victim(_n3391),
-    .target(_n3392),
-    .r_ray_out_0(_n3369),
-    .r_ray_out_1(_n3371),
-    .r_ray_out_2(_n3373),
-    .r_ray_out_3(_n3375),
-    .r_ray_out_4(_n3377),
-    .r_ray_out_5(_n3379),
-    .r_ray_out_6(_n3381),
-    .r_ray_out_7(_n3383),
-    .src_full(_n3388),
-    .src_pawn(_n3389),
-    .r_pass(_n3390),
-    .attacker(_n3393),
-    .vprio(_n3394),
-    .aprio(_n3395),
+    .pawn_n(pawn_56),
+    .pawn_s(pawn_40),
+    .pass_n(pass_56),
+    .pass_s(pass_40),
+    .ray_out_0(_n2087),
+    .ray_out_1(_n2088),
+    .ray_out_2(_n2089),
+    .ray_out_3(_n2090),
+    .ray_out_4(_n2091),
+    .ray_out_5(_n2092),
+    .ray_out_6(_n2093),
+    .ray_out_7(_n2094),
+    .knight_out(_n2095),
+    .king_out(_n2096),
+    .pawn_out(_n2097),
+    .pass_out(_n2098),
+    .victim(_n2099),
+    .target(_n2100),
+    .attacker(_n2101),
+    .own_pawn(_n2102),
+    .vprio(_n2103),
+    .aprio(_n2104),
     .piece(_cell_48_piece)
   );
   chip_cell cell_49 (
@@ -9476,7 +5850,8 @@ module chip_array (
     .ep_set(ep_set[49]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[49]),
     .ep_here(ep_here[49]),
@@ -9484,70 +5859,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_41),
-    .f_ray_in_1(f_ray1_40),
-    .f_ray_in_2(f_ray2_48),
-    .f_ray_in_3(f_ray3_56),
-    .f_ray_in_4(f_ray4_57),
-    .f_ray_in_5(f_ray5_58),
-    .f_ray_in_6(f_ray6_50),
-    .f_ray_in_7(f_ray7_42),
-    .r_ray_in_0(r_ray0_41),
-    .r_ray_in_1(r_ray1_40),
-    .r_ray_in_2(r_ray2_48),
-    .r_ray_in_3(r_ray3_56),
-    .r_ray_in_4(r_ray4_57),
-    .r_ray_in_5(r_ray5_58),
-    .r_ray_in_6(r_ray6_50),
-    .r_ray_in_7(r_ray7_42),
-    .knight_in(_n3403),
-    .king_in(_n3404),
-    .src_knight_in(_n3405),
-    .src_king_in(_n3406),
-    .pawn_ne(own_pawn_58),
-    .pawn_nw(own_pawn_56),
-    .pawn_se(own_pawn_42),
-    .pawn_sw(own_pawn_40),
-    .pawn_n(own_pawn_57),
-    .pawn_s(own_pawn_41),
-    .push_reach_n(push_reach_57),
-    .push_reach_s(push_reach_41),
-    .src_pawn_ne(src_pawn_58),
-    .src_pawn_nw(src_pawn_56),
-    .src_pawn_se(src_pawn_42),
-    .src_pawn_sw(src_pawn_40),
-    .src_pawn_n(src_pawn_57),
-    .src_pawn_s(src_pawn_41),
-    .r_pass_n(r_pass_57),
-    .r_pass_s(r_pass_41),
-    .f_ray_out_0(_n3407),
-    .f_ray_out_1(_n3409),
-    .f_ray_out_2(_n3411),
-    .f_ray_out_3(_n3413),
-    .f_ray_out_4(_n3415),
-    .f_ray_out_5(_n3417),
-    .f_ray_out_6(_n3419),
-    .f_ray_out_7(_n3421),
-    .own_knight(_n3423),
-    .own_king(_n3424),
-    .own_pawn(_n3425),
-    .push_reach(_n3426),
-    .victim(_n3430),
-    .target(_n3431),
-    .r_ray_out_0(_n3408),
-    .r_ray_out_1(_n3410),
-    .r_ray_out_2(_n3412),
-    .r_ray_out_3(_n3414),
-    .r_ray_out_4(_n3416),
-    .r_ray_out_5(_n3418),
-    .r_ray_out_6(_n3420),
-    .r_ray_out_7(_n3422),
-    .src_full(_n3427),
-    .src_pawn(_n3428),
-    .r_pass(_n3429),
-    .attacker(_n3432),
-    .vprio(_n3433),
-    .aprio(_n3434),
+    .ray_in_0(ray0_41),
+    .ray_in_1(ray1_40),
+    .ray_in_2(ray2_48),
+    .ray_in_3(ray3_56),
+    .ray_in_4(ray4_57),
+    .ray_in_5(ray5_58),
+    .ray_in_6(ray6_50),
+    .ray_in_7(ray7_42),
+    .knight_in(_n2112),
+    .king_in(_n2113),
+    .pawn_ne(pawn_58),
+    .pawn_nw(pawn_56),
+    .pawn_se(pawn_42),
+    .pawn_sw(pawn_40),
+    .pawn_n(pawn_57),
+    .pawn_s(pawn_41),
+    .pass_n(pass_57),
+    .pass_s(pass_41),
+    .ray_out_0(_n2114),
+    .ray_out_1(_n2115),
+    .ray_out_2(_n2116),
+    .ray_out_3(_n2117),
+    .ray_out_4(_n2118),
+    .ray_out_5(_n2119),
+    .ray_out_6(_n2120),
+    .ray_out_7(_n2121),
+    .knight_out(_n2122),
+    .king_out(_n2123),
+    .pawn_out(_n2124),
+    .pass_out(_n2125),
+    .victim(_n2126),
+    .target(_n2127),
+    .attacker(_n2128),
+    .own_pawn(_n2129),
+    .vprio(_n2130),
+    .aprio(_n2131),
     .piece(_cell_49_piece)
   );
   chip_cell cell_50 (
@@ -9560,7 +5907,8 @@ module chip_array (
     .ep_set(ep_set[50]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[50]),
     .ep_here(ep_here[50]),
@@ -9568,70 +5916,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_42),
-    .f_ray_in_1(f_ray1_41),
-    .f_ray_in_2(f_ray2_49),
-    .f_ray_in_3(f_ray3_57),
-    .f_ray_in_4(f_ray4_58),
-    .f_ray_in_5(f_ray5_59),
-    .f_ray_in_6(f_ray6_51),
-    .f_ray_in_7(f_ray7_43),
-    .r_ray_in_0(r_ray0_42),
-    .r_ray_in_1(r_ray1_41),
-    .r_ray_in_2(r_ray2_49),
-    .r_ray_in_3(r_ray3_57),
-    .r_ray_in_4(r_ray4_58),
-    .r_ray_in_5(r_ray5_59),
-    .r_ray_in_6(r_ray6_51),
-    .r_ray_in_7(r_ray7_43),
-    .knight_in(_n3442),
-    .king_in(_n3443),
-    .src_knight_in(_n3444),
-    .src_king_in(_n3445),
-    .pawn_ne(own_pawn_59),
-    .pawn_nw(own_pawn_57),
-    .pawn_se(own_pawn_43),
-    .pawn_sw(own_pawn_41),
-    .pawn_n(own_pawn_58),
-    .pawn_s(own_pawn_42),
-    .push_reach_n(push_reach_58),
-    .push_reach_s(push_reach_42),
-    .src_pawn_ne(src_pawn_59),
-    .src_pawn_nw(src_pawn_57),
-    .src_pawn_se(src_pawn_43),
-    .src_pawn_sw(src_pawn_41),
-    .src_pawn_n(src_pawn_58),
-    .src_pawn_s(src_pawn_42),
-    .r_pass_n(r_pass_58),
-    .r_pass_s(r_pass_42),
-    .f_ray_out_0(_n3446),
-    .f_ray_out_1(_n3448),
-    .f_ray_out_2(_n3450),
-    .f_ray_out_3(_n3452),
-    .f_ray_out_4(_n3454),
-    .f_ray_out_5(_n3456),
-    .f_ray_out_6(_n3458),
-    .f_ray_out_7(_n3460),
-    .own_knight(_n3462),
-    .own_king(_n3463),
-    .own_pawn(_n3464),
-    .push_reach(_n3465),
-    .victim(_n3469),
-    .target(_n3470),
-    .r_ray_out_0(_n3447),
-    .r_ray_out_1(_n3449),
-    .r_ray_out_2(_n3451),
-    .r_ray_out_3(_n3453),
-    .r_ray_out_4(_n3455),
-    .r_ray_out_5(_n3457),
-    .r_ray_out_6(_n3459),
-    .r_ray_out_7(_n3461),
-    .src_full(_n3466),
-    .src_pawn(_n3467),
-    .r_pass(_n3468),
-    .attacker(_n3471),
-    .vprio(_n3472),
-    .aprio(_n3473),
+    .ray_in_0(ray0_42),
+    .ray_in_1(ray1_41),
+    .ray_in_2(ray2_49),
+    .ray_in_3(ray3_57),
+    .ray_in_4(ray4_58),
+    .ray_in_5(ray5_59),
+    .ray_in_6(ray6_51),
+    .ray_in_7(ray7_43),
+    .knight_in(_n2139),
+    .king_in(_n2140),
+    .pawn_ne(pawn_59),
+    .pawn_nw(pawn_57),
+    .pawn_se(pawn_43),
+    .pawn_sw(pawn_41),
+    .pawn_n(pawn_58),
+    .pawn_s(pawn_42),
+    .pass_n(pass_58),
+    .pass_s(pass_42),
+    .ray_out_0(_n2141),
+    .ray_out_1(_n2142),
+    .ray_out_2(_n2143),
+    .ray_out_3(_n2144),
+    .ray_out_4(_n2145),
+    .ray_out_5(_n2146),
+    .ray_out_6(_n2147),
+    .ray_out_7(_n2148),
+    .knight_out(_n2149),
+    .king_out(_n2150),
+    .pawn_out(_n2151),
+    .pass_out(_n2152),
+    .victim(_n2153),
+    .target(_n2154),
+    .attacker(_n2155),
+    .own_pawn(_n2156),
+    .vprio(_n2157),
+    .aprio(_n2158),
     .piece(_cell_50_piece)
   );
   chip_cell cell_51 (
@@ -9644,7 +5964,8 @@ module chip_array (
     .ep_set(ep_set[51]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[51]),
     .ep_here(ep_here[51]),
@@ -9652,70 +5973,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_43),
-    .f_ray_in_1(f_ray1_42),
-    .f_ray_in_2(f_ray2_50),
-    .f_ray_in_3(f_ray3_58),
-    .f_ray_in_4(f_ray4_59),
-    .f_ray_in_5(f_ray5_60),
-    .f_ray_in_6(f_ray6_52),
-    .f_ray_in_7(f_ray7_44),
-    .r_ray_in_0(r_ray0_43),
-    .r_ray_in_1(r_ray1_42),
-    .r_ray_in_2(r_ray2_50),
-    .r_ray_in_3(r_ray3_58),
-    .r_ray_in_4(r_ray4_59),
-    .r_ray_in_5(r_ray5_60),
-    .r_ray_in_6(r_ray6_52),
-    .r_ray_in_7(r_ray7_44),
-    .knight_in(_n3481),
-    .king_in(_n3482),
-    .src_knight_in(_n3483),
-    .src_king_in(_n3484),
-    .pawn_ne(own_pawn_60),
-    .pawn_nw(own_pawn_58),
-    .pawn_se(own_pawn_44),
-    .pawn_sw(own_pawn_42),
-    .pawn_n(own_pawn_59),
-    .pawn_s(own_pawn_43),
-    .push_reach_n(push_reach_59),
-    .push_reach_s(push_reach_43),
-    .src_pawn_ne(src_pawn_60),
-    .src_pawn_nw(src_pawn_58),
-    .src_pawn_se(src_pawn_44),
-    .src_pawn_sw(src_pawn_42),
-    .src_pawn_n(src_pawn_59),
-    .src_pawn_s(src_pawn_43),
-    .r_pass_n(r_pass_59),
-    .r_pass_s(r_pass_43),
-    .f_ray_out_0(_n3485),
-    .f_ray_out_1(_n3487),
-    .f_ray_out_2(_n3489),
-    .f_ray_out_3(_n3491),
-    .f_ray_out_4(_n3493),
-    .f_ray_out_5(_n3495),
-    .f_ray_out_6(_n3497),
-    .f_ray_out_7(_n3499),
-    .own_knight(_n3501),
-    .own_king(_n3502),
-    .own_pawn(_n3503),
-    .push_reach(_n3504),
-    .victim(_n3508),
-    .target(_n3509),
-    .r_ray_out_0(_n3486),
-    .r_ray_out_1(_n3488),
-    .r_ray_out_2(_n3490),
-    .r_ray_out_3(_n3492),
-    .r_ray_out_4(_n3494),
-    .r_ray_out_5(_n3496),
-    .r_ray_out_6(_n3498),
-    .r_ray_out_7(_n3500),
-    .src_full(_n3505),
-    .src_pawn(_n3506),
-    .r_pass(_n3507),
-    .attacker(_n3510),
-    .vprio(_n3511),
-    .aprio(_n3512),
+    .ray_in_0(ray0_43),
+    .ray_in_1(ray1_42),
+    .ray_in_2(ray2_50),
+    .ray_in_3(ray3_58),
+    .ray_in_4(ray4_59),
+    .ray_in_5(ray5_60),
+    .ray_in_6(ray6_52),
+    .ray_in_7(ray7_44),
+    .knight_in(_n2166),
+    .king_in(_n2167),
+    .pawn_ne(pawn_60),
+    .pawn_nw(pawn_58),
+    .pawn_se(pawn_44),
+    .pawn_sw(pawn_42),
+    .pawn_n(pawn_59),
+    .pawn_s(pawn_43),
+    .pass_n(pass_59),
+    .pass_s(pass_43),
+    .ray_out_0(_n2168),
+    .ray_out_1(_n2169),
+    .ray_out_2(_n2170),
+    .ray_out_3(_n2171),
+    .ray_out_4(_n2172),
+    .ray_out_5(_n2173),
+    .ray_out_6(_n2174),
+    .ray_out_7(_n2175),
+    .knight_out(_n2176),
+    .king_out(_n2177),
+    .pawn_out(_n2178),
+    .pass_out(_n2179),
+    .victim(_n2180),
+    .target(_n2181),
+    .attacker(_n2182),
+    .own_pawn(_n2183),
+    .vprio(_n2184),
+    .aprio(_n2185),
     .piece(_cell_51_piece)
   );
   chip_cell cell_52 (
@@ -9728,7 +6021,8 @@ module chip_array (
     .ep_set(ep_set[52]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[52]),
     .ep_here(ep_here[52]),
@@ -9736,70 +6030,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_44),
-    .f_ray_in_1(f_ray1_43),
-    .f_ray_in_2(f_ray2_51),
-    .f_ray_in_3(f_ray3_59),
-    .f_ray_in_4(f_ray4_60),
-    .f_ray_in_5(f_ray5_61),
-    .f_ray_in_6(f_ray6_53),
-    .f_ray_in_7(f_ray7_45),
-    .r_ray_in_0(r_ray0_44),
-    .r_ray_in_1(r_ray1_43),
-    .r_ray_in_2(r_ray2_51),
-    .r_ray_in_3(r_ray3_59),
-    .r_ray_in_4(r_ray4_60),
-    .r_ray_in_5(r_ray5_61),
-    .r_ray_in_6(r_ray6_53),
-    .r_ray_in_7(r_ray7_45),
-    .knight_in(_n3520),
-    .king_in(_n3521),
-    .src_knight_in(_n3522),
-    .src_king_in(_n3523),
-    .pawn_ne(own_pawn_61),
-    .pawn_nw(own_pawn_59),
-    .pawn_se(own_pawn_45),
-    .pawn_sw(own_pawn_43),
-    .pawn_n(own_pawn_60),
-    .pawn_s(own_pawn_44),
-    .push_reach_n(push_reach_60),
-    .push_reach_s(push_reach_44),
-    .src_pawn_ne(src_pawn_61),
-    .src_pawn_nw(src_pawn_59),
-    .src_pawn_se(src_pawn_45),
-    .src_pawn_sw(src_pawn_43),
-    .src_pawn_n(src_pawn_60),
-    .src_pawn_s(src_pawn_44),
-    .r_pass_n(r_pass_60),
-    .r_pass_s(r_pass_44),
-    .f_ray_out_0(_n3524),
-    .f_ray_out_1(_n3526),
-    .f_ray_out_2(_n3528),
-    .f_ray_out_3(_n3530),
-    .f_ray_out_4(_n3532),
-    .f_ray_out_5(_n3534),
-    .f_ray_out_6(_n3536),
-    .f_ray_out_7(_n3538),
-    .own_knight(_n3540),
-    .own_king(_n3541),
-    .own_pawn(_n3542),
-    .push_reach(_n3543),
-    .victim(_n3547),
-    .target(_n3548),
-    .r_ray_out_0(_n3525),
-    .r_ray_out_1(_n3527),
-    .r_ray_out_2(_n3529),
-    .r_ray_out_3(_n3531),
-    .r_ray_out_4(_n3533),
-    .r_ray_out_5(_n3535),
-    .r_ray_out_6(_n3537),
-    .r_ray_out_7(_n3539),
-    .src_full(_n3544),
-    .src_pawn(_n3545),
-    .r_pass(_n3546),
-    .attacker(_n3549),
-    .vprio(_n3550),
-    .aprio(_n3551),
+    .ray_in_0(ray0_44),
+    .ray_in_1(ray1_43),
+    .ray_in_2(ray2_51),
+    .ray_in_3(ray3_59),
+    .ray_in_4(ray4_60),
+    .ray_in_5(ray5_61),
+    .ray_in_6(ray6_53),
+    .ray_in_7(ray7_45),
+    .knight_in(_n2193),
+    .king_in(_n2194),
+    .pawn_ne(pawn_61),
+    .pawn_nw(pawn_59),
+    .pawn_se(pawn_45),
+    .pawn_sw(pawn_43),
+    .pawn_n(pawn_60),
+    .pawn_s(pawn_44),
+    .pass_n(pass_60),
+    .pass_s(pass_44),
+    .ray_out_0(_n2195),
+    .ray_out_1(_n2196),
+    .ray_out_2(_n2197),
+    .ray_out_3(_n2198),
+    .ray_out_4(_n2199),
+    .ray_out_5(_n2200),
+    .ray_out_6(_n2201),
+    .ray_out_7(_n2202),
+    .knight_out(_n2203),
+    .king_out(_n2204),
+    .pawn_out(_n2205),
+    .pass_out(_n2206),
+    .victim(_n2207),
+    .target(_n2208),
+    .attacker(_n2209),
+    .own_pawn(_n2210),
+    .vprio(_n2211),
+    .aprio(_n2212),
     .piece(_cell_52_piece)
   );
   chip_cell cell_53 (
@@ -9812,7 +6078,8 @@ module chip_array (
     .ep_set(ep_set[53]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[53]),
     .ep_here(ep_here[53]),
@@ -9820,70 +6087,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_45),
-    .f_ray_in_1(f_ray1_44),
-    .f_ray_in_2(f_ray2_52),
-    .f_ray_in_3(f_ray3_60),
-    .f_ray_in_4(f_ray4_61),
-    .f_ray_in_5(f_ray5_62),
-    .f_ray_in_6(f_ray6_54),
-    .f_ray_in_7(f_ray7_46),
-    .r_ray_in_0(r_ray0_45),
-    .r_ray_in_1(r_ray1_44),
-    .r_ray_in_2(r_ray2_52),
-    .r_ray_in_3(r_ray3_60),
-    .r_ray_in_4(r_ray4_61),
-    .r_ray_in_5(r_ray5_62),
-    .r_ray_in_6(r_ray6_54),
-    .r_ray_in_7(r_ray7_46),
-    .knight_in(_n3559),
-    .king_in(_n3560),
-    .src_knight_in(_n3561),
-    .src_king_in(_n3562),
-    .pawn_ne(own_pawn_62),
-    .pawn_nw(own_pawn_60),
-    .pawn_se(own_pawn_46),
-    .pawn_sw(own_pawn_44),
-    .pawn_n(own_pawn_61),
-    .pawn_s(own_pawn_45),
-    .push_reach_n(push_reach_61),
-    .push_reach_s(push_reach_45),
-    .src_pawn_ne(src_pawn_62),
-    .src_pawn_nw(src_pawn_60),
-    .src_pawn_se(src_pawn_46),
-    .src_pawn_sw(src_pawn_44),
-    .src_pawn_n(src_pawn_61),
-    .src_pawn_s(src_pawn_45),
-    .r_pass_n(r_pass_61),
-    .r_pass_s(r_pass_45),
-    .f_ray_out_0(_n3563),
-    .f_ray_out_1(_n3565),
-    .f_ray_out_2(_n3567),
-    .f_ray_out_3(_n3569),
-    .f_ray_out_4(_n3571),
-    .f_ray_out_5(_n3573),
-    .f_ray_out_6(_n3575),
-    .f_ray_out_7(_n3577),
-    .own_knight(_n3579),
-    .own_king(_n3580),
-    .own_pawn(_n3581),
-    .push_reach(_n3582),
-    .victim(_n3586),
-    .target(_n3587),
-    .r_ray_out_0(_n3564),
-    .r_ray_out_1(_n3566),
-    .r_ray_out_2(_n3568),
-    .r_ray_out_3(_n3570),
-    .r_ray_out_4(_n3572),
-    .r_ray_out_5(_n3574),
-    .r_ray_out_6(_n3576),
-    .r_ray_out_7(_n3578),
-    .src_full(_n3583),
-    .src_pawn(_n3584),
-    .r_pass(_n3585),
-    .attacker(_n3588),
-    .vprio(_n3589),
-    .aprio(_n3590),
+    .ray_in_0(ray0_45),
+    .ray_in_1(ray1_44),
+    .ray_in_2(ray2_52),
+    .ray_in_3(ray3_60),
+    .ray_in_4(ray4_61),
+    .ray_in_5(ray5_62),
+    .ray_in_6(ray6_54),
+    .ray_in_7(ray7_46),
+    .knight_in(_n2220),
+    .king_in(_n2221),
+    .pawn_ne(pawn_62),
+    .pawn_nw(pawn_60),
+    .pawn_se(pawn_46),
+    .pawn_sw(pawn_44),
+    .pawn_n(pawn_61),
+    .pawn_s(pawn_45),
+    .pass_n(pass_61),
+    .pass_s(pass_45),
+    .ray_out_0(_n2222),
+    .ray_out_1(_n2223),
+    .ray_out_2(_n2224),
+    .ray_out_3(_n2225),
+    .ray_out_4(_n2226),
+    .ray_out_5(_n2227),
+    .ray_out_6(_n2228),
+    .ray_out_7(_n2229),
+    .knight_out(_n2230),
+    .king_out(_n2231),
+    .pawn_out(_n2232),
+    .pass_out(_n2233),
+    .victim(_n2234),
+    .target(_n2235),
+    .attacker(_n2236),
+    .own_pawn(_n2237),
+    .vprio(_n2238),
+    .aprio(_n2239),
     .piece(_cell_53_piece)
   );
   chip_cell cell_54 (
@@ -9896,7 +6135,8 @@ module chip_array (
     .ep_set(ep_set[54]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[54]),
     .ep_here(ep_here[54]),
@@ -9904,70 +6144,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_46),
-    .f_ray_in_1(f_ray1_45),
-    .f_ray_in_2(f_ray2_53),
-    .f_ray_in_3(f_ray3_61),
-    .f_ray_in_4(f_ray4_62),
-    .f_ray_in_5(f_ray5_63),
-    .f_ray_in_6(f_ray6_55),
-    .f_ray_in_7(f_ray7_47),
-    .r_ray_in_0(r_ray0_46),
-    .r_ray_in_1(r_ray1_45),
-    .r_ray_in_2(r_ray2_53),
-    .r_ray_in_3(r_ray3_61),
-    .r_ray_in_4(r_ray4_62),
-    .r_ray_in_5(r_ray5_63),
-    .r_ray_in_6(r_ray6_55),
-    .r_ray_in_7(r_ray7_47),
-    .knight_in(_n3598),
-    .king_in(_n3599),
-    .src_knight_in(_n3600),
-    .src_king_in(_n3601),
-    .pawn_ne(own_pawn_63),
-    .pawn_nw(own_pawn_61),
-    .pawn_se(own_pawn_47),
-    .pawn_sw(own_pawn_45),
-    .pawn_n(own_pawn_62),
-    .pawn_s(own_pawn_46),
-    .push_reach_n(push_reach_62),
-    .push_reach_s(push_reach_46),
-    .src_pawn_ne(src_pawn_63),
-    .src_pawn_nw(src_pawn_61),
-    .src_pawn_se(src_pawn_47),
-    .src_pawn_sw(src_pawn_45),
-    .src_pawn_n(src_pawn_62),
-    .src_pawn_s(src_pawn_46),
-    .r_pass_n(r_pass_62),
-    .r_pass_s(r_pass_46),
-    .f_ray_out_0(_n3602),
-    .f_ray_out_1(_n3604),
-    .f_ray_out_2(_n3606),
-    .f_ray_out_3(_n3608),
-    .f_ray_out_4(_n3610),
-    .f_ray_out_5(_n3612),
-    .f_ray_out_6(_n3614),
-    .f_ray_out_7(_n3616),
-    .own_knight(_n3618),
-    .own_king(_n3619),
-    .own_pawn(_n3620),
-    .push_reach(_n3621),
-    .victim(_n3625),
-    .target(_n3626),
-    .r_ray_out_0(_n3603),
-    .r_ray_out_1(_n3605),
-    .r_ray_out_2(_n3607),
-    .r_ray_out_3(_n3609),
-    .r_ray_out_4(_n3611),
-    .r_ray_out_5(_n3613),
-    .r_ray_out_6(_n3615),
-    .r_ray_out_7(_n3617),
-    .src_full(_n3622),
-    .src_pawn(_n3623),
-    .r_pass(_n3624),
-    .attacker(_n3627),
-    .vprio(_n3628),
-    .aprio(_n3629),
+    .ray_in_0(ray0_46),
+    .ray_in_1(ray1_45),
+    .ray_in_2(ray2_53),
+    .ray_in_3(ray3_61),
+    .ray_in_4(ray4_62),
+    .ray_in_5(ray5_63),
+    .ray_in_6(ray6_55),
+    .ray_in_7(ray7_47),
+    .knight_in(_n2247),
+    .king_in(_n2248),
+    .pawn_ne(pawn_63),
+    .pawn_nw(pawn_61),
+    .pawn_se(pawn_47),
+    .pawn_sw(pawn_45),
+    .pawn_n(pawn_62),
+    .pawn_s(pawn_46),
+    .pass_n(pass_62),
+    .pass_s(pass_46),
+    .ray_out_0(_n2249),
+    .ray_out_1(_n2250),
+    .ray_out_2(_n2251),
+    .ray_out_3(_n2252),
+    .ray_out_4(_n2253),
+    .ray_out_5(_n2254),
+    .ray_out_6(_n2255),
+    .ray_out_7(_n2256),
+    .knight_out(_n2257),
+    .king_out(_n2258),
+    .pawn_out(_n2259),
+    .pass_out(_n2260),
+    .victim(_n2261),
+    .target(_n2262),
+    .attacker(_n2263),
+    .own_pawn(_n2264),
+    .vprio(_n2265),
+    .aprio(_n2266),
     .piece(_cell_54_piece)
   );
   chip_cell cell_55 (
@@ -9980,7 +6192,8 @@ module chip_array (
     .ep_set(ep_set[55]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[55]),
     .ep_here(ep_here[55]),
@@ -9988,70 +6201,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h1),
-    .f_ray_in_0(f_ray0_47),
-    .f_ray_in_1(f_ray1_46),
-    .f_ray_in_2(f_ray2_54),
-    .f_ray_in_3(f_ray3_62),
-    .f_ray_in_4(f_ray4_63),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_47),
-    .r_ray_in_1(r_ray1_46),
-    .r_ray_in_2(r_ray2_54),
-    .r_ray_in_3(r_ray3_62),
-    .r_ray_in_4(r_ray4_63),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n3637),
-    .king_in(_n3638),
-    .src_knight_in(_n3639),
-    .src_king_in(_n3640),
+    .ray_in_0(ray0_47),
+    .ray_in_1(ray1_46),
+    .ray_in_2(ray2_54),
+    .ray_in_3(ray3_62),
+    .ray_in_4(ray4_63),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n2274),
+    .king_in(_n2275),
     .pawn_ne(1'h0),
-    .pawn_nw(own_pawn_62),
+    .pawn_nw(pawn_62),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_46),
-    .pawn_n(own_pawn_63),
-    .pawn_s(own_pawn_47),
-    .push_reach_n(push_reach_63),
-    .push_reach_s(push_reach_47),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(src_pawn_62),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_46),
-    .src_pawn_n(src_pawn_63),
-    .src_pawn_s(src_pawn_47),
-    .r_pass_n(r_pass_63),
-    .r_pass_s(r_pass_47),
-    .f_ray_out_0(_n3641),
-    .f_ray_out_1(_n3643),
-    .f_ray_out_2(_n3645),
-    .f_ray_out_3(_n3647),
-    .f_ray_out_4(_n3649),
-    .f_ray_out_5(_n3651),
-    .f_ray_out_6(_n3653),
-    .f_ray_out_7(_n3655),
-    .own_knight(_n3657),
-    .own_king(_n3658),
-    .own_pawn(_n3659),
-    .push_reach(_n3660),
-    .victim(_n3664),
-    .target(_n3665),
-    .r_ray_out_0(_n3642),
-    .r_ray_out_1(_n3644),
-    .r_ray_out_2(_n3646),
-    .r_ray_out_3(_n3648),
-    .r_ray_out_4(_n3650),
-    .r_ray_out_5(_n3652),
-    .r_ray_out_6(_n3654),
-    .r_ray_out_7(_n3656),
-    .src_full(_n3661),
-    .src_pawn(_n3662),
-    .r_pass(_n3663),
-    .attacker(_n3666),
-    .vprio(_n3667),
-    .aprio(_n3668),
+    .pawn_sw(pawn_46),
+    .pawn_n(pawn_63),
+    .pawn_s(pawn_47),
+    .pass_n(pass_63),
+    .pass_s(pass_47),
+    .ray_out_0(_n2276),
+    .ray_out_1(_n2277),
+    .ray_out_2(_n2278),
+    .ray_out_3(_n2279),
+    .ray_out_4(_n2280),
+    .ray_out_5(_n2281),
+    .ray_out_6(_n2282),
+    .ray_out_7(_n2283),
+    .knight_out(_n2284),
+    .king_out(_n2285),
+    .pawn_out(_n2286),
+    .pass_out(_n2287),
+    .victim(_n2288),
+    .target(_n2289),
+    .attacker(_n2290),
+    .own_pawn(_n2291),
+    .vprio(_n2292),
+    .aprio(_n2293),
     .piece(_cell_55_piece)
   );
   chip_cell cell_56 (
@@ -10064,7 +6249,8 @@ module chip_array (
     .ep_set(ep_set[56]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[56]),
     .ep_here(ep_here[56]),
@@ -10072,70 +6258,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_48),
-    .f_ray_in_1(1'h0),
-    .f_ray_in_2(1'h0),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_57),
-    .f_ray_in_7(f_ray7_49),
-    .r_ray_in_0(r_ray0_48),
-    .r_ray_in_1(1'h0),
-    .r_ray_in_2(1'h0),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_57),
-    .r_ray_in_7(r_ray7_49),
-    .knight_in(_n3676),
-    .king_in(_n3677),
-    .src_knight_in(_n3678),
-    .src_king_in(_n3679),
+    .ray_in_0(ray0_48),
+    .ray_in_1(1'h0),
+    .ray_in_2(1'h0),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_57),
+    .ray_in_7(ray7_49),
+    .knight_in(_n2301),
+    .king_in(_n2302),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_49),
+    .pawn_se(pawn_49),
     .pawn_sw(1'h0),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_48),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_48),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_49),
-    .src_pawn_sw(1'h0),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_48),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_48),
-    .f_ray_out_0(_n3680),
-    .f_ray_out_1(_n3682),
-    .f_ray_out_2(_n3684),
-    .f_ray_out_3(_n3686),
-    .f_ray_out_4(_n3688),
-    .f_ray_out_5(_n3690),
-    .f_ray_out_6(_n3692),
-    .f_ray_out_7(_n3694),
-    .own_knight(_n3696),
-    .own_king(_n3697),
-    .own_pawn(_n3698),
-    .push_reach(_n3699),
-    .victim(_n3703),
-    .target(_n3704),
-    .r_ray_out_0(_n3681),
-    .r_ray_out_1(_n3683),
-    .r_ray_out_2(_n3685),
-    .r_ray_out_3(_n3687),
-    .r_ray_out_4(_n3689),
-    .r_ray_out_5(_n3691),
-    .r_ray_out_6(_n3693),
-    .r_ray_out_7(_n3695),
-    .src_full(_n3700),
-    .src_pawn(_n3701),
-    .r_pass(_n3702),
-    .attacker(_n3705),
-    .vprio(_n3706),
-    .aprio(_n3707),
+    .pawn_s(pawn_48),
+    .pass_n(1'h0),
+    .pass_s(pass_48),
+    .ray_out_0(_n2303),
+    .ray_out_1(_n2304),
+    .ray_out_2(_n2305),
+    .ray_out_3(_n2306),
+    .ray_out_4(_n2307),
+    .ray_out_5(_n2308),
+    .ray_out_6(_n2309),
+    .ray_out_7(_n2310),
+    .knight_out(_n2311),
+    .king_out(_n2312),
+    .pawn_out(_n2313),
+    .pass_out(_n2314),
+    .victim(_n2315),
+    .target(_n2316),
+    .attacker(_n2317),
+    .own_pawn(_n2318),
+    .vprio(_n2319),
+    .aprio(_n2320),
     .piece(_cell_56_piece)
   );
   chip_cell cell_57 (
@@ -10148,7 +6306,8 @@ module chip_array (
     .ep_set(ep_set[57]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[57]),
     .ep_here(ep_here[57]),
@@ -10156,70 +6315,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_49),
-    .f_ray_in_1(f_ray1_48),
-    .f_ray_in_2(f_ray2_56),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_58),
-    .f_ray_in_7(f_ray7_50),
-    .r_ray_in_0(r_ray0_49),
-    .r_ray_in_1(r_ray1_48),
-    .r_ray_in_2(r_ray2_56),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_58),
-    .r_ray_in_7(r_ray7_50),
-    .knight_in(_n3715),
-    .king_in(_n3716),
-    .src_knight_in(_n3717),
-    .src_king_in(_n3718),
+    .ray_in_0(ray0_49),
+    .ray_in_1(ray1_48),
+    .ray_in_2(ray2_56),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_58),
+    .ray_in_7(ray7_50),
+    .knight_in(_n2328),
+    .king_in(_n2329),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_50),
-    .pawn_sw(own_pawn_48),
+    .pawn_se(pawn_50),
+    .pawn_sw(pawn_48),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_49),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_49),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_50),
-    .src_pawn_sw(src_pawn_48),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_49),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_49),
-    .f_ray_out_0(_n3719),
-    .f_ray_out_1(_n3721),
-    .f_ray_out_2(_n3723),
-    .f_ray_out_3(_n3725),
-    .f_ray_out_4(_n3727),
-    .f_ray_out_5(_n3729),
-    .f_ray_out_6(_n3731),
-    .f_ray_out_7(_n3733),
-    .own_knight(_n3735),
-    .own_king(_n3736),
-    .own_pawn(_n3737),
-    .push_reach(_n3738),
-    .victim(_n3742),
-    .target(_n3743),
-    .r_ray_out_0(_n3720),
-    .r_ray_out_1(_n3722),
-    .r_ray_out_2(_n3724),
-    .r_ray_out_3(_n3726),
-    .r_ray_out_4(_n3728),
-    .r_ray_out_5(_n3730),
-    .r_ray_out_6(_n3732),
-    .r_ray_out_7(_n3734),
-    .src_full(_n3739),
-    .src_pawn(_n3740),
-    .r_pass(_n3741),
-    .attacker(_n3744),
-    .vprio(_n3745),
-    .aprio(_n3746),
+    .pawn_s(pawn_49),
+    .pass_n(1'h0),
+    .pass_s(pass_49),
+    .ray_out_0(_n2330),
+    .ray_out_1(_n2331),
+    .ray_out_2(_n2332),
+    .ray_out_3(_n2333),
+    .ray_out_4(_n2334),
+    .ray_out_5(_n2335),
+    .ray_out_6(_n2336),
+    .ray_out_7(_n2337),
+    .knight_out(_n2338),
+    .king_out(_n2339),
+    .pawn_out(_n2340),
+    .pass_out(_n2341),
+    .victim(_n2342),
+    .target(_n2343),
+    .attacker(_n2344),
+    .own_pawn(_n2345),
+    .vprio(_n2346),
+    .aprio(_n2347),
     .piece(_cell_57_piece)
   );
   chip_cell cell_58 (
@@ -10232,7 +6363,8 @@ module chip_array (
     .ep_set(ep_set[58]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[58]),
     .ep_here(ep_here[58]),
@@ -10240,70 +6372,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_50),
-    .f_ray_in_1(f_ray1_49),
-    .f_ray_in_2(f_ray2_57),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_59),
-    .f_ray_in_7(f_ray7_51),
-    .r_ray_in_0(r_ray0_50),
-    .r_ray_in_1(r_ray1_49),
-    .r_ray_in_2(r_ray2_57),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_59),
-    .r_ray_in_7(r_ray7_51),
-    .knight_in(_n3754),
-    .king_in(_n3755),
-    .src_knight_in(_n3756),
-    .src_king_in(_n3757),
+    .ray_in_0(ray0_50),
+    .ray_in_1(ray1_49),
+    .ray_in_2(ray2_57),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_59),
+    .ray_in_7(ray7_51),
+    .knight_in(_n2355),
+    .king_in(_n2356),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_51),
-    .pawn_sw(own_pawn_49),
+    .pawn_se(pawn_51),
+    .pawn_sw(pawn_49),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_50),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_50),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_51),
-    .src_pawn_sw(src_pawn_49),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_50),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_50),
-    .f_ray_out_0(_n3758),
-    .f_ray_out_1(_n3760),
-    .f_ray_out_2(_n3762),
-    .f_ray_out_3(_n3764),
-    .f_ray_out_4(_n3766),
-    .f_ray_out_5(_n3768),
-    .f_ray_out_6(_n3770),
-    .f_ray_out_7(_n3772),
-    .own_knight(_n3774),
-    .own_king(_n3775),
-    .own_pawn(_n3776),
-    .push_reach(_n3777),
-    .victim(_n3781),
-    .target(_n3782),
-    .r_ray_out_0(_n3759),
-    .r_ray_out_1(_n3761),
-    .r_ray_out_2(_n3763),
-    .r_ray_out_3(_n3765),
-    .r_ray_out_4(_n3767),
-    .r_ray_out_5(_n3769),
-    .r_ray_out_6(_n3771),
-    .r_ray_out_7(_n3773),
-    .src_full(_n3778),
-    .src_pawn(_n3779),
-    .r_pass(_n3780),
-    .attacker(_n3783),
-    .vprio(_n3784),
-    .aprio(_n3785),
+    .pawn_s(pawn_50),
+    .pass_n(1'h0),
+    .pass_s(pass_50),
+    .ray_out_0(_n2357),
+    .ray_out_1(_n2358),
+    .ray_out_2(_n2359),
+    .ray_out_3(_n2360),
+    .ray_out_4(_n2361),
+    .ray_out_5(_n2362),
+    .ray_out_6(_n2363),
+    .ray_out_7(_n2364),
+    .knight_out(_n2365),
+    .king_out(_n2366),
+    .pawn_out(_n2367),
+    .pass_out(_n2368),
+    .victim(_n2369),
+    .target(_n2370),
+    .attacker(_n2371),
+    .own_pawn(_n2372),
+    .vprio(_n2373),
+    .aprio(_n2374),
     .piece(_cell_58_piece)
   );
   chip_cell cell_59 (
@@ -10316,7 +6420,8 @@ module chip_array (
     .ep_set(ep_set[59]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[59]),
     .ep_here(ep_here[59]),
@@ -10324,70 +6429,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_51),
-    .f_ray_in_1(f_ray1_50),
-    .f_ray_in_2(f_ray2_58),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_60),
-    .f_ray_in_7(f_ray7_52),
-    .r_ray_in_0(r_ray0_51),
-    .r_ray_in_1(r_ray1_50),
-    .r_ray_in_2(r_ray2_58),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_60),
-    .r_ray_in_7(r_ray7_52),
-    .knight_in(_n3793),
-    .king_in(_n3794),
-    .src_knight_in(_n3795),
-    .src_king_in(_n3796),
+    .ray_in_0(ray0_51),
+    .ray_in_1(ray1_50),
+    .ray_in_2(ray2_58),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_60),
+    .ray_in_7(ray7_52),
+    .knight_in(_n2382),
+    .king_in(_n2383),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_52),
-    .pawn_sw(own_pawn_50),
+    .pawn_se(pawn_52),
+    .pawn_sw(pawn_50),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_51),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_51),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_52),
-    .src_pawn_sw(src_pawn_50),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_51),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_51),
-    .f_ray_out_0(_n3797),
-    .f_ray_out_1(_n3799),
-    .f_ray_out_2(_n3801),
-    .f_ray_out_3(_n3803),
-    .f_ray_out_4(_n3805),
-    .f_ray_out_5(_n3807),
-    .f_ray_out_6(_n3809),
-    .f_ray_out_7(_n3811),
-    .own_knight(_n3813),
-    .own_king(_n3814),
-    .own_pawn(_n3815),
-    .push_reach(_n3816),
-    .victim(_n3820),
-    .target(_n3821),
-    .r_ray_out_0(_n3798),
-    .r_ray_out_1(_n3800),
-    .r_ray_out_2(_n3802),
-    .r_ray_out_3(_n3804),
-    .r_ray_out_4(_n3806),
-    .r_ray_out_5(_n3808),
-    .r_ray_out_6(_n3810),
-    .r_ray_out_7(_n3812),
-    .src_full(_n3817),
-    .src_pawn(_n3818),
-    .r_pass(_n3819),
-    .attacker(_n3822),
-    .vprio(_n3823),
-    .aprio(_n3824),
+    .pawn_s(pawn_51),
+    .pass_n(1'h0),
+    .pass_s(pass_51),
+    .ray_out_0(_n2384),
+    .ray_out_1(_n2385),
+    .ray_out_2(_n2386),
+    .ray_out_3(_n2387),
+    .ray_out_4(_n2388),
+    .ray_out_5(_n2389),
+    .ray_out_6(_n2390),
+    .ray_out_7(_n2391),
+    .knight_out(_n2392),
+    .king_out(_n2393),
+    .pawn_out(_n2394),
+    .pass_out(_n2395),
+    .victim(_n2396),
+    .target(_n2397),
+    .attacker(_n2398),
+    .own_pawn(_n2399),
+    .vprio(_n2400),
+    .aprio(_n2401),
     .piece(_cell_59_piece)
   );
   chip_cell cell_60 (
@@ -10400,7 +6477,8 @@ module chip_array (
     .ep_set(ep_set[60]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[60]),
     .ep_here(ep_here[60]),
@@ -10408,70 +6486,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_52),
-    .f_ray_in_1(f_ray1_51),
-    .f_ray_in_2(f_ray2_59),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_61),
-    .f_ray_in_7(f_ray7_53),
-    .r_ray_in_0(r_ray0_52),
-    .r_ray_in_1(r_ray1_51),
-    .r_ray_in_2(r_ray2_59),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_61),
-    .r_ray_in_7(r_ray7_53),
-    .knight_in(_n3832),
-    .king_in(_n3833),
-    .src_knight_in(_n3834),
-    .src_king_in(_n3835),
+    .ray_in_0(ray0_52),
+    .ray_in_1(ray1_51),
+    .ray_in_2(ray2_59),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_61),
+    .ray_in_7(ray7_53),
+    .knight_in(_n2409),
+    .king_in(_n2410),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_53),
-    .pawn_sw(own_pawn_51),
+    .pawn_se(pawn_53),
+    .pawn_sw(pawn_51),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_52),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_52),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_53),
-    .src_pawn_sw(src_pawn_51),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_52),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_52),
-    .f_ray_out_0(_n3836),
-    .f_ray_out_1(_n3838),
-    .f_ray_out_2(_n3840),
-    .f_ray_out_3(_n3842),
-    .f_ray_out_4(_n3844),
-    .f_ray_out_5(_n3846),
-    .f_ray_out_6(_n3848),
-    .f_ray_out_7(_n3850),
-    .own_knight(_n3852),
-    .own_king(_n3853),
-    .own_pawn(_n3854),
-    .push_reach(_n3855),
-    .victim(_n3859),
-    .target(_n3860),
-    .r_ray_out_0(_n3837),
-    .r_ray_out_1(_n3839),
-    .r_ray_out_2(_n3841),
-    .r_ray_out_3(_n3843),
-    .r_ray_out_4(_n3845),
-    .r_ray_out_5(_n3847),
-    .r_ray_out_6(_n3849),
-    .r_ray_out_7(_n3851),
-    .src_full(_n3856),
-    .src_pawn(_n3857),
-    .r_pass(_n3858),
-    .attacker(_n3861),
-    .vprio(_n3862),
-    .aprio(_n3863),
+    .pawn_s(pawn_52),
+    .pass_n(1'h0),
+    .pass_s(pass_52),
+    .ray_out_0(_n2411),
+    .ray_out_1(_n2412),
+    .ray_out_2(_n2413),
+    .ray_out_3(_n2414),
+    .ray_out_4(_n2415),
+    .ray_out_5(_n2416),
+    .ray_out_6(_n2417),
+    .ray_out_7(_n2418),
+    .knight_out(_n2419),
+    .king_out(_n2420),
+    .pawn_out(_n2421),
+    .pass_out(_n2422),
+    .victim(_n2423),
+    .target(_n2424),
+    .attacker(_n2425),
+    .own_pawn(_n2426),
+    .vprio(_n2427),
+    .aprio(_n2428),
     .piece(_cell_60_piece)
   );
   chip_cell cell_61 (
@@ -10484,7 +6534,8 @@ module chip_array (
     .ep_set(ep_set[61]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[61]),
     .ep_here(ep_here[61]),
@@ -10492,70 +6543,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_53),
-    .f_ray_in_1(f_ray1_52),
-    .f_ray_in_2(f_ray2_60),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_62),
-    .f_ray_in_7(f_ray7_54),
-    .r_ray_in_0(r_ray0_53),
-    .r_ray_in_1(r_ray1_52),
-    .r_ray_in_2(r_ray2_60),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_62),
-    .r_ray_in_7(r_ray7_54),
-    .knight_in(_n3871),
-    .king_in(_n3872),
-    .src_knight_in(_n3873),
-    .src_king_in(_n3874),
+    .ray_in_0(ray0_53),
+    .ray_in_1(ray1_52),
+    .ray_in_2(ray2_60),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_62),
+    .ray_in_7(ray7_54),
+    .knight_in(_n2436),
+    .king_in(_n2437),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_54),
-    .pawn_sw(own_pawn_52),
+    .pawn_se(pawn_54),
+    .pawn_sw(pawn_52),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_53),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_53),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_54),
-    .src_pawn_sw(src_pawn_52),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_53),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_53),
-    .f_ray_out_0(_n3875),
-    .f_ray_out_1(_n3877),
-    .f_ray_out_2(_n3879),
-    .f_ray_out_3(_n3881),
-    .f_ray_out_4(_n3883),
-    .f_ray_out_5(_n3885),
-    .f_ray_out_6(_n3887),
-    .f_ray_out_7(_n3889),
-    .own_knight(_n3891),
-    .own_king(_n3892),
-    .own_pawn(_n3893),
-    .push_reach(_n3894),
-    .victim(_n3898),
-    .target(_n3899),
-    .r_ray_out_0(_n3876),
-    .r_ray_out_1(_n3878),
-    .r_ray_out_2(_n3880),
-    .r_ray_out_3(_n3882),
-    .r_ray_out_4(_n3884),
-    .r_ray_out_5(_n3886),
-    .r_ray_out_6(_n3888),
-    .r_ray_out_7(_n3890),
-    .src_full(_n3895),
-    .src_pawn(_n3896),
-    .r_pass(_n3897),
-    .attacker(_n3900),
-    .vprio(_n3901),
-    .aprio(_n3902),
+    .pawn_s(pawn_53),
+    .pass_n(1'h0),
+    .pass_s(pass_53),
+    .ray_out_0(_n2438),
+    .ray_out_1(_n2439),
+    .ray_out_2(_n2440),
+    .ray_out_3(_n2441),
+    .ray_out_4(_n2442),
+    .ray_out_5(_n2443),
+    .ray_out_6(_n2444),
+    .ray_out_7(_n2445),
+    .knight_out(_n2446),
+    .king_out(_n2447),
+    .pawn_out(_n2448),
+    .pass_out(_n2449),
+    .victim(_n2450),
+    .target(_n2451),
+    .attacker(_n2452),
+    .own_pawn(_n2453),
+    .vprio(_n2454),
+    .aprio(_n2455),
     .piece(_cell_61_piece)
   );
   chip_cell cell_62 (
@@ -10568,7 +6591,8 @@ module chip_array (
     .ep_set(ep_set[62]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[62]),
     .ep_here(ep_here[62]),
@@ -10576,70 +6600,42 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_54),
-    .f_ray_in_1(f_ray1_53),
-    .f_ray_in_2(f_ray2_61),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(f_ray6_63),
-    .f_ray_in_7(f_ray7_55),
-    .r_ray_in_0(r_ray0_54),
-    .r_ray_in_1(r_ray1_53),
-    .r_ray_in_2(r_ray2_61),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(r_ray6_63),
-    .r_ray_in_7(r_ray7_55),
-    .knight_in(_n3910),
-    .king_in(_n3911),
-    .src_knight_in(_n3912),
-    .src_king_in(_n3913),
+    .ray_in_0(ray0_54),
+    .ray_in_1(ray1_53),
+    .ray_in_2(ray2_61),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(ray6_63),
+    .ray_in_7(ray7_55),
+    .knight_in(_n2463),
+    .king_in(_n2464),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
-    .pawn_se(own_pawn_55),
-    .pawn_sw(own_pawn_53),
+    .pawn_se(pawn_55),
+    .pawn_sw(pawn_53),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_54),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_54),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(src_pawn_55),
-    .src_pawn_sw(src_pawn_53),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_54),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_54),
-    .f_ray_out_0(_n3914),
-    .f_ray_out_1(_n3916),
-    .f_ray_out_2(_n3918),
-    .f_ray_out_3(_n3920),
-    .f_ray_out_4(_n3922),
-    .f_ray_out_5(_n3924),
-    .f_ray_out_6(_n3926),
-    .f_ray_out_7(_n3928),
-    .own_knight(_n3930),
-    .own_king(_n3931),
-    .own_pawn(_n3932),
-    .push_reach(_n3933),
-    .victim(_n3937),
-    .target(_n3938),
-    .r_ray_out_0(_n3915),
-    .r_ray_out_1(_n3917),
-    .r_ray_out_2(_n3919),
-    .r_ray_out_3(_n3921),
-    .r_ray_out_4(_n3923),
-    .r_ray_out_5(_n3925),
-    .r_ray_out_6(_n3927),
-    .r_ray_out_7(_n3929),
-    .src_full(_n3934),
-    .src_pawn(_n3935),
-    .r_pass(_n3936),
-    .attacker(_n3939),
-    .vprio(_n3940),
-    .aprio(_n3941),
+    .pawn_s(pawn_54),
+    .pass_n(1'h0),
+    .pass_s(pass_54),
+    .ray_out_0(_n2465),
+    .ray_out_1(_n2466),
+    .ray_out_2(_n2467),
+    .ray_out_3(_n2468),
+    .ray_out_4(_n2469),
+    .ray_out_5(_n2470),
+    .ray_out_6(_n2471),
+    .ray_out_7(_n2472),
+    .knight_out(_n2473),
+    .king_out(_n2474),
+    .pawn_out(_n2475),
+    .pass_out(_n2476),
+    .victim(_n2477),
+    .target(_n2478),
+    .attacker(_n2479),
+    .own_pawn(_n2480),
+    .vprio(_n2481),
+    .aprio(_n2482),
     .piece(_cell_62_piece)
   );
   chip_cell cell_63 (
@@ -10652,7 +6648,8 @@ module chip_array (
     .ep_set(ep_set[63]),
     .ep_prio(ep_prio),
     .black(black),
-    .first(first),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[63]),
     .ep_here(ep_here[63]),
@@ -10660,74 +6657,46 @@ module chip_array (
     .rank4(1'h0),
     .rank5(1'h0),
     .rank7(1'h0),
-    .f_ray_in_0(f_ray0_55),
-    .f_ray_in_1(f_ray1_54),
-    .f_ray_in_2(f_ray2_62),
-    .f_ray_in_3(1'h0),
-    .f_ray_in_4(1'h0),
-    .f_ray_in_5(1'h0),
-    .f_ray_in_6(1'h0),
-    .f_ray_in_7(1'h0),
-    .r_ray_in_0(r_ray0_55),
-    .r_ray_in_1(r_ray1_54),
-    .r_ray_in_2(r_ray2_62),
-    .r_ray_in_3(1'h0),
-    .r_ray_in_4(1'h0),
-    .r_ray_in_5(1'h0),
-    .r_ray_in_6(1'h0),
-    .r_ray_in_7(1'h0),
-    .knight_in(_n3949),
-    .king_in(_n3950),
-    .src_knight_in(_n3951),
-    .src_king_in(_n3952),
+    .ray_in_0(ray0_55),
+    .ray_in_1(ray1_54),
+    .ray_in_2(ray2_62),
+    .ray_in_3(1'h0),
+    .ray_in_4(1'h0),
+    .ray_in_5(1'h0),
+    .ray_in_6(1'h0),
+    .ray_in_7(1'h0),
+    .knight_in(_n2490),
+    .king_in(_n2491),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
-    .pawn_sw(own_pawn_54),
+    .pawn_sw(pawn_54),
     .pawn_n(1'h0),
-    .pawn_s(own_pawn_55),
-    .push_reach_n(1'h0),
-    .push_reach_s(push_reach_55),
-    .src_pawn_ne(1'h0),
-    .src_pawn_nw(1'h0),
-    .src_pawn_se(1'h0),
-    .src_pawn_sw(src_pawn_54),
-    .src_pawn_n(1'h0),
-    .src_pawn_s(src_pawn_55),
-    .r_pass_n(1'h0),
-    .r_pass_s(r_pass_55),
-    .f_ray_out_0(_n3953),
-    .f_ray_out_1(_n3955),
-    .f_ray_out_2(_n3957),
-    .f_ray_out_3(_n3959),
-    .f_ray_out_4(_n3961),
-    .f_ray_out_5(_n3963),
-    .f_ray_out_6(_n3965),
-    .f_ray_out_7(_n3967),
-    .own_knight(_n3969),
-    .own_king(_n3970),
-    .own_pawn(_n3971),
-    .push_reach(_n3972),
-    .victim(_n3976),
-    .target(_n3977),
-    .r_ray_out_0(_n3954),
-    .r_ray_out_1(_n3956),
-    .r_ray_out_2(_n3958),
-    .r_ray_out_3(_n3960),
-    .r_ray_out_4(_n3962),
-    .r_ray_out_5(_n3964),
-    .r_ray_out_6(_n3966),
-    .r_ray_out_7(_n3968),
-    .src_full(_n3973),
-    .src_pawn(_n3974),
-    .r_pass(_n3975),
-    .attacker(_n3978),
-    .vprio(_n3979),
-    .aprio(_n3980),
+    .pawn_s(pawn_55),
+    .pass_n(1'h0),
+    .pass_s(pass_55),
+    .ray_out_0(_n2492),
+    .ray_out_1(_n2493),
+    .ray_out_2(_n2494),
+    .ray_out_3(_n2495),
+    .ray_out_4(_n2496),
+    .ray_out_5(_n2497),
+    .ray_out_6(_n2498),
+    .ray_out_7(_n2499),
+    .knight_out(_n2500),
+    .king_out(_n2501),
+    .pawn_out(_n2502),
+    .pass_out(_n2503),
+    .victim(_n2504),
+    .target(_n2505),
+    .attacker(_n2506),
+    .own_pawn(_n2507),
+    .vprio(_n2508),
+    .aprio(_n2509),
     .piece(_cell_63_piece)
   );
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _cell_0_piece, _cell_1_piece, _cell_2_piece, _cell_3_piece, _cell_4_piece, _cell_5_piece, _cell_6_piece, _cell_7_piece, _cell_8_piece, _cell_9_piece, _cell_10_piece, _cell_11_piece, _cell_12_piece, _cell_13_piece, _cell_14_piece, _cell_15_piece, _cell_16_piece, _cell_17_piece, _cell_18_piece, _cell_19_piece, _cell_20_piece, _cell_21_piece, _cell_22_piece, _cell_23_piece, _cell_24_piece, _cell_25_piece, _cell_26_piece, _cell_27_piece, _cell_28_piece, _cell_29_piece, _cell_30_piece, _cell_31_piece, _cell_32_piece, _cell_33_piece, _cell_34_piece, _cell_35_piece, _cell_36_piece, _cell_37_piece, _cell_38_piece, _cell_39_piece, _cell_40_piece, _cell_41_piece, _cell_42_piece, _cell_43_piece, _cell_44_piece, _cell_45_piece, _cell_46_piece, _cell_47_piece, _cell_48_piece, _cell_49_piece, _cell_50_piece, _cell_51_piece, _cell_52_piece, _cell_53_piece, _cell_54_piece, _cell_55_piece, _cell_56_piece, _cell_57_piece, _cell_58_piece, _cell_59_piece, _cell_60_piece, _cell_61_piece, _cell_62_piece, _cell_63_piece, f_ray3_0, f_ray4_0, f_ray5_0, f_ray6_0, f_ray7_0, r_ray3_0, r_ray4_0, r_ray5_0, r_ray6_0, r_ray7_0, f_ray3_1, f_ray4_1, f_ray5_1, r_ray3_1, r_ray4_1, r_ray5_1, f_ray3_2, f_ray4_2, f_ray5_2, r_ray3_2, r_ray4_2, r_ray5_2, f_ray3_3, f_ray4_3, f_ray5_3, r_ray3_3, r_ray4_3, r_ray5_3, f_ray3_4, f_ray4_4, f_ray5_4, r_ray3_4, r_ray4_4, r_ray5_4, f_ray3_5, f_ray4_5, f_ray5_5, r_ray3_5, r_ray4_5, r_ray5_5, f_ray3_6, f_ray4_6, f_ray5_6, r_ray3_6, r_ray4_6, r_ray5_6, f_ray1_7, f_ray2_7, f_ray3_7, f_ray4_7, f_ray5_7, r_ray1_7, r_ray2_7, r_ray3_7, r_ray4_7, r_ray5_7, f_ray5_8, f_ray6_8, f_ray7_8, r_ray5_8, r_ray6_8, r_ray7_8, f_ray1_15, f_ray2_15, f_ray3_15, r_ray1_15, r_ray2_15, r_ray3_15, f_ray5_16, f_ray6_16, f_ray7_16, r_ray5_16, r_ray6_16, r_ray7_16, f_ray1_23, f_ray2_23, f_ray3_23, r_ray1_23, r_ray2_23, r_ray3_23, f_ray5_24, f_ray6_24, f_ray7_24, r_ray5_24, r_ray6_24, r_ray7_24, f_ray1_31, f_ray2_31, f_ray3_31, r_ray1_31, r_ray2_31, r_ray3_31, f_ray5_32, f_ray6_32, f_ray7_32, r_ray5_32, r_ray6_32, r_ray7_32, f_ray1_39, f_ray2_39, f_ray3_39, r_ray1_39, r_ray2_39, r_ray3_39, f_ray5_40, f_ray6_40, f_ray7_40, r_ray5_40, r_ray6_40, r_ray7_40, f_ray1_47, f_ray2_47, f_ray3_47, r_ray1_47, r_ray2_47, r_ray3_47, f_ray5_48, f_ray6_48, f_ray7_48, r_ray5_48, r_ray6_48, r_ray7_48, f_ray1_55, f_ray2_55, f_ray3_55, r_ray1_55, r_ray2_55, r_ray3_55, f_ray0_56, f_ray1_56, f_ray5_56, f_ray6_56, f_ray7_56, r_ray0_56, r_ray1_56, r_ray5_56, r_ray6_56, r_ray7_56, f_ray0_57, f_ray1_57, f_ray7_57, r_ray0_57, r_ray1_57, r_ray7_57, f_ray0_58, f_ray1_58, f_ray7_58, r_ray0_58, r_ray1_58, r_ray7_58, f_ray0_59, f_ray1_59, f_ray7_59, r_ray0_59, r_ray1_59, r_ray7_59, f_ray0_60, f_ray1_60, f_ray7_60, r_ray0_60, r_ray1_60, r_ray7_60, f_ray0_61, f_ray1_61, f_ray7_61, r_ray0_61, r_ray1_61, r_ray7_61, f_ray0_62, f_ray1_62, f_ray7_62, r_ray0_62, r_ray1_62, r_ray7_62, f_ray0_63, f_ray1_63, f_ray2_63, f_ray3_63, f_ray7_63, r_ray0_63, r_ray1_63, r_ray2_63, r_ray3_63, r_ray7_63, 1'b0};
+  wire _unused = &{1'b0, _cell_0_piece, _cell_1_piece, _cell_2_piece, _cell_3_piece, _cell_4_piece, _cell_5_piece, _cell_6_piece, _cell_7_piece, _cell_8_piece, _cell_9_piece, _cell_10_piece, _cell_11_piece, _cell_12_piece, _cell_13_piece, _cell_14_piece, _cell_15_piece, _cell_16_piece, _cell_17_piece, _cell_18_piece, _cell_19_piece, _cell_20_piece, _cell_21_piece, _cell_22_piece, _cell_23_piece, _cell_24_piece, _cell_25_piece, _cell_26_piece, _cell_27_piece, _cell_28_piece, _cell_29_piece, _cell_30_piece, _cell_31_piece, _cell_32_piece, _cell_33_piece, _cell_34_piece, _cell_35_piece, _cell_36_piece, _cell_37_piece, _cell_38_piece, _cell_39_piece, _cell_40_piece, _cell_41_piece, _cell_42_piece, _cell_43_piece, _cell_44_piece, _cell_45_piece, _cell_46_piece, _cell_47_piece, _cell_48_piece, _cell_49_piece, _cell_50_piece, _cell_51_piece, _cell_52_piece, _cell_53_piece, _cell_54_piece, _cell_55_piece, _cell_56_piece, _cell_57_piece, _cell_58_piece, _cell_59_piece, _cell_60_piece, _cell_61_piece, _cell_62_piece, _cell_63_piece, ray3_0, ray4_0, ray5_0, ray6_0, ray7_0, ray3_1, ray4_1, ray5_1, ray3_2, ray4_2, ray5_2, ray3_3, ray4_3, ray5_3, ray3_4, ray4_4, ray5_4, ray3_5, ray4_5, ray5_5, ray3_6, ray4_6, ray5_6, ray1_7, ray2_7, ray3_7, ray4_7, ray5_7, ray5_8, ray6_8, ray7_8, ray1_15, ray2_15, ray3_15, ray5_16, ray6_16, ray7_16, ray1_23, ray2_23, ray3_23, ray5_24, ray6_24, ray7_24, ray1_31, ray2_31, ray3_31, ray5_32, ray6_32, ray7_32, ray1_39, ray2_39, ray3_39, ray5_40, ray6_40, ray7_40, ray1_47, ray2_47, ray3_47, ray5_48, ray6_48, ray7_48, ray1_55, ray2_55, ray3_55, ray0_56, ray1_56, ray5_56, ray6_56, ray7_56, ray0_57, ray1_57, ray7_57, ray0_58, ray1_58, ray7_58, ray0_59, ray1_59, ray7_59, ray0_60, ray1_60, ray7_60, ray0_61, ray1_61, ray7_61, ray0_62, ray1_62, ray7_62, ray0_63, ray1_63, ray2_63, ray3_63, ray7_63, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -9,7 +9,8 @@ module chip_cell (
   input wire ep_set,
   input wire [2:0] ep_prio,
   input wire black,
-  input wire first,
+  input wire find_victim,
+  input wire all_enemies,
   input wire quiet_pat,
   input wire src_sel,
   input wire ep_here,
@@ -17,316 +18,246 @@ module chip_cell (
   input wire rank4,
   input wire rank5,
   input wire rank7,
-  input wire f_ray_in_0,
-  input wire f_ray_in_1,
-  input wire f_ray_in_2,
-  input wire f_ray_in_3,
-  input wire f_ray_in_4,
-  input wire f_ray_in_5,
-  input wire f_ray_in_6,
-  input wire f_ray_in_7,
-  input wire r_ray_in_0,
-  input wire r_ray_in_1,
-  input wire r_ray_in_2,
-  input wire r_ray_in_3,
-  input wire r_ray_in_4,
-  input wire r_ray_in_5,
-  input wire r_ray_in_6,
-  input wire r_ray_in_7,
+  input wire ray_in_0,
+  input wire ray_in_1,
+  input wire ray_in_2,
+  input wire ray_in_3,
+  input wire ray_in_4,
+  input wire ray_in_5,
+  input wire ray_in_6,
+  input wire ray_in_7,
   input wire [7:0] knight_in,
   input wire [7:0] king_in,
-  input wire [7:0] src_knight_in,
-  input wire [7:0] src_king_in,
   input wire pawn_ne,
   input wire pawn_nw,
   input wire pawn_se,
   input wire pawn_sw,
   input wire pawn_n,
   input wire pawn_s,
-  input wire push_reach_n,
-  input wire push_reach_s,
-  input wire src_pawn_ne,
-  input wire src_pawn_nw,
-  input wire src_pawn_se,
-  input wire src_pawn_sw,
-  input wire src_pawn_n,
-  input wire src_pawn_s,
-  input wire r_pass_n,
-  input wire r_pass_s,
-  output wire f_ray_out_0,
-  output wire f_ray_out_1,
-  output wire f_ray_out_2,
-  output wire f_ray_out_3,
-  output wire f_ray_out_4,
-  output wire f_ray_out_5,
-  output wire f_ray_out_6,
-  output wire f_ray_out_7,
-  output wire own_knight,
-  output wire own_king,
-  output wire own_pawn,
-  output wire push_reach,
+  input wire pass_n,
+  input wire pass_s,
+  output wire ray_out_0,
+  output wire ray_out_1,
+  output wire ray_out_2,
+  output wire ray_out_3,
+  output wire ray_out_4,
+  output wire ray_out_5,
+  output wire ray_out_6,
+  output wire ray_out_7,
+  output wire knight_out,
+  output wire king_out,
+  output wire pawn_out,
+  output wire pass_out,
   output wire victim,
   output wire target,
-  output wire r_ray_out_0,
-  output wire r_ray_out_1,
-  output wire r_ray_out_2,
-  output wire r_ray_out_3,
-  output wire r_ray_out_4,
-  output wire r_ray_out_5,
-  output wire r_ray_out_6,
-  output wire r_ray_out_7,
-  output wire src_full,
-  output wire src_pawn,
-  output wire r_pass,
   output wire attacker,
+  output wire own_pawn,
   output reg [2:0] vprio,
   output reg [2:0] aprio,
   output reg [3:0] piece
 );
-  wire [2:0] _n53;
-  wire _n54;
+  wire [2:0] _n36;
+  wire _n37;
   wire empty;
+  wire _n43;
+  wire _n44;
+  wire _n45;
+  wire own;
+  wire _n47;
+  wire enemy;
+  wire _n50;
+  wire _n52;
+  wire _n53;
+  wire _n55;
+  wire _n56;
+  wire _n58;
   wire _n60;
   wire _n61;
-  wire _n62;
-  wire own;
-  wire _n64;
-  wire enemy;
+  wire src_full;
+  wire _n63;
+  wire src_pawn;
+  wire _n65;
+  wire _n66;
   wire _n67;
+  wire _n68;
   wire _n69;
-  wire _n70;
-  wire _n72;
+  wire ray;
+  wire _n71;
+  wire ray_2;
   wire _n73;
+  wire ray_3;
   wire _n75;
+  wire ray_4;
   wire _n77;
-  wire _n78;
-  wire f_ray;
-  wire _n80;
+  wire ray_5;
+  wire _n79;
+  wire ray_6;
   wire _n81;
-  wire f_ray_2;
+  wire ray_7;
   wire _n83;
-  wire _n84;
-  wire f_ray_3;
+  wire ray_8;
   wire _n86;
   wire _n87;
-  wire f_ray_4;
-  wire _n89;
+  wire _n88;
   wire _n90;
-  wire f_ray_5;
+  wire _n91;
   wire _n92;
-  wire _n93;
-  wire f_ray_6;
+  wire _n94;
   wire _n95;
   wire _n96;
-  wire f_ray_7;
-  wire _n98;
-  wire _n99;
-  wire f_ray_8;
-  wire _n102;
+  wire pass;
+  wire knight_heard;
+  wire king_heard;
+  wire [3:0] _n100;
+  wire _n101;
+  wire [3:0] _n102;
   wire _n103;
+  wire _n104;
   wire _n105;
   wire _n106;
-  wire [7:0] _n107;
-  wire _n108;
+  wire _n107;
+  wire reach;
   wire _n109;
   wire _n110;
   wire _n111;
-  wire reach;
+  wire _n112;
   wire _n113;
   wire _n114;
-  wire pawn_cap;
+  wire _n115;
   wire _n116;
-  wire _n118;
+  wire _n117;
   wire _n119;
   wire _n120;
-  wire _n121;
   wire _n122;
   wire _n123;
   wire _n124;
+  wire _n125;
   wire _n126;
   wire _n127;
+  wire _n128;
   wire _n129;
   wire _n130;
-  wire _n132;
+  wire _n131;
+  wire _n133;
   wire _n134;
-  wire r_ray;
-  wire _n136;
-  wire r_ray_2;
+  wire _n135;
+  wire _n137;
   wire _n138;
-  wire r_ray_3;
-  wire _n140;
-  wire r_ray_4;
+  wire _n139;
+  wire _n141;
   wire _n142;
-  wire r_ray_5;
+  wire _n143;
   wire _n144;
-  wire r_ray_6;
-  wire _n146;
-  wire r_ray_7;
-  wire _n148;
-  wire r_ray_8;
-  wire _n150;
-  wire [3:0] _n152;
-  wire _n153;
-  wire [3:0] _n154;
-  wire _n155;
-  wire _n156;
-  wire _n157;
-  wire _n158;
-  wire _n159;
-  wire _n160;
-  wire _n161;
-  wire _n162;
-  wire _n163;
-  wire _n164;
-  wire _n165;
-  wire _n166;
-  wire _n167;
-  wire _n168;
-  wire _n170;
-  wire _n171;
-  wire _n172;
-  wire _n173;
-  wire _n175;
-  wire _n176;
-  wire _n177;
-  wire _n179;
-  wire _n180;
-  wire _n181;
-  assign _n53 = we ? vprio_in : ep_prio;
-  assign _n54 = we | ep_set;
+  wire _n145;
+  assign _n36 = we ? vprio_in : ep_prio;
+  assign _n37 = we | ep_set;
   assign empty = piece[2:0] == 3'h0;
-  assign _n60 = ~empty;
-  assign _n61 = piece[3] ^ black;
-  assign _n62 = ~_n61;
-  assign own = _n60 & _n62;
-  assign _n64 = piece[3] ^ black;
-  assign enemy = _n60 & _n64;
-  assign _n67 = piece[2:0] == 3'h5;
-  assign _n69 = piece[2:0] == 3'h4;
-  assign _n70 = _n69 | _n67;
-  assign _n72 = piece[2:0] == 3'h3;
-  assign _n73 = _n72 | _n67;
-  assign _n75 = piece[2:0] == 3'h1;
-  assign own_pawn = own & _n75;
-  assign _n77 = own & _n70;
-  assign _n78 = f_ray_in_0 & empty;
-  assign f_ray = _n77 | _n78;
-  assign _n80 = own & _n73;
-  assign _n81 = f_ray_in_1 & empty;
-  assign f_ray_2 = _n80 | _n81;
-  assign _n83 = own & _n70;
-  assign _n84 = f_ray_in_2 & empty;
-  assign f_ray_3 = _n83 | _n84;
-  assign _n86 = own & _n73;
-  assign _n87 = f_ray_in_3 & empty;
-  assign f_ray_4 = _n86 | _n87;
-  assign _n89 = own & _n70;
-  assign _n90 = f_ray_in_4 & empty;
-  assign f_ray_5 = _n89 | _n90;
-  assign _n92 = own & _n73;
-  assign _n93 = f_ray_in_5 & empty;
-  assign f_ray_6 = _n92 | _n93;
-  assign _n95 = own & _n70;
-  assign _n96 = f_ray_in_6 & empty;
-  assign f_ray_7 = _n95 | _n96;
-  assign _n98 = own & _n73;
-  assign _n99 = f_ray_in_7 & empty;
-  assign f_ray_8 = _n98 | _n99;
-  assign _n102 = piece[2:0] == 3'h2;
-  assign _n103 = own & _n102;
-  assign _n105 = piece[2:0] == 3'h6;
-  assign _n106 = own & _n105;
-  assign _n107 = {f_ray_in_0, f_ray_in_1, f_ray_in_2, f_ray_in_3, f_ray_in_4, f_ray_in_5, f_ray_in_6, f_ray_in_7};
-  assign _n108 = |_n107;
-  assign _n109 = |knight_in;
-  assign _n110 = _n108 | _n109;
-  assign _n111 = |king_in;
-  assign reach = _n110 | _n111;
-  assign _n113 = pawn_ne | pawn_nw;
-  assign _n114 = pawn_se | pawn_sw;
-  assign pawn_cap = black ? _n113 : _n114;
-  assign _n116 = black ? pawn_n : pawn_s;
-  assign push_reach = empty & _n116;
-  assign _n118 = push_reach_n & rank5;
-  assign _n119 = push_reach_s & rank4;
-  assign _n120 = black ? _n118 : _n119;
-  assign _n121 = reach | pawn_cap;
-  assign _n122 = enemy & _n121;
-  assign _n123 = ep_here & empty;
-  assign _n124 = _n123 & pawn_cap;
-  assign victim = _n122 | _n124;
-  assign _n126 = reach | _n116;
-  assign _n127 = _n126 | _n120;
-  assign target = empty & _n127;
-  assign _n129 = quiet_pat | _n60;
-  assign _n130 = src_sel & _n129;
-  assign src_full = first ? enemy : _n130;
-  assign _n132 = enemy | ep_here;
-  assign src_pawn = first ? _n132 : src_sel;
-  assign _n134 = r_ray_in_0 & empty;
-  assign r_ray = src_full | _n134;
-  assign _n136 = r_ray_in_1 & empty;
-  assign r_ray_2 = src_full | _n136;
-  assign _n138 = r_ray_in_2 & empty;
-  assign r_ray_3 = src_full | _n138;
-  assign _n140 = r_ray_in_3 & empty;
-  assign r_ray_4 = src_full | _n140;
-  assign _n142 = r_ray_in_4 & empty;
-  assign r_ray_5 = src_full | _n142;
-  assign _n144 = r_ray_in_5 & empty;
-  assign r_ray_6 = src_full | _n144;
-  assign _n146 = r_ray_in_6 & empty;
-  assign r_ray_7 = src_full | _n146;
-  assign _n148 = r_ray_in_7 & empty;
-  assign r_ray_8 = src_full | _n148;
-  assign _n150 = black ? src_pawn_s : src_pawn_n;
-  assign r_pass = empty & _n150;
-  assign _n152 = {r_ray_in_0, r_ray_in_2, r_ray_in_4, r_ray_in_6};
-  assign _n153 = |_n152;
-  assign _n154 = {r_ray_in_1, r_ray_in_3, r_ray_in_5, r_ray_in_7};
-  assign _n155 = |_n154;
-  assign _n156 = src_pawn_se | src_pawn_sw;
-  assign _n157 = src_pawn_ne | src_pawn_nw;
-  assign _n158 = black ? _n156 : _n157;
-  assign _n159 = r_pass_s & rank7;
-  assign _n160 = src_pawn_s | _n159;
-  assign _n161 = r_pass_n & rank2;
-  assign _n162 = src_pawn_n | _n161;
-  assign _n163 = black ? _n160 : _n162;
-  assign _n164 = quiet_pat ? _n163 : _n158;
-  assign _n165 = _n153 & _n70;
-  assign _n166 = _n155 & _n73;
-  assign _n167 = _n165 | _n166;
-  assign _n168 = |src_knight_in;
-  assign _n170 = piece[2:0] == 3'h2;
-  assign _n171 = _n168 & _n170;
-  assign _n172 = _n167 | _n171;
-  assign _n173 = |src_king_in;
-  assign _n175 = piece[2:0] == 3'h6;
-  assign _n176 = _n173 & _n175;
-  assign _n177 = _n172 | _n176;
-  assign _n179 = piece[2:0] == 3'h1;
-  assign _n180 = _n164 & _n179;
-  assign _n181 = _n177 | _n180;
-  assign attacker = own & _n181;
-  assign f_ray_out_0 = f_ray;
-  assign f_ray_out_1 = f_ray_2;
-  assign f_ray_out_2 = f_ray_3;
-  assign f_ray_out_3 = f_ray_4;
-  assign f_ray_out_4 = f_ray_5;
-  assign f_ray_out_5 = f_ray_6;
-  assign f_ray_out_6 = f_ray_7;
-  assign f_ray_out_7 = f_ray_8;
-  assign own_knight = _n103;
-  assign own_king = _n106;
-  assign r_ray_out_0 = r_ray;
-  assign r_ray_out_1 = r_ray_2;
-  assign r_ray_out_2 = r_ray_3;
-  assign r_ray_out_3 = r_ray_4;
-  assign r_ray_out_4 = r_ray_5;
-  assign r_ray_out_5 = r_ray_6;
-  assign r_ray_out_6 = r_ray_7;
-  assign r_ray_out_7 = r_ray_8;
+  assign _n43 = ~empty;
+  assign _n44 = piece[3] ^ black;
+  assign _n45 = ~_n44;
+  assign own = _n43 & _n45;
+  assign _n47 = piece[3] ^ black;
+  assign enemy = _n43 & _n47;
+  assign _n50 = piece[2:0] == 3'h5;
+  assign _n52 = piece[2:0] == 3'h4;
+  assign _n53 = _n52 | _n50;
+  assign _n55 = piece[2:0] == 3'h3;
+  assign _n56 = _n55 | _n50;
+  assign _n58 = piece[2:0] == 3'h1;
+  assign own_pawn = own & _n58;
+  assign _n60 = quiet_pat | _n43;
+  assign _n61 = src_sel & _n60;
+  assign src_full = all_enemies ? enemy : _n61;
+  assign _n63 = enemy | ep_here;
+  assign src_pawn = all_enemies ? _n63 : src_sel;
+  assign _n65 = own & _n53;
+  assign _n66 = find_victim ? _n65 : src_full;
+  assign _n67 = own & _n56;
+  assign _n68 = find_victim ? _n67 : src_full;
+  assign _n69 = ray_in_0 & empty;
+  assign ray = _n66 | _n69;
+  assign _n71 = ray_in_1 & empty;
+  assign ray_2 = _n68 | _n71;
+  assign _n73 = ray_in_2 & empty;
+  assign ray_3 = _n66 | _n73;
+  assign _n75 = ray_in_3 & empty;
+  assign ray_4 = _n68 | _n75;
+  assign _n77 = ray_in_4 & empty;
+  assign ray_5 = _n66 | _n77;
+  assign _n79 = ray_in_5 & empty;
+  assign ray_6 = _n68 | _n79;
+  assign _n81 = ray_in_6 & empty;
+  assign ray_7 = _n66 | _n81;
+  assign _n83 = ray_in_7 & empty;
+  assign ray_8 = _n68 | _n83;
+  assign _n86 = piece[2:0] == 3'h2;
+  assign _n87 = own & _n86;
+  assign _n88 = find_victim ? _n87 : src_full;
+  assign _n90 = piece[2:0] == 3'h6;
+  assign _n91 = own & _n90;
+  assign _n92 = find_victim ? _n91 : src_full;
+  assign pawn_out = find_victim ? own_pawn : src_pawn;
+  assign _n94 = ~black;
+  assign _n95 = find_victim ? black : _n94;
+  assign _n96 = _n95 ? pawn_n : pawn_s;
+  assign pass = empty & _n96;
+  assign knight_heard = |knight_in;
+  assign king_heard = |king_in;
+  assign _n100 = {ray_in_0, ray_in_2, ray_in_4, ray_in_6};
+  assign _n101 = |_n100;
+  assign _n102 = {ray_in_1, ray_in_3, ray_in_5, ray_in_7};
+  assign _n103 = |_n102;
+  assign _n104 = pawn_ne | pawn_nw;
+  assign _n105 = pawn_se | pawn_sw;
+  assign _n106 = _n101 | _n103;
+  assign _n107 = _n106 | knight_heard;
+  assign reach = _n107 | king_heard;
+  assign _n109 = black ? _n104 : _n105;
+  assign _n110 = black ? pawn_n : pawn_s;
+  assign _n111 = pass_n & rank5;
+  assign _n112 = pass_s & rank4;
+  assign _n113 = black ? _n111 : _n112;
+  assign _n114 = reach | _n109;
+  assign _n115 = enemy & _n114;
+  assign _n116 = ep_here & empty;
+  assign _n117 = _n116 & _n109;
+  assign victim = _n115 | _n117;
+  assign _n119 = reach | _n110;
+  assign _n120 = _n119 | _n113;
+  assign target = empty & _n120;
+  assign _n122 = black ? _n105 : _n104;
+  assign _n123 = pass_s & rank7;
+  assign _n124 = pawn_s | _n123;
+  assign _n125 = pass_n & rank2;
+  assign _n126 = pawn_n | _n125;
+  assign _n127 = black ? _n124 : _n126;
+  assign _n128 = quiet_pat ? _n127 : _n122;
+  assign _n129 = _n101 & _n53;
+  assign _n130 = _n103 & _n56;
+  assign _n131 = _n129 | _n130;
+  assign _n133 = piece[2:0] == 3'h2;
+  assign _n134 = knight_heard & _n133;
+  assign _n135 = _n131 | _n134;
+  assign _n137 = piece[2:0] == 3'h6;
+  assign _n138 = king_heard & _n137;
+  assign _n139 = _n135 | _n138;
+  assign _n141 = piece[2:0] == 3'h1;
+  assign _n142 = _n128 & _n141;
+  assign _n143 = _n139 | _n142;
+  assign _n144 = ~find_victim;
+  assign _n145 = own & _n144;
+  assign attacker = _n145 & _n143;
+  assign ray_out_0 = ray;
+  assign ray_out_1 = ray_2;
+  assign ray_out_2 = ray_3;
+  assign ray_out_3 = ray_4;
+  assign ray_out_4 = ray_5;
+  assign ray_out_5 = ray_6;
+  assign ray_out_6 = ray_7;
+  assign ray_out_7 = ray_8;
+  assign knight_out = _n88;
+  assign king_out = _n92;
+  assign pass_out = pass;
   initial piece = 4'h0;
   initial vprio = 3'h0;
   initial aprio = 3'h0;
@@ -336,7 +267,7 @@ module chip_cell (
   end
   always @(posedge clk) begin
     if (rst) vprio <= 3'h0;
-    else if (_n54) vprio <= _n53;
+    else if (_n37) vprio <= _n36;
   end
   always @(posedge clk) begin
     if (rst) aprio <= 3'h0;

@@ -389,45 +389,47 @@ module movegen (
   wire _n675;
   wire _n676;
   wire _n677;
-  wire [63:0] _n678;
+  wire _n678;
   wire [63:0] _n679;
   wire [63:0] _n680;
   wire [63:0] _n681;
   wire [63:0] _n682;
+  wire [63:0] attackers_heard;
+  wire [63:0] _n684;
   wire [63:0] victim_candidates;
-  wire [191:0] _n684;
-  wire _n685;
-  wire [2:0] _n686;
-  wire [5:0] _n687;
-  wire _n688;
+  wire [191:0] _n686;
+  wire _n687;
+  wire [2:0] _n688;
+  wire [5:0] _n689;
+  wire _n690;
   wire [63:0] attacker_candidates;
-  wire [191:0] _n690;
-  wire _n691;
-  wire [2:0] _n692;
-  wire [5:0] _n693;
-  wire _n695;
-  wire [5:0] _n696;
-  wire [2:0] _n697;
-  wire _n698;
-  wire _n699;
-  wire [5:0] _n700;
-  wire [2:0] _n701;
-  wire _n702;
-  wire [63:0] attacker_grant;
+  wire [191:0] _n692;
+  wire _n693;
+  wire [2:0] _n694;
+  wire [5:0] _n695;
+  wire _n697;
+  wire [5:0] _n698;
+  wire [2:0] _n699;
+  wire _n700;
+  wire _n701;
+  wire [5:0] _n702;
+  wire [2:0] _n703;
   wire _n704;
-  wire _n705;
-  wire [5:0] _n706;
-  wire [5:0] _n707;
-  wire [2:0] _n708;
-  wire _n709;
-  wire _n710;
-  wire [15:0] _n711;
+  wire [63:0] attacker_grant;
+  wire _n706;
+  wire _n707;
+  wire [5:0] _n708;
+  wire [5:0] _n709;
+  wire [2:0] _n710;
+  wire _n711;
+  wire _n712;
+  wire [15:0] _n713;
   wire [63:0] victim_disable;
   wire [63:0] victim_mask;
   wire [63:0] victim_grant;
   wire [63:0] attacker_disable;
   wire [63:0] attacker_mask;
-  wire [2:0] _sequencer_phase;
+  wire [3:0] _sequencer_phase;
   assign _n11 = load_rank == 3'h0;
   assign _n12 = load_we & _n11;
   assign _n14 = load_rank == 3'h1;
@@ -793,14 +795,14 @@ module movegen (
   assign _n671 = ep_file == 3'h7;
   assign _n672 = _n455 & _n671;
   assign ep_set = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n624, _n619, _n614, _n609, _n604, _n599, _n594, _n589, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n536, _n532, _n528, _n524, _n520, _n516, _n512, _n508, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign valid = _n704;
-  assign done = _n705;
-  assign from = _n706;
-  assign to = _n707;
-  assign promo = _n708;
-  assign capture_forced = _n709;
-  assign no_legal_move = _n710;
-  assign cycles = _n711;
+  assign valid = _n706;
+  assign done = _n707;
+  assign from = _n708;
+  assign to = _n709;
+  assign promo = _n710;
+  assign capture_forced = _n711;
+  assign no_legal_move = _n712;
+  assign cycles = _n713;
   chip_array array (
     .clk(clk),
     .rst(rst),
@@ -811,16 +813,17 @@ module movegen (
     .ep_set(ep_set),
     .ep_prio(prio[2:0]),
     .black(_n675),
-    .first(_n676),
-    .quiet_pat(_n677),
-    .src_sel(_n678),
-    .ep_here(_n679),
-    .victims(_n680),
-    .targets(_n681),
-    .attackers(attacker_candidates),
-    .own_pawns(_n682),
-    .vprios(_n684),
-    .aprios(_n690)
+    .find_victim(_n676),
+    .all_enemies(_n677),
+    .quiet_pat(_n678),
+    .src_sel(_n679),
+    .ep_here(_n680),
+    .victims(_n681),
+    .targets(_n682),
+    .attackers(attackers_heard),
+    .own_pawns(_n684),
+    .vprios(_n686),
+    .aprios(_n692)
   );
   chip_sequencer sequencer (
     .clk(clk),
@@ -831,68 +834,71 @@ module movegen (
     .ep_valid_in(ep_valid),
     .ep_file_in(ep_file),
     .shortcuts_in(shortcuts),
-    .victims(_n680),
-    .targets(_n681),
-    .own_pawns(_n682),
-    .v_valid(_n695),
-    .v_square(_n696),
-    .v_prio(_n697),
-    .v_more(_n698),
-    .a_valid(_n699),
-    .a_square(_n700),
-    .a_prio(_n701),
-    .a_more(_n702),
+    .victims(_n681),
+    .targets(_n682),
+    .attackers(attackers_heard),
+    .own_pawns(_n684),
+    .v_valid(_n697),
+    .v_square(_n698),
+    .v_prio(_n699),
+    .v_more(_n700),
+    .a_valid(_n701),
+    .a_square(_n702),
+    .a_prio(_n703),
+    .a_more(_n704),
     .a_grant(attacker_grant),
     .black(_n675),
-    .ep_here(_n679),
-    .first(_n676),
-    .quiet_pat(_n677),
-    .src_sel(_n678),
+    .ep_here(_n680),
+    .find_victim(_n676),
+    .all_enemies(_n677),
+    .quiet_pat(_n678),
+    .src_sel(_n679),
     .v_cand(victim_candidates),
-    .v_key_valid(_n685),
-    .v_key_prio(_n686),
-    .v_key_sq(_n687),
-    .v_strict(_n688),
-    .a_key_valid(_n691),
-    .a_key_prio(_n692),
-    .a_key_sq(_n693),
-    .valid(_n704),
-    .done(_n705),
-    .from(_n706),
-    .to(_n707),
-    .promo(_n708),
-    .capture_forced(_n709),
-    .no_legal_move(_n710),
-    .cycles(_n711),
+    .v_key_valid(_n687),
+    .v_key_prio(_n688),
+    .v_key_sq(_n689),
+    .v_strict(_n690),
+    .a_cand(attacker_candidates),
+    .a_key_valid(_n693),
+    .a_key_prio(_n694),
+    .a_key_sq(_n695),
+    .valid(_n706),
+    .done(_n707),
+    .from(_n708),
+    .to(_n709),
+    .promo(_n710),
+    .capture_forced(_n711),
+    .no_legal_move(_n712),
+    .cycles(_n713),
     .phase(_sequencer_phase)
   );
   chip_arbiter victim_arbiter (
     .cand(victim_candidates),
-    .prios(_n684),
-    .key_valid(_n685),
-    .key_prio(_n686),
-    .key_sq(_n687),
-    .strict(_n688),
+    .prios(_n686),
+    .key_valid(_n687),
+    .key_prio(_n688),
+    .key_sq(_n689),
+    .strict(_n690),
     .grant(victim_grant),
-    .valid(_n695),
-    .square(_n696),
-    .prio(_n697),
-    .more(_n698),
+    .valid(_n697),
+    .square(_n698),
+    .prio(_n699),
+    .more(_n700),
     .mask(victim_mask),
     .disable_mask(victim_disable)
   );
   chip_arbiter attacker_arbiter (
     .cand(attacker_candidates),
-    .prios(_n690),
-    .key_valid(_n691),
-    .key_prio(_n692),
-    .key_sq(_n693),
+    .prios(_n692),
+    .key_valid(_n693),
+    .key_prio(_n694),
+    .key_sq(_n695),
     .strict(1'h1),
     .grant(attacker_grant),
-    .valid(_n699),
-    .square(_n700),
-    .prio(_n701),
-    .more(_n702),
+    .valid(_n701),
+    .square(_n702),
+    .prio(_n703),
+    .more(_n704),
     .mask(attacker_mask),
     .disable_mask(attacker_disable)
   );

@@ -8,9 +8,9 @@
 //!  shortcuts[3:0]                             and shortcut switches; begin a generation
 //!  req                                        run one generation cycle per clock
 //!        |
-//!  chip_array --victims/targets/attackers--> chip_sequencer
+//!  chip_array --victims/targets/attackers heard--> chip_sequencer (latches them)
 //!      |  \--vprios--> chip_arbiter (victims) --grant/square/more-->  |
-//!      \----aprios---> chip_arbiter (attackers) --grant/square/more--> |
+//!      \----aprios---> chip_arbiter (latched attackers) --grant/square/more--> |
 //!        |
 //!  valid, done, from[5:0], to[5:0], promo[2:0]   the registered move handshake
 //!  capture_forced, no_legal_move                 flags after the first cycle
@@ -28,7 +28,7 @@ use super::array::array;
 use super::sequencer::{ep_decode, sequencer};
 
 /// Names of the debug output ports, in [`Cycle`](super::model::Cycle) field order.
-pub const DEBUG_PORTS: [&str; 8] = [
+pub const DEBUG_PORTS: [&str; 9] = [
     "victim_candidates",
     "victim_disable",
     "victim_mask",
@@ -37,6 +37,7 @@ pub const DEBUG_PORTS: [&str; 8] = [
     "attacker_disable",
     "attacker_mask",
     "attacker_grant",
+    "attackers_heard",
 ];
 
 /// Build the generator; `debug` adds the internal signals as output ports.
@@ -85,7 +86,14 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     let ep_set = ep_decode(&m, black, start & ep_valid, ep_file).named("ep_set");
     a.connect("ep_set", ep_set);
     a.connect("ep_prio", prio.bits(0..3));
-    for port in ["black", "first", "quiet_pat", "src_sel", "ep_here"] {
+    for port in [
+        "black",
+        "find_victim",
+        "all_enemies",
+        "quiet_pat",
+        "src_sel",
+        "ep_here",
+    ] {
         a.connect(port, s.output(port));
     }
 
@@ -95,7 +103,7 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     s.connect("ep_valid_in", ep_valid);
     s.connect("ep_file_in", ep_file);
     s.connect("shortcuts_in", shortcuts);
-    for port in ["victims", "targets", "own_pawns"] {
+    for port in ["victims", "targets", "attackers", "own_pawns"] {
         s.connect(port, a.output(port));
     }
 
@@ -105,8 +113,7 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     va.connect("key_prio", s.output("v_key_prio"));
     va.connect("key_sq", s.output("v_key_sq"));
     va.connect("strict", s.output("v_strict"));
-
-    aa.connect("cand", a.output("attackers"));
+    aa.connect("cand", s.output("a_cand"));
     aa.connect("prios", a.output("aprios"));
     aa.connect("key_valid", s.output("a_key_valid"));
     aa.connect("key_prio", s.output("a_key_prio"));
@@ -139,10 +146,11 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         va.output("disable_mask").named("victim_disable"),
         va.output("mask").named("victim_mask"),
         va.output("grant").named("victim_grant"),
-        a.output("attackers").named("attacker_candidates"),
+        s.output("a_cand").named("attacker_candidates"),
         aa.output("disable_mask").named("attacker_disable"),
         aa.output("mask").named("attacker_mask"),
         aa.output("grant").named("attacker_grant"),
+        a.output("attackers").named("attackers_heard"),
     ];
     if debug {
         for (name, sig) in DEBUG_PORTS.iter().zip(internal) {
