@@ -26,6 +26,7 @@ enum Command {
     Solve(cli::solve::SolveArgs),
     Alphamove(cli::alphamove::AlphaMoveArgs),
     Hw(cli::hw::HwArgs),
+    Chip(cli::chip::ChipArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cli::solve::run(args),
         Command::Alphamove(args) => cli::alphamove::run(args),
         Command::Hw(args) => cli::hw::run(args),
+        Command::Chip(args) => cli::chip::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

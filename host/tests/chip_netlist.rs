@@ -20,11 +20,19 @@ fn lockstep(chip: &mut NetlistChip, pos: &Position, config: Config) -> u32 {
     while !model.regs.out.done {
         let expected = model.signals();
         let got = chip.signals().expect("debug netlist");
-        assert_eq!(got, expected, "signals in cycle {cycles} of {fen} ({:?})", model.regs.phase);
+        assert_eq!(
+            got, expected,
+            "signals in cycle {cycles} of {fen} ({:?})",
+            model.regs.phase
+        );
         model.step();
         chip.step();
         cycles += 1;
-        assert_eq!(chip.outputs(), model.regs.out, "outputs after cycle {cycles} of {fen}");
+        assert_eq!(
+            chip.outputs(),
+            model.regs.out,
+            "outputs after cycle {cycles} of {fen}"
+        );
         assert!(cycles < 4096);
     }
     cycles
@@ -37,8 +45,14 @@ fn netlist_equals_model_cycle_for_cycle() {
     positions.extend(random_placements(12, 300));
     let configs = [
         Config::default(),
-        Config { priorities: Priorities::CHESS, shortcuts: Shortcuts::NONE },
-        Config { priorities: Priorities::default(), shortcuts: Shortcuts::from_bits(0b1010) },
+        Config {
+            priorities: Priorities::CHESS,
+            shortcuts: Shortcuts::NONE,
+        },
+        Config {
+            priorities: Priorities::default(),
+            shortcuts: Shortcuts::from_bits(0b1010),
+        },
     ];
     let start = std::time::Instant::now();
     let mut total = 0;

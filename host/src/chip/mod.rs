@@ -1,12 +1,15 @@
 //! The move-generator chip seen from the host: conversions between [`Position`] and the
 //! chip's [`Board`], between the chip's emitted moves and shakmaty [`Move`]s, and the
 //! [`Chip`] move generator, which answers through the same [`MoveGenerator`] API as the
-//! software rules.
+//! software rules, running either the reference model or the simulated netlist.
 
+pub mod cosim;
 pub mod netlist;
+pub mod stats;
 
 use hw::chip::model::Model;
 use hw::chip::types::{BLACK, Board, ChipMove, Config, PROMOTION_ORDER};
+use netlist::{NetlistChip, NetlistError};
 
 use crate::movegen::MoveGenerator;
 use crate::rules::{Color, Move, Position, Role, Square};
@@ -97,11 +100,19 @@ pub fn to_move(pos: &Position, m: ChipMove) -> Result<Move, BadChipMove> {
     })
 }
 
-/// The simulated chip as a move generator. The reference-model backend runs the
-/// cycle-exact bitboard model of the chip.
-#[derive(Clone, Debug)]
+/// What runs the chip: the cycle-exact reference model, or the `movegen` netlist in the
+/// cycle simulator (the two agree cycle for cycle; the tests check it).
+pub enum Backend {
+    /// The bitboard reference model ([`Model`]).
+    Model(Box<Model>),
+    /// The simulated netlist.
+    Netlist(Box<NetlistChip>),
+}
+
+/// The simulated chip as a move generator: loads each position, requests moves until
+/// `done`, and converts them to shakmaty moves. Keeps a running total of cycles.
 pub struct Chip {
-    model: Model,
+    backend: Backend,
     config: Config,
     cycles: u64,
     positions: u64,
@@ -110,19 +121,45 @@ pub struct Chip {
 impl Chip {
     /// A chip running the reference model with the given configuration.
     pub fn model(config: Config) -> Self {
+        Chip::with_backend(Backend::Model(Box::new(Model::new())), config)
+    }
+
+    /// A chip running the simulated `movegen` netlist.
+    pub fn netlist(config: Config) -> Result<Self, NetlistError> {
+        Ok(Chip::with_backend(
+            Backend::Netlist(Box::new(NetlistChip::new(false)?)),
+            config,
+        ))
+    }
+
+    fn with_backend(backend: Backend, config: Config) -> Self {
         Chip {
-            model: Model::new(),
+            backend,
             config,
             cycles: 0,
             positions: 0,
         }
     }
 
-    /// The chip's moves for `pos` in emission order and the generation cycles.
-    pub fn generate(&mut self, pos: &Position) -> Result<(Vec<Move>, u32), BadChipMove> {
-        let (moves, cycles) = self.model.generate(&board_of(pos), self.config);
+    /// Changes the configuration for the following positions.
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+    }
+
+    /// The raw chip moves for `board` in emission order and the generation cycles.
+    pub fn generate_board(&mut self, board: &Board) -> anyhow::Result<(Vec<ChipMove>, u32)> {
+        let (moves, cycles) = match &mut self.backend {
+            Backend::Model(m) => m.generate(board, self.config),
+            Backend::Netlist(n) => n.generate(board, self.config)?,
+        };
         self.cycles += u64::from(cycles);
         self.positions += 1;
+        Ok((moves, cycles))
+    }
+
+    /// The chip's moves for `pos` in emission order and the generation cycles.
+    pub fn generate(&mut self, pos: &Position) -> anyhow::Result<(Vec<Move>, u32)> {
+        let (moves, cycles) = self.generate_board(&board_of(pos))?;
         let moves = moves
             .into_iter()
             .map(|m| to_move(pos, m))

@@ -116,10 +116,14 @@ impl NetlistChip {
         }
     }
 
-    /// Writes the eight ranks (8 clock edges) and starts a generation (1 edge).
+    /// Writes the eight ranks with the priority table on `prio` (8 clock edges) and
+    /// starts a generation (1 edge).
     pub fn load(&mut self, board: &Board, config: Config) {
         self.idle_inputs();
         let i = &self.inputs;
+        // The priority table is looked up as the ranks are written.
+        self.sim
+            .set_bits(i.prio, &Bits::from_u64(config.priorities.bits(), 36));
         self.sim.set(i.load_we, 1);
         for rank in 0..8u8 {
             self.sim.set(i.load_rank, u64::from(rank));
@@ -130,9 +134,10 @@ impl NetlistChip {
         self.sim.set(i.start, 1);
         self.sim.set(i.black, u64::from(board.black_to_move));
         self.sim.set(i.ep_valid, u64::from(board.ep_file.is_some()));
-        self.sim.set(i.ep_file, u64::from(board.ep_file.unwrap_or(0)));
-        self.sim.set_bits(i.prio, &Bits::from_u64(config.priorities.bits(), 36));
-        self.sim.set(i.shortcuts, u64::from(config.shortcuts.bits()));
+        self.sim
+            .set(i.ep_file, u64::from(board.ep_file.unwrap_or(0)));
+        self.sim
+            .set(i.shortcuts, u64::from(config.shortcuts.bits()));
         self.sim.step();
         self.sim.set(i.start, 0);
     }
@@ -150,6 +155,7 @@ impl NetlistChip {
             attacker_disable: v[5],
             attacker_mask: v[6],
             attacker_grant: v[7],
+            attackers_heard: v[8],
         })
     }
 

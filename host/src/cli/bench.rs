@@ -17,6 +17,22 @@ pub struct BenchArgs {
 
 #[derive(Subcommand)]
 enum BenchKind {
+    /// The move-generator chip: cycles per generated move on a random corpus, modeled
+    /// moves/s at the FPGA Fmax and at Deep Blue's clock, and measured simulation speed.
+    Chip {
+        /// Positions of the random corpus.
+        #[arg(long, default_value_t = 3000)]
+        positions: usize,
+        /// Seed of the random corpus.
+        #[arg(long, default_value_t = 4)]
+        seed: u64,
+        /// Number of timed runs (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// FPGA report written by `antichip chip fpga`.
+        #[arg(long, default_value = super::bench_chip::FPGA_REPORT)]
+        report: std::path::PathBuf,
+    },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
         /// Perft depth.
@@ -73,6 +89,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             }
             Ok(0)
         }
+        BenchKind::Chip {
+            positions,
+            seed,
+            runs,
+            report,
+        } => super::bench_chip::run(positions.max(1), seed, runs.max(1), &report),
     }
 }
 

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use host::batch::run_moves;
-use host::movegen::Software;
+
+use super::movegen::Movegen;
 
 /// List the legal moves of each position (one FEN or EPD per line).
 ///
@@ -17,6 +18,9 @@ use host::movegen::Software;
 pub struct MovesArgs {
     /// File of FEN lines; stdin when absent or '-'.
     file: Option<PathBuf>,
+    /// Move generator: the software rules or the simulated chip.
+    #[arg(long, value_enum, default_value_t = Movegen::Software)]
+    movegen: Movegen,
 }
 
 pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
@@ -24,7 +28,8 @@ pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
-    let summary = run_moves(input, &mut out, &mut err, &mut Software)?;
+    let mut generator = args.movegen.build()?;
+    let summary = run_moves(input, &mut out, &mut err, generator.as_mut())?;
     out.flush()?;
     Ok(summary.exit_code())
 }

@@ -2,95 +2,75 @@
 //! ChipTest disable mask recomputed from a held key instead of a disable stack.
 //!
 //! ```text
-//!  prio_table[17:0] (3-bit priority per kind, pawn in the low bits)
 //!  key_valid, key_prio[2:0], key_sq[5:0], strict     (the held victim or attacker)
-//!  cand[63:0], kinds[191:0]                           (from the array)
-//!     |  per cell: disable = key ahead of mine (or equal, when strict)
+//!  cand[63:0], prios[191:0]                           (from the array: 3 bits per cell)
+//!     |  per cell: disable = held key valid and my key ahead of it (or equal, strict)
 //!     |  mask = cand & ~disable
-//!     |  wired-OR per kind -> best priority present -> cells of the winning kinds
-//!     |  fixed square priority (lowest square) -> arbiter64
+//!     |  three wired-OR rounds, priority bit 2 first: a cell drops out when it lacks
+//!     |  the bit and some other live cell has it (Deep Blue's bit-serial election)
+//!     |  fixed square priority among the survivors (lowest square) -> arbiter64
 //!     v
 //!  grant[63:0], valid, square[5:0], prio[2:0], more, mask[63:0], disable_mask[63:0]
 //! ```
 //!
-//! A candidate's key is (priority of its kind, square); the election takes the highest
-//! priority, then the lowest square. A cell is disabled when the held key is valid and
-//! the cell's key comes before it: higher priority, or equal priority and a lower square
-//! (or the same square, when `strict`). Kind 0 (a vacant cell) has priority 0.
+//! A candidate's key is (its cell's priority, its square); the election takes the
+//! highest priority, then the lowest square. A cell is disabled when the held key is
+//! valid and the cell's key comes before it: higher priority, or equal priority and a
+//! lower square (or the same square, when `strict`). The square comparison is split
+//! into rank and file lines shared by all cells, so each cell needs only a few gates.
 
 use crate::blocks::arbiter::arbiter64;
-use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
 
 /// Build the arbiter.
 pub fn arbiter() -> Result<Module, HwError> {
     let leaf = arbiter64()?;
     let m = ModuleBuilder::new("chip_arbiter");
     let cand = m.input("cand", 64);
-    let kinds = m.input("kinds", 192);
-    let table = m.input("prio_table", 18);
+    let prios = m.input("prios", 192);
     let key_valid = m.input("key_valid", 1);
     let key_prio = m.input("key_prio", 3);
     let key_sq = m.input("key_sq", 6);
     let strict = m.input("strict", 1);
+    let zero = m.lit(0, 1);
 
-    // Global lines per kind: its priority, and how it compares with the held key.
-    let prio: Vec<Signal> = (0..7u32)
-        .map(|k| {
-            if k == 0 {
-                m.lit(0, 3)
-            } else {
-                table.bits(3 * (k - 1)..3 * k)
-            }
-        })
+    // Shared rank and file lines of the held square.
+    let (key_rank, key_file) = (key_sq.bits(3..6), key_sq.bits(0..3));
+    let rank_before: Vec<Signal> = (0..8u64).map(|r| key_rank.gt(r)).collect();
+    let rank_same: Vec<Signal> = (0..8u64).map(|r| key_rank.eq(r)).collect();
+    let file_before: Vec<Signal> = (0..8u64)
+        .map(|f| (key_file.gt(f) | (strict & key_file.eq(f))).named("file_before"))
         .collect();
-    let ahead: Vec<Signal> = prio.iter().map(|p| p.gt(key_prio)).collect();
-    let same: Vec<Signal> = prio.iter().map(|p| p.eq(key_prio)).collect();
 
-    let mut is_kind: Vec<Vec<Signal>> = Vec::new();
+    let prio: Vec<Signal> = (0..64u32).map(|s| prios.bits(3 * s..3 * s + 3)).collect();
     let mut disable = Vec::new();
     let mut mask = Vec::new();
-    for s in 0..64u32 {
-        let kind = kinds.bits(3 * s..3 * s + 3);
-        let k1: Vec<Signal> = (0..7).map(|k| kind.eq(k)).collect();
-        let cell_ahead = any(&(0..7).map(|k| k1[k] & ahead[k]).collect::<Vec<_>>());
-        let cell_same = any(&(0..7).map(|k| k1[k] & same[k]).collect::<Vec<_>>());
-        let before = key_sq.gt(s) | (strict & key_sq.eq(s));
-        let dis = (key_valid & (cell_ahead | (cell_same & before))).named("disable_bit");
+    for (s, p) in prio.iter().enumerate() {
+        let (r, f) = (s / 8, s % 8);
+        let before = rank_before[r] | (rank_same[r] & file_before[f]);
+        // (priority, before) > (held priority, 0): ahead, or level and before it.
+        let key = concat(&[*p, before]);
+        let dis = (key_valid & key.gt(concat(&[key_prio, zero]))).named("disable_bit");
         disable.push(dis);
-        mask.push((cand.bit(s) & !dis).named("mask_bit"));
-        is_kind.push(k1);
+        mask.push((cand.bit(s as u32) & !dis).named("mask_bit"));
     }
-    // Wired-OR per kind of the enabled candidates, then the best priority present.
-    let present: Vec<Signal> = (0..7)
-        .map(|k| {
-            let bits: Vec<Signal> = (0..64).map(|s| mask[s] & is_kind[s][k]).collect();
-            any(&bits).named("kind_present")
-        })
-        .collect();
-    let mut best = m.lit(0, 3);
-    for v in 0..8u64 {
-        let level = any(&(0..7)
-            .map(|k| present[k] & prio[k].eq(v))
-            .collect::<Vec<_>>());
-        best = mux(level, m.lit(v, 3), best);
+    // Bit-serial election over the priority bits, most significant first.
+    let mut alive = mask.clone();
+    let mut best = Vec::new();
+    for b in (0..3u32).rev() {
+        let bits: Vec<Signal> = (0..64).map(|s| alive[s] & prio[s].bit(b)).collect();
+        let any_b = any(&bits).named("prio_bit_present");
+        alive = (0..64)
+            .map(|s| alive[s] & (prio[s].bit(b) | !any_b))
+            .collect();
+        best.push(any_b);
     }
-    let best = best.named("best_prio");
-    let winning: Vec<Signal> = (0..7)
-        .map(|k| (present[k] & prio[k].eq(best)).named("kind_wins"))
-        .collect();
-    let selected: Vec<Signal> = (0..64)
-        .map(|s| {
-            mask[s]
-                & any(&(0..7)
-                    .map(|k| is_kind[s][k] & winning[k])
-                    .collect::<Vec<_>>())
-        })
-        .collect();
+    let best = concat(&best).named("best_prio");
     let fixed = m.instance("square_priority", &leaf);
-    fixed.connect("req", concat_lsb_first(&selected).named("selected"));
+    fixed.connect("req", concat_lsb_first(&alive).named("survivors"));
     let grant = fixed.output("grant");
-    let mask_bus = concat_lsb_first(&mask).named("mask_bus");
     let valid = fixed.output("valid");
+    let mask_bus = concat_lsb_first(&mask).named("mask_bus");
     m.output("grant", grant);
     m.output("valid", valid);
     m.output(

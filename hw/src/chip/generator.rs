@@ -3,13 +3,14 @@
 //!
 //! ```text
 //!  load_we, load_rank[2:0], load_row[31:0]   write one rank of piece registers per clock
+//!  prio[35:0]                                 priority table, looked up while loading
 //!  start, black, ep_valid, ep_file[2:0],      latch side to move, en-passant register
-//!  prio[35:0], shortcuts[3:0]                 and configuration; begin a generation
+//!  shortcuts[3:0]                             and shortcut switches; begin a generation
 //!  req                                        run one generation cycle per clock
 //!        |
-//!  chip_array --victims/targets/attackers--> chip_sequencer
-//!      |  \--victim_kinds--> chip_arbiter (victims) --grant/square/more-->  |
-//!      \----kinds---------> chip_arbiter (attackers) --grant/square/more--> |
+//!  chip_array --victims/targets/attackers heard--> chip_sequencer (latches them)
+//!      |  \--vprios--> chip_arbiter (victims) --grant/square/more-->  |
+//!      \----aprios---> chip_arbiter (latched attackers) --grant/square/more--> |
 //!        |
 //!  valid, done, from[5:0], to[5:0], promo[2:0]   the registered move handshake
 //!  capture_forced, no_legal_move                 flags after the first cycle
@@ -20,14 +21,14 @@
 //! candidates, disable masks, masks and grants, and the phase) are also output ports, so
 //! that testbenches can compare them with the reference model cycle for cycle.
 
-use crate::{HwError, Module, ModuleBuilder, concat_lsb_first};
+use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 
 use super::arbiter::arbiter;
 use super::array::array;
-use super::sequencer::sequencer;
+use super::sequencer::{ep_decode, sequencer};
 
 /// Names of the debug output ports, in [`Cycle`](super::model::Cycle) field order.
-pub const DEBUG_PORTS: [&str; 8] = [
+pub const DEBUG_PORTS: [&str; 9] = [
     "victim_candidates",
     "victim_disable",
     "victim_mask",
@@ -36,6 +37,7 @@ pub const DEBUG_PORTS: [&str; 8] = [
     "attacker_disable",
     "attacker_mask",
     "attacker_grant",
+    "attackers_heard",
 ];
 
 /// Build the generator; `debug` adds the internal signals as output ports.
@@ -64,11 +66,31 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     let we: Vec<_> = (0..8u64).map(|r| load_we & load_rank.eq(r)).collect();
     a.connect("we", concat_lsb_first(&we).named("rank_we"));
     a.connect("row", load_row);
+    // The priority table is looked up once per file of the rank being loaded.
+    let lookup = |table: Signal| {
+        let files: Vec<Signal> = (0..8u32)
+            .map(|f| {
+                let kind = load_row.bits(4 * f..4 * f + 3);
+                let mut p = m.lit(0, 3);
+                for k in 1..=6u32 {
+                    p = mux(kind.eq(u64::from(k)), table.bits(3 * (k - 1)..3 * k), p);
+                }
+                p
+            })
+            .collect();
+        concat_lsb_first(&files)
+    };
+    a.connect("vprio_row", lookup(prio.bits(0..18)).named("vprio_row"));
+    a.connect("aprio_row", lookup(prio.bits(18..36)).named("aprio_row"));
+    // At start the en-passant cell takes the pawn's victim priority.
+    let ep_set = ep_decode(&m, black, start & ep_valid, ep_file).named("ep_set");
+    a.connect("ep_set", ep_set);
+    a.connect("ep_prio", prio.bits(0..3));
     for port in [
         "black",
-        "first",
+        "find_victim",
+        "all_enemies",
         "quiet_pat",
-        "capture_now",
         "src_sel",
         "ep_here",
     ] {
@@ -80,23 +102,19 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     s.connect("black_in", black);
     s.connect("ep_valid_in", ep_valid);
     s.connect("ep_file_in", ep_file);
-    s.connect("prio_in", prio);
     s.connect("shortcuts_in", shortcuts);
-    for port in ["victims", "targets", "own_pawns"] {
+    for port in ["victims", "targets", "attackers", "own_pawns"] {
         s.connect(port, a.output(port));
     }
 
     va.connect("cand", s.output("v_cand"));
-    va.connect("kinds", a.output("victim_kinds"));
-    va.connect("prio_table", s.output("v_table"));
+    va.connect("prios", a.output("vprios"));
     va.connect("key_valid", s.output("v_key_valid"));
     va.connect("key_prio", s.output("v_key_prio"));
     va.connect("key_sq", s.output("v_key_sq"));
     va.connect("strict", s.output("v_strict"));
-
-    aa.connect("cand", a.output("attackers"));
-    aa.connect("kinds", a.output("kinds"));
-    aa.connect("prio_table", s.output("a_table"));
+    aa.connect("cand", s.output("a_cand"));
+    aa.connect("prios", a.output("aprios"));
     aa.connect("key_valid", s.output("a_key_valid"));
     aa.connect("key_prio", s.output("a_key_prio"));
     aa.connect("key_sq", s.output("a_key_sq"));
@@ -128,10 +146,11 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         va.output("disable_mask").named("victim_disable"),
         va.output("mask").named("victim_mask"),
         va.output("grant").named("victim_grant"),
-        a.output("attackers").named("attacker_candidates"),
+        s.output("a_cand").named("attacker_candidates"),
         aa.output("disable_mask").named("attacker_disable"),
         aa.output("mask").named("attacker_mask"),
         aa.output("grant").named("attacker_grant"),
+        a.output("attackers").named("attackers_heard"),
     ];
     if debug {
         for (name, sig) in DEBUG_PORTS.iter().zip(internal) {

@@ -15,6 +15,7 @@
 
 pub mod arbiter;
 pub mod array;
+pub mod bitboard;
 pub mod cell;
 pub mod generator;
 pub mod model;

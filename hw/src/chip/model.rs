@@ -1,52 +1,62 @@
-//! Cycle-exact reference model of the move-generator chip, in 64-bit bitboard arithmetic.
+//! Cycle-exact reference model of the move-generator chip.
 //!
 //! The netlist blocks (`cell`, `array`, `arbiter`, `sequencer`, `generator`) must agree
-//! with this model cycle for cycle on every register and on the named internal signals
-//! of [`Cycle`]; the model in turn is checked against shakmaty in the host's tests.
+//! with this model cycle for cycle on every output and on the named internal signals of
+//! [`Cycle`]; the model in turn is checked against shakmaty in the host's tests. The
+//! combinational parts are the bitboard functions of [`bitboard`](super::bitboard).
 //!
 //! # Micro-architecture
 //!
-//! Two radiation networks run over the 64 cells:
+//! Each cell holds a piece register and the 3-bit victim and attacker priorities of its
+//! piece, looked up in the configurable table while the rank is loaded (0 for a vacant
+//! cell; `start` gives the en-passant cell the pawn's victim priority). One set of ray
+//! wires runs through the 64 cells in eight directions; a ray passes only through
+//! vacant cells. It is used two ways:
 //!
-//! * the **find-victim network** (forward): every piece of the side to move radiates its
-//!   own attack pattern; sliding signals pass only through vacant cells. Enemy cells and
-//!   the en-passant cell that hear a capture signal are the victims `V`; vacant cells that
-//!   hear a move signal (pawn pushes and double pushes instead of pawn captures) are the
-//!   quiet targets `T`.
-//! * the **find-attacker network** (reverse): the enabled cells radiate "super-piece"
-//!   signals on every line; a piece of the side to move that hears a signal of its own
-//!   kind is an attacker. In the first cycle every enemy piece and the en-passant cell
-//!   radiate (giving `A`, the pieces that attack at least one victim); later only the
-//!   current victim (or quiet target) radiates.
+//! * **find-victim** (first cycle): every piece of the side to move radiates its own
+//!   pattern. Enemy cells and the en-passant cell that hear a capture signal are the
+//!   victims `V`; vacant cells that hear a move signal (pawn pushes and double pushes
+//!   instead of pawn captures) are the quiet targets `T`. `V` (or `T` when `V` is empty)
+//!   is latched as the victim set.
+//! * **find-attacker** (later cycles): enabled cells radiate "super-piece" signals and a
+//!   piece of the side to move that hears a signal of its own kind is an attacker. In
+//!   the second cycle every enemy piece and the en-passant cell radiate (the seed's
+//!   restricted find-attacker cycle: which of our pieces attack anything), giving `A`;
+//!   afterwards only the victim in the `next` register radiates, and its attackers are
+//!   latched when it becomes the current victim.
 //!
-//! Two arbiters elect among candidates by the piece-priority table (highest first) and
-//! a fixed square priority (lower square first). Instead of a disable stack, the disable
-//! masks are recomputed every cycle from registers holding the key (priority, square) of
-//! the current victim and of the last attacker: a candidate is disabled when its key is
-//! ahead of the register's (or equal, for the strict masks).
+//! Two arbiters elect by (priority, then lower square): the victim arbiter over the
+//! latched victim set, the attacker arbiter over the latched attackers of the current
+//! victim. Instead of a disable stack, each arbiter's disable mask is recomputed every
+//! cycle from a register holding the key (priority, square) of the `next` victim or of
+//! the last attacker. Every arbiter input is a register, so no cycle chains a ray
+//! network into an arbiter.
 //!
 //! # Sequence
 //!
-//! Cycle 1 (`First`, the find-victim cycle) computes `V`, `T` and `A`, the flags
-//! "capture forced" (`V` not empty) and "no legal move" (`V` and `T` empty), the
-//! position class (one victim and one attacker / several victims and one attacker /
-//! several attackers / no victim) and elects the first victim (or quiet target). Then:
+//! `First` (find-victim) latches the victim set and the flags "capture forced" (`V` not
+//! empty) and "no legal move" (`V` and `T` empty; then `done`). `Second` (restricted
+//! find-attacker) elects the first victim into `next` and classifies the position: one
+//! victim and one attacker, several victims and one attacker, several attackers, or no
+//! victim (non-captures). Then, when the class's shortcut is on:
 //!
-//! * class with its shortcut on: one move per cycle. One attacker: the move is emitted by
-//!   the find-victim cycles themselves. Otherwise `Attacker` cycles elect the next
-//!   attacker and, when it is the last one of the victim, the next victim in the same
-//!   cycle. The last move comes with `done`.
-//! * class with its shortcut off (ChipTest): `Victim` cycles re-elect the victim with the
-//!   inclusive mask, `Attacker` cycles elect the next attacker or find the victim
-//!   exhausted (which makes the next victim mask strict); a final `Victim` cycle finds no
-//!   victim and raises `done`.
+//! * one attacker: `Second` itself emits the first move and each `VictimFast` cycle
+//!   elects the next victim and emits it with the known attacker;
+//! * otherwise a `Load` cycle makes `next` current (latching its attackers) and elects
+//!   the following victim; each `Attacker` cycle emits (attacker, current victim), and
+//!   when that was the victim's last attacker it loads the next victim in the same clock.
+//!
+//! With the shortcut off, the class runs the ChipTest sequence: a `Victim` cycle
+//! re-elects the victim with the inclusive mask, `Load` latches its attackers, and an
+//! `Attacker` cycle emits the next attacker or finds the victim exhausted (making the
+//! next victim mask strict); a final `Victim` cycle finds no victim and raises `done`.
+//! In the fast sequences the last move comes with `done`.
 //!
 //! A pawn move to the last rank is held for five cycles, emitting the promotions to
 //! queen, rook, bishop, knight and king (`Promo` cycles).
 
-use super::types::{
-    BISHOP, BLACK, Board, ChipMove, Config, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK,
-};
+use super::bitboard::{disable_mask, elect, find_attacker, find_victim};
+use super::types::{BLACK, Board, ChipMove, Config, EMPTY, PAWN, Priorities};
 
 /// Sequencer phase (the state register).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,34 +65,40 @@ pub enum Phase {
     Idle = 0,
     /// The find-victim cycle after `start`.
     First = 1,
-    /// A find-victim cycle of the ChipTest sequence.
-    Victim = 2,
-    /// A find-attacker cycle.
-    Attacker = 3,
+    /// The restricted find-attacker cycle: first victim and position class.
+    Second = 2,
+    /// Makes the `next` victim current and latches its attackers.
+    Load = 3,
+    /// A find-attacker cycle: elects and emits an attacker of the current victim.
+    Attacker = 4,
     /// A find-victim cycle that emits a move with the single attacker.
-    VictimFast = 4,
+    VictimFast = 5,
+    /// A find-victim cycle of the ChipTest sequence.
+    Victim = 6,
     /// Holding a promotion: emitting rook, bishop, knight and king.
-    Promo = 5,
+    Promo = 7,
     /// Generation finished.
-    Done = 6,
+    Done = 8,
 }
 
 impl Phase {
-    /// The phase from its 3-bit encoding.
+    /// The phase from its 4-bit encoding.
     pub fn from_code(code: u8) -> Phase {
         match code {
             1 => Phase::First,
-            2 => Phase::Victim,
-            3 => Phase::Attacker,
-            4 => Phase::VictimFast,
-            5 => Phase::Promo,
-            6 => Phase::Done,
+            2 => Phase::Second,
+            3 => Phase::Load,
+            4 => Phase::Attacker,
+            5 => Phase::VictimFast,
+            6 => Phase::Victim,
+            7 => Phase::Promo,
+            8 => Phase::Done,
             _ => Phase::Idle,
         }
     }
 }
 
-/// Position class decided in the first cycle; indexes the shortcut bits.
+/// Position class decided in the second cycle; indexes the shortcut bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
     /// Exactly one victim and one attacker.
@@ -127,16 +143,32 @@ impl Outputs {
     }
 }
 
-/// Every register of the chip except the piece registers.
+/// A held arbiter key: valid, priority and square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The register holds a key.
+    pub valid: bool,
+    /// Priority of the held cell.
+    pub priority: u8,
+    /// Square of the held cell.
+    pub square: u8,
+}
+
+/// Every register of the chip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Registers {
     /// The 64 piece registers, side to move and en-passant register.
     pub board: Board,
-    /// Configuration latched at `start`.
+    /// Per-cell victim priority registers.
+    pub cell_victim_priority: [u8; 64],
+    /// Per-cell attacker priority registers.
+    pub cell_attacker_priority: [u8; 64],
+    /// Configuration latched at `start` (the shortcut switches; the priorities are used
+    /// while loading).
     pub config: Config,
     /// Sequencer phase.
     pub phase: Phase,
-    /// Candidate victims (or quiet targets) latched in the first cycle.
+    /// Victims (or quiet targets) latched in the first cycle.
     pub outer: u64,
     /// No victim: generating non-captures.
     pub quiet: bool,
@@ -146,20 +178,16 @@ pub struct Registers {
     pub single_attacker: u8,
     /// The single attacker is a pawn.
     pub single_attacker_pawn: bool,
-    /// A current victim is held.
-    pub victim_valid: bool,
-    /// Priority of the current victim.
-    pub victim_priority: u8,
-    /// Square of the current victim.
-    pub victim_square: u8,
+    /// The current victim, whose attackers are latched in `attackers`.
+    pub current: Key,
+    /// Attackers of the current victim.
+    pub attackers: u64,
+    /// The next victim (radiating), and the victim arbiter's key.
+    pub next: Key,
     /// ChipTest: the current victim has no attacker left.
     pub exhausted: bool,
-    /// A last attacker is held.
-    pub attacker_valid: bool,
-    /// Priority of the last attacker.
-    pub attacker_priority: u8,
-    /// Square of the last attacker.
-    pub attacker_square: u8,
+    /// The last attacker emitted for the current victim: the attacker arbiter's key.
+    pub last_attacker: Key,
     /// Next promotion code to emit in `Promo` cycles.
     pub promo_next: u8,
     /// Phase to return to after the promotions.
@@ -173,15 +201,15 @@ pub struct Registers {
 /// One cycle's named internal signals, as they appear in waveforms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cycle {
-    /// Victim candidates before masking (`V`/`T` in the first cycle, the latched set after).
+    /// Victim candidates: the latched victim set.
     pub victim_candidates: u64,
-    /// Victim disable mask, recomputed from the current victim register.
+    /// Victim disable mask, recomputed from the `next` victim register.
     pub victim_disable: u64,
     /// Victims presented to the victim arbiter.
     pub victim_mask: u64,
     /// One-hot grant of the victim arbiter (0 when no candidate).
     pub victim_grant: u64,
-    /// Attacker candidates heard by the find-attacker network.
+    /// Attacker candidates: the latched attackers of the current victim.
     pub attacker_candidates: u64,
     /// Attacker disable mask, recomputed from the last attacker register.
     pub attacker_disable: u64,
@@ -189,189 +217,9 @@ pub struct Cycle {
     pub attacker_mask: u64,
     /// One-hot grant of the attacker arbiter.
     pub attacker_grant: u64,
-}
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xff;
-
-/// The eight ray directions as (square offset, mask of origins that may step).
-const DIRECTIONS: [(i8, u64); 8] = [
-    (8, !0),       // north
-    (-8, !0),      // south
-    (1, !FILE_H),  // east
-    (-1, !FILE_A), // west
-    (9, !FILE_H),  // north-east
-    (7, !FILE_A),  // north-west
-    (-7, !FILE_H), // south-east
-    (-9, !FILE_A), // south-west
-];
-
-fn shift(bb: u64, dir: usize) -> u64 {
-    let (off, ok) = DIRECTIONS[dir];
-    let bb = bb & ok;
-    if off > 0 { bb << off } else { bb >> -off }
-}
-
-/// The cells reached by rays from `src` in direction `dir` (through vacant cells, up to
-/// and including the first occupied cell).
-pub fn slide(src: u64, dir: usize, empty: u64) -> u64 {
-    let mut reach = 0;
-    let mut front = shift(src, dir);
-    while front != 0 {
-        reach |= front;
-        front = shift(front & empty, dir);
-    }
-    reach
-}
-
-/// Knight jumps from every square of `src`.
-pub fn knight_jumps(src: u64) -> u64 {
-    let l1 = (src >> 1) & !FILE_H;
-    let l2 = (src >> 2) & !(FILE_H | FILE_H >> 1);
-    let r1 = (src << 1) & !FILE_A;
-    let r2 = (src << 2) & !(FILE_A | FILE_A << 1);
-    let h1 = l1 | r1;
-    let h2 = l2 | r2;
-    (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8)
-}
-
-/// King steps from every square of `src`.
-pub fn king_steps(src: u64) -> u64 {
-    (0..8).fold(0, |acc, d| acc | shift(src, d))
-}
-
-/// Squares attacked diagonally forward by pawns on `src` of the given colour.
-pub fn pawn_captures(src: u64, black: bool) -> u64 {
-    if black {
-        shift(src, 6) | shift(src, 7)
-    } else {
-        shift(src, 4) | shift(src, 5)
-    }
-}
-
-fn forward(bb: u64, black: bool) -> u64 {
-    if black { bb >> 8 } else { bb << 8 }
-}
-
-fn backward(bb: u64, black: bool) -> u64 {
-    if black { bb << 8 } else { bb >> 8 }
-}
-
-/// What the find-victim network computes from the board: victims and quiet targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FindVictim {
-    /// Enemy pieces and the en-passant cell attacked by the side to move.
-    pub victims: u64,
-    /// Vacant cells the side to move can reach without capturing.
-    pub quiet_targets: u64,
-}
-
-/// The find-victim network: every piece of the side to move radiates.
-pub fn find_victim(board: &Board) -> FindVictim {
-    let me = board.black_to_move;
-    let empty = board.mask(|p| p & 7 == EMPTY);
-    let occupied = !empty;
-    let mine = |k| board.pieces(me, k);
-    let enemy = occupied & !board.mask(|p| p != EMPTY && ((p & BLACK != 0) == me));
-    let orth = mine(ROOK) | mine(QUEEN);
-    let diag = mine(BISHOP) | mine(QUEEN);
-    let mut reach = knight_jumps(mine(KNIGHT)) | king_steps(mine(KING));
-    for d in 0..4 {
-        reach |= slide(orth, d, empty);
-    }
-    for d in 4..8 {
-        reach |= slide(diag, d, empty);
-    }
-    let pawns = mine(PAWN);
-    let pawn_cap = pawn_captures(pawns, me);
-    let push = forward(pawns, me) & empty;
-    let start_rank = if me { RANK_1 << 40 } else { RANK_1 << 16 };
-    let double = forward(push & start_rank, me) & empty;
-    let ep = board.ep_square().map_or(0, |s| 1u64 << s);
-    FindVictim {
-        victims: (enemy & (reach | pawn_cap)) | (ep & empty & pawn_cap),
-        quiet_targets: empty & (reach | push | double),
-    }
-}
-
-/// The find-attacker network: cells in `sources` radiate super-piece signals; returns
-/// the pieces of the side to move that hear a signal of their own kind. With `quiet`,
-/// sources are vacant targets and pawns answer push signals; otherwise sources are
-/// victims (an en-passant source radiates only to pawns) and pawns answer capture
-/// signals.
-pub fn find_attacker(board: &Board, sources: u64, quiet: bool) -> u64 {
-    let me = board.black_to_move;
-    let empty = board.mask(|p| p & 7 == EMPTY);
-    let mine = |k| board.pieces(me, k);
-    let full = if quiet { sources } else { sources & !empty };
-    let mut orth = 0;
-    for d in 0..4 {
-        orth |= slide(full, d, empty);
-    }
-    let mut diag = 0;
-    for d in 4..8 {
-        diag |= slide(full, d, empty);
-    }
-    let pawn = if quiet {
-        let single = backward(sources, me);
-        let fourth = if me { RANK_1 << 32 } else { RANK_1 << 24 };
-        let double = backward(backward(sources & fourth, me) & empty, me);
-        single | double
-    } else {
-        pawn_captures(sources, !me)
-    };
-    (orth & (mine(ROOK) | mine(QUEEN)))
-        | (diag & (mine(BISHOP) | mine(QUEEN)))
-        | (knight_jumps(full) & mine(KNIGHT))
-        | (king_steps(full) & mine(KING))
-        | (pawn & mine(PAWN))
-}
-
-/// The result of an arbiter election.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Election {
-    /// One-hot grant (0 when no candidate).
-    pub grant: u64,
-    /// Priority of the elected candidate.
-    pub priority: u8,
-    /// Square of the elected candidate.
-    pub square: u8,
-    /// Candidates other than the elected one exist.
-    pub more: bool,
-}
-
-/// Elects the candidate with the highest priority, lower square first among equals.
-pub fn elect(candidates: u64, priority: impl Fn(u8) -> u8) -> Election {
-    let best = (0..64u8)
-        .filter(|s| candidates >> s & 1 != 0)
-        .max_by_key(|s| (priority(*s), std::cmp::Reverse(*s)));
-    match best {
-        None => Election::default(),
-        Some(s) => Election {
-            grant: 1 << s,
-            priority: priority(s),
-            square: s,
-            more: candidates & !(1 << s) != 0,
-        },
-    }
-}
-
-/// The disable mask from a held key: cells whose key is ahead of (priority, square), and
-/// the cell of the key itself when `strict`.
-pub fn disable_mask(
-    priority: impl Fn(u8) -> u8,
-    key_priority: u8,
-    key_square: u8,
-    strict: bool,
-) -> u64 {
-    (0..64u8)
-        .filter(|&s| {
-            let p = priority(s);
-            p > key_priority
-                || (p == key_priority && (s < key_square || (strict && s == key_square)))
-        })
-        .fold(0, |acc, s| acc | 1 << s)
+    /// What the find-attacker receivers hear this cycle (from the enemy pieces in the
+    /// second cycle, from the `next` victim later; meaningless in the first cycle).
+    pub attackers_heard: u64,
 }
 
 /// The move-generator chip, one clock at a time.
@@ -379,6 +227,12 @@ pub fn disable_mask(
 pub struct Model {
     /// All registers.
     pub regs: Registers,
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        Model::new()
+    }
 }
 
 impl Model {
@@ -391,6 +245,8 @@ impl Model {
                     black_to_move: false,
                     ep_file: None,
                 },
+                cell_victim_priority: [0; 64],
+                cell_attacker_priority: [0; 64],
                 config: Config::default(),
                 phase: Phase::Idle,
                 outer: 0,
@@ -398,13 +254,11 @@ impl Model {
                 fast: false,
                 single_attacker: 0,
                 single_attacker_pawn: false,
-                victim_valid: false,
-                victim_priority: 0,
-                victim_square: 0,
+                current: Key::default(),
+                attackers: 0,
+                next: Key::default(),
                 exhausted: false,
-                attacker_valid: false,
-                attacker_priority: 0,
-                attacker_square: 0,
+                last_attacker: Key::default(),
                 promo_next: 0,
                 promo_return: Phase::Idle,
                 promo_done: false,
@@ -413,129 +267,97 @@ impl Model {
         }
     }
 
-    /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits 0..4).
-    pub fn load_rank(&mut self, rank: u8, row: u32) {
+    /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits 0..4)
+    /// and the cells' priorities looked up in `priorities`.
+    pub fn load_rank(&mut self, rank: u8, row: u32, priorities: &Priorities) {
         for f in 0..8 {
-            self.regs.board.squares[usize::from(rank) * 8 + f] = (row >> (4 * f) & 15) as u8;
+            let s = usize::from(rank) * 8 + f;
+            let piece = (row >> (4 * f) & 15) as u8;
+            self.regs.board.squares[s] = piece;
+            let (v, a) = priorities.of_kind(piece & 7);
+            self.regs.cell_victim_priority[s] = v;
+            self.regs.cell_attacker_priority[s] = a;
         }
     }
 
     /// A clock edge with `start`: latches side to move, en-passant register and
     /// configuration and begins a generation.
     pub fn start(&mut self, black_to_move: bool, ep_file: Option<u8>, config: Config) {
+        let board = self.regs.board;
+        let (victim_priority, attacker_priority) = (
+            self.regs.cell_victim_priority,
+            self.regs.cell_attacker_priority,
+        );
+        *self = Model::new();
         let r = &mut self.regs;
-        r.board.black_to_move = black_to_move;
-        r.board.ep_file = ep_file;
+        r.board = Board {
+            black_to_move,
+            ep_file,
+            ..board
+        };
+        r.cell_victim_priority = victim_priority;
+        r.cell_attacker_priority = attacker_priority;
+        if let Some(s) = r.board.ep_square() {
+            r.cell_victim_priority[usize::from(s)] = config.priorities.of_kind(PAWN).0;
+        }
         r.config = config;
         r.phase = Phase::First;
-        r.outer = 0;
-        r.quiet = false;
-        r.fast = false;
-        r.single_attacker = 0;
-        r.single_attacker_pawn = false;
-        r.victim_valid = false;
-        r.victim_priority = 0;
-        r.victim_square = 0;
-        r.exhausted = false;
-        r.attacker_valid = false;
-        r.attacker_priority = 0;
-        r.attacker_square = 0;
-        r.promo_next = 0;
-        r.promo_return = Phase::Idle;
-        r.promo_done = false;
-        r.out = Outputs::default();
     }
 
     /// Loads a whole position (8 rank writes) and starts: 9 clock edges.
     pub fn load(&mut self, board: &Board, config: Config) {
         for rank in 0..8u8 {
-            self.load_rank(rank, rank_word(board, rank));
+            self.load_rank(rank, rank_word(board, rank), &config.priorities);
         }
         self.start(board.black_to_move, board.ep_file, config);
     }
 
-    /// Victim priority of a cell: the table's entry for its kind, the pawn's for the
-    /// en-passant cell while capturing, and 0 for every other vacant cell (so all quiet
-    /// targets tie and the square priority orders them).
-    fn victim_priority(&self, quiet: bool, s: u8) -> u8 {
-        let r = &self.regs;
-        let kind = r.board.squares[usize::from(s)] & 7;
-        let kind = match kind {
-            EMPTY if !quiet && r.board.ep_square() == Some(s) => PAWN,
-            EMPTY => return 0,
-            k => k,
-        };
-        r.config.priorities.victim[usize::from(kind - 1)] & 7
-    }
-
-    fn attacker_priority(&self, s: u8) -> u8 {
-        let kind = self.regs.board.squares[usize::from(s)] & 7;
-        if kind == EMPTY {
-            0
-        } else {
-            self.regs.config.priorities.attacker[usize::from(kind - 1)] & 7
-        }
-    }
-
     /// The combinational signals of the current cycle (before the clock edge).
     pub fn signals(&self) -> Cycle {
-        self.evaluate().0
-    }
-
-    fn evaluate(&self) -> (Cycle, FindVictim, u64, Election, Election) {
         let r = &self.regs;
-        let fv = find_victim(&r.board);
-        let first = r.phase == Phase::First;
-        let quiet_now = if first { fv.victims == 0 } else { r.quiet };
-        let victim_candidates = if first {
-            if fv.victims != 0 {
-                fv.victims
-            } else {
-                fv.quiet_targets
-            }
-        } else {
-            r.outer
-        };
+        let vprio = |s: u8| r.cell_victim_priority[usize::from(s)];
+        let aprio = |s: u8| r.cell_attacker_priority[usize::from(s)];
         let strict = r.phase != Phase::Victim || r.exhausted;
-        let vprio = |s| self.victim_priority(quiet_now, s);
-        let victim_disable = if r.victim_valid {
-            disable_mask(vprio, r.victim_priority, r.victim_square, strict)
+        let victim_disable = if r.next.valid {
+            disable_mask(vprio, r.next.priority, r.next.square, strict)
         } else {
             0
         };
-        let victim_mask = victim_candidates & !victim_disable;
-        let velect = elect(victim_mask, vprio);
-        let sources = if first {
+        let victim_mask = r.outer & !victim_disable;
+        let attacker_disable = if r.last_attacker.valid {
+            disable_mask(
+                aprio,
+                r.last_attacker.priority,
+                r.last_attacker.square,
+                true,
+            )
+        } else {
+            0
+        };
+        let attacker_mask = r.attackers & !attacker_disable;
+        let heard = if r.phase == Phase::Second {
             let empty = r.board.mask(|p| p & 7 == EMPTY);
-            let enemy = !empty
-                & !r.board
-                    .mask(|p| p != EMPTY && ((p & BLACK != 0) == r.board.black_to_move));
-            enemy | r.board.ep_square().map_or(0, |s| 1u64 << s)
-        } else if r.victim_valid {
-            1u64 << r.victim_square
+            let own = r
+                .board
+                .mask(|p| p != EMPTY && ((p & BLACK != 0) == r.board.black_to_move));
+            let ep = r.board.ep_square().map_or(0, |s| 1u64 << s);
+            find_attacker(&r.board, (!empty & !own) | ep, false)
+        } else if r.next.valid {
+            find_attacker(&r.board, 1u64 << r.next.square, r.quiet)
         } else {
             0
         };
-        let attacker_candidates = find_attacker(&r.board, sources, !first && r.quiet);
-        let aprio = |s| self.attacker_priority(s);
-        let attacker_disable = if r.attacker_valid {
-            disable_mask(aprio, r.attacker_priority, r.attacker_square, true)
-        } else {
-            0
-        };
-        let attacker_mask = attacker_candidates & !attacker_disable;
-        let aelect = elect(attacker_mask, aprio);
-        let cycle = Cycle {
-            victim_candidates,
+        Cycle {
+            victim_candidates: r.outer,
             victim_disable,
             victim_mask,
-            victim_grant: velect.grant,
-            attacker_candidates,
+            victim_grant: elect(victim_mask, vprio).grant,
+            attacker_candidates: r.attackers,
             attacker_disable,
             attacker_mask,
-            attacker_grant: aelect.grant,
-        };
-        (cycle, fv, attacker_candidates, velect, aelect)
+            attacker_grant: elect(attacker_mask, aprio).grant,
+            attackers_heard: heard,
+        }
     }
 
     fn promotes(&self, from_pawn: bool, to: u8) -> bool {
@@ -547,23 +369,33 @@ impl Model {
         from_pawn && last
     }
 
-    fn is_pawn(&self, s: u8) -> bool {
-        self.regs.board.squares[usize::from(s)] & 7 == PAWN
+    fn is_pawn(&self, mask: u64) -> bool {
+        mask & self.regs.board.mask(|p| p & 7 == PAWN) != 0
     }
 
     /// One clock edge with `req` high: runs one generation cycle. Returns the cycle's
     /// internal signals. Does nothing (and counts nothing) when idle or done.
     pub fn step(&mut self) -> Cycle {
-        let (cycle, fv, attackers, velect, aelect) = self.evaluate();
+        let cycle = self.signals();
         let phase = self.regs.phase;
         if matches!(phase, Phase::Idle | Phase::Done) {
             self.regs.out.valid = false;
             return cycle;
         }
-        let mut next = self.regs;
+        let regs = self.regs;
+        let vprio = |s: u8| regs.cell_victim_priority[usize::from(s)];
+        let aprio = |s: u8| regs.cell_attacker_priority[usize::from(s)];
+        let velect = elect(cycle.victim_mask, vprio);
+        let aelect = elect(cycle.attacker_mask, aprio);
+        let vkey = Key {
+            valid: velect.grant != 0,
+            priority: velect.priority,
+            square: velect.square,
+        };
+        let mut next = regs;
         next.out.valid = false;
         next.out.done = false;
-        next.out.cycles = self.regs.out.cycles.wrapping_add(1);
+        next.out.cycles = regs.out.cycles.wrapping_add(1);
         // Emits a move; a promotion is held for four more cycles.
         let emit = |next: &mut Registers, from: u8, to: u8, pawn: bool, ret: Phase, done: bool| {
             next.out.valid = true;
@@ -581,55 +413,67 @@ impl Model {
                 next.phase = if done { Phase::Done } else { ret };
             }
         };
-        let take_victim = |next: &mut Registers| {
-            next.victim_valid = true;
-            next.victim_priority = velect.priority;
-            next.victim_square = velect.square;
+        // Makes `next` current with its attackers, and elects the following victim.
+        // (The ChipTest sequence reloads the same victim and keeps its last attacker.)
+        let load = |next: &mut Registers| {
+            next.current = regs.next;
+            next.attackers = cycle.attackers_heard;
+            if regs.fast {
+                next.last_attacker = Key::default();
+                next.next = vkey;
+            }
         };
         match phase {
             Phase::First => {
+                let fv = find_victim(&regs.board);
                 let quiet = fv.victims == 0;
                 next.out.capture_forced = !quiet;
                 next.out.no_legal_move = quiet && fv.quiet_targets == 0;
                 next.quiet = quiet;
-                next.outer = cycle.victim_candidates;
-                let one_attacker = attackers.count_ones() == 1;
-                let class = if quiet {
+                next.outer = if quiet { fv.quiet_targets } else { fv.victims };
+                if next.out.no_legal_move {
+                    next.out.done = true;
+                    next.phase = Phase::Done;
+                } else {
+                    next.phase = Phase::Second;
+                }
+            }
+            Phase::Second => {
+                let heard = cycle.attackers_heard;
+                let one_attacker = heard.count_ones() == 1;
+                let class = if regs.quiet {
                     Class::NoVictim
-                } else if one_attacker && fv.victims.count_ones() == 1 {
+                } else if one_attacker && !velect.more {
                     Class::OneVictimOneAttacker
                 } else if one_attacker {
                     Class::ManyVictimsOneAttacker
                 } else {
                     Class::ManyAttackers
                 };
-                let fast = self.regs.config.shortcuts.bits() >> (class as u8) & 1 != 0;
+                let fast = regs.config.shortcuts.bits() >> (class as u8) & 1 != 0;
                 next.fast = fast;
-                next.single_attacker = aelect.square;
-                next.single_attacker_pawn = aelect.grant != 0 && self.is_pawn(aelect.square);
-                if next.out.no_legal_move {
-                    next.out.done = true;
-                    next.phase = Phase::Done;
+                next.next = vkey;
+                if one_attacker {
+                    next.single_attacker = heard.trailing_zeros() as u8;
+                    next.single_attacker_pawn = self.is_pawn(heard);
+                }
+                if fast && one_attacker {
+                    let (a, pawn) = (next.single_attacker, next.single_attacker_pawn);
+                    emit(
+                        &mut next,
+                        a,
+                        velect.square,
+                        pawn,
+                        Phase::VictimFast,
+                        !velect.more,
+                    );
                 } else {
-                    take_victim(&mut next);
-                    if fast && one_attacker {
-                        let pawn = next.single_attacker_pawn;
-                        emit(
-                            &mut next,
-                            aelect.square,
-                            velect.square,
-                            pawn,
-                            Phase::VictimFast,
-                            !velect.more,
-                        );
-                    } else {
-                        next.phase = Phase::Attacker;
-                    }
+                    next.phase = Phase::Load;
                 }
             }
             Phase::VictimFast => {
-                take_victim(&mut next);
-                let (a, pawn) = (self.regs.single_attacker, self.regs.single_attacker_pawn);
+                next.next = vkey;
+                let (a, pawn) = (regs.single_attacker, regs.single_attacker_pawn);
                 emit(
                     &mut next,
                     a,
@@ -639,35 +483,37 @@ impl Model {
                     !velect.more,
                 );
             }
+            Phase::Load => {
+                load(&mut next);
+                next.phase = Phase::Attacker;
+            }
             Phase::Victim => {
                 if velect.grant == 0 {
                     next.out.done = true;
                     next.phase = Phase::Done;
                 } else {
-                    if self.regs.exhausted {
-                        next.attacker_valid = false;
-                    }
+                    next.next = vkey;
                     next.exhausted = false;
-                    take_victim(&mut next);
-                    next.phase = Phase::Attacker;
+                    next.phase = Phase::Load;
                 }
             }
             Phase::Attacker => {
-                let victim = self.regs.victim_square;
-                let pawn = aelect.grant & self.regs.board.mask(|p| p & 7 == PAWN) != 0;
-                if self.regs.fast {
+                let victim = regs.current.square;
+                let pawn = self.is_pawn(aelect.grant);
+                let akey = Key {
+                    valid: true,
+                    priority: aelect.priority,
+                    square: aelect.square,
+                };
+                if regs.fast {
                     let mut done = false;
                     if aelect.more {
-                        next.attacker_valid = true;
-                        next.attacker_priority = aelect.priority;
-                        next.attacker_square = aelect.square;
+                        next.last_attacker = akey;
+                    } else if regs.next.valid {
+                        load(&mut next);
                     } else {
-                        next.attacker_valid = false;
-                        if velect.grant != 0 {
-                            take_victim(&mut next);
-                        } else {
-                            done = true;
-                        }
+                        next.last_attacker = Key::default();
+                        done = true;
                     }
                     emit(
                         &mut next,
@@ -678,26 +524,24 @@ impl Model {
                         done,
                     );
                 } else if aelect.grant != 0 {
-                    next.attacker_valid = true;
-                    next.attacker_priority = aelect.priority;
-                    next.attacker_square = aelect.square;
+                    next.last_attacker = akey;
                     emit(&mut next, aelect.square, victim, pawn, Phase::Victim, false);
                 } else {
                     next.exhausted = true;
-                    next.attacker_valid = false;
+                    next.last_attacker = Key::default();
                     next.phase = Phase::Victim;
                 }
             }
             Phase::Promo => {
                 next.out.valid = true;
-                next.out.promotion = self.regs.promo_next;
-                next.promo_next = self.regs.promo_next + 1;
-                if self.regs.promo_next == 5 {
-                    next.out.done = self.regs.promo_done;
-                    next.phase = if self.regs.promo_done {
+                next.out.promotion = regs.promo_next;
+                next.promo_next = regs.promo_next + 1;
+                if regs.promo_next == 5 {
+                    next.out.done = regs.promo_done;
+                    next.phase = if regs.promo_done {
                         Phase::Done
                     } else {
-                        self.regs.promo_return
+                        regs.promo_return
                     };
                 }
             }
@@ -708,7 +552,7 @@ impl Model {
     }
 
     /// Loads `board`, then clocks with `req` high until `done`; returns the moves in
-    /// emission order and the generation cycles (including the first cycle).
+    /// emission order and the generation cycles.
     pub fn generate(&mut self, board: &Board, config: Config) -> (Vec<ChipMove>, u32) {
         self.load(board, config);
         let mut moves = Vec::new();
@@ -722,12 +566,6 @@ impl Model {
             assert!(cycles < 100_000, "the sequencer did not finish");
         }
         (moves, cycles)
-    }
-}
-
-impl Default for Model {
-    fn default() -> Self {
-        Model::new()
     }
 }
 

@@ -1,29 +1,83 @@
 //! `chip_sequencer`: the control of the move generator. It latches the side to move,
-//! the en-passant register and the configuration at `start`, runs the find-victim and
-//! find-attacker cycles, holds the keys from which the arbiters recompute their disable
-//! masks, applies the seed's shortcuts per position class, expands promotions into five
-//! moves and drives the registered outputs and the cycle counter. Its behaviour is
+//! the en-passant register and the shortcut switches at `start`, runs the find-victim,
+//! restricted find-attacker, load and find-attacker cycles, holds the keys from which
+//! the arbiters recompute their disable masks (the `next` victim and the last attacker),
+//! latches the victim set and the current victim's attackers, applies the seed's
+//! shortcuts per position class, expands promotions into five moves and drives the
+//! registered outputs and the cycle counter. Its behaviour is
 //! [`Model::step`](super::model::Model::step), register for register.
 //!
 //! ```text
-//!  start, req, black_in, ep_valid_in, ep_file_in, prio_in, shortcuts_in
-//!  victims, targets, own_pawns                   <- array
+//!  start, req, black_in, ep_valid_in, ep_file_in, shortcuts_in
+//!  victims, targets, attackers, own_pawns        <- array
 //!  v_*: victim arbiter, a_*: attacker arbiter    <- arbiters
 //!     |
-//!  phase: Idle -> First -> (Attacker | VictimFast | Victim <-> Attacker) -> Promo* -> Done
+//!  phase: Idle -> First -> Second -> (VictimFast | Load -> Attacker | Victim -> Load
+//!         -> Attacker) ... Promo ... -> Done
 //!     |
-//!  black, ep_here, first, quiet_pat, capture_now, src_sel     -> array
-//!  v_cand/v_key*/v_strict/v_table, a_key*/a_table             -> arbiters
+//!  black, ep_here, find_victim, all_enemies, quiet_pat, src_sel   -> array
+//!  v_cand, v_key*, v_strict, a_cand, a_key*                        -> arbiters
 //!  valid, done, from, to, promo, capture_forced, no_legal_move, cycles, phase
 //! ```
 
-use crate::{HwError, Module, ModuleBuilder, Signal, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
 
 use super::model::Phase;
 
-fn decode64(m: &ModuleBuilder, index: Signal, enable: Signal) -> Signal {
-    let one = m.lit(1, 64);
-    mux(enable, one << index, 0)
+/// One-hot decode of a 6-bit square (0 when `enable` is low), built from rank and file
+/// lines so that each output is one small gate.
+pub fn decode64(index: Signal, enable: Signal) -> Signal {
+    let ranks: Vec<Signal> = (0..8u64).map(|r| index.bits(3..6).eq(r) & enable).collect();
+    let files: Vec<Signal> = (0..8u64).map(|f| index.bits(0..3).eq(f)).collect();
+    let bits: Vec<Signal> = (0..64).map(|s| ranks[s / 8] & files[s % 8]).collect();
+    concat_lsb_first(&bits)
+}
+
+/// The en-passant cell, one-hot: rank 3 when Black is to move, rank 6 when White is.
+pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) -> Signal {
+    let zero = m.lit(0, 1);
+    let bits: Vec<Signal> = (0..64usize)
+        .map(|s| {
+            let hit = valid & file.eq(s as u64 % 8);
+            match s / 8 {
+                2 => hit & black,
+                5 => hit & !black,
+                _ => zero,
+            }
+        })
+        .collect();
+    concat_lsb_first(&bits)
+}
+
+/// Whether any bit of `bits` is set, and whether two or more are (a tree of pairs).
+pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
+    let mut level: Vec<(Signal, Signal)> = bits.iter().map(|&b| (b, b.constant_of(0, 1))).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match p {
+                [(a0, m0), (a1, m1)] => (*a0 | *a1, *m0 | *m1 | (*a0 & *a1)),
+                [x] => *x,
+                _ => unreachable!(),
+            })
+            .collect();
+    }
+    level[0]
+}
+
+/// The index of the set bit of a one-hot 64-bit vector (OR of the indices).
+pub fn encode64(onehot: Signal) -> Signal {
+    let bits: Vec<Signal> = (0..6u32)
+        .rev()
+        .map(|k| {
+            let set: Vec<Signal> = (0..64u32)
+                .filter(|s| s >> k & 1 == 1)
+                .map(|s| onehot.bit(s))
+                .collect();
+            any(&set)
+        })
+        .collect();
+    concat(&bits)
 }
 
 /// Build the sequencer.
@@ -34,10 +88,10 @@ pub fn sequencer() -> Result<Module, HwError> {
     let black_in = m.input("black_in", 1);
     let ep_valid_in = m.input("ep_valid_in", 1);
     let ep_file_in = m.input("ep_file_in", 3);
-    let prio_in = m.input("prio_in", 36);
     let shortcuts_in = m.input("shortcuts_in", 4);
     let victims = m.input("victims", 64);
     let targets = m.input("targets", 64);
+    let heard = m.input("attackers", 64);
     let own_pawns = m.input("own_pawns", 64);
     let v_valid = m.input("v_valid", 1);
     let v_square = m.input("v_square", 6);
@@ -53,23 +107,24 @@ pub fn sequencer() -> Result<Module, HwError> {
     let black = reg("black", 1);
     let ep_valid = reg("ep_valid", 1);
     let ep_file = reg("ep_file", 3);
-    let prio = reg("prio", 36);
     let shortcuts = reg("shortcuts", 4);
-    let phase = reg("phase", 3);
+    let phase = reg("phase", 4);
     let outer = reg("outer", 64);
     let quiet = reg("quiet", 1);
     let fast = reg("fast", 1);
     let single_sq = reg("single_sq", 6);
     let single_pawn = reg("single_pawn", 1);
-    let victim_valid = reg("victim_valid", 1);
-    let victim_prio = reg("victim_prio", 3);
-    let victim_sq = reg("victim_sq", 6);
+    let cur_sq = reg("cur_sq", 6);
+    let ac = reg("ac", 64);
+    let next_valid = reg("next_valid", 1);
+    let next_prio = reg("next_prio", 3);
+    let next_sq = reg("next_sq", 6);
     let exhausted = reg("exhausted", 1);
     let att_valid = reg("att_valid", 1);
     let att_prio = reg("att_prio", 3);
     let att_sq = reg("att_sq", 6);
     let promo_next = reg("promo_next", 3);
-    let promo_ret = reg("promo_ret", 3);
+    let promo_ret = reg("promo_ret", 4);
     let promo_done = reg("promo_done", 1);
     let out_valid = reg("out_valid", 1);
     let out_done = reg("out_done", 1);
@@ -81,47 +136,58 @@ pub fn sequencer() -> Result<Module, HwError> {
     let cycles = reg("cycles", 16);
 
     let ph = |p: Phase| phase.eq(p as u64);
-    let lit3 = |p: Phase| m.lit(p as u64, 3);
+    let lit4 = |p: Phase| m.lit(p as u64, 4);
     let is_first = ph(Phase::First).named("is_first");
-    let is_victim = ph(Phase::Victim);
+    let is_second = ph(Phase::Second).named("is_second");
+    let is_load = ph(Phase::Load);
     let is_attacker = ph(Phase::Attacker);
     let is_vfast = ph(Phase::VictimFast);
+    let is_victim = ph(Phase::Victim);
     let is_promo = ph(Phase::Promo);
-    let running = (is_first | is_victim | is_attacker | is_vfast | is_promo).named("running");
+    let running = any(&[
+        is_first,
+        is_second,
+        is_load,
+        is_attacker,
+        is_vfast,
+        is_victim,
+        is_promo,
+    ])
+    .named("running");
     let active = (req & running).named("active");
 
-    // Combinational control for the array and the arbiters.
-    let any_v = victims.reduce_or().named("any_victim");
-    let any_t = targets.reduce_or();
-    let quiet_first = !any_v;
-    let capture_now = mux(is_first, any_v, !quiet).named("capture_now");
-    let ep_sq = mux(black, ep_file.zext(6) + 16, ep_file.zext(6) + 40);
+    // Control of the array and the arbiters.
     m.output("black", black);
-    m.output("ep_here", decode64(&m, ep_sq, ep_valid).named("ep_here"));
-    m.output("first", is_first);
-    m.output("quiet_pat", (!is_first & quiet).named("quiet_pat"));
-    m.output("capture_now", capture_now);
     m.output(
-        "src_sel",
-        decode64(&m, victim_sq, victim_valid).named("src_sel"),
+        "ep_here",
+        ep_decode(&m, black, ep_valid, ep_file).named("ep_here"),
     );
-    let first_cand = mux(any_v, victims, targets);
-    m.output("v_cand", mux(is_first, first_cand, outer).named("v_cand"));
-    m.output("v_key_valid", victim_valid);
-    m.output("v_key_prio", victim_prio);
-    m.output("v_key_sq", victim_sq);
+    m.output("find_victim", is_first);
+    m.output("all_enemies", is_second);
+    m.output("quiet_pat", (quiet & !is_second).named("quiet_pat"));
+    m.output("src_sel", decode64(next_sq, next_valid).named("src_sel"));
+    m.output("v_cand", outer);
+    m.output("v_key_valid", next_valid);
+    m.output("v_key_prio", next_prio);
+    m.output("v_key_sq", next_sq);
     m.output("v_strict", (!is_victim | exhausted).named("v_strict"));
-    m.output("v_table", prio.bits(0..18));
+    m.output("a_cand", ac);
     m.output("a_key_valid", att_valid);
     m.output("a_key_prio", att_prio);
     m.output("a_key_sq", att_sq);
-    m.output("a_table", prio.bits(18..36));
 
-    // First cycle: flags and the position class.
-    let no_move_first = (quiet_first & !any_t).named("no_move_first");
-    let one_attacker = (a_valid & !a_more).named("one_attacker");
+    // First cycle: the victim set and the flags.
+    let any_v = victims.reduce_or().named("any_victim");
+    let any_t = targets.reduce_or();
+    let no_move_first = (!any_v & !any_t).named("no_move_first");
+    // Second cycle: the position class from the restricted find-attacker cycle.
+    let heard_bits: Vec<Signal> = (0..64).map(|s| heard.bit(s)).collect();
+    let (heard_any, heard_many) = any_and_many(&heard_bits);
+    let one_attacker = (heard_any & !heard_many).named("one_attacker");
+    let heard_sq = encode64(heard).named("heard_square");
+    let heard_pawn = (heard & own_pawns).reduce_or().named("heard_pawn");
     let class = mux(
-        quiet_first,
+        quiet,
         m.lit(3, 2),
         mux(
             one_attacker,
@@ -130,150 +196,143 @@ pub fn sequencer() -> Result<Module, HwError> {
         ),
     )
     .named("position_class");
-    let fast_first = (shortcuts >> class).bit(0).named("fast_first");
+    let fast_second = (shortcuts >> class).bit(0).named("fast_second");
     let grant_pawn = (a_grant & own_pawns).reduce_or().named("grant_pawn");
 
     // The move emitted this cycle, if any.
-    let emit_first = is_first & !no_move_first & fast_first & one_attacker;
-    let emit = (emit_first | is_vfast | (is_attacker & (fast | a_valid))).named("emit");
-    let from_e = mux(is_attacker, a_square, mux(is_first, a_square, single_sq));
-    let to_e = mux(is_attacker, victim_sq, v_square);
-    let pawn_e = mux(is_vfast, single_pawn, grant_pawn);
-    let done_e = mux(is_attacker, fast & !a_more & !v_valid, !v_more).named("done_if");
+    let emit_second = is_second & fast_second & one_attacker;
+    let emit = (emit_second | is_vfast | (is_attacker & (fast | a_valid))).named("emit");
+    let from_e = mux(is_attacker, a_square, mux(is_second, heard_sq, single_sq));
+    let to_e = mux(is_attacker, cur_sq, v_square);
+    let pawn_e = mux(
+        is_attacker,
+        grant_pawn,
+        mux(is_second, heard_pawn, single_pawn),
+    );
+    let done_e = mux(is_attacker, fast & !a_more & !next_valid, !v_more).named("done_if");
     let ret_e = mux(
         is_attacker,
-        mux(fast, lit3(Phase::Attacker), lit3(Phase::Victim)),
-        lit3(Phase::VictimFast),
+        mux(fast, lit4(Phase::Attacker), lit4(Phase::Victim)),
+        lit4(Phase::VictimFast),
     );
     let last_rank = mux(black, to_e.bits(3..6).eq(0), to_e.bits(3..6).eq(7));
     let promo_e = (emit & pawn_e & last_rank).named("promo_e");
     let after_emit = mux(
         promo_e,
-        lit3(Phase::Promo),
-        mux(done_e, lit3(Phase::Done), ret_e),
+        lit4(Phase::Promo),
+        mux(done_e, lit4(Phase::Done), ret_e),
     );
-
     let promo_last = promo_next.eq(5);
     let next_phase = mux(
         is_first,
+        mux(no_move_first, lit4(Phase::Done), lit4(Phase::Second)),
         mux(
-            no_move_first,
-            lit3(Phase::Done),
-            mux(emit, after_emit, lit3(Phase::Attacker)),
-        ),
-        mux(
-            is_victim,
-            mux(v_valid, lit3(Phase::Attacker), lit3(Phase::Done)),
+            is_second | is_attacker | is_vfast,
             mux(
-                is_promo,
+                emit,
+                after_emit,
+                mux(is_second, lit4(Phase::Load), lit4(Phase::Victim)),
+            ),
+            mux(
+                is_load,
+                lit4(Phase::Attacker),
                 mux(
-                    promo_last,
-                    mux(promo_done, lit3(Phase::Done), promo_ret),
-                    lit3(Phase::Promo),
+                    is_victim,
+                    mux(v_valid, lit4(Phase::Load), lit4(Phase::Done)),
+                    mux(
+                        promo_last,
+                        mux(promo_done, lit4(Phase::Done), promo_ret),
+                        lit4(Phase::Promo),
+                    ),
                 ),
-                mux(emit, after_emit, lit3(Phase::Victim)),
             ),
         ),
-    );
+    )
+    .named("next_phase");
 
     let zero = |w: u32| m.lit(0, w);
-    // Registers latched at start, and those the first cycle decides.
-    let set = |r: Signal, start_value: Signal, run: Signal| {
-        r.set_next(mux(start, start_value, run));
+    let one = m.lit(1, 1);
+    // Registers cleared at start and updated by generation cycles.
+    let set = |r: Signal, run: Signal| {
+        r.set_next(mux(start, zero(r.width()), run));
         r.set_enable(start | active);
     };
-    // Registers kept while running (only start changes them).
     for (r, v) in [
         (black, black_in),
         (ep_valid, ep_valid_in),
         (ep_file, ep_file_in),
-        (prio, prio_in),
         (shortcuts, shortcuts_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
     }
-    set(phase, lit3(Phase::First), next_phase);
-    set(outer, zero(64), mux(is_first, first_cand, outer));
-    set(quiet, zero(1), mux(is_first, quiet_first, quiet));
-    set(fast, zero(1), mux(is_first, fast_first, fast));
-    set(single_sq, zero(6), mux(is_first, a_square, single_sq));
-    set(
-        single_pawn,
-        zero(1),
-        mux(is_first, a_valid & grant_pawn, single_pawn),
-    );
-    let take_victim = ((is_first & !no_move_first)
-        | is_vfast
-        | (is_victim & v_valid)
-        | (is_attacker & fast & !a_more & v_valid))
-        .named("take_victim");
-    set(
-        victim_valid,
-        zero(1),
-        mux(take_victim, m.lit(1, 1), victim_valid),
-    );
-    set(victim_prio, zero(3), mux(take_victim, v_prio, victim_prio));
-    set(victim_sq, zero(6), mux(take_victim, v_square, victim_sq));
+    phase.set_next(mux(start, lit4(Phase::First), next_phase));
+    phase.set_enable(start | active);
+    set(outer, mux(is_first, mux(any_v, victims, targets), outer));
+    set(quiet, mux(is_first, !any_v, quiet));
+    set(fast, mux(is_second, fast_second, fast));
+    let take_single = is_second & one_attacker;
+    set(single_sq, mux(take_single, heard_sq, single_sq));
+    set(single_pawn, mux(take_single, heard_pawn, single_pawn));
+    // Loading the next victim: it becomes current with the attackers it radiates to.
+    let take_load = (is_load | (is_attacker & fast & !a_more & next_valid)).named("take_load");
+    set(cur_sq, mux(take_load, next_sq, cur_sq));
+    set(ac, mux(take_load, heard, ac));
+    let take_next =
+        (is_second | is_vfast | (is_victim & v_valid) | (take_load & fast)).named("take_next");
+    set(next_valid, mux(take_next, v_valid, next_valid));
+    set(next_prio, mux(take_next, v_prio, next_prio));
+    set(next_sq, mux(take_next, v_square, next_sq));
     set(
         exhausted,
-        zero(1),
         mux(
             is_victim & v_valid,
-            m.lit(0, 1),
-            mux(is_attacker & !fast & !a_valid, m.lit(1, 1), exhausted),
+            zero(1),
+            mux(is_attacker & !fast & !a_valid, one, exhausted),
         ),
     );
     // The last attacker: kept while the victim has more attackers.
     let keep_att = (is_attacker & mux(fast, a_more, a_valid)).named("keep_attacker");
-    let drop_att =
-        ((is_attacker & !keep_att) | (is_victim & v_valid & exhausted)).named("drop_attacker");
+    let drop_att = ((is_attacker & !keep_att) | (is_load & fast)).named("drop_attacker");
     set(
         att_valid,
-        zero(1),
-        mux(keep_att, m.lit(1, 1), mux(drop_att, m.lit(0, 1), att_valid)),
+        mux(keep_att, one, mux(drop_att, zero(1), att_valid)),
     );
-    set(att_prio, zero(3), mux(keep_att, a_prio, att_prio));
-    set(att_sq, zero(6), mux(keep_att, a_square, att_sq));
+    set(att_prio, mux(keep_att, a_prio, att_prio));
+    set(att_sq, mux(keep_att, a_square, att_sq));
     // Promotions.
     set(
         promo_next,
-        zero(3),
         mux(
             promo_e,
             m.lit(2, 3),
             mux(is_promo, promo_next + 1, promo_next),
         ),
     );
-    set(promo_ret, zero(3), mux(promo_e, ret_e, promo_ret));
-    set(promo_done, zero(1), mux(promo_e, done_e, promo_done));
+    set(promo_ret, mux(promo_e, ret_e, promo_ret));
+    set(promo_done, mux(promo_e, done_e, promo_done));
     // Registered outputs.
     let done_now = ((is_first & no_move_first)
         | (is_victim & !v_valid)
         | (emit & !promo_e & done_e)
         | (is_promo & promo_last & promo_done))
         .named("done_now");
-    out_valid.set_next(mux(start, m.lit(0, 1), active & (emit | is_promo)));
+    out_valid.set_next(mux(start, zero(1), active & (emit | is_promo)));
     out_valid.set_enable(start | req);
-    set(out_done, zero(1), done_now);
-    set(out_from, zero(6), mux(emit, from_e, out_from));
-    set(out_to, zero(6), mux(emit, to_e, out_to));
+    set(out_done, done_now);
+    set(out_from, mux(emit, from_e, out_from));
+    set(out_to, mux(emit, to_e, out_to));
     set(
         out_promo,
-        zero(3),
         mux(
             emit,
-            mux(promo_e, m.lit(1, 3), m.lit(0, 3)),
+            mux(promo_e, m.lit(1, 3), zero(3)),
             mux(is_promo, promo_next, out_promo),
         ),
     );
-    set(
-        capture_forced,
-        zero(1),
-        mux(is_first, any_v, capture_forced),
-    );
-    set(no_move, zero(1), mux(is_first, no_move_first, no_move));
-    set(cycles, zero(16), cycles + 1);
+    set(capture_forced, mux(is_first, any_v, capture_forced));
+    set(no_move, mux(is_first, no_move_first, no_move));
+    set(cycles, cycles + 1);
 
     m.output("valid", out_valid);
     m.output("done", out_done);

@@ -115,6 +115,17 @@ impl Priorities {
         attacker: [5, 4, 3, 2, 1, 0],
     };
 
+    /// The (victim, attacker) priorities of a kind code; 0 for a vacant cell.
+    pub fn of_kind(&self, kind: u8) -> (u8, u8) {
+        match kind {
+            1..=6 => {
+                let i = usize::from(kind - 1);
+                (self.victim[i] & 7, self.attacker[i] & 7)
+            }
+            _ => (0, 0),
+        }
+    }
+
     /// The table as the 36 configuration bits of the chip: 3 bits per kind, pawn in the
     /// low bits, victims in bits 0..18 and attackers in bits 18..36.
     pub fn bits(&self) -> u64 {

@@ -1,0 +1,107 @@
+//! `antichip bench chip`: the move-generator chip's throughput. Cycle counts are the
+//! chip's (from its cycle counter); moves per second of the chip are **modeled** (clock
+//! frequency / cycles per move); simulation and software speeds are **measured** wall
+//! time on this machine (medians of repeated runs).
+
+use std::path::Path;
+use std::time::Instant;
+
+use host::chip::stats::measure;
+use host::chip::{Chip, board_of};
+use host::corpus::random_positions;
+use host::rules::Position;
+use hw::chip::types::{Board, Config, Shortcuts};
+
+use super::bench::median;
+
+/// Deep Blue's chip: 24 MHz, 2-2.5 million positions per second (Hsu, IEEE Micro 1999).
+const DEEP_BLUE_MHZ: f64 = 24.0;
+
+/// Where `antichip chip fpga` writes its report by default.
+pub const FPGA_REPORT: &str = "build/fpga/movegen/report.json";
+
+fn fpga_fmax(path: &Path) -> Option<(f64, u64)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let report: testbench::FpgaReport = serde_json::from_str(&text).ok()?;
+    Some((report.fmax_mhz?, report.lut4))
+}
+
+/// Runs the chip benchmark on `positions` random-game positions.
+pub fn run(positions: usize, seed: u64, runs: usize, report: &Path) -> anyhow::Result<u8> {
+    let corpus: Vec<Position> = random_positions(seed, positions);
+    let boards: Vec<Board> = corpus.iter().map(board_of).collect();
+    let mut model = Chip::model(Config::default());
+    let on = measure(&mut model, &boards, Config::default())?;
+    let off_config = Config {
+        shortcuts: Shortcuts::NONE,
+        ..Config::default()
+    };
+    let off = measure(&mut model, &boards, off_config)?;
+    println!(
+        "move-generator chip on {} positions of random games (seed {seed}): {} moves",
+        boards.len(),
+        on.moves
+    );
+    println!(
+        "  cycles per generated move: {:.3} with the shortcuts, {:.3} without (chip cycle counts)",
+        on.cycles_per_move(),
+        off.cycles_per_move()
+    );
+    let cpm = on.cycles_per_move();
+    match fpga_fmax(report) {
+        Some((fmax, lut4)) => println!(
+            "  modeled at Fmax {fmax:.1} MHz (nextpnr, iCE40 HX8K, {lut4} LUT4; {}): {:.1} M moves/s",
+            report.display(),
+            fmax / cpm
+        ),
+        None => println!(
+            "  no FPGA report at {} (run `antichip chip fpga`): no Fmax-based figure",
+            report.display()
+        ),
+    }
+    println!(
+        "  modeled at Deep Blue's {DEEP_BLUE_MHZ} MHz clock: {:.1} M moves/s (Deep Blue's chip: 2-2.5 M positions/s at 24 MHz, a position being a make, evaluation and move generation)",
+        DEEP_BLUE_MHZ / cpm
+    );
+
+    // Measured: the simulated netlist and the software rules on the same positions.
+    let mut netlist = Chip::netlist(Config::default())?;
+    let sample = &corpus[..corpus.len().min(500)];
+    let mut sim_times = Vec::new();
+    let mut sw_times = Vec::new();
+    let (mut moves, mut cycles) = (0u64, 0u64);
+    for _ in 0..runs {
+        let t = Instant::now();
+        let (c0, _) = netlist.totals();
+        let mut n = 0;
+        for pos in sample {
+            n += netlist.generate(pos)?.0.len() as u64;
+        }
+        sim_times.push(t.elapsed());
+        cycles = netlist.totals().0 - c0;
+        moves = n;
+        let t = Instant::now();
+        let mut m = 0;
+        for pos in sample {
+            m += pos.legal_moves().len() as u64;
+        }
+        sw_times.push(t.elapsed());
+        assert_eq!(m, n, "chip and software disagree on the move count");
+    }
+    let sim = median(sim_times).as_secs_f64();
+    let sw = median(sw_times).as_secs_f64();
+    println!(
+        "  measured over {} positions, median of {runs} runs (one core):",
+        sample.len()
+    );
+    println!(
+        "    simulated netlist: {:.0} moves/s, {:.0} generation cycles/s (plus 9 load cycles per position)",
+        moves as f64 / sim,
+        cycles as f64 / sim
+    );
+    println!(
+        "    software (shakmaty legal_moves): {:.1} M moves/s",
+        moves as f64 / sw / 1e6
+    );
+    Ok(0)
+}

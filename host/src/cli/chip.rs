@@ -1,0 +1,166 @@
+//! `antichip chip`: the move-generator chip's own reports.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use host::batch::read_fen_lines;
+use host::chip::stats::{CycleStats, measure};
+use host::chip::{Chip, board_of};
+use host::corpus::random_positions;
+use hw::chip::types::{Board, Config, Shortcuts};
+
+/// Reports about the move-generator chip.
+#[derive(Args)]
+pub struct ChipArgs {
+    #[command(subcommand)]
+    command: ChipCommand,
+}
+
+#[derive(Subcommand)]
+enum ChipCommand {
+    /// Cycles per position and per generated move, with and without the shortcuts.
+    ///
+    /// Runs each position (FEN lines from FILE, or a built-in corpus of positions from
+    /// seeded random games) through the simulated chip twice: all four shortcuts on, and
+    /// all off (the plain ChipTest sequence). Cycle counts come from the chip's counter.
+    Stats {
+        /// File of FEN lines ('-' for stdin); the built-in random corpus when absent.
+        file: Option<PathBuf>,
+        /// Size of the built-in corpus.
+        #[arg(long, default_value_t = 1000)]
+        positions: usize,
+        /// Seed of the built-in corpus.
+        #[arg(long, default_value_t = 4)]
+        seed: u64,
+        /// Run the reference model instead of the netlist (same cycles, much faster).
+        #[arg(long)]
+        model: bool,
+    },
+    /// The FPGA flow for the whole generator on the iCE40 HX8K: yosys, nextpnr-ice40,
+    /// icepack, and yosys ltp for the gate depth. Writes `report.json` into DIR.
+    Fpga {
+        /// Working directory of the flow.
+        #[arg(long, default_value = "build/fpga/movegen")]
+        dir: PathBuf,
+    },
+}
+
+pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
+    match args.command {
+        ChipCommand::Stats {
+            file,
+            positions,
+            seed,
+            model,
+        } => stats(file, positions, seed, model),
+        ChipCommand::Fpga { dir } => fpga(&dir),
+    }
+}
+
+/// The positions of a FEN file as boards; bad lines are reported and make the exit code 2.
+pub fn read_boards(file: &std::path::Path) -> anyhow::Result<(Vec<Board>, u8)> {
+    let input = super::input::open(Some(file))?;
+    let mut boards = Vec::new();
+    let mut code = 0;
+    for item in read_fen_lines(input).with_context(|| format!("reading {}", file.display()))? {
+        match item {
+            Ok(line) => boards.push(board_of(&line.position)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                code = 2;
+            }
+        }
+    }
+    Ok((boards, code))
+}
+
+fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> anyhow::Result<u8> {
+    let (boards, code, source) = match &file {
+        Some(path) => {
+            let (boards, code) = read_boards(path)?;
+            (boards, code, path.display().to_string())
+        }
+        None => {
+            let boards = random_positions(seed, positions)
+                .iter()
+                .map(board_of)
+                .collect();
+            (
+                boards,
+                0,
+                format!("built-in corpus (random games, seed {seed})"),
+            )
+        }
+    };
+    let mut chip = if model {
+        Chip::model(Config::default())
+    } else {
+        Chip::netlist(Config::default())?
+    };
+    let on = measure(&mut chip, &boards, Config::default())?;
+    let off_config = Config {
+        shortcuts: Shortcuts::NONE,
+        ..Config::default()
+    };
+    let off = measure(&mut chip, &boards, off_config)?;
+    println!(
+        "chip cycles over {} positions of {source} ({}; cycle counts, not time)",
+        boards.len(),
+        if model {
+            "reference model"
+        } else {
+            "simulated netlist"
+        }
+    );
+    print_stats("shortcuts on", &on);
+    print_stats("shortcuts off", &off);
+    println!(
+        "shortcuts save {:.1}% of the cycles",
+        100.0 * (1.0 - on.cycles as f64 / off.cycles.max(1) as f64)
+    );
+    Ok(code)
+}
+
+fn print_stats(label: &str, s: &CycleStats) {
+    println!();
+    println!(
+        "{label}: {} moves in {} cycles = {:.3} cycles per generated move",
+        s.moves,
+        s.cycles,
+        s.cycles_per_move()
+    );
+    println!("                          mean  median     p99     max");
+    println!("  cycles per position  {}", s.per_position);
+    println!("  cycles per move      {}", s.per_move);
+}
+
+/// Runs the FPGA flow on `movegen` and writes `report.json` into `dir`.
+pub fn fpga_report(dir: &std::path::Path) -> anyhow::Result<testbench::FpgaReport> {
+    let module = hw::chip::generator::generator(false)?;
+    let report = testbench::run_flow("movegen", &module, dir)
+        .with_context(|| format!("FPGA flow in {}", dir.display()))?;
+    let json = serde_json::to_string_pretty(&report)?;
+    std::fs::write(dir.join("report.json"), json)
+        .with_context(|| format!("writing {}", dir.join("report.json").display()))?;
+    Ok(report)
+}
+
+fn fpga(dir: &std::path::Path) -> anyhow::Result<u8> {
+    let report = fpga_report(dir)?;
+    println!("{report}");
+    println!(
+        "  goals: < 5,578 LUT4 (tt07-chess on the same tools): {}; >= 50 MHz: {}",
+        if report.lut4 < 5_578 {
+            "met"
+        } else {
+            "not met"
+        },
+        match report.fmax_mhz {
+            Some(f) if f >= 50.0 => "met",
+            Some(_) => "not met",
+            None => "no Fmax",
+        }
+    );
+    Ok(0)
+}
