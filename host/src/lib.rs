@@ -21,3 +21,4 @@ pub mod score;
 pub mod search;
 pub mod solver;
 pub mod tt;
+pub mod uci;

@@ -24,6 +24,7 @@ enum Command {
     Moves(cli::moves::MovesArgs),
     Bench(cli::bench::BenchArgs),
     Solve(cli::solve::SolveArgs),
+    Uci(cli::uci::UciArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => cli::moves::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Solve(args) => cli::solve::run(args),
+        Command::Uci(args) => cli::uci::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

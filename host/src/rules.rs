@@ -325,6 +325,13 @@ impl Position {
         }
     }
 
+    /// True when a piece of `by` attacks `sq` (pawns by their capture directions; en
+    /// passant not included).
+    pub fn is_attacked_by(&self, sq: Square, by: Color) -> bool {
+        let board = self.0.board();
+        board.attacks_to(sq, by, board.occupied()).any()
+    }
+
     /// The underlying shakmaty position, for code that needs the full rules API (SAN,
     /// standard-chess comparisons). Prefer the methods above.
     pub fn as_shakmaty(&self) -> &Antichess {

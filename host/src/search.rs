@@ -197,7 +197,7 @@ impl Searcher {
     }
 
     /// A flag that, once raised, makes the running search return as soon as it has a
-    /// completed iteration. [`Searcher::search`] lowers it when it starts.
+    /// completed iteration. The caller lowers it before the next search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -207,6 +207,11 @@ impl Searcher {
         self.tt.clear();
         self.history.fill(0);
         self.killers.fill([0; 2]);
+    }
+
+    /// Switches singular extensions on or off.
+    pub fn set_singular_extensions(&mut self, enabled: bool) {
+        self.config.singular.enabled = enabled;
     }
 
     /// Resizes the transposition table (and clears it).
@@ -226,7 +231,6 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> anyhow::Result<SearchResult> {
         let start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         self.killers.fill([0; 2]);
         for h in &mut self.history {

@@ -2,7 +2,9 @@
 //! code (errors are printed by `main` with exit code 1).
 
 pub mod bench;
+pub mod engine;
 pub mod input;
 pub mod moves;
 pub mod perft;
 pub mod solve;
+pub mod uci;
