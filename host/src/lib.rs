@@ -14,6 +14,7 @@ pub mod batch;
 pub mod eval;
 pub mod fairy;
 pub mod movegen;
+pub mod play;
 pub mod quiescence;
 pub mod random_positions;
 pub mod rules;

@@ -25,6 +25,7 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     Solve(cli::solve::SolveArgs),
     Uci(cli::uci::UciArgs),
+    Play(cli::play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Uci(args) => cli::uci::run(args),
+        Command::Play(args) => cli::play::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

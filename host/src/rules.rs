@@ -365,6 +365,11 @@ pub fn uci(m: &Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
 }
 
+/// A legal move of `pos` in SAN (`e4`, `Nxf7`, `e8=K`), without check marks.
+pub fn san(pos: &Position, m: &Move) -> String {
+    shakmaty::san::San::from_move(&pos.0, *m).to_string()
+}
+
 /// The legal moves of a position in UCI notation, sorted as byte strings.
 pub fn sorted_uci_moves(pos: &Position) -> Vec<String> {
     let mut moves: Vec<String> = pos.legal_moves().iter().map(uci).collect();

@@ -6,5 +6,6 @@ pub mod engine;
 pub mod input;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod solve;
 pub mod uci;
