@@ -603,15 +603,17 @@ mod tests {
 
     #[test]
     fn node_counts_are_deterministic_and_options_matter() {
-        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1";
-        let a = search(fen, 4, SearchConfig::default());
-        let b = search(fen, 4, SearchConfig::default());
+        let fen = "8/1p3p2/8/3k4/8/2N5/1P3P2/8 w - - 0 1";
+        let a = search(fen, 7, SearchConfig::default());
+        let b = search(fen, 7, SearchConfig::default());
         assert_eq!(a.last.nodes, b.last.nodes);
         let mut off = SearchConfig::default();
         off.singular.enabled = false;
         off.forced_move_extension = -1.0;
-        let c = search(fen, 4, off);
+        let c = search(fen, 7, off);
         assert_eq!(c.singular_extensions, 0);
+        assert!(a.singular_extensions > 0);
+        assert!(a.forced_extensions > 0);
         assert_ne!(a.last.nodes, c.last.nodes);
     }
 

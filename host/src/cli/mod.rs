@@ -2,6 +2,7 @@
 //! code (errors are printed by `main` with exit code 1).
 
 pub mod bench;
+pub mod bench_engine;
 pub mod engine;
 pub mod input;
 pub mod moves;
