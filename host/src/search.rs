@@ -129,6 +129,10 @@ pub struct SearchResult {
     pub singular_extensions: u64,
     /// Forced-move extensions granted.
     pub forced_extensions: u64,
+    /// All nodes searched, including an iteration cut short by a limit.
+    pub total_nodes: u64,
+    /// Wall time of the whole search.
+    pub elapsed: Duration,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -261,7 +265,7 @@ impl Searcher {
         };
         if pos.legal_moves().is_empty() {
             last.score = win_at(0);
-            return Ok(self.result(None, last));
+            return Ok(self.result(None, last, start));
         }
         let max_depth = limits
             .depth
@@ -307,15 +311,17 @@ impl Searcher {
                 break;
             }
         }
-        Ok(self.result(best_move, last))
+        Ok(self.result(best_move, last, start))
     }
 
-    fn result(&self, best_move: Option<Move>, last: Iteration) -> SearchResult {
+    fn result(&self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
         SearchResult {
             best_move,
             last,
             singular_extensions: self.singular_extensions,
             forced_extensions: self.forced_extensions,
+            total_nodes: self.nodes + self.qnodes,
+            elapsed: start.elapsed(),
         }
     }
 

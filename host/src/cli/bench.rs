@@ -51,9 +51,9 @@ enum BenchKind {
     /// Singular extensions on and off: nodes and solve rate on the forced wins among
     /// the random positions.
     Singular {
-        /// Nominal search depth in plies.
-        #[arg(long, default_value_t = 8)]
-        depth: u32,
+        /// Nominal search depths in plies, each run with the extensions on and off.
+        #[arg(long, value_delimiter = ',', default_value = "4,6,8")]
+        depth: Vec<u32>,
         /// Number of random positions the suite is drawn from.
         #[arg(long, default_value_t = 200)]
         count: usize,
@@ -85,7 +85,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             runs,
         } => engine::solve(count, max_moves, &jobs, runs.max(1)),
         BenchKind::Fairy { movetime } => engine::fairy(movetime.max(1)),
-        BenchKind::Singular { depth, count } => engine::singular(depth.max(1), count),
+        BenchKind::Singular { depth, count } => engine::singular(&depth, count),
     }
 }
 

@@ -131,12 +131,24 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
     for &j in jobs {
         let mut times = Vec::with_capacity(runs);
         let mut answers = Vec::new();
+        let mut cores = Vec::with_capacity(runs);
         for _ in 0..runs {
+            let cpu = process_cpu_seconds();
             let start = Instant::now();
             answers = solve_all(&set, max_moves, j, &|_| {})?;
-            times.push(start.elapsed());
+            let wall = start.elapsed();
+            if let (Some(a), Some(b)) = (cpu, process_cpu_seconds()) {
+                cores.push((b - a) / wall.as_secs_f64());
+            }
+            times.push(wall);
         }
         let t = median(times).as_secs_f64();
+        let cores_used = if cores.is_empty() {
+            "n/a".to_string()
+        } else {
+            cores.sort_by(f64::total_cmp);
+            format!("{:.2}", cores[cores.len() / 2])
+        };
         let verdicts: Vec<Verdict> = answers.iter().map(|a| a.verdict).collect();
         let agrees = match &reference {
             None => {
@@ -154,8 +166,8 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
         let nodes: u64 = answers.iter().map(|a| a.nodes).sum();
         let base = *baseline.get_or_insert(t);
         println!(
-            "  J={j}: median {t:>8.3} s over {runs} runs, speed-up {:.2}x, {nodes} solver nodes \
-             ({:.0} nodes/s), wins by K (1..={max_moves}): {:?}{}",
+            "  J={j}: median {t:>8.3} s over {runs} runs, speed-up {:.2}x, CPU cores busy {cores_used}, \
+             {nodes} solver nodes ({:.0} nodes/s), wins by K (1..={max_moves}): {:?}{}",
             base / t,
             nodes as f64 / t,
             &by_k[1..],
@@ -166,6 +178,18 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
         "  seed 000 (approximate solver, 8-core machine of 2019): 116.6 s at J=1, 35.1 s at J=8"
     );
     Ok(0)
+}
+
+/// CPU time (user + system) used by this process so far, from `/proc/self/stat` (Linux;
+/// clock ticks of 1/100 s). It shows how many cores a parallel run really got on a
+/// shared machine.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
 
 pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
@@ -202,14 +226,14 @@ pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
         println!(
             "  {:>2} {:>10} {:>10.0} {:>5} | {:>10} {:>10.0} {:>5}",
             i + 1,
-            r.last.nodes,
-            r.last.nodes as f64 / t.as_secs_f64(),
+            r.total_nodes,
+            r.total_nodes as f64 / t.as_secs_f64(),
             r.last.depth,
             p.nodes,
             p.nodes as f64 / pt,
             p.depth
         );
-        our_nodes += r.last.nodes;
+        our_nodes += r.total_nodes;
         our_time += t.as_secs_f64();
         peer_nodes += p.nodes;
         peer_time += pt;
@@ -223,7 +247,7 @@ pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-pub fn singular(depth: u32, count: usize) -> anyhow::Result<u8> {
+pub fn singular(depths: &[u32], count: usize) -> anyhow::Result<u8> {
     let set = random_positions(count);
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let answers = solve_all(&set, 5, jobs, &|_| {})?;
@@ -236,40 +260,43 @@ pub fn singular(depth: u32, count: usize) -> anyhow::Result<u8> {
         })
         .collect();
     println!(
-        "singular extensions: {} forced wins (the solver's, K <= 5) among {count} random \
-         positions, search depth {depth} (measured, one core)",
+        "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} random \
+         positions; solved = the search scores the shortest win (measured, one core)",
         suite.len()
     );
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    for enabled in [true, false] {
-        let mut config = SearchConfig::default();
-        config.singular.enabled = enabled;
-        let (mut nodes, mut exact, mut some_win, mut extensions) = (0u64, 0, 0, 0u64);
-        let start = Instant::now();
-        for (pos, k) in &suite {
-            let (r, _) = fresh_search(pos, &config, &limits)?;
-            nodes += r.last.nodes;
-            extensions += r.singular_extensions;
-            match moves_to_end(r.last.score) {
-                Some(n) if n == *k as i32 => {
-                    exact += 1;
-                    some_win += 1;
+    for &depth in depths {
+        let limits = Limits {
+            depth: Some(depth.max(1)),
+            ..Limits::default()
+        };
+        for enabled in [true, false] {
+            let mut config = SearchConfig::default();
+            config.singular.enabled = enabled;
+            let (mut nodes, mut exact, mut some_win, mut extensions) = (0u64, 0, 0, 0u64);
+            let mut time = Duration::ZERO;
+            for (pos, k) in &suite {
+                let (r, t) = fresh_search(pos, &config, &limits)?;
+                nodes += r.total_nodes;
+                time += t;
+                extensions += r.singular_extensions;
+                match moves_to_end(r.last.score) {
+                    Some(n) if n == *k as i32 => {
+                        exact += 1;
+                        some_win += 1;
+                    }
+                    Some(n) if n > 0 => some_win += 1,
+                    _ => {}
                 }
-                Some(n) if n > 0 => some_win += 1,
-                _ => {}
             }
+            println!(
+                "  depth {depth:>2} {:<3} {nodes:>11} nodes, {:>7.2} s, solved {exact}/{n} \
+                 ({:.1}%), a win found {some_win}/{n}, {extensions} singular extensions",
+                if enabled { "on" } else { "off" },
+                time.as_secs_f64(),
+                100.0 * f64::from(exact) / suite.len().max(1) as f64,
+                n = suite.len()
+            );
         }
-        let t = start.elapsed().as_secs_f64();
-        println!(
-            "  {:<3} {nodes:>12} nodes, {t:>7.2} s, shortest win found {exact}/{n} ({:.1}%), \
-             some win found {some_win}/{n}, {extensions} singular extensions",
-            if enabled { "on" } else { "off" },
-            100.0 * f64::from(exact) / suite.len().max(1) as f64,
-            n = suite.len()
-        );
     }
     Ok(0)
 }
