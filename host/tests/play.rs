@@ -77,3 +77,24 @@ fn a_bad_fen_is_an_error() {
         "error: FEN \"8/8/8/8/8/8/8/9 w - - 0 1\": board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
     );
 }
+
+#[test]
+fn bad_weights_files_are_errors() {
+    let (_, err, code) = play(&["--weights", "/nonexistent/weights.json"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err == "error: cannot read weights file /nonexistent/weights.json: No such file or directory (os error 2)\n",
+        "{err}"
+    );
+    let dir = std::env::temp_dir().join(format!("antichip-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.json");
+    std::fs::write(&file, "{\"own\": {}}").unwrap();
+    let (_, err, code) = play(&["--weights", file.to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: weights JSON: missing field `pawn` at line 1 column 10\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
