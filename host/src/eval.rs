@@ -67,16 +67,16 @@ pub struct Weights {
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     /// The file could not be read.
-    #[error("cannot read weights file {path}: {source}")]
+    #[error("cannot read weights file {path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The text is not a weights object.
     #[error("weights JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// A weight is NaN or infinite.
     #[error("weights JSON: {0} must be a finite number")]
     NotFinite(&'static str),
@@ -91,16 +91,16 @@ impl Default for Weights {
 impl Weights {
     /// Parses weights from JSON text.
     pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
-        let w: Weights = serde_json::from_str(text)?;
+        let w: Weights = serde_json::from_str(text).map_err(WeightsError::Json)?;
         w.check()?;
         Ok(w)
     }
 
     /// Reads weights from a JSON file.
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         Weights::from_json(&text)
     }

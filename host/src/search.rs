@@ -129,6 +129,10 @@ pub struct SearchResult {
     pub singular_extensions: u64,
     /// Forced-move extensions granted.
     pub forced_extensions: u64,
+    /// All nodes searched, including an iteration cut short by a limit.
+    pub total_nodes: u64,
+    /// Wall time of the whole search.
+    pub elapsed: Duration,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -197,7 +201,7 @@ impl Searcher {
     }
 
     /// A flag that, once raised, makes the running search return as soon as it has a
-    /// completed iteration. [`Searcher::search`] lowers it when it starts.
+    /// completed iteration. The caller lowers it before the next search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -207,6 +211,11 @@ impl Searcher {
         self.tt.clear();
         self.history.fill(0);
         self.killers.fill([0; 2]);
+    }
+
+    /// Switches singular extensions on or off.
+    pub fn set_singular_extensions(&mut self, enabled: bool) {
+        self.config.singular.enabled = enabled;
     }
 
     /// Resizes the transposition table (and clears it).
@@ -226,7 +235,6 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> anyhow::Result<SearchResult> {
         let start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         self.killers.fill([0; 2]);
         for h in &mut self.history {
@@ -257,7 +265,7 @@ impl Searcher {
         };
         if pos.legal_moves().is_empty() {
             last.score = win_at(0);
-            return Ok(self.result(None, last));
+            return Ok(self.result(None, last, start));
         }
         let max_depth = limits
             .depth
@@ -303,15 +311,17 @@ impl Searcher {
                 break;
             }
         }
-        Ok(self.result(best_move, last))
+        Ok(self.result(best_move, last, start))
     }
 
-    fn result(&self, best_move: Option<Move>, last: Iteration) -> SearchResult {
+    fn result(&self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
         SearchResult {
             best_move,
             last,
             singular_extensions: self.singular_extensions,
             forced_extensions: self.forced_extensions,
+            total_nodes: self.nodes + self.qnodes,
+            elapsed: start.elapsed(),
         }
     }
 
@@ -599,15 +609,17 @@ mod tests {
 
     #[test]
     fn node_counts_are_deterministic_and_options_matter() {
-        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1";
-        let a = search(fen, 4, SearchConfig::default());
-        let b = search(fen, 4, SearchConfig::default());
+        let fen = "8/1p3p2/8/3k4/8/2N5/1P3P2/8 w - - 0 1";
+        let a = search(fen, 7, SearchConfig::default());
+        let b = search(fen, 7, SearchConfig::default());
         assert_eq!(a.last.nodes, b.last.nodes);
         let mut off = SearchConfig::default();
         off.singular.enabled = false;
         off.forced_move_extension = -1.0;
-        let c = search(fen, 4, off);
+        let c = search(fen, 7, off);
         assert_eq!(c.singular_extensions, 0);
+        assert!(a.singular_extensions > 0);
+        assert!(a.forced_extensions > 0);
         assert_ne!(a.last.nodes, c.last.nodes);
     }
 

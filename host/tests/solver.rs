@@ -194,3 +194,40 @@ fn solve_rejects_a_missing_file_and_bad_options() {
     assert_eq!(code, 2);
     assert!(err.contains("--max-moves"), "{err}");
 }
+
+/// fairy-stockfish's `go mate K` on every win of the suite must report `mate K` (not
+/// shorter, and found); on the positions without a win in 4 a short search must not
+/// report a win within 4.
+#[test]
+fn fairy_stockfish_agrees_on_the_suite() {
+    let path = host::fairy::locate().unwrap_or_else(|| {
+        panic!(
+            "fairy-stockfish is required: install the Debian package fairy-stockfish ({})",
+            host::fairy::DEFAULT_PATH
+        )
+    });
+    let mut engine = host::fairy::FairyStockfish::start(&path).unwrap();
+    let committed = std::fs::read_to_string(suite_path()).unwrap();
+    let mut checked = 0;
+    for line in committed.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (fen, k) = (fields[0], fields[1]);
+        engine.new_game().unwrap();
+        if k == "none" {
+            let r = engine.search(Some(fen), "depth 8").unwrap();
+            if let Some(n) = r.score.strip_prefix("mate ") {
+                let n: i32 = n.parse().unwrap();
+                assert!(
+                    n < 0 || n > SUITE_MAX_MOVES as i32,
+                    "{fen}: fairy-stockfish finds {} where the solver finds none",
+                    r.score
+                );
+            }
+        } else {
+            let r = engine.search(Some(fen), &format!("mate {k}")).unwrap();
+            assert_eq!(r.score, format!("mate {k}"), "{fen}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 200);
+}

@@ -33,6 +33,47 @@ enum BenchKind {
         #[arg(long, default_value = super::bench_chip::FPGA_REPORT)]
         report: std::path::PathBuf,
     },
+    /// The search on a fixed set of positions to a fixed depth (the default): total
+    /// nodes, the search's signature, and nodes per second.
+    Search {
+        /// Nominal depth in plies.
+        #[arg(long, default_value_t = super::bench_engine::SEARCH_DEPTH)]
+        depth: u32,
+        /// Number of timed runs (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
+    /// The solver on random positions with 1 and more threads: time and speed-up.
+    Solve {
+        /// Number of random positions.
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+        /// Longest win looked for, in moves.
+        #[arg(long, default_value_t = 5)]
+        max_moves: u32,
+        /// Thread counts to compare, the first being the baseline.
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        jobs: Vec<usize>,
+        /// Number of timed runs per thread count (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
+    /// Search nodes per second against fairy-stockfish, same positions, same time each.
+    Fairy {
+        /// Thinking time per position and engine, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+    },
+    /// Singular extensions on and off: nodes and solve rate on the forced wins among
+    /// the random positions.
+    Singular {
+        /// Nominal search depths in plies, each run with the extensions on and off.
+        #[arg(long, value_delimiter = ',', default_value = "4,6,8")]
+        depth: Vec<u32>,
+        /// Number of random positions the suite is drawn from.
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+    },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
         /// Perft depth.
@@ -71,7 +112,12 @@ enum BenchKind {
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
-    match args.kind.unwrap_or(BenchKind::Perft { depth: 5, runs: 7 }) {
+    use super::bench_engine as engine;
+    let kind = args.kind.unwrap_or(BenchKind::Search {
+        depth: engine::SEARCH_DEPTH,
+        runs: 3,
+    });
+    match kind {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
         BenchKind::Alphamove { runs, limit } => super::alphamove::bench(runs.max(1), limit),
         BenchKind::Sim {
@@ -95,6 +141,15 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             runs,
             report,
         } => super::bench_chip::run(positions.max(1), seed, runs.max(1), &report),
+        BenchKind::Search { depth, runs } => engine::search(depth, runs.max(1)),
+        BenchKind::Solve {
+            count,
+            max_moves,
+            jobs,
+            runs,
+        } => engine::solve(count, max_moves, &jobs, runs.max(1)),
+        BenchKind::Fairy { movetime } => engine::fairy(movetime.max(1)),
+        BenchKind::Singular { depth, count } => engine::singular(&depth, count),
     }
 }
 

@@ -3,12 +3,16 @@
 
 pub mod alphamove;
 pub mod bench;
-pub mod bench_sim;
-pub mod hw;
 pub mod bench_chip;
+pub mod bench_engine;
+pub mod bench_sim;
 pub mod chip;
+pub mod engine;
+pub mod hw;
 pub mod input;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod solve;
+pub mod uci;

@@ -1,0 +1,302 @@
+//! The engine's benchmarks: `antichip bench` (search signature and speed), `bench
+//! solve`, `bench fairy` and `bench singular`. Every time printed is measured wall time
+//! on this machine.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use host::eval::Evaluator;
+use host::fairy::{self, FairyStockfish};
+use host::random_positions::RandomPositions;
+use host::rules::{Position, uci};
+use host::score::moves_to_end;
+use host::search::{Limits, SearchConfig, SearchResult, Searcher};
+use host::solver::{Verdict, solve_all};
+
+use super::bench::median;
+
+/// Depth of the default search bench.
+pub const SEARCH_DEPTH: u32 = 5;
+
+/// The fixed positions of the search bench: openings, a middlegame, endgames and seed
+/// 000's win in 4.
+pub const SEARCH_POSITIONS: [&str; 10] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1",
+    "rnbqkbnr/p1pppppp/8/1p6/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2",
+    "r1bqkbnr/pppppppp/2n5/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 1 2",
+    "rnbqkb1r/pppppppp/5n2/8/8/1P6/P1PPPPPP/RNBQKBNR w - - 1 2",
+    "r1b1kb1r/p1pp1p1p/2n2n2/8/8/2N5/P1PP1PPP/R1B1KB1R w - - 0 7",
+    "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1",
+    "8/2p5/8/8/8/8/P7/8 w - - 0 1",
+    "8/1p3p2/8/3k4/8/2N5/1P3P2/8 w - - 0 1",
+    "6n1/8/8/3r4/8/8/2B1P3/4K3 b - - 0 1",
+];
+
+/// Seed of the random positions of `bench solve` and `bench singular` (up to 8 pieces a
+/// side, as seed 000's "reasonably small number of pieces").
+pub const RANDOM_SEED: u64 = 2019;
+
+fn random_positions(count: usize) -> Vec<Position> {
+    RandomPositions {
+        seed: RANDOM_SEED,
+        count,
+        max_per_side: 8,
+    }
+    .generate()
+    .iter()
+    .map(|f| Position::from_fen_strict(f).expect("generated FENs are valid"))
+    .collect()
+}
+
+fn positions(fens: &[&str]) -> Vec<Position> {
+    fens.iter()
+        .map(|f| Position::from_fen_strict(f).expect("bench FENs are valid"))
+        .collect()
+}
+
+/// One search from a fresh searcher (empty tables), so that node counts depend on the
+/// position and the configuration only.
+fn fresh_search(
+    pos: &Position,
+    config: &SearchConfig,
+    limits: &Limits,
+) -> anyhow::Result<(SearchResult, Duration)> {
+    let mut searcher = Searcher::software(config.clone(), Evaluator::default());
+    let start = Instant::now();
+    let r = searcher.search(pos, &[], limits, &mut |_| {})?;
+    Ok((r, start.elapsed()))
+}
+
+fn score_text(score: i32) -> String {
+    match moves_to_end(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {score}"),
+    }
+}
+
+pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
+    let config = SearchConfig::default();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let set = positions(&SEARCH_POSITIONS);
+    println!(
+        "search bench: {} positions, depth {depth}, software quiescence (measured, one core)",
+        set.len()
+    );
+    let mut times = Vec::with_capacity(runs);
+    let mut total = 0;
+    for run in 0..runs {
+        let mut elapsed = Duration::ZERO;
+        let mut nodes = 0;
+        for (i, pos) in set.iter().enumerate() {
+            let (r, t) = fresh_search(pos, &config, &limits)?;
+            elapsed += t;
+            nodes += r.last.nodes;
+            if run == 0 {
+                println!(
+                    "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
+                    i + 1,
+                    r.last.nodes,
+                    r.last.qnodes,
+                    score_text(r.last.score),
+                    r.best_move.as_ref().map_or("-".to_string(), uci),
+                    SEARCH_POSITIONS[i]
+                );
+            }
+        }
+        total = nodes;
+        times.push(elapsed);
+    }
+    let t = median(times);
+    println!("total nodes: {total}");
+    println!(
+        "time: median {:.3} s over {runs} runs = {:.0} nodes/s",
+        t.as_secs_f64(),
+        total as f64 / t.as_secs_f64()
+    );
+    Ok(0)
+}
+
+pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyhow::Result<u8> {
+    let set = random_positions(count);
+    println!(
+        "solver bench: {count} random positions (seed {RANDOM_SEED}, up to 8 pieces a side), \
+         wins in at most {max_moves} moves, exact (measured)"
+    );
+    let mut baseline = None;
+    let mut reference: Option<Vec<Verdict>> = None;
+    for &j in jobs {
+        let mut times = Vec::with_capacity(runs);
+        let mut answers = Vec::new();
+        let mut cores = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let cpu = process_cpu_seconds();
+            let start = Instant::now();
+            answers = solve_all(&set, max_moves, j, &|_| {})?;
+            let wall = start.elapsed();
+            if let (Some(a), Some(b)) = (cpu, process_cpu_seconds()) {
+                cores.push((b - a) / wall.as_secs_f64());
+            }
+            times.push(wall);
+        }
+        let t = median(times).as_secs_f64();
+        let cores_used = if cores.is_empty() {
+            "n/a".to_string()
+        } else {
+            cores.sort_by(f64::total_cmp);
+            format!("{:.2}", cores[cores.len() / 2])
+        };
+        let verdicts: Vec<Verdict> = answers.iter().map(|a| a.verdict).collect();
+        let agrees = match &reference {
+            None => {
+                reference = Some(verdicts.clone());
+                true
+            }
+            Some(r) => *r == verdicts,
+        };
+        let mut by_k = vec![0usize; max_moves as usize + 1];
+        for v in &verdicts {
+            if let Verdict::WinIn { moves, .. } = v {
+                by_k[*moves as usize] += 1;
+            }
+        }
+        let nodes: u64 = answers.iter().map(|a| a.nodes).sum();
+        let base = *baseline.get_or_insert(t);
+        println!(
+            "  J={j}: median {t:>8.3} s over {runs} runs, speed-up {:.2}x, CPU cores busy {cores_used}, \
+             {nodes} solver nodes ({:.0} nodes/s), wins by K (1..={max_moves}): {:?}{}",
+            base / t,
+            nodes as f64 / t,
+            &by_k[1..],
+            if agrees { "" } else { ", ANSWERS DIFFER" }
+        );
+    }
+    println!(
+        "  seed 000 (approximate solver, 8-core machine of 2019): 116.6 s at J=1, 35.1 s at J=8"
+    );
+    Ok(0)
+}
+
+/// CPU time (user + system) used by this process so far, from `/proc/self/stat` (Linux;
+/// clock ticks of 1/100 s). It shows how many cores a parallel run really got on a
+/// shared machine.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
+    let Some(path) = fairy::locate() else {
+        bail!(
+            "fairy-stockfish not found at {} (install the Debian package fairy-stockfish or set FAIRY_STOCKFISH)",
+            fairy::DEFAULT_PATH
+        );
+    };
+    let mut peer = FairyStockfish::start(&path)?;
+    let set = positions(&SEARCH_POSITIONS);
+    let config = SearchConfig::default();
+    let limits = Limits {
+        soft_time: Some(Duration::from_millis(movetime)),
+        hard_time: Some(Duration::from_millis(movetime)),
+        ..Limits::default()
+    };
+    println!(
+        "search speed: {} positions, {movetime} ms each, one thread each (measured)",
+        set.len()
+    );
+    println!(
+        "  {:>2} {:>10} {:>10} {:>5} | {:>10} {:>10} {:>5}",
+        "#", "antichip", "nodes/s", "depth", "fairy-sf", "nodes/s", "depth"
+    );
+    let (mut our_nodes, mut our_time, mut peer_nodes, mut peer_time) = (0u64, 0f64, 0u64, 0f64);
+    for (i, (pos, fen)) in set.iter().zip(SEARCH_POSITIONS).enumerate() {
+        let (r, t) = fresh_search(pos, &config, &limits)?;
+        peer.new_game()?;
+        let p = peer
+            .search(Some(fen), &format!("movetime {movetime}"))
+            .context("fairy-stockfish search")?;
+        let pt = p.wall.as_secs_f64();
+        println!(
+            "  {:>2} {:>10} {:>10.0} {:>5} | {:>10} {:>10.0} {:>5}",
+            i + 1,
+            r.total_nodes,
+            r.total_nodes as f64 / t.as_secs_f64(),
+            r.last.depth,
+            p.nodes,
+            p.nodes as f64 / pt,
+            p.depth
+        );
+        our_nodes += r.total_nodes;
+        our_time += t.as_secs_f64();
+        peer_nodes += p.nodes;
+        peer_time += pt;
+    }
+    let ours = our_nodes as f64 / our_time;
+    let theirs = peer_nodes as f64 / peer_time;
+    println!(
+        "  total: antichip {ours:.0} nodes/s, fairy-stockfish {theirs:.0} nodes/s: ratio {:.2}x",
+        ours / theirs
+    );
+    Ok(0)
+}
+
+pub fn singular(depths: &[u32], count: usize) -> anyhow::Result<u8> {
+    let set = random_positions(count);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let answers = solve_all(&set, 5, jobs, &|_| {})?;
+    let suite: Vec<(&Position, u32)> = set
+        .iter()
+        .zip(&answers)
+        .filter_map(|(p, a)| match a.verdict {
+            Verdict::WinIn { moves, .. } => Some((p, moves)),
+            _ => None,
+        })
+        .collect();
+    println!(
+        "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} random \
+         positions; solved = the search scores the shortest win (measured, one core)",
+        suite.len()
+    );
+    for &depth in depths {
+        let limits = Limits {
+            depth: Some(depth.max(1)),
+            ..Limits::default()
+        };
+        for enabled in [true, false] {
+            let mut config = SearchConfig::default();
+            config.singular.enabled = enabled;
+            let (mut nodes, mut exact, mut some_win, mut extensions) = (0u64, 0, 0, 0u64);
+            let mut time = Duration::ZERO;
+            for (pos, k) in &suite {
+                let (r, t) = fresh_search(pos, &config, &limits)?;
+                nodes += r.total_nodes;
+                time += t;
+                extensions += r.singular_extensions;
+                match moves_to_end(r.last.score) {
+                    Some(n) if n == *k as i32 => {
+                        exact += 1;
+                        some_win += 1;
+                    }
+                    Some(n) if n > 0 => some_win += 1,
+                    _ => {}
+                }
+            }
+            println!(
+                "  depth {depth:>2} {:<3} {nodes:>11} nodes, {:>7.2} s, solved {exact}/{n} \
+                 ({:.1}%), a win found {some_win}/{n}, {extensions} singular extensions",
+                if enabled { "on" } else { "off" },
+                time.as_secs_f64(),
+                100.0 * f64::from(exact) / suite.len().max(1) as f64,
+                n = suite.len()
+            );
+        }
+    }
+    Ok(0)
+}

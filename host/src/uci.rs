@@ -1,0 +1,409 @@
+//! The UCI protocol front end of the search (`antichip uci`).
+//!
+//! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
+//! `SingularExtensions`), `ucinewgame`, `position startpos|fen ... [moves ...]`,
+//! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+//! [movestogo N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
+//! `isready` and `stop` are answered while it thinks. As the protocol asks, unknown
+//! tokens before a command are skipped and unknown commands are ignored. A bad
+//! `position` (malformed FEN, illegal move) is reported as `info string error: ...` and
+//! leaves the previous position in place.
+//!
+//! Scores are `score cp N` (evaluation units, about centipawns) or `score mate N`,
+//! where N counts the engine's own moves until the game ends: positive when it wins
+//! (after its N-th move is answered it has nothing left to play), negative when it loses.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::eval::Evaluator;
+use crate::rules::{Position, uci};
+use crate::score::moves_to_end;
+use crate::search::{Iteration, Limits, SearchConfig, Searcher};
+
+/// Writes whole lines to a shared output (the search thread and the command loop both
+/// write).
+struct Output<W: Write>(Arc<Mutex<W>>);
+
+impl<W: Write> Clone for Output<W> {
+    fn clone(&self) -> Self {
+        Output(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write> Output<W> {
+    fn line(&self, text: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+}
+
+/// The engine state between commands.
+pub struct UciEngine<W: Write + Send + 'static> {
+    out: Output<W>,
+    position: Position,
+    history: Vec<u64>,
+    searcher: Option<Searcher>,
+    running: Option<JoinHandle<Searcher>>,
+    running_infinite: bool,
+    stop: Arc<AtomicBool>,
+}
+
+const COMMANDS: [&str; 10] = [
+    "uci",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "quit",
+    "debug",
+    "ponderhit",
+];
+
+impl<W: Write + Send + 'static> UciEngine<W> {
+    /// An engine writing to `out`.
+    pub fn new(out: W, config: SearchConfig, evaluator: Evaluator) -> Self {
+        let searcher = Searcher::software(config, evaluator);
+        let stop = searcher.stop_flag();
+        UciEngine {
+            out: Output(Arc::new(Mutex::new(out))),
+            position: Position::startpos(),
+            history: Vec::new(),
+            searcher: Some(searcher),
+            running: None,
+            running_infinite: false,
+            stop,
+        }
+    }
+
+    /// Reads commands until `quit` or the end of the input.
+    pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
+        for line in input.lines() {
+            if !self.command(&line?) {
+                break;
+            }
+        }
+        self.stop_search();
+        Ok(())
+    }
+
+    /// Handles one line; false after `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+            return true;
+        };
+        let args = &tokens[start + 1..];
+        match tokens[start] {
+            "uci" => {
+                self.out.line("id name antichip");
+                self.out.line("id author the antichip authors");
+                self.out
+                    .line("option name UCI_Variant type combo default antichess var antichess");
+                self.out
+                    .line("option name Hash type spin default 16 min 1 max 4096");
+                self.out
+                    .line("option name SingularExtensions type check default true");
+                self.out.line("uciok");
+            }
+            "isready" => self.out.line("readyok"),
+            "setoption" => {
+                self.wait_for_search();
+                self.set_option(args);
+            }
+            "ucinewgame" => {
+                self.wait_for_search();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.position = Position::startpos();
+                self.history.clear();
+            }
+            "position" => {
+                // The running search has its own copy of the position.
+                match parse_position(args) {
+                    Ok((pos, history)) => {
+                        self.position = pos;
+                        self.history = history;
+                    }
+                    Err(e) => self
+                        .out
+                        .line(&format!("info string error: {e}; position unchanged")),
+                }
+            }
+            "go" => {
+                self.wait_for_search();
+                self.go(args);
+            }
+            "stop" => self.stop_search(),
+            "ponderhit" | "debug" => {}
+            _ => {
+                // "quit"
+                self.stop_search();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        let text = args.join(" ");
+        let (name, value) = match text.strip_prefix("name ") {
+            Some(rest) => match rest.split_once(" value ") {
+                Some((n, v)) => (n.trim().to_string(), v.trim().to_string()),
+                None => (rest.trim().to_string(), String::new()),
+            },
+            None => {
+                self.out.line(&format!(
+                    "info string error: setoption must be \"setoption name <id> [value <x>]\", not \"setoption {text}\""
+                ));
+                return;
+            }
+        };
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                if !value.eq_ignore_ascii_case("antichess") {
+                    self.out.line(&format!(
+                        "info string error: UCI_Variant must be antichess, not \"{value}\""
+                    ));
+                }
+            }
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=4096).contains(&mb) => searcher.set_hash_mb(mb),
+                _ => self.out.line(&format!(
+                    "info string error: Hash must be a number of MiB from 1 to 4096, not \"{value}\""
+                )),
+            },
+            "singularextensions" => match value.as_str() {
+                "true" | "false" => searcher.set_singular_extensions(value == "true"),
+                _ => self.out.line(&format!(
+                    "info string error: SingularExtensions must be true or false, not \"{value}\""
+                )),
+            },
+            _ => self
+                .out
+                .line(&format!("info string error: unknown option \"{name}\"")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let Some(mut searcher) = self.searcher.take() else {
+            return;
+        };
+        let (limits, infinite) = parse_go(args, self.position.turn());
+        self.running_infinite = infinite;
+        let pos = self.position.clone();
+        let history = self.history.clone();
+        let out = self.out.clone();
+        let stop = Arc::clone(&self.stop);
+        stop.store(false, Ordering::Relaxed);
+        self.running = Some(std::thread::spawn(move || {
+            let mut report = |it: &Iteration| out.line(&info_line(it));
+            let result = searcher.search(&pos, &history, &limits, &mut report);
+            if infinite {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            match result {
+                Ok(r) => match r.best_move {
+                    Some(m) => out.line(&format!("bestmove {}", uci(&m))),
+                    None => out.line("bestmove 0000"),
+                },
+                Err(e) => {
+                    out.line(&format!("info string error: search failed: {e:#}"));
+                    out.line("bestmove 0000");
+                }
+            }
+            searcher
+        }));
+    }
+
+    /// Stops a running search (it prints its `bestmove`) and takes the searcher back.
+    fn stop_search(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join_search();
+    }
+
+    /// Lets a running search end by its own limits, then takes the searcher back. An
+    /// infinite search would never end, so it is stopped.
+    fn wait_for_search(&mut self) {
+        if self.running_infinite {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    fn join_search(&mut self) {
+        if let Some(handle) = self.running.take() {
+            match handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    self.out
+                        .line("info string error: the search thread panicked; engine reset");
+                    let searcher =
+                        Searcher::software(SearchConfig::default(), Evaluator::default());
+                    self.stop = searcher.stop_flag();
+                    self.searcher = Some(searcher);
+                }
+            }
+        }
+    }
+}
+
+/// One `info` line for a finished iteration.
+pub fn info_line(it: &Iteration) -> String {
+    let score = match moves_to_end(it.score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {}", it.score),
+    };
+    let ms = it.elapsed.as_millis();
+    let nps = (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64;
+    let pv: Vec<String> = it.pv.iter().map(uci).collect();
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {ms} pv {}",
+        it.depth,
+        it.seldepth,
+        it.nodes,
+        pv.join(" ")
+    )
+}
+
+/// Parses the arguments of `position`: the position and the hashes of the positions
+/// before it.
+pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
+    let (mut pos, rest) = match args.first() {
+        Some(&"startpos") => (Position::startpos(), &args[1..]),
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(args.len());
+            let fen = args[1..end].join(" ");
+            let (pos, _warnings) =
+                Position::from_fen(&fen).map_err(|e| format!("position fen \"{fen}\": {e}"))?;
+            (pos, &args[end..])
+        }
+        _ => {
+            return Err(format!(
+                "position must be followed by \"startpos\" or \"fen <FEN>\", not \"{}\"",
+                args.join(" ")
+            ));
+        }
+    };
+    let mut history = Vec::new();
+    match rest.first() {
+        None => {}
+        Some(&"moves") => {
+            for (i, text) in rest[1..].iter().enumerate() {
+                let m = pos
+                    .parse_move(text)
+                    .map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
+                history.push(pos.zobrist());
+                pos.play(&m);
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "position: expected \"moves\" after the position, not \"{other}\""
+            ));
+        }
+    }
+    Ok((pos, history))
+}
+
+/// Parses the arguments of `go` into limits for the side to move; the flag says
+/// `infinite` (wait for `stop` before answering).
+pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> (Limits, bool) {
+    let mut limits = Limits::default();
+    let mut infinite = false;
+    let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+        let ms = value.map(|v| v.max(0) as u64);
+        match args[i] {
+            "infinite" => infinite = true,
+            "depth" => limits.depth = ms.map(|d| d.clamp(1, 128) as u32),
+            "nodes" => limits.nodes = ms,
+            "movetime" => {
+                let t = ms.map(Duration::from_millis);
+                limits.soft_time = t;
+                limits.hard_time = t;
+            }
+            "wtime" => wtime = ms,
+            "btime" => btime = ms,
+            "winc" => winc = ms.unwrap_or(0),
+            "binc" => binc = ms.unwrap_or(0),
+            "movestogo" => togo = ms,
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += if args[i] == "infinite" { 1 } else { 2 };
+    }
+    let (time, inc) = if turn == crate::rules::Color::White {
+        (wtime, winc)
+    } else {
+        (btime, binc)
+    };
+    if let Some(time) = time
+        && limits.hard_time.is_none()
+    {
+        let share = time / togo.unwrap_or(30).max(1) + inc * 3 / 4;
+        let hard = (share * 3).min(time / 3).max(5);
+        limits.soft_time = Some(Duration::from_millis(share.min(hard)));
+        limits.hard_time = Some(Duration::from_millis(hard));
+    }
+    (limits, infinite)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Color;
+
+    #[test]
+    fn go_arguments_become_limits() {
+        let (l, inf) = parse_go(&["depth", "5", "nodes", "1000"], Color::White);
+        assert_eq!((l.depth, l.nodes, inf), (Some(5), Some(1000), false));
+        let (l, inf) = parse_go(&["infinite"], Color::White);
+        assert_eq!(l, Limits::default());
+        assert!(inf);
+        let (l, _) = parse_go(
+            &["wtime", "60000", "btime", "3000", "binc", "0"],
+            Color::Black,
+        );
+        assert_eq!(l.soft_time, Some(Duration::from_millis(100)));
+        assert_eq!(l.hard_time, Some(Duration::from_millis(300)));
+    }
+
+    #[test]
+    fn bad_positions_are_explained() {
+        assert_eq!(
+            parse_position(&["startpos", "moves", "e2e4", "d7d5", "e4e5"]).unwrap_err(),
+            "position: move 3 (e4e5): e4e5 is not legal in this position; a capture is compulsory"
+        );
+        assert_eq!(
+            parse_position(&["fen", "8/8/8", "w", "-", "-"]).unwrap_err(),
+            "position fen \"8/8/8 w - -\": board field must have 8 ranks separated by '/', not 3"
+        );
+        let (pos, history) = parse_position(&["startpos", "moves", "e2e3", "b7b5"]).unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!(
+            pos.to_fen(),
+            "rnbqkbnr/p1pppppp/8/1p6/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2"
+        );
+    }
+}

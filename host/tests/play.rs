@@ -1,0 +1,100 @@
+//! `antichip play` driven through a pipe.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play(args: &[&str], input: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn best_moves_undo_and_fen() {
+    let (out, _, code) = play(
+        &["8/8/p7/8/1P6/8/2P1K3/6N1", "w", "-", "-", "0", "1"],
+        "best\nb5\naxb5\nfen\nundo\nfen\nzz\ne2e4\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("White to move: c3 b5 c4 Nf3 Nh3 Kd1 Ke1 Kf1 Kd2 Kf2 Kd3 Ke3 Kf3\n"));
+    assert!(
+        out.contains("> best: b4b5 (b5); White wins in 4 (forced) [depth "),
+        "{out}"
+    );
+    assert!(out.contains("Black to move (a capture is compulsory): axb5\n"));
+    assert!(out.contains("> 8/8/8/1p6/8/8/2P1K3/6N1 w - - 0 2\n"));
+    assert!(
+        out.contains("> 8/8/p7/1P6/8/8/2P1K3/6N1 b - - 0 1\n"),
+        "{out}"
+    );
+    assert!(out.contains(
+        "> error: \"zz\" is not a move in UCI or SAN notation (type help for commands)\n"
+    ));
+    assert!(out.contains("> error: e2e4 is not legal in this position; a capture is compulsory (type help for commands)\n"));
+}
+
+#[test]
+fn go_plays_until_the_game_ends() {
+    let (out, _, code) = play(
+        &["--movetime", "500", "8/8/2p5/3p4/4P3/8/8/8 w - - 0 1"],
+        "go\ngo\nbest\n",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("best: e4d5 (exd5); White wins in 1 (forced)"),
+        "{out}"
+    );
+    assert!(out.contains("White wins: it has no legal move.\n"), "{out}");
+    assert!(
+        out.contains("the game is over: there is no move to play\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bad_fen_is_an_error() {
+    let (_, err, code) = play(&["8/8/8/8/8/8/8/9 w - - 0 1"], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: FEN \"8/8/8/8/8/8/8/9 w - - 0 1\": board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+    );
+}
+
+#[test]
+fn bad_weights_files_are_errors() {
+    let (_, err, code) = play(&["--weights", "/nonexistent/weights.json"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err == "error: cannot read weights file /nonexistent/weights.json: No such file or directory (os error 2)\n",
+        "{err}"
+    );
+    let dir = std::env::temp_dir().join(format!("antichip-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.json");
+    std::fs::write(&file, "{\"own\": {}}").unwrap();
+    let (_, err, code) = play(&["--weights", file.to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: weights JSON: missing field `pawn` at line 1 column 10\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,188 @@
+//! `antichip uci` driven over pipes: the handshake, a short game, a forced win reported
+//! as `score mate`, `go infinite` + `stop`, and the bad-input cases.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use host::rules::{Position, sorted_uci_moves};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the engine answers within 60 s")
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn bestmove(&self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove ");
+        let best = lines.last().unwrap()["bestmove ".len()..].to_string();
+        (best, lines)
+    }
+}
+
+#[test]
+fn handshake_and_a_short_game() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(hello.contains(&"id name antichip".to_string()));
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant") && l.contains("var antichess"))
+    );
+    e.send("setoption name UCI_Variant value antichess");
+    e.send("ucinewgame");
+    e.send("isready");
+    assert_eq!(e.next(), "readyok");
+
+    // The engine plays White; its opponent answers with the first legal move (sorted).
+    let mut moves: Vec<String> = Vec::new();
+    let mut pos = Position::startpos();
+    for _ in 0..6 {
+        let cmd = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&cmd);
+        e.send("go depth 3");
+        let (best, lines) = e.bestmove();
+        let info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+        assert!(info.contains(" score ") && info.contains(" nodes ") && info.contains(" pv "));
+        let m = pos.parse_move(&best).expect("bestmove is legal");
+        pos.play(&m);
+        moves.push(best);
+        if pos.outcome().is_some() {
+            break;
+        }
+        let reply = sorted_uci_moves(&pos)[0].clone();
+        pos.play(&pos.parse_move(&reply).unwrap());
+        moves.push(reply);
+        if pos.outcome().is_some() {
+            break;
+        }
+    }
+    assert!(moves.len() >= 6);
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_forced_win_is_a_mate_score_and_infinite_waits_for_stop() {
+    let mut e = Engine::start();
+    e.send("position fen 8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1");
+    e.send("go depth 8");
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "b4b5");
+    let last_info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(last_info.contains(" score mate 4 "), "{last_info}");
+
+    e.send("position startpos moves e2e3");
+    e.send("go infinite");
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    let pos = Position::from_fen_strict("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1")
+        .unwrap();
+    assert!(pos.parse_move(&best).is_ok(), "{best}");
+
+    // A won position has no move to play.
+    e.send("position fen 8/8/8/8/8/8/8/K7 b - - 0 1");
+    e.send("go depth 3");
+    assert_eq!(e.bestmove().0, "0000");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn bad_input_is_reported_and_survived() {
+    let mut e = Engine::start();
+    e.send("xyzzy");
+    e.send("position startpos moves e2e4 d7d5 e4e5");
+    assert_eq!(
+        e.next(),
+        "info string error: position: move 3 (e4e5): e4e5 is not legal in this position; a capture is compulsory; position unchanged"
+    );
+    e.send("position fen 8/8/8/8/8/8/8/9 w - - 0 1");
+    assert_eq!(
+        e.next(),
+        "info string error: position fen \"8/8/8/8/8/8/8/9 w - - 0 1\": board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8; position unchanged"
+    );
+    e.send("position");
+    assert_eq!(
+        e.next(),
+        "info string error: position must be followed by \"startpos\" or \"fen <FEN>\", not \"\"; position unchanged"
+    );
+    e.send("setoption name UCI_Variant value chess");
+    assert_eq!(
+        e.next(),
+        "info string error: UCI_Variant must be antichess, not \"chess\""
+    );
+    e.send("setoption name Hash value lots");
+    assert_eq!(
+        e.next(),
+        "info string error: Hash must be a number of MiB from 1 to 4096, not \"lots\""
+    );
+    // Unknown tokens before a command are skipped, as the protocol says.
+    e.send("joho isready");
+    assert_eq!(e.next(), "readyok");
+    // The position is still the start position (the bad commands changed nothing).
+    e.send("go depth 1");
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    drop(e.stdin);
+    assert!(e.child.wait().unwrap().success());
+}
