@@ -35,13 +35,25 @@ enum BenchKind {
         /// Expansion limit for each search.
         #[arg(long, default_value_t = 100_000)]
         limit: usize,
+        /// Also run the informed search once on this many boards reached by random
+        /// Black lines (seeds 0..N).
+        #[arg(long, default_value_t = 20)]
+        random: u64,
+        /// Expansion limit for each random board.
+        #[arg(long, default_value_t = 20_000)]
+        random_limit: usize,
     },
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     match args.kind.unwrap_or(BenchKind::Perft { depth: 5, runs: 7 }) {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
-        BenchKind::Alphamove { runs, limit } => super::alphamove::bench(runs.max(1), limit),
+        BenchKind::Alphamove {
+            runs,
+            limit,
+            random,
+            random_limit,
+        } => super::alphamove::bench(runs.max(1), limit, random, random_limit),
     }
 }
 
