@@ -32,36 +32,69 @@ pub(crate) struct SanKey {
 }
 
 impl SanKey {
+    /// The key of a SAN body, written byte by byte as shakmaty writes SAN.
     fn new(san: &San) -> SanKey {
-        let mut writer = KeyWriter {
-            buf: [0; SAN_BYTES],
-            len: 0,
+        let mut exact = [0u8; SAN_BYTES];
+        let mut len = 0;
+        let mut put = |b: u8| {
+            if len < SAN_BYTES {
+                exact[len] = b;
+                len += 1;
+            }
         };
-        // A SAN body never exceeds SAN_BYTES; the writer truncates rather than fail.
-        let _ = std::fmt::Write::write_fmt(&mut writer, format_args!("{san}"));
-        let mut lower = writer.buf;
-        lower.make_ascii_lowercase();
-        SanKey {
-            lower,
-            exact: writer.buf,
-        }
-    }
-}
-
-struct KeyWriter {
-    buf: [u8; SAN_BYTES],
-    len: usize,
-}
-
-impl std::fmt::Write for KeyWriter {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        for &b in s.as_bytes() {
-            if self.len < SAN_BYTES {
-                self.buf[self.len] = b;
-                self.len += 1;
+        match *san {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    put(role.upper_char() as u8);
+                }
+                if let Some(f) = file {
+                    put(f.char() as u8);
+                }
+                if let Some(r) = rank {
+                    put(r.char() as u8);
+                }
+                if capture {
+                    put(b'x');
+                }
+                put(to.file().char() as u8);
+                put(to.rank().char() as u8);
+                if let Some(p) = promotion {
+                    put(b'=');
+                    put(p.upper_char() as u8);
+                }
+            }
+            San::Castle(side) => {
+                put(b'O');
+                put(b'-');
+                put(b'O');
+                if side == shakmaty::CastlingSide::QueenSide {
+                    put(b'-');
+                    put(b'O');
+                }
+            }
+            San::Put { role, to } => {
+                if role != Role::Pawn {
+                    put(role.upper_char() as u8);
+                }
+                put(b'@');
+                put(to.file().char() as u8);
+                put(to.rank().char() as u8);
+            }
+            San::Null => {
+                put(b'-');
+                put(b'-');
             }
         }
-        Ok(())
+        let mut lower = exact;
+        lower.make_ascii_lowercase();
+        SanKey { lower, exact }
     }
 }
 
@@ -77,9 +110,11 @@ pub fn alpha_move<P: Position>(pos: &P) -> Option<Move> {
     if moves.is_empty() {
         return None;
     }
+    // Disambiguating against all legal moves is what `San::from_move` does against the
+    // legal moves of the same kind to the same square, without generating them again.
     let mut keyed: Vec<(SanKey, Move)> = moves
         .iter()
-        .map(|m| (SanKey::new(&San::from_move(pos, *m)), *m))
+        .map(|m| (SanKey::new(&San::disambiguate(*m, &moves)), *m))
         .collect();
     let mid = middle_index(keyed.len());
     let (_, picked, _) = keyed.select_nth_unstable_by(mid, |a, b| a.0.cmp(&b.0));
@@ -181,6 +216,24 @@ mod tests {
         let pos = Chess::default();
         let m = alpha_move(&pos).unwrap();
         assert_eq!(San::from_move(&pos, m).to_string(), "e4");
+    }
+
+    #[test]
+    fn keys_spell_san_as_shakmaty_does() {
+        let pos = chess("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for m in pos.legal_moves() {
+            let san = San::from_move(&pos, m);
+            let key = SanKey::new(&san);
+            let text = san.to_string();
+            let len = text.len();
+            assert_eq!(&key.exact[..len], text.as_bytes());
+            assert!(key.exact[len..].iter().all(|&b| b == 0));
+            assert_eq!(
+                SanKey::new(&San::disambiguate(m, &pos.legal_moves())),
+                key,
+                "{text}"
+            );
+        }
     }
 
     #[test]
