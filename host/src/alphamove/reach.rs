@@ -106,7 +106,7 @@ impl Default for ReachConfig {
             ranking: Ranking::Informed,
             weights: InformedWeights::default(),
             seed_lists: false,
-            limit: 100_000,
+            limit: 20_000,
         }
     }
 }
@@ -288,13 +288,14 @@ pub enum ReachError {
     },
 }
 
-/// One node of the search tree: the position after White's reply.
+/// One node of the search tree: the position after White's reply. Positions are not
+/// kept (they are replayed from the root when a node is expanded), so that a search of
+/// many thousand expansions stays within a few hundred bytes per queued board.
 struct Node {
-    pos: Chess,
-    parent: usize,
+    parent: u32,
     /// Black's move and White's reply that led here (none for the root).
     moves: Option<(Move, Option<Move>)>,
-    black_moves: i32,
+    black_moves: u16,
 }
 
 /// Searches for Black moves that, with White playing AlphaMove from the start position,
@@ -304,34 +305,55 @@ pub fn reach(target: &Target, config: &ReachConfig) -> Result<Reached, ReachErro
     search.run()
 }
 
+/// A board packed exactly: the occupied squares and a 4-bit piece code per occupied
+/// square, in square order (at most 32 pieces).
+type BoardKey = (u64, u128);
+
+fn board_key(board: &Board) -> BoardKey {
+    let mut codes = 0u128;
+    for (i, sq) in board.occupied().into_iter().enumerate().take(32) {
+        if let Some(piece) = board.piece_at(sq) {
+            let code = (piece.role as u128) | (u128::from(piece.color == Color::Black) << 3);
+            codes |= code << (4 * i);
+        }
+    }
+    (board.occupied().0, codes)
+}
+
 struct Search<'a> {
     config: &'a ReachConfig,
     plan: TargetPlan,
+    root: Chess,
     nodes: Vec<Node>,
-    seen: HashSet<Board>,
+    seen: HashSet<BoardKey>,
     generated: usize,
 }
 
 /// The order in which queued boards come out.
 enum Queue {
-    Informed(BinaryHeap<Reverse<(i32, i32, usize)>>),
-    Seed(PyHeap<usize>),
+    Informed(BinaryHeap<Reverse<(i32, i32, u32)>>),
+    Seed(PyHeap<u32>),
 }
 
 impl Queue {
     fn pop(&mut self) -> Option<usize> {
         match self {
-            Queue::Informed(heap) => heap.pop().map(|Reverse((_, _, i))| i),
-            Queue::Seed(heap) => heap.pop().map(|(_, i)| i),
+            Queue::Informed(heap) => heap.pop().map(|Reverse((_, _, i))| i as usize),
+            Queue::Seed(heap) => heap.pop().map(|(_, i)| i as usize),
         }
     }
 }
 
 impl<'a> Search<'a> {
     fn new(target: &Target, config: &'a ReachConfig) -> Search<'a> {
+        let mut root = Chess::default();
+        if let Some(m) = alpha_move(&root) {
+            root.play_unchecked(m);
+        }
         Search {
             config,
             plan: TargetPlan::new(target.board.clone()),
+            root,
             nodes: Vec::new(),
             seen: HashSet::new(),
             generated: 0,
@@ -343,31 +365,31 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self) -> Result<Reached, ReachError> {
-        let start = Chess::default();
-        if start.board() == self.target() {
+        if Chess::default().board() == self.target() {
             return Ok(self.reached(None, 0));
         }
-        let mut root = start.clone();
-        if let Some(m) = alpha_move(&root) {
-            root.play_unchecked(m);
-        }
         self.nodes.push(Node {
-            pos: root.clone(),
-            parent: usize::MAX,
+            parent: u32::MAX,
             moves: None,
             black_moves: 0,
         });
+        let root = self.root.clone();
         if root.board() == self.target() {
             return Ok(self.reached(Some(0), 0));
         }
-        if self.config.ranking == Ranking::Informed {
-            self.seen.insert(root.board().clone());
-        }
         let mut queue = match self.config.ranking {
-            Ranking::Informed => Queue::Informed(BinaryHeap::new()),
+            Ranking::Informed => {
+                self.seen.insert(board_key(root.board()));
+                Queue::Informed(BinaryHeap::new())
+            }
             Ranking::Seed => Queue::Seed(PyHeap::new()),
         };
-        self.enqueue(&mut queue, 0);
+        if !self.enqueue(&mut queue, 0, root.board()) {
+            return Err(ReachError::Exhausted {
+                target: self.target().to_string(),
+                expansions: 0,
+            });
+        }
         let mut expansions = 0;
         while let Some(index) = queue.pop() {
             if expansions == self.config.limit {
@@ -390,11 +412,13 @@ impl<'a> Search<'a> {
 
     /// Tries every Black move of node `index`; returns the node that reached the target.
     fn expand(&mut self, queue: &mut Queue, index: usize) -> Option<usize> {
-        let pos = self.nodes[index].pos.clone();
+        let informed = self.config.ranking == Ranking::Informed;
+        let pos = self.position(index);
         let black_moves = self.nodes[index].black_moves + 1;
-        let moves = match self.config.ranking {
-            Ranking::Seed => pychess_order(&pos),
-            Ranking::Informed => pos.legal_moves(),
+        let moves = if informed {
+            pos.legal_moves()
+        } else {
+            pychess_order(&pos)
         };
         for black in moves {
             if self.config.seed_lists && !on_list(&pos, black, LIKELY_BLACK_MOVES) {
@@ -403,11 +427,13 @@ impl<'a> Search<'a> {
             let mut next = pos.clone();
             next.play_unchecked(black);
             self.generated += 1;
-            if next.board() == self.target() && self.config.ranking == Ranking::Informed {
-                return Some(self.push(next, index, black, None, black_moves));
-            }
-            if self.config.ranking == Ranking::Informed && self.blocked(next.board()) {
-                continue;
+            if informed {
+                if next.board() == self.target() {
+                    return Some(self.push(index, black, None, black_moves));
+                }
+                if self.plan.estimate(next.board()).is_err() {
+                    continue;
+                }
             }
             // A Black move that ends the game leaves White without a reply.
             let Some(white) = alpha_move(&next) else {
@@ -417,86 +443,95 @@ impl<'a> Search<'a> {
                 continue;
             }
             next.play_unchecked(white);
-            if !self.seen.insert(next.board().clone()) {
+            if informed && self.plan.estimate(next.board()).is_err() {
                 continue;
             }
-            let reached = next.board() == self.target();
-            let child = self.push(next, index, black, Some(white), black_moves);
-            if reached {
+            if !self.seen.insert(board_key(next.board())) {
+                continue;
+            }
+            let child = self.push(index, black, Some(white), black_moves);
+            if next.board() == self.target() {
                 return Some(child);
             }
-            self.enqueue(queue, child);
+            self.enqueue(queue, child, next.board());
         }
         None
     }
 
-    fn blocked(&self, board: &Board) -> bool {
-        self.plan.estimate(board).is_err()
-    }
-
-    fn push(
-        &mut self,
-        pos: Chess,
-        parent: usize,
-        black: Move,
-        white: Option<Move>,
-        black_moves: i32,
-    ) -> usize {
+    fn push(&mut self, parent: usize, black: Move, white: Option<Move>, black_moves: u16) -> usize {
         self.nodes.push(Node {
-            pos,
-            parent,
+            parent: parent as u32,
             moves: Some((black, white)),
             black_moves,
         });
         self.nodes.len() - 1
     }
 
-    /// Puts node `index` in the queue, unless its board can never become the target.
-    fn enqueue(&mut self, queue: &mut Queue, index: usize) {
-        let node = &self.nodes[index];
+    /// Puts node `index` (whose board is `board`) in the queue; false when its board can
+    /// never become the target.
+    fn enqueue(&mut self, queue: &mut Queue, index: usize, board: &Board) -> bool {
+        let g = i32::from(self.nodes[index].black_moves);
         match queue {
             Queue::Seed(heap) => {
                 // Plies played, White's first move included, as the seed counts them.
-                let plies = 1 + 2 * node.black_moves as usize;
-                heap.push(fitness(node.pos.board(), self.target(), plies), index);
+                let plies = 1 + 2 * g as usize;
+                heap.push(fitness(board, self.target(), plies), index as u32);
             }
             Queue::Informed(heap) => {
-                let Ok(e) = self.plan.estimate(node.pos.board()) else {
-                    return;
+                let Ok(e) = self.plan.estimate(board) else {
+                    return false;
                 };
                 let w = self.config.weights;
-                let rank = w.plies * node.black_moves
+                let rank = w.plies * g
                     + w.black * e.black
                     + w.white * e.white
                     + w.black_captures * e.black_captures
                     + w.white_captures * e.white_captures;
-                heap.push(Reverse((rank, e.black + e.white, index)));
+                heap.push(Reverse((rank, e.black + e.white, index as u32)));
             }
         }
+        true
+    }
+
+    /// The move pairs from the root to node `index`.
+    fn path(&self, index: usize) -> Vec<(Move, Option<Move>)> {
+        let mut pairs = Vec::new();
+        let mut at = Some(index);
+        while let Some(node) = at.map(|i| &self.nodes[i]) {
+            at = node.moves.map(|pair| {
+                pairs.push(pair);
+                node.parent as usize
+            });
+        }
+        pairs.reverse();
+        pairs
+    }
+
+    /// The position of node `index`, replayed from the root.
+    fn position(&self, index: usize) -> Chess {
+        let mut pos = self.root.clone();
+        for (black, white) in self.path(index) {
+            pos.play_unchecked(black);
+            if let Some(w) = white {
+                pos.play_unchecked(w);
+            }
+        }
+        pos
     }
 
     /// The line to node `index` (`None`: the start position itself).
     fn reached(&self, index: Option<usize>, expansions: usize) -> Reached {
-        let mut pairs = Vec::new();
-        let mut at = index;
-        while let Some(node) = at.map(|i| &self.nodes[i]) {
-            at = node.moves.map(|pair| {
-                pairs.push(pair);
-                node.parent
-            });
-        }
-        pairs.reverse();
         let mut pos = Chess::default();
         let mut sans = Vec::new();
-        if index.is_some()
-            && let Some(first) = alpha_move(&pos)
-        {
-            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, first).to_string());
-        }
-        for (black, white) in pairs {
-            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, black).to_string());
-            if let Some(w) = white {
-                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, w).to_string());
+        if let Some(index) = index {
+            if let Some(first) = alpha_move(&pos) {
+                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, first).to_string());
+            }
+            for (black, white) in self.path(index) {
+                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, black).to_string());
+                if let Some(w) = white {
+                    sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, w).to_string());
+                }
             }
         }
         Reached {

@@ -46,8 +46,9 @@ enum AlphaMoveCommand {
         /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.
         #[arg(long)]
         target: String,
-        /// Give up after this many expansions.
-        #[arg(long, default_value_t = 100_000)]
+        /// Give up after this many expansions (each keeps about 40 boards in memory, some
+        /// 100 bytes each).
+        #[arg(long, default_value_t = 20_000)]
         limit: usize,
         /// Rank boards by the seed's fitness (wrong squares x plies) instead of the
         /// informed distance heuristic.

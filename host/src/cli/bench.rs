@@ -33,7 +33,7 @@ enum BenchKind {
         #[arg(long, default_value_t = 5)]
         runs: usize,
         /// Expansion limit for each search.
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 20_000)]
         limit: usize,
         /// Also run the informed search once on this many boards reached by random
         /// Black lines (seeds 0..N).
