@@ -27,8 +27,12 @@
 //!   the enemy has surplus pieces; pawns whose assignment needs more file changes than that
 //!   (matched for the fewest file changes) cannot be placed.
 //!
-//! The totals are lower bounds on each side's remaining moves on an empty board; blocked
-//! paths, checks and the White moves that AlphaMove forces make the true counts larger.
+//! The totals are lower bounds on each side's remaining moves on an empty board, with two
+//! exceptions kept for speed: castling moves two pieces at once, and promotions are only
+//! considered when some kind of piece is short (a far piece may be counted where a pawn
+//! could have promoted sooner). Blocked paths, checks and the White moves that AlphaMove
+//! forces make the true counts larger. The unreachability conditions are exact: a board
+//! they reject can never become the target.
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 

@@ -5,7 +5,9 @@
 //! reply, so a search node is a position with Black to move. The search is best-first over
 //! a priority queue, with a seen-set of boards so that no board is expanded twice. An
 //! *expansion* is one node taken from the queue and all its Black moves tried. The target
-//! is checked after every Black move and after every White reply.
+//! is checked after every White reply and, in the informed search, also after every Black
+//! move (the seed only checked after White's replies). A Black move that ends the game
+//! leaves White no reply and is not followed (the seed's program would fail on it).
 //!
 //! Two rankings are implemented:
 //!
