@@ -170,16 +170,28 @@ impl TargetPlan {
             let mut total = 0;
             for role in Role::ALL {
                 let (pieces, squares) = self.free(board, color, &[role]);
-                total += self
-                    .assign(color, &pieces, &squares)
-                    .ok_or(Blocked::Unplaceable(color, role))?;
+                match self.assign(color, &pieces, &squares) {
+                    Some(cost) => total += cost,
+                    // A spare pawn may still promote into the piece that cannot get there
+                    // (a bishop of the other colour, say).
+                    None if pawns_have > pawns_want && role != Role::Pawn => {
+                        return self.assign_all(board, color);
+                    }
+                    None => return Err(Blocked::Unplaceable(color, role)),
+                }
             }
             Ok(total)
         } else {
-            let (pieces, squares) = self.free(board, color, &Role::ALL);
-            self.assign(color, &pieces, &squares)
-                .ok_or(Blocked::Unmatched(color))
+            self.assign_all(board, color)
         }
+    }
+
+    /// All of `color`'s free pieces matched to all its free target squares at once, so
+    /// that pawns can promote into the pieces the target needs.
+    fn assign_all(&self, board: &Board, color: Color) -> Result<i32, Blocked> {
+        let (pieces, squares) = self.free(board, color, &Role::ALL);
+        self.assign(color, &pieces, &squares)
+            .ok_or(Blocked::Unmatched(color))
     }
 
     /// Pieces of `roles` not standing on a target square of their own kind, and target
@@ -498,6 +510,20 @@ mod tests {
         assert_eq!(
             plan.estimate(&a3),
             Err(Blocked::Unplaceable(Color::White, Role::Pawn))
+        );
+    }
+
+    #[test]
+    fn a_bishop_of_the_wrong_colour_can_be_replaced_by_a_promotion() {
+        // The target wants two light-squared bishops; White has a dark one and a spare pawn.
+        let target = board("4k3/8/8/8/8/8/8/3BKB2");
+        let plan = TargetPlan::new(target);
+        let spare = board("4k3/8/8/8/8/8/P7/2B1KB2");
+        assert!(plan.estimate(&spare).is_ok());
+        let none = board("4k3/8/8/8/8/8/8/2B1KB2");
+        assert_eq!(
+            plan.estimate(&none),
+            Err(Blocked::Unplaceable(Color::White, Role::Bishop))
         );
     }
 
