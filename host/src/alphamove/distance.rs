@@ -134,16 +134,37 @@ impl TargetPlan {
 
     /// The remaining work from `board`, or why the target can never be reached from it.
     pub(crate) fn estimate(&self, board: &Board) -> Result<Estimate, Blocked> {
+        self.estimate_knowing_black(board, None)
+    }
+
+    /// [`TargetPlan::estimate`], taking Black's distance as `black` when it is known to
+    /// be unchanged (no Black piece moved or was captured since it was computed).
+    pub(crate) fn estimate_knowing_black(
+        &self,
+        board: &Board,
+        black: Option<i32>,
+    ) -> Result<Estimate, Blocked> {
         let white_surplus = surplus(board, &self.target, Color::White)?;
         let black_surplus = surplus(board, &self.target, Color::Black)?;
         let white = self.side(board, Color::White, black_surplus)?;
-        let black = self.side(board, Color::Black, white_surplus)?;
+        let black = match black {
+            Some(known) => known,
+            None => self.side(board, Color::Black, white_surplus)?,
+        };
         Ok(Estimate {
             white,
             black,
             white_captures: black_surplus,
             black_captures: white_surplus,
         })
+    }
+
+    /// Black's distance alone, when only Black's pieces changed since White's side was
+    /// last found reachable.
+    pub(crate) fn black_distance(&self, board: &Board) -> Result<i32, Blocked> {
+        let white_surplus = surplus(board, &self.target, Color::White)?;
+        surplus(board, &self.target, Color::Black)?;
+        self.side(board, Color::Black, white_surplus)
     }
 
     /// The cheapest assignment of `color`'s pieces to its target squares, given that it

@@ -44,11 +44,11 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::{Board, Chess, Color, Move, Position};
 
 use super::bot::{alpha_move, pychess_order};
-use super::distance::TargetPlan;
+use super::distance::{Estimate, TargetPlan};
 use super::pyheap::PyHeap;
 use super::seed::{LIKELY_BLACK_MOVES, LIKELY_WHITE_MOVES, fitness};
 
@@ -386,7 +386,7 @@ impl<'a> Search<'a> {
             }
             Ranking::Seed => Queue::Seed(PyHeap::new()),
         };
-        if !self.enqueue(&mut queue, 0, root.board()) {
+        if !self.enqueue(&mut queue, 0, root.board(), None) {
             return Err(ReachError::Exhausted {
                 target: self.target().to_string(),
                 expansions: 0,
@@ -429,12 +429,20 @@ impl<'a> Search<'a> {
             let mut next = pos.clone();
             next.play_unchecked(black);
             self.generated += 1;
+            // Black's distance after its move; a capture changes White's side as well.
+            let mut black_distance = None;
             if informed {
                 if next.board() == self.target() {
                     return Some(self.push(index, black, None, black_moves));
                 }
-                if self.plan.estimate(next.board()).is_err() {
-                    continue;
+                let checked = if black.is_capture() {
+                    self.plan.estimate(next.board()).map(|e| e.black)
+                } else {
+                    self.plan.black_distance(next.board())
+                };
+                match checked {
+                    Ok(d) => black_distance = Some(d),
+                    Err(_) => continue,
                 }
             }
             // A Black move that ends the game leaves White without a reply.
@@ -445,9 +453,15 @@ impl<'a> Search<'a> {
                 continue;
             }
             next.play_unchecked(white);
-            if informed && self.plan.estimate(next.board()).is_err() {
-                continue;
-            }
+            let estimate = if informed {
+                let known = black_distance.filter(|_| !white.is_capture());
+                match self.plan.estimate_knowing_black(next.board(), known) {
+                    Ok(e) => Some(e),
+                    Err(_) => continue,
+                }
+            } else {
+                None
+            };
             if !self.seen.insert(board_key(next.board())) {
                 continue;
             }
@@ -455,7 +469,7 @@ impl<'a> Search<'a> {
             if next.board() == self.target() {
                 return Some(child);
             }
-            self.enqueue(queue, child, next.board());
+            self.enqueue(queue, child, next.board(), estimate);
         }
         None
     }
@@ -469,9 +483,15 @@ impl<'a> Search<'a> {
         self.nodes.len() - 1
     }
 
-    /// Puts node `index` (whose board is `board`) in the queue; false when its board can
-    /// never become the target.
-    fn enqueue(&mut self, queue: &mut Queue, index: usize, board: &Board) -> bool {
+    /// Puts node `index` (whose board is `board`, with `estimate` when already known) in
+    /// the queue; false when its board can never become the target.
+    fn enqueue(
+        &mut self,
+        queue: &mut Queue,
+        index: usize,
+        board: &Board,
+        estimate: Option<Estimate>,
+    ) -> bool {
         let g = i32::from(self.nodes[index].black_moves);
         match queue {
             Queue::Seed(heap) => {
@@ -480,7 +500,7 @@ impl<'a> Search<'a> {
                 heap.push(fitness(board, self.target(), plies), index as u32);
             }
             Queue::Informed(heap) => {
-                let Ok(e) = self.plan.estimate(board) else {
+                let Some(e) = estimate.or_else(|| self.plan.estimate(board).ok()) else {
                     return false;
                 };
                 let w = self.config.weights;
@@ -544,7 +564,10 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Whether the SAN of `m`, with its check suffix as the seed's lists are matched, is on
+/// `list`. The lists hold no suffixes, so the (costlier) suffix is only looked at for
+/// moves whose SAN body is listed.
 fn on_list(pos: &Chess, m: Move, list: &[&str]) -> bool {
-    let san = SanPlus::from_move(pos.clone(), m).to_string();
-    list.contains(&san.as_str())
+    let body = San::from_move(pos, m).to_string();
+    list.contains(&body.as_str()) && SanPlus::from_move(pos.clone(), m).suffix.is_none()
 }
