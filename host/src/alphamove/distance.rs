@@ -12,8 +12,8 @@
 //!   ahead and `f` files aside only if `f <= r`, in `r` moves (one fewer when it still
 //!   stands on its start rank and the straight part is at least two ranks, for the double
 //!   step), and it needs `f` captures on the way. A pawn may also stand in for a missing
-//!   knight, bishop, rook or queen by promoting: its cost is the cheapest promotion square
-//!   it can reach plus that piece's distance from there.
+//!   knight, bishop, rook or queen (in antichess also king) by promoting: its cost is the
+//!   cheapest promotion square it can reach plus that piece's distance from there.
 //! * **Assignment.** Pieces already on a target square of their own kind stay (moving one
 //!   away can never help: the distances obey the triangle inequality). The remaining pieces
 //!   are matched to the remaining target squares by a minimum-cost assignment (Hungarian
@@ -115,14 +115,24 @@ fn role_name(r: Role) -> &'static str {
 /// The target board prepared for repeated estimates.
 pub(crate) struct TargetPlan {
     target: Board,
+    /// Pawns may also promote to kings (antichess).
+    king_promotions: bool,
     knight: Box<[[u8; 64]; 64]>,
 }
 
 impl TargetPlan {
-    /// Prepares the estimates towards `target`.
+    /// Prepares the estimates towards `target` in standard chess.
+    #[cfg(test)]
     pub(crate) fn new(target: Board) -> TargetPlan {
+        TargetPlan::with_king_promotions(target, false)
+    }
+
+    /// Prepares the estimates towards `target`; `king_promotions` when pawns may promote
+    /// to kings, as in antichess.
+    pub(crate) fn with_king_promotions(target: Board, king_promotions: bool) -> TargetPlan {
         TargetPlan {
             target,
+            king_promotions,
             knight: knight_distances(),
         }
     }
@@ -173,7 +183,18 @@ impl TargetPlan {
         let ours = board.by_color(color);
         let theirs = self.target.by_color(color);
         // Promotions are needed when a piece kind is short.
-        let promotions: i32 = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        let kinds: &[Role] = if self.king_promotions {
+            &[
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ]
+        } else {
+            &[Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        };
+        let promotions: i32 = kinds
             .iter()
             .map(|&r| {
                 let have = (board.by_role(r) & ours).count() as i32;
@@ -256,7 +277,10 @@ impl TargetPlan {
         if from_role == role {
             return self.distance(color, role, from, to);
         }
-        if from_role != Role::Pawn || role == Role::King || role == Role::Pawn {
+        if from_role != Role::Pawn
+            || role == Role::Pawn
+            || (role == Role::King && !self.king_promotions)
+        {
             return NEVER;
         }
         let last = match color {

@@ -26,10 +26,10 @@ pub mod pgn;
 mod pyheap;
 pub mod reach;
 pub mod seed;
+pub mod target;
 
 pub use bot::middle_index;
 pub use game::{Game, GameResult, StartError, Termination, Variant, selfplay, sorted_moves};
 pub use pgn::{PgnError, ReadGame, read_pgn, write_pgn};
-pub use reach::{
-    InformedWeights, Ranking, ReachConfig, ReachError, Reached, Target, TargetError, reach,
-};
+pub use reach::{InformedWeights, Ranking, ReachConfig, ReachError, Reached, reach};
+pub use target::{Target, TargetError, random_target};

@@ -1,5 +1,5 @@
 //! The comic search: find Black moves that, with White always playing AlphaMove, reach a
-//! given board.
+//! given board — in standard chess, the comic's game, or in antichess.
 //!
 //! Only Black's moves are searched; each of them is followed at once by White's AlphaMove
 //! reply, so a search node is a position with Black to move. The search is best-first over
@@ -47,10 +47,14 @@ use std::collections::{BinaryHeap, HashSet};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Board, Chess, Color, Move, Position};
 
+use crate::rules;
+
 use super::bot::{alpha_move, pychess_order};
 use super::distance::{Estimate, TargetPlan};
+use super::game::Variant;
 use super::pyheap::PyHeap;
 use super::seed::{LIKELY_BLACK_MOVES, LIKELY_WHITE_MOVES, fitness};
+use super::target::Target;
 
 /// How boards are ranked in the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -113,145 +117,6 @@ impl Default for ReachConfig {
     }
 }
 
-/// A target board, checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
-    board: Board,
-}
-
-/// Why a target board was rejected.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TargetError {
-    /// Not a FEN piece-placement field.
-    #[error("target \"{text}\" is not a FEN piece-placement field: {reason}")]
-    Malformed {
-        /// The text given.
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A placement no game can produce.
-    #[error("target \"{text}\" can never occur in a game: {reason}")]
-    Impossible {
-        /// The text given.
-        text: String,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl Target {
-    /// Reads a FEN piece-placement field such as
-    /// `r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R`.
-    pub fn parse(text: &str) -> Result<Target, TargetError> {
-        let malformed = |reason: String| TargetError::Malformed {
-            text: text.to_string(),
-            reason,
-        };
-        let ranks: Vec<&str> = text.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(malformed(format!(
-                "it needs 8 ranks separated by '/', not {}",
-                ranks.len()
-            )));
-        }
-        for (i, rank) in ranks.iter().enumerate() {
-            let rank_no = 8 - i;
-            let mut squares = 0;
-            for c in rank.chars() {
-                match c {
-                    '1'..='8' => squares += c as u32 - '0' as u32,
-                    'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
-                        squares += 1
-                    }
-                    _ => {
-                        return Err(malformed(format!(
-                            "'{c}' on rank {rank_no} is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8"
-                        )));
-                    }
-                }
-            }
-            if squares != 8 {
-                return Err(malformed(format!(
-                    "rank {rank_no} has {squares} squares, not 8"
-                )));
-            }
-        }
-        let board: Board = text.parse().map_err(|e| malformed(format!("{e}")))?;
-        let impossible = |reason: String| TargetError::Impossible {
-            text: text.to_string(),
-            reason,
-        };
-        for color in Color::ALL {
-            let name = if color == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
-            let kings = (board.kings() & board.by_color(color)).count();
-            if kings != 1 {
-                return Err(impossible(format!("{name} has {kings} kings, not 1")));
-            }
-            let pieces = board.by_color(color).count();
-            if pieces > 16 {
-                return Err(impossible(format!(
-                    "{name} has {pieces} pieces, more than 16"
-                )));
-            }
-        }
-        if (board.pawns()
-            & (shakmaty::Bitboard::from_rank(shakmaty::Rank::First)
-                | shakmaty::Bitboard::from_rank(shakmaty::Rank::Eighth)))
-        .any()
-        {
-            return Err(impossible("a pawn stands on rank 1 or 8".to_string()));
-        }
-        let plan = TargetPlan::new(board.clone());
-        if let Err(why) = plan.estimate(&Board::default()) {
-            return Err(impossible(why.to_string()));
-        }
-        Ok(Target { board })
-    }
-
-    /// The placement as FEN.
-    pub fn fen(&self) -> String {
-        self.board.to_string()
-    }
-}
-
-/// A board AlphaMove certainly can be led to: White's AlphaMove from the start, then
-/// `black_moves` random Black moves (fastrand with `seed`), each answered by AlphaMove.
-/// Returns the target and the line that produced it (in SAN with suffixes); the line
-/// stops early if the game ends. Used to measure the search beyond the comic's board.
-pub fn random_target(seed: u64, black_moves: usize) -> (Target, Vec<String>) {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut pos = Chess::default();
-    let mut sans = Vec::new();
-    let mut play = |pos: &mut Chess, m: Move| {
-        sans.push(SanPlus::from_move_and_play_unchecked(pos, m).to_string());
-    };
-    if let Some(m) = alpha_move(&pos) {
-        play(&mut pos, m);
-    }
-    for _ in 0..black_moves {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || pos.is_insufficient_material() {
-            break;
-        }
-        play(&mut pos, moves[rng.usize(..moves.len())]);
-        match alpha_move(&pos) {
-            Some(m) if !pos.is_insufficient_material() => play(&mut pos, m),
-            _ => break,
-        }
-    }
-    (
-        Target {
-            board: pos.board().clone(),
-        },
-        sans,
-    )
-}
-
 /// A line that reaches the target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reached {
@@ -303,8 +168,15 @@ struct Node {
 /// Searches for Black moves that, with White playing AlphaMove from the start position,
 /// reach `target`.
 pub fn reach(target: &Target, config: &ReachConfig) -> Result<Reached, ReachError> {
-    let mut search = Search::new(target, config);
-    search.run()
+    match target.variant() {
+        Variant::Chess => Search::new(target, config, Chess::default()).run(),
+        Variant::Antichess => Search::new(
+            target,
+            config,
+            rules::Position::startpos().as_shakmaty().clone(),
+        )
+        .run(),
+    }
 }
 
 /// A board packed exactly: the occupied squares and a 4-bit piece code per occupied
@@ -322,10 +194,13 @@ fn board_key(board: &Board) -> BoardKey {
     (board.occupied().0, codes)
 }
 
-struct Search<'a> {
+struct Search<'a, P> {
     config: &'a ReachConfig,
     plan: TargetPlan,
-    root: Chess,
+    /// The start position, White to move.
+    start: P,
+    /// The position after White's first move.
+    root: P,
     nodes: Vec<Node>,
     seen: HashSet<BoardKey>,
     generated: usize,
@@ -346,15 +221,16 @@ impl Queue {
     }
 }
 
-impl<'a> Search<'a> {
-    fn new(target: &Target, config: &'a ReachConfig) -> Search<'a> {
-        let mut root = Chess::default();
+impl<'a, P: Position + Clone> Search<'a, P> {
+    fn new(target: &Target, config: &'a ReachConfig, start: P) -> Search<'a, P> {
+        let mut root = start.clone();
         if let Some(m) = alpha_move(&root) {
             root.play_unchecked(m);
         }
         Search {
             config,
-            plan: TargetPlan::new(target.board.clone()),
+            plan: target.plan(),
+            start,
             root,
             nodes: Vec::new(),
             seen: HashSet::new(),
@@ -367,7 +243,7 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self) -> Result<Reached, ReachError> {
-        if Chess::default().board() == self.target() {
+        if self.start.board() == self.target() {
             return Ok(self.reached(None, 0));
         }
         self.nodes.push(Node {
@@ -530,7 +406,7 @@ impl<'a> Search<'a> {
     }
 
     /// The position of node `index`, replayed from the root.
-    fn position(&self, index: usize) -> Chess {
+    fn position(&self, index: usize) -> P {
         let mut pos = self.root.clone();
         for (black, white) in self.path(index) {
             pos.play_unchecked(black);
@@ -543,7 +419,7 @@ impl<'a> Search<'a> {
 
     /// The line to node `index` (`None`: the start position itself).
     fn reached(&self, index: Option<usize>, expansions: usize) -> Reached {
-        let mut pos = Chess::default();
+        let mut pos = self.start.clone();
         let mut sans = Vec::new();
         if let Some(index) = index {
             if let Some(first) = alpha_move(&pos) {
@@ -567,7 +443,7 @@ impl<'a> Search<'a> {
 /// Whether the SAN of `m`, with its check suffix as the seed's lists are matched, is on
 /// `list`. The lists hold no suffixes, so the (costlier) suffix is only looked at for
 /// moves whose SAN body is listed.
-fn on_list(pos: &Chess, m: Move, list: &[&str]) -> bool {
+fn on_list<P: Position + Clone>(pos: &P, m: Move, list: &[&str]) -> bool {
     let body = San::from_move(pos, m).to_string();
     list.contains(&body.as_str()) && SanPlus::from_move(pos.clone(), m).suffix.is_none()
 }

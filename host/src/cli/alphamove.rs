@@ -5,10 +5,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
-use host::alphamove::reach::random_target;
 use host::alphamove::{
-    Ranking, ReachConfig, Target, Variant, middle_index, pgn, reach, selfplay, sorted_moves,
-    write_pgn,
+    Ranking, ReachConfig, Target, Variant, middle_index, pgn, random_target, reach, selfplay,
+    sorted_moves, write_pgn,
 };
 use host::rules::Color;
 
@@ -46,6 +45,9 @@ enum AlphaMoveCommand {
         /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.
         #[arg(long)]
         target: String,
+        /// The rules of the game (White plays AlphaMove by them).
+        #[arg(long, value_enum, default_value_t = VariantArg::Chess)]
+        variant: VariantArg,
         /// Give up after this many expansions (each keeps about 40 boards in memory, some
         /// 100 bytes each).
         #[arg(long, default_value_t = 20_000)]
@@ -99,11 +101,12 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
         }
         AlphaMoveCommand::Reach {
             target,
+            variant,
             limit,
             seed_fitness,
             seed_lists,
         } => {
-            let target = Target::parse(&target)?;
+            let target = Target::parse_in(&target, variant.into())?;
             let config = ReachConfig {
                 ranking: if seed_fitness {
                     Ranking::Seed
