@@ -36,6 +36,8 @@
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
+use super::assignment::min_assignment;
+
 /// Cost standing for "can never get there".
 const NEVER: i32 = 1000;
 
@@ -428,67 +430,6 @@ impl Slots {
             self.len += 1;
         }
     }
-}
-
-/// Minimum-cost assignment of `rows` rows to distinct columns of `cols >= rows` (the
-/// Hungarian method with potentials, O(rows^2 * cols)); returns the total cost.
-fn min_assignment(rows: usize, cols: usize, cost: impl Fn(usize, usize) -> i32) -> i32 {
-    const N: usize = 17;
-    debug_assert!(rows <= cols && cols < N);
-    let inf = i32::MAX / 4;
-    let mut u = [0i32; N];
-    let mut v = [0i32; N];
-    let mut p = [0usize; N];
-    let mut way = [0usize; N];
-    for i in 1..=rows {
-        p[0] = i;
-        let mut j0 = 0;
-        let mut minv = [inf; N];
-        let mut used = [false; N];
-        loop {
-            used[j0] = true;
-            let i0 = p[j0];
-            let mut delta = inf;
-            let mut j1 = 0;
-            for j in 1..=cols {
-                if !used[j] {
-                    let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=cols {
-                if used[j] {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if p[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
-    }
-    (1..=cols)
-        .filter(|&j| p[j] != 0)
-        .map(|j| cost(p[j] - 1, j - 1))
-        .sum()
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 //! assert_eq!(game.sans[..2], ["e4", "e6"]);
 //! ```
 
+mod assignment;
 pub mod bot;
 pub mod distance;
 pub mod game;
