@@ -6,7 +6,8 @@
 //! * [`game`]: self-play to the end of the game, in standard chess or antichess.
 //! * [`pgn`]: PGN out and back in.
 //! * [`mod@reach`]: best-first search over Black's moves, White always playing AlphaMove,
-//!   ranked by [`distance`] (or by the seed's fitness, for comparison, see [`seed`]).
+//!   towards a [`target`] board, ranked by [`distance`] (or by the seed's fitness, for
+//!   comparison, see [`seed`]).
 //!
 //! Standard chess is played with shakmaty's `Chess` directly in these modules; antichess
 //! positions come from [`crate::rules`].
