@@ -3,7 +3,9 @@
 //! expansion for expansion, and bad or unreachable targets are reported.
 
 use host::alphamove::bot::alpha_move;
-use host::alphamove::{Ranking, ReachConfig, ReachError, Target, TargetError, reach};
+use host::alphamove::{
+    Ranking, ReachConfig, ReachError, Target, TargetError, Variant, random_target, reach,
+};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
 
@@ -37,10 +39,27 @@ fn informed_search_reaches_the_comic_board_without_lists() {
     assert_eq!(replay(&found.sans), COMIC);
     assert!(found.expansions < 3200, "{} expansions", found.expansions);
     assert_eq!(found.expansions, EXPECTED_INFORMED_EXPANSIONS);
+    // Eleven Black moves suffice; the seed's line takes fourteen.
+    assert_eq!(found.sans.len(), 22);
+}
+
+#[test]
+fn informed_search_reaches_boards_of_random_black_lines() {
+    // Boards AlphaMove is led to by random Black lines; the search finds some line (not
+    // necessarily the random one) to each.
+    let mut total = 0;
+    for seed in 0..8 {
+        let (target, line) = random_target(seed, 6 + seed as usize % 5);
+        let found = reach(&target, &ReachConfig::default()).unwrap();
+        assert_eq!(replay(&found.sans), target.fen(), "seed {seed}");
+        assert_eq!(replay(&line), target.fen(), "seed {seed}");
+        total += found.expansions;
+    }
+    assert!(total < 20_000, "{total} expansions");
 }
 
 /// The informed search is deterministic; a change in the heuristic shows up here.
-const EXPECTED_INFORMED_EXPANSIONS: usize = 369;
+const EXPECTED_INFORMED_EXPANSIONS: usize = 939;
 
 #[test]
 fn seed_search_with_its_lists_is_reproduced_exactly() {
@@ -150,4 +169,31 @@ fn bad_targets_are_named_with_the_fault() {
         let err: TargetError = Target::parse(text).unwrap_err();
         assert_eq!(err.to_string(), message);
     }
+}
+
+#[test]
+fn antichess_boards_are_reached_by_antichess_rules() {
+    // AlphaMove's antichess self-play opens 1. e4 e6 2. f3 f5 3. exf5 exf5: the board after
+    // Black's compulsory recapture.
+    let after = "rnbqkbnr/pppp2pp/8/5p2/8/5P2/PPPP2PP/RNBQKBNR";
+    let target = Target::parse_in(after, Variant::Antichess).unwrap();
+    let found = reach(&target, &ReachConfig::default()).unwrap();
+    let mut pos = host::rules::Position::startpos();
+    for (ply, san) in found.sans.iter().enumerate() {
+        let m = pos.parse_move(san).unwrap();
+        if pos.turn() == Color::White {
+            assert_eq!(
+                alpha_move(pos.as_shakmaty()),
+                Some(m),
+                "ply {}: {san}",
+                ply + 1
+            );
+        }
+        pos.play(&m);
+    }
+    assert_eq!(pos.board_fen(), after);
+    // Kingless boards are fine in antichess, not in chess.
+    let kingless = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR";
+    assert!(Target::parse_in(kingless, Variant::Antichess).is_ok());
+    assert!(Target::parse(kingless).is_err());
 }

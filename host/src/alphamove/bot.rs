@@ -20,48 +20,144 @@
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Move, MoveList, Position, Role};
 
-/// Capacity of a SAN body: `Qa1xb2`, `exd8=Q` and `O-O-O` all fit in seven bytes.
+/// Key width in bytes: `Qa1xb2`, `exd8=Q` and `O-O-O` all fit in seven, the eighth is
+/// padding.
 const SAN_BYTES: usize = 8;
 
-/// A SAN body as a fixed-size, zero-padded byte key (padding sorts before any character,
-/// as the end of a string does).
+/// A SAN body as a sort key: its lowercased bytes, then its exact bytes, each zero-padded
+/// to [`SAN_BYTES`] (padding sorts before any character, as the end of a string does), in
+/// one integer so that comparing keys is one comparison. The last exact byte is always
+/// padding; [`SanKey::tagged`] stores a move index there.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub(crate) struct SanKey {
-    lower: [u8; SAN_BYTES],
-    exact: [u8; SAN_BYTES],
-}
+pub(crate) struct SanKey(u128);
 
 impl SanKey {
+    /// The key of a SAN body, written byte by byte as shakmaty writes SAN.
     fn new(san: &San) -> SanKey {
-        let mut writer = KeyWriter {
-            buf: [0; SAN_BYTES],
-            len: 0,
-        };
-        // A SAN body never exceeds SAN_BYTES; the writer truncates rather than fail.
-        let _ = std::fmt::Write::write_fmt(&mut writer, format_args!("{san}"));
-        let mut lower = writer.buf;
-        lower.make_ascii_lowercase();
-        SanKey {
-            lower,
-            exact: writer.buf,
+        let mut key = KeyBytes::default();
+        match *san {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    key.put(role.upper_char() as u8);
+                }
+                if let Some(f) = file {
+                    key.put(f.char() as u8);
+                }
+                if let Some(r) = rank {
+                    key.put(r.char() as u8);
+                }
+                if capture {
+                    key.put(b'x');
+                }
+                key.put(to.file().char() as u8);
+                key.put(to.rank().char() as u8);
+                if let Some(p) = promotion {
+                    key.put(b'=');
+                    key.put(p.upper_char() as u8);
+                }
+            }
+            San::Castle(side) => {
+                key.put(b'O');
+                key.put(b'-');
+                key.put(b'O');
+                if side == shakmaty::CastlingSide::QueenSide {
+                    key.put(b'-');
+                    key.put(b'O');
+                }
+            }
+            San::Put { role, to } => {
+                if role != Role::Pawn {
+                    key.put(role.upper_char() as u8);
+                }
+                key.put(b'@');
+                key.put(to.file().char() as u8);
+                key.put(to.rank().char() as u8);
+            }
+            San::Null => {
+                key.put(b'-');
+                key.put(b'-');
+            }
         }
+        key.finish()
+    }
+
+    /// The key with `index` in its last byte (which is padding, so order is unchanged).
+    fn tagged(self, index: u8) -> u128 {
+        self.0 | u128::from(index)
+    }
+
+    #[cfg(test)]
+    fn exact_bytes(self) -> [u8; SAN_BYTES] {
+        (self.0 as u64).to_be_bytes()
     }
 }
 
-struct KeyWriter {
-    buf: [u8; SAN_BYTES],
-    len: usize,
+/// How many of `moves` take each kind of piece to each square.
+fn same_kind_counts(moves: &MoveList) -> [u8; 7 * 64] {
+    let mut counts = [0u8; 7 * 64];
+    for m in moves {
+        if let Move::Normal { role, to, .. } = *m {
+            let slot = &mut counts[role as usize * 64 + usize::from(to)];
+            *slot = slot.saturating_add(1);
+        }
+    }
+    counts
 }
 
-impl std::fmt::Write for KeyWriter {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        for &b in s.as_bytes() {
-            if self.len < SAN_BYTES {
-                self.buf[self.len] = b;
-                self.len += 1;
+/// Two big-endian byte accumulators (lowercased and exact) for building a [`SanKey`].
+#[derive(Default)]
+struct KeyBytes {
+    lower: u64,
+    exact: u64,
+    len: u32,
+}
+
+impl KeyBytes {
+    fn put(&mut self, b: u8) {
+        // SAN bodies are at most 7 bytes; the eighth stays padding.
+        if self.len < SAN_BYTES as u32 - 1 {
+            self.lower = self.lower << 8 | u64::from(b.to_ascii_lowercase());
+            self.exact = self.exact << 8 | u64::from(b);
+            self.len += 1;
+        }
+    }
+
+    fn finish(self) -> SanKey {
+        let pad = 8 * (SAN_BYTES as u32 - self.len);
+        SanKey(u128::from(self.lower << pad) << 64 | u128::from(self.exact << pad))
+    }
+}
+
+/// The SAN body of `m`, one of the legal `moves` of its position: disambiguated against
+/// the moves of the same kind of piece to the same square, which is what `San::from_move`
+/// does after generating those moves again. Most moves need no disambiguation, which
+/// `same_kind_to` (counts of legal moves per piece kind and destination) tells at once.
+fn san_of(m: Move, moves: &MoveList, same_kind_to: &[u8; 7 * 64]) -> San {
+    match m {
+        Move::Normal {
+            role,
+            capture,
+            to,
+            promotion,
+            ..
+        } if role != Role::Pawn && same_kind_to[role as usize * 64 + usize::from(to)] == 1 => {
+            San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: capture.is_some(),
+                to,
+                promotion,
             }
         }
-        Ok(())
+        _ => San::disambiguate(m, moves),
     }
 }
 
@@ -77,13 +173,16 @@ pub fn alpha_move<P: Position>(pos: &P) -> Option<Move> {
     if moves.is_empty() {
         return None;
     }
-    let mut keyed: Vec<(SanKey, Move)> = moves
-        .iter()
-        .map(|m| (SanKey::new(&San::from_move(pos, *m)), *m))
-        .collect();
-    let mid = middle_index(keyed.len());
-    let (_, picked, _) = keyed.select_nth_unstable_by(mid, |a, b| a.0.cmp(&b.0));
-    Some(picked.1)
+    let same_kind_to = same_kind_counts(&moves);
+    // At most 218 legal moves exist in chess; a move index fits in the key's last byte.
+    let mut keys = [0u128; 256];
+    for (i, m) in moves.iter().enumerate() {
+        keys[i] = SanKey::new(&san_of(*m, &moves, &same_kind_to)).tagged(i as u8);
+    }
+    let keys = &mut keys[..moves.len()];
+    let mid = middle_index(keys.len());
+    let (_, picked, _) = keys.select_nth_unstable(mid);
+    Some(moves[usize::from(*picked as u8)])
 }
 
 /// The legal moves as SAN with check and mate suffixes, sorted the way AlphaMove sorts
@@ -181,6 +280,34 @@ mod tests {
         let pos = Chess::default();
         let m = alpha_move(&pos).unwrap();
         assert_eq!(San::from_move(&pos, m).to_string(), "e4");
+    }
+
+    #[test]
+    fn keys_spell_san_as_shakmaty_does() {
+        // Castling both ways, promotions with and without capture, knights and rooks that
+        // need a file or a rank to tell them apart.
+        let pos = chess("r3k2r/1P6/8/R7/8/5N2/8/RN2K2R w KQkq - 0 1");
+        let moves = pos.legal_moves();
+        let counts = same_kind_counts(&moves);
+        let mut disambiguated = 0;
+        for m in pos.legal_moves() {
+            let san = San::from_move(&pos, m);
+            let key = SanKey::new(&san);
+            let text = san.to_string();
+            let len = text.len();
+            assert_eq!(&key.exact_bytes()[..len], text.as_bytes());
+            assert!(key.exact_bytes()[len..].iter().all(|&b| b == 0));
+            assert_eq!(san_of(m, &moves, &counts), san, "{text}");
+            if let San::Normal {
+                role, file, rank, ..
+            } = san
+                && role != Role::Pawn
+                && (file.is_some() || rank.is_some())
+            {
+                disambiguated += 1;
+            }
+        }
+        assert!(disambiguated >= 4, "{disambiguated}");
     }
 
     #[test]

@@ -12,8 +12,8 @@
 //!   ahead and `f` files aside only if `f <= r`, in `r` moves (one fewer when it still
 //!   stands on its start rank and the straight part is at least two ranks, for the double
 //!   step), and it needs `f` captures on the way. A pawn may also stand in for a missing
-//!   knight, bishop, rook or queen by promoting: its cost is the cheapest promotion square
-//!   it can reach plus that piece's distance from there.
+//!   knight, bishop, rook or queen (in antichess also king) by promoting: its cost is the
+//!   cheapest promotion square it can reach plus that piece's distance from there.
 //! * **Assignment.** Pieces already on a target square of their own kind stay (moving one
 //!   away can never help: the distances obey the triangle inequality). The remaining pieces
 //!   are matched to the remaining target squares by a minimum-cost assignment (Hungarian
@@ -27,10 +27,16 @@
 //!   the enemy has surplus pieces; pawns whose assignment needs more file changes than that
 //!   (matched for the fewest file changes) cannot be placed.
 //!
-//! The totals are lower bounds on each side's remaining moves on an empty board; blocked
-//! paths, checks and the White moves that AlphaMove forces make the true counts larger.
+//! The totals are lower bounds on each side's remaining moves on an empty board, with two
+//! exceptions kept for speed: castling moves two pieces at once, and promotions are only
+//! considered when some kind of piece is short (a far piece may be counted where a pawn
+//! could have promoted sooner). Blocked paths, checks and the White moves that AlphaMove
+//! forces make the true counts larger. The unreachability conditions are exact: a board
+//! they reject can never become the target.
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
+
+use super::assignment::min_assignment;
 
 /// Cost standing for "can never get there".
 const NEVER: i32 = 1000;
@@ -111,14 +117,24 @@ fn role_name(r: Role) -> &'static str {
 /// The target board prepared for repeated estimates.
 pub(crate) struct TargetPlan {
     target: Board,
+    /// Pawns may also promote to kings (antichess).
+    king_promotions: bool,
     knight: Box<[[u8; 64]; 64]>,
 }
 
 impl TargetPlan {
-    /// Prepares the estimates towards `target`.
+    /// Prepares the estimates towards `target` in standard chess.
+    #[cfg(test)]
     pub(crate) fn new(target: Board) -> TargetPlan {
+        TargetPlan::with_king_promotions(target, false)
+    }
+
+    /// Prepares the estimates towards `target`; `king_promotions` when pawns may promote
+    /// to kings, as in antichess.
+    pub(crate) fn with_king_promotions(target: Board, king_promotions: bool) -> TargetPlan {
         TargetPlan {
             target,
+            king_promotions,
             knight: knight_distances(),
         }
     }
@@ -130,10 +146,23 @@ impl TargetPlan {
 
     /// The remaining work from `board`, or why the target can never be reached from it.
     pub(crate) fn estimate(&self, board: &Board) -> Result<Estimate, Blocked> {
+        self.estimate_knowing_black(board, None)
+    }
+
+    /// [`TargetPlan::estimate`], taking Black's distance as `black` when it is known to
+    /// be unchanged (no Black piece moved or was captured since it was computed).
+    pub(crate) fn estimate_knowing_black(
+        &self,
+        board: &Board,
+        black: Option<i32>,
+    ) -> Result<Estimate, Blocked> {
         let white_surplus = surplus(board, &self.target, Color::White)?;
         let black_surplus = surplus(board, &self.target, Color::Black)?;
         let white = self.side(board, Color::White, black_surplus)?;
-        let black = self.side(board, Color::Black, white_surplus)?;
+        let black = match black {
+            Some(known) => known,
+            None => self.side(board, Color::Black, white_surplus)?,
+        };
         Ok(Estimate {
             white,
             black,
@@ -142,13 +171,32 @@ impl TargetPlan {
         })
     }
 
+    /// Black's distance alone, when only Black's pieces changed since White's side was
+    /// last found reachable.
+    pub(crate) fn black_distance(&self, board: &Board) -> Result<i32, Blocked> {
+        let white_surplus = surplus(board, &self.target, Color::White)?;
+        surplus(board, &self.target, Color::Black)?;
+        self.side(board, Color::Black, white_surplus)
+    }
+
     /// The cheapest assignment of `color`'s pieces to its target squares, given that it
     /// will make exactly `captures` more captures.
     fn side(&self, board: &Board, color: Color, captures: i32) -> Result<i32, Blocked> {
         let ours = board.by_color(color);
         let theirs = self.target.by_color(color);
         // Promotions are needed when a piece kind is short.
-        let promotions: i32 = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        let kinds: &[Role] = if self.king_promotions {
+            &[
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ]
+        } else {
+            &[Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        };
+        let promotions: i32 = kinds
             .iter()
             .map(|&r| {
                 let have = (board.by_role(r) & ours).count() as i32;
@@ -166,16 +214,28 @@ impl TargetPlan {
             let mut total = 0;
             for role in Role::ALL {
                 let (pieces, squares) = self.free(board, color, &[role]);
-                total += self
-                    .assign(color, &pieces, &squares)
-                    .ok_or(Blocked::Unplaceable(color, role))?;
+                match self.assign(color, &pieces, &squares) {
+                    Some(cost) => total += cost,
+                    // A spare pawn may still promote into the piece that cannot get there
+                    // (a bishop of the other colour, say).
+                    None if pawns_have > pawns_want && role != Role::Pawn => {
+                        return self.assign_all(board, color);
+                    }
+                    None => return Err(Blocked::Unplaceable(color, role)),
+                }
             }
             Ok(total)
         } else {
-            let (pieces, squares) = self.free(board, color, &Role::ALL);
-            self.assign(color, &pieces, &squares)
-                .ok_or(Blocked::Unmatched(color))
+            self.assign_all(board, color)
         }
+    }
+
+    /// All of `color`'s free pieces matched to all its free target squares at once, so
+    /// that pawns can promote into the pieces the target needs.
+    fn assign_all(&self, board: &Board, color: Color) -> Result<i32, Blocked> {
+        let (pieces, squares) = self.free(board, color, &Role::ALL);
+        self.assign(color, &pieces, &squares)
+            .ok_or(Blocked::Unmatched(color))
     }
 
     /// Pieces of `roles` not standing on a target square of their own kind, and target
@@ -219,7 +279,10 @@ impl TargetPlan {
         if from_role == role {
             return self.distance(color, role, from, to);
         }
-        if from_role != Role::Pawn || role == Role::King || role == Role::Pawn {
+        if from_role != Role::Pawn
+            || role == Role::Pawn
+            || (role == Role::King && !self.king_promotions)
+        {
             return NEVER;
         }
         let last = match color {
@@ -369,67 +432,6 @@ impl Slots {
     }
 }
 
-/// Minimum-cost assignment of `rows` rows to distinct columns of `cols >= rows` (the
-/// Hungarian method with potentials, O(rows^2 * cols)); returns the total cost.
-fn min_assignment(rows: usize, cols: usize, cost: impl Fn(usize, usize) -> i32) -> i32 {
-    const N: usize = 17;
-    debug_assert!(rows <= cols && cols < N);
-    let inf = i32::MAX / 4;
-    let mut u = [0i32; N];
-    let mut v = [0i32; N];
-    let mut p = [0usize; N];
-    let mut way = [0usize; N];
-    for i in 1..=rows {
-        p[0] = i;
-        let mut j0 = 0;
-        let mut minv = [inf; N];
-        let mut used = [false; N];
-        loop {
-            used[j0] = true;
-            let i0 = p[j0];
-            let mut delta = inf;
-            let mut j1 = 0;
-            for j in 1..=cols {
-                if !used[j] {
-                    let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=cols {
-                if used[j] {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if p[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
-    }
-    (1..=cols)
-        .filter(|&j| p[j] != 0)
-        .map(|j| cost(p[j] - 1, j - 1))
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,6 +496,20 @@ mod tests {
         assert_eq!(
             plan.estimate(&a3),
             Err(Blocked::Unplaceable(Color::White, Role::Pawn))
+        );
+    }
+
+    #[test]
+    fn a_bishop_of_the_wrong_colour_can_be_replaced_by_a_promotion() {
+        // The target wants two light-squared bishops; White has a dark one and a spare pawn.
+        let target = board("4k3/8/8/8/8/8/8/3BKB2");
+        let plan = TargetPlan::new(target);
+        let spare = board("4k3/8/8/8/8/8/P7/2B1KB2");
+        assert!(plan.estimate(&spare).is_ok());
+        let none = board("4k3/8/8/8/8/8/8/2B1KB2");
+        assert_eq!(
+            plan.estimate(&none),
+            Err(Blocked::Unplaceable(Color::White, Role::Bishop))
         );
     }
 

@@ -130,7 +130,7 @@ pub enum StartError {
 pub struct Game {
     /// The rules it was played by.
     pub variant: Variant,
-    /// The start position as FEN, or `None` for the standard start.
+    /// The start position as FEN (normalized), or `None` for the standard start.
     pub start_fen: Option<String>,
     /// The fullmove number and side to move of the first move.
     pub first_move: (u32, Color),
@@ -165,7 +165,9 @@ pub fn selfplay(variant: Variant, fen: Option<&str>) -> Result<Game, StartError>
                 None => Chess::default(),
                 Some(text) => parse_chess_fen(text)?,
             };
-            play_out(variant, fen.map(str::to_string), pos, chess_ending)
+            let start_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+            let start_fen = (pos != Chess::default()).then_some(start_fen);
+            play_out(variant, start_fen, pos, chess_ending)
         }
         Variant::Antichess => {
             let pos = match fen {
@@ -176,7 +178,7 @@ pub fn selfplay(variant: Variant, fen: Option<&str>) -> Result<Game, StartError>
                         .0
                 }
             };
-            let start_fen = fen.map(|_| pos.to_fen());
+            let start_fen = (pos != rules::Position::startpos()).then(|| pos.to_fen());
             play_out(
                 variant,
                 start_fen,

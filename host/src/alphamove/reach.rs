@@ -1,11 +1,13 @@
 //! The comic search: find Black moves that, with White always playing AlphaMove, reach a
-//! given board.
+//! given board — in standard chess, the comic's game, or in antichess.
 //!
 //! Only Black's moves are searched; each of them is followed at once by White's AlphaMove
 //! reply, so a search node is a position with Black to move. The search is best-first over
 //! a priority queue, with a seen-set of boards so that no board is expanded twice. An
 //! *expansion* is one node taken from the queue and all its Black moves tried. The target
-//! is checked after every Black move and after every White reply.
+//! is checked after every White reply and, in the informed search, also after every Black
+//! move (the seed only checked after White's replies). A Black move that ends the game
+//! leaves White no reply and is not followed (the seed's program would fail on it).
 //!
 //! Two rankings are implemented:
 //!
@@ -13,30 +15,46 @@
 //!   in a replica of Python's `heapq`, children in python-chess's move order — so that,
 //!   with the seed's hand-written lists ([`ReachConfig::seed_lists`]), it expands exactly
 //!   as many boards as the seed's program (3,202 for the comic board).
-//! * [`Ranking::Informed`], which needs no lists. It ranks a board by
-//!   `g + 2·B + 3·W` (see [`InformedWeights`]), where `g` is the number of Black moves
-//!   played, and `B` and `W` are the lower bounds on Black's and White's remaining moves of
-//!   [`distance`](super::distance): per-piece move distances to the squares the target
-//!   needs, matched piece to square at least cost. Boards from which the target can never
-//!   be reached — a pawn moved past its square or onto a file it cannot leave, a piece the
-//!   target needs was captured, more captures demanded than the other side can provide —
-//!   are not queued at all; a Black move that already makes the target unreachable is
-//!   dropped before White's reply is computed, which is most of the cost of a child.
-//!   White's distance weighs more than Black's because Black's progress is chosen while
-//!   White's is only ever found: a board where White's pieces already stand near their
-//!   squares is worth more than one where Black's do. Ties go to the smaller remaining
-//!   distance, then to the earlier board.
+//! * [`Ranking::Informed`], which needs no lists. It ranks a board (after White's reply)
+//!   by `3·g + 2·B + 2·W + 1·Cb + 4·Cw` (see [`InformedWeights`]): `g` is the number of
+//!   Black moves played; `B` and `W` are the lower bounds on Black's and White's remaining
+//!   moves from [`distance`](super::distance) — per-piece move distances to the squares
+//!   the target needs, matched piece to square at least cost; `Cb` and `Cw` are the
+//!   captures Black and White must still make (the other side's surplus pieces). Boards
+//!   from which the target can never be reached — a pawn moved past its square or onto a
+//!   file it cannot leave, a piece the target needs was captured, more file changes than
+//!   captures left — are not queued at all, and a Black move that already makes the target
+//!   unreachable is dropped before White's reply is computed (the reply, which needs the
+//!   SAN of every White move, is most of the cost of a child). Ties go to the smaller
+//!   remaining distance, then to the earlier board.
+//!
+//!   Why these terms: Black's own progress is chosen, so `B` mostly orders Black's moves;
+//!   White's progress can only be found, by trying Black moves until AlphaMove's reply
+//!   happens to be the right one, so `W` and the captures White still owes (`Cw`: Black
+//!   pieces offered but not yet taken) mark the boards worth expanding. The weight on `g`
+//!   keeps the search from drifting into long lines. The weights were chosen on the comic
+//!   board and on 120 boards reached by random Black lines (`antichip bench alphamove
+//!   --random N` measures the latter); treating own pawns as walls for sliders, or
+//!   breaking ties newest-first, did not help there.
+//!
+//! With these, the comic board is reached in 939 expansions by a 22-ply line, shorter than
+//! the seed's 29 plies: 1. e4 Nc6 2. f3 e5 3. d4 Nxd4 4. c4 Qh4+ 5. g3 d5 6. f4 a5 7. Kd2
+//! Qxg3 8. h4 Qf2+ 9. Kd3 dxe4+ 10. Kc3 Bc5 11. Ne2 Ne7.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::{Board, Chess, Color, Move, Position};
 
+use crate::rules;
+
 use super::bot::{alpha_move, pychess_order};
-use super::distance::TargetPlan;
+use super::distance::{Estimate, TargetPlan};
+use super::game::Variant;
 use super::pyheap::PyHeap;
 use super::seed::{LIKELY_BLACK_MOVES, LIKELY_WHITE_MOVES, fitness};
+use super::target::Target;
 
 /// How boards are ranked in the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -57,14 +75,20 @@ pub struct InformedWeights {
     pub black: i32,
     /// Weight of White's remaining distance.
     pub white: i32,
+    /// Weight of the captures Black must still make.
+    pub black_captures: i32,
+    /// Weight of the captures White must still make.
+    pub white_captures: i32,
 }
 
 impl Default for InformedWeights {
     fn default() -> Self {
         InformedWeights {
-            plies: 1,
+            plies: 3,
             black: 2,
-            white: 3,
+            white: 2,
+            black_captures: 1,
+            white_captures: 4,
         }
     }
 }
@@ -88,114 +112,8 @@ impl Default for ReachConfig {
             ranking: Ranking::Informed,
             weights: InformedWeights::default(),
             seed_lists: false,
-            limit: 100_000,
+            limit: 20_000,
         }
-    }
-}
-
-/// A target board, checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
-    board: Board,
-}
-
-/// Why a target board was rejected.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TargetError {
-    /// Not a FEN piece-placement field.
-    #[error("target \"{text}\" is not a FEN piece-placement field: {reason}")]
-    Malformed {
-        /// The text given.
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A placement no game can produce.
-    #[error("target \"{text}\" can never occur in a game: {reason}")]
-    Impossible {
-        /// The text given.
-        text: String,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl Target {
-    /// Reads a FEN piece-placement field such as
-    /// `r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R`.
-    pub fn parse(text: &str) -> Result<Target, TargetError> {
-        let malformed = |reason: String| TargetError::Malformed {
-            text: text.to_string(),
-            reason,
-        };
-        let ranks: Vec<&str> = text.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(malformed(format!(
-                "it needs 8 ranks separated by '/', not {}",
-                ranks.len()
-            )));
-        }
-        for (i, rank) in ranks.iter().enumerate() {
-            let rank_no = 8 - i;
-            let mut squares = 0;
-            for c in rank.chars() {
-                match c {
-                    '1'..='8' => squares += c as u32 - '0' as u32,
-                    'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
-                        squares += 1
-                    }
-                    _ => {
-                        return Err(malformed(format!(
-                            "'{c}' on rank {rank_no} is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8"
-                        )));
-                    }
-                }
-            }
-            if squares != 8 {
-                return Err(malformed(format!(
-                    "rank {rank_no} has {squares} squares, not 8"
-                )));
-            }
-        }
-        let board: Board = text.parse().map_err(|e| malformed(format!("{e}")))?;
-        let impossible = |reason: String| TargetError::Impossible {
-            text: text.to_string(),
-            reason,
-        };
-        for color in Color::ALL {
-            let name = if color == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
-            let kings = (board.kings() & board.by_color(color)).count();
-            if kings != 1 {
-                return Err(impossible(format!("{name} has {kings} kings, not 1")));
-            }
-            let pieces = board.by_color(color).count();
-            if pieces > 16 {
-                return Err(impossible(format!(
-                    "{name} has {pieces} pieces, more than 16"
-                )));
-            }
-        }
-        if (board.pawns()
-            & (shakmaty::Bitboard::from_rank(shakmaty::Rank::First)
-                | shakmaty::Bitboard::from_rank(shakmaty::Rank::Eighth)))
-        .any()
-        {
-            return Err(impossible("a pawn stands on rank 1 or 8".to_string()));
-        }
-        let plan = TargetPlan::new(board.clone());
-        if let Err(why) = plan.estimate(&Board::default()) {
-            return Err(impossible(why.to_string()));
-        }
-        Ok(Target { board })
-    }
-
-    /// The placement as FEN.
-    pub fn fen(&self) -> String {
-        self.board.to_string()
     }
 }
 
@@ -237,50 +155,83 @@ pub enum ReachError {
     },
 }
 
-/// One node of the search tree: the position after White's reply.
+/// One node of the search tree: the position after White's reply. Positions are not
+/// kept (they are replayed from the root when a node is expanded), so that a search of
+/// many thousand expansions stays within a few hundred bytes per queued board.
 struct Node {
-    pos: Chess,
-    parent: usize,
+    parent: u32,
     /// Black's move and White's reply that led here (none for the root).
     moves: Option<(Move, Option<Move>)>,
-    black_moves: i32,
+    black_moves: u16,
 }
 
 /// Searches for Black moves that, with White playing AlphaMove from the start position,
 /// reach `target`.
 pub fn reach(target: &Target, config: &ReachConfig) -> Result<Reached, ReachError> {
-    let mut search = Search::new(target, config);
-    search.run()
+    match target.variant() {
+        Variant::Chess => Search::new(target, config, Chess::default()).run(),
+        Variant::Antichess => Search::new(
+            target,
+            config,
+            rules::Position::startpos().as_shakmaty().clone(),
+        )
+        .run(),
+    }
 }
 
-struct Search<'a> {
+/// A board packed exactly: the occupied squares and a 4-bit piece code per occupied
+/// square, in square order (at most 32 pieces).
+type BoardKey = (u64, u128);
+
+fn board_key(board: &Board) -> BoardKey {
+    let mut codes = 0u128;
+    for (i, sq) in board.occupied().into_iter().enumerate().take(32) {
+        if let Some(piece) = board.piece_at(sq) {
+            let code = (piece.role as u128) | (u128::from(piece.color == Color::Black) << 3);
+            codes |= code << (4 * i);
+        }
+    }
+    (board.occupied().0, codes)
+}
+
+struct Search<'a, P> {
     config: &'a ReachConfig,
     plan: TargetPlan,
+    /// The start position, White to move.
+    start: P,
+    /// The position after White's first move.
+    root: P,
     nodes: Vec<Node>,
-    seen: HashSet<Board>,
+    seen: HashSet<BoardKey>,
     generated: usize,
 }
 
 /// The order in which queued boards come out.
 enum Queue {
-    Informed(BinaryHeap<Reverse<(i32, i32, usize)>>),
-    Seed(PyHeap<usize>),
+    Informed(BinaryHeap<Reverse<(i32, i32, u32)>>),
+    Seed(PyHeap<u32>),
 }
 
 impl Queue {
     fn pop(&mut self) -> Option<usize> {
         match self {
-            Queue::Informed(heap) => heap.pop().map(|Reverse((_, _, i))| i),
-            Queue::Seed(heap) => heap.pop().map(|(_, i)| i),
+            Queue::Informed(heap) => heap.pop().map(|Reverse((_, _, i))| i as usize),
+            Queue::Seed(heap) => heap.pop().map(|(_, i)| i as usize),
         }
     }
 }
 
-impl<'a> Search<'a> {
-    fn new(target: &Target, config: &'a ReachConfig) -> Search<'a> {
+impl<'a, P: Position + Clone> Search<'a, P> {
+    fn new(target: &Target, config: &'a ReachConfig, start: P) -> Search<'a, P> {
+        let mut root = start.clone();
+        if let Some(m) = alpha_move(&root) {
+            root.play_unchecked(m);
+        }
         Search {
             config,
-            plan: TargetPlan::new(target.board.clone()),
+            plan: target.plan(),
+            start,
+            root,
             nodes: Vec::new(),
             seen: HashSet::new(),
             generated: 0,
@@ -292,31 +243,31 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self) -> Result<Reached, ReachError> {
-        let start = Chess::default();
-        if start.board() == self.target() {
+        if self.start.board() == self.target() {
             return Ok(self.reached(None, 0));
         }
-        let mut root = start.clone();
-        if let Some(m) = alpha_move(&root) {
-            root.play_unchecked(m);
-        }
         self.nodes.push(Node {
-            pos: root.clone(),
-            parent: usize::MAX,
+            parent: u32::MAX,
             moves: None,
             black_moves: 0,
         });
+        let root = self.root.clone();
         if root.board() == self.target() {
             return Ok(self.reached(Some(0), 0));
         }
-        if self.config.ranking == Ranking::Informed {
-            self.seen.insert(root.board().clone());
-        }
         let mut queue = match self.config.ranking {
-            Ranking::Informed => Queue::Informed(BinaryHeap::new()),
+            Ranking::Informed => {
+                self.seen.insert(board_key(root.board()));
+                Queue::Informed(BinaryHeap::new())
+            }
             Ranking::Seed => Queue::Seed(PyHeap::new()),
         };
-        self.enqueue(&mut queue, 0);
+        if !self.enqueue(&mut queue, 0, root.board(), None) {
+            return Err(ReachError::Exhausted {
+                target: self.target().to_string(),
+                expansions: 0,
+            });
+        }
         let mut expansions = 0;
         while let Some(index) = queue.pop() {
             if expansions == self.config.limit {
@@ -339,11 +290,13 @@ impl<'a> Search<'a> {
 
     /// Tries every Black move of node `index`; returns the node that reached the target.
     fn expand(&mut self, queue: &mut Queue, index: usize) -> Option<usize> {
-        let pos = self.nodes[index].pos.clone();
+        let informed = self.config.ranking == Ranking::Informed;
+        let pos = self.position(index);
         let black_moves = self.nodes[index].black_moves + 1;
-        let moves = match self.config.ranking {
-            Ranking::Seed => pychess_order(&pos),
-            Ranking::Informed => pos.legal_moves(),
+        let moves = if informed {
+            pos.legal_moves()
+        } else {
+            pychess_order(&pos)
         };
         for black in moves {
             if self.config.seed_lists && !on_list(&pos, black, LIKELY_BLACK_MOVES) {
@@ -352,11 +305,21 @@ impl<'a> Search<'a> {
             let mut next = pos.clone();
             next.play_unchecked(black);
             self.generated += 1;
-            if next.board() == self.target() && self.config.ranking == Ranking::Informed {
-                return Some(self.push(next, index, black, None, black_moves));
-            }
-            if self.config.ranking == Ranking::Informed && self.blocked(next.board()) {
-                continue;
+            // Black's distance after its move; a capture changes White's side as well.
+            let mut black_distance = None;
+            if informed {
+                if next.board() == self.target() {
+                    return Some(self.push(index, black, None, black_moves));
+                }
+                let checked = if black.is_capture() {
+                    self.plan.estimate(next.board()).map(|e| e.black)
+                } else {
+                    self.plan.black_distance(next.board())
+                };
+                match checked {
+                    Ok(d) => black_distance = Some(d),
+                    Err(_) => continue,
+                }
             }
             // A Black move that ends the game leaves White without a reply.
             let Some(white) = alpha_move(&next) else {
@@ -366,82 +329,107 @@ impl<'a> Search<'a> {
                 continue;
             }
             next.play_unchecked(white);
-            if !self.seen.insert(next.board().clone()) {
+            let estimate = if informed {
+                let known = black_distance.filter(|_| !white.is_capture());
+                match self.plan.estimate_knowing_black(next.board(), known) {
+                    Ok(e) => Some(e),
+                    Err(_) => continue,
+                }
+            } else {
+                None
+            };
+            if !self.seen.insert(board_key(next.board())) {
                 continue;
             }
-            let reached = next.board() == self.target();
-            let child = self.push(next, index, black, Some(white), black_moves);
-            if reached {
+            let child = self.push(index, black, Some(white), black_moves);
+            if next.board() == self.target() {
                 return Some(child);
             }
-            self.enqueue(queue, child);
+            self.enqueue(queue, child, next.board(), estimate);
         }
         None
     }
 
-    fn blocked(&self, board: &Board) -> bool {
-        self.plan.estimate(board).is_err()
-    }
-
-    fn push(
-        &mut self,
-        pos: Chess,
-        parent: usize,
-        black: Move,
-        white: Option<Move>,
-        black_moves: i32,
-    ) -> usize {
+    fn push(&mut self, parent: usize, black: Move, white: Option<Move>, black_moves: u16) -> usize {
         self.nodes.push(Node {
-            pos,
-            parent,
+            parent: parent as u32,
             moves: Some((black, white)),
             black_moves,
         });
         self.nodes.len() - 1
     }
 
-    /// Puts node `index` in the queue, unless its board can never become the target.
-    fn enqueue(&mut self, queue: &mut Queue, index: usize) {
-        let node = &self.nodes[index];
+    /// Puts node `index` (whose board is `board`, with `estimate` when already known) in
+    /// the queue; false when its board can never become the target.
+    fn enqueue(
+        &mut self,
+        queue: &mut Queue,
+        index: usize,
+        board: &Board,
+        estimate: Option<Estimate>,
+    ) -> bool {
+        let g = i32::from(self.nodes[index].black_moves);
         match queue {
             Queue::Seed(heap) => {
                 // Plies played, White's first move included, as the seed counts them.
-                let plies = 1 + 2 * node.black_moves as usize;
-                heap.push(fitness(node.pos.board(), self.target(), plies), index);
+                let plies = 1 + 2 * g as usize;
+                heap.push(fitness(board, self.target(), plies), index as u32);
             }
             Queue::Informed(heap) => {
-                let Ok(e) = self.plan.estimate(node.pos.board()) else {
-                    return;
+                let Some(e) = estimate.or_else(|| self.plan.estimate(board).ok()) else {
+                    return false;
                 };
                 let w = self.config.weights;
-                let rank = w.plies * node.black_moves + w.black * e.black + w.white * e.white;
-                heap.push(Reverse((rank, e.black + e.white, index)));
+                let rank = w.plies * g
+                    + w.black * e.black
+                    + w.white * e.white
+                    + w.black_captures * e.black_captures
+                    + w.white_captures * e.white_captures;
+                heap.push(Reverse((rank, e.black + e.white, index as u32)));
             }
         }
+        true
+    }
+
+    /// The move pairs from the root to node `index`.
+    fn path(&self, index: usize) -> Vec<(Move, Option<Move>)> {
+        let mut pairs = Vec::new();
+        let mut at = Some(index);
+        while let Some(node) = at.map(|i| &self.nodes[i]) {
+            at = node.moves.map(|pair| {
+                pairs.push(pair);
+                node.parent as usize
+            });
+        }
+        pairs.reverse();
+        pairs
+    }
+
+    /// The position of node `index`, replayed from the root.
+    fn position(&self, index: usize) -> P {
+        let mut pos = self.root.clone();
+        for (black, white) in self.path(index) {
+            pos.play_unchecked(black);
+            if let Some(w) = white {
+                pos.play_unchecked(w);
+            }
+        }
+        pos
     }
 
     /// The line to node `index` (`None`: the start position itself).
     fn reached(&self, index: Option<usize>, expansions: usize) -> Reached {
-        let mut pairs = Vec::new();
-        let mut at = index;
-        while let Some(node) = at.map(|i| &self.nodes[i]) {
-            at = node.moves.map(|pair| {
-                pairs.push(pair);
-                node.parent
-            });
-        }
-        pairs.reverse();
-        let mut pos = Chess::default();
+        let mut pos = self.start.clone();
         let mut sans = Vec::new();
-        if index.is_some()
-            && let Some(first) = alpha_move(&pos)
-        {
-            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, first).to_string());
-        }
-        for (black, white) in pairs {
-            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, black).to_string());
-            if let Some(w) = white {
-                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, w).to_string());
+        if let Some(index) = index {
+            if let Some(first) = alpha_move(&pos) {
+                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, first).to_string());
+            }
+            for (black, white) in self.path(index) {
+                sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, black).to_string());
+                if let Some(w) = white {
+                    sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, w).to_string());
+                }
             }
         }
         Reached {
@@ -452,7 +440,10 @@ impl<'a> Search<'a> {
     }
 }
 
-fn on_list(pos: &Chess, m: Move, list: &[&str]) -> bool {
-    let san = SanPlus::from_move(pos.clone(), m).to_string();
-    list.contains(&san.as_str())
+/// Whether the SAN of `m`, with its check suffix as the seed's lists are matched, is on
+/// `list`. The lists hold no suffixes, so the (costlier) suffix is only looked at for
+/// moves whose SAN body is listed.
+fn on_list<P: Position + Clone>(pos: &P, m: Move, list: &[&str]) -> bool {
+    let body = San::from_move(pos, m).to_string();
+    list.contains(&body.as_str()) && SanPlus::from_move(pos.clone(), m).suffix.is_none()
 }

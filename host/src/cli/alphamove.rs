@@ -6,8 +6,8 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use host::alphamove::{
-    Ranking, ReachConfig, Target, Variant, middle_index, pgn, reach, selfplay, sorted_moves,
-    write_pgn,
+    Ranking, ReachConfig, Target, Variant, middle_index, pgn, random_target, reach, selfplay,
+    sorted_moves, write_pgn,
 };
 use host::rules::Color;
 
@@ -45,8 +45,12 @@ enum AlphaMoveCommand {
         /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.
         #[arg(long)]
         target: String,
-        /// Give up after this many expansions.
-        #[arg(long, default_value_t = 100_000)]
+        /// The rules of the game (White plays AlphaMove by them).
+        #[arg(long, value_enum, default_value_t = VariantArg::Chess)]
+        variant: VariantArg,
+        /// Give up after this many expansions (each keeps about 40 boards in memory, some
+        /// 100 bytes each).
+        #[arg(long, default_value_t = 20_000)]
         limit: usize,
         /// Rank boards by the seed's fitness (wrong squares x plies) instead of the
         /// informed distance heuristic.
@@ -97,11 +101,12 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
         }
         AlphaMoveCommand::Reach {
             target,
+            variant,
             limit,
             seed_fitness,
             seed_lists,
         } => {
-            let target = Target::parse(&target)?;
+            let target = Target::parse_in(&target, variant.into())?;
             let config = ReachConfig {
                 ranking: if seed_fitness {
                     Ranking::Seed
@@ -130,7 +135,7 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
 }
 
 /// `antichip bench alphamove`: the three searches for the comic board, timed in one run.
-pub fn bench(runs: usize, limit: usize) -> anyhow::Result<u8> {
+pub fn bench(runs: usize, limit: usize, random: u64, random_limit: usize) -> anyhow::Result<u8> {
     let target = Target::parse(COMIC_BOARD)?;
     println!(
         "AlphaMove reach {COMIC_BOARD} from the start (measured, one core, median of {runs} runs)"
@@ -171,7 +176,53 @@ pub fn bench(runs: usize, limit: usize) -> anyhow::Result<u8> {
             None => {}
         }
     }
+    if random > 0 {
+        bench_random(random, random_limit);
+    }
     Ok(0)
+}
+
+/// The informed search on boards reached by random Black lines of 6 to 14 moves.
+fn bench_random(count: u64, limit: usize) {
+    let config = ReachConfig {
+        limit,
+        ..ReachConfig::default()
+    };
+    let mut expansions = Vec::new();
+    let mut times = Vec::new();
+    let mut plies = Vec::new();
+    let mut failed = 0;
+    for seed in 0..count {
+        let (target, line) = random_target(seed, 6 + (seed % 9) as usize);
+        let start = Instant::now();
+        let result = reach(&target, &config);
+        times.push(start.elapsed());
+        match result {
+            Ok(found) => {
+                expansions.push(found.expansions);
+                plies.push((found.sans.len(), line.len()));
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    expansions.sort_unstable();
+    let total: std::time::Duration = times.iter().sum();
+    let median_time = super::bench::median(times);
+    println!(
+        "  informed on {count} random boards (Black lines of 6-14 moves, seeds 0..{count}): {} found within {limit} expansions",
+        expansions.len()
+    );
+    if let (Some(max), false) = (expansions.last(), expansions.is_empty()) {
+        let shorter = plies.iter().filter(|(ours, theirs)| ours < theirs).count();
+        let longer = plies.iter().filter(|(ours, theirs)| ours > theirs).count();
+        println!(
+            "    expansions median {} max {}; time median {:.1} ms, total {:.2} s; {failed} not found; lines shorter than the random one: {shorter}, longer: {longer}",
+            expansions[expansions.len() / 2],
+            max,
+            median_time.as_secs_f64() * 1e3,
+            total.as_secs_f64()
+        );
+    }
 }
 
 /// The board of xkcd 3045.

@@ -90,8 +90,15 @@ enum BenchKind {
         #[arg(long, default_value_t = 5)]
         runs: usize,
         /// Expansion limit for each search.
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 20_000)]
         limit: usize,
+        /// Also run the informed search once on this many boards reached by random
+        /// Black lines (seeds 0..N).
+        #[arg(long, default_value_t = 20)]
+        random: u64,
+        /// Expansion limit for each random board.
+        #[arg(long, default_value_t = 20_000)]
+        random_limit: usize,
     },
     /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
     Sim {
@@ -119,7 +126,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     });
     match kind {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
-        BenchKind::Alphamove { runs, limit } => super::alphamove::bench(runs.max(1), limit),
         BenchKind::Sim {
             block,
             cycles,
@@ -150,6 +156,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         } => engine::solve(count, max_moves, &jobs, runs.max(1)),
         BenchKind::Fairy { movetime } => engine::fairy(movetime.max(1)),
         BenchKind::Singular { depth, count } => engine::singular(&depth, count),
+        BenchKind::Alphamove {
+            runs,
+            limit,
+            random,
+            random_limit,
+        } => super::alphamove::bench(runs.max(1), limit, random, random_limit),
     }
 }
 
