@@ -434,6 +434,23 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         .filter(|(k, _)| !fused_away.contains(k))
         .map(|(_, i)| i)
         .collect();
+    // Slots the combinational program reads: only their changes require a new eval.
+    let mut comb_read = vec![false; init_vals.len()];
+    let mut buf = Vec::new();
+    for i in &insts {
+        crate::schedule::reads(i, &extra, &wide, &mut buf);
+        for &r in &buf {
+            comb_read[r as usize] = true;
+        }
+        if i.op == Op::Generic {
+            for &(s, w) in &wide[i.k as usize].operands {
+                for k in 0..words_for(w) as u32 {
+                    comb_read[(s + k) as usize] = true;
+                }
+            }
+        }
+    }
+    let has_mem_read = insts.iter().any(|i| i.op == Op::MemRead);
     let (insts, runs) = levelize(insts, &extra, &wide);
 
     // Registers and memories.
@@ -539,6 +556,8 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         });
     }
     Ok(Program {
+        comb_read,
+        has_mem_read,
         insts,
         runs,
         extra,

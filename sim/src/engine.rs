@@ -204,11 +204,15 @@ impl Simulator {
     pub fn set(&mut self, input: InputId, value: u64) {
         let (_, w, slot) = &self.prog.inputs[input.0];
         let s = *slot as usize;
-        self.vals[s] = value & mask64(*w);
-        for k in 1..words_for(*w) {
-            self.vals[s + k] = 0;
+        let n = words_for(*w);
+        let v = value & mask64(*w);
+        if self.vals[s] != v || self.vals[s + 1..s + n].iter().any(|&x| x != 0) {
+            self.vals[s] = v;
+            self.vals[s + 1..s + n].fill(0);
+            // Only values the logic reads need a new evaluation (inputs read only by
+            // registers are taken at the clock edge).
+            self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
         }
-        self.dirty = true;
     }
 
     /// Set an input from a value of any width (truncated or zero-extended).
@@ -216,8 +220,11 @@ impl Simulator {
         let (_, w, slot) = &self.prog.inputs[input.0];
         let v = Bits::from_words(value.words(), *w);
         let s = *slot as usize;
-        self.vals[s..s + v.words().len()].copy_from_slice(v.words());
-        self.dirty = true;
+        let n = v.words().len();
+        if self.vals[s..s + n] != *v.words() {
+            self.vals[s..s + n].copy_from_slice(v.words());
+            self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
+        }
     }
 
     /// Set an input by name; a value wider than the input is an error.
@@ -440,8 +447,10 @@ impl Simulator {
             self.scratch[k..k + n].copy_from_slice(&self.mems[base..base + n]);
             k += n;
         }
+        let mut changed = false;
         for w in &self.prog.mem_writes {
             if v[w.enable as usize] != 0 {
+                changed |= self.prog.has_mem_read;
                 let l = &self.prog.mems[w.mem];
                 let n = l.words_per_entry;
                 let base = l.base + v[w.addr as usize] as usize * n;
@@ -450,37 +459,49 @@ impl Simulator {
         }
         // Registers that read no state update in place (after everything that reads the
         // old state has been captured).
+        let read = &self.prog.comb_read;
         if rst {
             for r in &self.prog.direct {
-                if r.reset != NONE {
-                    v[r.q as usize] = self.prog.resets[r.reset as usize];
+                let q = r.q as usize;
+                let new = if r.reset != NONE {
+                    self.prog.resets[r.reset as usize]
                 } else if r.enable == NONE || v[r.enable as usize] != 0 {
-                    v[r.q as usize] = (v[r.next as usize] >> r.shift) & r.mask;
-                }
+                    (v[r.next as usize] >> r.shift) & r.mask
+                } else {
+                    v[q]
+                };
+                changed |= read[q] && new != v[q];
+                v[q] = new;
             }
         } else {
             for r in &self.prog.direct {
                 if r.enable == NONE || v[r.enable as usize] != 0 {
-                    v[r.q as usize] = (v[r.next as usize] >> r.shift) & r.mask;
+                    let q = r.q as usize;
+                    let new = (v[r.next as usize] >> r.shift) & r.mask;
+                    changed |= read[q] && new != v[q];
+                    v[q] = new;
                 }
             }
         }
         let mut k = 0;
         for r in &self.prog.regs {
-            let n = r.words as usize;
-            if n == 1 {
-                v[r.q as usize] = self.scratch[k];
-            } else {
-                v[r.q as usize..r.q as usize + n].copy_from_slice(&self.scratch[k..k + n]);
+            let (q, n) = (r.q as usize, r.words as usize);
+            if v[q..q + n] != self.scratch[k..k + n] {
+                changed |= read[q..q + n].iter().any(|&x| x);
+                v[q..q + n].copy_from_slice(&self.scratch[k..k + n]);
             }
             k += n;
         }
         for sr in &self.prog.sync_reads {
-            let n = self.prog.mems[sr.mem].words_per_entry;
-            v[sr.dst as usize..sr.dst as usize + n].copy_from_slice(&self.scratch[k..k + n]);
+            let (d, n) = (sr.dst as usize, self.prog.mems[sr.mem].words_per_entry);
+            if v[d..d + n] != self.scratch[k..k + n] {
+                changed |= read[d..d + n].iter().any(|&x| x);
+                v[d..d + n].copy_from_slice(&self.scratch[k..k + n]);
+            }
             k += n;
         }
-        self.dirty = true;
+        // Evaluate again only when something the logic reads has changed.
+        self.dirty |= changed;
         self.cycle += 1;
     }
 

@@ -185,6 +185,10 @@ pub(crate) struct NamedSignal {
 /// The compiled design.
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
+    /// Per value word: read by an instruction (a change must trigger evaluation).
+    pub comb_read: Vec<bool>,
+    /// Whether any instruction reads a memory (a write must trigger evaluation).
+    pub has_mem_read: bool,
     pub insts: Vec<Packed>,
     /// Runs of instructions with the same operator: (operator, start, end).
     pub runs: Vec<(Op, u32, u32)>,
