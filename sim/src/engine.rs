@@ -108,7 +108,13 @@ impl Simulator {
             .unwrap_or(0);
         Ok(Simulator {
             name: top.name.clone(),
-            vals: prog.init_vals.clone(),
+            // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
+            // the compiler knows is in bounds (slots are always below the real length).
+            vals: {
+                let mut v = prog.init_vals.clone();
+                v.resize(v.len().next_power_of_two().max(1), 0);
+                v
+            },
             mems: prog.mem_init.clone(),
             scratch: vec![0; prog.scratch_words],
             wide_buf: vec![0; max_wide + 2],
@@ -148,7 +154,7 @@ impl Simulator {
             instructions: self.prog.insts.len(),
             wide_instructions: self.prog.wide.len(),
             registers: self.prog.regs.len() + self.prog.direct.len() + self.prog.sync_reads.len(),
-            value_words: self.vals.len(),
+            value_words: self.prog.init_vals.len(),
         }
     }
 
@@ -315,6 +321,7 @@ impl Simulator {
         }
         self.dirty = false;
         let v = &mut self.vals;
+        let k = v.len() - 1;
         let extra = &self.prog.extra;
         let mems = &self.mems;
         for &(op, start, end) in &self.prog.runs {
@@ -324,74 +331,84 @@ impl Simulator {
                 (|$i:ident| $e:expr) => {
                     for $i in run {
                         let r = $e;
-                        v[$i.dst as usize] = r;
+                        v[$i.dst as usize & k] = r;
                     }
                 };
             }
             // Mask of the low `w` bits, 1 <= w <= 64.
             let m = |w: u32| u64::MAX >> (64 - w);
             match op {
-                Op::Not => each!(|i| !v[i.a as usize] & m(i.b)),
-                Op::And => each!(|i| v[i.a as usize] & v[i.b as usize]),
-                Op::Or => each!(|i| v[i.a as usize] | v[i.b as usize]),
-                Op::Xor => each!(|i| v[i.a as usize] ^ v[i.b as usize]),
-                Op::OrAnd => each!(|i| v[i.a as usize] | (v[i.b as usize] & v[i.c as usize])),
-                Op::AndNot => each!(|i| v[i.a as usize] & !v[i.b as usize]),
-                Op::Add => each!(|i| v[i.a as usize].wrapping_add(v[i.b as usize]) & m(i.c)),
-                Op::Sub => each!(|i| v[i.a as usize].wrapping_sub(v[i.b as usize]) & m(i.c)),
+                Op::Not => each!(|i| !v[i.a as usize & k] & m(i.b)),
+                Op::And => each!(|i| v[i.a as usize & k] & v[i.b as usize & k]),
+                Op::Or => each!(|i| v[i.a as usize & k] | v[i.b as usize & k]),
+                Op::Xor => each!(|i| v[i.a as usize & k] ^ v[i.b as usize & k]),
+                Op::OrAnd => {
+                    each!(|i| v[i.a as usize & k] | (v[i.b as usize & k] & v[i.c as usize & k]))
+                }
+                Op::AndNot => each!(|i| v[i.a as usize & k] & !v[i.b as usize & k]),
+                Op::Add => {
+                    each!(|i| v[i.a as usize & k].wrapping_add(v[i.b as usize & k]) & m(i.c))
+                }
+                Op::Sub => {
+                    each!(|i| v[i.a as usize & k].wrapping_sub(v[i.b as usize & k]) & m(i.c))
+                }
                 Op::Shl => each!(|i| {
-                    let sh = v[i.b as usize];
+                    let sh = v[i.b as usize & k];
                     if sh >= u64::from(i.c) {
                         0
                     } else {
-                        (v[i.a as usize] << sh) & m(i.c)
+                        (v[i.a as usize & k] << sh) & m(i.c)
                     }
                 }),
                 Op::Shr => each!(|i| {
-                    let sh = v[i.b as usize];
+                    let sh = v[i.b as usize & k];
                     if sh >= u64::from(i.c) {
                         0
                     } else {
-                        v[i.a as usize] >> sh
+                        v[i.a as usize & k] >> sh
                     }
                 }),
-                Op::ShlK => each!(|i| (v[i.a as usize] << i.c) & m(i.b)),
-                Op::ShrK => each!(|i| v[i.a as usize] >> i.c),
-                Op::Eq => each!(|i| u64::from(v[i.a as usize] == v[i.b as usize])),
-                Op::Ne => each!(|i| u64::from(v[i.a as usize] != v[i.b as usize])),
-                Op::Lt => each!(|i| u64::from(v[i.a as usize] < v[i.b as usize])),
-                Op::Le => each!(|i| u64::from(v[i.a as usize] <= v[i.b as usize])),
-                Op::Mux => each!(|i| if v[i.a as usize] != 0 {
-                    v[i.b as usize]
+                Op::ShlK => each!(|i| (v[i.a as usize & k] << i.c) & m(i.b)),
+                Op::ShrK => each!(|i| v[i.a as usize & k] >> i.c),
+                Op::Eq => each!(|i| u64::from(v[i.a as usize & k] == v[i.b as usize & k])),
+                Op::Ne => each!(|i| u64::from(v[i.a as usize & k] != v[i.b as usize & k])),
+                Op::Lt => each!(|i| u64::from(v[i.a as usize & k] < v[i.b as usize & k])),
+                Op::Le => each!(|i| u64::from(v[i.a as usize & k] <= v[i.b as usize & k])),
+                Op::Mux => each!(|i| if v[i.a as usize & k] != 0 {
+                    v[i.b as usize & k]
                 } else {
-                    v[i.c as usize]
+                    v[i.c as usize & k]
                 }),
-                Op::Slice => each!(|i| (v[i.a as usize] >> i.c) & m(i.b)),
-                Op::ConcatFirst => each!(|i| v[i.a as usize] << i.c),
-                Op::ConcatNext => each!(|i| v[i.dst as usize] | (v[i.a as usize] << i.c)),
+                Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
+                Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
+                Op::ConcatNext => each!(|i| v[i.dst as usize & k] | (v[i.a as usize & k] << i.c)),
                 Op::ConcatN => each!(|i| {
                     let mut r = 0;
                     let (a, b) = (i.a as usize, i.b as usize);
                     for pair in extra[a..a + 2 * b].chunks_exact(2) {
-                        r |= v[pair[0] as usize] << pair[1];
+                        r |= v[pair[0] as usize & k] << pair[1];
                     }
                     r
                 }),
                 Op::AnyN => each!(|i| {
                     let mut r = 0;
                     for &x in &extra[i.a as usize..(i.a + i.b) as usize] {
-                        r |= v[x as usize];
+                        r |= v[x as usize & k];
                     }
                     u64::from(r != 0)
                 }),
-                Op::RedAnd => each!(|i| u64::from(v[i.a as usize] == m(i.b))),
-                Op::RedOr => each!(|i| u64::from(v[i.a as usize] != 0)),
-                Op::RedXor => each!(|i| u64::from(v[i.a as usize].count_ones() & 1 == 1)),
+                Op::RedAnd => each!(|i| u64::from(v[i.a as usize & k] == m(i.b))),
+                Op::RedOr => each!(|i| u64::from(v[i.a as usize & k] != 0)),
+                Op::RedXor => each!(|i| u64::from(v[i.a as usize & k].count_ones() & 1 == 1)),
                 Op::SliceW => each!(|i| {
                     let a = i.a as usize;
                     let bit = i.c & 63;
-                    let lo = v[a] >> bit;
-                    let hi = if i.b != 0 { v[a + 1] << (64 - bit) } else { 0 };
+                    let lo = v[a & k] >> bit;
+                    let hi = if i.b != 0 {
+                        v[(a + 1) & k] << (64 - bit)
+                    } else {
+                        0
+                    };
                     (lo | hi) & m(i.c >> 8)
                 }),
                 Op::MemRead => {
