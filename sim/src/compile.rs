@@ -511,6 +511,16 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         r.words == 1 && !state.contains(&r.next) && (r.enable == NONE || !state.contains(&r.enable))
     });
     scratch_words -= direct.len();
+    // Group the in-place registers by enable, so that one test skips a whole group.
+    let mut direct = direct;
+    direct.sort_by_key(|r| r.enable);
+    let mut direct_groups: Vec<(u32, u32, u32)> = Vec::new();
+    for (k, r) in direct.iter().enumerate() {
+        match direct_groups.last_mut() {
+            Some(g) if g.0 == r.enable => g.2 = k as u32 + 1,
+            _ => direct_groups.push((r.enable, k as u32, k as u32 + 1)),
+        }
+    }
     let mut mem_writes = Vec::new();
     for (mi, m) in flat.memories.iter().enumerate() {
         if !mem_live[mi] {
@@ -564,6 +574,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         wide,
         regs,
         direct,
+        direct_groups,
         resets,
         sync_reads,
         mem_writes,

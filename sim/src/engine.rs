@@ -491,8 +491,11 @@ impl Simulator {
                 v[q] = new;
             }
         } else {
-            for r in &self.prog.direct {
-                if r.enable == NONE || v[r.enable as usize] != 0 {
+            for &(en, start, end) in &self.prog.direct_groups {
+                if en != NONE && v[en as usize] == 0 {
+                    continue;
+                }
+                for r in &self.prog.direct[start as usize..end as usize] {
                     let q = r.q as usize;
                     let new = (v[r.next as usize] >> r.shift) & r.mask;
                     changed |= read[q] && new != v[q];

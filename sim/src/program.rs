@@ -197,6 +197,8 @@ pub(crate) struct Program {
     pub regs: Vec<RegUpdate>,
     /// One-word registers whose next value and enable are not state: updated in place.
     pub direct: Vec<RegUpdate>,
+    /// `direct` grouped by enable: (enable slot or NONE, start, end).
+    pub direct_groups: Vec<(u32, u32, u32)>,
     pub resets: Vec<u64>,
     pub sync_reads: Vec<SyncRead>,
     pub mem_writes: Vec<MemWritePort>,
