@@ -434,6 +434,23 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         .filter(|(k, _)| !fused_away.contains(k))
         .map(|(_, i)| i)
         .collect();
+    // Slots the combinational program reads: only their changes require a new eval.
+    let mut comb_read = vec![false; init_vals.len()];
+    let mut buf = Vec::new();
+    for i in &insts {
+        crate::schedule::reads(i, &extra, &wide, &mut buf);
+        for &r in &buf {
+            comb_read[r as usize] = true;
+        }
+        if i.op == Op::Generic {
+            for &(s, w) in &wide[i.k as usize].operands {
+                for k in 0..words_for(w) as u32 {
+                    comb_read[(s + k) as usize] = true;
+                }
+            }
+        }
+    }
+    let has_mem_read = insts.iter().any(|i| i.op == Op::MemRead);
     let (insts, runs) = levelize(insts, &extra, &wide);
 
     // Registers and memories.
@@ -494,6 +511,16 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         r.words == 1 && !state.contains(&r.next) && (r.enable == NONE || !state.contains(&r.enable))
     });
     scratch_words -= direct.len();
+    // Group the in-place registers by enable, so that one test skips a whole group.
+    let mut direct = direct;
+    direct.sort_by_key(|r| r.enable);
+    let mut direct_groups: Vec<(u32, u32, u32)> = Vec::new();
+    for (k, r) in direct.iter().enumerate() {
+        match direct_groups.last_mut() {
+            Some(g) if g.0 == r.enable => g.2 = k as u32 + 1,
+            _ => direct_groups.push((r.enable, k as u32, k as u32 + 1)),
+        }
+    }
     let mut mem_writes = Vec::new();
     for (mi, m) in flat.memories.iter().enumerate() {
         if !mem_live[mi] {
@@ -539,12 +566,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         });
     }
     Ok(Program {
+        comb_read,
+        has_mem_read,
         insts,
         runs,
         extra,
         wide,
         regs,
         direct,
+        direct_groups,
         resets,
         sync_reads,
         mem_writes,

@@ -88,6 +88,7 @@ pub struct Simulator {
     scratch: Vec<u64>,
     wide_buf: Vec<u64>,
     dirty: bool,
+    always_eval: bool,
     cycle: u64,
 }
 
@@ -108,14 +109,28 @@ impl Simulator {
             .unwrap_or(0);
         Ok(Simulator {
             name: top.name.clone(),
-            vals: prog.init_vals.clone(),
+            // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
+            // the compiler knows is in bounds (slots are always below the real length).
+            vals: {
+                let mut v = prog.init_vals.clone();
+                v.resize(v.len().next_power_of_two().max(1), 0);
+                v
+            },
             mems: prog.mem_init.clone(),
             scratch: vec![0; prog.scratch_words],
             wide_buf: vec![0; max_wide + 2],
             dirty: true,
+            always_eval: false,
             cycle: 0,
             prog,
         })
+    }
+
+    /// Evaluate the logic every cycle even when nothing it reads has changed (to
+    /// measure the worst case; results are identical either way).
+    pub fn set_always_eval(&mut self, always: bool) {
+        self.always_eval = always;
+        self.dirty = true;
     }
 
     /// Top module name.
@@ -148,7 +163,7 @@ impl Simulator {
             instructions: self.prog.insts.len(),
             wide_instructions: self.prog.wide.len(),
             registers: self.prog.regs.len() + self.prog.direct.len() + self.prog.sync_reads.len(),
-            value_words: self.vals.len(),
+            value_words: self.prog.init_vals.len(),
         }
     }
 
@@ -204,11 +219,15 @@ impl Simulator {
     pub fn set(&mut self, input: InputId, value: u64) {
         let (_, w, slot) = &self.prog.inputs[input.0];
         let s = *slot as usize;
-        self.vals[s] = value & mask64(*w);
-        for k in 1..words_for(*w) {
-            self.vals[s + k] = 0;
+        let n = words_for(*w);
+        let v = value & mask64(*w);
+        if self.vals[s] != v || self.vals[s + 1..s + n].iter().any(|&x| x != 0) {
+            self.vals[s] = v;
+            self.vals[s + 1..s + n].fill(0);
+            // Only values the logic reads need a new evaluation (inputs read only by
+            // registers are taken at the clock edge).
+            self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
         }
-        self.dirty = true;
     }
 
     /// Set an input from a value of any width (truncated or zero-extended).
@@ -216,8 +235,11 @@ impl Simulator {
         let (_, w, slot) = &self.prog.inputs[input.0];
         let v = Bits::from_words(value.words(), *w);
         let s = *slot as usize;
-        self.vals[s..s + v.words().len()].copy_from_slice(v.words());
-        self.dirty = true;
+        let n = v.words().len();
+        if self.vals[s..s + n] != *v.words() {
+            self.vals[s..s + n].copy_from_slice(v.words());
+            self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
+        }
     }
 
     /// Set an input by name; a value wider than the input is an error.
@@ -308,6 +330,7 @@ impl Simulator {
         }
         self.dirty = false;
         let v = &mut self.vals;
+        let k = v.len() - 1;
         let extra = &self.prog.extra;
         let mems = &self.mems;
         for &(op, start, end) in &self.prog.runs {
@@ -317,74 +340,84 @@ impl Simulator {
                 (|$i:ident| $e:expr) => {
                     for $i in run {
                         let r = $e;
-                        v[$i.dst as usize] = r;
+                        v[$i.dst as usize & k] = r;
                     }
                 };
             }
             // Mask of the low `w` bits, 1 <= w <= 64.
             let m = |w: u32| u64::MAX >> (64 - w);
             match op {
-                Op::Not => each!(|i| !v[i.a as usize] & m(i.b)),
-                Op::And => each!(|i| v[i.a as usize] & v[i.b as usize]),
-                Op::Or => each!(|i| v[i.a as usize] | v[i.b as usize]),
-                Op::Xor => each!(|i| v[i.a as usize] ^ v[i.b as usize]),
-                Op::OrAnd => each!(|i| v[i.a as usize] | (v[i.b as usize] & v[i.c as usize])),
-                Op::AndNot => each!(|i| v[i.a as usize] & !v[i.b as usize]),
-                Op::Add => each!(|i| v[i.a as usize].wrapping_add(v[i.b as usize]) & m(i.c)),
-                Op::Sub => each!(|i| v[i.a as usize].wrapping_sub(v[i.b as usize]) & m(i.c)),
+                Op::Not => each!(|i| !v[i.a as usize & k] & m(i.b)),
+                Op::And => each!(|i| v[i.a as usize & k] & v[i.b as usize & k]),
+                Op::Or => each!(|i| v[i.a as usize & k] | v[i.b as usize & k]),
+                Op::Xor => each!(|i| v[i.a as usize & k] ^ v[i.b as usize & k]),
+                Op::OrAnd => {
+                    each!(|i| v[i.a as usize & k] | (v[i.b as usize & k] & v[i.c as usize & k]))
+                }
+                Op::AndNot => each!(|i| v[i.a as usize & k] & !v[i.b as usize & k]),
+                Op::Add => {
+                    each!(|i| v[i.a as usize & k].wrapping_add(v[i.b as usize & k]) & m(i.c))
+                }
+                Op::Sub => {
+                    each!(|i| v[i.a as usize & k].wrapping_sub(v[i.b as usize & k]) & m(i.c))
+                }
                 Op::Shl => each!(|i| {
-                    let sh = v[i.b as usize];
+                    let sh = v[i.b as usize & k];
                     if sh >= u64::from(i.c) {
                         0
                     } else {
-                        (v[i.a as usize] << sh) & m(i.c)
+                        (v[i.a as usize & k] << sh) & m(i.c)
                     }
                 }),
                 Op::Shr => each!(|i| {
-                    let sh = v[i.b as usize];
+                    let sh = v[i.b as usize & k];
                     if sh >= u64::from(i.c) {
                         0
                     } else {
-                        v[i.a as usize] >> sh
+                        v[i.a as usize & k] >> sh
                     }
                 }),
-                Op::ShlK => each!(|i| (v[i.a as usize] << i.c) & m(i.b)),
-                Op::ShrK => each!(|i| v[i.a as usize] >> i.c),
-                Op::Eq => each!(|i| u64::from(v[i.a as usize] == v[i.b as usize])),
-                Op::Ne => each!(|i| u64::from(v[i.a as usize] != v[i.b as usize])),
-                Op::Lt => each!(|i| u64::from(v[i.a as usize] < v[i.b as usize])),
-                Op::Le => each!(|i| u64::from(v[i.a as usize] <= v[i.b as usize])),
-                Op::Mux => each!(|i| if v[i.a as usize] != 0 {
-                    v[i.b as usize]
+                Op::ShlK => each!(|i| (v[i.a as usize & k] << i.c) & m(i.b)),
+                Op::ShrK => each!(|i| v[i.a as usize & k] >> i.c),
+                Op::Eq => each!(|i| u64::from(v[i.a as usize & k] == v[i.b as usize & k])),
+                Op::Ne => each!(|i| u64::from(v[i.a as usize & k] != v[i.b as usize & k])),
+                Op::Lt => each!(|i| u64::from(v[i.a as usize & k] < v[i.b as usize & k])),
+                Op::Le => each!(|i| u64::from(v[i.a as usize & k] <= v[i.b as usize & k])),
+                Op::Mux => each!(|i| if v[i.a as usize & k] != 0 {
+                    v[i.b as usize & k]
                 } else {
-                    v[i.c as usize]
+                    v[i.c as usize & k]
                 }),
-                Op::Slice => each!(|i| (v[i.a as usize] >> i.c) & m(i.b)),
-                Op::ConcatFirst => each!(|i| v[i.a as usize] << i.c),
-                Op::ConcatNext => each!(|i| v[i.dst as usize] | (v[i.a as usize] << i.c)),
+                Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
+                Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
+                Op::ConcatNext => each!(|i| v[i.dst as usize & k] | (v[i.a as usize & k] << i.c)),
                 Op::ConcatN => each!(|i| {
                     let mut r = 0;
                     let (a, b) = (i.a as usize, i.b as usize);
                     for pair in extra[a..a + 2 * b].chunks_exact(2) {
-                        r |= v[pair[0] as usize] << pair[1];
+                        r |= v[pair[0] as usize & k] << pair[1];
                     }
                     r
                 }),
                 Op::AnyN => each!(|i| {
                     let mut r = 0;
                     for &x in &extra[i.a as usize..(i.a + i.b) as usize] {
-                        r |= v[x as usize];
+                        r |= v[x as usize & k];
                     }
                     u64::from(r != 0)
                 }),
-                Op::RedAnd => each!(|i| u64::from(v[i.a as usize] == m(i.b))),
-                Op::RedOr => each!(|i| u64::from(v[i.a as usize] != 0)),
-                Op::RedXor => each!(|i| u64::from(v[i.a as usize].count_ones() & 1 == 1)),
+                Op::RedAnd => each!(|i| u64::from(v[i.a as usize & k] == m(i.b))),
+                Op::RedOr => each!(|i| u64::from(v[i.a as usize & k] != 0)),
+                Op::RedXor => each!(|i| u64::from(v[i.a as usize & k].count_ones() & 1 == 1)),
                 Op::SliceW => each!(|i| {
                     let a = i.a as usize;
                     let bit = i.c & 63;
-                    let lo = v[a] >> bit;
-                    let hi = if i.b != 0 { v[a + 1] << (64 - bit) } else { 0 };
+                    let lo = v[a & k] >> bit;
+                    let hi = if i.b != 0 {
+                        v[(a + 1) & k] << (64 - bit)
+                    } else {
+                        0
+                    };
                     (lo | hi) & m(i.c >> 8)
                 }),
                 Op::MemRead => {
@@ -440,8 +473,10 @@ impl Simulator {
             self.scratch[k..k + n].copy_from_slice(&self.mems[base..base + n]);
             k += n;
         }
+        let mut changed = false;
         for w in &self.prog.mem_writes {
             if v[w.enable as usize] != 0 {
+                changed |= self.prog.has_mem_read;
                 let l = &self.prog.mems[w.mem];
                 let n = l.words_per_entry;
                 let base = l.base + v[w.addr as usize] as usize * n;
@@ -450,37 +485,52 @@ impl Simulator {
         }
         // Registers that read no state update in place (after everything that reads the
         // old state has been captured).
+        let read = &self.prog.comb_read;
         if rst {
             for r in &self.prog.direct {
-                if r.reset != NONE {
-                    v[r.q as usize] = self.prog.resets[r.reset as usize];
+                let q = r.q as usize;
+                let new = if r.reset != NONE {
+                    self.prog.resets[r.reset as usize]
                 } else if r.enable == NONE || v[r.enable as usize] != 0 {
-                    v[r.q as usize] = (v[r.next as usize] >> r.shift) & r.mask;
-                }
+                    (v[r.next as usize] >> r.shift) & r.mask
+                } else {
+                    v[q]
+                };
+                changed |= read[q] && new != v[q];
+                v[q] = new;
             }
         } else {
-            for r in &self.prog.direct {
-                if r.enable == NONE || v[r.enable as usize] != 0 {
-                    v[r.q as usize] = (v[r.next as usize] >> r.shift) & r.mask;
+            for &(en, start, end) in &self.prog.direct_groups {
+                if en != NONE && v[en as usize] == 0 {
+                    continue;
+                }
+                for r in &self.prog.direct[start as usize..end as usize] {
+                    let q = r.q as usize;
+                    let new = (v[r.next as usize] >> r.shift) & r.mask;
+                    changed |= read[q] && new != v[q];
+                    v[q] = new;
                 }
             }
         }
         let mut k = 0;
         for r in &self.prog.regs {
-            let n = r.words as usize;
-            if n == 1 {
-                v[r.q as usize] = self.scratch[k];
-            } else {
-                v[r.q as usize..r.q as usize + n].copy_from_slice(&self.scratch[k..k + n]);
+            let (q, n) = (r.q as usize, r.words as usize);
+            if v[q..q + n] != self.scratch[k..k + n] {
+                changed |= read[q..q + n].iter().any(|&x| x);
+                v[q..q + n].copy_from_slice(&self.scratch[k..k + n]);
             }
             k += n;
         }
         for sr in &self.prog.sync_reads {
-            let n = self.prog.mems[sr.mem].words_per_entry;
-            v[sr.dst as usize..sr.dst as usize + n].copy_from_slice(&self.scratch[k..k + n]);
+            let (d, n) = (sr.dst as usize, self.prog.mems[sr.mem].words_per_entry);
+            if v[d..d + n] != self.scratch[k..k + n] {
+                changed |= read[d..d + n].iter().any(|&x| x);
+                v[d..d + n].copy_from_slice(&self.scratch[k..k + n]);
+            }
             k += n;
         }
-        self.dirty = true;
+        // Evaluate again only when something the logic reads has changed.
+        self.dirty |= changed || self.always_eval;
         self.cycle += 1;
     }
 

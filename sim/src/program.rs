@@ -185,6 +185,10 @@ pub(crate) struct NamedSignal {
 /// The compiled design.
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
+    /// Per value word: read by an instruction (a change must trigger evaluation).
+    pub comb_read: Vec<bool>,
+    /// Whether any instruction reads a memory (a write must trigger evaluation).
+    pub has_mem_read: bool,
     pub insts: Vec<Packed>,
     /// Runs of instructions with the same operator: (operator, start, end).
     pub runs: Vec<(Op, u32, u32)>,
@@ -193,6 +197,8 @@ pub(crate) struct Program {
     pub regs: Vec<RegUpdate>,
     /// One-word registers whose next value and enable are not state: updated in place.
     pub direct: Vec<RegUpdate>,
+    /// `direct` grouped by enable: (enable slot or NONE, start, end).
+    pub direct_groups: Vec<(u32, u32, u32)>,
     pub resets: Vec<u64>,
     pub sync_reads: Vec<SyncRead>,
     pub mem_writes: Vec<MemWritePort>,

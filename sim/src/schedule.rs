@@ -4,7 +4,7 @@
 use crate::program::{Inst, Op, Packed, WideOp};
 
 /// The slots an instruction reads (its value dependencies).
-fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
+pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
     out.clear();
     match i.op {
         Op::Not | Op::Slice | Op::ShlK | Op::ShrK | Op::RedAnd | Op::RedOr | Op::RedXor => {

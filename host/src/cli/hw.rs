@@ -1,6 +1,7 @@
 //! `antichip hw`: the RTL blocks: write their Verilog, run the FPGA flow, print static
 //! timing, list them.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
@@ -17,7 +18,7 @@ pub struct HwArgs {
 #[derive(Subcommand)]
 enum HwCommand {
     /// Write the Verilog of BLOCK into DIR, one `<module>.v` per distinct module (every
-    /// block, each in DIR/<block>/, when no block is named).
+    /// block, each in `DIR/<block>/`, when no block is named).
     Verilog {
         /// Output directory (created if missing).
         #[arg(long)]
@@ -57,10 +58,12 @@ fn find(name: &str) -> anyhow::Result<Block> {
 }
 
 pub fn run(args: HwArgs) -> anyhow::Result<u8> {
+    // Write errors (a closed pipe) are reported as errors, not panics.
+    let mut stdout = std::io::stdout().lock();
     match args.command {
         HwCommand::List => {
             for b in blocks::catalog() {
-                println!("{:<12} {}", b.name, b.about);
+                writeln!(stdout, "{:<12} {}", b.name, b.about)?;
             }
         }
         HwCommand::Verilog { out, block } => {
@@ -75,7 +78,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
                 let files = hw::verilog::write_design(&m, &dir)?;
                 for f in files {
-                    println!("{}", f.display());
+                    writeln!(stdout, "{}", f.display())?;
                 }
             }
         }
@@ -84,9 +87,9 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
             let report = testbench::run_flow(b.name, &m, &out.join(b.name))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                println!("{report}");
+                writeln!(stdout, "{report}")?;
             }
         }
         HwCommand::Timing { block } => {
@@ -100,8 +103,8 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 ("input to output", &t.in_to_out),
             ] {
                 match p {
-                    Some(p) => print!("{what}: {p}"),
-                    None => println!("{what}: no such path"),
+                    Some(p) => write!(stdout, "{what}: {p}")?,
+                    None => writeln!(stdout, "{what}: no such path")?,
                 }
             }
         }
