@@ -88,6 +88,7 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
     );
     let mut times = Vec::with_capacity(runs);
     let mut total = 0;
+    let cpu_before = process_cpu_seconds();
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
@@ -110,6 +111,9 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
         total = nodes;
         times.push(elapsed);
     }
+    let cpu = cpu_before
+        .zip(process_cpu_seconds())
+        .map(|(a, b)| (b - a) / runs as f64);
     let t = median(times);
     println!("total nodes: {total}");
     println!(
@@ -117,6 +121,12 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
         t.as_secs_f64(),
         total as f64 / t.as_secs_f64()
     );
+    if let Some(cpu) = cpu {
+        println!(
+            "CPU time: mean {cpu:.3} s per run = {:.0} nodes per CPU second (the machine may be shared)",
+            total as f64 / cpu
+        );
+    }
     Ok(0)
 }
 
