@@ -17,6 +17,20 @@
 //!   lower bound `s`, the other moves are searched at half depth against `s - margin`;
 //!   when all of them fail low the table move is singular and is searched
 //!   [`SingularConfig::extension`] plies deeper.
+//!
+//! ```
+//! use host::eval::Evaluator;
+//! use host::rules::{Position, uci};
+//! use host::score::moves_to_end;
+//! use host::search::{Limits, SearchConfig, Searcher};
+//!
+//! let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+//! let mut searcher = Searcher::software(SearchConfig::default(), Evaluator::default());
+//! let limits = Limits { depth: Some(8), ..Limits::default() };
+//! let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+//! assert_eq!(uci(&r.best_move.unwrap()), "b4b5");
+//! assert_eq!(moves_to_end(r.last.score), Some(4)); // "score mate 4"
+//! ```
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

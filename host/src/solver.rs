@@ -19,6 +19,15 @@
 //!
 //! Repetition and the 50-move rule cannot matter: along a shortest win S's distance to
 //! the win strictly falls, so no position recurs within one.
+//!
+//! ```
+//! use host::rules::{Position, uci};
+//! use host::solver::{Solver, Verdict};
+//!
+//! let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+//! let Verdict::WinIn { moves, first } = Solver::new().solve(&pos, 5) else { panic!() };
+//! assert_eq!((moves, uci(&first).as_str()), (4, "b4b5"));
+//! ```
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
