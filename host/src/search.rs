@@ -277,10 +277,11 @@ impl Searcher {
             elapsed: Duration::ZERO,
             pv: Vec::new(),
         };
-        if pos.legal_moves().is_empty() {
+        let root_moves = pos.legal_moves();
+        let Some(&fallback) = root_moves.first() else {
             last.score = win_at(0);
             return Ok(self.result(None, last, start));
-        }
+        };
         let max_depth = limits
             .depth
             .unwrap_or(self.config.max_depth)
@@ -302,7 +303,7 @@ impl Searcher {
                 break;
             }
             self.completed = depth;
-            best_move = pv.first().copied();
+            best_move = Some(pv.first().copied().unwrap_or(fallback));
             last = Iteration {
                 depth,
                 seldepth: self.seldepth,
@@ -413,7 +414,8 @@ impl Searcher {
         if moves.is_empty() {
             return Ok(win_at(ply));
         }
-        if pos.is_insufficient_material() {
+        // At the root a move is wanted even in a drawn position.
+        if ply > 0 && pos.is_insufficient_material() {
             return Ok(0);
         }
         let key = pos.zobrist();
@@ -612,6 +614,20 @@ mod tests {
         );
         assert_eq!(moves_to_end(r.last.score), Some(4));
         assert_eq!(uci(&r.best_move.unwrap()), "b4b5");
+    }
+
+    #[test]
+    fn a_drawn_root_still_gets_a_move() {
+        // Lone bishops on opposite colours: insufficient material, a draw.
+        let fen = "8/8/8/3b4/8/8/8/B7 w - - 0 1";
+        assert!(
+            Position::from_fen_strict(fen)
+                .unwrap()
+                .is_insufficient_material()
+        );
+        let r = search(fen, 3, SearchConfig::default());
+        assert!(r.best_move.is_some());
+        assert_eq!(r.last.score, 0);
     }
 
     #[test]
