@@ -180,7 +180,11 @@ fn bad_input_is_reported_and_survived() {
     e.send("joho isready");
     assert_eq!(e.next(), "readyok");
     // The position is still the start position (the bad commands changed nothing).
-    e.send("go depth 1");
+    e.send("go depth abc movetime 100");
+    assert_eq!(
+        e.next(),
+        "info string error: go depth must be followed by a number, not \"abc\"; ignored"
+    );
     let (best, _) = e.bestmove();
     assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
     drop(e.stdin);
