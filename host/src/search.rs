@@ -232,6 +232,11 @@ impl Searcher {
         self.config.singular.enabled = enabled;
     }
 
+    /// Sets the forced-move extension (plies added below a node with a single move).
+    pub fn set_forced_move_extension(&mut self, plies: f64) {
+        self.config.forced_move_extension = plies;
+    }
+
     /// Resizes the transposition table (and clears it).
     pub fn set_hash_mb(&mut self, megabytes: usize) {
         self.config.hash_mb = megabytes;
@@ -628,6 +633,16 @@ mod tests {
         let r = search(fen, 3, SearchConfig::default());
         assert!(r.best_move.is_some());
         assert_eq!(r.last.score, 0);
+    }
+
+    #[test]
+    fn repetitions_are_found_two_plies_apart_within_the_halfmove_clock() {
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        s.path = vec![7, 1, 2, 3];
+        assert!(s.is_repetition(2, 10)); // same side to move, 2 plies back
+        assert!(!s.is_repetition(3, 10)); // the parent: the other side to move
+        assert!(s.is_repetition(7, 4));
+        assert!(!s.is_repetition(7, 3)); // before the last capture or pawn move
     }
 
     #[test]

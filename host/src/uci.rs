@@ -1,7 +1,8 @@
 //! The UCI protocol front end of the search (`antichip uci`).
 //!
 //! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
-//! `SingularExtensions`), `ucinewgame`, `position startpos|fen ... [moves ...]`,
+//! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
+//! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off), `ucinewgame`, `position startpos|fen ... [moves ...]`,
 //! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
 //! [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
 //! `isready` and `stop` are answered while it thinks. As the protocol asks, unknown
@@ -111,6 +112,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     .line("option name Hash type spin default 16 min 1 max 4096");
                 self.out
                     .line("option name SingularExtensions type check default true");
+                self.out
+                    .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
                 self.out.line("uciok");
             }
             "isready" => self.out.line("readyok"),
@@ -188,6 +191,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 "true" | "false" => searcher.set_singular_extensions(value == "true"),
                 _ => self.out.line(&format!(
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
+                )),
+            },
+            "forcedmoveextension" => match value.parse::<i32>() {
+                Ok(n) if (-100..=100).contains(&n) => {
+                    searcher.set_forced_move_extension(f64::from(n) / 100.0)
+                }
+                _ => self.out.line(&format!(
+                    "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"{value}\""
                 )),
             },
             _ => self

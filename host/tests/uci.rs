@@ -96,7 +96,11 @@ fn handshake_and_a_short_game() {
             format!("position startpos moves {}", moves.join(" "))
         };
         e.send(&cmd);
-        e.send("go depth 3");
+        e.send(if moves.len() == 4 {
+            "go wtime 3000 btime 3000 winc 0 binc 0"
+        } else {
+            "go depth 3"
+        });
         let (best, lines) = e.bestmove();
         let info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
         assert!(info.contains(" score ") && info.contains(" nodes ") && info.contains(" pv "));
@@ -176,6 +180,15 @@ fn bad_input_is_reported_and_survived() {
         e.next(),
         "info string error: Hash must be a number of MiB from 1 to 4096, not \"lots\""
     );
+    e.send("setoption name ForcedMoveExtension value 300");
+    assert_eq!(
+        e.next(),
+        "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"300\""
+    );
+    e.send("setoption name Contempt value 3");
+    assert_eq!(e.next(), "info string error: unknown option \"Contempt\"");
+    e.send("setoption name ForcedMoveExtension value 10");
+    e.send("setoption name SingularExtensions value false");
     // Unknown tokens before a command are skipped, as the protocol says.
     e.send("joho isready");
     assert_eq!(e.next(), "readyok");
