@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use host::eval::Evaluator;
 use host::fairy::{self, FairyStockfish};
+use host::quiescence::SoftwareQuiescence;
 use host::random_positions::RandomPositions;
 use host::rules::{Position, uci};
 use host::score::moves_to_end;
@@ -62,10 +63,24 @@ fn fresh_search(
     config: &SearchConfig,
     limits: &Limits,
 ) -> anyhow::Result<(SearchResult, Duration)> {
+    let (r, wall, _) = fresh_search_cpu(pos, config, limits)?;
+    Ok((r, wall))
+}
+
+/// [`fresh_search`] with the process CPU seconds spent in the search itself (table
+/// allocation excluded), when the platform tells.
+fn fresh_search_cpu(
+    pos: &Position,
+    config: &SearchConfig,
+    limits: &Limits,
+) -> anyhow::Result<(SearchResult, Duration, Option<f64>)> {
     let mut searcher = Searcher::software(config.clone(), Evaluator::default());
+    let cpu = process_cpu_seconds();
     let start = Instant::now();
     let r = searcher.search(pos, &[], limits, &mut |_| {})?;
-    Ok((r, start.elapsed()))
+    let wall = start.elapsed();
+    let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+    Ok((r, wall, cpu))
 }
 
 fn score_text(score: i32) -> String {
@@ -88,15 +103,19 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
     );
     let mut times = Vec::with_capacity(runs);
     let mut total = 0;
-    let cpu_before = process_cpu_seconds();
+    let (mut qnodes, mut qcycles) = (0, 0);
+    let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
         for (i, pos) in set.iter().enumerate() {
-            let (r, t) = fresh_search(pos, &config, &limits)?;
+            let (r, t, cpu) = fresh_search_cpu(pos, &config, &limits)?;
+            cpu_total = cpu_total.zip(cpu).map(|(a, b)| a + b);
             elapsed += t;
             nodes += r.last.nodes;
             if run == 0 {
+                qnodes += r.last.qnodes;
+                qcycles += r.last.qcycles;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -111,11 +130,13 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
         total = nodes;
         times.push(elapsed);
     }
-    let cpu = cpu_before
-        .zip(process_cpu_seconds())
-        .map(|(a, b)| (b - a) / runs as f64);
+    let cpu = cpu_total.map(|c| c / runs as f64);
     let t = median(times);
     println!("total nodes: {total}");
+    println!(
+        "quiescence ({}): {qnodes} nodes, {qcycles} cycles",
+        SoftwareQuiescence::NAME
+    );
     println!(
         "time: median {:.3} s over {runs} runs = {:.0} nodes/s",
         t.as_secs_f64(),
