@@ -84,14 +84,16 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         }
     }
 
-    /// Reads commands until `quit` or the end of the input.
+    /// Reads commands until `quit` or the end of the input. At the end of the input a
+    /// running search is let finish (an infinite one is stopped), so that
+    /// `echo "go depth 8" | antichip uci` prints its answer.
     pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
         for line in input.lines() {
             if !self.command(&line?) {
-                break;
+                return Ok(());
             }
         }
-        self.stop_search();
+        self.wait_for_search();
         Ok(())
     }
 

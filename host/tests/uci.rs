@@ -10,7 +10,7 @@ use host::rules::{Position, sorted_uci_moves};
 
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -34,14 +34,20 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes the engine's input (end of file).
+    fn close(&mut self) {
+        self.stdin = None;
     }
 
     fn next(&self) -> String {
@@ -200,6 +206,21 @@ fn bad_input_is_reported_and_survived() {
     );
     let (best, _) = e.bestmove();
     assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
-    drop(e.stdin);
+    e.close();
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn the_end_of_input_lets_a_running_search_finish() {
+    let mut e = Engine::start();
+    e.send("position fen 8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1");
+    e.send("go depth 8");
+    e.close();
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "b4b5");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 8 ")),
+        "{lines:?}"
+    );
     assert!(e.child.wait().unwrap().success());
 }
