@@ -278,23 +278,69 @@ pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-pub fn singular(depths: &[u32], count: usize) -> anyhow::Result<u8> {
-    let set = random_positions(count);
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let answers = solve_all(&set, 5, jobs, &|_| {})?;
-    let suite: Vec<(&Position, u32)> = set
-        .iter()
-        .zip(&answers)
-        .filter_map(|(p, a)| match a.verdict {
-            Verdict::WinIn { moves, .. } => Some((p, moves)),
-            _ => None,
-        })
-        .collect();
-    println!(
-        "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} random \
-         positions; solved = the search scores the shortest win (measured, one core)",
-        suite.len()
-    );
+/// The wins of a file of `antichip solve` answers, with their K.
+fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut suite = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [fen, k, _] = fields[..] else {
+            bail!(
+                "{} line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
+                path.display(),
+                i + 1
+            );
+        };
+        let Ok(k) = k.parse::<u32>() else {
+            continue; // "none": no win to find
+        };
+        if k == 0 {
+            continue;
+        }
+        let pos = Position::from_fen_strict(fen)
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), i + 1))?;
+        suite.push((pos, k));
+    }
+    Ok(suite)
+}
+
+pub fn singular(
+    depths: &[u32],
+    count: usize,
+    suite_file: Option<&std::path::Path>,
+) -> anyhow::Result<u8> {
+    let suite: Vec<(Position, u32)> = match suite_file {
+        Some(path) => {
+            let suite = suite_from_file(path)?;
+            println!(
+                "singular extensions: the {} wins of {}; solved = the search scores the \
+                 shortest win (measured, one core)",
+                suite.len(),
+                path.display()
+            );
+            suite
+        }
+        None => {
+            let set = random_positions(count);
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let answers = solve_all(&set, 5, jobs, &|_| {})?;
+            let suite: Vec<(Position, u32)> = set
+                .into_iter()
+                .zip(&answers)
+                .filter_map(|(p, a)| match a.verdict {
+                    Verdict::WinIn { moves, .. } => Some((p, moves)),
+                    _ => None,
+                })
+                .collect();
+            println!(
+                "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} \
+                 random positions; solved = the search scores the shortest win (measured, one core)",
+                suite.len()
+            );
+            suite
+        }
+    };
     for &depth in depths {
         let limits = Limits {
             depth: Some(depth.max(1)),
