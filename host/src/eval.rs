@@ -204,7 +204,7 @@ impl Evaluator {
     }
 }
 
-/// The side a score in White's terms favours, for messages.
+/// A score for the side to move `turn`, restated from White's point of view.
 pub fn white_view(score: Score, turn: Color) -> Score {
     if turn == Color::White { score } else { -score }
 }

@@ -8,7 +8,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, white_view};
 use crate::rules::{Color, Move, Outcome, Position, san, uci};
 use crate::score::moves_to_end;
 use crate::search::{Limits, SearchConfig, Searcher};
@@ -89,11 +89,7 @@ impl PlaySession {
                 -n
             ),
             None => {
-                let white = if mover == Color::White {
-                    r.last.score
-                } else {
-                    -r.last.score
-                };
+                let white = white_view(r.last.score, mover);
                 let verdict = match white {
                     s if s > 50 => "White is better",
                     s if s < -50 => "Black is better",

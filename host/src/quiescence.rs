@@ -64,6 +64,9 @@ impl Default for SoftwareQuiescence {
 }
 
 impl SoftwareQuiescence {
+    /// The name reported by [`Quiescence::name`].
+    pub const NAME: &'static str = "software";
+
     /// Table size used by [`SoftwareQuiescence::new`], in MiB.
     pub const DEFAULT_TABLE_MB: usize = 16;
 
@@ -160,7 +163,7 @@ impl SoftwareQuiescence {
 
 impl Quiescence for SoftwareQuiescence {
     fn name(&self) -> &'static str {
-        "software"
+        Self::NAME
     }
 
     fn qsearch(

@@ -16,7 +16,9 @@ pub const WIN: Score = 1_000_000;
 pub const MAX_PLY: usize = 256;
 
 /// Scores at or above this (or at or below its negation) are decided wins (losses).
-pub const WIN_BOUND: Score = WIN - MAX_PLY as Score - 1;
+/// The margin is twice [`MAX_PLY`] because a quiescence search started at the last ply
+/// may follow a capture sequence beyond it (at most one capture per piece).
+pub const WIN_BOUND: Score = WIN - 2 * MAX_PLY as Score;
 
 /// A bound no score reaches, for full windows.
 pub const INFINITE: Score = WIN + 1;

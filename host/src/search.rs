@@ -17,6 +17,20 @@
 //!   lower bound `s`, the other moves are searched at half depth against `s - margin`;
 //!   when all of them fail low the table move is singular and is searched
 //!   [`SingularConfig::extension`] plies deeper.
+//!
+//! ```
+//! use host::eval::Evaluator;
+//! use host::rules::{Position, uci};
+//! use host::score::moves_to_end;
+//! use host::search::{Limits, SearchConfig, Searcher};
+//!
+//! let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+//! let mut searcher = Searcher::software(SearchConfig::default(), Evaluator::default());
+//! let limits = Limits { depth: Some(8), ..Limits::default() };
+//! let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+//! assert_eq!(uci(&r.best_move.unwrap()), "b4b5");
+//! assert_eq!(moves_to_end(r.last.score), Some(4)); // "score mate 4"
+//! ```
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -218,6 +232,11 @@ impl Searcher {
         self.config.singular.enabled = enabled;
     }
 
+    /// Sets the forced-move extension (plies added below a node with a single move).
+    pub fn set_forced_move_extension(&mut self, plies: f64) {
+        self.config.forced_move_extension = plies;
+    }
+
     /// Resizes the transposition table (and clears it).
     pub fn set_hash_mb(&mut self, megabytes: usize) {
         self.config.hash_mb = megabytes;
@@ -263,10 +282,11 @@ impl Searcher {
             elapsed: Duration::ZERO,
             pv: Vec::new(),
         };
-        if pos.legal_moves().is_empty() {
+        let root_moves = pos.legal_moves();
+        let Some(&fallback) = root_moves.first() else {
             last.score = win_at(0);
             return Ok(self.result(None, last, start));
-        }
+        };
         let max_depth = limits
             .depth
             .unwrap_or(self.config.max_depth)
@@ -288,7 +308,7 @@ impl Searcher {
                 break;
             }
             self.completed = depth;
-            best_move = pv.first().copied();
+            best_move = Some(pv.first().copied().unwrap_or(fallback));
             last = Iteration {
                 depth,
                 seldepth: self.seldepth,
@@ -399,7 +419,8 @@ impl Searcher {
         if moves.is_empty() {
             return Ok(win_at(ply));
         }
-        if pos.is_insufficient_material() {
+        // At the root a move is wanted even in a drawn position.
+        if ply > 0 && pos.is_insufficient_material() {
             return Ok(0);
         }
         let key = pos.zobrist();
@@ -598,6 +619,30 @@ mod tests {
         );
         assert_eq!(moves_to_end(r.last.score), Some(4));
         assert_eq!(uci(&r.best_move.unwrap()), "b4b5");
+    }
+
+    #[test]
+    fn a_drawn_root_still_gets_a_move() {
+        // Lone bishops on opposite colours: insufficient material, a draw.
+        let fen = "8/8/8/3b4/8/8/8/B7 w - - 0 1";
+        assert!(
+            Position::from_fen_strict(fen)
+                .unwrap()
+                .is_insufficient_material()
+        );
+        let r = search(fen, 3, SearchConfig::default());
+        assert!(r.best_move.is_some());
+        assert_eq!(r.last.score, 0);
+    }
+
+    #[test]
+    fn repetitions_are_found_two_plies_apart_within_the_halfmove_clock() {
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        s.path = vec![7, 1, 2, 3];
+        assert!(s.is_repetition(2, 10)); // same side to move, 2 plies back
+        assert!(!s.is_repetition(3, 10)); // the parent: the other side to move
+        assert!(s.is_repetition(7, 4));
+        assert!(!s.is_repetition(7, 3)); // before the last capture or pawn move
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The UCI protocol front end of the search (`antichip uci`).
 //!
 //! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
-//! `SingularExtensions`), `ucinewgame`, `position startpos|fen ... [moves ...]`,
+//! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
+//! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off), `ucinewgame`, `position startpos|fen ... [moves ...]`,
 //! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-//! [movestogo N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
+//! [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
 //! `isready` and `stop` are answered while it thinks. As the protocol asks, unknown
 //! tokens before a command are skipped and unknown commands are ignored. A bad
 //! `position` (malformed FEN, illegal move) is reported as `info string error: ...` and
@@ -83,14 +84,16 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         }
     }
 
-    /// Reads commands until `quit` or the end of the input.
+    /// Reads commands until `quit` or the end of the input. At the end of the input a
+    /// running search is let finish (an infinite one is stopped), so that
+    /// `echo "go depth 8" | antichip uci` prints its answer.
     pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
         for line in input.lines() {
             if !self.command(&line?) {
-                break;
+                return Ok(());
             }
         }
-        self.stop_search();
+        self.wait_for_search();
         Ok(())
     }
 
@@ -111,6 +114,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     .line("option name Hash type spin default 16 min 1 max 4096");
                 self.out
                     .line("option name SingularExtensions type check default true");
+                self.out
+                    .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
                 self.out.line("uciok");
             }
             "isready" => self.out.line("readyok"),
@@ -190,6 +195,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
                 )),
             },
+            "forcedmoveextension" => match value.parse::<i32>() {
+                Ok(n) if (-100..=100).contains(&n) => {
+                    searcher.set_forced_move_extension(f64::from(n) / 100.0)
+                }
+                _ => self.out.line(&format!(
+                    "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"{value}\""
+                )),
+            },
             _ => self
                 .out
                 .line(&format!("info string error: unknown option \"{name}\"")),
@@ -200,7 +213,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };
-        let (limits, infinite) = parse_go(args, self.position.turn());
+        let GoCommand {
+            limits,
+            infinite,
+            errors,
+        } = parse_go(args, self.position.turn());
+        for e in errors {
+            self.out.line(&format!("info string error: {e}; ignored"));
+        }
         self.running_infinite = infinite;
         let pos = self.position.clone();
         let history = self.history.clone();
@@ -322,36 +342,73 @@ pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
     Ok((pos, history))
 }
 
-/// Parses the arguments of `go` into limits for the side to move; the flag says
-/// `infinite` (wait for `stop` before answering).
-pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> (Limits, bool) {
-    let mut limits = Limits::default();
-    let mut infinite = false;
+/// The parsed arguments of `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// The search limits for the side to move.
+    pub limits: Limits,
+    /// `infinite`: answer only after `stop`.
+    pub infinite: bool,
+    /// Arguments that were ignored, explained.
+    pub errors: Vec<String>,
+}
+
+/// Parses the arguments of `go` into limits for the side to move. A keyword whose value
+/// is missing or not a number is reported and ignored; unknown tokens are skipped.
+pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
+    let mut go = GoCommand::default();
     let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
     let mut i = 0;
     while i < args.len() {
-        let value = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
-        let ms = value.map(|v| v.max(0) as u64);
-        match args[i] {
-            "infinite" => infinite = true,
-            "depth" => limits.depth = ms.map(|d| d.clamp(1, 128) as u32),
-            "nodes" => limits.nodes = ms,
-            "movetime" => {
-                let t = ms.map(Duration::from_millis);
-                limits.soft_time = t;
-                limits.hard_time = t;
-            }
-            "wtime" => wtime = ms,
-            "btime" => btime = ms,
-            "winc" => winc = ms.unwrap_or(0),
-            "binc" => binc = ms.unwrap_or(0),
-            "movestogo" => togo = ms,
-            _ => {
-                i += 1;
-                continue;
-            }
+        let keyword = args[i];
+        if keyword == "infinite" {
+            go.infinite = true;
+            i += 1;
+            continue;
         }
-        i += if args[i] == "infinite" { 1 } else { 2 };
+        const NUMERIC: [&str; 9] = [
+            "depth",
+            "nodes",
+            "movetime",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "mate",
+        ];
+        if !NUMERIC.contains(&keyword) {
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
+            let found = args
+                .get(i + 1)
+                .map_or("nothing".to_string(), |v| format!("\"{v}\""));
+            go.errors.push(format!(
+                "go {keyword} must be followed by a number, not {found}"
+            ));
+            i += 1;
+            continue;
+        };
+        let n = value.max(0) as u64;
+        match keyword {
+            "depth" => go.limits.depth = Some(n.clamp(1, 128) as u32),
+            "nodes" => go.limits.nodes = Some(n),
+            "movetime" => {
+                let t = Some(Duration::from_millis(n));
+                go.limits.soft_time = t;
+                go.limits.hard_time = t;
+            }
+            "wtime" => wtime = Some(n),
+            "btime" => btime = Some(n),
+            "winc" => winc = n,
+            "binc" => binc = n,
+            "movestogo" => togo = Some(n),
+            // "mate N": a win within N moves is found within 2N plies.
+            _ => go.limits.depth = Some((2 * n).clamp(1, 128) as u32),
+        }
+        i += 2;
     }
     let (time, inc) = if turn == crate::rules::Color::White {
         (wtime, winc)
@@ -359,14 +416,14 @@ pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> (Limits, bool) {
         (btime, binc)
     };
     if let Some(time) = time
-        && limits.hard_time.is_none()
+        && go.limits.hard_time.is_none()
     {
         let share = time / togo.unwrap_or(30).max(1) + inc * 3 / 4;
         let hard = (share * 3).min(time / 3).max(5);
-        limits.soft_time = Some(Duration::from_millis(share.min(hard)));
-        limits.hard_time = Some(Duration::from_millis(hard));
+        go.limits.soft_time = Some(Duration::from_millis(share.min(hard)));
+        go.limits.hard_time = Some(Duration::from_millis(hard));
     }
-    (limits, infinite)
+    go
 }
 
 #[cfg(test)]
@@ -376,17 +433,29 @@ mod tests {
 
     #[test]
     fn go_arguments_become_limits() {
-        let (l, inf) = parse_go(&["depth", "5", "nodes", "1000"], Color::White);
-        assert_eq!((l.depth, l.nodes, inf), (Some(5), Some(1000), false));
-        let (l, inf) = parse_go(&["infinite"], Color::White);
-        assert_eq!(l, Limits::default());
-        assert!(inf);
-        let (l, _) = parse_go(
+        let go = parse_go(&["depth", "5", "nodes", "1000"], Color::White);
+        assert_eq!(
+            (go.limits.depth, go.limits.nodes, go.infinite),
+            (Some(5), Some(1000), false)
+        );
+        let go = parse_go(&["infinite"], Color::White);
+        assert_eq!(go.limits, Limits::default());
+        assert!(go.infinite);
+        let go = parse_go(
             &["wtime", "60000", "btime", "3000", "binc", "0"],
             Color::Black,
         );
-        assert_eq!(l.soft_time, Some(Duration::from_millis(100)));
-        assert_eq!(l.hard_time, Some(Duration::from_millis(300)));
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(100)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(300)));
+        let go = parse_go(&["depth", "x", "movetime"], Color::White);
+        assert_eq!(
+            go.errors,
+            [
+                "go depth must be followed by a number, not \"x\"",
+                "go movetime must be followed by a number, not nothing"
+            ]
+        );
+        assert_eq!(go.limits, Limits::default());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use host::rules::{Position, sorted_uci_moves};
 
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -34,14 +34,20 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes the engine's input (end of file).
+    fn close(&mut self) {
+        self.stdin = None;
     }
 
     fn next(&self) -> String {
@@ -96,7 +102,11 @@ fn handshake_and_a_short_game() {
             format!("position startpos moves {}", moves.join(" "))
         };
         e.send(&cmd);
-        e.send("go depth 3");
+        e.send(if moves.len() == 4 {
+            "go wtime 3000 btime 3000 winc 0 binc 0"
+        } else {
+            "go depth 3"
+        });
         let (best, lines) = e.bestmove();
         let info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
         assert!(info.contains(" score ") && info.contains(" nodes ") && info.contains(" pv "));
@@ -176,13 +186,41 @@ fn bad_input_is_reported_and_survived() {
         e.next(),
         "info string error: Hash must be a number of MiB from 1 to 4096, not \"lots\""
     );
+    e.send("setoption name ForcedMoveExtension value 300");
+    assert_eq!(
+        e.next(),
+        "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"300\""
+    );
+    e.send("setoption name Contempt value 3");
+    assert_eq!(e.next(), "info string error: unknown option \"Contempt\"");
+    e.send("setoption name ForcedMoveExtension value 10");
+    e.send("setoption name SingularExtensions value false");
     // Unknown tokens before a command are skipped, as the protocol says.
     e.send("joho isready");
     assert_eq!(e.next(), "readyok");
     // The position is still the start position (the bad commands changed nothing).
-    e.send("go depth 1");
+    e.send("go depth abc movetime 100");
+    assert_eq!(
+        e.next(),
+        "info string error: go depth must be followed by a number, not \"abc\"; ignored"
+    );
     let (best, _) = e.bestmove();
     assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
-    drop(e.stdin);
+    e.close();
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn the_end_of_input_lets_a_running_search_finish() {
+    let mut e = Engine::start();
+    e.send("position fen 8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1");
+    e.send("go depth 8");
+    e.close();
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "b4b5");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 8 ")),
+        "{lines:?}"
+    );
     assert!(e.child.wait().unwrap().success());
 }

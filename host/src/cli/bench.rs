@@ -73,6 +73,10 @@ enum BenchKind {
         /// Number of random positions the suite is drawn from.
         #[arg(long, default_value_t = 200)]
         count: usize,
+        /// Take the suite from a file of `antichip solve` answers (FEN, TAB, K, TAB,
+        /// move) instead: its wins.
+        #[arg(long)]
+        suite: Option<std::path::PathBuf>,
     },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
@@ -155,7 +159,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             runs,
         } => engine::solve(count, max_moves, &jobs, runs.max(1)),
         BenchKind::Fairy { movetime } => engine::fairy(movetime.max(1)),
-        BenchKind::Singular { depth, count } => engine::singular(&depth, count),
+        BenchKind::Singular {
+            depth,
+            count,
+            suite,
+        } => engine::singular(&depth, count, suite.as_deref()),
         BenchKind::Alphamove {
             runs,
             limit,

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use host::eval::Evaluator;
 use host::fairy::{self, FairyStockfish};
+use host::quiescence::SoftwareQuiescence;
 use host::random_positions::RandomPositions;
 use host::rules::{Position, uci};
 use host::score::moves_to_end;
@@ -62,10 +63,24 @@ fn fresh_search(
     config: &SearchConfig,
     limits: &Limits,
 ) -> anyhow::Result<(SearchResult, Duration)> {
+    let (r, wall, _) = fresh_search_cpu(pos, config, limits)?;
+    Ok((r, wall))
+}
+
+/// [`fresh_search`] with the process CPU seconds spent in the search itself (table
+/// allocation excluded), when the platform tells.
+fn fresh_search_cpu(
+    pos: &Position,
+    config: &SearchConfig,
+    limits: &Limits,
+) -> anyhow::Result<(SearchResult, Duration, Option<f64>)> {
     let mut searcher = Searcher::software(config.clone(), Evaluator::default());
+    let cpu = process_cpu_seconds();
     let start = Instant::now();
     let r = searcher.search(pos, &[], limits, &mut |_| {})?;
-    Ok((r, start.elapsed()))
+    let wall = start.elapsed();
+    let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+    Ok((r, wall, cpu))
 }
 
 fn score_text(score: i32) -> String {
@@ -88,14 +103,19 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
     );
     let mut times = Vec::with_capacity(runs);
     let mut total = 0;
+    let (mut qnodes, mut qcycles) = (0, 0);
+    let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
         for (i, pos) in set.iter().enumerate() {
-            let (r, t) = fresh_search(pos, &config, &limits)?;
+            let (r, t, cpu) = fresh_search_cpu(pos, &config, &limits)?;
+            cpu_total = cpu_total.zip(cpu).map(|(a, b)| a + b);
             elapsed += t;
             nodes += r.last.nodes;
             if run == 0 {
+                qnodes += r.last.qnodes;
+                qcycles += r.last.qcycles;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -110,13 +130,24 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
         total = nodes;
         times.push(elapsed);
     }
+    let cpu = cpu_total.map(|c| c / runs as f64);
     let t = median(times);
     println!("total nodes: {total}");
+    println!(
+        "quiescence ({}): {qnodes} nodes, {qcycles} cycles",
+        SoftwareQuiescence::NAME
+    );
     println!(
         "time: median {:.3} s over {runs} runs = {:.0} nodes/s",
         t.as_secs_f64(),
         total as f64 / t.as_secs_f64()
     );
+    if let Some(cpu) = cpu {
+        println!(
+            "CPU time: mean {cpu:.3} s per run = {:.0} nodes per CPU second (the machine may be shared)",
+            total as f64 / cpu
+        );
+    }
     Ok(0)
 }
 
@@ -247,23 +278,69 @@ pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-pub fn singular(depths: &[u32], count: usize) -> anyhow::Result<u8> {
-    let set = random_positions(count);
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let answers = solve_all(&set, 5, jobs, &|_| {})?;
-    let suite: Vec<(&Position, u32)> = set
-        .iter()
-        .zip(&answers)
-        .filter_map(|(p, a)| match a.verdict {
-            Verdict::WinIn { moves, .. } => Some((p, moves)),
-            _ => None,
-        })
-        .collect();
-    println!(
-        "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} random \
-         positions; solved = the search scores the shortest win (measured, one core)",
-        suite.len()
-    );
+/// The wins of a file of `antichip solve` answers, with their K.
+fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut suite = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [fen, k, _] = fields[..] else {
+            bail!(
+                "{} line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
+                path.display(),
+                i + 1
+            );
+        };
+        let Ok(k) = k.parse::<u32>() else {
+            continue; // "none": no win to find
+        };
+        if k == 0 {
+            continue;
+        }
+        let pos = Position::from_fen_strict(fen)
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), i + 1))?;
+        suite.push((pos, k));
+    }
+    Ok(suite)
+}
+
+pub fn singular(
+    depths: &[u32],
+    count: usize,
+    suite_file: Option<&std::path::Path>,
+) -> anyhow::Result<u8> {
+    let suite: Vec<(Position, u32)> = match suite_file {
+        Some(path) => {
+            let suite = suite_from_file(path)?;
+            println!(
+                "singular extensions: the {} wins of {}; solved = the search scores the \
+                 shortest win (measured, one core)",
+                suite.len(),
+                path.display()
+            );
+            suite
+        }
+        None => {
+            let set = random_positions(count);
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let answers = solve_all(&set, 5, jobs, &|_| {})?;
+            let suite: Vec<(Position, u32)> = set
+                .into_iter()
+                .zip(&answers)
+                .filter_map(|(p, a)| match a.verdict {
+                    Verdict::WinIn { moves, .. } => Some((p, moves)),
+                    _ => None,
+                })
+                .collect();
+            println!(
+                "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} \
+                 random positions; solved = the search scores the shortest win (measured, one core)",
+                suite.len()
+            );
+            suite
+        }
+    };
     for &depth in depths {
         let limits = Limits {
             depth: Some(depth.max(1)),

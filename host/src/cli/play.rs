@@ -9,8 +9,11 @@ use clap::Args;
 use host::play::PlaySession;
 use host::rules::Position;
 
-/// Play in the terminal: enter moves for either side in UCI or SAN; `best` shows the
-/// engine's move and the outcome it expects, `go` plays it; `undo`, `fen`, `quit`.
+/// Play in the terminal, with the engine's advice.
+///
+/// Shows the board and the legal moves; enter moves for either side in UCI or SAN.
+/// `best` shows the engine's move and the outcome it expects, `go` plays it; `undo`,
+/// `fen`, `help`, `quit`.
 #[derive(Args)]
 pub struct PlayArgs {
     /// Start from this FEN (it may be given as several words) instead of the start
