@@ -20,20 +20,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    Perft(cli::perft::PerftArgs),
+    Demo(cli::demo::DemoArgs),
     Moves(cli::moves::MovesArgs),
-    Bench(cli::bench::BenchArgs),
+    Perft(cli::perft::PerftArgs),
     Solve(cli::solve::SolveArgs),
-    Alphamove(cli::alphamove::AlphaMoveArgs),
-    Hw(cli::hw::HwArgs),
-    Chip(cli::chip::ChipArgs),
-    Uci(cli::uci::UciArgs),
     Play(cli::play::PlayArgs),
+    Uci(cli::uci::UciArgs),
+    Chip(cli::chip::ChipArgs),
+    Hw(cli::hw::HwArgs),
+    Alphamove(cli::alphamove::AlphaMoveArgs),
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Demo(args) => cli::demo::run(args),
         Command::Perft(args) => cli::perft::run(args),
         Command::Moves(args) => cli::moves::run(args),
         Command::Bench(args) => cli::bench::run(args),
@@ -51,4 +54,24 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// A command whose output is piped into a reader that stops early (`antichip perft
+/// --divide | head`) ends quietly with the shell's SIGPIPE status, 141, instead of
+/// reporting `println!`'s failure to write as a crash. Every other panic is reported as
+/// usual.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }

@@ -7,6 +7,7 @@ pub mod bench_chip;
 pub mod bench_engine;
 pub mod bench_sim;
 pub mod chip;
+pub mod demo;
 pub mod engine;
 pub mod hw;
 pub mod input;
