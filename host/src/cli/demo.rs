@@ -187,10 +187,10 @@ fn winning_line(pos: &Position, k: u32, first: Move) -> Vec<Move> {
         let mut best: Option<(u32, Move, Move)> = None;
         for reply in here.legal_moves() {
             let after = here.after(&reply);
-            if let Verdict::WinIn { moves, first } = solver.solve(&after, left - 1) {
-                if best.is_none_or(|(m, _, _)| moves > m) {
-                    best = Some((moves, reply, first));
-                }
+            if let Verdict::WinIn { moves, first } = solver.solve(&after, left - 1)
+                && best.is_none_or(|(m, _, _)| moves > m)
+            {
+                best = Some((moves, reply, first));
             }
         }
         let Some((moves, reply, next)) = best else {
