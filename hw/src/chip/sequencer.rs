@@ -20,7 +20,9 @@
 //!  valid, done, from, to, promo, capture_forced, no_legal_move, cycles, phase
 //! ```
 
-use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first, mux};
+
+use super::arbiter::{any_and_many, encode64};
 
 use super::model::Phase;
 
@@ -47,37 +49,6 @@ pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) 
         })
         .collect();
     concat_lsb_first(&bits)
-}
-
-/// Whether any bit of `bits` is set, and whether two or more are (a tree of pairs).
-pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
-    let mut level: Vec<(Signal, Signal)> = bits.iter().map(|&b| (b, b.constant_of(0, 1))).collect();
-    while level.len() > 1 {
-        level = level
-            .chunks(2)
-            .map(|p| match p {
-                [(a0, m0), (a1, m1)] => (*a0 | *a1, *m0 | *m1 | (*a0 & *a1)),
-                [x] => *x,
-                _ => unreachable!(),
-            })
-            .collect();
-    }
-    level[0]
-}
-
-/// The index of the set bit of a one-hot 64-bit vector (OR of the indices).
-pub fn encode64(onehot: Signal) -> Signal {
-    let bits: Vec<Signal> = (0..6u32)
-        .rev()
-        .map(|k| {
-            let set: Vec<Signal> = (0..64u32)
-                .filter(|s| s >> k & 1 == 1)
-                .map(|s| onehot.bit(s))
-                .collect();
-            any(&set)
-        })
-        .collect();
-    concat(&bits)
 }
 
 /// Build the sequencer.
