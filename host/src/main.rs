@@ -24,6 +24,7 @@ enum Command {
     Moves(cli::moves::MovesArgs),
     Bench(cli::bench::BenchArgs),
     Chip(cli::chip::ChipArgs),
+    Hw(cli::hw::HwArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => cli::moves::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Chip(args) => cli::chip::run(args),
+        Command::Hw(args) => cli::hw::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

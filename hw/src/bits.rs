@@ -14,11 +14,13 @@ pub struct Bits {
 }
 
 /// Number of 64-bit words that hold `width` bits (at least one).
+#[inline]
 pub fn words_for(width: u32) -> usize {
     (width as usize).div_ceil(64).max(1)
 }
 
 /// Mask of the valid bits of the top word of a `width`-bit value.
+#[inline]
 pub fn top_mask(width: u32) -> u64 {
     match width % 64 {
         0 => u64::MAX,
@@ -27,6 +29,7 @@ pub fn top_mask(width: u32) -> u64 {
 }
 
 /// The mask of the low `width` bits of a `u64` (all ones from 64 bits up).
+#[inline]
 pub fn mask64(width: u32) -> u64 {
     if width >= 64 {
         u64::MAX

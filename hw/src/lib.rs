@@ -24,6 +24,21 @@
 //!
 //! The same netlist is simulated by the `sim` crate and exported here as Verilog-2005
 //! ([`verilog`]), one Verilog module per distinct Rust-built module.
+//!
+//! Rules worth knowing when building large arrays:
+//!
+//! - Build a block once (`let cell = cell()?;`) and instantiate it many times
+//!   ([`ModuleBuilder::instance`]); it is emitted once.
+//! - Combinational dependencies through an instance are tracked per port: an output
+//!   depends on whole input ports. A bus whose bits flow through many instances in
+//!   different directions (rays crossing cells) must be split into one port per
+//!   direction, or the check reports a loop (this also keeps Verilator free of
+//!   `UNOPTFLAT`). Use [`ModuleBuilder::wire`] plus [`Signal::drive`] to refer to a
+//!   neighbour's output before its instance exists.
+//! - Operators need equal widths (shifts excepted); integers take the other operand's
+//!   width; comparisons are unsigned and one bit wide; `+` and `-` wrap.
+//! - Registers start at their reset value (or zero) in simulation, in Verilog (`initial`)
+//!   and on the FPGA, so all back ends agree from cycle 0.
 
 mod bits;
 pub mod blocks;

@@ -6,340 +6,9 @@
 use hw::{BinaryOp, Bits, UnaryOp, mask64, words_for};
 
 use crate::flat::{FlatId, FlatKind, FlatNetlist};
-use crate::words;
-
-/// "No slot" marker (no enable).
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// Fast-path operators on single-word values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
-    Not,
-    And,
-    Or,
-    Xor,
-    /// `a | (b & c)`: the ray pass-through pattern, fused.
-    OrAnd,
-    Add,
-    Sub,
-    Shl,
-    Shr,
-    ShlK,
-    ShrK,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Mux,
-    Slice,
-    ConcatFirst,
-    ConcatNext,
-    RedAnd,
-    RedOr,
-    RedXor,
-    MemRead,
-    Generic,
-}
-
-/// One instruction: `dst = op(a, b, c)` with an immediate `k` (a mask, a shift or an
-/// index, depending on `op`). 24 bytes; the program is a flat array of these.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Inst {
-    pub op: Op,
-    pub dst: u32,
-    pub a: u32,
-    pub b: u32,
-    pub c: u32,
-    pub k: u64,
-}
-
-/// An operator that needs the multi-word path.
-#[derive(Clone, Debug)]
-pub(crate) struct WideOp {
-    pub kind: FlatKind,
-    pub width: u32,
-    pub dst: u32,
-    /// (slot, width) of each operand, in the order of the kind's operands.
-    pub operands: Vec<(u32, u32)>,
-}
-
-/// A register update.
-#[derive(Clone, Debug)]
-pub(crate) struct RegUpdate {
-    pub q: u32,
-    pub next: u32,
-    pub enable: u32,
-    pub words: u32,
-    /// Offset of the reset value in `Program::resets`, or NONE.
-    pub reset: u32,
-}
-
-/// A registered memory read.
-#[derive(Clone, Debug)]
-pub(crate) struct SyncRead {
-    pub dst: u32,
-    pub mem: usize,
-    pub addr: u32,
-}
-
-/// A memory write port.
-#[derive(Clone, Debug)]
-pub(crate) struct MemWritePort {
-    pub mem: usize,
-    pub addr: u32,
-    pub data: u32,
-    pub enable: u32,
-}
-
-/// Where a memory lives in the memory array.
-#[derive(Clone, Debug)]
-pub(crate) struct MemLayout {
-    pub base: usize,
-    pub words_per_entry: usize,
-}
-
-/// Where a named signal's value is.
-#[derive(Clone, Debug)]
-pub(crate) enum Source {
-    Slot(u32),
-    Const(Bits),
-    /// Removed as dead logic (only without `keep_named`).
-    Gone,
-}
-
-/// A named signal for waveforms and `peek`.
-#[derive(Clone, Debug)]
-pub(crate) struct NamedSignal {
-    pub scope: usize,
-    pub name: String,
-    pub width: u32,
-    pub source: Source,
-}
-
-/// The compiled design.
-#[derive(Clone, Debug)]
-pub(crate) struct Program {
-    pub insts: Vec<Inst>,
-    pub wide: Vec<WideOp>,
-    pub regs: Vec<RegUpdate>,
-    pub resets: Vec<u64>,
-    pub sync_reads: Vec<SyncRead>,
-    pub mem_writes: Vec<MemWritePort>,
-    pub mems: Vec<MemLayout>,
-    pub mem_init: Vec<u64>,
-    pub init_vals: Vec<u64>,
-    pub inputs: Vec<(String, u32, u32)>,
-    pub outputs: Vec<(String, u32, Source)>,
-    pub rst_slot: Option<u32>,
-    pub named: Vec<NamedSignal>,
-    pub scratch_words: usize,
-    pub flat_nodes: usize,
-    pub scope_paths: Vec<String>,
-    pub scope_parents: Vec<Option<usize>>,
-    pub scope_names: Vec<String>,
-}
-
-/// A combinational cycle in the flattened design (possible only when a port-level check
-/// was bypassed); names the signals around it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("combinational loop in the flattened design: {0}")]
-pub struct LoopError(pub String);
-
-/// Topological order of all flat nodes (operands first).
-pub(crate) fn topo(flat: &FlatNetlist) -> Result<Vec<FlatId>, LoopError> {
-    let n = flat.nodes.len();
-    let mut state = vec![0u8; n];
-    let mut order = Vec::with_capacity(n);
-    let mut stack: Vec<(FlatId, Vec<FlatId>, usize)> = Vec::new();
-    for root in 0..n as FlatId {
-        if state[root as usize] != 0 {
-            continue;
-        }
-        state[root as usize] = 1;
-        stack.push((root, flat.comb_operands(root), 0));
-        while let Some(top) = stack.last_mut() {
-            if top.2 < top.1.len() {
-                let next = top.1[top.2];
-                top.2 += 1;
-                match state[next as usize] {
-                    0 => {
-                        state[next as usize] = 1;
-                        let ops = flat.comb_operands(next);
-                        stack.push((next, ops, 0));
-                    }
-                    1 => {
-                        let names: Vec<String> = stack
-                            .iter()
-                            .skip_while(|e| e.0 != next)
-                            .map(|e| flat.node_path(e.0))
-                            .collect();
-                        return Err(LoopError(names.join(" <- ")));
-                    }
-                    _ => {}
-                }
-            } else {
-                state[top.0 as usize] = 2;
-                order.push(top.0);
-                stack.pop();
-            }
-        }
-    }
-    Ok(order)
-}
-
-fn const_of(flat: &FlatNetlist, id: FlatId) -> Option<&Bits> {
-    match &flat.nodes[id as usize].kind {
-        FlatKind::Const(b) => Some(b),
-        _ => None,
-    }
-}
-
-/// Evaluate a combinational node whose operands are all constants.
-fn fold(flat: &FlatNetlist, id: FlatId) -> Option<Bits> {
-    let node = &flat.nodes[id as usize];
-    let ops = flat.comb_operands(id);
-    if ops.is_empty() || matches!(node.kind, FlatKind::MemRead(..) | FlatKind::Alias(_)) {
-        return None;
-    }
-    let vals: Vec<&Bits> = ops
-        .iter()
-        .map(|&o| const_of(flat, o))
-        .collect::<Option<Vec<_>>>()?;
-    let mut out = vec![0u64; words_for(node.width) + 1];
-    eval_kind(
-        &node.kind,
-        node.width,
-        &vals
-            .iter()
-            .map(|b| (b.words(), b.width()))
-            .collect::<Vec<_>>(),
-        &mut out,
-    );
-    Some(Bits::from_words(&out, node.width))
-}
-
-/// Evaluate any combinational operator from operand words (reference semantics).
-pub(crate) fn eval_kind(kind: &FlatKind, width: u32, ops: &[(&[u64], u32)], out: &mut [u64]) {
-    let n = words_for(width);
-    match kind {
-        FlatKind::Unary(op, _) => words::unary(*op, ops[0].0, ops[0].1, out),
-        FlatKind::Binary(op, _, _) => words::binary(*op, ops[0].0, ops[0].1, ops[1].0, out),
-        FlatKind::Mux(..) => {
-            let pick = if ops[0].0[0] & 1 == 1 {
-                ops[1].0
-            } else {
-                ops[2].0
-            };
-            out[..n].copy_from_slice(&pick[..n]);
-        }
-        FlatKind::Concat(_) => {
-            out[..n].fill(0);
-            let mut lo = 0;
-            for (w, pw) in ops.iter().rev() {
-                words::deposit(w, *pw, lo, out);
-                lo += pw;
-            }
-        }
-        FlatKind::Slice(_, lo) => words::extract(ops[0].0, *lo, width, out),
-        _ => {}
-    }
-}
-
-/// Simplify in topological order; returns the canonical node of every node.
-fn simplify(flat: &mut FlatNetlist, order: &[FlatId]) -> Vec<FlatId> {
-    let mut canon: Vec<FlatId> = (0..flat.nodes.len() as FlatId).collect();
-    for &id in order {
-        let c = |x: FlatId| canon[x as usize];
-        let kind = match &flat.nodes[id as usize].kind {
-            FlatKind::Alias(d) => {
-                canon[id as usize] = c(*d);
-                continue;
-            }
-            FlatKind::Unary(op, a) => FlatKind::Unary(*op, c(*a)),
-            FlatKind::Binary(op, a, b) => FlatKind::Binary(*op, c(*a), c(*b)),
-            FlatKind::Mux(s, a, b) => FlatKind::Mux(c(*s), c(*a), c(*b)),
-            FlatKind::Concat(p) => FlatKind::Concat(p.iter().map(|&x| c(x)).collect()),
-            FlatKind::Slice(a, lo) => match &flat.nodes[c(*a) as usize].kind {
-                FlatKind::Slice(b, lo2) => FlatKind::Slice(*b, lo + lo2),
-                _ => FlatKind::Slice(c(*a), *lo),
-            },
-            FlatKind::MemRead(m, a) => FlatKind::MemRead(*m, c(*a)),
-            other => other.clone(),
-        };
-        flat.nodes[id as usize].kind = kind;
-        if let Some(v) = fold(flat, id) {
-            flat.nodes[id as usize].kind = FlatKind::Const(v);
-            continue;
-        }
-        let width = flat.nodes[id as usize].width;
-        let ones = |b: &Bits| *b == Bits::from_words(&[u64::MAX; 64], b.width());
-        let alias = match &flat.nodes[id as usize].kind {
-            FlatKind::Mux(s, a, b) => match const_of(flat, *s) {
-                Some(v) => Some(if v.is_zero() { *b } else { *a }),
-                None if a == b => Some(*a),
-                None => None,
-            },
-            FlatKind::Binary(op @ (BinaryOp::And | BinaryOp::Or | BinaryOp::Xor), a, b) => {
-                let (x, k) = match (const_of(flat, *a), const_of(flat, *b)) {
-                    (Some(k), None) => (*b, k.clone()),
-                    (None, Some(k)) => (*a, k.clone()),
-                    _ => (NONE, Bits::zero(1)),
-                };
-                if x == NONE {
-                    None
-                } else {
-                    match op {
-                        BinaryOp::And if k.is_zero() => {
-                            flat.nodes[id as usize].kind = FlatKind::Const(Bits::zero(width));
-                            None
-                        }
-                        BinaryOp::And if ones(&k) => Some(x),
-                        BinaryOp::Or | BinaryOp::Xor if k.is_zero() => Some(x),
-                        BinaryOp::Or if ones(&k) => {
-                            flat.nodes[id as usize].kind = FlatKind::Const(k);
-                            None
-                        }
-                        _ => None,
-                    }
-                }
-            }
-            FlatKind::Binary(BinaryOp::Shl | BinaryOp::Shr, a, b) => match const_of(flat, *b) {
-                Some(k) if k.is_zero() => Some(*a),
-                Some(k) if k.to_u64().is_none_or(|s| s >= u64::from(width)) => {
-                    flat.nodes[id as usize].kind = FlatKind::Const(Bits::zero(width));
-                    None
-                }
-                _ => None,
-            },
-            _ => None,
-        };
-        if let Some(a) = alias {
-            canon[id as usize] = a;
-        }
-    }
-    // Register and memory operands are read at the clock edge: rewrite them last.
-    for i in 0..flat.nodes.len() {
-        let c = |x: FlatId| canon[x as usize];
-        match &mut flat.nodes[i].kind {
-            FlatKind::Reg { next, enable, .. } => {
-                *next = c(*next);
-                *enable = enable.map(c);
-            }
-            FlatKind::MemReadSync(_, a) => *a = c(*a),
-            _ => {}
-        }
-    }
-    for m in &mut flat.memories {
-        for w in &mut m.writes {
-            *w = (
-                canon[w.0 as usize],
-                canon[w.1 as usize],
-                canon[w.2 as usize],
-            );
-        }
-    }
-    canon
-}
+use crate::optimize::{const_of, simplify, topo};
+use crate::program::*;
+use crate::schedule::levelize;
 
 /// Compile a flat netlist. With `keep_named`, every named signal stays computed (for
 /// waveforms and `peek`); otherwise only what outputs and state need.
@@ -474,7 +143,68 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     for o in &flat.outputs {
         uses[canon[o.2 as usize] as usize] += 2;
     }
+    // Slices read only by one-word registers need no instruction: the register update
+    // shifts and masks the source itself.
+    let mut comb_uses = vec![0u32; n];
+    for &id in &order {
+        if live[id as usize] && canon[id as usize] == id {
+            for o in flat.comb_operands(id) {
+                comb_uses[canon[o as usize] as usize] += 1;
+            }
+        }
+    }
+    let mut other_uses = vec![false; n];
+    for (i, node) in flat.nodes.iter().enumerate() {
+        if !live[i] {
+            continue;
+        }
+        match &node.kind {
+            FlatKind::Reg {
+                enable: Some(e), ..
+            } => other_uses[canon[*e as usize] as usize] = true,
+            FlatKind::MemReadSync(_, a) => other_uses[canon[*a as usize] as usize] = true,
+            _ => {}
+        }
+        if keep_named && node.name.is_some() {
+            other_uses[canon[i] as usize] = true;
+        }
+        if let FlatKind::Reg { next, .. } = &node.kind
+            && node.width > 64
+        {
+            other_uses[canon[*next as usize] as usize] = true;
+        }
+    }
+    if keep_named {
+        for p in &flat.output_ports {
+            other_uses[canon[p.3 as usize] as usize] = true;
+        }
+    }
+    for m in &flat.memories {
+        for w in &m.writes {
+            for x in [w.0, w.1, w.2] {
+                other_uses[canon[x as usize] as usize] = true;
+            }
+        }
+    }
+    for o in &flat.outputs {
+        other_uses[canon[o.2 as usize] as usize] = true;
+    }
+    let reg_only_slice = |x: FlatId| -> Option<(FlatId, u32)> {
+        let x = canon[x as usize];
+        match flat.nodes[x as usize].kind {
+            FlatKind::Slice(src, lo)
+                if comb_uses[x as usize] == 0
+                    && !other_uses[x as usize]
+                    && flat.nodes[src as usize].width <= 64 =>
+            {
+                Some((src, lo))
+            }
+            _ => None,
+        }
+    };
+    let mut extra: Vec<u32> = Vec::new();
     let mut def_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut not_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut fused_away: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for &id in &order {
         let i = id as usize;
@@ -485,6 +215,9 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         let ops = flat.comb_operands(id);
         if ops.is_empty() && !matches!(node.kind, FlatKind::Concat(_)) {
             continue; // inputs, constants, registers, registered reads
+        }
+        if reg_only_slice(id).is_some() {
+            continue;
         }
         let width = node.width;
         let narrow = width <= 64 && ops.iter().all(|&o| flat.nodes[o as usize].width <= 64);
@@ -509,6 +242,17 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             let _ = a;
             continue;
         }
+        if let FlatKind::Slice(src, lo) = &node.kind
+            && width <= 64
+            && flat.nodes[*src as usize].width > 64
+        {
+            // A narrow slice of a wide value: one or two words, shifted and masked.
+            let word = lo / 64;
+            let bit = lo % 64;
+            let spans = u32::from(bit != 0 && bit + width > 64);
+            insts.push(mk(Op::SliceW, s(*src) + word, spans, bit, mask64(width)));
+            continue;
+        }
         if !narrow {
             wide.push(WideOp {
                 kind: node.kind.clone(),
@@ -527,9 +271,30 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             FlatKind::Unary(op, a) => {
                 let aw = flat.nodes[*a as usize].width;
                 let o = match op {
-                    UnaryOp::Not => mk(Op::Not, s(*a), 0, 0, mask),
+                    UnaryOp::Not => {
+                        not_at.insert(dst, insts.len());
+                        mk(Op::Not, s(*a), 0, 0, mask)
+                    }
                     UnaryOp::ReduceAnd => mk(Op::RedAnd, s(*a), 0, 0, mask64(aw)),
-                    UnaryOp::ReduceOr => mk(Op::RedOr, s(*a), 0, 0, 0),
+                    UnaryOp::ReduceOr => {
+                        let ca = canon[*a as usize];
+                        match &flat.nodes[ca as usize].kind {
+                            FlatKind::Concat(parts)
+                                if uses[ca as usize] == 1
+                                    && parts
+                                        .iter()
+                                        .all(|&p| flat.nodes[p as usize].width <= 64) =>
+                            {
+                                if let Some(k) = def_at.get(&slot[ca as usize]) {
+                                    fused_away.insert(*k);
+                                }
+                                let start = extra.len() as u32;
+                                extra.extend(parts.iter().map(|&p| s(p)));
+                                mk(Op::AnyN, start, parts.len() as u32, 0, 0)
+                            }
+                            _ => mk(Op::RedOr, s(*a), 0, 0, 0),
+                        }
+                    }
                     UnaryOp::ReduceXor => mk(Op::RedXor, s(*a), 0, 0, 0),
                 };
                 insts.push(o);
@@ -544,13 +309,17 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 };
                 let o = match op {
                     BinaryOp::Or => match (inner(*b), inner(*a)) {
-                        (Some(FlatKind::Binary(BinaryOp::And, y, z)), _) => {
+                        (Some(FlatKind::Binary(BinaryOp::And, y, z)), _)
+                            if def_at.contains_key(&slot[canon[*b as usize] as usize]) =>
+                        {
                             if let Some(k) = def_at.get(&slot[canon[*b as usize] as usize]) {
                                 fused_away.insert(*k);
                             }
                             mk(Op::OrAnd, sa, s(*y), s(*z), 0)
                         }
-                        (_, Some(FlatKind::Binary(BinaryOp::And, y, z))) => {
+                        (_, Some(FlatKind::Binary(BinaryOp::And, y, z)))
+                            if def_at.contains_key(&slot[canon[*a as usize] as usize]) =>
+                        {
                             if let Some(k) = def_at.get(&slot[canon[*a as usize] as usize]) {
                                 fused_away.insert(*k);
                             }
@@ -558,7 +327,29 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                         }
                         _ => mk(Op::Or, sa, sb, 0, 0),
                     },
-                    BinaryOp::And => mk(Op::And, sa, sb, 0, 0),
+                    BinaryOp::And => {
+                        // `x & !y` with a NOT read only here: one instruction.
+                        let not_of = |x: FlatId| -> Option<(FlatId, usize)> {
+                            let cx = canon[x as usize];
+                            match flat.nodes[cx as usize].kind {
+                                FlatKind::Unary(UnaryOp::Not, y) if uses[cx as usize] == 1 => {
+                                    not_at.get(&slot[cx as usize]).map(|&k| (y, k))
+                                }
+                                _ => None,
+                            }
+                        };
+                        match (not_of(*b), not_of(*a)) {
+                            (Some((y, k)), _) => {
+                                fused_away.insert(k);
+                                mk(Op::AndNot, sa, s(y), 0, 0)
+                            }
+                            (None, Some((y, k))) => {
+                                fused_away.insert(k);
+                                mk(Op::AndNot, sb, s(y), 0, 0)
+                            }
+                            _ => mk(Op::And, sa, sb, 0, 0),
+                        }
+                    }
                     BinaryOp::Xor => mk(Op::Xor, sa, sb, 0, 0),
                     BinaryOp::Add => mk(Op::Add, sa, sb, 0, mask),
                     BinaryOp::Sub => mk(Op::Sub, sa, sb, 0, mask),
@@ -582,8 +373,40 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 }
                 insts.push(o);
             }
-            FlatKind::Mux(sel, a, b) => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
+            FlatKind::Mux(sel, a, b) => {
+                // A select that is a NOT read only here: swap the inputs instead.
+                let cs = canon[*sel as usize];
+                let inverted = match flat.nodes[cs as usize].kind {
+                    FlatKind::Unary(UnaryOp::Not, t) if uses[cs as usize] == 1 => {
+                        not_at.get(&slot[cs as usize]).map(|&k| (t, k))
+                    }
+                    _ => None,
+                };
+                match inverted {
+                    Some((t, k)) => {
+                        fused_away.insert(k);
+                        insts.push(mk(Op::Mux, s(t), s(*b), s(*a), 0));
+                    }
+                    None => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
+                }
+            }
             FlatKind::Slice(a, lo) => insts.push(mk(Op::Slice, s(*a), 0, *lo, mask)),
+            FlatKind::Concat(parts) if parts.len() > 2 => {
+                let start = extra.len() as u32;
+                let mut lo = 0;
+                let mut count = 0;
+                for &p in parts.iter().rev() {
+                    let pw = flat.nodes[p as usize].width;
+                    let zero = const_of(&flat, canon[p as usize]).is_some_and(Bits::is_zero);
+                    if !zero {
+                        extra.extend([s(p), lo]);
+                        count += 1;
+                    }
+                    lo += pw;
+                }
+                def_at.insert(dst, insts.len());
+                insts.push(mk(Op::ConcatN, start, count, 0, 0));
+            }
             FlatKind::Concat(parts) => {
                 let mut lo = 0;
                 let mut first = true;
@@ -611,6 +434,24 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         .filter(|(k, _)| !fused_away.contains(k))
         .map(|(_, i)| i)
         .collect();
+    // Slots the combinational program reads: only their changes require a new eval.
+    let mut comb_read = vec![false; init_vals.len()];
+    let mut buf = Vec::new();
+    for i in &insts {
+        crate::schedule::reads(i, &extra, &wide, &mut buf);
+        for &r in &buf {
+            comb_read[r as usize] = true;
+        }
+        if i.op == Op::Generic {
+            for &(s, w) in &wide[i.k as usize].operands {
+                for k in 0..words_for(w) as u32 {
+                    comb_read[(s + k) as usize] = true;
+                }
+            }
+        }
+    }
+    let has_mem_read = insts.iter().any(|i| i.op == Op::MemRead);
+    let (insts, runs) = levelize(insts, &extra, &wide);
 
     // Registers and memories.
     let mut regs = Vec::new();
@@ -635,9 +476,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                     }
                     None => NONE,
                 };
+                let (next_slot, shift, mask) = match reg_only_slice(*next) {
+                    Some((src, lo)) if words == 1 => (s(src), lo, mask64(flat.nodes[i].width)),
+                    _ => (s(*next), 0, u64::MAX),
+                };
                 regs.push(RegUpdate {
                     q: slot[i],
-                    next: s(*next),
+                    next: next_slot,
+                    shift,
+                    mask,
                     enable: enable.map_or(NONE, s),
                     words,
                     reset: r,
@@ -653,6 +500,25 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 scratch_words += mems[*m].words_per_entry;
             }
             _ => {}
+        }
+    }
+    let state: std::collections::HashSet<u32> = regs
+        .iter()
+        .map(|r: &RegUpdate| r.q)
+        .chain(sync_reads.iter().map(|r: &SyncRead| r.dst))
+        .collect();
+    let (direct, regs): (Vec<RegUpdate>, Vec<RegUpdate>) = regs.into_iter().partition(|r| {
+        r.words == 1 && !state.contains(&r.next) && (r.enable == NONE || !state.contains(&r.enable))
+    });
+    scratch_words -= direct.len();
+    // Group the in-place registers by enable, so that one test skips a whole group.
+    let mut direct = direct;
+    direct.sort_by_key(|r| r.enable);
+    let mut direct_groups: Vec<(u32, u32, u32)> = Vec::new();
+    for (k, r) in direct.iter().enumerate() {
+        match direct_groups.last_mut() {
+            Some(g) if g.0 == r.enable => g.2 = k as u32 + 1,
+            _ => direct_groups.push((r.enable, k as u32, k as u32 + 1)),
         }
     }
     let mut mem_writes = Vec::new();
@@ -700,9 +566,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         });
     }
     Ok(Program {
+        comb_read,
+        has_mem_read,
         insts,
+        runs,
+        extra,
         wide,
         regs,
+        direct,
+        direct_groups,
         resets,
         sync_reads,
         mem_writes,

@@ -6,8 +6,10 @@
 
 use hw::{Bits, Module, mask64, words_for};
 
-use crate::compile::{LoopError, NONE, Op, Program, Source, compile, eval_kind};
-use crate::flat::FlatNetlist;
+use crate::compile::compile;
+use crate::flat::{FlatKind, FlatNetlist};
+use crate::optimize::eval_kind;
+use crate::program::{LoopError, NONE, Op, Program, Source};
 
 /// Errors of the simulator's API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -106,7 +108,13 @@ impl Simulator {
             .unwrap_or(0);
         Ok(Simulator {
             name: top.name.clone(),
-            vals: prog.init_vals.clone(),
+            // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
+            // the compiler knows is in bounds (slots are always below the real length).
+            vals: {
+                let mut v = prog.init_vals.clone();
+                v.resize(v.len().next_power_of_two().max(1), 0);
+                v
+            },
             mems: prog.mem_init.clone(),
             scratch: vec![0; prog.scratch_words],
             wide_buf: vec![0; max_wide + 2],
@@ -145,9 +153,23 @@ impl Simulator {
             flat_nodes: self.prog.flat_nodes,
             instructions: self.prog.insts.len(),
             wide_instructions: self.prog.wide.len(),
-            registers: self.prog.regs.len() + self.prog.sync_reads.len(),
-            value_words: self.vals.len(),
+            registers: self.prog.regs.len() + self.prog.direct.len() + self.prog.sync_reads.len(),
+            value_words: self.prog.init_vals.len(),
         }
+    }
+
+    /// Operator histogram and run count of the compiled program (for tuning).
+    pub fn debug_histogram(&self) -> String {
+        let mut h: std::collections::BTreeMap<String, usize> = Default::default();
+        for &(op, start, end) in &self.prog.runs {
+            *h.entry(format!("{op:?}")).or_default() += (end - start) as usize;
+        }
+        for w in &self.prog.wide {
+            let label = crate::flat::kind_label(&w.kind);
+            let narrow = if w.width <= 64 { "->narrow" } else { "" };
+            *h.entry(format!("wide {label}{narrow}")).or_default() += 1;
+        }
+        format!("{} runs; {h:?}", self.prog.runs.len())
     }
 
     /// The input named `name`.
@@ -188,11 +210,15 @@ impl Simulator {
     pub fn set(&mut self, input: InputId, value: u64) {
         let (_, w, slot) = &self.prog.inputs[input.0];
         let s = *slot as usize;
-        self.vals[s] = value & mask64(*w);
-        for k in 1..words_for(*w) {
-            self.vals[s + k] = 0;
+        let n = words_for(*w);
+        let v = value & mask64(*w);
+        if self.vals[s] != v || self.vals[s + 1..s + n].iter().any(|&x| x != 0) {
+            self.vals[s] = v;
+            self.vals[s + 1..s + n].fill(0);
+            // Only values the logic reads need a new evaluation (inputs read only by
+            // registers are taken at the clock edge).
+            self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
         }
-        self.dirty = true;
     }
 
     /// Set an input from a value of any width (truncated or zero-extended).
@@ -200,8 +226,11 @@ impl Simulator {
         let (_, w, slot) = &self.prog.inputs[input.0];
         let v = Bits::from_words(value.words(), *w);
         let s = *slot as usize;
-        self.vals[s..s + v.words().len()].copy_from_slice(v.words());
-        self.dirty = true;
+        let n = v.words().len();
+        if self.vals[s..s + n] != *v.words() {
+            self.vals[s..s + n].copy_from_slice(v.words());
+            self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
+        }
     }
 
     /// Set an input by name; a value wider than the input is an error.
@@ -292,104 +321,110 @@ impl Simulator {
         }
         self.dirty = false;
         let v = &mut self.vals;
-        for i in &self.prog.insts {
-            let (a, b, c, d) = (i.a as usize, i.b as usize, i.c as usize, i.dst as usize);
-            let r = match i.op {
-                Op::Not => !v[a] & i.k,
-                Op::And => v[a] & v[b],
-                Op::Or => v[a] | v[b],
-                Op::Xor => v[a] ^ v[b],
-                Op::OrAnd => v[a] | (v[b] & v[c]),
-                Op::Add => v[a].wrapping_add(v[b]) & i.k,
-                Op::Sub => v[a].wrapping_sub(v[b]) & i.k,
-                Op::Shl => {
-                    if v[b] >= c as u64 {
+        let k = v.len() - 1;
+        let extra = &self.prog.extra;
+        let mems = &self.mems;
+        for &(op, start, end) in &self.prog.runs {
+            let run = &self.prog.insts[start as usize..end as usize];
+            // One loop per operator: the per-instruction work has no dispatch branch.
+            macro_rules! each {
+                (|$i:ident| $e:expr) => {
+                    for $i in run {
+                        let r = $e;
+                        v[$i.dst as usize & k] = r;
+                    }
+                };
+            }
+            // Mask of the low `w` bits, 1 <= w <= 64.
+            let m = |w: u32| u64::MAX >> (64 - w);
+            match op {
+                Op::Not => each!(|i| !v[i.a as usize & k] & m(i.b)),
+                Op::And => each!(|i| v[i.a as usize & k] & v[i.b as usize & k]),
+                Op::Or => each!(|i| v[i.a as usize & k] | v[i.b as usize & k]),
+                Op::Xor => each!(|i| v[i.a as usize & k] ^ v[i.b as usize & k]),
+                Op::OrAnd => {
+                    each!(|i| v[i.a as usize & k] | (v[i.b as usize & k] & v[i.c as usize & k]))
+                }
+                Op::AndNot => each!(|i| v[i.a as usize & k] & !v[i.b as usize & k]),
+                Op::Add => {
+                    each!(|i| v[i.a as usize & k].wrapping_add(v[i.b as usize & k]) & m(i.c))
+                }
+                Op::Sub => {
+                    each!(|i| v[i.a as usize & k].wrapping_sub(v[i.b as usize & k]) & m(i.c))
+                }
+                Op::Shl => each!(|i| {
+                    let sh = v[i.b as usize & k];
+                    if sh >= u64::from(i.c) {
                         0
                     } else {
-                        (v[a] << v[b]) & i.k
+                        (v[i.a as usize & k] << sh) & m(i.c)
                     }
-                }
-                Op::Shr => {
-                    if v[b] >= c as u64 {
+                }),
+                Op::Shr => each!(|i| {
+                    let sh = v[i.b as usize & k];
+                    if sh >= u64::from(i.c) {
                         0
                     } else {
-                        v[a] >> v[b]
+                        v[i.a as usize & k] >> sh
                     }
-                }
-                Op::ShlK => (v[a] << c) & i.k,
-                Op::ShrK => v[a] >> c,
-                Op::Eq => u64::from(v[a] == v[b]),
-                Op::Ne => u64::from(v[a] != v[b]),
-                Op::Lt => u64::from(v[a] < v[b]),
-                Op::Le => u64::from(v[a] <= v[b]),
-                Op::Mux => {
-                    if v[a] != 0 {
-                        v[b]
+                }),
+                Op::ShlK => each!(|i| (v[i.a as usize & k] << i.c) & m(i.b)),
+                Op::ShrK => each!(|i| v[i.a as usize & k] >> i.c),
+                Op::Eq => each!(|i| u64::from(v[i.a as usize & k] == v[i.b as usize & k])),
+                Op::Ne => each!(|i| u64::from(v[i.a as usize & k] != v[i.b as usize & k])),
+                Op::Lt => each!(|i| u64::from(v[i.a as usize & k] < v[i.b as usize & k])),
+                Op::Le => each!(|i| u64::from(v[i.a as usize & k] <= v[i.b as usize & k])),
+                Op::Mux => each!(|i| if v[i.a as usize & k] != 0 {
+                    v[i.b as usize & k]
+                } else {
+                    v[i.c as usize & k]
+                }),
+                Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
+                Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
+                Op::ConcatNext => each!(|i| v[i.dst as usize & k] | (v[i.a as usize & k] << i.c)),
+                Op::ConcatN => each!(|i| {
+                    let mut r = 0;
+                    let (a, b) = (i.a as usize, i.b as usize);
+                    for pair in extra[a..a + 2 * b].chunks_exact(2) {
+                        r |= v[pair[0] as usize & k] << pair[1];
+                    }
+                    r
+                }),
+                Op::AnyN => each!(|i| {
+                    let mut r = 0;
+                    for &x in &extra[i.a as usize..(i.a + i.b) as usize] {
+                        r |= v[x as usize & k];
+                    }
+                    u64::from(r != 0)
+                }),
+                Op::RedAnd => each!(|i| u64::from(v[i.a as usize & k] == m(i.b))),
+                Op::RedOr => each!(|i| u64::from(v[i.a as usize & k] != 0)),
+                Op::RedXor => each!(|i| u64::from(v[i.a as usize & k].count_ones() & 1 == 1)),
+                Op::SliceW => each!(|i| {
+                    let a = i.a as usize;
+                    let bit = i.c & 63;
+                    let lo = v[a & k] >> bit;
+                    let hi = if i.b != 0 {
+                        v[(a + 1) & k] << (64 - bit)
                     } else {
-                        v[c]
-                    }
-                }
-                Op::Slice => (v[a] >> c) & i.k,
-                Op::ConcatFirst => v[a] << c,
-                Op::ConcatNext => v[d] | (v[a] << c),
-                Op::RedAnd => u64::from(v[a] == i.k),
-                Op::RedOr => u64::from(v[a] != 0),
-                Op::RedXor => u64::from(v[a].count_ones() & 1 == 1),
+                        0
+                    };
+                    (lo | hi) & m(i.c >> 8)
+                }),
                 Op::MemRead => {
-                    let base = i.k as usize + v[a] as usize * c;
-                    if c == 1 {
-                        self.mems[base]
-                    } else {
-                        v[d..d + c].copy_from_slice(&self.mems[base..base + c]);
-                        continue;
+                    for i in run {
+                        let c = i.c as usize;
+                        let base = i.b as usize + v[i.a as usize] as usize * c;
+                        let d = i.dst as usize;
+                        v[d..d + c].copy_from_slice(&mems[base..base + c]);
                     }
                 }
                 Op::Generic => {
-                    let w = &self.prog.wide[i.k as usize];
-                    let buf = &mut self.wide_buf;
-                    let mut off = 0;
-                    let out_words = words_for(w.width);
-                    if w.operands.len() > 64 {
-                        // Very wide concatenations: rare, allowed to allocate.
-                        let owned: Vec<(Vec<u64>, u32)> = w
-                            .operands
-                            .iter()
-                            .map(|&(s, ow)| {
-                                (v[s as usize..s as usize + words_for(ow)].to_vec(), ow)
-                            })
-                            .collect();
-                        let refs: Vec<(&[u64], u32)> =
-                            owned.iter().map(|(x, ow)| (x.as_slice(), *ow)).collect();
-                        eval_kind(&w.kind, w.width, &refs, &mut buf[..out_words + 1]);
-                        let dst = w.dst as usize;
-                        v[dst..dst + out_words].copy_from_slice(&buf[..out_words]);
-                        continue;
+                    for i in run {
+                        eval_wide(&self.prog.wide[i.a as usize], v, &mut self.wide_buf);
                     }
-                    let mut ranges = [(0usize, 0usize, 0u32); 64];
-                    let nops = w.operands.len();
-                    for (k, &(s, ow)) in w.operands.iter().enumerate() {
-                        let n = words_for(ow);
-                        buf[off..off + n].copy_from_slice(&v[s as usize..s as usize + n]);
-                        ranges[k] = (off, n, ow);
-                        off += n;
-                    }
-                    let (ins, out) = buf.split_at_mut(off);
-                    let mut operands: [(&[u64], u32); 64] = [(&[], 0); 64];
-                    for (slot, &(o, n, ow)) in operands.iter_mut().zip(&ranges[..nops]) {
-                        *slot = (&ins[o..o + n], ow);
-                    }
-                    eval_kind(
-                        &w.kind,
-                        w.width,
-                        &operands[..nops],
-                        &mut out[..out_words + 1],
-                    );
-                    let dst = w.dst as usize;
-                    v[dst..dst + out_words].copy_from_slice(&out[..out_words]);
-                    continue;
                 }
-            };
-            v[d] = r;
+            }
         }
     }
 
@@ -402,16 +437,22 @@ impl Simulator {
         let mut k = 0;
         for r in &self.prog.regs {
             let n = r.words as usize;
-            let src = if rst && r.reset != NONE {
-                &self.prog.resets[r.reset as usize..r.reset as usize + n]
-            } else if r.enable == NONE || v[r.enable as usize] != 0 {
-                &v[r.next as usize..r.next as usize + n]
-            } else {
-                &v[r.q as usize..r.q as usize + n]
-            };
             if n == 1 {
-                self.scratch[k] = src[0];
+                self.scratch[k] = if rst && r.reset != NONE {
+                    self.prog.resets[r.reset as usize]
+                } else if r.enable == NONE || v[r.enable as usize] != 0 {
+                    (v[r.next as usize] >> r.shift) & r.mask
+                } else {
+                    v[r.q as usize]
+                };
             } else {
+                let src = if rst && r.reset != NONE {
+                    &self.prog.resets[r.reset as usize..r.reset as usize + n]
+                } else if r.enable == NONE || v[r.enable as usize] != 0 {
+                    &v[r.next as usize..r.next as usize + n]
+                } else {
+                    &v[r.q as usize..r.q as usize + n]
+                };
                 self.scratch[k..k + n].copy_from_slice(src);
             }
             k += n;
@@ -423,30 +464,64 @@ impl Simulator {
             self.scratch[k..k + n].copy_from_slice(&self.mems[base..base + n]);
             k += n;
         }
+        let mut changed = false;
         for w in &self.prog.mem_writes {
             if v[w.enable as usize] != 0 {
+                changed |= self.prog.has_mem_read;
                 let l = &self.prog.mems[w.mem];
                 let n = l.words_per_entry;
                 let base = l.base + v[w.addr as usize] as usize * n;
                 self.mems[base..base + n].copy_from_slice(&v[w.data as usize..w.data as usize + n]);
             }
         }
+        // Registers that read no state update in place (after everything that reads the
+        // old state has been captured).
+        let read = &self.prog.comb_read;
+        if rst {
+            for r in &self.prog.direct {
+                let q = r.q as usize;
+                let new = if r.reset != NONE {
+                    self.prog.resets[r.reset as usize]
+                } else if r.enable == NONE || v[r.enable as usize] != 0 {
+                    (v[r.next as usize] >> r.shift) & r.mask
+                } else {
+                    v[q]
+                };
+                changed |= read[q] && new != v[q];
+                v[q] = new;
+            }
+        } else {
+            for &(en, start, end) in &self.prog.direct_groups {
+                if en != NONE && v[en as usize] == 0 {
+                    continue;
+                }
+                for r in &self.prog.direct[start as usize..end as usize] {
+                    let q = r.q as usize;
+                    let new = (v[r.next as usize] >> r.shift) & r.mask;
+                    changed |= read[q] && new != v[q];
+                    v[q] = new;
+                }
+            }
+        }
         let mut k = 0;
         for r in &self.prog.regs {
-            let n = r.words as usize;
-            if n == 1 {
-                v[r.q as usize] = self.scratch[k];
-            } else {
-                v[r.q as usize..r.q as usize + n].copy_from_slice(&self.scratch[k..k + n]);
+            let (q, n) = (r.q as usize, r.words as usize);
+            if v[q..q + n] != self.scratch[k..k + n] {
+                changed |= read[q..q + n].iter().any(|&x| x);
+                v[q..q + n].copy_from_slice(&self.scratch[k..k + n]);
             }
             k += n;
         }
         for sr in &self.prog.sync_reads {
-            let n = self.prog.mems[sr.mem].words_per_entry;
-            v[sr.dst as usize..sr.dst as usize + n].copy_from_slice(&self.scratch[k..k + n]);
+            let (d, n) = (sr.dst as usize, self.prog.mems[sr.mem].words_per_entry);
+            if v[d..d + n] != self.scratch[k..k + n] {
+                changed |= read[d..d + n].iter().any(|&x| x);
+                v[d..d + n].copy_from_slice(&self.scratch[k..k + n]);
+            }
             k += n;
         }
-        self.dirty = true;
+        // Evaluate again only when something the logic reads has changed.
+        self.dirty |= changed;
         self.cycle += 1;
     }
 
@@ -511,4 +586,33 @@ impl Simulator {
             }
         }
     }
+}
+
+/// Evaluate one multi-word operator (reference semantics), reading the operands in
+/// place and writing through `buf`; no allocation.
+fn eval_wide(w: &crate::program::WideOp, v: &mut [u64], buf: &mut [u64]) {
+    let out_words = words_for(w.width);
+    let dst = w.dst as usize;
+    {
+        let vr: &[u64] = v;
+        let op = |k: usize| {
+            let (s, ow) = w.operands[k];
+            (&vr[s as usize..s as usize + words_for(ow)], ow)
+        };
+        let out = &mut buf[..out_words + 1];
+        match &w.kind {
+            FlatKind::Concat(_) => {
+                out.fill(0);
+                let mut lo = 0;
+                for &(s, ow) in w.operands.iter().rev() {
+                    crate::words::deposit(&vr[s as usize..s as usize + words_for(ow)], ow, lo, out);
+                    lo += ow;
+                }
+            }
+            FlatKind::Binary(..) => eval_kind(&w.kind, w.width, &[op(0), op(1)], out),
+            FlatKind::Mux(..) => eval_kind(&w.kind, w.width, &[op(0), op(1), op(2)], out),
+            _ => eval_kind(&w.kind, w.width, &[op(0)], out),
+        }
+    }
+    v[dst..dst + out_words].copy_from_slice(&buf[..out_words]);
 }

@@ -18,11 +18,14 @@
 mod compile;
 mod engine;
 pub mod flat;
+mod optimize;
+mod program;
+mod schedule;
 pub mod timing;
 pub mod vcd;
 mod words;
 
-pub use compile::LoopError;
 pub use engine::{InputId, OutputId, SimError, SimOptions, SimStats, Simulator};
+pub use program::LoopError;
 pub use timing::{TimingPath, TimingReport, analyze as timing};
 pub use vcd::Waveform;

@@ -23,8 +23,9 @@
 
 use hw::{BinaryOp, Module, UnaryOp};
 
-use crate::compile::{LoopError, topo};
 use crate::flat::{FlatId, FlatKind, FlatNetlist, kind_label};
+use crate::optimize::topo;
+use crate::program::LoopError;
 
 /// `ceil(log2 w)`, 0 for `w <= 1`.
 fn clog2(w: u32) -> u32 {

@@ -15,6 +15,7 @@
 pub mod cosim;
 pub mod fpga;
 pub mod random;
+pub mod speed;
 pub mod stimulus;
 pub mod tools;
 

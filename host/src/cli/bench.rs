@@ -42,6 +42,22 @@ enum BenchKind {
         #[arg(long, default_value_t = 7)]
         runs: usize,
     },
+    /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
+    Sim {
+        /// Block to simulate (see `antichip hw list`); default: `ray_array` (64 cells)
+        /// and `ray_board` (the same logic at word level).
+        #[arg(long)]
+        block: Option<String>,
+        /// Cycles per timed run.
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+        /// Number of timed runs (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Skip the Verilator peer (it needs a C++ build of about a minute).
+        #[arg(long)]
+        no_verilator: bool,
+    },
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
@@ -53,6 +69,21 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             runs,
             report,
         } => super::bench_chip::run(positions.max(1), seed, runs.max(1), &report),
+        BenchKind::Sim {
+            block,
+            cycles,
+            runs,
+            no_verilator,
+        } => {
+            let blocks = match block {
+                Some(b) => vec![b],
+                None => vec!["ray_array".to_string(), "ray_board".to_string()],
+            };
+            for b in blocks {
+                super::bench_sim::bench_sim(&b, cycles.max(1), runs.max(1), !no_verilator)?;
+            }
+            Ok(0)
+        }
     }
 }
 

@@ -3,7 +3,9 @@
 
 pub mod bench;
 pub mod bench_chip;
+pub mod bench_sim;
 pub mod chip;
+pub mod hw;
 pub mod input;
 pub mod movegen;
 pub mod moves;

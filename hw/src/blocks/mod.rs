@@ -7,6 +7,7 @@ pub mod arbiter;
 pub mod counter;
 pub mod memory;
 pub mod ray_array;
+pub mod ray_board;
 
 /// A named block and how to build it.
 #[derive(Clone, Copy)]
@@ -41,6 +42,11 @@ pub fn catalog() -> Vec<Block> {
             name: "ray_array",
             about: "8x8 slider-ray array (64 cells, 8 directions) feeding a 64-input arbiter",
             build: ray_array::ray_array,
+        },
+        Block {
+            name: "ray_board",
+            about: "the ray_array's find-victim slice at word level: Kogge-Stone ray fills on 64-bit registers",
+            build: ray_board::ray_board,
         },
     ]
 }

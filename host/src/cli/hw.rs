@@ -1,0 +1,113 @@
+//! `antichip hw`: the RTL blocks: write their Verilog, run the FPGA flow, print static
+//! timing, list them.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use hw::blocks::{self, Block};
+
+/// Hardware blocks: Verilog export, FPGA flow, static timing.
+#[derive(Args)]
+pub struct HwArgs {
+    #[command(subcommand)]
+    command: HwCommand,
+}
+
+#[derive(Subcommand)]
+enum HwCommand {
+    /// Write the Verilog of BLOCK into DIR, one `<module>.v` per distinct module (every
+    /// block, each in `DIR/<block>/`, when no block is named).
+    Verilog {
+        /// Output directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Block name (see `antichip hw list`).
+        block: Option<String>,
+    },
+    /// Run the FPGA flow (yosys synth_ice40, nextpnr-ice40 HX8K ct256, icepack, yosys ltp)
+    /// on BLOCK and print its report.
+    Synth {
+        /// Block name (see `antichip hw list`).
+        block: String,
+        /// Working directory for the tools' files.
+        #[arg(long, default_value = "build/fpga")]
+        out: PathBuf,
+        /// Print the report as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Static timing of BLOCK: the longest paths in unit gate delays, signal by signal.
+    Timing {
+        /// Block name (see `antichip hw list`).
+        block: String,
+    },
+    /// List the blocks.
+    List,
+}
+
+fn find(name: &str) -> anyhow::Result<Block> {
+    match blocks::find(name) {
+        Some(b) => Ok(b),
+        None => {
+            let known: Vec<&str> = blocks::catalog().iter().map(|b| b.name).collect();
+            bail!("unknown block `{name}`; blocks: {}", known.join(", "))
+        }
+    }
+}
+
+pub fn run(args: HwArgs) -> anyhow::Result<u8> {
+    // Write errors (a closed pipe) are reported as errors, not panics.
+    let mut stdout = std::io::stdout().lock();
+    match args.command {
+        HwCommand::List => {
+            for b in blocks::catalog() {
+                writeln!(stdout, "{:<12} {}", b.name, b.about)?;
+            }
+        }
+        HwCommand::Verilog { out, block } => {
+            let chosen = match &block {
+                Some(name) => vec![(find(name)?, out.clone())],
+                None => blocks::catalog()
+                    .into_iter()
+                    .map(|b| (b, out.join(b.name)))
+                    .collect(),
+            };
+            for (b, dir) in chosen {
+                let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+                let files = hw::verilog::write_design(&m, &dir)?;
+                for f in files {
+                    writeln!(stdout, "{}", f.display())?;
+                }
+            }
+        }
+        HwCommand::Synth { block, out, json } => {
+            let b = find(&block)?;
+            let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+            let report = testbench::run_flow(b.name, &m, &out.join(b.name))?;
+            if json {
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+            } else {
+                writeln!(stdout, "{report}")?;
+            }
+        }
+        HwCommand::Timing { block } => {
+            let b = find(&block)?;
+            let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+            let t = sim::timing(&m)?;
+            for (what, p) in [
+                ("register to register", &t.reg_to_reg),
+                ("input to register", &t.in_to_reg),
+                ("register to output", &t.reg_to_out),
+                ("input to output", &t.in_to_out),
+            ] {
+                match p {
+                    Some(p) => write!(stdout, "{what}: {p}")?,
+                    None => writeln!(stdout, "{what}: no such path")?,
+                }
+            }
+        }
+    }
+    Ok(0)
+}
