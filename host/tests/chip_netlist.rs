@@ -1,7 +1,6 @@
 //! The simulated `movegen` netlist against the cycle-exact reference model on 2,000
-//! positions in three configurations (every
-//! register output and every named internal signal, cycle for cycle) and against
-//! shakmaty (the moves themselves).
+//! positions in three configurations: every registered output and every named internal
+//! signal, cycle for cycle.
 
 use host::chip::board_of;
 use host::chip::netlist::NetlistChip;
