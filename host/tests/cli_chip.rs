@@ -78,6 +78,7 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
     assert!(text.contains("shortcuts on: 31 moves in"), "{text}");
     assert!(text.contains("shortcuts off: 31 moves in"), "{text}");
     assert!(text.contains("cycles per move"), "{text}");
+    assert!(text.contains("each shortcut switched off alone"), "{text}");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "error: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
