@@ -88,6 +88,7 @@ pub struct Simulator {
     scratch: Vec<u64>,
     wide_buf: Vec<u64>,
     dirty: bool,
+    always_eval: bool,
     cycle: u64,
 }
 
@@ -119,9 +120,17 @@ impl Simulator {
             scratch: vec![0; prog.scratch_words],
             wide_buf: vec![0; max_wide + 2],
             dirty: true,
+            always_eval: false,
             cycle: 0,
             prog,
         })
+    }
+
+    /// Evaluate the logic every cycle even when nothing it reads has changed (to
+    /// measure the worst case; results are identical either way).
+    pub fn set_always_eval(&mut self, always: bool) {
+        self.always_eval = always;
+        self.dirty = true;
     }
 
     /// Top module name.
@@ -521,7 +530,7 @@ impl Simulator {
             k += n;
         }
         // Evaluate again only when something the logic reads has changed.
-        self.dirty |= changed;
+        self.dirty |= changed || self.always_eval;
         self.cycle += 1;
     }
 

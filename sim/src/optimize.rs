@@ -122,10 +122,45 @@ pub(crate) fn simplify(flat: &mut FlatNetlist, order: &[FlatId]) -> Vec<FlatId> 
             FlatKind::Binary(op, a, b) => FlatKind::Binary(*op, c(*a), c(*b)),
             FlatKind::Mux(s, a, b) => FlatKind::Mux(c(*s), c(*a), c(*b)),
             FlatKind::Concat(p) => FlatKind::Concat(p.iter().map(|&x| c(x)).collect()),
-            FlatKind::Slice(a, lo) => match &flat.nodes[c(*a) as usize].kind {
-                FlatKind::Slice(b, lo2) => FlatKind::Slice(*b, lo + lo2),
-                _ => FlatKind::Slice(c(*a), *lo),
-            },
+            FlatKind::Slice(a, lo) => {
+                let width = flat.nodes[id as usize].width;
+                let (mut src, mut lo) = (c(*a), *lo);
+                // Look through slices of slices and slices of concatenations that fall
+                // within one part (buses packed by one module and unpacked by another).
+                loop {
+                    match &flat.nodes[src as usize].kind {
+                        FlatKind::Slice(b, lo2) => {
+                            lo += lo2;
+                            src = *b;
+                        }
+                        FlatKind::Concat(parts) => {
+                            let mut base = 0;
+                            let mut inside = None;
+                            for &p in parts.iter().rev() {
+                                let pw = flat.nodes[p as usize].width;
+                                if lo >= base && lo + width <= base + pw {
+                                    inside = Some((p, lo - base));
+                                    break;
+                                }
+                                base += pw;
+                            }
+                            match inside {
+                                Some((p, l)) => {
+                                    src = p;
+                                    lo = l;
+                                }
+                                None => break,
+                            }
+                        }
+                        _ => break,
+                    }
+                }
+                if lo == 0 && flat.nodes[src as usize].width == width {
+                    canon[id as usize] = src;
+                    continue;
+                }
+                FlatKind::Slice(src, lo)
+            }
             FlatKind::MemRead(m, a) => FlatKind::MemRead(*m, c(*a)),
             other => other.clone(),
         };

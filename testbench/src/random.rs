@@ -79,7 +79,15 @@ pub fn random_module(name: &str, rng: &mut Rng, ops: usize, depth: u32) -> Resul
     }
     let mem = if rng.u32(0..4) == 0 {
         let aw = rng.u32(1..=4);
-        Some(m.memory("mem", 1 << aw, random_width(rng)))
+        let w = random_width(rng);
+        let mem = m.memory("mem", 1 << aw, w);
+        if w <= 64 && rng.bool() {
+            let words: Vec<u64> = (0..rng.usize(0..=1 << aw))
+                .map(|_| rng.u64(..) & hw::mask64(w))
+                .collect();
+            mem.init(&words);
+        }
+        Some(mem)
     } else {
         None
     };
