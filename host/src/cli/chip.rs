@@ -22,8 +22,9 @@ enum ChipCommand {
     /// Cycles per position and per generated move, with and without the shortcuts.
     ///
     /// Runs each position (FEN lines from FILE, or a built-in corpus of positions from
-    /// seeded random games) through the simulated chip twice: all four shortcuts on, and
-    /// all off (the plain ChipTest sequence). Cycle counts come from the chip's counter.
+    /// seeded random games) through the simulated chip with all four shortcuts on, all
+    /// off (the plain ChipTest sequence), and each one off alone. Cycle counts come from
+    /// the chip's counter.
     Stats {
         /// File of FEN lines ('-' for stdin); the built-in random corpus when absent.
         file: Option<PathBuf>,
@@ -119,6 +120,27 @@ fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> any
         "shortcuts save {:.1}% of the cycles",
         100.0 * (1.0 - on.cycles as f64 / off.cycles.max(1) as f64)
     );
+    println!();
+    println!("each shortcut switched off alone (the others on):");
+    let names = [
+        "one victim, one attacker",
+        "several victims, one attacker",
+        "several attackers",
+        "no victim (non-captures)",
+    ];
+    for (bit, name) in names.iter().enumerate() {
+        let config = Config {
+            shortcuts: Shortcuts::from_bits(Shortcuts::ALL.bits() & !(1 << bit)),
+            ..Config::default()
+        };
+        let s = measure(&mut chip, &boards, config)?;
+        println!(
+            "  {name:<30} {:>8} cycles (+{:.1}%), {:.3} cycles per move",
+            s.cycles,
+            100.0 * (s.cycles as f64 / on.cycles.max(1) as f64 - 1.0),
+            s.cycles_per_move()
+        );
+    }
     Ok(code)
 }
 

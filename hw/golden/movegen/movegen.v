@@ -416,17 +416,17 @@ module movegen (
   wire [2:0] _n703;
   wire _n704;
   wire [63:0] attacker_grant;
-  wire _n706;
+  wire [63:0] victim_grant;
   wire _n707;
-  wire [5:0] _n708;
+  wire _n708;
   wire [5:0] _n709;
-  wire [2:0] _n710;
-  wire _n711;
+  wire [5:0] _n710;
+  wire [2:0] _n711;
   wire _n712;
-  wire [15:0] _n713;
+  wire _n713;
+  wire [15:0] _n714;
   wire [63:0] victim_disable;
   wire [63:0] victim_mask;
-  wire [63:0] victim_grant;
   wire [63:0] attacker_disable;
   wire [63:0] attacker_mask;
   wire [3:0] _sequencer_phase;
@@ -795,14 +795,14 @@ module movegen (
   assign _n671 = ep_file == 3'h7;
   assign _n672 = _n455 & _n671;
   assign ep_set = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n624, _n619, _n614, _n609, _n604, _n599, _n594, _n589, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n536, _n532, _n528, _n524, _n520, _n516, _n512, _n508, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign valid = _n706;
-  assign done = _n707;
-  assign from = _n708;
-  assign to = _n709;
-  assign promo = _n710;
-  assign capture_forced = _n711;
-  assign no_legal_move = _n712;
-  assign cycles = _n713;
+  assign valid = _n707;
+  assign done = _n708;
+  assign from = _n709;
+  assign to = _n710;
+  assign promo = _n711;
+  assign capture_forced = _n712;
+  assign no_legal_move = _n713;
+  assign cycles = _n714;
   chip_array array (
     .clk(clk),
     .rst(rst),
@@ -847,6 +847,7 @@ module movegen (
     .a_prio(_n703),
     .a_more(_n704),
     .a_grant(attacker_grant),
+    .v_grant(victim_grant),
     .black(_n675),
     .ep_here(_n680),
     .find_victim(_n676),
@@ -862,14 +863,14 @@ module movegen (
     .a_key_valid(_n693),
     .a_key_prio(_n694),
     .a_key_sq(_n695),
-    .valid(_n706),
-    .done(_n707),
-    .from(_n708),
-    .to(_n709),
-    .promo(_n710),
-    .capture_forced(_n711),
-    .no_legal_move(_n712),
-    .cycles(_n713),
+    .valid(_n707),
+    .done(_n708),
+    .from(_n709),
+    .to(_n710),
+    .promo(_n711),
+    .capture_forced(_n712),
+    .no_legal_move(_n713),
+    .cycles(_n714),
     .phase(_sequencer_phase)
   );
   chip_arbiter victim_arbiter (
@@ -904,6 +905,6 @@ module movegen (
   );
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _sequencer_phase, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_disable, victim_mask, victim_grant, attacker_disable, attacker_mask, 1'b0};
+  wire _unused = &{1'b0, _sequencer_phase, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_disable, victim_mask, attacker_disable, attacker_mask, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

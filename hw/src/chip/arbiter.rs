@@ -8,7 +8,8 @@
 //!     |  mask = cand & ~disable
 //!     |  three wired-OR rounds, priority bit 2 first: a cell drops out when it lacks
 //!     |  the bit and some other live cell has it (Deep Blue's bit-serial election)
-//!     |  fixed square priority among the survivors (lowest square) -> arbiter64
+//!     |  fixed square priority among the survivors (lowest square): first live rank,
+//!     |  first live file in it
 //!     v
 //!  grant[63:0], valid, square[5:0], prio[2:0], more, mask[63:0], disable_mask[63:0]
 //! ```
@@ -19,12 +20,10 @@
 //! lower square (or the same square, when `strict`). The square comparison is split
 //! into rank and file lines shared by all cells, so each cell needs only a few gates.
 
-use crate::blocks::arbiter::arbiter64;
-use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first};
 
 /// Build the arbiter.
 pub fn arbiter() -> Result<Module, HwError> {
-    let leaf = arbiter64()?;
     let m = ModuleBuilder::new("chip_arbiter");
     let cand = m.input("cand", 64);
     let prios = m.input("prios", 192);
@@ -66,23 +65,69 @@ pub fn arbiter() -> Result<Module, HwError> {
         best.push(any_b);
     }
     let best = concat(&best).named("best_prio");
-    let fixed = m.instance("square_priority", &leaf);
-    fixed.connect("req", concat_lsb_first(&alive).named("survivors"));
-    let grant = fixed.output("grant");
-    let valid = fixed.output("valid");
+    // Fixed square priority among the survivors: the lowest square wins. Groups of
+    // eight (one rank each) find their first survivor while the ranks decide which group
+    // is first, so the grant is two short OR chains deep.
+    let rank_any: Vec<Signal> = (0..8)
+        .map(|r| any(&alive[8 * r..8 * r + 8]).named("rank_any"))
+        .collect();
+    let grant: Vec<Signal> = (0..64)
+        .map(|s| {
+            let (r, f) = (s / 8, s % 8);
+            let mut first = alive[s];
+            if r > 0 {
+                first = first & !any(&rank_any[..r]);
+            }
+            if f > 0 {
+                first = first & !any(&alive[8 * r..8 * r + f]);
+            }
+            first.named("grant_bit")
+        })
+        .collect();
+    let grant = concat_lsb_first(&grant).named("grant_bus");
+    let (valid, _) = any_and_many(&rank_any);
+    let (_, more) = any_and_many(&mask);
     let mask_bus = concat_lsb_first(&mask).named("mask_bus");
     m.output("grant", grant);
-    m.output("valid", valid);
-    m.output(
-        "square",
-        mux(valid, fixed.output("index"), 0).named("square"),
-    );
+    m.output("valid", valid.named("valid"));
+    m.output("square", encode64(grant).named("square"));
     m.output("prio", best);
-    m.output("more", (mask_bus & !grant).reduce_or().named("more"));
+    m.output("more", more.named("more"));
     m.output("mask", mask_bus);
     m.output(
         "disable_mask",
         concat_lsb_first(&disable).named("disable_bus"),
     );
     m.finish()
+}
+
+/// Whether any bit of `bits` is set, and whether two or more are (a tree of pairs).
+pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
+    let mut level: Vec<(Signal, Signal)> = bits.iter().map(|&b| (b, b.constant_of(0, 1))).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match p {
+                [(a0, m0), (a1, m1)] => (*a0 | *a1, *m0 | *m1 | (*a0 & *a1)),
+                [x] => *x,
+                _ => unreachable!(),
+            })
+            .collect();
+    }
+    level[0]
+}
+
+/// The index of the set bit of a one-hot 64-bit vector (OR of the indices; 0 when none).
+pub fn encode64(onehot: Signal) -> Signal {
+    let bits: Vec<Signal> = (0..6u32)
+        .rev()
+        .map(|k| {
+            let set: Vec<Signal> = (0..64u32)
+                .filter(|s| s >> k & 1 == 1)
+                .map(|s| onehot.bit(s))
+                .collect();
+            any(&set)
+        })
+        .collect();
+    concat(&bits)
 }

@@ -127,6 +127,7 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         s.connect(&format!("{prefix}_more"), arb.output("more"));
     }
     s.connect("a_grant", aa.output("grant"));
+    s.connect("v_grant", va.output("grant"));
 
     for port in [
         "valid",

@@ -2,16 +2,31 @@
 //! find-attacker transmitters, a distributed arbiter and a sequencer (seed 004, after
 //! Belle, ChipTest and Deep Blue).
 //!
-//! [`model`] is the cycle-exact bitboard reference model; the netlist blocks, one per
-//! file, are built with the RTL layer and agree with it cycle for cycle:
+//! [`model`] is the cycle-exact reference model (its combinational parts in
+//! [`bitboard`]); the netlist blocks, one per file, are built with the RTL layer and
+//! agree with it cycle for cycle:
 //!
 //! | block | module | what |
 //! |---|---|---|
-//! | [`cell`] | `chip_cell` | piece register, find-victim and find-attacker transmitters, receiver |
+//! | [`cell`] | `chip_cell` | piece and priority registers, find-victim and find-attacker transmitters on shared wires, receivers |
 //! | [`array`](mod@array) | `chip_array` | 64 cells wired by ranks, files, diagonals, knight jumps, pawn lines |
 //! | [`arbiter`] | `chip_arbiter` | priority election with a disable mask from a held key |
-//! | [`sequencer`] | `chip_sequencer` | find-victim / find-attacker cycles, shortcuts, promotions |
+//! | [`sequencer`] | `chip_sequencer` | find-victim / find-attacker cycles, latched victim and attacker sets, shortcuts, promotions |
 //! | [`generator`] | `movegen` | the whole chip behind the load / start / request interface |
+//!
+//! ```
+//! use hw::chip::model::Model;
+//! use hw::chip::types::{BLACK, Board, Config, PAWN};
+//!
+//! let mut squares = [0u8; 64];
+//! squares[8] = PAWN; // a2
+//! squares[49] = BLACK | PAWN; // b7
+//! let board = Board { squares, black_to_move: false, ep_file: None };
+//! let (moves, cycles) = Model::new().generate(&board, Config::default());
+//! let uci: Vec<String> = moves.iter().map(|m| m.uci()).collect();
+//! assert_eq!(uci, ["a2a3", "a2a4"]);
+//! assert_eq!(cycles, 5); // find-victim, restricted find-attacker, load, 2 moves
+//! ```
 
 pub mod arbiter;
 pub mod array;

@@ -20,7 +20,9 @@
 //!  valid, done, from, to, promo, capture_forced, no_legal_move, cycles, phase
 //! ```
 
-use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first, mux};
+
+use super::arbiter::{any_and_many, encode64};
 
 use super::model::Phase;
 
@@ -49,35 +51,15 @@ pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) 
     concat_lsb_first(&bits)
 }
 
-/// Whether any bit of `bits` is set, and whether two or more are (a tree of pairs).
-pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
-    let mut level: Vec<(Signal, Signal)> = bits.iter().map(|&b| (b, b.constant_of(0, 1))).collect();
-    while level.len() > 1 {
-        level = level
-            .chunks(2)
-            .map(|p| match p {
-                [(a0, m0), (a1, m1)] => (*a0 | *a1, *m0 | *m1 | (*a0 & *a1)),
-                [x] => *x,
-                _ => unreachable!(),
-            })
-            .collect();
+/// The bitwise OR of same-width signals, as a balanced tree.
+fn or_all(parts: &[Signal]) -> Signal {
+    match parts {
+        [one] => *one,
+        _ => {
+            let (a, b) = parts.split_at(parts.len() / 2);
+            or_all(a) | or_all(b)
+        }
     }
-    level[0]
-}
-
-/// The index of the set bit of a one-hot 64-bit vector (OR of the indices).
-pub fn encode64(onehot: Signal) -> Signal {
-    let bits: Vec<Signal> = (0..6u32)
-        .rev()
-        .map(|k| {
-            let set: Vec<Signal> = (0..64u32)
-                .filter(|s| s >> k & 1 == 1)
-                .map(|s| onehot.bit(s))
-                .collect();
-            any(&set)
-        })
-        .collect();
-    concat(&bits)
 }
 
 /// Build the sequencer.
@@ -102,6 +84,7 @@ pub fn sequencer() -> Result<Module, HwError> {
     let a_prio = m.input("a_prio", 3);
     let a_more = m.input("a_more", 1);
     let a_grant = m.input("a_grant", 64);
+    let v_grant = m.input("v_grant", 64);
 
     let reg = |name: &str, w: u32| m.reg_reset(name, w, 0);
     let black = reg("black", 1);
@@ -215,39 +198,36 @@ pub fn sequencer() -> Result<Module, HwError> {
         mux(fast, lit4(Phase::Attacker), lit4(Phase::Victim)),
         lit4(Phase::VictimFast),
     );
-    let last_rank = mux(black, to_e.bits(3..6).eq(0), to_e.bits(3..6).eq(7));
+    // The destination is on the last rank: from the current-victim register in attacker
+    // cycles, else straight from the victim arbiter's grant (faster than its encoding).
+    let grant_on = |rank: u32| {
+        any(&(0..8)
+            .map(|f| v_grant.bit(8 * rank + f))
+            .collect::<Vec<_>>())
+    };
+    let victim_last = mux(black, grant_on(0), grant_on(7));
+    let current_last = mux(black, cur_sq.bits(3..6).eq(0), cur_sq.bits(3..6).eq(7));
+    let last_rank = mux(is_attacker, current_last, victim_last);
     let promo_e = (emit & pawn_e & last_rank).named("promo_e");
-    let after_emit = mux(
-        promo_e,
-        lit4(Phase::Promo),
-        mux(done_e, lit4(Phase::Done), ret_e),
-    );
     let promo_last = promo_next.eq(5);
-    let next_phase = mux(
-        is_first,
-        mux(no_move_first, lit4(Phase::Done), lit4(Phase::Second)),
-        mux(
-            is_second | is_attacker | is_vfast,
-            mux(
-                emit,
-                after_emit,
-                mux(is_second, lit4(Phase::Load), lit4(Phase::Victim)),
-            ),
-            mux(
-                is_load,
-                lit4(Phase::Attacker),
-                mux(
-                    is_victim,
-                    mux(v_valid, lit4(Phase::Load), lit4(Phase::Done)),
-                    mux(
-                        promo_last,
-                        mux(promo_done, lit4(Phase::Done), promo_ret),
-                        lit4(Phase::Promo),
-                    ),
-                ),
-            ),
-        ),
-    )
+    // The next phase as an OR of one-hot cases (a flat AND-OR rather than a mux chain).
+    let case = |cond: Signal, value: Signal| mux(cond, value, 0);
+    let holds = !emit;
+    let next_phase = or_all(&[
+        case(is_first & no_move_first, lit4(Phase::Done)),
+        case(is_first & !no_move_first, lit4(Phase::Second)),
+        case(emit & promo_e, lit4(Phase::Promo)),
+        case(emit & !promo_e & done_e, lit4(Phase::Done)),
+        case(emit & !promo_e & !done_e, ret_e),
+        case(is_second & holds, lit4(Phase::Load)),
+        case((is_attacker | is_vfast) & holds, lit4(Phase::Victim)),
+        case(is_load, lit4(Phase::Attacker)),
+        case(is_victim & v_valid, lit4(Phase::Load)),
+        case(is_victim & !v_valid, lit4(Phase::Done)),
+        case(is_promo & !promo_last, lit4(Phase::Promo)),
+        case(is_promo & promo_last & promo_done, lit4(Phase::Done)),
+        case(is_promo & promo_last & !promo_done, promo_ret),
+    ])
     .named("next_phase");
 
     let zero = |w: u32| m.lit(0, w);

@@ -145,22 +145,26 @@ impl Default for Priorities {
 }
 
 /// The four shortcuts of seed 004, each switchable. A shortcut applies to one class of
-/// positions (decided in the first cycle); a class whose shortcut is off runs the
-/// ChipTest sequence: a find-victim cycle and a find-attacker cycle per move, with the
-/// masks recomputed from the last victim and attacker, plus a find-victim cycle that
-/// re-elects the victim and a find-attacker cycle that finds it exhausted.
+/// positions, decided in the second cycle (the restricted find-attacker cycle, in which
+/// every enemy piece radiates so that the chip learns how many of its pieces attack
+/// anything). A class whose shortcut is off runs the ChipTest sequence: per move a
+/// find-victim cycle that re-elects the victim with the masks recomputed from the last
+/// victim and attacker, a load cycle and a find-attacker cycle; per victim one more
+/// round that finds it exhausted; and a last find-victim cycle that finds no victim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shortcuts {
-    /// One victim and one attacker: the move is emitted in the find-victim cycle itself,
-    /// with no find-attacker cycle and no arbitration of attackers.
+    /// One victim and one attacker: the move is emitted by the restricted find-attacker
+    /// cycle itself, with no find-attacker cycle and no arbitration of attackers.
     pub one_victim_one_attacker: bool,
-    /// Several victims, one attacker: no find-attacker cycles; each cycle elects the next
-    /// victim and emits the move with the known attacker.
+    /// Several victims, one attacker: no find-attacker cycles; the restricted cycle and
+    /// then each find-victim cycle elect the next victim and emit it with the known
+    /// attacker.
     pub many_victims_one_attacker: bool,
-    /// Several attackers: the restricted find-attacker cycle emits a move every cycle and,
-    /// when it elects a victim's last attacker, elects the next victim in the same cycle.
+    /// Several attackers: a find-attacker cycle emits a move every cycle and, when it
+    /// elects a victim's last attacker, loads the next victim (already elected and
+    /// radiating) in the same clock.
     pub many_victims_many_attackers: bool,
-    /// No victim: non-captures by the same overlapped find-attacker cycle, with empty
+    /// No victim: non-captures by the same overlapped find-attacker cycles, with vacant
     /// target squares as the victims and movers as the attackers.
     pub no_victim: bool,
 }

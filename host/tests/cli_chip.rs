@@ -1,0 +1,109 @@
+//! The chip through the `antichip` binary: `moves --movegen chip` answers exactly like
+//! the software path, `perft --movegen chip` counts like shakmaty, and `chip stats`
+//! reports cycles and pins its error messages.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn antichip(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+const FENS: &str = "# en passant, promotions, quiet moves and a bad line\n\
+r1n5/1P6/8/3pP3/8/8/8/8 w - d6 0 1\n\
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n\
+8/8/8/8/8/8/8/9 w - - 0 1\n\
+8/8/8/8/8/8/8/K7 b - - 0 1\n";
+
+#[test]
+fn moves_through_the_chip_equal_the_software_answer() {
+    let software = antichip(&["moves"], FENS);
+    let chip = antichip(&["moves", "--movegen", "chip"], FENS);
+    assert_eq!(chip.status.code(), Some(2));
+    assert_eq!(software.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&chip.stdout),
+        String::from_utf8_lossy(&software.stdout)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&chip.stderr),
+        String::from_utf8_lossy(&software.stderr)
+    );
+    let out = String::from_utf8_lossy(&chip.stdout);
+    assert!(out.contains("r1n5/1P6/8/3pP3/8/8/8/8 w - d6 0 1\tb7a8b b7a8k b7a8n b7a8q b7a8r b7c8b b7c8k b7c8n b7c8q b7c8r e5d6\n"));
+}
+
+#[test]
+fn perft_through_the_chip() {
+    let out = antichip(&["perft", "--movegen", "chip", "-d", "3"], "");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "8067\n");
+    let out = antichip(
+        &[
+            "perft",
+            "--movegen",
+            "chip",
+            "--fen",
+            "8/1p6/8/8/8/8/P7/8 w - - 0 1",
+            "-d",
+            "4",
+            "--divide",
+        ],
+        "",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "a2a3: 2\na2a4: 1\n\n3\n"
+    );
+}
+
+#[test]
+fn chip_stats_reports_both_configurations_and_bad_lines() {
+    let out = antichip(&["chip", "stats", "-"], FENS);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("chip cycles over 3 positions of -"), "{text}");
+    assert!(text.contains("shortcuts on: 31 moves in"), "{text}");
+    assert!(text.contains("shortcuts off: 31 moves in"), "{text}");
+    assert!(text.contains("cycles per move"), "{text}");
+    assert!(text.contains("each shortcut switched off alone"), "{text}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+    );
+    let out = antichip(&["chip", "stats", "/nonexistent/fens.txt"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("error: cannot open /nonexistent/fens.txt"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn an_unknown_move_generator_is_rejected() {
+    let out = antichip(&["moves", "--movegen", "fpga"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("invalid value 'fpga' for '--movegen <MOVEGEN>'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[possible values: software, chip, chip-model]"),
+        "{err}"
+    );
+}
