@@ -48,7 +48,16 @@ pub fn catalog() -> Vec<Block> {
             about: "the ray_array's find-victim slice at word level: Kogge-Stone ray fills on 64-bit registers",
             build: ray_board::ray_board,
         },
+        Block {
+            name: "movegen",
+            about: "the antichess move-generator chip: 64 cells, distributed arbiters, sequencer",
+            build: movegen,
+        },
     ]
+}
+
+fn movegen() -> Result<Module, HwError> {
+    crate::chip::generator::generator(false)
 }
 
 /// The block named `name`.
