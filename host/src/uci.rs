@@ -51,7 +51,9 @@ pub struct UciEngine<W: Write + Send + 'static> {
     history: Vec<u64>,
     searcher: Option<Searcher>,
     running: Option<JoinHandle<Searcher>>,
-    running_infinite: bool,
+    /// The running search has no limit of its own (`go infinite`, or `go` without
+    /// limits): it ends only when stopped.
+    running_unbounded: bool,
     stop: Arc<AtomicBool>,
 }
 
@@ -79,7 +81,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             history: Vec::new(),
             searcher: Some(searcher),
             running: None,
-            running_infinite: false,
+            running_unbounded: false,
             stop,
         }
     }
@@ -221,7 +223,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         for e in errors {
             self.out.line(&format!("info string error: {e}; ignored"));
         }
-        self.running_infinite = infinite;
+        self.running_unbounded = infinite || limits == Limits::default();
         let pos = self.position.clone();
         let history = self.history.clone();
         let out = self.out.clone();
@@ -255,10 +257,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         self.join_search();
     }
 
-    /// Lets a running search end by its own limits, then takes the searcher back. An
-    /// infinite search would never end, so it is stopped.
+    /// Lets a running search end by its own limits, then takes the searcher back. A
+    /// search without limits would never end, so it is stopped.
     fn wait_for_search(&mut self) {
-        if self.running_infinite {
+        if self.running_unbounded {
             self.stop.store(true, Ordering::Relaxed);
         }
         self.join_search();

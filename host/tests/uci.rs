@@ -224,3 +224,64 @@ fn the_end_of_input_lets_a_running_search_finish() {
     );
     assert!(e.child.wait().unwrap().success());
 }
+
+#[test]
+fn a_go_without_limits_is_stopped_by_the_next_go_and_by_the_end_of_input() {
+    let mut e = Engine::start();
+    // Bad arguments are ignored, which leaves a search without any limit.
+    e.send("go depth abc");
+    assert_eq!(
+        e.next(),
+        "info string error: go depth must be followed by a number, not \"abc\"; ignored"
+    );
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    // A new `go` ends the unlimited search (which answers) instead of waiting forever,
+    // and the engine keeps reading commands.
+    e.send("go depth 2");
+    let (first, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&first).is_ok(), "{first}");
+    let (second, lines) = e.bestmove();
+    assert!(Position::startpos().parse_move(&second).is_ok(), "{second}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    // A plain `go` at the end of the input is stopped too, and answers.
+    e.send("go");
+    e.close();
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn info_lines_carry_every_field_and_seldepth_is_at_least_depth() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    for info in infos {
+        let t: Vec<&str> = info.split_whitespace().collect();
+        let value = |key: &str| -> i64 {
+            let i = t.iter().position(|w| *w == key).expect(key);
+            t[i + 1].parse().expect(key)
+        };
+        for key in ["nodes", "nps", "time"] {
+            assert!(value(key) >= 0, "{info}");
+        }
+        assert!(value("seldepth") >= value("depth"), "{info}");
+        assert!(
+            info.contains(" score cp ") || info.contains(" score mate "),
+            "{info}"
+        );
+        assert!(info.contains(" pv "), "{info}");
+    }
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
