@@ -12,6 +12,11 @@ pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
         None => Ok(Box::new(io::stdin().lock())),
         Some(p) if p.as_os_str() == "-" => Ok(Box::new(io::stdin().lock())),
         Some(p) => {
+            // Opening a directory succeeds on Unix; reading it then fails with a bare
+            // "Is a directory" that names no file.
+            if p.is_dir() {
+                anyhow::bail!("cannot read {}: it is a directory, not a file", p.display());
+            }
             let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             Ok(Box::new(BufReader::new(file)))
         }
