@@ -52,6 +52,11 @@ impl Target {
             text: text.to_string(),
             reason,
         };
+        if let Some((board, _)) = text.trim().split_once(char::is_whitespace) {
+            return Err(malformed(format!(
+                "give only the piece placement, the part before the first space (\"{board}\"), not a whole FEN"
+            )));
+        }
         let ranks: Vec<&str> = text.split('/').collect();
         if ranks.len() != 8 {
             return Err(malformed(format!(
