@@ -449,6 +449,16 @@ mod tests {
         );
         assert_eq!(go.limits.soft_time, Some(Duration::from_millis(100)));
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(300)));
+        // movestogo divides the clock instead of the default 30; the increment adds 3/4.
+        let go = parse_go(
+            &["wtime", "60000", "winc", "400", "movestogo", "10"],
+            Color::White,
+        );
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(6300)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(18900)));
+        // An empty clock still leaves a few milliseconds to answer.
+        let go = parse_go(&["wtime", "0", "btime", "0"], Color::White);
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(5)));
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,
