@@ -94,7 +94,10 @@ fn bad_weights_files_are_errors() {
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "error: weights JSON: missing field `pawn` at line 1 column 10\n"
+        format!(
+            "error: {}: weights JSON: missing field `pawn` at line 1 column 10\n",
+            file.display()
+        )
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
