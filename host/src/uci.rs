@@ -89,9 +89,16 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// Reads commands until `quit` or the end of the input. At the end of the input a
     /// running search is let finish (an infinite one is stopped), so that
     /// `echo "go depth 8" | antichip uci` prints its answer.
-    pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
-        for line in input.lines() {
-            if !self.command(&line?) {
+    /// Bytes that are not UTF-8 do not end the session: such a line is read with the
+    /// bad bytes replaced, so its unknown tokens are skipped like any others.
+    pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
+                break;
+            }
+            if !self.command(&String::from_utf8_lossy(&raw)) {
                 return Ok(());
             }
         }

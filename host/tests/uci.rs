@@ -39,6 +39,12 @@ impl Engine {
         }
     }
 
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
     fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("input still open");
         writeln!(stdin, "{line}").unwrap();
@@ -283,5 +289,22 @@ fn info_lines_carry_every_field_and_seldepth_is_at_least_depth() {
         assert!(info.contains(" pv "), "{info}");
     }
     e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_skipped_like_unknown_tokens() {
+    let mut e = Engine::start();
+    e.send_bytes(b"\xff\xfe\x00 garbage\n\xc3 isready\n");
+    assert_eq!(e.next(), "readyok");
+    e.send_bytes(b"\r\n\t\n   \nisready\r\n");
+    assert_eq!(e.next(), "readyok");
+    e.send_bytes(b"\xff position startpos moves e2e3\n");
+    e.send("go depth 1");
+    let (best, _) = e.bestmove();
+    let start = Position::startpos();
+    let after = start.after(&start.parse_move("e2e3").unwrap());
+    assert!(after.parse_move(&best).is_ok(), "{best}");
+    e.close();
     assert!(e.child.wait().unwrap().success());
 }
