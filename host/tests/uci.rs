@@ -308,3 +308,27 @@ fn bytes_that_are_not_utf8_are_skipped_like_unknown_tokens() {
     e.close();
     assert!(e.child.wait().unwrap().success());
 }
+
+#[test]
+fn quit_and_stop_end_a_long_bounded_search_at_once() {
+    let mut e = Engine::start();
+    e.send("go depth 40");
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    e.send("go wtime 600000 btime 600000 movestogo 1");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    assert!(e.child.wait().unwrap().success());
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+}
