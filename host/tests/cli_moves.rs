@@ -184,3 +184,21 @@ fn perft_rejects_a_bad_fen_with_a_message() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_moves_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .arg("moves")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close our end of stdout before the answers come: every write then fails.
+    drop(child.stdout.take());
+    let input = "8/8/8/8/8/8/P7/7k w - - 0 1\n".repeat(20_000);
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(141));
+}
