@@ -5,7 +5,10 @@
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off), `ucinewgame`, `position startpos|fen ... [moves ...]`,
 //! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
 //! [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
-//! `isready` and `stop` are answered while it thinks. As the protocol asks, unknown
+//! `isready` and `stop` are answered while it thinks. A `go` without any limit searches
+//! until `stop` like `go infinite` (but answers by itself if it reaches the deepest
+//! depth); the next `go`, `setoption`, `ucinewgame` or the end of the input stops it,
+//! while a limited search is let finish. As the protocol asks, unknown
 //! tokens before a command are skipped and unknown commands are ignored. A bad
 //! `position` (malformed FEN, illegal move) is reported as `info string error: ...` and
 //! leaves the previous position in place.
