@@ -173,6 +173,12 @@ fn bad_targets_are_named_with_the_fault() {
         let err: TargetError = Target::parse(text).unwrap_err();
         assert_eq!(err.to_string(), message);
     }
+    // Spaces around a pasted field are dropped.
+    let padded = Target::parse(" rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \n");
+    assert_eq!(
+        padded.unwrap(),
+        Target::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").unwrap()
+    );
 }
 
 #[test]

@@ -48,11 +48,13 @@ impl Target {
     /// Reads a target board for a game played by `variant`'s rules. In antichess kings
     /// may be captured and promoted to, so any number of them is allowed.
     pub fn parse_in(text: &str, variant: Variant) -> Result<Target, TargetError> {
+        // Spaces around the field (as pasted) are not part of it.
+        let text = text.trim();
         let malformed = |reason: String| TargetError::Malformed {
             text: text.to_string(),
             reason,
         };
-        if let Some((board, _)) = text.trim().split_once(char::is_whitespace) {
+        if let Some((board, _)) = text.split_once(char::is_whitespace) {
             return Err(malformed(format!(
                 "give only the piece placement, the part before the first space (\"{board}\"), not a whole FEN"
             )));
