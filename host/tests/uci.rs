@@ -332,3 +332,31 @@ fn quit_and_stop_end_a_long_bounded_search_at_once() {
         asked.elapsed()
     );
 }
+
+#[test]
+fn go_nodes_and_go_movetime_bound_the_search() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3");
+    e.send("go nodes 3000");
+    let (best, lines) = e.bestmove();
+    let start = Position::startpos();
+    let after = start.after(&start.parse_move("e2e3").unwrap());
+    assert!(after.parse_move(&best).is_ok(), "{best}");
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    let t: Vec<&str> = last.split_whitespace().collect();
+    let nodes: u64 = t[t.iter().position(|w| *w == "nodes").unwrap() + 1]
+        .parse()
+        .unwrap();
+    assert!(nodes <= 3000, "{last}");
+
+    e.send("ucinewgame");
+    e.send("position startpos");
+    let asked = std::time::Instant::now();
+    e.send("go movetime 300");
+    let (best, _) = e.bestmove();
+    assert!(start.parse_move(&best).is_ok(), "{best}");
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
