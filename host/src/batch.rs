@@ -39,8 +39,11 @@ impl fmt::Display for LineError {
     }
 }
 
-/// Reads every position line of `input`, in order. I/O errors end the batch; bad lines
-/// do not.
+/// The UTF-8 byte order mark, skipped at the start of the input.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
+/// is skipped. I/O errors end the batch; bad lines do not.
 pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine, LineError>>> {
     let mut out = Vec::new();
     let mut buf = Vec::new();
@@ -51,7 +54,12 @@ pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine
             break;
         }
         line_no += 1;
-        if let Some(item) = parse_line(line_no, &buf) {
+        // A UTF-8 byte order mark (as some editors write) is not part of the first FEN.
+        let raw = match buf.strip_prefix(UTF8_BOM) {
+            Some(rest) if line_no == 1 => rest,
+            _ => &buf[..],
+        };
+        if let Some(item) = parse_line(line_no, raw) {
             out.push(item);
         }
     }
@@ -173,6 +181,26 @@ mod tests {
         assert_eq!(out, "8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n");
         assert_eq!(err, "");
         assert_eq!(summary.exit_code(), 0);
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped_and_crlf_accepted() {
+        let (out, err, summary) =
+            moves("\u{feff}8/1p6/8/8/8/8/P7/8 w - - 0 1\r\n\r\n8/1p6/8/8/8/8/P7/8 b - - 0 1\r\n");
+        assert_eq!(
+            out,
+            "8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n8/1p6/8/8/8/8/P7/8 b - - 0 1\tb7b5 b7b6\n"
+        );
+        assert_eq!(err, "");
+        assert_eq!(summary.exit_code(), 0);
+        // Only at the start: elsewhere it is a bad character like any other.
+        let (out, err, _) =
+            moves("8/8/8/8/8/8/8/K7 b - - 0 1\n\u{feff}8/8/8/8/8/8/8/K7 b - - 0 1\n");
+        assert_eq!(out, "8/8/8/8/8/8/8/K7 b - - 0 1\t\n");
+        assert!(
+            err.starts_with("error: line 2: board field: '\u{feff}' on rank 8"),
+            "{err}"
+        );
     }
 
     #[test]

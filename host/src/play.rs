@@ -117,9 +117,32 @@ impl PlaySession {
         writeln!(out, "{HELP}")?;
         write!(out, "> ")?;
         out.flush()?;
-        for line in input.lines() {
-            let line = line?;
+        let mut input = input;
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
+                break;
+            }
+            // One undecodable line is one bad command, not the end of the session.
+            let Ok(line) = std::str::from_utf8(&raw) else {
+                writeln!(
+                    out,
+                    "error: the line is not valid UTF-8 (type help for commands)"
+                )?;
+                write!(out, "> ")?;
+                out.flush()?;
+                continue;
+            };
             let cmd = line.trim();
+            // Commands are words in any case; moves keep their case (b4 is not B4).
+            let word = cmd.to_ascii_lowercase();
+            let known = ["quit", "exit", "help", "fen", "undo", "best", "go"];
+            let cmd = if known.contains(&word.as_str()) {
+                word.as_str()
+            } else {
+                cmd
+            };
             match cmd {
                 "" => {}
                 "quit" | "exit" => break,
@@ -144,7 +167,8 @@ impl PlaySession {
                         }
                     }
                 },
-                text => match self.current().parse_move(text) {
+                // Annotation marks as PGN writes them (e4!, Nf3?!) are not part of a move.
+                text => match self.current().parse_move(text.trim_end_matches(['!', '?'])) {
                     Ok(m) => {
                         let next = self.current().after(&m);
                         self.positions.push(next);

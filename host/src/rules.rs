@@ -268,8 +268,22 @@ impl Position {
     }
 
     fn illegal(&self, text: &str, legal: &MoveList) -> MoveError {
+        // A pawn move to the last rank written without its piece (a7a8, a8, bxa8).
+        let promotion = legal.iter().find(|m| {
+            m.is_promotion() && {
+                let u = UciMove::from_move(**m, CastlingMode::Standard).to_string();
+                let san = shakmaty::san::San::from_move(&self.0, **m).to_string();
+                u[..4] == *text || san.split('=').next() == Some(text)
+            }
+        });
         let hint = if legal.is_empty() {
             "; the side to move has no legal move".to_string()
+        } else if let Some(m) = promotion {
+            format!(
+                "; a promotion names its piece (q, r, b, n or k), such as {} or {}",
+                UciMove::from_move(*m, CastlingMode::Standard),
+                shakmaty::san::San::from_move(&self.0, *m)
+            )
         } else if legal[0].is_capture() {
             "; a capture is compulsory".to_string()
         } else {
@@ -502,6 +516,21 @@ mod tests {
         assert_eq!(
             pos.parse_move("zz").unwrap_err().to_string(),
             "\"zz\" is not a move in UCI or SAN notation"
+        );
+        // A promotion without its piece is explained, in either notation.
+        let pos = Position::from_fen_strict("1n6/P7/8/8/8/8/8/7k w - - 0 1").unwrap();
+        for text in ["a7b8", "axb8"] {
+            let err = pos.parse_move(text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!(
+                    "{text} is not legal in this position; a promotion names its piece (q, r, b, n or k), such as a7b8"
+                )),
+                "{err}"
+            );
+        }
+        assert_eq!(
+            pos.parse_move("a7a8").unwrap_err().to_string(),
+            "a7a8 is not legal in this position; a capture is compulsory"
         );
     }
 

@@ -116,7 +116,7 @@ pub struct Limits {
 pub struct Iteration {
     /// Nominal depth (plies).
     pub depth: u32,
-    /// Deepest ply reached by the main search.
+    /// Deepest ply reached by the main search, its leaves included.
     pub seldepth: usize,
     /// Score for the side to move at the root.
     pub score: Score,
@@ -403,6 +403,8 @@ impl Searcher {
         pv: &mut Vec<Move>,
     ) -> anyhow::Result<Score> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
+            // A leaf counts for the selective depth: it is never less than the nominal one.
+            self.seldepth = self.seldepth.max(ply);
             let r = self.quiescence.qsearch(pos, alpha, beta, ply)?;
             self.qnodes += r.nodes;
             self.qcycles += r.cycles;

@@ -5,7 +5,10 @@
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off), `ucinewgame`, `position startpos|fen ... [moves ...]`,
 //! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
 //! [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
-//! `isready` and `stop` are answered while it thinks. As the protocol asks, unknown
+//! `isready` and `stop` are answered while it thinks. A `go` without any limit searches
+//! until `stop` like `go infinite` (but answers by itself if it reaches the deepest
+//! depth); the next `go`, `setoption`, `ucinewgame` or the end of the input stops it,
+//! while a limited search is let finish. As the protocol asks, unknown
 //! tokens before a command are skipped and unknown commands are ignored. A bad
 //! `position` (malformed FEN, illegal move) is reported as `info string error: ...` and
 //! leaves the previous position in place.
@@ -51,7 +54,9 @@ pub struct UciEngine<W: Write + Send + 'static> {
     history: Vec<u64>,
     searcher: Option<Searcher>,
     running: Option<JoinHandle<Searcher>>,
-    running_infinite: bool,
+    /// The running search has no limit of its own (`go infinite`, or `go` without
+    /// limits): it ends only when stopped.
+    running_unbounded: bool,
     stop: Arc<AtomicBool>,
 }
 
@@ -79,7 +84,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             history: Vec::new(),
             searcher: Some(searcher),
             running: None,
-            running_infinite: false,
+            running_unbounded: false,
             stop,
         }
     }
@@ -87,9 +92,16 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// Reads commands until `quit` or the end of the input. At the end of the input a
     /// running search is let finish (an infinite one is stopped), so that
     /// `echo "go depth 8" | antichip uci` prints its answer.
-    pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
-        for line in input.lines() {
-            if !self.command(&line?) {
+    /// Bytes that are not UTF-8 do not end the session: such a line is read with the
+    /// bad bytes replaced, so its unknown tokens are skipped like any others.
+    pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
+                break;
+            }
+            if !self.command(&String::from_utf8_lossy(&raw)) {
                 return Ok(());
             }
         }
@@ -221,7 +233,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         for e in errors {
             self.out.line(&format!("info string error: {e}; ignored"));
         }
-        self.running_infinite = infinite;
+        self.running_unbounded = infinite || limits == Limits::default();
         let pos = self.position.clone();
         let history = self.history.clone();
         let out = self.out.clone();
@@ -255,10 +267,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         self.join_search();
     }
 
-    /// Lets a running search end by its own limits, then takes the searcher back. An
-    /// infinite search would never end, so it is stopped.
+    /// Lets a running search end by its own limits, then takes the searcher back. A
+    /// search without limits would never end, so it is stopped.
     fn wait_for_search(&mut self) {
-        if self.running_infinite {
+        if self.running_unbounded {
             self.stop.store(true, Ordering::Relaxed);
         }
         self.join_search();
@@ -447,6 +459,16 @@ mod tests {
         );
         assert_eq!(go.limits.soft_time, Some(Duration::from_millis(100)));
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(300)));
+        // movestogo divides the clock instead of the default 30; the increment adds 3/4.
+        let go = parse_go(
+            &["wtime", "60000", "winc", "400", "movestogo", "10"],
+            Color::White,
+        );
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(6300)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(18900)));
+        // An empty clock still leaves a few milliseconds to answer.
+        let go = parse_go(&["wtime", "0", "btime", "0"], Color::White);
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(5)));
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,

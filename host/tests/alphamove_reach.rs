@@ -149,6 +149,10 @@ fn bad_targets_are_named_with_the_fault() {
             "target \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\" is not a FEN piece-placement field: rank 1 has 7 squares, not 8",
         ),
         (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "target \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" is not a FEN piece-placement field: give only the piece placement, the part before the first space (\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"), not a whole FEN",
+        ),
+        (
             "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
             "target \"rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\" can never occur in a game: Black has 0 kings, not 1",
         ),
@@ -169,6 +173,12 @@ fn bad_targets_are_named_with_the_fault() {
         let err: TargetError = Target::parse(text).unwrap_err();
         assert_eq!(err.to_string(), message);
     }
+    // Spaces around a pasted field are dropped.
+    let padded = Target::parse(" rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \n");
+    assert_eq!(
+        padded.unwrap(),
+        Target::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").unwrap()
+    );
 }
 
 #[test]

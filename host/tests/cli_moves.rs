@@ -116,6 +116,43 @@ fn invalid_utf8_and_missing_files_are_errors_not_panics() {
         "error: cannot open /nonexistent/positions.epd: No such file or directory (os error 2)\n"
     );
     assert_eq!(out.status.code(), Some(1));
+
+    // A directory opens on Unix; the message must still name it.
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let out = antichip(&["moves", dir], b"");
+    assert_eq!(
+        text(&out.stderr),
+        format!("error: cannot read {dir}: it is a directory, not a file\n")
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_byte_order_mark_crlf_and_a_very_long_line_are_handled() {
+    let out = antichip(
+        &["moves"],
+        b"\xEF\xBB\xBF8/8/8/8/8/8/P7/7k w - - 0 1\r\n8/8/8/8/8/8/P7/7k b - - 0 1\r\n",
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "8/8/8/8/8/8/P7/7k w - - 0 1\ta2a3 a2a4\n8/8/8/8/8/8/P7/7k b - - 0 1\th1g1 h1g2 h1h2\n"
+    );
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+
+    // A megabyte of garbage on one line is one bad line, reported briefly.
+    let mut input = vec![b'x'; 1 << 20];
+    input.extend_from_slice(b"\n8/8/8/8/8/8/P7/7k w - - 0 1\n");
+    let out = antichip(&["moves"], &input);
+    assert_eq!(
+        text(&out.stdout),
+        "8/8/8/8/8/8/P7/7k w - - 0 1\ta2a3 a2a4\n"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "error: line 1: a FEN has 6 fields (or 4 for EPD), not 1\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
@@ -146,4 +183,22 @@ fn perft_rejects_a_bad_fen_with_a_message() {
         "error: --fen \"8/8/8 w - - 0 1\": board field must have 8 ranks separated by '/', not 3\n"
     );
     assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_moves_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .arg("moves")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close our end of stdout before the answers come: every write then fails.
+    drop(child.stdout.take());
+    let input = "8/8/8/8/8/8/P7/7k w - - 0 1\n".repeat(20_000);
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(141));
 }

@@ -144,3 +144,73 @@ fn the_binary_never_panics_on_garbage() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+/// The same garbage, with move-like and command-like words mixed in, fed to the other
+/// commands that read lines: each ends by itself with its normal exit code, no panic.
+#[test]
+fn solve_uci_and_play_never_panic_on_garbage() {
+    const WORDS: &[&str] = &[
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "e2e3",
+        "b7b5",
+        "Nf3+",
+        "a8=K",
+        "undo",
+        "fen",
+        "isready",
+        "setoption",
+        "name",
+        "Hash",
+        "value",
+        "stop",
+        "best",
+        "help",
+    ];
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut input = Vec::new();
+    for _ in 0..300 {
+        match rng.u8(0..3) {
+            0 => input.extend(random_bytes(&mut rng)),
+            1 => input.extend(mutated(&mut rng)),
+            _ => {
+                for _ in 0..rng.usize(1..5) {
+                    input.extend(WORDS[rng.usize(0..WORDS.len())].as_bytes());
+                    input.push(b' ');
+                }
+            }
+        }
+        input.push(b'\n');
+    }
+    let runs: [(&[&str], &[i32]); 3] = [
+        (&["solve", "--max-moves", "1", "--jobs", "1"], &[0, 2]),
+        (&["uci"], &[0]),
+        (&["play", "--movetime", "5", "--depth", "2"], &[0]),
+    ];
+    for (args, codes) in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let bytes = input.clone();
+        let writer = std::thread::spawn(move || {
+            // A command may stop reading early (quit); a broken pipe is then fine.
+            let _ = stdin.write_all(&bytes);
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code().is_some_and(|c| codes.contains(&c)),
+            "{args:?}: exit status {:?}: {err}",
+            out.status
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -94,7 +94,51 @@ fn bad_weights_files_are_errors() {
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "error: weights JSON: missing field `pawn` at line 1 column 10\n"
+        format!(
+            "error: {}: weights JSON: missing field `pawn` at line 1 column 10\n",
+            file.display()
+        )
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn odd_input_is_answered_and_the_session_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["play", "--movetime", "50"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Empty lines, undo at the start, check and annotation suffixes on SAN, a line that
+    // is not UTF-8, commands in capitals, and the input ending without quit.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"\n\r\nundo\ne3+\nNf6!?\n\xff\xfe\nFEN\nUndo\nfen\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out_text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let answers: Vec<&str> = out_text
+        .lines()
+        .filter(|l| l.starts_with("> ") && l.len() > 2)
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            // Two empty lines only prompt again.
+            "> > > error: nothing to undo",
+            "> 8  r n b q k b n r",
+            "> 8  r n b q k b . r",
+            "> error: the line is not valid UTF-8 (type help for commands)",
+            "> rnbqkb1r/pppppppp/5n2/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 1 2",
+            "> 8  r n b q k b n r",
+            "> rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1",
+        ],
+        "{out_text}"
+    );
+    assert!(out_text.ends_with("> \n"), "{out_text}");
 }

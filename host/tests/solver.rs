@@ -193,6 +193,27 @@ fn solve_rejects_a_missing_file_and_bad_options() {
     let (_, err, code) = antichip(&["solve", "--max-moves", "0"], "");
     assert_eq!(code, 2);
     assert!(err.contains("--max-moves"), "{err}");
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let (_, err, code) = antichip(&["solve", dir], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!("error: cannot read {dir}: it is a directory, not a file\n")
+    );
+    let (_, err, code) = antichip(&["solve", "--jobs", "0"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: invalid value '0' for '--jobs <JOBS>': 0 is not in 1..=1024"),
+        "{err}"
+    );
+    let (_, err, code) = antichip(&["solve", "--max-moves", "4000000000"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "error: invalid value '4000000000' for '--max-moves <MAX_MOVES>': 4000000000 is not in 1..=50"
+        ),
+        "{err}"
+    );
 }
 
 /// fairy-stockfish's `go mate K` on every win of the suite must report `mate K` (not

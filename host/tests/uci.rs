@@ -39,6 +39,12 @@ impl Engine {
         }
     }
 
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
     fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("input still open");
         writeln!(stdin, "{line}").unwrap();
@@ -222,5 +228,135 @@ fn the_end_of_input_lets_a_running_search_finish() {
         lines.iter().any(|l| l.starts_with("info depth 8 ")),
         "{lines:?}"
     );
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_go_without_limits_is_stopped_by_the_next_go_and_by_the_end_of_input() {
+    let mut e = Engine::start();
+    // Bad arguments are ignored, which leaves a search without any limit.
+    e.send("go depth abc");
+    assert_eq!(
+        e.next(),
+        "info string error: go depth must be followed by a number, not \"abc\"; ignored"
+    );
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    // A new `go` ends the unlimited search (which answers) instead of waiting forever,
+    // and the engine keeps reading commands.
+    e.send("go depth 2");
+    let (first, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&first).is_ok(), "{first}");
+    let (second, lines) = e.bestmove();
+    assert!(Position::startpos().parse_move(&second).is_ok(), "{second}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    // A plain `go` at the end of the input is stopped too, and answers.
+    e.send("go");
+    e.close();
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn info_lines_carry_every_field_and_seldepth_is_at_least_depth() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    for info in infos {
+        let t: Vec<&str> = info.split_whitespace().collect();
+        let value = |key: &str| -> i64 {
+            let i = t.iter().position(|w| *w == key).expect(key);
+            t[i + 1].parse().expect(key)
+        };
+        for key in ["nodes", "nps", "time"] {
+            assert!(value(key) >= 0, "{info}");
+        }
+        assert!(value("seldepth") >= value("depth"), "{info}");
+        assert!(
+            info.contains(" score cp ") || info.contains(" score mate "),
+            "{info}"
+        );
+        assert!(info.contains(" pv "), "{info}");
+    }
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_skipped_like_unknown_tokens() {
+    let mut e = Engine::start();
+    e.send_bytes(b"\xff\xfe\x00 garbage\n\xc3 isready\n");
+    assert_eq!(e.next(), "readyok");
+    e.send_bytes(b"\r\n\t\n   \nisready\r\n");
+    assert_eq!(e.next(), "readyok");
+    e.send_bytes(b"\xff position startpos moves e2e3\n");
+    e.send("go depth 1");
+    let (best, _) = e.bestmove();
+    let start = Position::startpos();
+    let after = start.after(&start.parse_move("e2e3").unwrap());
+    assert!(after.parse_move(&best).is_ok(), "{best}");
+    e.close();
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn quit_and_stop_end_a_long_bounded_search_at_once() {
+    let mut e = Engine::start();
+    e.send("go depth 40");
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    e.send("go wtime 600000 btime 600000 movestogo 1");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    assert!(e.child.wait().unwrap().success());
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+}
+
+#[test]
+fn go_nodes_and_go_movetime_bound_the_search() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3");
+    e.send("go nodes 3000");
+    let (best, lines) = e.bestmove();
+    let start = Position::startpos();
+    let after = start.after(&start.parse_move("e2e3").unwrap());
+    assert!(after.parse_move(&best).is_ok(), "{best}");
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    let t: Vec<&str> = last.split_whitespace().collect();
+    let nodes: u64 = t[t.iter().position(|w| *w == "nodes").unwrap() + 1]
+        .parse()
+        .unwrap();
+    assert!(nodes <= 3000, "{last}");
+
+    e.send("ucinewgame");
+    e.send("position startpos");
+    let asked = std::time::Instant::now();
+    e.send("go movetime 300");
+    let (best, _) = e.bestmove();
+    assert!(start.parse_move(&best).is_ok(), "{best}");
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    e.send("quit");
     assert!(e.child.wait().unwrap().success());
 }

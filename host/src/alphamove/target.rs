@@ -48,10 +48,17 @@ impl Target {
     /// Reads a target board for a game played by `variant`'s rules. In antichess kings
     /// may be captured and promoted to, so any number of them is allowed.
     pub fn parse_in(text: &str, variant: Variant) -> Result<Target, TargetError> {
+        // Spaces around the field (as pasted) are not part of it.
+        let text = text.trim();
         let malformed = |reason: String| TargetError::Malformed {
             text: text.to_string(),
             reason,
         };
+        if let Some((board, _)) = text.split_once(char::is_whitespace) {
+            return Err(malformed(format!(
+                "give only the piece placement, the part before the first space (\"{board}\"), not a whole FEN"
+            )));
+        }
         let ranks: Vec<&str> = text.split('/').collect();
         if ranks.len() != 8 {
             return Err(malformed(format!(

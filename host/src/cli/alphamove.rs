@@ -38,8 +38,12 @@ enum AlphaMoveCommand {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Search Black moves that, with White always playing AlphaMove from the start,
-    /// reach a board; print the line and how many positions were expanded.
+    /// Find Black moves that reach a board while White plays AlphaMove.
+    ///
+    /// From the start position, White always plays AlphaMove's move and the search
+    /// chooses Black's; prints the first line found that reaches the target board and
+    /// how many positions were expanded. Exits with 1 when the target is malformed, can
+    /// never occur, or is not reached within --limit expansions.
     Reach {
         /// The board as a FEN piece-placement field, e.g. the comic's
         /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.

@@ -91,6 +91,9 @@ fn score_text(score: i32) -> String {
 }
 
 pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
+    if depth == 0 {
+        bail!("--depth must be at least 1 ply");
+    }
     let config = SearchConfig::default();
     let limits = Limits {
         depth: Some(depth),
@@ -152,6 +155,15 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
 }
 
 pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyhow::Result<u8> {
+    if count == 0 {
+        bail!("--count must be at least 1 position");
+    }
+    if !(1..=50).contains(&max_moves) {
+        bail!("--max-moves must be from 1 to 50 (as for antichip solve), not {max_moves}");
+    }
+    if jobs.is_empty() || jobs.contains(&0) {
+        bail!("--jobs must list thread counts of at least 1, such as 1,2");
+    }
     let set = random_positions(count);
     println!(
         "solver bench: {count} random positions (seed {RANDOM_SEED}, up to 8 pieces a side), \
@@ -310,6 +322,12 @@ pub fn singular(
     count: usize,
     suite_file: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
+    if depths.is_empty() || depths.contains(&0) {
+        bail!("--depth must list depths of at least 1 ply, such as 4,6,8");
+    }
+    if count == 0 && suite_file.is_none() {
+        bail!("--count must be at least 1 position");
+    }
     let suite: Vec<(Position, u32)> = match suite_file {
         Some(path) => {
             let suite = suite_from_file(path)?;

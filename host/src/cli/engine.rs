@@ -2,12 +2,17 @@
 
 use std::path::Path;
 
-use host::eval::{Evaluator, Weights};
+use anyhow::anyhow;
+use host::eval::{Evaluator, Weights, WeightsError};
 
-/// The evaluator from a weights file, or the shipped defaults.
+/// The evaluator from a weights file, or the shipped defaults. A bad file's message
+/// names the file.
 pub fn evaluator(weights: Option<&Path>) -> anyhow::Result<Evaluator> {
     Ok(Evaluator::new(match weights {
-        Some(path) => Weights::load(path)?,
+        Some(path) => Weights::load(path).map_err(|e| match e {
+            WeightsError::Io { .. } => anyhow!(e),
+            _ => anyhow!("{}: {e}", path.display()),
+        })?,
         None => Weights::default(),
     }))
 }

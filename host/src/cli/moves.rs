@@ -29,7 +29,8 @@ pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
     let mut generator = args.movegen.build()?;
-    let summary = run_moves(input, &mut out, &mut err, generator.as_mut())?;
-    out.flush()?;
-    Ok(summary.exit_code())
+    super::input::output_result(
+        run_moves(input, &mut out, &mut err, generator.as_mut())
+            .and_then(|summary| out.flush().map(|()| summary.exit_code())),
+    )
 }

@@ -62,18 +62,21 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     progress.finish();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    for (line, answer) in lines.iter().zip(&answers) {
-        match answer.verdict {
-            Verdict::AlreadyWon => writeln!(out, "{}\t0\t-", line.fen)?,
-            Verdict::WinIn { moves, first } => {
-                writeln!(out, "{}\t{moves}\t{}", line.fen, uci(&first))?
+    let mut print = || -> io::Result<u8> {
+        for (line, answer) in lines.iter().zip(&answers) {
+            match answer.verdict {
+                Verdict::AlreadyWon => writeln!(out, "{}\t0\t-", line.fen)?,
+                Verdict::WinIn { moves, first } => {
+                    writeln!(out, "{}\t{moves}\t{}", line.fen, uci(&first))?
+                }
+                Verdict::NoWinWithin(_) => writeln!(out, "{}\tnone\t-", line.fen)?,
             }
-            Verdict::NoWinWithin(_) => writeln!(out, "{}\tnone\t-", line.fen)?,
+            summary.answered += 1;
         }
-        summary.answered += 1;
-    }
-    out.flush()?;
-    Ok(summary.exit_code())
+        out.flush()?;
+        Ok(summary.exit_code())
+    };
+    super::input::output_result(print())
 }
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal.
