@@ -417,12 +417,19 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
 }
 
 fn check_board_field(board: &str) -> Result<(), FenError> {
-    let ranks: Vec<&str> = board.split('/').collect();
+    check_placement(board).map_err(|e| FenError::Malformed(format!("board field: {e}")))
+}
+
+/// Checks the shape of a FEN piece-placement field (8 ranks of piece letters and digits,
+/// 8 squares each). The error says what is wrong and where, for callers to put in
+/// context.
+pub fn check_placement(field: &str) -> Result<(), String> {
+    let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
-        return Err(FenError::Malformed(format!(
-            "board field must have 8 ranks separated by '/', not {}",
+        return Err(format!(
+            "it needs 8 ranks separated by '/', not {}",
             ranks.len()
-        )));
+        ));
     }
     for (i, rank) in ranks.iter().enumerate() {
         let rank_no = 8 - i;
@@ -434,16 +441,14 @@ fn check_board_field(board: &str) -> Result<(), FenError> {
                     squares += 1
                 }
                 _ => {
-                    return Err(FenError::Malformed(format!(
-                        "board field: '{c}' on rank {rank_no} is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8"
-                    )));
+                    return Err(format!(
+                        "'{c}' on rank {rank_no} is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8"
+                    ));
                 }
             }
         }
         if squares != 8 {
-            return Err(FenError::Malformed(format!(
-                "board field: rank {rank_no} has {squares} squares, not 8"
-            )));
+            return Err(format!("rank {rank_no} has {squares} squares, not 8"));
         }
     }
     Ok(())

@@ -488,7 +488,7 @@ mod tests {
         );
         assert_eq!(
             parse_position(&["fen", "8/8/8", "w", "-", "-"]).unwrap_err(),
-            "position fen \"8/8/8 w - -\": board field must have 8 ranks separated by '/', not 3"
+            "position fen \"8/8/8 w - -\": board field: it needs 8 ranks separated by '/', not 3"
         );
         let (pos, history) = parse_position(&["startpos", "moves", "e2e3", "b7b5"]).unwrap();
         assert_eq!(history.len(), 2);

@@ -180,7 +180,7 @@ fn perft_rejects_a_bad_fen_with_a_message() {
     let out = antichip(&["perft", "--depth", "1", "--fen", "8/8/8 w - - 0 1"], b"");
     assert_eq!(
         text(&out.stderr),
-        "error: --fen \"8/8/8 w - - 0 1\": board field must have 8 ranks separated by '/', not 3\n"
+        "error: --fen \"8/8/8 w - - 0 1\": board field: it needs 8 ranks separated by '/', not 3\n"
     );
     assert_eq!(out.status.code(), Some(1));
 }

@@ -59,35 +59,7 @@ impl Target {
                 "give only the piece placement, the part before the first space (\"{board}\"), not a whole FEN"
             )));
         }
-        let ranks: Vec<&str> = text.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(malformed(format!(
-                "it needs 8 ranks separated by '/', not {}",
-                ranks.len()
-            )));
-        }
-        for (i, rank) in ranks.iter().enumerate() {
-            let rank_no = 8 - i;
-            let mut squares = 0;
-            for c in rank.chars() {
-                match c {
-                    '1'..='8' => squares += c as u32 - '0' as u32,
-                    'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
-                        squares += 1
-                    }
-                    _ => {
-                        return Err(malformed(format!(
-                            "'{c}' on rank {rank_no} is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8"
-                        )));
-                    }
-                }
-            }
-            if squares != 8 {
-                return Err(malformed(format!(
-                    "rank {rank_no} has {squares} squares, not 8"
-                )));
-            }
-        }
+        crate::rules::check_placement(text).map_err(malformed)?;
         let board: Board = text.parse().map_err(|e| malformed(format!("{e}")))?;
         let impossible = |reason: String| TargetError::Impossible {
             text: text.to_string(),
