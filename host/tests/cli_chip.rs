@@ -2,25 +2,9 @@
 //! the software path, `perft --movegen chip` counts like shakmaty, and `chip stats`
 //! reports cycles and pins its error messages.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn antichip(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use common::antichip;
 
 const FENS: &str = "# en passant, promotions, quiet moves and a bad line\n\
 r1n5/1P6/8/3pP3/8/8/8/8 w - d6 0 1\n\

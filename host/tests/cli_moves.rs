@@ -1,20 +1,12 @@
 //! `antichip moves` and `antichip perft` driven as a user drives them: through the binary,
 //! with exact stdout, stderr and exit codes pinned.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn antichip(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("antichip runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::antichip;
 
 fn text(bytes: &[u8]) -> &str {
     std::str::from_utf8(bytes).unwrap()

@@ -1,29 +1,9 @@
 //! `antichip play` driven through a pipe.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn play(args: &[&str], input: &str) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap(),
-    )
+    common::run(&[&["play"], args].concat(), input)
 }
 
 #[test]
@@ -104,22 +84,12 @@ fn bad_weights_files_are_errors() {
 
 #[test]
 fn odd_input_is_answered_and_the_session_goes_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(["play", "--movetime", "50"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Empty lines, undo at the start, check and annotation suffixes on SAN, a line that
     // is not UTF-8, commands in capitals, and the input ending without quit.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"\n\r\nundo\ne3+\nNf6!?\n\xff\xfe\nFEN\nUndo\nfen\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::antichip(
+        &["play", "--movetime", "50"],
+        b"\n\r\nundo\ne3+\nNf6!?\n\xff\xfe\nFEN\nUndo\nfen\n",
+    );
     let out_text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0));
     let answers: Vec<&str> = out_text

@@ -6,8 +6,10 @@
 //! Regenerate it on purpose with `ANTICHIP_BLESS=1 cargo test -p host --test solver`.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
+mod common;
+
+use common::run as antichip;
 use host::random_positions::RandomPositions;
 use host::rules::{Move, Outcome, Position, uci};
 use host::solver::{Solver, Verdict};
@@ -111,29 +113,6 @@ fn solver_agrees_with_the_brute_force_prover_on_the_suite() {
     assert_eq!(lines, 200);
     // The suite must exercise every answer, not only "none".
     assert!(wins.iter().all(|&n| n >= 10), "answers by K: {wins:?}");
-}
-
-fn antichip(args: &[&str], stdin: &str) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap(),
-    )
 }
 
 #[test]
