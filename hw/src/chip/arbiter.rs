@@ -77,8 +77,9 @@ pub fn arbiter() -> Result<Module, HwError> {
         })
         .collect();
     let grant = concat_lsb_first(&grant).named("grant_bus");
-    let (valid, _) = any_and_many(&rank_any);
-    let (_, more) = any_and_many(&mask);
+    // A non-empty mask always elects someone, so `valid` comes straight from the mask
+    // (sharing the tree of `more`) instead of after the election.
+    let (valid, more) = any_and_many(&mask);
     let mask_bus = concat_lsb_first(&mask).named("mask_bus");
     m.output("grant", grant);
     m.output("valid", valid.named("valid"));
