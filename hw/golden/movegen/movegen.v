@@ -398,25 +398,25 @@ module movegen (
   wire [63:0] _n684;
   wire [63:0] victim_candidates;
   wire [191:0] _n686;
-  wire _n687;
-  wire [2:0] _n688;
-  wire [5:0] _n689;
-  wire _n690;
+  wire [63:0] _n687;
+  wire [63:0] _n688;
+  wire _n689;
   wire [63:0] attacker_candidates;
-  wire [191:0] _n692;
-  wire _n693;
-  wire [2:0] _n694;
-  wire [5:0] _n695;
-  wire _n697;
-  wire [5:0] _n698;
-  wire [2:0] _n699;
-  wire _n700;
-  wire _n701;
-  wire [5:0] _n702;
-  wire [2:0] _n703;
-  wire _n704;
+  wire [191:0] _n691;
+  wire [63:0] _n692;
+  wire [63:0] _n693;
+  wire _n695;
+  wire [5:0] _n696;
+  wire [2:0] _n697;
+  wire _n698;
+  wire _n699;
+  wire [5:0] _n700;
+  wire [2:0] _n701;
+  wire _n702;
   wire [63:0] attacker_grant;
   wire [63:0] victim_grant;
+  wire [63:0] victim_disable;
+  wire [63:0] attacker_disable;
   wire _n707;
   wire _n708;
   wire [5:0] _n709;
@@ -425,9 +425,7 @@ module movegen (
   wire _n712;
   wire _n713;
   wire [15:0] _n714;
-  wire [63:0] victim_disable;
   wire [63:0] victim_mask;
-  wire [63:0] attacker_disable;
   wire [63:0] attacker_mask;
   wire [3:0] _sequencer_phase;
   assign _n11 = load_rank == 3'h0;
@@ -823,7 +821,7 @@ module movegen (
     .attackers(attackers_heard),
     .own_pawns(_n684),
     .vprios(_n686),
-    .aprios(_n692)
+    .aprios(_n691)
   );
   chip_sequencer sequencer (
     .clk(clk),
@@ -838,16 +836,18 @@ module movegen (
     .targets(_n682),
     .attackers(attackers_heard),
     .own_pawns(_n684),
-    .v_valid(_n697),
-    .v_square(_n698),
-    .v_prio(_n699),
-    .v_more(_n700),
-    .a_valid(_n701),
-    .a_square(_n702),
-    .a_prio(_n703),
-    .a_more(_n704),
+    .v_valid(_n695),
+    .v_square(_n696),
+    .v_prio(_n697),
+    .v_more(_n698),
+    .a_valid(_n699),
+    .a_square(_n700),
+    .a_prio(_n701),
+    .a_more(_n702),
     .a_grant(attacker_grant),
     .v_grant(victim_grant),
+    .v_disable(victim_disable),
+    .a_disable(attacker_disable),
     .black(_n675),
     .ep_here(_n680),
     .find_victim(_n676),
@@ -855,14 +855,12 @@ module movegen (
     .quiet_pat(_n678),
     .src_sel(_n679),
     .v_cand(victim_candidates),
-    .v_key_valid(_n687),
-    .v_key_prio(_n688),
-    .v_key_sq(_n689),
-    .v_strict(_n690),
+    .v_ahead(_n687),
+    .v_keyhot(_n688),
+    .v_strict(_n689),
     .a_cand(attacker_candidates),
-    .a_key_valid(_n693),
-    .a_key_prio(_n694),
-    .a_key_sq(_n695),
+    .a_ahead(_n692),
+    .a_keyhot(_n693),
     .valid(_n707),
     .done(_n708),
     .from(_n709),
@@ -876,35 +874,33 @@ module movegen (
   chip_arbiter victim_arbiter (
     .cand(victim_candidates),
     .prios(_n686),
-    .key_valid(_n687),
-    .key_prio(_n688),
-    .key_sq(_n689),
-    .strict(_n690),
+    .ahead(_n687),
+    .keyhot(_n688),
+    .strict(_n689),
     .grant(victim_grant),
-    .valid(_n697),
-    .square(_n698),
-    .prio(_n699),
-    .more(_n700),
+    .valid(_n695),
+    .square(_n696),
+    .prio(_n697),
+    .more(_n698),
     .mask(victim_mask),
     .disable_mask(victim_disable)
   );
   chip_arbiter attacker_arbiter (
     .cand(attacker_candidates),
-    .prios(_n692),
-    .key_valid(_n693),
-    .key_prio(_n694),
-    .key_sq(_n695),
+    .prios(_n691),
+    .ahead(_n692),
+    .keyhot(_n693),
     .strict(1'h1),
     .grant(attacker_grant),
-    .valid(_n701),
-    .square(_n702),
-    .prio(_n703),
-    .more(_n704),
+    .valid(_n699),
+    .square(_n700),
+    .prio(_n701),
+    .more(_n702),
     .mask(attacker_mask),
     .disable_mask(attacker_disable)
   );
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _sequencer_phase, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_disable, victim_mask, attacker_disable, attacker_mask, 1'b0};
+  wire _unused = &{1'b0, _sequencer_phase, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_mask, attacker_mask, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -1,10 +1,11 @@
 //! `chip_arbiter`: the distributed priority election of the move generator, with the
-//! ChipTest disable mask recomputed from a held key instead of a disable stack.
+//! ChipTest disable mask held in registers as one-hot sets instead of a disable stack.
 //!
 //! ```text
-//!  key_valid, key_prio[2:0], key_sq[5:0], strict     (the held victim or attacker)
-//!  cand[63:0], prios[191:0]                           (from the array: 3 bits per cell)
-//!     |  per cell: disable = held key valid and my key ahead of it (or equal, strict)
+//!  ahead[63:0], keyhot[63:0], strict   (registered: candidates ahead of the held key,
+//!                                       the held key's cell, one-hot)
+//!  cand[63:0], prios[191:0]            (from the array: 3 bits per cell)
+//!     |  per cell: disable = ahead or (strict and the held cell)  (one LUT with the mask)
 //!     |  mask = cand & ~disable
 //!     |  three wired-OR rounds, priority bit 2 first: a cell drops out when it lacks
 //!     |  the bit and some other live cell has it (Deep Blue's bit-serial election)
@@ -17,8 +18,13 @@
 //! A candidate's key is (its cell's priority, its square); the election takes the
 //! highest priority, then the lowest square. A cell is disabled when the held key is
 //! valid and the cell's key comes before it: higher priority, or equal priority and a
-//! lower square (or the same square, when `strict`). The square comparison is split
-//! into rank and file lines shared by all cells, so each cell needs only a few gates.
+//! lower square (or the same square, when `strict`). Because the candidates and their
+//! priorities stay fixed while a key walks through them, the candidates ahead of the
+//! next key are exactly this cycle's disabled candidates (the election takes the first
+//! of the rest), so the sequencer registers `disable_mask` and `grant` as the next
+//! `ahead` and `keyhot` and no cell compares keys: on the loop from the held key
+//! through the election back to it, the disable mask costs one gate (with the mask)
+//! instead of the rank, file and priority comparison.
 
 use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first};
 
@@ -27,31 +33,17 @@ pub fn arbiter() -> Result<Module, HwError> {
     let m = ModuleBuilder::new("chip_arbiter");
     let cand = m.input("cand", 64);
     let prios = m.input("prios", 192);
-    let key_valid = m.input("key_valid", 1);
-    let key_prio = m.input("key_prio", 3);
-    let key_sq = m.input("key_sq", 6);
+    let ahead = m.input("ahead", 64);
+    let keyhot = m.input("keyhot", 64);
     let strict = m.input("strict", 1);
-    let zero = m.lit(0, 1);
-
-    // Shared rank and file lines of the held square.
-    let (key_rank, key_file) = (key_sq.bits(3..6), key_sq.bits(0..3));
-    let rank_before: Vec<Signal> = (0..8u64).map(|r| key_rank.gt(r)).collect();
-    let rank_same: Vec<Signal> = (0..8u64).map(|r| key_rank.eq(r)).collect();
-    let file_before: Vec<Signal> = (0..8u64)
-        .map(|f| (key_file.gt(f) | (strict & key_file.eq(f))).named("file_before"))
-        .collect();
 
     let prio: Vec<Signal> = (0..64u32).map(|s| prios.bits(3 * s..3 * s + 3)).collect();
     let mut disable = Vec::new();
     let mut mask = Vec::new();
-    for (s, p) in prio.iter().enumerate() {
-        let (r, f) = (s / 8, s % 8);
-        let before = rank_before[r] | (rank_same[r] & file_before[f]);
-        // (priority, before) > (held priority, 0): ahead, or level and before it.
-        let key = concat(&[*p, before]);
-        let dis = (key_valid & key.gt(concat(&[key_prio, zero]))).named("disable_bit");
+    for s in 0..64u32 {
+        let dis = (ahead.bit(s) | (strict & keyhot.bit(s))).named("disable_bit");
         disable.push(dis);
-        mask.push((cand.bit(s as u32) & !dis).named("mask_bit"));
+        mask.push((cand.bit(s) & !dis).named("mask_bit"));
     }
     // Bit-serial election over the priority bits, most significant first.
     let mut alive = mask.clone();
@@ -85,8 +77,9 @@ pub fn arbiter() -> Result<Module, HwError> {
         })
         .collect();
     let grant = concat_lsb_first(&grant).named("grant_bus");
-    let (valid, _) = any_and_many(&rank_any);
-    let (_, more) = any_and_many(&mask);
+    // A non-empty mask always elects someone, so `valid` comes straight from the mask
+    // (sharing the tree of `more`) instead of after the election.
+    let (valid, more) = any_and_many(&mask);
     let mask_bus = concat_lsb_first(&mask).named("mask_bus");
     m.output("grant", grant);
     m.output("valid", valid.named("valid"));

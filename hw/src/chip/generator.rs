@@ -109,15 +109,13 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
 
     va.connect("cand", s.output("v_cand"));
     va.connect("prios", a.output("vprios"));
-    va.connect("key_valid", s.output("v_key_valid"));
-    va.connect("key_prio", s.output("v_key_prio"));
-    va.connect("key_sq", s.output("v_key_sq"));
+    va.connect("ahead", s.output("v_ahead"));
+    va.connect("keyhot", s.output("v_keyhot"));
     va.connect("strict", s.output("v_strict"));
     aa.connect("cand", s.output("a_cand"));
     aa.connect("prios", a.output("aprios"));
-    aa.connect("key_valid", s.output("a_key_valid"));
-    aa.connect("key_prio", s.output("a_key_prio"));
-    aa.connect("key_sq", s.output("a_key_sq"));
+    aa.connect("ahead", s.output("a_ahead"));
+    aa.connect("keyhot", s.output("a_keyhot"));
     aa.connect("strict", m.lit(1, 1));
 
     for (prefix, arb) in [("v", &va), ("a", &aa)] {
@@ -128,6 +126,8 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     }
     s.connect("a_grant", aa.output("grant"));
     s.connect("v_grant", va.output("grant"));
+    s.connect("v_disable", va.output("disable_mask"));
+    s.connect("a_disable", aa.output("disable_mask"));
 
     for port in [
         "valid",

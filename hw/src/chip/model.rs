@@ -203,7 +203,7 @@ pub struct Registers {
 pub struct Cycle {
     /// Victim candidates: the latched victim set.
     pub victim_candidates: u64,
-    /// Victim disable mask, recomputed from the `next` victim register.
+    /// Victim disable mask: the victim candidates ahead of the `next` victim register.
     pub victim_disable: u64,
     /// Victims presented to the victim arbiter.
     pub victim_mask: u64,
@@ -211,7 +211,7 @@ pub struct Cycle {
     pub victim_grant: u64,
     /// Attacker candidates: the latched attackers of the current victim.
     pub attacker_candidates: u64,
-    /// Attacker disable mask, recomputed from the last attacker register.
+    /// Attacker disable mask: the attacker candidates up to the last attacker register.
     pub attacker_disable: u64,
     /// Attackers presented to the attacker arbiter.
     pub attacker_mask: u64,
@@ -318,19 +318,22 @@ impl Model {
         let vprio = |s: u8| r.cell_victim_priority[usize::from(s)];
         let aprio = |s: u8| r.cell_attacker_priority[usize::from(s)];
         let strict = r.phase != Phase::Victim || r.exhausted;
+        // The disable masks only ever hold candidates (the arbiters keep them as
+        // one-hot sets of the candidates ahead of the key).
         let victim_disable = if r.next.valid {
-            disable_mask(vprio, r.next.priority, r.next.square, strict)
+            r.outer & disable_mask(vprio, r.next.priority, r.next.square, strict)
         } else {
             0
         };
         let victim_mask = r.outer & !victim_disable;
         let attacker_disable = if r.last_attacker.valid {
-            disable_mask(
-                aprio,
-                r.last_attacker.priority,
-                r.last_attacker.square,
-                true,
-            )
+            r.attackers
+                & disable_mask(
+                    aprio,
+                    r.last_attacker.priority,
+                    r.last_attacker.square,
+                    true,
+                )
         } else {
             0
         };

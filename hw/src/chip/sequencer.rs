@@ -1,7 +1,8 @@
 //! `chip_sequencer`: the control of the move generator. It latches the side to move,
 //! the en-passant register and the shortcut switches at `start`, runs the find-victim,
-//! restricted find-attacker, load and find-attacker cycles, holds the keys from which
-//! the arbiters recompute their disable masks (the `next` victim and the last attacker),
+//! restricted find-attacker, load and find-attacker cycles, holds the keys (the `next`
+//! victim and the last attacker) and, beside them, the arbiters' disable masks as
+//! registered one-hot sets (the candidates ahead of each key, and the victim key's cell),
 //! latches the victim set and the current victim's attackers, applies the seed's
 //! shortcuts per position class, expands promotions into five moves and drives the
 //! registered outputs and the cycle counter. Its behaviour is
@@ -10,13 +11,14 @@
 //! ```text
 //!  start, req, black_in, ep_valid_in, ep_file_in, shortcuts_in
 //!  victims, targets, attackers, own_pawns        <- array
-//!  v_*: victim arbiter, a_*: attacker arbiter    <- arbiters
+//!  v_*: victim arbiter, a_*: attacker arbiter    <- arbiters (with their
+//!  grant and disable_mask, the next keys' one-hot sets)
 //!     |
 //!  phase: Idle -> First -> Second -> (VictimFast | Load -> Attacker | Victim -> Load
 //!         -> Attacker) ... Promo ... -> Done
 //!     |
 //!  black, ep_here, find_victim, all_enemies, quiet_pat, src_sel   -> array
-//!  v_cand, v_key*, v_strict, a_cand, a_key*                        -> arbiters
+//!  v_cand, v_ahead, v_keyhot, v_strict, a_cand, a_ahead, a_keyhot    -> arbiters
 //!  valid, done, from, to, promo, capture_forced, no_legal_move, cycles, phase
 //! ```
 
@@ -85,6 +87,8 @@ pub fn sequencer() -> Result<Module, HwError> {
     let a_more = m.input("a_more", 1);
     let a_grant = m.input("a_grant", 64);
     let v_grant = m.input("v_grant", 64);
+    let v_disable = m.input("v_disable", 64);
+    let a_disable = m.input("a_disable", 64);
 
     let reg = |name: &str, w: u32| m.reg_reset(name, w, 0);
     let black = reg("black", 1);
@@ -102,10 +106,13 @@ pub fn sequencer() -> Result<Module, HwError> {
     let next_valid = reg("next_valid", 1);
     let next_prio = reg("next_prio", 3);
     let next_sq = reg("next_sq", 6);
+    let v_ahead = reg("v_ahead", 64);
+    let v_keyhot = reg("v_keyhot", 64);
     let exhausted = reg("exhausted", 1);
     let att_valid = reg("att_valid", 1);
     let att_prio = reg("att_prio", 3);
     let att_sq = reg("att_sq", 6);
+    let a_ahead = reg("a_ahead", 64);
     let promo_next = reg("promo_next", 3);
     let promo_ret = reg("promo_ret", 4);
     let promo_done = reg("promo_done", 1);
@@ -150,14 +157,12 @@ pub fn sequencer() -> Result<Module, HwError> {
     m.output("quiet_pat", (quiet & !is_second).named("quiet_pat"));
     m.output("src_sel", decode64(next_sq, next_valid).named("src_sel"));
     m.output("v_cand", outer);
-    m.output("v_key_valid", next_valid);
-    m.output("v_key_prio", next_prio);
-    m.output("v_key_sq", next_sq);
+    m.output("v_ahead", v_ahead);
+    m.output("v_keyhot", v_keyhot);
     m.output("v_strict", (!is_victim | exhausted).named("v_strict"));
     m.output("a_cand", ac);
-    m.output("a_key_valid", att_valid);
-    m.output("a_key_prio", att_prio);
-    m.output("a_key_sq", att_sq);
+    m.output("a_ahead", a_ahead);
+    m.output("a_keyhot", m.lit(0, 64));
 
     // First cycle: the victim set and the flags.
     let any_v = victims.reduce_or().named("any_victim");
@@ -263,6 +268,12 @@ pub fn sequencer() -> Result<Module, HwError> {
     set(next_valid, mux(take_next, v_valid, next_valid));
     set(next_prio, mux(take_next, v_prio, next_prio));
     set(next_sq, mux(take_next, v_square, next_sq));
+    // The disable mask of the next key, from this cycle's election (see the arbiter).
+    set(
+        v_ahead,
+        mux(take_next, mux(v_valid, v_disable, zero(64)), v_ahead),
+    );
+    set(v_keyhot, mux(take_next, v_grant, v_keyhot));
     set(
         exhausted,
         mux(
@@ -280,6 +291,15 @@ pub fn sequencer() -> Result<Module, HwError> {
     );
     set(att_prio, mux(keep_att, a_prio, att_prio));
     set(att_sq, mux(keep_att, a_square, att_sq));
+    // The attacker key is strict: the kept attacker joins the cells ahead of the next.
+    set(
+        a_ahead,
+        mux(
+            keep_att,
+            a_disable | a_grant,
+            mux(drop_att, zero(64), a_ahead),
+        ),
+    );
     // Promotions.
     set(
         promo_next,
