@@ -390,7 +390,10 @@ impl Simulator {
                 }),
                 Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
                 Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
-                Op::ConcatNext => each!(|i| v[i.dst as usize & k] | (v[i.a as usize & k] << i.c)),
+                Op::Concat2 => {
+                    each!(|i| (v[i.a as usize & k] << (i.c & 255))
+                        | (v[i.b as usize & k] << (i.c >> 8)))
+                }
                 Op::ConcatN => each!(|i| {
                     let mut r = 0;
                     let (a, b) = (i.a as usize, i.b as usize);
