@@ -565,7 +565,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             source: source(*id),
         });
     }
-    Ok(Program {
+    let mut prog = Program {
         comb_read,
         has_mem_read,
         insts,
@@ -602,5 +602,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         scope_paths: (0..flat.scopes.len()).map(|i| flat.scope_path(i)).collect(),
         scope_parents: flat.scopes.iter().map(|s| s.parent).collect(),
         scope_names: flat.scopes.iter().map(|s| s.name.clone()).collect(),
-    })
+    };
+    crate::layout::renumber(&mut prog);
+    Ok(prog)
 }

@@ -29,6 +29,7 @@
 mod compile;
 mod engine;
 pub mod flat;
+mod layout;
 mod optimize;
 mod program;
 mod schedule;
