@@ -62,6 +62,11 @@ impl EdgeSlices {
         EdgeSlices { start, slices }
     }
 
+    /// Whether there are slices of state at all.
+    pub(crate) fn any(&self) -> bool {
+        !self.slices.is_empty()
+    }
+
     /// Whether source word `w` has slices.
     #[inline]
     pub(crate) fn has(&self, w: usize) -> bool {

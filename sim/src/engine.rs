@@ -502,6 +502,7 @@ impl Simulator {
         // Registers that read no state update in place (after everything that reads the
         // old state has been captured).
         let read = &self.prog.comb_read;
+        let edges = self.edge.any();
         if rst {
             for r in &self.prog.direct {
                 let q = r.q as usize;
@@ -513,7 +514,7 @@ impl Simulator {
                     v[q]
                 };
                 // Only registers whose slices are kept take the (data-dependent) branch.
-                if self.edge.has(q) && new != v[q] {
+                if edges && self.edge.has(q) && new != v[q] {
                     self.touched.push(q as u32);
                 }
                 changed |= read[q] && new != v[q];
@@ -528,7 +529,7 @@ impl Simulator {
                     let q = r.q as usize;
                     let new = (v[r.next as usize] >> r.shift) & r.mask;
                     // Only registers whose slices are kept take the (data-dependent) branch.
-                    if self.edge.has(q) && new != v[q] {
+                    if edges && self.edge.has(q) && new != v[q] {
                         self.touched.push(q as u32);
                     }
                     changed |= read[q] && new != v[q];
