@@ -408,21 +408,21 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                 insts.push(mk(Op::ConcatN, start, count, 0, 0));
             }
             FlatKind::Concat(parts) => {
+                // At most two parts: one instruction.
                 let mut lo = 0;
-                let mut first = true;
+                let mut kept: Vec<(u32, u32)> = Vec::new();
                 for &p in parts.iter().rev() {
                     let pw = flat.nodes[p as usize].width;
                     let zero = const_of(&flat, canon[p as usize]).is_some_and(Bits::is_zero);
-                    if !zero || (first && lo + pw == width) {
-                        let op = if first {
-                            Op::ConcatFirst
-                        } else {
-                            Op::ConcatNext
-                        };
-                        insts.push(mk(op, s(p), 0, lo, 0));
-                        first = false;
+                    if !zero || (kept.is_empty() && lo + pw == width) {
+                        kept.push((s(p), lo));
                     }
                     lo += pw;
+                }
+                match kept[..] {
+                    [(a, la)] => insts.push(mk(Op::ConcatFirst, a, 0, la, 0)),
+                    [(a, la), (b, lb)] => insts.push(mk(Op::Concat2, a, b, la | (lb << 8), 0)),
+                    _ => unreachable!("a concatenation of two parts keeps one or two"),
                 }
             }
             _ => {}
@@ -565,7 +565,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             source: source(*id),
         });
     }
-    Ok(Program {
+    let mut prog = Program {
         comb_read,
         has_mem_read,
         insts,
@@ -602,5 +602,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         scope_paths: (0..flat.scopes.len()).map(|i| flat.scope_path(i)).collect(),
         scope_parents: flat.scopes.iter().map(|s| s.parent).collect(),
         scope_names: flat.scopes.iter().map(|s| s.name.clone()).collect(),
-    })
+    };
+    crate::layout::renumber(&mut prog);
+    Ok(prog)
 }

@@ -7,6 +7,7 @@
 use hw::{Bits, Module, mask64, words_for};
 
 use crate::compile::compile;
+use crate::edge::EdgeSlices;
 use crate::flat::{FlatKind, FlatNetlist};
 use crate::optimize::eval_kind;
 use crate::program::{LoopError, NONE, Op, Program, Source};
@@ -87,6 +88,10 @@ pub struct Simulator {
     mems: Vec<u64>,
     scratch: Vec<u64>,
     wide_buf: Vec<u64>,
+    edge: EdgeSlices,
+    /// State words written at the current clock edge (their slices are refreshed once
+    /// every register has read the old state).
+    touched: Vec<u32>,
     dirty: bool,
     always_eval: bool,
     cycle: u64,
@@ -100,22 +105,24 @@ impl Simulator {
 
     /// Compile `top` with options.
     pub fn with_options(top: &Module, opts: SimOptions) -> Result<Simulator, SimError> {
-        let prog = compile(FlatNetlist::new(top), opts.keep_named)?;
+        let mut prog = compile(FlatNetlist::new(top), opts.keep_named)?;
         let max_wide = prog
             .wide
             .iter()
             .map(|w| words_for(w.width) + w.operands.iter().map(|o| words_for(o.1)).sum::<usize>())
             .max()
             .unwrap_or(0);
+        // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
+        // the compiler knows is in bounds (slots are always below the real length).
+        let mut vals = prog.init_vals.clone();
+        vals.resize(vals.len().next_power_of_two().max(1), 0);
+        let edge = EdgeSlices::split(&mut prog, vals.len());
+        edge.refresh_all(&mut vals);
         Ok(Simulator {
             name: top.name.clone(),
-            // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
-            // the compiler knows is in bounds (slots are always below the real length).
-            vals: {
-                let mut v = prog.init_vals.clone();
-                v.resize(v.len().next_power_of_two().max(1), 0);
-                v
-            },
+            vals,
+            edge,
+            touched: Vec::new(),
             mems: prog.mem_init.clone(),
             scratch: vec![0; prog.scratch_words],
             wide_buf: vec![0; max_wide + 2],
@@ -224,6 +231,9 @@ impl Simulator {
         if self.vals[s] != v || self.vals[s + 1..s + n].iter().any(|&x| x != 0) {
             self.vals[s] = v;
             self.vals[s + 1..s + n].fill(0);
+            for w in s..s + n {
+                self.edge.refresh(&mut self.vals, w);
+            }
             // Only values the logic reads need a new evaluation (inputs read only by
             // registers are taken at the clock edge).
             self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
@@ -238,6 +248,9 @@ impl Simulator {
         let n = v.words().len();
         if self.vals[s..s + n] != *v.words() {
             self.vals[s..s + n].copy_from_slice(v.words());
+            for w in s..s + n {
+                self.edge.refresh(&mut self.vals, w);
+            }
             self.dirty |= self.prog.comb_read[s..s + n].iter().any(|&r| r);
         }
     }
@@ -390,7 +403,10 @@ impl Simulator {
                 }),
                 Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
                 Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
-                Op::ConcatNext => each!(|i| v[i.dst as usize & k] | (v[i.a as usize & k] << i.c)),
+                Op::Concat2 => {
+                    each!(|i| (v[i.a as usize & k] << (i.c & 255))
+                        | (v[i.b as usize & k] << (i.c >> 8)))
+                }
                 Op::ConcatN => each!(|i| {
                     let mut r = 0;
                     let (a, b) = (i.a as usize, i.b as usize);
@@ -486,6 +502,7 @@ impl Simulator {
         // Registers that read no state update in place (after everything that reads the
         // old state has been captured).
         let read = &self.prog.comb_read;
+        let edges = self.edge.any();
         if rst {
             for r in &self.prog.direct {
                 let q = r.q as usize;
@@ -496,6 +513,10 @@ impl Simulator {
                 } else {
                     v[q]
                 };
+                // Only registers whose slices are kept take the (data-dependent) branch.
+                if edges && self.edge.has(q) && new != v[q] {
+                    self.touched.push(q as u32);
+                }
                 changed |= read[q] && new != v[q];
                 v[q] = new;
             }
@@ -507,6 +528,10 @@ impl Simulator {
                 for r in &self.prog.direct[start as usize..end as usize] {
                     let q = r.q as usize;
                     let new = (v[r.next as usize] >> r.shift) & r.mask;
+                    // Only registers whose slices are kept take the (data-dependent) branch.
+                    if edges && self.edge.has(q) && new != v[q] {
+                        self.touched.push(q as u32);
+                    }
                     changed |= read[q] && new != v[q];
                     v[q] = new;
                 }
@@ -518,6 +543,7 @@ impl Simulator {
             if v[q..q + n] != self.scratch[k..k + n] {
                 changed |= read[q..q + n].iter().any(|&x| x);
                 v[q..q + n].copy_from_slice(&self.scratch[k..k + n]);
+                self.touched.extend(q as u32..(q + n) as u32);
             }
             k += n;
         }
@@ -526,10 +552,15 @@ impl Simulator {
             if v[d..d + n] != self.scratch[k..k + n] {
                 changed |= read[d..d + n].iter().any(|&x| x);
                 v[d..d + n].copy_from_slice(&self.scratch[k..k + n]);
+                self.touched.extend(d as u32..(d + n) as u32);
             }
             k += n;
         }
         // Evaluate again only when something the logic reads has changed.
+        for &w in &self.touched {
+            self.edge.refresh(&mut self.vals, w as usize);
+        }
+        self.touched.clear();
         self.dirty |= changed || self.always_eval;
         self.cycle += 1;
     }
@@ -539,9 +570,11 @@ impl Simulator {
     pub fn reset(&mut self) {
         if let Some(s) = self.prog.rst_slot {
             self.vals[s as usize] = 1;
+            self.edge.refresh(&mut self.vals, s as usize);
             self.dirty = true;
             self.step();
             self.vals[s as usize] = 0;
+            self.edge.refresh(&mut self.vals, s as usize);
             self.dirty = true;
         }
     }

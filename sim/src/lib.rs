@@ -5,8 +5,9 @@
 //! for widths above 64) and steps it cycle by cycle: two-state, one clock.
 //!
 //! What makes it fast: instance ports and wires become aliases; slices look through
-//! concatenations and other slices; `x | (y & z)`, `x & !y`, n-ary concatenations and
-//! "any bit set" are single instructions; instructions are grouped by level into runs of
+//! concatenations and other slices; slices of inputs and registers are computed when
+//! their source is written rather than on every evaluation; `x | (y & z)`, `x & !y`,
+//! n-ary concatenations and "any bit set" are single instructions; instructions are grouped by level into runs of
 //! one operator (16 bytes each, no per-instruction dispatch); registers fed by input
 //! slices shift and mask at the clock edge; registers sharing an enable are skipped
 //! together; and the logic is evaluated only when a value it reads has changed. Every
@@ -27,8 +28,10 @@
 //! ```
 
 mod compile;
+mod edge;
 mod engine;
 pub mod flat;
+mod layout;
 mod optimize;
 mod program;
 mod schedule;

@@ -32,8 +32,10 @@ pub(crate) enum Op {
     Le,
     Mux,
     Slice,
+    /// One part shifted into place (`v[a] << c`).
     ConcatFirst,
-    ConcatNext,
+    /// Two parts: `(v[a] << (c & 255)) | (v[b] << (c >> 8))`.
+    Concat2,
     /// OR of `(slot << shift)` pairs listed in `Program::extra[a..a + 2b]`.
     ConcatN,
     /// 1 when any of the slots listed in `Program::extra[a..a + b]` is non-zero (an OR
@@ -72,7 +74,8 @@ pub(crate) struct Inst {
 /// | Add, Sub, Shl, Shr | operand | operand | w |
 /// | ShlK, ShrK | operand | w | shift |
 /// | Slice | operand | w | low bit |
-/// | ConcatFirst, ConcatNext | part | - | shift |
+/// | ConcatFirst | part | - | shift |
+/// | Concat2 | part | part | shifts (low byte: a's, next byte: b's) |
 /// | ConcatN, AnyN | start in `extra` | count | - |
 /// | RedAnd | operand | operand width | - |
 /// | RedOr, RedXor | operand | - | - |

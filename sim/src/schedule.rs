@@ -13,7 +13,6 @@ pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>
         Op::MemRead => out.push(i.a),
         Op::SliceW => out.extend([i.a, i.a + i.b]),
         Op::ConcatFirst => out.push(i.a),
-        Op::ConcatNext => out.extend([i.a, i.dst]),
         Op::OrAnd | Op::Mux => out.extend([i.a, i.b, i.c]),
         Op::ConcatN => out.extend(
             extra[i.a as usize..i.a as usize + 2 * i.b as usize]
@@ -59,8 +58,6 @@ pub(crate) fn levelize(
         for k in 0..words {
             level_of_slot.insert(dst + k, level);
         }
-        // Chained concatenation steps must stay in program order: same level key order
-        // is kept by the stable sort on (level, op, position).
         keyed.push((level, i.op as u8, k, i));
     }
     keyed.sort_by_key(|e| (e.0, e.1, e.2));

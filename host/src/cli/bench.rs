@@ -106,8 +106,9 @@ enum BenchKind {
     },
     /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
     Sim {
-        /// Block to simulate (see `antichip hw list`); default: `ray_array` (64 cells)
-        /// and `ray_board` (the same logic at word level).
+        /// Workload: `movegen` (the whole chip generating moves over a corpus) or a
+        /// block of `antichip hw list` on random inputs; default: `ray_array` (64
+        /// cells) and `movegen`.
         #[arg(long)]
         block: Option<String>,
         /// Cycles per timed run.
@@ -138,7 +139,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         } => {
             let blocks = match block {
                 Some(b) => vec![b],
-                None => vec!["ray_array".to_string(), "ray_board".to_string()],
+                None => vec!["ray_array".to_string(), "movegen".to_string()],
             };
             for b in blocks {
                 super::bench_sim::bench_sim(&b, cycles.max(1), runs.max(1), !no_verilator)?;

@@ -1,0 +1,112 @@
+//! Value layout: the results of one-word instructions are renumbered into evaluation
+//! order, so that evaluation writes the value array front to back and an instruction's
+//! operands, computed shortly before it, sit close together in the cache.
+//!
+//! Only slots written by a one-word instruction move, and only among themselves;
+//! inputs, registers, constants and multi-word values keep their places (multi-word
+//! values must stay contiguous).
+
+use crate::program::{NONE, Op, Program, Source};
+
+/// Renumber the one-word instruction results of `p` in program order.
+pub(crate) fn renumber(p: &mut Program) {
+    let n = p.init_vals.len();
+    // The slots that move: results of one-word instructions, in evaluation order.
+    let mut movable: Vec<u32> = Vec::new();
+    for &(op, s, e) in &p.runs {
+        if !matches!(op, Op::MemRead | Op::Generic) {
+            movable.extend(p.insts[s as usize..e as usize].iter().map(|i| i.dst));
+        }
+    }
+    let mut places = movable.clone();
+    places.sort_unstable();
+    let mut map: Vec<u32> = (0..n as u32).collect();
+    for (&from, &to) in movable.iter().zip(&places) {
+        map[from as usize] = to;
+    }
+    let m = |s: u32| map[s as usize];
+    // Instructions: the operand fields by operator (see `Packed`).
+    for &(op, s, e) in &p.runs {
+        for i in &mut p.insts[s as usize..e as usize] {
+            match op {
+                Op::MemRead | Op::Generic => {}
+                _ => i.dst = m(i.dst),
+            }
+            match op {
+                Op::Not
+                | Op::Slice
+                | Op::ShlK
+                | Op::ShrK
+                | Op::RedAnd
+                | Op::RedOr
+                | Op::RedXor
+                | Op::MemRead
+                | Op::ConcatFirst => i.a = m(i.a),
+                // A word of a multi-word value: does not move.
+                Op::SliceW => {}
+                Op::OrAnd | Op::Mux => {
+                    i.a = m(i.a);
+                    i.b = m(i.b);
+                    i.c = m(i.c);
+                }
+                Op::ConcatN => {
+                    for k in 0..i.b as usize {
+                        let x = &mut p.extra[i.a as usize + 2 * k];
+                        *x = map[*x as usize];
+                    }
+                }
+                Op::AnyN => {
+                    for x in &mut p.extra[i.a as usize..(i.a + i.b) as usize] {
+                        *x = map[*x as usize];
+                    }
+                }
+                Op::Generic => {
+                    for o in &mut p.wide[i.a as usize].operands {
+                        o.0 = map[o.0 as usize];
+                    }
+                }
+                _ => {
+                    i.a = m(i.a);
+                    i.b = m(i.b);
+                }
+            }
+        }
+    }
+    for r in p.regs.iter_mut().chain(p.direct.iter_mut()) {
+        r.next = m(r.next);
+        if r.enable != NONE {
+            r.enable = m(r.enable);
+        }
+    }
+    for g in &mut p.direct_groups {
+        if g.0 != NONE {
+            g.0 = m(g.0);
+        }
+    }
+    for sr in &mut p.sync_reads {
+        sr.addr = m(sr.addr);
+    }
+    for w in &mut p.mem_writes {
+        w.addr = m(w.addr);
+        w.data = m(w.data);
+        w.enable = m(w.enable);
+    }
+    for (_, _, src) in &mut p.outputs {
+        if let Source::Slot(s) = src {
+            *s = m(*s);
+        }
+    }
+    for nm in &mut p.named {
+        if let Source::Slot(s) = &mut nm.source {
+            *s = m(*s);
+        }
+    }
+    let mut comb_read = vec![false; n];
+    let mut init = vec![0; n];
+    for s in 0..n {
+        comb_read[map[s] as usize] = p.comb_read[s];
+        init[map[s] as usize] = p.init_vals[s];
+    }
+    p.comb_read = comb_read;
+    p.init_vals = init;
+}
