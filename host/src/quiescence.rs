@@ -149,13 +149,7 @@ impl SoftwareQuiescence {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.table.store(key, 0, best, bound, best_move, ply);
         best
     }

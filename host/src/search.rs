@@ -583,13 +583,7 @@ impl Searcher {
             return Ok(alpha);
         }
         if excluded == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.tt.store(key, depth, best, bound, best_packed, ply);
         }
         Ok(best)

@@ -21,6 +21,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What the best score of a node searched with the window (`alpha`, `beta`) says
+    /// about its true value.
+    pub fn of(best: Score, alpha: Score, beta: Score) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A table entry as the search sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {

@@ -14,17 +14,8 @@
 use crate::blocks::arbiter::arbiter64;
 use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first};
 
-/// The 8 directions as (file step, rank step): N, NE, E, SE, S, SW, W, NW.
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+/// The 8 ray directions, the same order as the chip's array.
+pub use crate::chip::array::DIRECTIONS;
 
 /// One square: three state bits and the eight ray pass-through gates.
 pub fn ray_cell() -> Result<Module, HwError> {
