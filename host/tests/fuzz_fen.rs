@@ -2,6 +2,8 @@
 //! panic, and whatever is accepted is a real position that round-trips through FEN.
 //! Seeded, so a failure is reproducible; the seed is in the assertion message.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -190,21 +192,8 @@ fn solve_uci_and_play_never_panic_on_garbage() {
         (&["play", "--movetime", "5", "--depth", "2"], &[0]),
     ];
     for (args, codes) in runs {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let bytes = input.clone();
-        let writer = std::thread::spawn(move || {
-            // A command may stop reading early (quit); a broken pipe is then fine.
-            let _ = stdin.write_all(&bytes);
-        });
-        let out = child.wait_with_output().unwrap();
-        writer.join().unwrap();
+        // A command may stop reading early (quit); the helper allows for that.
+        let out = common::antichip(args, &input);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             out.status.code().is_some_and(|c| codes.contains(&c)),
