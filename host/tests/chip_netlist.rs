@@ -9,9 +9,10 @@ use host::rules::Position;
 use hw::chip::model::Model;
 use hw::chip::types::{Config, Priorities, Shortcuts};
 
-fn lockstep(chip: &mut NetlistChip, pos: &Position, config: Config) -> u32 {
+/// One position on the chip and on the model; the model lives as long as the chip, since
+/// the walkers keep their state from one position to the next (as in the netlist).
+fn lockstep(chip: &mut NetlistChip, model: &mut Model, pos: &Position, config: Config) -> u32 {
     let board = board_of(pos);
-    let mut model = Model::new();
     model.load(&board, config);
     chip.load(&board, config);
     let fen = pos.to_fen();
@@ -56,9 +57,10 @@ fn netlist_equals_model_cycle_for_cycle() {
     ];
     let start = std::time::Instant::now();
     let mut total = 0;
+    let mut model = Model::new();
     for config in configs {
         for pos in &positions {
-            total += lockstep(&mut chip, pos, config);
+            total += lockstep(&mut chip, &mut model, pos, config);
         }
     }
     eprintln!("{total} cycles in {:?}", start.elapsed());

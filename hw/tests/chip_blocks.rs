@@ -4,11 +4,11 @@
 
 #[test]
 fn every_chip_block_builds_and_emits_deterministically() {
-    use hw::chip::{arbiter, array, cell, generator, sequencer};
+    use hw::chip::{array, cell, generator, sequencer, walker};
     let builders: [fn() -> Result<hw::Module, hw::HwError>; 5] = [
         cell::cell,
         array::array,
-        arbiter::arbiter,
+        walker::walker,
         sequencer::sequencer,
         || generator::generator(true),
     ];

@@ -165,6 +165,8 @@ pub fn run_flow(name: &str, m: &Module, dir: &Path) -> Result<FpgaReport, ToolEr
         dir,
     )?;
     let log = tools::text(&out);
+    // Kept beside the bitstream: the critical path report names every net on the path.
+    tools::write(&dir.join("nextpnr.log"), &log)?;
     let fmax = log
         .lines()
         .filter(|l| l.contains("Max frequency for clock"))

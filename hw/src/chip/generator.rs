@@ -13,7 +13,7 @@
 //!      \----aprios---> chip_arbiter (latched attackers) --grant/square/more--> |
 //!        |
 //!  valid, done, from[5:0], to[5:0], promo[2:0]   the registered move handshake
-//!  capture_forced, no_legal_move                 flags after the first cycle
+//!  capture_forced, no_legal_move                 flags after the second cycle
 //!  cycles[15:0]                                  generation cycles since start
 //! ```
 //!
@@ -23,9 +23,9 @@
 
 use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 
-use super::arbiter::arbiter;
 use super::array::array;
 use super::sequencer::{ep_decode, sequencer};
+use super::walker::walker;
 
 /// Names of the debug output ports, in [`Cycle`](super::model::Cycle) field order.
 pub const DEBUG_PORTS: [&str; 9] = [
@@ -43,7 +43,7 @@ pub const DEBUG_PORTS: [&str; 9] = [
 /// Build the generator; `debug` adds the internal signals as output ports.
 pub fn generator(debug: bool) -> Result<Module, HwError> {
     let arr = array()?;
-    let arb = arbiter()?;
+    let walk = walker()?;
     let seq = sequencer()?;
     let name = if debug { "movegen_debug" } else { "movegen" };
     let m = ModuleBuilder::new(name);
@@ -60,8 +60,8 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
 
     let a = m.instance("array", &arr);
     let s = m.instance("sequencer", &seq);
-    let va = m.instance("victim_arbiter", &arb);
-    let aa = m.instance("attacker_arbiter", &arb);
+    let va = m.instance("victim_walker", &walk);
+    let aa = m.instance("attacker_walker", &walk);
 
     let we: Vec<_> = (0..8u64).map(|r| load_we & load_rank.eq(r)).collect();
     a.connect("we", concat_lsb_first(&we).named("rank_we"));
@@ -107,27 +107,24 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         s.connect(port, a.output(port));
     }
 
+    va.connect("load", s.output("v_load"));
     va.connect("cand", s.output("v_cand"));
     va.connect("prios", a.output("vprios"));
-    va.connect("ahead", s.output("v_ahead"));
-    va.connect("keyhot", s.output("v_keyhot"));
-    va.connect("strict", s.output("v_strict"));
-    aa.connect("cand", s.output("a_cand"));
+    va.connect("take", s.output("v_take"));
+    va.connect("tags", m.lit(0, 64));
+    aa.connect("load", s.output("a_load"));
+    aa.connect("cand", a.output("attackers"));
     aa.connect("prios", a.output("aprios"));
-    aa.connect("ahead", s.output("a_ahead"));
-    aa.connect("keyhot", s.output("a_keyhot"));
-    aa.connect("strict", m.lit(1, 1));
-
-    for (prefix, arb) in [("v", &va), ("a", &aa)] {
-        s.connect(&format!("{prefix}_valid"), arb.output("valid"));
-        s.connect(&format!("{prefix}_square"), arb.output("square"));
-        s.connect(&format!("{prefix}_prio"), arb.output("prio"));
-        s.connect(&format!("{prefix}_more"), arb.output("more"));
+    aa.connect("take", s.output("a_take"));
+    aa.connect("tags", a.output("own_pawns"));
+    for (prefix, walker) in [("v", &va), ("a", &aa)] {
+        for port in ["ready", "valid", "square", "more"] {
+            s.connect(&format!("{prefix}_{port}"), walker.output(port));
+        }
     }
-    s.connect("a_grant", aa.output("grant"));
     s.connect("v_grant", va.output("grant"));
-    s.connect("v_disable", va.output("disable_mask"));
-    s.connect("a_disable", aa.output("disable_mask"));
+    s.connect("v_rank_grant", va.output("rank_grant"));
+    s.connect("a_tag", aa.output("tag"));
 
     for port in [
         "valid",
@@ -142,14 +139,18 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         m.output(port, s.output(port));
     }
     // Named so that waveforms show them whether or not they are ports.
+    let v_rem = va.output("remaining");
+    let a_rem = aa.output("remaining");
+    let outer = s.output("outer");
+    let ac = s.output("ac");
     let internal = [
-        s.output("v_cand").named("victim_candidates"),
-        va.output("disable_mask").named("victim_disable"),
-        va.output("mask").named("victim_mask"),
+        outer.named("victim_candidates"),
+        (outer & !v_rem).named("victim_disable"),
+        v_rem.named("victim_mask"),
         va.output("grant").named("victim_grant"),
-        s.output("a_cand").named("attacker_candidates"),
-        aa.output("disable_mask").named("attacker_disable"),
-        aa.output("mask").named("attacker_mask"),
+        ac.named("attacker_candidates"),
+        (ac & !a_rem).named("attacker_disable"),
+        a_rem.named("attacker_mask"),
         aa.output("grant").named("attacker_grant"),
         a.output("attackers").named("attackers_heard"),
     ];

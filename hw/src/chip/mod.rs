@@ -1,5 +1,5 @@
 //! The antichess move-generator chip: an 8x8 array of cells with find-victim and
-//! find-attacker transmitters, a distributed arbiter and a sequencer (seed 004, after
+//! find-attacker transmitters, two walkers (a two-level distributed arbiter) and a sequencer (seed 004, after
 //! Belle, ChipTest and Deep Blue).
 //!
 //! [`model`] is the cycle-exact reference model (its combinational parts in
@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | [`cell`] | `chip_cell` | piece and priority registers, find-victim and find-attacker transmitters on shared wires, receivers |
 //! | [`array`](mod@array) | `chip_array` | 64 cells wired by ranks, files, diagonals, knight jumps, pawn lines |
-//! | [`arbiter`] | `chip_arbiter` | priority election with a disable mask from a held key |
+//! | [`walker`] | `chip_walker` | priority election that walks a latched candidate set, one per clock, through registered rank leaders |
 //! | [`sequencer`] | `chip_sequencer` | find-victim / find-attacker cycles, latched victim and attacker sets, shortcuts, promotions |
 //! | [`generator`] | `movegen` | the whole chip behind the load / start / request interface |
 //!
@@ -25,10 +25,10 @@
 //! let (moves, cycles) = Model::new().generate(&board, Config::default());
 //! let uci: Vec<String> = moves.iter().map(|m| m.uci()).collect();
 //! assert_eq!(uci, ["a2a3", "a2a4"]);
-//! assert_eq!(cycles, 5); // find-victim, restricted find-attacker, load, 2 moves
+//! // find-victim, restricted find-attacker, the walker's leaders, classify, load, 2 moves
+//! assert_eq!(cycles, 7);
 //! ```
 
-pub mod arbiter;
 pub mod array;
 pub mod bitboard;
 pub mod cell;
@@ -36,3 +36,4 @@ pub mod generator;
 pub mod model;
 pub mod sequencer;
 pub mod types;
+pub mod walker;

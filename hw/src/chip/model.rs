@@ -1,6 +1,6 @@
 //! Cycle-exact reference model of the move-generator chip.
 //!
-//! The netlist blocks (`cell`, `array`, `arbiter`, `sequencer`, `generator`) must agree
+//! The netlist blocks (`cell`, `array`, `walker`, `sequencer`, `generator`) must agree
 //! with this model cycle for cycle on every output and on the named internal signals of
 //! [`Cycle`]; the model in turn is checked against shakmaty in the host's tests. The
 //! combinational parts are the bitboard functions of [`bitboard`](super::bitboard).
@@ -16,46 +16,53 @@
 //! * **find-victim** (first cycle): every piece of the side to move radiates its own
 //!   pattern. Enemy cells and the en-passant cell that hear a capture signal are the
 //!   victims `V`; vacant cells that hear a move signal (pawn pushes and double pushes
-//!   instead of pawn captures) are the quiet targets `T`. `V` (or `T` when `V` is empty)
-//!   is latched as the victim set.
+//!   instead of pawn captures) are the quiet targets `T`.
 //! * **find-attacker** (later cycles): enabled cells radiate "super-piece" signals and a
 //!   piece of the side to move that hears a signal of its own kind is an attacker. In
 //!   the second cycle every enemy piece and the en-passant cell radiate (the seed's
 //!   restricted find-attacker cycle: which of our pieces attack anything), giving `A`;
-//!   afterwards only the victim in the `next` register radiates, and its attackers are
-//!   latched when it becomes the current victim.
+//!   afterwards only the victim in the `next` register radiates.
 //!
-//! Two arbiters elect by (priority, then lower square): the victim arbiter over the
-//! latched victim set, the attacker arbiter over the latched attackers of the current
-//! victim. Instead of a disable stack, each arbiter's disable mask is recomputed every
-//! cycle from a register holding the key (priority, square) of the `next` victim or of
-//! the last attacker. Every arbiter input is a register, so no cycle chains a ray
-//! network into an arbiter.
+//! Two walkers (see [`walker`](super::walker)) elect by (priority, then lower square):
+//! the victim walker over the victims (or the quiet targets), the attacker walker over
+//! the attackers of the current victim. A walker latches its candidate set, takes one
+//! clock to elect its eight rank leaders, and then presents its winner every clock; a
+//! `take` removes the winner, and the next winner follows in the next clock. Its
+//! disable mask is the set it has walked (candidates no longer remaining). Every ray
+//! network input and output and every election input is a register, so no cycle chains
+//! a ray network into an election.
 //!
 //! # Sequence
 //!
-//! `First` (find-victim) latches the victim set and the flags "capture forced" (`V` not
-//! empty) and "no legal move" (`V` and `T` empty; then `done`). `Second` (restricted
-//! find-attacker) elects the first victim into `next` and classifies the position: one
-//! victim and one attacker, several victims and one attacker, several attackers, or no
-//! victim (non-captures). Then, when the class's shortcut is on:
+//! `First` (find-victim) latches the victims into the victim walker and the quiet
+//! targets beside it. `Second` (restricted find-attacker) latches `A` and, from the
+//! latched sets, the flags "capture forced" (`V` not empty) and "no legal move" (`V` and
+//! `T` empty; then `done`); in a position without captures it loads the targets into
+//! the victim walker instead. (The flags come after the second cycle rather than the
+//! first so that no path runs from the ray network through a 64-input OR.) `Classify` takes the first victim
+//! into `next` and classifies the position: one victim and one attacker, several
+//! victims and one attacker, several attackers, or no victim (non-captures). Then, when
+//! the class's shortcut is on:
 //!
-//! * one attacker: `Second` itself emits the first move and each `VictimFast` cycle
-//!   elects the next victim and emits it with the known attacker;
-//! * otherwise a `Load` cycle makes `next` current (latching its attackers) and elects
-//!   the following victim; each `Attacker` cycle emits (attacker, current victim), and
-//!   when that was the victim's last attacker it loads the next victim in the same clock.
+//! * one attacker: `Classify` itself emits the first move and each `VictimFast` cycle
+//!   takes the next victim and emits it with the known attacker;
+//! * otherwise a `Load` cycle makes `next` current (latching its attackers into the
+//!   attacker walker) and takes the following victim; each `Attacker` cycle emits
+//!   (attacker, current victim), and when that was the victim's last attacker it loads
+//!   the next victim in the same clock. A victim with a single attacker needs no
+//!   election (its attacker is the latched set itself); with more, the first `Attacker`
+//!   cycle waits for the walker's leaders.
 //!
 //! With the shortcut off, the class runs the ChipTest sequence: a `Victim` cycle
-//! re-elects the victim with the inclusive mask, `Load` latches its attackers, and an
-//! `Attacker` cycle emits the next attacker or finds the victim exhausted (making the
-//! next victim mask strict); a final `Victim` cycle finds no victim and raises `done`.
-//! In the fast sequences the last move comes with `done`.
+//! re-elects the victim (the same one while it has attackers left, else the next), `Load`
+//! latches its attackers, and an `Attacker` cycle emits the next attacker or finds the
+//! victim exhausted; a final `Victim` cycle finds no victim and raises `done`. In the
+//! fast sequences the last move comes with `done`.
 //!
 //! A pawn move to the last rank is held for five cycles, emitting the promotions to
 //! queen, rook, bishop, knight and king (`Promo` cycles).
 
-use super::bitboard::{disable_mask, elect, find_attacker, find_victim};
+use super::bitboard::{Election, elect, find_attacker, find_victim};
 use super::types::{BLACK, Board, ChipMove, Config, EMPTY, PAWN, Priorities};
 
 /// Sequencer phase (the state register).
@@ -65,20 +72,22 @@ pub enum Phase {
     Idle = 0,
     /// The find-victim cycle after `start`.
     First = 1,
-    /// The restricted find-attacker cycle: first victim and position class.
+    /// The restricted find-attacker cycle; the victim walker elects its leaders.
     Second = 2,
+    /// Takes the first victim and decides the position class.
+    Classify = 3,
     /// Makes the `next` victim current and latches its attackers.
-    Load = 3,
-    /// A find-attacker cycle: elects and emits an attacker of the current victim.
-    Attacker = 4,
-    /// A find-victim cycle that emits a move with the single attacker.
-    VictimFast = 5,
-    /// A find-victim cycle of the ChipTest sequence.
-    Victim = 6,
+    Load = 4,
+    /// A find-attacker cycle: emits an attacker of the current victim.
+    Attacker = 5,
+    /// Takes the next victim and emits it with the single attacker.
+    VictimFast = 6,
+    /// A victim cycle of the ChipTest sequence.
+    Victim = 7,
     /// Holding a promotion: emitting rook, bishop, knight and king.
-    Promo = 7,
+    Promo = 8,
     /// Generation finished.
-    Done = 8,
+    Done = 9,
 }
 
 impl Phase {
@@ -87,18 +96,19 @@ impl Phase {
         match code {
             1 => Phase::First,
             2 => Phase::Second,
-            3 => Phase::Load,
-            4 => Phase::Attacker,
-            5 => Phase::VictimFast,
-            6 => Phase::Victim,
-            7 => Phase::Promo,
-            8 => Phase::Done,
+            3 => Phase::Classify,
+            4 => Phase::Load,
+            5 => Phase::Attacker,
+            6 => Phase::VictimFast,
+            7 => Phase::Victim,
+            8 => Phase::Promo,
+            9 => Phase::Done,
             _ => Phase::Idle,
         }
     }
 }
 
-/// Position class decided in the second cycle; indexes the shortcut bits.
+/// Position class decided in the `Classify` cycle; indexes the shortcut bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
     /// Exactly one victim and one attacker.
@@ -124,9 +134,9 @@ pub struct Outputs {
     pub to: u8,
     /// Promotion code of the presented move (0 none, 1..=5 q, r, b, n, k).
     pub promotion: u8,
-    /// Set after the first cycle when a capture exists (only captures are generated).
+    /// Set after the second cycle when a capture exists (only captures are generated).
     pub capture_forced: bool,
-    /// Set after the first cycle when the side to move has no legal move.
+    /// Set after the second cycle when the side to move has no legal move.
     pub no_legal_move: bool,
     /// Generation cycles since `start` (16 bits, wrapping).
     pub cycles: u16,
@@ -143,15 +153,47 @@ impl Outputs {
     }
 }
 
-/// A held arbiter key: valid, priority and square.
+/// A held victim: valid, priority and square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Key {
-    /// The register holds a key.
+    /// The register holds a victim.
     pub valid: bool,
     /// Priority of the held cell.
     pub priority: u8,
     /// Square of the held cell.
     pub square: u8,
+}
+
+/// The state of a [`walker`](super::walker): the candidates not yet taken, and whether
+/// the candidates were latched in the last clock (the rank leaders are being elected).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Walker {
+    /// Candidates not yet taken.
+    pub remaining: u64,
+    /// Latched in the last clock: no winner this cycle.
+    pub fresh: bool,
+}
+
+impl Walker {
+    /// This cycle's winner (an empty election while fresh).
+    pub fn winner(&self, priority: impl Fn(u8) -> u8) -> Election {
+        if self.fresh {
+            Election::default()
+        } else {
+            elect(self.remaining, priority)
+        }
+    }
+
+    /// One clock edge: `load` latches `candidates`, else `take` removes the winner.
+    fn clock(&mut self, load: Option<u64>, take: bool, winner: &Election) {
+        let fresh = self.fresh;
+        if let Some(c) = load {
+            self.remaining = c;
+        } else if take && !fresh {
+            self.remaining &= !winner.grant;
+        }
+        self.fresh = load.is_some();
+    }
 }
 
 /// Every register of the chip.
@@ -168,26 +210,35 @@ pub struct Registers {
     pub config: Config,
     /// Sequencer phase.
     pub phase: Phase,
-    /// Victims (or quiet targets) latched in the first cycle.
+    /// The set last latched into the victim walker: victims, or quiet targets.
     pub outer: u64,
+    /// Quiet targets latched in the first cycle.
+    pub targets: u64,
     /// No victim: generating non-captures.
     pub quiet: bool,
     /// The class's shortcut is on.
     pub fast: bool,
+    /// Find-attacker receivers latched: `A` in the second cycle, then the attackers of
+    /// each victim made current.
+    pub heard: u64,
     /// The single attacker's square (classes with one attacker).
     pub single_attacker: u8,
     /// The single attacker is a pawn.
     pub single_attacker_pawn: bool,
-    /// The current victim, whose attackers are latched in `attackers`.
+    /// The current victim, whose attackers are in the attacker walker.
     pub current: Key,
-    /// Attackers of the current victim.
+    /// The set last latched into the attacker walker.
     pub attackers: u64,
-    /// The next victim (radiating), and the victim arbiter's key.
+    /// The next victim (radiating).
     pub next: Key,
     /// ChipTest: the current victim has no attacker left.
     pub exhausted: bool,
-    /// The last attacker emitted for the current victim: the attacker arbiter's key.
-    pub last_attacker: Key,
+    /// ChipTest: the `Victim` cycle kept the current victim (its attackers stay).
+    pub same_victim: bool,
+    /// The victim walker.
+    pub victim_walker: Walker,
+    /// The attacker walker.
+    pub attacker_walker: Walker,
     /// Next promotion code to emit in `Promo` cycles.
     pub promo_next: u8,
     /// Phase to return to after the promotions.
@@ -201,21 +252,21 @@ pub struct Registers {
 /// One cycle's named internal signals, as they appear in waveforms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cycle {
-    /// Victim candidates: the latched victim set.
+    /// Victim candidates: the set latched into the victim walker.
     pub victim_candidates: u64,
-    /// Victim disable mask: the victim candidates ahead of the `next` victim register.
+    /// Victim disable mask: the candidates already taken.
     pub victim_disable: u64,
-    /// Victims presented to the victim arbiter.
+    /// Victims remaining in the walker (what it elects from).
     pub victim_mask: u64,
-    /// One-hot grant of the victim arbiter (0 when no candidate).
+    /// One-hot grant of the victim walker (0 when none, or while fresh).
     pub victim_grant: u64,
-    /// Attacker candidates: the latched attackers of the current victim.
+    /// Attacker candidates: the set latched into the attacker walker.
     pub attacker_candidates: u64,
-    /// Attacker disable mask: the attacker candidates up to the last attacker register.
+    /// Attacker disable mask: the candidates already taken.
     pub attacker_disable: u64,
-    /// Attackers presented to the attacker arbiter.
+    /// Attackers remaining in the walker.
     pub attacker_mask: u64,
-    /// One-hot grant of the attacker arbiter.
+    /// One-hot grant of the attacker walker.
     pub attacker_grant: u64,
     /// What the find-attacker receivers hear this cycle (from the enemy pieces in the
     /// second cycle, from the `next` victim later; meaningless in the first cycle).
@@ -250,21 +301,31 @@ impl Model {
                 config: Config::default(),
                 phase: Phase::Idle,
                 outer: 0,
+                targets: 0,
                 quiet: false,
                 fast: false,
+                heard: 0,
                 single_attacker: 0,
                 single_attacker_pawn: false,
                 current: Key::default(),
                 attackers: 0,
                 next: Key::default(),
                 exhausted: false,
-                last_attacker: Key::default(),
+                same_victim: false,
+                victim_walker: Walker::default(),
+                attacker_walker: Walker::default(),
                 promo_next: 0,
                 promo_return: Phase::Idle,
                 promo_done: false,
                 out: Outputs::default(),
             },
         }
+    }
+
+    /// The walkers at a clock edge without generation (loading or starting).
+    fn idle_walkers(&mut self) {
+        self.regs.victim_walker.fresh = false;
+        self.regs.attacker_walker.fresh = false;
     }
 
     /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits 0..4)
@@ -278,30 +339,31 @@ impl Model {
             self.regs.cell_victim_priority[s] = v;
             self.regs.cell_attacker_priority[s] = a;
         }
+        self.idle_walkers();
     }
 
     /// A clock edge with `start`: latches side to move, en-passant register and
-    /// configuration and begins a generation.
+    /// configuration and begins a generation. The walkers keep their state (they are
+    /// loaded before they are used).
     pub fn start(&mut self, black_to_move: bool, ep_file: Option<u8>, config: Config) {
-        let board = self.regs.board;
-        let (victim_priority, attacker_priority) = (
-            self.regs.cell_victim_priority,
-            self.regs.cell_attacker_priority,
-        );
+        let old = self.regs;
         *self = Model::new();
         let r = &mut self.regs;
         r.board = Board {
             black_to_move,
             ep_file,
-            ..board
+            ..old.board
         };
-        r.cell_victim_priority = victim_priority;
-        r.cell_attacker_priority = attacker_priority;
+        r.cell_victim_priority = old.cell_victim_priority;
+        r.cell_attacker_priority = old.cell_attacker_priority;
+        r.victim_walker = old.victim_walker;
+        r.attacker_walker = old.attacker_walker;
         if let Some(s) = r.board.ep_square() {
             r.cell_victim_priority[usize::from(s)] = config.priorities.of_kind(PAWN).0;
         }
         r.config = config;
         r.phase = Phase::First;
+        self.idle_walkers();
     }
 
     /// Loads a whole position (8 rank writes) and starts: 9 clock edges.
@@ -312,33 +374,18 @@ impl Model {
         self.start(board.black_to_move, board.ep_file, config);
     }
 
-    /// The combinational signals of the current cycle (before the clock edge).
-    pub fn signals(&self) -> Cycle {
+    fn vprio(&self) -> impl Fn(u8) -> u8 + '_ {
+        |s| self.regs.cell_victim_priority[usize::from(s)]
+    }
+
+    fn aprio(&self) -> impl Fn(u8) -> u8 + '_ {
+        |s| self.regs.cell_attacker_priority[usize::from(s)]
+    }
+
+    /// What the find-attacker receivers hear this cycle.
+    fn heard_now(&self) -> u64 {
         let r = &self.regs;
-        let vprio = |s: u8| r.cell_victim_priority[usize::from(s)];
-        let aprio = |s: u8| r.cell_attacker_priority[usize::from(s)];
-        let strict = r.phase != Phase::Victim || r.exhausted;
-        // The disable masks only ever hold candidates (the arbiters keep them as
-        // one-hot sets of the candidates ahead of the key).
-        let victim_disable = if r.next.valid {
-            r.outer & disable_mask(vprio, r.next.priority, r.next.square, strict)
-        } else {
-            0
-        };
-        let victim_mask = r.outer & !victim_disable;
-        let attacker_disable = if r.last_attacker.valid {
-            r.attackers
-                & disable_mask(
-                    aprio,
-                    r.last_attacker.priority,
-                    r.last_attacker.square,
-                    true,
-                )
-        } else {
-            0
-        };
-        let attacker_mask = r.attackers & !attacker_disable;
-        let heard = if r.phase == Phase::Second {
+        if r.phase == Phase::Second {
             let empty = r.board.mask(|p| p & 7 == EMPTY);
             let own = r
                 .board
@@ -349,17 +396,23 @@ impl Model {
             find_attacker(&r.board, 1u64 << r.next.square, r.quiet)
         } else {
             0
-        };
+        }
+    }
+
+    /// The combinational signals of the current cycle (before the clock edge).
+    pub fn signals(&self) -> Cycle {
+        let r = &self.regs;
+        let (v, a) = (r.victim_walker, r.attacker_walker);
         Cycle {
             victim_candidates: r.outer,
-            victim_disable,
-            victim_mask,
-            victim_grant: elect(victim_mask, vprio).grant,
+            victim_disable: r.outer & !v.remaining,
+            victim_mask: v.remaining,
+            victim_grant: v.winner(self.vprio()).grant,
             attacker_candidates: r.attackers,
-            attacker_disable,
-            attacker_mask,
-            attacker_grant: elect(attacker_mask, aprio).grant,
-            attackers_heard: heard,
+            attacker_disable: r.attackers & !a.remaining,
+            attacker_mask: a.remaining,
+            attacker_grant: a.winner(self.aprio()).grant,
+            attackers_heard: self.heard_now(),
         }
     }
 
@@ -383,22 +436,31 @@ impl Model {
         let phase = self.regs.phase;
         if matches!(phase, Phase::Idle | Phase::Done) {
             self.regs.out.valid = false;
+            self.idle_walkers();
             return cycle;
         }
         let regs = self.regs;
-        let vprio = |s: u8| regs.cell_victim_priority[usize::from(s)];
-        let aprio = |s: u8| regs.cell_attacker_priority[usize::from(s)];
-        let velect = elect(cycle.victim_mask, vprio);
-        let aelect = elect(cycle.attacker_mask, aprio);
+        let velect = regs.victim_walker.winner(self.vprio());
+        let aelect = regs.attacker_walker.winner(self.aprio());
         let vkey = Key {
             valid: velect.grant != 0,
             priority: velect.priority,
             square: velect.square,
         };
+        let heard = cycle.attackers_heard;
+        // The latched receivers: one attacker, its square and whether it is a pawn.
+        let one_attacker = regs.heard.count_ones() == 1;
+        let heard_square = regs.heard.trailing_zeros().min(63) as u8;
+        let heard_pawn = self.is_pawn(regs.heard);
         let mut next = regs;
         next.out.valid = false;
         next.out.done = false;
         next.out.cycles = regs.out.cycles.wrapping_add(1);
+        // Walker controls of this cycle.
+        let mut vload = None;
+        let mut vtake = false;
+        let mut aload = None;
+        let mut atake = false;
         // Emits a move; a promotion is held for four more cycles.
         let emit = |next: &mut Registers, from: u8, to: u8, pawn: bool, ret: Phase, done: bool| {
             next.out.valid = true;
@@ -416,34 +478,48 @@ impl Model {
                 next.phase = if done { Phase::Done } else { ret };
             }
         };
-        // Makes `next` current with its attackers, and elects the following victim.
-        // (The ChipTest sequence reloads the same victim and keeps its last attacker.)
-        let load = |next: &mut Registers| {
+        // Makes `next` current with its attackers (the fast sequences also take the
+        // following victim).
+        let mut load = |next: &mut Registers, fresh_victim: bool| {
             next.current = regs.next;
-            next.attackers = cycle.attackers_heard;
+            if fresh_victim {
+                next.heard = heard;
+                next.attackers = heard;
+                aload = Some(heard);
+            }
             if regs.fast {
-                next.last_attacker = Key::default();
                 next.next = vkey;
+                vtake = true;
             }
         };
         match phase {
             Phase::First => {
                 let fv = find_victim(&regs.board);
-                let quiet = fv.victims == 0;
+                next.outer = fv.victims;
+                next.targets = fv.quiet_targets;
+                vload = Some(fv.victims);
+                next.phase = Phase::Second;
+            }
+            Phase::Second => {
+                next.heard = heard;
+                let quiet = regs.outer == 0;
+                let no_move = quiet && regs.targets == 0;
                 next.out.capture_forced = !quiet;
-                next.out.no_legal_move = quiet && fv.quiet_targets == 0;
+                next.out.no_legal_move = no_move;
                 next.quiet = quiet;
-                next.outer = if quiet { fv.quiet_targets } else { fv.victims };
-                if next.out.no_legal_move {
+                if no_move {
                     next.out.done = true;
                     next.phase = Phase::Done;
                 } else {
-                    next.phase = Phase::Second;
+                    if quiet {
+                        next.outer = regs.targets;
+                        vload = Some(regs.targets);
+                    }
+                    next.phase = Phase::Classify;
                 }
             }
-            Phase::Second => {
-                let heard = cycle.attackers_heard;
-                let one_attacker = heard.count_ones() == 1;
+            Phase::Classify if regs.victim_walker.fresh => {}
+            Phase::Classify => {
                 let class = if regs.quiet {
                     Class::NoVictim
                 } else if one_attacker && !velect.more {
@@ -456,17 +532,17 @@ impl Model {
                 let fast = regs.config.shortcuts.bits() >> (class as u8) & 1 != 0;
                 next.fast = fast;
                 next.next = vkey;
+                vtake = true;
                 if one_attacker {
-                    next.single_attacker = heard.trailing_zeros() as u8;
-                    next.single_attacker_pawn = self.is_pawn(heard);
+                    next.single_attacker = heard_square;
+                    next.single_attacker_pawn = heard_pawn;
                 }
                 if fast && one_attacker {
-                    let (a, pawn) = (next.single_attacker, next.single_attacker_pawn);
                     emit(
                         &mut next,
-                        a,
+                        heard_square,
                         velect.square,
-                        pawn,
+                        heard_pawn,
                         Phase::VictimFast,
                         !velect.more,
                     );
@@ -476,6 +552,7 @@ impl Model {
             }
             Phase::VictimFast => {
                 next.next = vkey;
+                vtake = true;
                 let (a, pawn) = (regs.single_attacker, regs.single_attacker_pawn);
                 emit(
                     &mut next,
@@ -487,36 +564,55 @@ impl Model {
                 );
             }
             Phase::Load => {
-                load(&mut next);
+                load(&mut next, regs.fast || !regs.same_victim);
                 next.phase = Phase::Attacker;
             }
             Phase::Victim => {
-                if velect.grant == 0 {
+                if !regs.exhausted {
+                    next.same_victim = true;
+                    next.phase = Phase::Load;
+                } else if velect.grant == 0 {
                     next.out.done = true;
                     next.phase = Phase::Done;
                 } else {
                     next.next = vkey;
+                    vtake = true;
                     next.exhausted = false;
+                    next.same_victim = false;
                     next.phase = Phase::Load;
+                }
+            }
+            Phase::Attacker if regs.attacker_walker.fresh => {
+                // The attackers were latched in the last clock: a single attacker is
+                // the latched set itself; more wait for the walker's leaders.
+                if regs.fast && one_attacker {
+                    let victim = regs.current.square;
+                    let done = !regs.next.valid;
+                    if !done {
+                        load(&mut next, true);
+                    }
+                    emit(
+                        &mut next,
+                        heard_square,
+                        victim,
+                        heard_pawn,
+                        Phase::Attacker,
+                        done,
+                    );
                 }
             }
             Phase::Attacker => {
                 let victim = regs.current.square;
                 let pawn = self.is_pawn(aelect.grant);
-                let akey = Key {
-                    valid: true,
-                    priority: aelect.priority,
-                    square: aelect.square,
-                };
                 if regs.fast {
+                    atake = true;
                     let mut done = false;
-                    if aelect.more {
-                        next.last_attacker = akey;
-                    } else if regs.next.valid {
-                        load(&mut next);
-                    } else {
-                        next.last_attacker = Key::default();
-                        done = true;
+                    if !aelect.more {
+                        if regs.next.valid {
+                            load(&mut next, true);
+                        } else {
+                            done = true;
+                        }
                     }
                     emit(
                         &mut next,
@@ -527,11 +623,10 @@ impl Model {
                         done,
                     );
                 } else if aelect.grant != 0 {
-                    next.last_attacker = akey;
+                    atake = true;
                     emit(&mut next, aelect.square, victim, pawn, Phase::Victim, false);
                 } else {
                     next.exhausted = true;
-                    next.last_attacker = Key::default();
                     next.phase = Phase::Victim;
                 }
             }
@@ -550,6 +645,8 @@ impl Model {
             }
             Phase::Idle | Phase::Done => unreachable!(),
         }
+        next.victim_walker.clock(vload, vtake, &velect);
+        next.attacker_walker.clock(aload, atake, &aelect);
         self.regs = next;
         cycle
     }

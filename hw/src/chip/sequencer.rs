@@ -1,41 +1,33 @@
 //! `chip_sequencer`: the control of the move generator. It latches the side to move,
 //! the en-passant register and the shortcut switches at `start`, runs the find-victim,
-//! restricted find-attacker, load and find-attacker cycles, holds the keys (the `next`
-//! victim and the last attacker) and, beside them, the arbiters' disable masks as
-//! registered one-hot sets (the candidates ahead of each key, and the victim key's cell),
-//! latches the victim set and the current victim's attackers, applies the seed's
-//! shortcuts per position class, expands promotions into five moves and drives the
-//! registered outputs and the cycle counter. Its behaviour is
-//! [`Model::step`](super::model::Model::step), register for register.
+//! restricted find-attacker, classify, load and find-attacker cycles, latches the quiet
+//! targets and the find-attacker receivers, holds the `next` victim (radiating, as a
+//! one-hot register that drives the array directly) and the current one, loads and
+//! takes from the two walkers, applies the seed's shortcuts per position class, expands
+//! promotions into five moves and drives the registered outputs and the cycle counter.
+//! Its behaviour is [`Model::step`](super::model::Model::step), register for register.
 //!
 //! ```text
 //!  start, req, black_in, ep_valid_in, ep_file_in, shortcuts_in
 //!  victims, targets, attackers, own_pawns        <- array
-//!  v_*: victim arbiter, a_*: attacker arbiter    <- arbiters (with their
-//!  grant and disable_mask, the next keys' one-hot sets)
+//!  v_*: victim walker, a_*: attacker walker       <- walkers (ready, valid, grant,
+//!                                                    square, more)
 //!     |
-//!  phase: Idle -> First -> Second -> (VictimFast | Load -> Attacker | Victim -> Load
-//!         -> Attacker) ... Promo ... -> Done
+//!  phase: Idle -> First -> Second -> Classify -> (VictimFast | Load -> Attacker |
+//!         Load -> Attacker -> Victim -> Load ...) ... Promo ... -> Done
 //!     |
 //!  black, ep_here, find_victim, all_enemies, quiet_pat, src_sel   -> array
-//!  v_cand, v_ahead, v_keyhot, v_strict, a_cand, a_ahead, a_keyhot    -> arbiters
+//!  v_load, v_cand, v_take, a_load, a_take                         -> walkers
 //!  valid, done, from, to, promo, capture_forced, no_legal_move, cycles, phase
 //! ```
+//!
+//! Every signal into the array is a register or one gate from registers, and what the
+//! array computes goes into registers (the walkers' candidate sets, the latched
+//! receivers, the flags) before any decision is taken on it.
 
-use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first, mux};
+use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
 
-use super::arbiter::{any_and_many, encode64};
-
-use super::model::Phase;
-
-/// One-hot decode of a 6-bit square (0 when `enable` is low), built from rank and file
-/// lines so that each output is one small gate.
-pub fn decode64(index: Signal, enable: Signal) -> Signal {
-    let ranks: Vec<Signal> = (0..8u64).map(|r| index.bits(3..6).eq(r) & enable).collect();
-    let files: Vec<Signal> = (0..8u64).map(|f| index.bits(0..3).eq(f)).collect();
-    let bits: Vec<Signal> = (0..64).map(|s| ranks[s / 8] & files[s % 8]).collect();
-    concat_lsb_first(&bits)
-}
+use super::model::{Class, Phase};
 
 /// The en-passant cell, one-hot: rank 3 when Black is to move, rank 6 when White is.
 pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) -> Signal {
@@ -64,6 +56,37 @@ fn or_all(parts: &[Signal]) -> Signal {
     }
 }
 
+/// Whether any bit of `bits` is set, and whether two or more are (a tree of pairs).
+pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
+    let mut level: Vec<(Signal, Signal)> = bits.iter().map(|&b| (b, b.constant_of(0, 1))).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match p {
+                [(a0, m0), (a1, m1)] => (*a0 | *a1, *m0 | *m1 | (*a0 & *a1)),
+                [x] => *x,
+                _ => unreachable!(),
+            })
+            .collect();
+    }
+    level[0]
+}
+
+/// The index of the set bit of a one-hot 64-bit vector (OR of the indices; 0 when none).
+pub fn encode64(onehot: Signal) -> Signal {
+    let bits: Vec<Signal> = (0..6u32)
+        .rev()
+        .map(|k| {
+            let set: Vec<Signal> = (0..64u32)
+                .filter(|s| s >> k & 1 == 1)
+                .map(|s| onehot.bit(s))
+                .collect();
+            any(&set)
+        })
+        .collect();
+    concat(&bits)
+}
+
 /// Build the sequencer.
 pub fn sequencer() -> Result<Module, HwError> {
     let m = ModuleBuilder::new("chip_sequencer");
@@ -74,21 +97,20 @@ pub fn sequencer() -> Result<Module, HwError> {
     let ep_file_in = m.input("ep_file_in", 3);
     let shortcuts_in = m.input("shortcuts_in", 4);
     let victims = m.input("victims", 64);
-    let targets = m.input("targets", 64);
+    let targets_in = m.input("targets", 64);
     let heard = m.input("attackers", 64);
     let own_pawns = m.input("own_pawns", 64);
+    let v_ready = m.input("v_ready", 1);
     let v_valid = m.input("v_valid", 1);
     let v_square = m.input("v_square", 6);
-    let v_prio = m.input("v_prio", 3);
     let v_more = m.input("v_more", 1);
+    let v_grant = m.input("v_grant", 64);
+    let v_rank_grant = m.input("v_rank_grant", 8);
+    let a_ready = m.input("a_ready", 1);
     let a_valid = m.input("a_valid", 1);
     let a_square = m.input("a_square", 6);
-    let a_prio = m.input("a_prio", 3);
     let a_more = m.input("a_more", 1);
-    let a_grant = m.input("a_grant", 64);
-    let v_grant = m.input("v_grant", 64);
-    let v_disable = m.input("v_disable", 64);
-    let a_disable = m.input("a_disable", 64);
+    let a_tag = m.input("a_tag", 1);
 
     let reg = |name: &str, w: u32| m.reg_reset(name, w, 0);
     let black = reg("black", 1);
@@ -96,23 +118,24 @@ pub fn sequencer() -> Result<Module, HwError> {
     let ep_file = reg("ep_file", 3);
     let shortcuts = reg("shortcuts", 4);
     let phase = reg("phase", 4);
+    // The array's mode, registered beside the phase (First and Second are entered only
+    // from `start` and from First).
+    let first_r = reg("find_victim", 1);
+    let second_r = reg("all_enemies", 1);
     let outer = reg("outer", 64);
+    let targets = reg("quiet_targets", 64);
     let quiet = reg("quiet", 1);
     let fast = reg("fast", 1);
+    let heard_r = reg("heard", 64);
     let single_sq = reg("single_sq", 6);
     let single_pawn = reg("single_pawn", 1);
     let cur_sq = reg("cur_sq", 6);
     let ac = reg("ac", 64);
     let next_valid = reg("next_valid", 1);
-    let next_prio = reg("next_prio", 3);
     let next_sq = reg("next_sq", 6);
-    let v_ahead = reg("v_ahead", 64);
-    let v_keyhot = reg("v_keyhot", 64);
+    let next_hot = reg("next_hot", 64);
     let exhausted = reg("exhausted", 1);
-    let att_valid = reg("att_valid", 1);
-    let att_prio = reg("att_prio", 3);
-    let att_sq = reg("att_sq", 6);
-    let a_ahead = reg("a_ahead", 64);
+    let same_victim = reg("same_victim", 1);
     let promo_next = reg("promo_next", 3);
     let promo_ret = reg("promo_ret", 4);
     let promo_done = reg("promo_done", 1);
@@ -127,8 +150,9 @@ pub fn sequencer() -> Result<Module, HwError> {
 
     let ph = |p: Phase| phase.eq(p as u64);
     let lit4 = |p: Phase| m.lit(p as u64, 4);
-    let is_first = ph(Phase::First).named("is_first");
-    let is_second = ph(Phase::Second).named("is_second");
+    let is_first = first_r;
+    let is_second = second_r;
+    let is_classify = ph(Phase::Classify);
     let is_load = ph(Phase::Load);
     let is_attacker = ph(Phase::Attacker);
     let is_vfast = ph(Phase::VictimFast);
@@ -137,6 +161,7 @@ pub fn sequencer() -> Result<Module, HwError> {
     let running = any(&[
         is_first,
         is_second,
+        is_classify,
         is_load,
         is_attacker,
         is_vfast,
@@ -145,8 +170,10 @@ pub fn sequencer() -> Result<Module, HwError> {
     ])
     .named("running");
     let active = (req & running).named("active");
+    // Walker controls act only in generation cycles (not at `start`).
+    let go = (active & !start).named("go");
 
-    // Control of the array and the arbiters.
+    // Control of the array: registers, or one gate from them.
     m.output("black", black);
     m.output(
         "ep_here",
@@ -155,85 +182,107 @@ pub fn sequencer() -> Result<Module, HwError> {
     m.output("find_victim", is_first);
     m.output("all_enemies", is_second);
     m.output("quiet_pat", (quiet & !is_second).named("quiet_pat"));
-    m.output("src_sel", decode64(next_sq, next_valid).named("src_sel"));
-    m.output("v_cand", outer);
-    m.output("v_ahead", v_ahead);
-    m.output("v_keyhot", v_keyhot);
-    m.output("v_strict", (!is_victim | exhausted).named("v_strict"));
-    m.output("a_cand", ac);
-    m.output("a_ahead", a_ahead);
-    m.output("a_keyhot", m.lit(0, 64));
+    m.output("src_sel", next_hot);
 
-    // First cycle: the victim set and the flags.
-    let any_v = victims.reduce_or().named("any_victim");
-    let any_t = targets.reduce_or();
-    let no_move_first = (!any_v & !any_t).named("no_move_first");
-    // Second cycle: the position class from the restricted find-attacker cycle.
-    let heard_bits: Vec<Signal> = (0..64).map(|s| heard.bit(s)).collect();
+    // Second cycle: the flags, from the latched receivers of the first.
+    let quiet_now = (!outer.reduce_or()).named("quiet_now");
+    let no_move_now = (quiet_now & !targets.reduce_or()).named("no_move_now");
+    // The latched receivers: one attacker, its square, whether it is a pawn.
+    let heard_bits: Vec<Signal> = (0..64).map(|s| heard_r.bit(s)).collect();
     let (heard_any, heard_many) = any_and_many(&heard_bits);
     let one_attacker = (heard_any & !heard_many).named("one_attacker");
-    let heard_sq = encode64(heard).named("heard_square");
-    let heard_pawn = (heard & own_pawns).reduce_or().named("heard_pawn");
-    let class = mux(
-        quiet,
-        m.lit(3, 2),
+    let heard_sq = encode64(heard_r).named("heard_square");
+    let heard_pawn = (heard_r & own_pawns).reduce_or().named("heard_pawn");
+    let grant_pawn = a_tag;
+
+    // Classify: the victim walker is ready with the first victim.
+    let cls = (is_classify & v_ready).named("classify");
+    // The class's shortcut switch, with the victim walker's `more` (the latest signal)
+    // choosing between the two possible answers last.
+    let sc = |c: Class| shortcuts.bit(c as u32);
+    let class_switch = |one: Class| {
         mux(
-            one_attacker,
-            mux(v_more, m.lit(1, 2), m.lit(0, 2)),
-            m.lit(2, 2),
-        ),
+            quiet,
+            sc(Class::NoVictim),
+            mux(one_attacker, sc(one), sc(Class::ManyAttackers)),
+        )
+    };
+    let fast_class = mux(
+        v_more,
+        class_switch(Class::ManyVictimsOneAttacker),
+        class_switch(Class::OneVictimOneAttacker),
     )
-    .named("position_class");
-    let fast_second = (shortcuts >> class).bit(0).named("fast_second");
-    let grant_pawn = (a_grant & own_pawns).reduce_or().named("grant_pawn");
+    .named("fast_class");
+    // Attacker cycles: the walker just latched (a single attacker needs no election),
+    // or ready.
+    let att_fresh = is_attacker & !a_ready;
+    let att_ready = is_attacker & a_ready;
+    let att_single = (att_fresh & fast & one_attacker).named("single_attacker");
 
     // The move emitted this cycle, if any.
-    let emit_second = is_second & fast_second & one_attacker;
-    let emit = (emit_second | is_vfast | (is_attacker & (fast | a_valid))).named("emit");
-    let from_e = mux(is_attacker, a_square, mux(is_second, heard_sq, single_sq));
+    let emit_cls = cls & fast_class & one_attacker;
+    let emit_att = att_ready & (fast | a_valid);
+    let emit = (emit_cls | is_vfast | att_single | emit_att).named("emit");
+    let from_e = mux(emit_att, a_square, mux(is_vfast, single_sq, heard_sq));
     let to_e = mux(is_attacker, cur_sq, v_square);
-    let pawn_e = mux(
+    let pawn_e = mux(emit_att, grant_pawn, mux(is_vfast, single_pawn, heard_pawn));
+    let done_e = mux(
         is_attacker,
-        grant_pawn,
-        mux(is_second, heard_pawn, single_pawn),
-    );
-    let done_e = mux(is_attacker, fast & !a_more & !next_valid, !v_more).named("done_if");
+        !next_valid & (att_single | (fast & !a_more)),
+        !v_more,
+    )
+    .named("done_if");
     let ret_e = mux(
         is_attacker,
         mux(fast, lit4(Phase::Attacker), lit4(Phase::Victim)),
         lit4(Phase::VictimFast),
     );
     // The destination is on the last rank: from the current-victim register in attacker
-    // cycles, else straight from the victim arbiter's grant (faster than its encoding).
-    let grant_on = |rank: u32| {
-        any(&(0..8)
-            .map(|f| v_grant.bit(8 * rank + f))
-            .collect::<Vec<_>>())
-    };
-    let victim_last = mux(black, grant_on(0), grant_on(7));
+    // cycles, else straight from the victim walker's grant.
+    let victim_last = mux(black, v_rank_grant.bit(0), v_rank_grant.bit(7));
     let current_last = mux(black, cur_sq.bits(3..6).eq(0), cur_sq.bits(3..6).eq(7));
     let last_rank = mux(is_attacker, current_last, victim_last);
     let promo_e = (emit & pawn_e & last_rank).named("promo_e");
     let promo_last = promo_next.eq(5);
+
+    // Loading the next victim: it becomes current with the attackers it radiates to.
+    let load_after = next_valid & ((att_single) | (att_ready & fast & !a_more));
+    let take_load = (is_load | load_after).named("take_load");
+    let new_attackers = (take_load & (fast | !same_victim)).named("new_attackers");
+    let victim_take = is_victim & exhausted & v_valid;
+    let take_next = (cls | is_vfast | (take_load & fast) | victim_take).named("take_next");
+    let v_load = (is_first | (is_second & quiet_now & !no_move_now)).named("v_load_at");
+    let v_cand = mux(is_first, victims, targets).named("v_cand");
+
+    m.output("v_load", go & v_load);
+    m.output("v_cand", v_cand);
+    m.output("v_take", go & take_next);
+    m.output("a_load", go & new_attackers);
+    m.output("a_take", go & att_ready & (fast | a_valid));
+    m.output("outer", outer);
+    m.output("ac", ac);
+
     // The next phase as an OR of one-hot cases (a flat AND-OR rather than a mux chain).
     let case = |cond: Signal, value: Signal| mux(cond, value, 0);
-    let holds = !emit;
-    let next_phase = or_all(&[
-        case(is_first & no_move_first, lit4(Phase::Done)),
-        case(is_first & !no_move_first, lit4(Phase::Second)),
+    let or_parts = [
+        case(is_first, lit4(Phase::Second)),
+        case(is_second & no_move_now, lit4(Phase::Done)),
+        case(is_second & !no_move_now, lit4(Phase::Classify)),
+        case(is_classify & !v_ready, lit4(Phase::Classify)),
         case(emit & promo_e, lit4(Phase::Promo)),
         case(emit & !promo_e & done_e, lit4(Phase::Done)),
         case(emit & !promo_e & !done_e, ret_e),
-        case(is_second & holds, lit4(Phase::Load)),
-        case((is_attacker | is_vfast) & holds, lit4(Phase::Victim)),
+        case(cls & !emit, lit4(Phase::Load)),
         case(is_load, lit4(Phase::Attacker)),
-        case(is_victim & v_valid, lit4(Phase::Load)),
-        case(is_victim & !v_valid, lit4(Phase::Done)),
+        case(is_victim & !(exhausted & !v_valid), lit4(Phase::Load)),
+        case(is_victim & exhausted & !v_valid, lit4(Phase::Done)),
+        case(att_fresh & !emit, lit4(Phase::Attacker)),
+        case(att_ready & !emit, lit4(Phase::Victim)),
         case(is_promo & !promo_last, lit4(Phase::Promo)),
         case(is_promo & promo_last & promo_done, lit4(Phase::Done)),
         case(is_promo & promo_last & !promo_done, promo_ret),
-    ])
-    .named("next_phase");
+    ];
+    let next_phase = or_all(&or_parts).named("next_phase");
 
     let zero = |w: u32| m.lit(0, w);
     let one = m.lit(1, 1);
@@ -253,51 +302,36 @@ pub fn sequencer() -> Result<Module, HwError> {
     }
     phase.set_next(mux(start, lit4(Phase::First), next_phase));
     phase.set_enable(start | active);
-    set(outer, mux(is_first, mux(any_v, victims, targets), outer));
-    set(quiet, mux(is_first, !any_v, quiet));
-    set(fast, mux(is_second, fast_second, fast));
-    let take_single = is_second & one_attacker;
+    first_r.set_next(start);
+    first_r.set_enable(start | active);
+    set(second_r, is_first);
+    set(outer, mux(v_load, v_cand, outer));
+    set(targets, mux(is_first, targets_in, targets));
+    set(quiet, mux(is_second, quiet_now, quiet));
+    set(fast, mux(cls, fast_class, fast));
+    set(heard_r, mux(is_second | new_attackers, heard, heard_r));
+    set(ac, mux(new_attackers, heard, ac));
+    let take_single = cls & one_attacker;
     set(single_sq, mux(take_single, heard_sq, single_sq));
     set(single_pawn, mux(take_single, heard_pawn, single_pawn));
-    // Loading the next victim: it becomes current with the attackers it radiates to.
-    let take_load = (is_load | (is_attacker & fast & !a_more & next_valid)).named("take_load");
     set(cur_sq, mux(take_load, next_sq, cur_sq));
-    set(ac, mux(take_load, heard, ac));
-    let take_next =
-        (is_second | is_vfast | (is_victim & v_valid) | (take_load & fast)).named("take_next");
     set(next_valid, mux(take_next, v_valid, next_valid));
-    set(next_prio, mux(take_next, v_prio, next_prio));
     set(next_sq, mux(take_next, v_square, next_sq));
-    // The disable mask of the next key, from this cycle's election (see the arbiter).
-    set(
-        v_ahead,
-        mux(take_next, mux(v_valid, v_disable, zero(64)), v_ahead),
-    );
-    set(v_keyhot, mux(take_next, v_grant, v_keyhot));
+    set(next_hot, mux(take_next, v_grant, next_hot));
     set(
         exhausted,
         mux(
-            is_victim & v_valid,
+            victim_take,
             zero(1),
-            mux(is_attacker & !fast & !a_valid, one, exhausted),
+            mux(att_ready & !fast & !a_valid, one, exhausted),
         ),
     );
-    // The last attacker: kept while the victim has more attackers.
-    let keep_att = (is_attacker & mux(fast, a_more, a_valid)).named("keep_attacker");
-    let drop_att = ((is_attacker & !keep_att) | (is_load & fast)).named("drop_attacker");
     set(
-        att_valid,
-        mux(keep_att, one, mux(drop_att, zero(1), att_valid)),
-    );
-    set(att_prio, mux(keep_att, a_prio, att_prio));
-    set(att_sq, mux(keep_att, a_square, att_sq));
-    // The attacker key is strict: the kept attacker joins the cells ahead of the next.
-    set(
-        a_ahead,
+        same_victim,
         mux(
-            keep_att,
-            a_disable | a_grant,
-            mux(drop_att, zero(64), a_ahead),
+            is_victim & !exhausted,
+            one,
+            mux(victim_take, zero(1), same_victim),
         ),
     );
     // Promotions.
@@ -312,8 +346,8 @@ pub fn sequencer() -> Result<Module, HwError> {
     set(promo_ret, mux(promo_e, ret_e, promo_ret));
     set(promo_done, mux(promo_e, done_e, promo_done));
     // Registered outputs.
-    let done_now = ((is_first & no_move_first)
-        | (is_victim & !v_valid)
+    let done_now = ((is_second & no_move_now)
+        | (is_victim & exhausted & !v_valid)
         | (emit & !promo_e & done_e)
         | (is_promo & promo_last & promo_done))
         .named("done_now");
@@ -330,8 +364,8 @@ pub fn sequencer() -> Result<Module, HwError> {
             mux(is_promo, promo_next, out_promo),
         ),
     );
-    set(capture_forced, mux(is_first, any_v, capture_forced));
-    set(no_move, mux(is_first, no_move_first, no_move));
+    set(capture_forced, mux(is_second, !quiet_now, capture_forced));
+    set(no_move, mux(is_second, no_move_now, no_move));
     set(cycles, cycles + 1);
 
     m.output("valid", out_valid);
