@@ -24,6 +24,8 @@
 
 use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
 
+use super::sequencer::any_and_many;
+
 /// The best of `alive` cells with 3-bit priorities `prio`: (one-hot grant of the first
 /// cell of the highest priority, that priority, any cell at all).
 pub fn best_of(alive: &[Signal], prio: &[Signal]) -> (Vec<Signal>, Signal, Signal) {
@@ -92,11 +94,13 @@ pub fn walker() -> Result<Module, HwError> {
     let mut lp = Vec::new();
     let mut lf = Vec::new();
     let mut lt = Vec::new();
+    let mut rv = Vec::new();
     for g in 0..8 {
         lv.push(m.reg_reset(&format!("leader_valid_{g}"), 1, 0));
         lp.push(m.reg_reset(&format!("leader_prio_{g}"), 3, 0));
         lf.push(m.reg_reset(&format!("leader_file_{g}"), 8, 0));
         lt.push(m.reg_reset(&format!("leader_tag_{g}"), 1, 0));
+        rv.push(m.reg_reset(&format!("rest_valid_{g}"), 1, 0));
     }
 
     // The winner among the leaders: the leader that no other leader is ahead of
@@ -132,12 +136,10 @@ pub fn walker() -> Result<Module, HwError> {
 
     // Each rank's next leader: the best of its rest. It replaces the leader when the
     // leader is taken (and every leader while fresh), and leaves the rest.
-    let mut x_valid = Vec::new();
     let mut rest_next = Vec::new();
     for g in 0..8 {
         let cells: Vec<Signal> = (0..8u32).map(|f| rest.bit(8 * g as u32 + f)).collect();
         let (first, xp, xv) = best_of(&cells, &prio[8 * g..8 * g + 8]);
-        x_valid.push(xv);
         let step = (fresh | (take & gwin[g])).named("step");
         lv[g].set_next(mux(load, m.lit(0, 1), xv));
         lv[g].set_enable(load | step);
@@ -150,16 +152,20 @@ pub fn walker() -> Result<Module, HwError> {
             .collect();
         lt[g].set_next(any(&tag_bits));
         lt[g].set_enable(step);
+        // Whether the rest is not empty, registered: after a step the rest keeps a cell
+        // when it had two (exact from the fresh cycle on; never read while fresh).
+        rv[g].set_next(mux(load, m.lit(0, 1), any_and_many(&cells).1));
+        rv[g].set_enable(load | step);
         for (f, x) in first.iter().enumerate() {
             rest_next.push(cells[f] & !(step & *x));
         }
     }
     rest.set_next(mux(load, cand, concat_lsb_first(&rest_next)));
     fresh.set_next(load);
-    // Another candidate after the winner: a second leader, or the winner's rank's next.
-    let others: Vec<Signal> = (0..8).map(|g| lv[g] & !gwin[g]).collect();
-    let runner = pick(&|g| x_valid[g]);
-    let more = (any(&others) | runner).named("more");
+    // Another candidate after the winner: two leaders, or a leader with a rest, all
+    // from registers (not from the winner, so that `more` is as early as `valid`).
+    let led_rest: Vec<Signal> = (0..8).map(|g| lv[g] & rv[g]).collect();
+    let more = (any_and_many(&lv).1 | any(&led_rest)).named("more");
     let leaders: Vec<Signal> = (0..64)
         .map(|s| lv[s / 8] & lf[s / 8].bit((s % 8) as u32))
         .collect();
