@@ -17,6 +17,15 @@ use crate::tools::{self, ToolError};
 /// Device and package.
 pub const DEVICE: &str = "iCE40 HX8K (ct256)";
 
+/// Fmax of one nextpnr placement seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeedFmax {
+    /// The `--seed` given to nextpnr.
+    pub seed: u64,
+    /// Its maximum clock frequency after routing, MHz.
+    pub fmax_mhz: Option<f64>,
+}
+
 /// Results of the flow for one block (every figure measured by the tools in this run).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FpgaReport {
@@ -38,8 +47,12 @@ pub struct FpgaReport {
     pub ram: u64,
     /// I/O pins used (ports plus clock and reset).
     pub io: u64,
-    /// nextpnr's maximum clock frequency after routing, MHz.
+    /// nextpnr's maximum clock frequency after routing, MHz: the fastest placement.
     pub fmax_mhz: Option<f64>,
+    /// The placement seed of that placement (the bitstream's).
+    pub seed: u64,
+    /// Fmax of every placement seed tried.
+    pub seeds: Vec<SeedFmax>,
     /// Longest path in generic gates (yosys `abc -g` then `ltp -noff`).
     pub gate_levels: Option<u64>,
     /// Longest path of the static timing model (unit gate delays), whole design.
@@ -71,9 +84,19 @@ impl fmt::Display for FpgaReport {
         writeln!(f, "  I/O pins      {:>8}", self.io)?;
         writeln!(
             f,
-            "  Fmax          {:>8} MHz (nextpnr, after routing)",
-            opt(self.fmax_mhz.map(|v| format!("{v:.1}")))
+            "  Fmax          {:>8} MHz (nextpnr, after routing; seed {} of {})",
+            opt(self.fmax_mhz.map(|v| format!("{v:.1}"))),
+            self.seed,
+            self.seeds.len()
         )?;
+        if self.seeds.len() > 1 {
+            let each: Vec<String> = self
+                .seeds
+                .iter()
+                .map(|s| opt(s.fmax_mhz.map(|v| format!("{v:.1}"))))
+                .collect();
+            writeln!(f, "  every seed    {} MHz", each.join(", "))?;
+        }
         writeln!(
             f,
             "  gate levels   {:>8} (yosys ltp, generic gates)",
@@ -123,8 +146,44 @@ fn cells(stat: &str, pred: impl Fn(&str) -> bool) -> u64 {
         .sum()
 }
 
-/// Run the flow for block `name` (module `m`) in `dir`.
-pub fn run_flow(name: &str, m: &Module, dir: &Path) -> Result<FpgaReport, ToolError> {
+/// nextpnr-ice40 with one placement seed: (seed, Fmax, log).
+fn place_and_route(
+    dir: &Path,
+    json: &str,
+    asc: &str,
+    seed: u64,
+) -> Result<(u64, Option<f64>, String), ToolError> {
+    let seed_text = seed.to_string();
+    let out = tools::run(
+        "nextpnr-ice40",
+        &[
+            "--hx8k",
+            "--package",
+            "ct256",
+            "--json",
+            json,
+            "--asc",
+            asc,
+            "--seed",
+            &seed_text,
+        ],
+        dir,
+    )?;
+    let log = tools::text(&out);
+    let fmax = log
+        .lines()
+        .filter(|l| l.contains("Max frequency for clock"))
+        .filter_map(|l| {
+            let after = l.split("': ").nth(1)?;
+            after.split_whitespace().next()?.parse::<f64>().ok()
+        })
+        .next_back();
+    Ok((seed, fmax, log))
+}
+
+/// Run the flow for block `name` (module `m`) in `dir`, placing and routing with
+/// `seeds` placement seeds (1, 2, ...) and keeping the fastest.
+pub fn run_flow(name: &str, m: &Module, dir: &Path, seeds: u32) -> Result<FpgaReport, ToolError> {
     std::fs::create_dir_all(dir).map_err(|e| ToolError::Io {
         path: dir.display().to_string(),
         source: e,
@@ -149,32 +208,57 @@ pub fn run_flow(name: &str, m: &Module, dir: &Path) -> Result<FpgaReport, ToolEr
     })?;
     let json = format!("{t}.json");
     let asc = format!("{t}.asc");
-    let out = tools::run(
-        "nextpnr-ice40",
-        &[
-            "--hx8k",
-            "--package",
-            "ct256",
-            "--json",
-            &json,
-            "--asc",
-            &asc,
-            "--seed",
-            "1",
-        ],
-        dir,
-    )?;
-    let log = tools::text(&out);
+    // Place and route with each seed (two at a time: nextpnr is single-threaded); the
+    // bitstream is made from the fastest placement, and every seed's Fmax is reported.
+    let seeds: Vec<u64> = (1..=u64::from(seeds.max(1))).collect();
+    let mut runs: Vec<(u64, Option<f64>, String)> = Vec::new();
+    for pair in seeds.chunks(2) {
+        let results: Vec<Result<(u64, Option<f64>, String), ToolError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = pair
+                .iter()
+                .map(|&seed| {
+                    let (json, dir) = (&json, dir);
+                    s.spawn(move || {
+                        place_and_route(dir, json, &format!("{t}_seed{seed}.asc"), seed)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("nextpnr thread"))
+                .collect()
+        });
+        for r in results {
+            runs.push(r?);
+        }
+    }
+    let best = runs
+        .iter()
+        .max_by(|a, b| a.1.unwrap_or(0.0).total_cmp(&b.1.unwrap_or(0.0)))
+        .expect("at least one seed")
+        .clone();
+    let (seed, fmax, log) = best;
     // Kept beside the bitstream: the critical path report names every net on the path.
     tools::write(&dir.join("nextpnr.log"), &log)?;
-    let fmax = log
-        .lines()
-        .filter(|l| l.contains("Max frequency for clock"))
-        .filter_map(|l| {
-            let after = l.split("': ").nth(1)?;
-            after.split_whitespace().next()?.parse::<f64>().ok()
+    for (s, _, _) in &runs {
+        let placed = dir.join(format!("{t}_seed{s}.asc"));
+        if *s == seed {
+            std::fs::rename(&placed, dir.join(&asc)).map_err(|e| ToolError::Io {
+                path: placed.display().to_string(),
+                source: e,
+            })?;
+        } else {
+            // Only the chosen placement is kept.
+            let _ = std::fs::remove_file(&placed);
+        }
+    }
+    let seed_fmax: Vec<SeedFmax> = runs
+        .iter()
+        .map(|(seed, fmax_mhz, _)| SeedFmax {
+            seed: *seed,
+            fmax_mhz: *fmax_mhz,
         })
-        .next_back();
+        .collect();
     let bin = format!("{t}.bin");
     tools::run("icepack", &[&asc, &bin], dir)?;
     let bitstream_bytes = std::fs::metadata(dir.join(&bin))
@@ -215,6 +299,8 @@ pub fn run_flow(name: &str, m: &Module, dir: &Path) -> Result<FpgaReport, ToolEr
         ram: cells(&stat, |n| n.starts_with("SB_RAM40")),
         io,
         fmax_mhz: fmax,
+        seed,
+        seeds: seed_fmax,
         gate_levels,
         unit_delays,
         bitstream: dir.join(&bin).display().to_string(),

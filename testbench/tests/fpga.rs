@@ -14,7 +14,7 @@ fn work(name: &str) -> PathBuf {
 #[test]
 fn arbiter64_flow_reports_resources_and_fmax() {
     let m = hw::blocks::arbiter::arbiter64().unwrap();
-    let r = run_flow("arbiter64", &m, &work("arbiter64")).unwrap();
+    let r = run_flow("arbiter64", &m, &work("arbiter64"), 1).unwrap();
     assert!(r.registered_wrapper);
     assert!(r.lut4 > 50 && r.lut4 < 1000, "{r}");
     // 64 request + 71 output registers.
@@ -31,7 +31,7 @@ fn arbiter64_flow_reports_resources_and_fmax() {
 #[test]
 fn memory_and_counter_flow() {
     let m = hw::blocks::memory::memory16x8().unwrap();
-    let r = run_flow("memory16x8", &m, &work("memory16x8")).unwrap();
+    let r = run_flow("memory16x8", &m, &work("memory16x8"), 1).unwrap();
     assert!(!r.registered_wrapper);
     assert!(r.ram + r.dff > 0, "{r}");
     let m = hw::blocks::counter::counter().unwrap();

@@ -44,6 +44,9 @@ enum ChipCommand {
         /// Working directory of the flow.
         #[arg(long, default_value = "build/fpga/movegen")]
         dir: PathBuf,
+        /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+        seeds: u32,
     },
 }
 
@@ -55,7 +58,7 @@ pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
             seed,
             model,
         } => stats(file, positions, seed, model),
-        ChipCommand::Fpga { dir } => fpga(&dir),
+        ChipCommand::Fpga { dir, seeds } => fpga(&dir, seeds),
     }
 }
 
@@ -158,9 +161,9 @@ fn print_stats(label: &str, s: &CycleStats) {
 }
 
 /// Runs the FPGA flow on `movegen` and writes `report.json` into `dir`.
-pub fn fpga_report(dir: &std::path::Path) -> anyhow::Result<testbench::FpgaReport> {
+pub fn fpga_report(dir: &std::path::Path, seeds: u32) -> anyhow::Result<testbench::FpgaReport> {
     let module = hw::chip::generator::generator(false)?;
-    let report = testbench::run_flow("movegen", &module, dir)
+    let report = testbench::run_flow("movegen", &module, dir, seeds)
         .with_context(|| format!("FPGA flow in {}", dir.display()))?;
     let json = serde_json::to_string_pretty(&report)?;
     std::fs::write(dir.join("report.json"), json)
@@ -168,8 +171,8 @@ pub fn fpga_report(dir: &std::path::Path) -> anyhow::Result<testbench::FpgaRepor
     Ok(report)
 }
 
-fn fpga(dir: &std::path::Path) -> anyhow::Result<u8> {
-    let report = fpga_report(dir)?;
+fn fpga(dir: &std::path::Path, seeds: u32) -> anyhow::Result<u8> {
+    let report = fpga_report(dir, seeds)?;
     println!("{report}");
     println!(
         "  goals: < 5,578 LUT4 (tt07-chess on the same tools): {}; >= 50 MHz: {}",

@@ -37,6 +37,9 @@ enum HwCommand {
         /// Print the report as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=32))]
+        seeds: u32,
     },
     /// Static timing of BLOCK: the longest paths in unit gate delays, signal by signal.
     Timing {
@@ -82,10 +85,15 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 }
             }
         }
-        HwCommand::Synth { block, out, json } => {
+        HwCommand::Synth {
+            block,
+            out,
+            json,
+            seeds,
+        } => {
             let b = find(&block)?;
             let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
-            let report = testbench::run_flow(b.name, &m, &out.join(b.name))?;
+            let report = testbench::run_flow(b.name, &m, &out.join(b.name), seeds)?;
             if json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
