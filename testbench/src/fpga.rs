@@ -146,13 +146,11 @@ fn cells(stat: &str, pred: impl Fn(&str) -> bool) -> u64 {
         .sum()
 }
 
-/// nextpnr-ice40 with one placement seed: (seed, Fmax, log).
-fn place_and_route(
-    dir: &Path,
-    json: &str,
-    asc: &str,
-    seed: u64,
-) -> Result<(u64, Option<f64>, String), ToolError> {
+/// One placement: seed, Fmax, nextpnr's log.
+type Placement = (u64, Option<f64>, String);
+
+/// nextpnr-ice40 with one placement seed.
+fn place_and_route(dir: &Path, json: &str, asc: &str, seed: u64) -> Result<Placement, ToolError> {
     let seed_text = seed.to_string();
     let out = tools::run(
         "nextpnr-ice40",
@@ -211,9 +209,9 @@ pub fn run_flow(name: &str, m: &Module, dir: &Path, seeds: u32) -> Result<FpgaRe
     // Place and route with each seed (two at a time: nextpnr is single-threaded); the
     // bitstream is made from the fastest placement, and every seed's Fmax is reported.
     let seeds: Vec<u64> = (1..=u64::from(seeds.max(1))).collect();
-    let mut runs: Vec<(u64, Option<f64>, String)> = Vec::new();
+    let mut runs: Vec<Placement> = Vec::new();
     for pair in seeds.chunks(2) {
-        let results: Vec<Result<(u64, Option<f64>, String), ToolError>> = std::thread::scope(|s| {
+        let results: Vec<Result<Placement, ToolError>> = std::thread::scope(|s| {
             let handles: Vec<_> = pair
                 .iter()
                 .map(|&seed| {
