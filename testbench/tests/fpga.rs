@@ -35,7 +35,7 @@ fn memory_and_counter_flow() {
     assert!(!r.registered_wrapper);
     assert!(r.ram + r.dff > 0, "{r}");
     let m = hw::blocks::counter::counter().unwrap();
-    let r = run_flow("counter", &m, &work("counter")).unwrap();
+    let r = run_flow("counter", &m, &work("counter"), 1).unwrap();
     assert_eq!(r.dff, 8, "{r}");
     assert!(r.carry > 0, "{r}");
 }
