@@ -9,6 +9,8 @@ module chip_array (
   input wire [63:0] ep_set,
   input wire [2:0] ep_prio,
   input wire black,
+  input wire start,
+  input wire black_next,
   input wire find_victim,
   input wire all_enemies,
   input wire quiet_pat,
@@ -789,10 +791,8 @@ module chip_array (
   wire king_63;
   wire pawn_63;
   wire pass_63;
-  wire [7:0] _n789;
-  wire [7:0] _n790;
-  wire _n791;
-  wire _n792;
+  wire [7:0] _n791;
+  wire [7:0] _n792;
   wire _n793;
   wire _n794;
   wire _n795;
@@ -807,12 +807,12 @@ module chip_array (
   wire _n804;
   wire _n805;
   wire _n806;
-  wire [2:0] _n807;
-  wire [2:0] _n808;
-  wire [7:0] _n816;
-  wire [7:0] _n817;
-  wire _n818;
-  wire _n819;
+  wire _n807;
+  wire _n808;
+  wire [2:0] _n809;
+  wire [2:0] _n810;
+  wire [7:0] _n818;
+  wire [7:0] _n819;
   wire _n820;
   wire _n821;
   wire _n822;
@@ -827,12 +827,12 @@ module chip_array (
   wire _n831;
   wire _n832;
   wire _n833;
-  wire [2:0] _n834;
-  wire [2:0] _n835;
-  wire [7:0] _n843;
-  wire [7:0] _n844;
-  wire _n845;
-  wire _n846;
+  wire _n834;
+  wire _n835;
+  wire [2:0] _n836;
+  wire [2:0] _n837;
+  wire [7:0] _n845;
+  wire [7:0] _n846;
   wire _n847;
   wire _n848;
   wire _n849;
@@ -847,12 +847,12 @@ module chip_array (
   wire _n858;
   wire _n859;
   wire _n860;
-  wire [2:0] _n861;
-  wire [2:0] _n862;
-  wire [7:0] _n870;
-  wire [7:0] _n871;
-  wire _n872;
-  wire _n873;
+  wire _n861;
+  wire _n862;
+  wire [2:0] _n863;
+  wire [2:0] _n864;
+  wire [7:0] _n872;
+  wire [7:0] _n873;
   wire _n874;
   wire _n875;
   wire _n876;
@@ -867,12 +867,12 @@ module chip_array (
   wire _n885;
   wire _n886;
   wire _n887;
-  wire [2:0] _n888;
-  wire [2:0] _n889;
-  wire [7:0] _n897;
-  wire [7:0] _n898;
-  wire _n899;
-  wire _n900;
+  wire _n888;
+  wire _n889;
+  wire [2:0] _n890;
+  wire [2:0] _n891;
+  wire [7:0] _n899;
+  wire [7:0] _n900;
   wire _n901;
   wire _n902;
   wire _n903;
@@ -887,12 +887,12 @@ module chip_array (
   wire _n912;
   wire _n913;
   wire _n914;
-  wire [2:0] _n915;
-  wire [2:0] _n916;
-  wire [7:0] _n924;
-  wire [7:0] _n925;
-  wire _n926;
-  wire _n927;
+  wire _n915;
+  wire _n916;
+  wire [2:0] _n917;
+  wire [2:0] _n918;
+  wire [7:0] _n926;
+  wire [7:0] _n927;
   wire _n928;
   wire _n929;
   wire _n930;
@@ -907,12 +907,12 @@ module chip_array (
   wire _n939;
   wire _n940;
   wire _n941;
-  wire [2:0] _n942;
-  wire [2:0] _n943;
-  wire [7:0] _n951;
-  wire [7:0] _n952;
-  wire _n953;
-  wire _n954;
+  wire _n942;
+  wire _n943;
+  wire [2:0] _n944;
+  wire [2:0] _n945;
+  wire [7:0] _n953;
+  wire [7:0] _n954;
   wire _n955;
   wire _n956;
   wire _n957;
@@ -927,12 +927,12 @@ module chip_array (
   wire _n966;
   wire _n967;
   wire _n968;
-  wire [2:0] _n969;
-  wire [2:0] _n970;
-  wire [7:0] _n978;
-  wire [7:0] _n979;
-  wire _n980;
-  wire _n981;
+  wire _n969;
+  wire _n970;
+  wire [2:0] _n971;
+  wire [2:0] _n972;
+  wire [7:0] _n980;
+  wire [7:0] _n981;
   wire _n982;
   wire _n983;
   wire _n984;
@@ -947,12 +947,12 @@ module chip_array (
   wire _n993;
   wire _n994;
   wire _n995;
-  wire [2:0] _n996;
-  wire [2:0] _n997;
-  wire [7:0] _n1005;
-  wire [7:0] _n1006;
-  wire _n1007;
-  wire _n1008;
+  wire _n996;
+  wire _n997;
+  wire [2:0] _n998;
+  wire [2:0] _n999;
+  wire [7:0] _n1007;
+  wire [7:0] _n1008;
   wire _n1009;
   wire _n1010;
   wire _n1011;
@@ -967,12 +967,12 @@ module chip_array (
   wire _n1020;
   wire _n1021;
   wire _n1022;
-  wire [2:0] _n1023;
-  wire [2:0] _n1024;
-  wire [7:0] _n1032;
-  wire [7:0] _n1033;
-  wire _n1034;
-  wire _n1035;
+  wire _n1023;
+  wire _n1024;
+  wire [2:0] _n1025;
+  wire [2:0] _n1026;
+  wire [7:0] _n1034;
+  wire [7:0] _n1035;
   wire _n1036;
   wire _n1037;
   wire _n1038;
@@ -987,12 +987,12 @@ module chip_array (
   wire _n1047;
   wire _n1048;
   wire _n1049;
-  wire [2:0] _n1050;
-  wire [2:0] _n1051;
-  wire [7:0] _n1059;
-  wire [7:0] _n1060;
-  wire _n1061;
-  wire _n1062;
+  wire _n1050;
+  wire _n1051;
+  wire [2:0] _n1052;
+  wire [2:0] _n1053;
+  wire [7:0] _n1061;
+  wire [7:0] _n1062;
   wire _n1063;
   wire _n1064;
   wire _n1065;
@@ -1007,12 +1007,12 @@ module chip_array (
   wire _n1074;
   wire _n1075;
   wire _n1076;
-  wire [2:0] _n1077;
-  wire [2:0] _n1078;
-  wire [7:0] _n1086;
-  wire [7:0] _n1087;
-  wire _n1088;
-  wire _n1089;
+  wire _n1077;
+  wire _n1078;
+  wire [2:0] _n1079;
+  wire [2:0] _n1080;
+  wire [7:0] _n1088;
+  wire [7:0] _n1089;
   wire _n1090;
   wire _n1091;
   wire _n1092;
@@ -1027,12 +1027,12 @@ module chip_array (
   wire _n1101;
   wire _n1102;
   wire _n1103;
-  wire [2:0] _n1104;
-  wire [2:0] _n1105;
-  wire [7:0] _n1113;
-  wire [7:0] _n1114;
-  wire _n1115;
-  wire _n1116;
+  wire _n1104;
+  wire _n1105;
+  wire [2:0] _n1106;
+  wire [2:0] _n1107;
+  wire [7:0] _n1115;
+  wire [7:0] _n1116;
   wire _n1117;
   wire _n1118;
   wire _n1119;
@@ -1047,12 +1047,12 @@ module chip_array (
   wire _n1128;
   wire _n1129;
   wire _n1130;
-  wire [2:0] _n1131;
-  wire [2:0] _n1132;
-  wire [7:0] _n1140;
-  wire [7:0] _n1141;
-  wire _n1142;
-  wire _n1143;
+  wire _n1131;
+  wire _n1132;
+  wire [2:0] _n1133;
+  wire [2:0] _n1134;
+  wire [7:0] _n1142;
+  wire [7:0] _n1143;
   wire _n1144;
   wire _n1145;
   wire _n1146;
@@ -1067,12 +1067,12 @@ module chip_array (
   wire _n1155;
   wire _n1156;
   wire _n1157;
-  wire [2:0] _n1158;
-  wire [2:0] _n1159;
-  wire [7:0] _n1167;
-  wire [7:0] _n1168;
-  wire _n1169;
-  wire _n1170;
+  wire _n1158;
+  wire _n1159;
+  wire [2:0] _n1160;
+  wire [2:0] _n1161;
+  wire [7:0] _n1169;
+  wire [7:0] _n1170;
   wire _n1171;
   wire _n1172;
   wire _n1173;
@@ -1087,12 +1087,12 @@ module chip_array (
   wire _n1182;
   wire _n1183;
   wire _n1184;
-  wire [2:0] _n1185;
-  wire [2:0] _n1186;
-  wire [7:0] _n1194;
-  wire [7:0] _n1195;
-  wire _n1196;
-  wire _n1197;
+  wire _n1185;
+  wire _n1186;
+  wire [2:0] _n1187;
+  wire [2:0] _n1188;
+  wire [7:0] _n1196;
+  wire [7:0] _n1197;
   wire _n1198;
   wire _n1199;
   wire _n1200;
@@ -1107,12 +1107,12 @@ module chip_array (
   wire _n1209;
   wire _n1210;
   wire _n1211;
-  wire [2:0] _n1212;
-  wire [2:0] _n1213;
-  wire [7:0] _n1221;
-  wire [7:0] _n1222;
-  wire _n1223;
-  wire _n1224;
+  wire _n1212;
+  wire _n1213;
+  wire [2:0] _n1214;
+  wire [2:0] _n1215;
+  wire [7:0] _n1223;
+  wire [7:0] _n1224;
   wire _n1225;
   wire _n1226;
   wire _n1227;
@@ -1127,12 +1127,12 @@ module chip_array (
   wire _n1236;
   wire _n1237;
   wire _n1238;
-  wire [2:0] _n1239;
-  wire [2:0] _n1240;
-  wire [7:0] _n1248;
-  wire [7:0] _n1249;
-  wire _n1250;
-  wire _n1251;
+  wire _n1239;
+  wire _n1240;
+  wire [2:0] _n1241;
+  wire [2:0] _n1242;
+  wire [7:0] _n1250;
+  wire [7:0] _n1251;
   wire _n1252;
   wire _n1253;
   wire _n1254;
@@ -1147,12 +1147,12 @@ module chip_array (
   wire _n1263;
   wire _n1264;
   wire _n1265;
-  wire [2:0] _n1266;
-  wire [2:0] _n1267;
-  wire [7:0] _n1275;
-  wire [7:0] _n1276;
-  wire _n1277;
-  wire _n1278;
+  wire _n1266;
+  wire _n1267;
+  wire [2:0] _n1268;
+  wire [2:0] _n1269;
+  wire [7:0] _n1277;
+  wire [7:0] _n1278;
   wire _n1279;
   wire _n1280;
   wire _n1281;
@@ -1167,12 +1167,12 @@ module chip_array (
   wire _n1290;
   wire _n1291;
   wire _n1292;
-  wire [2:0] _n1293;
-  wire [2:0] _n1294;
-  wire [7:0] _n1302;
-  wire [7:0] _n1303;
-  wire _n1304;
-  wire _n1305;
+  wire _n1293;
+  wire _n1294;
+  wire [2:0] _n1295;
+  wire [2:0] _n1296;
+  wire [7:0] _n1304;
+  wire [7:0] _n1305;
   wire _n1306;
   wire _n1307;
   wire _n1308;
@@ -1187,12 +1187,12 @@ module chip_array (
   wire _n1317;
   wire _n1318;
   wire _n1319;
-  wire [2:0] _n1320;
-  wire [2:0] _n1321;
-  wire [7:0] _n1329;
-  wire [7:0] _n1330;
-  wire _n1331;
-  wire _n1332;
+  wire _n1320;
+  wire _n1321;
+  wire [2:0] _n1322;
+  wire [2:0] _n1323;
+  wire [7:0] _n1331;
+  wire [7:0] _n1332;
   wire _n1333;
   wire _n1334;
   wire _n1335;
@@ -1207,12 +1207,12 @@ module chip_array (
   wire _n1344;
   wire _n1345;
   wire _n1346;
-  wire [2:0] _n1347;
-  wire [2:0] _n1348;
-  wire [7:0] _n1356;
-  wire [7:0] _n1357;
-  wire _n1358;
-  wire _n1359;
+  wire _n1347;
+  wire _n1348;
+  wire [2:0] _n1349;
+  wire [2:0] _n1350;
+  wire [7:0] _n1358;
+  wire [7:0] _n1359;
   wire _n1360;
   wire _n1361;
   wire _n1362;
@@ -1227,12 +1227,12 @@ module chip_array (
   wire _n1371;
   wire _n1372;
   wire _n1373;
-  wire [2:0] _n1374;
-  wire [2:0] _n1375;
-  wire [7:0] _n1383;
-  wire [7:0] _n1384;
-  wire _n1385;
-  wire _n1386;
+  wire _n1374;
+  wire _n1375;
+  wire [2:0] _n1376;
+  wire [2:0] _n1377;
+  wire [7:0] _n1385;
+  wire [7:0] _n1386;
   wire _n1387;
   wire _n1388;
   wire _n1389;
@@ -1247,12 +1247,12 @@ module chip_array (
   wire _n1398;
   wire _n1399;
   wire _n1400;
-  wire [2:0] _n1401;
-  wire [2:0] _n1402;
-  wire [7:0] _n1410;
-  wire [7:0] _n1411;
-  wire _n1412;
-  wire _n1413;
+  wire _n1401;
+  wire _n1402;
+  wire [2:0] _n1403;
+  wire [2:0] _n1404;
+  wire [7:0] _n1412;
+  wire [7:0] _n1413;
   wire _n1414;
   wire _n1415;
   wire _n1416;
@@ -1267,12 +1267,12 @@ module chip_array (
   wire _n1425;
   wire _n1426;
   wire _n1427;
-  wire [2:0] _n1428;
-  wire [2:0] _n1429;
-  wire [7:0] _n1437;
-  wire [7:0] _n1438;
-  wire _n1439;
-  wire _n1440;
+  wire _n1428;
+  wire _n1429;
+  wire [2:0] _n1430;
+  wire [2:0] _n1431;
+  wire [7:0] _n1439;
+  wire [7:0] _n1440;
   wire _n1441;
   wire _n1442;
   wire _n1443;
@@ -1287,12 +1287,12 @@ module chip_array (
   wire _n1452;
   wire _n1453;
   wire _n1454;
-  wire [2:0] _n1455;
-  wire [2:0] _n1456;
-  wire [7:0] _n1464;
-  wire [7:0] _n1465;
-  wire _n1466;
-  wire _n1467;
+  wire _n1455;
+  wire _n1456;
+  wire [2:0] _n1457;
+  wire [2:0] _n1458;
+  wire [7:0] _n1466;
+  wire [7:0] _n1467;
   wire _n1468;
   wire _n1469;
   wire _n1470;
@@ -1307,12 +1307,12 @@ module chip_array (
   wire _n1479;
   wire _n1480;
   wire _n1481;
-  wire [2:0] _n1482;
-  wire [2:0] _n1483;
-  wire [7:0] _n1491;
-  wire [7:0] _n1492;
-  wire _n1493;
-  wire _n1494;
+  wire _n1482;
+  wire _n1483;
+  wire [2:0] _n1484;
+  wire [2:0] _n1485;
+  wire [7:0] _n1493;
+  wire [7:0] _n1494;
   wire _n1495;
   wire _n1496;
   wire _n1497;
@@ -1327,12 +1327,12 @@ module chip_array (
   wire _n1506;
   wire _n1507;
   wire _n1508;
-  wire [2:0] _n1509;
-  wire [2:0] _n1510;
-  wire [7:0] _n1518;
-  wire [7:0] _n1519;
-  wire _n1520;
-  wire _n1521;
+  wire _n1509;
+  wire _n1510;
+  wire [2:0] _n1511;
+  wire [2:0] _n1512;
+  wire [7:0] _n1520;
+  wire [7:0] _n1521;
   wire _n1522;
   wire _n1523;
   wire _n1524;
@@ -1347,12 +1347,12 @@ module chip_array (
   wire _n1533;
   wire _n1534;
   wire _n1535;
-  wire [2:0] _n1536;
-  wire [2:0] _n1537;
-  wire [7:0] _n1545;
-  wire [7:0] _n1546;
-  wire _n1547;
-  wire _n1548;
+  wire _n1536;
+  wire _n1537;
+  wire [2:0] _n1538;
+  wire [2:0] _n1539;
+  wire [7:0] _n1547;
+  wire [7:0] _n1548;
   wire _n1549;
   wire _n1550;
   wire _n1551;
@@ -1367,12 +1367,12 @@ module chip_array (
   wire _n1560;
   wire _n1561;
   wire _n1562;
-  wire [2:0] _n1563;
-  wire [2:0] _n1564;
-  wire [7:0] _n1572;
-  wire [7:0] _n1573;
-  wire _n1574;
-  wire _n1575;
+  wire _n1563;
+  wire _n1564;
+  wire [2:0] _n1565;
+  wire [2:0] _n1566;
+  wire [7:0] _n1574;
+  wire [7:0] _n1575;
   wire _n1576;
   wire _n1577;
   wire _n1578;
@@ -1387,12 +1387,12 @@ module chip_array (
   wire _n1587;
   wire _n1588;
   wire _n1589;
-  wire [2:0] _n1590;
-  wire [2:0] _n1591;
-  wire [7:0] _n1599;
-  wire [7:0] _n1600;
-  wire _n1601;
-  wire _n1602;
+  wire _n1590;
+  wire _n1591;
+  wire [2:0] _n1592;
+  wire [2:0] _n1593;
+  wire [7:0] _n1601;
+  wire [7:0] _n1602;
   wire _n1603;
   wire _n1604;
   wire _n1605;
@@ -1407,12 +1407,12 @@ module chip_array (
   wire _n1614;
   wire _n1615;
   wire _n1616;
-  wire [2:0] _n1617;
-  wire [2:0] _n1618;
-  wire [7:0] _n1626;
-  wire [7:0] _n1627;
-  wire _n1628;
-  wire _n1629;
+  wire _n1617;
+  wire _n1618;
+  wire [2:0] _n1619;
+  wire [2:0] _n1620;
+  wire [7:0] _n1628;
+  wire [7:0] _n1629;
   wire _n1630;
   wire _n1631;
   wire _n1632;
@@ -1427,12 +1427,12 @@ module chip_array (
   wire _n1641;
   wire _n1642;
   wire _n1643;
-  wire [2:0] _n1644;
-  wire [2:0] _n1645;
-  wire [7:0] _n1653;
-  wire [7:0] _n1654;
-  wire _n1655;
-  wire _n1656;
+  wire _n1644;
+  wire _n1645;
+  wire [2:0] _n1646;
+  wire [2:0] _n1647;
+  wire [7:0] _n1655;
+  wire [7:0] _n1656;
   wire _n1657;
   wire _n1658;
   wire _n1659;
@@ -1447,12 +1447,12 @@ module chip_array (
   wire _n1668;
   wire _n1669;
   wire _n1670;
-  wire [2:0] _n1671;
-  wire [2:0] _n1672;
-  wire [7:0] _n1680;
-  wire [7:0] _n1681;
-  wire _n1682;
-  wire _n1683;
+  wire _n1671;
+  wire _n1672;
+  wire [2:0] _n1673;
+  wire [2:0] _n1674;
+  wire [7:0] _n1682;
+  wire [7:0] _n1683;
   wire _n1684;
   wire _n1685;
   wire _n1686;
@@ -1467,12 +1467,12 @@ module chip_array (
   wire _n1695;
   wire _n1696;
   wire _n1697;
-  wire [2:0] _n1698;
-  wire [2:0] _n1699;
-  wire [7:0] _n1707;
-  wire [7:0] _n1708;
-  wire _n1709;
-  wire _n1710;
+  wire _n1698;
+  wire _n1699;
+  wire [2:0] _n1700;
+  wire [2:0] _n1701;
+  wire [7:0] _n1709;
+  wire [7:0] _n1710;
   wire _n1711;
   wire _n1712;
   wire _n1713;
@@ -1487,12 +1487,12 @@ module chip_array (
   wire _n1722;
   wire _n1723;
   wire _n1724;
-  wire [2:0] _n1725;
-  wire [2:0] _n1726;
-  wire [7:0] _n1734;
-  wire [7:0] _n1735;
-  wire _n1736;
-  wire _n1737;
+  wire _n1725;
+  wire _n1726;
+  wire [2:0] _n1727;
+  wire [2:0] _n1728;
+  wire [7:0] _n1736;
+  wire [7:0] _n1737;
   wire _n1738;
   wire _n1739;
   wire _n1740;
@@ -1507,12 +1507,12 @@ module chip_array (
   wire _n1749;
   wire _n1750;
   wire _n1751;
-  wire [2:0] _n1752;
-  wire [2:0] _n1753;
-  wire [7:0] _n1761;
-  wire [7:0] _n1762;
-  wire _n1763;
-  wire _n1764;
+  wire _n1752;
+  wire _n1753;
+  wire [2:0] _n1754;
+  wire [2:0] _n1755;
+  wire [7:0] _n1763;
+  wire [7:0] _n1764;
   wire _n1765;
   wire _n1766;
   wire _n1767;
@@ -1527,12 +1527,12 @@ module chip_array (
   wire _n1776;
   wire _n1777;
   wire _n1778;
-  wire [2:0] _n1779;
-  wire [2:0] _n1780;
-  wire [7:0] _n1788;
-  wire [7:0] _n1789;
-  wire _n1790;
-  wire _n1791;
+  wire _n1779;
+  wire _n1780;
+  wire [2:0] _n1781;
+  wire [2:0] _n1782;
+  wire [7:0] _n1790;
+  wire [7:0] _n1791;
   wire _n1792;
   wire _n1793;
   wire _n1794;
@@ -1547,12 +1547,12 @@ module chip_array (
   wire _n1803;
   wire _n1804;
   wire _n1805;
-  wire [2:0] _n1806;
-  wire [2:0] _n1807;
-  wire [7:0] _n1815;
-  wire [7:0] _n1816;
-  wire _n1817;
-  wire _n1818;
+  wire _n1806;
+  wire _n1807;
+  wire [2:0] _n1808;
+  wire [2:0] _n1809;
+  wire [7:0] _n1817;
+  wire [7:0] _n1818;
   wire _n1819;
   wire _n1820;
   wire _n1821;
@@ -1567,12 +1567,12 @@ module chip_array (
   wire _n1830;
   wire _n1831;
   wire _n1832;
-  wire [2:0] _n1833;
-  wire [2:0] _n1834;
-  wire [7:0] _n1842;
-  wire [7:0] _n1843;
-  wire _n1844;
-  wire _n1845;
+  wire _n1833;
+  wire _n1834;
+  wire [2:0] _n1835;
+  wire [2:0] _n1836;
+  wire [7:0] _n1844;
+  wire [7:0] _n1845;
   wire _n1846;
   wire _n1847;
   wire _n1848;
@@ -1587,12 +1587,12 @@ module chip_array (
   wire _n1857;
   wire _n1858;
   wire _n1859;
-  wire [2:0] _n1860;
-  wire [2:0] _n1861;
-  wire [7:0] _n1869;
-  wire [7:0] _n1870;
-  wire _n1871;
-  wire _n1872;
+  wire _n1860;
+  wire _n1861;
+  wire [2:0] _n1862;
+  wire [2:0] _n1863;
+  wire [7:0] _n1871;
+  wire [7:0] _n1872;
   wire _n1873;
   wire _n1874;
   wire _n1875;
@@ -1607,12 +1607,12 @@ module chip_array (
   wire _n1884;
   wire _n1885;
   wire _n1886;
-  wire [2:0] _n1887;
-  wire [2:0] _n1888;
-  wire [7:0] _n1896;
-  wire [7:0] _n1897;
-  wire _n1898;
-  wire _n1899;
+  wire _n1887;
+  wire _n1888;
+  wire [2:0] _n1889;
+  wire [2:0] _n1890;
+  wire [7:0] _n1898;
+  wire [7:0] _n1899;
   wire _n1900;
   wire _n1901;
   wire _n1902;
@@ -1627,12 +1627,12 @@ module chip_array (
   wire _n1911;
   wire _n1912;
   wire _n1913;
-  wire [2:0] _n1914;
-  wire [2:0] _n1915;
-  wire [7:0] _n1923;
-  wire [7:0] _n1924;
-  wire _n1925;
-  wire _n1926;
+  wire _n1914;
+  wire _n1915;
+  wire [2:0] _n1916;
+  wire [2:0] _n1917;
+  wire [7:0] _n1925;
+  wire [7:0] _n1926;
   wire _n1927;
   wire _n1928;
   wire _n1929;
@@ -1647,12 +1647,12 @@ module chip_array (
   wire _n1938;
   wire _n1939;
   wire _n1940;
-  wire [2:0] _n1941;
-  wire [2:0] _n1942;
-  wire [7:0] _n1950;
-  wire [7:0] _n1951;
-  wire _n1952;
-  wire _n1953;
+  wire _n1941;
+  wire _n1942;
+  wire [2:0] _n1943;
+  wire [2:0] _n1944;
+  wire [7:0] _n1952;
+  wire [7:0] _n1953;
   wire _n1954;
   wire _n1955;
   wire _n1956;
@@ -1667,12 +1667,12 @@ module chip_array (
   wire _n1965;
   wire _n1966;
   wire _n1967;
-  wire [2:0] _n1968;
-  wire [2:0] _n1969;
-  wire [7:0] _n1977;
-  wire [7:0] _n1978;
-  wire _n1979;
-  wire _n1980;
+  wire _n1968;
+  wire _n1969;
+  wire [2:0] _n1970;
+  wire [2:0] _n1971;
+  wire [7:0] _n1979;
+  wire [7:0] _n1980;
   wire _n1981;
   wire _n1982;
   wire _n1983;
@@ -1687,12 +1687,12 @@ module chip_array (
   wire _n1992;
   wire _n1993;
   wire _n1994;
-  wire [2:0] _n1995;
-  wire [2:0] _n1996;
-  wire [7:0] _n2004;
-  wire [7:0] _n2005;
-  wire _n2006;
-  wire _n2007;
+  wire _n1995;
+  wire _n1996;
+  wire [2:0] _n1997;
+  wire [2:0] _n1998;
+  wire [7:0] _n2006;
+  wire [7:0] _n2007;
   wire _n2008;
   wire _n2009;
   wire _n2010;
@@ -1707,12 +1707,12 @@ module chip_array (
   wire _n2019;
   wire _n2020;
   wire _n2021;
-  wire [2:0] _n2022;
-  wire [2:0] _n2023;
-  wire [7:0] _n2031;
-  wire [7:0] _n2032;
-  wire _n2033;
-  wire _n2034;
+  wire _n2022;
+  wire _n2023;
+  wire [2:0] _n2024;
+  wire [2:0] _n2025;
+  wire [7:0] _n2033;
+  wire [7:0] _n2034;
   wire _n2035;
   wire _n2036;
   wire _n2037;
@@ -1727,12 +1727,12 @@ module chip_array (
   wire _n2046;
   wire _n2047;
   wire _n2048;
-  wire [2:0] _n2049;
-  wire [2:0] _n2050;
-  wire [7:0] _n2058;
-  wire [7:0] _n2059;
-  wire _n2060;
-  wire _n2061;
+  wire _n2049;
+  wire _n2050;
+  wire [2:0] _n2051;
+  wire [2:0] _n2052;
+  wire [7:0] _n2060;
+  wire [7:0] _n2061;
   wire _n2062;
   wire _n2063;
   wire _n2064;
@@ -1747,12 +1747,12 @@ module chip_array (
   wire _n2073;
   wire _n2074;
   wire _n2075;
-  wire [2:0] _n2076;
-  wire [2:0] _n2077;
-  wire [7:0] _n2085;
-  wire [7:0] _n2086;
-  wire _n2087;
-  wire _n2088;
+  wire _n2076;
+  wire _n2077;
+  wire [2:0] _n2078;
+  wire [2:0] _n2079;
+  wire [7:0] _n2087;
+  wire [7:0] _n2088;
   wire _n2089;
   wire _n2090;
   wire _n2091;
@@ -1767,12 +1767,12 @@ module chip_array (
   wire _n2100;
   wire _n2101;
   wire _n2102;
-  wire [2:0] _n2103;
-  wire [2:0] _n2104;
-  wire [7:0] _n2112;
-  wire [7:0] _n2113;
-  wire _n2114;
-  wire _n2115;
+  wire _n2103;
+  wire _n2104;
+  wire [2:0] _n2105;
+  wire [2:0] _n2106;
+  wire [7:0] _n2114;
+  wire [7:0] _n2115;
   wire _n2116;
   wire _n2117;
   wire _n2118;
@@ -1787,12 +1787,12 @@ module chip_array (
   wire _n2127;
   wire _n2128;
   wire _n2129;
-  wire [2:0] _n2130;
-  wire [2:0] _n2131;
-  wire [7:0] _n2139;
-  wire [7:0] _n2140;
-  wire _n2141;
-  wire _n2142;
+  wire _n2130;
+  wire _n2131;
+  wire [2:0] _n2132;
+  wire [2:0] _n2133;
+  wire [7:0] _n2141;
+  wire [7:0] _n2142;
   wire _n2143;
   wire _n2144;
   wire _n2145;
@@ -1807,12 +1807,12 @@ module chip_array (
   wire _n2154;
   wire _n2155;
   wire _n2156;
-  wire [2:0] _n2157;
-  wire [2:0] _n2158;
-  wire [7:0] _n2166;
-  wire [7:0] _n2167;
-  wire _n2168;
-  wire _n2169;
+  wire _n2157;
+  wire _n2158;
+  wire [2:0] _n2159;
+  wire [2:0] _n2160;
+  wire [7:0] _n2168;
+  wire [7:0] _n2169;
   wire _n2170;
   wire _n2171;
   wire _n2172;
@@ -1827,12 +1827,12 @@ module chip_array (
   wire _n2181;
   wire _n2182;
   wire _n2183;
-  wire [2:0] _n2184;
-  wire [2:0] _n2185;
-  wire [7:0] _n2193;
-  wire [7:0] _n2194;
-  wire _n2195;
-  wire _n2196;
+  wire _n2184;
+  wire _n2185;
+  wire [2:0] _n2186;
+  wire [2:0] _n2187;
+  wire [7:0] _n2195;
+  wire [7:0] _n2196;
   wire _n2197;
   wire _n2198;
   wire _n2199;
@@ -1847,12 +1847,12 @@ module chip_array (
   wire _n2208;
   wire _n2209;
   wire _n2210;
-  wire [2:0] _n2211;
-  wire [2:0] _n2212;
-  wire [7:0] _n2220;
-  wire [7:0] _n2221;
-  wire _n2222;
-  wire _n2223;
+  wire _n2211;
+  wire _n2212;
+  wire [2:0] _n2213;
+  wire [2:0] _n2214;
+  wire [7:0] _n2222;
+  wire [7:0] _n2223;
   wire _n2224;
   wire _n2225;
   wire _n2226;
@@ -1867,12 +1867,12 @@ module chip_array (
   wire _n2235;
   wire _n2236;
   wire _n2237;
-  wire [2:0] _n2238;
-  wire [2:0] _n2239;
-  wire [7:0] _n2247;
-  wire [7:0] _n2248;
-  wire _n2249;
-  wire _n2250;
+  wire _n2238;
+  wire _n2239;
+  wire [2:0] _n2240;
+  wire [2:0] _n2241;
+  wire [7:0] _n2249;
+  wire [7:0] _n2250;
   wire _n2251;
   wire _n2252;
   wire _n2253;
@@ -1887,12 +1887,12 @@ module chip_array (
   wire _n2262;
   wire _n2263;
   wire _n2264;
-  wire [2:0] _n2265;
-  wire [2:0] _n2266;
-  wire [7:0] _n2274;
-  wire [7:0] _n2275;
-  wire _n2276;
-  wire _n2277;
+  wire _n2265;
+  wire _n2266;
+  wire [2:0] _n2267;
+  wire [2:0] _n2268;
+  wire [7:0] _n2276;
+  wire [7:0] _n2277;
   wire _n2278;
   wire _n2279;
   wire _n2280;
@@ -1907,12 +1907,12 @@ module chip_array (
   wire _n2289;
   wire _n2290;
   wire _n2291;
-  wire [2:0] _n2292;
-  wire [2:0] _n2293;
-  wire [7:0] _n2301;
-  wire [7:0] _n2302;
-  wire _n2303;
-  wire _n2304;
+  wire _n2292;
+  wire _n2293;
+  wire [2:0] _n2294;
+  wire [2:0] _n2295;
+  wire [7:0] _n2303;
+  wire [7:0] _n2304;
   wire _n2305;
   wire _n2306;
   wire _n2307;
@@ -1927,12 +1927,12 @@ module chip_array (
   wire _n2316;
   wire _n2317;
   wire _n2318;
-  wire [2:0] _n2319;
-  wire [2:0] _n2320;
-  wire [7:0] _n2328;
-  wire [7:0] _n2329;
-  wire _n2330;
-  wire _n2331;
+  wire _n2319;
+  wire _n2320;
+  wire [2:0] _n2321;
+  wire [2:0] _n2322;
+  wire [7:0] _n2330;
+  wire [7:0] _n2331;
   wire _n2332;
   wire _n2333;
   wire _n2334;
@@ -1947,12 +1947,12 @@ module chip_array (
   wire _n2343;
   wire _n2344;
   wire _n2345;
-  wire [2:0] _n2346;
-  wire [2:0] _n2347;
-  wire [7:0] _n2355;
-  wire [7:0] _n2356;
-  wire _n2357;
-  wire _n2358;
+  wire _n2346;
+  wire _n2347;
+  wire [2:0] _n2348;
+  wire [2:0] _n2349;
+  wire [7:0] _n2357;
+  wire [7:0] _n2358;
   wire _n2359;
   wire _n2360;
   wire _n2361;
@@ -1967,12 +1967,12 @@ module chip_array (
   wire _n2370;
   wire _n2371;
   wire _n2372;
-  wire [2:0] _n2373;
-  wire [2:0] _n2374;
-  wire [7:0] _n2382;
-  wire [7:0] _n2383;
-  wire _n2384;
-  wire _n2385;
+  wire _n2373;
+  wire _n2374;
+  wire [2:0] _n2375;
+  wire [2:0] _n2376;
+  wire [7:0] _n2384;
+  wire [7:0] _n2385;
   wire _n2386;
   wire _n2387;
   wire _n2388;
@@ -1987,12 +1987,12 @@ module chip_array (
   wire _n2397;
   wire _n2398;
   wire _n2399;
-  wire [2:0] _n2400;
-  wire [2:0] _n2401;
-  wire [7:0] _n2409;
-  wire [7:0] _n2410;
-  wire _n2411;
-  wire _n2412;
+  wire _n2400;
+  wire _n2401;
+  wire [2:0] _n2402;
+  wire [2:0] _n2403;
+  wire [7:0] _n2411;
+  wire [7:0] _n2412;
   wire _n2413;
   wire _n2414;
   wire _n2415;
@@ -2007,12 +2007,12 @@ module chip_array (
   wire _n2424;
   wire _n2425;
   wire _n2426;
-  wire [2:0] _n2427;
-  wire [2:0] _n2428;
-  wire [7:0] _n2436;
-  wire [7:0] _n2437;
-  wire _n2438;
-  wire _n2439;
+  wire _n2427;
+  wire _n2428;
+  wire [2:0] _n2429;
+  wire [2:0] _n2430;
+  wire [7:0] _n2438;
+  wire [7:0] _n2439;
   wire _n2440;
   wire _n2441;
   wire _n2442;
@@ -2027,12 +2027,12 @@ module chip_array (
   wire _n2451;
   wire _n2452;
   wire _n2453;
-  wire [2:0] _n2454;
-  wire [2:0] _n2455;
-  wire [7:0] _n2463;
-  wire [7:0] _n2464;
-  wire _n2465;
-  wire _n2466;
+  wire _n2454;
+  wire _n2455;
+  wire [2:0] _n2456;
+  wire [2:0] _n2457;
+  wire [7:0] _n2465;
+  wire [7:0] _n2466;
   wire _n2467;
   wire _n2468;
   wire _n2469;
@@ -2047,12 +2047,12 @@ module chip_array (
   wire _n2478;
   wire _n2479;
   wire _n2480;
-  wire [2:0] _n2481;
-  wire [2:0] _n2482;
-  wire [7:0] _n2490;
-  wire [7:0] _n2491;
-  wire _n2492;
-  wire _n2493;
+  wire _n2481;
+  wire _n2482;
+  wire [2:0] _n2483;
+  wire [2:0] _n2484;
+  wire [7:0] _n2492;
+  wire [7:0] _n2493;
   wire _n2494;
   wire _n2495;
   wire _n2496;
@@ -2067,8 +2067,10 @@ module chip_array (
   wire _n2505;
   wire _n2506;
   wire _n2507;
-  wire [2:0] _n2508;
-  wire [2:0] _n2509;
+  wire _n2508;
+  wire _n2509;
+  wire [2:0] _n2510;
+  wire [2:0] _n2511;
   wire [63:0] victims_bus;
   wire [63:0] targets_bus;
   wire [63:0] attackers_bus;
@@ -2139,908 +2141,908 @@ module chip_array (
   wire [3:0] _cell_61_piece;
   wire [3:0] _cell_62_piece;
   wire [3:0] _cell_63_piece;
-  assign ray0_0 = _n791;
-  assign ray1_0 = _n792;
-  assign ray2_0 = _n793;
-  assign ray3_0 = _n794;
-  assign ray4_0 = _n795;
-  assign ray5_0 = _n796;
-  assign ray6_0 = _n797;
-  assign ray7_0 = _n798;
-  assign knight_0 = _n799;
-  assign king_0 = _n800;
-  assign pawn_0 = _n801;
-  assign pass_0 = _n802;
-  assign ray0_1 = _n818;
-  assign ray1_1 = _n819;
-  assign ray2_1 = _n820;
-  assign ray3_1 = _n821;
-  assign ray4_1 = _n822;
-  assign ray5_1 = _n823;
-  assign ray6_1 = _n824;
-  assign ray7_1 = _n825;
-  assign knight_1 = _n826;
-  assign king_1 = _n827;
-  assign pawn_1 = _n828;
-  assign pass_1 = _n829;
-  assign ray0_2 = _n845;
-  assign ray1_2 = _n846;
-  assign ray2_2 = _n847;
-  assign ray3_2 = _n848;
-  assign ray4_2 = _n849;
-  assign ray5_2 = _n850;
-  assign ray6_2 = _n851;
-  assign ray7_2 = _n852;
-  assign knight_2 = _n853;
-  assign king_2 = _n854;
-  assign pawn_2 = _n855;
-  assign pass_2 = _n856;
-  assign ray0_3 = _n872;
-  assign ray1_3 = _n873;
-  assign ray2_3 = _n874;
-  assign ray3_3 = _n875;
-  assign ray4_3 = _n876;
-  assign ray5_3 = _n877;
-  assign ray6_3 = _n878;
-  assign ray7_3 = _n879;
-  assign knight_3 = _n880;
-  assign king_3 = _n881;
-  assign pawn_3 = _n882;
-  assign pass_3 = _n883;
-  assign ray0_4 = _n899;
-  assign ray1_4 = _n900;
-  assign ray2_4 = _n901;
-  assign ray3_4 = _n902;
-  assign ray4_4 = _n903;
-  assign ray5_4 = _n904;
-  assign ray6_4 = _n905;
-  assign ray7_4 = _n906;
-  assign knight_4 = _n907;
-  assign king_4 = _n908;
-  assign pawn_4 = _n909;
-  assign pass_4 = _n910;
-  assign ray0_5 = _n926;
-  assign ray1_5 = _n927;
-  assign ray2_5 = _n928;
-  assign ray3_5 = _n929;
-  assign ray4_5 = _n930;
-  assign ray5_5 = _n931;
-  assign ray6_5 = _n932;
-  assign ray7_5 = _n933;
-  assign knight_5 = _n934;
-  assign king_5 = _n935;
-  assign pawn_5 = _n936;
-  assign pass_5 = _n937;
-  assign ray0_6 = _n953;
-  assign ray1_6 = _n954;
-  assign ray2_6 = _n955;
-  assign ray3_6 = _n956;
-  assign ray4_6 = _n957;
-  assign ray5_6 = _n958;
-  assign ray6_6 = _n959;
-  assign ray7_6 = _n960;
-  assign knight_6 = _n961;
-  assign king_6 = _n962;
-  assign pawn_6 = _n963;
-  assign pass_6 = _n964;
-  assign ray0_7 = _n980;
-  assign ray1_7 = _n981;
-  assign ray2_7 = _n982;
-  assign ray3_7 = _n983;
-  assign ray4_7 = _n984;
-  assign ray5_7 = _n985;
-  assign ray6_7 = _n986;
-  assign ray7_7 = _n987;
-  assign knight_7 = _n988;
-  assign king_7 = _n989;
-  assign pawn_7 = _n990;
-  assign pass_7 = _n991;
-  assign ray0_8 = _n1007;
-  assign ray1_8 = _n1008;
-  assign ray2_8 = _n1009;
-  assign ray3_8 = _n1010;
-  assign ray4_8 = _n1011;
-  assign ray5_8 = _n1012;
-  assign ray6_8 = _n1013;
-  assign ray7_8 = _n1014;
-  assign knight_8 = _n1015;
-  assign king_8 = _n1016;
-  assign pawn_8 = _n1017;
-  assign pass_8 = _n1018;
-  assign ray0_9 = _n1034;
-  assign ray1_9 = _n1035;
-  assign ray2_9 = _n1036;
-  assign ray3_9 = _n1037;
-  assign ray4_9 = _n1038;
-  assign ray5_9 = _n1039;
-  assign ray6_9 = _n1040;
-  assign ray7_9 = _n1041;
-  assign knight_9 = _n1042;
-  assign king_9 = _n1043;
-  assign pawn_9 = _n1044;
-  assign pass_9 = _n1045;
-  assign ray0_10 = _n1061;
-  assign ray1_10 = _n1062;
-  assign ray2_10 = _n1063;
-  assign ray3_10 = _n1064;
-  assign ray4_10 = _n1065;
-  assign ray5_10 = _n1066;
-  assign ray6_10 = _n1067;
-  assign ray7_10 = _n1068;
-  assign knight_10 = _n1069;
-  assign king_10 = _n1070;
-  assign pawn_10 = _n1071;
-  assign pass_10 = _n1072;
-  assign ray0_11 = _n1088;
-  assign ray1_11 = _n1089;
-  assign ray2_11 = _n1090;
-  assign ray3_11 = _n1091;
-  assign ray4_11 = _n1092;
-  assign ray5_11 = _n1093;
-  assign ray6_11 = _n1094;
-  assign ray7_11 = _n1095;
-  assign knight_11 = _n1096;
-  assign king_11 = _n1097;
-  assign pawn_11 = _n1098;
-  assign pass_11 = _n1099;
-  assign ray0_12 = _n1115;
-  assign ray1_12 = _n1116;
-  assign ray2_12 = _n1117;
-  assign ray3_12 = _n1118;
-  assign ray4_12 = _n1119;
-  assign ray5_12 = _n1120;
-  assign ray6_12 = _n1121;
-  assign ray7_12 = _n1122;
-  assign knight_12 = _n1123;
-  assign king_12 = _n1124;
-  assign pawn_12 = _n1125;
-  assign pass_12 = _n1126;
-  assign ray0_13 = _n1142;
-  assign ray1_13 = _n1143;
-  assign ray2_13 = _n1144;
-  assign ray3_13 = _n1145;
-  assign ray4_13 = _n1146;
-  assign ray5_13 = _n1147;
-  assign ray6_13 = _n1148;
-  assign ray7_13 = _n1149;
-  assign knight_13 = _n1150;
-  assign king_13 = _n1151;
-  assign pawn_13 = _n1152;
-  assign pass_13 = _n1153;
-  assign ray0_14 = _n1169;
-  assign ray1_14 = _n1170;
-  assign ray2_14 = _n1171;
-  assign ray3_14 = _n1172;
-  assign ray4_14 = _n1173;
-  assign ray5_14 = _n1174;
-  assign ray6_14 = _n1175;
-  assign ray7_14 = _n1176;
-  assign knight_14 = _n1177;
-  assign king_14 = _n1178;
-  assign pawn_14 = _n1179;
-  assign pass_14 = _n1180;
-  assign ray0_15 = _n1196;
-  assign ray1_15 = _n1197;
-  assign ray2_15 = _n1198;
-  assign ray3_15 = _n1199;
-  assign ray4_15 = _n1200;
-  assign ray5_15 = _n1201;
-  assign ray6_15 = _n1202;
-  assign ray7_15 = _n1203;
-  assign knight_15 = _n1204;
-  assign king_15 = _n1205;
-  assign pawn_15 = _n1206;
-  assign pass_15 = _n1207;
-  assign ray0_16 = _n1223;
-  assign ray1_16 = _n1224;
-  assign ray2_16 = _n1225;
-  assign ray3_16 = _n1226;
-  assign ray4_16 = _n1227;
-  assign ray5_16 = _n1228;
-  assign ray6_16 = _n1229;
-  assign ray7_16 = _n1230;
-  assign knight_16 = _n1231;
-  assign king_16 = _n1232;
-  assign pawn_16 = _n1233;
-  assign pass_16 = _n1234;
-  assign ray0_17 = _n1250;
-  assign ray1_17 = _n1251;
-  assign ray2_17 = _n1252;
-  assign ray3_17 = _n1253;
-  assign ray4_17 = _n1254;
-  assign ray5_17 = _n1255;
-  assign ray6_17 = _n1256;
-  assign ray7_17 = _n1257;
-  assign knight_17 = _n1258;
-  assign king_17 = _n1259;
-  assign pawn_17 = _n1260;
-  assign pass_17 = _n1261;
-  assign ray0_18 = _n1277;
-  assign ray1_18 = _n1278;
-  assign ray2_18 = _n1279;
-  assign ray3_18 = _n1280;
-  assign ray4_18 = _n1281;
-  assign ray5_18 = _n1282;
-  assign ray6_18 = _n1283;
-  assign ray7_18 = _n1284;
-  assign knight_18 = _n1285;
-  assign king_18 = _n1286;
-  assign pawn_18 = _n1287;
-  assign pass_18 = _n1288;
-  assign ray0_19 = _n1304;
-  assign ray1_19 = _n1305;
-  assign ray2_19 = _n1306;
-  assign ray3_19 = _n1307;
-  assign ray4_19 = _n1308;
-  assign ray5_19 = _n1309;
-  assign ray6_19 = _n1310;
-  assign ray7_19 = _n1311;
-  assign knight_19 = _n1312;
-  assign king_19 = _n1313;
-  assign pawn_19 = _n1314;
-  assign pass_19 = _n1315;
-  assign ray0_20 = _n1331;
-  assign ray1_20 = _n1332;
-  assign ray2_20 = _n1333;
-  assign ray3_20 = _n1334;
-  assign ray4_20 = _n1335;
-  assign ray5_20 = _n1336;
-  assign ray6_20 = _n1337;
-  assign ray7_20 = _n1338;
-  assign knight_20 = _n1339;
-  assign king_20 = _n1340;
-  assign pawn_20 = _n1341;
-  assign pass_20 = _n1342;
-  assign ray0_21 = _n1358;
-  assign ray1_21 = _n1359;
-  assign ray2_21 = _n1360;
-  assign ray3_21 = _n1361;
-  assign ray4_21 = _n1362;
-  assign ray5_21 = _n1363;
-  assign ray6_21 = _n1364;
-  assign ray7_21 = _n1365;
-  assign knight_21 = _n1366;
-  assign king_21 = _n1367;
-  assign pawn_21 = _n1368;
-  assign pass_21 = _n1369;
-  assign ray0_22 = _n1385;
-  assign ray1_22 = _n1386;
-  assign ray2_22 = _n1387;
-  assign ray3_22 = _n1388;
-  assign ray4_22 = _n1389;
-  assign ray5_22 = _n1390;
-  assign ray6_22 = _n1391;
-  assign ray7_22 = _n1392;
-  assign knight_22 = _n1393;
-  assign king_22 = _n1394;
-  assign pawn_22 = _n1395;
-  assign pass_22 = _n1396;
-  assign ray0_23 = _n1412;
-  assign ray1_23 = _n1413;
-  assign ray2_23 = _n1414;
-  assign ray3_23 = _n1415;
-  assign ray4_23 = _n1416;
-  assign ray5_23 = _n1417;
-  assign ray6_23 = _n1418;
-  assign ray7_23 = _n1419;
-  assign knight_23 = _n1420;
-  assign king_23 = _n1421;
-  assign pawn_23 = _n1422;
-  assign pass_23 = _n1423;
-  assign ray0_24 = _n1439;
-  assign ray1_24 = _n1440;
-  assign ray2_24 = _n1441;
-  assign ray3_24 = _n1442;
-  assign ray4_24 = _n1443;
-  assign ray5_24 = _n1444;
-  assign ray6_24 = _n1445;
-  assign ray7_24 = _n1446;
-  assign knight_24 = _n1447;
-  assign king_24 = _n1448;
-  assign pawn_24 = _n1449;
-  assign pass_24 = _n1450;
-  assign ray0_25 = _n1466;
-  assign ray1_25 = _n1467;
-  assign ray2_25 = _n1468;
-  assign ray3_25 = _n1469;
-  assign ray4_25 = _n1470;
-  assign ray5_25 = _n1471;
-  assign ray6_25 = _n1472;
-  assign ray7_25 = _n1473;
-  assign knight_25 = _n1474;
-  assign king_25 = _n1475;
-  assign pawn_25 = _n1476;
-  assign pass_25 = _n1477;
-  assign ray0_26 = _n1493;
-  assign ray1_26 = _n1494;
-  assign ray2_26 = _n1495;
-  assign ray3_26 = _n1496;
-  assign ray4_26 = _n1497;
-  assign ray5_26 = _n1498;
-  assign ray6_26 = _n1499;
-  assign ray7_26 = _n1500;
-  assign knight_26 = _n1501;
-  assign king_26 = _n1502;
-  assign pawn_26 = _n1503;
-  assign pass_26 = _n1504;
-  assign ray0_27 = _n1520;
-  assign ray1_27 = _n1521;
-  assign ray2_27 = _n1522;
-  assign ray3_27 = _n1523;
-  assign ray4_27 = _n1524;
-  assign ray5_27 = _n1525;
-  assign ray6_27 = _n1526;
-  assign ray7_27 = _n1527;
-  assign knight_27 = _n1528;
-  assign king_27 = _n1529;
-  assign pawn_27 = _n1530;
-  assign pass_27 = _n1531;
-  assign ray0_28 = _n1547;
-  assign ray1_28 = _n1548;
-  assign ray2_28 = _n1549;
-  assign ray3_28 = _n1550;
-  assign ray4_28 = _n1551;
-  assign ray5_28 = _n1552;
-  assign ray6_28 = _n1553;
-  assign ray7_28 = _n1554;
-  assign knight_28 = _n1555;
-  assign king_28 = _n1556;
-  assign pawn_28 = _n1557;
-  assign pass_28 = _n1558;
-  assign ray0_29 = _n1574;
-  assign ray1_29 = _n1575;
-  assign ray2_29 = _n1576;
-  assign ray3_29 = _n1577;
-  assign ray4_29 = _n1578;
-  assign ray5_29 = _n1579;
-  assign ray6_29 = _n1580;
-  assign ray7_29 = _n1581;
-  assign knight_29 = _n1582;
-  assign king_29 = _n1583;
-  assign pawn_29 = _n1584;
-  assign pass_29 = _n1585;
-  assign ray0_30 = _n1601;
-  assign ray1_30 = _n1602;
-  assign ray2_30 = _n1603;
-  assign ray3_30 = _n1604;
-  assign ray4_30 = _n1605;
-  assign ray5_30 = _n1606;
-  assign ray6_30 = _n1607;
-  assign ray7_30 = _n1608;
-  assign knight_30 = _n1609;
-  assign king_30 = _n1610;
-  assign pawn_30 = _n1611;
-  assign pass_30 = _n1612;
-  assign ray0_31 = _n1628;
-  assign ray1_31 = _n1629;
-  assign ray2_31 = _n1630;
-  assign ray3_31 = _n1631;
-  assign ray4_31 = _n1632;
-  assign ray5_31 = _n1633;
-  assign ray6_31 = _n1634;
-  assign ray7_31 = _n1635;
-  assign knight_31 = _n1636;
-  assign king_31 = _n1637;
-  assign pawn_31 = _n1638;
-  assign pass_31 = _n1639;
-  assign ray0_32 = _n1655;
-  assign ray1_32 = _n1656;
-  assign ray2_32 = _n1657;
-  assign ray3_32 = _n1658;
-  assign ray4_32 = _n1659;
-  assign ray5_32 = _n1660;
-  assign ray6_32 = _n1661;
-  assign ray7_32 = _n1662;
-  assign knight_32 = _n1663;
-  assign king_32 = _n1664;
-  assign pawn_32 = _n1665;
-  assign pass_32 = _n1666;
-  assign ray0_33 = _n1682;
-  assign ray1_33 = _n1683;
-  assign ray2_33 = _n1684;
-  assign ray3_33 = _n1685;
-  assign ray4_33 = _n1686;
-  assign ray5_33 = _n1687;
-  assign ray6_33 = _n1688;
-  assign ray7_33 = _n1689;
-  assign knight_33 = _n1690;
-  assign king_33 = _n1691;
-  assign pawn_33 = _n1692;
-  assign pass_33 = _n1693;
-  assign ray0_34 = _n1709;
-  assign ray1_34 = _n1710;
-  assign ray2_34 = _n1711;
-  assign ray3_34 = _n1712;
-  assign ray4_34 = _n1713;
-  assign ray5_34 = _n1714;
-  assign ray6_34 = _n1715;
-  assign ray7_34 = _n1716;
-  assign knight_34 = _n1717;
-  assign king_34 = _n1718;
-  assign pawn_34 = _n1719;
-  assign pass_34 = _n1720;
-  assign ray0_35 = _n1736;
-  assign ray1_35 = _n1737;
-  assign ray2_35 = _n1738;
-  assign ray3_35 = _n1739;
-  assign ray4_35 = _n1740;
-  assign ray5_35 = _n1741;
-  assign ray6_35 = _n1742;
-  assign ray7_35 = _n1743;
-  assign knight_35 = _n1744;
-  assign king_35 = _n1745;
-  assign pawn_35 = _n1746;
-  assign pass_35 = _n1747;
-  assign ray0_36 = _n1763;
-  assign ray1_36 = _n1764;
-  assign ray2_36 = _n1765;
-  assign ray3_36 = _n1766;
-  assign ray4_36 = _n1767;
-  assign ray5_36 = _n1768;
-  assign ray6_36 = _n1769;
-  assign ray7_36 = _n1770;
-  assign knight_36 = _n1771;
-  assign king_36 = _n1772;
-  assign pawn_36 = _n1773;
-  assign pass_36 = _n1774;
-  assign ray0_37 = _n1790;
-  assign ray1_37 = _n1791;
-  assign ray2_37 = _n1792;
-  assign ray3_37 = _n1793;
-  assign ray4_37 = _n1794;
-  assign ray5_37 = _n1795;
-  assign ray6_37 = _n1796;
-  assign ray7_37 = _n1797;
-  assign knight_37 = _n1798;
-  assign king_37 = _n1799;
-  assign pawn_37 = _n1800;
-  assign pass_37 = _n1801;
-  assign ray0_38 = _n1817;
-  assign ray1_38 = _n1818;
-  assign ray2_38 = _n1819;
-  assign ray3_38 = _n1820;
-  assign ray4_38 = _n1821;
-  assign ray5_38 = _n1822;
-  assign ray6_38 = _n1823;
-  assign ray7_38 = _n1824;
-  assign knight_38 = _n1825;
-  assign king_38 = _n1826;
-  assign pawn_38 = _n1827;
-  assign pass_38 = _n1828;
-  assign ray0_39 = _n1844;
-  assign ray1_39 = _n1845;
-  assign ray2_39 = _n1846;
-  assign ray3_39 = _n1847;
-  assign ray4_39 = _n1848;
-  assign ray5_39 = _n1849;
-  assign ray6_39 = _n1850;
-  assign ray7_39 = _n1851;
-  assign knight_39 = _n1852;
-  assign king_39 = _n1853;
-  assign pawn_39 = _n1854;
-  assign pass_39 = _n1855;
-  assign ray0_40 = _n1871;
-  assign ray1_40 = _n1872;
-  assign ray2_40 = _n1873;
-  assign ray3_40 = _n1874;
-  assign ray4_40 = _n1875;
-  assign ray5_40 = _n1876;
-  assign ray6_40 = _n1877;
-  assign ray7_40 = _n1878;
-  assign knight_40 = _n1879;
-  assign king_40 = _n1880;
-  assign pawn_40 = _n1881;
-  assign pass_40 = _n1882;
-  assign ray0_41 = _n1898;
-  assign ray1_41 = _n1899;
-  assign ray2_41 = _n1900;
-  assign ray3_41 = _n1901;
-  assign ray4_41 = _n1902;
-  assign ray5_41 = _n1903;
-  assign ray6_41 = _n1904;
-  assign ray7_41 = _n1905;
-  assign knight_41 = _n1906;
-  assign king_41 = _n1907;
-  assign pawn_41 = _n1908;
-  assign pass_41 = _n1909;
-  assign ray0_42 = _n1925;
-  assign ray1_42 = _n1926;
-  assign ray2_42 = _n1927;
-  assign ray3_42 = _n1928;
-  assign ray4_42 = _n1929;
-  assign ray5_42 = _n1930;
-  assign ray6_42 = _n1931;
-  assign ray7_42 = _n1932;
-  assign knight_42 = _n1933;
-  assign king_42 = _n1934;
-  assign pawn_42 = _n1935;
-  assign pass_42 = _n1936;
-  assign ray0_43 = _n1952;
-  assign ray1_43 = _n1953;
-  assign ray2_43 = _n1954;
-  assign ray3_43 = _n1955;
-  assign ray4_43 = _n1956;
-  assign ray5_43 = _n1957;
-  assign ray6_43 = _n1958;
-  assign ray7_43 = _n1959;
-  assign knight_43 = _n1960;
-  assign king_43 = _n1961;
-  assign pawn_43 = _n1962;
-  assign pass_43 = _n1963;
-  assign ray0_44 = _n1979;
-  assign ray1_44 = _n1980;
-  assign ray2_44 = _n1981;
-  assign ray3_44 = _n1982;
-  assign ray4_44 = _n1983;
-  assign ray5_44 = _n1984;
-  assign ray6_44 = _n1985;
-  assign ray7_44 = _n1986;
-  assign knight_44 = _n1987;
-  assign king_44 = _n1988;
-  assign pawn_44 = _n1989;
-  assign pass_44 = _n1990;
-  assign ray0_45 = _n2006;
-  assign ray1_45 = _n2007;
-  assign ray2_45 = _n2008;
-  assign ray3_45 = _n2009;
-  assign ray4_45 = _n2010;
-  assign ray5_45 = _n2011;
-  assign ray6_45 = _n2012;
-  assign ray7_45 = _n2013;
-  assign knight_45 = _n2014;
-  assign king_45 = _n2015;
-  assign pawn_45 = _n2016;
-  assign pass_45 = _n2017;
-  assign ray0_46 = _n2033;
-  assign ray1_46 = _n2034;
-  assign ray2_46 = _n2035;
-  assign ray3_46 = _n2036;
-  assign ray4_46 = _n2037;
-  assign ray5_46 = _n2038;
-  assign ray6_46 = _n2039;
-  assign ray7_46 = _n2040;
-  assign knight_46 = _n2041;
-  assign king_46 = _n2042;
-  assign pawn_46 = _n2043;
-  assign pass_46 = _n2044;
-  assign ray0_47 = _n2060;
-  assign ray1_47 = _n2061;
-  assign ray2_47 = _n2062;
-  assign ray3_47 = _n2063;
-  assign ray4_47 = _n2064;
-  assign ray5_47 = _n2065;
-  assign ray6_47 = _n2066;
-  assign ray7_47 = _n2067;
-  assign knight_47 = _n2068;
-  assign king_47 = _n2069;
-  assign pawn_47 = _n2070;
-  assign pass_47 = _n2071;
-  assign ray0_48 = _n2087;
-  assign ray1_48 = _n2088;
-  assign ray2_48 = _n2089;
-  assign ray3_48 = _n2090;
-  assign ray4_48 = _n2091;
-  assign ray5_48 = _n2092;
-  assign ray6_48 = _n2093;
-  assign ray7_48 = _n2094;
-  assign knight_48 = _n2095;
-  assign king_48 = _n2096;
-  assign pawn_48 = _n2097;
-  assign pass_48 = _n2098;
-  assign ray0_49 = _n2114;
-  assign ray1_49 = _n2115;
-  assign ray2_49 = _n2116;
-  assign ray3_49 = _n2117;
-  assign ray4_49 = _n2118;
-  assign ray5_49 = _n2119;
-  assign ray6_49 = _n2120;
-  assign ray7_49 = _n2121;
-  assign knight_49 = _n2122;
-  assign king_49 = _n2123;
-  assign pawn_49 = _n2124;
-  assign pass_49 = _n2125;
-  assign ray0_50 = _n2141;
-  assign ray1_50 = _n2142;
-  assign ray2_50 = _n2143;
-  assign ray3_50 = _n2144;
-  assign ray4_50 = _n2145;
-  assign ray5_50 = _n2146;
-  assign ray6_50 = _n2147;
-  assign ray7_50 = _n2148;
-  assign knight_50 = _n2149;
-  assign king_50 = _n2150;
-  assign pawn_50 = _n2151;
-  assign pass_50 = _n2152;
-  assign ray0_51 = _n2168;
-  assign ray1_51 = _n2169;
-  assign ray2_51 = _n2170;
-  assign ray3_51 = _n2171;
-  assign ray4_51 = _n2172;
-  assign ray5_51 = _n2173;
-  assign ray6_51 = _n2174;
-  assign ray7_51 = _n2175;
-  assign knight_51 = _n2176;
-  assign king_51 = _n2177;
-  assign pawn_51 = _n2178;
-  assign pass_51 = _n2179;
-  assign ray0_52 = _n2195;
-  assign ray1_52 = _n2196;
-  assign ray2_52 = _n2197;
-  assign ray3_52 = _n2198;
-  assign ray4_52 = _n2199;
-  assign ray5_52 = _n2200;
-  assign ray6_52 = _n2201;
-  assign ray7_52 = _n2202;
-  assign knight_52 = _n2203;
-  assign king_52 = _n2204;
-  assign pawn_52 = _n2205;
-  assign pass_52 = _n2206;
-  assign ray0_53 = _n2222;
-  assign ray1_53 = _n2223;
-  assign ray2_53 = _n2224;
-  assign ray3_53 = _n2225;
-  assign ray4_53 = _n2226;
-  assign ray5_53 = _n2227;
-  assign ray6_53 = _n2228;
-  assign ray7_53 = _n2229;
-  assign knight_53 = _n2230;
-  assign king_53 = _n2231;
-  assign pawn_53 = _n2232;
-  assign pass_53 = _n2233;
-  assign ray0_54 = _n2249;
-  assign ray1_54 = _n2250;
-  assign ray2_54 = _n2251;
-  assign ray3_54 = _n2252;
-  assign ray4_54 = _n2253;
-  assign ray5_54 = _n2254;
-  assign ray6_54 = _n2255;
-  assign ray7_54 = _n2256;
-  assign knight_54 = _n2257;
-  assign king_54 = _n2258;
-  assign pawn_54 = _n2259;
-  assign pass_54 = _n2260;
-  assign ray0_55 = _n2276;
-  assign ray1_55 = _n2277;
-  assign ray2_55 = _n2278;
-  assign ray3_55 = _n2279;
-  assign ray4_55 = _n2280;
-  assign ray5_55 = _n2281;
-  assign ray6_55 = _n2282;
-  assign ray7_55 = _n2283;
-  assign knight_55 = _n2284;
-  assign king_55 = _n2285;
-  assign pawn_55 = _n2286;
-  assign pass_55 = _n2287;
-  assign ray0_56 = _n2303;
-  assign ray1_56 = _n2304;
-  assign ray2_56 = _n2305;
-  assign ray3_56 = _n2306;
-  assign ray4_56 = _n2307;
-  assign ray5_56 = _n2308;
-  assign ray6_56 = _n2309;
-  assign ray7_56 = _n2310;
-  assign knight_56 = _n2311;
-  assign king_56 = _n2312;
-  assign pawn_56 = _n2313;
-  assign pass_56 = _n2314;
-  assign ray0_57 = _n2330;
-  assign ray1_57 = _n2331;
-  assign ray2_57 = _n2332;
-  assign ray3_57 = _n2333;
-  assign ray4_57 = _n2334;
-  assign ray5_57 = _n2335;
-  assign ray6_57 = _n2336;
-  assign ray7_57 = _n2337;
-  assign knight_57 = _n2338;
-  assign king_57 = _n2339;
-  assign pawn_57 = _n2340;
-  assign pass_57 = _n2341;
-  assign ray0_58 = _n2357;
-  assign ray1_58 = _n2358;
-  assign ray2_58 = _n2359;
-  assign ray3_58 = _n2360;
-  assign ray4_58 = _n2361;
-  assign ray5_58 = _n2362;
-  assign ray6_58 = _n2363;
-  assign ray7_58 = _n2364;
-  assign knight_58 = _n2365;
-  assign king_58 = _n2366;
-  assign pawn_58 = _n2367;
-  assign pass_58 = _n2368;
-  assign ray0_59 = _n2384;
-  assign ray1_59 = _n2385;
-  assign ray2_59 = _n2386;
-  assign ray3_59 = _n2387;
-  assign ray4_59 = _n2388;
-  assign ray5_59 = _n2389;
-  assign ray6_59 = _n2390;
-  assign ray7_59 = _n2391;
-  assign knight_59 = _n2392;
-  assign king_59 = _n2393;
-  assign pawn_59 = _n2394;
-  assign pass_59 = _n2395;
-  assign ray0_60 = _n2411;
-  assign ray1_60 = _n2412;
-  assign ray2_60 = _n2413;
-  assign ray3_60 = _n2414;
-  assign ray4_60 = _n2415;
-  assign ray5_60 = _n2416;
-  assign ray6_60 = _n2417;
-  assign ray7_60 = _n2418;
-  assign knight_60 = _n2419;
-  assign king_60 = _n2420;
-  assign pawn_60 = _n2421;
-  assign pass_60 = _n2422;
-  assign ray0_61 = _n2438;
-  assign ray1_61 = _n2439;
-  assign ray2_61 = _n2440;
-  assign ray3_61 = _n2441;
-  assign ray4_61 = _n2442;
-  assign ray5_61 = _n2443;
-  assign ray6_61 = _n2444;
-  assign ray7_61 = _n2445;
-  assign knight_61 = _n2446;
-  assign king_61 = _n2447;
-  assign pawn_61 = _n2448;
-  assign pass_61 = _n2449;
-  assign ray0_62 = _n2465;
-  assign ray1_62 = _n2466;
-  assign ray2_62 = _n2467;
-  assign ray3_62 = _n2468;
-  assign ray4_62 = _n2469;
-  assign ray5_62 = _n2470;
-  assign ray6_62 = _n2471;
-  assign ray7_62 = _n2472;
-  assign knight_62 = _n2473;
-  assign king_62 = _n2474;
-  assign pawn_62 = _n2475;
-  assign pass_62 = _n2476;
-  assign ray0_63 = _n2492;
-  assign ray1_63 = _n2493;
-  assign ray2_63 = _n2494;
-  assign ray3_63 = _n2495;
-  assign ray4_63 = _n2496;
-  assign ray5_63 = _n2497;
-  assign ray6_63 = _n2498;
-  assign ray7_63 = _n2499;
-  assign knight_63 = _n2500;
-  assign king_63 = _n2501;
-  assign pawn_63 = _n2502;
-  assign pass_63 = _n2503;
-  assign _n789 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
-  assign _n790 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
-  assign _n816 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
-  assign _n817 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
-  assign _n843 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
-  assign _n844 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
-  assign _n870 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
-  assign _n871 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
-  assign _n897 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
-  assign _n898 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
-  assign _n924 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
-  assign _n925 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
-  assign _n951 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
-  assign _n952 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
-  assign _n978 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n979 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
-  assign _n1005 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
-  assign _n1006 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
-  assign _n1032 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
-  assign _n1033 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
-  assign _n1059 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
-  assign _n1060 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
-  assign _n1086 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
-  assign _n1087 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
-  assign _n1113 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
-  assign _n1114 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
-  assign _n1140 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
-  assign _n1141 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
-  assign _n1167 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
-  assign _n1168 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
-  assign _n1194 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1195 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
-  assign _n1221 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
-  assign _n1222 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
-  assign _n1248 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
-  assign _n1249 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
-  assign _n1275 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
-  assign _n1276 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
-  assign _n1302 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
-  assign _n1303 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
-  assign _n1329 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
-  assign _n1330 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
-  assign _n1356 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
-  assign _n1357 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
-  assign _n1383 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
-  assign _n1384 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
-  assign _n1410 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1411 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
-  assign _n1437 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
-  assign _n1438 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
-  assign _n1464 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
-  assign _n1465 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
-  assign _n1491 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
-  assign _n1492 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
-  assign _n1518 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
-  assign _n1519 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
-  assign _n1545 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
-  assign _n1546 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
-  assign _n1572 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
-  assign _n1573 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
-  assign _n1599 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
-  assign _n1600 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
-  assign _n1626 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1627 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
-  assign _n1653 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
-  assign _n1654 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
-  assign _n1680 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
-  assign _n1681 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
-  assign _n1707 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
-  assign _n1708 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
-  assign _n1734 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
-  assign _n1735 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
-  assign _n1761 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
-  assign _n1762 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
-  assign _n1788 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
-  assign _n1789 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
-  assign _n1815 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
-  assign _n1816 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
-  assign _n1842 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1843 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
-  assign _n1869 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
-  assign _n1870 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
-  assign _n1896 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
-  assign _n1897 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
-  assign _n1923 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
-  assign _n1924 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
-  assign _n1950 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
-  assign _n1951 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
-  assign _n1977 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
-  assign _n1978 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
-  assign _n2004 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
-  assign _n2005 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
-  assign _n2031 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
-  assign _n2032 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
-  assign _n2058 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2059 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
-  assign _n2085 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
-  assign _n2086 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
-  assign _n2112 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
-  assign _n2113 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
-  assign _n2139 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
-  assign _n2140 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
-  assign _n2166 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
-  assign _n2167 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
-  assign _n2193 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
-  assign _n2194 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
-  assign _n2220 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
-  assign _n2221 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
-  assign _n2247 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
-  assign _n2248 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
-  assign _n2274 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2275 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
-  assign _n2301 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
-  assign _n2302 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
-  assign _n2328 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
-  assign _n2329 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
-  assign _n2355 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
-  assign _n2356 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
-  assign _n2382 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
-  assign _n2383 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
-  assign _n2409 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
-  assign _n2410 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
-  assign _n2436 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
-  assign _n2437 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
-  assign _n2463 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
-  assign _n2464 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
-  assign _n2490 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2491 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign victims_bus = {_n2504, _n2477, _n2450, _n2423, _n2396, _n2369, _n2342, _n2315, _n2288, _n2261, _n2234, _n2207, _n2180, _n2153, _n2126, _n2099, _n2072, _n2045, _n2018, _n1991, _n1964, _n1937, _n1910, _n1883, _n1856, _n1829, _n1802, _n1775, _n1748, _n1721, _n1694, _n1667, _n1640, _n1613, _n1586, _n1559, _n1532, _n1505, _n1478, _n1451, _n1424, _n1397, _n1370, _n1343, _n1316, _n1289, _n1262, _n1235, _n1208, _n1181, _n1154, _n1127, _n1100, _n1073, _n1046, _n1019, _n992, _n965, _n938, _n911, _n884, _n857, _n830, _n803};
-  assign targets_bus = {_n2505, _n2478, _n2451, _n2424, _n2397, _n2370, _n2343, _n2316, _n2289, _n2262, _n2235, _n2208, _n2181, _n2154, _n2127, _n2100, _n2073, _n2046, _n2019, _n1992, _n1965, _n1938, _n1911, _n1884, _n1857, _n1830, _n1803, _n1776, _n1749, _n1722, _n1695, _n1668, _n1641, _n1614, _n1587, _n1560, _n1533, _n1506, _n1479, _n1452, _n1425, _n1398, _n1371, _n1344, _n1317, _n1290, _n1263, _n1236, _n1209, _n1182, _n1155, _n1128, _n1101, _n1074, _n1047, _n1020, _n993, _n966, _n939, _n912, _n885, _n858, _n831, _n804};
-  assign attackers_bus = {_n2506, _n2479, _n2452, _n2425, _n2398, _n2371, _n2344, _n2317, _n2290, _n2263, _n2236, _n2209, _n2182, _n2155, _n2128, _n2101, _n2074, _n2047, _n2020, _n1993, _n1966, _n1939, _n1912, _n1885, _n1858, _n1831, _n1804, _n1777, _n1750, _n1723, _n1696, _n1669, _n1642, _n1615, _n1588, _n1561, _n1534, _n1507, _n1480, _n1453, _n1426, _n1399, _n1372, _n1345, _n1318, _n1291, _n1264, _n1237, _n1210, _n1183, _n1156, _n1129, _n1102, _n1075, _n1048, _n1021, _n994, _n967, _n940, _n913, _n886, _n859, _n832, _n805};
-  assign own_pawns_bus = {_n2507, _n2480, _n2453, _n2426, _n2399, _n2372, _n2345, _n2318, _n2291, _n2264, _n2237, _n2210, _n2183, _n2156, _n2129, _n2102, _n2075, _n2048, _n2021, _n1994, _n1967, _n1940, _n1913, _n1886, _n1859, _n1832, _n1805, _n1778, _n1751, _n1724, _n1697, _n1670, _n1643, _n1616, _n1589, _n1562, _n1535, _n1508, _n1481, _n1454, _n1427, _n1400, _n1373, _n1346, _n1319, _n1292, _n1265, _n1238, _n1211, _n1184, _n1157, _n1130, _n1103, _n1076, _n1049, _n1022, _n995, _n968, _n941, _n914, _n887, _n860, _n833, _n806};
-  assign vprios_bus = {_n2508, _n2481, _n2454, _n2427, _n2400, _n2373, _n2346, _n2319, _n2292, _n2265, _n2238, _n2211, _n2184, _n2157, _n2130, _n2103, _n2076, _n2049, _n2022, _n1995, _n1968, _n1941, _n1914, _n1887, _n1860, _n1833, _n1806, _n1779, _n1752, _n1725, _n1698, _n1671, _n1644, _n1617, _n1590, _n1563, _n1536, _n1509, _n1482, _n1455, _n1428, _n1401, _n1374, _n1347, _n1320, _n1293, _n1266, _n1239, _n1212, _n1185, _n1158, _n1131, _n1104, _n1077, _n1050, _n1023, _n996, _n969, _n942, _n915, _n888, _n861, _n834, _n807};
-  assign aprios_bus = {_n2509, _n2482, _n2455, _n2428, _n2401, _n2374, _n2347, _n2320, _n2293, _n2266, _n2239, _n2212, _n2185, _n2158, _n2131, _n2104, _n2077, _n2050, _n2023, _n1996, _n1969, _n1942, _n1915, _n1888, _n1861, _n1834, _n1807, _n1780, _n1753, _n1726, _n1699, _n1672, _n1645, _n1618, _n1591, _n1564, _n1537, _n1510, _n1483, _n1456, _n1429, _n1402, _n1375, _n1348, _n1321, _n1294, _n1267, _n1240, _n1213, _n1186, _n1159, _n1132, _n1105, _n1078, _n1051, _n1024, _n997, _n970, _n943, _n916, _n889, _n862, _n835, _n808};
+  assign ray0_0 = _n793;
+  assign ray1_0 = _n794;
+  assign ray2_0 = _n795;
+  assign ray3_0 = _n796;
+  assign ray4_0 = _n797;
+  assign ray5_0 = _n798;
+  assign ray6_0 = _n799;
+  assign ray7_0 = _n800;
+  assign knight_0 = _n801;
+  assign king_0 = _n802;
+  assign pawn_0 = _n803;
+  assign pass_0 = _n804;
+  assign ray0_1 = _n820;
+  assign ray1_1 = _n821;
+  assign ray2_1 = _n822;
+  assign ray3_1 = _n823;
+  assign ray4_1 = _n824;
+  assign ray5_1 = _n825;
+  assign ray6_1 = _n826;
+  assign ray7_1 = _n827;
+  assign knight_1 = _n828;
+  assign king_1 = _n829;
+  assign pawn_1 = _n830;
+  assign pass_1 = _n831;
+  assign ray0_2 = _n847;
+  assign ray1_2 = _n848;
+  assign ray2_2 = _n849;
+  assign ray3_2 = _n850;
+  assign ray4_2 = _n851;
+  assign ray5_2 = _n852;
+  assign ray6_2 = _n853;
+  assign ray7_2 = _n854;
+  assign knight_2 = _n855;
+  assign king_2 = _n856;
+  assign pawn_2 = _n857;
+  assign pass_2 = _n858;
+  assign ray0_3 = _n874;
+  assign ray1_3 = _n875;
+  assign ray2_3 = _n876;
+  assign ray3_3 = _n877;
+  assign ray4_3 = _n878;
+  assign ray5_3 = _n879;
+  assign ray6_3 = _n880;
+  assign ray7_3 = _n881;
+  assign knight_3 = _n882;
+  assign king_3 = _n883;
+  assign pawn_3 = _n884;
+  assign pass_3 = _n885;
+  assign ray0_4 = _n901;
+  assign ray1_4 = _n902;
+  assign ray2_4 = _n903;
+  assign ray3_4 = _n904;
+  assign ray4_4 = _n905;
+  assign ray5_4 = _n906;
+  assign ray6_4 = _n907;
+  assign ray7_4 = _n908;
+  assign knight_4 = _n909;
+  assign king_4 = _n910;
+  assign pawn_4 = _n911;
+  assign pass_4 = _n912;
+  assign ray0_5 = _n928;
+  assign ray1_5 = _n929;
+  assign ray2_5 = _n930;
+  assign ray3_5 = _n931;
+  assign ray4_5 = _n932;
+  assign ray5_5 = _n933;
+  assign ray6_5 = _n934;
+  assign ray7_5 = _n935;
+  assign knight_5 = _n936;
+  assign king_5 = _n937;
+  assign pawn_5 = _n938;
+  assign pass_5 = _n939;
+  assign ray0_6 = _n955;
+  assign ray1_6 = _n956;
+  assign ray2_6 = _n957;
+  assign ray3_6 = _n958;
+  assign ray4_6 = _n959;
+  assign ray5_6 = _n960;
+  assign ray6_6 = _n961;
+  assign ray7_6 = _n962;
+  assign knight_6 = _n963;
+  assign king_6 = _n964;
+  assign pawn_6 = _n965;
+  assign pass_6 = _n966;
+  assign ray0_7 = _n982;
+  assign ray1_7 = _n983;
+  assign ray2_7 = _n984;
+  assign ray3_7 = _n985;
+  assign ray4_7 = _n986;
+  assign ray5_7 = _n987;
+  assign ray6_7 = _n988;
+  assign ray7_7 = _n989;
+  assign knight_7 = _n990;
+  assign king_7 = _n991;
+  assign pawn_7 = _n992;
+  assign pass_7 = _n993;
+  assign ray0_8 = _n1009;
+  assign ray1_8 = _n1010;
+  assign ray2_8 = _n1011;
+  assign ray3_8 = _n1012;
+  assign ray4_8 = _n1013;
+  assign ray5_8 = _n1014;
+  assign ray6_8 = _n1015;
+  assign ray7_8 = _n1016;
+  assign knight_8 = _n1017;
+  assign king_8 = _n1018;
+  assign pawn_8 = _n1019;
+  assign pass_8 = _n1020;
+  assign ray0_9 = _n1036;
+  assign ray1_9 = _n1037;
+  assign ray2_9 = _n1038;
+  assign ray3_9 = _n1039;
+  assign ray4_9 = _n1040;
+  assign ray5_9 = _n1041;
+  assign ray6_9 = _n1042;
+  assign ray7_9 = _n1043;
+  assign knight_9 = _n1044;
+  assign king_9 = _n1045;
+  assign pawn_9 = _n1046;
+  assign pass_9 = _n1047;
+  assign ray0_10 = _n1063;
+  assign ray1_10 = _n1064;
+  assign ray2_10 = _n1065;
+  assign ray3_10 = _n1066;
+  assign ray4_10 = _n1067;
+  assign ray5_10 = _n1068;
+  assign ray6_10 = _n1069;
+  assign ray7_10 = _n1070;
+  assign knight_10 = _n1071;
+  assign king_10 = _n1072;
+  assign pawn_10 = _n1073;
+  assign pass_10 = _n1074;
+  assign ray0_11 = _n1090;
+  assign ray1_11 = _n1091;
+  assign ray2_11 = _n1092;
+  assign ray3_11 = _n1093;
+  assign ray4_11 = _n1094;
+  assign ray5_11 = _n1095;
+  assign ray6_11 = _n1096;
+  assign ray7_11 = _n1097;
+  assign knight_11 = _n1098;
+  assign king_11 = _n1099;
+  assign pawn_11 = _n1100;
+  assign pass_11 = _n1101;
+  assign ray0_12 = _n1117;
+  assign ray1_12 = _n1118;
+  assign ray2_12 = _n1119;
+  assign ray3_12 = _n1120;
+  assign ray4_12 = _n1121;
+  assign ray5_12 = _n1122;
+  assign ray6_12 = _n1123;
+  assign ray7_12 = _n1124;
+  assign knight_12 = _n1125;
+  assign king_12 = _n1126;
+  assign pawn_12 = _n1127;
+  assign pass_12 = _n1128;
+  assign ray0_13 = _n1144;
+  assign ray1_13 = _n1145;
+  assign ray2_13 = _n1146;
+  assign ray3_13 = _n1147;
+  assign ray4_13 = _n1148;
+  assign ray5_13 = _n1149;
+  assign ray6_13 = _n1150;
+  assign ray7_13 = _n1151;
+  assign knight_13 = _n1152;
+  assign king_13 = _n1153;
+  assign pawn_13 = _n1154;
+  assign pass_13 = _n1155;
+  assign ray0_14 = _n1171;
+  assign ray1_14 = _n1172;
+  assign ray2_14 = _n1173;
+  assign ray3_14 = _n1174;
+  assign ray4_14 = _n1175;
+  assign ray5_14 = _n1176;
+  assign ray6_14 = _n1177;
+  assign ray7_14 = _n1178;
+  assign knight_14 = _n1179;
+  assign king_14 = _n1180;
+  assign pawn_14 = _n1181;
+  assign pass_14 = _n1182;
+  assign ray0_15 = _n1198;
+  assign ray1_15 = _n1199;
+  assign ray2_15 = _n1200;
+  assign ray3_15 = _n1201;
+  assign ray4_15 = _n1202;
+  assign ray5_15 = _n1203;
+  assign ray6_15 = _n1204;
+  assign ray7_15 = _n1205;
+  assign knight_15 = _n1206;
+  assign king_15 = _n1207;
+  assign pawn_15 = _n1208;
+  assign pass_15 = _n1209;
+  assign ray0_16 = _n1225;
+  assign ray1_16 = _n1226;
+  assign ray2_16 = _n1227;
+  assign ray3_16 = _n1228;
+  assign ray4_16 = _n1229;
+  assign ray5_16 = _n1230;
+  assign ray6_16 = _n1231;
+  assign ray7_16 = _n1232;
+  assign knight_16 = _n1233;
+  assign king_16 = _n1234;
+  assign pawn_16 = _n1235;
+  assign pass_16 = _n1236;
+  assign ray0_17 = _n1252;
+  assign ray1_17 = _n1253;
+  assign ray2_17 = _n1254;
+  assign ray3_17 = _n1255;
+  assign ray4_17 = _n1256;
+  assign ray5_17 = _n1257;
+  assign ray6_17 = _n1258;
+  assign ray7_17 = _n1259;
+  assign knight_17 = _n1260;
+  assign king_17 = _n1261;
+  assign pawn_17 = _n1262;
+  assign pass_17 = _n1263;
+  assign ray0_18 = _n1279;
+  assign ray1_18 = _n1280;
+  assign ray2_18 = _n1281;
+  assign ray3_18 = _n1282;
+  assign ray4_18 = _n1283;
+  assign ray5_18 = _n1284;
+  assign ray6_18 = _n1285;
+  assign ray7_18 = _n1286;
+  assign knight_18 = _n1287;
+  assign king_18 = _n1288;
+  assign pawn_18 = _n1289;
+  assign pass_18 = _n1290;
+  assign ray0_19 = _n1306;
+  assign ray1_19 = _n1307;
+  assign ray2_19 = _n1308;
+  assign ray3_19 = _n1309;
+  assign ray4_19 = _n1310;
+  assign ray5_19 = _n1311;
+  assign ray6_19 = _n1312;
+  assign ray7_19 = _n1313;
+  assign knight_19 = _n1314;
+  assign king_19 = _n1315;
+  assign pawn_19 = _n1316;
+  assign pass_19 = _n1317;
+  assign ray0_20 = _n1333;
+  assign ray1_20 = _n1334;
+  assign ray2_20 = _n1335;
+  assign ray3_20 = _n1336;
+  assign ray4_20 = _n1337;
+  assign ray5_20 = _n1338;
+  assign ray6_20 = _n1339;
+  assign ray7_20 = _n1340;
+  assign knight_20 = _n1341;
+  assign king_20 = _n1342;
+  assign pawn_20 = _n1343;
+  assign pass_20 = _n1344;
+  assign ray0_21 = _n1360;
+  assign ray1_21 = _n1361;
+  assign ray2_21 = _n1362;
+  assign ray3_21 = _n1363;
+  assign ray4_21 = _n1364;
+  assign ray5_21 = _n1365;
+  assign ray6_21 = _n1366;
+  assign ray7_21 = _n1367;
+  assign knight_21 = _n1368;
+  assign king_21 = _n1369;
+  assign pawn_21 = _n1370;
+  assign pass_21 = _n1371;
+  assign ray0_22 = _n1387;
+  assign ray1_22 = _n1388;
+  assign ray2_22 = _n1389;
+  assign ray3_22 = _n1390;
+  assign ray4_22 = _n1391;
+  assign ray5_22 = _n1392;
+  assign ray6_22 = _n1393;
+  assign ray7_22 = _n1394;
+  assign knight_22 = _n1395;
+  assign king_22 = _n1396;
+  assign pawn_22 = _n1397;
+  assign pass_22 = _n1398;
+  assign ray0_23 = _n1414;
+  assign ray1_23 = _n1415;
+  assign ray2_23 = _n1416;
+  assign ray3_23 = _n1417;
+  assign ray4_23 = _n1418;
+  assign ray5_23 = _n1419;
+  assign ray6_23 = _n1420;
+  assign ray7_23 = _n1421;
+  assign knight_23 = _n1422;
+  assign king_23 = _n1423;
+  assign pawn_23 = _n1424;
+  assign pass_23 = _n1425;
+  assign ray0_24 = _n1441;
+  assign ray1_24 = _n1442;
+  assign ray2_24 = _n1443;
+  assign ray3_24 = _n1444;
+  assign ray4_24 = _n1445;
+  assign ray5_24 = _n1446;
+  assign ray6_24 = _n1447;
+  assign ray7_24 = _n1448;
+  assign knight_24 = _n1449;
+  assign king_24 = _n1450;
+  assign pawn_24 = _n1451;
+  assign pass_24 = _n1452;
+  assign ray0_25 = _n1468;
+  assign ray1_25 = _n1469;
+  assign ray2_25 = _n1470;
+  assign ray3_25 = _n1471;
+  assign ray4_25 = _n1472;
+  assign ray5_25 = _n1473;
+  assign ray6_25 = _n1474;
+  assign ray7_25 = _n1475;
+  assign knight_25 = _n1476;
+  assign king_25 = _n1477;
+  assign pawn_25 = _n1478;
+  assign pass_25 = _n1479;
+  assign ray0_26 = _n1495;
+  assign ray1_26 = _n1496;
+  assign ray2_26 = _n1497;
+  assign ray3_26 = _n1498;
+  assign ray4_26 = _n1499;
+  assign ray5_26 = _n1500;
+  assign ray6_26 = _n1501;
+  assign ray7_26 = _n1502;
+  assign knight_26 = _n1503;
+  assign king_26 = _n1504;
+  assign pawn_26 = _n1505;
+  assign pass_26 = _n1506;
+  assign ray0_27 = _n1522;
+  assign ray1_27 = _n1523;
+  assign ray2_27 = _n1524;
+  assign ray3_27 = _n1525;
+  assign ray4_27 = _n1526;
+  assign ray5_27 = _n1527;
+  assign ray6_27 = _n1528;
+  assign ray7_27 = _n1529;
+  assign knight_27 = _n1530;
+  assign king_27 = _n1531;
+  assign pawn_27 = _n1532;
+  assign pass_27 = _n1533;
+  assign ray0_28 = _n1549;
+  assign ray1_28 = _n1550;
+  assign ray2_28 = _n1551;
+  assign ray3_28 = _n1552;
+  assign ray4_28 = _n1553;
+  assign ray5_28 = _n1554;
+  assign ray6_28 = _n1555;
+  assign ray7_28 = _n1556;
+  assign knight_28 = _n1557;
+  assign king_28 = _n1558;
+  assign pawn_28 = _n1559;
+  assign pass_28 = _n1560;
+  assign ray0_29 = _n1576;
+  assign ray1_29 = _n1577;
+  assign ray2_29 = _n1578;
+  assign ray3_29 = _n1579;
+  assign ray4_29 = _n1580;
+  assign ray5_29 = _n1581;
+  assign ray6_29 = _n1582;
+  assign ray7_29 = _n1583;
+  assign knight_29 = _n1584;
+  assign king_29 = _n1585;
+  assign pawn_29 = _n1586;
+  assign pass_29 = _n1587;
+  assign ray0_30 = _n1603;
+  assign ray1_30 = _n1604;
+  assign ray2_30 = _n1605;
+  assign ray3_30 = _n1606;
+  assign ray4_30 = _n1607;
+  assign ray5_30 = _n1608;
+  assign ray6_30 = _n1609;
+  assign ray7_30 = _n1610;
+  assign knight_30 = _n1611;
+  assign king_30 = _n1612;
+  assign pawn_30 = _n1613;
+  assign pass_30 = _n1614;
+  assign ray0_31 = _n1630;
+  assign ray1_31 = _n1631;
+  assign ray2_31 = _n1632;
+  assign ray3_31 = _n1633;
+  assign ray4_31 = _n1634;
+  assign ray5_31 = _n1635;
+  assign ray6_31 = _n1636;
+  assign ray7_31 = _n1637;
+  assign knight_31 = _n1638;
+  assign king_31 = _n1639;
+  assign pawn_31 = _n1640;
+  assign pass_31 = _n1641;
+  assign ray0_32 = _n1657;
+  assign ray1_32 = _n1658;
+  assign ray2_32 = _n1659;
+  assign ray3_32 = _n1660;
+  assign ray4_32 = _n1661;
+  assign ray5_32 = _n1662;
+  assign ray6_32 = _n1663;
+  assign ray7_32 = _n1664;
+  assign knight_32 = _n1665;
+  assign king_32 = _n1666;
+  assign pawn_32 = _n1667;
+  assign pass_32 = _n1668;
+  assign ray0_33 = _n1684;
+  assign ray1_33 = _n1685;
+  assign ray2_33 = _n1686;
+  assign ray3_33 = _n1687;
+  assign ray4_33 = _n1688;
+  assign ray5_33 = _n1689;
+  assign ray6_33 = _n1690;
+  assign ray7_33 = _n1691;
+  assign knight_33 = _n1692;
+  assign king_33 = _n1693;
+  assign pawn_33 = _n1694;
+  assign pass_33 = _n1695;
+  assign ray0_34 = _n1711;
+  assign ray1_34 = _n1712;
+  assign ray2_34 = _n1713;
+  assign ray3_34 = _n1714;
+  assign ray4_34 = _n1715;
+  assign ray5_34 = _n1716;
+  assign ray6_34 = _n1717;
+  assign ray7_34 = _n1718;
+  assign knight_34 = _n1719;
+  assign king_34 = _n1720;
+  assign pawn_34 = _n1721;
+  assign pass_34 = _n1722;
+  assign ray0_35 = _n1738;
+  assign ray1_35 = _n1739;
+  assign ray2_35 = _n1740;
+  assign ray3_35 = _n1741;
+  assign ray4_35 = _n1742;
+  assign ray5_35 = _n1743;
+  assign ray6_35 = _n1744;
+  assign ray7_35 = _n1745;
+  assign knight_35 = _n1746;
+  assign king_35 = _n1747;
+  assign pawn_35 = _n1748;
+  assign pass_35 = _n1749;
+  assign ray0_36 = _n1765;
+  assign ray1_36 = _n1766;
+  assign ray2_36 = _n1767;
+  assign ray3_36 = _n1768;
+  assign ray4_36 = _n1769;
+  assign ray5_36 = _n1770;
+  assign ray6_36 = _n1771;
+  assign ray7_36 = _n1772;
+  assign knight_36 = _n1773;
+  assign king_36 = _n1774;
+  assign pawn_36 = _n1775;
+  assign pass_36 = _n1776;
+  assign ray0_37 = _n1792;
+  assign ray1_37 = _n1793;
+  assign ray2_37 = _n1794;
+  assign ray3_37 = _n1795;
+  assign ray4_37 = _n1796;
+  assign ray5_37 = _n1797;
+  assign ray6_37 = _n1798;
+  assign ray7_37 = _n1799;
+  assign knight_37 = _n1800;
+  assign king_37 = _n1801;
+  assign pawn_37 = _n1802;
+  assign pass_37 = _n1803;
+  assign ray0_38 = _n1819;
+  assign ray1_38 = _n1820;
+  assign ray2_38 = _n1821;
+  assign ray3_38 = _n1822;
+  assign ray4_38 = _n1823;
+  assign ray5_38 = _n1824;
+  assign ray6_38 = _n1825;
+  assign ray7_38 = _n1826;
+  assign knight_38 = _n1827;
+  assign king_38 = _n1828;
+  assign pawn_38 = _n1829;
+  assign pass_38 = _n1830;
+  assign ray0_39 = _n1846;
+  assign ray1_39 = _n1847;
+  assign ray2_39 = _n1848;
+  assign ray3_39 = _n1849;
+  assign ray4_39 = _n1850;
+  assign ray5_39 = _n1851;
+  assign ray6_39 = _n1852;
+  assign ray7_39 = _n1853;
+  assign knight_39 = _n1854;
+  assign king_39 = _n1855;
+  assign pawn_39 = _n1856;
+  assign pass_39 = _n1857;
+  assign ray0_40 = _n1873;
+  assign ray1_40 = _n1874;
+  assign ray2_40 = _n1875;
+  assign ray3_40 = _n1876;
+  assign ray4_40 = _n1877;
+  assign ray5_40 = _n1878;
+  assign ray6_40 = _n1879;
+  assign ray7_40 = _n1880;
+  assign knight_40 = _n1881;
+  assign king_40 = _n1882;
+  assign pawn_40 = _n1883;
+  assign pass_40 = _n1884;
+  assign ray0_41 = _n1900;
+  assign ray1_41 = _n1901;
+  assign ray2_41 = _n1902;
+  assign ray3_41 = _n1903;
+  assign ray4_41 = _n1904;
+  assign ray5_41 = _n1905;
+  assign ray6_41 = _n1906;
+  assign ray7_41 = _n1907;
+  assign knight_41 = _n1908;
+  assign king_41 = _n1909;
+  assign pawn_41 = _n1910;
+  assign pass_41 = _n1911;
+  assign ray0_42 = _n1927;
+  assign ray1_42 = _n1928;
+  assign ray2_42 = _n1929;
+  assign ray3_42 = _n1930;
+  assign ray4_42 = _n1931;
+  assign ray5_42 = _n1932;
+  assign ray6_42 = _n1933;
+  assign ray7_42 = _n1934;
+  assign knight_42 = _n1935;
+  assign king_42 = _n1936;
+  assign pawn_42 = _n1937;
+  assign pass_42 = _n1938;
+  assign ray0_43 = _n1954;
+  assign ray1_43 = _n1955;
+  assign ray2_43 = _n1956;
+  assign ray3_43 = _n1957;
+  assign ray4_43 = _n1958;
+  assign ray5_43 = _n1959;
+  assign ray6_43 = _n1960;
+  assign ray7_43 = _n1961;
+  assign knight_43 = _n1962;
+  assign king_43 = _n1963;
+  assign pawn_43 = _n1964;
+  assign pass_43 = _n1965;
+  assign ray0_44 = _n1981;
+  assign ray1_44 = _n1982;
+  assign ray2_44 = _n1983;
+  assign ray3_44 = _n1984;
+  assign ray4_44 = _n1985;
+  assign ray5_44 = _n1986;
+  assign ray6_44 = _n1987;
+  assign ray7_44 = _n1988;
+  assign knight_44 = _n1989;
+  assign king_44 = _n1990;
+  assign pawn_44 = _n1991;
+  assign pass_44 = _n1992;
+  assign ray0_45 = _n2008;
+  assign ray1_45 = _n2009;
+  assign ray2_45 = _n2010;
+  assign ray3_45 = _n2011;
+  assign ray4_45 = _n2012;
+  assign ray5_45 = _n2013;
+  assign ray6_45 = _n2014;
+  assign ray7_45 = _n2015;
+  assign knight_45 = _n2016;
+  assign king_45 = _n2017;
+  assign pawn_45 = _n2018;
+  assign pass_45 = _n2019;
+  assign ray0_46 = _n2035;
+  assign ray1_46 = _n2036;
+  assign ray2_46 = _n2037;
+  assign ray3_46 = _n2038;
+  assign ray4_46 = _n2039;
+  assign ray5_46 = _n2040;
+  assign ray6_46 = _n2041;
+  assign ray7_46 = _n2042;
+  assign knight_46 = _n2043;
+  assign king_46 = _n2044;
+  assign pawn_46 = _n2045;
+  assign pass_46 = _n2046;
+  assign ray0_47 = _n2062;
+  assign ray1_47 = _n2063;
+  assign ray2_47 = _n2064;
+  assign ray3_47 = _n2065;
+  assign ray4_47 = _n2066;
+  assign ray5_47 = _n2067;
+  assign ray6_47 = _n2068;
+  assign ray7_47 = _n2069;
+  assign knight_47 = _n2070;
+  assign king_47 = _n2071;
+  assign pawn_47 = _n2072;
+  assign pass_47 = _n2073;
+  assign ray0_48 = _n2089;
+  assign ray1_48 = _n2090;
+  assign ray2_48 = _n2091;
+  assign ray3_48 = _n2092;
+  assign ray4_48 = _n2093;
+  assign ray5_48 = _n2094;
+  assign ray6_48 = _n2095;
+  assign ray7_48 = _n2096;
+  assign knight_48 = _n2097;
+  assign king_48 = _n2098;
+  assign pawn_48 = _n2099;
+  assign pass_48 = _n2100;
+  assign ray0_49 = _n2116;
+  assign ray1_49 = _n2117;
+  assign ray2_49 = _n2118;
+  assign ray3_49 = _n2119;
+  assign ray4_49 = _n2120;
+  assign ray5_49 = _n2121;
+  assign ray6_49 = _n2122;
+  assign ray7_49 = _n2123;
+  assign knight_49 = _n2124;
+  assign king_49 = _n2125;
+  assign pawn_49 = _n2126;
+  assign pass_49 = _n2127;
+  assign ray0_50 = _n2143;
+  assign ray1_50 = _n2144;
+  assign ray2_50 = _n2145;
+  assign ray3_50 = _n2146;
+  assign ray4_50 = _n2147;
+  assign ray5_50 = _n2148;
+  assign ray6_50 = _n2149;
+  assign ray7_50 = _n2150;
+  assign knight_50 = _n2151;
+  assign king_50 = _n2152;
+  assign pawn_50 = _n2153;
+  assign pass_50 = _n2154;
+  assign ray0_51 = _n2170;
+  assign ray1_51 = _n2171;
+  assign ray2_51 = _n2172;
+  assign ray3_51 = _n2173;
+  assign ray4_51 = _n2174;
+  assign ray5_51 = _n2175;
+  assign ray6_51 = _n2176;
+  assign ray7_51 = _n2177;
+  assign knight_51 = _n2178;
+  assign king_51 = _n2179;
+  assign pawn_51 = _n2180;
+  assign pass_51 = _n2181;
+  assign ray0_52 = _n2197;
+  assign ray1_52 = _n2198;
+  assign ray2_52 = _n2199;
+  assign ray3_52 = _n2200;
+  assign ray4_52 = _n2201;
+  assign ray5_52 = _n2202;
+  assign ray6_52 = _n2203;
+  assign ray7_52 = _n2204;
+  assign knight_52 = _n2205;
+  assign king_52 = _n2206;
+  assign pawn_52 = _n2207;
+  assign pass_52 = _n2208;
+  assign ray0_53 = _n2224;
+  assign ray1_53 = _n2225;
+  assign ray2_53 = _n2226;
+  assign ray3_53 = _n2227;
+  assign ray4_53 = _n2228;
+  assign ray5_53 = _n2229;
+  assign ray6_53 = _n2230;
+  assign ray7_53 = _n2231;
+  assign knight_53 = _n2232;
+  assign king_53 = _n2233;
+  assign pawn_53 = _n2234;
+  assign pass_53 = _n2235;
+  assign ray0_54 = _n2251;
+  assign ray1_54 = _n2252;
+  assign ray2_54 = _n2253;
+  assign ray3_54 = _n2254;
+  assign ray4_54 = _n2255;
+  assign ray5_54 = _n2256;
+  assign ray6_54 = _n2257;
+  assign ray7_54 = _n2258;
+  assign knight_54 = _n2259;
+  assign king_54 = _n2260;
+  assign pawn_54 = _n2261;
+  assign pass_54 = _n2262;
+  assign ray0_55 = _n2278;
+  assign ray1_55 = _n2279;
+  assign ray2_55 = _n2280;
+  assign ray3_55 = _n2281;
+  assign ray4_55 = _n2282;
+  assign ray5_55 = _n2283;
+  assign ray6_55 = _n2284;
+  assign ray7_55 = _n2285;
+  assign knight_55 = _n2286;
+  assign king_55 = _n2287;
+  assign pawn_55 = _n2288;
+  assign pass_55 = _n2289;
+  assign ray0_56 = _n2305;
+  assign ray1_56 = _n2306;
+  assign ray2_56 = _n2307;
+  assign ray3_56 = _n2308;
+  assign ray4_56 = _n2309;
+  assign ray5_56 = _n2310;
+  assign ray6_56 = _n2311;
+  assign ray7_56 = _n2312;
+  assign knight_56 = _n2313;
+  assign king_56 = _n2314;
+  assign pawn_56 = _n2315;
+  assign pass_56 = _n2316;
+  assign ray0_57 = _n2332;
+  assign ray1_57 = _n2333;
+  assign ray2_57 = _n2334;
+  assign ray3_57 = _n2335;
+  assign ray4_57 = _n2336;
+  assign ray5_57 = _n2337;
+  assign ray6_57 = _n2338;
+  assign ray7_57 = _n2339;
+  assign knight_57 = _n2340;
+  assign king_57 = _n2341;
+  assign pawn_57 = _n2342;
+  assign pass_57 = _n2343;
+  assign ray0_58 = _n2359;
+  assign ray1_58 = _n2360;
+  assign ray2_58 = _n2361;
+  assign ray3_58 = _n2362;
+  assign ray4_58 = _n2363;
+  assign ray5_58 = _n2364;
+  assign ray6_58 = _n2365;
+  assign ray7_58 = _n2366;
+  assign knight_58 = _n2367;
+  assign king_58 = _n2368;
+  assign pawn_58 = _n2369;
+  assign pass_58 = _n2370;
+  assign ray0_59 = _n2386;
+  assign ray1_59 = _n2387;
+  assign ray2_59 = _n2388;
+  assign ray3_59 = _n2389;
+  assign ray4_59 = _n2390;
+  assign ray5_59 = _n2391;
+  assign ray6_59 = _n2392;
+  assign ray7_59 = _n2393;
+  assign knight_59 = _n2394;
+  assign king_59 = _n2395;
+  assign pawn_59 = _n2396;
+  assign pass_59 = _n2397;
+  assign ray0_60 = _n2413;
+  assign ray1_60 = _n2414;
+  assign ray2_60 = _n2415;
+  assign ray3_60 = _n2416;
+  assign ray4_60 = _n2417;
+  assign ray5_60 = _n2418;
+  assign ray6_60 = _n2419;
+  assign ray7_60 = _n2420;
+  assign knight_60 = _n2421;
+  assign king_60 = _n2422;
+  assign pawn_60 = _n2423;
+  assign pass_60 = _n2424;
+  assign ray0_61 = _n2440;
+  assign ray1_61 = _n2441;
+  assign ray2_61 = _n2442;
+  assign ray3_61 = _n2443;
+  assign ray4_61 = _n2444;
+  assign ray5_61 = _n2445;
+  assign ray6_61 = _n2446;
+  assign ray7_61 = _n2447;
+  assign knight_61 = _n2448;
+  assign king_61 = _n2449;
+  assign pawn_61 = _n2450;
+  assign pass_61 = _n2451;
+  assign ray0_62 = _n2467;
+  assign ray1_62 = _n2468;
+  assign ray2_62 = _n2469;
+  assign ray3_62 = _n2470;
+  assign ray4_62 = _n2471;
+  assign ray5_62 = _n2472;
+  assign ray6_62 = _n2473;
+  assign ray7_62 = _n2474;
+  assign knight_62 = _n2475;
+  assign king_62 = _n2476;
+  assign pawn_62 = _n2477;
+  assign pass_62 = _n2478;
+  assign ray0_63 = _n2494;
+  assign ray1_63 = _n2495;
+  assign ray2_63 = _n2496;
+  assign ray3_63 = _n2497;
+  assign ray4_63 = _n2498;
+  assign ray5_63 = _n2499;
+  assign ray6_63 = _n2500;
+  assign ray7_63 = _n2501;
+  assign knight_63 = _n2502;
+  assign king_63 = _n2503;
+  assign pawn_63 = _n2504;
+  assign pass_63 = _n2505;
+  assign _n791 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
+  assign _n792 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
+  assign _n818 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
+  assign _n819 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
+  assign _n845 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
+  assign _n846 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
+  assign _n872 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
+  assign _n873 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
+  assign _n899 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
+  assign _n900 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
+  assign _n926 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
+  assign _n927 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
+  assign _n953 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
+  assign _n954 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
+  assign _n980 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n981 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
+  assign _n1007 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
+  assign _n1008 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
+  assign _n1034 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
+  assign _n1035 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
+  assign _n1061 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
+  assign _n1062 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
+  assign _n1088 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
+  assign _n1089 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
+  assign _n1115 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
+  assign _n1116 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
+  assign _n1142 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
+  assign _n1143 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
+  assign _n1169 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
+  assign _n1170 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
+  assign _n1196 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1197 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
+  assign _n1223 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
+  assign _n1224 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
+  assign _n1250 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
+  assign _n1251 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
+  assign _n1277 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
+  assign _n1278 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
+  assign _n1304 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
+  assign _n1305 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
+  assign _n1331 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
+  assign _n1332 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
+  assign _n1358 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
+  assign _n1359 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
+  assign _n1385 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
+  assign _n1386 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
+  assign _n1412 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1413 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
+  assign _n1439 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
+  assign _n1440 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
+  assign _n1466 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
+  assign _n1467 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
+  assign _n1493 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
+  assign _n1494 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
+  assign _n1520 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
+  assign _n1521 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
+  assign _n1547 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
+  assign _n1548 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
+  assign _n1574 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
+  assign _n1575 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
+  assign _n1601 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
+  assign _n1602 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
+  assign _n1628 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1629 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
+  assign _n1655 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
+  assign _n1656 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
+  assign _n1682 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
+  assign _n1683 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
+  assign _n1709 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
+  assign _n1710 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
+  assign _n1736 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
+  assign _n1737 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
+  assign _n1763 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
+  assign _n1764 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
+  assign _n1790 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
+  assign _n1791 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
+  assign _n1817 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
+  assign _n1818 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
+  assign _n1844 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1845 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
+  assign _n1871 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
+  assign _n1872 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
+  assign _n1898 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
+  assign _n1899 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
+  assign _n1925 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
+  assign _n1926 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
+  assign _n1952 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
+  assign _n1953 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
+  assign _n1979 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
+  assign _n1980 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
+  assign _n2006 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
+  assign _n2007 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
+  assign _n2033 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
+  assign _n2034 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
+  assign _n2060 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2061 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
+  assign _n2087 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
+  assign _n2088 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
+  assign _n2114 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
+  assign _n2115 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
+  assign _n2141 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
+  assign _n2142 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
+  assign _n2168 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
+  assign _n2169 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
+  assign _n2195 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
+  assign _n2196 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
+  assign _n2222 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
+  assign _n2223 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
+  assign _n2249 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
+  assign _n2250 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
+  assign _n2276 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2277 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
+  assign _n2303 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
+  assign _n2304 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
+  assign _n2330 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
+  assign _n2331 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
+  assign _n2357 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
+  assign _n2358 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
+  assign _n2384 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
+  assign _n2385 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
+  assign _n2411 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
+  assign _n2412 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
+  assign _n2438 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
+  assign _n2439 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
+  assign _n2465 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
+  assign _n2466 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
+  assign _n2492 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2493 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign victims_bus = {_n2506, _n2479, _n2452, _n2425, _n2398, _n2371, _n2344, _n2317, _n2290, _n2263, _n2236, _n2209, _n2182, _n2155, _n2128, _n2101, _n2074, _n2047, _n2020, _n1993, _n1966, _n1939, _n1912, _n1885, _n1858, _n1831, _n1804, _n1777, _n1750, _n1723, _n1696, _n1669, _n1642, _n1615, _n1588, _n1561, _n1534, _n1507, _n1480, _n1453, _n1426, _n1399, _n1372, _n1345, _n1318, _n1291, _n1264, _n1237, _n1210, _n1183, _n1156, _n1129, _n1102, _n1075, _n1048, _n1021, _n994, _n967, _n940, _n913, _n886, _n859, _n832, _n805};
+  assign targets_bus = {_n2507, _n2480, _n2453, _n2426, _n2399, _n2372, _n2345, _n2318, _n2291, _n2264, _n2237, _n2210, _n2183, _n2156, _n2129, _n2102, _n2075, _n2048, _n2021, _n1994, _n1967, _n1940, _n1913, _n1886, _n1859, _n1832, _n1805, _n1778, _n1751, _n1724, _n1697, _n1670, _n1643, _n1616, _n1589, _n1562, _n1535, _n1508, _n1481, _n1454, _n1427, _n1400, _n1373, _n1346, _n1319, _n1292, _n1265, _n1238, _n1211, _n1184, _n1157, _n1130, _n1103, _n1076, _n1049, _n1022, _n995, _n968, _n941, _n914, _n887, _n860, _n833, _n806};
+  assign attackers_bus = {_n2508, _n2481, _n2454, _n2427, _n2400, _n2373, _n2346, _n2319, _n2292, _n2265, _n2238, _n2211, _n2184, _n2157, _n2130, _n2103, _n2076, _n2049, _n2022, _n1995, _n1968, _n1941, _n1914, _n1887, _n1860, _n1833, _n1806, _n1779, _n1752, _n1725, _n1698, _n1671, _n1644, _n1617, _n1590, _n1563, _n1536, _n1509, _n1482, _n1455, _n1428, _n1401, _n1374, _n1347, _n1320, _n1293, _n1266, _n1239, _n1212, _n1185, _n1158, _n1131, _n1104, _n1077, _n1050, _n1023, _n996, _n969, _n942, _n915, _n888, _n861, _n834, _n807};
+  assign own_pawns_bus = {_n2509, _n2482, _n2455, _n2428, _n2401, _n2374, _n2347, _n2320, _n2293, _n2266, _n2239, _n2212, _n2185, _n2158, _n2131, _n2104, _n2077, _n2050, _n2023, _n1996, _n1969, _n1942, _n1915, _n1888, _n1861, _n1834, _n1807, _n1780, _n1753, _n1726, _n1699, _n1672, _n1645, _n1618, _n1591, _n1564, _n1537, _n1510, _n1483, _n1456, _n1429, _n1402, _n1375, _n1348, _n1321, _n1294, _n1267, _n1240, _n1213, _n1186, _n1159, _n1132, _n1105, _n1078, _n1051, _n1024, _n997, _n970, _n943, _n916, _n889, _n862, _n835, _n808};
+  assign vprios_bus = {_n2510, _n2483, _n2456, _n2429, _n2402, _n2375, _n2348, _n2321, _n2294, _n2267, _n2240, _n2213, _n2186, _n2159, _n2132, _n2105, _n2078, _n2051, _n2024, _n1997, _n1970, _n1943, _n1916, _n1889, _n1862, _n1835, _n1808, _n1781, _n1754, _n1727, _n1700, _n1673, _n1646, _n1619, _n1592, _n1565, _n1538, _n1511, _n1484, _n1457, _n1430, _n1403, _n1376, _n1349, _n1322, _n1295, _n1268, _n1241, _n1214, _n1187, _n1160, _n1133, _n1106, _n1079, _n1052, _n1025, _n998, _n971, _n944, _n917, _n890, _n863, _n836, _n809};
+  assign aprios_bus = {_n2511, _n2484, _n2457, _n2430, _n2403, _n2376, _n2349, _n2322, _n2295, _n2268, _n2241, _n2214, _n2187, _n2160, _n2133, _n2106, _n2079, _n2052, _n2025, _n1998, _n1971, _n1944, _n1917, _n1890, _n1863, _n1836, _n1809, _n1782, _n1755, _n1728, _n1701, _n1674, _n1647, _n1620, _n1593, _n1566, _n1539, _n1512, _n1485, _n1458, _n1431, _n1404, _n1377, _n1350, _n1323, _n1296, _n1269, _n1242, _n1215, _n1188, _n1161, _n1134, _n1107, _n1080, _n1053, _n1026, _n999, _n972, _n945, _n918, _n891, _n864, _n837, _n810};
   assign victims = victims_bus;
   assign targets = targets_bus;
   assign attackers = attackers_bus;
@@ -3057,6 +3059,8 @@ module chip_array (
     .ep_set(ep_set[0]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3074,8 +3078,8 @@ module chip_array (
     .ray_in_5(ray5_9),
     .ray_in_6(ray6_1),
     .ray_in_7(1'h0),
-    .knight_in(_n789),
-    .king_in(_n790),
+    .knight_in(_n791),
+    .king_in(_n792),
     .pawn_ne(pawn_9),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -3084,24 +3088,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_8),
     .pass_s(1'h0),
-    .ray_out_0(_n791),
-    .ray_out_1(_n792),
-    .ray_out_2(_n793),
-    .ray_out_3(_n794),
-    .ray_out_4(_n795),
-    .ray_out_5(_n796),
-    .ray_out_6(_n797),
-    .ray_out_7(_n798),
-    .knight_out(_n799),
-    .king_out(_n800),
-    .pawn_out(_n801),
-    .pass_out(_n802),
-    .victim(_n803),
-    .target(_n804),
-    .attacker(_n805),
-    .own_pawn(_n806),
-    .vprio(_n807),
-    .aprio(_n808),
+    .ray_out_0(_n793),
+    .ray_out_1(_n794),
+    .ray_out_2(_n795),
+    .ray_out_3(_n796),
+    .ray_out_4(_n797),
+    .ray_out_5(_n798),
+    .ray_out_6(_n799),
+    .ray_out_7(_n800),
+    .knight_out(_n801),
+    .king_out(_n802),
+    .pawn_out(_n803),
+    .pass_out(_n804),
+    .victim(_n805),
+    .target(_n806),
+    .attacker(_n807),
+    .own_pawn(_n808),
+    .vprio(_n809),
+    .aprio(_n810),
     .piece(_cell_0_piece)
   );
   chip_cell cell_1 (
@@ -3114,6 +3118,8 @@ module chip_array (
     .ep_set(ep_set[1]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3131,8 +3137,8 @@ module chip_array (
     .ray_in_5(ray5_10),
     .ray_in_6(ray6_2),
     .ray_in_7(1'h0),
-    .knight_in(_n816),
-    .king_in(_n817),
+    .knight_in(_n818),
+    .king_in(_n819),
     .pawn_ne(pawn_10),
     .pawn_nw(pawn_8),
     .pawn_se(1'h0),
@@ -3141,24 +3147,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_9),
     .pass_s(1'h0),
-    .ray_out_0(_n818),
-    .ray_out_1(_n819),
-    .ray_out_2(_n820),
-    .ray_out_3(_n821),
-    .ray_out_4(_n822),
-    .ray_out_5(_n823),
-    .ray_out_6(_n824),
-    .ray_out_7(_n825),
-    .knight_out(_n826),
-    .king_out(_n827),
-    .pawn_out(_n828),
-    .pass_out(_n829),
-    .victim(_n830),
-    .target(_n831),
-    .attacker(_n832),
-    .own_pawn(_n833),
-    .vprio(_n834),
-    .aprio(_n835),
+    .ray_out_0(_n820),
+    .ray_out_1(_n821),
+    .ray_out_2(_n822),
+    .ray_out_3(_n823),
+    .ray_out_4(_n824),
+    .ray_out_5(_n825),
+    .ray_out_6(_n826),
+    .ray_out_7(_n827),
+    .knight_out(_n828),
+    .king_out(_n829),
+    .pawn_out(_n830),
+    .pass_out(_n831),
+    .victim(_n832),
+    .target(_n833),
+    .attacker(_n834),
+    .own_pawn(_n835),
+    .vprio(_n836),
+    .aprio(_n837),
     .piece(_cell_1_piece)
   );
   chip_cell cell_2 (
@@ -3171,6 +3177,8 @@ module chip_array (
     .ep_set(ep_set[2]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3188,8 +3196,8 @@ module chip_array (
     .ray_in_5(ray5_11),
     .ray_in_6(ray6_3),
     .ray_in_7(1'h0),
-    .knight_in(_n843),
-    .king_in(_n844),
+    .knight_in(_n845),
+    .king_in(_n846),
     .pawn_ne(pawn_11),
     .pawn_nw(pawn_9),
     .pawn_se(1'h0),
@@ -3198,24 +3206,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_10),
     .pass_s(1'h0),
-    .ray_out_0(_n845),
-    .ray_out_1(_n846),
-    .ray_out_2(_n847),
-    .ray_out_3(_n848),
-    .ray_out_4(_n849),
-    .ray_out_5(_n850),
-    .ray_out_6(_n851),
-    .ray_out_7(_n852),
-    .knight_out(_n853),
-    .king_out(_n854),
-    .pawn_out(_n855),
-    .pass_out(_n856),
-    .victim(_n857),
-    .target(_n858),
-    .attacker(_n859),
-    .own_pawn(_n860),
-    .vprio(_n861),
-    .aprio(_n862),
+    .ray_out_0(_n847),
+    .ray_out_1(_n848),
+    .ray_out_2(_n849),
+    .ray_out_3(_n850),
+    .ray_out_4(_n851),
+    .ray_out_5(_n852),
+    .ray_out_6(_n853),
+    .ray_out_7(_n854),
+    .knight_out(_n855),
+    .king_out(_n856),
+    .pawn_out(_n857),
+    .pass_out(_n858),
+    .victim(_n859),
+    .target(_n860),
+    .attacker(_n861),
+    .own_pawn(_n862),
+    .vprio(_n863),
+    .aprio(_n864),
     .piece(_cell_2_piece)
   );
   chip_cell cell_3 (
@@ -3228,6 +3236,8 @@ module chip_array (
     .ep_set(ep_set[3]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3245,8 +3255,8 @@ module chip_array (
     .ray_in_5(ray5_12),
     .ray_in_6(ray6_4),
     .ray_in_7(1'h0),
-    .knight_in(_n870),
-    .king_in(_n871),
+    .knight_in(_n872),
+    .king_in(_n873),
     .pawn_ne(pawn_12),
     .pawn_nw(pawn_10),
     .pawn_se(1'h0),
@@ -3255,24 +3265,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_11),
     .pass_s(1'h0),
-    .ray_out_0(_n872),
-    .ray_out_1(_n873),
-    .ray_out_2(_n874),
-    .ray_out_3(_n875),
-    .ray_out_4(_n876),
-    .ray_out_5(_n877),
-    .ray_out_6(_n878),
-    .ray_out_7(_n879),
-    .knight_out(_n880),
-    .king_out(_n881),
-    .pawn_out(_n882),
-    .pass_out(_n883),
-    .victim(_n884),
-    .target(_n885),
-    .attacker(_n886),
-    .own_pawn(_n887),
-    .vprio(_n888),
-    .aprio(_n889),
+    .ray_out_0(_n874),
+    .ray_out_1(_n875),
+    .ray_out_2(_n876),
+    .ray_out_3(_n877),
+    .ray_out_4(_n878),
+    .ray_out_5(_n879),
+    .ray_out_6(_n880),
+    .ray_out_7(_n881),
+    .knight_out(_n882),
+    .king_out(_n883),
+    .pawn_out(_n884),
+    .pass_out(_n885),
+    .victim(_n886),
+    .target(_n887),
+    .attacker(_n888),
+    .own_pawn(_n889),
+    .vprio(_n890),
+    .aprio(_n891),
     .piece(_cell_3_piece)
   );
   chip_cell cell_4 (
@@ -3285,6 +3295,8 @@ module chip_array (
     .ep_set(ep_set[4]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3302,8 +3314,8 @@ module chip_array (
     .ray_in_5(ray5_13),
     .ray_in_6(ray6_5),
     .ray_in_7(1'h0),
-    .knight_in(_n897),
-    .king_in(_n898),
+    .knight_in(_n899),
+    .king_in(_n900),
     .pawn_ne(pawn_13),
     .pawn_nw(pawn_11),
     .pawn_se(1'h0),
@@ -3312,24 +3324,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_12),
     .pass_s(1'h0),
-    .ray_out_0(_n899),
-    .ray_out_1(_n900),
-    .ray_out_2(_n901),
-    .ray_out_3(_n902),
-    .ray_out_4(_n903),
-    .ray_out_5(_n904),
-    .ray_out_6(_n905),
-    .ray_out_7(_n906),
-    .knight_out(_n907),
-    .king_out(_n908),
-    .pawn_out(_n909),
-    .pass_out(_n910),
-    .victim(_n911),
-    .target(_n912),
-    .attacker(_n913),
-    .own_pawn(_n914),
-    .vprio(_n915),
-    .aprio(_n916),
+    .ray_out_0(_n901),
+    .ray_out_1(_n902),
+    .ray_out_2(_n903),
+    .ray_out_3(_n904),
+    .ray_out_4(_n905),
+    .ray_out_5(_n906),
+    .ray_out_6(_n907),
+    .ray_out_7(_n908),
+    .knight_out(_n909),
+    .king_out(_n910),
+    .pawn_out(_n911),
+    .pass_out(_n912),
+    .victim(_n913),
+    .target(_n914),
+    .attacker(_n915),
+    .own_pawn(_n916),
+    .vprio(_n917),
+    .aprio(_n918),
     .piece(_cell_4_piece)
   );
   chip_cell cell_5 (
@@ -3342,6 +3354,8 @@ module chip_array (
     .ep_set(ep_set[5]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3359,8 +3373,8 @@ module chip_array (
     .ray_in_5(ray5_14),
     .ray_in_6(ray6_6),
     .ray_in_7(1'h0),
-    .knight_in(_n924),
-    .king_in(_n925),
+    .knight_in(_n926),
+    .king_in(_n927),
     .pawn_ne(pawn_14),
     .pawn_nw(pawn_12),
     .pawn_se(1'h0),
@@ -3369,24 +3383,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_13),
     .pass_s(1'h0),
-    .ray_out_0(_n926),
-    .ray_out_1(_n927),
-    .ray_out_2(_n928),
-    .ray_out_3(_n929),
-    .ray_out_4(_n930),
-    .ray_out_5(_n931),
-    .ray_out_6(_n932),
-    .ray_out_7(_n933),
-    .knight_out(_n934),
-    .king_out(_n935),
-    .pawn_out(_n936),
-    .pass_out(_n937),
-    .victim(_n938),
-    .target(_n939),
-    .attacker(_n940),
-    .own_pawn(_n941),
-    .vprio(_n942),
-    .aprio(_n943),
+    .ray_out_0(_n928),
+    .ray_out_1(_n929),
+    .ray_out_2(_n930),
+    .ray_out_3(_n931),
+    .ray_out_4(_n932),
+    .ray_out_5(_n933),
+    .ray_out_6(_n934),
+    .ray_out_7(_n935),
+    .knight_out(_n936),
+    .king_out(_n937),
+    .pawn_out(_n938),
+    .pass_out(_n939),
+    .victim(_n940),
+    .target(_n941),
+    .attacker(_n942),
+    .own_pawn(_n943),
+    .vprio(_n944),
+    .aprio(_n945),
     .piece(_cell_5_piece)
   );
   chip_cell cell_6 (
@@ -3399,6 +3413,8 @@ module chip_array (
     .ep_set(ep_set[6]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3416,8 +3432,8 @@ module chip_array (
     .ray_in_5(ray5_15),
     .ray_in_6(ray6_7),
     .ray_in_7(1'h0),
-    .knight_in(_n951),
-    .king_in(_n952),
+    .knight_in(_n953),
+    .king_in(_n954),
     .pawn_ne(pawn_15),
     .pawn_nw(pawn_13),
     .pawn_se(1'h0),
@@ -3426,24 +3442,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_14),
     .pass_s(1'h0),
-    .ray_out_0(_n953),
-    .ray_out_1(_n954),
-    .ray_out_2(_n955),
-    .ray_out_3(_n956),
-    .ray_out_4(_n957),
-    .ray_out_5(_n958),
-    .ray_out_6(_n959),
-    .ray_out_7(_n960),
-    .knight_out(_n961),
-    .king_out(_n962),
-    .pawn_out(_n963),
-    .pass_out(_n964),
-    .victim(_n965),
-    .target(_n966),
-    .attacker(_n967),
-    .own_pawn(_n968),
-    .vprio(_n969),
-    .aprio(_n970),
+    .ray_out_0(_n955),
+    .ray_out_1(_n956),
+    .ray_out_2(_n957),
+    .ray_out_3(_n958),
+    .ray_out_4(_n959),
+    .ray_out_5(_n960),
+    .ray_out_6(_n961),
+    .ray_out_7(_n962),
+    .knight_out(_n963),
+    .king_out(_n964),
+    .pawn_out(_n965),
+    .pass_out(_n966),
+    .victim(_n967),
+    .target(_n968),
+    .attacker(_n969),
+    .own_pawn(_n970),
+    .vprio(_n971),
+    .aprio(_n972),
     .piece(_cell_6_piece)
   );
   chip_cell cell_7 (
@@ -3456,6 +3472,8 @@ module chip_array (
     .ep_set(ep_set[7]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3473,8 +3491,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n978),
-    .king_in(_n979),
+    .knight_in(_n980),
+    .king_in(_n981),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_14),
     .pawn_se(1'h0),
@@ -3483,24 +3501,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_15),
     .pass_s(1'h0),
-    .ray_out_0(_n980),
-    .ray_out_1(_n981),
-    .ray_out_2(_n982),
-    .ray_out_3(_n983),
-    .ray_out_4(_n984),
-    .ray_out_5(_n985),
-    .ray_out_6(_n986),
-    .ray_out_7(_n987),
-    .knight_out(_n988),
-    .king_out(_n989),
-    .pawn_out(_n990),
-    .pass_out(_n991),
-    .victim(_n992),
-    .target(_n993),
-    .attacker(_n994),
-    .own_pawn(_n995),
-    .vprio(_n996),
-    .aprio(_n997),
+    .ray_out_0(_n982),
+    .ray_out_1(_n983),
+    .ray_out_2(_n984),
+    .ray_out_3(_n985),
+    .ray_out_4(_n986),
+    .ray_out_5(_n987),
+    .ray_out_6(_n988),
+    .ray_out_7(_n989),
+    .knight_out(_n990),
+    .king_out(_n991),
+    .pawn_out(_n992),
+    .pass_out(_n993),
+    .victim(_n994),
+    .target(_n995),
+    .attacker(_n996),
+    .own_pawn(_n997),
+    .vprio(_n998),
+    .aprio(_n999),
     .piece(_cell_7_piece)
   );
   chip_cell cell_8 (
@@ -3513,6 +3531,8 @@ module chip_array (
     .ep_set(ep_set[8]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3530,8 +3550,8 @@ module chip_array (
     .ray_in_5(ray5_17),
     .ray_in_6(ray6_9),
     .ray_in_7(ray7_1),
-    .knight_in(_n1005),
-    .king_in(_n1006),
+    .knight_in(_n1007),
+    .king_in(_n1008),
     .pawn_ne(pawn_17),
     .pawn_nw(1'h0),
     .pawn_se(pawn_1),
@@ -3540,24 +3560,24 @@ module chip_array (
     .pawn_s(pawn_0),
     .pass_n(pass_16),
     .pass_s(pass_0),
-    .ray_out_0(_n1007),
-    .ray_out_1(_n1008),
-    .ray_out_2(_n1009),
-    .ray_out_3(_n1010),
-    .ray_out_4(_n1011),
-    .ray_out_5(_n1012),
-    .ray_out_6(_n1013),
-    .ray_out_7(_n1014),
-    .knight_out(_n1015),
-    .king_out(_n1016),
-    .pawn_out(_n1017),
-    .pass_out(_n1018),
-    .victim(_n1019),
-    .target(_n1020),
-    .attacker(_n1021),
-    .own_pawn(_n1022),
-    .vprio(_n1023),
-    .aprio(_n1024),
+    .ray_out_0(_n1009),
+    .ray_out_1(_n1010),
+    .ray_out_2(_n1011),
+    .ray_out_3(_n1012),
+    .ray_out_4(_n1013),
+    .ray_out_5(_n1014),
+    .ray_out_6(_n1015),
+    .ray_out_7(_n1016),
+    .knight_out(_n1017),
+    .king_out(_n1018),
+    .pawn_out(_n1019),
+    .pass_out(_n1020),
+    .victim(_n1021),
+    .target(_n1022),
+    .attacker(_n1023),
+    .own_pawn(_n1024),
+    .vprio(_n1025),
+    .aprio(_n1026),
     .piece(_cell_8_piece)
   );
   chip_cell cell_9 (
@@ -3570,6 +3590,8 @@ module chip_array (
     .ep_set(ep_set[9]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3587,8 +3609,8 @@ module chip_array (
     .ray_in_5(ray5_18),
     .ray_in_6(ray6_10),
     .ray_in_7(ray7_2),
-    .knight_in(_n1032),
-    .king_in(_n1033),
+    .knight_in(_n1034),
+    .king_in(_n1035),
     .pawn_ne(pawn_18),
     .pawn_nw(pawn_16),
     .pawn_se(pawn_2),
@@ -3597,24 +3619,24 @@ module chip_array (
     .pawn_s(pawn_1),
     .pass_n(pass_17),
     .pass_s(pass_1),
-    .ray_out_0(_n1034),
-    .ray_out_1(_n1035),
-    .ray_out_2(_n1036),
-    .ray_out_3(_n1037),
-    .ray_out_4(_n1038),
-    .ray_out_5(_n1039),
-    .ray_out_6(_n1040),
-    .ray_out_7(_n1041),
-    .knight_out(_n1042),
-    .king_out(_n1043),
-    .pawn_out(_n1044),
-    .pass_out(_n1045),
-    .victim(_n1046),
-    .target(_n1047),
-    .attacker(_n1048),
-    .own_pawn(_n1049),
-    .vprio(_n1050),
-    .aprio(_n1051),
+    .ray_out_0(_n1036),
+    .ray_out_1(_n1037),
+    .ray_out_2(_n1038),
+    .ray_out_3(_n1039),
+    .ray_out_4(_n1040),
+    .ray_out_5(_n1041),
+    .ray_out_6(_n1042),
+    .ray_out_7(_n1043),
+    .knight_out(_n1044),
+    .king_out(_n1045),
+    .pawn_out(_n1046),
+    .pass_out(_n1047),
+    .victim(_n1048),
+    .target(_n1049),
+    .attacker(_n1050),
+    .own_pawn(_n1051),
+    .vprio(_n1052),
+    .aprio(_n1053),
     .piece(_cell_9_piece)
   );
   chip_cell cell_10 (
@@ -3627,6 +3649,8 @@ module chip_array (
     .ep_set(ep_set[10]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3644,8 +3668,8 @@ module chip_array (
     .ray_in_5(ray5_19),
     .ray_in_6(ray6_11),
     .ray_in_7(ray7_3),
-    .knight_in(_n1059),
-    .king_in(_n1060),
+    .knight_in(_n1061),
+    .king_in(_n1062),
     .pawn_ne(pawn_19),
     .pawn_nw(pawn_17),
     .pawn_se(pawn_3),
@@ -3654,24 +3678,24 @@ module chip_array (
     .pawn_s(pawn_2),
     .pass_n(pass_18),
     .pass_s(pass_2),
-    .ray_out_0(_n1061),
-    .ray_out_1(_n1062),
-    .ray_out_2(_n1063),
-    .ray_out_3(_n1064),
-    .ray_out_4(_n1065),
-    .ray_out_5(_n1066),
-    .ray_out_6(_n1067),
-    .ray_out_7(_n1068),
-    .knight_out(_n1069),
-    .king_out(_n1070),
-    .pawn_out(_n1071),
-    .pass_out(_n1072),
-    .victim(_n1073),
-    .target(_n1074),
-    .attacker(_n1075),
-    .own_pawn(_n1076),
-    .vprio(_n1077),
-    .aprio(_n1078),
+    .ray_out_0(_n1063),
+    .ray_out_1(_n1064),
+    .ray_out_2(_n1065),
+    .ray_out_3(_n1066),
+    .ray_out_4(_n1067),
+    .ray_out_5(_n1068),
+    .ray_out_6(_n1069),
+    .ray_out_7(_n1070),
+    .knight_out(_n1071),
+    .king_out(_n1072),
+    .pawn_out(_n1073),
+    .pass_out(_n1074),
+    .victim(_n1075),
+    .target(_n1076),
+    .attacker(_n1077),
+    .own_pawn(_n1078),
+    .vprio(_n1079),
+    .aprio(_n1080),
     .piece(_cell_10_piece)
   );
   chip_cell cell_11 (
@@ -3684,6 +3708,8 @@ module chip_array (
     .ep_set(ep_set[11]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3701,8 +3727,8 @@ module chip_array (
     .ray_in_5(ray5_20),
     .ray_in_6(ray6_12),
     .ray_in_7(ray7_4),
-    .knight_in(_n1086),
-    .king_in(_n1087),
+    .knight_in(_n1088),
+    .king_in(_n1089),
     .pawn_ne(pawn_20),
     .pawn_nw(pawn_18),
     .pawn_se(pawn_4),
@@ -3711,24 +3737,24 @@ module chip_array (
     .pawn_s(pawn_3),
     .pass_n(pass_19),
     .pass_s(pass_3),
-    .ray_out_0(_n1088),
-    .ray_out_1(_n1089),
-    .ray_out_2(_n1090),
-    .ray_out_3(_n1091),
-    .ray_out_4(_n1092),
-    .ray_out_5(_n1093),
-    .ray_out_6(_n1094),
-    .ray_out_7(_n1095),
-    .knight_out(_n1096),
-    .king_out(_n1097),
-    .pawn_out(_n1098),
-    .pass_out(_n1099),
-    .victim(_n1100),
-    .target(_n1101),
-    .attacker(_n1102),
-    .own_pawn(_n1103),
-    .vprio(_n1104),
-    .aprio(_n1105),
+    .ray_out_0(_n1090),
+    .ray_out_1(_n1091),
+    .ray_out_2(_n1092),
+    .ray_out_3(_n1093),
+    .ray_out_4(_n1094),
+    .ray_out_5(_n1095),
+    .ray_out_6(_n1096),
+    .ray_out_7(_n1097),
+    .knight_out(_n1098),
+    .king_out(_n1099),
+    .pawn_out(_n1100),
+    .pass_out(_n1101),
+    .victim(_n1102),
+    .target(_n1103),
+    .attacker(_n1104),
+    .own_pawn(_n1105),
+    .vprio(_n1106),
+    .aprio(_n1107),
     .piece(_cell_11_piece)
   );
   chip_cell cell_12 (
@@ -3741,6 +3767,8 @@ module chip_array (
     .ep_set(ep_set[12]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3758,8 +3786,8 @@ module chip_array (
     .ray_in_5(ray5_21),
     .ray_in_6(ray6_13),
     .ray_in_7(ray7_5),
-    .knight_in(_n1113),
-    .king_in(_n1114),
+    .knight_in(_n1115),
+    .king_in(_n1116),
     .pawn_ne(pawn_21),
     .pawn_nw(pawn_19),
     .pawn_se(pawn_5),
@@ -3768,24 +3796,24 @@ module chip_array (
     .pawn_s(pawn_4),
     .pass_n(pass_20),
     .pass_s(pass_4),
-    .ray_out_0(_n1115),
-    .ray_out_1(_n1116),
-    .ray_out_2(_n1117),
-    .ray_out_3(_n1118),
-    .ray_out_4(_n1119),
-    .ray_out_5(_n1120),
-    .ray_out_6(_n1121),
-    .ray_out_7(_n1122),
-    .knight_out(_n1123),
-    .king_out(_n1124),
-    .pawn_out(_n1125),
-    .pass_out(_n1126),
-    .victim(_n1127),
-    .target(_n1128),
-    .attacker(_n1129),
-    .own_pawn(_n1130),
-    .vprio(_n1131),
-    .aprio(_n1132),
+    .ray_out_0(_n1117),
+    .ray_out_1(_n1118),
+    .ray_out_2(_n1119),
+    .ray_out_3(_n1120),
+    .ray_out_4(_n1121),
+    .ray_out_5(_n1122),
+    .ray_out_6(_n1123),
+    .ray_out_7(_n1124),
+    .knight_out(_n1125),
+    .king_out(_n1126),
+    .pawn_out(_n1127),
+    .pass_out(_n1128),
+    .victim(_n1129),
+    .target(_n1130),
+    .attacker(_n1131),
+    .own_pawn(_n1132),
+    .vprio(_n1133),
+    .aprio(_n1134),
     .piece(_cell_12_piece)
   );
   chip_cell cell_13 (
@@ -3798,6 +3826,8 @@ module chip_array (
     .ep_set(ep_set[13]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3815,8 +3845,8 @@ module chip_array (
     .ray_in_5(ray5_22),
     .ray_in_6(ray6_14),
     .ray_in_7(ray7_6),
-    .knight_in(_n1140),
-    .king_in(_n1141),
+    .knight_in(_n1142),
+    .king_in(_n1143),
     .pawn_ne(pawn_22),
     .pawn_nw(pawn_20),
     .pawn_se(pawn_6),
@@ -3825,24 +3855,24 @@ module chip_array (
     .pawn_s(pawn_5),
     .pass_n(pass_21),
     .pass_s(pass_5),
-    .ray_out_0(_n1142),
-    .ray_out_1(_n1143),
-    .ray_out_2(_n1144),
-    .ray_out_3(_n1145),
-    .ray_out_4(_n1146),
-    .ray_out_5(_n1147),
-    .ray_out_6(_n1148),
-    .ray_out_7(_n1149),
-    .knight_out(_n1150),
-    .king_out(_n1151),
-    .pawn_out(_n1152),
-    .pass_out(_n1153),
-    .victim(_n1154),
-    .target(_n1155),
-    .attacker(_n1156),
-    .own_pawn(_n1157),
-    .vprio(_n1158),
-    .aprio(_n1159),
+    .ray_out_0(_n1144),
+    .ray_out_1(_n1145),
+    .ray_out_2(_n1146),
+    .ray_out_3(_n1147),
+    .ray_out_4(_n1148),
+    .ray_out_5(_n1149),
+    .ray_out_6(_n1150),
+    .ray_out_7(_n1151),
+    .knight_out(_n1152),
+    .king_out(_n1153),
+    .pawn_out(_n1154),
+    .pass_out(_n1155),
+    .victim(_n1156),
+    .target(_n1157),
+    .attacker(_n1158),
+    .own_pawn(_n1159),
+    .vprio(_n1160),
+    .aprio(_n1161),
     .piece(_cell_13_piece)
   );
   chip_cell cell_14 (
@@ -3855,6 +3885,8 @@ module chip_array (
     .ep_set(ep_set[14]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3872,8 +3904,8 @@ module chip_array (
     .ray_in_5(ray5_23),
     .ray_in_6(ray6_15),
     .ray_in_7(ray7_7),
-    .knight_in(_n1167),
-    .king_in(_n1168),
+    .knight_in(_n1169),
+    .king_in(_n1170),
     .pawn_ne(pawn_23),
     .pawn_nw(pawn_21),
     .pawn_se(pawn_7),
@@ -3882,24 +3914,24 @@ module chip_array (
     .pawn_s(pawn_6),
     .pass_n(pass_22),
     .pass_s(pass_6),
-    .ray_out_0(_n1169),
-    .ray_out_1(_n1170),
-    .ray_out_2(_n1171),
-    .ray_out_3(_n1172),
-    .ray_out_4(_n1173),
-    .ray_out_5(_n1174),
-    .ray_out_6(_n1175),
-    .ray_out_7(_n1176),
-    .knight_out(_n1177),
-    .king_out(_n1178),
-    .pawn_out(_n1179),
-    .pass_out(_n1180),
-    .victim(_n1181),
-    .target(_n1182),
-    .attacker(_n1183),
-    .own_pawn(_n1184),
-    .vprio(_n1185),
-    .aprio(_n1186),
+    .ray_out_0(_n1171),
+    .ray_out_1(_n1172),
+    .ray_out_2(_n1173),
+    .ray_out_3(_n1174),
+    .ray_out_4(_n1175),
+    .ray_out_5(_n1176),
+    .ray_out_6(_n1177),
+    .ray_out_7(_n1178),
+    .knight_out(_n1179),
+    .king_out(_n1180),
+    .pawn_out(_n1181),
+    .pass_out(_n1182),
+    .victim(_n1183),
+    .target(_n1184),
+    .attacker(_n1185),
+    .own_pawn(_n1186),
+    .vprio(_n1187),
+    .aprio(_n1188),
     .piece(_cell_14_piece)
   );
   chip_cell cell_15 (
@@ -3912,6 +3944,8 @@ module chip_array (
     .ep_set(ep_set[15]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3929,8 +3963,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1194),
-    .king_in(_n1195),
+    .knight_in(_n1196),
+    .king_in(_n1197),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_22),
     .pawn_se(1'h0),
@@ -3939,24 +3973,24 @@ module chip_array (
     .pawn_s(pawn_7),
     .pass_n(pass_23),
     .pass_s(pass_7),
-    .ray_out_0(_n1196),
-    .ray_out_1(_n1197),
-    .ray_out_2(_n1198),
-    .ray_out_3(_n1199),
-    .ray_out_4(_n1200),
-    .ray_out_5(_n1201),
-    .ray_out_6(_n1202),
-    .ray_out_7(_n1203),
-    .knight_out(_n1204),
-    .king_out(_n1205),
-    .pawn_out(_n1206),
-    .pass_out(_n1207),
-    .victim(_n1208),
-    .target(_n1209),
-    .attacker(_n1210),
-    .own_pawn(_n1211),
-    .vprio(_n1212),
-    .aprio(_n1213),
+    .ray_out_0(_n1198),
+    .ray_out_1(_n1199),
+    .ray_out_2(_n1200),
+    .ray_out_3(_n1201),
+    .ray_out_4(_n1202),
+    .ray_out_5(_n1203),
+    .ray_out_6(_n1204),
+    .ray_out_7(_n1205),
+    .knight_out(_n1206),
+    .king_out(_n1207),
+    .pawn_out(_n1208),
+    .pass_out(_n1209),
+    .victim(_n1210),
+    .target(_n1211),
+    .attacker(_n1212),
+    .own_pawn(_n1213),
+    .vprio(_n1214),
+    .aprio(_n1215),
     .piece(_cell_15_piece)
   );
   chip_cell cell_16 (
@@ -3969,6 +4003,8 @@ module chip_array (
     .ep_set(ep_set[16]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -3986,8 +4022,8 @@ module chip_array (
     .ray_in_5(ray5_25),
     .ray_in_6(ray6_17),
     .ray_in_7(ray7_9),
-    .knight_in(_n1221),
-    .king_in(_n1222),
+    .knight_in(_n1223),
+    .king_in(_n1224),
     .pawn_ne(pawn_25),
     .pawn_nw(1'h0),
     .pawn_se(pawn_9),
@@ -3996,24 +4032,24 @@ module chip_array (
     .pawn_s(pawn_8),
     .pass_n(pass_24),
     .pass_s(pass_8),
-    .ray_out_0(_n1223),
-    .ray_out_1(_n1224),
-    .ray_out_2(_n1225),
-    .ray_out_3(_n1226),
-    .ray_out_4(_n1227),
-    .ray_out_5(_n1228),
-    .ray_out_6(_n1229),
-    .ray_out_7(_n1230),
-    .knight_out(_n1231),
-    .king_out(_n1232),
-    .pawn_out(_n1233),
-    .pass_out(_n1234),
-    .victim(_n1235),
-    .target(_n1236),
-    .attacker(_n1237),
-    .own_pawn(_n1238),
-    .vprio(_n1239),
-    .aprio(_n1240),
+    .ray_out_0(_n1225),
+    .ray_out_1(_n1226),
+    .ray_out_2(_n1227),
+    .ray_out_3(_n1228),
+    .ray_out_4(_n1229),
+    .ray_out_5(_n1230),
+    .ray_out_6(_n1231),
+    .ray_out_7(_n1232),
+    .knight_out(_n1233),
+    .king_out(_n1234),
+    .pawn_out(_n1235),
+    .pass_out(_n1236),
+    .victim(_n1237),
+    .target(_n1238),
+    .attacker(_n1239),
+    .own_pawn(_n1240),
+    .vprio(_n1241),
+    .aprio(_n1242),
     .piece(_cell_16_piece)
   );
   chip_cell cell_17 (
@@ -4026,6 +4062,8 @@ module chip_array (
     .ep_set(ep_set[17]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4043,8 +4081,8 @@ module chip_array (
     .ray_in_5(ray5_26),
     .ray_in_6(ray6_18),
     .ray_in_7(ray7_10),
-    .knight_in(_n1248),
-    .king_in(_n1249),
+    .knight_in(_n1250),
+    .king_in(_n1251),
     .pawn_ne(pawn_26),
     .pawn_nw(pawn_24),
     .pawn_se(pawn_10),
@@ -4053,24 +4091,24 @@ module chip_array (
     .pawn_s(pawn_9),
     .pass_n(pass_25),
     .pass_s(pass_9),
-    .ray_out_0(_n1250),
-    .ray_out_1(_n1251),
-    .ray_out_2(_n1252),
-    .ray_out_3(_n1253),
-    .ray_out_4(_n1254),
-    .ray_out_5(_n1255),
-    .ray_out_6(_n1256),
-    .ray_out_7(_n1257),
-    .knight_out(_n1258),
-    .king_out(_n1259),
-    .pawn_out(_n1260),
-    .pass_out(_n1261),
-    .victim(_n1262),
-    .target(_n1263),
-    .attacker(_n1264),
-    .own_pawn(_n1265),
-    .vprio(_n1266),
-    .aprio(_n1267),
+    .ray_out_0(_n1252),
+    .ray_out_1(_n1253),
+    .ray_out_2(_n1254),
+    .ray_out_3(_n1255),
+    .ray_out_4(_n1256),
+    .ray_out_5(_n1257),
+    .ray_out_6(_n1258),
+    .ray_out_7(_n1259),
+    .knight_out(_n1260),
+    .king_out(_n1261),
+    .pawn_out(_n1262),
+    .pass_out(_n1263),
+    .victim(_n1264),
+    .target(_n1265),
+    .attacker(_n1266),
+    .own_pawn(_n1267),
+    .vprio(_n1268),
+    .aprio(_n1269),
     .piece(_cell_17_piece)
   );
   chip_cell cell_18 (
@@ -4083,6 +4121,8 @@ module chip_array (
     .ep_set(ep_set[18]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4100,8 +4140,8 @@ module chip_array (
     .ray_in_5(ray5_27),
     .ray_in_6(ray6_19),
     .ray_in_7(ray7_11),
-    .knight_in(_n1275),
-    .king_in(_n1276),
+    .knight_in(_n1277),
+    .king_in(_n1278),
     .pawn_ne(pawn_27),
     .pawn_nw(pawn_25),
     .pawn_se(pawn_11),
@@ -4110,24 +4150,24 @@ module chip_array (
     .pawn_s(pawn_10),
     .pass_n(pass_26),
     .pass_s(pass_10),
-    .ray_out_0(_n1277),
-    .ray_out_1(_n1278),
-    .ray_out_2(_n1279),
-    .ray_out_3(_n1280),
-    .ray_out_4(_n1281),
-    .ray_out_5(_n1282),
-    .ray_out_6(_n1283),
-    .ray_out_7(_n1284),
-    .knight_out(_n1285),
-    .king_out(_n1286),
-    .pawn_out(_n1287),
-    .pass_out(_n1288),
-    .victim(_n1289),
-    .target(_n1290),
-    .attacker(_n1291),
-    .own_pawn(_n1292),
-    .vprio(_n1293),
-    .aprio(_n1294),
+    .ray_out_0(_n1279),
+    .ray_out_1(_n1280),
+    .ray_out_2(_n1281),
+    .ray_out_3(_n1282),
+    .ray_out_4(_n1283),
+    .ray_out_5(_n1284),
+    .ray_out_6(_n1285),
+    .ray_out_7(_n1286),
+    .knight_out(_n1287),
+    .king_out(_n1288),
+    .pawn_out(_n1289),
+    .pass_out(_n1290),
+    .victim(_n1291),
+    .target(_n1292),
+    .attacker(_n1293),
+    .own_pawn(_n1294),
+    .vprio(_n1295),
+    .aprio(_n1296),
     .piece(_cell_18_piece)
   );
   chip_cell cell_19 (
@@ -4140,6 +4180,8 @@ module chip_array (
     .ep_set(ep_set[19]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4157,8 +4199,8 @@ module chip_array (
     .ray_in_5(ray5_28),
     .ray_in_6(ray6_20),
     .ray_in_7(ray7_12),
-    .knight_in(_n1302),
-    .king_in(_n1303),
+    .knight_in(_n1304),
+    .king_in(_n1305),
     .pawn_ne(pawn_28),
     .pawn_nw(pawn_26),
     .pawn_se(pawn_12),
@@ -4167,24 +4209,24 @@ module chip_array (
     .pawn_s(pawn_11),
     .pass_n(pass_27),
     .pass_s(pass_11),
-    .ray_out_0(_n1304),
-    .ray_out_1(_n1305),
-    .ray_out_2(_n1306),
-    .ray_out_3(_n1307),
-    .ray_out_4(_n1308),
-    .ray_out_5(_n1309),
-    .ray_out_6(_n1310),
-    .ray_out_7(_n1311),
-    .knight_out(_n1312),
-    .king_out(_n1313),
-    .pawn_out(_n1314),
-    .pass_out(_n1315),
-    .victim(_n1316),
-    .target(_n1317),
-    .attacker(_n1318),
-    .own_pawn(_n1319),
-    .vprio(_n1320),
-    .aprio(_n1321),
+    .ray_out_0(_n1306),
+    .ray_out_1(_n1307),
+    .ray_out_2(_n1308),
+    .ray_out_3(_n1309),
+    .ray_out_4(_n1310),
+    .ray_out_5(_n1311),
+    .ray_out_6(_n1312),
+    .ray_out_7(_n1313),
+    .knight_out(_n1314),
+    .king_out(_n1315),
+    .pawn_out(_n1316),
+    .pass_out(_n1317),
+    .victim(_n1318),
+    .target(_n1319),
+    .attacker(_n1320),
+    .own_pawn(_n1321),
+    .vprio(_n1322),
+    .aprio(_n1323),
     .piece(_cell_19_piece)
   );
   chip_cell cell_20 (
@@ -4197,6 +4239,8 @@ module chip_array (
     .ep_set(ep_set[20]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4214,8 +4258,8 @@ module chip_array (
     .ray_in_5(ray5_29),
     .ray_in_6(ray6_21),
     .ray_in_7(ray7_13),
-    .knight_in(_n1329),
-    .king_in(_n1330),
+    .knight_in(_n1331),
+    .king_in(_n1332),
     .pawn_ne(pawn_29),
     .pawn_nw(pawn_27),
     .pawn_se(pawn_13),
@@ -4224,24 +4268,24 @@ module chip_array (
     .pawn_s(pawn_12),
     .pass_n(pass_28),
     .pass_s(pass_12),
-    .ray_out_0(_n1331),
-    .ray_out_1(_n1332),
-    .ray_out_2(_n1333),
-    .ray_out_3(_n1334),
-    .ray_out_4(_n1335),
-    .ray_out_5(_n1336),
-    .ray_out_6(_n1337),
-    .ray_out_7(_n1338),
-    .knight_out(_n1339),
-    .king_out(_n1340),
-    .pawn_out(_n1341),
-    .pass_out(_n1342),
-    .victim(_n1343),
-    .target(_n1344),
-    .attacker(_n1345),
-    .own_pawn(_n1346),
-    .vprio(_n1347),
-    .aprio(_n1348),
+    .ray_out_0(_n1333),
+    .ray_out_1(_n1334),
+    .ray_out_2(_n1335),
+    .ray_out_3(_n1336),
+    .ray_out_4(_n1337),
+    .ray_out_5(_n1338),
+    .ray_out_6(_n1339),
+    .ray_out_7(_n1340),
+    .knight_out(_n1341),
+    .king_out(_n1342),
+    .pawn_out(_n1343),
+    .pass_out(_n1344),
+    .victim(_n1345),
+    .target(_n1346),
+    .attacker(_n1347),
+    .own_pawn(_n1348),
+    .vprio(_n1349),
+    .aprio(_n1350),
     .piece(_cell_20_piece)
   );
   chip_cell cell_21 (
@@ -4254,6 +4298,8 @@ module chip_array (
     .ep_set(ep_set[21]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4271,8 +4317,8 @@ module chip_array (
     .ray_in_5(ray5_30),
     .ray_in_6(ray6_22),
     .ray_in_7(ray7_14),
-    .knight_in(_n1356),
-    .king_in(_n1357),
+    .knight_in(_n1358),
+    .king_in(_n1359),
     .pawn_ne(pawn_30),
     .pawn_nw(pawn_28),
     .pawn_se(pawn_14),
@@ -4281,24 +4327,24 @@ module chip_array (
     .pawn_s(pawn_13),
     .pass_n(pass_29),
     .pass_s(pass_13),
-    .ray_out_0(_n1358),
-    .ray_out_1(_n1359),
-    .ray_out_2(_n1360),
-    .ray_out_3(_n1361),
-    .ray_out_4(_n1362),
-    .ray_out_5(_n1363),
-    .ray_out_6(_n1364),
-    .ray_out_7(_n1365),
-    .knight_out(_n1366),
-    .king_out(_n1367),
-    .pawn_out(_n1368),
-    .pass_out(_n1369),
-    .victim(_n1370),
-    .target(_n1371),
-    .attacker(_n1372),
-    .own_pawn(_n1373),
-    .vprio(_n1374),
-    .aprio(_n1375),
+    .ray_out_0(_n1360),
+    .ray_out_1(_n1361),
+    .ray_out_2(_n1362),
+    .ray_out_3(_n1363),
+    .ray_out_4(_n1364),
+    .ray_out_5(_n1365),
+    .ray_out_6(_n1366),
+    .ray_out_7(_n1367),
+    .knight_out(_n1368),
+    .king_out(_n1369),
+    .pawn_out(_n1370),
+    .pass_out(_n1371),
+    .victim(_n1372),
+    .target(_n1373),
+    .attacker(_n1374),
+    .own_pawn(_n1375),
+    .vprio(_n1376),
+    .aprio(_n1377),
     .piece(_cell_21_piece)
   );
   chip_cell cell_22 (
@@ -4311,6 +4357,8 @@ module chip_array (
     .ep_set(ep_set[22]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4328,8 +4376,8 @@ module chip_array (
     .ray_in_5(ray5_31),
     .ray_in_6(ray6_23),
     .ray_in_7(ray7_15),
-    .knight_in(_n1383),
-    .king_in(_n1384),
+    .knight_in(_n1385),
+    .king_in(_n1386),
     .pawn_ne(pawn_31),
     .pawn_nw(pawn_29),
     .pawn_se(pawn_15),
@@ -4338,24 +4386,24 @@ module chip_array (
     .pawn_s(pawn_14),
     .pass_n(pass_30),
     .pass_s(pass_14),
-    .ray_out_0(_n1385),
-    .ray_out_1(_n1386),
-    .ray_out_2(_n1387),
-    .ray_out_3(_n1388),
-    .ray_out_4(_n1389),
-    .ray_out_5(_n1390),
-    .ray_out_6(_n1391),
-    .ray_out_7(_n1392),
-    .knight_out(_n1393),
-    .king_out(_n1394),
-    .pawn_out(_n1395),
-    .pass_out(_n1396),
-    .victim(_n1397),
-    .target(_n1398),
-    .attacker(_n1399),
-    .own_pawn(_n1400),
-    .vprio(_n1401),
-    .aprio(_n1402),
+    .ray_out_0(_n1387),
+    .ray_out_1(_n1388),
+    .ray_out_2(_n1389),
+    .ray_out_3(_n1390),
+    .ray_out_4(_n1391),
+    .ray_out_5(_n1392),
+    .ray_out_6(_n1393),
+    .ray_out_7(_n1394),
+    .knight_out(_n1395),
+    .king_out(_n1396),
+    .pawn_out(_n1397),
+    .pass_out(_n1398),
+    .victim(_n1399),
+    .target(_n1400),
+    .attacker(_n1401),
+    .own_pawn(_n1402),
+    .vprio(_n1403),
+    .aprio(_n1404),
     .piece(_cell_22_piece)
   );
   chip_cell cell_23 (
@@ -4368,6 +4416,8 @@ module chip_array (
     .ep_set(ep_set[23]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4385,8 +4435,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1410),
-    .king_in(_n1411),
+    .knight_in(_n1412),
+    .king_in(_n1413),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_30),
     .pawn_se(1'h0),
@@ -4395,24 +4445,24 @@ module chip_array (
     .pawn_s(pawn_15),
     .pass_n(pass_31),
     .pass_s(pass_15),
-    .ray_out_0(_n1412),
-    .ray_out_1(_n1413),
-    .ray_out_2(_n1414),
-    .ray_out_3(_n1415),
-    .ray_out_4(_n1416),
-    .ray_out_5(_n1417),
-    .ray_out_6(_n1418),
-    .ray_out_7(_n1419),
-    .knight_out(_n1420),
-    .king_out(_n1421),
-    .pawn_out(_n1422),
-    .pass_out(_n1423),
-    .victim(_n1424),
-    .target(_n1425),
-    .attacker(_n1426),
-    .own_pawn(_n1427),
-    .vprio(_n1428),
-    .aprio(_n1429),
+    .ray_out_0(_n1414),
+    .ray_out_1(_n1415),
+    .ray_out_2(_n1416),
+    .ray_out_3(_n1417),
+    .ray_out_4(_n1418),
+    .ray_out_5(_n1419),
+    .ray_out_6(_n1420),
+    .ray_out_7(_n1421),
+    .knight_out(_n1422),
+    .king_out(_n1423),
+    .pawn_out(_n1424),
+    .pass_out(_n1425),
+    .victim(_n1426),
+    .target(_n1427),
+    .attacker(_n1428),
+    .own_pawn(_n1429),
+    .vprio(_n1430),
+    .aprio(_n1431),
     .piece(_cell_23_piece)
   );
   chip_cell cell_24 (
@@ -4425,6 +4475,8 @@ module chip_array (
     .ep_set(ep_set[24]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4442,8 +4494,8 @@ module chip_array (
     .ray_in_5(ray5_33),
     .ray_in_6(ray6_25),
     .ray_in_7(ray7_17),
-    .knight_in(_n1437),
-    .king_in(_n1438),
+    .knight_in(_n1439),
+    .king_in(_n1440),
     .pawn_ne(pawn_33),
     .pawn_nw(1'h0),
     .pawn_se(pawn_17),
@@ -4452,24 +4504,24 @@ module chip_array (
     .pawn_s(pawn_16),
     .pass_n(pass_32),
     .pass_s(pass_16),
-    .ray_out_0(_n1439),
-    .ray_out_1(_n1440),
-    .ray_out_2(_n1441),
-    .ray_out_3(_n1442),
-    .ray_out_4(_n1443),
-    .ray_out_5(_n1444),
-    .ray_out_6(_n1445),
-    .ray_out_7(_n1446),
-    .knight_out(_n1447),
-    .king_out(_n1448),
-    .pawn_out(_n1449),
-    .pass_out(_n1450),
-    .victim(_n1451),
-    .target(_n1452),
-    .attacker(_n1453),
-    .own_pawn(_n1454),
-    .vprio(_n1455),
-    .aprio(_n1456),
+    .ray_out_0(_n1441),
+    .ray_out_1(_n1442),
+    .ray_out_2(_n1443),
+    .ray_out_3(_n1444),
+    .ray_out_4(_n1445),
+    .ray_out_5(_n1446),
+    .ray_out_6(_n1447),
+    .ray_out_7(_n1448),
+    .knight_out(_n1449),
+    .king_out(_n1450),
+    .pawn_out(_n1451),
+    .pass_out(_n1452),
+    .victim(_n1453),
+    .target(_n1454),
+    .attacker(_n1455),
+    .own_pawn(_n1456),
+    .vprio(_n1457),
+    .aprio(_n1458),
     .piece(_cell_24_piece)
   );
   chip_cell cell_25 (
@@ -4482,6 +4534,8 @@ module chip_array (
     .ep_set(ep_set[25]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4499,8 +4553,8 @@ module chip_array (
     .ray_in_5(ray5_34),
     .ray_in_6(ray6_26),
     .ray_in_7(ray7_18),
-    .knight_in(_n1464),
-    .king_in(_n1465),
+    .knight_in(_n1466),
+    .king_in(_n1467),
     .pawn_ne(pawn_34),
     .pawn_nw(pawn_32),
     .pawn_se(pawn_18),
@@ -4509,24 +4563,24 @@ module chip_array (
     .pawn_s(pawn_17),
     .pass_n(pass_33),
     .pass_s(pass_17),
-    .ray_out_0(_n1466),
-    .ray_out_1(_n1467),
-    .ray_out_2(_n1468),
-    .ray_out_3(_n1469),
-    .ray_out_4(_n1470),
-    .ray_out_5(_n1471),
-    .ray_out_6(_n1472),
-    .ray_out_7(_n1473),
-    .knight_out(_n1474),
-    .king_out(_n1475),
-    .pawn_out(_n1476),
-    .pass_out(_n1477),
-    .victim(_n1478),
-    .target(_n1479),
-    .attacker(_n1480),
-    .own_pawn(_n1481),
-    .vprio(_n1482),
-    .aprio(_n1483),
+    .ray_out_0(_n1468),
+    .ray_out_1(_n1469),
+    .ray_out_2(_n1470),
+    .ray_out_3(_n1471),
+    .ray_out_4(_n1472),
+    .ray_out_5(_n1473),
+    .ray_out_6(_n1474),
+    .ray_out_7(_n1475),
+    .knight_out(_n1476),
+    .king_out(_n1477),
+    .pawn_out(_n1478),
+    .pass_out(_n1479),
+    .victim(_n1480),
+    .target(_n1481),
+    .attacker(_n1482),
+    .own_pawn(_n1483),
+    .vprio(_n1484),
+    .aprio(_n1485),
     .piece(_cell_25_piece)
   );
   chip_cell cell_26 (
@@ -4539,6 +4593,8 @@ module chip_array (
     .ep_set(ep_set[26]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4556,8 +4612,8 @@ module chip_array (
     .ray_in_5(ray5_35),
     .ray_in_6(ray6_27),
     .ray_in_7(ray7_19),
-    .knight_in(_n1491),
-    .king_in(_n1492),
+    .knight_in(_n1493),
+    .king_in(_n1494),
     .pawn_ne(pawn_35),
     .pawn_nw(pawn_33),
     .pawn_se(pawn_19),
@@ -4566,24 +4622,24 @@ module chip_array (
     .pawn_s(pawn_18),
     .pass_n(pass_34),
     .pass_s(pass_18),
-    .ray_out_0(_n1493),
-    .ray_out_1(_n1494),
-    .ray_out_2(_n1495),
-    .ray_out_3(_n1496),
-    .ray_out_4(_n1497),
-    .ray_out_5(_n1498),
-    .ray_out_6(_n1499),
-    .ray_out_7(_n1500),
-    .knight_out(_n1501),
-    .king_out(_n1502),
-    .pawn_out(_n1503),
-    .pass_out(_n1504),
-    .victim(_n1505),
-    .target(_n1506),
-    .attacker(_n1507),
-    .own_pawn(_n1508),
-    .vprio(_n1509),
-    .aprio(_n1510),
+    .ray_out_0(_n1495),
+    .ray_out_1(_n1496),
+    .ray_out_2(_n1497),
+    .ray_out_3(_n1498),
+    .ray_out_4(_n1499),
+    .ray_out_5(_n1500),
+    .ray_out_6(_n1501),
+    .ray_out_7(_n1502),
+    .knight_out(_n1503),
+    .king_out(_n1504),
+    .pawn_out(_n1505),
+    .pass_out(_n1506),
+    .victim(_n1507),
+    .target(_n1508),
+    .attacker(_n1509),
+    .own_pawn(_n1510),
+    .vprio(_n1511),
+    .aprio(_n1512),
     .piece(_cell_26_piece)
   );
   chip_cell cell_27 (
@@ -4596,6 +4652,8 @@ module chip_array (
     .ep_set(ep_set[27]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4613,8 +4671,8 @@ module chip_array (
     .ray_in_5(ray5_36),
     .ray_in_6(ray6_28),
     .ray_in_7(ray7_20),
-    .knight_in(_n1518),
-    .king_in(_n1519),
+    .knight_in(_n1520),
+    .king_in(_n1521),
     .pawn_ne(pawn_36),
     .pawn_nw(pawn_34),
     .pawn_se(pawn_20),
@@ -4623,24 +4681,24 @@ module chip_array (
     .pawn_s(pawn_19),
     .pass_n(pass_35),
     .pass_s(pass_19),
-    .ray_out_0(_n1520),
-    .ray_out_1(_n1521),
-    .ray_out_2(_n1522),
-    .ray_out_3(_n1523),
-    .ray_out_4(_n1524),
-    .ray_out_5(_n1525),
-    .ray_out_6(_n1526),
-    .ray_out_7(_n1527),
-    .knight_out(_n1528),
-    .king_out(_n1529),
-    .pawn_out(_n1530),
-    .pass_out(_n1531),
-    .victim(_n1532),
-    .target(_n1533),
-    .attacker(_n1534),
-    .own_pawn(_n1535),
-    .vprio(_n1536),
-    .aprio(_n1537),
+    .ray_out_0(_n1522),
+    .ray_out_1(_n1523),
+    .ray_out_2(_n1524),
+    .ray_out_3(_n1525),
+    .ray_out_4(_n1526),
+    .ray_out_5(_n1527),
+    .ray_out_6(_n1528),
+    .ray_out_7(_n1529),
+    .knight_out(_n1530),
+    .king_out(_n1531),
+    .pawn_out(_n1532),
+    .pass_out(_n1533),
+    .victim(_n1534),
+    .target(_n1535),
+    .attacker(_n1536),
+    .own_pawn(_n1537),
+    .vprio(_n1538),
+    .aprio(_n1539),
     .piece(_cell_27_piece)
   );
   chip_cell cell_28 (
@@ -4653,6 +4711,8 @@ module chip_array (
     .ep_set(ep_set[28]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4670,8 +4730,8 @@ module chip_array (
     .ray_in_5(ray5_37),
     .ray_in_6(ray6_29),
     .ray_in_7(ray7_21),
-    .knight_in(_n1545),
-    .king_in(_n1546),
+    .knight_in(_n1547),
+    .king_in(_n1548),
     .pawn_ne(pawn_37),
     .pawn_nw(pawn_35),
     .pawn_se(pawn_21),
@@ -4680,24 +4740,24 @@ module chip_array (
     .pawn_s(pawn_20),
     .pass_n(pass_36),
     .pass_s(pass_20),
-    .ray_out_0(_n1547),
-    .ray_out_1(_n1548),
-    .ray_out_2(_n1549),
-    .ray_out_3(_n1550),
-    .ray_out_4(_n1551),
-    .ray_out_5(_n1552),
-    .ray_out_6(_n1553),
-    .ray_out_7(_n1554),
-    .knight_out(_n1555),
-    .king_out(_n1556),
-    .pawn_out(_n1557),
-    .pass_out(_n1558),
-    .victim(_n1559),
-    .target(_n1560),
-    .attacker(_n1561),
-    .own_pawn(_n1562),
-    .vprio(_n1563),
-    .aprio(_n1564),
+    .ray_out_0(_n1549),
+    .ray_out_1(_n1550),
+    .ray_out_2(_n1551),
+    .ray_out_3(_n1552),
+    .ray_out_4(_n1553),
+    .ray_out_5(_n1554),
+    .ray_out_6(_n1555),
+    .ray_out_7(_n1556),
+    .knight_out(_n1557),
+    .king_out(_n1558),
+    .pawn_out(_n1559),
+    .pass_out(_n1560),
+    .victim(_n1561),
+    .target(_n1562),
+    .attacker(_n1563),
+    .own_pawn(_n1564),
+    .vprio(_n1565),
+    .aprio(_n1566),
     .piece(_cell_28_piece)
   );
   chip_cell cell_29 (
@@ -4710,6 +4770,8 @@ module chip_array (
     .ep_set(ep_set[29]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4727,8 +4789,8 @@ module chip_array (
     .ray_in_5(ray5_38),
     .ray_in_6(ray6_30),
     .ray_in_7(ray7_22),
-    .knight_in(_n1572),
-    .king_in(_n1573),
+    .knight_in(_n1574),
+    .king_in(_n1575),
     .pawn_ne(pawn_38),
     .pawn_nw(pawn_36),
     .pawn_se(pawn_22),
@@ -4737,24 +4799,24 @@ module chip_array (
     .pawn_s(pawn_21),
     .pass_n(pass_37),
     .pass_s(pass_21),
-    .ray_out_0(_n1574),
-    .ray_out_1(_n1575),
-    .ray_out_2(_n1576),
-    .ray_out_3(_n1577),
-    .ray_out_4(_n1578),
-    .ray_out_5(_n1579),
-    .ray_out_6(_n1580),
-    .ray_out_7(_n1581),
-    .knight_out(_n1582),
-    .king_out(_n1583),
-    .pawn_out(_n1584),
-    .pass_out(_n1585),
-    .victim(_n1586),
-    .target(_n1587),
-    .attacker(_n1588),
-    .own_pawn(_n1589),
-    .vprio(_n1590),
-    .aprio(_n1591),
+    .ray_out_0(_n1576),
+    .ray_out_1(_n1577),
+    .ray_out_2(_n1578),
+    .ray_out_3(_n1579),
+    .ray_out_4(_n1580),
+    .ray_out_5(_n1581),
+    .ray_out_6(_n1582),
+    .ray_out_7(_n1583),
+    .knight_out(_n1584),
+    .king_out(_n1585),
+    .pawn_out(_n1586),
+    .pass_out(_n1587),
+    .victim(_n1588),
+    .target(_n1589),
+    .attacker(_n1590),
+    .own_pawn(_n1591),
+    .vprio(_n1592),
+    .aprio(_n1593),
     .piece(_cell_29_piece)
   );
   chip_cell cell_30 (
@@ -4767,6 +4829,8 @@ module chip_array (
     .ep_set(ep_set[30]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4784,8 +4848,8 @@ module chip_array (
     .ray_in_5(ray5_39),
     .ray_in_6(ray6_31),
     .ray_in_7(ray7_23),
-    .knight_in(_n1599),
-    .king_in(_n1600),
+    .knight_in(_n1601),
+    .king_in(_n1602),
     .pawn_ne(pawn_39),
     .pawn_nw(pawn_37),
     .pawn_se(pawn_23),
@@ -4794,24 +4858,24 @@ module chip_array (
     .pawn_s(pawn_22),
     .pass_n(pass_38),
     .pass_s(pass_22),
-    .ray_out_0(_n1601),
-    .ray_out_1(_n1602),
-    .ray_out_2(_n1603),
-    .ray_out_3(_n1604),
-    .ray_out_4(_n1605),
-    .ray_out_5(_n1606),
-    .ray_out_6(_n1607),
-    .ray_out_7(_n1608),
-    .knight_out(_n1609),
-    .king_out(_n1610),
-    .pawn_out(_n1611),
-    .pass_out(_n1612),
-    .victim(_n1613),
-    .target(_n1614),
-    .attacker(_n1615),
-    .own_pawn(_n1616),
-    .vprio(_n1617),
-    .aprio(_n1618),
+    .ray_out_0(_n1603),
+    .ray_out_1(_n1604),
+    .ray_out_2(_n1605),
+    .ray_out_3(_n1606),
+    .ray_out_4(_n1607),
+    .ray_out_5(_n1608),
+    .ray_out_6(_n1609),
+    .ray_out_7(_n1610),
+    .knight_out(_n1611),
+    .king_out(_n1612),
+    .pawn_out(_n1613),
+    .pass_out(_n1614),
+    .victim(_n1615),
+    .target(_n1616),
+    .attacker(_n1617),
+    .own_pawn(_n1618),
+    .vprio(_n1619),
+    .aprio(_n1620),
     .piece(_cell_30_piece)
   );
   chip_cell cell_31 (
@@ -4824,6 +4888,8 @@ module chip_array (
     .ep_set(ep_set[31]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4841,8 +4907,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1626),
-    .king_in(_n1627),
+    .knight_in(_n1628),
+    .king_in(_n1629),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_38),
     .pawn_se(1'h0),
@@ -4851,24 +4917,24 @@ module chip_array (
     .pawn_s(pawn_23),
     .pass_n(pass_39),
     .pass_s(pass_23),
-    .ray_out_0(_n1628),
-    .ray_out_1(_n1629),
-    .ray_out_2(_n1630),
-    .ray_out_3(_n1631),
-    .ray_out_4(_n1632),
-    .ray_out_5(_n1633),
-    .ray_out_6(_n1634),
-    .ray_out_7(_n1635),
-    .knight_out(_n1636),
-    .king_out(_n1637),
-    .pawn_out(_n1638),
-    .pass_out(_n1639),
-    .victim(_n1640),
-    .target(_n1641),
-    .attacker(_n1642),
-    .own_pawn(_n1643),
-    .vprio(_n1644),
-    .aprio(_n1645),
+    .ray_out_0(_n1630),
+    .ray_out_1(_n1631),
+    .ray_out_2(_n1632),
+    .ray_out_3(_n1633),
+    .ray_out_4(_n1634),
+    .ray_out_5(_n1635),
+    .ray_out_6(_n1636),
+    .ray_out_7(_n1637),
+    .knight_out(_n1638),
+    .king_out(_n1639),
+    .pawn_out(_n1640),
+    .pass_out(_n1641),
+    .victim(_n1642),
+    .target(_n1643),
+    .attacker(_n1644),
+    .own_pawn(_n1645),
+    .vprio(_n1646),
+    .aprio(_n1647),
     .piece(_cell_31_piece)
   );
   chip_cell cell_32 (
@@ -4881,6 +4947,8 @@ module chip_array (
     .ep_set(ep_set[32]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4898,8 +4966,8 @@ module chip_array (
     .ray_in_5(ray5_41),
     .ray_in_6(ray6_33),
     .ray_in_7(ray7_25),
-    .knight_in(_n1653),
-    .king_in(_n1654),
+    .knight_in(_n1655),
+    .king_in(_n1656),
     .pawn_ne(pawn_41),
     .pawn_nw(1'h0),
     .pawn_se(pawn_25),
@@ -4908,24 +4976,24 @@ module chip_array (
     .pawn_s(pawn_24),
     .pass_n(pass_40),
     .pass_s(pass_24),
-    .ray_out_0(_n1655),
-    .ray_out_1(_n1656),
-    .ray_out_2(_n1657),
-    .ray_out_3(_n1658),
-    .ray_out_4(_n1659),
-    .ray_out_5(_n1660),
-    .ray_out_6(_n1661),
-    .ray_out_7(_n1662),
-    .knight_out(_n1663),
-    .king_out(_n1664),
-    .pawn_out(_n1665),
-    .pass_out(_n1666),
-    .victim(_n1667),
-    .target(_n1668),
-    .attacker(_n1669),
-    .own_pawn(_n1670),
-    .vprio(_n1671),
-    .aprio(_n1672),
+    .ray_out_0(_n1657),
+    .ray_out_1(_n1658),
+    .ray_out_2(_n1659),
+    .ray_out_3(_n1660),
+    .ray_out_4(_n1661),
+    .ray_out_5(_n1662),
+    .ray_out_6(_n1663),
+    .ray_out_7(_n1664),
+    .knight_out(_n1665),
+    .king_out(_n1666),
+    .pawn_out(_n1667),
+    .pass_out(_n1668),
+    .victim(_n1669),
+    .target(_n1670),
+    .attacker(_n1671),
+    .own_pawn(_n1672),
+    .vprio(_n1673),
+    .aprio(_n1674),
     .piece(_cell_32_piece)
   );
   chip_cell cell_33 (
@@ -4938,6 +5006,8 @@ module chip_array (
     .ep_set(ep_set[33]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -4955,8 +5025,8 @@ module chip_array (
     .ray_in_5(ray5_42),
     .ray_in_6(ray6_34),
     .ray_in_7(ray7_26),
-    .knight_in(_n1680),
-    .king_in(_n1681),
+    .knight_in(_n1682),
+    .king_in(_n1683),
     .pawn_ne(pawn_42),
     .pawn_nw(pawn_40),
     .pawn_se(pawn_26),
@@ -4965,24 +5035,24 @@ module chip_array (
     .pawn_s(pawn_25),
     .pass_n(pass_41),
     .pass_s(pass_25),
-    .ray_out_0(_n1682),
-    .ray_out_1(_n1683),
-    .ray_out_2(_n1684),
-    .ray_out_3(_n1685),
-    .ray_out_4(_n1686),
-    .ray_out_5(_n1687),
-    .ray_out_6(_n1688),
-    .ray_out_7(_n1689),
-    .knight_out(_n1690),
-    .king_out(_n1691),
-    .pawn_out(_n1692),
-    .pass_out(_n1693),
-    .victim(_n1694),
-    .target(_n1695),
-    .attacker(_n1696),
-    .own_pawn(_n1697),
-    .vprio(_n1698),
-    .aprio(_n1699),
+    .ray_out_0(_n1684),
+    .ray_out_1(_n1685),
+    .ray_out_2(_n1686),
+    .ray_out_3(_n1687),
+    .ray_out_4(_n1688),
+    .ray_out_5(_n1689),
+    .ray_out_6(_n1690),
+    .ray_out_7(_n1691),
+    .knight_out(_n1692),
+    .king_out(_n1693),
+    .pawn_out(_n1694),
+    .pass_out(_n1695),
+    .victim(_n1696),
+    .target(_n1697),
+    .attacker(_n1698),
+    .own_pawn(_n1699),
+    .vprio(_n1700),
+    .aprio(_n1701),
     .piece(_cell_33_piece)
   );
   chip_cell cell_34 (
@@ -4995,6 +5065,8 @@ module chip_array (
     .ep_set(ep_set[34]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5012,8 +5084,8 @@ module chip_array (
     .ray_in_5(ray5_43),
     .ray_in_6(ray6_35),
     .ray_in_7(ray7_27),
-    .knight_in(_n1707),
-    .king_in(_n1708),
+    .knight_in(_n1709),
+    .king_in(_n1710),
     .pawn_ne(pawn_43),
     .pawn_nw(pawn_41),
     .pawn_se(pawn_27),
@@ -5022,24 +5094,24 @@ module chip_array (
     .pawn_s(pawn_26),
     .pass_n(pass_42),
     .pass_s(pass_26),
-    .ray_out_0(_n1709),
-    .ray_out_1(_n1710),
-    .ray_out_2(_n1711),
-    .ray_out_3(_n1712),
-    .ray_out_4(_n1713),
-    .ray_out_5(_n1714),
-    .ray_out_6(_n1715),
-    .ray_out_7(_n1716),
-    .knight_out(_n1717),
-    .king_out(_n1718),
-    .pawn_out(_n1719),
-    .pass_out(_n1720),
-    .victim(_n1721),
-    .target(_n1722),
-    .attacker(_n1723),
-    .own_pawn(_n1724),
-    .vprio(_n1725),
-    .aprio(_n1726),
+    .ray_out_0(_n1711),
+    .ray_out_1(_n1712),
+    .ray_out_2(_n1713),
+    .ray_out_3(_n1714),
+    .ray_out_4(_n1715),
+    .ray_out_5(_n1716),
+    .ray_out_6(_n1717),
+    .ray_out_7(_n1718),
+    .knight_out(_n1719),
+    .king_out(_n1720),
+    .pawn_out(_n1721),
+    .pass_out(_n1722),
+    .victim(_n1723),
+    .target(_n1724),
+    .attacker(_n1725),
+    .own_pawn(_n1726),
+    .vprio(_n1727),
+    .aprio(_n1728),
     .piece(_cell_34_piece)
   );
   chip_cell cell_35 (
@@ -5052,6 +5124,8 @@ module chip_array (
     .ep_set(ep_set[35]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5069,8 +5143,8 @@ module chip_array (
     .ray_in_5(ray5_44),
     .ray_in_6(ray6_36),
     .ray_in_7(ray7_28),
-    .knight_in(_n1734),
-    .king_in(_n1735),
+    .knight_in(_n1736),
+    .king_in(_n1737),
     .pawn_ne(pawn_44),
     .pawn_nw(pawn_42),
     .pawn_se(pawn_28),
@@ -5079,24 +5153,24 @@ module chip_array (
     .pawn_s(pawn_27),
     .pass_n(pass_43),
     .pass_s(pass_27),
-    .ray_out_0(_n1736),
-    .ray_out_1(_n1737),
-    .ray_out_2(_n1738),
-    .ray_out_3(_n1739),
-    .ray_out_4(_n1740),
-    .ray_out_5(_n1741),
-    .ray_out_6(_n1742),
-    .ray_out_7(_n1743),
-    .knight_out(_n1744),
-    .king_out(_n1745),
-    .pawn_out(_n1746),
-    .pass_out(_n1747),
-    .victim(_n1748),
-    .target(_n1749),
-    .attacker(_n1750),
-    .own_pawn(_n1751),
-    .vprio(_n1752),
-    .aprio(_n1753),
+    .ray_out_0(_n1738),
+    .ray_out_1(_n1739),
+    .ray_out_2(_n1740),
+    .ray_out_3(_n1741),
+    .ray_out_4(_n1742),
+    .ray_out_5(_n1743),
+    .ray_out_6(_n1744),
+    .ray_out_7(_n1745),
+    .knight_out(_n1746),
+    .king_out(_n1747),
+    .pawn_out(_n1748),
+    .pass_out(_n1749),
+    .victim(_n1750),
+    .target(_n1751),
+    .attacker(_n1752),
+    .own_pawn(_n1753),
+    .vprio(_n1754),
+    .aprio(_n1755),
     .piece(_cell_35_piece)
   );
   chip_cell cell_36 (
@@ -5109,6 +5183,8 @@ module chip_array (
     .ep_set(ep_set[36]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5126,8 +5202,8 @@ module chip_array (
     .ray_in_5(ray5_45),
     .ray_in_6(ray6_37),
     .ray_in_7(ray7_29),
-    .knight_in(_n1761),
-    .king_in(_n1762),
+    .knight_in(_n1763),
+    .king_in(_n1764),
     .pawn_ne(pawn_45),
     .pawn_nw(pawn_43),
     .pawn_se(pawn_29),
@@ -5136,24 +5212,24 @@ module chip_array (
     .pawn_s(pawn_28),
     .pass_n(pass_44),
     .pass_s(pass_28),
-    .ray_out_0(_n1763),
-    .ray_out_1(_n1764),
-    .ray_out_2(_n1765),
-    .ray_out_3(_n1766),
-    .ray_out_4(_n1767),
-    .ray_out_5(_n1768),
-    .ray_out_6(_n1769),
-    .ray_out_7(_n1770),
-    .knight_out(_n1771),
-    .king_out(_n1772),
-    .pawn_out(_n1773),
-    .pass_out(_n1774),
-    .victim(_n1775),
-    .target(_n1776),
-    .attacker(_n1777),
-    .own_pawn(_n1778),
-    .vprio(_n1779),
-    .aprio(_n1780),
+    .ray_out_0(_n1765),
+    .ray_out_1(_n1766),
+    .ray_out_2(_n1767),
+    .ray_out_3(_n1768),
+    .ray_out_4(_n1769),
+    .ray_out_5(_n1770),
+    .ray_out_6(_n1771),
+    .ray_out_7(_n1772),
+    .knight_out(_n1773),
+    .king_out(_n1774),
+    .pawn_out(_n1775),
+    .pass_out(_n1776),
+    .victim(_n1777),
+    .target(_n1778),
+    .attacker(_n1779),
+    .own_pawn(_n1780),
+    .vprio(_n1781),
+    .aprio(_n1782),
     .piece(_cell_36_piece)
   );
   chip_cell cell_37 (
@@ -5166,6 +5242,8 @@ module chip_array (
     .ep_set(ep_set[37]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5183,8 +5261,8 @@ module chip_array (
     .ray_in_5(ray5_46),
     .ray_in_6(ray6_38),
     .ray_in_7(ray7_30),
-    .knight_in(_n1788),
-    .king_in(_n1789),
+    .knight_in(_n1790),
+    .king_in(_n1791),
     .pawn_ne(pawn_46),
     .pawn_nw(pawn_44),
     .pawn_se(pawn_30),
@@ -5193,24 +5271,24 @@ module chip_array (
     .pawn_s(pawn_29),
     .pass_n(pass_45),
     .pass_s(pass_29),
-    .ray_out_0(_n1790),
-    .ray_out_1(_n1791),
-    .ray_out_2(_n1792),
-    .ray_out_3(_n1793),
-    .ray_out_4(_n1794),
-    .ray_out_5(_n1795),
-    .ray_out_6(_n1796),
-    .ray_out_7(_n1797),
-    .knight_out(_n1798),
-    .king_out(_n1799),
-    .pawn_out(_n1800),
-    .pass_out(_n1801),
-    .victim(_n1802),
-    .target(_n1803),
-    .attacker(_n1804),
-    .own_pawn(_n1805),
-    .vprio(_n1806),
-    .aprio(_n1807),
+    .ray_out_0(_n1792),
+    .ray_out_1(_n1793),
+    .ray_out_2(_n1794),
+    .ray_out_3(_n1795),
+    .ray_out_4(_n1796),
+    .ray_out_5(_n1797),
+    .ray_out_6(_n1798),
+    .ray_out_7(_n1799),
+    .knight_out(_n1800),
+    .king_out(_n1801),
+    .pawn_out(_n1802),
+    .pass_out(_n1803),
+    .victim(_n1804),
+    .target(_n1805),
+    .attacker(_n1806),
+    .own_pawn(_n1807),
+    .vprio(_n1808),
+    .aprio(_n1809),
     .piece(_cell_37_piece)
   );
   chip_cell cell_38 (
@@ -5223,6 +5301,8 @@ module chip_array (
     .ep_set(ep_set[38]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5240,8 +5320,8 @@ module chip_array (
     .ray_in_5(ray5_47),
     .ray_in_6(ray6_39),
     .ray_in_7(ray7_31),
-    .knight_in(_n1815),
-    .king_in(_n1816),
+    .knight_in(_n1817),
+    .king_in(_n1818),
     .pawn_ne(pawn_47),
     .pawn_nw(pawn_45),
     .pawn_se(pawn_31),
@@ -5250,24 +5330,24 @@ module chip_array (
     .pawn_s(pawn_30),
     .pass_n(pass_46),
     .pass_s(pass_30),
-    .ray_out_0(_n1817),
-    .ray_out_1(_n1818),
-    .ray_out_2(_n1819),
-    .ray_out_3(_n1820),
-    .ray_out_4(_n1821),
-    .ray_out_5(_n1822),
-    .ray_out_6(_n1823),
-    .ray_out_7(_n1824),
-    .knight_out(_n1825),
-    .king_out(_n1826),
-    .pawn_out(_n1827),
-    .pass_out(_n1828),
-    .victim(_n1829),
-    .target(_n1830),
-    .attacker(_n1831),
-    .own_pawn(_n1832),
-    .vprio(_n1833),
-    .aprio(_n1834),
+    .ray_out_0(_n1819),
+    .ray_out_1(_n1820),
+    .ray_out_2(_n1821),
+    .ray_out_3(_n1822),
+    .ray_out_4(_n1823),
+    .ray_out_5(_n1824),
+    .ray_out_6(_n1825),
+    .ray_out_7(_n1826),
+    .knight_out(_n1827),
+    .king_out(_n1828),
+    .pawn_out(_n1829),
+    .pass_out(_n1830),
+    .victim(_n1831),
+    .target(_n1832),
+    .attacker(_n1833),
+    .own_pawn(_n1834),
+    .vprio(_n1835),
+    .aprio(_n1836),
     .piece(_cell_38_piece)
   );
   chip_cell cell_39 (
@@ -5280,6 +5360,8 @@ module chip_array (
     .ep_set(ep_set[39]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5297,8 +5379,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1842),
-    .king_in(_n1843),
+    .knight_in(_n1844),
+    .king_in(_n1845),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_46),
     .pawn_se(1'h0),
@@ -5307,24 +5389,24 @@ module chip_array (
     .pawn_s(pawn_31),
     .pass_n(pass_47),
     .pass_s(pass_31),
-    .ray_out_0(_n1844),
-    .ray_out_1(_n1845),
-    .ray_out_2(_n1846),
-    .ray_out_3(_n1847),
-    .ray_out_4(_n1848),
-    .ray_out_5(_n1849),
-    .ray_out_6(_n1850),
-    .ray_out_7(_n1851),
-    .knight_out(_n1852),
-    .king_out(_n1853),
-    .pawn_out(_n1854),
-    .pass_out(_n1855),
-    .victim(_n1856),
-    .target(_n1857),
-    .attacker(_n1858),
-    .own_pawn(_n1859),
-    .vprio(_n1860),
-    .aprio(_n1861),
+    .ray_out_0(_n1846),
+    .ray_out_1(_n1847),
+    .ray_out_2(_n1848),
+    .ray_out_3(_n1849),
+    .ray_out_4(_n1850),
+    .ray_out_5(_n1851),
+    .ray_out_6(_n1852),
+    .ray_out_7(_n1853),
+    .knight_out(_n1854),
+    .king_out(_n1855),
+    .pawn_out(_n1856),
+    .pass_out(_n1857),
+    .victim(_n1858),
+    .target(_n1859),
+    .attacker(_n1860),
+    .own_pawn(_n1861),
+    .vprio(_n1862),
+    .aprio(_n1863),
     .piece(_cell_39_piece)
   );
   chip_cell cell_40 (
@@ -5337,6 +5419,8 @@ module chip_array (
     .ep_set(ep_set[40]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5354,8 +5438,8 @@ module chip_array (
     .ray_in_5(ray5_49),
     .ray_in_6(ray6_41),
     .ray_in_7(ray7_33),
-    .knight_in(_n1869),
-    .king_in(_n1870),
+    .knight_in(_n1871),
+    .king_in(_n1872),
     .pawn_ne(pawn_49),
     .pawn_nw(1'h0),
     .pawn_se(pawn_33),
@@ -5364,24 +5448,24 @@ module chip_array (
     .pawn_s(pawn_32),
     .pass_n(pass_48),
     .pass_s(pass_32),
-    .ray_out_0(_n1871),
-    .ray_out_1(_n1872),
-    .ray_out_2(_n1873),
-    .ray_out_3(_n1874),
-    .ray_out_4(_n1875),
-    .ray_out_5(_n1876),
-    .ray_out_6(_n1877),
-    .ray_out_7(_n1878),
-    .knight_out(_n1879),
-    .king_out(_n1880),
-    .pawn_out(_n1881),
-    .pass_out(_n1882),
-    .victim(_n1883),
-    .target(_n1884),
-    .attacker(_n1885),
-    .own_pawn(_n1886),
-    .vprio(_n1887),
-    .aprio(_n1888),
+    .ray_out_0(_n1873),
+    .ray_out_1(_n1874),
+    .ray_out_2(_n1875),
+    .ray_out_3(_n1876),
+    .ray_out_4(_n1877),
+    .ray_out_5(_n1878),
+    .ray_out_6(_n1879),
+    .ray_out_7(_n1880),
+    .knight_out(_n1881),
+    .king_out(_n1882),
+    .pawn_out(_n1883),
+    .pass_out(_n1884),
+    .victim(_n1885),
+    .target(_n1886),
+    .attacker(_n1887),
+    .own_pawn(_n1888),
+    .vprio(_n1889),
+    .aprio(_n1890),
     .piece(_cell_40_piece)
   );
   chip_cell cell_41 (
@@ -5394,6 +5478,8 @@ module chip_array (
     .ep_set(ep_set[41]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5411,8 +5497,8 @@ module chip_array (
     .ray_in_5(ray5_50),
     .ray_in_6(ray6_42),
     .ray_in_7(ray7_34),
-    .knight_in(_n1896),
-    .king_in(_n1897),
+    .knight_in(_n1898),
+    .king_in(_n1899),
     .pawn_ne(pawn_50),
     .pawn_nw(pawn_48),
     .pawn_se(pawn_34),
@@ -5421,24 +5507,24 @@ module chip_array (
     .pawn_s(pawn_33),
     .pass_n(pass_49),
     .pass_s(pass_33),
-    .ray_out_0(_n1898),
-    .ray_out_1(_n1899),
-    .ray_out_2(_n1900),
-    .ray_out_3(_n1901),
-    .ray_out_4(_n1902),
-    .ray_out_5(_n1903),
-    .ray_out_6(_n1904),
-    .ray_out_7(_n1905),
-    .knight_out(_n1906),
-    .king_out(_n1907),
-    .pawn_out(_n1908),
-    .pass_out(_n1909),
-    .victim(_n1910),
-    .target(_n1911),
-    .attacker(_n1912),
-    .own_pawn(_n1913),
-    .vprio(_n1914),
-    .aprio(_n1915),
+    .ray_out_0(_n1900),
+    .ray_out_1(_n1901),
+    .ray_out_2(_n1902),
+    .ray_out_3(_n1903),
+    .ray_out_4(_n1904),
+    .ray_out_5(_n1905),
+    .ray_out_6(_n1906),
+    .ray_out_7(_n1907),
+    .knight_out(_n1908),
+    .king_out(_n1909),
+    .pawn_out(_n1910),
+    .pass_out(_n1911),
+    .victim(_n1912),
+    .target(_n1913),
+    .attacker(_n1914),
+    .own_pawn(_n1915),
+    .vprio(_n1916),
+    .aprio(_n1917),
     .piece(_cell_41_piece)
   );
   chip_cell cell_42 (
@@ -5451,6 +5537,8 @@ module chip_array (
     .ep_set(ep_set[42]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5468,8 +5556,8 @@ module chip_array (
     .ray_in_5(ray5_51),
     .ray_in_6(ray6_43),
     .ray_in_7(ray7_35),
-    .knight_in(_n1923),
-    .king_in(_n1924),
+    .knight_in(_n1925),
+    .king_in(_n1926),
     .pawn_ne(pawn_51),
     .pawn_nw(pawn_49),
     .pawn_se(pawn_35),
@@ -5478,24 +5566,24 @@ module chip_array (
     .pawn_s(pawn_34),
     .pass_n(pass_50),
     .pass_s(pass_34),
-    .ray_out_0(_n1925),
-    .ray_out_1(_n1926),
-    .ray_out_2(_n1927),
-    .ray_out_3(_n1928),
-    .ray_out_4(_n1929),
-    .ray_out_5(_n1930),
-    .ray_out_6(_n1931),
-    .ray_out_7(_n1932),
-    .knight_out(_n1933),
-    .king_out(_n1934),
-    .pawn_out(_n1935),
-    .pass_out(_n1936),
-    .victim(_n1937),
-    .target(_n1938),
-    .attacker(_n1939),
-    .own_pawn(_n1940),
-    .vprio(_n1941),
-    .aprio(_n1942),
+    .ray_out_0(_n1927),
+    .ray_out_1(_n1928),
+    .ray_out_2(_n1929),
+    .ray_out_3(_n1930),
+    .ray_out_4(_n1931),
+    .ray_out_5(_n1932),
+    .ray_out_6(_n1933),
+    .ray_out_7(_n1934),
+    .knight_out(_n1935),
+    .king_out(_n1936),
+    .pawn_out(_n1937),
+    .pass_out(_n1938),
+    .victim(_n1939),
+    .target(_n1940),
+    .attacker(_n1941),
+    .own_pawn(_n1942),
+    .vprio(_n1943),
+    .aprio(_n1944),
     .piece(_cell_42_piece)
   );
   chip_cell cell_43 (
@@ -5508,6 +5596,8 @@ module chip_array (
     .ep_set(ep_set[43]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5525,8 +5615,8 @@ module chip_array (
     .ray_in_5(ray5_52),
     .ray_in_6(ray6_44),
     .ray_in_7(ray7_36),
-    .knight_in(_n1950),
-    .king_in(_n1951),
+    .knight_in(_n1952),
+    .king_in(_n1953),
     .pawn_ne(pawn_52),
     .pawn_nw(pawn_50),
     .pawn_se(pawn_36),
@@ -5535,24 +5625,24 @@ module chip_array (
     .pawn_s(pawn_35),
     .pass_n(pass_51),
     .pass_s(pass_35),
-    .ray_out_0(_n1952),
-    .ray_out_1(_n1953),
-    .ray_out_2(_n1954),
-    .ray_out_3(_n1955),
-    .ray_out_4(_n1956),
-    .ray_out_5(_n1957),
-    .ray_out_6(_n1958),
-    .ray_out_7(_n1959),
-    .knight_out(_n1960),
-    .king_out(_n1961),
-    .pawn_out(_n1962),
-    .pass_out(_n1963),
-    .victim(_n1964),
-    .target(_n1965),
-    .attacker(_n1966),
-    .own_pawn(_n1967),
-    .vprio(_n1968),
-    .aprio(_n1969),
+    .ray_out_0(_n1954),
+    .ray_out_1(_n1955),
+    .ray_out_2(_n1956),
+    .ray_out_3(_n1957),
+    .ray_out_4(_n1958),
+    .ray_out_5(_n1959),
+    .ray_out_6(_n1960),
+    .ray_out_7(_n1961),
+    .knight_out(_n1962),
+    .king_out(_n1963),
+    .pawn_out(_n1964),
+    .pass_out(_n1965),
+    .victim(_n1966),
+    .target(_n1967),
+    .attacker(_n1968),
+    .own_pawn(_n1969),
+    .vprio(_n1970),
+    .aprio(_n1971),
     .piece(_cell_43_piece)
   );
   chip_cell cell_44 (
@@ -5565,6 +5655,8 @@ module chip_array (
     .ep_set(ep_set[44]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5582,8 +5674,8 @@ module chip_array (
     .ray_in_5(ray5_53),
     .ray_in_6(ray6_45),
     .ray_in_7(ray7_37),
-    .knight_in(_n1977),
-    .king_in(_n1978),
+    .knight_in(_n1979),
+    .king_in(_n1980),
     .pawn_ne(pawn_53),
     .pawn_nw(pawn_51),
     .pawn_se(pawn_37),
@@ -5592,24 +5684,24 @@ module chip_array (
     .pawn_s(pawn_36),
     .pass_n(pass_52),
     .pass_s(pass_36),
-    .ray_out_0(_n1979),
-    .ray_out_1(_n1980),
-    .ray_out_2(_n1981),
-    .ray_out_3(_n1982),
-    .ray_out_4(_n1983),
-    .ray_out_5(_n1984),
-    .ray_out_6(_n1985),
-    .ray_out_7(_n1986),
-    .knight_out(_n1987),
-    .king_out(_n1988),
-    .pawn_out(_n1989),
-    .pass_out(_n1990),
-    .victim(_n1991),
-    .target(_n1992),
-    .attacker(_n1993),
-    .own_pawn(_n1994),
-    .vprio(_n1995),
-    .aprio(_n1996),
+    .ray_out_0(_n1981),
+    .ray_out_1(_n1982),
+    .ray_out_2(_n1983),
+    .ray_out_3(_n1984),
+    .ray_out_4(_n1985),
+    .ray_out_5(_n1986),
+    .ray_out_6(_n1987),
+    .ray_out_7(_n1988),
+    .knight_out(_n1989),
+    .king_out(_n1990),
+    .pawn_out(_n1991),
+    .pass_out(_n1992),
+    .victim(_n1993),
+    .target(_n1994),
+    .attacker(_n1995),
+    .own_pawn(_n1996),
+    .vprio(_n1997),
+    .aprio(_n1998),
     .piece(_cell_44_piece)
   );
   chip_cell cell_45 (
@@ -5622,6 +5714,8 @@ module chip_array (
     .ep_set(ep_set[45]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5639,8 +5733,8 @@ module chip_array (
     .ray_in_5(ray5_54),
     .ray_in_6(ray6_46),
     .ray_in_7(ray7_38),
-    .knight_in(_n2004),
-    .king_in(_n2005),
+    .knight_in(_n2006),
+    .king_in(_n2007),
     .pawn_ne(pawn_54),
     .pawn_nw(pawn_52),
     .pawn_se(pawn_38),
@@ -5649,24 +5743,24 @@ module chip_array (
     .pawn_s(pawn_37),
     .pass_n(pass_53),
     .pass_s(pass_37),
-    .ray_out_0(_n2006),
-    .ray_out_1(_n2007),
-    .ray_out_2(_n2008),
-    .ray_out_3(_n2009),
-    .ray_out_4(_n2010),
-    .ray_out_5(_n2011),
-    .ray_out_6(_n2012),
-    .ray_out_7(_n2013),
-    .knight_out(_n2014),
-    .king_out(_n2015),
-    .pawn_out(_n2016),
-    .pass_out(_n2017),
-    .victim(_n2018),
-    .target(_n2019),
-    .attacker(_n2020),
-    .own_pawn(_n2021),
-    .vprio(_n2022),
-    .aprio(_n2023),
+    .ray_out_0(_n2008),
+    .ray_out_1(_n2009),
+    .ray_out_2(_n2010),
+    .ray_out_3(_n2011),
+    .ray_out_4(_n2012),
+    .ray_out_5(_n2013),
+    .ray_out_6(_n2014),
+    .ray_out_7(_n2015),
+    .knight_out(_n2016),
+    .king_out(_n2017),
+    .pawn_out(_n2018),
+    .pass_out(_n2019),
+    .victim(_n2020),
+    .target(_n2021),
+    .attacker(_n2022),
+    .own_pawn(_n2023),
+    .vprio(_n2024),
+    .aprio(_n2025),
     .piece(_cell_45_piece)
   );
   chip_cell cell_46 (
@@ -5679,6 +5773,8 @@ module chip_array (
     .ep_set(ep_set[46]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5696,8 +5792,8 @@ module chip_array (
     .ray_in_5(ray5_55),
     .ray_in_6(ray6_47),
     .ray_in_7(ray7_39),
-    .knight_in(_n2031),
-    .king_in(_n2032),
+    .knight_in(_n2033),
+    .king_in(_n2034),
     .pawn_ne(pawn_55),
     .pawn_nw(pawn_53),
     .pawn_se(pawn_39),
@@ -5706,24 +5802,24 @@ module chip_array (
     .pawn_s(pawn_38),
     .pass_n(pass_54),
     .pass_s(pass_38),
-    .ray_out_0(_n2033),
-    .ray_out_1(_n2034),
-    .ray_out_2(_n2035),
-    .ray_out_3(_n2036),
-    .ray_out_4(_n2037),
-    .ray_out_5(_n2038),
-    .ray_out_6(_n2039),
-    .ray_out_7(_n2040),
-    .knight_out(_n2041),
-    .king_out(_n2042),
-    .pawn_out(_n2043),
-    .pass_out(_n2044),
-    .victim(_n2045),
-    .target(_n2046),
-    .attacker(_n2047),
-    .own_pawn(_n2048),
-    .vprio(_n2049),
-    .aprio(_n2050),
+    .ray_out_0(_n2035),
+    .ray_out_1(_n2036),
+    .ray_out_2(_n2037),
+    .ray_out_3(_n2038),
+    .ray_out_4(_n2039),
+    .ray_out_5(_n2040),
+    .ray_out_6(_n2041),
+    .ray_out_7(_n2042),
+    .knight_out(_n2043),
+    .king_out(_n2044),
+    .pawn_out(_n2045),
+    .pass_out(_n2046),
+    .victim(_n2047),
+    .target(_n2048),
+    .attacker(_n2049),
+    .own_pawn(_n2050),
+    .vprio(_n2051),
+    .aprio(_n2052),
     .piece(_cell_46_piece)
   );
   chip_cell cell_47 (
@@ -5736,6 +5832,8 @@ module chip_array (
     .ep_set(ep_set[47]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5753,8 +5851,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2058),
-    .king_in(_n2059),
+    .knight_in(_n2060),
+    .king_in(_n2061),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_54),
     .pawn_se(1'h0),
@@ -5763,24 +5861,24 @@ module chip_array (
     .pawn_s(pawn_39),
     .pass_n(pass_55),
     .pass_s(pass_39),
-    .ray_out_0(_n2060),
-    .ray_out_1(_n2061),
-    .ray_out_2(_n2062),
-    .ray_out_3(_n2063),
-    .ray_out_4(_n2064),
-    .ray_out_5(_n2065),
-    .ray_out_6(_n2066),
-    .ray_out_7(_n2067),
-    .knight_out(_n2068),
-    .king_out(_n2069),
-    .pawn_out(_n2070),
-    .pass_out(_n2071),
-    .victim(_n2072),
-    .target(_n2073),
-    .attacker(_n2074),
-    .own_pawn(_n2075),
-    .vprio(_n2076),
-    .aprio(_n2077),
+    .ray_out_0(_n2062),
+    .ray_out_1(_n2063),
+    .ray_out_2(_n2064),
+    .ray_out_3(_n2065),
+    .ray_out_4(_n2066),
+    .ray_out_5(_n2067),
+    .ray_out_6(_n2068),
+    .ray_out_7(_n2069),
+    .knight_out(_n2070),
+    .king_out(_n2071),
+    .pawn_out(_n2072),
+    .pass_out(_n2073),
+    .victim(_n2074),
+    .target(_n2075),
+    .attacker(_n2076),
+    .own_pawn(_n2077),
+    .vprio(_n2078),
+    .aprio(_n2079),
     .piece(_cell_47_piece)
   );
   chip_cell cell_48 (
@@ -5793,6 +5891,8 @@ module chip_array (
     .ep_set(ep_set[48]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5810,8 +5910,8 @@ module chip_array (
     .ray_in_5(ray5_57),
     .ray_in_6(ray6_49),
     .ray_in_7(ray7_41),
-    .knight_in(_n2085),
-    .king_in(_n2086),
+    .knight_in(_n2087),
+    .king_in(_n2088),
     .pawn_ne(pawn_57),
     .pawn_nw(1'h0),
     .pawn_se(pawn_41),
@@ -5820,24 +5920,24 @@ module chip_array (
     .pawn_s(pawn_40),
     .pass_n(pass_56),
     .pass_s(pass_40),
-    .ray_out_0(_n2087),
-    .ray_out_1(_n2088),
-    .ray_out_2(_n2089),
-    .ray_out_3(_n2090),
-    .ray_out_4(_n2091),
-    .ray_out_5(_n2092),
-    .ray_out_6(_n2093),
-    .ray_out_7(_n2094),
-    .knight_out(_n2095),
-    .king_out(_n2096),
-    .pawn_out(_n2097),
-    .pass_out(_n2098),
-    .victim(_n2099),
-    .target(_n2100),
-    .attacker(_n2101),
-    .own_pawn(_n2102),
-    .vprio(_n2103),
-    .aprio(_n2104),
+    .ray_out_0(_n2089),
+    .ray_out_1(_n2090),
+    .ray_out_2(_n2091),
+    .ray_out_3(_n2092),
+    .ray_out_4(_n2093),
+    .ray_out_5(_n2094),
+    .ray_out_6(_n2095),
+    .ray_out_7(_n2096),
+    .knight_out(_n2097),
+    .king_out(_n2098),
+    .pawn_out(_n2099),
+    .pass_out(_n2100),
+    .victim(_n2101),
+    .target(_n2102),
+    .attacker(_n2103),
+    .own_pawn(_n2104),
+    .vprio(_n2105),
+    .aprio(_n2106),
     .piece(_cell_48_piece)
   );
   chip_cell cell_49 (
@@ -5850,6 +5950,8 @@ module chip_array (
     .ep_set(ep_set[49]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5867,8 +5969,8 @@ module chip_array (
     .ray_in_5(ray5_58),
     .ray_in_6(ray6_50),
     .ray_in_7(ray7_42),
-    .knight_in(_n2112),
-    .king_in(_n2113),
+    .knight_in(_n2114),
+    .king_in(_n2115),
     .pawn_ne(pawn_58),
     .pawn_nw(pawn_56),
     .pawn_se(pawn_42),
@@ -5877,24 +5979,24 @@ module chip_array (
     .pawn_s(pawn_41),
     .pass_n(pass_57),
     .pass_s(pass_41),
-    .ray_out_0(_n2114),
-    .ray_out_1(_n2115),
-    .ray_out_2(_n2116),
-    .ray_out_3(_n2117),
-    .ray_out_4(_n2118),
-    .ray_out_5(_n2119),
-    .ray_out_6(_n2120),
-    .ray_out_7(_n2121),
-    .knight_out(_n2122),
-    .king_out(_n2123),
-    .pawn_out(_n2124),
-    .pass_out(_n2125),
-    .victim(_n2126),
-    .target(_n2127),
-    .attacker(_n2128),
-    .own_pawn(_n2129),
-    .vprio(_n2130),
-    .aprio(_n2131),
+    .ray_out_0(_n2116),
+    .ray_out_1(_n2117),
+    .ray_out_2(_n2118),
+    .ray_out_3(_n2119),
+    .ray_out_4(_n2120),
+    .ray_out_5(_n2121),
+    .ray_out_6(_n2122),
+    .ray_out_7(_n2123),
+    .knight_out(_n2124),
+    .king_out(_n2125),
+    .pawn_out(_n2126),
+    .pass_out(_n2127),
+    .victim(_n2128),
+    .target(_n2129),
+    .attacker(_n2130),
+    .own_pawn(_n2131),
+    .vprio(_n2132),
+    .aprio(_n2133),
     .piece(_cell_49_piece)
   );
   chip_cell cell_50 (
@@ -5907,6 +6009,8 @@ module chip_array (
     .ep_set(ep_set[50]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5924,8 +6028,8 @@ module chip_array (
     .ray_in_5(ray5_59),
     .ray_in_6(ray6_51),
     .ray_in_7(ray7_43),
-    .knight_in(_n2139),
-    .king_in(_n2140),
+    .knight_in(_n2141),
+    .king_in(_n2142),
     .pawn_ne(pawn_59),
     .pawn_nw(pawn_57),
     .pawn_se(pawn_43),
@@ -5934,24 +6038,24 @@ module chip_array (
     .pawn_s(pawn_42),
     .pass_n(pass_58),
     .pass_s(pass_42),
-    .ray_out_0(_n2141),
-    .ray_out_1(_n2142),
-    .ray_out_2(_n2143),
-    .ray_out_3(_n2144),
-    .ray_out_4(_n2145),
-    .ray_out_5(_n2146),
-    .ray_out_6(_n2147),
-    .ray_out_7(_n2148),
-    .knight_out(_n2149),
-    .king_out(_n2150),
-    .pawn_out(_n2151),
-    .pass_out(_n2152),
-    .victim(_n2153),
-    .target(_n2154),
-    .attacker(_n2155),
-    .own_pawn(_n2156),
-    .vprio(_n2157),
-    .aprio(_n2158),
+    .ray_out_0(_n2143),
+    .ray_out_1(_n2144),
+    .ray_out_2(_n2145),
+    .ray_out_3(_n2146),
+    .ray_out_4(_n2147),
+    .ray_out_5(_n2148),
+    .ray_out_6(_n2149),
+    .ray_out_7(_n2150),
+    .knight_out(_n2151),
+    .king_out(_n2152),
+    .pawn_out(_n2153),
+    .pass_out(_n2154),
+    .victim(_n2155),
+    .target(_n2156),
+    .attacker(_n2157),
+    .own_pawn(_n2158),
+    .vprio(_n2159),
+    .aprio(_n2160),
     .piece(_cell_50_piece)
   );
   chip_cell cell_51 (
@@ -5964,6 +6068,8 @@ module chip_array (
     .ep_set(ep_set[51]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -5981,8 +6087,8 @@ module chip_array (
     .ray_in_5(ray5_60),
     .ray_in_6(ray6_52),
     .ray_in_7(ray7_44),
-    .knight_in(_n2166),
-    .king_in(_n2167),
+    .knight_in(_n2168),
+    .king_in(_n2169),
     .pawn_ne(pawn_60),
     .pawn_nw(pawn_58),
     .pawn_se(pawn_44),
@@ -5991,24 +6097,24 @@ module chip_array (
     .pawn_s(pawn_43),
     .pass_n(pass_59),
     .pass_s(pass_43),
-    .ray_out_0(_n2168),
-    .ray_out_1(_n2169),
-    .ray_out_2(_n2170),
-    .ray_out_3(_n2171),
-    .ray_out_4(_n2172),
-    .ray_out_5(_n2173),
-    .ray_out_6(_n2174),
-    .ray_out_7(_n2175),
-    .knight_out(_n2176),
-    .king_out(_n2177),
-    .pawn_out(_n2178),
-    .pass_out(_n2179),
-    .victim(_n2180),
-    .target(_n2181),
-    .attacker(_n2182),
-    .own_pawn(_n2183),
-    .vprio(_n2184),
-    .aprio(_n2185),
+    .ray_out_0(_n2170),
+    .ray_out_1(_n2171),
+    .ray_out_2(_n2172),
+    .ray_out_3(_n2173),
+    .ray_out_4(_n2174),
+    .ray_out_5(_n2175),
+    .ray_out_6(_n2176),
+    .ray_out_7(_n2177),
+    .knight_out(_n2178),
+    .king_out(_n2179),
+    .pawn_out(_n2180),
+    .pass_out(_n2181),
+    .victim(_n2182),
+    .target(_n2183),
+    .attacker(_n2184),
+    .own_pawn(_n2185),
+    .vprio(_n2186),
+    .aprio(_n2187),
     .piece(_cell_51_piece)
   );
   chip_cell cell_52 (
@@ -6021,6 +6127,8 @@ module chip_array (
     .ep_set(ep_set[52]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6038,8 +6146,8 @@ module chip_array (
     .ray_in_5(ray5_61),
     .ray_in_6(ray6_53),
     .ray_in_7(ray7_45),
-    .knight_in(_n2193),
-    .king_in(_n2194),
+    .knight_in(_n2195),
+    .king_in(_n2196),
     .pawn_ne(pawn_61),
     .pawn_nw(pawn_59),
     .pawn_se(pawn_45),
@@ -6048,24 +6156,24 @@ module chip_array (
     .pawn_s(pawn_44),
     .pass_n(pass_60),
     .pass_s(pass_44),
-    .ray_out_0(_n2195),
-    .ray_out_1(_n2196),
-    .ray_out_2(_n2197),
-    .ray_out_3(_n2198),
-    .ray_out_4(_n2199),
-    .ray_out_5(_n2200),
-    .ray_out_6(_n2201),
-    .ray_out_7(_n2202),
-    .knight_out(_n2203),
-    .king_out(_n2204),
-    .pawn_out(_n2205),
-    .pass_out(_n2206),
-    .victim(_n2207),
-    .target(_n2208),
-    .attacker(_n2209),
-    .own_pawn(_n2210),
-    .vprio(_n2211),
-    .aprio(_n2212),
+    .ray_out_0(_n2197),
+    .ray_out_1(_n2198),
+    .ray_out_2(_n2199),
+    .ray_out_3(_n2200),
+    .ray_out_4(_n2201),
+    .ray_out_5(_n2202),
+    .ray_out_6(_n2203),
+    .ray_out_7(_n2204),
+    .knight_out(_n2205),
+    .king_out(_n2206),
+    .pawn_out(_n2207),
+    .pass_out(_n2208),
+    .victim(_n2209),
+    .target(_n2210),
+    .attacker(_n2211),
+    .own_pawn(_n2212),
+    .vprio(_n2213),
+    .aprio(_n2214),
     .piece(_cell_52_piece)
   );
   chip_cell cell_53 (
@@ -6078,6 +6186,8 @@ module chip_array (
     .ep_set(ep_set[53]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6095,8 +6205,8 @@ module chip_array (
     .ray_in_5(ray5_62),
     .ray_in_6(ray6_54),
     .ray_in_7(ray7_46),
-    .knight_in(_n2220),
-    .king_in(_n2221),
+    .knight_in(_n2222),
+    .king_in(_n2223),
     .pawn_ne(pawn_62),
     .pawn_nw(pawn_60),
     .pawn_se(pawn_46),
@@ -6105,24 +6215,24 @@ module chip_array (
     .pawn_s(pawn_45),
     .pass_n(pass_61),
     .pass_s(pass_45),
-    .ray_out_0(_n2222),
-    .ray_out_1(_n2223),
-    .ray_out_2(_n2224),
-    .ray_out_3(_n2225),
-    .ray_out_4(_n2226),
-    .ray_out_5(_n2227),
-    .ray_out_6(_n2228),
-    .ray_out_7(_n2229),
-    .knight_out(_n2230),
-    .king_out(_n2231),
-    .pawn_out(_n2232),
-    .pass_out(_n2233),
-    .victim(_n2234),
-    .target(_n2235),
-    .attacker(_n2236),
-    .own_pawn(_n2237),
-    .vprio(_n2238),
-    .aprio(_n2239),
+    .ray_out_0(_n2224),
+    .ray_out_1(_n2225),
+    .ray_out_2(_n2226),
+    .ray_out_3(_n2227),
+    .ray_out_4(_n2228),
+    .ray_out_5(_n2229),
+    .ray_out_6(_n2230),
+    .ray_out_7(_n2231),
+    .knight_out(_n2232),
+    .king_out(_n2233),
+    .pawn_out(_n2234),
+    .pass_out(_n2235),
+    .victim(_n2236),
+    .target(_n2237),
+    .attacker(_n2238),
+    .own_pawn(_n2239),
+    .vprio(_n2240),
+    .aprio(_n2241),
     .piece(_cell_53_piece)
   );
   chip_cell cell_54 (
@@ -6135,6 +6245,8 @@ module chip_array (
     .ep_set(ep_set[54]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6152,8 +6264,8 @@ module chip_array (
     .ray_in_5(ray5_63),
     .ray_in_6(ray6_55),
     .ray_in_7(ray7_47),
-    .knight_in(_n2247),
-    .king_in(_n2248),
+    .knight_in(_n2249),
+    .king_in(_n2250),
     .pawn_ne(pawn_63),
     .pawn_nw(pawn_61),
     .pawn_se(pawn_47),
@@ -6162,24 +6274,24 @@ module chip_array (
     .pawn_s(pawn_46),
     .pass_n(pass_62),
     .pass_s(pass_46),
-    .ray_out_0(_n2249),
-    .ray_out_1(_n2250),
-    .ray_out_2(_n2251),
-    .ray_out_3(_n2252),
-    .ray_out_4(_n2253),
-    .ray_out_5(_n2254),
-    .ray_out_6(_n2255),
-    .ray_out_7(_n2256),
-    .knight_out(_n2257),
-    .king_out(_n2258),
-    .pawn_out(_n2259),
-    .pass_out(_n2260),
-    .victim(_n2261),
-    .target(_n2262),
-    .attacker(_n2263),
-    .own_pawn(_n2264),
-    .vprio(_n2265),
-    .aprio(_n2266),
+    .ray_out_0(_n2251),
+    .ray_out_1(_n2252),
+    .ray_out_2(_n2253),
+    .ray_out_3(_n2254),
+    .ray_out_4(_n2255),
+    .ray_out_5(_n2256),
+    .ray_out_6(_n2257),
+    .ray_out_7(_n2258),
+    .knight_out(_n2259),
+    .king_out(_n2260),
+    .pawn_out(_n2261),
+    .pass_out(_n2262),
+    .victim(_n2263),
+    .target(_n2264),
+    .attacker(_n2265),
+    .own_pawn(_n2266),
+    .vprio(_n2267),
+    .aprio(_n2268),
     .piece(_cell_54_piece)
   );
   chip_cell cell_55 (
@@ -6192,6 +6304,8 @@ module chip_array (
     .ep_set(ep_set[55]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6209,8 +6323,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2274),
-    .king_in(_n2275),
+    .knight_in(_n2276),
+    .king_in(_n2277),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_62),
     .pawn_se(1'h0),
@@ -6219,24 +6333,24 @@ module chip_array (
     .pawn_s(pawn_47),
     .pass_n(pass_63),
     .pass_s(pass_47),
-    .ray_out_0(_n2276),
-    .ray_out_1(_n2277),
-    .ray_out_2(_n2278),
-    .ray_out_3(_n2279),
-    .ray_out_4(_n2280),
-    .ray_out_5(_n2281),
-    .ray_out_6(_n2282),
-    .ray_out_7(_n2283),
-    .knight_out(_n2284),
-    .king_out(_n2285),
-    .pawn_out(_n2286),
-    .pass_out(_n2287),
-    .victim(_n2288),
-    .target(_n2289),
-    .attacker(_n2290),
-    .own_pawn(_n2291),
-    .vprio(_n2292),
-    .aprio(_n2293),
+    .ray_out_0(_n2278),
+    .ray_out_1(_n2279),
+    .ray_out_2(_n2280),
+    .ray_out_3(_n2281),
+    .ray_out_4(_n2282),
+    .ray_out_5(_n2283),
+    .ray_out_6(_n2284),
+    .ray_out_7(_n2285),
+    .knight_out(_n2286),
+    .king_out(_n2287),
+    .pawn_out(_n2288),
+    .pass_out(_n2289),
+    .victim(_n2290),
+    .target(_n2291),
+    .attacker(_n2292),
+    .own_pawn(_n2293),
+    .vprio(_n2294),
+    .aprio(_n2295),
     .piece(_cell_55_piece)
   );
   chip_cell cell_56 (
@@ -6249,6 +6363,8 @@ module chip_array (
     .ep_set(ep_set[56]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6266,8 +6382,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_57),
     .ray_in_7(ray7_49),
-    .knight_in(_n2301),
-    .king_in(_n2302),
+    .knight_in(_n2303),
+    .king_in(_n2304),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_49),
@@ -6276,24 +6392,24 @@ module chip_array (
     .pawn_s(pawn_48),
     .pass_n(1'h0),
     .pass_s(pass_48),
-    .ray_out_0(_n2303),
-    .ray_out_1(_n2304),
-    .ray_out_2(_n2305),
-    .ray_out_3(_n2306),
-    .ray_out_4(_n2307),
-    .ray_out_5(_n2308),
-    .ray_out_6(_n2309),
-    .ray_out_7(_n2310),
-    .knight_out(_n2311),
-    .king_out(_n2312),
-    .pawn_out(_n2313),
-    .pass_out(_n2314),
-    .victim(_n2315),
-    .target(_n2316),
-    .attacker(_n2317),
-    .own_pawn(_n2318),
-    .vprio(_n2319),
-    .aprio(_n2320),
+    .ray_out_0(_n2305),
+    .ray_out_1(_n2306),
+    .ray_out_2(_n2307),
+    .ray_out_3(_n2308),
+    .ray_out_4(_n2309),
+    .ray_out_5(_n2310),
+    .ray_out_6(_n2311),
+    .ray_out_7(_n2312),
+    .knight_out(_n2313),
+    .king_out(_n2314),
+    .pawn_out(_n2315),
+    .pass_out(_n2316),
+    .victim(_n2317),
+    .target(_n2318),
+    .attacker(_n2319),
+    .own_pawn(_n2320),
+    .vprio(_n2321),
+    .aprio(_n2322),
     .piece(_cell_56_piece)
   );
   chip_cell cell_57 (
@@ -6306,6 +6422,8 @@ module chip_array (
     .ep_set(ep_set[57]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6323,8 +6441,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_58),
     .ray_in_7(ray7_50),
-    .knight_in(_n2328),
-    .king_in(_n2329),
+    .knight_in(_n2330),
+    .king_in(_n2331),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_50),
@@ -6333,24 +6451,24 @@ module chip_array (
     .pawn_s(pawn_49),
     .pass_n(1'h0),
     .pass_s(pass_49),
-    .ray_out_0(_n2330),
-    .ray_out_1(_n2331),
-    .ray_out_2(_n2332),
-    .ray_out_3(_n2333),
-    .ray_out_4(_n2334),
-    .ray_out_5(_n2335),
-    .ray_out_6(_n2336),
-    .ray_out_7(_n2337),
-    .knight_out(_n2338),
-    .king_out(_n2339),
-    .pawn_out(_n2340),
-    .pass_out(_n2341),
-    .victim(_n2342),
-    .target(_n2343),
-    .attacker(_n2344),
-    .own_pawn(_n2345),
-    .vprio(_n2346),
-    .aprio(_n2347),
+    .ray_out_0(_n2332),
+    .ray_out_1(_n2333),
+    .ray_out_2(_n2334),
+    .ray_out_3(_n2335),
+    .ray_out_4(_n2336),
+    .ray_out_5(_n2337),
+    .ray_out_6(_n2338),
+    .ray_out_7(_n2339),
+    .knight_out(_n2340),
+    .king_out(_n2341),
+    .pawn_out(_n2342),
+    .pass_out(_n2343),
+    .victim(_n2344),
+    .target(_n2345),
+    .attacker(_n2346),
+    .own_pawn(_n2347),
+    .vprio(_n2348),
+    .aprio(_n2349),
     .piece(_cell_57_piece)
   );
   chip_cell cell_58 (
@@ -6363,6 +6481,8 @@ module chip_array (
     .ep_set(ep_set[58]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6380,8 +6500,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_59),
     .ray_in_7(ray7_51),
-    .knight_in(_n2355),
-    .king_in(_n2356),
+    .knight_in(_n2357),
+    .king_in(_n2358),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_51),
@@ -6390,24 +6510,24 @@ module chip_array (
     .pawn_s(pawn_50),
     .pass_n(1'h0),
     .pass_s(pass_50),
-    .ray_out_0(_n2357),
-    .ray_out_1(_n2358),
-    .ray_out_2(_n2359),
-    .ray_out_3(_n2360),
-    .ray_out_4(_n2361),
-    .ray_out_5(_n2362),
-    .ray_out_6(_n2363),
-    .ray_out_7(_n2364),
-    .knight_out(_n2365),
-    .king_out(_n2366),
-    .pawn_out(_n2367),
-    .pass_out(_n2368),
-    .victim(_n2369),
-    .target(_n2370),
-    .attacker(_n2371),
-    .own_pawn(_n2372),
-    .vprio(_n2373),
-    .aprio(_n2374),
+    .ray_out_0(_n2359),
+    .ray_out_1(_n2360),
+    .ray_out_2(_n2361),
+    .ray_out_3(_n2362),
+    .ray_out_4(_n2363),
+    .ray_out_5(_n2364),
+    .ray_out_6(_n2365),
+    .ray_out_7(_n2366),
+    .knight_out(_n2367),
+    .king_out(_n2368),
+    .pawn_out(_n2369),
+    .pass_out(_n2370),
+    .victim(_n2371),
+    .target(_n2372),
+    .attacker(_n2373),
+    .own_pawn(_n2374),
+    .vprio(_n2375),
+    .aprio(_n2376),
     .piece(_cell_58_piece)
   );
   chip_cell cell_59 (
@@ -6420,6 +6540,8 @@ module chip_array (
     .ep_set(ep_set[59]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6437,8 +6559,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_60),
     .ray_in_7(ray7_52),
-    .knight_in(_n2382),
-    .king_in(_n2383),
+    .knight_in(_n2384),
+    .king_in(_n2385),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_52),
@@ -6447,24 +6569,24 @@ module chip_array (
     .pawn_s(pawn_51),
     .pass_n(1'h0),
     .pass_s(pass_51),
-    .ray_out_0(_n2384),
-    .ray_out_1(_n2385),
-    .ray_out_2(_n2386),
-    .ray_out_3(_n2387),
-    .ray_out_4(_n2388),
-    .ray_out_5(_n2389),
-    .ray_out_6(_n2390),
-    .ray_out_7(_n2391),
-    .knight_out(_n2392),
-    .king_out(_n2393),
-    .pawn_out(_n2394),
-    .pass_out(_n2395),
-    .victim(_n2396),
-    .target(_n2397),
-    .attacker(_n2398),
-    .own_pawn(_n2399),
-    .vprio(_n2400),
-    .aprio(_n2401),
+    .ray_out_0(_n2386),
+    .ray_out_1(_n2387),
+    .ray_out_2(_n2388),
+    .ray_out_3(_n2389),
+    .ray_out_4(_n2390),
+    .ray_out_5(_n2391),
+    .ray_out_6(_n2392),
+    .ray_out_7(_n2393),
+    .knight_out(_n2394),
+    .king_out(_n2395),
+    .pawn_out(_n2396),
+    .pass_out(_n2397),
+    .victim(_n2398),
+    .target(_n2399),
+    .attacker(_n2400),
+    .own_pawn(_n2401),
+    .vprio(_n2402),
+    .aprio(_n2403),
     .piece(_cell_59_piece)
   );
   chip_cell cell_60 (
@@ -6477,6 +6599,8 @@ module chip_array (
     .ep_set(ep_set[60]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6494,8 +6618,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_61),
     .ray_in_7(ray7_53),
-    .knight_in(_n2409),
-    .king_in(_n2410),
+    .knight_in(_n2411),
+    .king_in(_n2412),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_53),
@@ -6504,24 +6628,24 @@ module chip_array (
     .pawn_s(pawn_52),
     .pass_n(1'h0),
     .pass_s(pass_52),
-    .ray_out_0(_n2411),
-    .ray_out_1(_n2412),
-    .ray_out_2(_n2413),
-    .ray_out_3(_n2414),
-    .ray_out_4(_n2415),
-    .ray_out_5(_n2416),
-    .ray_out_6(_n2417),
-    .ray_out_7(_n2418),
-    .knight_out(_n2419),
-    .king_out(_n2420),
-    .pawn_out(_n2421),
-    .pass_out(_n2422),
-    .victim(_n2423),
-    .target(_n2424),
-    .attacker(_n2425),
-    .own_pawn(_n2426),
-    .vprio(_n2427),
-    .aprio(_n2428),
+    .ray_out_0(_n2413),
+    .ray_out_1(_n2414),
+    .ray_out_2(_n2415),
+    .ray_out_3(_n2416),
+    .ray_out_4(_n2417),
+    .ray_out_5(_n2418),
+    .ray_out_6(_n2419),
+    .ray_out_7(_n2420),
+    .knight_out(_n2421),
+    .king_out(_n2422),
+    .pawn_out(_n2423),
+    .pass_out(_n2424),
+    .victim(_n2425),
+    .target(_n2426),
+    .attacker(_n2427),
+    .own_pawn(_n2428),
+    .vprio(_n2429),
+    .aprio(_n2430),
     .piece(_cell_60_piece)
   );
   chip_cell cell_61 (
@@ -6534,6 +6658,8 @@ module chip_array (
     .ep_set(ep_set[61]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6551,8 +6677,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_62),
     .ray_in_7(ray7_54),
-    .knight_in(_n2436),
-    .king_in(_n2437),
+    .knight_in(_n2438),
+    .king_in(_n2439),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_54),
@@ -6561,24 +6687,24 @@ module chip_array (
     .pawn_s(pawn_53),
     .pass_n(1'h0),
     .pass_s(pass_53),
-    .ray_out_0(_n2438),
-    .ray_out_1(_n2439),
-    .ray_out_2(_n2440),
-    .ray_out_3(_n2441),
-    .ray_out_4(_n2442),
-    .ray_out_5(_n2443),
-    .ray_out_6(_n2444),
-    .ray_out_7(_n2445),
-    .knight_out(_n2446),
-    .king_out(_n2447),
-    .pawn_out(_n2448),
-    .pass_out(_n2449),
-    .victim(_n2450),
-    .target(_n2451),
-    .attacker(_n2452),
-    .own_pawn(_n2453),
-    .vprio(_n2454),
-    .aprio(_n2455),
+    .ray_out_0(_n2440),
+    .ray_out_1(_n2441),
+    .ray_out_2(_n2442),
+    .ray_out_3(_n2443),
+    .ray_out_4(_n2444),
+    .ray_out_5(_n2445),
+    .ray_out_6(_n2446),
+    .ray_out_7(_n2447),
+    .knight_out(_n2448),
+    .king_out(_n2449),
+    .pawn_out(_n2450),
+    .pass_out(_n2451),
+    .victim(_n2452),
+    .target(_n2453),
+    .attacker(_n2454),
+    .own_pawn(_n2455),
+    .vprio(_n2456),
+    .aprio(_n2457),
     .piece(_cell_61_piece)
   );
   chip_cell cell_62 (
@@ -6591,6 +6717,8 @@ module chip_array (
     .ep_set(ep_set[62]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6608,8 +6736,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_63),
     .ray_in_7(ray7_55),
-    .knight_in(_n2463),
-    .king_in(_n2464),
+    .knight_in(_n2465),
+    .king_in(_n2466),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_55),
@@ -6618,24 +6746,24 @@ module chip_array (
     .pawn_s(pawn_54),
     .pass_n(1'h0),
     .pass_s(pass_54),
-    .ray_out_0(_n2465),
-    .ray_out_1(_n2466),
-    .ray_out_2(_n2467),
-    .ray_out_3(_n2468),
-    .ray_out_4(_n2469),
-    .ray_out_5(_n2470),
-    .ray_out_6(_n2471),
-    .ray_out_7(_n2472),
-    .knight_out(_n2473),
-    .king_out(_n2474),
-    .pawn_out(_n2475),
-    .pass_out(_n2476),
-    .victim(_n2477),
-    .target(_n2478),
-    .attacker(_n2479),
-    .own_pawn(_n2480),
-    .vprio(_n2481),
-    .aprio(_n2482),
+    .ray_out_0(_n2467),
+    .ray_out_1(_n2468),
+    .ray_out_2(_n2469),
+    .ray_out_3(_n2470),
+    .ray_out_4(_n2471),
+    .ray_out_5(_n2472),
+    .ray_out_6(_n2473),
+    .ray_out_7(_n2474),
+    .knight_out(_n2475),
+    .king_out(_n2476),
+    .pawn_out(_n2477),
+    .pass_out(_n2478),
+    .victim(_n2479),
+    .target(_n2480),
+    .attacker(_n2481),
+    .own_pawn(_n2482),
+    .vprio(_n2483),
+    .aprio(_n2484),
     .piece(_cell_62_piece)
   );
   chip_cell cell_63 (
@@ -6648,6 +6776,8 @@ module chip_array (
     .ep_set(ep_set[63]),
     .ep_prio(ep_prio),
     .black(black),
+    .start(start),
+    .black_next(black_next),
     .find_victim(find_victim),
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
@@ -6665,8 +6795,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2490),
-    .king_in(_n2491),
+    .knight_in(_n2492),
+    .king_in(_n2493),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -6675,24 +6805,24 @@ module chip_array (
     .pawn_s(pawn_55),
     .pass_n(1'h0),
     .pass_s(pass_55),
-    .ray_out_0(_n2492),
-    .ray_out_1(_n2493),
-    .ray_out_2(_n2494),
-    .ray_out_3(_n2495),
-    .ray_out_4(_n2496),
-    .ray_out_5(_n2497),
-    .ray_out_6(_n2498),
-    .ray_out_7(_n2499),
-    .knight_out(_n2500),
-    .king_out(_n2501),
-    .pawn_out(_n2502),
-    .pass_out(_n2503),
-    .victim(_n2504),
-    .target(_n2505),
-    .attacker(_n2506),
-    .own_pawn(_n2507),
-    .vprio(_n2508),
-    .aprio(_n2509),
+    .ray_out_0(_n2494),
+    .ray_out_1(_n2495),
+    .ray_out_2(_n2496),
+    .ray_out_3(_n2497),
+    .ray_out_4(_n2498),
+    .ray_out_5(_n2499),
+    .ray_out_6(_n2500),
+    .ray_out_7(_n2501),
+    .knight_out(_n2502),
+    .king_out(_n2503),
+    .pawn_out(_n2504),
+    .pass_out(_n2505),
+    .victim(_n2506),
+    .target(_n2507),
+    .attacker(_n2508),
+    .own_pawn(_n2509),
+    .vprio(_n2510),
+    .aprio(_n2511),
     .piece(_cell_63_piece)
   );
   // Bits that nothing reads (kept for waveforms).

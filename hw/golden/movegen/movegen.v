@@ -821,6 +821,8 @@ module movegen (
     .ep_set(ep_set),
     .ep_prio(prio[2:0]),
     .black(_n675),
+    .start(start),
+    .black_next(black),
     .find_victim(_n676),
     .all_enemies(_n677),
     .quiet_pat(_n678),

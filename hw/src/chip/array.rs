@@ -7,6 +7,7 @@
 //!  vprio_row[23:0], aprio_row[23:0] -> their priorities (looked up per file)
 //!  ep_set[63:0], ep_prio[2:0] -----> the en-passant cell's victim priority (at start)
 //!  black, find_victim, all_enemies, quiet_pat, src_sel[63:0], ep_here[63:0]
+//!  start, black_next                  (the cells latch own/enemy flags at start)
 //!        |                                                      (from the sequencer)
 //!        |
 //!  64 x chip_cell, neighbour to neighbour (one set of wires for both networks):
@@ -65,6 +66,8 @@ pub fn array() -> Result<Module, HwError> {
     let ep_set = m.input("ep_set", 64);
     let ep_prio = m.input("ep_prio", 3);
     let black = m.input("black", 1);
+    let start = m.input("start", 1);
+    let black_next = m.input("black_next", 1);
     let find_victim = m.input("find_victim", 1);
     let all_enemies = m.input("all_enemies", 1);
     let quiet_pat = m.input("quiet_pat", 1);
@@ -104,6 +107,8 @@ pub fn array() -> Result<Module, HwError> {
         u.connect("ep_set", ep_set.bit(sq as u32));
         u.connect("ep_prio", ep_prio);
         u.connect("black", black);
+        u.connect("start", start);
+        u.connect("black_next", black_next);
         u.connect("find_victim", find_victim);
         u.connect("all_enemies", all_enemies);
         u.connect("quiet_pat", quiet_pat);

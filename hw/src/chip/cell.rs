@@ -4,7 +4,9 @@
 //! share one set of ray, knight, king and pawn wires, and the receivers of both.
 //!
 //! ```text
-//!  we, piece_in[3:0], vprio_in, aprio_in --> [ piece, vprio, aprio ] --> own, enemy
+//!  we, piece_in[3:0], vprio_in, aprio_in --> [ piece, vacant, vprio, aprio ]
+//!  start, black_next --> [ enemy, own rook/queen, bishop/queen, knight, king,
+//!                          pawn ]  (latched with the side to move)
 //!  ep_set, ep_prio[2:0]  (start: the en-passant cell becomes a pawn victim)
 //!  find_victim = 1: own pieces transmit their own patterns
 //!  find_victim = 0: selected sources transmit the super-piece pattern
@@ -32,6 +34,11 @@ pub fn cell() -> Result<Module, HwError> {
     let ep_prio = m.input("ep_prio", 3);
     // Broadcast control from the sequencer.
     let black = m.input("black", 1);
+    // At `start`, the side to move being latched: the cell registers which of the side
+    // to move's pieces it holds, or an enemy, so that rays and receivers start from
+    // registers rather than from a colour comparison and a kind decode.
+    let start = m.input("start", 1);
+    let black_next = m.input("black_next", 1);
     let find_victim = m.input("find_victim", 1);
     let all_enemies = m.input("all_enemies", 1);
     let quiet_pat = m.input("quiet_pat", 1);
@@ -64,17 +71,28 @@ pub fn cell() -> Result<Module, HwError> {
     let aprio = m.reg_reset("aprio", 3, 0);
     aprio.set_next(aprio_in);
     aprio.set_enable(we);
+    let vacant = m.reg_reset("vacant", 1, 1);
+    vacant.set_next(piece_in.bits(0..3).eq(0));
+    vacant.set_enable(we);
+    let empty = vacant;
+    let occupied = !empty;
     let kind = piece.bits(0..3);
     let colour = piece.bit(3);
-    let empty = kind.eq(0).named("empty");
-    let occupied = !empty;
-    let own = (occupied & !(colour ^ black)).named("own");
-    let enemy = (occupied & (colour ^ black)).named("enemy");
+    let at_start = |name: &str, value: Signal| {
+        let r = m.reg_reset(name, 1, 0);
+        r.set_next(value);
+        r.set_enable(start);
+        r
+    };
+    let ours = !kind.eq(0) & !(colour ^ black_next);
+    let theirs = !kind.eq(0) & (colour ^ black_next);
     let is = |k: u8| kind.eq(u64::from(k));
-    let queen = is(QUEEN);
-    let orth_kind = is(ROOK) | queen;
-    let diag_kind = is(BISHOP) | queen;
-    let own_pawn = (own & is(PAWN)).named("own_pawn");
+    let enemy = at_start("enemy", theirs);
+    let orth_own = at_start("own_orth", ours & (is(ROOK) | is(QUEEN)));
+    let diag_own = at_start("own_diag", ours & (is(BISHOP) | is(QUEEN)));
+    let knight_own = at_start("own_knight", ours & is(KNIGHT));
+    let king_own = at_start("own_king", ours & is(KING));
+    let own_pawn = at_start("own_pawn", ours & is(PAWN));
 
     // Transmitter. Find-victim: the resident piece of the side to move radiates its own
     // pattern. Find-attacker: the source radiates every pattern (super-piece): all enemy
@@ -84,14 +102,14 @@ pub fn cell() -> Result<Module, HwError> {
     let src_full = mux(all_enemies, enemy, src_sel & (quiet_pat | occupied)).named("src_full");
     let src_pawn = mux(all_enemies, enemy | ep_here, src_sel).named("src_pawn");
     let fv = find_victim;
-    let orth_src = mux(fv, own & orth_kind, src_full);
-    let diag_src = mux(fv, own & diag_kind, src_full);
+    let orth_src = mux(fv, orth_own, src_full);
+    let diag_src = mux(fv, diag_own, src_full);
     for (d, &ray) in ray_in.iter().enumerate() {
         let src = if d % 2 == 0 { orth_src } else { diag_src };
         m.output(&format!("ray_out_{d}"), (src | (ray & empty)).named("ray"));
     }
-    m.output("knight_out", mux(fv, own & is(KNIGHT), src_full));
-    m.output("king_out", mux(fv, own & is(KING), src_full));
+    m.output("knight_out", mux(fv, knight_own, src_full));
+    m.output("king_out", mux(fv, king_own, src_full));
     let pawn_out = mux(fv, own_pawn, src_pawn).named("pawn_out");
     m.output("pawn_out", pawn_out);
     // A vacant cell passes a pawn signal on for double pushes: find-victim, from the
@@ -126,12 +144,12 @@ pub fn cell() -> Result<Module, HwError> {
     let pawn_cap_heard = mux(black, down, up);
     let pawn_push_heard = mux(black, pawn_s | (pass_s & rank7), pawn_n | (pass_n & rank2));
     let pawn_heard = mux(quiet_pat, pawn_push_heard, pawn_cap_heard);
-    let hears = (orth_heard & orth_kind)
-        | (diag_heard & diag_kind)
-        | (knight & is(KNIGHT))
-        | (king & is(KING))
-        | (pawn_heard & is(PAWN));
-    m.output("attacker", (own & !fv & hears).named("attacker"));
+    let hears = (orth_heard & orth_own)
+        | (diag_heard & diag_own)
+        | (knight & knight_own)
+        | (king & king_own)
+        | (pawn_heard & own_pawn);
+    m.output("attacker", (!fv & hears).named("attacker"));
 
     m.output("own_pawn", own_pawn);
     m.output("vprio", vprio);

@@ -86,6 +86,8 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     let ep_set = ep_decode(&m, black, start & ep_valid, ep_file).named("ep_set");
     a.connect("ep_set", ep_set);
     a.connect("ep_prio", prio.bits(0..3));
+    a.connect("start", start);
+    a.connect("black_next", black);
     for port in [
         "black",
         "find_victim",
