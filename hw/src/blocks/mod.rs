@@ -50,7 +50,7 @@ pub fn catalog() -> Vec<Block> {
         },
         Block {
             name: "movegen",
-            about: "the antichess move-generator chip: 64 cells, distributed arbiters, sequencer",
+            about: "the antichess move-generator chip: 64 cells, two walkers (arbiters), sequencer",
             build: movegen,
         },
     ]

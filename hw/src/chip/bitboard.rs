@@ -1,6 +1,6 @@
 //! The move generator's combinational networks and arbiters in 64-bit bitboard
 //! arithmetic: what the find-victim and find-attacker signals reach through the array,
-//! and how an arbiter elects and masks. The reference [`Model`](super::model::Model)
+//! and how an arbiter elects. The reference [`Model`](super::model::Model)
 //! is built from these; the netlist computes the same functions cell by cell.
 
 use super::types::{BISHOP, BLACK, Board, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK};
@@ -169,21 +169,4 @@ pub fn elect(candidates: u64, priority: impl Fn(u8) -> u8) -> Election {
             more: candidates & !(1 << s) != 0,
         },
     }
-}
-
-/// The disable mask from a held key: cells whose key is ahead of (priority, square), and
-/// the cell of the key itself when `strict`.
-pub fn disable_mask(
-    priority: impl Fn(u8) -> u8,
-    key_priority: u8,
-    key_square: u8,
-    strict: bool,
-) -> u64 {
-    (0..64u8)
-        .filter(|&s| {
-            let p = priority(s);
-            p > key_priority
-                || (p == key_priority && (s < key_square || (strict && s == key_square)))
-        })
-        .fold(0, |acc, s| acc | 1 << s)
 }

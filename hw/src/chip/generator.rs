@@ -1,5 +1,6 @@
 //! `movegen`: the whole move-generator chip. The array, the victim and attacker
-//! arbiters and the sequencer, behind the load / start / request interface.
+//! walkers (the arbiters) and the sequencer, behind the load / start / request
+//! interface.
 //!
 //! ```text
 //!  load_we, load_rank[2:0], load_row[31:0]   write one rank of piece registers per clock
@@ -9,8 +10,9 @@
 //!  req                                        run one generation cycle per clock
 //!        |
 //!  chip_array --victims/targets/attackers heard--> chip_sequencer (latches them)
-//!      |  \--vprios--> chip_arbiter (victims) --grant/square/more-->  |
-//!      \----aprios---> chip_arbiter (latched attackers) --grant/square/more--> |
+//!      |  \--vprios--> chip_walker (victims or targets)   <--load/take--   |
+//!      |                     --grant/square/more-->                        |
+//!      \----aprios, attackers heard--> chip_walker (attackers) --square/more/pawn--> |
 //!        |
 //!  valid, done, from[5:0], to[5:0], promo[2:0]   the registered move handshake
 //!  capture_forced, no_legal_move                 flags after the second cycle

@@ -1,6 +1,6 @@
 //! The antichess move-generator chip: an 8x8 array of cells with find-victim and
-//! find-attacker transmitters, two walkers (a two-level distributed arbiter) and a sequencer (seed 004, after
-//! Belle, ChipTest and Deep Blue).
+//! find-attacker transmitters, two walkers (two-level distributed arbiters) and a
+//! sequencer (seed 004, after Belle, ChipTest and Deep Blue).
 //!
 //! [`model`] is the cycle-exact reference model (its combinational parts in
 //! [`bitboard`]); the netlist blocks, one per file, are built with the RTL layer and
