@@ -20,7 +20,8 @@ const DEEP_BLUE_MHZ: f64 = 24.0;
 /// Where `antichip chip fpga` writes its report by default.
 pub const FPGA_REPORT: &str = "build/fpga/movegen/report.json";
 
-fn fpga_fmax(path: &Path) -> Option<(f64, u64)> {
+/// Fmax and LUT4 count from an FPGA report, if there is a readable one.
+pub fn fpga_fmax(path: &Path) -> Option<(f64, u64)> {
     let text = std::fs::read_to_string(path).ok()?;
     let report: testbench::FpgaReport = serde_json::from_str(&text).ok()?;
     Some((report.fmax_mhz?, report.lut4))

@@ -154,6 +154,15 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         "  chip:     {total_cycles} cycles x {:.1} ns = {modeled:.2} us (modeled at {REFERENCE_MHZ} MHz, Deep Blue's clock)",
         1e3 / REFERENCE_MHZ
     );
+    let report = std::path::Path::new(super::bench_chip::FPGA_REPORT);
+    if let Some((fmax, _)) = super::bench_chip::fpga_fmax(report) {
+        println!(
+            "            {total_cycles} cycles x {:.1} ns = {:.2} us (modeled at this design's Fmax on the iCE40 HX8K, {fmax:.1} MHz, from {})",
+            1e3 / fmax,
+            total_cycles as f64 / fmax,
+            report.display()
+        );
+    }
     println!(
         "  software: {:.2} us for the same move lists (measured: shakmaty on one core, median of 101 runs)",
         software.as_secs_f64() * 1e6
