@@ -62,19 +62,28 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     // Slots.
     let mut slot = vec![NONE; n];
     let mut init_vals: Vec<u64> = Vec::new();
+    let mut consts: Vec<bool> = Vec::new();
     for i in 0..n {
         if !live[i] || canon[i] != i as FlatId {
             continue;
         }
         let node = &flat.nodes[i];
         slot[i] = init_vals.len() as u32;
+        consts.resize(init_vals.len(), false);
         let words = words_for(node.width);
         match &node.kind {
-            FlatKind::Const(b) => init_vals.extend_from_slice(b.words()),
+            FlatKind::Const(b) => {
+                init_vals.extend_from_slice(b.words());
+                consts.resize(init_vals.len(), true);
+            }
             FlatKind::Reg { reset: Some(r), .. } => init_vals.extend_from_slice(r.words()),
             _ => init_vals.extend(std::iter::repeat_n(0, words)),
         }
     }
+    // A word that is always zero (padding of operand lists).
+    let zero_slot = init_vals.len() as u32;
+    init_vals.push(0);
+    consts.resize(init_vals.len(), true);
     let s = |id: FlatId| slot[canon[id as usize] as usize];
 
     // Memories.
@@ -206,6 +215,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     let mut def_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut not_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut fused_away: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut slice_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     for &id in &order {
         let i = id as usize;
         if !live[i] || canon[i] != id {
@@ -288,9 +298,13 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                                 if let Some(k) = def_at.get(&slot[ca as usize]) {
                                     fused_away.insert(*k);
                                 }
+                                // Groups of four operands, the last padded with the
+                                // zero word: the loop reads four at a time.
                                 let start = extra.len() as u32;
                                 extra.extend(parts.iter().map(|&p| s(p)));
-                                mk(Op::AnyN, start, parts.len() as u32, 0, 0)
+                                let groups = parts.len().div_ceil(4);
+                                extra.resize(start as usize + 4 * groups, zero_slot);
+                                mk(Op::AnyN, start, groups as u32, 0, 0)
                             }
                             _ => mk(Op::RedOr, s(*a), 0, 0, 0),
                         }
@@ -361,7 +375,39 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                         Some(k) => mk(Op::ShrK, sa, 0, k as u32, mask),
                         None => mk(Op::Shr, sa, sb, width, mask),
                     },
-                    BinaryOp::Eq => mk(Op::Eq, sa, sb, 0, 0),
+                    BinaryOp::Eq => {
+                        // `x == k` with a constant of at most 32 bits, and `x` a slice
+                        // read only here: one instruction, the slice fused.
+                        let k_of = |x: FlatId| {
+                            const_of(&flat, x)
+                                .and_then(Bits::to_u64)
+                                .filter(|&k| k <= u64::from(u32::MAX))
+                        };
+                        let x = match (k_of(*a), k_of(*b)) {
+                            (None, Some(k)) => Some((canon[*a as usize], k as u32)),
+                            (Some(k), None) => Some((canon[*b as usize], k as u32)),
+                            _ => None,
+                        };
+                        match x {
+                            Some((x, k)) => {
+                                let xw = flat.nodes[x as usize].width;
+                                match (
+                                    &flat.nodes[x as usize].kind,
+                                    slice_at.get(&slot[x as usize]),
+                                ) {
+                                    (FlatKind::Slice(src, lo), Some(&at))
+                                        if uses[x as usize] == 1
+                                            && flat.nodes[*src as usize].width <= 64 =>
+                                    {
+                                        fused_away.insert(at);
+                                        mk(Op::EqK, s(*src), k, lo | (xw << 8), 0)
+                                    }
+                                    _ => mk(Op::EqK, s(x), k, xw << 8, 0),
+                                }
+                            }
+                            None => mk(Op::Eq, sa, sb, 0, 0),
+                        }
+                    }
                     BinaryOp::Ne => mk(Op::Ne, sa, sb, 0, 0),
                     BinaryOp::Lt => mk(Op::Lt, sa, sb, 0, 0),
                     BinaryOp::Le => mk(Op::Le, sa, sb, 0, 0),
@@ -390,7 +436,10 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                     None => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
                 }
             }
-            FlatKind::Slice(a, lo) => insts.push(mk(Op::Slice, s(*a), 0, *lo, mask)),
+            FlatKind::Slice(a, lo) => {
+                slice_at.insert(dst, insts.len());
+                insts.push(mk(Op::Slice, s(*a), 0, *lo, mask));
+            }
             FlatKind::Concat(parts) if parts.len() > 2 => {
                 let start = extra.len() as u32;
                 let mut lo = 0;
@@ -511,16 +560,6 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         r.words == 1 && !state.contains(&r.next) && (r.enable == NONE || !state.contains(&r.enable))
     });
     scratch_words -= direct.len();
-    // Group the in-place registers by enable, so that one test skips a whole group.
-    let mut direct = direct;
-    direct.sort_by_key(|r| r.enable);
-    let mut direct_groups: Vec<(u32, u32, u32)> = Vec::new();
-    for (k, r) in direct.iter().enumerate() {
-        match direct_groups.last_mut() {
-            Some(g) if g.0 == r.enable => g.2 = k as u32 + 1,
-            _ => direct_groups.push((r.enable, k as u32, k as u32 + 1)),
-        }
-    }
     let mut mem_writes = Vec::new();
     for (mi, m) in flat.memories.iter().enumerate() {
         if !mem_live[mi] {
@@ -565,8 +604,10 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             source: source(*id),
         });
     }
+    consts.resize(init_vals.len(), false);
     let mut prog = Program {
         comb_read,
+        consts,
         has_mem_read,
         insts,
         runs,
@@ -574,7 +615,6 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         wide,
         regs,
         direct,
-        direct_groups,
         resets,
         sync_reads,
         mem_writes,

@@ -1,23 +1,33 @@
-//! Slices of state: a slice of an input, a register or a constant changes only when
-//! its source does, so it is computed when the source is written (an input set, a
-//! register loaded at the clock edge) instead of on every evaluation. Buses of
-//! registers unpacked into fields (piece kinds, flags) then cost nothing on cycles where
-//! they hold.
+//! Logic of state: an instruction whose operands are one word of state (an input, a
+//! register, a registered memory read) and constants, directly or through other such
+//! instructions, changes only when that word does. It is computed when the word is
+//! written (an input set, a register loaded at the clock edge) instead of on every
+//! evaluation. Buses of registers unpacked into fields and compared with constants
+//! (piece kinds, colours, the inverted occupancy of a square) then cost nothing on
+//! cycles where the register holds.
+//!
+//! Only instructions that depend on exactly one word of state move, so every moved
+//! instruction belongs to one word's list and a write recomputes each at most once.
 
-use crate::program::{Op, Packed, Program};
+use crate::ops::{apply, is_pure_word_op, packed_reads};
+use crate::program::{NONE, Op, Packed, Program};
 
-/// The slices of state of one program, by source word.
+/// The logic of state of one program, by source word.
 #[derive(Clone, Debug)]
-pub(crate) struct EdgeSlices {
-    /// Slices of source word `w` are `slices[start[w]..start[w + 1]]`.
+pub(crate) struct EdgeLogic {
+    /// The logic of source word `w` is `insts[start[w]..start[w + 1]]`, in evaluation
+    /// order.
     start: Vec<u32>,
-    slices: Vec<Packed>,
+    insts: Vec<(Op, Packed)>,
+    /// `Program::extra` (operand lists of `ConcatN` and `AnyN`).
+    extra: Vec<u32>,
 }
 
-impl EdgeSlices {
-    /// Move the slices whose source no instruction writes out of `prog`'s evaluation
-    /// (the runs are rebuilt without them); `words` is the value array's length.
-    pub(crate) fn split(prog: &mut Program, words: usize) -> EdgeSlices {
+impl EdgeLogic {
+    /// Move the instructions that depend on one word of state out of `prog`'s
+    /// evaluation (the runs are rebuilt without them); `words` is the value array's
+    /// length (a power of two, at least the number of slots).
+    pub(crate) fn split(prog: &mut Program, words: usize) -> EdgeLogic {
         let mut written = vec![false; words];
         for &(op, s, e) in &prog.runs {
             for i in &prog.insts[s as usize..e as usize] {
@@ -32,14 +42,47 @@ impl EdgeSlices {
                 written[d as usize..(d + n) as usize].fill(true);
             }
         }
-        let mut slices = Vec::new();
+        // The one word of state each moved result depends on.
+        let mut source = vec![NONE; words];
+        let mut moved: Vec<(u32, Op, Packed)> = Vec::new();
         let mut insts = Vec::with_capacity(prog.insts.len());
         let mut runs: Vec<(Op, u32, u32)> = Vec::new();
+        let mut reads = Vec::new();
         for &(op, s, e) in &prog.runs {
             for i in &prog.insts[s as usize..e as usize] {
-                if op == Op::Slice && !written[i.a as usize] {
-                    slices.push(*i);
-                    continue;
+                if is_pure_word_op(op) {
+                    packed_reads(op, i, &prog.extra, &mut reads);
+                    // NONE: constants only so far; Err: reads computed logic or two
+                    // words of state.
+                    let mut src = Ok(NONE);
+                    for &r in &reads {
+                        let r = r as usize;
+                        let this = if prog.consts[r] {
+                            NONE
+                        } else if source[r] != NONE {
+                            source[r]
+                        } else if written[r] {
+                            src = Err(());
+                            break;
+                        } else {
+                            r as u32
+                        };
+                        src = match src {
+                            Ok(NONE) => Ok(this),
+                            Ok(w) if this == NONE || this == w => Ok(w),
+                            _ => Err(()),
+                        };
+                        if src.is_err() {
+                            break;
+                        }
+                    }
+                    if let Ok(w) = src
+                        && w != NONE
+                    {
+                        source[i.dst as usize] = w;
+                        moved.push((w, op, *i));
+                        continue;
+                    }
                 }
                 let k = insts.len() as u32;
                 insts.push(*i);
@@ -51,41 +94,48 @@ impl EdgeSlices {
         }
         prog.insts = insts;
         prog.runs = runs;
-        slices.sort_by_key(|i| i.a);
+        // Stable: each word's list keeps the evaluation order.
+        moved.sort_by_key(|m| m.0);
         let mut start = vec![0u32; words + 1];
-        for i in &slices {
-            start[i.a as usize + 1] += 1;
+        for m in &moved {
+            start[m.0 as usize + 1] += 1;
         }
         for w in 0..words {
             start[w + 1] += start[w];
         }
-        EdgeSlices { start, slices }
+        EdgeLogic {
+            start,
+            insts: moved.into_iter().map(|m| (m.1, m.2)).collect(),
+            extra: prog.extra.clone(),
+        }
     }
 
-    /// Whether there are slices of state at all.
+    /// Whether there is logic of state at all.
     pub(crate) fn any(&self) -> bool {
-        !self.slices.is_empty()
+        !self.insts.is_empty()
     }
 
-    /// Whether source word `w` has slices.
+    /// Whether source word `w` has logic of its own.
     #[inline]
     pub(crate) fn has(&self, w: usize) -> bool {
         self.start[w] != self.start[w + 1]
     }
 
-    /// Recompute the slices of source word `w` (after it was written).
+    /// Recompute the logic of source word `w` (after it was written); `v` is the value
+    /// array `split` was given the length of.
     #[inline]
     pub(crate) fn refresh(&self, v: &mut [u64], w: usize) {
         let (a, b) = (self.start[w] as usize, self.start[w + 1] as usize);
-        for i in &self.slices[a..b] {
-            v[i.dst as usize] = (v[w] >> i.c) & (u64::MAX >> (64 - i.b));
+        let k = v.len() - 1;
+        for (op, i) in &self.insts[a..b] {
+            v[i.dst as usize & k] = apply(*op, i, v, k, &self.extra);
         }
     }
 
-    /// Recompute every slice of state.
+    /// Recompute all logic of state.
     pub(crate) fn refresh_all(&self, v: &mut [u64]) {
-        for i in &self.slices {
-            v[i.dst as usize] = (v[i.a as usize] >> i.c) & (u64::MAX >> (64 - i.b));
+        for w in 0..self.start.len() - 1 {
+            self.refresh(v, w);
         }
     }
 }

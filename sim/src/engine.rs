@@ -6,9 +6,11 @@
 
 use hw::{Bits, Module, mask64, words_for};
 
+use crate::clock::DirectRegs;
 use crate::compile::compile;
-use crate::edge::EdgeSlices;
+use crate::edge::EdgeLogic;
 use crate::flat::{FlatKind, FlatNetlist};
+use crate::ops::{apply, m};
 use crate::optimize::eval_kind;
 use crate::program::{LoopError, NONE, Op, Program, Source};
 
@@ -88,7 +90,8 @@ pub struct Simulator {
     mems: Vec<u64>,
     scratch: Vec<u64>,
     wide_buf: Vec<u64>,
-    edge: EdgeSlices,
+    edge: EdgeLogic,
+    direct: DirectRegs,
     /// State words written at the current clock edge (their slices are refreshed once
     /// every register has read the old state).
     touched: Vec<u32>,
@@ -116,9 +119,11 @@ impl Simulator {
         // the compiler knows is in bounds (slots are always below the real length).
         let mut vals = prog.init_vals.clone();
         vals.resize(vals.len().next_power_of_two().max(1), 0);
-        let edge = EdgeSlices::split(&mut prog, vals.len());
+        let edge = EdgeLogic::split(&mut prog, vals.len());
         edge.refresh_all(&mut vals);
+        let direct = DirectRegs::new(&prog, &edge);
         Ok(Simulator {
+            direct,
             name: top.name.clone(),
             vals,
             edge,
@@ -357,85 +362,16 @@ impl Simulator {
                     }
                 };
             }
-            // Mask of the low `w` bits, 1 <= w <= 64.
-            let m = |w: u32| u64::MAX >> (64 - w);
+            // Each arm calls `apply` with a constant operator: one specialised loop each.
+            macro_rules! pure {
+                ($($op:ident),*) => {
+                    match op {
+                        $(Op::$op => each!(|i| apply(Op::$op, i, v, k, extra)),)*
+                        _ => {}
+                    }
+                };
+            }
             match op {
-                Op::Not => each!(|i| !v[i.a as usize & k] & m(i.b)),
-                Op::And => each!(|i| v[i.a as usize & k] & v[i.b as usize & k]),
-                Op::Or => each!(|i| v[i.a as usize & k] | v[i.b as usize & k]),
-                Op::Xor => each!(|i| v[i.a as usize & k] ^ v[i.b as usize & k]),
-                Op::OrAnd => {
-                    each!(|i| v[i.a as usize & k] | (v[i.b as usize & k] & v[i.c as usize & k]))
-                }
-                Op::AndNot => each!(|i| v[i.a as usize & k] & !v[i.b as usize & k]),
-                Op::Add => {
-                    each!(|i| v[i.a as usize & k].wrapping_add(v[i.b as usize & k]) & m(i.c))
-                }
-                Op::Sub => {
-                    each!(|i| v[i.a as usize & k].wrapping_sub(v[i.b as usize & k]) & m(i.c))
-                }
-                Op::Shl => each!(|i| {
-                    let sh = v[i.b as usize & k];
-                    if sh >= u64::from(i.c) {
-                        0
-                    } else {
-                        (v[i.a as usize & k] << sh) & m(i.c)
-                    }
-                }),
-                Op::Shr => each!(|i| {
-                    let sh = v[i.b as usize & k];
-                    if sh >= u64::from(i.c) {
-                        0
-                    } else {
-                        v[i.a as usize & k] >> sh
-                    }
-                }),
-                Op::ShlK => each!(|i| (v[i.a as usize & k] << i.c) & m(i.b)),
-                Op::ShrK => each!(|i| v[i.a as usize & k] >> i.c),
-                Op::Eq => each!(|i| u64::from(v[i.a as usize & k] == v[i.b as usize & k])),
-                Op::Ne => each!(|i| u64::from(v[i.a as usize & k] != v[i.b as usize & k])),
-                Op::Lt => each!(|i| u64::from(v[i.a as usize & k] < v[i.b as usize & k])),
-                Op::Le => each!(|i| u64::from(v[i.a as usize & k] <= v[i.b as usize & k])),
-                Op::Mux => each!(|i| if v[i.a as usize & k] != 0 {
-                    v[i.b as usize & k]
-                } else {
-                    v[i.c as usize & k]
-                }),
-                Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
-                Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
-                Op::Concat2 => {
-                    each!(|i| (v[i.a as usize & k] << (i.c & 255))
-                        | (v[i.b as usize & k] << (i.c >> 8)))
-                }
-                Op::ConcatN => each!(|i| {
-                    let mut r = 0;
-                    let (a, b) = (i.a as usize, i.b as usize);
-                    for pair in extra[a..a + 2 * b].chunks_exact(2) {
-                        r |= v[pair[0] as usize & k] << pair[1];
-                    }
-                    r
-                }),
-                Op::AnyN => each!(|i| {
-                    let mut r = 0;
-                    for &x in &extra[i.a as usize..(i.a + i.b) as usize] {
-                        r |= v[x as usize & k];
-                    }
-                    u64::from(r != 0)
-                }),
-                Op::RedAnd => each!(|i| u64::from(v[i.a as usize & k] == m(i.b))),
-                Op::RedOr => each!(|i| u64::from(v[i.a as usize & k] != 0)),
-                Op::RedXor => each!(|i| u64::from(v[i.a as usize & k].count_ones() & 1 == 1)),
-                Op::SliceW => each!(|i| {
-                    let a = i.a as usize;
-                    let bit = i.c & 63;
-                    let lo = v[a & k] >> bit;
-                    let hi = if i.b != 0 {
-                        v[(a + 1) & k] << (64 - bit)
-                    } else {
-                        0
-                    };
-                    (lo | hi) & m(i.c >> 8)
-                }),
                 Op::MemRead => {
                     for i in run {
                         let c = i.c as usize;
@@ -449,6 +385,45 @@ impl Simulator {
                         eval_wide(&self.prog.wide[i.a as usize], v, &mut self.wide_buf);
                     }
                 }
+                Op::SliceW => each!(|i| {
+                    let a = i.a as usize;
+                    let bit = i.c & 63;
+                    let lo = v[a & k] >> bit;
+                    let hi = if i.b != 0 {
+                        v[(a + 1) & k] << (64 - bit)
+                    } else {
+                        0
+                    };
+                    (lo | hi) & m(i.c >> 8)
+                }),
+                _ => pure!(
+                    Not,
+                    And,
+                    Or,
+                    Xor,
+                    OrAnd,
+                    AndNot,
+                    Add,
+                    Sub,
+                    Shl,
+                    Shr,
+                    ShlK,
+                    ShrK,
+                    Eq,
+                    EqK,
+                    Ne,
+                    Lt,
+                    Le,
+                    Mux,
+                    Slice,
+                    ConcatFirst,
+                    Concat2,
+                    ConcatN,
+                    AnyN,
+                    RedAnd,
+                    RedOr,
+                    RedXor
+                ),
             }
         }
     }
@@ -513,7 +488,7 @@ impl Simulator {
                 } else {
                     v[q]
                 };
-                // Only registers whose slices are kept take the (data-dependent) branch.
+                // Only registers with logic of state are collected.
                 if edges && self.edge.has(q) && new != v[q] {
                     self.touched.push(q as u32);
                 }
@@ -521,21 +496,7 @@ impl Simulator {
                 v[q] = new;
             }
         } else {
-            for &(en, start, end) in &self.prog.direct_groups {
-                if en != NONE && v[en as usize] == 0 {
-                    continue;
-                }
-                for r in &self.prog.direct[start as usize..end as usize] {
-                    let q = r.q as usize;
-                    let new = (v[r.next as usize] >> r.shift) & r.mask;
-                    // Only registers whose slices are kept take the (data-dependent) branch.
-                    if edges && self.edge.has(q) && new != v[q] {
-                        self.touched.push(q as u32);
-                    }
-                    changed |= read[q] && new != v[q];
-                    v[q] = new;
-                }
-            }
+            changed |= self.direct.update(v, &self.edge);
         }
         let mut k = 0;
         for r in &self.prog.regs {

@@ -27,11 +27,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod clock;
 mod compile;
 mod edge;
 mod engine;
 pub mod flat;
 mod layout;
+mod ops;
 mod optimize;
 mod program;
 mod schedule;

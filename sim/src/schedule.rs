@@ -7,9 +7,14 @@ use crate::program::{Inst, Op, Packed, WideOp};
 pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
     out.clear();
     match i.op {
-        Op::Not | Op::Slice | Op::ShlK | Op::ShrK | Op::RedAnd | Op::RedOr | Op::RedXor => {
-            out.push(i.a)
-        }
+        Op::Not
+        | Op::Slice
+        | Op::ShlK
+        | Op::ShrK
+        | Op::RedAnd
+        | Op::RedOr
+        | Op::RedXor
+        | Op::EqK => out.push(i.a),
         Op::MemRead => out.push(i.a),
         Op::SliceW => out.extend([i.a, i.a + i.b]),
         Op::ConcatFirst => out.push(i.a),
@@ -20,7 +25,7 @@ pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>
                 .step_by(2)
                 .copied(),
         ),
-        Op::AnyN => out.extend_from_slice(&extra[i.a as usize..(i.a + i.b) as usize]),
+        Op::AnyN => out.extend_from_slice(&extra[i.a as usize..(i.a + 4 * i.b) as usize]),
         Op::Generic => out.extend(wide[i.k as usize].operands.iter().map(|o| o.0)),
         _ => out.extend([i.a, i.b]),
     }
