@@ -6,18 +6,17 @@
 //! collected by a branch-free append.
 
 use crate::edge::EdgeLogic;
-use crate::ops::m;
 use crate::program::{NONE, Program};
 
-/// One in-place register: `v[q] = (v[next] >> shift) & mask(width)`.
+/// One in-place register: `v[q] = (v[next] >> shift) & mask`.
 #[derive(Clone, Copy, Debug)]
 struct Direct {
-    q: u32,
-    next: u32,
-    shift: u8,
-    width: u8,
+    mask: u64,
     /// All ones when the combinational program reads `q` (a change needs an evaluation).
     read: u64,
+    q: u32,
+    next: u32,
+    shift: u32,
 }
 
 /// A group of registers with one enable (or NONE): `regs[start..end]`, `watched` when
@@ -47,15 +46,14 @@ impl DirectRegs {
             .iter()
             .map(|r| {
                 debug_assert!(r.words == 1 && r.shift < 64);
-                let width = 64 - r.mask.leading_zeros();
                 (
                     r.enable,
                     edge.has(r.q as usize),
                     Direct {
                         q: r.q,
                         next: r.next,
-                        shift: r.shift as u8,
-                        width: width as u8,
+                        shift: r.shift,
+                        mask: r.mask,
                         read: if prog.comb_read[r.q as usize] {
                             u64::MAX
                         } else {
@@ -103,7 +101,7 @@ impl DirectRegs {
             if g.watched {
                 for r in regs {
                     let q = r.q as usize & k;
-                    let new = (v[r.next as usize & k] >> r.shift) & m(u32::from(r.width));
+                    let new = (v[r.next as usize & k] >> (r.shift & 63)) & r.mask;
                     let d = new ^ v[q];
                     v[q] = new;
                     diff |= d & r.read;
@@ -113,7 +111,7 @@ impl DirectRegs {
             } else {
                 for r in regs {
                     let q = r.q as usize & k;
-                    let new = (v[r.next as usize & k] >> r.shift) & m(u32::from(r.width));
+                    let new = (v[r.next as usize & k] >> (r.shift & 63)) & r.mask;
                     diff |= (new ^ v[q]) & r.read;
                     v[q] = new;
                 }

@@ -11,8 +11,13 @@ use crate::program::*;
 use crate::schedule::levelize;
 
 /// Compile a flat netlist. With `keep_named`, every named signal stays computed (for
-/// waveforms and `peek`); otherwise only what outputs and state need.
-pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program, LoopError> {
+/// waveforms and `peek`); otherwise only what outputs and state need. With
+/// `fuse_compares`, a slice compared with a small constant is one instruction.
+pub(crate) fn compile(
+    mut flat: FlatNetlist,
+    keep_named: bool,
+    fuse_compares: bool,
+) -> Result<Program, LoopError> {
     let order = topo(&flat)?;
     let canon = simplify(&mut flat, &order);
     let n = flat.nodes.len();
@@ -133,11 +138,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             FlatKind::MemReadSync(_, a) => uses[canon[*a as usize] as usize] += 2,
             _ => {}
         }
-        if keep_named && node.name.is_some() {
-            uses[canon[i] as usize] += 2;
-        }
     }
+    // Named signals (also names of aliases, such as instance input ports, whose
+    // canonical node is live) are read by waveforms.
     if keep_named {
+        for (i, node) in flat.nodes.iter().enumerate() {
+            if node.name.is_some() && live[canon[i] as usize] {
+                uses[canon[i] as usize] += 2;
+            }
+        }
         for p in &flat.output_ports {
             uses[canon[p.3 as usize] as usize] += 2;
         }
@@ -174,9 +183,6 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             FlatKind::MemReadSync(_, a) => other_uses[canon[*a as usize] as usize] = true,
             _ => {}
         }
-        if keep_named && node.name.is_some() {
-            other_uses[canon[i] as usize] = true;
-        }
         if let FlatKind::Reg { next, .. } = &node.kind
             && node.width > 64
         {
@@ -184,6 +190,11 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         }
     }
     if keep_named {
+        for (i, node) in flat.nodes.iter().enumerate() {
+            if node.name.is_some() && live[canon[i] as usize] {
+                other_uses[canon[i] as usize] = true;
+            }
+        }
         for p in &flat.output_ports {
             other_uses[canon[p.3 as usize] as usize] = true;
         }
@@ -376,14 +387,16 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                         None => mk(Op::Shr, sa, sb, width, mask),
                     },
                     BinaryOp::Eq => {
-                        // `x == k` with a constant of at most 32 bits, and `x` a slice
-                        // read only here: one instruction, the slice fused.
+                        // `x == k` with a constant of at most 16 bits (so that the
+                        // instruction stays compact), and `x` a slice read only here:
+                        // one instruction, the slice fused.
                         let k_of = |x: FlatId| {
                             const_of(&flat, x)
                                 .and_then(Bits::to_u64)
-                                .filter(|&k| k <= u64::from(u32::MAX))
+                                .filter(|&k| k <= 0xffff)
                         };
                         let x = match (k_of(*a), k_of(*b)) {
+                            _ if !fuse_compares => None,
                             (None, Some(k)) => Some((canon[*a as usize], k as u32)),
                             (Some(k), None) => Some((canon[*b as usize], k as u32)),
                             _ => None,

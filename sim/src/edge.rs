@@ -110,6 +110,15 @@ impl EdgeLogic {
         }
     }
 
+    /// No logic of state: everything stays in `prog`'s evaluation.
+    pub(crate) fn none(words: usize, prog: &Program) -> EdgeLogic {
+        EdgeLogic {
+            start: vec![0; words + 1],
+            insts: Vec::new(),
+            extra: prog.extra.clone(),
+        }
+    }
+
     /// Whether there is logic of state at all.
     pub(crate) fn any(&self) -> bool {
         !self.insts.is_empty()

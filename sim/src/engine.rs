@@ -9,10 +9,9 @@ use hw::{Bits, Module, mask64, words_for};
 use crate::clock::DirectRegs;
 use crate::compile::compile;
 use crate::edge::EdgeLogic;
-use crate::flat::{FlatKind, FlatNetlist};
-use crate::ops::{apply, m};
-use crate::optimize::eval_kind;
-use crate::program::{LoopError, NONE, Op, Program, Source};
+use crate::flat::FlatNetlist;
+use crate::ops::{COMPACT_WORDS, Compact, Context, eval_runs};
+use crate::program::{LoopError, NONE, Program, Source};
 
 /// Errors of the simulator's API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,6 +55,10 @@ pub struct SimOptions {
     /// Keep every named signal computed (needed for waveforms and [`Simulator::peek`]);
     /// without it, logic that no output or register needs is removed.
     pub keep_named: bool,
+    /// The plain path, for checking the fast one: every instruction in the evaluation
+    /// loop (no logic of state computed at the clock edge), 16-byte instructions, no
+    /// fused slice compares. Results are identical.
+    pub reference: bool,
 }
 
 /// Handle of a top-level input.
@@ -92,6 +95,8 @@ pub struct Simulator {
     wide_buf: Vec<u64>,
     edge: EdgeLogic,
     direct: DirectRegs,
+    /// The instructions in 8 bytes each, when the design is small enough.
+    compact: Option<Vec<Compact>>,
     /// State words written at the current clock edge (their slices are refreshed once
     /// every register has read the old state).
     touched: Vec<u32>,
@@ -108,7 +113,7 @@ impl Simulator {
 
     /// Compile `top` with options.
     pub fn with_options(top: &Module, opts: SimOptions) -> Result<Simulator, SimError> {
-        let mut prog = compile(FlatNetlist::new(top), opts.keep_named)?;
+        let mut prog = compile(FlatNetlist::new(top), opts.keep_named, !opts.reference)?;
         let max_wide = prog
             .wide
             .iter()
@@ -117,13 +122,31 @@ impl Simulator {
             .unwrap_or(0);
         // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
         // the compiler knows is in bounds (slots are always below the real length).
+        // Designs of at most `COMPACT_WORDS` words get exactly that many, for the
+        // compact code.
         let mut vals = prog.init_vals.clone();
-        vals.resize(vals.len().next_power_of_two().max(1), 0);
-        let edge = EdgeLogic::split(&mut prog, vals.len());
+        let words = if vals.len() <= COMPACT_WORDS {
+            COMPACT_WORDS
+        } else {
+            vals.len().next_power_of_two()
+        };
+        vals.resize(words, 0);
+        let slots = prog.init_vals.len();
+        let edge = if opts.reference {
+            EdgeLogic::none(slots, &prog)
+        } else {
+            EdgeLogic::split(&mut prog, slots)
+        };
         edge.refresh_all(&mut vals);
         let direct = DirectRegs::new(&prog, &edge);
+        let compact = if opts.reference {
+            None
+        } else {
+            Compact::encode(&prog.insts, &prog.runs, vals.len())
+        };
         Ok(Simulator {
             direct,
+            compact,
             name: top.name.clone(),
             vals,
             edge,
@@ -347,84 +370,27 @@ impl Simulator {
             return;
         }
         self.dirty = false;
-        let v = &mut self.vals;
-        let k = v.len() - 1;
-        let extra = &self.prog.extra;
-        let mems = &self.mems;
-        for &(op, start, end) in &self.prog.runs {
-            let run = &self.prog.insts[start as usize..end as usize];
-            // One loop per operator: the per-instruction work has no dispatch branch.
-            macro_rules! each {
-                (|$i:ident| $e:expr) => {
-                    for $i in run {
-                        let r = $e;
-                        v[$i.dst as usize & k] = r;
-                    }
-                };
-            }
-            // Each arm calls `apply` with a constant operator: one specialised loop each.
-            macro_rules! pure {
-                ($($op:ident),*) => {
-                    match op {
-                        $(Op::$op => each!(|i| apply(Op::$op, i, v, k, extra)),)*
-                        _ => {}
-                    }
-                };
-            }
-            match op {
-                Op::MemRead => {
-                    for i in run {
-                        let c = i.c as usize;
-                        let base = i.b as usize + v[i.a as usize] as usize * c;
-                        let d = i.dst as usize;
-                        v[d..d + c].copy_from_slice(&mems[base..base + c]);
-                    }
-                }
-                Op::Generic => {
-                    for i in run {
-                        eval_wide(&self.prog.wide[i.a as usize], v, &mut self.wide_buf);
-                    }
-                }
-                Op::SliceW => each!(|i| {
-                    let a = i.a as usize;
-                    let bit = i.c & 63;
-                    let lo = v[a & k] >> bit;
-                    let hi = if i.b != 0 {
-                        v[(a + 1) & k] << (64 - bit)
-                    } else {
-                        0
-                    };
-                    (lo | hi) & m(i.c >> 8)
-                }),
-                _ => pure!(
-                    Not,
-                    And,
-                    Or,
-                    Xor,
-                    OrAnd,
-                    AndNot,
-                    Add,
-                    Sub,
-                    Shl,
-                    Shr,
-                    ShlK,
-                    ShrK,
-                    Eq,
-                    EqK,
-                    Ne,
-                    Lt,
-                    Le,
-                    Mux,
-                    Slice,
-                    ConcatFirst,
-                    Concat2,
-                    ConcatN,
-                    AnyN,
-                    RedAnd,
-                    RedOr,
-                    RedXor
-                ),
-            }
+        let cx = Context {
+            extra: &self.prog.extra,
+            packed: &self.prog.insts,
+            wide: &self.prog.wide,
+            mems: &self.mems,
+        };
+        match &self.compact {
+            Some(code) => eval_runs::<_, true>(
+                &self.prog.runs,
+                code,
+                &mut self.vals,
+                &cx,
+                &mut self.wide_buf,
+            ),
+            None => eval_runs::<_, false>(
+                &self.prog.runs,
+                &self.prog.insts,
+                &mut self.vals,
+                &cx,
+                &mut self.wide_buf,
+            ),
         }
     }
 
@@ -589,33 +555,4 @@ impl Simulator {
             }
         }
     }
-}
-
-/// Evaluate one multi-word operator (reference semantics), reading the operands in
-/// place and writing through `buf`; no allocation.
-fn eval_wide(w: &crate::program::WideOp, v: &mut [u64], buf: &mut [u64]) {
-    let out_words = words_for(w.width);
-    let dst = w.dst as usize;
-    {
-        let vr: &[u64] = v;
-        let op = |k: usize| {
-            let (s, ow) = w.operands[k];
-            (&vr[s as usize..s as usize + words_for(ow)], ow)
-        };
-        let out = &mut buf[..out_words + 1];
-        match &w.kind {
-            FlatKind::Concat(_) => {
-                out.fill(0);
-                let mut lo = 0;
-                for &(s, ow) in w.operands.iter().rev() {
-                    crate::words::deposit(&vr[s as usize..s as usize + words_for(ow)], ow, lo, out);
-                    lo += ow;
-                }
-            }
-            FlatKind::Binary(..) => eval_kind(&w.kind, w.width, &[op(0), op(1)], out),
-            FlatKind::Mux(..) => eval_kind(&w.kind, w.width, &[op(0), op(1), op(2)], out),
-            _ => eval_kind(&w.kind, w.width, &[op(0)], out),
-        }
-    }
-    v[dst..dst + out_words].copy_from_slice(&buf[..out_words]);
 }

@@ -27,7 +27,7 @@ pub(crate) enum Op {
     ShlK,
     ShrK,
     Eq,
-    /// `((v[a] >> lo) & mask(w)) == k`: a slice compared with a constant of at most 32
+    /// `((v[a] >> lo) & mask(w)) == k`: a slice compared with a constant of at most 16
     /// bits, fused (piece kinds, states of a sequencer).
     EqK,
     Ne,
