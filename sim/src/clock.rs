@@ -6,6 +6,7 @@
 //! collected by a branch-free append.
 
 use crate::edge::EdgeLogic;
+use crate::ops::COMPACT_WORDS;
 use crate::program::{NONE, Program};
 
 /// One in-place register: `v[q] = (v[next] >> shift) & mask`.
@@ -19,14 +20,24 @@ struct Direct {
     shift: u32,
 }
 
-/// A group of registers with one enable (or NONE): `regs[start..end]`, `watched` when
-/// they have logic of state.
+/// What an update must track besides the new value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// Nothing: the combinational program does not read the register.
+    Plain,
+    /// Whether it changed (the combinational program reads it).
+    Read,
+    /// Which ones changed (they have logic of state), and whether read ones changed.
+    Watched,
+}
+
+/// A group of registers with one enable (or NONE) and one kind: `regs[start..end]`.
 #[derive(Clone, Copy, Debug)]
 struct Group {
     enable: u32,
     start: u32,
     end: u32,
-    watched: bool,
+    kind: Kind,
 }
 
 /// The in-place registers of one program, in update order.
@@ -41,24 +52,26 @@ pub(crate) struct DirectRegs {
 impl DirectRegs {
     /// Group `prog.direct` by enable and by whether `edge` has logic of their state.
     pub(crate) fn new(prog: &Program, edge: &EdgeLogic) -> DirectRegs {
-        let mut keyed: Vec<(u32, bool, Direct)> = prog
+        let mut keyed: Vec<(u32, Kind, Direct)> = prog
             .direct
             .iter()
             .map(|r| {
                 debug_assert!(r.words == 1 && r.shift < 64);
+                let read = prog.comb_read[r.q as usize];
+                let kind = match (edge.has(r.q as usize), read) {
+                    (true, _) => Kind::Watched,
+                    (false, true) => Kind::Read,
+                    (false, false) => Kind::Plain,
+                };
                 (
                     r.enable,
-                    edge.has(r.q as usize),
+                    kind,
                     Direct {
                         q: r.q,
                         next: r.next,
                         shift: r.shift,
                         mask: r.mask,
-                        read: if prog.comb_read[r.q as usize] {
-                            u64::MAX
-                        } else {
-                            0
-                        },
+                        read: if read { u64::MAX } else { 0 },
                     },
                 )
             })
@@ -68,16 +81,16 @@ impl DirectRegs {
         for (k, e) in keyed.iter().enumerate() {
             let k = k as u32;
             match groups.last_mut() {
-                Some(g) if g.enable == e.0 && g.watched == e.1 => g.end = k + 1,
+                Some(g) if g.enable == e.0 && g.kind == e.1 => g.end = k + 1,
                 _ => groups.push(Group {
                     enable: e.0,
                     start: k,
                     end: k + 1,
-                    watched: e.1,
+                    kind: e.1,
                 }),
             }
         }
-        let watched = keyed.iter().filter(|e| e.1).count();
+        let watched = keyed.iter().filter(|e| e.1 == Kind::Watched).count();
         DirectRegs {
             regs: keyed.into_iter().map(|e| e.2).collect(),
             groups,
@@ -90,7 +103,25 @@ impl DirectRegs {
     /// changed. The registers read no state, so the in-place order does not matter.
     #[inline]
     pub(crate) fn update(&mut self, v: &mut [u64], edge: &EdgeLogic) -> bool {
-        let k = v.len() - 1;
+        if v.len() == COMPACT_WORDS {
+            self.update_in::<true>(v, edge)
+        } else {
+            self.update_in::<false>(v, edge)
+        }
+    }
+
+    /// `update`, with a constant slot mask when `COMPACT` (`v` has `COMPACT_WORDS`).
+    fn update_in<const COMPACT: bool>(&mut self, v: &mut [u64], edge: &EdgeLogic) -> bool {
+        let k = if COMPACT {
+            assert_eq!(
+                v.len(),
+                COMPACT_WORDS,
+                "compact registers need a full value array"
+            );
+            COMPACT_WORDS - 1
+        } else {
+            v.len() - 1
+        };
         let mut diff = 0u64;
         let mut n = 0;
         for g in &self.groups {
@@ -98,27 +129,36 @@ impl DirectRegs {
                 continue;
             }
             let regs = &self.regs[g.start as usize..g.end as usize];
-            if g.watched {
-                for r in regs {
-                    let q = r.q as usize & k;
-                    let new = (v[r.next as usize & k] >> (r.shift & 63)) & r.mask;
-                    let d = new ^ v[q];
-                    v[q] = new;
-                    diff |= d & r.read;
-                    self.changed[n] = r.q;
-                    n += usize::from(d != 0);
+            let next = |r: &Direct, v: &[u64]| (v[r.next as usize & k] >> (r.shift & 63)) & r.mask;
+            match g.kind {
+                Kind::Plain => {
+                    for r in regs {
+                        v[r.q as usize & k] = next(r, v);
+                    }
                 }
-            } else {
-                for r in regs {
-                    let q = r.q as usize & k;
-                    let new = (v[r.next as usize & k] >> (r.shift & 63)) & r.mask;
-                    diff |= (new ^ v[q]) & r.read;
-                    v[q] = new;
+                Kind::Read => {
+                    for r in regs {
+                        let new = next(r, v);
+                        let q = r.q as usize & k;
+                        diff |= new ^ v[q];
+                        v[q] = new;
+                    }
+                }
+                Kind::Watched => {
+                    for r in regs {
+                        let new = next(r, v);
+                        let q = r.q as usize & k;
+                        let d = new ^ v[q];
+                        v[q] = new;
+                        diff |= d & r.read;
+                        self.changed[n] = r.q;
+                        n += usize::from(d != 0);
+                    }
                 }
             }
         }
         for &q in &self.changed[..n] {
-            edge.refresh(v, q as usize);
+            edge.refresh_in::<COMPACT>(v, q as usize);
         }
         diff != 0
     }

@@ -9,7 +9,7 @@
 //! Only instructions that depend on exactly one word of state move, so every moved
 //! instruction belongs to one word's list and a write recomputes each at most once.
 
-use crate::ops::{apply, is_pure_word_op, packed_reads};
+use crate::ops::{COMPACT_WORDS, apply, is_pure_word_op, packed_reads};
 use crate::program::{NONE, Op, Packed, Program};
 
 /// The logic of state of one program, by source word.
@@ -134,8 +134,27 @@ impl EdgeLogic {
     /// array `split` was given the length of.
     #[inline]
     pub(crate) fn refresh(&self, v: &mut [u64], w: usize) {
+        if v.len() == COMPACT_WORDS {
+            self.refresh_in::<true>(v, w);
+        } else {
+            self.refresh_in::<false>(v, w);
+        }
+    }
+
+    /// `refresh`, with a constant slot mask when `COMPACT` (`v` has `COMPACT_WORDS`).
+    #[inline]
+    pub(crate) fn refresh_in<const COMPACT: bool>(&self, v: &mut [u64], w: usize) {
+        let k = if COMPACT {
+            assert_eq!(
+                v.len(),
+                COMPACT_WORDS,
+                "compact logic needs a full value array"
+            );
+            COMPACT_WORDS - 1
+        } else {
+            v.len() - 1
+        };
         let (a, b) = (self.start[w] as usize, self.start[w + 1] as usize);
-        let k = v.len() - 1;
         for (op, i) in &self.insts[a..b] {
             v[i.dst as usize & k] = apply(*op, i, v, k, &self.extra);
         }
