@@ -8,7 +8,7 @@ use hw::{BinaryOp, Bits, UnaryOp, mask64, words_for};
 use crate::flat::{FlatId, FlatKind, FlatNetlist};
 use crate::optimize::{const_of, simplify, topo};
 use crate::program::*;
-use crate::schedule::levelize;
+use crate::schedule::schedule;
 
 /// Compile a flat netlist. With `keep_named`, every named signal stays computed (for
 /// waveforms and `peek`); otherwise only what outputs and state need. With
@@ -513,7 +513,7 @@ pub(crate) fn compile(
         }
     }
     let has_mem_read = insts.iter().any(|i| i.op == Op::MemRead);
-    let (insts, runs) = levelize(insts, &extra, &wide);
+    let (insts, runs) = schedule(insts, &extra, &wide);
 
     // Registers and memories.
     let mut regs = Vec::new();

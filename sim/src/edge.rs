@@ -12,6 +12,24 @@
 use crate::ops::{COMPACT_WORDS, apply, is_pure_word_op, packed_reads};
 use crate::program::{NONE, Op, Packed, Program};
 
+/// At most this many words of state for a moved instruction (it is recomputed when
+/// any of them is written).
+const MAX_SOURCES: usize = 2;
+
+/// The union of two sorted NONE-padded sets of words, if it fits.
+fn union(a: [u32; MAX_SOURCES], b: [u32; MAX_SOURCES]) -> Option<[u32; MAX_SOURCES]> {
+    let mut out = a;
+    for w in b.into_iter().filter(|&w| w != NONE) {
+        if out.contains(&w) {
+            continue;
+        }
+        let free = out.iter().position(|&x| x == NONE)?;
+        out[free] = w;
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
 /// The logic of state of one program, by source word.
 #[derive(Clone, Debug)]
 pub(crate) struct EdgeLogic {
@@ -42,8 +60,8 @@ impl EdgeLogic {
                 written[d as usize..(d + n) as usize].fill(true);
             }
         }
-        // The one word of state each moved result depends on.
-        let mut source = vec![NONE; words];
+        // The words of state each moved result depends on (sorted, NONE-padded).
+        let mut source = vec![[NONE; MAX_SOURCES]; words];
         let mut moved: Vec<(u32, Op, Packed)> = Vec::new();
         let mut insts = Vec::with_capacity(prog.insts.len());
         let mut runs: Vec<(Op, u32, u32)> = Vec::new();
@@ -52,35 +70,34 @@ impl EdgeLogic {
             for i in &prog.insts[s as usize..e as usize] {
                 if is_pure_word_op(op) {
                     packed_reads(op, i, &prog.extra, &mut reads);
-                    // NONE: constants only so far; Err: reads computed logic or two
-                    // words of state.
-                    let mut src = Ok(NONE);
+                    // None: reads computed logic or too many words of state.
+                    let mut set = Some([NONE; MAX_SOURCES]);
                     for &r in &reads {
                         let r = r as usize;
-                        let this = if prog.consts[r] {
-                            NONE
-                        } else if source[r] != NONE {
+                        let these = if prog.consts[r] {
+                            [NONE; MAX_SOURCES]
+                        } else if source[r][0] != NONE {
                             source[r]
                         } else if written[r] {
-                            src = Err(());
+                            set = None;
                             break;
                         } else {
-                            r as u32
+                            let mut one = [NONE; MAX_SOURCES];
+                            one[0] = r as u32;
+                            one
                         };
-                        src = match src {
-                            Ok(NONE) => Ok(this),
-                            Ok(w) if this == NONE || this == w => Ok(w),
-                            _ => Err(()),
-                        };
-                        if src.is_err() {
+                        set = set.and_then(|s| union(s, these));
+                        if set.is_none() {
                             break;
                         }
                     }
-                    if let Ok(w) = src
-                        && w != NONE
+                    if let Some(set) = set
+                        && set[0] != NONE
                     {
-                        source[i.dst as usize] = w;
-                        moved.push((w, op, *i));
+                        source[i.dst as usize] = set;
+                        for &w in set.iter().filter(|&&w| w != NONE) {
+                            moved.push((w, op, *i));
+                        }
                         continue;
                     }
                 }

@@ -31,27 +31,23 @@ pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>
     }
 }
 
-/// Order instructions by level (1 + the deepest level they read), and by operator within
-/// a level, so that evaluation runs long stretches of one operator: the dispatch branch
-/// is then predictable. Returns the reordered instructions and their runs.
-pub(crate) fn levelize(
+/// Order instructions so that evaluation runs long stretches of one operator (the
+/// dispatch branch and the loop exits are then few): list scheduling that, among the
+/// operators with instructions ready (every value they read computed), takes the one
+/// with the most, and emits its ready instructions first come, first served, including
+/// those that become ready meanwhile (an instruction may read an earlier one of its
+/// run: a run is evaluated in order). First come, first served keeps the order close to
+/// level by level, so neighbouring instructions rarely depend on each other. Returns
+/// the reordered instructions and their runs.
+pub(crate) fn schedule(
     insts: Vec<Inst>,
     extra: &[u32],
     wide: &[WideOp],
 ) -> (Vec<Packed>, Vec<(Op, u32, u32)>) {
-    let mut level_of_slot: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-    let mut keyed: Vec<(u32, u8, usize, Inst)> = Vec::with_capacity(insts.len());
-    let mut buf = Vec::new();
-    for (k, i) in insts.into_iter().enumerate() {
-        reads(&i, extra, wide, &mut buf);
-        let level = 1 + buf
-            .iter()
-            .filter_map(|s| level_of_slot.get(s))
-            .max()
-            .copied()
-            .unwrap_or(0);
-        // Every word a multi-word result occupies carries its level, so that a slice
-        // reading any of its words is ordered after it.
+    let n = insts.len();
+    // The instruction writing each slot.
+    let mut producer: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    for (k, i) in insts.iter().enumerate() {
         let (dst, words) = match i.op {
             Op::Generic => {
                 let w = &wide[i.k as usize];
@@ -60,19 +56,56 @@ pub(crate) fn levelize(
             Op::MemRead => (i.dst, i.c),
             _ => (i.dst, 1),
         };
-        for k in 0..words {
-            level_of_slot.insert(dst + k, level);
+        for w in 0..words {
+            producer.insert(dst + w, k);
         }
-        keyed.push((level, i.op as u8, k, i));
     }
-    keyed.sort_by_key(|e| (e.0, e.1, e.2));
-    let insts: Vec<Inst> = keyed.into_iter().map(|e| e.3).collect();
-    let mut runs: Vec<(Op, u32, u32)> = Vec::new();
+    let mut waiting = vec![0u32; n];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut buf = Vec::new();
     for (k, i) in insts.iter().enumerate() {
-        match runs.last_mut() {
-            Some(r) if r.0 == i.op => r.2 = k as u32 + 1,
-            _ => runs.push((i.op, k as u32, k as u32 + 1)),
+        reads(i, extra, wide, &mut buf);
+        buf.sort_unstable();
+        buf.dedup();
+        let mut from: Vec<usize> = buf
+            .iter()
+            .filter_map(|s| producer.get(s).copied())
+            .collect();
+        from.sort_unstable();
+        from.dedup();
+        for p in from {
+            waiting[k] += 1;
+            users[p].push(k);
         }
     }
-    (insts.iter().map(Inst::pack).collect(), runs)
+    const OPS: usize = Op::Generic as usize + 1;
+    let mut ready: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); OPS];
+    for (k, i) in insts.iter().enumerate() {
+        if waiting[k] == 0 {
+            ready[i.op as usize].push_back(k);
+        }
+    }
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut runs: Vec<(Op, u32, u32)> = Vec::new();
+    while order.len() < n {
+        let Some(op) = (0..OPS)
+            .filter(|&o| !ready[o].is_empty())
+            .max_by_key(|&o| ready[o].len())
+        else {
+            unreachable!("instructions are acyclic: one is always ready");
+        };
+        let start = order.len() as u32;
+        while let Some(k) = ready[op].pop_front() {
+            order.push(k);
+            for &u in &users[k] {
+                waiting[u] -= 1;
+                if waiting[u] == 0 {
+                    ready[insts[u].op as usize].push_back(u);
+                }
+            }
+        }
+        runs.push((insts[order[start as usize]].op, start, order.len() as u32));
+    }
+    let packed = order.iter().map(|&k| insts[k].pack()).collect();
+    (packed, runs)
 }
