@@ -1,5 +1,5 @@
 //! Compilation of a flat netlist into a straight-line program: aliases resolved,
-//! constants folded, dead logic removed, the rest levelized into one instruction per
+//! constants folded, dead logic removed, the rest scheduled as one instruction per
 //! operator. Values of at most 64 bits take one `u64` slot and run on a fast path;
 //! wider ones take several words and run through the reference semantics in `words`.
 

@@ -136,6 +136,11 @@ impl EdgeLogic {
         }
     }
 
+    /// Instructions of logic of state (counted once per source word).
+    pub(crate) fn len(&self) -> usize {
+        self.insts.len()
+    }
+
     /// Whether there is logic of state at all.
     pub(crate) fn any(&self) -> bool {
         !self.insts.is_empty()

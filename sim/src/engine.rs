@@ -76,6 +76,9 @@ pub struct SimStats {
     pub flat_nodes: usize,
     /// Instructions evaluated per cycle.
     pub instructions: usize,
+    /// Instructions of logic of state, computed when an input or register they depend
+    /// on is written (an instruction that depends on two words counts twice).
+    pub edge_instructions: usize,
     /// Of which use the multi-word path.
     pub wide_instructions: usize,
     /// Registers (including registered memory reads).
@@ -196,6 +199,7 @@ impl Simulator {
         SimStats {
             flat_nodes: self.prog.flat_nodes,
             instructions: self.prog.insts.len(),
+            edge_instructions: self.edge.len(),
             wide_instructions: self.prog.wide.len(),
             registers: self.prog.regs.len() + self.prog.direct.len() + self.prog.sync_reads.len(),
             value_words: self.prog.init_vals.len(),

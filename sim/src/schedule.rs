@@ -1,4 +1,4 @@
-//! Scheduling: instructions ordered by level and grouped into runs of one operator,
+//! Scheduling: instructions ordered into long runs of one operator,
 //! so that evaluation dispatches once per run instead of once per instruction.
 
 use crate::program::{Inst, Op, Packed, WideOp};
