@@ -9,7 +9,9 @@ use crate::edge::EdgeLogic;
 use crate::ops::COMPACT_WORDS;
 use crate::program::{NONE, Program};
 
-/// One in-place register: `v[q] = (v[next] >> shift) & mask`.
+/// One in-place register: `v[q] = (v[next] >> shift) & mask`; for one-bit registers
+/// (`Group::bit`) `v[q] = (v[next] & mask) != 0` with `mask = 1 << shift`, without a
+/// variable shift.
 #[derive(Clone, Copy, Debug)]
 struct Direct {
     mask: u64,
@@ -31,13 +33,15 @@ enum Kind {
     Watched,
 }
 
-/// A group of registers with one enable (or NONE) and one kind: `regs[start..end]`.
+/// A group of registers with one enable (or NONE), one kind, and all of one bit or all
+/// wider: `regs[start..end]`.
 #[derive(Clone, Copy, Debug)]
 struct Group {
     enable: u32,
     start: u32,
     end: u32,
     kind: Kind,
+    bit: bool,
 }
 
 /// The in-place registers of one program, in update order.
@@ -52,7 +56,7 @@ pub(crate) struct DirectRegs {
 impl DirectRegs {
     /// Group `prog.direct` by enable and by whether `edge` has logic of their state.
     pub(crate) fn new(prog: &Program, edge: &EdgeLogic) -> DirectRegs {
-        let mut keyed: Vec<(u32, Kind, Direct)> = prog
+        let mut keyed: Vec<(u32, Kind, bool, Direct)> = prog
             .direct
             .iter()
             .map(|r| {
@@ -63,36 +67,39 @@ impl DirectRegs {
                     (false, true) => Kind::Read,
                     (false, false) => Kind::Plain,
                 };
+                let bit = r.mask == 1;
                 (
                     r.enable,
                     kind,
+                    bit,
                     Direct {
                         q: r.q,
                         next: r.next,
                         shift: r.shift,
-                        mask: r.mask,
+                        mask: if bit { 1 << r.shift } else { r.mask },
                         read: if read { u64::MAX } else { 0 },
                     },
                 )
             })
             .collect();
-        keyed.sort_by_key(|e| (e.0, e.1));
+        keyed.sort_by_key(|e| (e.0, e.1, e.2));
         let mut groups: Vec<Group> = Vec::new();
         for (k, e) in keyed.iter().enumerate() {
             let k = k as u32;
             match groups.last_mut() {
-                Some(g) if g.enable == e.0 && g.kind == e.1 => g.end = k + 1,
+                Some(g) if g.enable == e.0 && g.kind == e.1 && g.bit == e.2 => g.end = k + 1,
                 _ => groups.push(Group {
                     enable: e.0,
                     start: k,
                     end: k + 1,
                     kind: e.1,
+                    bit: e.2,
                 }),
             }
         }
         let watched = keyed.iter().filter(|e| e.1 == Kind::Watched).count();
         DirectRegs {
-            regs: keyed.into_iter().map(|e| e.2).collect(),
+            regs: keyed.into_iter().map(|e| e.3).collect(),
             groups,
             changed: vec![0; watched],
         }
@@ -129,32 +136,41 @@ impl DirectRegs {
                 continue;
             }
             let regs = &self.regs[g.start as usize..g.end as usize];
-            let next = |r: &Direct, v: &[u64]| (v[r.next as usize & k] >> (r.shift & 63)) & r.mask;
-            match g.kind {
-                Kind::Plain => {
-                    for r in regs {
-                        v[r.q as usize & k] = next(r, v);
+            // The three kinds of update, for a given way to read the next value.
+            macro_rules! load {
+                ($next:expr) => {
+                    match g.kind {
+                        Kind::Plain => {
+                            for r in regs {
+                                v[r.q as usize & k] = $next(r, &*v);
+                            }
+                        }
+                        Kind::Read => {
+                            for r in regs {
+                                let new = $next(r, &*v);
+                                let q = r.q as usize & k;
+                                diff |= new ^ v[q];
+                                v[q] = new;
+                            }
+                        }
+                        Kind::Watched => {
+                            for r in regs {
+                                let new = $next(r, &*v);
+                                let q = r.q as usize & k;
+                                let d = new ^ v[q];
+                                v[q] = new;
+                                diff |= d & r.read;
+                                self.changed[n] = r.q;
+                                n += usize::from(d != 0);
+                            }
+                        }
                     }
-                }
-                Kind::Read => {
-                    for r in regs {
-                        let new = next(r, v);
-                        let q = r.q as usize & k;
-                        diff |= new ^ v[q];
-                        v[q] = new;
-                    }
-                }
-                Kind::Watched => {
-                    for r in regs {
-                        let new = next(r, v);
-                        let q = r.q as usize & k;
-                        let d = new ^ v[q];
-                        v[q] = new;
-                        diff |= d & r.read;
-                        self.changed[n] = r.q;
-                        n += usize::from(d != 0);
-                    }
-                }
+                };
+            }
+            if g.bit {
+                load!(|r: &Direct, v: &[u64]| u64::from(v[r.next as usize & k] & r.mask != 0));
+            } else {
+                load!(|r: &Direct, v: &[u64]| (v[r.next as usize & k] >> (r.shift & 63)) & r.mask);
             }
         }
         for &q in &self.changed[..n] {
