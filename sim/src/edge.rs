@@ -189,3 +189,25 @@ impl EdgeLogic {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_of_word_sets_is_sorted_and_bounded() {
+        let one = |w| {
+            let mut s = [NONE; MAX_SOURCES];
+            s[0] = w;
+            s
+        };
+        let none = [NONE; MAX_SOURCES];
+        assert_eq!(union(none, none), Some(none));
+        assert_eq!(union(one(7), none), Some(one(7)));
+        assert_eq!(union(one(7), one(7)), Some(one(7)));
+        let both = union(one(9), one(3)).unwrap();
+        assert_eq!(&both[..2], &[3, 9]);
+        assert_eq!(union(both, one(9)), Some(both));
+        assert_eq!(union(both, one(5)), None, "three words do not fit");
+    }
+}
