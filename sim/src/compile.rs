@@ -12,11 +12,12 @@ use crate::schedule::schedule;
 
 /// Compile a flat netlist. With `keep_named`, every named signal stays computed (for
 /// waveforms and `peek`); otherwise only what outputs and state need. With
-/// `fuse_compares`, a slice compared with a small constant is one instruction.
+/// `fuse`, a slice compared with a small constant is one instruction and NOTs are
+/// absorbed by their readers where they can be.
 pub(crate) fn compile(
     mut flat: FlatNetlist,
     keep_named: bool,
-    fuse_compares: bool,
+    fuse: bool,
 ) -> Result<Program, LoopError> {
     let order = topo(&flat)?;
     let canon = simplify(&mut flat, &order);
@@ -396,7 +397,7 @@ pub(crate) fn compile(
                                 .filter(|&k| k <= 0xffff)
                         };
                         let x = match (k_of(*a), k_of(*b)) {
-                            _ if !fuse_compares => None,
+                            _ if !fuse => None,
                             (None, Some(k)) => Some((canon[*a as usize], k as u32)),
                             (Some(k), None) => Some((canon[*b as usize], k as u32)),
                             _ => None,
@@ -496,6 +497,54 @@ pub(crate) fn compile(
         .filter(|(k, _)| !fused_away.contains(k))
         .map(|(_, i)| i)
         .collect();
+    let insts = if fuse {
+        // Values read other than by instructions keep their NOTs.
+        let mut external = vec![false; init_vals.len()];
+        let mut mark = |id: FlatId| {
+            let sl = s(id);
+            if sl != NONE {
+                external[sl as usize] = true;
+            }
+        };
+        for (i, node) in flat.nodes.iter().enumerate() {
+            match &node.kind {
+                FlatKind::Reg { next, enable, .. } if live[i] => {
+                    mark(*next);
+                    // A register may read its next value's source, shifted.
+                    if let FlatKind::Slice(src, _) = flat.nodes[canon[*next as usize] as usize].kind
+                    {
+                        mark(src);
+                    }
+                    if let Some(e) = enable {
+                        mark(*e);
+                    }
+                }
+                FlatKind::MemReadSync(_, a) if live[i] => mark(*a),
+                _ => {}
+            }
+            if keep_named && node.name.is_some() {
+                mark(i as FlatId);
+            }
+        }
+        for m in &flat.memories {
+            for w in &m.writes {
+                for x in [w.0, w.1, w.2] {
+                    mark(x);
+                }
+            }
+        }
+        for o in &flat.outputs {
+            mark(o.2);
+        }
+        if keep_named {
+            for p in &flat.output_ports {
+                mark(p.3);
+            }
+        }
+        crate::invert::absorb_nots(insts, &extra, &wide, &external)
+    } else {
+        insts
+    };
     // Slots the combinational program reads: only their changes require a new eval.
     let mut comb_read = vec![false; init_vals.len()];
     let mut buf = Vec::new();

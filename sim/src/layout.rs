@@ -45,7 +45,7 @@ pub(crate) fn renumber(p: &mut Program) {
                 | Op::EqK => i.a = m(i.a),
                 // A word of a multi-word value: does not move.
                 Op::SliceW => {}
-                Op::OrAnd | Op::Mux => {
+                Op::OrAnd | Op::OrAndNot | Op::Mux => {
                     i.a = m(i.a);
                     i.b = m(i.b);
                     i.c = m(i.c);

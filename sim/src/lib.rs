@@ -37,6 +37,7 @@ mod compile;
 mod edge;
 mod engine;
 pub mod flat;
+mod invert;
 mod layout;
 mod ops;
 mod optimize;

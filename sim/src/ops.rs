@@ -141,7 +141,7 @@ pub(crate) fn packed_reads(op: Op, i: &Packed, extra: &[u32], out: &mut Vec<u32>
         | Op::RedXor
         | Op::ConcatFirst
         | Op::EqK => out.push(i.a),
-        Op::OrAnd | Op::Mux => out.extend([i.a, i.b, i.c]),
+        Op::OrAnd | Op::OrAndNot | Op::Mux => out.extend([i.a, i.b, i.c]),
         Op::ConcatN => out.extend(
             extra[i.a as usize..i.a as usize + 2 * i.b as usize]
                 .iter()
@@ -175,6 +175,8 @@ pub(crate) fn apply<I: Fields>(op: Op, i: &I, v: &[u64], k: usize, extra: &[u32]
         Op::Xor => x(i.a) ^ x(i.b),
         Op::OrAnd => x(i.a) | (x(i.b) & x(i.c)),
         Op::AndNot => x(i.a) & !x(i.b),
+        Op::OrNot => x(i.a) | (!x(i.b) & m(i.c)),
+        Op::OrAndNot => x(i.a) | (x(i.b) & !x(i.c)),
         Op::Add => x(i.a).wrapping_add(x(i.b)) & m(i.c),
         Op::Sub => x(i.a).wrapping_sub(x(i.b)) & m(i.c),
         Op::Shl => {
@@ -324,6 +326,8 @@ pub(crate) fn eval_runs<I: Fields, const COMPACT: bool>(
                 Xor,
                 OrAnd,
                 AndNot,
+                OrNot,
+                OrAndNot,
                 Add,
                 Sub,
                 Shl,

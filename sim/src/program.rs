@@ -20,6 +20,10 @@ pub(crate) enum Op {
     OrAnd,
     /// `a & !b` (a NOT used only here, fused).
     AndNot,
+    /// `a | (!b & mask(c))` (a NOT absorbed by its reader).
+    OrNot,
+    /// `a | (b & !c)` (a NOT absorbed by its reader).
+    OrAndNot,
     Add,
     Sub,
     Shl,
@@ -73,7 +77,8 @@ pub(crate) struct Inst {
 /// |---|---|---|---|
 /// | Not | operand | w | - |
 /// | And, Or, Xor, Eq, Ne, Lt, Le | operand | operand | - |
-/// | OrAnd, Mux | operand | operand | operand |
+/// | OrAnd, OrAndNot, Mux | operand | operand | operand |
+/// | OrNot | operand | operand | w |
 /// | Add, Sub, Shl, Shr | operand | operand | w |
 /// | ShlK, ShrK | operand | w | shift |
 /// | EqK | operand | constant | low bit + (w << 8) |

@@ -18,7 +18,7 @@ pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>
         Op::MemRead => out.push(i.a),
         Op::SliceW => out.extend([i.a, i.a + i.b]),
         Op::ConcatFirst => out.push(i.a),
-        Op::OrAnd | Op::Mux => out.extend([i.a, i.b, i.c]),
+        Op::OrAnd | Op::OrAndNot | Op::Mux => out.extend([i.a, i.b, i.c]),
         Op::ConcatN => out.extend(
             extra[i.a as usize..i.a as usize + 2 * i.b as usize]
                 .iter()
