@@ -126,9 +126,10 @@ impl Simulator {
         // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
         // the compiler knows is in bounds (slots are always below the real length).
         // Designs of at most `COMPACT_WORDS` words get exactly that many, for the
-        // compact code.
+        // compact code (the reference path keeps the shortest length, as larger
+        // designs have).
         let mut vals = prog.init_vals.clone();
-        let words = if vals.len() <= COMPACT_WORDS {
+        let words = if vals.len() <= COMPACT_WORDS && !opts.reference {
             COMPACT_WORDS
         } else {
             vals.len().next_power_of_two()
