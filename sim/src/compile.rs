@@ -1,5 +1,5 @@
 //! Compilation of a flat netlist into a straight-line program: aliases resolved,
-//! constants folded, dead logic removed, the rest levelized into one instruction per
+//! constants folded, dead logic removed, the rest scheduled as one instruction per
 //! operator. Values of at most 64 bits take one `u64` slot and run on a fast path;
 //! wider ones take several words and run through the reference semantics in `words`.
 
@@ -8,11 +8,17 @@ use hw::{BinaryOp, Bits, UnaryOp, mask64, words_for};
 use crate::flat::{FlatId, FlatKind, FlatNetlist};
 use crate::optimize::{const_of, simplify, topo};
 use crate::program::*;
-use crate::schedule::levelize;
+use crate::schedule::schedule;
 
 /// Compile a flat netlist. With `keep_named`, every named signal stays computed (for
-/// waveforms and `peek`); otherwise only what outputs and state need.
-pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program, LoopError> {
+/// waveforms and `peek`); otherwise only what outputs and state need. With
+/// `fuse`, a slice compared with a small constant is one instruction and NOTs are
+/// absorbed by their readers where they can be.
+pub(crate) fn compile(
+    mut flat: FlatNetlist,
+    keep_named: bool,
+    fuse: bool,
+) -> Result<Program, LoopError> {
     let order = topo(&flat)?;
     let canon = simplify(&mut flat, &order);
     let n = flat.nodes.len();
@@ -62,19 +68,28 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     // Slots.
     let mut slot = vec![NONE; n];
     let mut init_vals: Vec<u64> = Vec::new();
+    let mut consts: Vec<bool> = Vec::new();
     for i in 0..n {
         if !live[i] || canon[i] != i as FlatId {
             continue;
         }
         let node = &flat.nodes[i];
         slot[i] = init_vals.len() as u32;
+        consts.resize(init_vals.len(), false);
         let words = words_for(node.width);
         match &node.kind {
-            FlatKind::Const(b) => init_vals.extend_from_slice(b.words()),
+            FlatKind::Const(b) => {
+                init_vals.extend_from_slice(b.words());
+                consts.resize(init_vals.len(), true);
+            }
             FlatKind::Reg { reset: Some(r), .. } => init_vals.extend_from_slice(r.words()),
             _ => init_vals.extend(std::iter::repeat_n(0, words)),
         }
     }
+    // A word that is always zero (padding of operand lists).
+    let zero_slot = init_vals.len() as u32;
+    init_vals.push(0);
+    consts.resize(init_vals.len(), true);
     let s = |id: FlatId| slot[canon[id as usize] as usize];
 
     // Memories.
@@ -124,11 +139,15 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             FlatKind::MemReadSync(_, a) => uses[canon[*a as usize] as usize] += 2,
             _ => {}
         }
-        if keep_named && node.name.is_some() {
-            uses[canon[i] as usize] += 2;
-        }
     }
+    // Named signals (also names of aliases, such as instance input ports, whose
+    // canonical node is live) are read by waveforms.
     if keep_named {
+        for (i, node) in flat.nodes.iter().enumerate() {
+            if node.name.is_some() && live[canon[i] as usize] {
+                uses[canon[i] as usize] += 2;
+            }
+        }
         for p in &flat.output_ports {
             uses[canon[p.3 as usize] as usize] += 2;
         }
@@ -165,9 +184,6 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             FlatKind::MemReadSync(_, a) => other_uses[canon[*a as usize] as usize] = true,
             _ => {}
         }
-        if keep_named && node.name.is_some() {
-            other_uses[canon[i] as usize] = true;
-        }
         if let FlatKind::Reg { next, .. } = &node.kind
             && node.width > 64
         {
@@ -175,6 +191,11 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         }
     }
     if keep_named {
+        for (i, node) in flat.nodes.iter().enumerate() {
+            if node.name.is_some() && live[canon[i] as usize] {
+                other_uses[canon[i] as usize] = true;
+            }
+        }
         for p in &flat.output_ports {
             other_uses[canon[p.3 as usize] as usize] = true;
         }
@@ -206,6 +227,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
     let mut def_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut not_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut fused_away: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut slice_at: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     for &id in &order {
         let i = id as usize;
         if !live[i] || canon[i] != id {
@@ -288,9 +310,13 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                                 if let Some(k) = def_at.get(&slot[ca as usize]) {
                                     fused_away.insert(*k);
                                 }
+                                // Groups of four operands, the last padded with the
+                                // zero word: the loop reads four at a time.
                                 let start = extra.len() as u32;
                                 extra.extend(parts.iter().map(|&p| s(p)));
-                                mk(Op::AnyN, start, parts.len() as u32, 0, 0)
+                                let groups = parts.len().div_ceil(4);
+                                extra.resize(start as usize + 4 * groups, zero_slot);
+                                mk(Op::AnyN, start, groups as u32, 0, 0)
                             }
                             _ => mk(Op::RedOr, s(*a), 0, 0, 0),
                         }
@@ -361,7 +387,41 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                         Some(k) => mk(Op::ShrK, sa, 0, k as u32, mask),
                         None => mk(Op::Shr, sa, sb, width, mask),
                     },
-                    BinaryOp::Eq => mk(Op::Eq, sa, sb, 0, 0),
+                    BinaryOp::Eq => {
+                        // `x == k` with a constant of at most 16 bits (so that the
+                        // instruction stays compact), and `x` a slice read only here:
+                        // one instruction, the slice fused.
+                        let k_of = |x: FlatId| {
+                            const_of(&flat, x)
+                                .and_then(Bits::to_u64)
+                                .filter(|&k| k <= 0xffff)
+                        };
+                        let x = match (k_of(*a), k_of(*b)) {
+                            _ if !fuse => None,
+                            (None, Some(k)) => Some((canon[*a as usize], k as u32)),
+                            (Some(k), None) => Some((canon[*b as usize], k as u32)),
+                            _ => None,
+                        };
+                        match x {
+                            Some((x, k)) => {
+                                let xw = flat.nodes[x as usize].width;
+                                match (
+                                    &flat.nodes[x as usize].kind,
+                                    slice_at.get(&slot[x as usize]),
+                                ) {
+                                    (FlatKind::Slice(src, lo), Some(&at))
+                                        if uses[x as usize] == 1
+                                            && flat.nodes[*src as usize].width <= 64 =>
+                                    {
+                                        fused_away.insert(at);
+                                        mk(Op::EqK, s(*src), k, lo | (xw << 8), 0)
+                                    }
+                                    _ => mk(Op::EqK, s(x), k, xw << 8, 0),
+                                }
+                            }
+                            None => mk(Op::Eq, sa, sb, 0, 0),
+                        }
+                    }
                     BinaryOp::Ne => mk(Op::Ne, sa, sb, 0, 0),
                     BinaryOp::Lt => mk(Op::Lt, sa, sb, 0, 0),
                     BinaryOp::Le => mk(Op::Le, sa, sb, 0, 0),
@@ -390,7 +450,10 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
                     None => insts.push(mk(Op::Mux, s(*sel), s(*a), s(*b), 0)),
                 }
             }
-            FlatKind::Slice(a, lo) => insts.push(mk(Op::Slice, s(*a), 0, *lo, mask)),
+            FlatKind::Slice(a, lo) => {
+                slice_at.insert(dst, insts.len());
+                insts.push(mk(Op::Slice, s(*a), 0, *lo, mask));
+            }
             FlatKind::Concat(parts) if parts.len() > 2 => {
                 let start = extra.len() as u32;
                 let mut lo = 0;
@@ -434,6 +497,54 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         .filter(|(k, _)| !fused_away.contains(k))
         .map(|(_, i)| i)
         .collect();
+    let insts = if fuse {
+        // Values read other than by instructions keep their NOTs.
+        let mut external = vec![false; init_vals.len()];
+        let mut mark = |id: FlatId| {
+            let sl = s(id);
+            if sl != NONE {
+                external[sl as usize] = true;
+            }
+        };
+        for (i, node) in flat.nodes.iter().enumerate() {
+            match &node.kind {
+                FlatKind::Reg { next, enable, .. } if live[i] => {
+                    mark(*next);
+                    // A register may read its next value's source, shifted.
+                    if let FlatKind::Slice(src, _) = flat.nodes[canon[*next as usize] as usize].kind
+                    {
+                        mark(src);
+                    }
+                    if let Some(e) = enable {
+                        mark(*e);
+                    }
+                }
+                FlatKind::MemReadSync(_, a) if live[i] => mark(*a),
+                _ => {}
+            }
+            if keep_named && node.name.is_some() {
+                mark(i as FlatId);
+            }
+        }
+        for m in &flat.memories {
+            for w in &m.writes {
+                for x in [w.0, w.1, w.2] {
+                    mark(x);
+                }
+            }
+        }
+        for o in &flat.outputs {
+            mark(o.2);
+        }
+        if keep_named {
+            for p in &flat.output_ports {
+                mark(p.3);
+            }
+        }
+        crate::invert::absorb_nots(insts, &extra, &wide, &external)
+    } else {
+        insts
+    };
     // Slots the combinational program reads: only their changes require a new eval.
     let mut comb_read = vec![false; init_vals.len()];
     let mut buf = Vec::new();
@@ -451,7 +562,7 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         }
     }
     let has_mem_read = insts.iter().any(|i| i.op == Op::MemRead);
-    let (insts, runs) = levelize(insts, &extra, &wide);
+    let (insts, runs) = schedule(insts, &extra, &wide);
 
     // Registers and memories.
     let mut regs = Vec::new();
@@ -511,16 +622,6 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         r.words == 1 && !state.contains(&r.next) && (r.enable == NONE || !state.contains(&r.enable))
     });
     scratch_words -= direct.len();
-    // Group the in-place registers by enable, so that one test skips a whole group.
-    let mut direct = direct;
-    direct.sort_by_key(|r| r.enable);
-    let mut direct_groups: Vec<(u32, u32, u32)> = Vec::new();
-    for (k, r) in direct.iter().enumerate() {
-        match direct_groups.last_mut() {
-            Some(g) if g.0 == r.enable => g.2 = k as u32 + 1,
-            _ => direct_groups.push((r.enable, k as u32, k as u32 + 1)),
-        }
-    }
     let mut mem_writes = Vec::new();
     for (mi, m) in flat.memories.iter().enumerate() {
         if !mem_live[mi] {
@@ -565,8 +666,10 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
             source: source(*id),
         });
     }
+    consts.resize(init_vals.len(), false);
     let mut prog = Program {
         comb_read,
+        consts,
         has_mem_read,
         insts,
         runs,
@@ -574,7 +677,6 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<Program
         wide,
         regs,
         direct,
-        direct_groups,
         resets,
         sync_reads,
         mem_writes,

@@ -6,11 +6,12 @@
 
 use hw::{Bits, Module, mask64, words_for};
 
+use crate::clock::DirectRegs;
 use crate::compile::compile;
-use crate::edge::EdgeSlices;
-use crate::flat::{FlatKind, FlatNetlist};
-use crate::optimize::eval_kind;
-use crate::program::{LoopError, NONE, Op, Program, Source};
+use crate::edge::EdgeLogic;
+use crate::flat::FlatNetlist;
+use crate::ops::{COMPACT_WORDS, Compact, Context, eval_runs};
+use crate::program::{LoopError, NONE, Program, Source};
 
 /// Errors of the simulator's API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,6 +55,10 @@ pub struct SimOptions {
     /// Keep every named signal computed (needed for waveforms and [`Simulator::peek`]);
     /// without it, logic that no output or register needs is removed.
     pub keep_named: bool,
+    /// The plain path, for checking the fast one: every instruction in the evaluation
+    /// loop (no logic of state computed at the clock edge), 16-byte instructions, no
+    /// fused slice compares. Results are identical.
+    pub reference: bool,
 }
 
 /// Handle of a top-level input.
@@ -71,6 +76,9 @@ pub struct SimStats {
     pub flat_nodes: usize,
     /// Instructions evaluated per cycle.
     pub instructions: usize,
+    /// Instructions of logic of state, computed when an input or register they depend
+    /// on is written (an instruction that depends on two words counts twice).
+    pub edge_instructions: usize,
     /// Of which use the multi-word path.
     pub wide_instructions: usize,
     /// Registers (including registered memory reads).
@@ -88,7 +96,10 @@ pub struct Simulator {
     mems: Vec<u64>,
     scratch: Vec<u64>,
     wide_buf: Vec<u64>,
-    edge: EdgeSlices,
+    edge: EdgeLogic,
+    direct: DirectRegs,
+    /// The instructions in 8 bytes each, when the design is small enough.
+    compact: Option<Vec<Compact>>,
     /// State words written at the current clock edge (their slices are refreshed once
     /// every register has read the old state).
     touched: Vec<u32>,
@@ -105,7 +116,7 @@ impl Simulator {
 
     /// Compile `top` with options.
     pub fn with_options(top: &Module, opts: SimOptions) -> Result<Simulator, SimError> {
-        let mut prog = compile(FlatNetlist::new(top), opts.keep_named)?;
+        let mut prog = compile(FlatNetlist::new(top), opts.keep_named, !opts.reference)?;
         let max_wide = prog
             .wide
             .iter()
@@ -114,11 +125,32 @@ impl Simulator {
             .unwrap_or(0);
         // A power-of-two length lets evaluation index with `slot & (len - 1)`, which
         // the compiler knows is in bounds (slots are always below the real length).
+        // Designs of at most `COMPACT_WORDS` words get exactly that many, for the
+        // compact code (the reference path keeps the shortest length, as larger
+        // designs have).
         let mut vals = prog.init_vals.clone();
-        vals.resize(vals.len().next_power_of_two().max(1), 0);
-        let edge = EdgeSlices::split(&mut prog, vals.len());
+        let words = if vals.len() <= COMPACT_WORDS && !opts.reference {
+            COMPACT_WORDS
+        } else {
+            vals.len().next_power_of_two()
+        };
+        vals.resize(words, 0);
+        let slots = prog.init_vals.len();
+        let edge = if opts.reference {
+            EdgeLogic::none(slots, &prog)
+        } else {
+            EdgeLogic::split(&mut prog, slots)
+        };
         edge.refresh_all(&mut vals);
+        let direct = DirectRegs::new(&prog, &edge);
+        let compact = if opts.reference {
+            None
+        } else {
+            Compact::encode(&prog.insts, &prog.runs, vals.len())
+        };
         Ok(Simulator {
+            direct,
+            compact,
             name: top.name.clone(),
             vals,
             edge,
@@ -168,6 +200,7 @@ impl Simulator {
         SimStats {
             flat_nodes: self.prog.flat_nodes,
             instructions: self.prog.insts.len(),
+            edge_instructions: self.edge.len(),
             wide_instructions: self.prog.wide.len(),
             registers: self.prog.regs.len() + self.prog.direct.len() + self.prog.sync_reads.len(),
             value_words: self.prog.init_vals.len(),
@@ -342,114 +375,27 @@ impl Simulator {
             return;
         }
         self.dirty = false;
-        let v = &mut self.vals;
-        let k = v.len() - 1;
-        let extra = &self.prog.extra;
-        let mems = &self.mems;
-        for &(op, start, end) in &self.prog.runs {
-            let run = &self.prog.insts[start as usize..end as usize];
-            // One loop per operator: the per-instruction work has no dispatch branch.
-            macro_rules! each {
-                (|$i:ident| $e:expr) => {
-                    for $i in run {
-                        let r = $e;
-                        v[$i.dst as usize & k] = r;
-                    }
-                };
-            }
-            // Mask of the low `w` bits, 1 <= w <= 64.
-            let m = |w: u32| u64::MAX >> (64 - w);
-            match op {
-                Op::Not => each!(|i| !v[i.a as usize & k] & m(i.b)),
-                Op::And => each!(|i| v[i.a as usize & k] & v[i.b as usize & k]),
-                Op::Or => each!(|i| v[i.a as usize & k] | v[i.b as usize & k]),
-                Op::Xor => each!(|i| v[i.a as usize & k] ^ v[i.b as usize & k]),
-                Op::OrAnd => {
-                    each!(|i| v[i.a as usize & k] | (v[i.b as usize & k] & v[i.c as usize & k]))
-                }
-                Op::AndNot => each!(|i| v[i.a as usize & k] & !v[i.b as usize & k]),
-                Op::Add => {
-                    each!(|i| v[i.a as usize & k].wrapping_add(v[i.b as usize & k]) & m(i.c))
-                }
-                Op::Sub => {
-                    each!(|i| v[i.a as usize & k].wrapping_sub(v[i.b as usize & k]) & m(i.c))
-                }
-                Op::Shl => each!(|i| {
-                    let sh = v[i.b as usize & k];
-                    if sh >= u64::from(i.c) {
-                        0
-                    } else {
-                        (v[i.a as usize & k] << sh) & m(i.c)
-                    }
-                }),
-                Op::Shr => each!(|i| {
-                    let sh = v[i.b as usize & k];
-                    if sh >= u64::from(i.c) {
-                        0
-                    } else {
-                        v[i.a as usize & k] >> sh
-                    }
-                }),
-                Op::ShlK => each!(|i| (v[i.a as usize & k] << i.c) & m(i.b)),
-                Op::ShrK => each!(|i| v[i.a as usize & k] >> i.c),
-                Op::Eq => each!(|i| u64::from(v[i.a as usize & k] == v[i.b as usize & k])),
-                Op::Ne => each!(|i| u64::from(v[i.a as usize & k] != v[i.b as usize & k])),
-                Op::Lt => each!(|i| u64::from(v[i.a as usize & k] < v[i.b as usize & k])),
-                Op::Le => each!(|i| u64::from(v[i.a as usize & k] <= v[i.b as usize & k])),
-                Op::Mux => each!(|i| if v[i.a as usize & k] != 0 {
-                    v[i.b as usize & k]
-                } else {
-                    v[i.c as usize & k]
-                }),
-                Op::Slice => each!(|i| (v[i.a as usize & k] >> i.c) & m(i.b)),
-                Op::ConcatFirst => each!(|i| v[i.a as usize & k] << i.c),
-                Op::Concat2 => {
-                    each!(|i| (v[i.a as usize & k] << (i.c & 255))
-                        | (v[i.b as usize & k] << (i.c >> 8)))
-                }
-                Op::ConcatN => each!(|i| {
-                    let mut r = 0;
-                    let (a, b) = (i.a as usize, i.b as usize);
-                    for pair in extra[a..a + 2 * b].chunks_exact(2) {
-                        r |= v[pair[0] as usize & k] << pair[1];
-                    }
-                    r
-                }),
-                Op::AnyN => each!(|i| {
-                    let mut r = 0;
-                    for &x in &extra[i.a as usize..(i.a + i.b) as usize] {
-                        r |= v[x as usize & k];
-                    }
-                    u64::from(r != 0)
-                }),
-                Op::RedAnd => each!(|i| u64::from(v[i.a as usize & k] == m(i.b))),
-                Op::RedOr => each!(|i| u64::from(v[i.a as usize & k] != 0)),
-                Op::RedXor => each!(|i| u64::from(v[i.a as usize & k].count_ones() & 1 == 1)),
-                Op::SliceW => each!(|i| {
-                    let a = i.a as usize;
-                    let bit = i.c & 63;
-                    let lo = v[a & k] >> bit;
-                    let hi = if i.b != 0 {
-                        v[(a + 1) & k] << (64 - bit)
-                    } else {
-                        0
-                    };
-                    (lo | hi) & m(i.c >> 8)
-                }),
-                Op::MemRead => {
-                    for i in run {
-                        let c = i.c as usize;
-                        let base = i.b as usize + v[i.a as usize] as usize * c;
-                        let d = i.dst as usize;
-                        v[d..d + c].copy_from_slice(&mems[base..base + c]);
-                    }
-                }
-                Op::Generic => {
-                    for i in run {
-                        eval_wide(&self.prog.wide[i.a as usize], v, &mut self.wide_buf);
-                    }
-                }
-            }
+        let cx = Context {
+            extra: &self.prog.extra,
+            packed: &self.prog.insts,
+            wide: &self.prog.wide,
+            mems: &self.mems,
+        };
+        match &self.compact {
+            Some(code) => eval_runs::<_, true>(
+                &self.prog.runs,
+                code,
+                &mut self.vals,
+                &cx,
+                &mut self.wide_buf,
+            ),
+            None => eval_runs::<_, false>(
+                &self.prog.runs,
+                &self.prog.insts,
+                &mut self.vals,
+                &cx,
+                &mut self.wide_buf,
+            ),
         }
     }
 
@@ -513,7 +459,7 @@ impl Simulator {
                 } else {
                     v[q]
                 };
-                // Only registers whose slices are kept take the (data-dependent) branch.
+                // Only registers with logic of state are collected.
                 if edges && self.edge.has(q) && new != v[q] {
                     self.touched.push(q as u32);
                 }
@@ -521,21 +467,7 @@ impl Simulator {
                 v[q] = new;
             }
         } else {
-            for &(en, start, end) in &self.prog.direct_groups {
-                if en != NONE && v[en as usize] == 0 {
-                    continue;
-                }
-                for r in &self.prog.direct[start as usize..end as usize] {
-                    let q = r.q as usize;
-                    let new = (v[r.next as usize] >> r.shift) & r.mask;
-                    // Only registers whose slices are kept take the (data-dependent) branch.
-                    if edges && self.edge.has(q) && new != v[q] {
-                        self.touched.push(q as u32);
-                    }
-                    changed |= read[q] && new != v[q];
-                    v[q] = new;
-                }
-            }
+            changed |= self.direct.update(v, &self.edge);
         }
         let mut k = 0;
         for r in &self.prog.regs {
@@ -628,33 +560,4 @@ impl Simulator {
             }
         }
     }
-}
-
-/// Evaluate one multi-word operator (reference semantics), reading the operands in
-/// place and writing through `buf`; no allocation.
-fn eval_wide(w: &crate::program::WideOp, v: &mut [u64], buf: &mut [u64]) {
-    let out_words = words_for(w.width);
-    let dst = w.dst as usize;
-    {
-        let vr: &[u64] = v;
-        let op = |k: usize| {
-            let (s, ow) = w.operands[k];
-            (&vr[s as usize..s as usize + words_for(ow)], ow)
-        };
-        let out = &mut buf[..out_words + 1];
-        match &w.kind {
-            FlatKind::Concat(_) => {
-                out.fill(0);
-                let mut lo = 0;
-                for &(s, ow) in w.operands.iter().rev() {
-                    crate::words::deposit(&vr[s as usize..s as usize + words_for(ow)], ow, lo, out);
-                    lo += ow;
-                }
-            }
-            FlatKind::Binary(..) => eval_kind(&w.kind, w.width, &[op(0), op(1)], out),
-            FlatKind::Mux(..) => eval_kind(&w.kind, w.width, &[op(0), op(1), op(2)], out),
-            _ => eval_kind(&w.kind, w.width, &[op(0)], out),
-        }
-    }
-    v[dst..dst + out_words].copy_from_slice(&buf[..out_words]);
 }

@@ -41,10 +41,11 @@ pub(crate) fn renumber(p: &mut Program) {
                 | Op::RedOr
                 | Op::RedXor
                 | Op::MemRead
-                | Op::ConcatFirst => i.a = m(i.a),
+                | Op::ConcatFirst
+                | Op::EqK => i.a = m(i.a),
                 // A word of a multi-word value: does not move.
                 Op::SliceW => {}
-                Op::OrAnd | Op::Mux => {
+                Op::OrAnd | Op::OrAndNot | Op::Mux => {
                     i.a = m(i.a);
                     i.b = m(i.b);
                     i.c = m(i.c);
@@ -56,7 +57,7 @@ pub(crate) fn renumber(p: &mut Program) {
                     }
                 }
                 Op::AnyN => {
-                    for x in &mut p.extra[i.a as usize..(i.a + i.b) as usize] {
+                    for x in &mut p.extra[i.a as usize..(i.a + 4 * i.b) as usize] {
                         *x = map[*x as usize];
                     }
                 }
@@ -78,11 +79,6 @@ pub(crate) fn renumber(p: &mut Program) {
             r.enable = m(r.enable);
         }
     }
-    for g in &mut p.direct_groups {
-        if g.0 != NONE {
-            g.0 = m(g.0);
-        }
-    }
     for sr in &mut p.sync_reads {
         sr.addr = m(sr.addr);
     }
@@ -102,11 +98,14 @@ pub(crate) fn renumber(p: &mut Program) {
         }
     }
     let mut comb_read = vec![false; n];
+    let mut consts = vec![false; n];
     let mut init = vec![0; n];
     for s in 0..n {
         comb_read[map[s] as usize] = p.comb_read[s];
+        consts[map[s] as usize] = p.consts[s];
         init[map[s] as usize] = p.init_vals[s];
     }
     p.comb_read = comb_read;
+    p.consts = consts;
     p.init_vals = init;
 }

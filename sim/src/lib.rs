@@ -1,17 +1,22 @@
 //! Cycle simulator of `hw` netlists, VCD waveform writer, and the gate-delay timing model.
 //!
 //! A [`Simulator`] flattens a design, folds constants, removes aliases and dead logic,
-//! levelizes the rest into a straight-line program (one-word fast path, multi-word values
+//! schedules the rest into a straight-line program (one-word fast path, multi-word values
 //! for widths above 64) and steps it cycle by cycle: two-state, one clock.
 //!
 //! What makes it fast: instance ports and wires become aliases; slices look through
-//! concatenations and other slices; slices of inputs and registers are computed when
-//! their source is written rather than on every evaluation; `x | (y & z)`, `x & !y`,
-//! n-ary concatenations and "any bit set" are single instructions; instructions are grouped by level into runs of
-//! one operator (16 bytes each, no per-instruction dispatch); registers fed by input
-//! slices shift and mask at the clock edge; registers sharing an enable are skipped
-//! together; and the logic is evaluated only when a value it reads has changed. Every
-//! one of these is checked by the differential tests against Icarus Verilog.
+//! concatenations and other slices; logic that depends on at most two words of state
+//! (inputs, registers: a slice of a register, a piece kind compared with a constant, a
+//! NOT of a register) is computed when such a word is written rather than on every
+//! evaluation; `x | (y & z)`, `x & !y`, a slice compared with a constant, n-ary
+//! concatenations and "any bit set" are single instructions; instructions are scheduled
+//! into long runs of one operator (no per-instruction dispatch), 8 bytes each with 16-bit
+//! slots into a value array of exactly 2^16 words for designs that fit (no mask, no
+//! bounds check); registers fed by input slices shift and mask at the clock edge, in
+//! groups that share an enable, without data-dependent branches; and the logic is
+//! evaluated only when a value it reads has changed. Every one of these is checked by
+//! the differential tests against Icarus Verilog, and against the plain path
+//! ([`SimOptions::reference`]) on random netlists.
 //!
 //! Per cycle: set inputs ([`Simulator::set`]), read outputs ([`Simulator::get`], which
 //! evaluates on demand), then [`Simulator::step`] (one rising clock edge).
@@ -27,11 +32,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod clock;
 mod compile;
 mod edge;
 mod engine;
 pub mod flat;
+mod invert;
 mod layout;
+mod ops;
 mod optimize;
 mod program;
 mod schedule;

@@ -20,6 +20,10 @@ pub(crate) enum Op {
     OrAnd,
     /// `a & !b` (a NOT used only here, fused).
     AndNot,
+    /// `a | (!b & mask(c))` (a NOT absorbed by its reader).
+    OrNot,
+    /// `a | (b & !c)` (a NOT absorbed by its reader).
+    OrAndNot,
     Add,
     Sub,
     Shl,
@@ -27,6 +31,9 @@ pub(crate) enum Op {
     ShlK,
     ShrK,
     Eq,
+    /// `((v[a] >> lo) & mask(w)) == k`: a slice compared with a constant of at most 16
+    /// bits, fused (piece kinds, states of a sequencer).
+    EqK,
     Ne,
     Lt,
     Le,
@@ -38,7 +45,7 @@ pub(crate) enum Op {
     Concat2,
     /// OR of `(slot << shift)` pairs listed in `Program::extra[a..a + 2b]`.
     ConcatN,
-    /// 1 when any of the slots listed in `Program::extra[a..a + b]` is non-zero (an OR
+    /// 1 when any of the slots listed in `Program::extra[a..a + 4 b]` is non-zero (an OR
     /// reduction of a concatenation, fused).
     AnyN,
     RedAnd,
@@ -70,13 +77,16 @@ pub(crate) struct Inst {
 /// |---|---|---|---|
 /// | Not | operand | w | - |
 /// | And, Or, Xor, Eq, Ne, Lt, Le | operand | operand | - |
-/// | OrAnd, Mux | operand | operand | operand |
+/// | OrAnd, OrAndNot, Mux | operand | operand | operand |
+/// | OrNot | operand | operand | w |
 /// | Add, Sub, Shl, Shr | operand | operand | w |
 /// | ShlK, ShrK | operand | w | shift |
+/// | EqK | operand | constant | low bit + (w << 8) |
 /// | Slice | operand | w | low bit |
 /// | ConcatFirst | part | - | shift |
 /// | Concat2 | part | part | shifts (low byte: a's, next byte: b's) |
-/// | ConcatN, AnyN | start in `extra` | count | - |
+/// | ConcatN | start in `extra` | count | - |
+/// | AnyN | start in `extra` | groups of 4 (padded with a zero word) | - |
 /// | RedAnd | operand | operand width | - |
 /// | RedOr, RedXor | operand | - | - |
 /// | MemRead | address | memory base | words per entry |
@@ -190,6 +200,8 @@ pub(crate) struct NamedSignal {
 pub(crate) struct Program {
     /// Per value word: read by an instruction (a change must trigger evaluation).
     pub comb_read: Vec<bool>,
+    /// Per value word: holds a constant (never written).
+    pub consts: Vec<bool>,
     /// Whether any instruction reads a memory (a write must trigger evaluation).
     pub has_mem_read: bool,
     pub insts: Vec<Packed>,
@@ -200,8 +212,6 @@ pub(crate) struct Program {
     pub regs: Vec<RegUpdate>,
     /// One-word registers whose next value and enable are not state: updated in place.
     pub direct: Vec<RegUpdate>,
-    /// `direct` grouped by enable: (enable slot or NONE, start, end).
-    pub direct_groups: Vec<(u32, u32, u32)>,
     pub resets: Vec<u64>,
     pub sync_reads: Vec<SyncRead>,
     pub mem_writes: Vec<MemWritePort>,

@@ -33,7 +33,14 @@ fn arbiter_and_ray_array_paths() {
 #[test]
 fn vcd_has_hierarchy_ports_registers_and_named_signals() {
     let m = ray_array::ray_array().unwrap();
-    let mut s = Simulator::with_options(&m, SimOptions { keep_named: true }).unwrap();
+    let mut s = Simulator::with_options(
+        &m,
+        SimOptions {
+            keep_named: true,
+            ..SimOptions::default()
+        },
+    )
+    .unwrap();
     let mut w = Waveform::new(&mut s, Vec::new()).unwrap();
     let load = s.input("load").unwrap();
     let occ = s.input("occ").unwrap();

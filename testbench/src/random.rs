@@ -127,7 +127,7 @@ pub fn random_module(name: &str, rng: &mut Rng, ops: usize, depth: u32) -> Resul
         };
         let a = pick(rng, &pool);
         let w = a.width();
-        let s = match rng.u32(0..22) {
+        let s = match rng.u32(0..24) {
             0 => !a,
             1 => a.reduce_and(),
             2 => a.reduce_or(),
@@ -189,6 +189,21 @@ pub fn random_module(name: &str, rng: &mut Rng, ops: usize, depth: u32) -> Resul
                 }
             }
             20 => (a + 1).named(&format!("inc{k}")),
+            // A field compared with a small constant (piece kinds, sequencer states).
+            21 => {
+                let lo = rng.u32(0..w);
+                let hi = rng.u32(lo + 1..=w.min(lo + 16));
+                let f = a.bits(lo..hi);
+                let k = rng.u64(..) & hw::mask64(hi - lo);
+                if rng.bool() { f.eq(k) } else { a.eq(k) }
+            }
+            // "Any bit set" over several signals.
+            22 => {
+                let parts: Vec<Signal> = (0..rng.usize(2..=9))
+                    .map(|_| adapt(pick(rng, &pool), rng.u32(1..=4), rng))
+                    .collect();
+                concat(&parts).reduce_or()
+            }
             _ => a.named("t"),
         };
         pool.push(s);

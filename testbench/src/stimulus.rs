@@ -134,7 +134,13 @@ pub fn record_vcd(m: &Module, stim: &Stimulus, path: &std::path::Path) -> Result
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
-    let mut s = Simulator::with_options(m, sim::SimOptions { keep_named: true })?;
+    let mut s = Simulator::with_options(
+        m,
+        sim::SimOptions {
+            keep_named: true,
+            ..sim::SimOptions::default()
+        },
+    )?;
     let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
     let mut w = sim::Waveform::new(&mut s, file).map_err(io)?;
     let ins: Vec<_> = stim

@@ -135,11 +135,12 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
     let (eager, st) = measure(&m, &table, cycles, runs, true)?;
     let (lazy, _) = measure(&m, &table, cycles, runs, false)?;
     println!(
-        "simulated cycles of `{}` ({} flat nodes -> {} instructions, {} wide; {} registers){}",
+        "simulated cycles of `{}` ({} flat nodes -> {} instructions, {} wide, + {} computed when state changes; {} registers){}",
         m.name,
         st.flat_nodes,
         st.instructions,
         st.wide_instructions,
+        st.edge_instructions,
         st.registers,
         if cfg!(debug_assertions) {
             "  [debug build: use --release for real figures]"
