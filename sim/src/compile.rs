@@ -86,10 +86,12 @@ pub(crate) fn compile(
             _ => init_vals.extend(std::iter::repeat_n(0, words)),
         }
     }
-    // A word that is always zero (padding of operand lists).
+    // A word that is always zero (padding of operand lists). (The slots of the last
+    // node are not constants: mark them before the zero word is.)
+    consts.resize(init_vals.len(), false);
     let zero_slot = init_vals.len() as u32;
     init_vals.push(0);
-    consts.resize(init_vals.len(), true);
+    consts.push(true);
     let s = |id: FlatId| slot[canon[id as usize] as usize];
 
     // Memories.
@@ -707,4 +709,36 @@ pub(crate) fn compile(
     };
     crate::layout::renumber(&mut prog);
     Ok(prog)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Constant slots are never written: the logic of state at the clock edge treats
+    /// them as fixed (a computed value marked constant there read stale values).
+    #[test]
+    fn no_instruction_writes_a_constant_slot() {
+        let mut designs: Vec<hw::Module> = hw::blocks::catalog()
+            .iter()
+            .map(|b| (b.build)().unwrap())
+            .collect();
+        designs.push(hw::chip::generator::generator(true).unwrap());
+        for m in &designs {
+            for (keep_named, fast) in [(false, true), (true, true), (false, false)] {
+                let p = compile(FlatNetlist::new(m), keep_named, fast).unwrap();
+                for &(op, s, e) in &p.runs {
+                    for i in &p.insts[s as usize..e as usize] {
+                        if !matches!(op, Op::MemRead | Op::Generic) {
+                            assert!(
+                                !p.consts[i.dst as usize],
+                                "{}: {op:?} writes a constant slot",
+                                m.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
