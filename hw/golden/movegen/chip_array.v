@@ -15,6 +15,8 @@ module chip_array (
   input wire all_enemies,
   input wire quiet_pat,
   input wire [63:0] src_sel,
+  input wire [63:0] src_full,
+  input wire active,
   input wire [63:0] ep_here,
   output wire [63:0] victims,
   output wire [63:0] targets,
@@ -791,11 +793,8 @@ module chip_array (
   wire king_63;
   wire pawn_63;
   wire pass_63;
-  wire [7:0] _n791;
-  wire [7:0] _n792;
-  wire _n793;
-  wire _n794;
-  wire _n795;
+  wire [7:0] _n794;
+  wire [7:0] _n795;
   wire _n796;
   wire _n797;
   wire _n798;
@@ -809,14 +808,13 @@ module chip_array (
   wire _n806;
   wire _n807;
   wire _n808;
-  wire [2:0] _n809;
-  wire [2:0] _n810;
-  wire [7:0] _n818;
-  wire [7:0] _n819;
-  wire _n820;
-  wire _n821;
-  wire _n822;
-  wire _n823;
+  wire _n809;
+  wire _n810;
+  wire _n811;
+  wire [2:0] _n812;
+  wire [2:0] _n813;
+  wire [7:0] _n822;
+  wire [7:0] _n823;
   wire _n824;
   wire _n825;
   wire _n826;
@@ -829,15 +827,14 @@ module chip_array (
   wire _n833;
   wire _n834;
   wire _n835;
-  wire [2:0] _n836;
-  wire [2:0] _n837;
-  wire [7:0] _n845;
-  wire [7:0] _n846;
-  wire _n847;
-  wire _n848;
-  wire _n849;
-  wire _n850;
-  wire _n851;
+  wire _n836;
+  wire _n837;
+  wire _n838;
+  wire _n839;
+  wire [2:0] _n840;
+  wire [2:0] _n841;
+  wire [7:0] _n850;
+  wire [7:0] _n851;
   wire _n852;
   wire _n853;
   wire _n854;
@@ -849,16 +846,15 @@ module chip_array (
   wire _n860;
   wire _n861;
   wire _n862;
-  wire [2:0] _n863;
-  wire [2:0] _n864;
-  wire [7:0] _n872;
-  wire [7:0] _n873;
-  wire _n874;
-  wire _n875;
-  wire _n876;
-  wire _n877;
-  wire _n878;
-  wire _n879;
+  wire _n863;
+  wire _n864;
+  wire _n865;
+  wire _n866;
+  wire _n867;
+  wire [2:0] _n868;
+  wire [2:0] _n869;
+  wire [7:0] _n878;
+  wire [7:0] _n879;
   wire _n880;
   wire _n881;
   wire _n882;
@@ -869,17 +865,16 @@ module chip_array (
   wire _n887;
   wire _n888;
   wire _n889;
-  wire [2:0] _n890;
-  wire [2:0] _n891;
-  wire [7:0] _n899;
-  wire [7:0] _n900;
-  wire _n901;
-  wire _n902;
-  wire _n903;
-  wire _n904;
-  wire _n905;
-  wire _n906;
-  wire _n907;
+  wire _n890;
+  wire _n891;
+  wire _n892;
+  wire _n893;
+  wire _n894;
+  wire _n895;
+  wire [2:0] _n896;
+  wire [2:0] _n897;
+  wire [7:0] _n906;
+  wire [7:0] _n907;
   wire _n908;
   wire _n909;
   wire _n910;
@@ -889,18 +884,17 @@ module chip_array (
   wire _n914;
   wire _n915;
   wire _n916;
-  wire [2:0] _n917;
-  wire [2:0] _n918;
-  wire [7:0] _n926;
-  wire [7:0] _n927;
-  wire _n928;
-  wire _n929;
-  wire _n930;
-  wire _n931;
-  wire _n932;
-  wire _n933;
-  wire _n934;
-  wire _n935;
+  wire _n917;
+  wire _n918;
+  wire _n919;
+  wire _n920;
+  wire _n921;
+  wire _n922;
+  wire _n923;
+  wire [2:0] _n924;
+  wire [2:0] _n925;
+  wire [7:0] _n934;
+  wire [7:0] _n935;
   wire _n936;
   wire _n937;
   wire _n938;
@@ -909,19 +903,18 @@ module chip_array (
   wire _n941;
   wire _n942;
   wire _n943;
-  wire [2:0] _n944;
-  wire [2:0] _n945;
-  wire [7:0] _n953;
-  wire [7:0] _n954;
-  wire _n955;
-  wire _n956;
-  wire _n957;
-  wire _n958;
-  wire _n959;
-  wire _n960;
-  wire _n961;
-  wire _n962;
-  wire _n963;
+  wire _n944;
+  wire _n945;
+  wire _n946;
+  wire _n947;
+  wire _n948;
+  wire _n949;
+  wire _n950;
+  wire _n951;
+  wire [2:0] _n952;
+  wire [2:0] _n953;
+  wire [7:0] _n962;
+  wire [7:0] _n963;
   wire _n964;
   wire _n965;
   wire _n966;
@@ -929,190 +922,188 @@ module chip_array (
   wire _n968;
   wire _n969;
   wire _n970;
-  wire [2:0] _n971;
-  wire [2:0] _n972;
-  wire [7:0] _n980;
-  wire [7:0] _n981;
-  wire _n982;
-  wire _n983;
-  wire _n984;
-  wire _n985;
-  wire _n986;
-  wire _n987;
-  wire _n988;
-  wire _n989;
-  wire _n990;
-  wire _n991;
+  wire _n971;
+  wire _n972;
+  wire _n973;
+  wire _n974;
+  wire _n975;
+  wire _n976;
+  wire _n977;
+  wire _n978;
+  wire _n979;
+  wire [2:0] _n980;
+  wire [2:0] _n981;
+  wire [7:0] _n990;
+  wire [7:0] _n991;
   wire _n992;
   wire _n993;
   wire _n994;
   wire _n995;
   wire _n996;
   wire _n997;
-  wire [2:0] _n998;
-  wire [2:0] _n999;
-  wire [7:0] _n1007;
-  wire [7:0] _n1008;
-  wire _n1009;
-  wire _n1010;
-  wire _n1011;
-  wire _n1012;
-  wire _n1013;
-  wire _n1014;
-  wire _n1015;
-  wire _n1016;
-  wire _n1017;
-  wire _n1018;
-  wire _n1019;
+  wire _n998;
+  wire _n999;
+  wire _n1000;
+  wire _n1001;
+  wire _n1002;
+  wire _n1003;
+  wire _n1004;
+  wire _n1005;
+  wire _n1006;
+  wire _n1007;
+  wire [2:0] _n1008;
+  wire [2:0] _n1009;
+  wire [7:0] _n1018;
+  wire [7:0] _n1019;
   wire _n1020;
   wire _n1021;
   wire _n1022;
   wire _n1023;
   wire _n1024;
-  wire [2:0] _n1025;
-  wire [2:0] _n1026;
-  wire [7:0] _n1034;
-  wire [7:0] _n1035;
-  wire _n1036;
-  wire _n1037;
-  wire _n1038;
-  wire _n1039;
-  wire _n1040;
-  wire _n1041;
-  wire _n1042;
-  wire _n1043;
-  wire _n1044;
-  wire _n1045;
-  wire _n1046;
-  wire _n1047;
+  wire _n1025;
+  wire _n1026;
+  wire _n1027;
+  wire _n1028;
+  wire _n1029;
+  wire _n1030;
+  wire _n1031;
+  wire _n1032;
+  wire _n1033;
+  wire _n1034;
+  wire _n1035;
+  wire [2:0] _n1036;
+  wire [2:0] _n1037;
+  wire [7:0] _n1046;
+  wire [7:0] _n1047;
   wire _n1048;
   wire _n1049;
   wire _n1050;
   wire _n1051;
-  wire [2:0] _n1052;
-  wire [2:0] _n1053;
-  wire [7:0] _n1061;
-  wire [7:0] _n1062;
+  wire _n1052;
+  wire _n1053;
+  wire _n1054;
+  wire _n1055;
+  wire _n1056;
+  wire _n1057;
+  wire _n1058;
+  wire _n1059;
+  wire _n1060;
+  wire _n1061;
+  wire _n1062;
   wire _n1063;
-  wire _n1064;
-  wire _n1065;
-  wire _n1066;
-  wire _n1067;
-  wire _n1068;
-  wire _n1069;
-  wire _n1070;
-  wire _n1071;
-  wire _n1072;
-  wire _n1073;
-  wire _n1074;
-  wire _n1075;
+  wire [2:0] _n1064;
+  wire [2:0] _n1065;
+  wire [7:0] _n1074;
+  wire [7:0] _n1075;
   wire _n1076;
   wire _n1077;
   wire _n1078;
-  wire [2:0] _n1079;
-  wire [2:0] _n1080;
-  wire [7:0] _n1088;
-  wire [7:0] _n1089;
+  wire _n1079;
+  wire _n1080;
+  wire _n1081;
+  wire _n1082;
+  wire _n1083;
+  wire _n1084;
+  wire _n1085;
+  wire _n1086;
+  wire _n1087;
+  wire _n1088;
+  wire _n1089;
   wire _n1090;
   wire _n1091;
-  wire _n1092;
-  wire _n1093;
-  wire _n1094;
-  wire _n1095;
-  wire _n1096;
-  wire _n1097;
-  wire _n1098;
-  wire _n1099;
-  wire _n1100;
-  wire _n1101;
-  wire _n1102;
-  wire _n1103;
+  wire [2:0] _n1092;
+  wire [2:0] _n1093;
+  wire [7:0] _n1102;
+  wire [7:0] _n1103;
   wire _n1104;
   wire _n1105;
-  wire [2:0] _n1106;
-  wire [2:0] _n1107;
-  wire [7:0] _n1115;
-  wire [7:0] _n1116;
+  wire _n1106;
+  wire _n1107;
+  wire _n1108;
+  wire _n1109;
+  wire _n1110;
+  wire _n1111;
+  wire _n1112;
+  wire _n1113;
+  wire _n1114;
+  wire _n1115;
+  wire _n1116;
   wire _n1117;
   wire _n1118;
   wire _n1119;
-  wire _n1120;
-  wire _n1121;
-  wire _n1122;
-  wire _n1123;
-  wire _n1124;
-  wire _n1125;
-  wire _n1126;
-  wire _n1127;
-  wire _n1128;
-  wire _n1129;
-  wire _n1130;
-  wire _n1131;
+  wire [2:0] _n1120;
+  wire [2:0] _n1121;
+  wire [7:0] _n1130;
+  wire [7:0] _n1131;
   wire _n1132;
-  wire [2:0] _n1133;
-  wire [2:0] _n1134;
-  wire [7:0] _n1142;
-  wire [7:0] _n1143;
+  wire _n1133;
+  wire _n1134;
+  wire _n1135;
+  wire _n1136;
+  wire _n1137;
+  wire _n1138;
+  wire _n1139;
+  wire _n1140;
+  wire _n1141;
+  wire _n1142;
+  wire _n1143;
   wire _n1144;
   wire _n1145;
   wire _n1146;
   wire _n1147;
-  wire _n1148;
-  wire _n1149;
-  wire _n1150;
-  wire _n1151;
-  wire _n1152;
-  wire _n1153;
-  wire _n1154;
-  wire _n1155;
-  wire _n1156;
-  wire _n1157;
-  wire _n1158;
-  wire _n1159;
-  wire [2:0] _n1160;
-  wire [2:0] _n1161;
-  wire [7:0] _n1169;
-  wire [7:0] _n1170;
+  wire [2:0] _n1148;
+  wire [2:0] _n1149;
+  wire [7:0] _n1158;
+  wire [7:0] _n1159;
+  wire _n1160;
+  wire _n1161;
+  wire _n1162;
+  wire _n1163;
+  wire _n1164;
+  wire _n1165;
+  wire _n1166;
+  wire _n1167;
+  wire _n1168;
+  wire _n1169;
+  wire _n1170;
   wire _n1171;
   wire _n1172;
   wire _n1173;
   wire _n1174;
   wire _n1175;
-  wire _n1176;
-  wire _n1177;
-  wire _n1178;
-  wire _n1179;
-  wire _n1180;
-  wire _n1181;
-  wire _n1182;
-  wire _n1183;
-  wire _n1184;
-  wire _n1185;
-  wire _n1186;
-  wire [2:0] _n1187;
-  wire [2:0] _n1188;
-  wire [7:0] _n1196;
-  wire [7:0] _n1197;
+  wire [2:0] _n1176;
+  wire [2:0] _n1177;
+  wire [7:0] _n1186;
+  wire [7:0] _n1187;
+  wire _n1188;
+  wire _n1189;
+  wire _n1190;
+  wire _n1191;
+  wire _n1192;
+  wire _n1193;
+  wire _n1194;
+  wire _n1195;
+  wire _n1196;
+  wire _n1197;
   wire _n1198;
   wire _n1199;
   wire _n1200;
   wire _n1201;
   wire _n1202;
   wire _n1203;
-  wire _n1204;
-  wire _n1205;
-  wire _n1206;
-  wire _n1207;
-  wire _n1208;
-  wire _n1209;
-  wire _n1210;
-  wire _n1211;
-  wire _n1212;
-  wire _n1213;
-  wire [2:0] _n1214;
-  wire [2:0] _n1215;
-  wire [7:0] _n1223;
-  wire [7:0] _n1224;
+  wire [2:0] _n1204;
+  wire [2:0] _n1205;
+  wire [7:0] _n1214;
+  wire [7:0] _n1215;
+  wire _n1216;
+  wire _n1217;
+  wire _n1218;
+  wire _n1219;
+  wire _n1220;
+  wire _n1221;
+  wire _n1222;
+  wire _n1223;
+  wire _n1224;
   wire _n1225;
   wire _n1226;
   wire _n1227;
@@ -1120,19 +1111,18 @@ module chip_array (
   wire _n1229;
   wire _n1230;
   wire _n1231;
-  wire _n1232;
-  wire _n1233;
-  wire _n1234;
-  wire _n1235;
-  wire _n1236;
-  wire _n1237;
-  wire _n1238;
-  wire _n1239;
-  wire _n1240;
-  wire [2:0] _n1241;
-  wire [2:0] _n1242;
-  wire [7:0] _n1250;
-  wire [7:0] _n1251;
+  wire [2:0] _n1232;
+  wire [2:0] _n1233;
+  wire [7:0] _n1242;
+  wire [7:0] _n1243;
+  wire _n1244;
+  wire _n1245;
+  wire _n1246;
+  wire _n1247;
+  wire _n1248;
+  wire _n1249;
+  wire _n1250;
+  wire _n1251;
   wire _n1252;
   wire _n1253;
   wire _n1254;
@@ -1141,18 +1131,17 @@ module chip_array (
   wire _n1257;
   wire _n1258;
   wire _n1259;
-  wire _n1260;
-  wire _n1261;
-  wire _n1262;
-  wire _n1263;
-  wire _n1264;
-  wire _n1265;
-  wire _n1266;
-  wire _n1267;
-  wire [2:0] _n1268;
-  wire [2:0] _n1269;
-  wire [7:0] _n1277;
-  wire [7:0] _n1278;
+  wire [2:0] _n1260;
+  wire [2:0] _n1261;
+  wire [7:0] _n1270;
+  wire [7:0] _n1271;
+  wire _n1272;
+  wire _n1273;
+  wire _n1274;
+  wire _n1275;
+  wire _n1276;
+  wire _n1277;
+  wire _n1278;
   wire _n1279;
   wire _n1280;
   wire _n1281;
@@ -1162,17 +1151,16 @@ module chip_array (
   wire _n1285;
   wire _n1286;
   wire _n1287;
-  wire _n1288;
-  wire _n1289;
-  wire _n1290;
-  wire _n1291;
-  wire _n1292;
-  wire _n1293;
-  wire _n1294;
-  wire [2:0] _n1295;
-  wire [2:0] _n1296;
-  wire [7:0] _n1304;
-  wire [7:0] _n1305;
+  wire [2:0] _n1288;
+  wire [2:0] _n1289;
+  wire [7:0] _n1298;
+  wire [7:0] _n1299;
+  wire _n1300;
+  wire _n1301;
+  wire _n1302;
+  wire _n1303;
+  wire _n1304;
+  wire _n1305;
   wire _n1306;
   wire _n1307;
   wire _n1308;
@@ -1183,16 +1171,15 @@ module chip_array (
   wire _n1313;
   wire _n1314;
   wire _n1315;
-  wire _n1316;
-  wire _n1317;
-  wire _n1318;
-  wire _n1319;
-  wire _n1320;
-  wire _n1321;
-  wire [2:0] _n1322;
-  wire [2:0] _n1323;
-  wire [7:0] _n1331;
-  wire [7:0] _n1332;
+  wire [2:0] _n1316;
+  wire [2:0] _n1317;
+  wire [7:0] _n1326;
+  wire [7:0] _n1327;
+  wire _n1328;
+  wire _n1329;
+  wire _n1330;
+  wire _n1331;
+  wire _n1332;
   wire _n1333;
   wire _n1334;
   wire _n1335;
@@ -1204,15 +1191,14 @@ module chip_array (
   wire _n1341;
   wire _n1342;
   wire _n1343;
-  wire _n1344;
-  wire _n1345;
-  wire _n1346;
-  wire _n1347;
-  wire _n1348;
-  wire [2:0] _n1349;
-  wire [2:0] _n1350;
-  wire [7:0] _n1358;
-  wire [7:0] _n1359;
+  wire [2:0] _n1344;
+  wire [2:0] _n1345;
+  wire [7:0] _n1354;
+  wire [7:0] _n1355;
+  wire _n1356;
+  wire _n1357;
+  wire _n1358;
+  wire _n1359;
   wire _n1360;
   wire _n1361;
   wire _n1362;
@@ -1225,14 +1211,13 @@ module chip_array (
   wire _n1369;
   wire _n1370;
   wire _n1371;
-  wire _n1372;
-  wire _n1373;
-  wire _n1374;
-  wire _n1375;
-  wire [2:0] _n1376;
-  wire [2:0] _n1377;
-  wire [7:0] _n1385;
-  wire [7:0] _n1386;
+  wire [2:0] _n1372;
+  wire [2:0] _n1373;
+  wire [7:0] _n1382;
+  wire [7:0] _n1383;
+  wire _n1384;
+  wire _n1385;
+  wire _n1386;
   wire _n1387;
   wire _n1388;
   wire _n1389;
@@ -1246,13 +1231,12 @@ module chip_array (
   wire _n1397;
   wire _n1398;
   wire _n1399;
-  wire _n1400;
-  wire _n1401;
-  wire _n1402;
-  wire [2:0] _n1403;
-  wire [2:0] _n1404;
-  wire [7:0] _n1412;
-  wire [7:0] _n1413;
+  wire [2:0] _n1400;
+  wire [2:0] _n1401;
+  wire [7:0] _n1410;
+  wire [7:0] _n1411;
+  wire _n1412;
+  wire _n1413;
   wire _n1414;
   wire _n1415;
   wire _n1416;
@@ -1267,12 +1251,11 @@ module chip_array (
   wire _n1425;
   wire _n1426;
   wire _n1427;
-  wire _n1428;
-  wire _n1429;
-  wire [2:0] _n1430;
-  wire [2:0] _n1431;
+  wire [2:0] _n1428;
+  wire [2:0] _n1429;
+  wire [7:0] _n1438;
   wire [7:0] _n1439;
-  wire [7:0] _n1440;
+  wire _n1440;
   wire _n1441;
   wire _n1442;
   wire _n1443;
@@ -1288,9 +1271,8 @@ module chip_array (
   wire _n1453;
   wire _n1454;
   wire _n1455;
-  wire _n1456;
+  wire [2:0] _n1456;
   wire [2:0] _n1457;
-  wire [2:0] _n1458;
   wire [7:0] _n1466;
   wire [7:0] _n1467;
   wire _n1468;
@@ -1311,9 +1293,8 @@ module chip_array (
   wire _n1483;
   wire [2:0] _n1484;
   wire [2:0] _n1485;
-  wire [7:0] _n1493;
   wire [7:0] _n1494;
-  wire _n1495;
+  wire [7:0] _n1495;
   wire _n1496;
   wire _n1497;
   wire _n1498;
@@ -1329,12 +1310,11 @@ module chip_array (
   wire _n1508;
   wire _n1509;
   wire _n1510;
-  wire [2:0] _n1511;
+  wire _n1511;
   wire [2:0] _n1512;
-  wire [7:0] _n1520;
-  wire [7:0] _n1521;
-  wire _n1522;
-  wire _n1523;
+  wire [2:0] _n1513;
+  wire [7:0] _n1522;
+  wire [7:0] _n1523;
   wire _n1524;
   wire _n1525;
   wire _n1526;
@@ -1349,13 +1329,12 @@ module chip_array (
   wire _n1535;
   wire _n1536;
   wire _n1537;
-  wire [2:0] _n1538;
-  wire [2:0] _n1539;
-  wire [7:0] _n1547;
-  wire [7:0] _n1548;
-  wire _n1549;
-  wire _n1550;
-  wire _n1551;
+  wire _n1538;
+  wire _n1539;
+  wire [2:0] _n1540;
+  wire [2:0] _n1541;
+  wire [7:0] _n1550;
+  wire [7:0] _n1551;
   wire _n1552;
   wire _n1553;
   wire _n1554;
@@ -1369,14 +1348,13 @@ module chip_array (
   wire _n1562;
   wire _n1563;
   wire _n1564;
-  wire [2:0] _n1565;
-  wire [2:0] _n1566;
-  wire [7:0] _n1574;
-  wire [7:0] _n1575;
-  wire _n1576;
-  wire _n1577;
-  wire _n1578;
-  wire _n1579;
+  wire _n1565;
+  wire _n1566;
+  wire _n1567;
+  wire [2:0] _n1568;
+  wire [2:0] _n1569;
+  wire [7:0] _n1578;
+  wire [7:0] _n1579;
   wire _n1580;
   wire _n1581;
   wire _n1582;
@@ -1389,15 +1367,14 @@ module chip_array (
   wire _n1589;
   wire _n1590;
   wire _n1591;
-  wire [2:0] _n1592;
-  wire [2:0] _n1593;
-  wire [7:0] _n1601;
-  wire [7:0] _n1602;
-  wire _n1603;
-  wire _n1604;
-  wire _n1605;
-  wire _n1606;
-  wire _n1607;
+  wire _n1592;
+  wire _n1593;
+  wire _n1594;
+  wire _n1595;
+  wire [2:0] _n1596;
+  wire [2:0] _n1597;
+  wire [7:0] _n1606;
+  wire [7:0] _n1607;
   wire _n1608;
   wire _n1609;
   wire _n1610;
@@ -1409,16 +1386,15 @@ module chip_array (
   wire _n1616;
   wire _n1617;
   wire _n1618;
-  wire [2:0] _n1619;
-  wire [2:0] _n1620;
-  wire [7:0] _n1628;
-  wire [7:0] _n1629;
-  wire _n1630;
-  wire _n1631;
-  wire _n1632;
-  wire _n1633;
-  wire _n1634;
-  wire _n1635;
+  wire _n1619;
+  wire _n1620;
+  wire _n1621;
+  wire _n1622;
+  wire _n1623;
+  wire [2:0] _n1624;
+  wire [2:0] _n1625;
+  wire [7:0] _n1634;
+  wire [7:0] _n1635;
   wire _n1636;
   wire _n1637;
   wire _n1638;
@@ -1429,17 +1405,16 @@ module chip_array (
   wire _n1643;
   wire _n1644;
   wire _n1645;
-  wire [2:0] _n1646;
-  wire [2:0] _n1647;
-  wire [7:0] _n1655;
-  wire [7:0] _n1656;
-  wire _n1657;
-  wire _n1658;
-  wire _n1659;
-  wire _n1660;
-  wire _n1661;
-  wire _n1662;
-  wire _n1663;
+  wire _n1646;
+  wire _n1647;
+  wire _n1648;
+  wire _n1649;
+  wire _n1650;
+  wire _n1651;
+  wire [2:0] _n1652;
+  wire [2:0] _n1653;
+  wire [7:0] _n1662;
+  wire [7:0] _n1663;
   wire _n1664;
   wire _n1665;
   wire _n1666;
@@ -1449,18 +1424,17 @@ module chip_array (
   wire _n1670;
   wire _n1671;
   wire _n1672;
-  wire [2:0] _n1673;
-  wire [2:0] _n1674;
-  wire [7:0] _n1682;
-  wire [7:0] _n1683;
-  wire _n1684;
-  wire _n1685;
-  wire _n1686;
-  wire _n1687;
-  wire _n1688;
-  wire _n1689;
-  wire _n1690;
-  wire _n1691;
+  wire _n1673;
+  wire _n1674;
+  wire _n1675;
+  wire _n1676;
+  wire _n1677;
+  wire _n1678;
+  wire _n1679;
+  wire [2:0] _n1680;
+  wire [2:0] _n1681;
+  wire [7:0] _n1690;
+  wire [7:0] _n1691;
   wire _n1692;
   wire _n1693;
   wire _n1694;
@@ -1469,19 +1443,18 @@ module chip_array (
   wire _n1697;
   wire _n1698;
   wire _n1699;
-  wire [2:0] _n1700;
-  wire [2:0] _n1701;
-  wire [7:0] _n1709;
-  wire [7:0] _n1710;
-  wire _n1711;
-  wire _n1712;
-  wire _n1713;
-  wire _n1714;
-  wire _n1715;
-  wire _n1716;
-  wire _n1717;
-  wire _n1718;
-  wire _n1719;
+  wire _n1700;
+  wire _n1701;
+  wire _n1702;
+  wire _n1703;
+  wire _n1704;
+  wire _n1705;
+  wire _n1706;
+  wire _n1707;
+  wire [2:0] _n1708;
+  wire [2:0] _n1709;
+  wire [7:0] _n1718;
+  wire [7:0] _n1719;
   wire _n1720;
   wire _n1721;
   wire _n1722;
@@ -1489,190 +1462,188 @@ module chip_array (
   wire _n1724;
   wire _n1725;
   wire _n1726;
-  wire [2:0] _n1727;
-  wire [2:0] _n1728;
-  wire [7:0] _n1736;
-  wire [7:0] _n1737;
-  wire _n1738;
-  wire _n1739;
-  wire _n1740;
-  wire _n1741;
-  wire _n1742;
-  wire _n1743;
-  wire _n1744;
-  wire _n1745;
-  wire _n1746;
-  wire _n1747;
+  wire _n1727;
+  wire _n1728;
+  wire _n1729;
+  wire _n1730;
+  wire _n1731;
+  wire _n1732;
+  wire _n1733;
+  wire _n1734;
+  wire _n1735;
+  wire [2:0] _n1736;
+  wire [2:0] _n1737;
+  wire [7:0] _n1746;
+  wire [7:0] _n1747;
   wire _n1748;
   wire _n1749;
   wire _n1750;
   wire _n1751;
   wire _n1752;
   wire _n1753;
-  wire [2:0] _n1754;
-  wire [2:0] _n1755;
-  wire [7:0] _n1763;
-  wire [7:0] _n1764;
-  wire _n1765;
-  wire _n1766;
-  wire _n1767;
-  wire _n1768;
-  wire _n1769;
-  wire _n1770;
-  wire _n1771;
-  wire _n1772;
-  wire _n1773;
-  wire _n1774;
-  wire _n1775;
+  wire _n1754;
+  wire _n1755;
+  wire _n1756;
+  wire _n1757;
+  wire _n1758;
+  wire _n1759;
+  wire _n1760;
+  wire _n1761;
+  wire _n1762;
+  wire _n1763;
+  wire [2:0] _n1764;
+  wire [2:0] _n1765;
+  wire [7:0] _n1774;
+  wire [7:0] _n1775;
   wire _n1776;
   wire _n1777;
   wire _n1778;
   wire _n1779;
   wire _n1780;
-  wire [2:0] _n1781;
-  wire [2:0] _n1782;
-  wire [7:0] _n1790;
-  wire [7:0] _n1791;
-  wire _n1792;
-  wire _n1793;
-  wire _n1794;
-  wire _n1795;
-  wire _n1796;
-  wire _n1797;
-  wire _n1798;
-  wire _n1799;
-  wire _n1800;
-  wire _n1801;
-  wire _n1802;
-  wire _n1803;
+  wire _n1781;
+  wire _n1782;
+  wire _n1783;
+  wire _n1784;
+  wire _n1785;
+  wire _n1786;
+  wire _n1787;
+  wire _n1788;
+  wire _n1789;
+  wire _n1790;
+  wire _n1791;
+  wire [2:0] _n1792;
+  wire [2:0] _n1793;
+  wire [7:0] _n1802;
+  wire [7:0] _n1803;
   wire _n1804;
   wire _n1805;
   wire _n1806;
   wire _n1807;
-  wire [2:0] _n1808;
-  wire [2:0] _n1809;
-  wire [7:0] _n1817;
-  wire [7:0] _n1818;
+  wire _n1808;
+  wire _n1809;
+  wire _n1810;
+  wire _n1811;
+  wire _n1812;
+  wire _n1813;
+  wire _n1814;
+  wire _n1815;
+  wire _n1816;
+  wire _n1817;
+  wire _n1818;
   wire _n1819;
-  wire _n1820;
-  wire _n1821;
-  wire _n1822;
-  wire _n1823;
-  wire _n1824;
-  wire _n1825;
-  wire _n1826;
-  wire _n1827;
-  wire _n1828;
-  wire _n1829;
-  wire _n1830;
-  wire _n1831;
+  wire [2:0] _n1820;
+  wire [2:0] _n1821;
+  wire [7:0] _n1830;
+  wire [7:0] _n1831;
   wire _n1832;
   wire _n1833;
   wire _n1834;
-  wire [2:0] _n1835;
-  wire [2:0] _n1836;
-  wire [7:0] _n1844;
-  wire [7:0] _n1845;
+  wire _n1835;
+  wire _n1836;
+  wire _n1837;
+  wire _n1838;
+  wire _n1839;
+  wire _n1840;
+  wire _n1841;
+  wire _n1842;
+  wire _n1843;
+  wire _n1844;
+  wire _n1845;
   wire _n1846;
   wire _n1847;
-  wire _n1848;
-  wire _n1849;
-  wire _n1850;
-  wire _n1851;
-  wire _n1852;
-  wire _n1853;
-  wire _n1854;
-  wire _n1855;
-  wire _n1856;
-  wire _n1857;
-  wire _n1858;
-  wire _n1859;
+  wire [2:0] _n1848;
+  wire [2:0] _n1849;
+  wire [7:0] _n1858;
+  wire [7:0] _n1859;
   wire _n1860;
   wire _n1861;
-  wire [2:0] _n1862;
-  wire [2:0] _n1863;
-  wire [7:0] _n1871;
-  wire [7:0] _n1872;
+  wire _n1862;
+  wire _n1863;
+  wire _n1864;
+  wire _n1865;
+  wire _n1866;
+  wire _n1867;
+  wire _n1868;
+  wire _n1869;
+  wire _n1870;
+  wire _n1871;
+  wire _n1872;
   wire _n1873;
   wire _n1874;
   wire _n1875;
-  wire _n1876;
-  wire _n1877;
-  wire _n1878;
-  wire _n1879;
-  wire _n1880;
-  wire _n1881;
-  wire _n1882;
-  wire _n1883;
-  wire _n1884;
-  wire _n1885;
-  wire _n1886;
-  wire _n1887;
+  wire [2:0] _n1876;
+  wire [2:0] _n1877;
+  wire [7:0] _n1886;
+  wire [7:0] _n1887;
   wire _n1888;
-  wire [2:0] _n1889;
-  wire [2:0] _n1890;
-  wire [7:0] _n1898;
-  wire [7:0] _n1899;
+  wire _n1889;
+  wire _n1890;
+  wire _n1891;
+  wire _n1892;
+  wire _n1893;
+  wire _n1894;
+  wire _n1895;
+  wire _n1896;
+  wire _n1897;
+  wire _n1898;
+  wire _n1899;
   wire _n1900;
   wire _n1901;
   wire _n1902;
   wire _n1903;
-  wire _n1904;
-  wire _n1905;
-  wire _n1906;
-  wire _n1907;
-  wire _n1908;
-  wire _n1909;
-  wire _n1910;
-  wire _n1911;
-  wire _n1912;
-  wire _n1913;
-  wire _n1914;
-  wire _n1915;
-  wire [2:0] _n1916;
-  wire [2:0] _n1917;
-  wire [7:0] _n1925;
-  wire [7:0] _n1926;
+  wire [2:0] _n1904;
+  wire [2:0] _n1905;
+  wire [7:0] _n1914;
+  wire [7:0] _n1915;
+  wire _n1916;
+  wire _n1917;
+  wire _n1918;
+  wire _n1919;
+  wire _n1920;
+  wire _n1921;
+  wire _n1922;
+  wire _n1923;
+  wire _n1924;
+  wire _n1925;
+  wire _n1926;
   wire _n1927;
   wire _n1928;
   wire _n1929;
   wire _n1930;
   wire _n1931;
-  wire _n1932;
-  wire _n1933;
-  wire _n1934;
-  wire _n1935;
-  wire _n1936;
-  wire _n1937;
-  wire _n1938;
-  wire _n1939;
-  wire _n1940;
-  wire _n1941;
-  wire _n1942;
-  wire [2:0] _n1943;
-  wire [2:0] _n1944;
-  wire [7:0] _n1952;
-  wire [7:0] _n1953;
+  wire [2:0] _n1932;
+  wire [2:0] _n1933;
+  wire [7:0] _n1942;
+  wire [7:0] _n1943;
+  wire _n1944;
+  wire _n1945;
+  wire _n1946;
+  wire _n1947;
+  wire _n1948;
+  wire _n1949;
+  wire _n1950;
+  wire _n1951;
+  wire _n1952;
+  wire _n1953;
   wire _n1954;
   wire _n1955;
   wire _n1956;
   wire _n1957;
   wire _n1958;
   wire _n1959;
-  wire _n1960;
-  wire _n1961;
-  wire _n1962;
-  wire _n1963;
-  wire _n1964;
-  wire _n1965;
-  wire _n1966;
-  wire _n1967;
-  wire _n1968;
-  wire _n1969;
-  wire [2:0] _n1970;
-  wire [2:0] _n1971;
-  wire [7:0] _n1979;
-  wire [7:0] _n1980;
+  wire [2:0] _n1960;
+  wire [2:0] _n1961;
+  wire [7:0] _n1970;
+  wire [7:0] _n1971;
+  wire _n1972;
+  wire _n1973;
+  wire _n1974;
+  wire _n1975;
+  wire _n1976;
+  wire _n1977;
+  wire _n1978;
+  wire _n1979;
+  wire _n1980;
   wire _n1981;
   wire _n1982;
   wire _n1983;
@@ -1680,19 +1651,18 @@ module chip_array (
   wire _n1985;
   wire _n1986;
   wire _n1987;
-  wire _n1988;
-  wire _n1989;
-  wire _n1990;
-  wire _n1991;
-  wire _n1992;
-  wire _n1993;
-  wire _n1994;
-  wire _n1995;
-  wire _n1996;
-  wire [2:0] _n1997;
-  wire [2:0] _n1998;
-  wire [7:0] _n2006;
-  wire [7:0] _n2007;
+  wire [2:0] _n1988;
+  wire [2:0] _n1989;
+  wire [7:0] _n1998;
+  wire [7:0] _n1999;
+  wire _n2000;
+  wire _n2001;
+  wire _n2002;
+  wire _n2003;
+  wire _n2004;
+  wire _n2005;
+  wire _n2006;
+  wire _n2007;
   wire _n2008;
   wire _n2009;
   wire _n2010;
@@ -1701,18 +1671,17 @@ module chip_array (
   wire _n2013;
   wire _n2014;
   wire _n2015;
-  wire _n2016;
-  wire _n2017;
-  wire _n2018;
-  wire _n2019;
-  wire _n2020;
-  wire _n2021;
-  wire _n2022;
-  wire _n2023;
-  wire [2:0] _n2024;
-  wire [2:0] _n2025;
-  wire [7:0] _n2033;
-  wire [7:0] _n2034;
+  wire [2:0] _n2016;
+  wire [2:0] _n2017;
+  wire [7:0] _n2026;
+  wire [7:0] _n2027;
+  wire _n2028;
+  wire _n2029;
+  wire _n2030;
+  wire _n2031;
+  wire _n2032;
+  wire _n2033;
+  wire _n2034;
   wire _n2035;
   wire _n2036;
   wire _n2037;
@@ -1722,17 +1691,16 @@ module chip_array (
   wire _n2041;
   wire _n2042;
   wire _n2043;
-  wire _n2044;
-  wire _n2045;
-  wire _n2046;
-  wire _n2047;
-  wire _n2048;
-  wire _n2049;
-  wire _n2050;
-  wire [2:0] _n2051;
-  wire [2:0] _n2052;
-  wire [7:0] _n2060;
-  wire [7:0] _n2061;
+  wire [2:0] _n2044;
+  wire [2:0] _n2045;
+  wire [7:0] _n2054;
+  wire [7:0] _n2055;
+  wire _n2056;
+  wire _n2057;
+  wire _n2058;
+  wire _n2059;
+  wire _n2060;
+  wire _n2061;
   wire _n2062;
   wire _n2063;
   wire _n2064;
@@ -1743,16 +1711,15 @@ module chip_array (
   wire _n2069;
   wire _n2070;
   wire _n2071;
-  wire _n2072;
-  wire _n2073;
-  wire _n2074;
-  wire _n2075;
-  wire _n2076;
-  wire _n2077;
-  wire [2:0] _n2078;
-  wire [2:0] _n2079;
-  wire [7:0] _n2087;
-  wire [7:0] _n2088;
+  wire [2:0] _n2072;
+  wire [2:0] _n2073;
+  wire [7:0] _n2082;
+  wire [7:0] _n2083;
+  wire _n2084;
+  wire _n2085;
+  wire _n2086;
+  wire _n2087;
+  wire _n2088;
   wire _n2089;
   wire _n2090;
   wire _n2091;
@@ -1764,15 +1731,14 @@ module chip_array (
   wire _n2097;
   wire _n2098;
   wire _n2099;
-  wire _n2100;
-  wire _n2101;
-  wire _n2102;
-  wire _n2103;
-  wire _n2104;
-  wire [2:0] _n2105;
-  wire [2:0] _n2106;
-  wire [7:0] _n2114;
-  wire [7:0] _n2115;
+  wire [2:0] _n2100;
+  wire [2:0] _n2101;
+  wire [7:0] _n2110;
+  wire [7:0] _n2111;
+  wire _n2112;
+  wire _n2113;
+  wire _n2114;
+  wire _n2115;
   wire _n2116;
   wire _n2117;
   wire _n2118;
@@ -1785,14 +1751,13 @@ module chip_array (
   wire _n2125;
   wire _n2126;
   wire _n2127;
-  wire _n2128;
-  wire _n2129;
-  wire _n2130;
-  wire _n2131;
-  wire [2:0] _n2132;
-  wire [2:0] _n2133;
-  wire [7:0] _n2141;
-  wire [7:0] _n2142;
+  wire [2:0] _n2128;
+  wire [2:0] _n2129;
+  wire [7:0] _n2138;
+  wire [7:0] _n2139;
+  wire _n2140;
+  wire _n2141;
+  wire _n2142;
   wire _n2143;
   wire _n2144;
   wire _n2145;
@@ -1806,13 +1771,12 @@ module chip_array (
   wire _n2153;
   wire _n2154;
   wire _n2155;
-  wire _n2156;
-  wire _n2157;
-  wire _n2158;
-  wire [2:0] _n2159;
-  wire [2:0] _n2160;
-  wire [7:0] _n2168;
-  wire [7:0] _n2169;
+  wire [2:0] _n2156;
+  wire [2:0] _n2157;
+  wire [7:0] _n2166;
+  wire [7:0] _n2167;
+  wire _n2168;
+  wire _n2169;
   wire _n2170;
   wire _n2171;
   wire _n2172;
@@ -1827,12 +1791,11 @@ module chip_array (
   wire _n2181;
   wire _n2182;
   wire _n2183;
-  wire _n2184;
-  wire _n2185;
-  wire [2:0] _n2186;
-  wire [2:0] _n2187;
+  wire [2:0] _n2184;
+  wire [2:0] _n2185;
+  wire [7:0] _n2194;
   wire [7:0] _n2195;
-  wire [7:0] _n2196;
+  wire _n2196;
   wire _n2197;
   wire _n2198;
   wire _n2199;
@@ -1848,9 +1811,8 @@ module chip_array (
   wire _n2209;
   wire _n2210;
   wire _n2211;
-  wire _n2212;
+  wire [2:0] _n2212;
   wire [2:0] _n2213;
-  wire [2:0] _n2214;
   wire [7:0] _n2222;
   wire [7:0] _n2223;
   wire _n2224;
@@ -1871,9 +1833,8 @@ module chip_array (
   wire _n2239;
   wire [2:0] _n2240;
   wire [2:0] _n2241;
-  wire [7:0] _n2249;
   wire [7:0] _n2250;
-  wire _n2251;
+  wire [7:0] _n2251;
   wire _n2252;
   wire _n2253;
   wire _n2254;
@@ -1889,12 +1850,11 @@ module chip_array (
   wire _n2264;
   wire _n2265;
   wire _n2266;
-  wire [2:0] _n2267;
+  wire _n2267;
   wire [2:0] _n2268;
-  wire [7:0] _n2276;
-  wire [7:0] _n2277;
-  wire _n2278;
-  wire _n2279;
+  wire [2:0] _n2269;
+  wire [7:0] _n2278;
+  wire [7:0] _n2279;
   wire _n2280;
   wire _n2281;
   wire _n2282;
@@ -1909,13 +1869,12 @@ module chip_array (
   wire _n2291;
   wire _n2292;
   wire _n2293;
-  wire [2:0] _n2294;
-  wire [2:0] _n2295;
-  wire [7:0] _n2303;
-  wire [7:0] _n2304;
-  wire _n2305;
-  wire _n2306;
-  wire _n2307;
+  wire _n2294;
+  wire _n2295;
+  wire [2:0] _n2296;
+  wire [2:0] _n2297;
+  wire [7:0] _n2306;
+  wire [7:0] _n2307;
   wire _n2308;
   wire _n2309;
   wire _n2310;
@@ -1929,14 +1888,13 @@ module chip_array (
   wire _n2318;
   wire _n2319;
   wire _n2320;
-  wire [2:0] _n2321;
-  wire [2:0] _n2322;
-  wire [7:0] _n2330;
-  wire [7:0] _n2331;
-  wire _n2332;
-  wire _n2333;
-  wire _n2334;
-  wire _n2335;
+  wire _n2321;
+  wire _n2322;
+  wire _n2323;
+  wire [2:0] _n2324;
+  wire [2:0] _n2325;
+  wire [7:0] _n2334;
+  wire [7:0] _n2335;
   wire _n2336;
   wire _n2337;
   wire _n2338;
@@ -1949,15 +1907,14 @@ module chip_array (
   wire _n2345;
   wire _n2346;
   wire _n2347;
-  wire [2:0] _n2348;
-  wire [2:0] _n2349;
-  wire [7:0] _n2357;
-  wire [7:0] _n2358;
-  wire _n2359;
-  wire _n2360;
-  wire _n2361;
-  wire _n2362;
-  wire _n2363;
+  wire _n2348;
+  wire _n2349;
+  wire _n2350;
+  wire _n2351;
+  wire [2:0] _n2352;
+  wire [2:0] _n2353;
+  wire [7:0] _n2362;
+  wire [7:0] _n2363;
   wire _n2364;
   wire _n2365;
   wire _n2366;
@@ -1969,16 +1926,15 @@ module chip_array (
   wire _n2372;
   wire _n2373;
   wire _n2374;
-  wire [2:0] _n2375;
-  wire [2:0] _n2376;
-  wire [7:0] _n2384;
-  wire [7:0] _n2385;
-  wire _n2386;
-  wire _n2387;
-  wire _n2388;
-  wire _n2389;
-  wire _n2390;
-  wire _n2391;
+  wire _n2375;
+  wire _n2376;
+  wire _n2377;
+  wire _n2378;
+  wire _n2379;
+  wire [2:0] _n2380;
+  wire [2:0] _n2381;
+  wire [7:0] _n2390;
+  wire [7:0] _n2391;
   wire _n2392;
   wire _n2393;
   wire _n2394;
@@ -1989,17 +1945,16 @@ module chip_array (
   wire _n2399;
   wire _n2400;
   wire _n2401;
-  wire [2:0] _n2402;
-  wire [2:0] _n2403;
-  wire [7:0] _n2411;
-  wire [7:0] _n2412;
-  wire _n2413;
-  wire _n2414;
-  wire _n2415;
-  wire _n2416;
-  wire _n2417;
-  wire _n2418;
-  wire _n2419;
+  wire _n2402;
+  wire _n2403;
+  wire _n2404;
+  wire _n2405;
+  wire _n2406;
+  wire _n2407;
+  wire [2:0] _n2408;
+  wire [2:0] _n2409;
+  wire [7:0] _n2418;
+  wire [7:0] _n2419;
   wire _n2420;
   wire _n2421;
   wire _n2422;
@@ -2009,18 +1964,17 @@ module chip_array (
   wire _n2426;
   wire _n2427;
   wire _n2428;
-  wire [2:0] _n2429;
-  wire [2:0] _n2430;
-  wire [7:0] _n2438;
-  wire [7:0] _n2439;
-  wire _n2440;
-  wire _n2441;
-  wire _n2442;
-  wire _n2443;
-  wire _n2444;
-  wire _n2445;
-  wire _n2446;
-  wire _n2447;
+  wire _n2429;
+  wire _n2430;
+  wire _n2431;
+  wire _n2432;
+  wire _n2433;
+  wire _n2434;
+  wire _n2435;
+  wire [2:0] _n2436;
+  wire [2:0] _n2437;
+  wire [7:0] _n2446;
+  wire [7:0] _n2447;
   wire _n2448;
   wire _n2449;
   wire _n2450;
@@ -2029,19 +1983,18 @@ module chip_array (
   wire _n2453;
   wire _n2454;
   wire _n2455;
-  wire [2:0] _n2456;
-  wire [2:0] _n2457;
-  wire [7:0] _n2465;
-  wire [7:0] _n2466;
-  wire _n2467;
-  wire _n2468;
-  wire _n2469;
-  wire _n2470;
-  wire _n2471;
-  wire _n2472;
-  wire _n2473;
-  wire _n2474;
-  wire _n2475;
+  wire _n2456;
+  wire _n2457;
+  wire _n2458;
+  wire _n2459;
+  wire _n2460;
+  wire _n2461;
+  wire _n2462;
+  wire _n2463;
+  wire [2:0] _n2464;
+  wire [2:0] _n2465;
+  wire [7:0] _n2474;
+  wire [7:0] _n2475;
   wire _n2476;
   wire _n2477;
   wire _n2478;
@@ -2049,28 +2002,77 @@ module chip_array (
   wire _n2480;
   wire _n2481;
   wire _n2482;
-  wire [2:0] _n2483;
-  wire [2:0] _n2484;
-  wire [7:0] _n2492;
-  wire [7:0] _n2493;
-  wire _n2494;
-  wire _n2495;
-  wire _n2496;
-  wire _n2497;
-  wire _n2498;
-  wire _n2499;
-  wire _n2500;
-  wire _n2501;
-  wire _n2502;
-  wire _n2503;
+  wire _n2483;
+  wire _n2484;
+  wire _n2485;
+  wire _n2486;
+  wire _n2487;
+  wire _n2488;
+  wire _n2489;
+  wire _n2490;
+  wire _n2491;
+  wire [2:0] _n2492;
+  wire [2:0] _n2493;
+  wire [7:0] _n2502;
+  wire [7:0] _n2503;
   wire _n2504;
   wire _n2505;
   wire _n2506;
   wire _n2507;
   wire _n2508;
   wire _n2509;
-  wire [2:0] _n2510;
-  wire [2:0] _n2511;
+  wire _n2510;
+  wire _n2511;
+  wire _n2512;
+  wire _n2513;
+  wire _n2514;
+  wire _n2515;
+  wire _n2516;
+  wire _n2517;
+  wire _n2518;
+  wire _n2519;
+  wire [2:0] _n2520;
+  wire [2:0] _n2521;
+  wire [7:0] _n2530;
+  wire [7:0] _n2531;
+  wire _n2532;
+  wire _n2533;
+  wire _n2534;
+  wire _n2535;
+  wire _n2536;
+  wire _n2537;
+  wire _n2538;
+  wire _n2539;
+  wire _n2540;
+  wire _n2541;
+  wire _n2542;
+  wire _n2543;
+  wire _n2544;
+  wire _n2545;
+  wire _n2546;
+  wire _n2547;
+  wire [2:0] _n2548;
+  wire [2:0] _n2549;
+  wire [7:0] _n2558;
+  wire [7:0] _n2559;
+  wire _n2560;
+  wire _n2561;
+  wire _n2562;
+  wire _n2563;
+  wire _n2564;
+  wire _n2565;
+  wire _n2566;
+  wire _n2567;
+  wire _n2568;
+  wire _n2569;
+  wire _n2570;
+  wire _n2571;
+  wire _n2572;
+  wire _n2573;
+  wire _n2574;
+  wire _n2575;
+  wire [2:0] _n2576;
+  wire [2:0] _n2577;
   wire [63:0] victims_bus;
   wire [63:0] targets_bus;
   wire [63:0] attackers_bus;
@@ -2141,908 +2143,908 @@ module chip_array (
   wire [3:0] _cell_61_piece;
   wire [3:0] _cell_62_piece;
   wire [3:0] _cell_63_piece;
-  assign ray0_0 = _n793;
-  assign ray1_0 = _n794;
-  assign ray2_0 = _n795;
-  assign ray3_0 = _n796;
-  assign ray4_0 = _n797;
-  assign ray5_0 = _n798;
-  assign ray6_0 = _n799;
-  assign ray7_0 = _n800;
-  assign knight_0 = _n801;
-  assign king_0 = _n802;
-  assign pawn_0 = _n803;
-  assign pass_0 = _n804;
-  assign ray0_1 = _n820;
-  assign ray1_1 = _n821;
-  assign ray2_1 = _n822;
-  assign ray3_1 = _n823;
-  assign ray4_1 = _n824;
-  assign ray5_1 = _n825;
-  assign ray6_1 = _n826;
-  assign ray7_1 = _n827;
-  assign knight_1 = _n828;
-  assign king_1 = _n829;
-  assign pawn_1 = _n830;
-  assign pass_1 = _n831;
-  assign ray0_2 = _n847;
-  assign ray1_2 = _n848;
-  assign ray2_2 = _n849;
-  assign ray3_2 = _n850;
-  assign ray4_2 = _n851;
-  assign ray5_2 = _n852;
-  assign ray6_2 = _n853;
-  assign ray7_2 = _n854;
-  assign knight_2 = _n855;
-  assign king_2 = _n856;
-  assign pawn_2 = _n857;
-  assign pass_2 = _n858;
-  assign ray0_3 = _n874;
-  assign ray1_3 = _n875;
-  assign ray2_3 = _n876;
-  assign ray3_3 = _n877;
-  assign ray4_3 = _n878;
-  assign ray5_3 = _n879;
-  assign ray6_3 = _n880;
-  assign ray7_3 = _n881;
-  assign knight_3 = _n882;
-  assign king_3 = _n883;
-  assign pawn_3 = _n884;
-  assign pass_3 = _n885;
-  assign ray0_4 = _n901;
-  assign ray1_4 = _n902;
-  assign ray2_4 = _n903;
-  assign ray3_4 = _n904;
-  assign ray4_4 = _n905;
-  assign ray5_4 = _n906;
-  assign ray6_4 = _n907;
-  assign ray7_4 = _n908;
-  assign knight_4 = _n909;
-  assign king_4 = _n910;
-  assign pawn_4 = _n911;
-  assign pass_4 = _n912;
-  assign ray0_5 = _n928;
-  assign ray1_5 = _n929;
-  assign ray2_5 = _n930;
-  assign ray3_5 = _n931;
-  assign ray4_5 = _n932;
-  assign ray5_5 = _n933;
-  assign ray6_5 = _n934;
-  assign ray7_5 = _n935;
-  assign knight_5 = _n936;
-  assign king_5 = _n937;
-  assign pawn_5 = _n938;
-  assign pass_5 = _n939;
-  assign ray0_6 = _n955;
-  assign ray1_6 = _n956;
-  assign ray2_6 = _n957;
-  assign ray3_6 = _n958;
-  assign ray4_6 = _n959;
-  assign ray5_6 = _n960;
-  assign ray6_6 = _n961;
-  assign ray7_6 = _n962;
-  assign knight_6 = _n963;
-  assign king_6 = _n964;
-  assign pawn_6 = _n965;
-  assign pass_6 = _n966;
-  assign ray0_7 = _n982;
-  assign ray1_7 = _n983;
-  assign ray2_7 = _n984;
-  assign ray3_7 = _n985;
-  assign ray4_7 = _n986;
-  assign ray5_7 = _n987;
-  assign ray6_7 = _n988;
-  assign ray7_7 = _n989;
-  assign knight_7 = _n990;
-  assign king_7 = _n991;
-  assign pawn_7 = _n992;
-  assign pass_7 = _n993;
-  assign ray0_8 = _n1009;
-  assign ray1_8 = _n1010;
-  assign ray2_8 = _n1011;
-  assign ray3_8 = _n1012;
-  assign ray4_8 = _n1013;
-  assign ray5_8 = _n1014;
-  assign ray6_8 = _n1015;
-  assign ray7_8 = _n1016;
-  assign knight_8 = _n1017;
-  assign king_8 = _n1018;
-  assign pawn_8 = _n1019;
-  assign pass_8 = _n1020;
-  assign ray0_9 = _n1036;
-  assign ray1_9 = _n1037;
-  assign ray2_9 = _n1038;
-  assign ray3_9 = _n1039;
-  assign ray4_9 = _n1040;
-  assign ray5_9 = _n1041;
-  assign ray6_9 = _n1042;
-  assign ray7_9 = _n1043;
-  assign knight_9 = _n1044;
-  assign king_9 = _n1045;
-  assign pawn_9 = _n1046;
-  assign pass_9 = _n1047;
-  assign ray0_10 = _n1063;
-  assign ray1_10 = _n1064;
-  assign ray2_10 = _n1065;
-  assign ray3_10 = _n1066;
-  assign ray4_10 = _n1067;
-  assign ray5_10 = _n1068;
-  assign ray6_10 = _n1069;
-  assign ray7_10 = _n1070;
-  assign knight_10 = _n1071;
-  assign king_10 = _n1072;
-  assign pawn_10 = _n1073;
-  assign pass_10 = _n1074;
-  assign ray0_11 = _n1090;
-  assign ray1_11 = _n1091;
-  assign ray2_11 = _n1092;
-  assign ray3_11 = _n1093;
-  assign ray4_11 = _n1094;
-  assign ray5_11 = _n1095;
-  assign ray6_11 = _n1096;
-  assign ray7_11 = _n1097;
-  assign knight_11 = _n1098;
-  assign king_11 = _n1099;
-  assign pawn_11 = _n1100;
-  assign pass_11 = _n1101;
-  assign ray0_12 = _n1117;
-  assign ray1_12 = _n1118;
-  assign ray2_12 = _n1119;
-  assign ray3_12 = _n1120;
-  assign ray4_12 = _n1121;
-  assign ray5_12 = _n1122;
-  assign ray6_12 = _n1123;
-  assign ray7_12 = _n1124;
-  assign knight_12 = _n1125;
-  assign king_12 = _n1126;
-  assign pawn_12 = _n1127;
-  assign pass_12 = _n1128;
-  assign ray0_13 = _n1144;
-  assign ray1_13 = _n1145;
-  assign ray2_13 = _n1146;
-  assign ray3_13 = _n1147;
-  assign ray4_13 = _n1148;
-  assign ray5_13 = _n1149;
-  assign ray6_13 = _n1150;
-  assign ray7_13 = _n1151;
-  assign knight_13 = _n1152;
-  assign king_13 = _n1153;
-  assign pawn_13 = _n1154;
-  assign pass_13 = _n1155;
-  assign ray0_14 = _n1171;
-  assign ray1_14 = _n1172;
-  assign ray2_14 = _n1173;
-  assign ray3_14 = _n1174;
-  assign ray4_14 = _n1175;
-  assign ray5_14 = _n1176;
-  assign ray6_14 = _n1177;
-  assign ray7_14 = _n1178;
-  assign knight_14 = _n1179;
-  assign king_14 = _n1180;
-  assign pawn_14 = _n1181;
-  assign pass_14 = _n1182;
-  assign ray0_15 = _n1198;
-  assign ray1_15 = _n1199;
-  assign ray2_15 = _n1200;
-  assign ray3_15 = _n1201;
-  assign ray4_15 = _n1202;
-  assign ray5_15 = _n1203;
-  assign ray6_15 = _n1204;
-  assign ray7_15 = _n1205;
-  assign knight_15 = _n1206;
-  assign king_15 = _n1207;
-  assign pawn_15 = _n1208;
-  assign pass_15 = _n1209;
-  assign ray0_16 = _n1225;
-  assign ray1_16 = _n1226;
-  assign ray2_16 = _n1227;
-  assign ray3_16 = _n1228;
-  assign ray4_16 = _n1229;
-  assign ray5_16 = _n1230;
-  assign ray6_16 = _n1231;
-  assign ray7_16 = _n1232;
-  assign knight_16 = _n1233;
-  assign king_16 = _n1234;
-  assign pawn_16 = _n1235;
-  assign pass_16 = _n1236;
-  assign ray0_17 = _n1252;
-  assign ray1_17 = _n1253;
-  assign ray2_17 = _n1254;
-  assign ray3_17 = _n1255;
-  assign ray4_17 = _n1256;
-  assign ray5_17 = _n1257;
-  assign ray6_17 = _n1258;
-  assign ray7_17 = _n1259;
-  assign knight_17 = _n1260;
-  assign king_17 = _n1261;
-  assign pawn_17 = _n1262;
-  assign pass_17 = _n1263;
-  assign ray0_18 = _n1279;
-  assign ray1_18 = _n1280;
-  assign ray2_18 = _n1281;
-  assign ray3_18 = _n1282;
-  assign ray4_18 = _n1283;
-  assign ray5_18 = _n1284;
-  assign ray6_18 = _n1285;
-  assign ray7_18 = _n1286;
-  assign knight_18 = _n1287;
-  assign king_18 = _n1288;
-  assign pawn_18 = _n1289;
-  assign pass_18 = _n1290;
-  assign ray0_19 = _n1306;
-  assign ray1_19 = _n1307;
-  assign ray2_19 = _n1308;
-  assign ray3_19 = _n1309;
-  assign ray4_19 = _n1310;
-  assign ray5_19 = _n1311;
-  assign ray6_19 = _n1312;
-  assign ray7_19 = _n1313;
-  assign knight_19 = _n1314;
-  assign king_19 = _n1315;
-  assign pawn_19 = _n1316;
-  assign pass_19 = _n1317;
-  assign ray0_20 = _n1333;
-  assign ray1_20 = _n1334;
-  assign ray2_20 = _n1335;
-  assign ray3_20 = _n1336;
-  assign ray4_20 = _n1337;
-  assign ray5_20 = _n1338;
-  assign ray6_20 = _n1339;
-  assign ray7_20 = _n1340;
-  assign knight_20 = _n1341;
-  assign king_20 = _n1342;
-  assign pawn_20 = _n1343;
-  assign pass_20 = _n1344;
-  assign ray0_21 = _n1360;
-  assign ray1_21 = _n1361;
-  assign ray2_21 = _n1362;
-  assign ray3_21 = _n1363;
-  assign ray4_21 = _n1364;
-  assign ray5_21 = _n1365;
-  assign ray6_21 = _n1366;
-  assign ray7_21 = _n1367;
-  assign knight_21 = _n1368;
-  assign king_21 = _n1369;
-  assign pawn_21 = _n1370;
-  assign pass_21 = _n1371;
-  assign ray0_22 = _n1387;
-  assign ray1_22 = _n1388;
-  assign ray2_22 = _n1389;
-  assign ray3_22 = _n1390;
-  assign ray4_22 = _n1391;
-  assign ray5_22 = _n1392;
-  assign ray6_22 = _n1393;
-  assign ray7_22 = _n1394;
-  assign knight_22 = _n1395;
-  assign king_22 = _n1396;
-  assign pawn_22 = _n1397;
-  assign pass_22 = _n1398;
-  assign ray0_23 = _n1414;
-  assign ray1_23 = _n1415;
-  assign ray2_23 = _n1416;
-  assign ray3_23 = _n1417;
-  assign ray4_23 = _n1418;
-  assign ray5_23 = _n1419;
-  assign ray6_23 = _n1420;
-  assign ray7_23 = _n1421;
-  assign knight_23 = _n1422;
-  assign king_23 = _n1423;
-  assign pawn_23 = _n1424;
-  assign pass_23 = _n1425;
-  assign ray0_24 = _n1441;
-  assign ray1_24 = _n1442;
-  assign ray2_24 = _n1443;
-  assign ray3_24 = _n1444;
-  assign ray4_24 = _n1445;
-  assign ray5_24 = _n1446;
-  assign ray6_24 = _n1447;
-  assign ray7_24 = _n1448;
-  assign knight_24 = _n1449;
-  assign king_24 = _n1450;
-  assign pawn_24 = _n1451;
-  assign pass_24 = _n1452;
-  assign ray0_25 = _n1468;
-  assign ray1_25 = _n1469;
-  assign ray2_25 = _n1470;
-  assign ray3_25 = _n1471;
-  assign ray4_25 = _n1472;
-  assign ray5_25 = _n1473;
-  assign ray6_25 = _n1474;
-  assign ray7_25 = _n1475;
-  assign knight_25 = _n1476;
-  assign king_25 = _n1477;
-  assign pawn_25 = _n1478;
-  assign pass_25 = _n1479;
-  assign ray0_26 = _n1495;
-  assign ray1_26 = _n1496;
-  assign ray2_26 = _n1497;
-  assign ray3_26 = _n1498;
-  assign ray4_26 = _n1499;
-  assign ray5_26 = _n1500;
-  assign ray6_26 = _n1501;
-  assign ray7_26 = _n1502;
-  assign knight_26 = _n1503;
-  assign king_26 = _n1504;
-  assign pawn_26 = _n1505;
-  assign pass_26 = _n1506;
-  assign ray0_27 = _n1522;
-  assign ray1_27 = _n1523;
-  assign ray2_27 = _n1524;
-  assign ray3_27 = _n1525;
-  assign ray4_27 = _n1526;
-  assign ray5_27 = _n1527;
-  assign ray6_27 = _n1528;
-  assign ray7_27 = _n1529;
-  assign knight_27 = _n1530;
-  assign king_27 = _n1531;
-  assign pawn_27 = _n1532;
-  assign pass_27 = _n1533;
-  assign ray0_28 = _n1549;
-  assign ray1_28 = _n1550;
-  assign ray2_28 = _n1551;
-  assign ray3_28 = _n1552;
-  assign ray4_28 = _n1553;
-  assign ray5_28 = _n1554;
-  assign ray6_28 = _n1555;
-  assign ray7_28 = _n1556;
-  assign knight_28 = _n1557;
-  assign king_28 = _n1558;
-  assign pawn_28 = _n1559;
-  assign pass_28 = _n1560;
-  assign ray0_29 = _n1576;
-  assign ray1_29 = _n1577;
-  assign ray2_29 = _n1578;
-  assign ray3_29 = _n1579;
-  assign ray4_29 = _n1580;
-  assign ray5_29 = _n1581;
-  assign ray6_29 = _n1582;
-  assign ray7_29 = _n1583;
-  assign knight_29 = _n1584;
-  assign king_29 = _n1585;
-  assign pawn_29 = _n1586;
-  assign pass_29 = _n1587;
-  assign ray0_30 = _n1603;
-  assign ray1_30 = _n1604;
-  assign ray2_30 = _n1605;
-  assign ray3_30 = _n1606;
-  assign ray4_30 = _n1607;
-  assign ray5_30 = _n1608;
-  assign ray6_30 = _n1609;
-  assign ray7_30 = _n1610;
-  assign knight_30 = _n1611;
-  assign king_30 = _n1612;
-  assign pawn_30 = _n1613;
-  assign pass_30 = _n1614;
-  assign ray0_31 = _n1630;
-  assign ray1_31 = _n1631;
-  assign ray2_31 = _n1632;
-  assign ray3_31 = _n1633;
-  assign ray4_31 = _n1634;
-  assign ray5_31 = _n1635;
-  assign ray6_31 = _n1636;
-  assign ray7_31 = _n1637;
-  assign knight_31 = _n1638;
-  assign king_31 = _n1639;
-  assign pawn_31 = _n1640;
-  assign pass_31 = _n1641;
-  assign ray0_32 = _n1657;
-  assign ray1_32 = _n1658;
-  assign ray2_32 = _n1659;
-  assign ray3_32 = _n1660;
-  assign ray4_32 = _n1661;
-  assign ray5_32 = _n1662;
-  assign ray6_32 = _n1663;
-  assign ray7_32 = _n1664;
-  assign knight_32 = _n1665;
-  assign king_32 = _n1666;
-  assign pawn_32 = _n1667;
-  assign pass_32 = _n1668;
-  assign ray0_33 = _n1684;
-  assign ray1_33 = _n1685;
-  assign ray2_33 = _n1686;
-  assign ray3_33 = _n1687;
-  assign ray4_33 = _n1688;
-  assign ray5_33 = _n1689;
-  assign ray6_33 = _n1690;
-  assign ray7_33 = _n1691;
-  assign knight_33 = _n1692;
-  assign king_33 = _n1693;
-  assign pawn_33 = _n1694;
-  assign pass_33 = _n1695;
-  assign ray0_34 = _n1711;
-  assign ray1_34 = _n1712;
-  assign ray2_34 = _n1713;
-  assign ray3_34 = _n1714;
-  assign ray4_34 = _n1715;
-  assign ray5_34 = _n1716;
-  assign ray6_34 = _n1717;
-  assign ray7_34 = _n1718;
-  assign knight_34 = _n1719;
-  assign king_34 = _n1720;
-  assign pawn_34 = _n1721;
-  assign pass_34 = _n1722;
-  assign ray0_35 = _n1738;
-  assign ray1_35 = _n1739;
-  assign ray2_35 = _n1740;
-  assign ray3_35 = _n1741;
-  assign ray4_35 = _n1742;
-  assign ray5_35 = _n1743;
-  assign ray6_35 = _n1744;
-  assign ray7_35 = _n1745;
-  assign knight_35 = _n1746;
-  assign king_35 = _n1747;
-  assign pawn_35 = _n1748;
-  assign pass_35 = _n1749;
-  assign ray0_36 = _n1765;
-  assign ray1_36 = _n1766;
-  assign ray2_36 = _n1767;
-  assign ray3_36 = _n1768;
-  assign ray4_36 = _n1769;
-  assign ray5_36 = _n1770;
-  assign ray6_36 = _n1771;
-  assign ray7_36 = _n1772;
-  assign knight_36 = _n1773;
-  assign king_36 = _n1774;
-  assign pawn_36 = _n1775;
-  assign pass_36 = _n1776;
-  assign ray0_37 = _n1792;
-  assign ray1_37 = _n1793;
-  assign ray2_37 = _n1794;
-  assign ray3_37 = _n1795;
-  assign ray4_37 = _n1796;
-  assign ray5_37 = _n1797;
-  assign ray6_37 = _n1798;
-  assign ray7_37 = _n1799;
-  assign knight_37 = _n1800;
-  assign king_37 = _n1801;
-  assign pawn_37 = _n1802;
-  assign pass_37 = _n1803;
-  assign ray0_38 = _n1819;
-  assign ray1_38 = _n1820;
-  assign ray2_38 = _n1821;
-  assign ray3_38 = _n1822;
-  assign ray4_38 = _n1823;
-  assign ray5_38 = _n1824;
-  assign ray6_38 = _n1825;
-  assign ray7_38 = _n1826;
-  assign knight_38 = _n1827;
-  assign king_38 = _n1828;
-  assign pawn_38 = _n1829;
-  assign pass_38 = _n1830;
-  assign ray0_39 = _n1846;
-  assign ray1_39 = _n1847;
-  assign ray2_39 = _n1848;
-  assign ray3_39 = _n1849;
-  assign ray4_39 = _n1850;
-  assign ray5_39 = _n1851;
-  assign ray6_39 = _n1852;
-  assign ray7_39 = _n1853;
-  assign knight_39 = _n1854;
-  assign king_39 = _n1855;
-  assign pawn_39 = _n1856;
-  assign pass_39 = _n1857;
-  assign ray0_40 = _n1873;
-  assign ray1_40 = _n1874;
-  assign ray2_40 = _n1875;
-  assign ray3_40 = _n1876;
-  assign ray4_40 = _n1877;
-  assign ray5_40 = _n1878;
-  assign ray6_40 = _n1879;
-  assign ray7_40 = _n1880;
-  assign knight_40 = _n1881;
-  assign king_40 = _n1882;
-  assign pawn_40 = _n1883;
-  assign pass_40 = _n1884;
-  assign ray0_41 = _n1900;
-  assign ray1_41 = _n1901;
-  assign ray2_41 = _n1902;
-  assign ray3_41 = _n1903;
-  assign ray4_41 = _n1904;
-  assign ray5_41 = _n1905;
-  assign ray6_41 = _n1906;
-  assign ray7_41 = _n1907;
-  assign knight_41 = _n1908;
-  assign king_41 = _n1909;
-  assign pawn_41 = _n1910;
-  assign pass_41 = _n1911;
-  assign ray0_42 = _n1927;
-  assign ray1_42 = _n1928;
-  assign ray2_42 = _n1929;
-  assign ray3_42 = _n1930;
-  assign ray4_42 = _n1931;
-  assign ray5_42 = _n1932;
-  assign ray6_42 = _n1933;
-  assign ray7_42 = _n1934;
-  assign knight_42 = _n1935;
-  assign king_42 = _n1936;
-  assign pawn_42 = _n1937;
-  assign pass_42 = _n1938;
-  assign ray0_43 = _n1954;
-  assign ray1_43 = _n1955;
-  assign ray2_43 = _n1956;
-  assign ray3_43 = _n1957;
-  assign ray4_43 = _n1958;
-  assign ray5_43 = _n1959;
-  assign ray6_43 = _n1960;
-  assign ray7_43 = _n1961;
-  assign knight_43 = _n1962;
-  assign king_43 = _n1963;
-  assign pawn_43 = _n1964;
-  assign pass_43 = _n1965;
-  assign ray0_44 = _n1981;
-  assign ray1_44 = _n1982;
-  assign ray2_44 = _n1983;
-  assign ray3_44 = _n1984;
-  assign ray4_44 = _n1985;
-  assign ray5_44 = _n1986;
-  assign ray6_44 = _n1987;
-  assign ray7_44 = _n1988;
-  assign knight_44 = _n1989;
-  assign king_44 = _n1990;
-  assign pawn_44 = _n1991;
-  assign pass_44 = _n1992;
-  assign ray0_45 = _n2008;
-  assign ray1_45 = _n2009;
-  assign ray2_45 = _n2010;
-  assign ray3_45 = _n2011;
-  assign ray4_45 = _n2012;
-  assign ray5_45 = _n2013;
-  assign ray6_45 = _n2014;
-  assign ray7_45 = _n2015;
-  assign knight_45 = _n2016;
-  assign king_45 = _n2017;
-  assign pawn_45 = _n2018;
-  assign pass_45 = _n2019;
-  assign ray0_46 = _n2035;
-  assign ray1_46 = _n2036;
-  assign ray2_46 = _n2037;
-  assign ray3_46 = _n2038;
-  assign ray4_46 = _n2039;
-  assign ray5_46 = _n2040;
-  assign ray6_46 = _n2041;
-  assign ray7_46 = _n2042;
-  assign knight_46 = _n2043;
-  assign king_46 = _n2044;
-  assign pawn_46 = _n2045;
-  assign pass_46 = _n2046;
-  assign ray0_47 = _n2062;
-  assign ray1_47 = _n2063;
-  assign ray2_47 = _n2064;
-  assign ray3_47 = _n2065;
-  assign ray4_47 = _n2066;
-  assign ray5_47 = _n2067;
-  assign ray6_47 = _n2068;
-  assign ray7_47 = _n2069;
-  assign knight_47 = _n2070;
-  assign king_47 = _n2071;
-  assign pawn_47 = _n2072;
-  assign pass_47 = _n2073;
-  assign ray0_48 = _n2089;
-  assign ray1_48 = _n2090;
-  assign ray2_48 = _n2091;
-  assign ray3_48 = _n2092;
-  assign ray4_48 = _n2093;
-  assign ray5_48 = _n2094;
-  assign ray6_48 = _n2095;
-  assign ray7_48 = _n2096;
-  assign knight_48 = _n2097;
-  assign king_48 = _n2098;
-  assign pawn_48 = _n2099;
-  assign pass_48 = _n2100;
-  assign ray0_49 = _n2116;
-  assign ray1_49 = _n2117;
-  assign ray2_49 = _n2118;
-  assign ray3_49 = _n2119;
-  assign ray4_49 = _n2120;
-  assign ray5_49 = _n2121;
-  assign ray6_49 = _n2122;
-  assign ray7_49 = _n2123;
-  assign knight_49 = _n2124;
-  assign king_49 = _n2125;
-  assign pawn_49 = _n2126;
-  assign pass_49 = _n2127;
-  assign ray0_50 = _n2143;
-  assign ray1_50 = _n2144;
-  assign ray2_50 = _n2145;
-  assign ray3_50 = _n2146;
-  assign ray4_50 = _n2147;
-  assign ray5_50 = _n2148;
-  assign ray6_50 = _n2149;
-  assign ray7_50 = _n2150;
-  assign knight_50 = _n2151;
-  assign king_50 = _n2152;
-  assign pawn_50 = _n2153;
-  assign pass_50 = _n2154;
-  assign ray0_51 = _n2170;
-  assign ray1_51 = _n2171;
-  assign ray2_51 = _n2172;
-  assign ray3_51 = _n2173;
-  assign ray4_51 = _n2174;
-  assign ray5_51 = _n2175;
-  assign ray6_51 = _n2176;
-  assign ray7_51 = _n2177;
-  assign knight_51 = _n2178;
-  assign king_51 = _n2179;
-  assign pawn_51 = _n2180;
-  assign pass_51 = _n2181;
-  assign ray0_52 = _n2197;
-  assign ray1_52 = _n2198;
-  assign ray2_52 = _n2199;
-  assign ray3_52 = _n2200;
-  assign ray4_52 = _n2201;
-  assign ray5_52 = _n2202;
-  assign ray6_52 = _n2203;
-  assign ray7_52 = _n2204;
-  assign knight_52 = _n2205;
-  assign king_52 = _n2206;
-  assign pawn_52 = _n2207;
-  assign pass_52 = _n2208;
-  assign ray0_53 = _n2224;
-  assign ray1_53 = _n2225;
-  assign ray2_53 = _n2226;
-  assign ray3_53 = _n2227;
-  assign ray4_53 = _n2228;
-  assign ray5_53 = _n2229;
-  assign ray6_53 = _n2230;
-  assign ray7_53 = _n2231;
-  assign knight_53 = _n2232;
-  assign king_53 = _n2233;
-  assign pawn_53 = _n2234;
-  assign pass_53 = _n2235;
-  assign ray0_54 = _n2251;
-  assign ray1_54 = _n2252;
-  assign ray2_54 = _n2253;
-  assign ray3_54 = _n2254;
-  assign ray4_54 = _n2255;
-  assign ray5_54 = _n2256;
-  assign ray6_54 = _n2257;
-  assign ray7_54 = _n2258;
-  assign knight_54 = _n2259;
-  assign king_54 = _n2260;
-  assign pawn_54 = _n2261;
-  assign pass_54 = _n2262;
-  assign ray0_55 = _n2278;
-  assign ray1_55 = _n2279;
-  assign ray2_55 = _n2280;
-  assign ray3_55 = _n2281;
-  assign ray4_55 = _n2282;
-  assign ray5_55 = _n2283;
-  assign ray6_55 = _n2284;
-  assign ray7_55 = _n2285;
-  assign knight_55 = _n2286;
-  assign king_55 = _n2287;
-  assign pawn_55 = _n2288;
-  assign pass_55 = _n2289;
-  assign ray0_56 = _n2305;
-  assign ray1_56 = _n2306;
-  assign ray2_56 = _n2307;
-  assign ray3_56 = _n2308;
-  assign ray4_56 = _n2309;
-  assign ray5_56 = _n2310;
-  assign ray6_56 = _n2311;
-  assign ray7_56 = _n2312;
-  assign knight_56 = _n2313;
-  assign king_56 = _n2314;
-  assign pawn_56 = _n2315;
-  assign pass_56 = _n2316;
-  assign ray0_57 = _n2332;
-  assign ray1_57 = _n2333;
-  assign ray2_57 = _n2334;
-  assign ray3_57 = _n2335;
-  assign ray4_57 = _n2336;
-  assign ray5_57 = _n2337;
-  assign ray6_57 = _n2338;
-  assign ray7_57 = _n2339;
-  assign knight_57 = _n2340;
-  assign king_57 = _n2341;
-  assign pawn_57 = _n2342;
-  assign pass_57 = _n2343;
-  assign ray0_58 = _n2359;
-  assign ray1_58 = _n2360;
-  assign ray2_58 = _n2361;
-  assign ray3_58 = _n2362;
-  assign ray4_58 = _n2363;
-  assign ray5_58 = _n2364;
-  assign ray6_58 = _n2365;
-  assign ray7_58 = _n2366;
-  assign knight_58 = _n2367;
-  assign king_58 = _n2368;
-  assign pawn_58 = _n2369;
-  assign pass_58 = _n2370;
-  assign ray0_59 = _n2386;
-  assign ray1_59 = _n2387;
-  assign ray2_59 = _n2388;
-  assign ray3_59 = _n2389;
-  assign ray4_59 = _n2390;
-  assign ray5_59 = _n2391;
-  assign ray6_59 = _n2392;
-  assign ray7_59 = _n2393;
-  assign knight_59 = _n2394;
-  assign king_59 = _n2395;
-  assign pawn_59 = _n2396;
-  assign pass_59 = _n2397;
-  assign ray0_60 = _n2413;
-  assign ray1_60 = _n2414;
-  assign ray2_60 = _n2415;
-  assign ray3_60 = _n2416;
-  assign ray4_60 = _n2417;
-  assign ray5_60 = _n2418;
-  assign ray6_60 = _n2419;
-  assign ray7_60 = _n2420;
-  assign knight_60 = _n2421;
-  assign king_60 = _n2422;
-  assign pawn_60 = _n2423;
-  assign pass_60 = _n2424;
-  assign ray0_61 = _n2440;
-  assign ray1_61 = _n2441;
-  assign ray2_61 = _n2442;
-  assign ray3_61 = _n2443;
-  assign ray4_61 = _n2444;
-  assign ray5_61 = _n2445;
-  assign ray6_61 = _n2446;
-  assign ray7_61 = _n2447;
-  assign knight_61 = _n2448;
-  assign king_61 = _n2449;
-  assign pawn_61 = _n2450;
-  assign pass_61 = _n2451;
-  assign ray0_62 = _n2467;
-  assign ray1_62 = _n2468;
-  assign ray2_62 = _n2469;
-  assign ray3_62 = _n2470;
-  assign ray4_62 = _n2471;
-  assign ray5_62 = _n2472;
-  assign ray6_62 = _n2473;
-  assign ray7_62 = _n2474;
-  assign knight_62 = _n2475;
-  assign king_62 = _n2476;
-  assign pawn_62 = _n2477;
-  assign pass_62 = _n2478;
-  assign ray0_63 = _n2494;
-  assign ray1_63 = _n2495;
-  assign ray2_63 = _n2496;
-  assign ray3_63 = _n2497;
-  assign ray4_63 = _n2498;
-  assign ray5_63 = _n2499;
-  assign ray6_63 = _n2500;
-  assign ray7_63 = _n2501;
-  assign knight_63 = _n2502;
-  assign king_63 = _n2503;
-  assign pawn_63 = _n2504;
-  assign pass_63 = _n2505;
-  assign _n791 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
-  assign _n792 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
-  assign _n818 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
-  assign _n819 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
-  assign _n845 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
-  assign _n846 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
-  assign _n872 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
-  assign _n873 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
-  assign _n899 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
-  assign _n900 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
-  assign _n926 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
-  assign _n927 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
-  assign _n953 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
-  assign _n954 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
-  assign _n980 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n981 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
-  assign _n1007 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
-  assign _n1008 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
-  assign _n1034 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
-  assign _n1035 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
-  assign _n1061 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
-  assign _n1062 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
-  assign _n1088 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
-  assign _n1089 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
-  assign _n1115 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
-  assign _n1116 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
-  assign _n1142 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
-  assign _n1143 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
-  assign _n1169 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
-  assign _n1170 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
-  assign _n1196 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1197 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
-  assign _n1223 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
-  assign _n1224 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
-  assign _n1250 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
-  assign _n1251 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
-  assign _n1277 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
-  assign _n1278 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
-  assign _n1304 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
-  assign _n1305 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
-  assign _n1331 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
-  assign _n1332 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
-  assign _n1358 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
-  assign _n1359 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
-  assign _n1385 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
-  assign _n1386 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
-  assign _n1412 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1413 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
-  assign _n1439 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
-  assign _n1440 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
-  assign _n1466 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
-  assign _n1467 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
-  assign _n1493 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
-  assign _n1494 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
-  assign _n1520 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
-  assign _n1521 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
-  assign _n1547 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
-  assign _n1548 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
-  assign _n1574 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
-  assign _n1575 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
-  assign _n1601 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
-  assign _n1602 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
-  assign _n1628 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1629 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
-  assign _n1655 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
-  assign _n1656 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
-  assign _n1682 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
-  assign _n1683 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
-  assign _n1709 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
-  assign _n1710 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
-  assign _n1736 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
-  assign _n1737 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
-  assign _n1763 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
-  assign _n1764 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
-  assign _n1790 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
-  assign _n1791 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
-  assign _n1817 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
-  assign _n1818 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
-  assign _n1844 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1845 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
-  assign _n1871 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
-  assign _n1872 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
-  assign _n1898 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
-  assign _n1899 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
-  assign _n1925 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
-  assign _n1926 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
-  assign _n1952 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
-  assign _n1953 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
-  assign _n1979 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
-  assign _n1980 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
-  assign _n2006 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
-  assign _n2007 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
-  assign _n2033 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
-  assign _n2034 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
-  assign _n2060 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2061 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
-  assign _n2087 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
-  assign _n2088 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
-  assign _n2114 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
-  assign _n2115 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
-  assign _n2141 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
-  assign _n2142 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
-  assign _n2168 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
-  assign _n2169 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
-  assign _n2195 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
-  assign _n2196 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
-  assign _n2222 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
-  assign _n2223 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
-  assign _n2249 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
-  assign _n2250 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
-  assign _n2276 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2277 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
-  assign _n2303 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
-  assign _n2304 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
-  assign _n2330 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
-  assign _n2331 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
-  assign _n2357 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
-  assign _n2358 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
-  assign _n2384 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
-  assign _n2385 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
-  assign _n2411 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
-  assign _n2412 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
-  assign _n2438 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
-  assign _n2439 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
-  assign _n2465 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
-  assign _n2466 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
-  assign _n2492 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2493 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign victims_bus = {_n2506, _n2479, _n2452, _n2425, _n2398, _n2371, _n2344, _n2317, _n2290, _n2263, _n2236, _n2209, _n2182, _n2155, _n2128, _n2101, _n2074, _n2047, _n2020, _n1993, _n1966, _n1939, _n1912, _n1885, _n1858, _n1831, _n1804, _n1777, _n1750, _n1723, _n1696, _n1669, _n1642, _n1615, _n1588, _n1561, _n1534, _n1507, _n1480, _n1453, _n1426, _n1399, _n1372, _n1345, _n1318, _n1291, _n1264, _n1237, _n1210, _n1183, _n1156, _n1129, _n1102, _n1075, _n1048, _n1021, _n994, _n967, _n940, _n913, _n886, _n859, _n832, _n805};
-  assign targets_bus = {_n2507, _n2480, _n2453, _n2426, _n2399, _n2372, _n2345, _n2318, _n2291, _n2264, _n2237, _n2210, _n2183, _n2156, _n2129, _n2102, _n2075, _n2048, _n2021, _n1994, _n1967, _n1940, _n1913, _n1886, _n1859, _n1832, _n1805, _n1778, _n1751, _n1724, _n1697, _n1670, _n1643, _n1616, _n1589, _n1562, _n1535, _n1508, _n1481, _n1454, _n1427, _n1400, _n1373, _n1346, _n1319, _n1292, _n1265, _n1238, _n1211, _n1184, _n1157, _n1130, _n1103, _n1076, _n1049, _n1022, _n995, _n968, _n941, _n914, _n887, _n860, _n833, _n806};
-  assign attackers_bus = {_n2508, _n2481, _n2454, _n2427, _n2400, _n2373, _n2346, _n2319, _n2292, _n2265, _n2238, _n2211, _n2184, _n2157, _n2130, _n2103, _n2076, _n2049, _n2022, _n1995, _n1968, _n1941, _n1914, _n1887, _n1860, _n1833, _n1806, _n1779, _n1752, _n1725, _n1698, _n1671, _n1644, _n1617, _n1590, _n1563, _n1536, _n1509, _n1482, _n1455, _n1428, _n1401, _n1374, _n1347, _n1320, _n1293, _n1266, _n1239, _n1212, _n1185, _n1158, _n1131, _n1104, _n1077, _n1050, _n1023, _n996, _n969, _n942, _n915, _n888, _n861, _n834, _n807};
-  assign own_pawns_bus = {_n2509, _n2482, _n2455, _n2428, _n2401, _n2374, _n2347, _n2320, _n2293, _n2266, _n2239, _n2212, _n2185, _n2158, _n2131, _n2104, _n2077, _n2050, _n2023, _n1996, _n1969, _n1942, _n1915, _n1888, _n1861, _n1834, _n1807, _n1780, _n1753, _n1726, _n1699, _n1672, _n1645, _n1618, _n1591, _n1564, _n1537, _n1510, _n1483, _n1456, _n1429, _n1402, _n1375, _n1348, _n1321, _n1294, _n1267, _n1240, _n1213, _n1186, _n1159, _n1132, _n1105, _n1078, _n1051, _n1024, _n997, _n970, _n943, _n916, _n889, _n862, _n835, _n808};
-  assign vprios_bus = {_n2510, _n2483, _n2456, _n2429, _n2402, _n2375, _n2348, _n2321, _n2294, _n2267, _n2240, _n2213, _n2186, _n2159, _n2132, _n2105, _n2078, _n2051, _n2024, _n1997, _n1970, _n1943, _n1916, _n1889, _n1862, _n1835, _n1808, _n1781, _n1754, _n1727, _n1700, _n1673, _n1646, _n1619, _n1592, _n1565, _n1538, _n1511, _n1484, _n1457, _n1430, _n1403, _n1376, _n1349, _n1322, _n1295, _n1268, _n1241, _n1214, _n1187, _n1160, _n1133, _n1106, _n1079, _n1052, _n1025, _n998, _n971, _n944, _n917, _n890, _n863, _n836, _n809};
-  assign aprios_bus = {_n2511, _n2484, _n2457, _n2430, _n2403, _n2376, _n2349, _n2322, _n2295, _n2268, _n2241, _n2214, _n2187, _n2160, _n2133, _n2106, _n2079, _n2052, _n2025, _n1998, _n1971, _n1944, _n1917, _n1890, _n1863, _n1836, _n1809, _n1782, _n1755, _n1728, _n1701, _n1674, _n1647, _n1620, _n1593, _n1566, _n1539, _n1512, _n1485, _n1458, _n1431, _n1404, _n1377, _n1350, _n1323, _n1296, _n1269, _n1242, _n1215, _n1188, _n1161, _n1134, _n1107, _n1080, _n1053, _n1026, _n999, _n972, _n945, _n918, _n891, _n864, _n837, _n810};
+  assign ray0_0 = _n796;
+  assign ray1_0 = _n797;
+  assign ray2_0 = _n798;
+  assign ray3_0 = _n799;
+  assign ray4_0 = _n800;
+  assign ray5_0 = _n801;
+  assign ray6_0 = _n802;
+  assign ray7_0 = _n803;
+  assign knight_0 = _n804;
+  assign king_0 = _n805;
+  assign pawn_0 = _n806;
+  assign pass_0 = _n807;
+  assign ray0_1 = _n824;
+  assign ray1_1 = _n825;
+  assign ray2_1 = _n826;
+  assign ray3_1 = _n827;
+  assign ray4_1 = _n828;
+  assign ray5_1 = _n829;
+  assign ray6_1 = _n830;
+  assign ray7_1 = _n831;
+  assign knight_1 = _n832;
+  assign king_1 = _n833;
+  assign pawn_1 = _n834;
+  assign pass_1 = _n835;
+  assign ray0_2 = _n852;
+  assign ray1_2 = _n853;
+  assign ray2_2 = _n854;
+  assign ray3_2 = _n855;
+  assign ray4_2 = _n856;
+  assign ray5_2 = _n857;
+  assign ray6_2 = _n858;
+  assign ray7_2 = _n859;
+  assign knight_2 = _n860;
+  assign king_2 = _n861;
+  assign pawn_2 = _n862;
+  assign pass_2 = _n863;
+  assign ray0_3 = _n880;
+  assign ray1_3 = _n881;
+  assign ray2_3 = _n882;
+  assign ray3_3 = _n883;
+  assign ray4_3 = _n884;
+  assign ray5_3 = _n885;
+  assign ray6_3 = _n886;
+  assign ray7_3 = _n887;
+  assign knight_3 = _n888;
+  assign king_3 = _n889;
+  assign pawn_3 = _n890;
+  assign pass_3 = _n891;
+  assign ray0_4 = _n908;
+  assign ray1_4 = _n909;
+  assign ray2_4 = _n910;
+  assign ray3_4 = _n911;
+  assign ray4_4 = _n912;
+  assign ray5_4 = _n913;
+  assign ray6_4 = _n914;
+  assign ray7_4 = _n915;
+  assign knight_4 = _n916;
+  assign king_4 = _n917;
+  assign pawn_4 = _n918;
+  assign pass_4 = _n919;
+  assign ray0_5 = _n936;
+  assign ray1_5 = _n937;
+  assign ray2_5 = _n938;
+  assign ray3_5 = _n939;
+  assign ray4_5 = _n940;
+  assign ray5_5 = _n941;
+  assign ray6_5 = _n942;
+  assign ray7_5 = _n943;
+  assign knight_5 = _n944;
+  assign king_5 = _n945;
+  assign pawn_5 = _n946;
+  assign pass_5 = _n947;
+  assign ray0_6 = _n964;
+  assign ray1_6 = _n965;
+  assign ray2_6 = _n966;
+  assign ray3_6 = _n967;
+  assign ray4_6 = _n968;
+  assign ray5_6 = _n969;
+  assign ray6_6 = _n970;
+  assign ray7_6 = _n971;
+  assign knight_6 = _n972;
+  assign king_6 = _n973;
+  assign pawn_6 = _n974;
+  assign pass_6 = _n975;
+  assign ray0_7 = _n992;
+  assign ray1_7 = _n993;
+  assign ray2_7 = _n994;
+  assign ray3_7 = _n995;
+  assign ray4_7 = _n996;
+  assign ray5_7 = _n997;
+  assign ray6_7 = _n998;
+  assign ray7_7 = _n999;
+  assign knight_7 = _n1000;
+  assign king_7 = _n1001;
+  assign pawn_7 = _n1002;
+  assign pass_7 = _n1003;
+  assign ray0_8 = _n1020;
+  assign ray1_8 = _n1021;
+  assign ray2_8 = _n1022;
+  assign ray3_8 = _n1023;
+  assign ray4_8 = _n1024;
+  assign ray5_8 = _n1025;
+  assign ray6_8 = _n1026;
+  assign ray7_8 = _n1027;
+  assign knight_8 = _n1028;
+  assign king_8 = _n1029;
+  assign pawn_8 = _n1030;
+  assign pass_8 = _n1031;
+  assign ray0_9 = _n1048;
+  assign ray1_9 = _n1049;
+  assign ray2_9 = _n1050;
+  assign ray3_9 = _n1051;
+  assign ray4_9 = _n1052;
+  assign ray5_9 = _n1053;
+  assign ray6_9 = _n1054;
+  assign ray7_9 = _n1055;
+  assign knight_9 = _n1056;
+  assign king_9 = _n1057;
+  assign pawn_9 = _n1058;
+  assign pass_9 = _n1059;
+  assign ray0_10 = _n1076;
+  assign ray1_10 = _n1077;
+  assign ray2_10 = _n1078;
+  assign ray3_10 = _n1079;
+  assign ray4_10 = _n1080;
+  assign ray5_10 = _n1081;
+  assign ray6_10 = _n1082;
+  assign ray7_10 = _n1083;
+  assign knight_10 = _n1084;
+  assign king_10 = _n1085;
+  assign pawn_10 = _n1086;
+  assign pass_10 = _n1087;
+  assign ray0_11 = _n1104;
+  assign ray1_11 = _n1105;
+  assign ray2_11 = _n1106;
+  assign ray3_11 = _n1107;
+  assign ray4_11 = _n1108;
+  assign ray5_11 = _n1109;
+  assign ray6_11 = _n1110;
+  assign ray7_11 = _n1111;
+  assign knight_11 = _n1112;
+  assign king_11 = _n1113;
+  assign pawn_11 = _n1114;
+  assign pass_11 = _n1115;
+  assign ray0_12 = _n1132;
+  assign ray1_12 = _n1133;
+  assign ray2_12 = _n1134;
+  assign ray3_12 = _n1135;
+  assign ray4_12 = _n1136;
+  assign ray5_12 = _n1137;
+  assign ray6_12 = _n1138;
+  assign ray7_12 = _n1139;
+  assign knight_12 = _n1140;
+  assign king_12 = _n1141;
+  assign pawn_12 = _n1142;
+  assign pass_12 = _n1143;
+  assign ray0_13 = _n1160;
+  assign ray1_13 = _n1161;
+  assign ray2_13 = _n1162;
+  assign ray3_13 = _n1163;
+  assign ray4_13 = _n1164;
+  assign ray5_13 = _n1165;
+  assign ray6_13 = _n1166;
+  assign ray7_13 = _n1167;
+  assign knight_13 = _n1168;
+  assign king_13 = _n1169;
+  assign pawn_13 = _n1170;
+  assign pass_13 = _n1171;
+  assign ray0_14 = _n1188;
+  assign ray1_14 = _n1189;
+  assign ray2_14 = _n1190;
+  assign ray3_14 = _n1191;
+  assign ray4_14 = _n1192;
+  assign ray5_14 = _n1193;
+  assign ray6_14 = _n1194;
+  assign ray7_14 = _n1195;
+  assign knight_14 = _n1196;
+  assign king_14 = _n1197;
+  assign pawn_14 = _n1198;
+  assign pass_14 = _n1199;
+  assign ray0_15 = _n1216;
+  assign ray1_15 = _n1217;
+  assign ray2_15 = _n1218;
+  assign ray3_15 = _n1219;
+  assign ray4_15 = _n1220;
+  assign ray5_15 = _n1221;
+  assign ray6_15 = _n1222;
+  assign ray7_15 = _n1223;
+  assign knight_15 = _n1224;
+  assign king_15 = _n1225;
+  assign pawn_15 = _n1226;
+  assign pass_15 = _n1227;
+  assign ray0_16 = _n1244;
+  assign ray1_16 = _n1245;
+  assign ray2_16 = _n1246;
+  assign ray3_16 = _n1247;
+  assign ray4_16 = _n1248;
+  assign ray5_16 = _n1249;
+  assign ray6_16 = _n1250;
+  assign ray7_16 = _n1251;
+  assign knight_16 = _n1252;
+  assign king_16 = _n1253;
+  assign pawn_16 = _n1254;
+  assign pass_16 = _n1255;
+  assign ray0_17 = _n1272;
+  assign ray1_17 = _n1273;
+  assign ray2_17 = _n1274;
+  assign ray3_17 = _n1275;
+  assign ray4_17 = _n1276;
+  assign ray5_17 = _n1277;
+  assign ray6_17 = _n1278;
+  assign ray7_17 = _n1279;
+  assign knight_17 = _n1280;
+  assign king_17 = _n1281;
+  assign pawn_17 = _n1282;
+  assign pass_17 = _n1283;
+  assign ray0_18 = _n1300;
+  assign ray1_18 = _n1301;
+  assign ray2_18 = _n1302;
+  assign ray3_18 = _n1303;
+  assign ray4_18 = _n1304;
+  assign ray5_18 = _n1305;
+  assign ray6_18 = _n1306;
+  assign ray7_18 = _n1307;
+  assign knight_18 = _n1308;
+  assign king_18 = _n1309;
+  assign pawn_18 = _n1310;
+  assign pass_18 = _n1311;
+  assign ray0_19 = _n1328;
+  assign ray1_19 = _n1329;
+  assign ray2_19 = _n1330;
+  assign ray3_19 = _n1331;
+  assign ray4_19 = _n1332;
+  assign ray5_19 = _n1333;
+  assign ray6_19 = _n1334;
+  assign ray7_19 = _n1335;
+  assign knight_19 = _n1336;
+  assign king_19 = _n1337;
+  assign pawn_19 = _n1338;
+  assign pass_19 = _n1339;
+  assign ray0_20 = _n1356;
+  assign ray1_20 = _n1357;
+  assign ray2_20 = _n1358;
+  assign ray3_20 = _n1359;
+  assign ray4_20 = _n1360;
+  assign ray5_20 = _n1361;
+  assign ray6_20 = _n1362;
+  assign ray7_20 = _n1363;
+  assign knight_20 = _n1364;
+  assign king_20 = _n1365;
+  assign pawn_20 = _n1366;
+  assign pass_20 = _n1367;
+  assign ray0_21 = _n1384;
+  assign ray1_21 = _n1385;
+  assign ray2_21 = _n1386;
+  assign ray3_21 = _n1387;
+  assign ray4_21 = _n1388;
+  assign ray5_21 = _n1389;
+  assign ray6_21 = _n1390;
+  assign ray7_21 = _n1391;
+  assign knight_21 = _n1392;
+  assign king_21 = _n1393;
+  assign pawn_21 = _n1394;
+  assign pass_21 = _n1395;
+  assign ray0_22 = _n1412;
+  assign ray1_22 = _n1413;
+  assign ray2_22 = _n1414;
+  assign ray3_22 = _n1415;
+  assign ray4_22 = _n1416;
+  assign ray5_22 = _n1417;
+  assign ray6_22 = _n1418;
+  assign ray7_22 = _n1419;
+  assign knight_22 = _n1420;
+  assign king_22 = _n1421;
+  assign pawn_22 = _n1422;
+  assign pass_22 = _n1423;
+  assign ray0_23 = _n1440;
+  assign ray1_23 = _n1441;
+  assign ray2_23 = _n1442;
+  assign ray3_23 = _n1443;
+  assign ray4_23 = _n1444;
+  assign ray5_23 = _n1445;
+  assign ray6_23 = _n1446;
+  assign ray7_23 = _n1447;
+  assign knight_23 = _n1448;
+  assign king_23 = _n1449;
+  assign pawn_23 = _n1450;
+  assign pass_23 = _n1451;
+  assign ray0_24 = _n1468;
+  assign ray1_24 = _n1469;
+  assign ray2_24 = _n1470;
+  assign ray3_24 = _n1471;
+  assign ray4_24 = _n1472;
+  assign ray5_24 = _n1473;
+  assign ray6_24 = _n1474;
+  assign ray7_24 = _n1475;
+  assign knight_24 = _n1476;
+  assign king_24 = _n1477;
+  assign pawn_24 = _n1478;
+  assign pass_24 = _n1479;
+  assign ray0_25 = _n1496;
+  assign ray1_25 = _n1497;
+  assign ray2_25 = _n1498;
+  assign ray3_25 = _n1499;
+  assign ray4_25 = _n1500;
+  assign ray5_25 = _n1501;
+  assign ray6_25 = _n1502;
+  assign ray7_25 = _n1503;
+  assign knight_25 = _n1504;
+  assign king_25 = _n1505;
+  assign pawn_25 = _n1506;
+  assign pass_25 = _n1507;
+  assign ray0_26 = _n1524;
+  assign ray1_26 = _n1525;
+  assign ray2_26 = _n1526;
+  assign ray3_26 = _n1527;
+  assign ray4_26 = _n1528;
+  assign ray5_26 = _n1529;
+  assign ray6_26 = _n1530;
+  assign ray7_26 = _n1531;
+  assign knight_26 = _n1532;
+  assign king_26 = _n1533;
+  assign pawn_26 = _n1534;
+  assign pass_26 = _n1535;
+  assign ray0_27 = _n1552;
+  assign ray1_27 = _n1553;
+  assign ray2_27 = _n1554;
+  assign ray3_27 = _n1555;
+  assign ray4_27 = _n1556;
+  assign ray5_27 = _n1557;
+  assign ray6_27 = _n1558;
+  assign ray7_27 = _n1559;
+  assign knight_27 = _n1560;
+  assign king_27 = _n1561;
+  assign pawn_27 = _n1562;
+  assign pass_27 = _n1563;
+  assign ray0_28 = _n1580;
+  assign ray1_28 = _n1581;
+  assign ray2_28 = _n1582;
+  assign ray3_28 = _n1583;
+  assign ray4_28 = _n1584;
+  assign ray5_28 = _n1585;
+  assign ray6_28 = _n1586;
+  assign ray7_28 = _n1587;
+  assign knight_28 = _n1588;
+  assign king_28 = _n1589;
+  assign pawn_28 = _n1590;
+  assign pass_28 = _n1591;
+  assign ray0_29 = _n1608;
+  assign ray1_29 = _n1609;
+  assign ray2_29 = _n1610;
+  assign ray3_29 = _n1611;
+  assign ray4_29 = _n1612;
+  assign ray5_29 = _n1613;
+  assign ray6_29 = _n1614;
+  assign ray7_29 = _n1615;
+  assign knight_29 = _n1616;
+  assign king_29 = _n1617;
+  assign pawn_29 = _n1618;
+  assign pass_29 = _n1619;
+  assign ray0_30 = _n1636;
+  assign ray1_30 = _n1637;
+  assign ray2_30 = _n1638;
+  assign ray3_30 = _n1639;
+  assign ray4_30 = _n1640;
+  assign ray5_30 = _n1641;
+  assign ray6_30 = _n1642;
+  assign ray7_30 = _n1643;
+  assign knight_30 = _n1644;
+  assign king_30 = _n1645;
+  assign pawn_30 = _n1646;
+  assign pass_30 = _n1647;
+  assign ray0_31 = _n1664;
+  assign ray1_31 = _n1665;
+  assign ray2_31 = _n1666;
+  assign ray3_31 = _n1667;
+  assign ray4_31 = _n1668;
+  assign ray5_31 = _n1669;
+  assign ray6_31 = _n1670;
+  assign ray7_31 = _n1671;
+  assign knight_31 = _n1672;
+  assign king_31 = _n1673;
+  assign pawn_31 = _n1674;
+  assign pass_31 = _n1675;
+  assign ray0_32 = _n1692;
+  assign ray1_32 = _n1693;
+  assign ray2_32 = _n1694;
+  assign ray3_32 = _n1695;
+  assign ray4_32 = _n1696;
+  assign ray5_32 = _n1697;
+  assign ray6_32 = _n1698;
+  assign ray7_32 = _n1699;
+  assign knight_32 = _n1700;
+  assign king_32 = _n1701;
+  assign pawn_32 = _n1702;
+  assign pass_32 = _n1703;
+  assign ray0_33 = _n1720;
+  assign ray1_33 = _n1721;
+  assign ray2_33 = _n1722;
+  assign ray3_33 = _n1723;
+  assign ray4_33 = _n1724;
+  assign ray5_33 = _n1725;
+  assign ray6_33 = _n1726;
+  assign ray7_33 = _n1727;
+  assign knight_33 = _n1728;
+  assign king_33 = _n1729;
+  assign pawn_33 = _n1730;
+  assign pass_33 = _n1731;
+  assign ray0_34 = _n1748;
+  assign ray1_34 = _n1749;
+  assign ray2_34 = _n1750;
+  assign ray3_34 = _n1751;
+  assign ray4_34 = _n1752;
+  assign ray5_34 = _n1753;
+  assign ray6_34 = _n1754;
+  assign ray7_34 = _n1755;
+  assign knight_34 = _n1756;
+  assign king_34 = _n1757;
+  assign pawn_34 = _n1758;
+  assign pass_34 = _n1759;
+  assign ray0_35 = _n1776;
+  assign ray1_35 = _n1777;
+  assign ray2_35 = _n1778;
+  assign ray3_35 = _n1779;
+  assign ray4_35 = _n1780;
+  assign ray5_35 = _n1781;
+  assign ray6_35 = _n1782;
+  assign ray7_35 = _n1783;
+  assign knight_35 = _n1784;
+  assign king_35 = _n1785;
+  assign pawn_35 = _n1786;
+  assign pass_35 = _n1787;
+  assign ray0_36 = _n1804;
+  assign ray1_36 = _n1805;
+  assign ray2_36 = _n1806;
+  assign ray3_36 = _n1807;
+  assign ray4_36 = _n1808;
+  assign ray5_36 = _n1809;
+  assign ray6_36 = _n1810;
+  assign ray7_36 = _n1811;
+  assign knight_36 = _n1812;
+  assign king_36 = _n1813;
+  assign pawn_36 = _n1814;
+  assign pass_36 = _n1815;
+  assign ray0_37 = _n1832;
+  assign ray1_37 = _n1833;
+  assign ray2_37 = _n1834;
+  assign ray3_37 = _n1835;
+  assign ray4_37 = _n1836;
+  assign ray5_37 = _n1837;
+  assign ray6_37 = _n1838;
+  assign ray7_37 = _n1839;
+  assign knight_37 = _n1840;
+  assign king_37 = _n1841;
+  assign pawn_37 = _n1842;
+  assign pass_37 = _n1843;
+  assign ray0_38 = _n1860;
+  assign ray1_38 = _n1861;
+  assign ray2_38 = _n1862;
+  assign ray3_38 = _n1863;
+  assign ray4_38 = _n1864;
+  assign ray5_38 = _n1865;
+  assign ray6_38 = _n1866;
+  assign ray7_38 = _n1867;
+  assign knight_38 = _n1868;
+  assign king_38 = _n1869;
+  assign pawn_38 = _n1870;
+  assign pass_38 = _n1871;
+  assign ray0_39 = _n1888;
+  assign ray1_39 = _n1889;
+  assign ray2_39 = _n1890;
+  assign ray3_39 = _n1891;
+  assign ray4_39 = _n1892;
+  assign ray5_39 = _n1893;
+  assign ray6_39 = _n1894;
+  assign ray7_39 = _n1895;
+  assign knight_39 = _n1896;
+  assign king_39 = _n1897;
+  assign pawn_39 = _n1898;
+  assign pass_39 = _n1899;
+  assign ray0_40 = _n1916;
+  assign ray1_40 = _n1917;
+  assign ray2_40 = _n1918;
+  assign ray3_40 = _n1919;
+  assign ray4_40 = _n1920;
+  assign ray5_40 = _n1921;
+  assign ray6_40 = _n1922;
+  assign ray7_40 = _n1923;
+  assign knight_40 = _n1924;
+  assign king_40 = _n1925;
+  assign pawn_40 = _n1926;
+  assign pass_40 = _n1927;
+  assign ray0_41 = _n1944;
+  assign ray1_41 = _n1945;
+  assign ray2_41 = _n1946;
+  assign ray3_41 = _n1947;
+  assign ray4_41 = _n1948;
+  assign ray5_41 = _n1949;
+  assign ray6_41 = _n1950;
+  assign ray7_41 = _n1951;
+  assign knight_41 = _n1952;
+  assign king_41 = _n1953;
+  assign pawn_41 = _n1954;
+  assign pass_41 = _n1955;
+  assign ray0_42 = _n1972;
+  assign ray1_42 = _n1973;
+  assign ray2_42 = _n1974;
+  assign ray3_42 = _n1975;
+  assign ray4_42 = _n1976;
+  assign ray5_42 = _n1977;
+  assign ray6_42 = _n1978;
+  assign ray7_42 = _n1979;
+  assign knight_42 = _n1980;
+  assign king_42 = _n1981;
+  assign pawn_42 = _n1982;
+  assign pass_42 = _n1983;
+  assign ray0_43 = _n2000;
+  assign ray1_43 = _n2001;
+  assign ray2_43 = _n2002;
+  assign ray3_43 = _n2003;
+  assign ray4_43 = _n2004;
+  assign ray5_43 = _n2005;
+  assign ray6_43 = _n2006;
+  assign ray7_43 = _n2007;
+  assign knight_43 = _n2008;
+  assign king_43 = _n2009;
+  assign pawn_43 = _n2010;
+  assign pass_43 = _n2011;
+  assign ray0_44 = _n2028;
+  assign ray1_44 = _n2029;
+  assign ray2_44 = _n2030;
+  assign ray3_44 = _n2031;
+  assign ray4_44 = _n2032;
+  assign ray5_44 = _n2033;
+  assign ray6_44 = _n2034;
+  assign ray7_44 = _n2035;
+  assign knight_44 = _n2036;
+  assign king_44 = _n2037;
+  assign pawn_44 = _n2038;
+  assign pass_44 = _n2039;
+  assign ray0_45 = _n2056;
+  assign ray1_45 = _n2057;
+  assign ray2_45 = _n2058;
+  assign ray3_45 = _n2059;
+  assign ray4_45 = _n2060;
+  assign ray5_45 = _n2061;
+  assign ray6_45 = _n2062;
+  assign ray7_45 = _n2063;
+  assign knight_45 = _n2064;
+  assign king_45 = _n2065;
+  assign pawn_45 = _n2066;
+  assign pass_45 = _n2067;
+  assign ray0_46 = _n2084;
+  assign ray1_46 = _n2085;
+  assign ray2_46 = _n2086;
+  assign ray3_46 = _n2087;
+  assign ray4_46 = _n2088;
+  assign ray5_46 = _n2089;
+  assign ray6_46 = _n2090;
+  assign ray7_46 = _n2091;
+  assign knight_46 = _n2092;
+  assign king_46 = _n2093;
+  assign pawn_46 = _n2094;
+  assign pass_46 = _n2095;
+  assign ray0_47 = _n2112;
+  assign ray1_47 = _n2113;
+  assign ray2_47 = _n2114;
+  assign ray3_47 = _n2115;
+  assign ray4_47 = _n2116;
+  assign ray5_47 = _n2117;
+  assign ray6_47 = _n2118;
+  assign ray7_47 = _n2119;
+  assign knight_47 = _n2120;
+  assign king_47 = _n2121;
+  assign pawn_47 = _n2122;
+  assign pass_47 = _n2123;
+  assign ray0_48 = _n2140;
+  assign ray1_48 = _n2141;
+  assign ray2_48 = _n2142;
+  assign ray3_48 = _n2143;
+  assign ray4_48 = _n2144;
+  assign ray5_48 = _n2145;
+  assign ray6_48 = _n2146;
+  assign ray7_48 = _n2147;
+  assign knight_48 = _n2148;
+  assign king_48 = _n2149;
+  assign pawn_48 = _n2150;
+  assign pass_48 = _n2151;
+  assign ray0_49 = _n2168;
+  assign ray1_49 = _n2169;
+  assign ray2_49 = _n2170;
+  assign ray3_49 = _n2171;
+  assign ray4_49 = _n2172;
+  assign ray5_49 = _n2173;
+  assign ray6_49 = _n2174;
+  assign ray7_49 = _n2175;
+  assign knight_49 = _n2176;
+  assign king_49 = _n2177;
+  assign pawn_49 = _n2178;
+  assign pass_49 = _n2179;
+  assign ray0_50 = _n2196;
+  assign ray1_50 = _n2197;
+  assign ray2_50 = _n2198;
+  assign ray3_50 = _n2199;
+  assign ray4_50 = _n2200;
+  assign ray5_50 = _n2201;
+  assign ray6_50 = _n2202;
+  assign ray7_50 = _n2203;
+  assign knight_50 = _n2204;
+  assign king_50 = _n2205;
+  assign pawn_50 = _n2206;
+  assign pass_50 = _n2207;
+  assign ray0_51 = _n2224;
+  assign ray1_51 = _n2225;
+  assign ray2_51 = _n2226;
+  assign ray3_51 = _n2227;
+  assign ray4_51 = _n2228;
+  assign ray5_51 = _n2229;
+  assign ray6_51 = _n2230;
+  assign ray7_51 = _n2231;
+  assign knight_51 = _n2232;
+  assign king_51 = _n2233;
+  assign pawn_51 = _n2234;
+  assign pass_51 = _n2235;
+  assign ray0_52 = _n2252;
+  assign ray1_52 = _n2253;
+  assign ray2_52 = _n2254;
+  assign ray3_52 = _n2255;
+  assign ray4_52 = _n2256;
+  assign ray5_52 = _n2257;
+  assign ray6_52 = _n2258;
+  assign ray7_52 = _n2259;
+  assign knight_52 = _n2260;
+  assign king_52 = _n2261;
+  assign pawn_52 = _n2262;
+  assign pass_52 = _n2263;
+  assign ray0_53 = _n2280;
+  assign ray1_53 = _n2281;
+  assign ray2_53 = _n2282;
+  assign ray3_53 = _n2283;
+  assign ray4_53 = _n2284;
+  assign ray5_53 = _n2285;
+  assign ray6_53 = _n2286;
+  assign ray7_53 = _n2287;
+  assign knight_53 = _n2288;
+  assign king_53 = _n2289;
+  assign pawn_53 = _n2290;
+  assign pass_53 = _n2291;
+  assign ray0_54 = _n2308;
+  assign ray1_54 = _n2309;
+  assign ray2_54 = _n2310;
+  assign ray3_54 = _n2311;
+  assign ray4_54 = _n2312;
+  assign ray5_54 = _n2313;
+  assign ray6_54 = _n2314;
+  assign ray7_54 = _n2315;
+  assign knight_54 = _n2316;
+  assign king_54 = _n2317;
+  assign pawn_54 = _n2318;
+  assign pass_54 = _n2319;
+  assign ray0_55 = _n2336;
+  assign ray1_55 = _n2337;
+  assign ray2_55 = _n2338;
+  assign ray3_55 = _n2339;
+  assign ray4_55 = _n2340;
+  assign ray5_55 = _n2341;
+  assign ray6_55 = _n2342;
+  assign ray7_55 = _n2343;
+  assign knight_55 = _n2344;
+  assign king_55 = _n2345;
+  assign pawn_55 = _n2346;
+  assign pass_55 = _n2347;
+  assign ray0_56 = _n2364;
+  assign ray1_56 = _n2365;
+  assign ray2_56 = _n2366;
+  assign ray3_56 = _n2367;
+  assign ray4_56 = _n2368;
+  assign ray5_56 = _n2369;
+  assign ray6_56 = _n2370;
+  assign ray7_56 = _n2371;
+  assign knight_56 = _n2372;
+  assign king_56 = _n2373;
+  assign pawn_56 = _n2374;
+  assign pass_56 = _n2375;
+  assign ray0_57 = _n2392;
+  assign ray1_57 = _n2393;
+  assign ray2_57 = _n2394;
+  assign ray3_57 = _n2395;
+  assign ray4_57 = _n2396;
+  assign ray5_57 = _n2397;
+  assign ray6_57 = _n2398;
+  assign ray7_57 = _n2399;
+  assign knight_57 = _n2400;
+  assign king_57 = _n2401;
+  assign pawn_57 = _n2402;
+  assign pass_57 = _n2403;
+  assign ray0_58 = _n2420;
+  assign ray1_58 = _n2421;
+  assign ray2_58 = _n2422;
+  assign ray3_58 = _n2423;
+  assign ray4_58 = _n2424;
+  assign ray5_58 = _n2425;
+  assign ray6_58 = _n2426;
+  assign ray7_58 = _n2427;
+  assign knight_58 = _n2428;
+  assign king_58 = _n2429;
+  assign pawn_58 = _n2430;
+  assign pass_58 = _n2431;
+  assign ray0_59 = _n2448;
+  assign ray1_59 = _n2449;
+  assign ray2_59 = _n2450;
+  assign ray3_59 = _n2451;
+  assign ray4_59 = _n2452;
+  assign ray5_59 = _n2453;
+  assign ray6_59 = _n2454;
+  assign ray7_59 = _n2455;
+  assign knight_59 = _n2456;
+  assign king_59 = _n2457;
+  assign pawn_59 = _n2458;
+  assign pass_59 = _n2459;
+  assign ray0_60 = _n2476;
+  assign ray1_60 = _n2477;
+  assign ray2_60 = _n2478;
+  assign ray3_60 = _n2479;
+  assign ray4_60 = _n2480;
+  assign ray5_60 = _n2481;
+  assign ray6_60 = _n2482;
+  assign ray7_60 = _n2483;
+  assign knight_60 = _n2484;
+  assign king_60 = _n2485;
+  assign pawn_60 = _n2486;
+  assign pass_60 = _n2487;
+  assign ray0_61 = _n2504;
+  assign ray1_61 = _n2505;
+  assign ray2_61 = _n2506;
+  assign ray3_61 = _n2507;
+  assign ray4_61 = _n2508;
+  assign ray5_61 = _n2509;
+  assign ray6_61 = _n2510;
+  assign ray7_61 = _n2511;
+  assign knight_61 = _n2512;
+  assign king_61 = _n2513;
+  assign pawn_61 = _n2514;
+  assign pass_61 = _n2515;
+  assign ray0_62 = _n2532;
+  assign ray1_62 = _n2533;
+  assign ray2_62 = _n2534;
+  assign ray3_62 = _n2535;
+  assign ray4_62 = _n2536;
+  assign ray5_62 = _n2537;
+  assign ray6_62 = _n2538;
+  assign ray7_62 = _n2539;
+  assign knight_62 = _n2540;
+  assign king_62 = _n2541;
+  assign pawn_62 = _n2542;
+  assign pass_62 = _n2543;
+  assign ray0_63 = _n2560;
+  assign ray1_63 = _n2561;
+  assign ray2_63 = _n2562;
+  assign ray3_63 = _n2563;
+  assign ray4_63 = _n2564;
+  assign ray5_63 = _n2565;
+  assign ray6_63 = _n2566;
+  assign ray7_63 = _n2567;
+  assign knight_63 = _n2568;
+  assign king_63 = _n2569;
+  assign pawn_63 = _n2570;
+  assign pass_63 = _n2571;
+  assign _n794 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
+  assign _n795 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
+  assign _n822 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
+  assign _n823 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
+  assign _n850 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
+  assign _n851 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
+  assign _n878 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
+  assign _n879 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
+  assign _n906 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
+  assign _n907 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
+  assign _n934 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
+  assign _n935 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
+  assign _n962 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
+  assign _n963 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
+  assign _n990 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n991 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
+  assign _n1018 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
+  assign _n1019 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
+  assign _n1046 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
+  assign _n1047 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
+  assign _n1074 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
+  assign _n1075 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
+  assign _n1102 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
+  assign _n1103 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
+  assign _n1130 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
+  assign _n1131 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
+  assign _n1158 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
+  assign _n1159 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
+  assign _n1186 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
+  assign _n1187 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
+  assign _n1214 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1215 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
+  assign _n1242 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
+  assign _n1243 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
+  assign _n1270 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
+  assign _n1271 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
+  assign _n1298 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
+  assign _n1299 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
+  assign _n1326 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
+  assign _n1327 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
+  assign _n1354 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
+  assign _n1355 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
+  assign _n1382 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
+  assign _n1383 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
+  assign _n1410 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
+  assign _n1411 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
+  assign _n1438 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1439 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
+  assign _n1466 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
+  assign _n1467 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
+  assign _n1494 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
+  assign _n1495 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
+  assign _n1522 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
+  assign _n1523 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
+  assign _n1550 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
+  assign _n1551 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
+  assign _n1578 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
+  assign _n1579 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
+  assign _n1606 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
+  assign _n1607 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
+  assign _n1634 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
+  assign _n1635 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
+  assign _n1662 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1663 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
+  assign _n1690 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
+  assign _n1691 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
+  assign _n1718 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
+  assign _n1719 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
+  assign _n1746 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
+  assign _n1747 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
+  assign _n1774 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
+  assign _n1775 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
+  assign _n1802 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
+  assign _n1803 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
+  assign _n1830 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
+  assign _n1831 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
+  assign _n1858 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
+  assign _n1859 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
+  assign _n1886 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1887 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
+  assign _n1914 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
+  assign _n1915 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
+  assign _n1942 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
+  assign _n1943 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
+  assign _n1970 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
+  assign _n1971 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
+  assign _n1998 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
+  assign _n1999 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
+  assign _n2026 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
+  assign _n2027 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
+  assign _n2054 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
+  assign _n2055 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
+  assign _n2082 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
+  assign _n2083 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
+  assign _n2110 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2111 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
+  assign _n2138 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
+  assign _n2139 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
+  assign _n2166 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
+  assign _n2167 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
+  assign _n2194 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
+  assign _n2195 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
+  assign _n2222 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
+  assign _n2223 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
+  assign _n2250 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
+  assign _n2251 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
+  assign _n2278 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
+  assign _n2279 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
+  assign _n2306 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
+  assign _n2307 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
+  assign _n2334 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2335 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
+  assign _n2362 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
+  assign _n2363 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
+  assign _n2390 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
+  assign _n2391 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
+  assign _n2418 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
+  assign _n2419 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
+  assign _n2446 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
+  assign _n2447 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
+  assign _n2474 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
+  assign _n2475 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
+  assign _n2502 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
+  assign _n2503 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
+  assign _n2530 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
+  assign _n2531 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
+  assign _n2558 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2559 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign victims_bus = {_n2572, _n2544, _n2516, _n2488, _n2460, _n2432, _n2404, _n2376, _n2348, _n2320, _n2292, _n2264, _n2236, _n2208, _n2180, _n2152, _n2124, _n2096, _n2068, _n2040, _n2012, _n1984, _n1956, _n1928, _n1900, _n1872, _n1844, _n1816, _n1788, _n1760, _n1732, _n1704, _n1676, _n1648, _n1620, _n1592, _n1564, _n1536, _n1508, _n1480, _n1452, _n1424, _n1396, _n1368, _n1340, _n1312, _n1284, _n1256, _n1228, _n1200, _n1172, _n1144, _n1116, _n1088, _n1060, _n1032, _n1004, _n976, _n948, _n920, _n892, _n864, _n836, _n808};
+  assign targets_bus = {_n2573, _n2545, _n2517, _n2489, _n2461, _n2433, _n2405, _n2377, _n2349, _n2321, _n2293, _n2265, _n2237, _n2209, _n2181, _n2153, _n2125, _n2097, _n2069, _n2041, _n2013, _n1985, _n1957, _n1929, _n1901, _n1873, _n1845, _n1817, _n1789, _n1761, _n1733, _n1705, _n1677, _n1649, _n1621, _n1593, _n1565, _n1537, _n1509, _n1481, _n1453, _n1425, _n1397, _n1369, _n1341, _n1313, _n1285, _n1257, _n1229, _n1201, _n1173, _n1145, _n1117, _n1089, _n1061, _n1033, _n1005, _n977, _n949, _n921, _n893, _n865, _n837, _n809};
+  assign attackers_bus = {_n2574, _n2546, _n2518, _n2490, _n2462, _n2434, _n2406, _n2378, _n2350, _n2322, _n2294, _n2266, _n2238, _n2210, _n2182, _n2154, _n2126, _n2098, _n2070, _n2042, _n2014, _n1986, _n1958, _n1930, _n1902, _n1874, _n1846, _n1818, _n1790, _n1762, _n1734, _n1706, _n1678, _n1650, _n1622, _n1594, _n1566, _n1538, _n1510, _n1482, _n1454, _n1426, _n1398, _n1370, _n1342, _n1314, _n1286, _n1258, _n1230, _n1202, _n1174, _n1146, _n1118, _n1090, _n1062, _n1034, _n1006, _n978, _n950, _n922, _n894, _n866, _n838, _n810};
+  assign own_pawns_bus = {_n2575, _n2547, _n2519, _n2491, _n2463, _n2435, _n2407, _n2379, _n2351, _n2323, _n2295, _n2267, _n2239, _n2211, _n2183, _n2155, _n2127, _n2099, _n2071, _n2043, _n2015, _n1987, _n1959, _n1931, _n1903, _n1875, _n1847, _n1819, _n1791, _n1763, _n1735, _n1707, _n1679, _n1651, _n1623, _n1595, _n1567, _n1539, _n1511, _n1483, _n1455, _n1427, _n1399, _n1371, _n1343, _n1315, _n1287, _n1259, _n1231, _n1203, _n1175, _n1147, _n1119, _n1091, _n1063, _n1035, _n1007, _n979, _n951, _n923, _n895, _n867, _n839, _n811};
+  assign vprios_bus = {_n2576, _n2548, _n2520, _n2492, _n2464, _n2436, _n2408, _n2380, _n2352, _n2324, _n2296, _n2268, _n2240, _n2212, _n2184, _n2156, _n2128, _n2100, _n2072, _n2044, _n2016, _n1988, _n1960, _n1932, _n1904, _n1876, _n1848, _n1820, _n1792, _n1764, _n1736, _n1708, _n1680, _n1652, _n1624, _n1596, _n1568, _n1540, _n1512, _n1484, _n1456, _n1428, _n1400, _n1372, _n1344, _n1316, _n1288, _n1260, _n1232, _n1204, _n1176, _n1148, _n1120, _n1092, _n1064, _n1036, _n1008, _n980, _n952, _n924, _n896, _n868, _n840, _n812};
+  assign aprios_bus = {_n2577, _n2549, _n2521, _n2493, _n2465, _n2437, _n2409, _n2381, _n2353, _n2325, _n2297, _n2269, _n2241, _n2213, _n2185, _n2157, _n2129, _n2101, _n2073, _n2045, _n2017, _n1989, _n1961, _n1933, _n1905, _n1877, _n1849, _n1821, _n1793, _n1765, _n1737, _n1709, _n1681, _n1653, _n1625, _n1597, _n1569, _n1541, _n1513, _n1485, _n1457, _n1429, _n1401, _n1373, _n1345, _n1317, _n1289, _n1261, _n1233, _n1205, _n1177, _n1149, _n1121, _n1093, _n1065, _n1037, _n1009, _n981, _n953, _n925, _n897, _n869, _n841, _n813};
   assign victims = victims_bus;
   assign targets = targets_bus;
   assign attackers = attackers_bus;
@@ -3065,6 +3067,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[0]),
+    .src_full(src_full[0]),
+    .active(active),
     .ep_here(ep_here[0]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3078,8 +3082,8 @@ module chip_array (
     .ray_in_5(ray5_9),
     .ray_in_6(ray6_1),
     .ray_in_7(1'h0),
-    .knight_in(_n791),
-    .king_in(_n792),
+    .knight_in(_n794),
+    .king_in(_n795),
     .pawn_ne(pawn_9),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -3088,24 +3092,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_8),
     .pass_s(1'h0),
-    .ray_out_0(_n793),
-    .ray_out_1(_n794),
-    .ray_out_2(_n795),
-    .ray_out_3(_n796),
-    .ray_out_4(_n797),
-    .ray_out_5(_n798),
-    .ray_out_6(_n799),
-    .ray_out_7(_n800),
-    .knight_out(_n801),
-    .king_out(_n802),
-    .pawn_out(_n803),
-    .pass_out(_n804),
-    .victim(_n805),
-    .target(_n806),
-    .attacker(_n807),
-    .own_pawn(_n808),
-    .vprio(_n809),
-    .aprio(_n810),
+    .ray_out_0(_n796),
+    .ray_out_1(_n797),
+    .ray_out_2(_n798),
+    .ray_out_3(_n799),
+    .ray_out_4(_n800),
+    .ray_out_5(_n801),
+    .ray_out_6(_n802),
+    .ray_out_7(_n803),
+    .knight_out(_n804),
+    .king_out(_n805),
+    .pawn_out(_n806),
+    .pass_out(_n807),
+    .victim(_n808),
+    .target(_n809),
+    .attacker(_n810),
+    .own_pawn(_n811),
+    .vprio(_n812),
+    .aprio(_n813),
     .piece(_cell_0_piece)
   );
   chip_cell cell_1 (
@@ -3124,6 +3128,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[1]),
+    .src_full(src_full[1]),
+    .active(active),
     .ep_here(ep_here[1]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3137,8 +3143,8 @@ module chip_array (
     .ray_in_5(ray5_10),
     .ray_in_6(ray6_2),
     .ray_in_7(1'h0),
-    .knight_in(_n818),
-    .king_in(_n819),
+    .knight_in(_n822),
+    .king_in(_n823),
     .pawn_ne(pawn_10),
     .pawn_nw(pawn_8),
     .pawn_se(1'h0),
@@ -3147,24 +3153,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_9),
     .pass_s(1'h0),
-    .ray_out_0(_n820),
-    .ray_out_1(_n821),
-    .ray_out_2(_n822),
-    .ray_out_3(_n823),
-    .ray_out_4(_n824),
-    .ray_out_5(_n825),
-    .ray_out_6(_n826),
-    .ray_out_7(_n827),
-    .knight_out(_n828),
-    .king_out(_n829),
-    .pawn_out(_n830),
-    .pass_out(_n831),
-    .victim(_n832),
-    .target(_n833),
-    .attacker(_n834),
-    .own_pawn(_n835),
-    .vprio(_n836),
-    .aprio(_n837),
+    .ray_out_0(_n824),
+    .ray_out_1(_n825),
+    .ray_out_2(_n826),
+    .ray_out_3(_n827),
+    .ray_out_4(_n828),
+    .ray_out_5(_n829),
+    .ray_out_6(_n830),
+    .ray_out_7(_n831),
+    .knight_out(_n832),
+    .king_out(_n833),
+    .pawn_out(_n834),
+    .pass_out(_n835),
+    .victim(_n836),
+    .target(_n837),
+    .attacker(_n838),
+    .own_pawn(_n839),
+    .vprio(_n840),
+    .aprio(_n841),
     .piece(_cell_1_piece)
   );
   chip_cell cell_2 (
@@ -3183,6 +3189,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[2]),
+    .src_full(src_full[2]),
+    .active(active),
     .ep_here(ep_here[2]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3196,8 +3204,8 @@ module chip_array (
     .ray_in_5(ray5_11),
     .ray_in_6(ray6_3),
     .ray_in_7(1'h0),
-    .knight_in(_n845),
-    .king_in(_n846),
+    .knight_in(_n850),
+    .king_in(_n851),
     .pawn_ne(pawn_11),
     .pawn_nw(pawn_9),
     .pawn_se(1'h0),
@@ -3206,24 +3214,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_10),
     .pass_s(1'h0),
-    .ray_out_0(_n847),
-    .ray_out_1(_n848),
-    .ray_out_2(_n849),
-    .ray_out_3(_n850),
-    .ray_out_4(_n851),
-    .ray_out_5(_n852),
-    .ray_out_6(_n853),
-    .ray_out_7(_n854),
-    .knight_out(_n855),
-    .king_out(_n856),
-    .pawn_out(_n857),
-    .pass_out(_n858),
-    .victim(_n859),
-    .target(_n860),
-    .attacker(_n861),
-    .own_pawn(_n862),
-    .vprio(_n863),
-    .aprio(_n864),
+    .ray_out_0(_n852),
+    .ray_out_1(_n853),
+    .ray_out_2(_n854),
+    .ray_out_3(_n855),
+    .ray_out_4(_n856),
+    .ray_out_5(_n857),
+    .ray_out_6(_n858),
+    .ray_out_7(_n859),
+    .knight_out(_n860),
+    .king_out(_n861),
+    .pawn_out(_n862),
+    .pass_out(_n863),
+    .victim(_n864),
+    .target(_n865),
+    .attacker(_n866),
+    .own_pawn(_n867),
+    .vprio(_n868),
+    .aprio(_n869),
     .piece(_cell_2_piece)
   );
   chip_cell cell_3 (
@@ -3242,6 +3250,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[3]),
+    .src_full(src_full[3]),
+    .active(active),
     .ep_here(ep_here[3]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3255,8 +3265,8 @@ module chip_array (
     .ray_in_5(ray5_12),
     .ray_in_6(ray6_4),
     .ray_in_7(1'h0),
-    .knight_in(_n872),
-    .king_in(_n873),
+    .knight_in(_n878),
+    .king_in(_n879),
     .pawn_ne(pawn_12),
     .pawn_nw(pawn_10),
     .pawn_se(1'h0),
@@ -3265,24 +3275,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_11),
     .pass_s(1'h0),
-    .ray_out_0(_n874),
-    .ray_out_1(_n875),
-    .ray_out_2(_n876),
-    .ray_out_3(_n877),
-    .ray_out_4(_n878),
-    .ray_out_5(_n879),
-    .ray_out_6(_n880),
-    .ray_out_7(_n881),
-    .knight_out(_n882),
-    .king_out(_n883),
-    .pawn_out(_n884),
-    .pass_out(_n885),
-    .victim(_n886),
-    .target(_n887),
-    .attacker(_n888),
-    .own_pawn(_n889),
-    .vprio(_n890),
-    .aprio(_n891),
+    .ray_out_0(_n880),
+    .ray_out_1(_n881),
+    .ray_out_2(_n882),
+    .ray_out_3(_n883),
+    .ray_out_4(_n884),
+    .ray_out_5(_n885),
+    .ray_out_6(_n886),
+    .ray_out_7(_n887),
+    .knight_out(_n888),
+    .king_out(_n889),
+    .pawn_out(_n890),
+    .pass_out(_n891),
+    .victim(_n892),
+    .target(_n893),
+    .attacker(_n894),
+    .own_pawn(_n895),
+    .vprio(_n896),
+    .aprio(_n897),
     .piece(_cell_3_piece)
   );
   chip_cell cell_4 (
@@ -3301,6 +3311,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[4]),
+    .src_full(src_full[4]),
+    .active(active),
     .ep_here(ep_here[4]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3314,8 +3326,8 @@ module chip_array (
     .ray_in_5(ray5_13),
     .ray_in_6(ray6_5),
     .ray_in_7(1'h0),
-    .knight_in(_n899),
-    .king_in(_n900),
+    .knight_in(_n906),
+    .king_in(_n907),
     .pawn_ne(pawn_13),
     .pawn_nw(pawn_11),
     .pawn_se(1'h0),
@@ -3324,24 +3336,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_12),
     .pass_s(1'h0),
-    .ray_out_0(_n901),
-    .ray_out_1(_n902),
-    .ray_out_2(_n903),
-    .ray_out_3(_n904),
-    .ray_out_4(_n905),
-    .ray_out_5(_n906),
-    .ray_out_6(_n907),
-    .ray_out_7(_n908),
-    .knight_out(_n909),
-    .king_out(_n910),
-    .pawn_out(_n911),
-    .pass_out(_n912),
-    .victim(_n913),
-    .target(_n914),
-    .attacker(_n915),
-    .own_pawn(_n916),
-    .vprio(_n917),
-    .aprio(_n918),
+    .ray_out_0(_n908),
+    .ray_out_1(_n909),
+    .ray_out_2(_n910),
+    .ray_out_3(_n911),
+    .ray_out_4(_n912),
+    .ray_out_5(_n913),
+    .ray_out_6(_n914),
+    .ray_out_7(_n915),
+    .knight_out(_n916),
+    .king_out(_n917),
+    .pawn_out(_n918),
+    .pass_out(_n919),
+    .victim(_n920),
+    .target(_n921),
+    .attacker(_n922),
+    .own_pawn(_n923),
+    .vprio(_n924),
+    .aprio(_n925),
     .piece(_cell_4_piece)
   );
   chip_cell cell_5 (
@@ -3360,6 +3372,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[5]),
+    .src_full(src_full[5]),
+    .active(active),
     .ep_here(ep_here[5]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3373,8 +3387,8 @@ module chip_array (
     .ray_in_5(ray5_14),
     .ray_in_6(ray6_6),
     .ray_in_7(1'h0),
-    .knight_in(_n926),
-    .king_in(_n927),
+    .knight_in(_n934),
+    .king_in(_n935),
     .pawn_ne(pawn_14),
     .pawn_nw(pawn_12),
     .pawn_se(1'h0),
@@ -3383,24 +3397,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_13),
     .pass_s(1'h0),
-    .ray_out_0(_n928),
-    .ray_out_1(_n929),
-    .ray_out_2(_n930),
-    .ray_out_3(_n931),
-    .ray_out_4(_n932),
-    .ray_out_5(_n933),
-    .ray_out_6(_n934),
-    .ray_out_7(_n935),
-    .knight_out(_n936),
-    .king_out(_n937),
-    .pawn_out(_n938),
-    .pass_out(_n939),
-    .victim(_n940),
-    .target(_n941),
-    .attacker(_n942),
-    .own_pawn(_n943),
-    .vprio(_n944),
-    .aprio(_n945),
+    .ray_out_0(_n936),
+    .ray_out_1(_n937),
+    .ray_out_2(_n938),
+    .ray_out_3(_n939),
+    .ray_out_4(_n940),
+    .ray_out_5(_n941),
+    .ray_out_6(_n942),
+    .ray_out_7(_n943),
+    .knight_out(_n944),
+    .king_out(_n945),
+    .pawn_out(_n946),
+    .pass_out(_n947),
+    .victim(_n948),
+    .target(_n949),
+    .attacker(_n950),
+    .own_pawn(_n951),
+    .vprio(_n952),
+    .aprio(_n953),
     .piece(_cell_5_piece)
   );
   chip_cell cell_6 (
@@ -3419,6 +3433,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[6]),
+    .src_full(src_full[6]),
+    .active(active),
     .ep_here(ep_here[6]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3432,8 +3448,8 @@ module chip_array (
     .ray_in_5(ray5_15),
     .ray_in_6(ray6_7),
     .ray_in_7(1'h0),
-    .knight_in(_n953),
-    .king_in(_n954),
+    .knight_in(_n962),
+    .king_in(_n963),
     .pawn_ne(pawn_15),
     .pawn_nw(pawn_13),
     .pawn_se(1'h0),
@@ -3442,24 +3458,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_14),
     .pass_s(1'h0),
-    .ray_out_0(_n955),
-    .ray_out_1(_n956),
-    .ray_out_2(_n957),
-    .ray_out_3(_n958),
-    .ray_out_4(_n959),
-    .ray_out_5(_n960),
-    .ray_out_6(_n961),
-    .ray_out_7(_n962),
-    .knight_out(_n963),
-    .king_out(_n964),
-    .pawn_out(_n965),
-    .pass_out(_n966),
-    .victim(_n967),
-    .target(_n968),
-    .attacker(_n969),
-    .own_pawn(_n970),
-    .vprio(_n971),
-    .aprio(_n972),
+    .ray_out_0(_n964),
+    .ray_out_1(_n965),
+    .ray_out_2(_n966),
+    .ray_out_3(_n967),
+    .ray_out_4(_n968),
+    .ray_out_5(_n969),
+    .ray_out_6(_n970),
+    .ray_out_7(_n971),
+    .knight_out(_n972),
+    .king_out(_n973),
+    .pawn_out(_n974),
+    .pass_out(_n975),
+    .victim(_n976),
+    .target(_n977),
+    .attacker(_n978),
+    .own_pawn(_n979),
+    .vprio(_n980),
+    .aprio(_n981),
     .piece(_cell_6_piece)
   );
   chip_cell cell_7 (
@@ -3478,6 +3494,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[7]),
+    .src_full(src_full[7]),
+    .active(active),
     .ep_here(ep_here[7]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -3491,8 +3509,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n980),
-    .king_in(_n981),
+    .knight_in(_n990),
+    .king_in(_n991),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_14),
     .pawn_se(1'h0),
@@ -3501,24 +3519,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_15),
     .pass_s(1'h0),
-    .ray_out_0(_n982),
-    .ray_out_1(_n983),
-    .ray_out_2(_n984),
-    .ray_out_3(_n985),
-    .ray_out_4(_n986),
-    .ray_out_5(_n987),
-    .ray_out_6(_n988),
-    .ray_out_7(_n989),
-    .knight_out(_n990),
-    .king_out(_n991),
-    .pawn_out(_n992),
-    .pass_out(_n993),
-    .victim(_n994),
-    .target(_n995),
-    .attacker(_n996),
-    .own_pawn(_n997),
-    .vprio(_n998),
-    .aprio(_n999),
+    .ray_out_0(_n992),
+    .ray_out_1(_n993),
+    .ray_out_2(_n994),
+    .ray_out_3(_n995),
+    .ray_out_4(_n996),
+    .ray_out_5(_n997),
+    .ray_out_6(_n998),
+    .ray_out_7(_n999),
+    .knight_out(_n1000),
+    .king_out(_n1001),
+    .pawn_out(_n1002),
+    .pass_out(_n1003),
+    .victim(_n1004),
+    .target(_n1005),
+    .attacker(_n1006),
+    .own_pawn(_n1007),
+    .vprio(_n1008),
+    .aprio(_n1009),
     .piece(_cell_7_piece)
   );
   chip_cell cell_8 (
@@ -3537,6 +3555,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[8]),
+    .src_full(src_full[8]),
+    .active(active),
     .ep_here(ep_here[8]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3550,8 +3570,8 @@ module chip_array (
     .ray_in_5(ray5_17),
     .ray_in_6(ray6_9),
     .ray_in_7(ray7_1),
-    .knight_in(_n1007),
-    .king_in(_n1008),
+    .knight_in(_n1018),
+    .king_in(_n1019),
     .pawn_ne(pawn_17),
     .pawn_nw(1'h0),
     .pawn_se(pawn_1),
@@ -3560,24 +3580,24 @@ module chip_array (
     .pawn_s(pawn_0),
     .pass_n(pass_16),
     .pass_s(pass_0),
-    .ray_out_0(_n1009),
-    .ray_out_1(_n1010),
-    .ray_out_2(_n1011),
-    .ray_out_3(_n1012),
-    .ray_out_4(_n1013),
-    .ray_out_5(_n1014),
-    .ray_out_6(_n1015),
-    .ray_out_7(_n1016),
-    .knight_out(_n1017),
-    .king_out(_n1018),
-    .pawn_out(_n1019),
-    .pass_out(_n1020),
-    .victim(_n1021),
-    .target(_n1022),
-    .attacker(_n1023),
-    .own_pawn(_n1024),
-    .vprio(_n1025),
-    .aprio(_n1026),
+    .ray_out_0(_n1020),
+    .ray_out_1(_n1021),
+    .ray_out_2(_n1022),
+    .ray_out_3(_n1023),
+    .ray_out_4(_n1024),
+    .ray_out_5(_n1025),
+    .ray_out_6(_n1026),
+    .ray_out_7(_n1027),
+    .knight_out(_n1028),
+    .king_out(_n1029),
+    .pawn_out(_n1030),
+    .pass_out(_n1031),
+    .victim(_n1032),
+    .target(_n1033),
+    .attacker(_n1034),
+    .own_pawn(_n1035),
+    .vprio(_n1036),
+    .aprio(_n1037),
     .piece(_cell_8_piece)
   );
   chip_cell cell_9 (
@@ -3596,6 +3616,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[9]),
+    .src_full(src_full[9]),
+    .active(active),
     .ep_here(ep_here[9]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3609,8 +3631,8 @@ module chip_array (
     .ray_in_5(ray5_18),
     .ray_in_6(ray6_10),
     .ray_in_7(ray7_2),
-    .knight_in(_n1034),
-    .king_in(_n1035),
+    .knight_in(_n1046),
+    .king_in(_n1047),
     .pawn_ne(pawn_18),
     .pawn_nw(pawn_16),
     .pawn_se(pawn_2),
@@ -3619,24 +3641,24 @@ module chip_array (
     .pawn_s(pawn_1),
     .pass_n(pass_17),
     .pass_s(pass_1),
-    .ray_out_0(_n1036),
-    .ray_out_1(_n1037),
-    .ray_out_2(_n1038),
-    .ray_out_3(_n1039),
-    .ray_out_4(_n1040),
-    .ray_out_5(_n1041),
-    .ray_out_6(_n1042),
-    .ray_out_7(_n1043),
-    .knight_out(_n1044),
-    .king_out(_n1045),
-    .pawn_out(_n1046),
-    .pass_out(_n1047),
-    .victim(_n1048),
-    .target(_n1049),
-    .attacker(_n1050),
-    .own_pawn(_n1051),
-    .vprio(_n1052),
-    .aprio(_n1053),
+    .ray_out_0(_n1048),
+    .ray_out_1(_n1049),
+    .ray_out_2(_n1050),
+    .ray_out_3(_n1051),
+    .ray_out_4(_n1052),
+    .ray_out_5(_n1053),
+    .ray_out_6(_n1054),
+    .ray_out_7(_n1055),
+    .knight_out(_n1056),
+    .king_out(_n1057),
+    .pawn_out(_n1058),
+    .pass_out(_n1059),
+    .victim(_n1060),
+    .target(_n1061),
+    .attacker(_n1062),
+    .own_pawn(_n1063),
+    .vprio(_n1064),
+    .aprio(_n1065),
     .piece(_cell_9_piece)
   );
   chip_cell cell_10 (
@@ -3655,6 +3677,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[10]),
+    .src_full(src_full[10]),
+    .active(active),
     .ep_here(ep_here[10]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3668,8 +3692,8 @@ module chip_array (
     .ray_in_5(ray5_19),
     .ray_in_6(ray6_11),
     .ray_in_7(ray7_3),
-    .knight_in(_n1061),
-    .king_in(_n1062),
+    .knight_in(_n1074),
+    .king_in(_n1075),
     .pawn_ne(pawn_19),
     .pawn_nw(pawn_17),
     .pawn_se(pawn_3),
@@ -3678,24 +3702,24 @@ module chip_array (
     .pawn_s(pawn_2),
     .pass_n(pass_18),
     .pass_s(pass_2),
-    .ray_out_0(_n1063),
-    .ray_out_1(_n1064),
-    .ray_out_2(_n1065),
-    .ray_out_3(_n1066),
-    .ray_out_4(_n1067),
-    .ray_out_5(_n1068),
-    .ray_out_6(_n1069),
-    .ray_out_7(_n1070),
-    .knight_out(_n1071),
-    .king_out(_n1072),
-    .pawn_out(_n1073),
-    .pass_out(_n1074),
-    .victim(_n1075),
-    .target(_n1076),
-    .attacker(_n1077),
-    .own_pawn(_n1078),
-    .vprio(_n1079),
-    .aprio(_n1080),
+    .ray_out_0(_n1076),
+    .ray_out_1(_n1077),
+    .ray_out_2(_n1078),
+    .ray_out_3(_n1079),
+    .ray_out_4(_n1080),
+    .ray_out_5(_n1081),
+    .ray_out_6(_n1082),
+    .ray_out_7(_n1083),
+    .knight_out(_n1084),
+    .king_out(_n1085),
+    .pawn_out(_n1086),
+    .pass_out(_n1087),
+    .victim(_n1088),
+    .target(_n1089),
+    .attacker(_n1090),
+    .own_pawn(_n1091),
+    .vprio(_n1092),
+    .aprio(_n1093),
     .piece(_cell_10_piece)
   );
   chip_cell cell_11 (
@@ -3714,6 +3738,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[11]),
+    .src_full(src_full[11]),
+    .active(active),
     .ep_here(ep_here[11]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3727,8 +3753,8 @@ module chip_array (
     .ray_in_5(ray5_20),
     .ray_in_6(ray6_12),
     .ray_in_7(ray7_4),
-    .knight_in(_n1088),
-    .king_in(_n1089),
+    .knight_in(_n1102),
+    .king_in(_n1103),
     .pawn_ne(pawn_20),
     .pawn_nw(pawn_18),
     .pawn_se(pawn_4),
@@ -3737,24 +3763,24 @@ module chip_array (
     .pawn_s(pawn_3),
     .pass_n(pass_19),
     .pass_s(pass_3),
-    .ray_out_0(_n1090),
-    .ray_out_1(_n1091),
-    .ray_out_2(_n1092),
-    .ray_out_3(_n1093),
-    .ray_out_4(_n1094),
-    .ray_out_5(_n1095),
-    .ray_out_6(_n1096),
-    .ray_out_7(_n1097),
-    .knight_out(_n1098),
-    .king_out(_n1099),
-    .pawn_out(_n1100),
-    .pass_out(_n1101),
-    .victim(_n1102),
-    .target(_n1103),
-    .attacker(_n1104),
-    .own_pawn(_n1105),
-    .vprio(_n1106),
-    .aprio(_n1107),
+    .ray_out_0(_n1104),
+    .ray_out_1(_n1105),
+    .ray_out_2(_n1106),
+    .ray_out_3(_n1107),
+    .ray_out_4(_n1108),
+    .ray_out_5(_n1109),
+    .ray_out_6(_n1110),
+    .ray_out_7(_n1111),
+    .knight_out(_n1112),
+    .king_out(_n1113),
+    .pawn_out(_n1114),
+    .pass_out(_n1115),
+    .victim(_n1116),
+    .target(_n1117),
+    .attacker(_n1118),
+    .own_pawn(_n1119),
+    .vprio(_n1120),
+    .aprio(_n1121),
     .piece(_cell_11_piece)
   );
   chip_cell cell_12 (
@@ -3773,6 +3799,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[12]),
+    .src_full(src_full[12]),
+    .active(active),
     .ep_here(ep_here[12]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3786,8 +3814,8 @@ module chip_array (
     .ray_in_5(ray5_21),
     .ray_in_6(ray6_13),
     .ray_in_7(ray7_5),
-    .knight_in(_n1115),
-    .king_in(_n1116),
+    .knight_in(_n1130),
+    .king_in(_n1131),
     .pawn_ne(pawn_21),
     .pawn_nw(pawn_19),
     .pawn_se(pawn_5),
@@ -3796,24 +3824,24 @@ module chip_array (
     .pawn_s(pawn_4),
     .pass_n(pass_20),
     .pass_s(pass_4),
-    .ray_out_0(_n1117),
-    .ray_out_1(_n1118),
-    .ray_out_2(_n1119),
-    .ray_out_3(_n1120),
-    .ray_out_4(_n1121),
-    .ray_out_5(_n1122),
-    .ray_out_6(_n1123),
-    .ray_out_7(_n1124),
-    .knight_out(_n1125),
-    .king_out(_n1126),
-    .pawn_out(_n1127),
-    .pass_out(_n1128),
-    .victim(_n1129),
-    .target(_n1130),
-    .attacker(_n1131),
-    .own_pawn(_n1132),
-    .vprio(_n1133),
-    .aprio(_n1134),
+    .ray_out_0(_n1132),
+    .ray_out_1(_n1133),
+    .ray_out_2(_n1134),
+    .ray_out_3(_n1135),
+    .ray_out_4(_n1136),
+    .ray_out_5(_n1137),
+    .ray_out_6(_n1138),
+    .ray_out_7(_n1139),
+    .knight_out(_n1140),
+    .king_out(_n1141),
+    .pawn_out(_n1142),
+    .pass_out(_n1143),
+    .victim(_n1144),
+    .target(_n1145),
+    .attacker(_n1146),
+    .own_pawn(_n1147),
+    .vprio(_n1148),
+    .aprio(_n1149),
     .piece(_cell_12_piece)
   );
   chip_cell cell_13 (
@@ -3832,6 +3860,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[13]),
+    .src_full(src_full[13]),
+    .active(active),
     .ep_here(ep_here[13]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3845,8 +3875,8 @@ module chip_array (
     .ray_in_5(ray5_22),
     .ray_in_6(ray6_14),
     .ray_in_7(ray7_6),
-    .knight_in(_n1142),
-    .king_in(_n1143),
+    .knight_in(_n1158),
+    .king_in(_n1159),
     .pawn_ne(pawn_22),
     .pawn_nw(pawn_20),
     .pawn_se(pawn_6),
@@ -3855,24 +3885,24 @@ module chip_array (
     .pawn_s(pawn_5),
     .pass_n(pass_21),
     .pass_s(pass_5),
-    .ray_out_0(_n1144),
-    .ray_out_1(_n1145),
-    .ray_out_2(_n1146),
-    .ray_out_3(_n1147),
-    .ray_out_4(_n1148),
-    .ray_out_5(_n1149),
-    .ray_out_6(_n1150),
-    .ray_out_7(_n1151),
-    .knight_out(_n1152),
-    .king_out(_n1153),
-    .pawn_out(_n1154),
-    .pass_out(_n1155),
-    .victim(_n1156),
-    .target(_n1157),
-    .attacker(_n1158),
-    .own_pawn(_n1159),
-    .vprio(_n1160),
-    .aprio(_n1161),
+    .ray_out_0(_n1160),
+    .ray_out_1(_n1161),
+    .ray_out_2(_n1162),
+    .ray_out_3(_n1163),
+    .ray_out_4(_n1164),
+    .ray_out_5(_n1165),
+    .ray_out_6(_n1166),
+    .ray_out_7(_n1167),
+    .knight_out(_n1168),
+    .king_out(_n1169),
+    .pawn_out(_n1170),
+    .pass_out(_n1171),
+    .victim(_n1172),
+    .target(_n1173),
+    .attacker(_n1174),
+    .own_pawn(_n1175),
+    .vprio(_n1176),
+    .aprio(_n1177),
     .piece(_cell_13_piece)
   );
   chip_cell cell_14 (
@@ -3891,6 +3921,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[14]),
+    .src_full(src_full[14]),
+    .active(active),
     .ep_here(ep_here[14]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3904,8 +3936,8 @@ module chip_array (
     .ray_in_5(ray5_23),
     .ray_in_6(ray6_15),
     .ray_in_7(ray7_7),
-    .knight_in(_n1169),
-    .king_in(_n1170),
+    .knight_in(_n1186),
+    .king_in(_n1187),
     .pawn_ne(pawn_23),
     .pawn_nw(pawn_21),
     .pawn_se(pawn_7),
@@ -3914,24 +3946,24 @@ module chip_array (
     .pawn_s(pawn_6),
     .pass_n(pass_22),
     .pass_s(pass_6),
-    .ray_out_0(_n1171),
-    .ray_out_1(_n1172),
-    .ray_out_2(_n1173),
-    .ray_out_3(_n1174),
-    .ray_out_4(_n1175),
-    .ray_out_5(_n1176),
-    .ray_out_6(_n1177),
-    .ray_out_7(_n1178),
-    .knight_out(_n1179),
-    .king_out(_n1180),
-    .pawn_out(_n1181),
-    .pass_out(_n1182),
-    .victim(_n1183),
-    .target(_n1184),
-    .attacker(_n1185),
-    .own_pawn(_n1186),
-    .vprio(_n1187),
-    .aprio(_n1188),
+    .ray_out_0(_n1188),
+    .ray_out_1(_n1189),
+    .ray_out_2(_n1190),
+    .ray_out_3(_n1191),
+    .ray_out_4(_n1192),
+    .ray_out_5(_n1193),
+    .ray_out_6(_n1194),
+    .ray_out_7(_n1195),
+    .knight_out(_n1196),
+    .king_out(_n1197),
+    .pawn_out(_n1198),
+    .pass_out(_n1199),
+    .victim(_n1200),
+    .target(_n1201),
+    .attacker(_n1202),
+    .own_pawn(_n1203),
+    .vprio(_n1204),
+    .aprio(_n1205),
     .piece(_cell_14_piece)
   );
   chip_cell cell_15 (
@@ -3950,6 +3982,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[15]),
+    .src_full(src_full[15]),
+    .active(active),
     .ep_here(ep_here[15]),
     .rank2(1'h1),
     .rank4(1'h0),
@@ -3963,8 +3997,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1196),
-    .king_in(_n1197),
+    .knight_in(_n1214),
+    .king_in(_n1215),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_22),
     .pawn_se(1'h0),
@@ -3973,24 +4007,24 @@ module chip_array (
     .pawn_s(pawn_7),
     .pass_n(pass_23),
     .pass_s(pass_7),
-    .ray_out_0(_n1198),
-    .ray_out_1(_n1199),
-    .ray_out_2(_n1200),
-    .ray_out_3(_n1201),
-    .ray_out_4(_n1202),
-    .ray_out_5(_n1203),
-    .ray_out_6(_n1204),
-    .ray_out_7(_n1205),
-    .knight_out(_n1206),
-    .king_out(_n1207),
-    .pawn_out(_n1208),
-    .pass_out(_n1209),
-    .victim(_n1210),
-    .target(_n1211),
-    .attacker(_n1212),
-    .own_pawn(_n1213),
-    .vprio(_n1214),
-    .aprio(_n1215),
+    .ray_out_0(_n1216),
+    .ray_out_1(_n1217),
+    .ray_out_2(_n1218),
+    .ray_out_3(_n1219),
+    .ray_out_4(_n1220),
+    .ray_out_5(_n1221),
+    .ray_out_6(_n1222),
+    .ray_out_7(_n1223),
+    .knight_out(_n1224),
+    .king_out(_n1225),
+    .pawn_out(_n1226),
+    .pass_out(_n1227),
+    .victim(_n1228),
+    .target(_n1229),
+    .attacker(_n1230),
+    .own_pawn(_n1231),
+    .vprio(_n1232),
+    .aprio(_n1233),
     .piece(_cell_15_piece)
   );
   chip_cell cell_16 (
@@ -4009,6 +4043,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[16]),
+    .src_full(src_full[16]),
+    .active(active),
     .ep_here(ep_here[16]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4022,8 +4058,8 @@ module chip_array (
     .ray_in_5(ray5_25),
     .ray_in_6(ray6_17),
     .ray_in_7(ray7_9),
-    .knight_in(_n1223),
-    .king_in(_n1224),
+    .knight_in(_n1242),
+    .king_in(_n1243),
     .pawn_ne(pawn_25),
     .pawn_nw(1'h0),
     .pawn_se(pawn_9),
@@ -4032,24 +4068,24 @@ module chip_array (
     .pawn_s(pawn_8),
     .pass_n(pass_24),
     .pass_s(pass_8),
-    .ray_out_0(_n1225),
-    .ray_out_1(_n1226),
-    .ray_out_2(_n1227),
-    .ray_out_3(_n1228),
-    .ray_out_4(_n1229),
-    .ray_out_5(_n1230),
-    .ray_out_6(_n1231),
-    .ray_out_7(_n1232),
-    .knight_out(_n1233),
-    .king_out(_n1234),
-    .pawn_out(_n1235),
-    .pass_out(_n1236),
-    .victim(_n1237),
-    .target(_n1238),
-    .attacker(_n1239),
-    .own_pawn(_n1240),
-    .vprio(_n1241),
-    .aprio(_n1242),
+    .ray_out_0(_n1244),
+    .ray_out_1(_n1245),
+    .ray_out_2(_n1246),
+    .ray_out_3(_n1247),
+    .ray_out_4(_n1248),
+    .ray_out_5(_n1249),
+    .ray_out_6(_n1250),
+    .ray_out_7(_n1251),
+    .knight_out(_n1252),
+    .king_out(_n1253),
+    .pawn_out(_n1254),
+    .pass_out(_n1255),
+    .victim(_n1256),
+    .target(_n1257),
+    .attacker(_n1258),
+    .own_pawn(_n1259),
+    .vprio(_n1260),
+    .aprio(_n1261),
     .piece(_cell_16_piece)
   );
   chip_cell cell_17 (
@@ -4068,6 +4104,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[17]),
+    .src_full(src_full[17]),
+    .active(active),
     .ep_here(ep_here[17]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4081,8 +4119,8 @@ module chip_array (
     .ray_in_5(ray5_26),
     .ray_in_6(ray6_18),
     .ray_in_7(ray7_10),
-    .knight_in(_n1250),
-    .king_in(_n1251),
+    .knight_in(_n1270),
+    .king_in(_n1271),
     .pawn_ne(pawn_26),
     .pawn_nw(pawn_24),
     .pawn_se(pawn_10),
@@ -4091,24 +4129,24 @@ module chip_array (
     .pawn_s(pawn_9),
     .pass_n(pass_25),
     .pass_s(pass_9),
-    .ray_out_0(_n1252),
-    .ray_out_1(_n1253),
-    .ray_out_2(_n1254),
-    .ray_out_3(_n1255),
-    .ray_out_4(_n1256),
-    .ray_out_5(_n1257),
-    .ray_out_6(_n1258),
-    .ray_out_7(_n1259),
-    .knight_out(_n1260),
-    .king_out(_n1261),
-    .pawn_out(_n1262),
-    .pass_out(_n1263),
-    .victim(_n1264),
-    .target(_n1265),
-    .attacker(_n1266),
-    .own_pawn(_n1267),
-    .vprio(_n1268),
-    .aprio(_n1269),
+    .ray_out_0(_n1272),
+    .ray_out_1(_n1273),
+    .ray_out_2(_n1274),
+    .ray_out_3(_n1275),
+    .ray_out_4(_n1276),
+    .ray_out_5(_n1277),
+    .ray_out_6(_n1278),
+    .ray_out_7(_n1279),
+    .knight_out(_n1280),
+    .king_out(_n1281),
+    .pawn_out(_n1282),
+    .pass_out(_n1283),
+    .victim(_n1284),
+    .target(_n1285),
+    .attacker(_n1286),
+    .own_pawn(_n1287),
+    .vprio(_n1288),
+    .aprio(_n1289),
     .piece(_cell_17_piece)
   );
   chip_cell cell_18 (
@@ -4127,6 +4165,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[18]),
+    .src_full(src_full[18]),
+    .active(active),
     .ep_here(ep_here[18]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4140,8 +4180,8 @@ module chip_array (
     .ray_in_5(ray5_27),
     .ray_in_6(ray6_19),
     .ray_in_7(ray7_11),
-    .knight_in(_n1277),
-    .king_in(_n1278),
+    .knight_in(_n1298),
+    .king_in(_n1299),
     .pawn_ne(pawn_27),
     .pawn_nw(pawn_25),
     .pawn_se(pawn_11),
@@ -4150,24 +4190,24 @@ module chip_array (
     .pawn_s(pawn_10),
     .pass_n(pass_26),
     .pass_s(pass_10),
-    .ray_out_0(_n1279),
-    .ray_out_1(_n1280),
-    .ray_out_2(_n1281),
-    .ray_out_3(_n1282),
-    .ray_out_4(_n1283),
-    .ray_out_5(_n1284),
-    .ray_out_6(_n1285),
-    .ray_out_7(_n1286),
-    .knight_out(_n1287),
-    .king_out(_n1288),
-    .pawn_out(_n1289),
-    .pass_out(_n1290),
-    .victim(_n1291),
-    .target(_n1292),
-    .attacker(_n1293),
-    .own_pawn(_n1294),
-    .vprio(_n1295),
-    .aprio(_n1296),
+    .ray_out_0(_n1300),
+    .ray_out_1(_n1301),
+    .ray_out_2(_n1302),
+    .ray_out_3(_n1303),
+    .ray_out_4(_n1304),
+    .ray_out_5(_n1305),
+    .ray_out_6(_n1306),
+    .ray_out_7(_n1307),
+    .knight_out(_n1308),
+    .king_out(_n1309),
+    .pawn_out(_n1310),
+    .pass_out(_n1311),
+    .victim(_n1312),
+    .target(_n1313),
+    .attacker(_n1314),
+    .own_pawn(_n1315),
+    .vprio(_n1316),
+    .aprio(_n1317),
     .piece(_cell_18_piece)
   );
   chip_cell cell_19 (
@@ -4186,6 +4226,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[19]),
+    .src_full(src_full[19]),
+    .active(active),
     .ep_here(ep_here[19]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4199,8 +4241,8 @@ module chip_array (
     .ray_in_5(ray5_28),
     .ray_in_6(ray6_20),
     .ray_in_7(ray7_12),
-    .knight_in(_n1304),
-    .king_in(_n1305),
+    .knight_in(_n1326),
+    .king_in(_n1327),
     .pawn_ne(pawn_28),
     .pawn_nw(pawn_26),
     .pawn_se(pawn_12),
@@ -4209,24 +4251,24 @@ module chip_array (
     .pawn_s(pawn_11),
     .pass_n(pass_27),
     .pass_s(pass_11),
-    .ray_out_0(_n1306),
-    .ray_out_1(_n1307),
-    .ray_out_2(_n1308),
-    .ray_out_3(_n1309),
-    .ray_out_4(_n1310),
-    .ray_out_5(_n1311),
-    .ray_out_6(_n1312),
-    .ray_out_7(_n1313),
-    .knight_out(_n1314),
-    .king_out(_n1315),
-    .pawn_out(_n1316),
-    .pass_out(_n1317),
-    .victim(_n1318),
-    .target(_n1319),
-    .attacker(_n1320),
-    .own_pawn(_n1321),
-    .vprio(_n1322),
-    .aprio(_n1323),
+    .ray_out_0(_n1328),
+    .ray_out_1(_n1329),
+    .ray_out_2(_n1330),
+    .ray_out_3(_n1331),
+    .ray_out_4(_n1332),
+    .ray_out_5(_n1333),
+    .ray_out_6(_n1334),
+    .ray_out_7(_n1335),
+    .knight_out(_n1336),
+    .king_out(_n1337),
+    .pawn_out(_n1338),
+    .pass_out(_n1339),
+    .victim(_n1340),
+    .target(_n1341),
+    .attacker(_n1342),
+    .own_pawn(_n1343),
+    .vprio(_n1344),
+    .aprio(_n1345),
     .piece(_cell_19_piece)
   );
   chip_cell cell_20 (
@@ -4245,6 +4287,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[20]),
+    .src_full(src_full[20]),
+    .active(active),
     .ep_here(ep_here[20]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4258,8 +4302,8 @@ module chip_array (
     .ray_in_5(ray5_29),
     .ray_in_6(ray6_21),
     .ray_in_7(ray7_13),
-    .knight_in(_n1331),
-    .king_in(_n1332),
+    .knight_in(_n1354),
+    .king_in(_n1355),
     .pawn_ne(pawn_29),
     .pawn_nw(pawn_27),
     .pawn_se(pawn_13),
@@ -4268,24 +4312,24 @@ module chip_array (
     .pawn_s(pawn_12),
     .pass_n(pass_28),
     .pass_s(pass_12),
-    .ray_out_0(_n1333),
-    .ray_out_1(_n1334),
-    .ray_out_2(_n1335),
-    .ray_out_3(_n1336),
-    .ray_out_4(_n1337),
-    .ray_out_5(_n1338),
-    .ray_out_6(_n1339),
-    .ray_out_7(_n1340),
-    .knight_out(_n1341),
-    .king_out(_n1342),
-    .pawn_out(_n1343),
-    .pass_out(_n1344),
-    .victim(_n1345),
-    .target(_n1346),
-    .attacker(_n1347),
-    .own_pawn(_n1348),
-    .vprio(_n1349),
-    .aprio(_n1350),
+    .ray_out_0(_n1356),
+    .ray_out_1(_n1357),
+    .ray_out_2(_n1358),
+    .ray_out_3(_n1359),
+    .ray_out_4(_n1360),
+    .ray_out_5(_n1361),
+    .ray_out_6(_n1362),
+    .ray_out_7(_n1363),
+    .knight_out(_n1364),
+    .king_out(_n1365),
+    .pawn_out(_n1366),
+    .pass_out(_n1367),
+    .victim(_n1368),
+    .target(_n1369),
+    .attacker(_n1370),
+    .own_pawn(_n1371),
+    .vprio(_n1372),
+    .aprio(_n1373),
     .piece(_cell_20_piece)
   );
   chip_cell cell_21 (
@@ -4304,6 +4348,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[21]),
+    .src_full(src_full[21]),
+    .active(active),
     .ep_here(ep_here[21]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4317,8 +4363,8 @@ module chip_array (
     .ray_in_5(ray5_30),
     .ray_in_6(ray6_22),
     .ray_in_7(ray7_14),
-    .knight_in(_n1358),
-    .king_in(_n1359),
+    .knight_in(_n1382),
+    .king_in(_n1383),
     .pawn_ne(pawn_30),
     .pawn_nw(pawn_28),
     .pawn_se(pawn_14),
@@ -4327,24 +4373,24 @@ module chip_array (
     .pawn_s(pawn_13),
     .pass_n(pass_29),
     .pass_s(pass_13),
-    .ray_out_0(_n1360),
-    .ray_out_1(_n1361),
-    .ray_out_2(_n1362),
-    .ray_out_3(_n1363),
-    .ray_out_4(_n1364),
-    .ray_out_5(_n1365),
-    .ray_out_6(_n1366),
-    .ray_out_7(_n1367),
-    .knight_out(_n1368),
-    .king_out(_n1369),
-    .pawn_out(_n1370),
-    .pass_out(_n1371),
-    .victim(_n1372),
-    .target(_n1373),
-    .attacker(_n1374),
-    .own_pawn(_n1375),
-    .vprio(_n1376),
-    .aprio(_n1377),
+    .ray_out_0(_n1384),
+    .ray_out_1(_n1385),
+    .ray_out_2(_n1386),
+    .ray_out_3(_n1387),
+    .ray_out_4(_n1388),
+    .ray_out_5(_n1389),
+    .ray_out_6(_n1390),
+    .ray_out_7(_n1391),
+    .knight_out(_n1392),
+    .king_out(_n1393),
+    .pawn_out(_n1394),
+    .pass_out(_n1395),
+    .victim(_n1396),
+    .target(_n1397),
+    .attacker(_n1398),
+    .own_pawn(_n1399),
+    .vprio(_n1400),
+    .aprio(_n1401),
     .piece(_cell_21_piece)
   );
   chip_cell cell_22 (
@@ -4363,6 +4409,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[22]),
+    .src_full(src_full[22]),
+    .active(active),
     .ep_here(ep_here[22]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4376,8 +4424,8 @@ module chip_array (
     .ray_in_5(ray5_31),
     .ray_in_6(ray6_23),
     .ray_in_7(ray7_15),
-    .knight_in(_n1385),
-    .king_in(_n1386),
+    .knight_in(_n1410),
+    .king_in(_n1411),
     .pawn_ne(pawn_31),
     .pawn_nw(pawn_29),
     .pawn_se(pawn_15),
@@ -4386,24 +4434,24 @@ module chip_array (
     .pawn_s(pawn_14),
     .pass_n(pass_30),
     .pass_s(pass_14),
-    .ray_out_0(_n1387),
-    .ray_out_1(_n1388),
-    .ray_out_2(_n1389),
-    .ray_out_3(_n1390),
-    .ray_out_4(_n1391),
-    .ray_out_5(_n1392),
-    .ray_out_6(_n1393),
-    .ray_out_7(_n1394),
-    .knight_out(_n1395),
-    .king_out(_n1396),
-    .pawn_out(_n1397),
-    .pass_out(_n1398),
-    .victim(_n1399),
-    .target(_n1400),
-    .attacker(_n1401),
-    .own_pawn(_n1402),
-    .vprio(_n1403),
-    .aprio(_n1404),
+    .ray_out_0(_n1412),
+    .ray_out_1(_n1413),
+    .ray_out_2(_n1414),
+    .ray_out_3(_n1415),
+    .ray_out_4(_n1416),
+    .ray_out_5(_n1417),
+    .ray_out_6(_n1418),
+    .ray_out_7(_n1419),
+    .knight_out(_n1420),
+    .king_out(_n1421),
+    .pawn_out(_n1422),
+    .pass_out(_n1423),
+    .victim(_n1424),
+    .target(_n1425),
+    .attacker(_n1426),
+    .own_pawn(_n1427),
+    .vprio(_n1428),
+    .aprio(_n1429),
     .piece(_cell_22_piece)
   );
   chip_cell cell_23 (
@@ -4422,6 +4470,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[23]),
+    .src_full(src_full[23]),
+    .active(active),
     .ep_here(ep_here[23]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4435,8 +4485,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1412),
-    .king_in(_n1413),
+    .knight_in(_n1438),
+    .king_in(_n1439),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_30),
     .pawn_se(1'h0),
@@ -4445,24 +4495,24 @@ module chip_array (
     .pawn_s(pawn_15),
     .pass_n(pass_31),
     .pass_s(pass_15),
-    .ray_out_0(_n1414),
-    .ray_out_1(_n1415),
-    .ray_out_2(_n1416),
-    .ray_out_3(_n1417),
-    .ray_out_4(_n1418),
-    .ray_out_5(_n1419),
-    .ray_out_6(_n1420),
-    .ray_out_7(_n1421),
-    .knight_out(_n1422),
-    .king_out(_n1423),
-    .pawn_out(_n1424),
-    .pass_out(_n1425),
-    .victim(_n1426),
-    .target(_n1427),
-    .attacker(_n1428),
-    .own_pawn(_n1429),
-    .vprio(_n1430),
-    .aprio(_n1431),
+    .ray_out_0(_n1440),
+    .ray_out_1(_n1441),
+    .ray_out_2(_n1442),
+    .ray_out_3(_n1443),
+    .ray_out_4(_n1444),
+    .ray_out_5(_n1445),
+    .ray_out_6(_n1446),
+    .ray_out_7(_n1447),
+    .knight_out(_n1448),
+    .king_out(_n1449),
+    .pawn_out(_n1450),
+    .pass_out(_n1451),
+    .victim(_n1452),
+    .target(_n1453),
+    .attacker(_n1454),
+    .own_pawn(_n1455),
+    .vprio(_n1456),
+    .aprio(_n1457),
     .piece(_cell_23_piece)
   );
   chip_cell cell_24 (
@@ -4481,6 +4531,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[24]),
+    .src_full(src_full[24]),
+    .active(active),
     .ep_here(ep_here[24]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4494,8 +4546,8 @@ module chip_array (
     .ray_in_5(ray5_33),
     .ray_in_6(ray6_25),
     .ray_in_7(ray7_17),
-    .knight_in(_n1439),
-    .king_in(_n1440),
+    .knight_in(_n1466),
+    .king_in(_n1467),
     .pawn_ne(pawn_33),
     .pawn_nw(1'h0),
     .pawn_se(pawn_17),
@@ -4504,65 +4556,6 @@ module chip_array (
     .pawn_s(pawn_16),
     .pass_n(pass_32),
     .pass_s(pass_16),
-    .ray_out_0(_n1441),
-    .ray_out_1(_n1442),
-    .ray_out_2(_n1443),
-    .ray_out_3(_n1444),
-    .ray_out_4(_n1445),
-    .ray_out_5(_n1446),
-    .ray_out_6(_n1447),
-    .ray_out_7(_n1448),
-    .knight_out(_n1449),
-    .king_out(_n1450),
-    .pawn_out(_n1451),
-    .pass_out(_n1452),
-    .victim(_n1453),
-    .target(_n1454),
-    .attacker(_n1455),
-    .own_pawn(_n1456),
-    .vprio(_n1457),
-    .aprio(_n1458),
-    .piece(_cell_24_piece)
-  );
-  chip_cell cell_25 (
-    .clk(clk),
-    .rst(rst),
-    .we(we[3]),
-    .piece_in(row[7:4]),
-    .vprio_in(vprio_row[5:3]),
-    .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[25]),
-    .ep_prio(ep_prio),
-    .black(black),
-    .start(start),
-    .black_next(black_next),
-    .find_victim(find_victim),
-    .all_enemies(all_enemies),
-    .quiet_pat(quiet_pat),
-    .src_sel(src_sel[25]),
-    .ep_here(ep_here[25]),
-    .rank2(1'h0),
-    .rank4(1'h1),
-    .rank5(1'h0),
-    .rank7(1'h0),
-    .ray_in_0(ray0_17),
-    .ray_in_1(ray1_16),
-    .ray_in_2(ray2_24),
-    .ray_in_3(ray3_32),
-    .ray_in_4(ray4_33),
-    .ray_in_5(ray5_34),
-    .ray_in_6(ray6_26),
-    .ray_in_7(ray7_18),
-    .knight_in(_n1466),
-    .king_in(_n1467),
-    .pawn_ne(pawn_34),
-    .pawn_nw(pawn_32),
-    .pawn_se(pawn_18),
-    .pawn_sw(pawn_16),
-    .pawn_n(pawn_33),
-    .pawn_s(pawn_17),
-    .pass_n(pass_33),
-    .pass_s(pass_17),
     .ray_out_0(_n1468),
     .ray_out_1(_n1469),
     .ray_out_2(_n1470),
@@ -4581,6 +4574,67 @@ module chip_array (
     .own_pawn(_n1483),
     .vprio(_n1484),
     .aprio(_n1485),
+    .piece(_cell_24_piece)
+  );
+  chip_cell cell_25 (
+    .clk(clk),
+    .rst(rst),
+    .we(we[3]),
+    .piece_in(row[7:4]),
+    .vprio_in(vprio_row[5:3]),
+    .aprio_in(aprio_row[5:3]),
+    .ep_set(ep_set[25]),
+    .ep_prio(ep_prio),
+    .black(black),
+    .start(start),
+    .black_next(black_next),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
+    .quiet_pat(quiet_pat),
+    .src_sel(src_sel[25]),
+    .src_full(src_full[25]),
+    .active(active),
+    .ep_here(ep_here[25]),
+    .rank2(1'h0),
+    .rank4(1'h1),
+    .rank5(1'h0),
+    .rank7(1'h0),
+    .ray_in_0(ray0_17),
+    .ray_in_1(ray1_16),
+    .ray_in_2(ray2_24),
+    .ray_in_3(ray3_32),
+    .ray_in_4(ray4_33),
+    .ray_in_5(ray5_34),
+    .ray_in_6(ray6_26),
+    .ray_in_7(ray7_18),
+    .knight_in(_n1494),
+    .king_in(_n1495),
+    .pawn_ne(pawn_34),
+    .pawn_nw(pawn_32),
+    .pawn_se(pawn_18),
+    .pawn_sw(pawn_16),
+    .pawn_n(pawn_33),
+    .pawn_s(pawn_17),
+    .pass_n(pass_33),
+    .pass_s(pass_17),
+    .ray_out_0(_n1496),
+    .ray_out_1(_n1497),
+    .ray_out_2(_n1498),
+    .ray_out_3(_n1499),
+    .ray_out_4(_n1500),
+    .ray_out_5(_n1501),
+    .ray_out_6(_n1502),
+    .ray_out_7(_n1503),
+    .knight_out(_n1504),
+    .king_out(_n1505),
+    .pawn_out(_n1506),
+    .pass_out(_n1507),
+    .victim(_n1508),
+    .target(_n1509),
+    .attacker(_n1510),
+    .own_pawn(_n1511),
+    .vprio(_n1512),
+    .aprio(_n1513),
     .piece(_cell_25_piece)
   );
   chip_cell cell_26 (
@@ -4599,6 +4653,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[26]),
+    .src_full(src_full[26]),
+    .active(active),
     .ep_here(ep_here[26]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4612,8 +4668,8 @@ module chip_array (
     .ray_in_5(ray5_35),
     .ray_in_6(ray6_27),
     .ray_in_7(ray7_19),
-    .knight_in(_n1493),
-    .king_in(_n1494),
+    .knight_in(_n1522),
+    .king_in(_n1523),
     .pawn_ne(pawn_35),
     .pawn_nw(pawn_33),
     .pawn_se(pawn_19),
@@ -4622,24 +4678,24 @@ module chip_array (
     .pawn_s(pawn_18),
     .pass_n(pass_34),
     .pass_s(pass_18),
-    .ray_out_0(_n1495),
-    .ray_out_1(_n1496),
-    .ray_out_2(_n1497),
-    .ray_out_3(_n1498),
-    .ray_out_4(_n1499),
-    .ray_out_5(_n1500),
-    .ray_out_6(_n1501),
-    .ray_out_7(_n1502),
-    .knight_out(_n1503),
-    .king_out(_n1504),
-    .pawn_out(_n1505),
-    .pass_out(_n1506),
-    .victim(_n1507),
-    .target(_n1508),
-    .attacker(_n1509),
-    .own_pawn(_n1510),
-    .vprio(_n1511),
-    .aprio(_n1512),
+    .ray_out_0(_n1524),
+    .ray_out_1(_n1525),
+    .ray_out_2(_n1526),
+    .ray_out_3(_n1527),
+    .ray_out_4(_n1528),
+    .ray_out_5(_n1529),
+    .ray_out_6(_n1530),
+    .ray_out_7(_n1531),
+    .knight_out(_n1532),
+    .king_out(_n1533),
+    .pawn_out(_n1534),
+    .pass_out(_n1535),
+    .victim(_n1536),
+    .target(_n1537),
+    .attacker(_n1538),
+    .own_pawn(_n1539),
+    .vprio(_n1540),
+    .aprio(_n1541),
     .piece(_cell_26_piece)
   );
   chip_cell cell_27 (
@@ -4658,6 +4714,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[27]),
+    .src_full(src_full[27]),
+    .active(active),
     .ep_here(ep_here[27]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4671,8 +4729,8 @@ module chip_array (
     .ray_in_5(ray5_36),
     .ray_in_6(ray6_28),
     .ray_in_7(ray7_20),
-    .knight_in(_n1520),
-    .king_in(_n1521),
+    .knight_in(_n1550),
+    .king_in(_n1551),
     .pawn_ne(pawn_36),
     .pawn_nw(pawn_34),
     .pawn_se(pawn_20),
@@ -4681,24 +4739,24 @@ module chip_array (
     .pawn_s(pawn_19),
     .pass_n(pass_35),
     .pass_s(pass_19),
-    .ray_out_0(_n1522),
-    .ray_out_1(_n1523),
-    .ray_out_2(_n1524),
-    .ray_out_3(_n1525),
-    .ray_out_4(_n1526),
-    .ray_out_5(_n1527),
-    .ray_out_6(_n1528),
-    .ray_out_7(_n1529),
-    .knight_out(_n1530),
-    .king_out(_n1531),
-    .pawn_out(_n1532),
-    .pass_out(_n1533),
-    .victim(_n1534),
-    .target(_n1535),
-    .attacker(_n1536),
-    .own_pawn(_n1537),
-    .vprio(_n1538),
-    .aprio(_n1539),
+    .ray_out_0(_n1552),
+    .ray_out_1(_n1553),
+    .ray_out_2(_n1554),
+    .ray_out_3(_n1555),
+    .ray_out_4(_n1556),
+    .ray_out_5(_n1557),
+    .ray_out_6(_n1558),
+    .ray_out_7(_n1559),
+    .knight_out(_n1560),
+    .king_out(_n1561),
+    .pawn_out(_n1562),
+    .pass_out(_n1563),
+    .victim(_n1564),
+    .target(_n1565),
+    .attacker(_n1566),
+    .own_pawn(_n1567),
+    .vprio(_n1568),
+    .aprio(_n1569),
     .piece(_cell_27_piece)
   );
   chip_cell cell_28 (
@@ -4717,6 +4775,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[28]),
+    .src_full(src_full[28]),
+    .active(active),
     .ep_here(ep_here[28]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4730,8 +4790,8 @@ module chip_array (
     .ray_in_5(ray5_37),
     .ray_in_6(ray6_29),
     .ray_in_7(ray7_21),
-    .knight_in(_n1547),
-    .king_in(_n1548),
+    .knight_in(_n1578),
+    .king_in(_n1579),
     .pawn_ne(pawn_37),
     .pawn_nw(pawn_35),
     .pawn_se(pawn_21),
@@ -4740,24 +4800,24 @@ module chip_array (
     .pawn_s(pawn_20),
     .pass_n(pass_36),
     .pass_s(pass_20),
-    .ray_out_0(_n1549),
-    .ray_out_1(_n1550),
-    .ray_out_2(_n1551),
-    .ray_out_3(_n1552),
-    .ray_out_4(_n1553),
-    .ray_out_5(_n1554),
-    .ray_out_6(_n1555),
-    .ray_out_7(_n1556),
-    .knight_out(_n1557),
-    .king_out(_n1558),
-    .pawn_out(_n1559),
-    .pass_out(_n1560),
-    .victim(_n1561),
-    .target(_n1562),
-    .attacker(_n1563),
-    .own_pawn(_n1564),
-    .vprio(_n1565),
-    .aprio(_n1566),
+    .ray_out_0(_n1580),
+    .ray_out_1(_n1581),
+    .ray_out_2(_n1582),
+    .ray_out_3(_n1583),
+    .ray_out_4(_n1584),
+    .ray_out_5(_n1585),
+    .ray_out_6(_n1586),
+    .ray_out_7(_n1587),
+    .knight_out(_n1588),
+    .king_out(_n1589),
+    .pawn_out(_n1590),
+    .pass_out(_n1591),
+    .victim(_n1592),
+    .target(_n1593),
+    .attacker(_n1594),
+    .own_pawn(_n1595),
+    .vprio(_n1596),
+    .aprio(_n1597),
     .piece(_cell_28_piece)
   );
   chip_cell cell_29 (
@@ -4776,6 +4836,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[29]),
+    .src_full(src_full[29]),
+    .active(active),
     .ep_here(ep_here[29]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4789,8 +4851,8 @@ module chip_array (
     .ray_in_5(ray5_38),
     .ray_in_6(ray6_30),
     .ray_in_7(ray7_22),
-    .knight_in(_n1574),
-    .king_in(_n1575),
+    .knight_in(_n1606),
+    .king_in(_n1607),
     .pawn_ne(pawn_38),
     .pawn_nw(pawn_36),
     .pawn_se(pawn_22),
@@ -4799,24 +4861,24 @@ module chip_array (
     .pawn_s(pawn_21),
     .pass_n(pass_37),
     .pass_s(pass_21),
-    .ray_out_0(_n1576),
-    .ray_out_1(_n1577),
-    .ray_out_2(_n1578),
-    .ray_out_3(_n1579),
-    .ray_out_4(_n1580),
-    .ray_out_5(_n1581),
-    .ray_out_6(_n1582),
-    .ray_out_7(_n1583),
-    .knight_out(_n1584),
-    .king_out(_n1585),
-    .pawn_out(_n1586),
-    .pass_out(_n1587),
-    .victim(_n1588),
-    .target(_n1589),
-    .attacker(_n1590),
-    .own_pawn(_n1591),
-    .vprio(_n1592),
-    .aprio(_n1593),
+    .ray_out_0(_n1608),
+    .ray_out_1(_n1609),
+    .ray_out_2(_n1610),
+    .ray_out_3(_n1611),
+    .ray_out_4(_n1612),
+    .ray_out_5(_n1613),
+    .ray_out_6(_n1614),
+    .ray_out_7(_n1615),
+    .knight_out(_n1616),
+    .king_out(_n1617),
+    .pawn_out(_n1618),
+    .pass_out(_n1619),
+    .victim(_n1620),
+    .target(_n1621),
+    .attacker(_n1622),
+    .own_pawn(_n1623),
+    .vprio(_n1624),
+    .aprio(_n1625),
     .piece(_cell_29_piece)
   );
   chip_cell cell_30 (
@@ -4835,6 +4897,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[30]),
+    .src_full(src_full[30]),
+    .active(active),
     .ep_here(ep_here[30]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4848,8 +4912,8 @@ module chip_array (
     .ray_in_5(ray5_39),
     .ray_in_6(ray6_31),
     .ray_in_7(ray7_23),
-    .knight_in(_n1601),
-    .king_in(_n1602),
+    .knight_in(_n1634),
+    .king_in(_n1635),
     .pawn_ne(pawn_39),
     .pawn_nw(pawn_37),
     .pawn_se(pawn_23),
@@ -4858,24 +4922,24 @@ module chip_array (
     .pawn_s(pawn_22),
     .pass_n(pass_38),
     .pass_s(pass_22),
-    .ray_out_0(_n1603),
-    .ray_out_1(_n1604),
-    .ray_out_2(_n1605),
-    .ray_out_3(_n1606),
-    .ray_out_4(_n1607),
-    .ray_out_5(_n1608),
-    .ray_out_6(_n1609),
-    .ray_out_7(_n1610),
-    .knight_out(_n1611),
-    .king_out(_n1612),
-    .pawn_out(_n1613),
-    .pass_out(_n1614),
-    .victim(_n1615),
-    .target(_n1616),
-    .attacker(_n1617),
-    .own_pawn(_n1618),
-    .vprio(_n1619),
-    .aprio(_n1620),
+    .ray_out_0(_n1636),
+    .ray_out_1(_n1637),
+    .ray_out_2(_n1638),
+    .ray_out_3(_n1639),
+    .ray_out_4(_n1640),
+    .ray_out_5(_n1641),
+    .ray_out_6(_n1642),
+    .ray_out_7(_n1643),
+    .knight_out(_n1644),
+    .king_out(_n1645),
+    .pawn_out(_n1646),
+    .pass_out(_n1647),
+    .victim(_n1648),
+    .target(_n1649),
+    .attacker(_n1650),
+    .own_pawn(_n1651),
+    .vprio(_n1652),
+    .aprio(_n1653),
     .piece(_cell_30_piece)
   );
   chip_cell cell_31 (
@@ -4894,6 +4958,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[31]),
+    .src_full(src_full[31]),
+    .active(active),
     .ep_here(ep_here[31]),
     .rank2(1'h0),
     .rank4(1'h1),
@@ -4907,8 +4973,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1628),
-    .king_in(_n1629),
+    .knight_in(_n1662),
+    .king_in(_n1663),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_38),
     .pawn_se(1'h0),
@@ -4917,24 +4983,24 @@ module chip_array (
     .pawn_s(pawn_23),
     .pass_n(pass_39),
     .pass_s(pass_23),
-    .ray_out_0(_n1630),
-    .ray_out_1(_n1631),
-    .ray_out_2(_n1632),
-    .ray_out_3(_n1633),
-    .ray_out_4(_n1634),
-    .ray_out_5(_n1635),
-    .ray_out_6(_n1636),
-    .ray_out_7(_n1637),
-    .knight_out(_n1638),
-    .king_out(_n1639),
-    .pawn_out(_n1640),
-    .pass_out(_n1641),
-    .victim(_n1642),
-    .target(_n1643),
-    .attacker(_n1644),
-    .own_pawn(_n1645),
-    .vprio(_n1646),
-    .aprio(_n1647),
+    .ray_out_0(_n1664),
+    .ray_out_1(_n1665),
+    .ray_out_2(_n1666),
+    .ray_out_3(_n1667),
+    .ray_out_4(_n1668),
+    .ray_out_5(_n1669),
+    .ray_out_6(_n1670),
+    .ray_out_7(_n1671),
+    .knight_out(_n1672),
+    .king_out(_n1673),
+    .pawn_out(_n1674),
+    .pass_out(_n1675),
+    .victim(_n1676),
+    .target(_n1677),
+    .attacker(_n1678),
+    .own_pawn(_n1679),
+    .vprio(_n1680),
+    .aprio(_n1681),
     .piece(_cell_31_piece)
   );
   chip_cell cell_32 (
@@ -4953,6 +5019,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[32]),
+    .src_full(src_full[32]),
+    .active(active),
     .ep_here(ep_here[32]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -4966,8 +5034,8 @@ module chip_array (
     .ray_in_5(ray5_41),
     .ray_in_6(ray6_33),
     .ray_in_7(ray7_25),
-    .knight_in(_n1655),
-    .king_in(_n1656),
+    .knight_in(_n1690),
+    .king_in(_n1691),
     .pawn_ne(pawn_41),
     .pawn_nw(1'h0),
     .pawn_se(pawn_25),
@@ -4976,24 +5044,24 @@ module chip_array (
     .pawn_s(pawn_24),
     .pass_n(pass_40),
     .pass_s(pass_24),
-    .ray_out_0(_n1657),
-    .ray_out_1(_n1658),
-    .ray_out_2(_n1659),
-    .ray_out_3(_n1660),
-    .ray_out_4(_n1661),
-    .ray_out_5(_n1662),
-    .ray_out_6(_n1663),
-    .ray_out_7(_n1664),
-    .knight_out(_n1665),
-    .king_out(_n1666),
-    .pawn_out(_n1667),
-    .pass_out(_n1668),
-    .victim(_n1669),
-    .target(_n1670),
-    .attacker(_n1671),
-    .own_pawn(_n1672),
-    .vprio(_n1673),
-    .aprio(_n1674),
+    .ray_out_0(_n1692),
+    .ray_out_1(_n1693),
+    .ray_out_2(_n1694),
+    .ray_out_3(_n1695),
+    .ray_out_4(_n1696),
+    .ray_out_5(_n1697),
+    .ray_out_6(_n1698),
+    .ray_out_7(_n1699),
+    .knight_out(_n1700),
+    .king_out(_n1701),
+    .pawn_out(_n1702),
+    .pass_out(_n1703),
+    .victim(_n1704),
+    .target(_n1705),
+    .attacker(_n1706),
+    .own_pawn(_n1707),
+    .vprio(_n1708),
+    .aprio(_n1709),
     .piece(_cell_32_piece)
   );
   chip_cell cell_33 (
@@ -5012,6 +5080,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[33]),
+    .src_full(src_full[33]),
+    .active(active),
     .ep_here(ep_here[33]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5025,8 +5095,8 @@ module chip_array (
     .ray_in_5(ray5_42),
     .ray_in_6(ray6_34),
     .ray_in_7(ray7_26),
-    .knight_in(_n1682),
-    .king_in(_n1683),
+    .knight_in(_n1718),
+    .king_in(_n1719),
     .pawn_ne(pawn_42),
     .pawn_nw(pawn_40),
     .pawn_se(pawn_26),
@@ -5035,24 +5105,24 @@ module chip_array (
     .pawn_s(pawn_25),
     .pass_n(pass_41),
     .pass_s(pass_25),
-    .ray_out_0(_n1684),
-    .ray_out_1(_n1685),
-    .ray_out_2(_n1686),
-    .ray_out_3(_n1687),
-    .ray_out_4(_n1688),
-    .ray_out_5(_n1689),
-    .ray_out_6(_n1690),
-    .ray_out_7(_n1691),
-    .knight_out(_n1692),
-    .king_out(_n1693),
-    .pawn_out(_n1694),
-    .pass_out(_n1695),
-    .victim(_n1696),
-    .target(_n1697),
-    .attacker(_n1698),
-    .own_pawn(_n1699),
-    .vprio(_n1700),
-    .aprio(_n1701),
+    .ray_out_0(_n1720),
+    .ray_out_1(_n1721),
+    .ray_out_2(_n1722),
+    .ray_out_3(_n1723),
+    .ray_out_4(_n1724),
+    .ray_out_5(_n1725),
+    .ray_out_6(_n1726),
+    .ray_out_7(_n1727),
+    .knight_out(_n1728),
+    .king_out(_n1729),
+    .pawn_out(_n1730),
+    .pass_out(_n1731),
+    .victim(_n1732),
+    .target(_n1733),
+    .attacker(_n1734),
+    .own_pawn(_n1735),
+    .vprio(_n1736),
+    .aprio(_n1737),
     .piece(_cell_33_piece)
   );
   chip_cell cell_34 (
@@ -5071,6 +5141,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[34]),
+    .src_full(src_full[34]),
+    .active(active),
     .ep_here(ep_here[34]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5084,8 +5156,8 @@ module chip_array (
     .ray_in_5(ray5_43),
     .ray_in_6(ray6_35),
     .ray_in_7(ray7_27),
-    .knight_in(_n1709),
-    .king_in(_n1710),
+    .knight_in(_n1746),
+    .king_in(_n1747),
     .pawn_ne(pawn_43),
     .pawn_nw(pawn_41),
     .pawn_se(pawn_27),
@@ -5094,24 +5166,24 @@ module chip_array (
     .pawn_s(pawn_26),
     .pass_n(pass_42),
     .pass_s(pass_26),
-    .ray_out_0(_n1711),
-    .ray_out_1(_n1712),
-    .ray_out_2(_n1713),
-    .ray_out_3(_n1714),
-    .ray_out_4(_n1715),
-    .ray_out_5(_n1716),
-    .ray_out_6(_n1717),
-    .ray_out_7(_n1718),
-    .knight_out(_n1719),
-    .king_out(_n1720),
-    .pawn_out(_n1721),
-    .pass_out(_n1722),
-    .victim(_n1723),
-    .target(_n1724),
-    .attacker(_n1725),
-    .own_pawn(_n1726),
-    .vprio(_n1727),
-    .aprio(_n1728),
+    .ray_out_0(_n1748),
+    .ray_out_1(_n1749),
+    .ray_out_2(_n1750),
+    .ray_out_3(_n1751),
+    .ray_out_4(_n1752),
+    .ray_out_5(_n1753),
+    .ray_out_6(_n1754),
+    .ray_out_7(_n1755),
+    .knight_out(_n1756),
+    .king_out(_n1757),
+    .pawn_out(_n1758),
+    .pass_out(_n1759),
+    .victim(_n1760),
+    .target(_n1761),
+    .attacker(_n1762),
+    .own_pawn(_n1763),
+    .vprio(_n1764),
+    .aprio(_n1765),
     .piece(_cell_34_piece)
   );
   chip_cell cell_35 (
@@ -5130,6 +5202,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[35]),
+    .src_full(src_full[35]),
+    .active(active),
     .ep_here(ep_here[35]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5143,8 +5217,8 @@ module chip_array (
     .ray_in_5(ray5_44),
     .ray_in_6(ray6_36),
     .ray_in_7(ray7_28),
-    .knight_in(_n1736),
-    .king_in(_n1737),
+    .knight_in(_n1774),
+    .king_in(_n1775),
     .pawn_ne(pawn_44),
     .pawn_nw(pawn_42),
     .pawn_se(pawn_28),
@@ -5153,24 +5227,24 @@ module chip_array (
     .pawn_s(pawn_27),
     .pass_n(pass_43),
     .pass_s(pass_27),
-    .ray_out_0(_n1738),
-    .ray_out_1(_n1739),
-    .ray_out_2(_n1740),
-    .ray_out_3(_n1741),
-    .ray_out_4(_n1742),
-    .ray_out_5(_n1743),
-    .ray_out_6(_n1744),
-    .ray_out_7(_n1745),
-    .knight_out(_n1746),
-    .king_out(_n1747),
-    .pawn_out(_n1748),
-    .pass_out(_n1749),
-    .victim(_n1750),
-    .target(_n1751),
-    .attacker(_n1752),
-    .own_pawn(_n1753),
-    .vprio(_n1754),
-    .aprio(_n1755),
+    .ray_out_0(_n1776),
+    .ray_out_1(_n1777),
+    .ray_out_2(_n1778),
+    .ray_out_3(_n1779),
+    .ray_out_4(_n1780),
+    .ray_out_5(_n1781),
+    .ray_out_6(_n1782),
+    .ray_out_7(_n1783),
+    .knight_out(_n1784),
+    .king_out(_n1785),
+    .pawn_out(_n1786),
+    .pass_out(_n1787),
+    .victim(_n1788),
+    .target(_n1789),
+    .attacker(_n1790),
+    .own_pawn(_n1791),
+    .vprio(_n1792),
+    .aprio(_n1793),
     .piece(_cell_35_piece)
   );
   chip_cell cell_36 (
@@ -5189,6 +5263,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[36]),
+    .src_full(src_full[36]),
+    .active(active),
     .ep_here(ep_here[36]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5202,8 +5278,8 @@ module chip_array (
     .ray_in_5(ray5_45),
     .ray_in_6(ray6_37),
     .ray_in_7(ray7_29),
-    .knight_in(_n1763),
-    .king_in(_n1764),
+    .knight_in(_n1802),
+    .king_in(_n1803),
     .pawn_ne(pawn_45),
     .pawn_nw(pawn_43),
     .pawn_se(pawn_29),
@@ -5212,24 +5288,24 @@ module chip_array (
     .pawn_s(pawn_28),
     .pass_n(pass_44),
     .pass_s(pass_28),
-    .ray_out_0(_n1765),
-    .ray_out_1(_n1766),
-    .ray_out_2(_n1767),
-    .ray_out_3(_n1768),
-    .ray_out_4(_n1769),
-    .ray_out_5(_n1770),
-    .ray_out_6(_n1771),
-    .ray_out_7(_n1772),
-    .knight_out(_n1773),
-    .king_out(_n1774),
-    .pawn_out(_n1775),
-    .pass_out(_n1776),
-    .victim(_n1777),
-    .target(_n1778),
-    .attacker(_n1779),
-    .own_pawn(_n1780),
-    .vprio(_n1781),
-    .aprio(_n1782),
+    .ray_out_0(_n1804),
+    .ray_out_1(_n1805),
+    .ray_out_2(_n1806),
+    .ray_out_3(_n1807),
+    .ray_out_4(_n1808),
+    .ray_out_5(_n1809),
+    .ray_out_6(_n1810),
+    .ray_out_7(_n1811),
+    .knight_out(_n1812),
+    .king_out(_n1813),
+    .pawn_out(_n1814),
+    .pass_out(_n1815),
+    .victim(_n1816),
+    .target(_n1817),
+    .attacker(_n1818),
+    .own_pawn(_n1819),
+    .vprio(_n1820),
+    .aprio(_n1821),
     .piece(_cell_36_piece)
   );
   chip_cell cell_37 (
@@ -5248,6 +5324,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[37]),
+    .src_full(src_full[37]),
+    .active(active),
     .ep_here(ep_here[37]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5261,8 +5339,8 @@ module chip_array (
     .ray_in_5(ray5_46),
     .ray_in_6(ray6_38),
     .ray_in_7(ray7_30),
-    .knight_in(_n1790),
-    .king_in(_n1791),
+    .knight_in(_n1830),
+    .king_in(_n1831),
     .pawn_ne(pawn_46),
     .pawn_nw(pawn_44),
     .pawn_se(pawn_30),
@@ -5271,24 +5349,24 @@ module chip_array (
     .pawn_s(pawn_29),
     .pass_n(pass_45),
     .pass_s(pass_29),
-    .ray_out_0(_n1792),
-    .ray_out_1(_n1793),
-    .ray_out_2(_n1794),
-    .ray_out_3(_n1795),
-    .ray_out_4(_n1796),
-    .ray_out_5(_n1797),
-    .ray_out_6(_n1798),
-    .ray_out_7(_n1799),
-    .knight_out(_n1800),
-    .king_out(_n1801),
-    .pawn_out(_n1802),
-    .pass_out(_n1803),
-    .victim(_n1804),
-    .target(_n1805),
-    .attacker(_n1806),
-    .own_pawn(_n1807),
-    .vprio(_n1808),
-    .aprio(_n1809),
+    .ray_out_0(_n1832),
+    .ray_out_1(_n1833),
+    .ray_out_2(_n1834),
+    .ray_out_3(_n1835),
+    .ray_out_4(_n1836),
+    .ray_out_5(_n1837),
+    .ray_out_6(_n1838),
+    .ray_out_7(_n1839),
+    .knight_out(_n1840),
+    .king_out(_n1841),
+    .pawn_out(_n1842),
+    .pass_out(_n1843),
+    .victim(_n1844),
+    .target(_n1845),
+    .attacker(_n1846),
+    .own_pawn(_n1847),
+    .vprio(_n1848),
+    .aprio(_n1849),
     .piece(_cell_37_piece)
   );
   chip_cell cell_38 (
@@ -5307,6 +5385,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[38]),
+    .src_full(src_full[38]),
+    .active(active),
     .ep_here(ep_here[38]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5320,8 +5400,8 @@ module chip_array (
     .ray_in_5(ray5_47),
     .ray_in_6(ray6_39),
     .ray_in_7(ray7_31),
-    .knight_in(_n1817),
-    .king_in(_n1818),
+    .knight_in(_n1858),
+    .king_in(_n1859),
     .pawn_ne(pawn_47),
     .pawn_nw(pawn_45),
     .pawn_se(pawn_31),
@@ -5330,24 +5410,24 @@ module chip_array (
     .pawn_s(pawn_30),
     .pass_n(pass_46),
     .pass_s(pass_30),
-    .ray_out_0(_n1819),
-    .ray_out_1(_n1820),
-    .ray_out_2(_n1821),
-    .ray_out_3(_n1822),
-    .ray_out_4(_n1823),
-    .ray_out_5(_n1824),
-    .ray_out_6(_n1825),
-    .ray_out_7(_n1826),
-    .knight_out(_n1827),
-    .king_out(_n1828),
-    .pawn_out(_n1829),
-    .pass_out(_n1830),
-    .victim(_n1831),
-    .target(_n1832),
-    .attacker(_n1833),
-    .own_pawn(_n1834),
-    .vprio(_n1835),
-    .aprio(_n1836),
+    .ray_out_0(_n1860),
+    .ray_out_1(_n1861),
+    .ray_out_2(_n1862),
+    .ray_out_3(_n1863),
+    .ray_out_4(_n1864),
+    .ray_out_5(_n1865),
+    .ray_out_6(_n1866),
+    .ray_out_7(_n1867),
+    .knight_out(_n1868),
+    .king_out(_n1869),
+    .pawn_out(_n1870),
+    .pass_out(_n1871),
+    .victim(_n1872),
+    .target(_n1873),
+    .attacker(_n1874),
+    .own_pawn(_n1875),
+    .vprio(_n1876),
+    .aprio(_n1877),
     .piece(_cell_38_piece)
   );
   chip_cell cell_39 (
@@ -5366,6 +5446,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[39]),
+    .src_full(src_full[39]),
+    .active(active),
     .ep_here(ep_here[39]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5379,8 +5461,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1844),
-    .king_in(_n1845),
+    .knight_in(_n1886),
+    .king_in(_n1887),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_46),
     .pawn_se(1'h0),
@@ -5389,24 +5471,24 @@ module chip_array (
     .pawn_s(pawn_31),
     .pass_n(pass_47),
     .pass_s(pass_31),
-    .ray_out_0(_n1846),
-    .ray_out_1(_n1847),
-    .ray_out_2(_n1848),
-    .ray_out_3(_n1849),
-    .ray_out_4(_n1850),
-    .ray_out_5(_n1851),
-    .ray_out_6(_n1852),
-    .ray_out_7(_n1853),
-    .knight_out(_n1854),
-    .king_out(_n1855),
-    .pawn_out(_n1856),
-    .pass_out(_n1857),
-    .victim(_n1858),
-    .target(_n1859),
-    .attacker(_n1860),
-    .own_pawn(_n1861),
-    .vprio(_n1862),
-    .aprio(_n1863),
+    .ray_out_0(_n1888),
+    .ray_out_1(_n1889),
+    .ray_out_2(_n1890),
+    .ray_out_3(_n1891),
+    .ray_out_4(_n1892),
+    .ray_out_5(_n1893),
+    .ray_out_6(_n1894),
+    .ray_out_7(_n1895),
+    .knight_out(_n1896),
+    .king_out(_n1897),
+    .pawn_out(_n1898),
+    .pass_out(_n1899),
+    .victim(_n1900),
+    .target(_n1901),
+    .attacker(_n1902),
+    .own_pawn(_n1903),
+    .vprio(_n1904),
+    .aprio(_n1905),
     .piece(_cell_39_piece)
   );
   chip_cell cell_40 (
@@ -5425,6 +5507,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[40]),
+    .src_full(src_full[40]),
+    .active(active),
     .ep_here(ep_here[40]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5438,8 +5522,8 @@ module chip_array (
     .ray_in_5(ray5_49),
     .ray_in_6(ray6_41),
     .ray_in_7(ray7_33),
-    .knight_in(_n1871),
-    .king_in(_n1872),
+    .knight_in(_n1914),
+    .king_in(_n1915),
     .pawn_ne(pawn_49),
     .pawn_nw(1'h0),
     .pawn_se(pawn_33),
@@ -5448,24 +5532,24 @@ module chip_array (
     .pawn_s(pawn_32),
     .pass_n(pass_48),
     .pass_s(pass_32),
-    .ray_out_0(_n1873),
-    .ray_out_1(_n1874),
-    .ray_out_2(_n1875),
-    .ray_out_3(_n1876),
-    .ray_out_4(_n1877),
-    .ray_out_5(_n1878),
-    .ray_out_6(_n1879),
-    .ray_out_7(_n1880),
-    .knight_out(_n1881),
-    .king_out(_n1882),
-    .pawn_out(_n1883),
-    .pass_out(_n1884),
-    .victim(_n1885),
-    .target(_n1886),
-    .attacker(_n1887),
-    .own_pawn(_n1888),
-    .vprio(_n1889),
-    .aprio(_n1890),
+    .ray_out_0(_n1916),
+    .ray_out_1(_n1917),
+    .ray_out_2(_n1918),
+    .ray_out_3(_n1919),
+    .ray_out_4(_n1920),
+    .ray_out_5(_n1921),
+    .ray_out_6(_n1922),
+    .ray_out_7(_n1923),
+    .knight_out(_n1924),
+    .king_out(_n1925),
+    .pawn_out(_n1926),
+    .pass_out(_n1927),
+    .victim(_n1928),
+    .target(_n1929),
+    .attacker(_n1930),
+    .own_pawn(_n1931),
+    .vprio(_n1932),
+    .aprio(_n1933),
     .piece(_cell_40_piece)
   );
   chip_cell cell_41 (
@@ -5484,6 +5568,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[41]),
+    .src_full(src_full[41]),
+    .active(active),
     .ep_here(ep_here[41]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5497,8 +5583,8 @@ module chip_array (
     .ray_in_5(ray5_50),
     .ray_in_6(ray6_42),
     .ray_in_7(ray7_34),
-    .knight_in(_n1898),
-    .king_in(_n1899),
+    .knight_in(_n1942),
+    .king_in(_n1943),
     .pawn_ne(pawn_50),
     .pawn_nw(pawn_48),
     .pawn_se(pawn_34),
@@ -5507,24 +5593,24 @@ module chip_array (
     .pawn_s(pawn_33),
     .pass_n(pass_49),
     .pass_s(pass_33),
-    .ray_out_0(_n1900),
-    .ray_out_1(_n1901),
-    .ray_out_2(_n1902),
-    .ray_out_3(_n1903),
-    .ray_out_4(_n1904),
-    .ray_out_5(_n1905),
-    .ray_out_6(_n1906),
-    .ray_out_7(_n1907),
-    .knight_out(_n1908),
-    .king_out(_n1909),
-    .pawn_out(_n1910),
-    .pass_out(_n1911),
-    .victim(_n1912),
-    .target(_n1913),
-    .attacker(_n1914),
-    .own_pawn(_n1915),
-    .vprio(_n1916),
-    .aprio(_n1917),
+    .ray_out_0(_n1944),
+    .ray_out_1(_n1945),
+    .ray_out_2(_n1946),
+    .ray_out_3(_n1947),
+    .ray_out_4(_n1948),
+    .ray_out_5(_n1949),
+    .ray_out_6(_n1950),
+    .ray_out_7(_n1951),
+    .knight_out(_n1952),
+    .king_out(_n1953),
+    .pawn_out(_n1954),
+    .pass_out(_n1955),
+    .victim(_n1956),
+    .target(_n1957),
+    .attacker(_n1958),
+    .own_pawn(_n1959),
+    .vprio(_n1960),
+    .aprio(_n1961),
     .piece(_cell_41_piece)
   );
   chip_cell cell_42 (
@@ -5543,6 +5629,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[42]),
+    .src_full(src_full[42]),
+    .active(active),
     .ep_here(ep_here[42]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5556,8 +5644,8 @@ module chip_array (
     .ray_in_5(ray5_51),
     .ray_in_6(ray6_43),
     .ray_in_7(ray7_35),
-    .knight_in(_n1925),
-    .king_in(_n1926),
+    .knight_in(_n1970),
+    .king_in(_n1971),
     .pawn_ne(pawn_51),
     .pawn_nw(pawn_49),
     .pawn_se(pawn_35),
@@ -5566,24 +5654,24 @@ module chip_array (
     .pawn_s(pawn_34),
     .pass_n(pass_50),
     .pass_s(pass_34),
-    .ray_out_0(_n1927),
-    .ray_out_1(_n1928),
-    .ray_out_2(_n1929),
-    .ray_out_3(_n1930),
-    .ray_out_4(_n1931),
-    .ray_out_5(_n1932),
-    .ray_out_6(_n1933),
-    .ray_out_7(_n1934),
-    .knight_out(_n1935),
-    .king_out(_n1936),
-    .pawn_out(_n1937),
-    .pass_out(_n1938),
-    .victim(_n1939),
-    .target(_n1940),
-    .attacker(_n1941),
-    .own_pawn(_n1942),
-    .vprio(_n1943),
-    .aprio(_n1944),
+    .ray_out_0(_n1972),
+    .ray_out_1(_n1973),
+    .ray_out_2(_n1974),
+    .ray_out_3(_n1975),
+    .ray_out_4(_n1976),
+    .ray_out_5(_n1977),
+    .ray_out_6(_n1978),
+    .ray_out_7(_n1979),
+    .knight_out(_n1980),
+    .king_out(_n1981),
+    .pawn_out(_n1982),
+    .pass_out(_n1983),
+    .victim(_n1984),
+    .target(_n1985),
+    .attacker(_n1986),
+    .own_pawn(_n1987),
+    .vprio(_n1988),
+    .aprio(_n1989),
     .piece(_cell_42_piece)
   );
   chip_cell cell_43 (
@@ -5602,6 +5690,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[43]),
+    .src_full(src_full[43]),
+    .active(active),
     .ep_here(ep_here[43]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5615,8 +5705,8 @@ module chip_array (
     .ray_in_5(ray5_52),
     .ray_in_6(ray6_44),
     .ray_in_7(ray7_36),
-    .knight_in(_n1952),
-    .king_in(_n1953),
+    .knight_in(_n1998),
+    .king_in(_n1999),
     .pawn_ne(pawn_52),
     .pawn_nw(pawn_50),
     .pawn_se(pawn_36),
@@ -5625,24 +5715,24 @@ module chip_array (
     .pawn_s(pawn_35),
     .pass_n(pass_51),
     .pass_s(pass_35),
-    .ray_out_0(_n1954),
-    .ray_out_1(_n1955),
-    .ray_out_2(_n1956),
-    .ray_out_3(_n1957),
-    .ray_out_4(_n1958),
-    .ray_out_5(_n1959),
-    .ray_out_6(_n1960),
-    .ray_out_7(_n1961),
-    .knight_out(_n1962),
-    .king_out(_n1963),
-    .pawn_out(_n1964),
-    .pass_out(_n1965),
-    .victim(_n1966),
-    .target(_n1967),
-    .attacker(_n1968),
-    .own_pawn(_n1969),
-    .vprio(_n1970),
-    .aprio(_n1971),
+    .ray_out_0(_n2000),
+    .ray_out_1(_n2001),
+    .ray_out_2(_n2002),
+    .ray_out_3(_n2003),
+    .ray_out_4(_n2004),
+    .ray_out_5(_n2005),
+    .ray_out_6(_n2006),
+    .ray_out_7(_n2007),
+    .knight_out(_n2008),
+    .king_out(_n2009),
+    .pawn_out(_n2010),
+    .pass_out(_n2011),
+    .victim(_n2012),
+    .target(_n2013),
+    .attacker(_n2014),
+    .own_pawn(_n2015),
+    .vprio(_n2016),
+    .aprio(_n2017),
     .piece(_cell_43_piece)
   );
   chip_cell cell_44 (
@@ -5661,6 +5751,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[44]),
+    .src_full(src_full[44]),
+    .active(active),
     .ep_here(ep_here[44]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5674,8 +5766,8 @@ module chip_array (
     .ray_in_5(ray5_53),
     .ray_in_6(ray6_45),
     .ray_in_7(ray7_37),
-    .knight_in(_n1979),
-    .king_in(_n1980),
+    .knight_in(_n2026),
+    .king_in(_n2027),
     .pawn_ne(pawn_53),
     .pawn_nw(pawn_51),
     .pawn_se(pawn_37),
@@ -5684,24 +5776,24 @@ module chip_array (
     .pawn_s(pawn_36),
     .pass_n(pass_52),
     .pass_s(pass_36),
-    .ray_out_0(_n1981),
-    .ray_out_1(_n1982),
-    .ray_out_2(_n1983),
-    .ray_out_3(_n1984),
-    .ray_out_4(_n1985),
-    .ray_out_5(_n1986),
-    .ray_out_6(_n1987),
-    .ray_out_7(_n1988),
-    .knight_out(_n1989),
-    .king_out(_n1990),
-    .pawn_out(_n1991),
-    .pass_out(_n1992),
-    .victim(_n1993),
-    .target(_n1994),
-    .attacker(_n1995),
-    .own_pawn(_n1996),
-    .vprio(_n1997),
-    .aprio(_n1998),
+    .ray_out_0(_n2028),
+    .ray_out_1(_n2029),
+    .ray_out_2(_n2030),
+    .ray_out_3(_n2031),
+    .ray_out_4(_n2032),
+    .ray_out_5(_n2033),
+    .ray_out_6(_n2034),
+    .ray_out_7(_n2035),
+    .knight_out(_n2036),
+    .king_out(_n2037),
+    .pawn_out(_n2038),
+    .pass_out(_n2039),
+    .victim(_n2040),
+    .target(_n2041),
+    .attacker(_n2042),
+    .own_pawn(_n2043),
+    .vprio(_n2044),
+    .aprio(_n2045),
     .piece(_cell_44_piece)
   );
   chip_cell cell_45 (
@@ -5720,6 +5812,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[45]),
+    .src_full(src_full[45]),
+    .active(active),
     .ep_here(ep_here[45]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5733,8 +5827,8 @@ module chip_array (
     .ray_in_5(ray5_54),
     .ray_in_6(ray6_46),
     .ray_in_7(ray7_38),
-    .knight_in(_n2006),
-    .king_in(_n2007),
+    .knight_in(_n2054),
+    .king_in(_n2055),
     .pawn_ne(pawn_54),
     .pawn_nw(pawn_52),
     .pawn_se(pawn_38),
@@ -5743,24 +5837,24 @@ module chip_array (
     .pawn_s(pawn_37),
     .pass_n(pass_53),
     .pass_s(pass_37),
-    .ray_out_0(_n2008),
-    .ray_out_1(_n2009),
-    .ray_out_2(_n2010),
-    .ray_out_3(_n2011),
-    .ray_out_4(_n2012),
-    .ray_out_5(_n2013),
-    .ray_out_6(_n2014),
-    .ray_out_7(_n2015),
-    .knight_out(_n2016),
-    .king_out(_n2017),
-    .pawn_out(_n2018),
-    .pass_out(_n2019),
-    .victim(_n2020),
-    .target(_n2021),
-    .attacker(_n2022),
-    .own_pawn(_n2023),
-    .vprio(_n2024),
-    .aprio(_n2025),
+    .ray_out_0(_n2056),
+    .ray_out_1(_n2057),
+    .ray_out_2(_n2058),
+    .ray_out_3(_n2059),
+    .ray_out_4(_n2060),
+    .ray_out_5(_n2061),
+    .ray_out_6(_n2062),
+    .ray_out_7(_n2063),
+    .knight_out(_n2064),
+    .king_out(_n2065),
+    .pawn_out(_n2066),
+    .pass_out(_n2067),
+    .victim(_n2068),
+    .target(_n2069),
+    .attacker(_n2070),
+    .own_pawn(_n2071),
+    .vprio(_n2072),
+    .aprio(_n2073),
     .piece(_cell_45_piece)
   );
   chip_cell cell_46 (
@@ -5779,6 +5873,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[46]),
+    .src_full(src_full[46]),
+    .active(active),
     .ep_here(ep_here[46]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5792,8 +5888,8 @@ module chip_array (
     .ray_in_5(ray5_55),
     .ray_in_6(ray6_47),
     .ray_in_7(ray7_39),
-    .knight_in(_n2033),
-    .king_in(_n2034),
+    .knight_in(_n2082),
+    .king_in(_n2083),
     .pawn_ne(pawn_55),
     .pawn_nw(pawn_53),
     .pawn_se(pawn_39),
@@ -5802,24 +5898,24 @@ module chip_array (
     .pawn_s(pawn_38),
     .pass_n(pass_54),
     .pass_s(pass_38),
-    .ray_out_0(_n2035),
-    .ray_out_1(_n2036),
-    .ray_out_2(_n2037),
-    .ray_out_3(_n2038),
-    .ray_out_4(_n2039),
-    .ray_out_5(_n2040),
-    .ray_out_6(_n2041),
-    .ray_out_7(_n2042),
-    .knight_out(_n2043),
-    .king_out(_n2044),
-    .pawn_out(_n2045),
-    .pass_out(_n2046),
-    .victim(_n2047),
-    .target(_n2048),
-    .attacker(_n2049),
-    .own_pawn(_n2050),
-    .vprio(_n2051),
-    .aprio(_n2052),
+    .ray_out_0(_n2084),
+    .ray_out_1(_n2085),
+    .ray_out_2(_n2086),
+    .ray_out_3(_n2087),
+    .ray_out_4(_n2088),
+    .ray_out_5(_n2089),
+    .ray_out_6(_n2090),
+    .ray_out_7(_n2091),
+    .knight_out(_n2092),
+    .king_out(_n2093),
+    .pawn_out(_n2094),
+    .pass_out(_n2095),
+    .victim(_n2096),
+    .target(_n2097),
+    .attacker(_n2098),
+    .own_pawn(_n2099),
+    .vprio(_n2100),
+    .aprio(_n2101),
     .piece(_cell_46_piece)
   );
   chip_cell cell_47 (
@@ -5838,6 +5934,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[47]),
+    .src_full(src_full[47]),
+    .active(active),
     .ep_here(ep_here[47]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5851,8 +5949,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2060),
-    .king_in(_n2061),
+    .knight_in(_n2110),
+    .king_in(_n2111),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_54),
     .pawn_se(1'h0),
@@ -5861,24 +5959,24 @@ module chip_array (
     .pawn_s(pawn_39),
     .pass_n(pass_55),
     .pass_s(pass_39),
-    .ray_out_0(_n2062),
-    .ray_out_1(_n2063),
-    .ray_out_2(_n2064),
-    .ray_out_3(_n2065),
-    .ray_out_4(_n2066),
-    .ray_out_5(_n2067),
-    .ray_out_6(_n2068),
-    .ray_out_7(_n2069),
-    .knight_out(_n2070),
-    .king_out(_n2071),
-    .pawn_out(_n2072),
-    .pass_out(_n2073),
-    .victim(_n2074),
-    .target(_n2075),
-    .attacker(_n2076),
-    .own_pawn(_n2077),
-    .vprio(_n2078),
-    .aprio(_n2079),
+    .ray_out_0(_n2112),
+    .ray_out_1(_n2113),
+    .ray_out_2(_n2114),
+    .ray_out_3(_n2115),
+    .ray_out_4(_n2116),
+    .ray_out_5(_n2117),
+    .ray_out_6(_n2118),
+    .ray_out_7(_n2119),
+    .knight_out(_n2120),
+    .king_out(_n2121),
+    .pawn_out(_n2122),
+    .pass_out(_n2123),
+    .victim(_n2124),
+    .target(_n2125),
+    .attacker(_n2126),
+    .own_pawn(_n2127),
+    .vprio(_n2128),
+    .aprio(_n2129),
     .piece(_cell_47_piece)
   );
   chip_cell cell_48 (
@@ -5897,6 +5995,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[48]),
+    .src_full(src_full[48]),
+    .active(active),
     .ep_here(ep_here[48]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5910,8 +6010,8 @@ module chip_array (
     .ray_in_5(ray5_57),
     .ray_in_6(ray6_49),
     .ray_in_7(ray7_41),
-    .knight_in(_n2087),
-    .king_in(_n2088),
+    .knight_in(_n2138),
+    .king_in(_n2139),
     .pawn_ne(pawn_57),
     .pawn_nw(1'h0),
     .pawn_se(pawn_41),
@@ -5920,24 +6020,24 @@ module chip_array (
     .pawn_s(pawn_40),
     .pass_n(pass_56),
     .pass_s(pass_40),
-    .ray_out_0(_n2089),
-    .ray_out_1(_n2090),
-    .ray_out_2(_n2091),
-    .ray_out_3(_n2092),
-    .ray_out_4(_n2093),
-    .ray_out_5(_n2094),
-    .ray_out_6(_n2095),
-    .ray_out_7(_n2096),
-    .knight_out(_n2097),
-    .king_out(_n2098),
-    .pawn_out(_n2099),
-    .pass_out(_n2100),
-    .victim(_n2101),
-    .target(_n2102),
-    .attacker(_n2103),
-    .own_pawn(_n2104),
-    .vprio(_n2105),
-    .aprio(_n2106),
+    .ray_out_0(_n2140),
+    .ray_out_1(_n2141),
+    .ray_out_2(_n2142),
+    .ray_out_3(_n2143),
+    .ray_out_4(_n2144),
+    .ray_out_5(_n2145),
+    .ray_out_6(_n2146),
+    .ray_out_7(_n2147),
+    .knight_out(_n2148),
+    .king_out(_n2149),
+    .pawn_out(_n2150),
+    .pass_out(_n2151),
+    .victim(_n2152),
+    .target(_n2153),
+    .attacker(_n2154),
+    .own_pawn(_n2155),
+    .vprio(_n2156),
+    .aprio(_n2157),
     .piece(_cell_48_piece)
   );
   chip_cell cell_49 (
@@ -5956,6 +6056,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[49]),
+    .src_full(src_full[49]),
+    .active(active),
     .ep_here(ep_here[49]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -5969,8 +6071,8 @@ module chip_array (
     .ray_in_5(ray5_58),
     .ray_in_6(ray6_50),
     .ray_in_7(ray7_42),
-    .knight_in(_n2114),
-    .king_in(_n2115),
+    .knight_in(_n2166),
+    .king_in(_n2167),
     .pawn_ne(pawn_58),
     .pawn_nw(pawn_56),
     .pawn_se(pawn_42),
@@ -5979,24 +6081,24 @@ module chip_array (
     .pawn_s(pawn_41),
     .pass_n(pass_57),
     .pass_s(pass_41),
-    .ray_out_0(_n2116),
-    .ray_out_1(_n2117),
-    .ray_out_2(_n2118),
-    .ray_out_3(_n2119),
-    .ray_out_4(_n2120),
-    .ray_out_5(_n2121),
-    .ray_out_6(_n2122),
-    .ray_out_7(_n2123),
-    .knight_out(_n2124),
-    .king_out(_n2125),
-    .pawn_out(_n2126),
-    .pass_out(_n2127),
-    .victim(_n2128),
-    .target(_n2129),
-    .attacker(_n2130),
-    .own_pawn(_n2131),
-    .vprio(_n2132),
-    .aprio(_n2133),
+    .ray_out_0(_n2168),
+    .ray_out_1(_n2169),
+    .ray_out_2(_n2170),
+    .ray_out_3(_n2171),
+    .ray_out_4(_n2172),
+    .ray_out_5(_n2173),
+    .ray_out_6(_n2174),
+    .ray_out_7(_n2175),
+    .knight_out(_n2176),
+    .king_out(_n2177),
+    .pawn_out(_n2178),
+    .pass_out(_n2179),
+    .victim(_n2180),
+    .target(_n2181),
+    .attacker(_n2182),
+    .own_pawn(_n2183),
+    .vprio(_n2184),
+    .aprio(_n2185),
     .piece(_cell_49_piece)
   );
   chip_cell cell_50 (
@@ -6015,6 +6117,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[50]),
+    .src_full(src_full[50]),
+    .active(active),
     .ep_here(ep_here[50]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6028,8 +6132,8 @@ module chip_array (
     .ray_in_5(ray5_59),
     .ray_in_6(ray6_51),
     .ray_in_7(ray7_43),
-    .knight_in(_n2141),
-    .king_in(_n2142),
+    .knight_in(_n2194),
+    .king_in(_n2195),
     .pawn_ne(pawn_59),
     .pawn_nw(pawn_57),
     .pawn_se(pawn_43),
@@ -6038,24 +6142,24 @@ module chip_array (
     .pawn_s(pawn_42),
     .pass_n(pass_58),
     .pass_s(pass_42),
-    .ray_out_0(_n2143),
-    .ray_out_1(_n2144),
-    .ray_out_2(_n2145),
-    .ray_out_3(_n2146),
-    .ray_out_4(_n2147),
-    .ray_out_5(_n2148),
-    .ray_out_6(_n2149),
-    .ray_out_7(_n2150),
-    .knight_out(_n2151),
-    .king_out(_n2152),
-    .pawn_out(_n2153),
-    .pass_out(_n2154),
-    .victim(_n2155),
-    .target(_n2156),
-    .attacker(_n2157),
-    .own_pawn(_n2158),
-    .vprio(_n2159),
-    .aprio(_n2160),
+    .ray_out_0(_n2196),
+    .ray_out_1(_n2197),
+    .ray_out_2(_n2198),
+    .ray_out_3(_n2199),
+    .ray_out_4(_n2200),
+    .ray_out_5(_n2201),
+    .ray_out_6(_n2202),
+    .ray_out_7(_n2203),
+    .knight_out(_n2204),
+    .king_out(_n2205),
+    .pawn_out(_n2206),
+    .pass_out(_n2207),
+    .victim(_n2208),
+    .target(_n2209),
+    .attacker(_n2210),
+    .own_pawn(_n2211),
+    .vprio(_n2212),
+    .aprio(_n2213),
     .piece(_cell_50_piece)
   );
   chip_cell cell_51 (
@@ -6074,6 +6178,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[51]),
+    .src_full(src_full[51]),
+    .active(active),
     .ep_here(ep_here[51]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6087,8 +6193,8 @@ module chip_array (
     .ray_in_5(ray5_60),
     .ray_in_6(ray6_52),
     .ray_in_7(ray7_44),
-    .knight_in(_n2168),
-    .king_in(_n2169),
+    .knight_in(_n2222),
+    .king_in(_n2223),
     .pawn_ne(pawn_60),
     .pawn_nw(pawn_58),
     .pawn_se(pawn_44),
@@ -6097,124 +6203,6 @@ module chip_array (
     .pawn_s(pawn_43),
     .pass_n(pass_59),
     .pass_s(pass_43),
-    .ray_out_0(_n2170),
-    .ray_out_1(_n2171),
-    .ray_out_2(_n2172),
-    .ray_out_3(_n2173),
-    .ray_out_4(_n2174),
-    .ray_out_5(_n2175),
-    .ray_out_6(_n2176),
-    .ray_out_7(_n2177),
-    .knight_out(_n2178),
-    .king_out(_n2179),
-    .pawn_out(_n2180),
-    .pass_out(_n2181),
-    .victim(_n2182),
-    .target(_n2183),
-    .attacker(_n2184),
-    .own_pawn(_n2185),
-    .vprio(_n2186),
-    .aprio(_n2187),
-    .piece(_cell_51_piece)
-  );
-  chip_cell cell_52 (
-    .clk(clk),
-    .rst(rst),
-    .we(we[6]),
-    .piece_in(row[19:16]),
-    .vprio_in(vprio_row[14:12]),
-    .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[52]),
-    .ep_prio(ep_prio),
-    .black(black),
-    .start(start),
-    .black_next(black_next),
-    .find_victim(find_victim),
-    .all_enemies(all_enemies),
-    .quiet_pat(quiet_pat),
-    .src_sel(src_sel[52]),
-    .ep_here(ep_here[52]),
-    .rank2(1'h0),
-    .rank4(1'h0),
-    .rank5(1'h0),
-    .rank7(1'h1),
-    .ray_in_0(ray0_44),
-    .ray_in_1(ray1_43),
-    .ray_in_2(ray2_51),
-    .ray_in_3(ray3_59),
-    .ray_in_4(ray4_60),
-    .ray_in_5(ray5_61),
-    .ray_in_6(ray6_53),
-    .ray_in_7(ray7_45),
-    .knight_in(_n2195),
-    .king_in(_n2196),
-    .pawn_ne(pawn_61),
-    .pawn_nw(pawn_59),
-    .pawn_se(pawn_45),
-    .pawn_sw(pawn_43),
-    .pawn_n(pawn_60),
-    .pawn_s(pawn_44),
-    .pass_n(pass_60),
-    .pass_s(pass_44),
-    .ray_out_0(_n2197),
-    .ray_out_1(_n2198),
-    .ray_out_2(_n2199),
-    .ray_out_3(_n2200),
-    .ray_out_4(_n2201),
-    .ray_out_5(_n2202),
-    .ray_out_6(_n2203),
-    .ray_out_7(_n2204),
-    .knight_out(_n2205),
-    .king_out(_n2206),
-    .pawn_out(_n2207),
-    .pass_out(_n2208),
-    .victim(_n2209),
-    .target(_n2210),
-    .attacker(_n2211),
-    .own_pawn(_n2212),
-    .vprio(_n2213),
-    .aprio(_n2214),
-    .piece(_cell_52_piece)
-  );
-  chip_cell cell_53 (
-    .clk(clk),
-    .rst(rst),
-    .we(we[6]),
-    .piece_in(row[23:20]),
-    .vprio_in(vprio_row[17:15]),
-    .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[53]),
-    .ep_prio(ep_prio),
-    .black(black),
-    .start(start),
-    .black_next(black_next),
-    .find_victim(find_victim),
-    .all_enemies(all_enemies),
-    .quiet_pat(quiet_pat),
-    .src_sel(src_sel[53]),
-    .ep_here(ep_here[53]),
-    .rank2(1'h0),
-    .rank4(1'h0),
-    .rank5(1'h0),
-    .rank7(1'h1),
-    .ray_in_0(ray0_45),
-    .ray_in_1(ray1_44),
-    .ray_in_2(ray2_52),
-    .ray_in_3(ray3_60),
-    .ray_in_4(ray4_61),
-    .ray_in_5(ray5_62),
-    .ray_in_6(ray6_54),
-    .ray_in_7(ray7_46),
-    .knight_in(_n2222),
-    .king_in(_n2223),
-    .pawn_ne(pawn_62),
-    .pawn_nw(pawn_60),
-    .pawn_se(pawn_46),
-    .pawn_sw(pawn_44),
-    .pawn_n(pawn_61),
-    .pawn_s(pawn_45),
-    .pass_n(pass_61),
-    .pass_s(pass_45),
     .ray_out_0(_n2224),
     .ray_out_1(_n2225),
     .ray_out_2(_n2226),
@@ -6233,6 +6221,128 @@ module chip_array (
     .own_pawn(_n2239),
     .vprio(_n2240),
     .aprio(_n2241),
+    .piece(_cell_51_piece)
+  );
+  chip_cell cell_52 (
+    .clk(clk),
+    .rst(rst),
+    .we(we[6]),
+    .piece_in(row[19:16]),
+    .vprio_in(vprio_row[14:12]),
+    .aprio_in(aprio_row[14:12]),
+    .ep_set(ep_set[52]),
+    .ep_prio(ep_prio),
+    .black(black),
+    .start(start),
+    .black_next(black_next),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
+    .quiet_pat(quiet_pat),
+    .src_sel(src_sel[52]),
+    .src_full(src_full[52]),
+    .active(active),
+    .ep_here(ep_here[52]),
+    .rank2(1'h0),
+    .rank4(1'h0),
+    .rank5(1'h0),
+    .rank7(1'h1),
+    .ray_in_0(ray0_44),
+    .ray_in_1(ray1_43),
+    .ray_in_2(ray2_51),
+    .ray_in_3(ray3_59),
+    .ray_in_4(ray4_60),
+    .ray_in_5(ray5_61),
+    .ray_in_6(ray6_53),
+    .ray_in_7(ray7_45),
+    .knight_in(_n2250),
+    .king_in(_n2251),
+    .pawn_ne(pawn_61),
+    .pawn_nw(pawn_59),
+    .pawn_se(pawn_45),
+    .pawn_sw(pawn_43),
+    .pawn_n(pawn_60),
+    .pawn_s(pawn_44),
+    .pass_n(pass_60),
+    .pass_s(pass_44),
+    .ray_out_0(_n2252),
+    .ray_out_1(_n2253),
+    .ray_out_2(_n2254),
+    .ray_out_3(_n2255),
+    .ray_out_4(_n2256),
+    .ray_out_5(_n2257),
+    .ray_out_6(_n2258),
+    .ray_out_7(_n2259),
+    .knight_out(_n2260),
+    .king_out(_n2261),
+    .pawn_out(_n2262),
+    .pass_out(_n2263),
+    .victim(_n2264),
+    .target(_n2265),
+    .attacker(_n2266),
+    .own_pawn(_n2267),
+    .vprio(_n2268),
+    .aprio(_n2269),
+    .piece(_cell_52_piece)
+  );
+  chip_cell cell_53 (
+    .clk(clk),
+    .rst(rst),
+    .we(we[6]),
+    .piece_in(row[23:20]),
+    .vprio_in(vprio_row[17:15]),
+    .aprio_in(aprio_row[17:15]),
+    .ep_set(ep_set[53]),
+    .ep_prio(ep_prio),
+    .black(black),
+    .start(start),
+    .black_next(black_next),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
+    .quiet_pat(quiet_pat),
+    .src_sel(src_sel[53]),
+    .src_full(src_full[53]),
+    .active(active),
+    .ep_here(ep_here[53]),
+    .rank2(1'h0),
+    .rank4(1'h0),
+    .rank5(1'h0),
+    .rank7(1'h1),
+    .ray_in_0(ray0_45),
+    .ray_in_1(ray1_44),
+    .ray_in_2(ray2_52),
+    .ray_in_3(ray3_60),
+    .ray_in_4(ray4_61),
+    .ray_in_5(ray5_62),
+    .ray_in_6(ray6_54),
+    .ray_in_7(ray7_46),
+    .knight_in(_n2278),
+    .king_in(_n2279),
+    .pawn_ne(pawn_62),
+    .pawn_nw(pawn_60),
+    .pawn_se(pawn_46),
+    .pawn_sw(pawn_44),
+    .pawn_n(pawn_61),
+    .pawn_s(pawn_45),
+    .pass_n(pass_61),
+    .pass_s(pass_45),
+    .ray_out_0(_n2280),
+    .ray_out_1(_n2281),
+    .ray_out_2(_n2282),
+    .ray_out_3(_n2283),
+    .ray_out_4(_n2284),
+    .ray_out_5(_n2285),
+    .ray_out_6(_n2286),
+    .ray_out_7(_n2287),
+    .knight_out(_n2288),
+    .king_out(_n2289),
+    .pawn_out(_n2290),
+    .pass_out(_n2291),
+    .victim(_n2292),
+    .target(_n2293),
+    .attacker(_n2294),
+    .own_pawn(_n2295),
+    .vprio(_n2296),
+    .aprio(_n2297),
     .piece(_cell_53_piece)
   );
   chip_cell cell_54 (
@@ -6251,6 +6361,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[54]),
+    .src_full(src_full[54]),
+    .active(active),
     .ep_here(ep_here[54]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6264,8 +6376,8 @@ module chip_array (
     .ray_in_5(ray5_63),
     .ray_in_6(ray6_55),
     .ray_in_7(ray7_47),
-    .knight_in(_n2249),
-    .king_in(_n2250),
+    .knight_in(_n2306),
+    .king_in(_n2307),
     .pawn_ne(pawn_63),
     .pawn_nw(pawn_61),
     .pawn_se(pawn_47),
@@ -6274,24 +6386,24 @@ module chip_array (
     .pawn_s(pawn_46),
     .pass_n(pass_62),
     .pass_s(pass_46),
-    .ray_out_0(_n2251),
-    .ray_out_1(_n2252),
-    .ray_out_2(_n2253),
-    .ray_out_3(_n2254),
-    .ray_out_4(_n2255),
-    .ray_out_5(_n2256),
-    .ray_out_6(_n2257),
-    .ray_out_7(_n2258),
-    .knight_out(_n2259),
-    .king_out(_n2260),
-    .pawn_out(_n2261),
-    .pass_out(_n2262),
-    .victim(_n2263),
-    .target(_n2264),
-    .attacker(_n2265),
-    .own_pawn(_n2266),
-    .vprio(_n2267),
-    .aprio(_n2268),
+    .ray_out_0(_n2308),
+    .ray_out_1(_n2309),
+    .ray_out_2(_n2310),
+    .ray_out_3(_n2311),
+    .ray_out_4(_n2312),
+    .ray_out_5(_n2313),
+    .ray_out_6(_n2314),
+    .ray_out_7(_n2315),
+    .knight_out(_n2316),
+    .king_out(_n2317),
+    .pawn_out(_n2318),
+    .pass_out(_n2319),
+    .victim(_n2320),
+    .target(_n2321),
+    .attacker(_n2322),
+    .own_pawn(_n2323),
+    .vprio(_n2324),
+    .aprio(_n2325),
     .piece(_cell_54_piece)
   );
   chip_cell cell_55 (
@@ -6310,6 +6422,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[55]),
+    .src_full(src_full[55]),
+    .active(active),
     .ep_here(ep_here[55]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6323,8 +6437,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2276),
-    .king_in(_n2277),
+    .knight_in(_n2334),
+    .king_in(_n2335),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_62),
     .pawn_se(1'h0),
@@ -6333,24 +6447,24 @@ module chip_array (
     .pawn_s(pawn_47),
     .pass_n(pass_63),
     .pass_s(pass_47),
-    .ray_out_0(_n2278),
-    .ray_out_1(_n2279),
-    .ray_out_2(_n2280),
-    .ray_out_3(_n2281),
-    .ray_out_4(_n2282),
-    .ray_out_5(_n2283),
-    .ray_out_6(_n2284),
-    .ray_out_7(_n2285),
-    .knight_out(_n2286),
-    .king_out(_n2287),
-    .pawn_out(_n2288),
-    .pass_out(_n2289),
-    .victim(_n2290),
-    .target(_n2291),
-    .attacker(_n2292),
-    .own_pawn(_n2293),
-    .vprio(_n2294),
-    .aprio(_n2295),
+    .ray_out_0(_n2336),
+    .ray_out_1(_n2337),
+    .ray_out_2(_n2338),
+    .ray_out_3(_n2339),
+    .ray_out_4(_n2340),
+    .ray_out_5(_n2341),
+    .ray_out_6(_n2342),
+    .ray_out_7(_n2343),
+    .knight_out(_n2344),
+    .king_out(_n2345),
+    .pawn_out(_n2346),
+    .pass_out(_n2347),
+    .victim(_n2348),
+    .target(_n2349),
+    .attacker(_n2350),
+    .own_pawn(_n2351),
+    .vprio(_n2352),
+    .aprio(_n2353),
     .piece(_cell_55_piece)
   );
   chip_cell cell_56 (
@@ -6369,6 +6483,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[56]),
+    .src_full(src_full[56]),
+    .active(active),
     .ep_here(ep_here[56]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6382,8 +6498,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_57),
     .ray_in_7(ray7_49),
-    .knight_in(_n2303),
-    .king_in(_n2304),
+    .knight_in(_n2362),
+    .king_in(_n2363),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_49),
@@ -6392,24 +6508,24 @@ module chip_array (
     .pawn_s(pawn_48),
     .pass_n(1'h0),
     .pass_s(pass_48),
-    .ray_out_0(_n2305),
-    .ray_out_1(_n2306),
-    .ray_out_2(_n2307),
-    .ray_out_3(_n2308),
-    .ray_out_4(_n2309),
-    .ray_out_5(_n2310),
-    .ray_out_6(_n2311),
-    .ray_out_7(_n2312),
-    .knight_out(_n2313),
-    .king_out(_n2314),
-    .pawn_out(_n2315),
-    .pass_out(_n2316),
-    .victim(_n2317),
-    .target(_n2318),
-    .attacker(_n2319),
-    .own_pawn(_n2320),
-    .vprio(_n2321),
-    .aprio(_n2322),
+    .ray_out_0(_n2364),
+    .ray_out_1(_n2365),
+    .ray_out_2(_n2366),
+    .ray_out_3(_n2367),
+    .ray_out_4(_n2368),
+    .ray_out_5(_n2369),
+    .ray_out_6(_n2370),
+    .ray_out_7(_n2371),
+    .knight_out(_n2372),
+    .king_out(_n2373),
+    .pawn_out(_n2374),
+    .pass_out(_n2375),
+    .victim(_n2376),
+    .target(_n2377),
+    .attacker(_n2378),
+    .own_pawn(_n2379),
+    .vprio(_n2380),
+    .aprio(_n2381),
     .piece(_cell_56_piece)
   );
   chip_cell cell_57 (
@@ -6428,6 +6544,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[57]),
+    .src_full(src_full[57]),
+    .active(active),
     .ep_here(ep_here[57]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6441,8 +6559,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_58),
     .ray_in_7(ray7_50),
-    .knight_in(_n2330),
-    .king_in(_n2331),
+    .knight_in(_n2390),
+    .king_in(_n2391),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_50),
@@ -6451,24 +6569,24 @@ module chip_array (
     .pawn_s(pawn_49),
     .pass_n(1'h0),
     .pass_s(pass_49),
-    .ray_out_0(_n2332),
-    .ray_out_1(_n2333),
-    .ray_out_2(_n2334),
-    .ray_out_3(_n2335),
-    .ray_out_4(_n2336),
-    .ray_out_5(_n2337),
-    .ray_out_6(_n2338),
-    .ray_out_7(_n2339),
-    .knight_out(_n2340),
-    .king_out(_n2341),
-    .pawn_out(_n2342),
-    .pass_out(_n2343),
-    .victim(_n2344),
-    .target(_n2345),
-    .attacker(_n2346),
-    .own_pawn(_n2347),
-    .vprio(_n2348),
-    .aprio(_n2349),
+    .ray_out_0(_n2392),
+    .ray_out_1(_n2393),
+    .ray_out_2(_n2394),
+    .ray_out_3(_n2395),
+    .ray_out_4(_n2396),
+    .ray_out_5(_n2397),
+    .ray_out_6(_n2398),
+    .ray_out_7(_n2399),
+    .knight_out(_n2400),
+    .king_out(_n2401),
+    .pawn_out(_n2402),
+    .pass_out(_n2403),
+    .victim(_n2404),
+    .target(_n2405),
+    .attacker(_n2406),
+    .own_pawn(_n2407),
+    .vprio(_n2408),
+    .aprio(_n2409),
     .piece(_cell_57_piece)
   );
   chip_cell cell_58 (
@@ -6487,6 +6605,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[58]),
+    .src_full(src_full[58]),
+    .active(active),
     .ep_here(ep_here[58]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6500,8 +6620,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_59),
     .ray_in_7(ray7_51),
-    .knight_in(_n2357),
-    .king_in(_n2358),
+    .knight_in(_n2418),
+    .king_in(_n2419),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_51),
@@ -6510,24 +6630,24 @@ module chip_array (
     .pawn_s(pawn_50),
     .pass_n(1'h0),
     .pass_s(pass_50),
-    .ray_out_0(_n2359),
-    .ray_out_1(_n2360),
-    .ray_out_2(_n2361),
-    .ray_out_3(_n2362),
-    .ray_out_4(_n2363),
-    .ray_out_5(_n2364),
-    .ray_out_6(_n2365),
-    .ray_out_7(_n2366),
-    .knight_out(_n2367),
-    .king_out(_n2368),
-    .pawn_out(_n2369),
-    .pass_out(_n2370),
-    .victim(_n2371),
-    .target(_n2372),
-    .attacker(_n2373),
-    .own_pawn(_n2374),
-    .vprio(_n2375),
-    .aprio(_n2376),
+    .ray_out_0(_n2420),
+    .ray_out_1(_n2421),
+    .ray_out_2(_n2422),
+    .ray_out_3(_n2423),
+    .ray_out_4(_n2424),
+    .ray_out_5(_n2425),
+    .ray_out_6(_n2426),
+    .ray_out_7(_n2427),
+    .knight_out(_n2428),
+    .king_out(_n2429),
+    .pawn_out(_n2430),
+    .pass_out(_n2431),
+    .victim(_n2432),
+    .target(_n2433),
+    .attacker(_n2434),
+    .own_pawn(_n2435),
+    .vprio(_n2436),
+    .aprio(_n2437),
     .piece(_cell_58_piece)
   );
   chip_cell cell_59 (
@@ -6546,6 +6666,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[59]),
+    .src_full(src_full[59]),
+    .active(active),
     .ep_here(ep_here[59]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6559,8 +6681,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_60),
     .ray_in_7(ray7_52),
-    .knight_in(_n2384),
-    .king_in(_n2385),
+    .knight_in(_n2446),
+    .king_in(_n2447),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_52),
@@ -6569,24 +6691,24 @@ module chip_array (
     .pawn_s(pawn_51),
     .pass_n(1'h0),
     .pass_s(pass_51),
-    .ray_out_0(_n2386),
-    .ray_out_1(_n2387),
-    .ray_out_2(_n2388),
-    .ray_out_3(_n2389),
-    .ray_out_4(_n2390),
-    .ray_out_5(_n2391),
-    .ray_out_6(_n2392),
-    .ray_out_7(_n2393),
-    .knight_out(_n2394),
-    .king_out(_n2395),
-    .pawn_out(_n2396),
-    .pass_out(_n2397),
-    .victim(_n2398),
-    .target(_n2399),
-    .attacker(_n2400),
-    .own_pawn(_n2401),
-    .vprio(_n2402),
-    .aprio(_n2403),
+    .ray_out_0(_n2448),
+    .ray_out_1(_n2449),
+    .ray_out_2(_n2450),
+    .ray_out_3(_n2451),
+    .ray_out_4(_n2452),
+    .ray_out_5(_n2453),
+    .ray_out_6(_n2454),
+    .ray_out_7(_n2455),
+    .knight_out(_n2456),
+    .king_out(_n2457),
+    .pawn_out(_n2458),
+    .pass_out(_n2459),
+    .victim(_n2460),
+    .target(_n2461),
+    .attacker(_n2462),
+    .own_pawn(_n2463),
+    .vprio(_n2464),
+    .aprio(_n2465),
     .piece(_cell_59_piece)
   );
   chip_cell cell_60 (
@@ -6605,6 +6727,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[60]),
+    .src_full(src_full[60]),
+    .active(active),
     .ep_here(ep_here[60]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6618,8 +6742,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_61),
     .ray_in_7(ray7_53),
-    .knight_in(_n2411),
-    .king_in(_n2412),
+    .knight_in(_n2474),
+    .king_in(_n2475),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_53),
@@ -6628,24 +6752,24 @@ module chip_array (
     .pawn_s(pawn_52),
     .pass_n(1'h0),
     .pass_s(pass_52),
-    .ray_out_0(_n2413),
-    .ray_out_1(_n2414),
-    .ray_out_2(_n2415),
-    .ray_out_3(_n2416),
-    .ray_out_4(_n2417),
-    .ray_out_5(_n2418),
-    .ray_out_6(_n2419),
-    .ray_out_7(_n2420),
-    .knight_out(_n2421),
-    .king_out(_n2422),
-    .pawn_out(_n2423),
-    .pass_out(_n2424),
-    .victim(_n2425),
-    .target(_n2426),
-    .attacker(_n2427),
-    .own_pawn(_n2428),
-    .vprio(_n2429),
-    .aprio(_n2430),
+    .ray_out_0(_n2476),
+    .ray_out_1(_n2477),
+    .ray_out_2(_n2478),
+    .ray_out_3(_n2479),
+    .ray_out_4(_n2480),
+    .ray_out_5(_n2481),
+    .ray_out_6(_n2482),
+    .ray_out_7(_n2483),
+    .knight_out(_n2484),
+    .king_out(_n2485),
+    .pawn_out(_n2486),
+    .pass_out(_n2487),
+    .victim(_n2488),
+    .target(_n2489),
+    .attacker(_n2490),
+    .own_pawn(_n2491),
+    .vprio(_n2492),
+    .aprio(_n2493),
     .piece(_cell_60_piece)
   );
   chip_cell cell_61 (
@@ -6664,6 +6788,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[61]),
+    .src_full(src_full[61]),
+    .active(active),
     .ep_here(ep_here[61]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6677,8 +6803,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_62),
     .ray_in_7(ray7_54),
-    .knight_in(_n2438),
-    .king_in(_n2439),
+    .knight_in(_n2502),
+    .king_in(_n2503),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_54),
@@ -6687,24 +6813,24 @@ module chip_array (
     .pawn_s(pawn_53),
     .pass_n(1'h0),
     .pass_s(pass_53),
-    .ray_out_0(_n2440),
-    .ray_out_1(_n2441),
-    .ray_out_2(_n2442),
-    .ray_out_3(_n2443),
-    .ray_out_4(_n2444),
-    .ray_out_5(_n2445),
-    .ray_out_6(_n2446),
-    .ray_out_7(_n2447),
-    .knight_out(_n2448),
-    .king_out(_n2449),
-    .pawn_out(_n2450),
-    .pass_out(_n2451),
-    .victim(_n2452),
-    .target(_n2453),
-    .attacker(_n2454),
-    .own_pawn(_n2455),
-    .vprio(_n2456),
-    .aprio(_n2457),
+    .ray_out_0(_n2504),
+    .ray_out_1(_n2505),
+    .ray_out_2(_n2506),
+    .ray_out_3(_n2507),
+    .ray_out_4(_n2508),
+    .ray_out_5(_n2509),
+    .ray_out_6(_n2510),
+    .ray_out_7(_n2511),
+    .knight_out(_n2512),
+    .king_out(_n2513),
+    .pawn_out(_n2514),
+    .pass_out(_n2515),
+    .victim(_n2516),
+    .target(_n2517),
+    .attacker(_n2518),
+    .own_pawn(_n2519),
+    .vprio(_n2520),
+    .aprio(_n2521),
     .piece(_cell_61_piece)
   );
   chip_cell cell_62 (
@@ -6723,6 +6849,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[62]),
+    .src_full(src_full[62]),
+    .active(active),
     .ep_here(ep_here[62]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6736,8 +6864,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_63),
     .ray_in_7(ray7_55),
-    .knight_in(_n2465),
-    .king_in(_n2466),
+    .knight_in(_n2530),
+    .king_in(_n2531),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_55),
@@ -6746,24 +6874,24 @@ module chip_array (
     .pawn_s(pawn_54),
     .pass_n(1'h0),
     .pass_s(pass_54),
-    .ray_out_0(_n2467),
-    .ray_out_1(_n2468),
-    .ray_out_2(_n2469),
-    .ray_out_3(_n2470),
-    .ray_out_4(_n2471),
-    .ray_out_5(_n2472),
-    .ray_out_6(_n2473),
-    .ray_out_7(_n2474),
-    .knight_out(_n2475),
-    .king_out(_n2476),
-    .pawn_out(_n2477),
-    .pass_out(_n2478),
-    .victim(_n2479),
-    .target(_n2480),
-    .attacker(_n2481),
-    .own_pawn(_n2482),
-    .vprio(_n2483),
-    .aprio(_n2484),
+    .ray_out_0(_n2532),
+    .ray_out_1(_n2533),
+    .ray_out_2(_n2534),
+    .ray_out_3(_n2535),
+    .ray_out_4(_n2536),
+    .ray_out_5(_n2537),
+    .ray_out_6(_n2538),
+    .ray_out_7(_n2539),
+    .knight_out(_n2540),
+    .king_out(_n2541),
+    .pawn_out(_n2542),
+    .pass_out(_n2543),
+    .victim(_n2544),
+    .target(_n2545),
+    .attacker(_n2546),
+    .own_pawn(_n2547),
+    .vprio(_n2548),
+    .aprio(_n2549),
     .piece(_cell_62_piece)
   );
   chip_cell cell_63 (
@@ -6782,6 +6910,8 @@ module chip_array (
     .all_enemies(all_enemies),
     .quiet_pat(quiet_pat),
     .src_sel(src_sel[63]),
+    .src_full(src_full[63]),
+    .active(active),
     .ep_here(ep_here[63]),
     .rank2(1'h0),
     .rank4(1'h0),
@@ -6795,8 +6925,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2492),
-    .king_in(_n2493),
+    .knight_in(_n2558),
+    .king_in(_n2559),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -6805,24 +6935,24 @@ module chip_array (
     .pawn_s(pawn_55),
     .pass_n(1'h0),
     .pass_s(pass_55),
-    .ray_out_0(_n2494),
-    .ray_out_1(_n2495),
-    .ray_out_2(_n2496),
-    .ray_out_3(_n2497),
-    .ray_out_4(_n2498),
-    .ray_out_5(_n2499),
-    .ray_out_6(_n2500),
-    .ray_out_7(_n2501),
-    .knight_out(_n2502),
-    .king_out(_n2503),
-    .pawn_out(_n2504),
-    .pass_out(_n2505),
-    .victim(_n2506),
-    .target(_n2507),
-    .attacker(_n2508),
-    .own_pawn(_n2509),
-    .vprio(_n2510),
-    .aprio(_n2511),
+    .ray_out_0(_n2560),
+    .ray_out_1(_n2561),
+    .ray_out_2(_n2562),
+    .ray_out_3(_n2563),
+    .ray_out_4(_n2564),
+    .ray_out_5(_n2565),
+    .ray_out_6(_n2566),
+    .ray_out_7(_n2567),
+    .knight_out(_n2568),
+    .king_out(_n2569),
+    .pawn_out(_n2570),
+    .pass_out(_n2571),
+    .victim(_n2572),
+    .target(_n2573),
+    .attacker(_n2574),
+    .own_pawn(_n2575),
+    .vprio(_n2576),
+    .aprio(_n2577),
     .piece(_cell_63_piece)
   );
   // Bits that nothing reads (kept for waveforms).

@@ -15,6 +15,8 @@ module chip_cell (
   input wire all_enemies,
   input wire quiet_pat,
   input wire src_sel,
+  input wire src_full,
+  input wire active,
   input wire ep_here,
   input wire rank2,
   input wire rank4,
@@ -58,206 +60,250 @@ module chip_cell (
   output reg [2:0] aprio,
   output reg [3:0] piece
 );
-  wire [2:0] _n38;
-  wire _n39;
+  wire [2:0] _n40;
+  wire _n41;
   reg vacant;
-  wire _n44;
-  wire _n45;
-  wire _n49;
+  wire _n46;
   wire _n50;
   wire _n51;
   wire _n52;
   wire _n53;
-  wire _n55;
+  wire _n54;
   wire _n56;
   wire _n57;
   wire _n58;
+  wire _n59;
   reg enemy;
-  wire _n61;
-  wire _n63;
+  wire _n62;
   wire _n64;
   wire _n65;
-  reg own_orth;
+  wire _n66;
   wire _n68;
   wire _n70;
   wire _n71;
   wire _n72;
+  reg own_orth;
   reg own_diag;
-  wire _n75;
   wire _n76;
+  wire _n77;
   reg own_knight;
-  wire _n79;
   wire _n80;
+  wire _n81;
   reg own_king;
-  wire _n83;
   wire _n84;
-  wire _n86;
-  wire _n87;
-  wire src_full;
+  wire _n85;
+  reg first_orth;
+  wire _n88;
   wire _n89;
-  wire src_pawn;
+  reg first_diag;
   wire _n91;
   wire _n92;
-  wire _n93;
-  wire ray;
+  wire _n94;
   wire _n95;
-  wire ray_2;
+  reg first_knight;
   wire _n97;
-  wire ray_3;
-  wire _n99;
-  wire ray_4;
+  wire _n98;
+  wire _n100;
   wire _n101;
-  wire ray_5;
+  reg first_king;
   wire _n103;
-  wire ray_6;
-  wire _n105;
-  wire ray_7;
+  wire _n104;
+  wire _n106;
   wire _n107;
-  wire ray_8;
+  reg first_pawn;
   wire _n109;
   wire _n110;
+  reg second_enemy;
   wire _n112;
   wire _n113;
   wire _n114;
-  wire pass;
-  wire knight_heard;
-  wire king_heard;
-  wire [3:0] _n118;
-  wire _n119;
-  wire [3:0] _n120;
-  wire _n121;
+  wire _n115;
+  wire _n116;
+  wire orth_src;
+  wire _n118;
+  wire diag_src;
+  wire _n120;
+  wire ray;
   wire _n122;
-  wire _n123;
+  wire ray_2;
   wire _n124;
-  wire _n125;
-  wire reach;
-  wire _n127;
+  wire ray_3;
+  wire _n126;
+  wire ray_4;
   wire _n128;
-  wire _n129;
+  wire ray_5;
   wire _n130;
-  wire _n131;
+  wire ray_6;
   wire _n132;
-  wire _n133;
+  wire ray_7;
   wire _n134;
-  wire _n135;
+  wire ray_8;
+  wire _n136;
   wire _n137;
   wire _n138;
+  wire _n139;
   wire _n140;
   wire _n141;
   wire _n142;
-  wire _n143;
   wire _n144;
   wire _n145;
   wire _n146;
-  wire _n147;
-  wire _n148;
-  wire _n149;
-  wire _n150;
+  wire pass;
+  wire knight_heard;
+  wire king_heard;
+  wire [3:0] _n150;
   wire _n151;
-  wire _n152;
+  wire [3:0] _n152;
   wire _n153;
   wire _n154;
   wire _n155;
   wire _n156;
-  assign _n38 = we ? vprio_in : ep_prio;
-  assign _n39 = we | ep_set;
-  assign _n44 = piece_in[2:0] == 3'h0;
-  assign _n45 = ~vacant;
-  assign _n49 = piece[2:0] == 3'h0;
-  assign _n50 = ~_n49;
-  assign _n51 = piece[3] ^ black_next;
-  assign _n52 = ~_n51;
-  assign _n53 = _n50 & _n52;
-  assign _n55 = piece[2:0] == 3'h0;
-  assign _n56 = ~_n55;
-  assign _n57 = piece[3] ^ black_next;
-  assign _n58 = _n56 & _n57;
-  assign _n61 = piece[2:0] == 3'h4;
-  assign _n63 = piece[2:0] == 3'h5;
-  assign _n64 = _n61 | _n63;
-  assign _n65 = _n53 & _n64;
+  wire _n157;
+  wire reach;
+  wire _n159;
+  wire _n160;
+  wire _n161;
+  wire _n162;
+  wire _n163;
+  wire _n164;
+  wire _n165;
+  wire _n166;
+  wire _n167;
+  wire _n169;
+  wire _n170;
+  wire _n172;
+  wire _n173;
+  wire _n174;
+  wire _n175;
+  wire _n176;
+  wire _n177;
+  wire _n178;
+  wire _n179;
+  wire _n180;
+  wire _n181;
+  wire _n182;
+  wire _n183;
+  wire _n184;
+  wire _n185;
+  wire _n186;
+  assign _n40 = we ? vprio_in : ep_prio;
+  assign _n41 = we | ep_set;
+  assign _n46 = piece_in[2:0] == 3'h0;
+  assign _n50 = piece[2:0] == 3'h0;
+  assign _n51 = ~_n50;
+  assign _n52 = piece[3] ^ black_next;
+  assign _n53 = ~_n52;
+  assign _n54 = _n51 & _n53;
+  assign _n56 = piece[2:0] == 3'h0;
+  assign _n57 = ~_n56;
+  assign _n58 = piece[3] ^ black_next;
+  assign _n59 = _n57 & _n58;
+  assign _n62 = piece[2:0] == 3'h4;
+  assign _n64 = piece[2:0] == 3'h5;
+  assign _n65 = _n62 | _n64;
+  assign _n66 = _n54 & _n65;
   assign _n68 = piece[2:0] == 3'h3;
   assign _n70 = piece[2:0] == 3'h5;
   assign _n71 = _n68 | _n70;
-  assign _n72 = _n53 & _n71;
-  assign _n75 = piece[2:0] == 3'h2;
-  assign _n76 = _n53 & _n75;
-  assign _n79 = piece[2:0] == 3'h6;
-  assign _n80 = _n53 & _n79;
-  assign _n83 = piece[2:0] == 3'h1;
-  assign _n84 = _n53 & _n83;
-  assign _n86 = quiet_pat | _n45;
-  assign _n87 = src_sel & _n86;
-  assign src_full = all_enemies ? enemy : _n87;
-  assign _n89 = enemy | ep_here;
-  assign src_pawn = all_enemies ? _n89 : src_sel;
-  assign _n91 = find_victim ? own_orth : src_full;
-  assign _n92 = find_victim ? own_diag : src_full;
-  assign _n93 = ray_in_0 & vacant;
-  assign ray = _n91 | _n93;
-  assign _n95 = ray_in_1 & vacant;
-  assign ray_2 = _n92 | _n95;
-  assign _n97 = ray_in_2 & vacant;
-  assign ray_3 = _n91 | _n97;
-  assign _n99 = ray_in_3 & vacant;
-  assign ray_4 = _n92 | _n99;
-  assign _n101 = ray_in_4 & vacant;
-  assign ray_5 = _n91 | _n101;
-  assign _n103 = ray_in_5 & vacant;
-  assign ray_6 = _n92 | _n103;
-  assign _n105 = ray_in_6 & vacant;
-  assign ray_7 = _n91 | _n105;
-  assign _n107 = ray_in_7 & vacant;
-  assign ray_8 = _n92 | _n107;
-  assign _n109 = find_victim ? own_knight : src_full;
-  assign _n110 = find_victim ? own_king : src_full;
-  assign pawn_out = find_victim ? own_pawn : src_pawn;
-  assign _n112 = ~black;
-  assign _n113 = find_victim ? black : _n112;
-  assign _n114 = _n113 ? pawn_n : pawn_s;
-  assign pass = vacant & _n114;
+  assign _n72 = _n54 & _n71;
+  assign _n76 = piece[2:0] == 3'h2;
+  assign _n77 = _n54 & _n76;
+  assign _n80 = piece[2:0] == 3'h6;
+  assign _n81 = _n54 & _n80;
+  assign _n84 = piece[2:0] == 3'h1;
+  assign _n85 = _n54 & _n84;
+  assign _n88 = start & _n66;
+  assign _n89 = start | active;
+  assign _n91 = start & _n72;
+  assign _n92 = start | active;
+  assign _n94 = piece[2:0] == 3'h2;
+  assign _n95 = _n54 & _n94;
+  assign _n97 = start & _n95;
+  assign _n98 = start | active;
+  assign _n100 = piece[2:0] == 3'h6;
+  assign _n101 = _n54 & _n100;
+  assign _n103 = start & _n101;
+  assign _n104 = start | active;
+  assign _n106 = piece[2:0] == 3'h1;
+  assign _n107 = _n54 & _n106;
+  assign _n109 = start & _n107;
+  assign _n110 = start | active;
+  assign _n112 = ~start;
+  assign _n113 = _n112 & find_victim;
+  assign _n114 = _n113 & enemy;
+  assign _n115 = start | active;
+  assign _n116 = first_orth | second_enemy;
+  assign orth_src = _n116 | src_full;
+  assign _n118 = first_diag | second_enemy;
+  assign diag_src = _n118 | src_full;
+  assign _n120 = ray_in_0 & vacant;
+  assign ray = orth_src | _n120;
+  assign _n122 = ray_in_1 & vacant;
+  assign ray_2 = diag_src | _n122;
+  assign _n124 = ray_in_2 & vacant;
+  assign ray_3 = orth_src | _n124;
+  assign _n126 = ray_in_3 & vacant;
+  assign ray_4 = diag_src | _n126;
+  assign _n128 = ray_in_4 & vacant;
+  assign ray_5 = orth_src | _n128;
+  assign _n130 = ray_in_5 & vacant;
+  assign ray_6 = diag_src | _n130;
+  assign _n132 = ray_in_6 & vacant;
+  assign ray_7 = orth_src | _n132;
+  assign _n134 = ray_in_7 & vacant;
+  assign ray_8 = diag_src | _n134;
+  assign _n136 = first_knight | second_enemy;
+  assign _n137 = _n136 | src_full;
+  assign _n138 = first_king | second_enemy;
+  assign _n139 = _n138 | src_full;
+  assign _n140 = first_pawn | second_enemy;
+  assign _n141 = all_enemies & ep_here;
+  assign _n142 = _n140 | _n141;
+  assign pawn_out = _n142 | src_sel;
+  assign _n144 = ~black;
+  assign _n145 = find_victim ? black : _n144;
+  assign _n146 = _n145 ? pawn_n : pawn_s;
+  assign pass = vacant & _n146;
   assign knight_heard = |knight_in;
   assign king_heard = |king_in;
-  assign _n118 = {ray_in_0, ray_in_2, ray_in_4, ray_in_6};
-  assign _n119 = |_n118;
-  assign _n120 = {ray_in_1, ray_in_3, ray_in_5, ray_in_7};
-  assign _n121 = |_n120;
-  assign _n122 = pawn_ne | pawn_nw;
-  assign _n123 = pawn_se | pawn_sw;
-  assign _n124 = _n119 | _n121;
-  assign _n125 = _n124 | knight_heard;
-  assign reach = _n125 | king_heard;
-  assign _n127 = black ? _n122 : _n123;
-  assign _n128 = black ? pawn_n : pawn_s;
-  assign _n129 = pass_n & rank5;
-  assign _n130 = pass_s & rank4;
-  assign _n131 = black ? _n129 : _n130;
-  assign _n132 = reach | _n127;
-  assign _n133 = enemy & _n132;
-  assign _n134 = ep_here & vacant;
-  assign _n135 = _n134 & _n127;
-  assign victim = _n133 | _n135;
-  assign _n137 = reach | _n128;
-  assign _n138 = _n137 | _n131;
-  assign target = vacant & _n138;
-  assign _n140 = black ? _n123 : _n122;
-  assign _n141 = pass_s & rank7;
-  assign _n142 = pawn_s | _n141;
-  assign _n143 = pass_n & rank2;
-  assign _n144 = pawn_n | _n143;
-  assign _n145 = black ? _n142 : _n144;
-  assign _n146 = quiet_pat ? _n145 : _n140;
-  assign _n147 = _n119 & own_orth;
-  assign _n148 = _n121 & own_diag;
-  assign _n149 = _n147 | _n148;
-  assign _n150 = knight_heard & own_knight;
-  assign _n151 = _n149 | _n150;
-  assign _n152 = king_heard & own_king;
-  assign _n153 = _n151 | _n152;
-  assign _n154 = _n146 & own_pawn;
-  assign _n155 = _n153 | _n154;
-  assign _n156 = ~find_victim;
-  assign attacker = _n156 & _n155;
+  assign _n150 = {ray_in_0, ray_in_2, ray_in_4, ray_in_6};
+  assign _n151 = |_n150;
+  assign _n152 = {ray_in_1, ray_in_3, ray_in_5, ray_in_7};
+  assign _n153 = |_n152;
+  assign _n154 = pawn_ne | pawn_nw;
+  assign _n155 = pawn_se | pawn_sw;
+  assign _n156 = _n151 | _n153;
+  assign _n157 = _n156 | knight_heard;
+  assign reach = _n157 | king_heard;
+  assign _n159 = black ? _n154 : _n155;
+  assign _n160 = black ? pawn_n : pawn_s;
+  assign _n161 = pass_n & rank5;
+  assign _n162 = pass_s & rank4;
+  assign _n163 = black ? _n161 : _n162;
+  assign _n164 = reach | _n159;
+  assign _n165 = enemy & _n164;
+  assign _n166 = ep_here & vacant;
+  assign _n167 = _n166 & _n159;
+  assign victim = _n165 | _n167;
+  assign _n169 = reach | _n160;
+  assign _n170 = _n169 | _n163;
+  assign target = vacant & _n170;
+  assign _n172 = black ? _n155 : _n154;
+  assign _n173 = pass_s & rank7;
+  assign _n174 = pawn_s | _n173;
+  assign _n175 = pass_n & rank2;
+  assign _n176 = pawn_n | _n175;
+  assign _n177 = black ? _n174 : _n176;
+  assign _n178 = quiet_pat ? _n177 : _n172;
+  assign _n179 = _n151 & own_orth;
+  assign _n180 = _n153 & own_diag;
+  assign _n181 = _n179 | _n180;
+  assign _n182 = knight_heard & own_knight;
+  assign _n183 = _n181 | _n182;
+  assign _n184 = king_heard & own_king;
+  assign _n185 = _n183 | _n184;
+  assign _n186 = _n178 & own_pawn;
+  assign attacker = _n185 | _n186;
   assign ray_out_0 = ray;
   assign ray_out_1 = ray_2;
   assign ray_out_2 = ray_3;
@@ -266,8 +312,8 @@ module chip_cell (
   assign ray_out_5 = ray_6;
   assign ray_out_6 = ray_7;
   assign ray_out_7 = ray_8;
-  assign knight_out = _n109;
-  assign king_out = _n110;
+  assign knight_out = _n137;
+  assign king_out = _n139;
   assign pass_out = pass;
   initial piece = 4'h0;
   initial vprio = 3'h0;
@@ -279,13 +325,19 @@ module chip_cell (
   initial own_knight = 1'h0;
   initial own_king = 1'h0;
   initial own_pawn = 1'h0;
+  initial first_orth = 1'h0;
+  initial first_diag = 1'h0;
+  initial first_knight = 1'h0;
+  initial first_king = 1'h0;
+  initial first_pawn = 1'h0;
+  initial second_enemy = 1'h0;
   always @(posedge clk) begin
     if (rst) piece <= 4'h0;
     else if (we) piece <= piece_in;
   end
   always @(posedge clk) begin
     if (rst) vprio <= 3'h0;
-    else if (_n39) vprio <= _n38;
+    else if (_n41) vprio <= _n40;
   end
   always @(posedge clk) begin
     if (rst) aprio <= 3'h0;
@@ -293,15 +345,15 @@ module chip_cell (
   end
   always @(posedge clk) begin
     if (rst) vacant <= 1'h1;
-    else if (we) vacant <= _n44;
+    else if (we) vacant <= _n46;
   end
   always @(posedge clk) begin
     if (rst) enemy <= 1'h0;
-    else if (start) enemy <= _n58;
+    else if (start) enemy <= _n59;
   end
   always @(posedge clk) begin
     if (rst) own_orth <= 1'h0;
-    else if (start) own_orth <= _n65;
+    else if (start) own_orth <= _n66;
   end
   always @(posedge clk) begin
     if (rst) own_diag <= 1'h0;
@@ -309,14 +361,38 @@ module chip_cell (
   end
   always @(posedge clk) begin
     if (rst) own_knight <= 1'h0;
-    else if (start) own_knight <= _n76;
+    else if (start) own_knight <= _n77;
   end
   always @(posedge clk) begin
     if (rst) own_king <= 1'h0;
-    else if (start) own_king <= _n80;
+    else if (start) own_king <= _n81;
   end
   always @(posedge clk) begin
     if (rst) own_pawn <= 1'h0;
-    else if (start) own_pawn <= _n84;
+    else if (start) own_pawn <= _n85;
+  end
+  always @(posedge clk) begin
+    if (rst) first_orth <= 1'h0;
+    else if (_n89) first_orth <= _n88;
+  end
+  always @(posedge clk) begin
+    if (rst) first_diag <= 1'h0;
+    else if (_n92) first_diag <= _n91;
+  end
+  always @(posedge clk) begin
+    if (rst) first_knight <= 1'h0;
+    else if (_n98) first_knight <= _n97;
+  end
+  always @(posedge clk) begin
+    if (rst) first_king <= 1'h0;
+    else if (_n104) first_king <= _n103;
+  end
+  always @(posedge clk) begin
+    if (rst) first_pawn <= 1'h0;
+    else if (_n110) first_pawn <= _n109;
+  end
+  always @(posedge clk) begin
+    if (rst) second_enemy <= 1'h0;
+    else if (_n115) second_enemy <= _n114;
   end
 endmodule

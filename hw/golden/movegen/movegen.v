@@ -392,45 +392,50 @@ module movegen (
   wire _n678;
   wire [63:0] _n679;
   wire [63:0] _n680;
-  wire [63:0] _n681;
+  wire _n681;
   wire [63:0] _n682;
-  wire [63:0] attackers_heard;
+  wire [63:0] _n683;
   wire [63:0] _n684;
-  wire _n685;
+  wire [63:0] _n685;
   wire [63:0] _n686;
-  wire [191:0] _n687;
-  wire _n688;
+  wire _n687;
+  wire [63:0] _n688;
+  wire [191:0] _n689;
   wire _n690;
-  wire [191:0] _n691;
   wire _n692;
-  wire _n693;
+  wire [191:0] _n693;
   wire _n694;
-  wire [5:0] _n695;
+  wire _n695;
   wire _n696;
-  wire _n697;
+  wire [5:0] _n697;
   wire _n698;
-  wire [5:0] _n699;
+  wire _n699;
   wire _n700;
+  wire [5:0] _n701;
+  wire _n702;
   wire [63:0] victim_grant;
-  wire [7:0] _n702;
-  wire _n703;
-  wire _n704;
+  wire [7:0] _n704;
   wire _n705;
-  wire [5:0] _n706;
-  wire [5:0] _n707;
-  wire [2:0] _n708;
-  wire _n709;
-  wire _n710;
-  wire [15:0] _n711;
+  wire _n706;
+  wire _n707;
+  wire [5:0] _n708;
+  wire [5:0] _n709;
+  wire [2:0] _n710;
+  wire _n711;
+  wire _n712;
+  wire [15:0] _n713;
   wire [63:0] victim_mask;
   wire [63:0] attacker_mask;
   wire [63:0] victim_candidates;
   wire [63:0] attacker_candidates;
-  wire [63:0] _n716;
-  wire [63:0] victim_disable;
   wire [63:0] _n718;
+  wire [63:0] victim_disable;
+  wire [63:0] _n720;
   wire [63:0] attacker_disable;
   wire [63:0] attacker_grant;
+  wire [63:0] _n723;
+  wire [63:0] _n724;
+  wire [63:0] attackers_heard;
   wire [3:0] _sequencer_phase;
   wire _victim_walker_tag;
   wire [7:0] _attacker_walker_rank_grant;
@@ -799,18 +804,21 @@ module movegen (
   assign _n671 = ep_file == 3'h7;
   assign _n672 = _n455 & _n671;
   assign ep_set = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n624, _n619, _n614, _n609, _n604, _n599, _n594, _n589, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n536, _n532, _n528, _n524, _n520, _n516, _n512, _n508, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n716 = ~victim_mask;
-  assign victim_disable = victim_candidates & _n716;
-  assign _n718 = ~attacker_mask;
-  assign attacker_disable = attacker_candidates & _n718;
-  assign valid = _n704;
-  assign done = _n705;
-  assign from = _n706;
-  assign to = _n707;
-  assign promo = _n708;
-  assign capture_forced = _n709;
-  assign no_legal_move = _n710;
-  assign cycles = _n711;
+  assign _n718 = ~victim_mask;
+  assign victim_disable = victim_candidates & _n718;
+  assign _n720 = ~attacker_mask;
+  assign attacker_disable = attacker_candidates & _n720;
+  assign _n723 = {_n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676};
+  assign _n724 = ~_n723;
+  assign attackers_heard = _n685 & _n724;
+  assign valid = _n706;
+  assign done = _n707;
+  assign from = _n708;
+  assign to = _n709;
+  assign promo = _n710;
+  assign capture_forced = _n711;
+  assign no_legal_move = _n712;
+  assign cycles = _n713;
   chip_array array (
     .clk(clk),
     .rst(rst),
@@ -827,13 +835,15 @@ module movegen (
     .all_enemies(_n677),
     .quiet_pat(_n678),
     .src_sel(_n679),
-    .ep_here(_n680),
-    .victims(_n681),
-    .targets(_n682),
-    .attackers(attackers_heard),
-    .own_pawns(_n684),
-    .vprios(_n687),
-    .aprios(_n691)
+    .src_full(_n680),
+    .active(_n681),
+    .ep_here(_n682),
+    .victims(_n683),
+    .targets(_n684),
+    .attackers(_n685),
+    .own_pawns(_n686),
+    .vprios(_n689),
+    .aprios(_n693)
   );
   chip_sequencer sequencer (
     .clk(clk),
@@ -844,80 +854,82 @@ module movegen (
     .ep_valid_in(ep_valid),
     .ep_file_in(ep_file),
     .shortcuts_in(shortcuts),
-    .victims(_n681),
-    .targets(_n682),
-    .attackers(attackers_heard),
-    .own_pawns(_n684),
-    .v_ready(_n693),
-    .v_valid(_n694),
-    .v_square(_n695),
-    .v_more(_n696),
+    .victims(_n683),
+    .targets(_n684),
+    .attackers(_n685),
+    .own_pawns(_n686),
+    .v_ready(_n695),
+    .v_valid(_n696),
+    .v_square(_n697),
+    .v_more(_n698),
     .v_grant(victim_grant),
-    .v_rank_grant(_n702),
-    .a_ready(_n697),
-    .a_valid(_n698),
-    .a_square(_n699),
-    .a_more(_n700),
-    .a_tag(_n703),
+    .v_rank_grant(_n704),
+    .a_ready(_n699),
+    .a_valid(_n700),
+    .a_square(_n701),
+    .a_more(_n702),
+    .a_tag(_n705),
     .black(_n675),
-    .ep_here(_n680),
+    .ep_here(_n682),
     .find_victim(_n676),
     .all_enemies(_n677),
     .quiet_pat(_n678),
     .src_sel(_n679),
-    .v_load(_n685),
-    .v_cand(_n686),
-    .v_take(_n688),
-    .a_load(_n690),
-    .a_take(_n692),
+    .src_full(_n680),
+    .active(_n681),
+    .v_load(_n687),
+    .v_cand(_n688),
+    .v_take(_n690),
+    .a_load(_n692),
+    .a_take(_n694),
     .outer(victim_candidates),
     .ac(attacker_candidates),
-    .valid(_n704),
-    .done(_n705),
-    .from(_n706),
-    .to(_n707),
-    .promo(_n708),
-    .capture_forced(_n709),
-    .no_legal_move(_n710),
-    .cycles(_n711),
+    .valid(_n706),
+    .done(_n707),
+    .from(_n708),
+    .to(_n709),
+    .promo(_n710),
+    .capture_forced(_n711),
+    .no_legal_move(_n712),
+    .cycles(_n713),
     .phase(_sequencer_phase)
   );
   chip_walker victim_walker (
     .clk(clk),
     .rst(rst),
-    .load(_n685),
-    .cand(_n686),
-    .prios(_n687),
+    .load(_n687),
+    .cand(_n688),
+    .prios(_n689),
     .tags(64'h0000000000000000),
-    .take(_n688),
-    .ready(_n693),
-    .valid(_n694),
+    .take(_n690),
+    .ready(_n695),
+    .valid(_n696),
     .grant(victim_grant),
-    .rank_grant(_n702),
-    .square(_n695),
+    .rank_grant(_n704),
+    .square(_n697),
     .tag(_victim_walker_tag),
-    .more(_n696),
+    .more(_n698),
     .remaining(victim_mask)
   );
   chip_walker attacker_walker (
     .clk(clk),
     .rst(rst),
-    .load(_n690),
-    .cand(attackers_heard),
-    .prios(_n691),
-    .tags(_n684),
-    .take(_n692),
-    .ready(_n697),
-    .valid(_n698),
+    .load(_n692),
+    .cand(_n685),
+    .prios(_n693),
+    .tags(_n686),
+    .take(_n694),
+    .ready(_n699),
+    .valid(_n700),
     .grant(attacker_grant),
     .rank_grant(_attacker_walker_rank_grant),
-    .square(_n699),
-    .tag(_n703),
-    .more(_n700),
+    .square(_n701),
+    .tag(_n705),
+    .more(_n702),
     .remaining(attacker_mask)
   );
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _sequencer_phase, _victim_walker_tag, _attacker_walker_rank_grant, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_disable, attacker_disable, attacker_grant, 1'b0};
+  wire _unused = &{1'b0, _sequencer_phase, _victim_walker_tag, _attacker_walker_rank_grant, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_disable, attacker_disable, attacker_grant, attackers_heard, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -6,7 +6,8 @@
 //!  we[7:0], row[31:0] ----> rank r's 8 piece registers (file a in row[3:0])
 //!  vprio_row[23:0], aprio_row[23:0] -> their priorities (looked up per file)
 //!  ep_set[63:0], ep_prio[2:0] -----> the en-passant cell's victim priority (at start)
-//!  black, find_victim, all_enemies, quiet_pat, src_sel[63:0], ep_here[63:0]
+//!  black, find_victim, all_enemies, quiet_pat, src_sel[63:0], src_full[63:0],
+//!  ep_here[63:0], active
 //!  start, black_next                  (the cells latch own/enemy flags at start)
 //!        |                                                      (from the sequencer)
 //!        |
@@ -72,6 +73,8 @@ pub fn array() -> Result<Module, HwError> {
     let all_enemies = m.input("all_enemies", 1);
     let quiet_pat = m.input("quiet_pat", 1);
     let src_sel = m.input("src_sel", 64);
+    let src_full = m.input("src_full", 64);
+    let active = m.input("active", 1);
     let ep_here = m.input("ep_here", 64);
     let zero = m.lit(0, 1);
     let one = m.lit(1, 1);
@@ -113,6 +116,8 @@ pub fn array() -> Result<Module, HwError> {
         u.connect("all_enemies", all_enemies);
         u.connect("quiet_pat", quiet_pat);
         u.connect("src_sel", src_sel.bit(sq as u32));
+        u.connect("src_full", src_full.bit(sq as u32));
+        u.connect("active", active);
         u.connect("ep_here", ep_here.bit(sq as u32));
         for (name, r) in [("rank2", 1), ("rank4", 3), ("rank5", 4), ("rank7", 6)] {
             u.connect(name, if rank == r { one } else { zero });

@@ -43,6 +43,8 @@ pub fn cell() -> Result<Module, HwError> {
     let all_enemies = m.input("all_enemies", 1);
     let quiet_pat = m.input("quiet_pat", 1);
     let src_sel = m.input("src_sel", 1);
+    let src_full = m.input("src_full", 1);
+    let active = m.input("active", 1);
     let ep_here = m.input("ep_here", 1);
     // Rank flags (constants per square).
     let rank2 = m.input("rank2", 1);
@@ -75,7 +77,6 @@ pub fn cell() -> Result<Module, HwError> {
     vacant.set_next(piece_in.bits(0..3).eq(0));
     vacant.set_enable(we);
     let empty = vacant;
-    let occupied = !empty;
     let kind = piece.bits(0..3);
     let colour = piece.bit(3);
     let at_start = |name: &str, value: Signal| {
@@ -88,29 +89,47 @@ pub fn cell() -> Result<Module, HwError> {
     let theirs = !kind.eq(0) & (colour ^ black_next);
     let is = |k: u8| kind.eq(u64::from(k));
     let enemy = at_start("enemy", theirs);
-    let orth_own = at_start("own_orth", ours & (is(ROOK) | is(QUEEN)));
-    let diag_own = at_start("own_diag", ours & (is(BISHOP) | is(QUEEN)));
+    let orth_kind = ours & (is(ROOK) | is(QUEEN));
+    let diag_kind = ours & (is(BISHOP) | is(QUEEN));
+    let orth_own = at_start("own_orth", orth_kind);
+    let diag_own = at_start("own_diag", diag_kind);
     let knight_own = at_start("own_knight", ours & is(KNIGHT));
     let king_own = at_start("own_king", ours & is(KING));
     let own_pawn = at_start("own_pawn", ours & is(PAWN));
+    // The same flags held only through the first (find-victim) cycle, and the enemy
+    // flag only through the second (restricted find-attacker) cycle: cleared by the
+    // next generation clock, so a transmitter is an OR of registers.
+    let first_only = |name: &str, value: Signal| {
+        let r = m.reg_reset(name, 1, 0);
+        r.set_next(start & value);
+        r.set_enable(start | active);
+        r
+    };
+    let first_orth = first_only("first_orth", orth_kind);
+    let first_diag = first_only("first_diag", diag_kind);
+    let first_knight = first_only("first_knight", ours & is(KNIGHT));
+    let first_king = first_only("first_king", ours & is(KING));
+    let first_pawn = first_only("first_pawn", ours & is(PAWN));
+    let second_enemy = m.reg_reset("second_enemy", 1, 0);
+    second_enemy.set_next(!start & find_victim & enemy);
+    second_enemy.set_enable(start | active);
 
     // Transmitter. Find-victim: the resident piece of the side to move radiates its own
     // pattern. Find-attacker: the source radiates every pattern (super-piece): all enemy
     // pieces at once in the restricted cycle, else the selected victim or, for
-    // non-captures, the selected vacant target; a vacant en-passant source radiates
-    // only to pawns.
-    let src_full = mux(all_enemies, enemy, src_sel & (quiet_pat | occupied)).named("src_full");
-    let src_pawn = mux(all_enemies, enemy | ep_here, src_sel).named("src_pawn");
+    // non-captures, the selected vacant target (`src_full`, from the sequencer); a
+    // vacant en-passant source radiates only to pawns (`src_sel`).
     let fv = find_victim;
-    let orth_src = mux(fv, orth_own, src_full);
-    let diag_src = mux(fv, diag_own, src_full);
+    let orth_src = (first_orth | second_enemy | src_full).named("orth_src");
+    let diag_src = (first_diag | second_enemy | src_full).named("diag_src");
     for (d, &ray) in ray_in.iter().enumerate() {
         let src = if d % 2 == 0 { orth_src } else { diag_src };
         m.output(&format!("ray_out_{d}"), (src | (ray & empty)).named("ray"));
     }
-    m.output("knight_out", mux(fv, knight_own, src_full));
-    m.output("king_out", mux(fv, king_own, src_full));
-    let pawn_out = mux(fv, own_pawn, src_pawn).named("pawn_out");
+    m.output("knight_out", first_knight | second_enemy | src_full);
+    m.output("king_out", first_king | second_enemy | src_full);
+    let pawn_out =
+        (first_pawn | second_enemy | (all_enemies & ep_here) | src_sel).named("pawn_out");
     m.output("pawn_out", pawn_out);
     // A vacant cell passes a pawn signal on for double pushes: find-victim, from the
     // pawn behind it; find-attacker, from the target ahead of it.
@@ -149,7 +168,8 @@ pub fn cell() -> Result<Module, HwError> {
         | (knight & knight_own)
         | (king & king_own)
         | (pawn_heard & own_pawn);
-    m.output("attacker", (!fv & hears).named("attacker"));
+    // (Meaningless in the find-victim cycle, when nobody latches it.)
+    m.output("attacker", hears.named("attacker"));
 
     m.output("own_pawn", own_pawn);
     m.output("vprio", vprio);

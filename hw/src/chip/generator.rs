@@ -96,6 +96,8 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         "all_enemies",
         "quiet_pat",
         "src_sel",
+        "src_full",
+        "active",
         "ep_here",
     ] {
         a.connect(port, s.output(port));
@@ -156,7 +158,7 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
         (ac & !a_rem).named("attacker_disable"),
         a_rem.named("attacker_mask"),
         aa.output("grant").named("attacker_grant"),
-        a.output("attackers").named("attackers_heard"),
+        (a.output("attackers") & !s.output("find_victim").repeat(64)).named("attackers_heard"),
     ];
     if debug {
         for (name, sig) in DEBUG_PORTS.iter().zip(internal) {

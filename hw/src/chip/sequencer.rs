@@ -134,6 +134,9 @@ pub fn sequencer() -> Result<Module, HwError> {
     let next_valid = reg("next_valid", 1);
     let next_sq = reg("next_sq", 6);
     let next_hot = reg("next_hot", 64);
+    // The radiating square for every pattern but the pawn's: not the en-passant cell of
+    // a capture position (a vacant victim that only pawns take).
+    let next_full = reg("next_full", 64);
     let exhausted = reg("exhausted", 1);
     let same_victim = reg("same_victim", 1);
     let promo_next = reg("promo_next", 3);
@@ -183,6 +186,8 @@ pub fn sequencer() -> Result<Module, HwError> {
     m.output("all_enemies", is_second);
     m.output("quiet_pat", (quiet & !is_second).named("quiet_pat"));
     m.output("src_sel", next_hot);
+    m.output("src_full", next_full);
+    m.output("active", active);
 
     // Second cycle: the flags, from the latched receivers of the first.
     let quiet_now = (!outer.reduce_or()).named("quiet_now");
@@ -318,6 +323,15 @@ pub fn sequencer() -> Result<Module, HwError> {
     set(next_valid, mux(take_next, v_valid, next_valid));
     set(next_sq, mux(take_next, v_square, next_sq));
     set(next_hot, mux(take_next, v_grant, next_hot));
+    let ep_cell = ep_decode(&m, black, ep_valid, ep_file);
+    set(
+        next_full,
+        mux(
+            take_next,
+            v_grant & !(ep_cell & !quiet.repeat(64)),
+            next_full,
+        ),
+    );
     set(
         exhausted,
         mux(
