@@ -45,7 +45,7 @@ enum ChipCommand {
         #[arg(long, default_value = "build/fpga/movegen")]
         dir: PathBuf,
         /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
     },
 }
