@@ -178,10 +178,8 @@ pub fn sequencer() -> Result<Module, HwError> {
 
     // Control of the array: registers, or one gate from them.
     m.output("black", black);
-    m.output(
-        "ep_here",
-        ep_decode(&m, black, ep_valid, ep_file).named("ep_here"),
-    );
+    let ep_here = ep_decode(&m, black, ep_valid, ep_file).named("ep_here");
+    m.output("ep_here", ep_here);
     m.output("find_victim", is_first);
     m.output("all_enemies", is_second);
     m.output("quiet_pat", (quiet & !is_second).named("quiet_pat"));
