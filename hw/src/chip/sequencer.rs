@@ -72,14 +72,17 @@ pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
     level[0]
 }
 
-/// The index of the set bit of a one-hot 64-bit vector (OR of the indices; 0 when none).
-pub fn encode64(onehot: Signal) -> Signal {
-    let bits: Vec<Signal> = (0..6u32)
+/// The index of the set bit of a one-hot vector whose length is a power of two (the
+/// OR of the indices; 0 when none).
+pub fn encode(onehot: &[Signal]) -> Signal {
+    let width = onehot.len().trailing_zeros();
+    debug_assert!(onehot.len().is_power_of_two() && width > 0);
+    let bits: Vec<Signal> = (0..width)
         .rev()
         .map(|k| {
-            let set: Vec<Signal> = (0..64u32)
-                .filter(|s| s >> k & 1 == 1)
-                .map(|s| onehot.bit(s))
+            let set: Vec<Signal> = (0..onehot.len())
+                .filter(|i| i >> k & 1 == 1)
+                .map(|i| onehot[i])
                 .collect();
             any(&set)
         })
@@ -194,7 +197,7 @@ pub fn sequencer() -> Result<Module, HwError> {
     let heard_bits: Vec<Signal> = (0..64).map(|s| heard_r.bit(s)).collect();
     let (heard_any, heard_many) = any_and_many(&heard_bits);
     let one_attacker = (heard_any & !heard_many).named("one_attacker");
-    let heard_sq = encode64(heard_r).named("heard_square");
+    let heard_sq = encode(&heard_bits).named("heard_square");
     let heard_pawn = (heard_r & own_pawns).reduce_or().named("heard_pawn");
     let grant_pawn = a_tag;
 

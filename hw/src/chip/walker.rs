@@ -24,7 +24,7 @@
 
 use crate::{HwError, Module, ModuleBuilder, Signal, any, concat, concat_lsb_first, mux};
 
-use super::sequencer::any_and_many;
+use super::sequencer::{any_and_many, encode};
 
 /// The best of `alive` cells with 3-bit priorities `prio`: (one-hot grant of the first
 /// cell of the highest priority, that priority, any cell at all).
@@ -60,21 +60,6 @@ pub fn at_least(a: Signal, b: Signal) -> Signal {
     let low = (a1 & !b1) | (!(a1 ^ b1) & (a0 | !b0));
     let (a2, b2) = (a.bit(2), b.bit(2));
     (a2 & !b2) | (!(a2 ^ b2) & low)
-}
-
-/// The index of the set bit of a one-hot vector of 8 (0 when none).
-pub fn encode8(onehot: &[Signal]) -> Signal {
-    let bits: Vec<Signal> = (0..3u32)
-        .rev()
-        .map(|k| {
-            let set: Vec<Signal> = (0..8u32)
-                .filter(|i| i >> k & 1 == 1)
-                .map(|i| onehot[i as usize])
-                .collect();
-            any(&set)
-        })
-        .collect();
-    concat(&bits)
 }
 
 /// Build the walker.
@@ -131,7 +116,7 @@ pub fn walker() -> Result<Module, HwError> {
     let grant: Vec<Signal> = (0..64)
         .map(|s| gwin[s / 8] & lf[s / 8].bit((s % 8) as u32))
         .collect();
-    let square = concat(&[encode8(&gwin), encode8(&file_bits)]).named("square");
+    let square = concat(&[encode(&gwin), encode(&file_bits)]).named("square");
     let tag = pick(&|g| lt[g]).named("winner_tag");
 
     // Each rank's next leader: the best of its rest. It replaces the leader when the
