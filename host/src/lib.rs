@@ -1,6 +1,16 @@
-//! The antichip host: antichess rules glue, move generators, batch commands, and (in the
-//! modules that grow around them) search, solver, bots, UCI and reports. The `antichip`
-//! binary is a thin clap front end over this library.
+//! The antichip host: antichess rules glue, the engine (search, quiescence, evaluation,
+//! solver), the chip seen from the host, the front ends (UCI, play) and AlphaMove. The
+//! `antichip` binary is a thin clap front end over this library (`src/cli/`).
+//!
+//! | module | what |
+//! |---|---|
+//! | [`rules`] | the only shakmaty facade: positions, moves, FEN, perft; move generators |
+//! | [`positions`] | corpora of positions: random games and placements, solver suites, batch input files |
+//! | [`engine`] | search, quiescence, evaluation, transposition table, scores, the exact solver |
+//! | [`chip`] | the chip seen from the host: position and move conversions, the chip as a move generator, cycle statistics |
+//! | [`frontends`] | UCI and interactive play |
+//! | [`peers`] | other engines antichip is measured against (fairy-stockfish) |
+//! | [`alphamove`] | the xkcd 3045 bot |
 //!
 //! ```
 //! use host::rules::{Position, sorted_uci_moves, perft};
@@ -11,18 +21,9 @@
 //! ```
 
 pub mod alphamove;
-pub mod batch;
 pub mod chip;
-pub mod corpus;
-pub mod eval;
-pub mod fairy;
-pub mod movegen;
-pub mod play;
-pub mod quiescence;
-pub mod random_positions;
+pub mod engine;
+pub mod frontends;
+pub mod peers;
+pub mod positions;
 pub mod rules;
-pub mod score;
-pub mod search;
-pub mod solver;
-pub mod tt;
-pub mod uci;

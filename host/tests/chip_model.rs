@@ -4,10 +4,11 @@
 use std::collections::HashSet;
 
 use host::chip::{Chip, board_of};
-use host::corpus::{random_placements, random_positions};
-use host::movegen::perft_with;
+use host::positions::corpus::random_positions;
+use host::positions::random::random_placements;
+use host::rules::movegen::perft_with;
 use host::rules::{Position, uci};
-use hw::chip::model::Model;
+use hw::chip::movegen::model::Model;
 use hw::chip::types::{Config, Priorities, Shortcuts};
 
 fn check(chip: &mut Chip, pos: &Position) -> u32 {

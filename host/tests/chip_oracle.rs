@@ -6,8 +6,9 @@
 use std::collections::HashSet;
 
 use host::chip::Chip;
-use host::corpus::{random_placements, random_positions};
-use host::movegen::perft_with;
+use host::positions::corpus::random_positions;
+use host::positions::random::random_placements;
+use host::rules::movegen::perft_with;
 use host::rules::{Position, uci};
 use hw::chip::types::Config;
 

@@ -7,9 +7,9 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use host::batch::run_moves;
-use host::movegen::Software;
+use host::positions::batch::run_moves;
 use host::rules::Position;
+use host::rules::movegen::Software;
 
 const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ -wb0123456789KQkqaceh36\t#\r\n\xff";
 

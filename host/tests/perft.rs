@@ -1,6 +1,6 @@
 //! Perft against the reference counts in `data/antichess.perft`.
 
-use host::movegen::{Software, perft_with};
+use host::rules::movegen::{Software, perft_with};
 use host::rules::{Position, perft};
 
 /// One position of the perft file with its expected counts.

@@ -3,11 +3,11 @@
 //! `mate K` (the solver's least K): never a shorter win (invented), never a longer one (a
 //! win in 3 must beat a win in 5), and its first move starts a win the solver confirms.
 
-use host::eval::Evaluator;
+use host::engine::eval::Evaluator;
+use host::engine::score::moves_to_end;
+use host::engine::search::{Limits, SearchConfig, Searcher};
+use host::engine::solver::{Solver, Verdict};
 use host::rules::Position;
-use host::score::moves_to_end;
-use host::search::{Limits, SearchConfig, Searcher};
-use host::solver::{Solver, Verdict};
 
 #[test]
 fn mate_scores_equal_the_solvers_least_win() {

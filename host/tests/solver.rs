@@ -10,9 +10,9 @@ use std::path::PathBuf;
 mod common;
 
 use common::run as antichip;
-use host::random_positions::RandomPositions;
+use host::engine::solver::{Solver, Verdict};
+use host::positions::random::RandomPositions;
 use host::rules::{Move, Outcome, Position, uci};
-use host::solver::{Solver, Verdict};
 
 const SUITE_MAX_MOVES: u32 = 4;
 
@@ -200,13 +200,13 @@ fn solve_rejects_a_missing_file_and_bad_options() {
 /// report a win within 4.
 #[test]
 fn fairy_stockfish_agrees_on_the_suite() {
-    let path = host::fairy::locate().unwrap_or_else(|| {
+    let path = host::peers::fairy::locate().unwrap_or_else(|| {
         panic!(
             "fairy-stockfish is required: install the Debian package fairy-stockfish ({})",
-            host::fairy::DEFAULT_PATH
+            host::peers::fairy::DEFAULT_PATH
         )
     });
-    let mut engine = host::fairy::FairyStockfish::start(&path).unwrap();
+    let mut engine = host::peers::fairy::FairyStockfish::start(&path).unwrap();
     let committed = std::fs::read_to_string(suite_path()).unwrap();
     let mut checked = 0;
     for line in committed.lines() {

@@ -43,16 +43,22 @@
 mod bits;
 pub mod blocks;
 mod builder;
+mod catalog;
 pub mod chip;
 mod error;
+pub mod gates;
+pub mod grid;
+pub mod interface;
 mod netlist;
 pub mod verilog;
 
 pub use bits::{Bits, mask64, top_mask, words_for};
+pub use blocks::Block;
 pub use builder::{
     InstanceHandle, IntoSignal, MemoryHandle, ModuleBuilder, ShiftAmount, Signal, all, any, concat,
     concat_lsb_first, is_valid_name, mux,
 };
+pub use catalog::{catalog, find};
 pub use error::{ErrorKind, HwError};
 pub use netlist::{
     BinaryOp, Instance, MemWrite, Memory, Module, ModuleDef, Node, NodeId, NodeKind, Port, UnaryOp,

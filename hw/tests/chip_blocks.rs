@@ -4,7 +4,7 @@
 
 #[test]
 fn every_chip_block_builds_and_emits_deterministically() {
-    use hw::chip::{array, cell, generator, sequencer, walker};
+    use hw::chip::movegen::{array, cell, generator, sequencer, walker};
     let builders: [fn() -> Result<hw::Module, hw::HwError>; 5] = [
         cell::cell,
         array::array,

@@ -3,7 +3,7 @@ fn main() {
     let name = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "ray_array".into());
-    let m = (hw::blocks::find(&name).expect("block").build)().expect("builds");
+    let m = (hw::find(&name).expect("block").build)().expect("builds");
     let s = sim::Simulator::new(&m).expect("compiles");
     println!("{}", s.debug_histogram());
 }

@@ -719,11 +719,9 @@ mod tests {
     /// them as fixed (a computed value marked constant there read stale values).
     #[test]
     fn no_instruction_writes_a_constant_slot() {
-        let mut designs: Vec<hw::Module> = hw::blocks::catalog()
-            .iter()
-            .map(|b| (b.build)().unwrap())
-            .collect();
-        designs.push(hw::chip::generator::generator(true).unwrap());
+        let mut designs: Vec<hw::Module> =
+            hw::catalog().iter().map(|b| (b.build)().unwrap()).collect();
+        designs.push(hw::chip::movegen::generator::generator(true).unwrap());
         for m in &designs {
             for (keep_named, fast) in [(false, true), (true, true), (false, false)] {
                 let p = compile(FlatNetlist::new(m), keep_named, fast).unwrap();

@@ -92,7 +92,7 @@ fn victims(occ: u64, slider: u64, enemy: u64) -> u64 {
         if slider >> sq & 1 == 0 {
             continue;
         }
-        for (df, dr) in ray_array::DIRECTIONS {
+        for (df, dr) in hw::grid::DIRECTIONS {
             let (mut f, mut r) = (sq % 8 + df, sq / 8 + dr);
             while (0..8).contains(&f) && (0..8).contains(&r) {
                 let t = r * 8 + f;

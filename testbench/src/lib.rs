@@ -1,6 +1,9 @@
-//! Testbenches of antichip: co-simulation of the exported Verilog against the Rust
+//! Testbenches of antichip: what drives and checks designs. The chip's drivers (the
+//! cycle-exact models and the simulated netlists behind one trait, [`chip::Driver`]),
+//! stimulus recording, co-simulation of the exported Verilog against the Rust
 //! simulator (Icarus, Verilator, yosys gate netlist), the FPGA flow driver, and random
-//! netlists for the differential test of the RTL layer itself.
+//! netlists for the differential test of the RTL layer itself. The chip's block-level
+//! tests (walker, netlist against model, co-simulation, waveforms) are in `tests/`.
 //!
 //! ```no_run
 //! use testbench::{Backend, Stimulus, cosim};
@@ -12,6 +15,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod chip;
 pub mod cosim;
 pub mod fpga;
 pub mod random;

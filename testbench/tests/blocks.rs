@@ -7,7 +7,7 @@ use testbench::{Backend, Stimulus, cosim, lint};
 
 #[test]
 fn every_catalog_block_lints_clean() {
-    for b in hw::blocks::catalog() {
+    for b in hw::catalog() {
         let m = (b.build)().unwrap();
         let warnings = lint(&m, &work(&format!("{}/lint", b.name))).unwrap();
         assert!(
@@ -26,7 +26,7 @@ fn work(name: &str) -> PathBuf {
 }
 
 fn check_block(block: &str, cycles: usize) {
-    let b = hw::blocks::find(block).unwrap();
+    let b = hw::find(block).unwrap();
     let m = (b.build)().unwrap();
     let warnings = lint(&m, &work(&format!("{block}/lint"))).unwrap();
     assert!(

@@ -3,38 +3,40 @@
 //! [`Chip`] move generator, which answers through the same [`MoveGenerator`] API as the
 //! software rules, running either the reference model or the simulated netlist.
 
-pub mod cosim;
-pub mod netlist;
 pub mod stats;
 
-use hw::chip::model::Model;
-use hw::chip::types::{BLACK, Board, ChipMove, Config, PROMOTION_ORDER};
-use netlist::{NetlistChip, NetlistError};
+use hw::chip::movegen::model::Model;
+use hw::chip::movegen::{Job, Movegen};
+use hw::chip::types::{
+    BISHOP, BLACK, Board, ChipMove, Config, KING, KNIGHT, PAWN, PROMOTION_ORDER, QUEEN, ROOK,
+};
+use testbench::chip::movegen::generate;
+use testbench::chip::{Driver, Netlist, NetlistError};
 
-use crate::movegen::MoveGenerator;
+use crate::rules::movegen::MoveGenerator;
 use crate::rules::{Color, Move, Position, Role, Square};
 
 /// The chip's kind code of a shakmaty role.
 pub fn kind_code(role: Role) -> u8 {
     match role {
-        Role::Pawn => 1,
-        Role::Knight => 2,
-        Role::Bishop => 3,
-        Role::Rook => 4,
-        Role::Queen => 5,
-        Role::King => 6,
+        Role::Pawn => PAWN,
+        Role::Knight => KNIGHT,
+        Role::Bishop => BISHOP,
+        Role::Rook => ROOK,
+        Role::Queen => QUEEN,
+        Role::King => KING,
     }
 }
 
-/// The shakmaty role of a chip kind code (1..=6).
+/// The shakmaty role of a chip kind code.
 pub fn role_of(kind: u8) -> Option<Role> {
     Some(match kind {
-        1 => Role::Pawn,
-        2 => Role::Knight,
-        3 => Role::Bishop,
-        4 => Role::Rook,
-        5 => Role::Queen,
-        6 => Role::King,
+        PAWN => Role::Pawn,
+        KNIGHT => Role::Knight,
+        BISHOP => Role::Bishop,
+        ROOK => Role::Rook,
+        QUEEN => Role::Queen,
+        KING => Role::King,
         _ => return None,
     })
 }
@@ -100,19 +102,12 @@ pub fn to_move(pos: &Position, m: ChipMove) -> Result<Move, BadChipMove> {
     })
 }
 
-/// What runs the chip: the cycle-exact reference model, or the `movegen` netlist in the
-/// cycle simulator (the two agree cycle for cycle; the tests check it).
-pub enum Backend {
-    /// The bitboard reference model ([`Model`]).
-    Model(Box<Model>),
-    /// The simulated netlist.
-    Netlist(Box<NetlistChip>),
-}
-
 /// The simulated chip as a move generator: loads each position, requests moves until
-/// `done`, and converts them to shakmaty moves. Keeps a running total of cycles.
+/// `done`, and converts them to shakmaty moves. It runs either the cycle-exact model or
+/// the simulated `movegen` netlist (the two agree cycle for cycle; `testbench` checks
+/// it). Keeps a running total of cycles.
 pub struct Chip {
-    backend: Backend,
+    driver: Box<dyn Driver<Movegen> + Send>,
     config: Config,
     cycles: u64,
     positions: u64,
@@ -121,20 +116,20 @@ pub struct Chip {
 impl Chip {
     /// A chip running the reference model with the given configuration.
     pub fn model(config: Config) -> Self {
-        Chip::with_backend(Backend::Model(Box::new(Model::new())), config)
+        Chip::with_driver(Box::new(Model::new()), config)
     }
 
     /// A chip running the simulated `movegen` netlist.
     pub fn netlist(config: Config) -> Result<Self, NetlistError> {
-        Ok(Chip::with_backend(
-            Backend::Netlist(Box::new(NetlistChip::new(false)?)),
+        Ok(Chip::with_driver(
+            Box::new(Netlist::<Movegen>::new(false)?),
             config,
         ))
     }
 
-    fn with_backend(backend: Backend, config: Config) -> Self {
+    fn with_driver(driver: Box<dyn Driver<Movegen> + Send>, config: Config) -> Self {
         Chip {
-            backend,
+            driver,
             config,
             cycles: 0,
             positions: 0,
@@ -148,10 +143,11 @@ impl Chip {
 
     /// The raw chip moves for `board` in emission order and the generation cycles.
     pub fn generate_board(&mut self, board: &Board) -> anyhow::Result<(Vec<ChipMove>, u32)> {
-        let (moves, cycles) = match &mut self.backend {
-            Backend::Model(m) => m.generate(board, self.config),
-            Backend::Netlist(n) => n.generate(board, self.config)?,
+        let job = Job {
+            board: *board,
+            config: self.config,
         };
+        let (moves, cycles) = generate(&mut *self.driver, &job)?;
         self.cycles += u64::from(cycles);
         self.positions += 1;
         Ok((moves, cycles))

@@ -164,7 +164,7 @@ pub fn bench(runs: usize, limit: usize, random: u64, random_limit: usize) -> any
             times.push(start.elapsed());
             outcome = Some(result);
         }
-        let time = super::bench::median(times);
+        let time = super::measure::median(times);
         match outcome {
             Some(Ok(found)) => println!(
                 "  {name:<30} {:>7} expansions {:>9} positions {:>4} plies {:>10.1} ms",
@@ -211,7 +211,7 @@ fn bench_random(count: u64, limit: usize) {
     }
     expansions.sort_unstable();
     let total: std::time::Duration = times.iter().sum();
-    let median_time = super::bench::median(times);
+    let median_time = super::measure::median(times);
     println!(
         "  informed on {count} random boards (Black lines of 6-14 moves, seeds 0..{count}): {} found within {limit} expansions",
         expansions.len()

@@ -2,10 +2,14 @@
 //! this machine, as a median over repeated runs, beside a peer measured in the same run
 //! when one is installed.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use host::fairy;
+
+use super::engine::EngineArgs;
+use super::measure::median;
+use host::engine::search::SearchConfig;
+use host::peers::fairy;
 use host::rules::{Position, perft};
 
 /// Measure speed (medians of repeated runs; figures are measured, not modeled).
@@ -42,6 +46,8 @@ enum BenchKind {
         /// Number of timed runs (the median is reported).
         #[arg(long, default_value_t = 3)]
         runs: usize,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// The solver on random positions with 1 and more threads: time and speed-up.
     Solve {
@@ -63,6 +69,8 @@ enum BenchKind {
         /// Thinking time per position and engine, in milliseconds.
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Singular extensions on and off: nodes and solve rate on the forced wins among
     /// the random positions.
@@ -77,6 +85,8 @@ enum BenchKind {
         /// move) instead: its wins.
         #[arg(long)]
         suite: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
@@ -125,10 +135,14 @@ enum BenchKind {
 
 pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     use super::bench_engine as engine;
-    let kind = args.kind.unwrap_or(BenchKind::Search {
-        depth: engine::SEARCH_DEPTH,
-        runs: 3,
-    });
+    let kind = match args.kind {
+        Some(kind) => kind,
+        None => BenchKind::Search {
+            depth: engine::SEARCH_DEPTH,
+            runs: 3,
+            engine: EngineArgs::default(),
+        },
+    };
     match kind {
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
         BenchKind::Sim {
@@ -152,19 +166,32 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             runs,
             report,
         } => super::bench_chip::run(positions.max(1), seed, runs.max(1), &report),
-        BenchKind::Search { depth, runs } => engine::search(depth, runs.max(1)),
+        BenchKind::Search {
+            depth,
+            runs,
+            engine: e,
+        } => engine::search(depth, runs.max(1), &e.settings(SearchConfig::default())?),
         BenchKind::Solve {
             count,
             max_moves,
             jobs,
             runs,
         } => engine::solve(count, max_moves, &jobs, runs.max(1)),
-        BenchKind::Fairy { movetime } => engine::fairy(movetime.max(1)),
+        BenchKind::Fairy {
+            movetime,
+            engine: e,
+        } => engine::fairy(movetime.max(1), &e.settings(SearchConfig::default())?),
         BenchKind::Singular {
             depth,
             count,
             suite,
-        } => engine::singular(&depth, count, suite.as_deref()),
+            engine: e,
+        } => engine::singular(
+            &e.settings(SearchConfig::default())?,
+            &depth,
+            count,
+            suite.as_deref(),
+        ),
         BenchKind::Alphamove {
             runs,
             limit,
@@ -172,12 +199,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             random_limit,
         } => super::alphamove::bench(runs.max(1), limit, random, random_limit),
     }
-}
-
-/// The median of a set of durations.
-pub fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort_unstable();
-    times[times.len() / 2]
 }
 
 fn bench_perft(depth: u32, runs: usize) -> anyhow::Result<u8> {

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use host::chip::stats::measure;
 use host::chip::{Chip, board_of};
-use host::corpus::random_positions;
+use host::positions::corpus::random_positions;
 use host::rules::Position;
 use hw::chip::types::{Board, Config, Shortcuts};
 
-use super::bench::median;
+use super::measure::median;
 
 /// Deep Blue's chip: 24 MHz, 2-2.5 million positions per second (Hsu, IEEE Micro 1999).
 const DEEP_BLUE_MHZ: f64 = 24.0;

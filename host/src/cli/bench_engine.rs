@@ -5,16 +5,15 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use host::eval::Evaluator;
-use host::fairy::{self, FairyStockfish};
-use host::quiescence::SoftwareQuiescence;
-use host::random_positions::RandomPositions;
+use host::engine::score::moves_to_end;
+use host::engine::search::{Limits, SearchResult};
+use host::engine::solver::{Verdict, solve_all};
+use host::frontends::uci::Settings;
+use host::peers::fairy::{self, FairyStockfish};
+use host::positions::random::RandomPositions;
 use host::rules::{Position, uci};
-use host::score::moves_to_end;
-use host::search::{Limits, SearchConfig, SearchResult, Searcher};
-use host::solver::{Verdict, solve_all};
 
-use super::bench::median;
+use super::measure::median;
 
 /// Depth of the default search bench.
 pub const SEARCH_DEPTH: u32 = 5;
@@ -57,13 +56,13 @@ fn positions(fens: &[&str]) -> Vec<Position> {
 }
 
 /// One search from a fresh searcher (empty tables), so that node counts depend on the
-/// position and the configuration only.
+/// position and the settings only.
 fn fresh_search(
     pos: &Position,
-    config: &SearchConfig,
+    settings: &Settings,
     limits: &Limits,
 ) -> anyhow::Result<(SearchResult, Duration)> {
-    let (r, wall, _) = fresh_search_cpu(pos, config, limits)?;
+    let (r, wall, _) = fresh_search_cpu(pos, settings, limits)?;
     Ok((r, wall))
 }
 
@@ -71,10 +70,10 @@ fn fresh_search(
 /// allocation excluded), when the platform tells.
 fn fresh_search_cpu(
     pos: &Position,
-    config: &SearchConfig,
+    settings: &Settings,
     limits: &Limits,
 ) -> anyhow::Result<(SearchResult, Duration, Option<f64>)> {
-    let mut searcher = Searcher::software(config.clone(), Evaluator::default());
+    let mut searcher = settings.searcher()?;
     let cpu = process_cpu_seconds();
     let start = Instant::now();
     let r = searcher.search(pos, &[], limits, &mut |_| {})?;
@@ -90,19 +89,19 @@ fn score_text(score: i32) -> String {
     }
 }
 
-pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
+pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8> {
     if depth == 0 {
         bail!("--depth must be at least 1 ply");
     }
-    let config = SearchConfig::default();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     let set = positions(&SEARCH_POSITIONS);
     println!(
-        "search bench: {} positions, depth {depth}, software quiescence (measured, one core)",
-        set.len()
+        "search bench: {} positions, depth {depth}, {} quiescence (measured, one core)",
+        set.len(),
+        settings.quiescence
     );
     let mut times = Vec::with_capacity(runs);
     let mut total = 0;
@@ -112,7 +111,7 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
         for (i, pos) in set.iter().enumerate() {
-            let (r, t, cpu) = fresh_search_cpu(pos, &config, &limits)?;
+            let (r, t, cpu) = fresh_search_cpu(pos, settings, &limits)?;
             cpu_total = cpu_total.zip(cpu).map(|(a, b)| a + b);
             elapsed += t;
             nodes += r.last.nodes;
@@ -138,7 +137,7 @@ pub fn search(depth: u32, runs: usize) -> anyhow::Result<u8> {
     println!("total nodes: {total}");
     println!(
         "quiescence ({}): {qnodes} nodes, {qcycles} cycles",
-        SoftwareQuiescence::NAME
+        settings.quiescence
     );
     println!(
         "time: median {:.3} s over {runs} runs = {:.0} nodes/s",
@@ -235,7 +234,7 @@ fn process_cpu_seconds() -> Option<f64> {
     Some((utime + stime) / 100.0)
 }
 
-pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
+pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
     let Some(path) = fairy::locate() else {
         bail!(
             "fairy-stockfish not found at {} (install the Debian package fairy-stockfish or set FAIRY_STOCKFISH)",
@@ -244,7 +243,6 @@ pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
     };
     let mut peer = FairyStockfish::start(&path)?;
     let set = positions(&SEARCH_POSITIONS);
-    let config = SearchConfig::default();
     let limits = Limits {
         soft_time: Some(Duration::from_millis(movetime)),
         hard_time: Some(Duration::from_millis(movetime)),
@@ -260,7 +258,7 @@ pub fn fairy(movetime: u64) -> anyhow::Result<u8> {
     );
     let (mut our_nodes, mut our_time, mut peer_nodes, mut peer_time) = (0u64, 0f64, 0u64, 0f64);
     for (i, (pos, fen)) in set.iter().zip(SEARCH_POSITIONS).enumerate() {
-        let (r, t) = fresh_search(pos, &config, &limits)?;
+        let (r, t) = fresh_search(pos, settings, &limits)?;
         peer.new_game()?;
         let p = peer
             .search(Some(fen), &format!("movetime {movetime}"))
@@ -318,6 +316,7 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
 }
 
 pub fn singular(
+    settings: &Settings,
     depths: &[u32],
     count: usize,
     suite_file: Option<&std::path::Path>,
@@ -365,12 +364,12 @@ pub fn singular(
             ..Limits::default()
         };
         for enabled in [true, false] {
-            let mut config = SearchConfig::default();
-            config.singular.enabled = enabled;
+            let mut settings = settings.clone();
+            settings.config.singular.enabled = enabled;
             let (mut nodes, mut exact, mut some_win, mut extensions) = (0u64, 0, 0, 0u64);
             let mut time = Duration::ZERO;
             for (pos, k) in &suite {
-                let (r, t) = fresh_search(pos, &config, &limits)?;
+                let (r, t) = fresh_search(pos, &settings, &limits)?;
                 nodes += r.total_nodes;
                 time += t;
                 extensions += r.singular_extensions;

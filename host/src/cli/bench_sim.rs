@@ -13,12 +13,12 @@
 
 use std::time::{Duration, Instant};
 
-use hw::chip::generator::generator;
+use hw::Module;
+use hw::chip::movegen::generator::generator;
 use hw::chip::types::Config;
-use hw::{Module, blocks};
 use sim::Simulator;
 
-use super::bench::median;
+use super::measure::median;
 
 /// Number of positions of the `movegen` workload's corpus.
 const MOVEGEN_POSITIONS: usize = 256;
@@ -90,11 +90,11 @@ fn measure(
 /// interrupted by the first one's load, as a host may do.
 fn movegen_workload() -> anyhow::Result<(Module, Vec<Vec<u64>>, String)> {
     let m = generator(false)?;
-    let boards: Vec<_> = host::corpus::random_positions(1, MOVEGEN_POSITIONS)
+    let boards: Vec<_> = host::positions::corpus::random_positions(1, MOVEGEN_POSITIONS)
         .iter()
         .map(host::chip::board_of)
         .collect();
-    let stim = host::chip::cosim::movegen_stimulus(&m, &boards, Config::default());
+    let stim = testbench::chip::movegen::stimulus(&m, &boards, Config::default());
     let has_rst = stim.inputs.first().is_some_and(|(n, _)| n == "rst");
     let mut table: Vec<Vec<u64>> = stim
         .rows
@@ -117,8 +117,8 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
     let (m, table, what) = if block == "movegen" {
         movegen_workload()?
     } else {
-        let Some(b) = blocks::find(block) else {
-            let known: Vec<&str> = blocks::catalog().iter().map(|b| b.name).collect();
+        let Some(b) = hw::find(block) else {
+            let known: Vec<&str> = hw::catalog().iter().map(|b| b.name).collect();
             anyhow::bail!(
                 "unknown block `{block}`; blocks: movegen, {}",
                 known.join(", ")

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use host::batch::read_fen_lines;
 use host::chip::stats::{CycleStats, measure};
 use host::chip::{Chip, board_of};
-use host::corpus::random_positions;
+use host::positions::batch::read_fen_lines;
+use host::positions::corpus::random_positions;
 use hw::chip::types::{Board, Config, Shortcuts};
 
 /// Reports about the move-generator chip.
@@ -162,7 +162,7 @@ fn print_stats(label: &str, s: &CycleStats) {
 
 /// Runs the FPGA flow on `movegen` and writes `report.json` into `dir`.
 pub fn fpga_report(dir: &std::path::Path, seeds: u32) -> anyhow::Result<testbench::FpgaReport> {
-    let module = hw::chip::generator::generator(false)?;
+    let module = hw::chip::movegen::generator::generator(false)?;
     let report = testbench::run_flow("movegen", &module, dir, seeds)
         .with_context(|| format!("FPGA flow in {}", dir.display()))?;
     let json = serde_json::to_string_pretty(&report)?;

@@ -9,14 +9,14 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use host::chip::cosim::movegen_stimulus;
 use host::chip::{Chip, board_of};
+use host::engine::solver::{Solver, Verdict};
 use host::rules::{Move, Position, san, sorted_uci_moves, uci};
-use host::solver::{Solver, Verdict};
-use hw::chip::generator::generator;
+use hw::chip::movegen::generator::generator;
 use hw::chip::types::{Config, Shortcuts};
+use testbench::chip::movegen::stimulus as movegen_stimulus;
 
-use super::bench::median;
+use super::measure::median;
 
 /// The default position: seed 000's sample, a win in 4 for White.
 pub const DEFAULT_FEN: &str = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1";

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
-use hw::blocks::{self, Block};
+use hw::Block;
 
 /// Hardware blocks: Verilog export, FPGA flow, static timing.
 #[derive(Args)]
@@ -51,10 +51,10 @@ enum HwCommand {
 }
 
 fn find(name: &str) -> anyhow::Result<Block> {
-    match blocks::find(name) {
+    match hw::find(name) {
         Some(b) => Ok(b),
         None => {
-            let known: Vec<&str> = blocks::catalog().iter().map(|b| b.name).collect();
+            let known: Vec<&str> = hw::catalog().iter().map(|b| b.name).collect();
             bail!("unknown block `{name}`; blocks: {}", known.join(", "))
         }
     }
@@ -65,14 +65,14 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     match args.command {
         HwCommand::List => {
-            for b in blocks::catalog() {
+            for b in hw::catalog() {
                 writeln!(stdout, "{:<12} {}", b.name, b.about)?;
             }
         }
         HwCommand::Verilog { out, block } => {
             let chosen = match &block {
                 Some(name) => vec![(find(name)?, out.clone())],
-                None => blocks::catalog()
+                None => hw::catalog()
                     .into_iter()
                     .map(|b| (b, out.join(b.name)))
                     .collect(),

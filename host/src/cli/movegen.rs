@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 use host::chip::Chip;
-use host::movegen::{MoveGenerator, Software};
+use host::rules::movegen::{MoveGenerator, Software};
 use hw::chip::types::Config;
 
 /// Which move generator answers.

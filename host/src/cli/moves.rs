@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use host::batch::run_moves;
+use host::positions::batch::run_moves;
 
 use super::movegen::Movegen;
 

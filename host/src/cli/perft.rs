@@ -1,7 +1,7 @@
 //! `antichip perft`: count the leaf nodes of the legal-move tree.
 
 use clap::Args;
-use host::movegen::perft_with;
+use host::rules::movegen::perft_with;
 use host::rules::{Position, divide, perft, uci};
 
 use super::movegen::Movegen;

@@ -1,13 +1,15 @@
 //! `antichip play`: interactive play in the terminal.
 
 use std::io;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::anyhow;
 use clap::Args;
-use host::play::PlaySession;
+use host::engine::search::SearchConfig;
+use host::frontends::play::PlaySession;
 use host::rules::Position;
+
+use super::engine::EngineArgs;
 
 /// Play in the terminal, with the engine's advice.
 ///
@@ -25,9 +27,8 @@ pub struct PlayArgs {
     /// Deepest search per `best` or `go` (plies).
     #[arg(long, default_value_t = 64)]
     depth: u32,
-    /// Evaluation weights (JSON); the shipped defaults when absent.
-    #[arg(long)]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
@@ -42,10 +43,10 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         }
         pos
     };
-    let evaluator = super::engine::evaluator(args.weights.as_deref())?;
+    let searcher = args.engine.searcher(SearchConfig::default())?;
     let mut session = PlaySession::new(
         start,
-        evaluator,
+        searcher,
         Duration::from_millis(args.movetime.max(1)),
         args.depth.max(1),
     );

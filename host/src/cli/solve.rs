@@ -6,9 +6,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::Args;
-use host::batch::{BatchSummary, read_fen_lines};
+use host::engine::solver::{Verdict, solve_all};
+use host::positions::batch::{BatchSummary, read_fen_lines};
 use host::rules::uci;
-use host::solver::{Verdict, solve_all};
 
 /// Find forced wins: the least K such that the side to move wins in K moves.
 ///

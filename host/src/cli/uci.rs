@@ -1,23 +1,23 @@
 //! `antichip uci`: speak UCI on stdin/stdout.
 
 use std::io;
-use std::path::PathBuf;
 
 use clap::Args;
-use host::search::SearchConfig;
-use host::uci::UciEngine;
+use host::engine::search::SearchConfig;
+use host::frontends::uci::UciEngine;
+
+use super::engine::EngineArgs;
 
 /// Play as a UCI engine on stdin/stdout (UCI_Variant antichess).
 #[derive(Args)]
 pub struct UciArgs {
-    /// Evaluation weights (JSON); the shipped defaults when absent.
-    #[arg(long)]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 pub fn run(args: UciArgs) -> anyhow::Result<u8> {
-    let evaluator = super::engine::evaluator(args.weights.as_deref())?;
-    let mut engine = UciEngine::new(io::stdout(), SearchConfig::default(), evaluator);
+    let settings = args.engine.settings(SearchConfig::default())?;
+    let mut engine = UciEngine::new(io::stdout(), settings)?;
     engine.run(io::stdin().lock())?;
     Ok(0)
 }

@@ -1,5 +1,7 @@
-//! The catalog of named blocks: every hardware block that `antichip hw verilog` and
-//! `antichip hw synth` know by name, each with a golden Verilog file under `hw/golden/`.
+//! The generic block catalog of the RTL layer: small named blocks (a counter, an
+//! arbiter tree, a memory, ray arrays) that exercise the builder and the back ends. The
+//! chip's units are listed beside them by [`crate::catalog`]; nothing here depends on
+//! the chip.
 
 use crate::{HwError, Module};
 
@@ -9,7 +11,7 @@ pub mod memory;
 pub mod ray_array;
 pub mod ray_board;
 
-/// A named block and how to build it.
+/// A named design (a generic block or a chip unit) and how to build it.
 #[derive(Clone, Copy)]
 pub struct Block {
     /// Name (the top Verilog module's name).
@@ -20,7 +22,7 @@ pub struct Block {
     pub build: fn() -> Result<Module, HwError>,
 }
 
-/// Every named block, in a fixed order.
+/// The generic blocks, in a fixed order.
 pub fn catalog() -> Vec<Block> {
     vec![
         Block {
@@ -48,19 +50,5 @@ pub fn catalog() -> Vec<Block> {
             about: "the ray_array's find-victim slice at word level: Kogge-Stone ray fills on 64-bit registers",
             build: ray_board::ray_board,
         },
-        Block {
-            name: "movegen",
-            about: "the antichess move-generator chip: 64 cells, two walkers (arbiters), sequencer",
-            build: movegen,
-        },
     ]
-}
-
-fn movegen() -> Result<Module, HwError> {
-    crate::chip::generator::generator(false)
-}
-
-/// The block named `name`.
-pub fn find(name: &str) -> Option<Block> {
-    catalog().into_iter().find(|b| b.name == name)
 }

@@ -12,10 +12,8 @@
 //! ```
 
 use crate::blocks::arbiter::arbiter64;
+use crate::grid::DIRECTIONS;
 use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first};
-
-/// The 8 ray directions, the same order as the chip's array.
-pub use crate::chip::array::DIRECTIONS;
 
 /// One square: three state bits and the eight ray pass-through gates.
 pub fn ray_cell() -> Result<Module, HwError> {

@@ -416,6 +416,25 @@ impl ModuleBuilder {
         self.sig(node, width)
     }
 
+    /// An output port named `name` of `width` bits, driven by `value`; a `value` of
+    /// another width is reported as a width mismatch (used by declared interfaces,
+    /// whose port widths are fixed in one place).
+    pub fn output_of_width(&self, name: &str, width: u32, value: Signal) {
+        if value.width != width {
+            with_graph(self.id, |g| {
+                g.error(
+                    name,
+                    ErrorKind::WidthMismatch {
+                        op: "output".to_string(),
+                        expected: width,
+                        found: value.width,
+                    },
+                )
+            });
+        }
+        self.output(name, value);
+    }
+
     /// An output port named `name`, driven by `value`.
     pub fn output(&self, name: &str, value: Signal) {
         with_graph(self.id, |g| {

@@ -1,39 +1,52 @@
-//! The antichess move-generator chip: an 8x8 array of cells with find-victim and
-//! find-attacker transmitters, two walkers (two-level distributed arbiters) and a
-//! sequencer (seed 004, after Belle, ChipTest and Deep Blue).
+//! The antichess accelerator chip, described with the RTL layer, one folder per unit:
 //!
-//! [`model`] is the cycle-exact reference model (its combinational parts in
-//! [`bitboard`]); the netlist blocks, one per file, are built with the RTL layer and
-//! agree with it cycle for cycle:
+//! | unit | what |
+//! |---|---|
+//! | [`movegen`] | the move generator: 64 cells, two walkers, the sequencer |
 //!
-//! | block | module | what |
-//! |---|---|---|
-//! | [`cell`] | `chip_cell` | piece and priority registers, find-victim and find-attacker transmitters on shared wires, receivers |
-//! | [`array`](mod@array) | `chip_array` | 64 cells wired by ranks, files, diagonals, knight jumps, pawn lines |
-//! | [`walker`] | `chip_walker` | priority election that walks a latched candidate set, one per clock, through registered rank leaders |
-//! | [`sequencer`] | `chip_sequencer` | find-victim / find-attacker cycles, latched victim and attacker sets, shortcuts, promotions |
-//! | [`generator`] | `movegen` | the whole chip behind the load / start / request interface |
-//!
-//! ```
-//! use hw::chip::model::Model;
-//! use hw::chip::types::{BLACK, Board, Config, PAWN};
-//!
-//! let mut squares = [0u8; 64];
-//! squares[8] = PAWN; // a2
-//! squares[49] = BLACK | PAWN; // b7
-//! let board = Board { squares, black_to_move: false, ep_file: None };
-//! let (moves, cycles) = Model::new().generate(&board, Config::default());
-//! let uci: Vec<String> = moves.iter().map(|m| m.uci()).collect();
-//! assert_eq!(uci, ["a2a3", "a2a4"]);
-//! // find-victim, restricted find-attacker, the walker's leaders, classify, load, 2 moves
-//! assert_eq!(cycles, 7);
-//! ```
+//! Each unit declares its interface once ([`crate::ports!`] structs and a load /
+//! request protocol) and implements [`Unit`], so that its cycle-exact model and its
+//! simulated netlist are driven, recorded and compared the same way (`testbench`).
+//! [`types`] holds what the units share: piece codes, the position as loaded, moves and
+//! the configuration.
 
-pub mod array;
-pub mod bitboard;
-pub mod cell;
-pub mod generator;
-pub mod model;
-pub mod sequencer;
+pub mod movegen;
 pub mod types;
-pub mod walker;
+
+use crate::interface::PortSet;
+use crate::{Block, HwError, Module};
+
+/// A unit of the chip: its interface types and protocol, declared once.
+pub trait Unit {
+    /// The top module's name.
+    const NAME: &'static str;
+    /// Its inputs in one clock.
+    type Inputs: PortSet;
+    /// Its registered outputs.
+    type Outputs: PortSet;
+    /// The named internal signals the debug build outputs.
+    type Debug: PortSet;
+    /// A job (what the host loads).
+    type Job;
+
+    /// Builds the netlist; `debug` adds the [`Unit::Debug`] signals as output ports.
+    fn build(debug: bool) -> Result<Module, HwError>;
+
+    /// The inputs of the clocks that load `job` and start it.
+    fn load(job: &Self::Job) -> Vec<Self::Inputs>;
+
+    /// The inputs of a clock that runs the job one cycle.
+    fn request() -> Self::Inputs;
+
+    /// Whether the job has finished.
+    fn done(out: &Self::Outputs) -> bool;
+}
+
+/// The chip's units as named designs (for `antichip hw` and the golden Verilog).
+pub fn designs() -> Vec<Block> {
+    vec![Block {
+        name: movegen::Movegen::NAME,
+        about: "the antichess move-generator chip: 64 cells, two walkers (arbiters), sequencer",
+        build: || movegen::generator::generator(false),
+    }]
+}

@@ -60,6 +60,117 @@ impl Board {
     }
 }
 
+impl Board {
+    /// The board from the first fields of a FEN or EPD line: placement, side to move,
+    /// castling (ignored: antichess has none) and the en-passant square, which sets the
+    /// register whether or not a capture onto it exists. Further fields are ignored.
+    /// Only the layout is checked, not whether the position could arise in a game.
+    pub fn from_fen(text: &str) -> Result<Board, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [placement, side, ..] = fields[..] else {
+            return Err(format!(
+                "a FEN needs a placement and a side to move, not \"{text}\""
+            ));
+        };
+        let mut squares = [EMPTY; 64];
+        let ranks: Vec<&str> = placement.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(format!("placement \"{placement}\" must have 8 ranks"));
+        }
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 7 - i;
+            let mut file = 0usize;
+            for c in rank_text.chars() {
+                if let Some(gap) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                    file += gap as usize;
+                } else {
+                    let kind = KIND_LETTERS
+                        .iter()
+                        .position(|&l| l == c.to_ascii_lowercase() && l != '.')
+                        .ok_or_else(|| format!("placement: '{c}' is not a piece letter"))?;
+                    if file < 8 {
+                        let colour = if c.is_ascii_lowercase() { BLACK } else { 0 };
+                        squares[rank * 8 + file] = colour | kind as u8;
+                    }
+                    file += 1;
+                }
+            }
+            if file != 8 {
+                return Err(format!(
+                    "placement: rank {} has {file} squares, not 8",
+                    rank + 1
+                ));
+            }
+        }
+        let black_to_move = match side {
+            "w" => false,
+            "b" => true,
+            _ => return Err(format!("side to move must be w or b, not \"{side}\"")),
+        };
+        let ep_file = match fields.get(3).copied().unwrap_or("-") {
+            "-" => None,
+            ep => {
+                let b = ep.as_bytes();
+                let rank = if black_to_move { b'3' } else { b'6' };
+                if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || b[1] != rank {
+                    return Err(format!(
+                        "en-passant square must be - or on rank {} with {} to move, not \"{ep}\"",
+                        rank as char, side
+                    ));
+                }
+                Some(b[0] - b'a')
+            }
+        };
+        Ok(Board {
+            squares,
+            black_to_move,
+            ep_file,
+        })
+    }
+
+    /// The board as the first four fields of FEN (placement, side to move, `-` for
+    /// castling, the en-passant register): the inverse of [`Board::from_fen`].
+    pub fn to_fen(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..8).rev() {
+            let mut gap = 0;
+            for file in 0..8 {
+                let p = self.squares[rank * 8 + file];
+                let kind = usize::from(p & 7);
+                if kind == 0 || kind >= KIND_LETTERS.len() {
+                    gap += 1;
+                    continue;
+                }
+                if gap > 0 {
+                    out.push(char::from(b'0' + gap));
+                    gap = 0;
+                }
+                let letter = KIND_LETTERS[kind];
+                out.push(if p & BLACK != 0 {
+                    letter
+                } else {
+                    letter.to_ascii_uppercase()
+                });
+            }
+            if gap > 0 {
+                out.push(char::from(b'0' + gap));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if self.black_to_move { " b - " } else { " w - " });
+        match self.ep_square() {
+            Some(s) => {
+                out.push(char::from(b'a' + s % 8));
+                out.push(char::from(b'1' + s / 8));
+            }
+            None => out.push('-'),
+        }
+        out
+    }
+}
+
 /// Promotion code of an emitted move: 0 for none, then queen, rook, bishop, knight and
 /// king in the order the chip emits them.
 pub const PROMOTION_ORDER: [u8; 5] = [QUEEN, ROOK, BISHOP, KNIGHT, KING];
@@ -135,6 +246,15 @@ impl Priorities {
                 .fold(0u64, |acc, (i, p)| acc | (u64::from(*p & 7) << (3 * i)))
         };
         pack(&self.victim) | pack(&self.attacker) << 18
+    }
+
+    /// The table from its 36 configuration bits ([`Priorities::bits`]).
+    pub fn from_bits(bits: u64) -> Self {
+        let unpack = |base: u32| std::array::from_fn(|i| (bits >> (base + 3 * i as u32) & 7) as u8);
+        Priorities {
+            victim: unpack(0),
+            attacker: unpack(18),
+        }
     }
 }
 

@@ -1,0 +1,18 @@
+//! The engine: the main search over a quiescence search at its horizon, the static
+//! evaluation, the transposition table, score conventions, and the exact solver.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions |
+//! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
+//! | [`eval`] | the linear evaluation of seed 003's features, weights from JSON |
+//! | [`tt`] | the transposition table |
+//! | [`score`] | scores, win distances |
+//! | [`solver`] | the exact win-in-N solver |
+
+pub mod eval;
+pub mod quiescence;
+pub mod score;
+pub mod search;
+pub mod solver;
+pub mod tt;

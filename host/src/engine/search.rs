@@ -1,0 +1,679 @@
+//! The main search: iterative-deepening negamax alpha-beta with principal-variation
+//! search, a transposition table, move ordering, the forced-move extension (seed 003)
+//! and singular extensions (Anantharaman, Campbell and Hsu), over a [`Quiescence`]
+//! search at the horizon.
+//!
+//! Depth is counted in hundredths of a ply ([`ONE_PLY`]) so that fractional extensions
+//! are exact. All tunables live in [`SearchConfig`].
+//!
+//! - **Forced-move extension**: at a node with a single legal move, the child is searched
+//!   with the node's depth *plus* [`SearchConfig::forced_move_extension`] plies instead
+//!   of one ply less (seed 003: "we incremented the depth by a small epsilon rather than
+//!   decrementing it by 1"). Forced lines are thus followed to their end; the search
+//!   still ends because branching nodes spend a full ply, repetitions are draws and no
+//!   line goes beyond [`MAX_PLY`].
+//! - **Singular extensions**: at a node searched at least
+//!   [`SingularConfig::min_depth`] plies deep whose table entry gives a move with a
+//!   lower bound `s`, the other moves are searched at half depth against `s - margin`;
+//!   when all of them fail low the table move is singular and is searched
+//!   [`SingularConfig::extension`] plies deeper.
+//!
+//! ```
+//! use host::engine::eval::Evaluator;
+//! use host::rules::{Position, uci};
+//! use host::engine::score::moves_to_end;
+//! use host::engine::search::{Limits, SearchConfig, Searcher};
+//!
+//! let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+//! let mut searcher = Searcher::software(SearchConfig::default(), Evaluator::default());
+//! let limits = Limits { depth: Some(8), ..Limits::default() };
+//! let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+//! assert_eq!(uci(&r.best_move.unwrap()), "b4b5");
+//! assert_eq!(moves_to_end(r.last.score), Some(4)); // "score mate 4"
+//! ```
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::engine::eval::Evaluator;
+use crate::engine::quiescence::{Quiescence, SoftwareQuiescence};
+use crate::engine::score::{INFINITE, MAX_PLY, Score, is_decisive, win_at};
+use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crate::rules::{Move, Position};
+
+/// Depth units per ply.
+pub const ONE_PLY: i32 = 100;
+
+/// Singular-extension settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SingularConfig {
+    /// Whether singular extensions are tried at all.
+    pub enabled: bool,
+    /// Least remaining depth (plies) at which a node is tested for a singular move.
+    pub min_depth: f64,
+    /// How far (score units) every alternative must stay below the table move's score.
+    pub margin: Score,
+    /// How much deeper (plies) a singular move is searched.
+    pub extension: f64,
+}
+
+impl Default for SingularConfig {
+    fn default() -> Self {
+        SingularConfig {
+            enabled: true,
+            min_depth: 4.0,
+            margin: 60,
+            extension: 1.0,
+        }
+    }
+}
+
+/// Every tunable of the search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Plies added (instead of one ply spent) below a node with a single legal move.
+    pub forced_move_extension: f64,
+    /// Singular extensions.
+    pub singular: SingularConfig,
+    /// Deepest iteration when no limit is given (plies).
+    pub max_depth: u32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            hash_mb: 16,
+            forced_move_extension: 0.25,
+            singular: SingularConfig::default(),
+            max_depth: 64,
+        }
+    }
+}
+
+fn plies_to_units(plies: f64) -> i32 {
+    (plies * f64::from(ONE_PLY)).round() as i32
+}
+
+/// When to stop searching. With no limit at all the search runs to
+/// [`SearchConfig::max_depth`] or until the stop flag is raised.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (plies).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Do not start a new iteration after this much time.
+    pub soft_time: Option<Duration>,
+    /// Abort the current iteration after this much time.
+    pub hard_time: Option<Duration>,
+}
+
+/// A finished iteration, as reported to the caller (UCI prints it as `info`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// Nominal depth (plies).
+    pub depth: u32,
+    /// Deepest ply reached by the main search, its leaves included.
+    pub seldepth: usize,
+    /// Score for the side to move at the root.
+    pub score: Score,
+    /// Nodes so far: main search plus quiescence.
+    pub nodes: u64,
+    /// Of which quiescence nodes.
+    pub qnodes: u64,
+    /// Cycles reported by the quiescence implementation (0 for software).
+    pub qcycles: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the root has no legal move (the side to move has won).
+    pub best_move: Option<Move>,
+    /// The last completed iteration (or the root verdict when it has no moves).
+    pub last: Iteration,
+    /// Singular extensions granted.
+    pub singular_extensions: u64,
+    /// Forced-move extensions granted.
+    pub forced_extensions: u64,
+    /// All nodes searched, including an iteration cut short by a limit.
+    pub total_nodes: u64,
+    /// Wall time of the whole search.
+    pub elapsed: Duration,
+}
+
+/// A searcher: its configuration, transposition table and quiescence implementation.
+pub struct Searcher {
+    config: SearchConfig,
+    tt: TranspositionTable,
+    quiescence: Box<dyn Quiescence>,
+    stop: Arc<AtomicBool>,
+    killers: Vec<[u16; 2]>,
+    history: Vec<i32>,
+    path: Vec<u64>,
+    nodes: u64,
+    qnodes: u64,
+    qcycles: u64,
+    seldepth: usize,
+    root_depth: u32,
+    completed: u32,
+    aborted: bool,
+    node_limit: Option<u64>,
+    next_poll: u64,
+    hard_deadline: Option<Instant>,
+    singular_extensions: u64,
+    forced_extensions: u64,
+}
+
+impl Searcher {
+    /// A searcher over any quiescence implementation.
+    pub fn new(config: SearchConfig, quiescence: Box<dyn Quiescence>) -> Self {
+        let tt = TranspositionTable::new(config.hash_mb);
+        Searcher {
+            config,
+            tt,
+            quiescence,
+            stop: Arc::new(AtomicBool::new(false)),
+            killers: vec![[0; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 64 * 64],
+            path: Vec::new(),
+            nodes: 0,
+            qnodes: 0,
+            qcycles: 0,
+            seldepth: 0,
+            root_depth: 0,
+            completed: 0,
+            aborted: false,
+            node_limit: None,
+            next_poll: 0,
+            hard_deadline: None,
+            singular_extensions: 0,
+            forced_extensions: 0,
+        }
+    }
+
+    /// A searcher with the software quiescence search and this evaluator.
+    pub fn software(config: SearchConfig, evaluator: Evaluator) -> Self {
+        Searcher::new(config, Box::new(SoftwareQuiescence::new(evaluator)))
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The name of the quiescence implementation.
+    pub fn quiescence_name(&self) -> &'static str {
+        self.quiescence.name()
+    }
+
+    /// A flag that, once raised, makes the running search return as soon as it has a
+    /// completed iteration. The caller lowers it before the next search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers.fill([0; 2]);
+    }
+
+    /// Switches singular extensions on or off.
+    pub fn set_singular_extensions(&mut self, enabled: bool) {
+        self.config.singular.enabled = enabled;
+    }
+
+    /// Sets the forced-move extension (plies added below a node with a single move).
+    pub fn set_forced_move_extension(&mut self, plies: f64) {
+        self.config.forced_move_extension = plies;
+    }
+
+    /// Resizes the transposition table (and clears it).
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.config.hash_mb = megabytes;
+        self.tt = TranspositionTable::new(megabytes);
+    }
+
+    /// Searches `pos`. `game_history` holds the Zobrist hashes of the positions played
+    /// before it (oldest first), for repetition draws. `on_iteration` is called after each
+    /// completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        game_history: &[u64],
+        limits: &Limits,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> anyhow::Result<SearchResult> {
+        let start = Instant::now();
+        self.tt.new_search();
+        self.killers.fill([0; 2]);
+        for h in &mut self.history {
+            *h /= 8;
+        }
+        self.path = game_history.to_vec();
+        self.nodes = 0;
+        self.qnodes = 0;
+        self.qcycles = 0;
+        self.seldepth = 0;
+        self.completed = 0;
+        self.aborted = false;
+        self.singular_extensions = 0;
+        self.forced_extensions = 0;
+        self.node_limit = limits.nodes;
+        self.next_poll = 1024;
+        self.hard_deadline = limits.hard_time.map(|t| start + t);
+
+        let mut last = Iteration {
+            depth: 0,
+            seldepth: 0,
+            score: 0,
+            nodes: 0,
+            qnodes: 0,
+            qcycles: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        let root_moves = pos.legal_moves();
+        let Some(&fallback) = root_moves.first() else {
+            last.score = win_at(0);
+            return Ok(self.result(None, last, start));
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(self.config.max_depth)
+            .clamp(1, (MAX_PLY / 2) as u32);
+        let mut best_move = None;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            let mut pv = Vec::new();
+            let score = self.negamax(
+                pos,
+                depth as i32 * ONE_PLY,
+                -INFINITE,
+                INFINITE,
+                0,
+                0,
+                &mut pv,
+            )?;
+            if self.aborted {
+                break;
+            }
+            self.completed = depth;
+            best_move = Some(pv.first().copied().unwrap_or(fallback));
+            last = Iteration {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                nodes: self.nodes + self.qnodes,
+                qnodes: self.qnodes,
+                qcycles: self.qcycles,
+                elapsed: start.elapsed(),
+                pv,
+            };
+            on_iteration(&last);
+            if limits.soft_time.is_some_and(|t| start.elapsed() >= t)
+                || self.out_of_nodes()
+                || self.stop.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            // A decided score cannot get shorter than the line it was proved with.
+            if is_decisive(score) && depth as i32 > crate::engine::score::WIN - score.abs() + 2 {
+                break;
+            }
+        }
+        Ok(self.result(best_move, last, start))
+    }
+
+    fn result(&self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
+        SearchResult {
+            best_move,
+            last,
+            singular_extensions: self.singular_extensions,
+            forced_extensions: self.forced_extensions,
+            total_nodes: self.nodes + self.qnodes,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    fn out_of_nodes(&self) -> bool {
+        self.node_limit
+            .is_some_and(|n| self.nodes + self.qnodes >= n)
+    }
+
+    /// Checks the limits about every 1024 nodes (main or quiescence).
+    fn poll_limits(&mut self) {
+        let total = self.nodes + self.qnodes;
+        if total >= self.next_poll {
+            self.next_poll = total + 1024;
+            self.check_limits();
+        }
+    }
+
+    /// The first iteration always completes, so that there is a move to play.
+    fn check_limits(&mut self) {
+        if self.completed == 0 {
+            return;
+        }
+        if self.stop.load(Ordering::Relaxed)
+            || self.out_of_nodes()
+            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
+        let len = self.path.len();
+        let reach = (halfmoves as usize).min(len);
+        let mut back = 2;
+        while back <= reach {
+            if self.path[len - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn history_index(pos: &Position, m: &Move) -> usize {
+        let from = m.from().map_or(0, usize::from);
+        let side = usize::from(pos.turn() == crate::rules::Color::Black);
+        (side * 64 + from) * 64 + usize::from(m.to())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        excluded: u16,
+        pv: &mut Vec<Move>,
+    ) -> anyhow::Result<Score> {
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            // A leaf counts for the selective depth: it is never less than the nominal one.
+            self.seldepth = self.seldepth.max(ply);
+            let r = self.quiescence.qsearch(pos, alpha, beta, ply)?;
+            self.qnodes += r.nodes;
+            self.qcycles += r.cycles;
+            self.poll_limits();
+            return Ok(r.score);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.poll_limits();
+        if self.aborted {
+            return Ok(0);
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(win_at(ply));
+        }
+        // At the root a move is wanted even in a drawn position.
+        if ply > 0 && pos.is_insufficient_material() {
+            return Ok(0);
+        }
+        let key = pos.zobrist();
+        if ply > 0 && excluded == 0 && self.is_repetition(key, pos.halfmoves()) {
+            return Ok(0);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let hit = if excluded == 0 {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = hit.map_or(0, |h| h.packed_move);
+        if let Some(h) = hit
+            && !pv_node
+            && ply > 0
+            && h.depth >= depth
+        {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut {
+                return Ok(h.score);
+            }
+        }
+
+        let forced = moves.len() == 1;
+        let mut singular_bonus = 0;
+        let se = &self.config.singular;
+        if let Some(h) = hit
+            && se.enabled
+            && !forced
+            && ply > 0
+            && excluded == 0
+            && depth >= plies_to_units(se.min_depth)
+            && tt_move != 0
+            && h.bound != Bound::Upper
+            && h.depth >= depth - 3 * ONE_PLY
+            && !is_decisive(h.score)
+            && ply < 2 * self.root_depth as usize
+            && unpack_move(tt_move, &moves).is_some()
+        {
+            let singular_beta = h.score - se.margin;
+            let extension = plies_to_units(se.extension);
+            let mut scratch = Vec::new();
+            let s = self.negamax(
+                pos,
+                (depth - ONE_PLY) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                tt_move,
+                &mut scratch,
+            )?;
+            if self.aborted {
+                return Ok(0);
+            }
+            if s < singular_beta {
+                singular_bonus = extension;
+                self.singular_extensions += 1;
+            }
+        }
+
+        // Move ordering: table move, killers, then history.
+        let killers = self.killers[ply];
+        let mut ordered: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|m| {
+                let packed = pack_move(m);
+                let key = if packed == tt_move {
+                    i32::MAX
+                } else if packed == killers[0] {
+                    1 << 28
+                } else if packed == killers[1] {
+                    1 << 27
+                } else {
+                    self.history[Self::history_index(pos, m)]
+                };
+                (key, *m)
+            })
+            .collect();
+        ordered.sort_by_key(|o| std::cmp::Reverse(o.0));
+
+        let child_depth = if forced {
+            self.forced_extensions += 1;
+            depth + plies_to_units(self.config.forced_move_extension)
+        } else {
+            depth - ONE_PLY
+        };
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_packed = 0;
+        let mut searched = 0;
+        let mut child_pv = Vec::new();
+        self.path.push(key);
+        for (_, m) in &ordered {
+            let packed = pack_move(m);
+            if packed == excluded {
+                continue;
+            }
+            let child = pos.after(m);
+            let new_depth = if packed == tt_move {
+                child_depth + singular_bonus
+            } else {
+                child_depth
+            };
+            child_pv.clear();
+            let score = if searched == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
+            } else {
+                let s = -self.negamax(
+                    &child,
+                    new_depth,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    0,
+                    &mut child_pv,
+                )?;
+                if s > alpha && s < beta && !self.aborted {
+                    child_pv.clear();
+                    -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                self.path.pop();
+                return Ok(0);
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_packed = packed;
+                if score > alpha {
+                    alpha = score;
+                    pv.clear();
+                    pv.push(*m);
+                    pv.extend_from_slice(&child_pv);
+                    if score >= beta {
+                        if packed != killers[0] {
+                            self.killers[ply] = [packed, killers[0]];
+                        }
+                        let bonus = (depth / ONE_PLY).max(1).pow(2);
+                        let slot = &mut self.history[Self::history_index(pos, m)];
+                        *slot = (*slot + bonus).min(1 << 26);
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        if searched == 0 {
+            // Only the excluded move existed: nothing else can reach the bound.
+            return Ok(alpha);
+        }
+        if excluded == 0 {
+            let bound = Bound::of(best, original_alpha, beta);
+            self.tt.store(key, depth, best, bound, best_packed, ply);
+        }
+        Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::score::moves_to_end;
+    use crate::rules::uci;
+
+    fn search(fen: &str, depth: u32, config: SearchConfig) -> SearchResult {
+        let pos = Position::from_fen_strict(fen).unwrap();
+        let mut s = Searcher::software(config, Evaluator::default());
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        s.search(&pos, &[], &limits, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn finds_the_seed_win_in_four() {
+        let r = search(
+            "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1",
+            8,
+            SearchConfig::default(),
+        );
+        assert_eq!(moves_to_end(r.last.score), Some(4));
+        assert_eq!(uci(&r.best_move.unwrap()), "b4b5");
+    }
+
+    #[test]
+    fn a_drawn_root_still_gets_a_move() {
+        // Lone bishops on opposite colours: insufficient material, a draw.
+        let fen = "8/8/8/3b4/8/8/8/B7 w - - 0 1";
+        assert!(
+            Position::from_fen_strict(fen)
+                .unwrap()
+                .is_insufficient_material()
+        );
+        let r = search(fen, 3, SearchConfig::default());
+        assert!(r.best_move.is_some());
+        assert_eq!(r.last.score, 0);
+    }
+
+    #[test]
+    fn repetitions_are_found_two_plies_apart_within_the_halfmove_clock() {
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        s.path = vec![7, 1, 2, 3];
+        assert!(s.is_repetition(2, 10)); // same side to move, 2 plies back
+        assert!(!s.is_repetition(3, 10)); // the parent: the other side to move
+        assert!(s.is_repetition(7, 4));
+        assert!(!s.is_repetition(7, 3)); // before the last capture or pawn move
+    }
+
+    #[test]
+    fn a_won_root_has_no_move() {
+        let r = search("8/8/8/8/8/8/8/K7 b - - 0 1", 3, SearchConfig::default());
+        assert_eq!(r.best_move, None);
+        assert_eq!(r.last.score, win_at(0));
+    }
+
+    #[test]
+    fn node_counts_are_deterministic_and_options_matter() {
+        let fen = "8/1p3p2/8/3k4/8/2N5/1P3P2/8 w - - 0 1";
+        let a = search(fen, 7, SearchConfig::default());
+        let b = search(fen, 7, SearchConfig::default());
+        assert_eq!(a.last.nodes, b.last.nodes);
+        let mut off = SearchConfig::default();
+        off.singular.enabled = false;
+        off.forced_move_extension = -1.0;
+        let c = search(fen, 7, off);
+        assert_eq!(c.singular_extensions, 0);
+        assert!(a.singular_extensions > 0);
+        assert!(a.forced_extensions > 0);
+        assert_ne!(a.last.nodes, c.last.nodes);
+    }
+
+    #[test]
+    fn the_node_limit_stops_the_search() {
+        let pos = Position::startpos();
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let r = s.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+        assert!(r.best_move.is_some());
+        assert!(r.last.nodes < 20_000);
+    }
+}

@@ -1,0 +1,260 @@
+//! The exact win-in-K solver behind `antichip solve`.
+//!
+//! **Definition.** The side to move, S, *wins in K* when S has a strategy such that,
+//! whatever the opponent plays, the game is won by S at the latest when S is to move for
+//! the (K+1)-th time: S makes at most K moves, each answered by the opponent, and then
+//! S has no legal move (no pieces, or stalemate). A win in K therefore spans 2K plies.
+//! Seed 000's example `8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1` is a win in 4:
+//! 1.b5 axb5 2.c4 bxc4 3.Kd3 cxd3 4.Ne2 dxe2 and White has no pieces left. A position
+//! whose side to move has already won is a win in 0. Positions drawn by insufficient
+//! material (as the rules judge it) are game over and never wins.
+//!
+//! **Exactness.** The solver is an AND/OR depth-first search with iterative deepening on
+//! K: no move is ever skipped, so it cannot miss or invent a win, and the first K that
+//! succeeds is the least one. A transposition table records, per position with S to
+//! move, the smallest K proved and the largest K refuted, which are valid for every
+//! later query (a win within K is a win within K+1). Move ordering only changes speed:
+//! S tries first the moves that leave the opponent fewest replies; the opponent tries
+//! first the reply that refuted S last time, then those that leave S fewest moves.
+//!
+//! Repetition and the 50-move rule cannot matter: along a shortest win S's distance to
+//! the win strictly falls, so no position recurs within one.
+//!
+//! ```
+//! use host::rules::{Position, uci};
+//! use host::engine::solver::{Solver, Verdict};
+//!
+//! let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+//! let Verdict::WinIn { moves, first } = Solver::new().solve(&pos, 5) else { panic!() };
+//! assert_eq!((moves, uci(&first).as_str()), (4, "b4b5"));
+//! ```
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::engine::tt::{pack_move, unpack_move};
+use crate::rules::{Move, Position};
+
+/// The solver's answer for one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move has already won (no legal move or no pieces).
+    AlreadyWon,
+    /// The side to move wins in `moves` (the least such number), starting with `first`.
+    WinIn {
+        /// K, the number of the winner's moves.
+        moves: u32,
+        /// A first move of such a win.
+        first: Move,
+    },
+    /// No forced win within the limit (including drawn and lost positions).
+    NoWinWithin(u32),
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// Smallest K for which a win was proved (0 = none proved yet).
+    proved: u8,
+    /// Largest K for which no win exists (0 = nothing refuted yet).
+    refuted: u8,
+    /// The winning move, when proved.
+    best: u16,
+}
+
+/// An exact solver with its own tables (one per thread).
+#[derive(Default)]
+pub struct Solver {
+    table: HashMap<u64, Entry>,
+    refutations: HashMap<u64, u16>,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver with empty tables.
+    pub fn new() -> Self {
+        Solver::default()
+    }
+
+    /// Positions visited since this solver was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Solves `pos` for wins in at most `max_moves` moves of the side to move. Tables are
+    /// cleared first, so that an answer never depends on earlier positions.
+    pub fn solve(&mut self, pos: &Position, max_moves: u32) -> Verdict {
+        self.table.clear();
+        self.refutations.clear();
+        let max_moves = max_moves.min(u32::from(u8::MAX));
+        if pos.legal_moves().is_empty() {
+            return Verdict::AlreadyWon;
+        }
+        if pos.is_insufficient_material() {
+            return Verdict::NoWinWithin(max_moves);
+        }
+        for k in 1..=max_moves {
+            if let Some(first) = self.wins_within(pos, k as u8) {
+                return Verdict::WinIn { moves: k, first };
+            }
+        }
+        Verdict::NoWinWithin(max_moves)
+    }
+
+    /// S to move, game not over: a move that wins within `k` moves, if one exists.
+    fn wins_within(&mut self, pos: &Position, k: u8) -> Option<Move> {
+        self.nodes += 1;
+        let key = pos.zobrist();
+        let moves = pos.legal_moves();
+        let entry = self.table.get(&key).copied().unwrap_or_default();
+        if entry.proved != 0
+            && entry.proved <= k
+            && let Some(m) = unpack_move(entry.best, &moves)
+        {
+            return Some(m);
+        }
+        if entry.refuted >= k {
+            return None;
+        }
+        // Order S's moves: fewest opponent replies first; the opponent's wins and
+        // draws are dropped at once (they can never be part of S's win).
+        let mut candidates: Vec<(usize, Move, Position)> = Vec::with_capacity(moves.len());
+        for m in &moves {
+            let child = pos.after(m);
+            let replies = child.legal_moves().len();
+            if replies == 0 || child.is_insufficient_material() {
+                continue;
+            }
+            candidates.push((replies, *m, child));
+        }
+        candidates.sort_by_key(|c| c.0);
+        for (_, m, child) in &candidates {
+            if self.every_reply_loses(child, k) {
+                let e = self.table.entry(key).or_default();
+                e.proved = k;
+                e.best = pack_move(m);
+                return Some(*m);
+            }
+        }
+        let e = self.table.entry(key).or_default();
+        e.refuted = e.refuted.max(k);
+        None
+    }
+
+    /// Opponent to move, game not over: true when every reply leaves S either having won
+    /// or winning within `k - 1` more moves.
+    fn every_reply_loses(&mut self, pos: &Position, k: u8) -> bool {
+        self.nodes += 1;
+        let key = pos.zobrist();
+        let refutation = self.refutations.get(&key).copied();
+        // Each reply with S's position after it and S's move count there. S has won
+        // where it has no move. Otherwise the last refutation goes first, then draws
+        // (never a win for S), then the replies that leave S the fewest moves: a reply
+        // that forces S to capture is the likeliest refutation (measured on the bench
+        // positions: 3 times fewer nodes than the generator's order, 9 times fewer than
+        // most-moves-first).
+        let mut replies: Vec<(usize, Move, Position)> = Vec::new();
+        for r in &pos.legal_moves() {
+            let next = pos.after(r);
+            let s_moves = next.legal_moves().len();
+            if s_moves == 0 {
+                continue;
+            }
+            let rank = if refutation == Some(pack_move(r)) {
+                0
+            } else if next.is_insufficient_material() {
+                1
+            } else {
+                1 + s_moves
+            };
+            replies.push((rank, *r, next));
+        }
+        if !replies.is_empty() && k == 1 {
+            return false;
+        }
+        replies.sort_by_key(|r| r.0);
+        for (_, r, next) in &replies {
+            let holds = !next.is_insufficient_material() && self.wins_within(next, k - 1).is_some();
+            if !holds {
+                self.refutations.insert(key, pack_move(r));
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// One answered position of a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Positions the solver visited for it.
+    pub nodes: u64,
+}
+
+/// Solves many positions on `jobs` threads (rayon), each with its own solver, and returns
+/// the answers in input order. `on_done` is called (from any thread) with the number of
+/// positions finished so far, for progress reports.
+pub fn solve_all(
+    positions: &[Position],
+    max_moves: u32,
+    jobs: usize,
+    on_done: &(dyn Fn(usize) + Sync),
+) -> anyhow::Result<Vec<Solved>> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()?;
+    let done = AtomicUsize::new(0);
+    Ok(pool.install(|| {
+        positions
+            .par_iter()
+            .map_init(Solver::new, |solver, pos| {
+                let before = solver.nodes();
+                let verdict = solver.solve(pos, max_moves);
+                on_done(done.fetch_add(1, Ordering::Relaxed) + 1);
+                Solved {
+                    verdict,
+                    nodes: solver.nodes() - before,
+                }
+            })
+            .collect()
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::uci;
+
+    fn solve(fen: &str, n: u32) -> Verdict {
+        Solver::new().solve(&Position::from_fen_strict(fen).unwrap(), n)
+    }
+
+    #[test]
+    fn the_seed_position_is_a_win_in_four() {
+        match solve("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", 5) {
+            Verdict::WinIn { moves, first } => {
+                assert_eq!(moves, 4);
+                assert_eq!(uci(&first), "b4b5");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            solve("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", 3),
+            Verdict::NoWinWithin(3)
+        );
+    }
+
+    #[test]
+    fn already_won_and_one_move_wins() {
+        assert_eq!(solve("8/8/8/8/8/8/8/K7 b - - 0 1", 5), Verdict::AlreadyWon);
+        // 1.exd5 cxd5 and White has nothing left.
+        match solve("8/8/2p5/3p4/4P3/8/8/8 w - - 0 1", 5) {
+            Verdict::WinIn { moves, first } => {
+                assert_eq!((moves, uci(&first).as_str()), (1, "e4d5"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

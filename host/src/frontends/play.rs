@@ -1,0 +1,190 @@
+//! Interactive play in the terminal (`antichip play`), after seed 000's `play`: the
+//! board, the legal moves, the user's moves in UCI or SAN for either side, and `best`
+//! for the engine's move with its expected outcome.
+//!
+//! Commands: a move; `best` (the engine's move and what it expects); `go` (the engine
+//! plays its move); `undo`; `fen`; `help`; `quit`.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use crate::engine::eval::white_view;
+use crate::engine::score::moves_to_end;
+use crate::engine::search::{Limits, Searcher};
+use crate::rules::{Color, Move, Outcome, Position, san, uci};
+
+/// A game in progress.
+pub struct PlaySession {
+    positions: Vec<Position>,
+    searcher: Searcher,
+    limits: Limits,
+}
+
+const HELP: &str =
+    "commands: a move in UCI (e2e3) or SAN (e3, Nxf7, a8=K); best; go; undo; fen; help; quit";
+
+impl PlaySession {
+    /// A session from `start`, thinking `think` per `best` or `go` (at most `max_depth`
+    /// plies).
+    pub fn new(start: Position, searcher: Searcher, think: Duration, max_depth: u32) -> Self {
+        PlaySession {
+            positions: vec![start],
+            searcher,
+            limits: Limits {
+                depth: Some(max_depth),
+                soft_time: Some(think / 2),
+                hard_time: Some(think),
+                nodes: None,
+            },
+        }
+    }
+
+    fn current(&self) -> &Position {
+        self.positions.last().expect("never empty")
+    }
+
+    fn show<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        let pos = self.current();
+        writeln!(out, "{pos}")?;
+        match pos.outcome() {
+            Some(Outcome::Win(c)) => writeln!(out, "{} wins: it has no legal move.", name(c))?,
+            Some(Outcome::Draw) => writeln!(out, "Draw: neither side can lose all its pieces.")?,
+            None => {
+                let moves: Vec<String> = pos.legal_moves().iter().map(|m| san(pos, m)).collect();
+                let forced = if pos.capture_forced() {
+                    " (a capture is compulsory)"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "{} to move{forced}: {}",
+                    name(pos.turn()),
+                    moves.join(" ")
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn best(&mut self) -> anyhow::Result<Option<(Move, String)>> {
+        let pos = self.current().clone();
+        let history: Vec<u64> = self.positions[..self.positions.len() - 1]
+            .iter()
+            .map(Position::zobrist)
+            .collect();
+        let r = self
+            .searcher
+            .search(&pos, &history, &self.limits, &mut |_| {})?;
+        let Some(m) = r.best_move else {
+            return Ok(None);
+        };
+        let mover = pos.turn();
+        let expectation = match moves_to_end(r.last.score) {
+            Some(n) if n > 0 => format!("{} wins in {n} (forced)", name(mover)),
+            Some(n) => format!(
+                "{} wins: {} loses by force after its move {}",
+                name(!mover),
+                name(mover),
+                -n
+            ),
+            None => {
+                let white = white_view(r.last.score, mover);
+                let verdict = match white {
+                    s if s > 50 => "White is better",
+                    s if s < -50 => "Black is better",
+                    _ => "about level",
+                };
+                format!(
+                    "evaluation {:+.2} for White, {verdict}",
+                    f64::from(white) / 100.0
+                )
+            }
+        };
+        let text = format!(
+            "best: {} ({}); {expectation} [depth {}, {} nodes]",
+            uci(&m),
+            san(&pos, &m),
+            r.last.depth,
+            r.last.nodes
+        );
+        Ok(Some((m, text)))
+    }
+
+    /// Reads commands until `quit` or the end of input.
+    pub fn run<R: BufRead, W: Write>(&mut self, input: R, out: &mut W) -> anyhow::Result<()> {
+        self.show(out)?;
+        writeln!(out, "{HELP}")?;
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut input = input;
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
+                break;
+            }
+            // One undecodable line is one bad command, not the end of the session.
+            let Ok(line) = std::str::from_utf8(&raw) else {
+                writeln!(
+                    out,
+                    "error: the line is not valid UTF-8 (type help for commands)"
+                )?;
+                write!(out, "> ")?;
+                out.flush()?;
+                continue;
+            };
+            let cmd = line.trim();
+            // Commands are words in any case; moves keep their case (b4 is not B4).
+            let word = cmd.to_ascii_lowercase();
+            let known = ["quit", "exit", "help", "fen", "undo", "best", "go"];
+            let cmd = if known.contains(&word.as_str()) {
+                word.as_str()
+            } else {
+                cmd
+            };
+            match cmd {
+                "" => {}
+                "quit" | "exit" => break,
+                "help" => writeln!(out, "{HELP}")?,
+                "fen" => writeln!(out, "{}", self.current().to_fen())?,
+                "undo" => {
+                    if self.positions.len() > 1 {
+                        self.positions.pop();
+                        self.show(out)?;
+                    } else {
+                        writeln!(out, "error: nothing to undo")?;
+                    }
+                }
+                "best" | "go" => match self.best()? {
+                    None => writeln!(out, "the game is over: there is no move to play")?,
+                    Some((m, text)) => {
+                        writeln!(out, "{text}")?;
+                        if cmd == "go" {
+                            let next = self.current().after(&m);
+                            self.positions.push(next);
+                            self.show(out)?;
+                        }
+                    }
+                },
+                // Annotation marks as PGN writes them (e4!, Nf3?!) are not part of a move.
+                text => match self.current().parse_move(text.trim_end_matches(['!', '?'])) {
+                    Ok(m) => {
+                        let next = self.current().after(&m);
+                        self.positions.push(next);
+                        self.show(out)?;
+                    }
+                    Err(e) => writeln!(out, "error: {e} (type help for commands)")?,
+                },
+            }
+            write!(out, "> ")?;
+            out.flush()?;
+        }
+        writeln!(out)?;
+        Ok(())
+    }
+}
+
+fn name(c: Color) -> &'static str {
+    if c == Color::White { "White" } else { "Black" }
+}

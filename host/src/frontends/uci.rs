@@ -1,0 +1,641 @@
+//! The UCI protocol front end of the search (`antichip uci`).
+//!
+//! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
+//! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
+//! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
+//! `Quiescence`: which quiescence search runs at the horizon), `ucinewgame`,
+//! `position startpos|fen ... [moves ...]`,
+//! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+//! [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
+//! `isready` and `stop` are answered while it thinks. A `go` without any limit searches
+//! until `stop` like `go infinite` (but answers by itself if it reaches the deepest
+//! depth); the next `go`, `setoption`, `ucinewgame` or the end of the input stops it,
+//! while a limited search is let finish. As the protocol asks, unknown
+//! tokens before a command are skipped and unknown commands are ignored. A bad
+//! `position` (malformed FEN, illegal move) is reported as `info string error: ...` and
+//! leaves the previous position in place.
+//!
+//! Scores are `score cp N` (evaluation units, about centipawns) or `score mate N`,
+//! where N counts the engine's own moves until the game ends: positive when it wins
+//! (after its N-th move is answered it has nothing left to play), negative when it loses.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::engine::eval::Evaluator;
+use crate::engine::quiescence::QuiescenceKind;
+use crate::engine::score::moves_to_end;
+use crate::engine::search::{Iteration, Limits, SearchConfig, Searcher};
+use crate::rules::{Position, uci};
+
+/// Writes whole lines to a shared output (the search thread and the command loop both
+/// write).
+struct Output<W: Write>(Arc<Mutex<W>>);
+
+impl<W: Write> Clone for Output<W> {
+    fn clone(&self) -> Self {
+        Output(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write> Output<W> {
+    fn line(&self, text: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+}
+
+/// What the engine was told to be: the search configuration, the evaluation and the
+/// quiescence search. It outlives the searcher, so that a searcher lost to a panic is
+/// rebuilt with the user's settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Every tunable of the search (hash size, extensions).
+    pub config: SearchConfig,
+    /// The evaluation (its weights).
+    pub evaluator: Evaluator,
+    /// The quiescence search at the horizon.
+    pub quiescence: QuiescenceKind,
+}
+
+impl Settings {
+    /// A searcher with these settings.
+    pub fn searcher(&self) -> anyhow::Result<Searcher> {
+        let q = self.quiescence.build(self.evaluator)?;
+        Ok(Searcher::new(self.config.clone(), q))
+    }
+}
+
+/// The engine state between commands.
+pub struct UciEngine<W: Write + Send + 'static> {
+    out: Output<W>,
+    settings: Settings,
+    position: Position,
+    history: Vec<u64>,
+    searcher: Option<Searcher>,
+    running: Option<JoinHandle<Option<Searcher>>>,
+    /// The running search has no limit of its own (`go infinite`, or `go` without
+    /// limits): it ends only when stopped.
+    running_unbounded: bool,
+    stop: Arc<AtomicBool>,
+    /// Tests: the next search thread panics.
+    #[cfg(test)]
+    panic_next_search: bool,
+}
+
+const COMMANDS: [&str; 10] = [
+    "uci",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "quit",
+    "debug",
+    "ponderhit",
+];
+
+impl<W: Write + Send + 'static> UciEngine<W> {
+    /// An engine writing to `out`, with these settings.
+    pub fn new(out: W, settings: Settings) -> anyhow::Result<Self> {
+        let searcher = settings.searcher()?;
+        let stop = searcher.stop_flag();
+        Ok(UciEngine {
+            out: Output(Arc::new(Mutex::new(out))),
+            settings,
+            position: Position::startpos(),
+            history: Vec::new(),
+            searcher: Some(searcher),
+            running: None,
+            running_unbounded: false,
+            stop,
+            #[cfg(test)]
+            panic_next_search: false,
+        })
+    }
+
+    /// The settings in force (the command line's, changed by `setoption`).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Reads commands until `quit` or the end of the input. At the end of the input a
+    /// running search is let finish (an infinite one is stopped), so that
+    /// `echo "go depth 8" | antichip uci` prints its answer.
+    /// Bytes that are not UTF-8 do not end the session: such a line is read with the
+    /// bad bytes replaced, so its unknown tokens are skipped like any others.
+    pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
+                break;
+            }
+            if !self.command(&String::from_utf8_lossy(&raw)) {
+                return Ok(());
+            }
+        }
+        self.wait_for_search();
+        Ok(())
+    }
+
+    /// Handles one line; false after `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+            return true;
+        };
+        let args = &tokens[start + 1..];
+        match tokens[start] {
+            "uci" => {
+                self.out.line("id name antichip");
+                self.out.line("id author the antichip authors");
+                self.out
+                    .line("option name UCI_Variant type combo default antichess var antichess");
+                self.out
+                    .line("option name Hash type spin default 16 min 1 max 4096");
+                self.out
+                    .line("option name SingularExtensions type check default true");
+                self.out
+                    .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
+                let kinds: Vec<String> = QuiescenceKind::ALL
+                    .iter()
+                    .map(|k| format!("var {k}"))
+                    .collect();
+                self.out.line(&format!(
+                    "option name Quiescence type combo default {} {}",
+                    self.settings.quiescence,
+                    kinds.join(" ")
+                ));
+                self.out.line("uciok");
+            }
+            "isready" => self.out.line("readyok"),
+            "setoption" => {
+                self.wait_for_search();
+                self.set_option(args);
+            }
+            "ucinewgame" => {
+                self.wait_for_search();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.position = Position::startpos();
+                self.history.clear();
+            }
+            "position" => {
+                // The running search has its own copy of the position.
+                match parse_position(args) {
+                    Ok((pos, history)) => {
+                        self.position = pos;
+                        self.history = history;
+                    }
+                    Err(e) => self
+                        .out
+                        .line(&format!("info string error: {e}; position unchanged")),
+                }
+            }
+            "go" => {
+                self.wait_for_search();
+                self.go(args);
+            }
+            "stop" => self.stop_search(),
+            "ponderhit" | "debug" => {}
+            _ => {
+                // "quit"
+                self.stop_search();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        let text = args.join(" ");
+        let (name, value) = match text.strip_prefix("name ") {
+            Some(rest) => match rest.split_once(" value ") {
+                Some((n, v)) => (n.trim().to_string(), v.trim().to_string()),
+                None => (rest.trim().to_string(), String::new()),
+            },
+            None => {
+                self.out.line(&format!(
+                    "info string error: setoption must be \"setoption name <id> [value <x>]\", not \"setoption {text}\""
+                ));
+                return;
+            }
+        };
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                if !value.eq_ignore_ascii_case("antichess") {
+                    self.out.line(&format!(
+                        "info string error: UCI_Variant must be antichess, not \"{value}\""
+                    ));
+                }
+            }
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=4096).contains(&mb) => {
+                    self.settings.config.hash_mb = mb;
+                    searcher.set_hash_mb(mb);
+                }
+                _ => self.out.line(&format!(
+                    "info string error: Hash must be a number of MiB from 1 to 4096, not \"{value}\""
+                )),
+            },
+            "singularextensions" => match value.as_str() {
+                "true" | "false" => {
+                    self.settings.config.singular.enabled = value == "true";
+                    searcher.set_singular_extensions(value == "true");
+                }
+                _ => self.out.line(&format!(
+                    "info string error: SingularExtensions must be true or false, not \"{value}\""
+                )),
+            },
+            "forcedmoveextension" => match value.parse::<i32>() {
+                Ok(n) if (-100..=100).contains(&n) => {
+                    let plies = f64::from(n) / 100.0;
+                    self.settings.config.forced_move_extension = plies;
+                    searcher.set_forced_move_extension(plies);
+                }
+                _ => self.out.line(&format!(
+                    "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"{value}\""
+                )),
+            },
+            "quiescence" => match QuiescenceKind::from_name(&value.to_ascii_lowercase()) {
+                Some(kind) => {
+                    let settings = Settings {
+                        quiescence: kind,
+                        ..self.settings.clone()
+                    };
+                    match settings.searcher() {
+                        Ok(s) => {
+                            self.stop = s.stop_flag();
+                            *searcher = s;
+                            self.settings = settings;
+                        }
+                        Err(e) => self.out.line(&format!(
+                            "info string error: Quiescence {kind}: {e:#}; unchanged"
+                        )),
+                    }
+                }
+                None => {
+                    let names: Vec<&str> = QuiescenceKind::ALL.iter().map(|k| k.name()).collect();
+                    self.out.line(&format!(
+                        "info string error: Quiescence must be one of {}, not \"{value}\"",
+                        names.join(", ")
+                    ))
+                }
+            },
+            _ => self
+                .out
+                .line(&format!("info string error: unknown option \"{name}\"")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let Some(mut searcher) = self.searcher.take() else {
+            return;
+        };
+        let GoCommand {
+            limits,
+            infinite,
+            errors,
+        } = parse_go(args, self.position.turn());
+        for e in errors {
+            self.out.line(&format!("info string error: {e}; ignored"));
+        }
+        self.running_unbounded = infinite || limits == Limits::default();
+        let pos = self.position.clone();
+        let history = self.history.clone();
+        let out = self.out.clone();
+        let stop = Arc::clone(&self.stop);
+        stop.store(false, Ordering::Relaxed);
+        #[cfg(test)]
+        let panic_now = std::mem::take(&mut self.panic_next_search);
+        self.running = Some(std::thread::spawn(move || {
+            let mut report = |it: &Iteration| out.line(&info_line(it));
+            // A panic inside the search still answers `bestmove` (the GUI waits for
+            // it); the searcher, whose state may be torn, is dropped and rebuilt.
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                #[cfg(test)]
+                if panic_now {
+                    panic!("a search thread panic injected by a test");
+                }
+                searcher.search(&pos, &history, &limits, &mut report)
+            }));
+            let Ok(result) = searched else {
+                out.line("info string error: the search thread panicked; search state cleared, settings kept");
+                match pos.legal_moves().first() {
+                    Some(m) => out.line(&format!("bestmove {}", uci(m))),
+                    None => out.line("bestmove 0000"),
+                }
+                return None;
+            };
+            if infinite {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            match result {
+                Ok(r) => match r.best_move {
+                    Some(m) => out.line(&format!("bestmove {}", uci(&m))),
+                    None => out.line("bestmove 0000"),
+                },
+                Err(e) => {
+                    out.line(&format!("info string error: search failed: {e:#}"));
+                    out.line("bestmove 0000");
+                }
+            }
+            Some(searcher)
+        }));
+    }
+
+    /// Stops a running search (it prints its `bestmove`) and takes the searcher back.
+    fn stop_search(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join_search();
+    }
+
+    /// Lets a running search end by its own limits, then takes the searcher back. A
+    /// search without limits would never end, so it is stopped.
+    fn wait_for_search(&mut self) {
+        if self.running_unbounded {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    fn join_search(&mut self) {
+        if let Some(handle) = self.running.take() {
+            if let Ok(Some(searcher)) = handle.join() {
+                self.searcher = Some(searcher);
+                return;
+            }
+            // The searcher (its table, history) was lost with a panic; a new one keeps
+            // the user's settings.
+            match self.settings.searcher() {
+                Ok(searcher) => {
+                    self.stop = searcher.stop_flag();
+                    self.searcher = Some(searcher);
+                }
+                Err(e) => self.out.line(&format!(
+                    "info string error: no searcher could be rebuilt after a panic: {e:#}"
+                )),
+            }
+        }
+    }
+}
+
+/// One `info` line for a finished iteration.
+pub fn info_line(it: &Iteration) -> String {
+    let score = match moves_to_end(it.score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {}", it.score),
+    };
+    let ms = it.elapsed.as_millis();
+    let nps = (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64;
+    let pv: Vec<String> = it.pv.iter().map(uci).collect();
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {ms} pv {}",
+        it.depth,
+        it.seldepth,
+        it.nodes,
+        pv.join(" ")
+    )
+}
+
+/// Parses the arguments of `position`: the position and the hashes of the positions
+/// before it.
+pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
+    let (mut pos, rest) = match args.first() {
+        Some(&"startpos") => (Position::startpos(), &args[1..]),
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(args.len());
+            let fen = args[1..end].join(" ");
+            let (pos, _warnings) =
+                Position::from_fen(&fen).map_err(|e| format!("position fen \"{fen}\": {e}"))?;
+            (pos, &args[end..])
+        }
+        _ => {
+            return Err(format!(
+                "position must be followed by \"startpos\" or \"fen <FEN>\", not \"{}\"",
+                args.join(" ")
+            ));
+        }
+    };
+    let mut history = Vec::new();
+    match rest.first() {
+        None => {}
+        Some(&"moves") => {
+            for (i, text) in rest[1..].iter().enumerate() {
+                let m = pos
+                    .parse_move(text)
+                    .map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
+                history.push(pos.zobrist());
+                pos.play(&m);
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "position: expected \"moves\" after the position, not \"{other}\""
+            ));
+        }
+    }
+    Ok((pos, history))
+}
+
+/// The parsed arguments of `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// The search limits for the side to move.
+    pub limits: Limits,
+    /// `infinite`: answer only after `stop`.
+    pub infinite: bool,
+    /// Arguments that were ignored, explained.
+    pub errors: Vec<String>,
+}
+
+/// Parses the arguments of `go` into limits for the side to move. A keyword whose value
+/// is missing or not a number is reported and ignored; unknown tokens are skipped.
+pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
+    let mut go = GoCommand::default();
+    let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
+    let mut i = 0;
+    while i < args.len() {
+        let keyword = args[i];
+        if keyword == "infinite" {
+            go.infinite = true;
+            i += 1;
+            continue;
+        }
+        const NUMERIC: [&str; 9] = [
+            "depth",
+            "nodes",
+            "movetime",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "mate",
+        ];
+        if !NUMERIC.contains(&keyword) {
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
+            let found = args
+                .get(i + 1)
+                .map_or("nothing".to_string(), |v| format!("\"{v}\""));
+            go.errors.push(format!(
+                "go {keyword} must be followed by a number, not {found}"
+            ));
+            i += 1;
+            continue;
+        };
+        let n = value.max(0) as u64;
+        match keyword {
+            "depth" => go.limits.depth = Some(n.clamp(1, 128) as u32),
+            "nodes" => go.limits.nodes = Some(n),
+            "movetime" => {
+                let t = Some(Duration::from_millis(n));
+                go.limits.soft_time = t;
+                go.limits.hard_time = t;
+            }
+            "wtime" => wtime = Some(n),
+            "btime" => btime = Some(n),
+            "winc" => winc = n,
+            "binc" => binc = n,
+            "movestogo" => togo = Some(n),
+            // "mate N": a win within N moves is found within 2N plies.
+            _ => go.limits.depth = Some((2 * n).clamp(1, 128) as u32),
+        }
+        i += 2;
+    }
+    let (time, inc) = if turn == crate::rules::Color::White {
+        (wtime, winc)
+    } else {
+        (btime, binc)
+    };
+    if let Some(time) = time
+        && go.limits.hard_time.is_none()
+    {
+        let share = time / togo.unwrap_or(30).max(1) + inc * 3 / 4;
+        let hard = (share * 3).min(time / 3).max(5);
+        go.limits.soft_time = Some(Duration::from_millis(share.min(hard)));
+        go.limits.hard_time = Some(Duration::from_millis(hard));
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Color;
+
+    #[test]
+    fn go_arguments_become_limits() {
+        let go = parse_go(&["depth", "5", "nodes", "1000"], Color::White);
+        assert_eq!(
+            (go.limits.depth, go.limits.nodes, go.infinite),
+            (Some(5), Some(1000), false)
+        );
+        let go = parse_go(&["infinite"], Color::White);
+        assert_eq!(go.limits, Limits::default());
+        assert!(go.infinite);
+        let go = parse_go(
+            &["wtime", "60000", "btime", "3000", "binc", "0"],
+            Color::Black,
+        );
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(100)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(300)));
+        // movestogo divides the clock instead of the default 30; the increment adds 3/4.
+        let go = parse_go(
+            &["wtime", "60000", "winc", "400", "movestogo", "10"],
+            Color::White,
+        );
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(6300)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(18900)));
+        // An empty clock still leaves a few milliseconds to answer.
+        let go = parse_go(&["wtime", "0", "btime", "0"], Color::White);
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(5)));
+        let go = parse_go(&["depth", "x", "movetime"], Color::White);
+        assert_eq!(
+            go.errors,
+            [
+                "go depth must be followed by a number, not \"x\"",
+                "go movetime must be followed by a number, not nothing"
+            ]
+        );
+        assert_eq!(go.limits, Limits::default());
+    }
+
+    #[test]
+    fn settings_survive_a_search_thread_panic() {
+        let mut weights = crate::engine::eval::Weights::default();
+        weights.own.pawn = -123.0;
+        let settings = Settings {
+            config: SearchConfig::default(),
+            evaluator: Evaluator::new(weights),
+            quiescence: QuiescenceKind::Software,
+        };
+        let buffer: Vec<u8> = Vec::new();
+        let mut engine = UciEngine::new(buffer, settings).unwrap();
+        for line in [
+            "setoption name Hash value 3",
+            "setoption name SingularExtensions value false",
+            "setoption name ForcedMoveExtension value -100",
+        ] {
+            assert!(engine.command(line));
+        }
+        let before = engine.settings().clone();
+        assert_eq!(before.config.hash_mb, 3);
+        engine.panic_next_search = true;
+        engine.command("go depth 1");
+        engine.command("isready");
+        engine.command("go depth 2");
+        engine.wait_for_search();
+        let out = String::from_utf8(engine.out.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            out.contains("the search thread panicked; search state cleared, settings kept"),
+            "{out}"
+        );
+        assert!(out.contains("bestmove"), "the next search answers: {out}");
+        let after = engine.settings();
+        assert_eq!(after.config, before.config);
+        assert_eq!(after.evaluator, before.evaluator);
+        assert_eq!(after.quiescence, before.quiescence);
+        let searcher = engine.searcher.as_ref().unwrap();
+        assert_eq!(searcher.config(), &before.config);
+        assert_eq!(searcher.config().hash_mb, 3);
+        assert!(!searcher.config().singular.enabled);
+    }
+
+    #[test]
+    fn bad_positions_are_explained() {
+        assert_eq!(
+            parse_position(&["startpos", "moves", "e2e4", "d7d5", "e4e5"]).unwrap_err(),
+            "position: move 3 (e4e5): e4e5 is not legal in this position; a capture is compulsory"
+        );
+        assert_eq!(
+            parse_position(&["fen", "8/8/8", "w", "-", "-"]).unwrap_err(),
+            "position fen \"8/8/8 w - -\": board field: it needs 8 ranks separated by '/', not 3"
+        );
+        let (pos, history) = parse_position(&["startpos", "moves", "e2e3", "b7b5"]).unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!(
+            pos.to_fen(),
+            "rnbqkbnr/p1pppppp/8/1p6/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2"
+        );
+    }
+}

@@ -1,0 +1,3 @@
+//! Other engines that antichip is measured against and cross-checked with.
+
+pub mod fairy;

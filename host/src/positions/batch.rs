@@ -1,0 +1,223 @@
+//! Batch input: files of FEN lines, as read by `antichip moves`, `solve` and `chip stats`.
+//!
+//! Each line is a FEN (6 fields) or EPD (4 fields), optionally followed by a TAB and
+//! anything else, which is ignored. Blank lines and lines starting with `#` are skipped.
+//! A bad line produces a [`LineError`] naming its line number; the other lines are still
+//! read, so a batch keeps the good lines' results.
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+use crate::rules::movegen::MoveGenerator;
+use crate::rules::{FenWarning, Position, uci};
+
+/// One position read from a batch.
+#[derive(Clone, Debug)]
+pub struct FenLine {
+    /// 1-based line number in the input.
+    pub line_no: usize,
+    /// The FEN text exactly as given (the part before any TAB).
+    pub fen: String,
+    /// The parsed position.
+    pub position: Position,
+    /// Things in the FEN that were accepted but ignored.
+    pub warnings: Vec<FenWarning>,
+}
+
+/// A line that could not be read as a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// 1-based line number in the input.
+    pub line_no: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line_no, self.message)
+    }
+}
+
+/// The UTF-8 byte order mark, skipped at the start of the input.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
+/// is skipped. I/O errors end the batch; bad lines do not.
+pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine, LineError>>> {
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    let mut line_no = 0;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        line_no += 1;
+        // A UTF-8 byte order mark (as some editors write) is not part of the first FEN.
+        let raw = match buf.strip_prefix(UTF8_BOM) {
+            Some(rest) if line_no == 1 => rest,
+            _ => &buf[..],
+        };
+        if let Some(item) = parse_line(line_no, raw) {
+            out.push(item);
+        }
+    }
+    Ok(out)
+}
+
+/// Parses one raw line; `None` for blank and comment lines.
+pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineError>> {
+    let err = |message: String| Some(Err(LineError { line_no, message }));
+    let text = match std::str::from_utf8(raw) {
+        Ok(t) => t,
+        Err(e) => {
+            return err(format!(
+                "not valid UTF-8 (bad byte at column {})",
+                e.valid_up_to() + 1
+            ));
+        }
+    };
+    let text = text.trim_end_matches(['\n', '\r']);
+    let fen = text.split('\t').next().unwrap_or("");
+    if fen.trim().is_empty() || fen.trim_start().starts_with('#') {
+        return None;
+    }
+    match Position::from_fen(fen) {
+        Ok((position, warnings)) => Some(Ok(FenLine {
+            line_no,
+            fen: fen.to_string(),
+            position,
+            warnings,
+        })),
+        Err(e) => err(e.to_string()),
+    }
+}
+
+/// How a batch went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Lines answered.
+    pub answered: usize,
+    /// Lines rejected.
+    pub failed: usize,
+}
+
+impl BatchSummary {
+    /// The process exit code for this batch: 0 when every line was answered, 2 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        if self.failed > 0 { 2 } else { 0 }
+    }
+}
+
+/// `antichip moves`: for each position, the FEN as given, a TAB, and the legal moves in
+/// UCI notation sorted as byte strings. Errors and warnings go to `err`, prefixed with
+/// the line number; `out` is flushed before each, so the two interleave in input order.
+pub fn run_moves<R: BufRead, W: Write, E: Write>(
+    input: R,
+    out: &mut W,
+    err: &mut E,
+    generator: &mut dyn MoveGenerator,
+) -> io::Result<BatchSummary> {
+    let mut summary = BatchSummary::default();
+    for item in read_fen_lines(input)? {
+        match item {
+            Ok(line) => {
+                if !line.warnings.is_empty() {
+                    out.flush()?;
+                }
+                for w in &line.warnings {
+                    writeln!(err, "warning: line {}: {w}", line.line_no)?;
+                }
+                match generator.legal_moves(&line.position) {
+                    Ok(moves) => {
+                        let mut moves: Vec<String> = moves.iter().map(uci).collect();
+                        moves.sort_unstable();
+                        writeln!(out, "{}\t{}", line.fen, moves.join(" "))?;
+                        summary.answered += 1;
+                    }
+                    Err(e) => {
+                        out.flush()?;
+                        writeln!(
+                            err,
+                            "error: line {}: {} move generator failed: {e:#}",
+                            line.line_no,
+                            generator.name()
+                        )?;
+                        summary.failed += 1;
+                    }
+                }
+            }
+            Err(e) => {
+                out.flush()?;
+                writeln!(err, "error: {e}")?;
+                summary.failed += 1;
+            }
+        }
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movegen::Software;
+
+    fn moves(input: &str) -> (String, String, BatchSummary) {
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let summary = run_moves(input.as_bytes(), &mut out, &mut err, &mut Software).unwrap();
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+            summary,
+        )
+    }
+
+    #[test]
+    fn comments_blank_lines_and_trailing_fields_are_handled() {
+        let (out, err, summary) =
+            moves("# a comment\n\n8/1p6/8/8/8/8/P7/8 w - - 0 1\tid \"two pawns\"\r\n");
+        assert_eq!(out, "8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n");
+        assert_eq!(err, "");
+        assert_eq!(summary.exit_code(), 0);
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped_and_crlf_accepted() {
+        let (out, err, summary) =
+            moves("\u{feff}8/1p6/8/8/8/8/P7/8 w - - 0 1\r\n\r\n8/1p6/8/8/8/8/P7/8 b - - 0 1\r\n");
+        assert_eq!(
+            out,
+            "8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n8/1p6/8/8/8/8/P7/8 b - - 0 1\tb7b5 b7b6\n"
+        );
+        assert_eq!(err, "");
+        assert_eq!(summary.exit_code(), 0);
+        // Only at the start: elsewhere it is a bad character like any other.
+        let (out, err, _) =
+            moves("8/8/8/8/8/8/8/K7 b - - 0 1\n\u{feff}8/8/8/8/8/8/8/K7 b - - 0 1\n");
+        assert_eq!(out, "8/8/8/8/8/8/8/K7 b - - 0 1\t\n");
+        assert!(
+            err.starts_with("error: line 2: board field: '\u{feff}' on rank 8"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_and_the_rest_answered() {
+        let (out, err, summary) = moves("8/8/8/8/8/8/8/9 w - - 0 1\n8/8/8/8/8/8/8/K7 b - - 0 1\n");
+        assert_eq!(out, "8/8/8/8/8/8/8/K7 b - - 0 1\t\n");
+        assert_eq!(
+            err,
+            "error: line 1: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+        );
+        assert_eq!(
+            summary,
+            BatchSummary {
+                answered: 1,
+                failed: 1
+            }
+        );
+        assert_eq!(summary.exit_code(), 2);
+    }
+}

@@ -1,0 +1,6 @@
+//! Positions in bulk: seeded corpora of random games and placements, random solver
+//! suites, and batch input files of FEN/EPD lines.
+
+pub mod batch;
+pub mod corpus;
+pub mod random;

@@ -1,0 +1,172 @@
+//! The move generator's combinational networks and arbiters in 64-bit bitboard
+//! arithmetic: what the find-victim and find-attacker signals reach through the array,
+//! and how an arbiter elects. The reference [`Model`](super::model::Model)
+//! is built from these; the netlist computes the same functions cell by cell.
+
+use crate::chip::types::{BISHOP, BLACK, Board, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const RANK_1: u64 = 0xff;
+
+/// The eight ray directions as (square offset, mask of origins that may step).
+const DIRECTIONS: [(i8, u64); 8] = [
+    (8, !0),       // north
+    (-8, !0),      // south
+    (1, !FILE_H),  // east
+    (-1, !FILE_A), // west
+    (9, !FILE_H),  // north-east
+    (7, !FILE_A),  // north-west
+    (-7, !FILE_H), // south-east
+    (-9, !FILE_A), // south-west
+];
+
+fn shift(bb: u64, dir: usize) -> u64 {
+    let (off, ok) = DIRECTIONS[dir];
+    let bb = bb & ok;
+    if off > 0 { bb << off } else { bb >> -off }
+}
+
+/// The cells reached by rays from `src` in direction `dir` (through vacant cells, up to
+/// and including the first occupied cell).
+pub fn slide(src: u64, dir: usize, empty: u64) -> u64 {
+    let mut reach = 0;
+    let mut front = shift(src, dir);
+    while front != 0 {
+        reach |= front;
+        front = shift(front & empty, dir);
+    }
+    reach
+}
+
+/// Knight jumps from every square of `src`.
+pub fn knight_jumps(src: u64) -> u64 {
+    let l1 = (src >> 1) & !FILE_H;
+    let l2 = (src >> 2) & !(FILE_H | FILE_H >> 1);
+    let r1 = (src << 1) & !FILE_A;
+    let r2 = (src << 2) & !(FILE_A | FILE_A << 1);
+    let h1 = l1 | r1;
+    let h2 = l2 | r2;
+    (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8)
+}
+
+/// King steps from every square of `src`.
+pub fn king_steps(src: u64) -> u64 {
+    (0..8).fold(0, |acc, d| acc | shift(src, d))
+}
+
+/// Squares attacked diagonally forward by pawns on `src` of the given colour.
+pub fn pawn_captures(src: u64, black: bool) -> u64 {
+    if black {
+        shift(src, 6) | shift(src, 7)
+    } else {
+        shift(src, 4) | shift(src, 5)
+    }
+}
+
+fn forward(bb: u64, black: bool) -> u64 {
+    if black { bb >> 8 } else { bb << 8 }
+}
+
+fn backward(bb: u64, black: bool) -> u64 {
+    if black { bb << 8 } else { bb >> 8 }
+}
+
+/// What the find-victim network computes from the board: victims and quiet targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FindVictim {
+    /// Enemy pieces and the en-passant cell attacked by the side to move.
+    pub victims: u64,
+    /// Vacant cells the side to move can reach without capturing.
+    pub quiet_targets: u64,
+}
+
+/// The find-victim network: every piece of the side to move radiates.
+pub fn find_victim(board: &Board) -> FindVictim {
+    let me = board.black_to_move;
+    let empty = board.mask(|p| p & 7 == EMPTY);
+    let occupied = !empty;
+    let mine = |k| board.pieces(me, k);
+    let enemy = occupied & !board.mask(|p| p != EMPTY && ((p & BLACK != 0) == me));
+    let orth = mine(ROOK) | mine(QUEEN);
+    let diag = mine(BISHOP) | mine(QUEEN);
+    let mut reach = knight_jumps(mine(KNIGHT)) | king_steps(mine(KING));
+    for d in 0..4 {
+        reach |= slide(orth, d, empty);
+    }
+    for d in 4..8 {
+        reach |= slide(diag, d, empty);
+    }
+    let pawns = mine(PAWN);
+    let pawn_cap = pawn_captures(pawns, me);
+    let push = forward(pawns, me) & empty;
+    let start_rank = if me { RANK_1 << 40 } else { RANK_1 << 16 };
+    let double = forward(push & start_rank, me) & empty;
+    let ep = board.ep_square().map_or(0, |s| 1u64 << s);
+    FindVictim {
+        victims: (enemy & (reach | pawn_cap)) | (ep & empty & pawn_cap),
+        quiet_targets: empty & (reach | push | double),
+    }
+}
+
+/// The find-attacker network: cells in `sources` radiate super-piece signals; returns
+/// the pieces of the side to move that hear a signal of their own kind. With `quiet`,
+/// sources are vacant targets and pawns answer push signals; otherwise sources are
+/// victims (an en-passant source radiates only to pawns) and pawns answer capture
+/// signals.
+pub fn find_attacker(board: &Board, sources: u64, quiet: bool) -> u64 {
+    let me = board.black_to_move;
+    let empty = board.mask(|p| p & 7 == EMPTY);
+    let mine = |k| board.pieces(me, k);
+    let full = if quiet { sources } else { sources & !empty };
+    let mut orth = 0;
+    for d in 0..4 {
+        orth |= slide(full, d, empty);
+    }
+    let mut diag = 0;
+    for d in 4..8 {
+        diag |= slide(full, d, empty);
+    }
+    let pawn = if quiet {
+        let single = backward(sources, me);
+        let fourth = if me { RANK_1 << 32 } else { RANK_1 << 24 };
+        let double = backward(backward(sources & fourth, me) & empty, me);
+        single | double
+    } else {
+        pawn_captures(sources, !me)
+    };
+    (orth & (mine(ROOK) | mine(QUEEN)))
+        | (diag & (mine(BISHOP) | mine(QUEEN)))
+        | (knight_jumps(full) & mine(KNIGHT))
+        | (king_steps(full) & mine(KING))
+        | (pawn & mine(PAWN))
+}
+
+/// The result of an arbiter election.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Election {
+    /// One-hot grant (0 when no candidate).
+    pub grant: u64,
+    /// Priority of the elected candidate.
+    pub priority: u8,
+    /// Square of the elected candidate.
+    pub square: u8,
+    /// Candidates other than the elected one exist.
+    pub more: bool,
+}
+
+/// Elects the candidate with the highest priority, lower square first among equals.
+pub fn elect(candidates: u64, priority: impl Fn(u8) -> u8) -> Election {
+    let best = (0..64u8)
+        .filter(|s| candidates >> s & 1 != 0)
+        .max_by_key(|s| (priority(*s), std::cmp::Reverse(*s)));
+    match best {
+        None => Election::default(),
+        Some(s) => Election {
+            grant: 1 << s,
+            priority: priority(s),
+            square: s,
+            more: candidates & !(1 << s) != 0,
+        },
+    }
+}
