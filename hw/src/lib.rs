@@ -1,5 +1,7 @@
-//! The RTL layer of antichip: a typed netlist builder and Verilog emitter, and the blocks
-//! of the move-generator chip described with it.
+//! The RTL layer of antichip (a typed netlist builder, a Verilog emitter, generic gate
+//! helpers, interfaces declared once with [`ports!`], a catalog of generic blocks) and,
+//! in [`chip`], the chip described with it, one folder per unit. Nothing in the RTL
+//! layer imports the chip; [`catalog`] lists both.
 //!
 //! Rust code builds a [`Module`] with a [`ModuleBuilder`]: typed-width ports, wires,
 //! registers (one implicit clock `clk`, optional synchronous reset `rst` and enable),

@@ -13,36 +13,26 @@ use hw::chip::movegen::generator::generator;
 use hw::chip::movegen::interface::LOAD_CYCLES;
 use hw::chip::movegen::model::Model;
 use hw::chip::types::{Board, Config};
+use hw::interface::PortSet;
 use testbench::chip::movegen::stimulus as movegen_stimulus;
 use testbench::record_vcd;
 use vcd::{Command, Value};
 
-const SIGNALS: [&str; 6] = [
-    "victim_mask",
-    "victim_grant",
-    "victim_disable",
-    "attacker_mask",
-    "attacker_grant",
-    "attacker_disable",
-];
-
-fn pick(c: &Cycle, name: &str) -> u64 {
-    match name {
-        "victim_mask" => c.victim_mask,
-        "victim_grant" => c.victim_grant,
-        "victim_disable" => c.victim_disable,
-        "attacker_mask" => c.attacker_mask,
-        "attacker_grant" => c.attacker_grant,
-        "attacker_disable" => c.attacker_disable,
-        _ => unreachable!(),
-    }
+/// The named internal signals of a cycle that the top level of `movegen` names (all
+/// but the sequencer's phase, which is named inside the sequencer).
+fn signals() -> Vec<&'static str> {
+    Cycle::PORTS
+        .iter()
+        .map(|p| p.name)
+        .filter(|n| *n != "phase")
+        .collect()
 }
 
 /// Every value of the named top-level signals, per cycle (time / 10).
 fn read_vcd(path: &PathBuf) -> HashMap<String, Vec<u64>> {
     let mut parser = vcd::Parser::new(BufReader::new(File::open(path).unwrap()));
     let header = parser.parse_header().unwrap();
-    let codes: Vec<(String, vcd::IdCode)> = SIGNALS
+    let codes: Vec<(String, vcd::IdCode)> = signals()
         .iter()
         .map(|n| {
             let var = header
@@ -92,10 +82,10 @@ fn wave(name: &str, fen: &str) {
     let mut cycle = 1 + LOAD_CYCLES;
     while !model.regs.out.done {
         let expected = model.signals();
-        for n in SIGNALS {
+        for n in signals() {
             assert_eq!(
-                got[n][cycle],
-                pick(&expected, n),
+                Some(got[n][cycle]),
+                expected.word_of(n),
                 "{n} in cycle {cycle} of {fen}"
             );
         }
