@@ -1,12 +1,27 @@
-//! Static evaluation: a linear combination of seed 003's features, with weights read
-//! from a small JSON file.
+//! Static evaluation: a linear combination of seed 003's features in integers, the same
+//! arithmetic the chip's evaluation unit does, with weights read from a small JSON file.
 //!
 //! Features, for the side to move ("own") and the other side ("opponent"): the count of
-//! each piece kind, and the square root of the number of legal moves that side would
-//! have if it were its turn. The square root flattens mobility's two regimes (a handful
-//! of forced captures, or twenty and more quiet moves). Weights are in score units
-//! (about a hundredth of a pawn); the shipped defaults in `host/data/eval_weights.json`
-//! are hand-set: own pieces cost, the opponent's pieces help, own mobility helps.
+//! each piece kind, and the number of legal moves that side would have if it were its
+//! turn (for the side not to move, without the en-passant right). The evaluation is
+//!
+//! ```text
+//! sum over kinds of own[kind] * own_count[kind] + opponent[kind] * opponent_count[kind]
+//!   + own_mobility[own_moves] + opponent_mobility[opponent_moves]
+//! ```
+//!
+//! where the piece weights are integers and each mobility term is a table of
+//! `round(w * sqrt(n))` by move count `n` (0 to [`MOBILITY_ENTRIES`] - 1; larger counts
+//! read the last entry), built once from the real weight `w` of the JSON file. The
+//! square root flattens mobility's two regimes (a handful of forced captures, or twenty
+//! and more quiet moves). Software and chip therefore evaluate identically: integer
+//! products and sums, and table look-ups. Weights are in score units (about a
+//! hundredth of a pawn); the shipped defaults in `host/data/eval_weights.json` are
+//! hand-set: own pieces cost, the opponent's pieces help, own mobility helps.
+//!
+//! Bounds (checked when weights are loaded) keep every evaluation far inside the
+//! undecided range and the chip's adders narrow: piece weights within
+//! ±[`MAX_PIECE_WEIGHT`], mobility table entries within ±[`MAX_MOBILITY_ENTRY`].
 
 use std::path::Path;
 
@@ -18,33 +33,60 @@ use crate::rules::{Color, Position, Role};
 /// The shipped default weights (the file `host/data/eval_weights.json`).
 pub const DEFAULT_WEIGHTS_JSON: &str = include_str!("../../data/eval_weights.json");
 
+/// Entries of each mobility table: move counts 0 to 255.
+pub const MOBILITY_ENTRIES: usize = 256;
+
+/// Largest magnitude of a piece weight (13-bit signed values).
+pub const MAX_PIECE_WEIGHT: i32 = 4095;
+
+/// Largest magnitude of a mobility table entry (16-bit signed values).
+pub const MAX_MOBILITY_ENTRY: i32 = 32767;
+
+const _: () = {
+    // 32 pieces at the largest weight and two table entries stay undecided.
+    assert!(32 * MAX_PIECE_WEIGHT + 2 * MAX_MOBILITY_ENTRY < WIN_BOUND);
+};
+
 /// One weight per piece kind.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PieceWeights {
     /// Weight of each pawn.
-    pub pawn: f64,
+    pub pawn: i32,
     /// Weight of each knight.
-    pub knight: f64,
+    pub knight: i32,
     /// Weight of each bishop.
-    pub bishop: f64,
+    pub bishop: i32,
     /// Weight of each rook.
-    pub rook: f64,
+    pub rook: i32,
     /// Weight of each queen.
-    pub queen: f64,
+    pub queen: i32,
     /// Weight of each king (an ordinary piece in antichess; there may be several).
-    pub king: f64,
+    pub king: i32,
 }
 
 impl PieceWeights {
-    fn get(&self, role: Role) -> f64 {
-        match role {
-            Role::Pawn => self.pawn,
-            Role::Knight => self.knight,
-            Role::Bishop => self.bishop,
-            Role::Rook => self.rook,
-            Role::Queen => self.queen,
-            Role::King => self.king,
+    /// The weights indexed by kind: pawn, knight, bishop, rook, queen, king.
+    pub fn by_kind(&self) -> [i32; 6] {
+        [
+            self.pawn,
+            self.knight,
+            self.bishop,
+            self.rook,
+            self.queen,
+            self.king,
+        ]
+    }
+
+    /// The weights from an array indexed pawn, knight, bishop, rook, queen, king.
+    pub fn from_kinds(w: [i32; 6]) -> Self {
+        PieceWeights {
+            pawn: w[0],
+            knight: w[1],
+            bishop: w[2],
+            rook: w[3],
+            queen: w[4],
+            king: w[5],
         }
     }
 }
@@ -57,9 +99,9 @@ pub struct Weights {
     pub own: PieceWeights,
     /// Per piece of the other side.
     pub opponent: PieceWeights,
-    /// Times the square root of the side to move's legal move count.
+    /// `w` of the side to move's mobility table, `round(w * sqrt(moves))`.
     pub own_sqrt_mobility: f64,
-    /// Times the square root of the other side's legal move count.
+    /// `w` of the other side's mobility table.
     pub opponent_sqrt_mobility: f64,
 }
 
@@ -80,12 +122,29 @@ pub enum WeightsError {
     /// A weight is NaN or infinite.
     #[error("weights JSON: {0} must be a finite number")]
     NotFinite(&'static str),
+    /// A weight is outside the range the evaluation (and the chip) computes with.
+    #[error("weights JSON: {name} must be within ±{limit}, not {value}")]
+    OutOfRange {
+        /// The weight (`own.queen`, `own_sqrt_mobility`, ...).
+        name: String,
+        /// Its value.
+        value: f64,
+        /// The largest magnitude allowed.
+        limit: f64,
+    },
 }
 
 impl Default for Weights {
     fn default() -> Self {
         Weights::from_json(DEFAULT_WEIGHTS_JSON).expect("shipped weights are valid")
     }
+}
+
+const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// The largest `w` whose table stays within ±[`MAX_MOBILITY_ENTRY`].
+pub fn max_mobility_weight() -> f64 {
+    (f64::from(MAX_MOBILITY_ENTRY) + 0.49) / ((MOBILITY_ENTRIES - 1) as f64).sqrt()
 }
 
 impl Weights {
@@ -110,24 +169,33 @@ impl Weights {
         serde_json::to_string_pretty(self).expect("weights serialize")
     }
 
-    fn check(&self) -> Result<(), WeightsError> {
-        let named = [
+    /// Checks that every weight is finite and in range.
+    pub fn check(&self) -> Result<(), WeightsError> {
+        let mobility = [
             ("own_sqrt_mobility", self.own_sqrt_mobility),
             ("opponent_sqrt_mobility", self.opponent_sqrt_mobility),
         ];
-        for (name, v) in named {
+        let limit = max_mobility_weight();
+        for (name, v) in mobility {
             if !v.is_finite() {
                 return Err(WeightsError::NotFinite(name));
             }
+            if v.abs() > limit {
+                return Err(WeightsError::OutOfRange {
+                    name: name.to_string(),
+                    value: v,
+                    limit: (limit * 100.0).floor() / 100.0,
+                });
+            }
         }
         for (side, pw) in [("own", &self.own), ("opponent", &self.opponent)] {
-            for role in Role::ALL {
-                if !pw.get(role).is_finite() {
-                    return Err(WeightsError::NotFinite(if side == "own" {
-                        "an own piece weight"
-                    } else {
-                        "an opponent piece weight"
-                    }));
+            for (kind, w) in KIND_NAMES.iter().zip(pw.by_kind()) {
+                if w.abs() > MAX_PIECE_WEIGHT {
+                    return Err(WeightsError::OutOfRange {
+                        name: format!("{side}.{kind}"),
+                        value: f64::from(w),
+                        limit: f64::from(MAX_PIECE_WEIGHT),
+                    });
                 }
             }
         }
@@ -136,16 +204,16 @@ impl Weights {
 }
 
 /// The feature vector of a position, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Own piece counts, indexed pawn, knight, bishop, rook, queen, king.
     pub own: [u32; 6],
     /// Opponent piece counts, same order.
     pub opponent: [u32; 6],
-    /// Square root of the side to move's legal move count.
-    pub own_sqrt_mobility: f64,
-    /// Square root of the other side's legal move count.
-    pub opponent_sqrt_mobility: f64,
+    /// The side to move's legal move count.
+    pub own_moves: u32,
+    /// The other side's legal move count (if it were its turn, without en passant).
+    pub opponent_moves: u32,
 }
 
 impl Features {
@@ -165,37 +233,76 @@ impl Features {
         Features {
             own,
             opponent,
-            own_sqrt_mobility: (own_moves as f64).sqrt(),
-            opponent_sqrt_mobility: (opp_moves as f64).sqrt(),
+            own_moves: own_moves as u32,
+            opponent_moves: opp_moves as u32,
         }
     }
 }
 
-/// A linear evaluator over [`Features`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// A mobility table: `round(w * sqrt(n))` for n = 0 .. [`MOBILITY_ENTRIES`] - 1.
+pub fn mobility_table(w: f64) -> [i16; MOBILITY_ENTRIES] {
+    std::array::from_fn(|n| {
+        let v = (w * (n as f64).sqrt()).round();
+        v.clamp(
+            -f64::from(MAX_MOBILITY_ENTRY),
+            f64::from(MAX_MOBILITY_ENTRY),
+        ) as i16
+    })
+}
+
+/// An integer linear evaluator over [`Features`]: the weights and their mobility tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evaluator {
     /// The weights in use.
     pub weights: Weights,
+    own_mobility: [i16; MOBILITY_ENTRIES],
+    opponent_mobility: [i16; MOBILITY_ENTRIES],
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::new(Weights::default())
+    }
 }
 
 impl Evaluator {
-    /// An evaluator with these weights.
+    /// An evaluator with these weights (their mobility tables computed once).
     pub fn new(weights: Weights) -> Self {
-        Evaluator { weights }
+        Evaluator {
+            weights,
+            own_mobility: mobility_table(weights.own_sqrt_mobility),
+            opponent_mobility: mobility_table(weights.opponent_sqrt_mobility),
+        }
     }
 
-    /// The linear combination of the features, in score units, clamped inside the
-    /// undecided range.
+    /// The side to move's mobility table.
+    pub fn own_mobility(&self) -> &[i16; MOBILITY_ENTRIES] {
+        &self.own_mobility
+    }
+
+    /// The other side's mobility table.
+    pub fn opponent_mobility(&self) -> &[i16; MOBILITY_ENTRIES] {
+        &self.opponent_mobility
+    }
+
+    /// The material term: the piece weights times the counts.
+    pub fn material(&self, own: &[u32; 6], opponent: &[u32; 6]) -> Score {
+        let (wo, wp) = (self.weights.own.by_kind(), self.weights.opponent.by_kind());
+        (0..6)
+            .map(|i| wo[i] * own[i] as i32 + wp[i] * opponent[i] as i32)
+            .sum()
+    }
+
+    /// The mobility terms: the two tables at the two move counts.
+    pub fn mobility(&self, own_moves: u32, opponent_moves: u32) -> Score {
+        let at = |n: u32| (n as usize).min(MOBILITY_ENTRIES - 1);
+        i32::from(self.own_mobility[at(own_moves)])
+            + i32::from(self.opponent_mobility[at(opponent_moves)])
+    }
+
+    /// The evaluation of the features, in score units (always undecided).
     pub fn score_features(&self, f: &Features) -> Score {
-        let w = &self.weights;
-        let mut v = w.own_sqrt_mobility * f.own_sqrt_mobility
-            + w.opponent_sqrt_mobility * f.opponent_sqrt_mobility;
-        for (i, role) in Role::ALL.into_iter().enumerate() {
-            v += w.own.get(role) * f64::from(f.own[i]);
-            v += w.opponent.get(role) * f64::from(f.opponent[i]);
-        }
-        let limit = f64::from(WIN_BOUND - 1);
-        v.round().clamp(-limit, limit) as Score
+        self.material(&f.own, &f.opponent) + self.mobility(f.own_moves, f.opponent_moves)
     }
 
     /// Evaluates `pos` for the side to move. `own_moves` is its legal move count if known.
@@ -233,8 +340,22 @@ mod tests {
         let f = Features::of(&pos, None);
         assert_eq!(f.own, [1, 0, 0, 0, 0, 0]);
         assert_eq!(f.opponent, [1, 0, 0, 0, 0, 0]);
-        assert_eq!(f.own_sqrt_mobility, 2f64.sqrt());
-        assert_eq!(f.opponent_sqrt_mobility, 2f64.sqrt());
+        assert_eq!((f.own_moves, f.opponent_moves), (2, 2));
+    }
+
+    #[test]
+    fn the_evaluation_is_integer_material_plus_table_lookups() {
+        let pos = Position::from_fen_strict("8/1p6/8/8/8/8/P7/8 w - - 0 1").unwrap();
+        let e = Evaluator::default();
+        // 1 own pawn (-100), 1 opponent pawn (+100), round(40 sqrt 2) = 57,
+        // round(-40 sqrt 2) = -57.
+        assert_eq!(e.own_mobility()[2], 57);
+        assert_eq!(e.opponent_mobility()[2], -57);
+        assert_eq!(e.evaluate(&pos, None), 0);
+        let table = mobility_table(40.0);
+        assert_eq!(&table[..5], &[0, 40, 57, 69, 80]);
+        // Counts past the table read its last entry.
+        assert_eq!(e.mobility(300, 0), e.mobility(255, 0));
     }
 
     #[test]
@@ -244,5 +365,23 @@ mod tests {
         let text = DEFAULT_WEIGHTS_JSON.replace("\"own_sqrt_mobility\"", "\"own_mobility\"");
         let err = Weights::from_json(&text).unwrap_err().to_string();
         assert!(err.contains("unknown field `own_mobility`"), "{err}");
+        let text = DEFAULT_WEIGHTS_JSON.replace("\"queen\": -200", "\"queen\": -20000");
+        let err = Weights::from_json(&text).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "weights JSON: own.queen must be within ±4095, not -20000"
+        );
+        let text = DEFAULT_WEIGHTS_JSON.replace("\"pawn\": -100", "\"pawn\": -100.5");
+        let err = Weights::from_json(&text).unwrap_err().to_string();
+        assert!(
+            err.contains("invalid type: floating point `-100.5`"),
+            "{err}"
+        );
+        let text = DEFAULT_WEIGHTS_JSON.replace(": 40,", ": 4000,");
+        let err = Weights::from_json(&text).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "weights JSON: own_sqrt_mobility must be within ±2051.97, not 4000"
+        );
     }
 }

@@ -583,7 +583,7 @@ mod tests {
     #[test]
     fn settings_survive_a_search_thread_panic() {
         let mut weights = crate::engine::eval::Weights::default();
-        weights.own.pawn = -123.0;
+        weights.own.pawn = -123;
         let settings = Settings {
             config: SearchConfig::default(),
             evaluator: Evaluator::new(weights),
