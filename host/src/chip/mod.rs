@@ -3,6 +3,7 @@
 //! [`Chip`] move generator, which answers through the same [`MoveGenerator`] API as the
 //! software rules, running either the reference model or the simulated netlist.
 
+pub mod qjob;
 pub mod stats;
 
 use hw::chip::movegen::model::Model;

@@ -5,13 +5,17 @@
 //! |---|---|
 //! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions |
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
+//! | [`qjobs`] | quiescence jobs recorded from real searches |
+//! | [`reference`] | the quiescence algorithm the chip runs, written plainly |
 //! | [`eval`] | the linear evaluation of seed 003's features, weights from JSON |
 //! | [`tt`] | the transposition table |
 //! | [`score`] | scores, win distances |
 //! | [`solver`] | the exact win-in-N solver |
 
 pub mod eval;
+pub mod qjobs;
 pub mod quiescence;
+pub mod reference;
 pub mod score;
 pub mod search;
 pub mod solver;

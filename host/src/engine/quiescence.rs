@@ -13,7 +13,7 @@
 
 use crate::engine::eval::Evaluator;
 use crate::engine::score::{INFINITE, Score, win_at};
-use crate::engine::tt::{Bound, TranspositionTable, pack_move};
+use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::rules::{Move, Position};
 
 /// What a quiescence search found, and the work it took.
@@ -25,6 +25,8 @@ pub struct QResult {
     pub nodes: u64,
     /// Clock cycles spent, for hardware implementations; 0 for software.
     pub cycles: u64,
+    /// The move that gave the score at the searched position (none at a leaf).
+    pub best_move: Option<Move>,
 }
 
 /// A quiescence searcher. The main search calls it at its horizon with the window
@@ -130,17 +132,17 @@ impl SoftwareQuiescence {
         beta: Score,
         ply: usize,
         nodes: &mut u64,
-    ) -> Score {
+    ) -> (Score, Option<Move>) {
         *nodes += 1;
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return win_at(ply);
+            return (win_at(ply), None);
         }
         if pos.is_insufficient_material() {
-            return 0;
+            return (0, None);
         }
         if !moves[0].is_capture() {
-            return self.evaluator.evaluate(pos, Some(moves.len()));
+            return (self.evaluator.evaluate(pos, Some(moves.len())), None);
         }
         let key = pos.zobrist();
         let mut first = 0;
@@ -151,13 +153,14 @@ impl SoftwareQuiescence {
                 Bound::Upper => hit.score <= alpha,
             };
             if cut {
-                return hit.score;
+                return (hit.score, unpack_move(hit.packed_move, &moves));
             }
             first = hit.packed_move;
         }
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = 0;
+        let mut best_legal = None;
         // The stored best move first, then the generator's order (measured: sorting by
         // piece kinds or by whether the capturer lands attacked visits more nodes).
         // Order: the stored best move, then the captures that leave the opponent the
@@ -177,10 +180,11 @@ impl SoftwareQuiescence {
             .collect();
         kids.sort_by_key(|k| k.0);
         for (_, child, m) in &kids {
-            let score = -self.search(child, -beta, -alpha, ply + 1, nodes);
+            let score = -self.search(child, -beta, -alpha, ply + 1, nodes).0;
             if score > best {
                 best = score;
                 best_move = pack_move(m);
+                best_legal = Some(*m);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -191,7 +195,7 @@ impl SoftwareQuiescence {
         }
         let bound = Bound::of(best, original_alpha, beta);
         self.table.store(key, 0, best, bound, best_move, ply);
-        best
+        (best, best_legal)
     }
 }
 
@@ -208,11 +212,12 @@ impl Quiescence for SoftwareQuiescence {
         ply: usize,
     ) -> anyhow::Result<QResult> {
         let mut nodes = 0;
-        let score = self.search(pos, alpha, beta, ply, &mut nodes);
+        let (score, best_move) = self.search(pos, alpha, beta, ply, &mut nodes);
         Ok(QResult {
             score,
             nodes,
             cycles: 0,
+            best_move,
         })
     }
 }

@@ -11,6 +11,7 @@
 //! the configuration.
 
 pub mod movegen;
+pub mod qsearch;
 pub mod types;
 
 use crate::interface::PortSet;

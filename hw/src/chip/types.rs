@@ -50,6 +50,15 @@ impl Board {
         self.mask(|p| p == code)
     }
 
+    /// The board as one bitboard per register value (16 planes), in one pass.
+    pub fn planes(&self) -> Planes {
+        let mut code = [0u64; 16];
+        for (i, p) in self.squares.iter().enumerate() {
+            code[usize::from(p & 15)] |= 1 << i;
+        }
+        Planes { code }
+    }
+
     /// Bitboard of the squares whose register satisfies `f`.
     pub fn mask(&self, f: impl Fn(u8) -> bool) -> u64 {
         self.squares
@@ -171,12 +180,42 @@ impl Board {
     }
 }
 
+/// A board as bitboards: `code[v]` holds the squares whose register is `v`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Planes {
+    /// One bitboard per 4-bit register value.
+    pub code: [u64; 16],
+}
+
+impl Planes {
+    /// Squares of a piece of this colour and kind.
+    pub fn pieces(&self, black: bool, kind: u8) -> u64 {
+        self.code[usize::from(kind & 7 | if black { BLACK } else { 0 })]
+    }
+
+    /// Vacant squares (kind 0).
+    pub fn empty(&self) -> u64 {
+        self.code[0] | self.code[usize::from(BLACK)]
+    }
+
+    /// Squares of any kind (1..=7) of one colour.
+    pub fn colour(&self, black: bool) -> u64 {
+        let base = if black { 8 } else { 0 };
+        (1..8).fold(0, |m, k| m | self.code[base + k])
+    }
+
+    /// Squares of one kind, either colour.
+    pub fn kind(&self, kind: u8) -> u64 {
+        self.pieces(false, kind) | self.pieces(true, kind)
+    }
+}
+
 /// Promotion code of an emitted move: 0 for none, then queen, rook, bishop, knight and
 /// king in the order the chip emits them.
 pub const PROMOTION_ORDER: [u8; 5] = [QUEEN, ROOK, BISHOP, KNIGHT, KING];
 
 /// A move as the chip emits it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ChipMove {
     /// Origin square (the attacker or mover).
     pub from: u8,

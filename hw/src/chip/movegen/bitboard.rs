@@ -3,7 +3,7 @@
 //! and how an arbiter elects. The reference [`Model`](super::model::Model)
 //! is built from these; the netlist computes the same functions cell by cell.
 
-use crate::chip::types::{BISHOP, BLACK, Board, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::chip::types::{BISHOP, Board, KING, KNIGHT, PAWN, Planes, QUEEN, ROOK};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -83,11 +83,15 @@ pub struct FindVictim {
 
 /// The find-victim network: every piece of the side to move radiates.
 pub fn find_victim(board: &Board) -> FindVictim {
+    find_victim_on(board, &board.planes())
+}
+
+/// [`find_victim`] with the board's planes already at hand.
+pub fn find_victim_on(board: &Board, planes: &Planes) -> FindVictim {
     let me = board.black_to_move;
-    let empty = board.mask(|p| p & 7 == EMPTY);
-    let occupied = !empty;
-    let mine = |k| board.pieces(me, k);
-    let enemy = occupied & !board.mask(|p| p != EMPTY && ((p & BLACK != 0) == me));
+    let empty = planes.empty();
+    let mine = |k| planes.pieces(me, k);
+    let enemy = planes.colour(!me);
     let orth = mine(ROOK) | mine(QUEEN);
     let diag = mine(BISHOP) | mine(QUEEN);
     let mut reach = knight_jumps(mine(KNIGHT)) | king_steps(mine(KING));
@@ -115,9 +119,14 @@ pub fn find_victim(board: &Board) -> FindVictim {
 /// victims (an en-passant source radiates only to pawns) and pawns answer capture
 /// signals.
 pub fn find_attacker(board: &Board, sources: u64, quiet: bool) -> u64 {
+    find_attacker_on(board, &board.planes(), sources, quiet)
+}
+
+/// [`find_attacker`] with the board's planes already at hand.
+pub fn find_attacker_on(board: &Board, planes: &Planes, sources: u64, quiet: bool) -> u64 {
     let me = board.black_to_move;
-    let empty = board.mask(|p| p & 7 == EMPTY);
-    let mine = |k| board.pieces(me, k);
+    let empty = planes.empty();
+    let mine = |k| planes.pieces(me, k);
     let full = if quiet { sources } else { sources & !empty };
     let mut orth = 0;
     for d in 0..4 {
@@ -168,5 +177,106 @@ pub fn elect(candidates: u64, priority: impl Fn(u8) -> u8) -> Election {
             square: s,
             more: candidates & !(1 << s) != 0,
         },
+    }
+}
+
+/// The number of legal moves of the side to move, as the array counts them in a
+/// find-victim cycle: every cell counts the signals it hears (one per attacking slider
+/// direction, knight, king and pawn), a pawn move to the last rank counting five times
+/// (its promotions).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveCounts {
+    /// Captures (en passant included).
+    pub captures: u32,
+    /// Non-captures.
+    pub quiets: u32,
+}
+
+impl MoveCounts {
+    /// The legal move count: the captures when there is one (captures are compulsory),
+    /// else the non-captures.
+    pub fn legal(&self) -> u32 {
+        if self.captures > 0 {
+            self.captures
+        } else {
+            self.quiets
+        }
+    }
+}
+
+fn count(bb: u64) -> u32 {
+    bb.count_ones()
+}
+
+/// Counts the moves of the side to move of `board` (its en-passant register included).
+pub fn move_counts(board: &Board) -> MoveCounts {
+    move_counts_on(board, &board.planes())
+}
+
+/// [`move_counts`] with the board's planes already at hand.
+pub fn move_counts_on(board: &Board, planes: &Planes) -> MoveCounts {
+    let me = board.black_to_move;
+    let empty = planes.empty();
+    let enemy = planes.colour(!me);
+    let mine = |k| planes.pieces(me, k);
+    let orth = mine(ROOK) | mine(QUEEN);
+    let diag = mine(BISHOP) | mine(QUEEN);
+    let (mut captures, mut quiets) = (0, 0);
+    let mut tally = |reach: u64| {
+        captures += count(reach & enemy);
+        quiets += count(reach & empty);
+    };
+    for d in 0..4 {
+        tally(slide(orth, d, empty));
+    }
+    for d in 4..8 {
+        tally(slide(diag, d, empty));
+    }
+    for d in 0..8 {
+        tally(shift(mine(KING), d));
+    }
+    let knights = mine(KNIGHT);
+    for (dx, dy) in [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ] {
+        tally(knight_jump(knights, dx, dy));
+    }
+    let pawns = mine(PAWN);
+    let last = if me { RANK_1 } else { RANK_1 << 56 };
+    let ep = board.ep_square().map_or(0, |s| 1u64 << s) & empty;
+    let pawn_moves = |reach: u64| count(reach & !last) + 5 * count(reach & last);
+    let (left, right) = if me { (7, 6) } else { (5, 4) };
+    for d in [left, right] {
+        let hit = shift(pawns, d);
+        captures += pawn_moves(hit & enemy) + count(hit & ep);
+    }
+    let push = forward(pawns, me) & empty;
+    let start_rank = if me { RANK_1 << 40 } else { RANK_1 << 16 };
+    let double = forward(push & start_rank, me) & empty;
+    quiets += pawn_moves(push) + count(double);
+    MoveCounts { captures, quiets }
+}
+
+/// One knight jump (file step `dx`, rank step `dy`) from every square of `src`.
+fn knight_jump(src: u64, dx: i32, dy: i32) -> u64 {
+    let from = src
+        & match dx {
+            -2 => !(FILE_A | FILE_A << 1),
+            -1 => !FILE_A,
+            1 => !FILE_H,
+            _ => !(FILE_H | FILE_H >> 1),
+        };
+    let shift_by = dy * 8 + dx;
+    if shift_by > 0 {
+        from << shift_by
+    } else {
+        from >> -shift_by
     }
 }

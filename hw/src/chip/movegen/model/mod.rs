@@ -65,9 +65,9 @@
 mod step;
 
 use super::Phase;
-use super::bitboard::{Election, elect, find_attacker};
+use super::bitboard::{Election, elect, find_attacker_on};
 use super::interface::{Cycle, Inputs, Outputs, load_sequence};
-use crate::chip::types::{BLACK, Board, ChipMove, Config, EMPTY, PAWN, Priorities, Shortcuts};
+use crate::chip::types::{Board, ChipMove, Config, PAWN, Planes, Priorities, Shortcuts};
 use step::Transition;
 
 /// A held victim: valid, priority and square.
@@ -118,6 +118,8 @@ impl Walker {
 pub struct Registers {
     /// The 64 piece registers, side to move and en-passant register.
     pub board: Board,
+    /// The piece registers as bitboards (kept with `board`).
+    pub planes: Planes,
     /// Per-cell victim priority registers.
     pub cell_victim_priority: [u8; 64],
     /// Per-cell attacker priority registers.
@@ -166,6 +168,27 @@ pub struct Registers {
     pub out: Outputs,
 }
 
+/// The cells' piece and priority registers at one moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Snapshot {
+    /// Piece registers.
+    pub squares: [u8; 64],
+    /// Victim priority registers.
+    pub victim_priority: [u8; 64],
+    /// Attacker priority registers.
+    pub attacker_priority: [u8; 64],
+}
+
+impl Default for Snapshot {
+    fn default() -> Self {
+        Snapshot {
+            squares: [0; 64],
+            victim_priority: [0; 64],
+            attacker_priority: [0; 64],
+        }
+    }
+}
+
 /// The move-generator chip, one clock at a time.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -189,6 +212,12 @@ impl Model {
                     black_to_move: false,
                     ep_file: None,
                 },
+                planes: Board {
+                    squares: [0; 64],
+                    black_to_move: false,
+                    ep_file: None,
+                }
+                .planes(),
                 cell_victim_priority: [0; 64],
                 cell_attacker_priority: [0; 64],
                 config: Config::default(),
@@ -227,7 +256,7 @@ impl Model {
         for f in 0..8 {
             let s = usize::from(rank) * 8 + f;
             let piece = (row >> (4 * f) & 15) as u8;
-            self.regs.board.squares[s] = piece;
+            self.set_square(s, piece);
             let (v, a) = priorities.of_kind(piece & 7);
             self.regs.cell_victim_priority[s] = v;
             self.regs.cell_attacker_priority[s] = a;
@@ -239,24 +268,71 @@ impl Model {
     /// configuration and begins a generation. The walkers keep their state (they are
     /// loaded before they are used).
     pub fn start(&mut self, black_to_move: bool, ep_file: Option<u8>, config: Config) {
-        let old = self.regs;
-        *self = Model::new();
+        // Every register but the cells' and the walkers' starts over.
         let r = &mut self.regs;
-        r.board = Board {
-            black_to_move,
-            ep_file,
-            ..old.board
-        };
-        r.cell_victim_priority = old.cell_victim_priority;
-        r.cell_attacker_priority = old.cell_attacker_priority;
-        r.victim_walker = old.victim_walker;
-        r.attacker_walker = old.attacker_walker;
+        r.board.black_to_move = black_to_move;
+        r.board.ep_file = ep_file;
+        r.outer = 0;
+        r.targets = 0;
+        r.quiet = false;
+        r.fast = false;
+        r.heard = 0;
+        r.single_attacker = 0;
+        r.single_attacker_pawn = false;
+        r.current = Key::default();
+        r.attackers = 0;
+        r.next = Key::default();
+        r.exhausted = false;
+        r.same_victim = false;
+        r.promo_next = 0;
+        r.promo_return = Phase::Idle;
+        r.promo_done = false;
+        r.out = Outputs::default();
         if let Some(s) = r.board.ep_square() {
             r.cell_victim_priority[usize::from(s)] = config.priorities.of_kind(PAWN).0;
         }
         r.config = config;
         r.phase = Phase::First;
         self.idle_walkers();
+    }
+
+    /// One piece register and its bitboard planes.
+    fn set_square(&mut self, s: usize, piece: u8) {
+        let r = &mut self.regs;
+        let old = r.board.squares[s];
+        r.planes.code[usize::from(old & 15)] &= !(1 << s);
+        r.planes.code[usize::from(piece & 15)] |= 1 << s;
+        r.board.squares[s] = piece;
+    }
+
+    /// Writes one cell (a make or unmake of the quiescence engine): its piece register
+    /// and its priorities, looked up in `priorities`. Applied at a clock edge, before a
+    /// `start` at the same edge (whose latched flags see the written piece).
+    pub fn put(&mut self, square: u8, piece: u8, priorities: &Priorities) {
+        let s = usize::from(square & 63);
+        self.set_square(s, piece & 15);
+        let (v, a) = priorities.of_kind(piece & 7);
+        self.regs.cell_victim_priority[s] = v;
+        self.regs.cell_attacker_priority[s] = a;
+    }
+
+    /// The cells' piece and priority registers, as a snapshot to [`Model::restore`].
+    pub fn snapshot(&self) -> Snapshot {
+        let r = &self.regs;
+        Snapshot {
+            squares: r.board.squares,
+            victim_priority: r.cell_victim_priority,
+            attacker_priority: r.cell_attacker_priority,
+        }
+    }
+
+    /// Writes every cell back from a snapshot.
+    pub fn restore(&mut self, snap: &Snapshot) {
+        let r = &mut self.regs;
+        r.board.squares = snap.squares;
+        r.planes = r.board.planes();
+        r.cell_victim_priority = snap.victim_priority;
+        r.cell_attacker_priority = snap.attacker_priority;
     }
 
     /// Loads a whole position and starts: the clocks of the load protocol
@@ -279,14 +355,11 @@ impl Model {
     fn heard_now(&self) -> u64 {
         let r = &self.regs;
         if r.phase == Phase::Second {
-            let empty = r.board.mask(|p| p & 7 == EMPTY);
-            let own = r
-                .board
-                .mask(|p| p != EMPTY && ((p & BLACK != 0) == r.board.black_to_move));
+            let enemies = r.planes.colour(!r.board.black_to_move);
             let ep = r.board.ep_square().map_or(0, |s| 1u64 << s);
-            find_attacker(&r.board, (!empty & !own) | ep, false)
+            find_attacker_on(&r.board, &r.planes, enemies | ep, false)
         } else if r.next.valid {
-            find_attacker(&r.board, 1u64 << r.next.square, r.quiet)
+            find_attacker_on(&r.board, &r.planes, 1u64 << r.next.square, r.quiet)
         } else {
             0
         }
@@ -310,16 +383,17 @@ impl Model {
         }
     }
 
-    /// One clock edge with `req` high: runs one generation cycle. Returns the cycle's
-    /// internal signals. Does nothing (and counts nothing) when idle or done.
-    pub fn step(&mut self) -> Cycle {
-        let cycle = self.signals();
+    /// One clock edge with `req` high: runs one generation cycle. Does nothing (and
+    /// counts nothing) when idle or done. ([`Model::signals`] gives the cycle's
+    /// internal signals before it.)
+    pub fn step(&mut self) {
         if matches!(self.regs.phase, Phase::Idle | Phase::Done) {
             self.regs.out.valid = false;
             self.idle_walkers();
-            return cycle;
+            return;
         }
-        let mut t = Transition::new(self, cycle.attackers_heard);
+        let heard = self.heard_now();
+        let mut t = Transition::new(self, heard);
         t.run();
         let (next, vctl, actl) = t.finish();
         self.regs = next;
@@ -329,14 +403,11 @@ impl Model {
         self.regs
             .attacker_walker
             .clock(actl.load, actl.take, &actl.winner);
-        cycle
     }
 
     /// One clock edge with these inputs, as the netlist takes them: a rank write, a
-    /// start, a generation cycle, or (none of them) an idle clock. Returns the internal
-    /// signals of the cycle before the edge.
-    pub fn clock(&mut self, inputs: &Inputs) -> Cycle {
-        let cycle = self.signals();
+    /// start, a generation cycle, or (none of them) an idle clock.
+    pub fn clock(&mut self, inputs: &Inputs) {
         if inputs.start {
             let config = Config {
                 priorities: Priorities::from_bits(inputs.prio),
@@ -348,11 +419,10 @@ impl Model {
             let priorities = Priorities::from_bits(inputs.prio);
             self.load_rank(inputs.load_rank, inputs.load_row, &priorities);
         } else if inputs.req {
-            return self.step();
+            self.step();
         } else {
             self.idle_walkers();
         }
-        cycle
     }
 
     /// The registered outputs.

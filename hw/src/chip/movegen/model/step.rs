@@ -1,7 +1,7 @@
 //! One generation cycle of the model: the sequencer's transition, one method per
 //! phase, over a snapshot of the registers before the clock edge.
 
-use super::super::bitboard::{Election, find_victim};
+use super::super::bitboard::{Election, find_victim_on};
 use super::super::{Class, Phase};
 use super::{Key, Model, Registers};
 use crate::chip::types::PAWN;
@@ -45,7 +45,7 @@ impl Transition {
         let regs = model.regs;
         let velect = regs.victim_walker.winner(model.vprio());
         let aelect = regs.attacker_walker.winner(model.aprio());
-        let pawns = regs.board.mask(|p| p & 7 == PAWN);
+        let pawns = regs.planes.kind(PAWN);
         let mut next = regs;
         next.out.valid = false;
         next.out.done = false;
@@ -155,7 +155,7 @@ impl Transition {
 
     /// Find-victim: latch the victims into the victim walker and the quiet targets.
     fn first(&mut self) {
-        let fv = find_victim(&self.regs.board);
+        let fv = find_victim_on(&self.regs.board, &self.regs.planes);
         self.next.outer = fv.victims;
         self.next.targets = fv.quiet_targets;
         self.vload = Some(fv.victims);

@@ -1,0 +1,44 @@
+//! Quiescence jobs as the quiescence chip takes them: the evaluator's integer weights as
+//! the chip's weight words, and a position, window and ply as a `qchip` job.
+
+use std::sync::Arc;
+
+use hw::chip::qsearch::{ChipWeights, Job};
+use hw::chip::types::Priorities;
+
+use super::board_of;
+use crate::engine::eval::Evaluator;
+use crate::engine::score::Score;
+use crate::rules::Position;
+
+/// The evaluator's weights as the chip loads them: the 12 piece weights and the two
+/// mobility tables (exactly the host's integers).
+pub fn chip_weights(evaluator: &Evaluator) -> ChipWeights {
+    let w = &evaluator.weights;
+    let pieces = |p: [i32; 6]| p.map(|v| v as i16);
+    ChipWeights {
+        own: pieces(w.own.by_kind()),
+        opponent: pieces(w.opponent.by_kind()),
+        own_mobility: *evaluator.own_mobility(),
+        opponent_mobility: *evaluator.opponent_mobility(),
+    }
+}
+
+/// The chip's job for a quiescence search of `pos` with this window at `ply`; with
+/// `weights`, the chip (re)loads them first.
+pub fn chip_job(
+    pos: &Position,
+    alpha: Score,
+    beta: Score,
+    ply: usize,
+    weights: Option<Arc<ChipWeights>>,
+) -> Job {
+    Job {
+        board: board_of(pos),
+        alpha,
+        beta,
+        ply: ply as u16,
+        priorities: Priorities::ANTICHESS,
+        weights,
+    }
+}

@@ -1,0 +1,238 @@
+//! The reference quiescence search: the algorithm the quiescence chip (`qchip`) runs,
+//! written plainly over the rules, so that chip and software can be held equal on
+//! score, node count and best move.
+//!
+//! The rules are those of [`quiescence`](super::quiescence): no legal move is a win at
+//! this ply; insufficient material is a draw; when a capture is available every capture
+//! is searched (no standing pat); a quiet position is evaluated statically (the integer
+//! [`Evaluator`]). The search is fail-soft alpha-beta without a transposition table.
+//!
+//! Move order is the chip's: the captures in the move generator's emission order (victims
+//! by the priority table, then square; for each victim its attackers by priority, then
+//! square; promotions queen, rook, bishop, knight, king), then stably sorted by the
+//! number of legal replies the opponent has after the capture, capped at
+//! [`REPLY_KEY_CAP`] (fewest first). The chip counts replies in parallel in its array
+//! (each cell counts the signals it hears), so the key costs it no move generation.
+
+use hw::chip::types::Priorities;
+
+use crate::engine::eval::Evaluator;
+use crate::engine::quiescence::{QResult, Quiescence};
+use crate::engine::score::{INFINITE, Score, win_at};
+use crate::rules::{Move, Position, Role};
+
+/// Reply counts at or above this share one key (the chip keeps a 4-bit key).
+pub const REPLY_KEY_CAP: usize = 15;
+
+/// How captures are ordered (the chip's choice is [`Order::Replies`]; the others exist to
+/// measure it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The move generator's emission order.
+    Generation,
+    /// Emission order, stably sorted by the opponent's reply count capped at
+    /// [`REPLY_KEY_CAP`].
+    #[default]
+    Replies,
+    /// Emission order, stably sorted by the exact reply count.
+    ExactReplies,
+}
+
+/// The reference quiescence search.
+#[derive(Clone, Debug)]
+pub struct ReferenceQuiescence {
+    /// The static evaluation at quiet positions.
+    pub evaluator: Evaluator,
+    /// The generator's priority table (its emission order).
+    pub priorities: Priorities,
+    /// How captures are ordered.
+    pub order: Order,
+    /// Statistics of the last search.
+    pub stats: ReferenceStats,
+    /// The chip's memory limits, when the search should stop where the chip would
+    /// overflow: a node with captures at this depth below the job's position, or with
+    /// more captures than a list holds.
+    pub limits: Option<Limits>,
+}
+
+/// The chip's memory limits (see [`ReferenceQuiescence::limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Plies of stack and lists.
+    pub plies: usize,
+    /// Captures per list.
+    pub list: usize,
+}
+
+/// The search stopped where the chip would overflow; nodes counted up to there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overflow {
+    /// Nodes visited before the overflow.
+    pub nodes: u64,
+}
+
+/// What the last search visited, by kind of node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReferenceStats {
+    /// Nodes with captures (searched).
+    pub capture_nodes: u64,
+    /// Quiet leaves (evaluated).
+    pub quiet_leaves: u64,
+    /// Decided leaves (no legal move, or insufficient material).
+    pub decided_leaves: u64,
+    /// Captures generated at capture nodes.
+    pub captures: u64,
+    /// Children searched at capture nodes.
+    pub children: u64,
+    /// Deepest ply below the job's root.
+    pub max_depth: u32,
+}
+
+impl ReferenceQuiescence {
+    /// The name reported by [`Quiescence::name`].
+    pub const NAME: &'static str = "reference";
+
+    /// A reference search with the chip's defaults.
+    pub fn new(evaluator: Evaluator) -> Self {
+        ReferenceQuiescence {
+            evaluator,
+            priorities: Priorities::ANTICHESS,
+            order: Order::default(),
+            stats: ReferenceStats::default(),
+            limits: None,
+        }
+    }
+
+    /// The captures of `pos` in the chip's search order.
+    pub fn ordered(&self, pos: &Position, moves: &[Move]) -> Vec<Move> {
+        let mut list: Vec<Move> = moves.to_vec();
+        list.sort_by_key(|m| emission_key(&self.priorities, m));
+        match self.order {
+            Order::Generation => {}
+            Order::Replies => list.sort_by_key(|m| reply_count(pos, m).min(REPLY_KEY_CAP)),
+            Order::ExactReplies => list.sort_by_key(|m| reply_count(pos, m)),
+        }
+        list
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        depth: u32,
+        nodes: &mut u64,
+    ) -> Result<(Score, Option<Move>), Overflow> {
+        *nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            self.stats.decided_leaves += 1;
+            return Ok((win_at(ply), None));
+        }
+        if pos.is_insufficient_material() {
+            self.stats.decided_leaves += 1;
+            return Ok((0, None));
+        }
+        if !moves[0].is_capture() {
+            self.stats.quiet_leaves += 1;
+            return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
+        }
+        if let Some(l) = self.limits
+            && (depth as usize >= l.plies || moves.len() > l.list)
+        {
+            return Err(Overflow { nodes: *nodes });
+        }
+        self.stats.capture_nodes += 1;
+        self.stats.captures += moves.len() as u64;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        for m in self.ordered(pos, &moves) {
+            self.stats.children += 1;
+            let child = pos.after(&m);
+            let (s, _) = self.search(&child, -beta, -alpha, ply + 1, depth + 1, nodes)?;
+            let score = -s;
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok((best, best_move))
+    }
+
+    /// Searches `pos` with the window (`alpha`, `beta`) at `ply`: the score, the best
+    /// move (none at a leaf) and the nodes visited.
+    /// With [`ReferenceQuiescence::limits`] set, `Err` where the chip would overflow.
+    pub fn run(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Result<QResult, Overflow> {
+        self.stats = ReferenceStats::default();
+        let mut nodes = 0;
+        let (score, best_move) = self.search(pos, alpha, beta, ply, 0, &mut nodes)?;
+        Ok(QResult {
+            score,
+            nodes,
+            cycles: 0,
+            best_move,
+        })
+    }
+}
+
+/// The move generator's emission order of a capture: victim (priority descending, then
+/// square), attacker (priority descending, then square), promotion (q, r, b, n, k).
+pub fn emission_key(priorities: &Priorities, m: &Move) -> (u8, u8, u8, u8, u8) {
+    let (victim_prio, _) =
+        priorities.of_kind(crate::chip::kind_code(m.capture().unwrap_or(Role::Pawn)));
+    let (_, attacker_prio) = priorities.of_kind(crate::chip::kind_code(m.role()));
+    let promo = match m.promotion() {
+        None => 0,
+        Some(Role::Queen) => 1,
+        Some(Role::Rook) => 2,
+        Some(Role::Bishop) => 3,
+        Some(Role::Knight) => 4,
+        Some(_) => 5,
+    };
+    let from = m.from().map_or(0, u8::from);
+    (
+        7 - victim_prio,
+        u8::from(m.to()),
+        7 - attacker_prio,
+        from,
+        promo,
+    )
+}
+
+/// The number of legal moves the opponent has after `m`.
+pub fn reply_count(pos: &Position, m: &Move) -> usize {
+    pos.after(m).legal_moves().len()
+}
+
+impl Quiescence for ReferenceQuiescence {
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> anyhow::Result<QResult> {
+        let unlimited = self.limits.take();
+        let result = self.run(pos, alpha, beta, ply);
+        self.limits = unlimited;
+        Ok(result.expect("no overflow without limits"))
+    }
+}

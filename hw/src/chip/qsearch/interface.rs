@@ -1,0 +1,263 @@
+//! The interface of `qchip`, declared once: its ports, the weights it loads, a job and
+//! the load / start / request protocol. The netlist's ports, the cycle-exact
+//! [`QModel`](super::model::QModel)'s inputs and outputs and the drivers in `testbench`
+//! derive from the declarations here.
+//!
+//! Protocol: the weights are written once (`w_we`, one 16-bit word per clock: the 12
+//! piece weights, then the two 256-entry mobility tables) and stay until rewritten;
+//! then per job eight rank writes (`load_we`, as the move generator loads, with the
+//! priority table on `prio`), one `start` (side to move, en-passant register, window,
+//! ply), and `req` high until `done`. `done` comes with the score, the best move (when
+//! the position had captures), the nodes and the cycles; `overflow` instead when the
+//! job needs more plies or a longer capture list than the chip holds (the host then
+//! searches the job in software).
+
+use std::sync::Arc;
+
+use crate::chip::Unit;
+use crate::chip::movegen::interface::rank_word;
+use crate::chip::types::{Board, ChipMove, Priorities};
+use crate::ports;
+
+use super::Qchip;
+
+/// Width of a score, a window bound and an evaluation (two's complement).
+pub const SCORE_BITS: u32 = 22;
+
+/// A score as its `SCORE_BITS`-bit port word.
+pub fn score_word(score: i32) -> u32 {
+    (score as u32) & ((1 << SCORE_BITS) - 1)
+}
+
+/// The score of a `SCORE_BITS`-bit port word.
+pub fn word_score(word: u32) -> i32 {
+    let shift = 32 - SCORE_BITS;
+    ((word << shift) as i32) >> shift
+}
+
+ports! {
+    /// The inputs of `qchip` in one clock.
+    pub struct Inputs / InputSignals {
+        /// Write one rank of piece registers this clock.
+        load_we: bool = 1,
+        /// The rank written (0 = rank 1).
+        load_rank: u8 = 3,
+        /// The rank's eight 4-bit piece codes, file a in bits 0..4.
+        load_row: u32 = 32,
+        /// Write one word of the weights this clock.
+        w_we: bool = 1,
+        /// The weight written: 0-5 own piece weights (pawn to king), 6-11 the other
+        /// side's, 256-511 the side to move's mobility table, 512-767 the other side's.
+        w_addr: u16 = 10,
+        /// The weight (two's complement).
+        w_data: u16 = 16,
+        /// The piece-priority table of the move generator (its emission order), looked
+        /// up while ranks are written and at `start`.
+        prio: u64 = 36,
+        /// Latch the side to move, the en-passant register, the window and the ply, and
+        /// begin the search.
+        start: bool = 1,
+        /// Black is to move.
+        black: bool = 1,
+        /// An en-passant square exists.
+        ep_valid: bool = 1,
+        /// The en-passant file, 0 = a.
+        ep_file: u8 = 3,
+        /// Lower bound of the window (two's complement, `SCORE_BITS`).
+        alpha: u32 = 22,
+        /// Upper bound of the window.
+        beta: u32 = 22,
+        /// Distance of the job's position from the root of the host's search.
+        ply: u16 = 9,
+        /// Run one cycle this clock.
+        req: bool = 1,
+    }
+}
+
+ports! {
+    /// The registered outputs of `qchip`.
+    pub struct Outputs / OutputSignals {
+        /// The search has finished (with `score`, `best_*`, or with `overflow`).
+        done: bool = 1,
+        /// The job needs more plies or a longer capture list than the chip holds.
+        overflow: bool = 1,
+        /// The fail-soft score for the side to move (two's complement).
+        score: u32 = 22,
+        /// The position had captures: `best_*` is the move that gave the score.
+        best_valid: bool = 1,
+        /// Origin of the best move.
+        best_from: u8 = 6,
+        /// Destination of the best move.
+        best_to: u8 = 6,
+        /// Promotion code of the best move (0 none, 1..=5 q, r, b, n, k).
+        best_promo: u8 = 3,
+        /// Positions visited (every node, the job's position included).
+        nodes: u32 = 32,
+        /// Cycles since `start`.
+        cycles: u32 = 32,
+    }
+}
+
+ports! {
+    /// The named internal signals of one cycle, as waveforms show them and as the debug
+    /// build (`qchip_debug`) outputs them.
+    pub struct Debug / DebugSignals {
+        /// The controller's state ([`State`](super::State) code).
+        state: u8 = 5,
+        /// The stack pointer: depth of the current node below the job's position.
+        sp: u8 = 6,
+        /// The current node's alpha.
+        alpha: u32 = 22,
+        /// The current node's beta.
+        beta: u32 = 22,
+        /// The current node's best score so far.
+        best: u32 = 22,
+        /// Captures in the current node's list.
+        count: u8 = 6,
+        /// Origin of the move being made or searched.
+        move_from: u8 = 6,
+        /// Destination of the move being made or searched.
+        move_to: u8 = 6,
+        /// The value being returned to the parent (a leaf's evaluation, a win, a draw or
+        /// a node's score).
+        value: u32 = 22,
+        /// The side to move's material term of the evaluation (kept incrementally).
+        material: u32 = 22,
+    }
+}
+
+impl Outputs {
+    /// The best move, when there is one.
+    pub fn best_move(&self) -> Option<ChipMove> {
+        self.best_valid.then_some(ChipMove {
+            from: self.best_from,
+            to: self.best_to,
+            promotion: self.best_promo,
+        })
+    }
+
+    /// The score as a number.
+    pub fn score_value(&self) -> i32 {
+        word_score(self.score)
+    }
+}
+
+/// The evaluation as the chip computes it: integer piece weights and two mobility
+/// tables (see the host's evaluation).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChipWeights {
+    /// Per piece of the side to move, indexed pawn, knight, bishop, rook, queen, king.
+    pub own: [i16; 6],
+    /// Per piece of the other side.
+    pub opponent: [i16; 6],
+    /// The side to move's mobility term by its legal move count (0-255).
+    pub own_mobility: [i16; 256],
+    /// The other side's mobility term by its legal move count.
+    pub opponent_mobility: [i16; 256],
+}
+
+/// Address of the first mobility-table word.
+pub const OWN_TABLE_BASE: u16 = 256;
+/// Address of the other side's table.
+pub const OPPONENT_TABLE_BASE: u16 = 512;
+
+impl ChipWeights {
+    /// The weight words in address order: (address, word).
+    pub fn words(&self) -> Vec<(u16, u16)> {
+        let mut w = Vec::with_capacity(12 + 512);
+        for (i, v) in self.own.iter().chain(&self.opponent).enumerate() {
+            w.push((i as u16, *v as u16));
+        }
+        for (i, v) in self.own_mobility.iter().enumerate() {
+            w.push((OWN_TABLE_BASE + i as u16, *v as u16));
+        }
+        for (i, v) in self.opponent_mobility.iter().enumerate() {
+            w.push((OPPONENT_TABLE_BASE + i as u16, *v as u16));
+        }
+        w
+    }
+}
+
+/// A quiescence job: a position, a window and a ply; the weights when they are to be
+/// (re)loaded first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The position.
+    pub board: Board,
+    /// Lower bound of the window.
+    pub alpha: i32,
+    /// Upper bound of the window.
+    pub beta: i32,
+    /// Distance from the host search's root.
+    pub ply: u16,
+    /// The move generator's priority table (the emission order the search starts from).
+    pub priorities: Priorities,
+    /// Weights to write before the job (the chip keeps them between jobs).
+    pub weights: Option<Arc<ChipWeights>>,
+}
+
+/// The inputs of the load protocol of `job`: the weight writes (when it carries
+/// weights), eight rank writes, and `start`.
+pub fn load_sequence(job: &Job) -> Vec<Inputs> {
+    let prio = job.priorities.bits();
+    let mut seq = Vec::with_capacity(9 + job.weights.as_ref().map_or(0, |_| 524));
+    if let Some(w) = &job.weights {
+        for (addr, word) in w.words() {
+            seq.push(Inputs {
+                w_we: true,
+                w_addr: addr,
+                w_data: word,
+                ..Inputs::default()
+            });
+        }
+    }
+    for rank in 0..8u8 {
+        seq.push(Inputs {
+            load_we: true,
+            load_rank: rank,
+            load_row: rank_word(&job.board, rank),
+            prio,
+            ..Inputs::default()
+        });
+    }
+    seq.push(Inputs {
+        start: true,
+        black: job.board.black_to_move,
+        ep_valid: job.board.ep_file.is_some(),
+        ep_file: job.board.ep_file.unwrap_or(0),
+        prio,
+        alpha: score_word(job.alpha),
+        beta: score_word(job.beta),
+        ply: job.ply,
+        ..Inputs::default()
+    });
+    seq
+}
+
+impl<const PLIES: usize, const LIST: usize> Unit for Qchip<PLIES, LIST> {
+    const NAME: &'static str = "qchip";
+    type Inputs = Inputs;
+    type Outputs = Outputs;
+    type Debug = Debug;
+    type Job = Job;
+
+    fn build(debug: bool) -> Result<crate::Module, crate::HwError> {
+        let _ = (super::Params::of::<PLIES, LIST>(), debug);
+        todo!("qchip netlist")
+    }
+
+    fn load(job: &Job) -> Vec<Inputs> {
+        load_sequence(job)
+    }
+
+    fn request() -> Inputs {
+        Inputs {
+            req: true,
+            ..Inputs::default()
+        }
+    }
+
+    fn done(out: &Outputs) -> bool {
+        out.done
+    }
+}

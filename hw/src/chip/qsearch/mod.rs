@@ -1,0 +1,144 @@
+//! `qchip`, the quiescence engine: search control, a move stack, make/unmake and an
+//! evaluation unit around the move generator, on one die as in Deep Blue's chip. It
+//! runs a whole quiescence search (fail-soft alpha-beta over forced captures) on a
+//! position the host loads, and answers with the score, the best move, the nodes and
+//! the cycles.
+//!
+//! The rules are the host's quiescence rules: no legal move is a win at this ply;
+//! insufficient material (only bishops, each side's on squares of one colour, the two
+//! colours different) is a draw; when a capture is available every capture is searched
+//! (no standing pat); a quiet position is evaluated. There is no transposition table.
+//!
+//! # Blocks
+//!
+//! - The move generator's array with three per-square write ports (make and unmake
+//!   write two or three cells), a snapshot of every cell (the ordering pass restores
+//!   the board in one clock), and in every cell a counter of the signals it hears in a
+//!   find-victim cycle: the side's legal captures and non-captures are counted in
+//!   parallel (`mobility`), two clocks after the find-victim cycle, without emitting a
+//!   move.
+//! - `material`: the two material sums (the side to move's evaluation for White and
+//!   for Black to move), written from the loaded ranks and kept incrementally by every
+//!   cell write; `insufficient`: the only-bishops draw test on the cells.
+//! - `movelist`: per ply, the captures the generator emitted (move, moved and captured
+//!   piece) and what ordering learnt of each child (kind and value); `stack`: per ply,
+//!   the context of a node that has descended (window, best, list state, the move made).
+//! - `control`: the search's state machine, the node and cycle counters.
+//!
+//! # Cycles of a node
+//!
+//! After the move into it is made (and the generator started for its side, in the same
+//! clock): `Enter` (find-victim: the cells count), `Second` (restricted find-attacker),
+//! `Decide` (flags and counts are in): no legal move, insufficient material, quiet, or
+//! captures. A quiet node starts the generator for the other side (without en passant)
+//! to count its moves: `QuietFv`, `QuietWait`, `QuietOpp`, `QuietEval`, then returns
+//! the evaluation. A node with captures lets the generator emit them into its list
+//! (`Gen`, about 1.5 cycles per capture). With two or more captures, `Order` makes each
+//! capture (restoring the previous one from the snapshot in the same clock) and runs
+//! two find-victim cycles on the child: the opponent's replies (the ordering key,
+//! capped at 15; zero replies is a win for the opponent) and, for a quiet child, both
+//! move counts of its evaluation; a child that is a leaf is thereby searched without
+//! being entered. Then `Select` elects the unsearched capture with the fewest replies
+//! (first in emission order among equals), `Fetch` reads it and either takes a leaf
+//! child's value or descends (make, start, push the context). `Return0`/`Return1` pop
+//! the context, unmake the move and apply the child's score.
+//!
+//! The order of the search is therefore the emission order stably sorted by the
+//! opponent's reply count capped at 15: the software reference
+//! (`host::engine::reference`) uses exactly that order, the integer evaluation and the
+//! same limits, and agrees with the chip on score, nodes and best move.
+
+pub mod interface;
+pub mod model;
+
+pub use interface::{ChipWeights, Debug, Inputs, Job, Outputs};
+
+/// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
+/// and list, `LIST` captures per list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Qchip<const PLIES: usize = 32, const LIST: usize = 32>;
+
+/// The sizes of the chip's memories.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Depth of the stack and of the move lists: a node with captures at this depth
+    /// below the job's position overflows.
+    pub plies: usize,
+    /// Captures per list: a node with more overflows.
+    pub list: usize,
+}
+
+impl Params {
+    /// The default chip: 32 plies, 32 captures per node.
+    pub const DEFAULT: Params = Params {
+        plies: 32,
+        list: 32,
+    };
+
+    /// The parameters of `Qchip<PLIES, LIST>`.
+    pub fn of<const PLIES: usize, const LIST: usize>() -> Params {
+        Params {
+            plies: PLIES,
+            list: LIST,
+        }
+    }
+}
+
+/// The controller's state (4 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// No job.
+    Idle = 0,
+    /// A node's find-victim cycle: the generator latches victims, the cells count.
+    Enter = 1,
+    /// The generator's restricted find-attacker cycle; victims and targets are in: win,
+    /// draw, quiet or captures.
+    Second = 2,
+    /// Quiet: the other side's find-victim cycle; the node's own count is in.
+    QuietFv = 3,
+    /// Quiet: the other side's counts are being summed.
+    QuietWait = 4,
+    /// Quiet: the evaluation is summed and returned.
+    QuietEval = 5,
+    /// The generator emits the captures into the node's list.
+    Gen = 6,
+    /// Ordering: make each capture, count the child's replies, evaluate leaf children;
+    /// its last cycle elects the first capture.
+    Order = 7,
+    /// A capture is read: take a leaf child's value, or descend.
+    Fetch = 8,
+    /// The parent's context is back: unmake, apply the child's score.
+    Return = 9,
+    /// The job has finished.
+    Done = 10,
+    /// The job has overflowed the chip's memories.
+    Overflow = 11,
+}
+
+impl State {
+    /// The state of a 4-bit code.
+    pub fn from_code(code: u8) -> State {
+        use State::*;
+        [
+            Idle, Enter, Second, QuietFv, QuietWait, QuietEval, Gen, Order, Fetch, Return, Done,
+            Overflow,
+        ]
+        .get(usize::from(code))
+        .copied()
+        .unwrap_or(Idle)
+    }
+}
+
+/// What ordering learnt of a child (2 bits in the list).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ChildKind {
+    /// A node with captures (or not ordered): it is entered.
+    #[default]
+    Node = 0,
+    /// The child's side has no legal move: a win for it.
+    Win = 1,
+    /// Insufficient material: a draw.
+    Draw = 2,
+    /// Quiet: its evaluation is known.
+    Quiet = 3,
+}

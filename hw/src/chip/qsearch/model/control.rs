@@ -1,0 +1,371 @@
+//! The controller of the quiescence engine: one method per state, deciding the clock
+//! edge of a running cycle (generator inputs, cell writes, memory ports, registers).
+
+use super::{Context, Edge, Entry, Leaf, QModel, WIN};
+use crate::chip::movegen::interface::Inputs as GenInputs;
+use crate::chip::qsearch::{ChildKind, State};
+use crate::chip::types::{BLACK, PAWN};
+
+/// Ordering keys saturate here.
+pub const KEY_CAP: u32 = 15;
+
+fn table_index(n: u32) -> u16 {
+    n.min(255) as u16
+}
+
+impl QModel {
+    /// One running cycle (`req` high): what happens at its clock edge.
+    pub(super) fn control(&mut self, e: &mut Edge) {
+        self.regs.cycles = self.regs.cycles.wrapping_add(1);
+        match self.regs.state {
+            State::Enter => {
+                e.inputs = run_gen();
+                self.regs.state = State::Second;
+            }
+            State::Second => self.decide(e),
+            State::QuietFv => {
+                // The node's own counts (its find-victim cycle, two clocks ago).
+                e.read_own = Some(table_index(self.counts2().quiets));
+                self.regs.state = State::QuietWait;
+            }
+            State::QuietWait => self.regs.state = State::QuietEval,
+            State::QuietEval => {
+                // The other side's counts (the find-victim cycle of QuietFv).
+                let r = &self.regs;
+                let opp = self.opp_table[usize::from(table_index(self.counts2().legal()))];
+                let value =
+                    self.material_for(self.side(r.sp)) + i32::from(r.own_rd) + i32::from(opp);
+                self.ret(value, e);
+            }
+            State::Gen => self.generate(e),
+            State::Order => self.order(e),
+            State::Fetch => self.fetch(e),
+            State::Return => self.return1(e),
+            State::Idle | State::Done | State::Overflow => {}
+        }
+        if matches!(self.regs.state, State::Done | State::Overflow) {
+            self.finish();
+        }
+    }
+
+    /// Returns `value` (the current node's view): at the job's position the search is
+    /// done, else the parent's context is read.
+    fn ret(&mut self, value: i32, e: &mut Edge) {
+        self.regs.value = value;
+        if self.regs.sp == 0 {
+            self.regs.state = State::Done;
+        } else {
+            e.read_frame = Some(usize::from(self.regs.sp - 1));
+            self.regs.state = State::Return;
+        }
+    }
+
+    fn ply(&self) -> i32 {
+        i32::from(self.regs.root_ply) + i32::from(self.regs.sp)
+    }
+
+    /// The generator's second cycle: its victims and targets of the first are latched,
+    /// so the node is known: won (no legal move), drawn, quiet, or with captures.
+    fn decide(&mut self, e: &mut Edge) {
+        let g = &self.generator.regs;
+        let quiet = g.outer == 0;
+        let no_move = quiet && g.targets == 0;
+        if no_move {
+            self.ret(WIN - self.ply(), e);
+        } else if self.regs.insufficient {
+            self.ret(0, e);
+        } else if quiet {
+            e.inputs = self.gen_start(!self.side(self.regs.sp), None);
+            self.regs.state = State::QuietFv;
+        } else if usize::from(self.regs.sp) >= self.params.plies {
+            self.regs.state = State::Overflow;
+        } else {
+            e.inputs = run_gen();
+            self.regs.ctx.count = 0;
+            self.regs.state = State::Gen;
+        }
+    }
+
+    /// The generator emits the node's captures into its list.
+    ///
+    /// The list takes each capture in the clock the generator emits it (from the
+    /// generator's next outputs, not its registered ones), so that the last capture and
+    /// `done` end the state at once.
+    fn generate(&mut self, e: &mut Edge) {
+        self.generator.clock(&run_gen());
+        e.clocked = true;
+        let out = self.generator.regs.out;
+        let mut count = usize::from(self.regs.ctx.count);
+        if let Some(m) = out.chip_move() {
+            if count == self.params.list {
+                self.regs.state = State::Overflow;
+                return;
+            }
+            let board = &self.generator.regs.board;
+            let mover = board.squares[usize::from(m.from)];
+            let ep_square = self
+                .regs
+                .root_ep
+                .map(|f| if self.regs.root_black { 16 + f } else { 40 + f });
+            let ep = self.regs.sp == 0 && mover & 7 == PAWN && Some(m.to) == ep_square;
+            let victim = if ep {
+                (mover & BLACK) ^ BLACK | PAWN
+            } else {
+                board.squares[usize::from(m.to)]
+            };
+            let entry = Entry {
+                from: m.from,
+                to: m.to,
+                promo: m.promotion,
+                mover,
+                victim,
+                ep,
+            };
+            e.write_entry = Some((self.slot(count), entry));
+            self.regs.gen_entry = entry;
+            self.regs.ctx.keys[count] = 0;
+            count += 1;
+            self.regs.ctx.count = count as u8;
+        }
+        if out.done {
+            self.regs.ctx.searched = 0;
+            if count <= 1 {
+                // The only capture: searched without ordering, from the register.
+                self.regs.ctx.ordered = false;
+                self.regs.ctx.searched = 1;
+                self.regs.ctx.cur = 0;
+                self.regs.forward = true;
+                self.regs.state = State::Fetch;
+            } else {
+                // The first ordering cycle: snapshot, read the first capture.
+                self.regs.ctx.ordered = true;
+                e.save = true;
+                e.read_entry = Some(self.slot(0));
+                self.regs.oc = 1;
+                self.regs.state = State::Order;
+            }
+        }
+    }
+
+    /// The list slot of capture `i` of the current node.
+    fn slot(&self, i: usize) -> usize {
+        usize::from(self.regs.sp) * self.params.list + i
+    }
+
+    /// Ordering: see the module documentation of `qsearch` for the cycle plan. `oc`
+    /// counts the cycles (the snapshot and the first read were cycle 0, the last of
+    /// `Gen`); child `j` is made at `2j + 1`, its replies are counted at `2j + 2` and its
+    /// other side at `2j + 3`, its key and kind are in at `2j + 4`, its value at
+    /// `2j + 5`.
+    fn order(&mut self, e: &mut Edge) {
+        let oc = usize::from(self.regs.oc);
+        let n = usize::from(self.regs.ctx.count);
+        let sp = self.regs.sp;
+        let us = self.side(sp);
+        if oc % 2 == 1 {
+            let j = (oc - 1) / 2;
+            if j < n {
+                let entry = self.regs.rd_entry;
+                // Restore the previous child and make this one in the same clock: the
+                // writes go over the snapshot.
+                e.restore = j > 0;
+                let writes = entry.make_writes();
+                let base_board = self.snapshot.squares;
+                let snap = self.regs.snap_material;
+                let mut delta = [0, 0];
+                for &(sq, piece) in writes.as_slice() {
+                    let old = self.contribution(base_board[usize::from(sq)]);
+                    let new = self.contribution(piece);
+                    delta[0] += new[0] - old[0];
+                    delta[1] += new[1] - old[1];
+                }
+                e.material = Some([snap[0] + delta[0], snap[1] + delta[1]]);
+                e.puts = writes;
+                e.inputs = self.gen_start(!us, None);
+            } else if j == n {
+                e.restore = true;
+                e.material = Some(self.regs.snap_material);
+            }
+            // Child j - 1's material and insufficient flag (its board is still on).
+            if j >= 1 && j - 1 < n {
+                self.regs.mat_a = self.material_for(!us);
+                self.regs.insuff_a = self.regs.insufficient;
+            }
+            // Child j - 2's other side has been counted: its value.
+            if j >= 2 && j - 2 < n {
+                e.write_leaf = Some((self.slot(j - 2), self.pending_leaf()));
+            }
+        } else {
+            let j = (oc - 2) / 2;
+            if j < n {
+                e.inputs = self.gen_start(us, None);
+                if j + 1 < n {
+                    e.read_entry = Some(self.slot(j + 1));
+                }
+            }
+            // Child j - 1's replies are counted: its key and kind.
+            if j >= 1 && j - 1 < n {
+                let c = self.counts2();
+                let legal = c.legal();
+                let kind = if legal == 0 {
+                    ChildKind::Win
+                } else if self.regs.insuff_a {
+                    ChildKind::Draw
+                } else if c.captures == 0 {
+                    ChildKind::Quiet
+                } else {
+                    ChildKind::Node
+                };
+                self.regs.ctx.keys[j - 1] = legal.min(KEY_CAP) as u8;
+                e.read_own = Some(table_index(c.quiets));
+                self.regs.mat_b = self.regs.mat_a;
+                self.regs.kind_b = kind;
+                if j == n {
+                    // Every key is in: elect the first capture now. The last child's
+                    // value is summed (and written) in the `Fetch` that follows.
+                    self.next_capture(e);
+                    self.regs.last_pending = true;
+                    return;
+                }
+            }
+        }
+        self.regs.oc += 1;
+    }
+
+    /// The leaf of the child in the last stage of the ordering pipeline: its kind, and
+    /// its material and mobility terms summed (its other side's count is in now).
+    fn pending_leaf(&self) -> Leaf {
+        let opp = self.opp_table[usize::from(table_index(self.counts2().legal()))];
+        Leaf {
+            kind: self.regs.kind_b,
+            value: self.regs.mat_b + i32::from(self.regs.own_rd) + i32::from(opp),
+        }
+    }
+
+    /// Elects the next capture (fewest replies, first in the list among equals), marks
+    /// it searched and reads it; `Fetch` follows.
+    fn next_capture(&mut self, e: &mut Edge) {
+        let Some(i) = self.regs.ctx.elect() else {
+            // Unreachable: the election runs only with captures left.
+            self.regs.state = State::Overflow;
+            return;
+        };
+        self.regs.ctx.searched |= 1 << i;
+        self.regs.ctx.cur = i;
+        e.read_entry = Some(self.slot(usize::from(i)));
+        e.read_leaf = Some(self.slot(usize::from(i)));
+        self.regs.forward = false;
+        self.regs.state = State::Fetch;
+    }
+
+    /// A leaf child's value is taken; any other child is entered.
+    fn fetch(&mut self, e: &mut Edge) {
+        let entry = if self.regs.forward {
+            self.regs.gen_entry
+        } else {
+            self.regs.rd_entry
+        };
+        let n = usize::from(self.regs.ctx.count);
+        let last = n.saturating_sub(1);
+        // The last ordered child's leaf is summed in the first `Fetch` after ordering
+        // and written then; a read of it in that same clock sees the old word, so the
+        // `Fetch` after it takes it from `last_leaf`.
+        let pending = std::mem::take(&mut self.regs.last_pending);
+        let forwarded = std::mem::take(&mut self.regs.forward_leaf);
+        if pending {
+            let leaf = self.pending_leaf();
+            e.write_leaf = Some((self.slot(last), leaf));
+            self.regs.last_leaf = leaf;
+        }
+        let leaf = if !self.regs.ctx.ordered {
+            Leaf::default()
+        } else if usize::from(self.regs.ctx.cur) == last && (pending || forwarded) {
+            self.regs.last_leaf
+        } else {
+            self.regs.rd_leaf
+        };
+        self.regs.nodes = self.regs.nodes.wrapping_add(1);
+        let child_value = match leaf.kind {
+            ChildKind::Node => None,
+            ChildKind::Win => Some(WIN - self.ply() - 1),
+            ChildKind::Draw => Some(0),
+            ChildKind::Quiet => Some(leaf.value),
+        };
+        match child_value {
+            Some(v) => {
+                self.after_child(-v, entry, e);
+                self.regs.forward_leaf = pending
+                    && self.regs.state == State::Fetch
+                    && usize::from(self.regs.ctx.cur) == last;
+            }
+            None => {
+                let sp = self.regs.sp;
+                let mut parent = self.regs.ctx;
+                parent.child = entry;
+                e.write_frame = Some((usize::from(sp), parent));
+                let writes = entry.make_writes();
+                let d = self.write_delta(writes.as_slice());
+                let m = self.regs.material;
+                e.material = Some([m[0] + d[0], m[1] + d[1]]);
+                e.puts = writes;
+                e.inputs = self.gen_start(!self.side(sp), None);
+                self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
+                self.regs.sp = sp + 1;
+                self.regs.state = State::Enter;
+            }
+        }
+    }
+
+    /// A child's score (this node's view) for `entry`: a cutoff or the last capture
+    /// returns the node's best; else the next capture is selected.
+    fn after_child(&mut self, score: i32, entry: Entry, e: &mut Edge) {
+        let cutoff = self.regs.ctx.apply(score, entry.chip_move());
+        if cutoff || !self.regs.ctx.remaining() {
+            let best = self.regs.ctx.best;
+            self.ret(best, e);
+        } else {
+            self.next_capture(e);
+        }
+    }
+
+    /// The parent's context is back: unmake the capture, apply the child's score.
+    fn return1(&mut self, e: &mut Edge) {
+        let parent = self.regs.rd_frame;
+        let entry = parent.child;
+        let writes = entry.unmake_writes();
+        let d = self.write_delta(writes.as_slice());
+        let m = self.regs.material;
+        e.material = Some([m[0] + d[0], m[1] + d[1]]);
+        e.puts = writes;
+        e.inputs = GenInputs::default();
+        let value = self.regs.value;
+        self.regs.ctx = parent;
+        self.regs.sp -= 1;
+        self.after_child(-value, entry, e);
+    }
+
+    /// The outputs of a finished job.
+    fn finish(&mut self) {
+        let r = &mut self.regs;
+        let overflow = r.state == State::Overflow;
+        r.out.done = true;
+        r.out.overflow = overflow;
+        r.out.score = super::score_word(if overflow { 0 } else { r.value });
+        let best = if overflow { None } else { r.ctx.best_move };
+        r.out.best_valid = best.is_some();
+        let b = best.unwrap_or_default();
+        r.out.best_from = b.from;
+        r.out.best_to = b.to;
+        r.out.best_promo = b.promotion;
+        r.out.nodes = r.nodes;
+        r.out.cycles = r.cycles;
+    }
+}
+
+/// Generator inputs that run it one cycle.
+fn run_gen() -> GenInputs {
+    GenInputs {
+        req: true,
+        ..GenInputs::default()
+    }
+}

@@ -1,0 +1,614 @@
+//! Cycle-exact reference model of `qchip`: the move generator's [`Model`] with the
+//! cell writes, snapshot and move counts of the quiescence engine, the material sums,
+//! the memories, and the controller ([`control`]), one clock at a time. The netlist
+//! agrees with it cycle for cycle on every output and on the [`Debug`] signals.
+
+mod control;
+
+use crate::chip::movegen::Phase;
+use crate::chip::movegen::bitboard::{MoveCounts, move_counts_on};
+use crate::chip::movegen::interface::Inputs as GenInputs;
+use crate::chip::movegen::model::{Model, Snapshot};
+use crate::chip::types::{
+    BISHOP, BLACK, Board, ChipMove, Config, EMPTY, Planes, Priorities, Shortcuts,
+};
+
+use super::interface::{
+    Debug, Inputs, Job, OPPONENT_TABLE_BASE, OWN_TABLE_BASE, Outputs, load_sequence, score_word,
+};
+use super::{ChildKind, Params, State};
+
+/// Largest list length the model supports.
+pub const MAX_LIST: usize = 64;
+
+/// A capture in a node's list: the move, the piece that moves and the piece it takes
+/// (for an en-passant capture, the pawn beside the destination).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// Origin square.
+    pub from: u8,
+    /// Destination square.
+    pub to: u8,
+    /// Promotion code (0 none, 1..=5 q, r, b, n, k).
+    pub promo: u8,
+    /// The moving piece's register value.
+    pub mover: u8,
+    /// The captured piece's register value.
+    pub victim: u8,
+    /// En passant: the captured pawn stands beside `to`, not on it.
+    pub ep: bool,
+}
+
+impl Entry {
+    /// The move.
+    pub fn chip_move(&self) -> ChipMove {
+        ChipMove {
+            from: self.from,
+            to: self.to,
+            promotion: self.promo,
+        }
+    }
+
+    /// The piece that lands on `to`.
+    pub fn placed(&self) -> u8 {
+        match self.promo {
+            0 => self.mover,
+            p => (self.mover & BLACK) | crate::chip::types::PROMOTION_ORDER[usize::from(p - 1)],
+        }
+    }
+
+    /// The square of the captured piece.
+    pub fn victim_square(&self) -> u8 {
+        match (self.ep, self.mover & BLACK != 0) {
+            (false, _) => self.to,
+            (true, false) => self.to - 8,
+            (true, true) => self.to + 8,
+        }
+    }
+
+    /// The cell writes of making the move: (square, piece).
+    pub fn make_writes(&self) -> Writes {
+        Writes {
+            list: [
+                (self.from, EMPTY),
+                (self.to, self.placed()),
+                (self.victim_square(), EMPTY),
+            ],
+            len: if self.ep { 3 } else { 2 },
+        }
+    }
+
+    /// The cell writes of unmaking it.
+    pub fn unmake_writes(&self) -> Writes {
+        let to = if self.ep { EMPTY } else { self.victim };
+        Writes {
+            list: [
+                (self.from, self.mover),
+                (self.to, to),
+                (self.victim_square(), self.victim),
+            ],
+            len: if self.ep { 3 } else { 2 },
+        }
+    }
+}
+
+/// Up to three cell writes (square, piece), the chip's three write ports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Writes {
+    list: [(u8, u8); 3],
+    len: usize,
+}
+
+impl Writes {
+    /// The writes.
+    pub fn as_slice(&self) -> &[(u8, u8)] {
+        &self.list[..self.len]
+    }
+}
+
+/// What ordering learnt of a child.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Leaf {
+    /// Its kind.
+    pub kind: ChildKind,
+    /// A quiet child's evaluation (its side to move's view).
+    pub value: i32,
+}
+
+/// A node's context: its window, its best so far, its list's state, and the capture it
+/// is searching (the move to unmake on return).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Context {
+    /// Lower bound.
+    pub alpha: i32,
+    /// Upper bound.
+    pub beta: i32,
+    /// Best score so far.
+    pub best: i32,
+    /// The move that gave it.
+    pub best_move: Option<ChipMove>,
+    /// Captures in the list.
+    pub count: u8,
+    /// The capture being searched.
+    pub cur: u8,
+    /// The list was ordered (kinds and values are valid).
+    pub ordered: bool,
+    /// Ordering keys (replies, capped at 15).
+    pub keys: [u8; MAX_LIST],
+    /// Captures already searched.
+    pub searched: u64,
+    /// The capture being searched, as made.
+    pub child: Entry,
+}
+
+impl Context {
+    /// A fresh node's context with this window.
+    pub fn new(alpha: i32, beta: i32) -> Self {
+        Context {
+            alpha,
+            beta,
+            best: -INFINITE,
+            best_move: None,
+            count: 0,
+            cur: 0,
+            ordered: false,
+            keys: [0; MAX_LIST],
+            searched: 0,
+            child: Entry::default(),
+        }
+    }
+
+    /// Some capture is left to search.
+    pub fn remaining(&self) -> bool {
+        let all = if self.count >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.count) - 1
+        };
+        self.searched & all != all
+    }
+
+    /// The unsearched capture with the smallest key, first in list order among equals.
+    pub fn elect(&self) -> Option<u8> {
+        (0..self.count)
+            .filter(|&i| self.searched >> i & 1 == 0)
+            .min_by_key(|&i| (self.keys[usize::from(i)], i))
+    }
+
+    /// Applies a child's score (from this node's view) for `m`; true on a cutoff.
+    pub fn apply(&mut self, score: i32, m: ChipMove) -> bool {
+        if score > self.best {
+            self.best = score;
+            self.best_move = Some(m);
+            if score > self.alpha {
+                self.alpha = score;
+                return score >= self.beta;
+            }
+        }
+        false
+    }
+}
+
+/// The score of a won position at ply 0 (as in the host).
+pub const WIN: i32 = 1_000_000;
+/// A bound beyond every score.
+pub const INFINITE: i32 = WIN + 1;
+
+/// Every register of the quiescence engine outside the move generator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QRegs {
+    /// The controller's state.
+    pub state: State,
+    /// Stack pointer: the current node's depth below the job's position.
+    pub sp: u8,
+    /// Black is to move at the job's position.
+    pub root_black: bool,
+    /// The job's en-passant file.
+    pub root_ep: Option<u8>,
+    /// The job's ply.
+    pub root_ply: u16,
+    /// The current node's context.
+    pub ctx: Context,
+    /// The value being returned (the current node's view).
+    pub value: i32,
+    /// Per-cell counts latched at the last edge: the board of a find-victim cycle
+    /// (counted when sampled: the model counts lazily what the cells count every
+    /// cycle), or none for a cycle of another kind.
+    pub counts1: Option<(Board, Planes)>,
+    /// Their sum, one edge later.
+    pub counts2: Option<(Board, Planes)>,
+    /// Insufficient material on the board of the last cycle.
+    pub insufficient: bool,
+    /// Material term for White to move and for Black to move.
+    pub material: [i32; 2],
+    /// The material at the ordering snapshot.
+    pub snap_material: [i32; 2],
+    /// Registered read of the move list.
+    pub rd_entry: Entry,
+    /// Registered read of the leaf list.
+    pub rd_leaf: Leaf,
+    /// Registered read of the stack.
+    pub rd_frame: Context,
+    /// Registered read of the side to move's mobility table.
+    pub own_rd: i16,
+    /// `Fetch` takes the capture from `gen_entry` (a node's only capture, not read back).
+    pub forward: bool,
+    /// The capture `Gen` wrote last.
+    pub gen_entry: Entry,
+    /// The last ordered child's value is summed in the coming `Fetch`.
+    pub last_pending: bool,
+    /// The coming `Fetch` takes the last child's leaf from `last_leaf`.
+    pub forward_leaf: bool,
+    /// The last ordered child's leaf, as written.
+    pub last_leaf: Leaf,
+    /// Ordering cycle.
+    pub oc: u8,
+    /// Ordering pipeline: a child's material and insufficient flag.
+    pub mat_a: i32,
+    /// See `mat_a`.
+    pub insuff_a: bool,
+    /// Ordering pipeline: the child's material and kind one step on.
+    pub mat_b: i32,
+    /// See `mat_b`.
+    pub kind_b: ChildKind,
+    /// Nodes visited.
+    pub nodes: u32,
+    /// Cycles since start.
+    pub cycles: u32,
+    /// The registered outputs.
+    pub out: Outputs,
+}
+
+/// The quiescence engine, one clock at a time.
+#[derive(Clone, Debug)]
+pub struct QModel {
+    params: Params,
+    /// The move generator (its array holds the board).
+    pub generator: Model,
+    /// The cells' snapshot.
+    pub snapshot: Snapshot,
+    /// The engine's registers.
+    pub regs: QRegs,
+    moves: Vec<Entry>,
+    leaves: Vec<Leaf>,
+    frames: Vec<Context>,
+    piece_weights: [i16; 12],
+    own_table: [i16; 256],
+    opp_table: [i16; 256],
+    priorities: Priorities,
+}
+
+impl QModel {
+    /// An idle engine with these memory sizes (and zero weights).
+    pub fn new(params: Params) -> Self {
+        assert!(params.list <= MAX_LIST && params.plies >= 1);
+        QModel {
+            params,
+            generator: Model::new(),
+            snapshot: Snapshot::default(),
+            regs: QRegs {
+                state: State::Idle,
+                sp: 0,
+                root_black: false,
+                root_ep: None,
+                root_ply: 0,
+                ctx: Context::new(0, 0),
+                value: 0,
+                counts1: None,
+                counts2: None,
+                insufficient: false,
+                material: [0; 2],
+                snap_material: [0; 2],
+                rd_entry: Entry::default(),
+                rd_leaf: Leaf::default(),
+                rd_frame: Context::new(0, 0),
+                own_rd: 0,
+                forward: false,
+                gen_entry: Entry::default(),
+                last_pending: false,
+                forward_leaf: false,
+                last_leaf: Leaf::default(),
+                oc: 0,
+                mat_a: 0,
+                insuff_a: false,
+                mat_b: 0,
+                kind_b: ChildKind::Node,
+                nodes: 0,
+                cycles: 0,
+                out: Outputs::default(),
+            },
+            moves: vec![Entry::default(); params.plies * params.list],
+            leaves: vec![Leaf::default(); params.plies * params.list],
+            frames: vec![Context::new(0, 0); params.plies],
+            piece_weights: [0; 12],
+            own_table: [0; 256],
+            opp_table: [0; 256],
+            priorities: Priorities::default(),
+        }
+    }
+
+    /// The memory sizes.
+    pub fn params(&self) -> Params {
+        self.params
+    }
+
+    /// The registered outputs.
+    pub fn outputs(&self) -> Outputs {
+        self.regs.out
+    }
+
+    /// The material sums' contribution of one piece register value: (White to move,
+    /// Black to move).
+    pub fn contribution(&self, piece: u8) -> [i32; 2] {
+        let kind = usize::from(piece & 7);
+        if kind == 0 || kind > 6 {
+            return [0, 0];
+        }
+        let own = i32::from(self.piece_weights[kind - 1]);
+        let opp = i32::from(self.piece_weights[6 + kind - 1]);
+        if piece & BLACK == 0 {
+            [own, opp]
+        } else {
+            [opp, own]
+        }
+    }
+
+    /// Material change of `writes` over the current board.
+    /// The counts summed two clocks after a find-victim cycle.
+    pub fn counts2(&self) -> MoveCounts {
+        self.regs
+            .counts2
+            .as_ref()
+            .map(|(b, p)| move_counts_on(b, p))
+            .unwrap_or_default()
+    }
+
+    fn write_delta(&self, writes: &[(u8, u8)]) -> [i32; 2] {
+        let mut d = [0, 0];
+        for &(sq, piece) in writes {
+            let old = self.contribution(self.generator.regs.board.squares[usize::from(sq)]);
+            let new = self.contribution(piece);
+            d[0] += new[0] - old[0];
+            d[1] += new[1] - old[1];
+        }
+        d
+    }
+
+    /// The side to move's material for `black` to move.
+    pub fn material_for(&self, black: bool) -> i32 {
+        self.regs.material[usize::from(black)]
+    }
+
+    /// The combinational signals of the current cycle.
+    pub fn signals(&self) -> Debug {
+        let r = &self.regs;
+        Debug {
+            state: r.state as u8,
+            sp: r.sp,
+            alpha: score_word(r.ctx.alpha),
+            beta: score_word(r.ctx.beta),
+            best: score_word(r.ctx.best),
+            count: r.ctx.count,
+            move_from: r.rd_entry.from,
+            move_to: r.rd_entry.to,
+            value: score_word(r.value),
+            material: score_word(self.material_for(self.side(r.sp))),
+        }
+    }
+
+    /// Black is to move at depth `sp`.
+    fn side(&self, sp: u8) -> bool {
+        self.regs.root_black ^ (sp & 1 == 1)
+    }
+
+    /// Insufficient material on the current board: only bishops, each side's on squares
+    /// of one colour, the two colours different (shakmaty's antichess rule).
+    pub fn insufficient(board: &Board) -> bool {
+        Self::insufficient_on(&board.planes())
+    }
+
+    fn insufficient_on(planes: &Planes) -> bool {
+        const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
+        let bishops = planes.kind(BISHOP);
+        if !planes.empty() != bishops {
+            return false;
+        }
+        let white = planes.pieces(false, BISHOP);
+        let black = planes.pieces(true, BISHOP);
+        if white == 0 || black == 0 {
+            return false;
+        }
+        let one_colour = |b: u64| b & LIGHT == 0 || b & !LIGHT == 0;
+        one_colour(white) && one_colour(black) && ((white & LIGHT == 0) != (black & LIGHT == 0))
+    }
+
+    /// One clock edge with these inputs.
+    pub fn clock(&mut self, inputs: &Inputs) {
+        let mut edge = Edge::default();
+        if inputs.w_we {
+            self.write_weight(inputs.w_addr, inputs.w_data as i16);
+        }
+        if inputs.start {
+            self.start(inputs, &mut edge);
+        } else if inputs.load_we {
+            self.priorities = Priorities::from_bits(inputs.prio);
+            let row = inputs.load_row;
+            let mut sum = [0, 0];
+            for f in 0..8 {
+                let c = self.contribution((row >> (4 * f) & 15) as u8);
+                sum[0] += c[0];
+                sum[1] += c[1];
+            }
+            // Rank 0 begins a position: the sums start over.
+            let base = if inputs.load_rank == 0 {
+                [0, 0]
+            } else {
+                self.regs.material
+            };
+            edge.material = Some([base[0] + sum[0], base[1] + sum[1]]);
+            edge.inputs = GenInputs {
+                load_we: true,
+                load_rank: inputs.load_rank,
+                load_row: row,
+                prio: inputs.prio,
+                ..GenInputs::default()
+            };
+        } else if inputs.req && self.running() {
+            self.control(&mut edge);
+        }
+        self.apply(edge);
+    }
+
+    fn running(&self) -> bool {
+        !matches!(self.regs.state, State::Idle | State::Done | State::Overflow)
+    }
+
+    fn write_weight(&mut self, addr: u16, word: i16) {
+        let a = usize::from(addr & 0x3ff);
+        if a < 12 {
+            self.piece_weights[a] = word;
+        } else if (usize::from(OWN_TABLE_BASE)..usize::from(OPPONENT_TABLE_BASE)).contains(&a) {
+            self.own_table[a - usize::from(OWN_TABLE_BASE)] = word;
+        } else if (usize::from(OPPONENT_TABLE_BASE)..768).contains(&a) {
+            self.opp_table[a - usize::from(OPPONENT_TABLE_BASE)] = word;
+        }
+    }
+
+    /// The job's `start`: latch the job, start the generator on the root.
+    fn start(&mut self, i: &Inputs, edge: &mut Edge) {
+        let r = &mut self.regs;
+        r.root_black = i.black;
+        r.root_ep = i.ep_valid.then_some(i.ep_file);
+        r.root_ply = i.ply;
+        r.sp = 0;
+        r.ctx = Context::new(
+            super::interface::word_score(i.alpha),
+            super::interface::word_score(i.beta),
+        );
+        r.value = 0;
+        r.nodes = 1;
+        r.cycles = 0;
+        r.out = Outputs::default();
+        r.state = State::Enter;
+        self.priorities = Priorities::from_bits(i.prio);
+        let ep = r.root_ep;
+        edge.inputs = self.gen_start(i.black, ep);
+    }
+
+    /// Generator inputs of a `start` for `black` to move.
+    fn gen_start(&self, black: bool, ep: Option<u8>) -> GenInputs {
+        GenInputs {
+            start: true,
+            black,
+            ep_valid: ep.is_some(),
+            ep_file: ep.unwrap_or(0),
+            prio: self.priorities.bits(),
+            shortcuts: Shortcuts::ALL.bits(),
+            ..GenInputs::default()
+        }
+    }
+
+    /// The clock edge: memory read ports, the count pipeline and the insufficient flag
+    /// sample the cycle that ends; then the generator and every register take their
+    /// next values.
+    fn apply(&mut self, e: Edge) {
+        let list = self.params.list;
+        if let Some(a) = e.read_entry {
+            self.regs.rd_entry = self.moves[a];
+        }
+        if let Some(a) = e.read_leaf {
+            self.regs.rd_leaf = self.leaves[a];
+        }
+        if let Some(a) = e.read_frame {
+            self.regs.rd_frame = self.frames[a];
+        }
+        if let Some(n) = e.read_own {
+            self.regs.own_rd = self.own_table[usize::from(n)];
+        }
+        self.regs.counts2 = self.regs.counts1;
+        let g = &self.generator.regs;
+        self.regs.counts1 = (g.phase == Phase::First).then_some((g.board, g.planes));
+        self.regs.insufficient = Self::insufficient_on(&g.planes);
+        if e.save {
+            self.snapshot = self.generator.snapshot();
+            self.regs.snap_material = self.regs.material;
+        }
+        if e.restore {
+            let snap = self.snapshot;
+            self.generator.restore(&snap);
+        }
+        if let Some(m) = e.material {
+            self.regs.material = m;
+        }
+        let priorities = self.priorities;
+        if e.clocked {
+            debug_assert!(e.puts.as_slice().is_empty());
+        } else if e.inputs.start {
+            for &(sq, piece) in e.puts.as_slice() {
+                self.generator.put(sq, piece, &priorities);
+            }
+            self.generator.clock(&e.inputs);
+        } else {
+            self.generator.clock(&e.inputs);
+            for &(sq, piece) in e.puts.as_slice() {
+                self.generator.put(sq, piece, &priorities);
+            }
+        }
+        if let Some((a, entry)) = e.write_entry {
+            self.moves[a] = entry;
+        }
+        if let Some((a, leaf)) = e.write_leaf {
+            self.leaves[a] = leaf;
+        }
+        if let Some((a, ctx)) = e.write_frame {
+            self.frames[a] = ctx;
+        }
+        debug_assert!(list <= MAX_LIST);
+    }
+
+    /// Loads a job (the clocks of the load protocol), then clocks with `req` high until
+    /// `done`; returns the outputs. `None` if it does not finish within `limit` cycles.
+    pub fn run(&mut self, job: &Job, limit: u32) -> Option<Outputs> {
+        for inputs in load_sequence(job) {
+            self.clock(&inputs);
+        }
+        let req = Inputs {
+            req: true,
+            ..Inputs::default()
+        };
+        for _ in 0..limit {
+            if self.regs.out.done {
+                return Some(self.regs.out);
+            }
+            self.clock(&req);
+        }
+        self.regs.out.done.then_some(self.regs.out)
+    }
+
+    /// The generator configuration the engine starts it with.
+    pub fn gen_config(&self) -> Config {
+        Config {
+            priorities: self.priorities,
+            shortcuts: Shortcuts::ALL,
+        }
+    }
+}
+
+/// Everything one clock edge does besides the controller's register updates.
+#[derive(Default)]
+struct Edge {
+    inputs: GenInputs,
+    /// The controller has already clocked the generator (it used its next outputs).
+    clocked: bool,
+    puts: Writes,
+    save: bool,
+    restore: bool,
+    material: Option<[i32; 2]>,
+    read_entry: Option<usize>,
+    read_leaf: Option<usize>,
+    read_frame: Option<usize>,
+    read_own: Option<u16>,
+    write_entry: Option<(usize, Entry)>,
+    write_leaf: Option<(usize, Leaf)>,
+    write_frame: Option<(usize, Context)>,
+}
