@@ -49,3 +49,59 @@ pub fn encode(onehot: &[Signal]) -> Signal {
         .collect();
     concat(&bits)
 }
+
+/// The first of `alive` cells with the highest priority (`prio`, all of one width):
+/// the one-hot grant and whether any cell is alive. A flat election: each priority
+/// bit, from the top, keeps the alive cells that have it set if any has; then the
+/// first survivor wins.
+pub fn elect_first(alive: &[Signal], prio: &[Signal]) -> (Vec<Signal>, Signal) {
+    let n = alive.len();
+    let present = any(alive);
+    let mut alive = alive.to_vec();
+    let width = prio.first().map_or(0, |p| p.width());
+    for b in (0..width).rev() {
+        let bits: Vec<Signal> = (0..n).map(|i| alive[i] & prio[i].bit(b)).collect();
+        let any_b = any(&bits);
+        alive = (0..n)
+            .map(|i| alive[i] & (prio[i].bit(b) | !any_b))
+            .collect();
+    }
+    let grant = (0..n)
+        .map(|i| {
+            if i == 0 {
+                alive[0]
+            } else {
+                alive[i] & !any(&alive[..i])
+            }
+        })
+        .collect();
+    (grant, present)
+}
+
+/// `a > b` for two's complement values of one width.
+pub fn gt_signed(a: Signal, b: Signal) -> Signal {
+    let top = a.width() - 1;
+    let flip = a.constant_of(1 << top, a.width());
+    (a ^ flip).gt(b ^ flip)
+}
+
+/// `a >= b` for two's complement values of one width.
+pub fn ge_signed(a: Signal, b: Signal) -> Signal {
+    !gt_signed(b, a)
+}
+
+/// `value` sign-extended to `width` bits.
+pub fn sext(value: Signal, width: u32) -> Signal {
+    let w = value.width();
+    if w >= width {
+        return value.bits(0..width);
+    }
+    concat(&[value.msb().repeat(width - w), value])
+}
+
+/// The minimum of an unsigned value and a constant `cap`, in `width` bits (the value
+/// truncated when it is below the cap).
+pub fn saturate(value: Signal, cap: u64, width: u32) -> Signal {
+    let over = value.ge(value.constant_of(cap, value.width()));
+    crate::mux(over, value.constant_of(cap, width), value.bits(0..width))
+}

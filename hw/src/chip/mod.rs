@@ -3,6 +3,7 @@
 //! | unit | what |
 //! |---|---|
 //! | [`movegen`] | the move generator: 64 cells, two walkers, the sequencer |
+//! | [`qsearch`] | the quiescence engine (`qchip`): the move generator with make/unmake and move counters, the evaluation, move lists, stack and search control |
 //!
 //! Each unit declares its interface once ([`crate::ports!`] structs and a load /
 //! request protocol) and implements [`Unit`], so that its cycle-exact model and its
@@ -45,9 +46,16 @@ pub trait Unit {
 
 /// The chip's units as named designs (for `antichip hw` and the golden Verilog).
 pub fn designs() -> Vec<Block> {
-    vec![Block {
-        name: movegen::Movegen::NAME,
-        about: "the antichess move-generator chip: 64 cells, two walkers (arbiters), sequencer",
-        build: || movegen::generator::generator(false),
-    }]
+    vec![
+        Block {
+            name: movegen::Movegen::NAME,
+            about: "the antichess move-generator chip: 64 cells, two walkers (arbiters), sequencer",
+            build: || movegen::generator::generator(false),
+        },
+        Block {
+            name: <qsearch::Qchip as Unit>::NAME,
+            about: "the quiescence engine: the move generator with make/unmake, move counters, evaluation, move lists, stack and search control",
+            build: || qsearch::qchip::qchip(qsearch::Params::DEFAULT, false),
+        },
+    ]
 }

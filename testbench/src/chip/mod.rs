@@ -23,6 +23,7 @@
 
 pub mod movegen;
 mod netlist;
+pub mod qsearch;
 mod stimulus;
 
 pub use netlist::{Netlist, NetlistError};

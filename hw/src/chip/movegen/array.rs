@@ -20,9 +20,10 @@
 //! ```
 
 use crate::grid::{DIRECTIONS, KNIGHT_JUMPS};
-use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first};
+use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 
-use super::cell::cell;
+use super::Variant;
+use super::cell::cell_of;
 
 /// Per-square outputs that neighbours read.
 struct CellWires {
@@ -33,10 +34,20 @@ struct CellWires {
     pass: Signal,
 }
 
-/// Build the array.
+/// Build the array of the move generator.
 pub fn array() -> Result<Module, HwError> {
-    let cell = cell()?;
-    let m = ModuleBuilder::new("chip_array");
+    array_of(Variant::Movegen)
+}
+
+/// Build the array. Inside the quiescence engine (`qchip_array`) it adds three square
+/// write ports (`put_sq*`, `put_piece*`, `put_vprio*`, `put_aprio*`, `put_en*`; the
+/// first port wins where two name one square), `save` and `restore` of every cell,
+/// and the outputs `pieces` (every piece register, a1 in the low bits), `cap_counts`
+/// and `quiet_counts` (every cell's counters).
+pub fn array_of(variant: Variant) -> Result<Module, HwError> {
+    let q = variant == Variant::Quiescence;
+    let cell = cell_of(variant)?;
+    let m = ModuleBuilder::new(if q { "qchip_array" } else { "chip_array" });
     let we = m.input("we", 8);
     let row = m.input("row", 32);
     let vprio_row = m.input("vprio_row", 24);
@@ -55,6 +66,28 @@ pub fn array() -> Result<Module, HwError> {
     let ep_here = m.input("ep_here", 64);
     let zero = m.lit(0, 1);
     let one = m.lit(1, 1);
+    struct Put {
+        sq: Signal,
+        piece: Signal,
+        vprio: Signal,
+        aprio: Signal,
+        en: Signal,
+    }
+    let (puts, save, restore) = if q {
+        let puts: Vec<Put> = (0..3)
+            .map(|k| Put {
+                sq: m.input(&format!("put_sq{k}"), 6),
+                piece: m.input(&format!("put_piece{k}"), 4),
+                vprio: m.input(&format!("put_vprio{k}"), 3),
+                aprio: m.input(&format!("put_aprio{k}"), 3),
+                en: m.input(&format!("put_en{k}"), 1),
+            })
+            .collect();
+        (puts, m.input("save", 1), m.input("restore", 1))
+    } else {
+        (Vec::new(), zero, zero)
+    };
+    let mut q_outs: [Vec<Signal>; 3] = Default::default();
     let wires: Vec<CellWires> = (0..64)
         .map(|sq| {
             let w = |name: &str| m.wire(&format!("{name}_{sq}"), 1);
@@ -129,6 +162,23 @@ pub fn array() -> Result<Module, HwError> {
         w.king.drive(u.output("king_out"));
         w.pawn.drive(u.output("pawn_out"));
         w.pass.drive(u.output("pass_out"));
+        if q {
+            let hit: Vec<Signal> = puts.iter().map(|p| p.en & p.sq.eq(sq as u64)).collect();
+            let pick = |f: &dyn Fn(&Put) -> Signal| {
+                mux(hit[0], f(&puts[0]), mux(hit[1], f(&puts[1]), f(&puts[2])))
+            };
+            u.connect("put", hit[0] | hit[1] | hit[2]);
+            u.connect("put_piece", pick(&|p| p.piece));
+            u.connect("put_vprio", pick(&|p| p.vprio));
+            u.connect("put_aprio", pick(&|p| p.aprio));
+            u.connect("save", save);
+            u.connect("restore", restore);
+            u.connect("rank1", if rank == 0 { one } else { zero });
+            u.connect("rank8", if rank == 7 { one } else { zero });
+            for (i, name) in ["piece", "cap_count", "quiet_count"].iter().enumerate() {
+                q_outs[i].push(u.output(name));
+            }
+        }
         for (i, name) in ["victim", "target", "attacker", "own_pawn", "vprio", "aprio"]
             .iter()
             .enumerate()
@@ -151,6 +201,11 @@ pub fn array() -> Result<Module, HwError> {
             name,
             concat_lsb_first(&outs[i]).named(&format!("{name}_bus")),
         );
+    }
+    if q {
+        for (i, name) in ["pieces", "cap_counts", "quiet_counts"].iter().enumerate() {
+            m.output(name, concat_lsb_first(&q_outs[i]));
+        }
     }
     m.finish()
 }

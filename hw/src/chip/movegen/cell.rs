@@ -21,11 +21,24 @@
 
 use crate::{HwError, Module, ModuleBuilder, Signal, any, mux};
 
+use super::Variant;
 use crate::chip::types::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 
-/// Build the cell.
+/// Build the cell of the move generator.
 pub fn cell() -> Result<Module, HwError> {
-    let m = ModuleBuilder::new("chip_cell");
+    cell_of(Variant::Movegen)
+}
+
+/// Build the cell. The quiescence engine's cell ([`Variant::Quiescence`], module
+/// `qchip_cell`) adds: a square write (`put`, `put_piece`, `put_vprio`, `put_aprio`:
+/// make and unmake), a snapshot of its piece and priorities (`save`, `restore`), flags
+/// latched at `start` from the piece being written in the same clock, and two counters
+/// of the moves that end here in a find-victim cycle (`cap_count`, `quiet_count`,
+/// registered): the signals it hears, one per slider direction, knight, king and pawn,
+/// a pawn's move to the last rank (`rank1`, `rank8`) five times.
+pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
+    let q = variant == Variant::Quiescence;
+    let m = ModuleBuilder::new(if q { "qchip_cell" } else { "chip_cell" });
     let we = m.input("we", 1);
     let piece_in = m.input("piece_in", 4);
     let vprio_in = m.input("vprio_in", 3);
@@ -63,22 +76,63 @@ pub fn cell() -> Result<Module, HwError> {
     let pass_n = m.input("pass_n", 1);
     let pass_s = m.input("pass_s", 1);
 
-    // The piece and priority registers.
-    let piece = m.reg_reset("piece", 4, 0);
-    piece.set_next(piece_in);
-    piece.set_enable(we);
-    let vprio = m.reg_reset("vprio", 3, 0);
-    vprio.set_next(mux(we, vprio_in, ep_prio));
-    vprio.set_enable(we | ep_set);
-    let aprio = m.reg_reset("aprio", 3, 0);
-    aprio.set_next(aprio_in);
-    aprio.set_enable(we);
-    let vacant = m.reg_reset("vacant", 1, 1);
-    vacant.set_next(piece_in.bits(0..3).eq(0));
-    vacant.set_enable(we);
+    // The piece and priority registers, and the piece after this clock's write (for
+    // the flags latched at `start`).
+    let (piece, vprio, aprio, vacant, piece_next) = if q {
+        let piece = m.reg_reset("piece", 4, 0);
+        let vprio = m.reg_reset("vprio", 3, 0);
+        let aprio = m.reg_reset("aprio", 3, 0);
+        let vacant = m.reg_reset("vacant", 1, 1);
+        let put = m.input("put", 1);
+        let put_piece = m.input("put_piece", 4);
+        let put_vprio = m.input("put_vprio", 3);
+        let put_aprio = m.input("put_aprio", 3);
+        let save = m.input("save", 1);
+        let restore = m.input("restore", 1);
+        let snap = |name: &str, r: Signal| {
+            let s = m.reg_reset(name, r.width(), 0);
+            s.set_next(r);
+            s.set_enable(save);
+            s
+        };
+        let (snap_piece, snap_v, snap_a) = (
+            snap("snap_piece", piece),
+            snap("snap_vprio", vprio),
+            snap("snap_aprio", aprio),
+        );
+        // A square write wins over the restore it comes with (a make over the snapshot).
+        let write = |put_v: Signal, snap_v: Signal, load_v: Signal| {
+            mux(put, put_v, mux(restore, snap_v, load_v))
+        };
+        let piece_in_q = write(put_piece, snap_piece, piece_in);
+        piece.set_next(piece_in_q);
+        piece.set_enable(we | put | restore);
+        vprio.set_next(write(put_vprio, snap_v, mux(we, vprio_in, ep_prio)));
+        vprio.set_enable(we | ep_set | put | restore);
+        aprio.set_next(write(put_aprio, snap_a, aprio_in));
+        aprio.set_enable(we | put | restore);
+        vacant.set_next(piece_in_q.bits(0..3).eq(0));
+        vacant.set_enable(we | put | restore);
+        let next = mux(we | put | restore, piece_in_q, piece).named("piece_next");
+        (piece, vprio, aprio, vacant, next)
+    } else {
+        let piece = m.reg_reset("piece", 4, 0);
+        piece.set_next(piece_in);
+        piece.set_enable(we);
+        let vprio = m.reg_reset("vprio", 3, 0);
+        vprio.set_next(mux(we, vprio_in, ep_prio));
+        vprio.set_enable(we | ep_set);
+        let aprio = m.reg_reset("aprio", 3, 0);
+        aprio.set_next(aprio_in);
+        aprio.set_enable(we);
+        let vacant = m.reg_reset("vacant", 1, 1);
+        vacant.set_next(piece_in.bits(0..3).eq(0));
+        vacant.set_enable(we);
+        (piece, vprio, aprio, vacant, piece)
+    };
     let empty = vacant;
-    let kind = piece.bits(0..3);
-    let colour = piece.bit(3);
+    let kind = piece_next.bits(0..3);
+    let colour = piece_next.bit(3);
     let at_start = |name: &str, value: Signal| {
         let r = m.reg_reset(name, 1, 0);
         r.set_next(value);
@@ -170,6 +224,43 @@ pub fn cell() -> Result<Module, HwError> {
         | (pawn_heard & own_pawn);
     // (Meaningless in the find-victim cycle, when nobody latches it.)
     m.output("attacker", hears.named("attacker"));
+
+    if q {
+        // The moves that end here in a find-victim cycle (meaningless in other cycles,
+        // when nobody reads them).
+        let rank1 = m.input("rank1", 1);
+        let rank8 = m.input("rank8", 1);
+        let count = |bits: &[Signal], width: u32| -> Signal {
+            bits.iter()
+                .fold(m.lit(0, width), |acc, b| acc + b.zext(width))
+        };
+        let reached: Vec<Signal> = ray_in
+            .iter()
+            .copied()
+            .chain((0..8).map(|i| knight_in.bit(i)))
+            .chain((0..8).map(|i| king_in.bit(i)))
+            .collect();
+        let reach_n = count(&reached, 6).named("reach_count");
+        let last = mux(black, rank1, rank8);
+        let times = |n: Signal| mux(last, (n << 2u32) + n, n);
+        let pawn_caps = count(
+            &[mux(black, pawn_ne, pawn_se), mux(black, pawn_nw, pawn_sw)],
+            6,
+        );
+        let cap = mux(
+            enemy,
+            reach_n + times(pawn_caps),
+            mux(ep_here & empty, pawn_caps, m.lit(0, 6)),
+        );
+        let pushes = times(count(&[push_in], 6)) + count(&[double], 6);
+        let quiet_n = mux(empty, reach_n + pushes, m.lit(0, 6));
+        let cap_count = m.reg_reset("cap_count", 6, 0);
+        cap_count.set_next(cap);
+        let quiet_count = m.reg_reset("quiet_count", 5, 0);
+        quiet_count.set_next(quiet_n.bits(0..5));
+        m.output("cap_count", cap_count);
+        m.output("quiet_count", quiet_count);
+    }
 
     m.output("own_pawn", own_pawn);
     m.output("vprio", vprio);

@@ -25,18 +25,33 @@
 
 use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 
-use super::array::array;
+use super::Variant;
+use super::array::array_of;
 use super::interface::{CycleSignals, InputSignals, OutputSignals};
-use super::sequencer::{ep_decode, sequencer};
+use super::sequencer::{ep_decode, sequencer_of};
 use super::walker::walker;
 
 /// Build the generator; `debug` adds the internal signals ([`Cycle`](super::Cycle)) as
 /// output ports.
 pub fn generator(debug: bool) -> Result<Module, HwError> {
-    let arr = array()?;
+    generator_of(Variant::Movegen, debug)
+}
+
+/// Build the generator for a chip. Inside the quiescence engine (`qchip_movegen`, no
+/// debug ports) it adds the array's three square write ports (`put_sq*`, `put_piece*`,
+/// `put_en*`; the priorities of a written piece are looked up here), `save` and
+/// `restore`, and passes on the array's `pieces`, `cap_counts` and `quiet_counts` and
+/// the sequencer's `quiet_now`, `no_move_now` and `*_next` outputs.
+pub fn generator_of(variant: Variant, debug: bool) -> Result<Module, HwError> {
+    let q = variant == Variant::Quiescence;
+    let arr = array_of(variant)?;
     let walk = walker()?;
-    let seq = sequencer()?;
-    let name = if debug { "movegen_debug" } else { "movegen" };
+    let seq = sequencer_of(variant)?;
+    let name = match (q, debug) {
+        (true, _) => "qchip_movegen",
+        (false, true) => "movegen_debug",
+        (false, false) => "movegen",
+    };
     let m = ModuleBuilder::new(name);
     let InputSignals {
         load_we,
@@ -124,6 +139,38 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
     s.connect("a_tag", aa.output("tag"));
 
     OutputSignals::of_instance(&s).outputs(&m);
+    if q {
+        for k in 0..3 {
+            let piece = m.input(&format!("put_piece{k}"), 4);
+            a.connect(&format!("put_sq{k}"), m.input(&format!("put_sq{k}"), 6));
+            a.connect(&format!("put_piece{k}"), piece);
+            a.connect(&format!("put_en{k}"), m.input(&format!("put_en{k}"), 1));
+            let kind = piece.bits(0..3);
+            let of = |table: Signal| {
+                (1..=6u32).fold(m.lit(0, 3), |p, k| {
+                    mux(kind.eq(u64::from(k)), table.bits(3 * (k - 1)..3 * k), p)
+                })
+            };
+            a.connect(&format!("put_vprio{k}"), of(prio.bits(0..18)));
+            a.connect(&format!("put_aprio{k}"), of(prio.bits(18..36)));
+        }
+        a.connect("save", m.input("save", 1));
+        a.connect("restore", m.input("restore", 1));
+        for port in ["pieces", "cap_counts", "quiet_counts"] {
+            m.output(port, a.output(port));
+        }
+        for port in [
+            "quiet_now",
+            "no_move_now",
+            "valid_next",
+            "done_next",
+            "from_next",
+            "to_next",
+            "promo_next_out",
+        ] {
+            m.output(port, s.output(port));
+        }
+    }
     // Named so that waveforms show them whether or not they are ports.
     let v_rem = va.output("remaining");
     let a_rem = aa.output("remaining");

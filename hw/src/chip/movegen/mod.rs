@@ -50,3 +50,14 @@ pub use interface::{Cycle, Inputs, Job, Outputs};
 /// protocol).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Movegen;
+
+/// Which chip a block is built for: the move generator alone, or the move generator
+/// inside the quiescence engine (square writes, snapshot, move counters; modules
+/// named `qchip_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `movegen`.
+    Movegen,
+    /// Inside `qchip`.
+    Quiescence,
+}

@@ -29,7 +29,7 @@ use crate::gates::{any_and_many, encode, or_all};
 use crate::{HwError, Module, ModuleBuilder, Signal, any, concat_lsb_first, mux};
 
 use super::interface::OutputSignals;
-use super::{Class, Phase};
+use super::{Class, Phase, Variant};
 
 /// The en-passant cell, one-hot: rank 3 when Black is to move, rank 6 when White is.
 pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) -> Signal {
@@ -49,7 +49,21 @@ pub fn ep_decode(m: &ModuleBuilder, black: Signal, valid: Signal, file: Signal) 
 
 /// Build the sequencer.
 pub fn sequencer() -> Result<Module, HwError> {
-    let m = ModuleBuilder::new("chip_sequencer");
+    sequencer_of(Variant::Movegen)
+}
+
+/// Build the sequencer. Inside the quiescence engine (`qchip_sequencer`) it also
+/// outputs, combinationally, what its second cycle finds (`quiet_now`, `no_move_now`)
+/// and the registered outputs' next values (`valid_next`, `done_next`, `from_next`,
+/// `to_next`, `promo_next_out`), so that the engine takes each move in the clock it is
+/// emitted.
+pub fn sequencer_of(variant: Variant) -> Result<Module, HwError> {
+    let q = variant == Variant::Quiescence;
+    let m = ModuleBuilder::new(if q {
+        "qchip_sequencer"
+    } else {
+        "chip_sequencer"
+    });
     let start = m.input("start", 1);
     let req = m.input("req", 1);
     let black_in = m.input("black_in", 1);
@@ -353,5 +367,21 @@ pub fn sequencer() -> Result<Module, HwError> {
     }
     .outputs(&m);
     m.output("phase", phase);
+    if q {
+        m.output("quiet_now", quiet_now);
+        m.output("no_move_now", no_move_now);
+        m.output("valid_next", active & (emit | is_promo));
+        m.output("done_next", done_now);
+        m.output("from_next", mux(emit, from_e, out_from));
+        m.output("to_next", mux(emit, to_e, out_to));
+        m.output(
+            "promo_next_out",
+            mux(
+                emit,
+                mux(promo_e, m.lit(1, 3), zero(3)),
+                mux(is_promo, promo_next, out_promo),
+            ),
+        );
+    }
     m.finish()
 }

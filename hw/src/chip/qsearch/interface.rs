@@ -103,15 +103,15 @@ ports! {
     /// build (`qchip_debug`) outputs them.
     pub struct Debug / DebugSignals {
         /// The controller's state ([`State`](super::State) code).
-        state: u8 = 5,
+        state: u8 = 4,
         /// The stack pointer: depth of the current node below the job's position.
         sp: u8 = 6,
         /// The current node's alpha.
-        alpha: u32 = 22,
+        node_alpha: u32 = 22,
         /// The current node's beta.
-        beta: u32 = 22,
+        node_beta: u32 = 22,
         /// The current node's best score so far.
-        best: u32 = 22,
+        node_best: u32 = 22,
         /// Captures in the current node's list.
         count: u8 = 6,
         /// Origin of the move being made or searched.
@@ -242,8 +242,7 @@ impl<const PLIES: usize, const LIST: usize> Unit for Qchip<PLIES, LIST> {
     type Job = Job;
 
     fn build(debug: bool) -> Result<crate::Module, crate::HwError> {
-        let _ = (super::Params::of::<PLIES, LIST>(), debug);
-        todo!("qchip netlist")
+        super::qchip::qchip(super::Params::of::<PLIES, LIST>(), debug)
     }
 
     fn load(job: &Job) -> Vec<Inputs> {

@@ -48,8 +48,16 @@
 //! (`host::engine::reference`) uses exactly that order, the integer evaluation and the
 //! same limits, and agrees with the chip on score, nodes and best move.
 
+pub mod control;
+pub mod insufficient;
 pub mod interface;
+pub mod material;
+pub mod mobility;
 pub mod model;
+pub mod movelist;
+pub mod qchip;
+pub mod stack;
+pub mod weights;
 
 pub use interface::{ChipWeights, Debug, Inputs, Job, Outputs};
 

@@ -123,7 +123,6 @@ impl QModel {
             };
             e.write_entry = Some((self.slot(count), entry));
             self.regs.gen_entry = entry;
-            self.regs.ctx.keys[count] = 0;
             count += 1;
             self.regs.ctx.count = count as u8;
         }
@@ -169,18 +168,11 @@ impl QModel {
                 // Restore the previous child and make this one in the same clock: the
                 // writes go over the snapshot.
                 e.restore = j > 0;
-                let writes = entry.make_writes();
-                let base_board = self.snapshot.squares;
                 let snap = self.regs.snap_material;
-                let mut delta = [0, 0];
-                for &(sq, piece) in writes.as_slice() {
-                    let old = self.contribution(base_board[usize::from(sq)]);
-                    let new = self.contribution(piece);
-                    delta[0] += new[0] - old[0];
-                    delta[1] += new[1] - old[1];
-                }
+                let delta = self.make_delta(&entry);
                 e.material = Some([snap[0] + delta[0], snap[1] + delta[1]]);
-                e.puts = writes;
+                e.puts = entry.make_writes();
+                self.regs.cur_move = (entry.from, entry.to);
                 e.inputs = self.gen_start(!us, None);
             } else if j == n {
                 e.restore = true;
@@ -303,11 +295,11 @@ impl QModel {
                 let mut parent = self.regs.ctx;
                 parent.child = entry;
                 e.write_frame = Some((usize::from(sp), parent));
-                let writes = entry.make_writes();
-                let d = self.write_delta(writes.as_slice());
+                let d = self.make_delta(&entry);
                 let m = self.regs.material;
                 e.material = Some([m[0] + d[0], m[1] + d[1]]);
-                e.puts = writes;
+                e.puts = entry.make_writes();
+                self.regs.cur_move = (entry.from, entry.to);
                 e.inputs = self.gen_start(!self.side(sp), None);
                 self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
                 self.regs.sp = sp + 1;
@@ -332,11 +324,10 @@ impl QModel {
     fn return1(&mut self, e: &mut Edge) {
         let parent = self.regs.rd_frame;
         let entry = parent.child;
-        let writes = entry.unmake_writes();
-        let d = self.write_delta(writes.as_slice());
+        let d = self.make_delta(&entry);
         let m = self.regs.material;
-        e.material = Some([m[0] + d[0], m[1] + d[1]]);
-        e.puts = writes;
+        e.material = Some([m[0] - d[0], m[1] - d[1]]);
+        e.puts = entry.unmake_writes();
         e.inputs = GenInputs::default();
         let value = self.regs.value;
         self.regs.ctx = parent;

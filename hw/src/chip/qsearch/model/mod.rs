@@ -251,6 +251,8 @@ pub struct QRegs {
     pub mat_b: i32,
     /// See `mat_b`.
     pub kind_b: ChildKind,
+    /// The move made last (ordering's or a descent's): from, to.
+    pub cur_move: (u8, u8),
     /// Nodes visited.
     pub nodes: u32,
     /// Cycles since start.
@@ -313,6 +315,7 @@ impl QModel {
                 insuff_a: false,
                 mat_b: 0,
                 kind_b: ChildKind::Node,
+                cur_move: (0, 0),
                 nodes: 0,
                 cycles: 0,
                 out: Outputs::default(),
@@ -353,7 +356,6 @@ impl QModel {
         }
     }
 
-    /// Material change of `writes` over the current board.
     /// The counts summed two clocks after a find-victim cycle.
     pub fn counts2(&self) -> MoveCounts {
         self.regs
@@ -363,15 +365,18 @@ impl QModel {
             .unwrap_or_default()
     }
 
-    fn write_delta(&self, writes: &[(u8, u8)]) -> [i32; 2] {
-        let mut d = [0, 0];
-        for &(sq, piece) in writes {
-            let old = self.contribution(self.generator.regs.board.squares[usize::from(sq)]);
-            let new = self.contribution(piece);
-            d[0] += new[0] - old[0];
-            d[1] += new[1] - old[1];
-        }
-        d
+    /// Material change of making `entry`: the placed piece in, the moving piece and
+    /// the captured piece out (unmaking is the negation).
+    pub fn make_delta(&self, entry: &Entry) -> [i32; 2] {
+        let (placed, mover, victim) = (
+            self.contribution(entry.placed()),
+            self.contribution(entry.mover),
+            self.contribution(entry.victim),
+        );
+        [
+            placed[0] - mover[0] - victim[0],
+            placed[1] - mover[1] - victim[1],
+        ]
     }
 
     /// The side to move's material for `black` to move.
@@ -385,12 +390,12 @@ impl QModel {
         Debug {
             state: r.state as u8,
             sp: r.sp,
-            alpha: score_word(r.ctx.alpha),
-            beta: score_word(r.ctx.beta),
-            best: score_word(r.ctx.best),
+            node_alpha: score_word(r.ctx.alpha),
+            node_beta: score_word(r.ctx.beta),
+            node_best: score_word(r.ctx.best),
             count: r.ctx.count,
-            move_from: r.rd_entry.from,
-            move_to: r.rd_entry.to,
+            move_from: r.cur_move.0,
+            move_to: r.cur_move.1,
             value: score_word(r.value),
             material: score_word(self.material_for(self.side(r.sp))),
         }

@@ -1,0 +1,699 @@
+//! `qchip_control`: the search's state machine, the current node's context, the
+//! ordering pipeline, and the node and cycle counters; register for register the
+//! [`QModel`](super::model::QModel)'s controller.
+//!
+//! ```text
+//!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
+//!  job_beta, job_ply, req
+//!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
+//!  next_to, next_promo, pieces[255:0]
+//!  captures, quiets, insufficient, white, black_mat, own, opp  counts, material,
+//!  entry, leaf, frame                                          tables, memories
+//!        |
+//!  state: Idle -> Enter -> Second -> (QuietFv -> QuietWait -> QuietEval |
+//!         Gen -> [Order] -> Fetch -> (Enter ... | Fetch | Return)) ... Done
+//!        |
+//!  gen_start, gen_black, gen_req, put_*, save, restore        to the generator
+//!  delta_*, placed, mover, victim                             to the material sums
+//!  own_addr, opp_addr, entry_*, leaf_*, frame_*               to tables, memories
+//!  done, overflow, score, best_*, nodes, cycles; the Debug signals
+//! ```
+
+use crate::chip::types::{EMPTY, PAWN, PROMOTION_ORDER};
+use crate::gates::{encode, ge_signed, gt_signed, or_all, saturate, sext};
+use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
+
+use super::interface::{DebugSignals, OutputSignals, SCORE_BITS};
+use super::model::{INFINITE, WIN};
+use super::movelist::{WORD, slot_bits};
+use super::{ChildKind, Params, State};
+
+/// Ordering keys saturate here (4 bits).
+const KEY_CAP: u64 = 15;
+
+/// A capture of the list, as signals.
+#[derive(Clone, Copy)]
+struct Entry {
+    from: Signal,
+    to: Signal,
+    promo: Signal,
+    mover: Signal,
+    victim: Signal,
+    ep: Signal,
+}
+
+impl Entry {
+    fn of(w: Signal) -> Entry {
+        Entry {
+            from: w.bits(0..6),
+            to: w.bits(6..12),
+            promo: w.bits(12..15),
+            mover: w.bits(15..19),
+            victim: w.bits(19..23),
+            ep: w.bit(23),
+        }
+    }
+
+    fn word(&self) -> Signal {
+        concat(&[
+            self.ep,
+            self.victim,
+            self.mover,
+            self.promo,
+            self.to,
+            self.from,
+        ])
+    }
+
+    fn pick(sel: Signal, a: Entry, b: Entry) -> Entry {
+        Entry::of(mux(sel, a.word(), b.word()))
+    }
+
+    /// The piece that lands on `to`.
+    fn placed(&self, m: &ModuleBuilder) -> Signal {
+        let kind = PROMOTION_ORDER
+            .iter()
+            .enumerate()
+            .fold(self.mover.bits(0..3), |acc, (i, k)| {
+                mux(self.promo.eq(i as u64 + 1), m.lit(u64::from(*k), 3), acc)
+            });
+        concat(&[self.mover.bit(3), kind])
+    }
+
+    /// The square of the captured piece.
+    fn victim_square(&self) -> Signal {
+        let black = self.mover.bit(3);
+        mux(self.ep, mux(black, self.to + 8u64, self.to - 8u64), self.to)
+    }
+}
+
+/// A node's context, as signals (and packed into a stack frame).
+#[derive(Clone)]
+struct Ctx {
+    alpha: Signal,
+    beta: Signal,
+    best: Signal,
+    bm_valid: Signal,
+    bm: Signal,
+    count: Signal,
+    cur: Signal,
+    ordered: Signal,
+    keys: Vec<Signal>,
+    searched: Signal,
+    child: Signal,
+}
+
+impl Ctx {
+    fn fields(&self) -> Vec<Signal> {
+        let mut v = vec![
+            self.alpha,
+            self.beta,
+            self.best,
+            self.bm_valid,
+            self.bm,
+            self.count,
+            self.cur,
+            self.ordered,
+        ];
+        v.extend(self.keys.iter().copied());
+        v.push(self.searched);
+        v.push(self.child);
+        v
+    }
+
+    fn word(&self) -> Signal {
+        concat_lsb_first(&self.fields())
+    }
+
+    /// Unpacks a frame laid out like `like`.
+    fn of(w: Signal, like: &Ctx) -> Ctx {
+        let mut at = 0;
+        let mut take = |s: &Signal| {
+            let v = w.bits(at..at + s.width());
+            at += s.width();
+            v
+        };
+        Ctx {
+            alpha: take(&like.alpha),
+            beta: take(&like.beta),
+            best: take(&like.best),
+            bm_valid: take(&like.bm_valid),
+            bm: take(&like.bm),
+            count: take(&like.count),
+            cur: take(&like.cur),
+            ordered: take(&like.ordered),
+            keys: like.keys.iter().map(&mut take).collect(),
+            searched: take(&like.searched),
+            child: take(&like.child),
+        }
+    }
+
+    fn pick(sel: Signal, a: &Ctx, b: &Ctx) -> Ctx {
+        Ctx::of(mux(sel, a.word(), b.word()), a)
+    }
+}
+
+/// Width of a stack frame for these parameters.
+pub fn frame_bits(p: Params) -> u32 {
+    let iw = p.list.trailing_zeros();
+    3 * SCORE_BITS + 1 + 15 + (iw + 1) + iw + 1 + 4 * p.list as u32 + p.list as u32 + WORD
+}
+
+/// Build the controller.
+pub fn control(p: Params) -> Result<Module, HwError> {
+    assert!(p.list.is_power_of_two() && p.list >= 2 && p.list <= 64);
+    assert!(p.plies.is_power_of_two() && p.plies >= 2 && p.plies <= 32);
+    let m = ModuleBuilder::new("qchip_control");
+    let sw = SCORE_BITS;
+    let iw = p.list.trailing_zeros();
+    let cw = iw + 1;
+    let saw = p.plies.trailing_zeros();
+    let spw = saw + 1;
+    let slw = slot_bits(p);
+    let ocw = (2 * p.list as u32 + 3).ilog2() + 1;
+
+    let start = m.input("start", 1);
+    let black_in = m.input("job_black", 1);
+    let ep_valid_in = m.input("job_ep_valid", 1);
+    let ep_file_in = m.input("job_ep_file", 3);
+    let alpha_in = m.input("job_alpha", sw);
+    let beta_in = m.input("job_beta", sw);
+    let ply_in = m.input("job_ply", 9);
+    let req = m.input("req", 1);
+    let quiet_now = m.input("quiet_now", 1);
+    let no_move_now = m.input("no_move_now", 1);
+    let next_valid = m.input("valid_next", 1);
+    let next_done = m.input("done_next", 1);
+    let next_from = m.input("from_next", 6);
+    let next_to = m.input("to_next", 6);
+    let next_promo = m.input("promo_next_out", 3);
+    let pieces = m.input("pieces", 256);
+    let captures = m.input("captures", 12);
+    let quiets = m.input("quiets", 11);
+    let insufficient = m.input("insufficient", 1);
+    let mat_white = m.input("white", sw);
+    let mat_black = m.input("black_mat", sw);
+    let own = m.input("own", 16);
+    let opp = m.input("opp", 16);
+    let rd_entry = Entry::of(m.input("entry", WORD));
+    let rd_leaf = m.input("leaf", WORD);
+    let rd_frame_word = m.input("frame", frame_bits(p));
+
+    let reg = |name: &str, w: u32| m.reg_reset(name, w, 0);
+    let lit = |v: u64, w: u32| m.lit(v, w);
+    let slit = |v: i32| m.lit(u64::from(v as u32) & ((1 << sw) - 1), sw);
+
+    // Registers.
+    let state = reg("ctl_state", 4);
+    let sp = reg("stack_pointer", spw);
+    let root_black = reg("root_black", 1);
+    let root_ep_valid = reg("root_ep_valid", 1);
+    let root_ep_file = reg("root_ep_file", 3);
+    let root_ply = reg("root_ply", 9);
+    let ctx = Ctx {
+        alpha: reg("ctx_alpha", sw),
+        beta: reg("ctx_beta", sw),
+        best: reg("ctx_best", sw),
+        bm_valid: reg("best_move_valid", 1),
+        bm: reg("best_move", 15),
+        count: reg("count", cw),
+        cur: reg("cur", iw),
+        ordered: reg("ordered", 1),
+        keys: (0..p.list).map(|i| reg(&format!("key_{i}"), 4)).collect(),
+        searched: reg("searched", p.list as u32),
+        child: reg("child", WORD),
+    };
+    let value = reg("ret_value", sw);
+    let oc = reg("oc", ocw);
+    let mat_a = reg("mat_a", sw);
+    let insuff_a = reg("insuff_a", 1);
+    let mat_b = reg("mat_b", sw);
+    let kind_b = reg("kind_b", 2);
+    let forward = reg("forward", 1);
+    let gen_entry = reg("gen_entry", WORD);
+    let last_pending = reg("last_pending", 1);
+    let forward_leaf = reg("forward_leaf", 1);
+    let last_leaf = reg("last_leaf", WORD);
+    let nodes = reg("node_count", 32);
+    let cycles = reg("cycle_count", 32);
+    let cur_move = reg("cur_move", 12);
+    let out_done = reg("out_done", 1);
+    let out_overflow = reg("out_overflow", 1);
+    let out_score = reg("out_score", sw);
+    let out_best_valid = reg("out_best_valid", 1);
+    let out_best = reg("out_best", 15);
+    let out_nodes = reg("out_nodes", 32);
+    let out_cycles = reg("out_cycles", 32);
+    let rd_frame = Ctx::of(rd_frame_word, &ctx);
+
+    let st = |s: State| state.eq(s as u64);
+    let running = !(st(State::Idle) | st(State::Done) | st(State::Overflow));
+    let go = (req & running & !start).named("go");
+    let is = |s: State| go & st(s);
+    let (enter, second, quiet_fv, quiet_wait, quiet_eval) = (
+        is(State::Enter),
+        is(State::Second),
+        is(State::QuietFv),
+        is(State::QuietWait),
+        is(State::QuietEval),
+    );
+    let (in_gen, order, fetch, ret_state) = (
+        is(State::Gen),
+        is(State::Order),
+        is(State::Fetch),
+        is(State::Return),
+    );
+
+    let side = (root_black ^ sp.bit(0)).named("side");
+    let ply = (root_ply.zext(sw) + sp.zext(sw)).named("ply_abs");
+    let win = |extra: u64| slit(WIN) - ply - lit(extra, sw);
+    let material_of = |black: Signal| mux(black, mat_black, mat_white);
+    let legal = mux(captures.ne(0), captures, quiets.zext(12));
+    let table_index = |n: Signal| saturate(n, 255, 8);
+    let opp_value = sext(opp, sw);
+    let own_value = sext(own, sw);
+    let slot = |i: Signal| concat(&[sp.bits(0..saw), i]);
+    let n = ctx.count;
+
+    // Ordering: h = oc / 2; odd cycles make child h (or restore), even ones count.
+    let h = oc.bits(1..ocw).zext(ocw);
+    let odd = oc.bit(0);
+    let nw = n.zext(ocw);
+    let h_lt_n = h.lt(nw);
+    let h_eq_n = h.eq(nw);
+    let h_ge_1 = h.ne(0);
+    let h_ge_2 = h.ge(2u64);
+    let o_make = order & odd & h_lt_n;
+    let o_latch_a = order & odd & h_ge_1 & (h_lt_n | h_eq_n);
+    let o_value = order & odd & h_ge_2;
+    let o_count = order & !odd & h_ge_2;
+    let o_start_us = order & !odd & (h_lt_n | h_eq_n);
+    let o_read_next = order & !odd & h_lt_n;
+    let o_elect = (order & !odd & h.eq(nw + 1u64)).named("order_last");
+    // The child whose replies are counted now (even cycles): h - 2.
+    let key_now = saturate(legal, KEY_CAP, 4).named("key_now");
+    let kind_now = mux(
+        legal.eq(0),
+        lit(ChildKind::Win as u64, 2),
+        mux(
+            insuff_a,
+            lit(ChildKind::Draw as u64, 2),
+            mux(
+                captures.eq(0),
+                lit(ChildKind::Quiet as u64, 2),
+                lit(ChildKind::Node as u64, 2),
+            ),
+        ),
+    );
+    let pending_leaf = concat(&[mat_b + own_value + opp_value, kind_b]).named("pending_leaf");
+
+    // The capture `Fetch` works on.
+    let fetched = Entry::pick(forward, Entry::of(gen_entry), rd_entry);
+    let last = (n - 1u64).bits(0..iw);
+    let cur_is_last = ctx.cur.eq(last);
+    let leaf_word = mux(
+        !ctx.ordered,
+        lit(0, WORD),
+        mux(
+            cur_is_last & (last_pending | forward_leaf),
+            mux(last_pending, pending_leaf, last_leaf),
+            rd_leaf,
+        ),
+    );
+    let leaf_kind = leaf_word.bits(0..2);
+    let leaf_value = leaf_word.bits(2..WORD);
+    let child_value = mux(
+        leaf_kind.eq(ChildKind::Win as u64),
+        win(1),
+        mux(leaf_kind.eq(ChildKind::Draw as u64), lit(0, sw), leaf_value),
+    );
+    let leaf_child = fetch & leaf_kind.ne(ChildKind::Node as u64);
+    let descend = fetch & leaf_kind.eq(ChildKind::Node as u64);
+
+    // A child's score is applied to the context it returns to: the registers after a
+    // leaf child, the frame read back after a returning one.
+    let ctx_in = Ctx::pick(ret_state, &rd_frame, &ctx);
+    let applied_entry = Entry::pick(ret_state, Entry::of(rd_frame.child), fetched);
+    let score = lit(0, sw) - mux(ret_state, value, child_value);
+    let better = gt_signed(score, ctx_in.best);
+    let raises = better & gt_signed(score, ctx_in.alpha);
+    let cutoff = raises & ge_signed(score, ctx_in.beta);
+    let new_best = mux(better, score, ctx_in.best);
+    let new_alpha = mux(raises, score, ctx_in.alpha);
+    let applied_move = concat(&[applied_entry.promo, applied_entry.to, applied_entry.from]);
+    let new_bm_valid = better | ctx_in.bm_valid;
+    let new_bm = mux(better, applied_move, ctx_in.bm);
+    let all_mask = |count: Signal| -> Signal {
+        let bits: Vec<Signal> = (0..p.list as u64).map(|i| count.gt(lit(i, cw))).collect();
+        concat_lsb_first(&bits)
+    };
+    let remaining = (ctx_in.searched & all_mask(ctx_in.count))
+        .ne(all_mask(ctx_in.count))
+        .named("remaining");
+    let applying = leaf_child | ret_state;
+    let continue_search = applying & !cutoff & remaining;
+    let node_returns = applying & !continue_search;
+
+    // The election: the unsearched capture with the fewest replies, first in the list.
+    // In ordering's last cycle the last child's key is the one being counted.
+    let keys_for: Vec<Signal> = (0..p.list)
+        .map(|i| {
+            let mine = mux(ret_state, rd_frame.keys[i], ctx.keys[i]);
+            mux(o_elect & last.eq(i as u64), key_now, mine)
+        })
+        .collect();
+    let searched_for = ctx_in.searched;
+    let live: Vec<Signal> = (0..p.list)
+        .map(|i| !searched_for.bit(i as u32) & ctx_in.count.gt(lit(i as u64, cw)))
+        .collect();
+    let prio: Vec<Signal> = keys_for.iter().map(|k| !*k).collect();
+    let (grant, _) = crate::gates::elect_first(&live, &prio);
+    let elected = encode(&grant).named("elected");
+    let elect_now = continue_search | o_elect;
+    let searched_elected = (searched_for | concat_lsb_first(&grant)).named("searched_next");
+
+    // Gen: each capture in the clock it is emitted.
+    let piece_at = |sq: Signal| -> Signal {
+        let cells: Vec<Signal> = (0..64u32).map(|i| pieces.bits(4 * i..4 * i + 4)).collect();
+        let hot: Vec<Signal> = (0..64u64).map(|i| sq.eq(i)).collect();
+        or_all(
+            &(0..64)
+                .map(|i| mux(hot[i], cells[i], lit(0, 4)))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let mover_now = piece_at(next_from);
+    let ep_square = concat(&[mux(root_black, lit(2, 3), lit(5, 3)), root_ep_file]);
+    let ep_now =
+        sp.eq(0) & root_ep_valid & mover_now.bits(0..3).eq(u64::from(PAWN)) & next_to.eq(ep_square);
+    let victim_now = mux(
+        ep_now,
+        concat(&[!mover_now.bit(3), lit(u64::from(PAWN), 3)]),
+        piece_at(next_to),
+    );
+    let gen_word = Entry {
+        from: next_from,
+        to: next_to,
+        promo: next_promo,
+        mover: mover_now,
+        victim: victim_now,
+        ep: ep_now,
+    }
+    .word();
+    let list_full = n.eq(p.list as u64);
+    let gen_write = in_gen & next_valid & !list_full;
+    let gen_overflow = in_gen & next_valid & list_full;
+    let count_after = mux(gen_write, n + 1u64, n);
+    let gen_done = in_gen & next_done & !gen_overflow;
+    let gen_single = gen_done & count_after.le(1u64);
+    let gen_order = gen_done & !count_after.le(1u64);
+
+    // Second: the node is known.
+    let s_win = second & no_move_now;
+    let s_draw = second & !no_move_now & insufficient;
+    let s_quiet = second & !no_move_now & !insufficient & quiet_now;
+    let s_caps = second & !no_move_now & !insufficient & !quiet_now;
+    let s_overflow = s_caps & sp.ge(p.plies as u64);
+    let s_gen = s_caps & !s_overflow;
+    let quiet_value = material_of(side) + own_value + opp_value;
+
+    // Returning a value: at the job's position the search is done.
+    let returns = (s_win | s_draw | quiet_eval | node_returns).named("returns");
+    let ret_value = mux(
+        s_win,
+        win(0),
+        mux(s_draw, lit(0, sw), mux(quiet_eval, quiet_value, new_best)),
+    );
+    let at_root = mux(ret_state, sp.eq(1), sp.eq(0));
+    let finishes = returns & at_root;
+    let overflows = s_overflow | gen_overflow;
+
+    // The next state.
+    let case = |c: Signal, s: State| mux(c, lit(s as u64, 4), lit(0, 4));
+    let next_state = or_all(&[
+        case(enter, State::Second),
+        case(s_quiet, State::QuietFv),
+        case(s_gen, State::Gen),
+        case(quiet_fv, State::QuietWait),
+        case(quiet_wait, State::QuietEval),
+        case(in_gen & !next_done & !gen_overflow, State::Gen),
+        case(gen_single, State::Fetch),
+        case(gen_order, State::Order),
+        case(order & !o_elect, State::Order),
+        case(elect_now, State::Fetch),
+        case(descend, State::Enter),
+        case(returns & !at_root, State::Return),
+        case(finishes, State::Done),
+        case(overflows, State::Overflow),
+    ])
+    .named("next_state");
+    state.set_next(mux(start, lit(State::Enter as u64, 4), next_state));
+    state.set_enable(start | go);
+
+    // The stack pointer and the job's registers.
+    sp.set_next(mux(start, lit(0, spw), mux(descend, sp + 1u64, sp - 1u64)));
+    sp.set_enable(start | descend | ret_state);
+    for (r, v) in [
+        (root_black, black_in),
+        (root_ep_valid, ep_valid_in),
+        (root_ep_file, ep_file_in),
+        (root_ply, ply_in),
+    ] {
+        r.set_next(v);
+        r.set_enable(start);
+    }
+
+    // The context.
+    let fresh_keys = lit(0, 4);
+    let ctx_start = Ctx {
+        alpha: alpha_in,
+        beta: beta_in,
+        best: slit(-INFINITE),
+        bm_valid: lit(0, 1),
+        bm: lit(0, 15),
+        count: lit(0, cw),
+        cur: lit(0, iw),
+        ordered: lit(0, 1),
+        keys: vec![fresh_keys; p.list],
+        searched: lit(0, p.list as u32),
+        child: lit(0, WORD),
+    };
+    let ctx_child = Ctx {
+        alpha: lit(0, sw) - ctx.beta,
+        beta: lit(0, sw) - ctx.alpha,
+        ..ctx_start.clone()
+    };
+    let ctx_applied = Ctx {
+        alpha: new_alpha,
+        beta: ctx_in.beta,
+        best: new_best,
+        bm_valid: new_bm_valid,
+        bm: new_bm,
+        count: ctx_in.count,
+        cur: mux(elect_now, elected, ctx_in.cur),
+        ordered: ctx_in.ordered,
+        keys: ctx_in.keys.clone(),
+        searched: mux(elect_now, searched_elected, ctx_in.searched),
+        child: ctx_in.child,
+    };
+    let with_keys: Vec<Signal> = (0..p.list)
+        .map(|i| mux(o_count & (h - 2u64).eq(i as u64), key_now, ctx.keys[i]))
+        .collect();
+    let ctx_order = Ctx {
+        keys: with_keys,
+        cur: mux(o_elect, elected, ctx.cur),
+        searched: mux(o_elect, searched_elected, ctx.searched),
+        ..ctx.clone()
+    };
+    let ctx_gen = Ctx {
+        count: count_after,
+        searched: mux(
+            gen_single,
+            lit(1, p.list as u32),
+            mux(gen_done, lit(0, p.list as u32), ctx.searched),
+        ),
+        cur: mux(gen_single, lit(0, iw), ctx.cur),
+        ordered: mux(gen_done, gen_order, ctx.ordered),
+        ..ctx.clone()
+    };
+    let ctx_next = Ctx::pick(
+        start,
+        &ctx_start,
+        &Ctx::pick(
+            descend,
+            &ctx_child,
+            &Ctx::pick(
+                applying,
+                &ctx_applied,
+                &Ctx::pick(order, &ctx_order, &Ctx::pick(in_gen, &ctx_gen, &ctx)),
+            ),
+        ),
+    );
+    for (r, v) in ctx.fields().into_iter().zip(ctx_next.fields()) {
+        r.set_next(v);
+        r.set_enable(start | go);
+    }
+
+    // Values, pipelines and flags.
+    value.set_next(mux(start, lit(0, sw), ret_value));
+    value.set_enable(start | returns);
+    oc.set_next(mux(gen_order, lit(1, ocw), oc + 1u64));
+    oc.set_enable(gen_order | order);
+    mat_a.set_next(material_of(!side));
+    mat_a.set_enable(o_latch_a);
+    insuff_a.set_next(insufficient);
+    insuff_a.set_enable(o_latch_a);
+    mat_b.set_next(mat_a);
+    mat_b.set_enable(o_count);
+    kind_b.set_next(kind_now);
+    kind_b.set_enable(o_count);
+    forward.set_next(gen_single);
+    forward.set_enable(gen_single | elect_now);
+    gen_entry.set_next(gen_word);
+    gen_entry.set_enable(gen_write);
+    last_pending.set_next(o_elect);
+    last_pending.set_enable(o_elect | fetch);
+    forward_leaf.set_next(leaf_child & last_pending & continue_search & elected.eq(last));
+    forward_leaf.set_enable(fetch);
+    last_leaf.set_next(pending_leaf);
+    last_leaf.set_enable(fetch & last_pending);
+    nodes.set_next(mux(start, lit(1, 32), nodes + 1u64));
+    nodes.set_enable(start | fetch);
+    cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
+    cycles.set_enable(start | go);
+
+    // The move made: ordering's, or the descent's.
+    let made = Entry::pick(order, rd_entry, fetched);
+    let making = o_make | descend;
+    cur_move.set_next(concat(&[made.to, made.from]));
+    cur_move.set_enable(making);
+
+    // Outputs of a finished job.
+    let ends = finishes | overflows;
+    out_done.set_next(!start & ends);
+    out_done.set_enable(start | ends);
+    out_overflow.set_next(!start & overflows);
+    out_overflow.set_enable(start | ends);
+    out_score.set_next(mux(overflows | start, lit(0, sw), ret_value));
+    out_score.set_enable(start | ends);
+    out_best_valid.set_next(!start & !overflows & ctx_next.bm_valid);
+    out_best_valid.set_enable(start | ends);
+    out_best.set_next(mux(overflows | start, lit(0, 15), ctx_next.bm));
+    out_best.set_enable(start | ends);
+    out_nodes.set_next(mux(start, lit(0, 32), mux(fetch, nodes + 1u64, nodes)));
+    out_nodes.set_enable(start | ends);
+    out_cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
+    out_cycles.set_enable(start | ends);
+
+    // To the generator: a start for a node's side (the job's, a descent's, ordering's
+    // and a quiet node's other side), or a cycle.
+    let child_side = !side;
+    let gen_start = start | s_quiet | descend | o_make | o_start_us;
+    m.output("gen_start", gen_start);
+    m.output(
+        "gen_black",
+        mux(start, black_in, mux(o_start_us, side, child_side)),
+    );
+    m.output("gen_ep_valid", start & ep_valid_in);
+    m.output("gen_ep_file", ep_file_in);
+    m.output("gen_req", enter | s_gen | in_gen);
+
+    // Cell writes: a make (ordering's over the snapshot, or a descent's) or an unmake.
+    let unmake = ret_state;
+    let w = Entry::pick(unmake, Entry::of(rd_frame.child), made);
+    let placed = w.placed(&m);
+    let empty = lit(u64::from(EMPTY), 4);
+    let put = [
+        (w.from, mux(unmake, w.mover, empty)),
+        (w.to, mux(unmake, mux(w.ep, empty, w.victim), placed)),
+        (w.victim_square(), mux(unmake, w.victim, empty)),
+    ];
+    let writes = making | unmake;
+    for (k, (sq, piece)) in put.iter().enumerate() {
+        m.output(&format!("put_sq{k}"), *sq);
+        m.output(&format!("put_piece{k}"), *piece);
+        let en = if k == 2 { writes & w.ep } else { writes };
+        m.output(&format!("put_en{k}"), en);
+    }
+    m.output("save", gen_order);
+    m.output("restore", order & odd & h_ge_1);
+    m.output("delta_en", writes);
+    m.output("delta_neg", unmake);
+    m.output("from_snap", o_make);
+    m.output("placed", placed);
+    m.output("mover", w.mover);
+    m.output("victim", w.victim);
+
+    // Table reads: registered reads keep their address until the next one.
+    let own_addr_q = reg("own_addr_q", 8);
+    let own_read = quiet_fv | o_count;
+    let own_addr = mux(own_read, table_index(quiets.zext(12)), own_addr_q);
+    own_addr_q.set_next(own_addr);
+    m.output("own_addr", own_addr);
+    m.output("opp_addr", table_index(legal));
+
+    // Memories.
+    let entry_raddr_q = reg("entry_raddr_q", slw);
+    let entry_read = gen_order | o_read_next | elect_now;
+    let entry_idx = mux(
+        gen_order,
+        lit(0, iw),
+        mux(o_read_next, h.bits(0..iw), elected),
+    );
+    // The read after a return is in the parent's list (one ply up).
+    let parent_slot = concat(&[(sp - 1u64).bits(0..saw), entry_idx]);
+    let entry_raddr = mux(
+        entry_read,
+        mux(ret_state, parent_slot, slot(entry_idx)),
+        entry_raddr_q,
+    );
+    entry_raddr_q.set_next(entry_raddr);
+    m.output("entry_raddr", entry_raddr);
+    m.output("leaf_raddr", entry_raddr);
+    m.output("entry_we", gen_write);
+    m.output("entry_waddr", slot(n.bits(0..iw)));
+    m.output("entry_wdata", gen_word);
+    let leaf_we = o_value | (fetch & last_pending);
+    let leaf_idx = mux(fetch, last, (h - 2u64).bits(0..iw));
+    m.output("leaf_we", leaf_we);
+    m.output("leaf_waddr", slot(leaf_idx));
+    m.output("leaf_wdata", pending_leaf);
+    let frame_raddr_q = reg("frame_raddr_q", saw);
+    let frame_read = returns & !at_root;
+    let up = mux(ret_state, sp - 2u64, sp - 1u64).bits(0..saw);
+    let frame_raddr = mux(frame_read, up, frame_raddr_q);
+    frame_raddr_q.set_next(frame_raddr);
+    m.output("frame_raddr", frame_raddr);
+    m.output("frame_we", descend);
+    m.output("frame_waddr", sp.bits(0..saw));
+    let mut parent = ctx.clone();
+    parent.child = fetched.word();
+    m.output("frame_wdata", parent.word());
+
+    OutputSignals {
+        done: out_done,
+        overflow: out_overflow,
+        score: out_score,
+        best_valid: out_best_valid,
+        best_from: out_best.bits(0..6),
+        best_to: out_best.bits(6..12),
+        best_promo: out_best.bits(12..15),
+        nodes: out_nodes,
+        cycles: out_cycles,
+    }
+    .outputs(&m);
+    DebugSignals {
+        state,
+        sp: sp.zext(6),
+        node_alpha: ctx.alpha,
+        node_beta: ctx.beta,
+        node_best: ctx.best,
+        count: n.zext(6),
+        move_from: cur_move.bits(0..6),
+        move_to: cur_move.bits(6..12),
+        value,
+        material: material_of(side),
+    }
+    .outputs(&m);
+    m.finish()
+}
