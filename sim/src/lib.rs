@@ -39,6 +39,7 @@ mod engine;
 pub mod flat;
 mod invert;
 mod layout;
+mod op;
 mod ops;
 mod optimize;
 mod program;
