@@ -31,12 +31,35 @@
 //! assert_eq!(sim.get(count), 5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! A [`BatchSimulator`] runs many independent instances ("lanes") of one design
+//! together, each with its own inputs, registers and memories: the design is lowered
+//! to one-bit gates and bit-sliced, one lane per bit of a machine word, so one operation
+//! evaluates a gate of 64 lanes (256 per pass by default). Setting a lane's input and
+//! reading a lane's output are a store and a load; the bits move between lanes and
+//! words once per evaluation, for the inputs that changed and the outputs read.
+//!
+//! ```
+//! let counter = hw::blocks::counter::counter()?;
+//! let mut batch = sim::BatchSimulator::new(&counter, 100)?;
+//! let (en, count) = (batch.input("en")?, batch.output("count")?);
+//! batch.reset();
+//! for lane in 0..100 { batch.set(lane, en, (lane % 2) as u64); }
+//! for _ in 0..5 { batch.step(); }
+//! assert_eq!((batch.get(0, count), batch.get(1, count)), (0, 5));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Either one writes waveforms ([`Waveform`]; a batch one lane at a time, through
+//! [`BatchSimulator::lane`]).
 
+mod batch;
 mod clock;
 mod compile;
 mod edge;
 mod engine;
 pub mod flat;
+mod gates;
 mod invert;
 mod layout;
 mod op;
@@ -48,7 +71,8 @@ pub mod timing;
 pub mod vcd;
 mod words;
 
+pub use batch::{BatchOptions, BatchSimulator, BatchStats, Lane};
 pub use engine::{InputId, OutputId, SimError, SimOptions, SimStats, Simulator};
 pub use program::LoopError;
 pub use timing::{TimingPath, TimingReport, analyze as timing};
-pub use vcd::Waveform;
+pub use vcd::{Probe, Waveform};

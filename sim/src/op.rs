@@ -192,3 +192,71 @@ mod tests {
         assert_eq!(COUNT, Op::Generic as usize + 1);
     }
 }
+
+/// The bitwise operators of the batch program ([`crate::batch`]): every value is one bit
+/// of many instances, one instance per bit of a word, so an operator is one machine
+/// operation on a word (or an array of words) whatever its lanes hold.
+macro_rules! gate_operators {
+    ($( $(#[$doc:meta])* $name:ident: $arity:expr, $cost:expr; )*) => {
+        /// Bitwise operators of the batch program; operands are `a`, `b`, `c` in order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u8)]
+        pub(crate) enum GateOp {
+            $( $(#[$doc])* $name, )*
+        }
+
+        impl GateOp {
+            /// Every operator, in table order.
+            pub(crate) const ALL: &'static [GateOp] = &[$(GateOp::$name),*];
+
+            /// Number of operands.
+            pub(crate) const fn arity(self) -> usize {
+                match self { $( GateOp::$name => $arity, )* }
+            }
+
+            /// Relative cost (operations per word, loads included).
+            pub(crate) const fn cost(self) -> u32 {
+                match self { $( GateOp::$name => $cost, )* }
+            }
+
+            /// The operator of index `k` (for const-generic dispatch).
+            #[inline(always)]
+            pub(crate) const fn from_index(k: u8) -> GateOp {
+                GateOp::ALL[k as usize]
+            }
+        }
+
+        /// Call `visit.run::<OP>()` with `op`'s index as a constant.
+        #[inline(always)]
+        pub(crate) fn dispatch_gate<V: OpVisitor>(op: GateOp, visit: V) {
+            match op {
+                $( GateOp::$name => visit.run::<{ GateOp::$name as u8 }>(), )*
+            }
+        }
+    };
+}
+
+gate_operators! {
+    /// `!a`
+    Not: 1, 2;
+    /// `a & b`
+    And: 2, 3;
+    /// `a | b`
+    Or: 2, 3;
+    /// `a ^ b`
+    Xor: 2, 3;
+    /// `a & !b`
+    AndNot: 2, 4;
+    /// `a | !b`
+    OrNot: 2, 4;
+    /// `!(a ^ b)`
+    Xnor: 2, 4;
+    /// `a ? b : c`, bit by bit.
+    Mux: 3, 5;
+    /// `a ^ b ^ c` (the sum bit of an adder).
+    Xor3: 3, 5;
+    /// Majority of `a`, `b`, `c` (the carry of an adder).
+    Maj: 3, 6;
+    /// A memory read port (`a`: its index); writes the port's data bits.
+    MemRead: 0, 40;
+}

@@ -4,7 +4,7 @@
 use crate::flat::{FlatId, FlatKind, FlatNetlist};
 
 /// What is live.
-pub(super) struct Live {
+pub(crate) struct Live {
     /// Per flat node.
     pub node: Vec<bool>,
     /// Per memory.
@@ -13,7 +13,7 @@ pub(super) struct Live {
 
 /// Mark what the outputs and inputs (and with `keep_named` the named signals) need,
 /// through registers and memory write ports.
-pub(super) fn live(flat: &FlatNetlist, canon: &[FlatId], keep_named: bool) -> Live {
+pub(crate) fn live(flat: &FlatNetlist, canon: &[FlatId], keep_named: bool) -> Live {
     let n = flat.nodes.len();
     let mut live = vec![false; n];
     let mut mem_live = vec![false; flat.memories.len()];

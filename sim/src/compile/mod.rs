@@ -18,7 +18,7 @@
 //! slot and run on a fast path; wider ones take several words and run through the
 //! reference semantics in `words`.
 
-mod live;
+pub(crate) mod live;
 mod lower;
 mod names;
 mod slots;
@@ -33,7 +33,7 @@ use crate::optimize::{simplify, topo};
 use crate::program::*;
 use crate::schedule::schedule;
 
-use live::Live;
+pub(crate) use live::Live;
 use slots::Slots;
 
 /// What the passes after slot allocation read: the folded netlist and its plan.
