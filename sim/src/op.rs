@@ -193,7 +193,7 @@ mod tests {
     }
 }
 
-/// The bitwise operators of the batch program ([`crate::batch`]): every value is one bit
+/// The bitwise operators of the batch program (the `batch` module): every value is one bit
 /// of many instances, one instance per bit of a word, so an operator is one machine
 /// operation on a word (or an array of words) whatever its lanes hold.
 macro_rules! gate_operators {
