@@ -116,7 +116,14 @@ impl Simulator {
 
     /// Compile `top` with options.
     pub fn with_options(top: &Module, opts: SimOptions) -> Result<Simulator, SimError> {
-        let mut prog = compile(FlatNetlist::new(top), opts.keep_named, !opts.reference)?;
+        let flat = FlatNetlist::new(top);
+        // Repeated instances in lanes (the plain path keeps them apart).
+        let flat = if opts.reference {
+            flat
+        } else {
+            crate::lanes::pack(flat)
+        };
+        let mut prog = compile(flat, opts.keep_named, !opts.reference)?;
         let max_wide = prog
             .wide
             .iter()

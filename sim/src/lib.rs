@@ -14,9 +14,13 @@
 //! slots into a value array of exactly 2^16 words for designs that fit (no mask, no
 //! bounds check); registers fed by input slices shift and mask at the clock edge, in
 //! groups that share an enable, without data-dependent branches; and the logic is
-//! evaluated only when a value it reads has changed. Every one of these is checked by
-//! the differential tests against Icarus Verilog, and against the plain path
-//! ([`SimOptions::reference`]) on random netlists.
+//! evaluated only when a value it reads has changed. The many instances of one module
+//! (the 64 cells of the move generator) are evaluated in lanes, one instance per bit of
+//! a word: each of the module's gates is one word operation for all of them, neighbour
+//! wiring a shift, and chains through the instances (rays) are repeated as often as the
+//! longest chain needs. Every one of these is checked by the differential tests against
+//! Icarus Verilog, and against the plain path ([`SimOptions::reference`]) on random
+//! netlists and random arrays of instances.
 //!
 //! Per cycle: set inputs ([`Simulator::set`]), read outputs ([`Simulator::get`], which
 //! evaluates on demand), then [`Simulator::step`] (one rising clock edge).
@@ -61,6 +65,7 @@ mod engine;
 pub mod flat;
 mod gates;
 mod invert;
+mod lanes;
 mod layout;
 mod op;
 mod ops;
