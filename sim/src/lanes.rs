@@ -228,6 +228,10 @@ struct Module {
     /// The state gates' next values and reset values, in state order.
     next: Vec<Lit>,
     reset: Vec<Option<bool>>,
+    /// Per state bit: the register's next value and enable as written (the enable
+    /// stays an enable when every instance reads the same bit for it).
+    data: Vec<Lit>,
+    enable: Vec<Option<Lit>>,
     /// Per input gate (module node index, bit).
     inputs: HashMap<Lit, (usize, u32)>,
 }
@@ -362,6 +366,7 @@ impl Packer<'_> {
             }
         }
         let mut next = Vec::new();
+        let (mut data, mut enables) = (Vec::new(), Vec::new());
         for &x in &regs {
             let FlatKind::Reg {
                 next: d, enable, ..
@@ -372,6 +377,8 @@ impl Packer<'_> {
             let d = bits[local(*d)].clone();
             let en = enable.map(|e| bits[local(e)][0]);
             for (b, &q) in bits[x].clone().iter().enumerate() {
+                data.push(d[b]);
+                enables.push(en);
                 next.push(match en {
                     Some(e) => g.mux(e, d[b], q),
                     None => d[b],
@@ -383,6 +390,8 @@ impl Packer<'_> {
             bits,
             next,
             reset,
+            data,
+            enable: enables,
             inputs,
         })
     }
@@ -492,13 +501,47 @@ impl Packer<'_> {
                 prev = cur;
             }
         }
-        // Registers: the state gates' words.
+        // Registers: the state gates' words. An enable that every instance reads from
+        // the same bit stays an enable (loaded at the clock edge, and the inputs it
+        // gates are then read only there); another becomes a select per lane.
+        let state: HashMap<u32, usize> =
+            m.g.gates
+                .iter()
+                .enumerate()
+                .filter_map(|(l, g)| match g {
+                    Gate::State(k) => Some((*k, l)),
+                    _ => None,
+                })
+                .collect();
         for (k, (&nx, r)) in m.next.iter().zip(&m.reset).enumerate() {
-            let q = m.g.gates.iter().position(|g| *g == Gate::State(k as u32));
-            let Some(q) = q else { continue };
+            let Some(&q) = state.get(&(k as u32)) else {
+                continue;
+            };
+            let common = m.enable[k].and_then(|e| match m.g.gates[e as usize] {
+                Gate::Input { .. } => match sources[&e][..] {
+                    [Src::Node(id, b), ..]
+                        if sources[&e].iter().all(|s| *s == Src::Node(id, b)) =>
+                    {
+                        Some((id, b))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+            let (next, enable) = match common {
+                Some((id, b)) => {
+                    let bit = if self.flat.nodes[id as usize].width == 1 {
+                        id
+                    } else {
+                        self.push(FlatKind::Slice(id, b), 1)
+                    };
+                    (word[m.data[k] as usize], Some(bit))
+                }
+                None => (word[nx as usize], None),
+            };
             self.flat.nodes[word[q] as usize].kind = FlatKind::Reg {
-                next: word[nx as usize],
-                enable: None,
+                next,
+                enable,
                 reset: r.map(|one| Bits::from_u64(if one { hw::mask64(n) } else { 0 }, n)),
             };
         }
