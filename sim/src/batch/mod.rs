@@ -77,6 +77,10 @@ pub struct BatchSimulator {
     mems: Vec<u64>,
     /// Inputs staged per lane (`words_for(width)` words each).
     stage: Vec<Vec<u64>>,
+    /// Per input: mask of its low word and words per lane.
+    in_shape: Vec<(u64, usize)>,
+    /// Per output: words per lane.
+    out_words: Vec<usize>,
     /// Per input and group of 64 lanes: changed since the last evaluation.
     in_dirty: Vec<Vec<bool>>,
     /// Outputs per lane, valid per output and group of 64 lanes.
@@ -132,6 +136,12 @@ impl BatchSimulator {
                 .map(|i| vec![0; all * words_for(i.1)])
                 .collect(),
             in_dirty: vec![vec![false; groups]; prog.inputs.len()],
+            in_shape: prog
+                .inputs
+                .iter()
+                .map(|i| (mask64(i.1.min(64)), words_for(i.1)))
+                .collect(),
+            out_words: prog.outputs.iter().map(|o| words_for(o.1)).collect(),
             out_cache: prog
                 .outputs
                 .iter()
@@ -233,13 +243,21 @@ impl BatchSimulator {
     /// Set an input of one lane (truncated to the input's width).
     #[inline]
     pub fn set(&mut self, lane: usize, input: InputId, value: u64) {
-        let w = self.prog.inputs[input.0].1;
-        let n = words_for(w);
-        let v = value & mask64(w);
-        let s = &mut self.stage[input.0][lane * n..lane * n + n];
-        if s[0] != v || s[1..].iter().any(|&x| x != 0) {
+        let (mask, n) = self.in_shape[input.0];
+        let v = value & mask;
+        let changed = if n == 1 {
+            let s = &mut self.stage[input.0][lane];
+            let changed = *s != v;
+            *s = v;
+            changed
+        } else {
+            let s = &mut self.stage[input.0][lane * n..lane * n + n];
+            let changed = s[0] != v || s[1..].iter().any(|&x| x != 0);
             s[0] = v;
             s[1..].fill(0);
+            changed
+        };
+        if changed {
             self.in_dirty[input.0][lane / 64] = true;
             self.dirty = true;
         }
@@ -269,7 +287,7 @@ impl BatchSimulator {
     /// changed.
     #[inline]
     pub fn get(&mut self, lane: usize, output: OutputId) -> u64 {
-        let n = words_for(self.prog.outputs[output.0].1);
+        let n = self.out_words[output.0];
         if self.dirty || !self.out_valid[output.0][lane / 64] {
             self.fill_output(output.0, lane / 64);
         }
