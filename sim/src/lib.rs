@@ -39,7 +39,7 @@
 //! A [`BatchSimulator`] runs many independent instances ("lanes") of one design
 //! together, each with its own inputs, registers and memories: the design is lowered
 //! to one-bit gates and bit-sliced, one lane per bit of a machine word, so one operation
-//! evaluates a gate of 64 lanes (256 per pass by default). Setting a lane's input and
+//! evaluates a gate of 64 lanes (up to 512 per pass). Setting a lane's input and
 //! reading a lane's output are a store and a load; the bits move between lanes and
 //! words once per evaluation, for the inputs that changed and the outputs read.
 //!

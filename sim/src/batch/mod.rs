@@ -14,9 +14,27 @@
 //! only for inputs that changed), and [`BatchSimulator::get`] turns an output of 64
 //! lanes back into words once per evaluation, then reads a word.
 //!
-//! Measured on `movegen` (`antichip bench sim`; figures in the README and the report of
-//! the change that added this module): words per value `W` = 1, 2, 4 and 8 were tried;
-//! see [`BatchOptions::words`].
+//! Alternatives measured on the whole `movegen` chip (the `antichip bench sim` workload,
+//! 512 lanes each at its own place in the table, every input set and every output read
+//! each cycle; on-CPU instance-cycles per second, one core, the median of three runs on
+//! a machine shared with other builds, so about +-20%):
+//!
+//! | words per value `W` (lanes per pass) | instance-cycles/s |
+//! |---|---|
+//! | 1 (64) | 4.2 M |
+//! | 2 (128) | 3.8 M |
+//! | 4 (256) | 6.2 M |
+//! | 8 (512) | 7.1 M |
+//!
+//! Wider passes spread each instruction's loads and dispatch over more lanes until the
+//! values outgrow the cache; the default takes the smallest `W` that holds all lanes, at
+//! most 8. Two things mattered as much: slots reused once their last reader has run
+//! (movegen's 15,862 instructions need 5,159 slots, a value array that stays in L2
+//! at `W = 4`), and staging inputs per lane (setting a one-word input is a compare and a
+//! store: 5.1-6.4 M -> 7.4 M at 256 lanes, when `set` computed masks and bounds each
+//! time). The peer figure: Verilator -O3 runs one instance at 0.10-0.15 M cycles/s on
+//! the same machine, so the batch is 40-70 times Verilator running the same instances one
+//! after another.
 
 mod compile;
 mod eval;
@@ -38,7 +56,7 @@ pub struct BatchOptions {
     /// Keep every named signal computed (for waveforms of a lane).
     pub keep_named: bool,
     /// Words per value in a pass (1, 2, 4 or 8: 64 to 512 lanes per pass); by default
-    /// the smallest that holds all lanes, at most 4.
+    /// the smallest that holds all lanes, at most 8.
     pub words: Option<usize>,
 }
 
@@ -107,7 +125,7 @@ impl BatchSimulator {
         let lanes = lanes.max(1);
         let w = match opts.words {
             Some(w @ (1 | 2 | 4 | 8)) => w,
-            Some(_) | None => lanes.div_ceil(64).next_power_of_two().min(4),
+            Some(_) | None => lanes.div_ceil(64).next_power_of_two().min(8),
         };
         let blocks = lanes.div_ceil(64 * w);
         let all = blocks * 64 * w;
@@ -415,7 +433,8 @@ impl BatchSimulator {
     }
 
     /// Hold `rst` high in every lane for one clock edge, then low (no-op edge when the
-    /// design has no reset).
+    /// design has no reset). To reset one lane, set its `rst` input (an input like any
+    /// other) for a step.
     pub fn reset(&mut self) {
         if let Some(r) = self.prog.rst {
             self.set_all(InputId(r), 1);
