@@ -130,3 +130,41 @@ fn the_move_generators_cells_in_lanes_agree_with_the_plain_path() {
     let stim = held(&top, 100, 4);
     agree(&top, &stim, true, "movegen, named signals");
 }
+
+/// Cells chained through logic outside them (an inverter between neighbours): bit by bit
+/// no loop, word by word one (the inverters read the output word and feed the input
+/// word). The instances stay apart, and the design simulates as the plain path does.
+#[test]
+fn a_chain_through_outside_logic_keeps_its_instances_apart() {
+    use hw::ModuleBuilder;
+    let cell = {
+        let m = ModuleBuilder::new("link");
+        let (a, b) = (m.input("a", 1), m.input("b", 1));
+        // A shift register of eight bits stirred by `b`: enough logic per cell to pack.
+        let regs: Vec<_> = (0..8)
+            .map(|i| m.reg_reset(&format!("r{i}"), 1, 0))
+            .collect();
+        let y = (a ^ b) | regs[7];
+        regs[0].set_next(y & b);
+        for i in 1..8 {
+            regs[i].set_next((regs[i - 1] ^ b) | (regs[i] & !a));
+        }
+        m.output("y", y);
+        m.finish().unwrap()
+    };
+    let m = ModuleBuilder::new("chain");
+    let b = m.input("b", 16);
+    let mut prev = m.lit(0, 1);
+    let mut ys = Vec::new();
+    for k in 0..16 {
+        let u = m.instance(&format!("cell_{k}"), &cell);
+        u.connect("a", !prev);
+        u.connect("b", b.bit(k));
+        prev = u.output("y");
+        ys.push(prev);
+    }
+    m.output("ys", hw::concat(&ys));
+    let top = m.finish().unwrap();
+    let stim = held(&top, 50, 9);
+    agree(&top, &stim, false, "chain through inverters");
+}

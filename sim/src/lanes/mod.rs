@@ -42,6 +42,7 @@ use hw::Bits;
 
 use crate::flat::{FlatId, FlatKind, FlatNetlist};
 use crate::gates::Lit;
+use crate::optimize::topo;
 
 /// Fewest instances worth packing.
 const MIN_INSTANCES: usize = 8;
@@ -170,7 +171,10 @@ impl Packer<'_> {
                 )
             })
             .count();
-        if !p.emit(&module, per_instance * insts.len() / 2) {
+        // Words are coarser than bits: a path from one instance through outside logic
+        // into another that is not a loop bit by bit can be one word by word. Such a
+        // design keeps its instances apart.
+        if !p.emit(&module, per_instance * insts.len() / 2) || topo(p.flat).is_err() {
             *p.flat = saved;
         }
     }
