@@ -261,6 +261,7 @@ impl BatchSimulator {
     /// Set an input of one lane (truncated to the input's width).
     #[inline]
     pub fn set(&mut self, lane: usize, input: InputId, value: u64) {
+        self.check(lane);
         let (mask, n) = self.in_shape[input.0];
         let v = value & mask;
         let changed = if n == 1 {
@@ -283,6 +284,7 @@ impl BatchSimulator {
 
     /// Set an input of one lane from a value of any width (truncated or zero-extended).
     pub fn set_bits(&mut self, lane: usize, input: InputId, value: &Bits) {
+        self.check(lane);
         let w = self.prog.inputs[input.0].1;
         let v = Bits::from_words(value.words(), w);
         let n = words_for(w);
@@ -305,6 +307,7 @@ impl BatchSimulator {
     /// changed.
     #[inline]
     pub fn get(&mut self, lane: usize, output: OutputId) -> u64 {
+        self.check(lane);
         let n = self.out_words[output.0];
         if self.dirty || !self.out_valid[output.0][lane / 64] {
             self.fill_output(output.0, lane / 64);
@@ -314,6 +317,7 @@ impl BatchSimulator {
 
     /// An output of one lane, of any width.
     pub fn get_bits(&mut self, lane: usize, output: OutputId) -> Bits {
+        self.check(lane);
         let (w, n) = (
             self.prog.outputs[output.0].1,
             words_for(self.prog.outputs[output.0].1),
@@ -322,6 +326,16 @@ impl BatchSimulator {
             self.fill_output(output.0, lane / 64);
         }
         Bits::from_words(&self.out_cache[output.0][lane * n..lane * n + n], w)
+    }
+
+    /// Lanes are numbered from 0 to `lanes() - 1`.
+    #[inline(always)]
+    fn check(&self, lane: usize) {
+        assert!(
+            lane < self.lanes,
+            "lane {lane} of a batch of {} lanes",
+            self.lanes
+        );
     }
 
     /// Turn output `o` of group `g` (64 lanes) into words.
@@ -471,6 +485,7 @@ impl BatchSimulator {
     /// Values of one lane's named signals, in the order of
     /// [`named_list`](Self::named_list), written into `out`.
     pub fn named_values(&mut self, lane: usize, out: &mut Vec<Bits>) {
+        self.check(lane);
         self.eval();
         let (w, size) = (self.w, self.size);
         let (block, l) = (lane / (64 * w), lane % (64 * w));
@@ -488,6 +503,7 @@ impl BatchSimulator {
 
     /// A view of one lane for waveforms ([`crate::Waveform`]).
     pub fn lane(&mut self, lane: usize) -> Lane<'_> {
+        self.check(lane);
         Lane { sim: self, lane }
     }
 }
