@@ -9,8 +9,9 @@
 //! Only instructions that depend on exactly one word of state move, so every moved
 //! instruction belongs to one word's list and a write recomputes each at most once.
 
-use crate::ops::{COMPACT_WORDS, apply, is_pure_word_op, packed_reads};
-use crate::program::{NONE, Op, Packed, Program};
+use crate::op::Op;
+use crate::ops::{COMPACT_WORDS, apply};
+use crate::program::{NONE, Packed, Program, reads as slots_read, writes};
 
 /// At most this many words of state for a moved instruction (it is recomputed when
 /// any of them is written).
@@ -49,14 +50,7 @@ impl EdgeLogic {
         let mut written = vec![false; words];
         for &(op, s, e) in &prog.runs {
             for i in &prog.insts[s as usize..e as usize] {
-                let (d, n) = match op {
-                    Op::MemRead => (i.dst, i.c),
-                    Op::Generic => {
-                        let w = &prog.wide[i.a as usize];
-                        (w.dst, hw::words_for(w.width) as u32)
-                    }
-                    _ => (i.dst, 1),
-                };
+                let (d, n) = writes(op, i, &prog.wide);
                 written[d as usize..(d + n) as usize].fill(true);
             }
         }
@@ -68,8 +62,8 @@ impl EdgeLogic {
         let mut reads = Vec::new();
         for &(op, s, e) in &prog.runs {
             for i in &prog.insts[s as usize..e as usize] {
-                if is_pure_word_op(op) {
-                    packed_reads(op, i, &prog.extra, &mut reads);
+                if op.info().pure() {
+                    slots_read(op, i, &prog.extra, &prog.wide, &mut reads);
                     // None: reads computed logic or too many words of state.
                     let mut set = Some([NONE; MAX_SOURCES]);
                     for &r in &reads {

@@ -116,7 +116,14 @@ impl Simulator {
 
     /// Compile `top` with options.
     pub fn with_options(top: &Module, opts: SimOptions) -> Result<Simulator, SimError> {
-        let mut prog = compile(FlatNetlist::new(top), opts.keep_named, !opts.reference)?;
+        let flat = FlatNetlist::new(top);
+        // Repeated instances in lanes (the plain path keeps them apart).
+        let flat = if opts.reference {
+            flat
+        } else {
+            crate::lanes::pack(flat)
+        };
+        let mut prog = compile(flat, opts.keep_named, !opts.reference)?;
         let max_wide = prog
             .wide
             .iter()
@@ -210,15 +217,20 @@ impl Simulator {
     /// Operator histogram and run count of the compiled program (for tuning).
     pub fn debug_histogram(&self) -> String {
         let mut h: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut cost = 0;
         for &(op, start, end) in &self.prog.runs {
             *h.entry(format!("{op:?}")).or_default() += (end - start) as usize;
+            cost += op.info().cost as usize * (end - start) as usize;
         }
         for w in &self.prog.wide {
             let label = crate::flat::kind_label(&w.kind);
             let narrow = if w.width <= 64 { "->narrow" } else { "" };
             *h.entry(format!("wide {label}{narrow}")).or_default() += 1;
         }
-        format!("{} runs; {h:?}", self.prog.runs.len())
+        format!(
+            "{} runs, cost {cost} (operator table units); {h:?}",
+            self.prog.runs.len()
+        )
     }
 
     /// The input named `name`.

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use crate::program::{Inst, Op, WideOp};
+use crate::op::Op;
+use crate::program::{Inst, WideOp};
 use crate::schedule::reads;
 
 /// How reader `r` absorbs NOT `d = !s` (of width `w`), or `None` when it cannot.
@@ -82,7 +83,7 @@ pub(crate) fn absorb_nots(
     order.sort_unstable();
     for (d, k) in order {
         let n = insts[k];
-        let (s, w) = (n.a, n.k.count_ones());
+        let (s, w) = (n.a, n.b);
         let Some(users) = readers.get(&d) else {
             continue;
         };
@@ -133,14 +134,12 @@ mod tests {
             } else {
                 field()
             };
-            let k = if op == Op::Or { 0 } else { mask };
             let r = Inst {
                 op,
                 dst: 6,
                 a,
                 b,
                 c,
-                k,
             };
             let Some(new) = absorbed(&r, d, s, w) else {
                 continue;

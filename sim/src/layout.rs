@@ -6,7 +6,8 @@
 //! inputs, registers, constants and multi-word values keep their places (multi-word
 //! values must stay contiguous).
 
-use crate::program::{NONE, Op, Program, Source};
+use crate::op::Writes;
+use crate::program::{NONE, Program, Source, remap};
 
 /// Renumber the one-word instruction results of `p` in program order.
 pub(crate) fn renumber(p: &mut Program) {
@@ -14,7 +15,7 @@ pub(crate) fn renumber(p: &mut Program) {
     // The slots that move: results of one-word instructions, in evaluation order.
     let mut movable: Vec<u32> = Vec::new();
     for &(op, s, e) in &p.runs {
-        if !matches!(op, Op::MemRead | Op::Generic) {
+        if op.info().writes == Writes::Word {
             movable.extend(p.insts[s as usize..e as usize].iter().map(|i| i.dst));
         }
     }
@@ -25,52 +26,10 @@ pub(crate) fn renumber(p: &mut Program) {
         map[from as usize] = to;
     }
     let m = |s: u32| map[s as usize];
-    // Instructions: the operand fields by operator (see `Packed`).
+    // Instructions: the fields the operator table marks as one-word slots.
     for &(op, s, e) in &p.runs {
         for i in &mut p.insts[s as usize..e as usize] {
-            match op {
-                Op::MemRead | Op::Generic => {}
-                _ => i.dst = m(i.dst),
-            }
-            match op {
-                Op::Not
-                | Op::Slice
-                | Op::ShlK
-                | Op::ShrK
-                | Op::RedAnd
-                | Op::RedOr
-                | Op::RedXor
-                | Op::MemRead
-                | Op::ConcatFirst
-                | Op::EqK => i.a = m(i.a),
-                // A word of a multi-word value: does not move.
-                Op::SliceW => {}
-                Op::OrAnd | Op::OrAndNot | Op::Mux => {
-                    i.a = m(i.a);
-                    i.b = m(i.b);
-                    i.c = m(i.c);
-                }
-                Op::ConcatN => {
-                    for k in 0..i.b as usize {
-                        let x = &mut p.extra[i.a as usize + 2 * k];
-                        *x = map[*x as usize];
-                    }
-                }
-                Op::AnyN => {
-                    for x in &mut p.extra[i.a as usize..(i.a + 4 * i.b) as usize] {
-                        *x = map[*x as usize];
-                    }
-                }
-                Op::Generic => {
-                    for o in &mut p.wide[i.a as usize].operands {
-                        o.0 = map[o.0 as usize];
-                    }
-                }
-                _ => {
-                    i.a = m(i.a);
-                    i.b = m(i.b);
-                }
-            }
+            remap(op, i, &mut p.extra, &mut p.wide, m);
         }
     }
     for r in p.regs.iter_mut().chain(p.direct.iter_mut()) {

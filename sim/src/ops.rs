@@ -1,6 +1,7 @@
 //! Evaluation: the semantics of one one-word instruction in one place ([`apply`]),
-//! called by the evaluation loop ([`eval_runs`], one loop per operator, the operator a
-//! constant there) and by the logic of state recomputed at the clock edge.
+//! called by the evaluation loop ([`eval_runs`], one loop per operator of the table in
+//! [`crate::op`], the operator a constant there) and by the logic of state recomputed at
+//! the clock edge.
 //!
 //! Instructions come in two encodings: the 16-byte [`Packed`] form, and for designs
 //! whose slots and fields all fit 16 bits the 8-byte [`Compact`] form, which halves the
@@ -9,8 +10,9 @@
 use hw::words_for;
 
 use crate::flat::FlatKind;
+use crate::op::{Op, OpVisitor, dispatch};
 use crate::optimize::eval_kind;
-use crate::program::{Op, Packed, WideOp};
+use crate::program::{Packed, WideOp};
 
 /// The fields of an instruction (see [`Packed`] for their use per operator).
 pub(crate) trait Fields {
@@ -98,7 +100,7 @@ impl Compact {
         let mut out = Vec::with_capacity(insts.len());
         for &(op, s, e) in runs {
             for (k, i) in insts[s as usize..e as usize].iter().enumerate() {
-                if !is_pure_word_op(op) {
+                if !op.info().pure() {
                     let x = (s as usize + k) as u64;
                     out.push(Compact([0, x as u16, (x >> 16) as u16, (x >> 32) as u16]));
                     continue;
@@ -119,41 +121,6 @@ impl Compact {
 #[inline(always)]
 pub(crate) fn m(w: u32) -> u64 {
     u64::MAX >> (64 - w)
-}
-
-/// Whether `op` is a pure function of the one-word values it reads (no memory, no
-/// multi-word operand): such an instruction can be evaluated anywhere its operands are
-/// current.
-pub(crate) fn is_pure_word_op(op: Op) -> bool {
-    !matches!(op, Op::MemRead | Op::SliceW | Op::Generic)
-}
-
-/// The slots a packed instruction of a pure one-word operator reads (see [`Packed`]).
-pub(crate) fn packed_reads(op: Op, i: &Packed, extra: &[u32], out: &mut Vec<u32>) {
-    out.clear();
-    match op {
-        Op::Not
-        | Op::Slice
-        | Op::ShlK
-        | Op::ShrK
-        | Op::RedAnd
-        | Op::RedOr
-        | Op::RedXor
-        | Op::ConcatFirst
-        | Op::EqK => out.push(i.a),
-        Op::OrAnd | Op::OrAndNot | Op::Mux => out.extend([i.a, i.b, i.c]),
-        Op::ConcatN => out.extend(
-            extra[i.a as usize..i.a as usize + 2 * i.b as usize]
-                .iter()
-                .step_by(2)
-                .copied(),
-        ),
-        Op::AnyN => out.extend_from_slice(&extra[i.a as usize..(i.a + 4 * i.b) as usize]),
-        Op::MemRead | Op::SliceW | Op::Generic => {
-            unreachable!("only pure one-word operators are listed here")
-        }
-        _ => out.extend([i.a, i.b]),
-    }
 }
 
 /// The value of instruction `i` of operator `op` (a pure one-word operator) over the
@@ -272,24 +239,6 @@ pub(crate) fn eval_runs<I: Fields, const COMPACT: bool>(
     let extra = cx.extra;
     for &(op, start, end) in runs {
         let run = &code[start as usize..end as usize];
-        // One loop per operator: the per-instruction work has no dispatch branch.
-        macro_rules! each {
-            (|$i:ident| $e:expr) => {
-                for $i in run {
-                    let r = $e;
-                    v[$i.dst() as usize & k] = r;
-                }
-            };
-        }
-        // Each arm calls `apply` with a constant operator: one specialised loop each.
-        macro_rules! pure {
-            ($($op:ident),*) => {
-                match op {
-                    $(Op::$op => each!(|i| apply(Op::$op, i, v, k, extra)),)*
-                    _ => {}
-                }
-            };
-        }
         match op {
             Op::MemRead => {
                 for i in run {
@@ -319,43 +268,39 @@ pub(crate) fn eval_runs<I: Fields, const COMPACT: bool>(
                     v[i.dst as usize & k] = (lo | hi) & m(i.c >> 8);
                 }
             }
-            _ => pure!(
-                Not,
-                And,
-                Or,
-                Xor,
-                OrAnd,
-                AndNot,
-                OrNot,
-                OrAndNot,
-                Add,
-                Sub,
-                Shl,
-                Shr,
-                ShlK,
-                ShrK,
-                Eq,
-                EqK,
-                Ne,
-                Lt,
-                Le,
-                Mux,
-                Slice,
-                ConcatFirst,
-                Concat2,
-                ConcatN,
-                AnyN,
-                RedAnd,
-                RedOr,
-                RedXor
-            ),
+            // One loop per pure operator, the operator a constant in it: the
+            // per-instruction work has no dispatch branch.
+            _ => dispatch(op, Pure { run, v, k, extra }),
+        }
+    }
+}
+
+/// The evaluation loop of one run of a pure operator.
+struct Pure<'a, I> {
+    run: &'a [I],
+    v: &'a mut [u64],
+    k: usize,
+    extra: &'a [u32],
+}
+
+impl<I: Fields> OpVisitor for Pure<'_, I> {
+    #[inline(always)]
+    fn run<const OP: u8>(self) {
+        let op = Op::from_index(OP);
+        if !op.info().pure() {
+            return;
+        }
+        let Pure { run, v, k, extra } = self;
+        for i in run {
+            let r = apply(op, i, v, k, extra);
+            v[i.dst() as usize & k] = r;
         }
     }
 }
 
 /// Evaluate one multi-word operator (reference semantics), reading the operands in
 /// place and writing through `buf`; no allocation.
-fn eval_wide(w: &crate::program::WideOp, v: &mut [u64], buf: &mut [u64]) {
+fn eval_wide(w: &WideOp, v: &mut [u64], buf: &mut [u64]) {
     let out_words = words_for(w.width);
     let dst = w.dst as usize;
     {

@@ -1,65 +1,17 @@
-//! The compiled form of a design: one-word fast-path operators and their 16-byte
-//! packed instructions, multi-word operators, register and memory updates, and where
-//! each named signal's value lives.
+//! The compiled form of a design: one-word instructions (operators in [`crate::op`]),
+//! multi-word operators, register and memory updates, and where each named signal's
+//! value lives.
 
 use hw::Bits;
 
 use crate::flat::FlatKind;
+use crate::op::{self, Op, Reads, Writes};
 
 /// "No slot" marker (no enable).
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Fast-path operators on single-word values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
-    Not,
-    And,
-    Or,
-    Xor,
-    /// `a | (b & c)`: the ray pass-through pattern, fused.
-    OrAnd,
-    /// `a & !b` (a NOT used only here, fused).
-    AndNot,
-    /// `a | (!b & mask(c))` (a NOT absorbed by its reader).
-    OrNot,
-    /// `a | (b & !c)` (a NOT absorbed by its reader).
-    OrAndNot,
-    Add,
-    Sub,
-    Shl,
-    Shr,
-    ShlK,
-    ShrK,
-    Eq,
-    /// `((v[a] >> lo) & mask(w)) == k`: a slice compared with a constant of at most 16
-    /// bits, fused (piece kinds, states of a sequencer).
-    EqK,
-    Ne,
-    Lt,
-    Le,
-    Mux,
-    Slice,
-    /// One part shifted into place (`v[a] << c`).
-    ConcatFirst,
-    /// Two parts: `(v[a] << (c & 255)) | (v[b] << (c >> 8))`.
-    Concat2,
-    /// OR of `(slot << shift)` pairs listed in `Program::extra[a..a + 2b]`.
-    ConcatN,
-    /// 1 when any of the slots listed in `Program::extra[a..a + 4 b]` is non-zero (an OR
-    /// reduction of a concatenation, fused).
-    AnyN,
-    RedAnd,
-    RedOr,
-    RedXor,
-    MemRead,
-    /// A slice of at most 64 bits from a multi-word value: `a` is the source's word,
-    /// `c` the bit offset in it, `b` 1 when the slice continues into the next word.
-    SliceW,
-    Generic,
-}
-
-/// One instruction: `dst = op(a, b, c)` with an immediate `k` (a mask, a shift or an
-/// index, depending on `op`). 24 bytes; the program is a flat array of these.
+/// One instruction: `dst = op(a, b, c)`, its fields as [`crate::op`] lays them out for
+/// each operator.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Inst {
     pub op: Op,
@@ -67,31 +19,10 @@ pub(crate) struct Inst {
     pub a: u32,
     pub b: u32,
     pub c: u32,
-    pub k: u64,
 }
 
-/// An instruction as evaluated: 16 bytes, the operator being that of its run. Field use
-/// per operator (`w` = result width, masks are computed from widths):
-///
-/// | operator | a | b | c |
-/// |---|---|---|---|
-/// | Not | operand | w | - |
-/// | And, Or, Xor, Eq, Ne, Lt, Le | operand | operand | - |
-/// | OrAnd, OrAndNot, Mux | operand | operand | operand |
-/// | OrNot | operand | operand | w |
-/// | Add, Sub, Shl, Shr | operand | operand | w |
-/// | ShlK, ShrK | operand | w | shift |
-/// | EqK | operand | constant | low bit + (w << 8) |
-/// | Slice | operand | w | low bit |
-/// | ConcatFirst | part | - | shift |
-/// | Concat2 | part | part | shifts (low byte: a's, next byte: b's) |
-/// | ConcatN | start in `extra` | count | - |
-/// | AnyN | start in `extra` | groups of 4 (padded with a zero word) | - |
-/// | RedAnd | operand | operand width | - |
-/// | RedOr, RedXor | operand | - | - |
-/// | MemRead | address | memory base | words per entry |
-/// | SliceW | first word | 1 if two words | bit + (w << 8) |
-/// | Generic | index in `wide` | - | - |
+/// An instruction as evaluated: 16 bytes, the operator being that of its run (field
+/// use per operator: see [`crate::op`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Packed {
     pub dst: u32,
@@ -100,30 +31,90 @@ pub(crate) struct Packed {
     pub c: u32,
 }
 
-/// Width from a mask made by `mask64` (1..=64 ones).
-fn width_of_mask(k: u64) -> u32 {
-    k.count_ones()
-}
-
 impl Inst {
     /// The 16-byte form.
     pub(crate) fn pack(&self) -> Packed {
-        let (a, b, c) = match self.op {
-            Op::Not => (self.a, width_of_mask(self.k), 0),
-            Op::Add | Op::Sub => (self.a, self.b, width_of_mask(self.k)),
-            Op::Shl | Op::Shr => (self.a, self.b, self.c),
-            Op::ShlK | Op::ShrK | Op::Slice => (self.a, width_of_mask(self.k), self.c),
-            Op::RedAnd => (self.a, width_of_mask(self.k), 0),
-            Op::MemRead => (self.a, self.k as u32, self.c),
-            Op::SliceW => (self.a, self.b, self.c | (width_of_mask(self.k) << 8)),
-            Op::Generic => (self.k as u32, 0, 0),
-            _ => (self.a, self.b, self.c),
-        };
         Packed {
             dst: self.dst,
-            a,
-            b,
-            c,
+            a: self.a,
+            b: self.b,
+            c: self.c,
+        }
+    }
+}
+
+/// The slots an instruction of operator `op` reads, from the operator table: its value
+/// dependencies (words of multi-word operands included).
+pub(crate) fn reads(op: Op, i: &Packed, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
+    out.clear();
+    match op.info().reads {
+        Reads::Fields(f) => {
+            for (bit, x) in [(op::A, i.a), (op::B, i.b), (op::C, i.c)] {
+                if f & bit != 0 {
+                    out.push(x);
+                }
+            }
+        }
+        Reads::ExtraPairs => out.extend(
+            extra[i.a as usize..i.a as usize + 2 * i.b as usize]
+                .iter()
+                .step_by(2)
+                .copied(),
+        ),
+        Reads::ExtraGroups => out.extend_from_slice(&extra[i.a as usize..(i.a + 4 * i.b) as usize]),
+        Reads::WordPair => out.extend([i.a, i.a + i.b]),
+        Reads::Wide => out.extend(wide[i.a as usize].operands.iter().map(|o| o.0)),
+    }
+}
+
+/// The words an instruction of operator `op` writes: (first slot, count).
+pub(crate) fn writes(op: Op, i: &Packed, wide: &[WideOp]) -> (u32, u32) {
+    match op.info().writes {
+        Writes::Word => (i.dst, 1),
+        Writes::Entry => (i.dst, i.c),
+        Writes::Wide => {
+            let w = &wide[i.a as usize];
+            (w.dst, hw::words_for(w.width) as u32)
+        }
+    }
+}
+
+/// Rewrite the one-word slots an instruction reads and writes through `map` (fields by
+/// the operator table; words of multi-word values and memory entries stay).
+pub(crate) fn remap(
+    op: Op,
+    i: &mut Packed,
+    extra: &mut [u32],
+    wide: &mut [WideOp],
+    map: impl Fn(u32) -> u32,
+) {
+    if op.info().writes == Writes::Word {
+        i.dst = map(i.dst);
+    }
+    match op.info().reads {
+        Reads::Fields(f) => {
+            for (bit, x) in [(op::A, &mut i.a), (op::B, &mut i.b), (op::C, &mut i.c)] {
+                if f & bit != 0 {
+                    *x = map(*x);
+                }
+            }
+        }
+        Reads::ExtraPairs => {
+            for k in 0..i.b as usize {
+                let x = &mut extra[i.a as usize + 2 * k];
+                *x = map(*x);
+            }
+        }
+        Reads::ExtraGroups => {
+            for x in &mut extra[i.a as usize..(i.a + 4 * i.b) as usize] {
+                *x = map(*x);
+            }
+        }
+        Reads::WordPair => {}
+        Reads::Wide => {
+            for o in &mut wide[i.a as usize].operands {
+                o.0 = map(o.0);
+            }
         }
     }
 }

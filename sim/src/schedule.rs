@@ -1,34 +1,12 @@
 //! Scheduling: instructions ordered into long runs of one operator,
 //! so that evaluation dispatches once per run instead of once per instruction.
 
-use crate::program::{Inst, Op, Packed, WideOp};
+use crate::op::{COUNT, Op};
+use crate::program::{Inst, Packed, WideOp, writes};
 
 /// The slots an instruction reads (its value dependencies).
 pub(crate) fn reads(i: &Inst, extra: &[u32], wide: &[WideOp], out: &mut Vec<u32>) {
-    out.clear();
-    match i.op {
-        Op::Not
-        | Op::Slice
-        | Op::ShlK
-        | Op::ShrK
-        | Op::RedAnd
-        | Op::RedOr
-        | Op::RedXor
-        | Op::EqK => out.push(i.a),
-        Op::MemRead => out.push(i.a),
-        Op::SliceW => out.extend([i.a, i.a + i.b]),
-        Op::ConcatFirst => out.push(i.a),
-        Op::OrAnd | Op::OrAndNot | Op::Mux => out.extend([i.a, i.b, i.c]),
-        Op::ConcatN => out.extend(
-            extra[i.a as usize..i.a as usize + 2 * i.b as usize]
-                .iter()
-                .step_by(2)
-                .copied(),
-        ),
-        Op::AnyN => out.extend_from_slice(&extra[i.a as usize..(i.a + 4 * i.b) as usize]),
-        Op::Generic => out.extend(wide[i.k as usize].operands.iter().map(|o| o.0)),
-        _ => out.extend([i.a, i.b]),
-    }
+    crate::program::reads(i.op, &i.pack(), extra, wide, out);
 }
 
 /// Order instructions so that evaluation runs long stretches of one operator (the
@@ -48,14 +26,7 @@ pub(crate) fn schedule(
     // The instruction writing each slot.
     let mut producer: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     for (k, i) in insts.iter().enumerate() {
-        let (dst, words) = match i.op {
-            Op::Generic => {
-                let w = &wide[i.k as usize];
-                (w.dst, hw::words_for(w.width) as u32)
-            }
-            Op::MemRead => (i.dst, i.c),
-            _ => (i.dst, 1),
-        };
+        let (dst, words) = writes(i.op, &i.pack(), wide);
         for w in 0..words {
             producer.insert(dst + w, k);
         }
@@ -78,7 +49,7 @@ pub(crate) fn schedule(
             users[p].push(k);
         }
     }
-    const OPS: usize = Op::Generic as usize + 1;
+    const OPS: usize = COUNT;
     let mut ready: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); OPS];
     for (k, i) in insts.iter().enumerate() {
         if waiting[k] == 0 {
@@ -129,7 +100,6 @@ mod tests {
                     a,
                     b,
                     c,
-                    k: 1,
                 }
             })
             .collect()

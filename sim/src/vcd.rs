@@ -12,10 +12,40 @@ use vcd::{IdCode, TimescaleUnit, Value};
 
 use crate::engine::Simulator;
 
+/// What a waveform reads from a simulation: the instance hierarchy and the named
+/// signals with their current values. A [`Simulator`], or one lane of a
+/// [`BatchSimulator`](crate::BatchSimulator) ([`BatchSimulator::lane`]).
+///
+/// [`BatchSimulator::lane`]: crate::BatchSimulator::lane
+pub trait Probe {
+    /// The instance hierarchy: (instance name, parent index); index 0 is the top.
+    fn scopes(&self) -> Vec<(String, Option<usize>)>;
+    /// Named signals: (scope index, name, width), in a fixed order.
+    fn named_list(&self) -> Vec<(usize, String, u32)>;
+    /// Current values of the named signals, in the order of `named_list`.
+    fn named_values(&mut self, out: &mut Vec<Bits>);
+}
+
+impl Probe for Simulator {
+    fn scopes(&self) -> Vec<(String, Option<usize>)> {
+        Simulator::scopes(self)
+    }
+
+    fn named_list(&self) -> Vec<(usize, String, u32)> {
+        Simulator::named_list(self)
+    }
+
+    fn named_values(&mut self, out: &mut Vec<Bits>) {
+        Simulator::named_values(self, out);
+    }
+}
+
 /// A VCD writer attached to a simulator (build it with [`SimOptions::keep_named`]
-/// so that internal signals are kept; see [`Simulator::with_options`]).
+/// so that internal signals are kept; see [`Simulator::with_options`]), or to one lane
+/// of a batch simulator (built with [`BatchOptions::keep_named`]).
 ///
 /// [`SimOptions::keep_named`]: crate::SimOptions::keep_named
+/// [`BatchOptions::keep_named`]: crate::BatchOptions::keep_named
 pub struct Waveform<W: Write> {
     writer: vcd::Writer<W>,
     clk: IdCode,
@@ -26,7 +56,7 @@ pub struct Waveform<W: Write> {
 
 impl<W: Write> Waveform<W> {
     /// Write the header (scopes and variables) for `sim`'s design.
-    pub fn new(sim: &mut Simulator, out: W) -> io::Result<Waveform<W>> {
+    pub fn new<S: Probe>(sim: &mut S, out: W) -> io::Result<Waveform<W>> {
         let mut writer = vcd::Writer::new(out);
         writer.version("antichip sim")?;
         writer.timescale(1, TimescaleUnit::NS)?;
@@ -72,7 +102,7 @@ impl<W: Write> Waveform<W> {
     }
 
     /// Record the current values as cycle `cycle` (call before `step`).
-    pub fn sample(&mut self, sim: &mut Simulator, cycle: u64) -> io::Result<()> {
+    pub fn sample<S: Probe>(&mut self, sim: &mut S, cycle: u64) -> io::Result<()> {
         sim.named_values(&mut self.buf);
         self.writer.timestamp(cycle * 10)?;
         self.writer.change_scalar(self.clk, Value::V0)?;

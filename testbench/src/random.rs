@@ -50,15 +50,37 @@ fn adapt(s: Signal, width: u32, rng: &mut Rng) -> Signal {
 /// A random module named `name` with about `ops` operators; `depth` > 0 allows
 /// instances of smaller random modules.
 pub fn random_module(name: &str, rng: &mut Rng, ops: usize, depth: u32) -> Result<Module, HwError> {
+    module_of_widths(name, rng, ops, depth, random_width)
+}
+
+/// A narrow width, as the logic of a chip's cells has: mostly 1..=4 bits, sometimes 8.
+fn narrow_width(rng: &mut Rng) -> u32 {
+    match rng.u32(0..10) {
+        0..=5 => 1,
+        6..=8 => rng.u32(2..=4),
+        _ => 8,
+    }
+}
+
+/// [`random_module`] with the widths of registers, memories, inputs and adapted
+/// operands drawn by `width`.
+fn module_of_widths(
+    name: &str,
+    rng: &mut Rng,
+    ops: usize,
+    depth: u32,
+    random_width: fn(&mut Rng) -> u32,
+) -> Result<Module, HwError> {
     // Children first (a builder must not be open while another is finished? No: builders
     // are independent; building them first keeps the names simple).
     let mut children = Vec::new();
     if depth > 0 && rng.u32(0..3) == 0 {
-        children.push(random_module(
+        children.push(module_of_widths(
             &format!("{name}_sub"),
             rng,
             ops / 3 + 2,
             depth - 1,
+            random_width,
         )?);
     }
     let m = ModuleBuilder::new(name);
@@ -257,6 +279,68 @@ pub fn random_batch(name: &str, seed: u64, count: usize, ops: usize) -> Result<M
         for p in &child.outputs {
             top.output(&format!("m{k}_{}", p.name), u.output(&p.name));
         }
+    }
+    top.finish()
+}
+
+/// An array: `count` instances of one random leaf module of narrow signals (as a chip's
+/// cells are) under one top, wired the way
+/// arrays of cells are: each input port of the module is fed the same way in every
+/// instance, from a broadcast top-level input, from the instance's own field of a
+/// top-level bus, from a constant that depends on the instance (like a rank flag), or
+/// from an output of the instance `d` places before (a combinational chain through the
+/// instances, `d` from 1 to 3; the first instances read a constant). Outputs: buses of
+/// one output of every instance, and single outputs of a few instances.
+pub fn random_array(name: &str, seed: u64, count: usize, ops: usize) -> Result<Module, HwError> {
+    let mut rng = Rng::with_seed(seed);
+    let cell = module_of_widths(&format!("{name}_cell"), &mut rng, ops, 0, narrow_width)?;
+    let top = ModuleBuilder::new(name);
+    let mut broadcast = Vec::new();
+    for i in 0..rng.usize(1..=3) {
+        broadcast.push(top.input(&format!("b{i}"), random_width(&mut rng).min(64)));
+    }
+    // How each input port is fed.
+    enum Feed {
+        Broadcast(usize),
+        Bus(Signal),
+        Constant(u64),
+        Chain(usize, usize),
+    }
+    let feeds: Vec<Feed> = cell
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, p)| match rng.u32(0..5) {
+            0 => Feed::Broadcast(rng.usize(0..broadcast.len())),
+            1 => Feed::Bus(top.input(&format!("bus{k}"), p.width * count as u32)),
+            2 => Feed::Constant(rng.u64(..)),
+            _ => Feed::Chain(rng.usize(1..=3), rng.usize(0..cell.outputs.len())),
+        })
+        .collect();
+    let mut outs: Vec<Vec<Signal>> = Vec::new();
+    for k in 0..count {
+        let u = top.instance(&format!("cell_{k}"), &cell);
+        for (p, feed) in cell.inputs.iter().zip(&feeds) {
+            let w = p.width;
+            let s = match feed {
+                Feed::Broadcast(i) => adapt(broadcast[*i], w, &mut rng),
+                Feed::Bus(bus) => bus.bits(w * k as u32..w * (k as u32 + 1)),
+                Feed::Constant(c) => {
+                    let v = c.rotate_left(k as u32 * 7) & hw::mask64(w.min(64));
+                    top.lit_bits(Bits::from_u64(v, w))
+                }
+                Feed::Chain(d, q) if k >= *d => adapt(outs[k - d][*q], w, &mut rng),
+                Feed::Chain(..) => top.lit(0, w.min(64)).zext(w),
+            };
+            u.connect(&p.name, s);
+        }
+        outs.push(cell.outputs.iter().map(|p| u.output(&p.name)).collect());
+    }
+    for (q, p) in cell.outputs.iter().enumerate() {
+        let bus: Vec<Signal> = outs.iter().map(|o| o[q]).collect();
+        top.output(&format!("all_{}", p.name), concat(&bus));
+        let k = rng.usize(0..count);
+        top.output(&format!("cell{k}_{}", p.name), outs[k][q]);
     }
     top.finish()
 }
