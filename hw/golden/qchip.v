@@ -56,52 +56,58 @@ module qchip (
   wire [3:0] _n42;
   wire [3:0] _n43;
   wire [255:0] _n44;
-  wire [383:0] _n45;
-  wire [319:0] _n46;
-  wire _n47;
-  wire [9:0] _n48;
-  wire [23:0] _n49;
-  wire [9:0] _n50;
+  wire _n45;
+  wire [11:0] _n46;
+  wire [70:0] _n47;
+  wire [11:0] _n48;
+  wire [383:0] _n49;
+  wire [319:0] _n50;
   wire _n51;
   wire [9:0] _n52;
   wire [23:0] _n53;
   wire [9:0] _n54;
   wire _n55;
-  wire [4:0] _n56;
-  wire [277:0] _n57;
-  wire [4:0] _n58;
+  wire [9:0] _n56;
+  wire [23:0] _n57;
+  wire [9:0] _n58;
   wire _n59;
-  wire _n60;
-  wire _n61;
-  wire _n62;
-  wire [5:0] _n63;
-  wire [5:0] _n64;
-  wire [2:0] _n65;
-  wire [11:0] _n66;
-  wire [10:0] _n67;
-  wire _n68;
-  wire [21:0] _n69;
-  wire [21:0] _n70;
-  wire [15:0] _n71;
-  wire [15:0] _n72;
-  wire [23:0] _n73;
-  wire [23:0] _n74;
-  wire [277:0] _n75;
-  wire _n76;
-  wire _n77;
-  wire [21:0] _n78;
-  wire _n79;
-  wire [5:0] _n80;
-  wire [5:0] _n81;
-  wire [2:0] _n82;
-  wire [31:0] _n83;
-  wire [31:0] _n84;
+  wire [4:0] _n60;
+  wire [353:0] _n61;
+  wire [4:0] _n62;
+  wire _n63;
+  wire _n64;
+  wire _n65;
+  wire _n66;
+  wire [5:0] _n67;
+  wire [5:0] _n68;
+  wire [2:0] _n69;
+  wire [11:0] _n70;
+  wire [10:0] _n71;
+  wire _n72;
+  wire [21:0] _n73;
+  wire [21:0] _n74;
+  wire [15:0] _n75;
+  wire [15:0] _n76;
+  wire [23:0] _n77;
+  wire [23:0] _n78;
+  wire [353:0] _n79;
+  wire [31:0] _n80;
+  wire [70:0] _n81;
+  wire _n82;
+  wire _n83;
+  wire [21:0] _n84;
+  wire _n85;
+  wire [5:0] _n86;
+  wire [5:0] _n87;
+  wire [2:0] _n88;
+  wire [31:0] _n89;
+  wire [31:0] _n90;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n90;
+  wire [5:0] _n96;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -116,15 +122,15 @@ module qchip (
   wire [15:0] _movegen_cycles;
   assign _n16 = load_we | start;
   assign prio_now = _n16 ? prio : prio_q;
-  assign done = _n76;
-  assign overflow = _n77;
-  assign score = _n78;
-  assign best_valid = _n79;
-  assign best_from = _n80;
-  assign best_to = _n81;
-  assign best_promo = _n82;
-  assign nodes = _n83;
-  assign cycles = _n84;
+  assign done = _n82;
+  assign overflow = _n83;
+  assign score = _n84;
+  assign best_valid = _n85;
+  assign best_from = _n86;
+  assign best_to = _n87;
+  assign best_promo = _n88;
+  assign nodes = _n89;
+  assign cycles = _n90;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
@@ -158,15 +164,15 @@ module qchip (
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
     .pieces(_n44),
-    .cap_counts(_n45),
-    .quiet_counts(_n46),
-    .quiet_now(_n59),
-    .no_move_now(_n60),
-    .valid_next(_n61),
-    .done_next(_n62),
-    .from_next(_n63),
-    .to_next(_n64),
-    .promo_next_out(_n65)
+    .cap_counts(_n49),
+    .quiet_counts(_n50),
+    .quiet_now(_n63),
+    .no_move_now(_n64),
+    .valid_next(_n65),
+    .done_next(_n66),
+    .from_next(_n67),
+    .to_next(_n68),
+    .promo_next_out(_n69)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -177,8 +183,8 @@ module qchip (
     .own_addr(_n35),
     .opp_addr(_n36),
     .pieces(_n37),
-    .own(_n71),
-    .opp(_n72)
+    .own(_n75),
+    .opp(_n76)
   );
   qchip_material material_sums (
     .clk(clk),
@@ -195,43 +201,43 @@ module qchip (
     .victim(_n43),
     .save(_n24),
     .restore(_n25),
-    .white(_n69),
-    .black(_n70)
+    .white(_n73),
+    .black(_n74)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
     .pieces(_n44),
-    .insufficient(_n68)
+    .insufficient(_n72)
   );
   qchip_mobility move_counter (
     .clk(clk),
     .rst(rst),
-    .cap_counts(_n45),
-    .quiet_counts(_n46),
-    .captures(_n66),
-    .quiets(_n67)
+    .cap_counts(_n49),
+    .quiet_counts(_n50),
+    .captures(_n70),
+    .quiets(_n71)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n47),
-    .entry_waddr(_n48),
-    .entry_wdata(_n49),
-    .entry_raddr(_n50),
-    .leaf_we(_n51),
-    .leaf_waddr(_n52),
-    .leaf_wdata(_n53),
-    .leaf_raddr(_n54),
-    .entry(_n73),
-    .leaf(_n74)
+    .entry_we(_n51),
+    .entry_waddr(_n52),
+    .entry_wdata(_n53),
+    .entry_raddr(_n54),
+    .leaf_we(_n55),
+    .leaf_waddr(_n56),
+    .leaf_wdata(_n57),
+    .leaf_raddr(_n58),
+    .entry(_n77),
+    .leaf(_n78)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n55),
-    .waddr(_n56),
-    .wdata(_n57),
-    .raddr(_n58),
-    .frame(_n75)
+    .we(_n59),
+    .waddr(_n60),
+    .wdata(_n61),
+    .raddr(_n62),
+    .frame(_n79)
   );
   qchip_control controller (
     .clk(clk),
@@ -244,24 +250,26 @@ module qchip (
     .job_beta(beta),
     .job_ply(ply),
     .req(req),
-    .quiet_now(_n59),
-    .no_move_now(_n60),
-    .valid_next(_n61),
-    .done_next(_n62),
-    .from_next(_n63),
-    .to_next(_n64),
-    .promo_next_out(_n65),
+    .quiet_now(_n63),
+    .no_move_now(_n64),
+    .valid_next(_n65),
+    .done_next(_n66),
+    .from_next(_n67),
+    .to_next(_n68),
+    .promo_next_out(_n69),
     .pieces(_n44),
-    .captures(_n66),
-    .quiets(_n67),
-    .insufficient(_n68),
-    .white(_n69),
-    .black_mat(_n70),
-    .own(_n71),
-    .opp(_n72),
-    .entry(_n73),
-    .leaf(_n74),
-    .frame(_n75),
+    .captures(_n70),
+    .quiets(_n71),
+    .insufficient(_n72),
+    .white(_n73),
+    .black_mat(_n74),
+    .own(_n75),
+    .opp(_n76),
+    .entry(_n77),
+    .leaf(_n78),
+    .frame(_n79),
+    .hash(_n80),
+    .table_entry(_n81),
     .gen_start(_n19),
     .gen_black(_n20),
     .gen_ep_valid(_n21),
@@ -286,37 +294,53 @@ module qchip (
     .victim(_n43),
     .own_addr(_n35),
     .opp_addr(_n36),
-    .entry_raddr(_n50),
-    .leaf_raddr(_n54),
-    .entry_we(_n47),
-    .entry_waddr(_n48),
-    .entry_wdata(_n49),
-    .leaf_we(_n51),
-    .leaf_waddr(_n52),
-    .leaf_wdata(_n53),
-    .frame_raddr(_n58),
-    .frame_we(_n55),
-    .frame_waddr(_n56),
-    .frame_wdata(_n57),
-    .done(_n76),
-    .overflow(_n77),
-    .score(_n78),
-    .best_valid(_n79),
-    .best_from(_n80),
-    .best_to(_n81),
-    .best_promo(_n82),
-    .nodes(_n83),
-    .cycles(_n84),
+    .entry_raddr(_n54),
+    .leaf_raddr(_n58),
+    .entry_we(_n51),
+    .entry_waddr(_n52),
+    .entry_wdata(_n53),
+    .leaf_we(_n55),
+    .leaf_waddr(_n56),
+    .leaf_wdata(_n57),
+    .frame_raddr(_n62),
+    .frame_we(_n59),
+    .frame_waddr(_n60),
+    .frame_wdata(_n61),
+    .table_raddr(_n48),
+    .table_we(_n45),
+    .table_waddr(_n46),
+    .table_wdata(_n47),
+    .done(_n82),
+    .overflow(_n83),
+    .score(_n84),
+    .best_valid(_n85),
+    .best_from(_n86),
+    .best_to(_n87),
+    .best_promo(_n88),
+    .nodes(_n89),
+    .cycles(_n90),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n90),
+    .count(_n96),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
     .material(material)
+  );
+  qchip_hash hasher (
+    .pieces(_n44),
+    .hash(_n80)
+  );
+  qchip_table transpositions (
+    .clk(clk),
+    .we(_n45),
+    .waddr(_n46),
+    .wdata(_n47),
+    .raddr(_n48),
+    .entry(_n81)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
@@ -325,6 +349,6 @@ module qchip (
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n90, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n96, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -4,6 +4,7 @@
 //! software rules, running either the reference model or the simulated netlist.
 
 pub mod qjob;
+pub mod quiescence;
 pub mod stats;
 
 use hw::chip::movegen::model::Model;

@@ -89,6 +89,32 @@ impl Default for JobSource {
     }
 }
 
+/// The jobs of searching each of `positions` to `depth` plies (a fresh searcher per
+/// position), in the order the searches make them.
+pub fn record_search_jobs(positions: &[Position], depth: u32) -> anyhow::Result<Vec<QJob>> {
+    let mut all = Vec::new();
+    for pos in positions {
+        let jobs = Arc::new(Mutex::new(Vec::new()));
+        let recorder = Recorder {
+            inner: SoftwareQuiescence::with_table_mb(Evaluator::default(), 4),
+            jobs: Arc::clone(&jobs),
+        };
+        let config = SearchConfig {
+            hash_mb: 4,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::new(config, Box::new(recorder));
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        searcher.search(pos, &[], &limits, &mut |_| {})?;
+        drop(searcher);
+        all.append(&mut jobs.lock().expect("no panic while recording"));
+    }
+    Ok(all)
+}
+
 /// Jobs recorded from the searches of seeded games (see the module documentation),
 /// at most `limit` of them, in the order they were made.
 pub fn record_jobs(source: &JobSource, limit: usize) -> anyhow::Result<Vec<QJob>> {

@@ -56,16 +56,31 @@ pub enum QuiescenceKind {
     /// transposition table.
     #[default]
     Software,
+    /// The algorithm the chip runs, in plain software
+    /// ([`ReferenceQuiescence`](crate::engine::reference::ReferenceQuiescence)).
+    Reference,
+    /// The quiescence chip's cycle-exact model.
+    ChipModel,
+    /// The quiescence chip's netlist in the cycle simulator.
+    Chip,
 }
 
 impl QuiescenceKind {
     /// Every choice, in the order help texts list them.
-    pub const ALL: [QuiescenceKind; 1] = [QuiescenceKind::Software];
+    pub const ALL: [QuiescenceKind; 4] = [
+        QuiescenceKind::Software,
+        QuiescenceKind::Reference,
+        QuiescenceKind::ChipModel,
+        QuiescenceKind::Chip,
+    ];
 
     /// The name used on the command line and in UCI.
     pub fn name(self) -> &'static str {
         match self {
             QuiescenceKind::Software => SoftwareQuiescence::NAME,
+            QuiescenceKind::Reference => crate::engine::reference::ReferenceQuiescence::NAME,
+            QuiescenceKind::ChipModel => crate::chip::quiescence::ChipQuiescence::MODEL,
+            QuiescenceKind::Chip => crate::chip::quiescence::ChipQuiescence::NETLIST,
         }
     }
 
@@ -78,6 +93,15 @@ impl QuiescenceKind {
     pub fn build(self, evaluator: Evaluator) -> anyhow::Result<Box<dyn Quiescence>> {
         Ok(match self {
             QuiescenceKind::Software => Box::new(SoftwareQuiescence::new(evaluator)),
+            QuiescenceKind::Reference => Box::new(
+                crate::engine::reference::ReferenceQuiescence::new(evaluator),
+            ),
+            QuiescenceKind::ChipModel => {
+                Box::new(crate::chip::quiescence::ChipQuiescence::model(evaluator))
+            }
+            QuiescenceKind::Chip => {
+                Box::new(crate::chip::quiescence::ChipQuiescence::netlist(evaluator)?)
+            }
         })
     }
 }

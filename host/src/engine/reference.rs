@@ -5,15 +5,21 @@
 //! The rules are those of [`quiescence`](super::quiescence): no legal move is a win at
 //! this ply; insufficient material is a draw; when a capture is available every capture
 //! is searched (no standing pat); a quiet position is evaluated statically (the integer
-//! [`Evaluator`]). The search is fail-soft alpha-beta without a transposition table.
+//! [`Evaluator`]). The search is fail-soft alpha-beta with the chip's transposition
+//! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
+//! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
+//! storing a node's score, its bound and its best move; a hit whose bound settles the
+//! window returns its score, any other hit's move is searched first.
 //!
-//! Move order is the chip's: the captures in the move generator's emission order (victims
-//! by the priority table, then square; for each victim its attackers by priority, then
-//! square; promotions queen, rook, bishop, knight, king), then stably sorted by the
-//! number of legal replies the opponent has after the capture, capped at
-//! [`REPLY_KEY_CAP`] (fewest first). The chip counts replies in parallel in its array
-//! (each cell counts the signals it hears), so the key costs it no move generation.
+//! Move order is the chip's: the table's move first, then the captures in the move
+//! generator's emission order (victims by the priority table, then square; for each
+//! victim its attackers by priority, then square; promotions queen, rook, bishop,
+//! knight, king), stably sorted by the number of legal replies the opponent has after
+//! the capture, capped at [`REPLY_KEY_CAP`] (fewest first). The chip counts replies in
+//! parallel in its array (each cell counts the signals it hears), so the key costs it
+//! no move generation.
 
+use hw::chip::qsearch::hash::position_hash;
 use hw::chip::types::Priorities;
 
 use crate::engine::eval::Evaluator;
@@ -23,6 +29,21 @@ use crate::rules::{Move, Position, Role};
 
 /// Reply counts at or above this share one key (the chip keeps a 4-bit key).
 pub const REPLY_KEY_CAP: usize = 15;
+
+/// Entries of the chip's transposition table.
+pub const TABLE_ENTRIES: usize = hw::chip::qsearch::Params::DEFAULT.table;
+
+/// Bits of the position hash that check an entry (above the index bits).
+pub const CHECK_BITS: u32 = 16;
+
+/// A table entry: check bits, score, bound, best move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    check: u32,
+    score: Score,
+    bound: crate::engine::tt::Bound,
+    best: Option<Move>,
+}
 
 /// How captures are ordered (the chip's choice is [`Order::Replies`]; the others exist to
 /// measure it).
@@ -49,6 +70,9 @@ pub struct ReferenceQuiescence {
     pub order: Order,
     /// Statistics of the last search.
     pub stats: ReferenceStats,
+    /// Entries of the transposition table (a power of two; 0 for none).
+    pub table_entries: usize,
+    table: Vec<Option<Entry>>,
     /// The chip's memory limits, when the search should stop where the chip would
     /// overflow: a node with captures at this depth below the job's position, or with
     /// more captures than a list holds.
@@ -86,6 +110,8 @@ pub struct ReferenceStats {
     pub children: u64,
     /// Deepest ply below the job's root.
     pub max_depth: u32,
+    /// Capture nodes settled by the table.
+    pub table_cutoffs: u64,
 }
 
 impl ReferenceQuiescence {
@@ -100,11 +126,14 @@ impl ReferenceQuiescence {
             order: Order::default(),
             stats: ReferenceStats::default(),
             limits: None,
+            table_entries: TABLE_ENTRIES,
+            table: Vec::new(),
         }
     }
 
-    /// The captures of `pos` in the chip's search order.
-    pub fn ordered(&self, pos: &Position, moves: &[Move]) -> Vec<Move> {
+    /// The captures of `pos` in the chip's search order (`first`, the table's move,
+    /// leading).
+    pub fn ordered(&self, pos: &Position, moves: &[Move], first: Option<Move>) -> Vec<Move> {
         let mut list: Vec<Move> = moves.to_vec();
         list.sort_by_key(|m| emission_key(&self.priorities, m));
         match self.order {
@@ -112,7 +141,18 @@ impl ReferenceQuiescence {
             Order::Replies => list.sort_by_key(|m| reply_count(pos, m).min(REPLY_KEY_CAP)),
             Order::ExactReplies => list.sort_by_key(|m| reply_count(pos, m)),
         }
+        list.sort_by_key(|m| Some(*m) != first);
         list
+    }
+
+    /// The table slot and check bits of a position.
+    fn slot(&self, pos: &Position) -> (usize, u32) {
+        let h = position_hash(&crate::chip::board_of(pos));
+        let bits = self.table_entries.trailing_zeros();
+        (
+            h as usize & (self.table_entries - 1),
+            (h >> bits) & ((1 << CHECK_BITS) - 1),
+        )
     }
 
     fn search(
@@ -140,15 +180,39 @@ impl ReferenceQuiescence {
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
         }
         if let Some(l) = self.limits
-            && (depth as usize >= l.plies || moves.len() > l.list)
+            && depth as usize >= l.plies
         {
             return Err(Overflow { nodes: *nodes });
         }
         self.stats.capture_nodes += 1;
+        let slot = (self.table_entries > 0).then(|| self.slot(pos));
+        let mut first = None;
+        if let Some((i, check)) = slot
+            && let Some(e) = self.table[i]
+            && e.check == check
+        {
+            use crate::engine::tt::Bound;
+            let settles = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if settles {
+                self.stats.table_cutoffs += 1;
+                return Ok((e.score, e.best));
+            }
+            first = e.best;
+        }
+        if let Some(l) = self.limits
+            && moves.len() > l.list
+        {
+            return Err(Overflow { nodes: *nodes });
+        }
         self.stats.captures += moves.len() as u64;
+        let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
-        for m in self.ordered(pos, &moves) {
+        for m in self.ordered(pos, &moves, first) {
             self.stats.children += 1;
             let child = pos.after(&m);
             let (s, _) = self.search(&child, -beta, -alpha, ply + 1, depth + 1, nodes)?;
@@ -164,6 +228,14 @@ impl ReferenceQuiescence {
                 }
             }
         }
+        if let Some((i, check)) = slot {
+            self.table[i] = Some(Entry {
+                check,
+                score: best,
+                bound: crate::engine::tt::Bound::of(best, original_alpha, beta),
+                best: best_move,
+            });
+        }
         Ok((best, best_move))
     }
 
@@ -178,6 +250,8 @@ impl ReferenceQuiescence {
         ply: usize,
     ) -> Result<QResult, Overflow> {
         self.stats = ReferenceStats::default();
+        self.table.clear();
+        self.table.resize(self.table_entries, None);
         let mut nodes = 0;
         let (score, best_move) = self.search(pos, alpha, beta, ply, 0, &mut nodes)?;
         Ok(QResult {

@@ -8,7 +8,9 @@ use hw::chip::qsearch::{Debug, Inputs, Job, Outputs, Qchip};
 
 use super::{Driver, run_to_done};
 
-impl<const PLIES: usize, const LIST: usize> Driver<Qchip<PLIES, LIST>> for QModel {
+impl<const PLIES: usize, const LIST: usize, const TABLE: usize, const TAG: u32>
+    Driver<Qchip<PLIES, LIST, TABLE, TAG>> for QModel
+{
     fn clock(&mut self, inputs: &Inputs) {
         QModel::clock(self, inputs);
     }

@@ -24,7 +24,7 @@ use crate::gates::{encode, ge_signed, gt_signed, or_all, saturate, sext};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
 
 use super::interface::{DebugSignals, OutputSignals, SCORE_BITS};
-use super::model::{INFINITE, WIN};
+use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{WORD, slot_bits};
 use super::{ChildKind, Params, State};
 
@@ -101,6 +101,12 @@ struct Ctx {
     keys: Vec<Signal>,
     searched: Signal,
     child: Signal,
+    hash: Signal,
+    alpha0: Signal,
+    tmv_valid: Signal,
+    tmv: Signal,
+    tidx_valid: Signal,
+    tidx: Signal,
 }
 
 impl Ctx {
@@ -118,6 +124,14 @@ impl Ctx {
         v.extend(self.keys.iter().copied());
         v.push(self.searched);
         v.push(self.child);
+        v.extend([
+            self.hash,
+            self.alpha0,
+            self.tmv_valid,
+            self.tmv,
+            self.tidx_valid,
+            self.tidx,
+        ]);
         v
     }
 
@@ -145,6 +159,12 @@ impl Ctx {
             keys: like.keys.iter().map(&mut take).collect(),
             searched: take(&like.searched),
             child: take(&like.child),
+            hash: take(&like.hash),
+            alpha0: take(&like.alpha0),
+            tmv_valid: take(&like.tmv_valid),
+            tmv: take(&like.tmv),
+            tidx_valid: take(&like.tidx_valid),
+            tidx: take(&like.tidx),
         }
     }
 
@@ -156,13 +176,34 @@ impl Ctx {
 /// Width of a stack frame for these parameters.
 pub fn frame_bits(p: Params) -> u32 {
     let iw = p.list.trailing_zeros();
-    3 * SCORE_BITS + 1 + 15 + (iw + 1) + iw + 1 + 4 * p.list as u32 + p.list as u32 + WORD
+    3 * SCORE_BITS
+        + 1
+        + 15
+        + (iw + 1)
+        + iw
+        + 1
+        + 4 * p.list as u32
+        + p.list as u32
+        + WORD
+        + 32
+        + SCORE_BITS
+        + 1
+        + 15
+        + 1
+        + iw
+}
+
+/// Width of a transposition-table entry: tag, check bits, score, bound, move.
+pub fn table_bits(p: Params) -> u32 {
+    p.tag_bits + CHECK_BITS + SCORE_BITS + 2 + 15
 }
 
 /// Build the controller.
 pub fn control(p: Params) -> Result<Module, HwError> {
     assert!(p.list.is_power_of_two() && p.list >= 2 && p.list <= 64);
     assert!(p.plies.is_power_of_two() && p.plies >= 2 && p.plies <= 32);
+    assert!(p.table.is_power_of_two() && p.table >= 2 && p.table <= 1 << 16);
+    assert!((1..=16).contains(&p.tag_bits));
     let m = ModuleBuilder::new("qchip_control");
     let sw = SCORE_BITS;
     let iw = p.list.trailing_zeros();
@@ -198,6 +239,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let rd_entry = Entry::of(m.input("entry", WORD));
     let rd_leaf = m.input("leaf", WORD);
     let rd_frame_word = m.input("frame", frame_bits(p));
+    let hash_now = m.input("hash", 32);
+    let rd_table = m.input("table_entry", table_bits(p));
+    let tiw = p.table.trailing_zeros();
 
     let reg = |name: &str, w: u32| m.reg_reset(name, w, 0);
     let lit = |v: u64, w: u32| m.lit(v, w);
@@ -222,7 +266,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         keys: (0..p.list).map(|i| reg(&format!("key_{i}"), 4)).collect(),
         searched: reg("searched", p.list as u32),
         child: reg("child", WORD),
+        hash: reg("ctx_hash", 32),
+        alpha0: reg("ctx_alpha0", sw),
+        tmv_valid: reg("table_move_valid", 1),
+        tmv: reg("table_move", 15),
+        tidx_valid: reg("table_index_valid", 1),
+        tidx: reg("table_index", iw),
     };
+    let job_tag = reg("job_tag", p.tag_bits);
+    let sweep = reg("sweep", tiw);
     let value = reg("ret_value", sw);
     let oc = reg("oc", ocw);
     let mat_a = reg("mat_a", sw);
@@ -257,11 +309,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         is(State::QuietWait),
         is(State::QuietEval),
     );
-    let (in_gen, order, fetch, ret_state) = (
+    let (in_gen, order, fetch, ret_state, sweeping) = (
         is(State::Gen),
         is(State::Order),
         is(State::Fetch),
         is(State::Return),
+        is(State::Sweep),
     );
 
     let side = (root_black ^ sp.bit(0)).named("side");
@@ -366,7 +419,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let live: Vec<Signal> = (0..p.list)
         .map(|i| !searched_for.bit(i as u32) & ctx_in.count.gt(lit(i as u64, cw)))
         .collect();
-    let prio: Vec<Signal> = keys_for.iter().map(|k| !*k).collect();
+    let prio: Vec<Signal> = keys_for
+        .iter()
+        .enumerate()
+        .map(|(i, k)| concat(&[ctx_in.tidx_valid & ctx_in.tidx.eq(i as u64), !*k]))
+        .collect();
     let (grant, _) = crate::gates::elect_first(&live, &prio);
     let elected = encode(&grant).named("elected");
     let elect_now = continue_search | o_elect;
@@ -400,6 +457,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         ep: ep_now,
     }
     .word();
+    let gen_move = concat(&[next_promo, next_to, next_from]);
     let list_full = n.eq(p.list as u64);
     let gen_write = in_gen & next_valid & !list_full;
     let gen_overflow = in_gen & next_valid & list_full;
@@ -414,15 +472,38 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let s_quiet = second & !no_move_now & !insufficient & quiet_now;
     let s_caps = second & !no_move_now & !insufficient & !quiet_now;
     let s_overflow = s_caps & sp.ge(p.plies as u64);
-    let s_gen = s_caps & !s_overflow;
+    // The table, read in the last cycle: a hit that settles the window returns its
+    // score; any other hit's move is searched first.
+    let t_move = rd_table.bits(0..15);
+    let t_bound = rd_table.bits(15..17);
+    let t_score = rd_table.bits(17..17 + sw);
+    let t_check = rd_table.bits(17 + sw..17 + sw + CHECK_BITS);
+    let t_tag = rd_table.bits(17 + sw + CHECK_BITS..table_bits(p));
+    let check_of = |h: Signal| h.bits(tiw..tiw + CHECK_BITS);
+    let t_hit = (t_tag.eq(job_tag) & t_check.eq(check_of(ctx.hash))).named("table_hit");
+    let t_settles = mux(
+        t_bound.eq(0),
+        lit(1, 1),
+        mux(
+            t_bound.eq(1),
+            ge_signed(t_score, ctx.beta),
+            !gt_signed(t_score, ctx.alpha),
+        ),
+    );
+    let s_cut = (s_caps & !s_overflow & t_hit & t_settles).named("table_cut");
+    let s_gen = s_caps & !s_overflow & !s_cut;
     let quiet_value = material_of(side) + own_value + opp_value;
 
     // Returning a value: at the job's position the search is done.
-    let returns = (s_win | s_draw | quiet_eval | node_returns).named("returns");
+    let returns = (s_win | s_draw | s_cut | quiet_eval | node_returns).named("returns");
     let ret_value = mux(
         s_win,
         win(0),
-        mux(s_draw, lit(0, sw), mux(quiet_eval, quiet_value, new_best)),
+        mux(
+            s_draw,
+            lit(0, sw),
+            mux(s_cut, t_score, mux(quiet_eval, quiet_value, new_best)),
+        ),
     );
     let at_root = mux(ret_state, sp.eq(1), sp.eq(0));
     let finishes = returns & at_root;
@@ -447,8 +528,34 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         case(overflows, State::Overflow),
     ])
     .named("next_state");
-    state.set_next(mux(start, lit(State::Enter as u64, 4), next_state));
+    // A new job takes a new tag; when the tags run out the table is swept first.
+    let tag_max = job_tag.eq((1u64 << p.tag_bits) - 1);
+    let sweep_last = sweep.eq(p.table as u64 - 1);
+    let start_state = mux(
+        tag_max,
+        lit(State::Sweep as u64, 4),
+        lit(State::Enter as u64, 4),
+    );
+    let next_state = mux(
+        sweeping,
+        mux(
+            sweep_last,
+            lit(State::Enter as u64, 4),
+            lit(State::Sweep as u64, 4),
+        ),
+        next_state,
+    );
+    state.set_next(mux(start, start_state, next_state));
     state.set_enable(start | go);
+
+    job_tag.set_next(mux(
+        start,
+        mux(tag_max, lit(0, p.tag_bits), job_tag + 1u64),
+        lit(1, p.tag_bits),
+    ));
+    job_tag.set_enable(start | (sweeping & sweep_last));
+    sweep.set_next(mux(start, lit(0, tiw), sweep + 1u64));
+    sweep.set_enable(start | sweeping);
 
     // The stack pointer and the job's registers.
     sp.set_next(mux(start, lit(0, spw), mux(descend, sp + 1u64, sp - 1u64)));
@@ -477,11 +584,30 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         keys: vec![fresh_keys; p.list],
         searched: lit(0, p.list as u32),
         child: lit(0, WORD),
+        hash: lit(0, 32),
+        alpha0: alpha_in,
+        tmv_valid: lit(0, 1),
+        tmv: lit(0, 15),
+        tidx_valid: lit(0, 1),
+        tidx: lit(0, iw),
     };
     let ctx_child = Ctx {
         alpha: lit(0, sw) - ctx.beta,
         beta: lit(0, sw) - ctx.alpha,
+        alpha0: lit(0, sw) - ctx.beta,
         ..ctx_start.clone()
+    };
+    // Enter takes the node's hash; Second what the table knows.
+    let ctx_enter = Ctx {
+        hash: hash_now,
+        ..ctx.clone()
+    };
+    let ctx_second = Ctx {
+        tmv_valid: t_hit,
+        tmv: t_move,
+        tidx_valid: lit(0, 1),
+        count: lit(0, cw),
+        ..ctx.clone()
     };
     let ctx_applied = Ctx {
         alpha: new_alpha,
@@ -495,6 +621,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         keys: ctx_in.keys.clone(),
         searched: mux(elect_now, searched_elected, ctx_in.searched),
         child: ctx_in.child,
+        hash: ctx_in.hash,
+        alpha0: ctx_in.alpha0,
+        tmv_valid: ctx_in.tmv_valid,
+        tmv: ctx_in.tmv,
+        tidx_valid: ctx_in.tidx_valid,
+        tidx: ctx_in.tidx,
     };
     let with_keys: Vec<Signal> = (0..p.list)
         .map(|i| mux(o_count & (h - 2u64).eq(i as u64), key_now, ctx.keys[i]))
@@ -505,7 +637,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         searched: mux(o_elect, searched_elected, ctx.searched),
         ..ctx.clone()
     };
+    let gen_tmatch = gen_write & ctx.tmv_valid & gen_move.eq(ctx.tmv);
     let ctx_gen = Ctx {
+        tidx_valid: ctx.tidx_valid | gen_tmatch,
+        tidx: mux(gen_tmatch, n.bits(0..iw), ctx.tidx),
         count: count_after,
         searched: mux(
             gen_single,
@@ -525,7 +660,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             &Ctx::pick(
                 applying,
                 &ctx_applied,
-                &Ctx::pick(order, &ctx_order, &Ctx::pick(in_gen, &ctx_gen, &ctx)),
+                &Ctx::pick(
+                    order,
+                    &ctx_order,
+                    &Ctx::pick(
+                        in_gen,
+                        &ctx_gen,
+                        &Ctx::pick(enter, &ctx_enter, &Ctx::pick(s_gen, &ctx_second, &ctx)),
+                    ),
+                ),
             ),
         ),
     );
@@ -669,6 +812,28 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let mut parent = ctx.clone();
     parent.child = fetched.word();
     m.output("frame_wdata", parent.word());
+
+    // The transposition table: read at Enter, written when a node with captures
+    // returns (its score, bound and best move) and by the sweep.
+    m.output("table_raddr", hash_now.bits(0..tiw));
+    let stored_bound = mux(
+        ge_signed(new_best, ctx_in.beta),
+        lit(1, 2),
+        mux(gt_signed(new_best, ctx_in.alpha0), lit(0, 2), lit(2, 2)),
+    );
+    let stored = concat(&[
+        job_tag,
+        check_of(ctx_in.hash),
+        new_best,
+        stored_bound,
+        new_bm,
+    ]);
+    m.output("table_we", node_returns | sweeping);
+    m.output(
+        "table_waddr",
+        mux(sweeping, sweep, ctx_in.hash.bits(0..tiw)),
+    );
+    m.output("table_wdata", mux(sweeping, lit(0, table_bits(p)), stored));
 
     OutputSignals {
         done: out_done,

@@ -234,7 +234,9 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
     seq
 }
 
-impl<const PLIES: usize, const LIST: usize> Unit for Qchip<PLIES, LIST> {
+impl<const PLIES: usize, const LIST: usize, const TABLE: usize, const TAG: u32> Unit
+    for Qchip<PLIES, LIST, TABLE, TAG>
+{
     const NAME: &'static str = "qchip";
     type Inputs = Inputs;
     type Outputs = Outputs;
@@ -242,7 +244,7 @@ impl<const PLIES: usize, const LIST: usize> Unit for Qchip<PLIES, LIST> {
     type Job = Job;
 
     fn build(debug: bool) -> Result<crate::Module, crate::HwError> {
-        super::qchip::qchip(super::Params::of::<PLIES, LIST>(), debug)
+        super::qchip::qchip(super::Params::of::<PLIES, LIST, TABLE, TAG>(), debug)
     }
 
     fn load(job: &Job) -> Vec<Inputs> {

@@ -49,6 +49,7 @@
 //! same limits, and agrees with the chip on score, nodes and best move.
 
 pub mod control;
+pub mod hash;
 pub mod insufficient;
 pub mod interface;
 pub mod material;
@@ -57,14 +58,21 @@ pub mod model;
 pub mod movelist;
 pub mod qchip;
 pub mod stack;
+pub mod table;
 pub mod weights;
 
 pub use interface::{ChipWeights, Debug, Inputs, Job, Outputs};
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
-/// and list, `LIST` captures per list.
+/// and list, `LIST` captures per list, `TABLE` transposition-table entries, `TAG`
+/// bits of job tag in each entry.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Qchip<const PLIES: usize = 32, const LIST: usize = 32>;
+pub struct Qchip<
+    const PLIES: usize = 32,
+    const LIST: usize = 32,
+    const TABLE: usize = 4096,
+    const TAG: u32 = 16,
+>;
 
 /// The sizes of the chip's memories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +82,11 @@ pub struct Params {
     pub plies: usize,
     /// Captures per list: a node with more overflows.
     pub list: usize,
+    /// Entries of the transposition table (a power of two).
+    pub table: usize,
+    /// Bits of the job tag that marks an entry as this job's: every `2^tag_bits - 1`
+    /// jobs the table is swept clean.
+    pub tag_bits: u32,
 }
 
 impl Params {
@@ -81,13 +94,18 @@ impl Params {
     pub const DEFAULT: Params = Params {
         plies: 32,
         list: 32,
+        table: 4096,
+        tag_bits: 16,
     };
 
-    /// The parameters of `Qchip<PLIES, LIST>`.
-    pub fn of<const PLIES: usize, const LIST: usize>() -> Params {
+    /// The parameters of `Qchip<PLIES, LIST, TABLE, TAG>`.
+    pub fn of<const PLIES: usize, const LIST: usize, const TABLE: usize, const TAG: u32>() -> Params
+    {
         Params {
             plies: PLIES,
             list: LIST,
+            table: TABLE,
+            tag_bits: TAG,
         }
     }
 }
@@ -121,6 +139,8 @@ pub enum State {
     Done = 10,
     /// The job has overflowed the chip's memories.
     Overflow = 11,
+    /// Before a job whose tag wrapped: every table entry is cleared, one per cycle.
+    Sweep = 12,
 }
 
 impl State {
@@ -129,7 +149,7 @@ impl State {
         use State::*;
         [
             Idle, Enter, Second, QuietFv, QuietWait, QuietEval, Gen, Order, Fetch, Return, Done,
-            Overflow,
+            Overflow, Sweep,
         ]
         .get(usize::from(code))
         .copied()

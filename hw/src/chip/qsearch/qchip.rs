@@ -22,12 +22,14 @@ use crate::{HwError, Module, ModuleBuilder, mux};
 
 use super::Params;
 use super::control::{control, frame_bits};
+use super::hash::hash;
 use super::insufficient::insufficient;
 use super::interface::{DebugSignals, InputSignals, OutputSignals};
 use super::material::material;
 use super::mobility::mobility;
 use super::movelist::movelist;
 use super::stack::stack;
+use super::table::table;
 use super::weights::weights;
 
 /// Build `qchip` with memories of these sizes; `debug` adds the [`Debug`](super::Debug)
@@ -41,6 +43,8 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     let movelist_m = movelist(p)?;
     let stack_m = stack(p, frame_bits(p))?;
     let control_m = control(p)?;
+    let hash_m = hash()?;
+    let table_m = table(p)?;
     let m = ModuleBuilder::new(if debug { "qchip_debug" } else { "qchip" });
     let i = InputSignals::inputs(&m);
 
@@ -52,6 +56,8 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     let list = m.instance("move_lists", &movelist_m);
     let st = m.instance("frame_stack", &stack_m);
     let c = m.instance("controller", &control_m);
+    let hsh = m.instance("hasher", &hash_m);
+    let tt = m.instance("transpositions", &table_m);
 
     // The priority table, latched while a position is loaded and started.
     let prio_q = m.reg_reset("prio_q", 36, 0);
@@ -107,6 +113,15 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     }
 
     ins.connect("pieces", g.output("pieces"));
+    hsh.connect("pieces", g.output("pieces"));
+    for (port, from) in [
+        ("we", "table_we"),
+        ("waddr", "table_waddr"),
+        ("wdata", "table_wdata"),
+        ("raddr", "table_raddr"),
+    ] {
+        tt.connect(port, c.output(from));
+    }
     mob.connect("cap_counts", g.output("cap_counts"));
     mob.connect("quiet_counts", g.output("quiet_counts"));
 
@@ -161,6 +176,8 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("entry", list.output("entry"));
     c.connect("leaf", list.output("leaf"));
     c.connect("frame", st.output("frame"));
+    c.connect("hash", hsh.output("hash"));
+    c.connect("table_entry", tt.output("entry"));
 
     OutputSignals::of_instance(&c).outputs(&m);
     if debug {

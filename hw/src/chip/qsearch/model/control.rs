@@ -1,8 +1,9 @@
 //! The controller of the quiescence engine: one method per state, deciding the clock
 //! edge of a running cycle (generator inputs, cell writes, memory ports, registers).
 
-use super::{Context, Edge, Entry, Leaf, QModel, WIN};
+use super::{Context, Edge, Entry, Leaf, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
+use crate::chip::qsearch::hash::position_hash;
 use crate::chip::qsearch::{ChildKind, State};
 use crate::chip::types::{BLACK, PAWN};
 
@@ -20,7 +21,20 @@ impl QModel {
         match self.regs.state {
             State::Enter => {
                 e.inputs = run_gen();
+                let hash = position_hash(&self.generator.regs.board);
+                self.regs.ctx.hash = hash;
+                e.read_table = Some(hash as usize & (self.params.table - 1));
                 self.regs.state = State::Second;
+            }
+            State::Sweep => {
+                let i = self.regs.sweep as usize;
+                e.write_table = Some((i, TableEntry::default()));
+                if i + 1 == self.params.table {
+                    self.regs.job_tag = 1;
+                    self.regs.state = State::Enter;
+                } else {
+                    self.regs.sweep += 1;
+                }
             }
             State::Second => self.decide(e),
             State::QuietFv => {
@@ -80,6 +94,22 @@ impl QModel {
         } else if usize::from(self.regs.sp) >= self.params.plies {
             self.regs.state = State::Overflow;
         } else {
+            // The table, read in the last cycle: a hit that settles the window returns
+            // its score; any other hit's move is searched first.
+            let t = self.regs.rd_table;
+            let hit = t.tag == self.regs.job_tag && t.check == self.check(self.regs.ctx.hash);
+            let (alpha, beta) = (self.regs.ctx.alpha, self.regs.ctx.beta);
+            let settles = match t.bound {
+                0 => true,
+                1 => t.score >= beta,
+                _ => t.score <= alpha,
+            };
+            if hit && settles {
+                self.ret(t.score, e);
+                return;
+            }
+            self.regs.ctx.table_move = hit.then_some(t.best);
+            self.regs.ctx.table_index = None;
             e.inputs = run_gen();
             self.regs.ctx.count = 0;
             self.regs.state = State::Gen;
@@ -123,6 +153,9 @@ impl QModel {
             };
             e.write_entry = Some((self.slot(count), entry));
             self.regs.gen_entry = entry;
+            if self.regs.ctx.table_move == Some(entry.chip_move()) {
+                self.regs.ctx.table_index = Some(count as u8);
+            }
             count += 1;
             self.regs.ctx.count = count as u8;
         }
@@ -144,6 +177,11 @@ impl QModel {
                 self.regs.state = State::Order;
             }
         }
+    }
+
+    /// The table's check bits of a hash.
+    fn check(&self, hash: u32) -> u32 {
+        (hash >> self.params.table.trailing_zeros()) & ((1 << super::CHECK_BITS) - 1)
     }
 
     /// The list slot of capture `i` of the current node.
@@ -313,7 +351,25 @@ impl QModel {
     fn after_child(&mut self, score: i32, entry: Entry, e: &mut Edge) {
         let cutoff = self.regs.ctx.apply(score, entry.chip_move());
         if cutoff || !self.regs.ctx.remaining() {
-            let best = self.regs.ctx.best;
+            let c = &self.regs.ctx;
+            let bound = if c.best >= c.beta {
+                1
+            } else if c.best > c.alpha0 {
+                0
+            } else {
+                2
+            };
+            e.write_table = Some((
+                c.hash as usize & (self.params.table - 1),
+                TableEntry {
+                    tag: self.regs.job_tag,
+                    check: self.check(c.hash),
+                    score: c.best,
+                    bound,
+                    best: c.best_move.unwrap_or_default(),
+                },
+            ));
+            let best = c.best;
             self.ret(best, e);
         } else {
             self.next_capture(e);

@@ -139,7 +139,33 @@ pub struct Context {
     pub searched: u64,
     /// The capture being searched, as made.
     pub child: Entry,
+    /// The node's position hash.
+    pub hash: u32,
+    /// The node's alpha when it was entered (for the bound it stores).
+    pub alpha0: i32,
+    /// The table's move for this node, when the table had the node.
+    pub table_move: Option<ChipMove>,
+    /// The index in the list of the table's move, when the generator emitted it.
+    pub table_index: Option<u8>,
 }
+
+/// A transposition-table entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TableEntry {
+    /// The job it was written in (0: swept).
+    pub tag: u32,
+    /// Hash bits above the index.
+    pub check: u32,
+    /// The node's score.
+    pub score: i32,
+    /// 0 exact, 1 lower bound, 2 upper bound.
+    pub bound: u8,
+    /// The node's best move.
+    pub best: ChipMove,
+}
+
+/// Hash bits that check a table entry.
+pub const CHECK_BITS: u32 = 16;
 
 impl Context {
     /// A fresh node's context with this window.
@@ -155,6 +181,10 @@ impl Context {
             keys: [0; MAX_LIST],
             searched: 0,
             child: Entry::default(),
+            hash: 0,
+            alpha0: alpha,
+            table_move: None,
+            table_index: None,
         }
     }
 
@@ -168,11 +198,12 @@ impl Context {
         self.searched & all != all
     }
 
-    /// The unsearched capture with the smallest key, first in list order among equals.
+    /// The unsearched capture to search next: the table's move, else the smallest
+    /// key, first in list order among equals.
     pub fn elect(&self) -> Option<u8> {
         (0..self.count)
             .filter(|&i| self.searched >> i & 1 == 0)
-            .min_by_key(|&i| (self.keys[usize::from(i)], i))
+            .min_by_key(|&i| (self.table_index != Some(i), self.keys[usize::from(i)], i))
     }
 
     /// Applies a child's score (from this node's view) for `m`; true on a cutoff.
@@ -229,6 +260,12 @@ pub struct QRegs {
     pub rd_leaf: Leaf,
     /// Registered read of the stack.
     pub rd_frame: Context,
+    /// Registered read of the transposition table.
+    pub rd_table: TableEntry,
+    /// This job's tag.
+    pub job_tag: u32,
+    /// Table entries swept so far.
+    pub sweep: u32,
     /// Registered read of the side to move's mobility table.
     pub own_rd: i16,
     /// `Fetch` takes the capture from `gen_entry` (a node's only capture, not read back).
@@ -274,6 +311,7 @@ pub struct QModel {
     moves: Vec<Entry>,
     leaves: Vec<Leaf>,
     frames: Vec<Context>,
+    table: Vec<TableEntry>,
     piece_weights: [i16; 12],
     own_table: [i16; 256],
     opp_table: [i16; 256],
@@ -304,6 +342,9 @@ impl QModel {
                 rd_entry: Entry::default(),
                 rd_leaf: Leaf::default(),
                 rd_frame: Context::new(0, 0),
+                rd_table: TableEntry::default(),
+                job_tag: 0,
+                sweep: 0,
                 own_rd: 0,
                 forward: false,
                 gen_entry: Entry::default(),
@@ -323,6 +364,7 @@ impl QModel {
             moves: vec![Entry::default(); params.plies * params.list],
             leaves: vec![Leaf::default(); params.plies * params.list],
             frames: vec![Context::new(0, 0); params.plies],
+            table: vec![TableEntry::default(); params.table],
             piece_weights: [0; 12],
             own_table: [0; 256],
             opp_table: [0; 256],
@@ -494,7 +536,17 @@ impl QModel {
         r.nodes = 1;
         r.cycles = 0;
         r.out = Outputs::default();
-        r.state = State::Enter;
+        // A new tag marks this job's table entries; when the tags run out the table is
+        // swept clean first.
+        let max_tag = (1u32 << self.params.tag_bits) - 1;
+        if r.job_tag == max_tag {
+            r.job_tag = 0;
+            r.sweep = 0;
+            r.state = State::Sweep;
+        } else {
+            r.job_tag += 1;
+            r.state = State::Enter;
+        }
         self.priorities = Priorities::from_bits(i.prio);
         let ep = r.root_ep;
         edge.inputs = self.gen_start(i.black, ep);
@@ -526,6 +578,9 @@ impl QModel {
         }
         if let Some(a) = e.read_frame {
             self.regs.rd_frame = self.frames[a];
+        }
+        if let Some(a) = e.read_table {
+            self.regs.rd_table = self.table[a];
         }
         if let Some(n) = e.read_own {
             self.regs.own_rd = self.own_table[usize::from(n)];
@@ -567,6 +622,9 @@ impl QModel {
         }
         if let Some((a, ctx)) = e.write_frame {
             self.frames[a] = ctx;
+        }
+        if let Some((a, entry)) = e.write_table {
+            self.table[a] = entry;
         }
         debug_assert!(list <= MAX_LIST);
     }
@@ -616,4 +674,6 @@ struct Edge {
     write_entry: Option<(usize, Entry)>,
     write_leaf: Option<(usize, Leaf)>,
     write_frame: Option<(usize, Context)>,
+    read_table: Option<usize>,
+    write_table: Option<(usize, TableEntry)>,
 }

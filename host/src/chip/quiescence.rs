@@ -1,0 +1,128 @@
+//! The quiescence chip as the host's quiescence search: each call becomes a `qchip`
+//! job, run on its cycle-exact model (`chip-model`) or its simulated netlist (`chip`);
+//! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
+//! that overflows the chip's stack or lists is searched again by the software
+//! reference, and counted.
+
+use std::sync::Arc;
+
+use hw::chip::qsearch::model::QModel;
+use hw::chip::qsearch::{ChipWeights, Params, Qchip};
+use testbench::chip::qsearch::run;
+use testbench::chip::{Driver, Netlist, NetlistError};
+
+use super::qjob::{chip_job, chip_weights};
+use super::to_move;
+use crate::engine::eval::Evaluator;
+use crate::engine::quiescence::{QResult, Quiescence};
+use crate::engine::reference::ReferenceQuiescence;
+use crate::engine::score::Score;
+use crate::rules::Position;
+
+/// Cycle limit of one job: far above any job of the benchmarks (the chip always
+/// finishes; the limit turns a fault into an error instead of a hang).
+pub const JOB_LIMIT: u32 = 1 << 30;
+
+/// What the chip has done since it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChipTotals {
+    /// Jobs run.
+    pub jobs: u64,
+    /// Jobs that overflowed and were searched in software.
+    pub overflows: u64,
+    /// Cycles of all jobs (loading excluded).
+    pub cycles: u64,
+}
+
+/// The quiescence chip behind the [`Quiescence`] trait.
+pub struct ChipQuiescence {
+    name: &'static str,
+    driver: Box<dyn Driver<Qchip> + Send>,
+    weights: Arc<ChipWeights>,
+    loaded: bool,
+    fallback: ReferenceQuiescence,
+    totals: ChipTotals,
+}
+
+impl ChipQuiescence {
+    /// The name of the model-backed chip.
+    pub const MODEL: &'static str = "chip-model";
+    /// The name of the netlist-backed chip.
+    pub const NETLIST: &'static str = "chip";
+
+    /// The chip's cycle-exact model.
+    pub fn model(evaluator: Evaluator) -> Self {
+        Self::with(
+            Self::MODEL,
+            Box::new(QModel::new(Params::DEFAULT)),
+            evaluator,
+        )
+    }
+
+    /// The chip's netlist in the cycle simulator.
+    pub fn netlist(evaluator: Evaluator) -> Result<Self, NetlistError> {
+        Ok(Self::with(
+            Self::NETLIST,
+            Box::new(Netlist::<Qchip>::new(false)?),
+            evaluator,
+        ))
+    }
+
+    fn with(
+        name: &'static str,
+        driver: Box<dyn Driver<Qchip> + Send>,
+        evaluator: Evaluator,
+    ) -> Self {
+        ChipQuiescence {
+            name,
+            driver,
+            weights: Arc::new(chip_weights(&evaluator)),
+            loaded: false,
+            fallback: ReferenceQuiescence::new(evaluator),
+            totals: ChipTotals::default(),
+        }
+    }
+
+    /// What the chip has done so far.
+    pub fn totals(&self) -> ChipTotals {
+        self.totals
+    }
+}
+
+impl Quiescence for ChipQuiescence {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> anyhow::Result<QResult> {
+        let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
+        let job = chip_job(pos, alpha, beta, ply, weights);
+        let out = run::<Qchip, _>(&mut *self.driver, &job, JOB_LIMIT).ok_or_else(|| {
+            anyhow::anyhow!("the quiescence chip did not finish within {JOB_LIMIT} cycles")
+        })?;
+        self.loaded = true;
+        self.totals.jobs += 1;
+        self.totals.cycles += u64::from(out.cycles);
+        if out.overflow {
+            self.totals.overflows += 1;
+            let redo = self.fallback.qsearch(pos, alpha, beta, ply)?;
+            return Ok(QResult {
+                cycles: u64::from(out.cycles),
+                ..redo
+            });
+        }
+        let best_move = out.best_move().map(|m| to_move(pos, m)).transpose()?;
+        Ok(QResult {
+            score: out.score_value(),
+            nodes: u64::from(out.nodes),
+            cycles: u64::from(out.cycles),
+            best_move,
+        })
+    }
+}
