@@ -10,6 +10,7 @@
 //! | [`chip`] | the chip seen from the host: position and move conversions, the chip as a move generator, cycle statistics |
 //! | [`frontends`] | UCI and interactive play |
 //! | [`peers`] | other engines antichip is measured against (fairy-stockfish) |
+//! | [`pgn`] | PGN: a streaming reader, the writer, antichess game records |
 //! | [`alphamove`] | the xkcd 3045 bot |
 //!
 //! ```
@@ -25,5 +26,6 @@ pub mod chip;
 pub mod engine;
 pub mod frontends;
 pub mod peers;
+pub mod pgn;
 pub mod positions;
 pub mod rules;
