@@ -11,6 +11,7 @@
 //! | [`frontends`] | UCI and interactive play |
 //! | [`peers`] | other engines antichip is measured against (fairy-stockfish) |
 //! | [`pgn`] | PGN: a streaming reader, the writer, antichess game records |
+//! | [`matches`] | matches between built-in players and UCI engines, Elo |
 //! | [`alphamove`] | the xkcd 3045 bot |
 //!
 //! ```
@@ -25,6 +26,7 @@ pub mod alphamove;
 pub mod chip;
 pub mod engine;
 pub mod frontends;
+pub mod matches;
 pub mod peers;
 pub mod pgn;
 pub mod positions;

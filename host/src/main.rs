@@ -30,6 +30,7 @@ enum Command {
     Hw(cli::hw::HwArgs),
     Alphamove(cli::alphamove::AlphaMoveArgs),
     Bench(cli::bench::BenchArgs),
+    Match(cli::match_::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Command::Chip(args) => cli::chip::run(args),
         Command::Uci(args) => cli::uci::run(args),
         Command::Play(args) => cli::play::run(args),
+        Command::Match(args) => cli::match_::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
