@@ -105,3 +105,58 @@ impl Summary {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::game::Termination;
+
+    fn record(index: usize, white: usize, result: &str, termination: Termination) -> GameRecord {
+        GameRecord {
+            index,
+            names: ["A".into(), "B".into()],
+            white,
+            result: result.into(),
+            termination,
+            plies: 10,
+            seconds: [0.5, 0.25],
+            moves: [5, 5],
+            pgn: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_known_game_set_is_scored_from_a_side() {
+        use Termination::*;
+        // A White: wins, draws, loses on an illegal move; A Black: wins twice (once
+        // because B crashed), draws at the ply limit, and an unfinished game.
+        let games = [
+            record(0, 0, "1-0", Normal),
+            record(1, 1, "0-1", Normal),
+            record(2, 0, "1/2-1/2", Normal),
+            record(3, 1, "0-1", Abandoned),
+            record(4, 0, "0-1", IllegalMove),
+            record(5, 1, "1/2-1/2", Adjudication),
+            record(6, 1, "*", Normal),
+        ];
+        let s = Summary::of(&games);
+        assert_eq!(s.total.line(), "3 - 1 - 2  [0.667] 6");
+        assert_eq!(s.by_colour[0].line(), "1 - 1 - 1  [0.500] 3");
+        assert_eq!(s.by_colour[1].line(), "2 - 0 - 1  [0.833] 3");
+        assert_eq!(s.white.line(), "1 - 3 - 2  [0.333] 6");
+        let report = s.report(["A", "B"]);
+        assert!(
+            report
+                .contains("Terminations: 1 abandoned, 1 adjudication, 1 illegal move, 3 normal\n"),
+            "{report}"
+        );
+        assert!(
+            report.contains("Failures of A: 1 illegal move\nFailures of B: 1 abandoned\n"),
+            "{report}"
+        );
+        assert_eq!(
+            s.time_line(["A", "B"]),
+            "Mean time per move: A 100.00 ms (30 moves), B 50.00 ms (30 moves) (measured wall time)"
+        );
+    }
+}
