@@ -31,6 +31,7 @@ enum Command {
     Alphamove(cli::alphamove::AlphaMoveArgs),
     Bench(cli::bench::BenchArgs),
     Match(cli::match_::MatchArgs),
+    Learn(cli::learn::LearnArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => cli::uci::run(args),
         Command::Play(args) => cli::play::run(args),
         Command::Match(args) => cli::match_::run(args),
+        Command::Learn(args) => cli::learn::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

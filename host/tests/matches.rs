@@ -23,7 +23,11 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
     for (mode, termination, extra) in [
         ("crash", "abandoned", vec!["--depth", "1"]),
         ("illegal", "illegal move", vec!["--depth", "1"]),
-        ("hang", "stalled connection", vec!["--depth", "1", "--timeout", "1"]),
+        (
+            "hang",
+            "stalled connection",
+            vec!["--depth", "1", "--timeout", "1"],
+        ),
         ("slow", "time forfeit", vec!["--tc", "1+0"]),
     ] {
         let pgn = temp(&format!("{mode}.pgn"));

@@ -94,7 +94,7 @@ fn parse_tc(text: &str) -> anyhow::Result<TimeControl> {
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
     let secs = |s: &str| -> anyhow::Result<Duration> {
         match s.parse::<f64>() {
-            Ok(v) if v.is_finite() && v >= 0.0 && v < 1e6 => Ok(Duration::from_secs_f64(v)),
+            Ok(v) if (0.0..1e6).contains(&v) => Ok(Duration::from_secs_f64(v)),
             _ => bail!("--tc must be seconds plus increment such as 10+0.1, not \"{text}\""),
         }
     };

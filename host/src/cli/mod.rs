@@ -11,6 +11,7 @@ pub mod demo;
 pub mod engine;
 pub mod hw;
 pub mod input;
+pub mod learn;
 pub mod match_;
 pub mod measure;
 pub mod movegen;

@@ -124,7 +124,6 @@ pub fn play_game(
     rules: &MatchRules,
     seeds: [u64; 2],
 ) -> PlayedGame {
-    let players = players;
     let mut pos = opening.start.clone();
     let mut moves = Vec::new();
     let mut history = Vec::new();

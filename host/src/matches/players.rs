@@ -149,7 +149,7 @@ pub enum MinimaxEval {
     /// The seed's simple baseline: the number of legal moves the searching player has.
     Mobility,
     /// The seed's advanced baseline: the engine's linear evaluation.
-    Linear(Evaluator),
+    Linear(Box<Evaluator>),
 }
 
 /// Plain fixed-depth alpha-beta minimax, the seed's baselines: no quiescence, no
@@ -375,7 +375,7 @@ mod tests {
         assert_eq!(ask(&mut simple, fen, 2), "e4d5");
         // The seed's sample: b4b5 wins in 4 (8 plies).
         let fen = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1";
-        let mut adv = Minimax::new("a".into(), MinimaxEval::Linear(Evaluator::default()), 8);
+        let mut adv = Minimax::new("a".into(), MinimaxEval::Linear(Box::default()), 8);
         assert_eq!(ask(&mut adv, fen, 8), "b4b5");
     }
 
@@ -392,7 +392,7 @@ mod tests {
         let fen = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1";
         let inner = Box::new(Minimax::new(
             "a".into(),
-            MinimaxEval::Linear(Evaluator::default()),
+            MinimaxEval::Linear(Box::default()),
             8,
         ));
         let mut zero = EpsilonPlayer::new("z".into(), inner, 0.0);

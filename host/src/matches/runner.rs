@@ -83,8 +83,8 @@ impl GameRecord {
         }
         // The loser failed.
         match self.score_a()? {
-            s if s == 0.0 => Some(0),
-            s if s == 1.0 => Some(1),
+            0.0 => Some(0),
+            1.0 => Some(1),
             _ => None,
         }
     }

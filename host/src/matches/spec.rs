@@ -240,7 +240,7 @@ impl PlayerSpec {
             )),
             Kind::Advanced => Box::new(Minimax::new(
                 name.clone(),
-                MinimaxEval::Linear(self.evaluator),
+                MinimaxEval::Linear(Box::new(self.evaluator)),
                 SEED_DEPTH,
             )),
             Kind::Full => {

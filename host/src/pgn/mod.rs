@@ -4,7 +4,7 @@
 //! * [`read`]: a streaming reader that splits any PGN text into [`RawGame`]s (tags and
 //!   movetext tokens with their line numbers), skipping comments, variations, NAGs and
 //!   `%` escape lines, so that a multi-gigabyte export is read one game at a time.
-//! * [`write`]: tag pairs and movetext wrapped at 80 columns, as python-chess and
+//! * [`mod@write`]: tag pairs and movetext wrapped at 80 columns, as python-chess and
 //!   cutechess export them.
 //! * [`antichess`]: antichess games ([`AntichessGame`]) replayed from a [`RawGame`] by
 //!   their SAN, with errors that name the game and the move, and written back.

@@ -148,8 +148,7 @@ impl<R: BufRead> PgnReader<R> {
     /// (anything after the result on the same line is dropped).
     fn movetext_line(&mut self, line: &str) -> Option<RawGame> {
         let mut word = String::new();
-        let mut chars = line.chars().chain(std::iter::once(' '));
-        while let Some(c) = chars.next() {
+        for c in line.chars().chain(std::iter::once(' ')) {
             if self.in_comment {
                 self.in_comment = c != '}';
                 continue;
