@@ -87,7 +87,8 @@ impl Tally {
 
 fn fmt_elo(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:.1}")
+        // No "-0.0" for an even score.
+        format!("{:.1}", x + 0.0)
     } else if x.is_nan() {
         "nan".to_string()
     } else if x > 0.0 {
