@@ -32,6 +32,7 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     Match(cli::match_::MatchArgs),
     Learn(cli::learn::LearnArgs),
+    Figure(cli::figure::FigureArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cli::play::run(args),
         Command::Match(args) => cli::match_::run(args),
         Command::Learn(args) => cli::learn::run(args),
+        Command::Figure(args) => cli::figure::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

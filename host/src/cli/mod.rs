@@ -9,6 +9,7 @@ pub mod bench_sim;
 pub mod chip;
 pub mod demo;
 pub mod engine;
+pub mod figure;
 pub mod hw;
 pub mod input;
 pub mod learn;
