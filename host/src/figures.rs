@@ -30,6 +30,8 @@ pub struct Axes {
     pub x: (f64, f64),
     /// Y range.
     pub y: (f64, f64),
+    /// A logarithmic x axis (x values and range must be positive).
+    pub log_x: bool,
 }
 
 fn rgb(c: (u8, u8, u8)) -> RGBColor {
@@ -38,6 +40,35 @@ fn rgb(c: (u8, u8, u8)) -> RGBColor {
 
 /// A line chart with markers and a legend, as SVG text.
 pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
+    // A log axis is drawn as log10(x) with 10^x labels.
+    let tx = |x: f64| if axes.log_x { x.log10() } else { x };
+    let x_range = (tx(axes.x.0), tx(axes.x.1));
+    let series: Vec<Series> = series
+        .iter()
+        .map(|s| Series {
+            points: s
+                .points
+                .iter()
+                .filter(|p| !axes.log_x || p.0 > 0.0)
+                .map(|&(x, y)| (tx(x), y))
+                .collect(),
+            ..s.clone()
+        })
+        .collect();
+    let label = |x: &f64| {
+        if axes.log_x {
+            let v = 10f64.powf(*x);
+            if (v - v.round()).abs() < 1e-6 * v.max(1.0)
+                && (v.log10() - v.log10().round()).abs() < 1e-9
+            {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        } else {
+            format!("{x:.1}")
+        }
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, 460)).into_drawing_area();
@@ -47,16 +78,17 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(56)
-            .build_cartesian_2d(axes.x.0..axes.x.1, axes.y.0..axes.y.1)
+            .build_cartesian_2d(x_range.0..x_range.1, axes.y.0..axes.y.1)
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
             .x_desc(&axes.x_label)
+            .x_label_formatter(&label)
             .y_desc(&axes.y_label)
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| e.to_string())?;
-        for s in series {
+        for s in &series {
             let color = rgb(s.color);
             let style = color.stroke_width(2);
             let drawn = if s.dashed {
@@ -187,6 +219,7 @@ mod tests {
             y_label: "win %".into(),
             x: (0.0, 1.0),
             y: (0.0, 100.0),
+            log_x: false,
         };
         let s = Series {
             name: "vs simple, as White".into(),

@@ -201,6 +201,7 @@ fn epsilon_figure(
         y_label: "games won by the full engine, %".into(),
         x: (0.0, epsilons.iter().copied().fold(0.0, f64::max).max(0.1)),
         y: (0.0, 100.0),
+        log_x: false,
     };
     let text = line_chart(&axes, &series).map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
     std::fs::write(svg, text).with_context(|| format!("cannot write {}", svg.display()))?;

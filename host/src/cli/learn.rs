@@ -149,21 +149,17 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             ""
         }
     );
-    let progress = Progress::new("learning", io::stderr().is_terminal(), config.epochs + 1);
-    let mut done = 0;
+    let progress = Progress::new("learning", io::stderr().is_terminal(), config.epochs);
     let (params, curve) = learn(init, &train, &holdout, &config, &mut |p| {
-        done += 1;
-        progress.update_with(
-            done,
-            &format!("held-out agreement {:.1} %", p.holdout_agreement),
-        );
+        let note = format!("held-out agreement {:.1} %", p.holdout_agreement);
+        progress.update_with(p.epoch, &note);
     });
     progress.finish();
-    println!("epoch  train RMSE  held-out RMSE  held-out agreement");
+    println!("epoch   games  train RMSE  held-out RMSE  held-out agreement");
     for p in &curve {
         println!(
-            "{:>5}  {:>10.1}  {:>13.1}  {:>17.1} %",
-            p.epoch, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+            "{:>5}  {:>6}  {:>10.1}  {:>13.1}  {:>17.1} %",
+            p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
         );
     }
     let weights = params.to_weights();
@@ -173,11 +169,11 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     println!("weights written to {}:", args.out.display());
     println!("{}", weights.to_json());
     if let Some(path) = &args.curve {
-        let mut text = String::from("epoch,train_rmse,holdout_rmse,holdout_agreement\n");
+        let mut text = String::from("epoch,games,train_rmse,holdout_rmse,holdout_agreement\n");
         for p in &curve {
             text.push_str(&format!(
-                "{},{:.3},{:.3},{:.3}\n",
-                p.epoch, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+                "{},{},{:.3},{:.3},{:.3}\n",
+                p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
             ));
         }
         write(path, &text)?;
@@ -195,20 +191,21 @@ fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// The learning curve: held-out agreement (left) as a line over the epochs.
+/// The learning curve: held-out agreement against training games played back (log).
 fn curve_svg(curve: &Curve) -> anyhow::Result<String> {
-    let last = curve.last().map_or(1, |p| p.epoch.max(1)) as f64;
+    let last = curve.last().map_or(10, |p| p.games.max(10)) as f64;
     let agreement: Vec<(f64, f64)> = curve
         .iter()
-        .map(|p| (p.epoch as f64, p.holdout_agreement))
+        .map(|p| (p.games as f64, p.holdout_agreement))
         .collect();
     let lo = agreement.iter().map(|p| p.1).fold(100.0f64, f64::min);
     let axes = Axes {
         title: "TD(lambda) learning curve (held-out games)".into(),
-        x_label: "epoch (passes over the training games)".into(),
+        x_label: "training games played back (all passes; log scale)".into(),
         y_label: "positions whose value sign matches the result, %".into(),
-        x: (0.0, last),
+        x: (1.0, last),
         y: ((lo - 5.0).max(0.0).floor(), 100.0),
+        log_x: true,
     };
     let series = [Series {
         name: "held-out agreement".into(),

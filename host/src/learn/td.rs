@@ -184,8 +184,10 @@ pub fn td_game(params: &mut Params, example: &Example, config: &TdConfig) -> (f6
 /// One point of the learning curve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CurvePoint {
-    /// Passes done (0 = the initial weights).
+    /// The pass in progress (0 = the initial weights).
     pub epoch: usize,
+    /// Training games played back so far, over all passes.
+    pub games: usize,
     /// Root mean squared TD error over the training games (with the weights after the
     /// pass; before any pass for epoch 0).
     pub train_rmse: f64,
@@ -196,7 +198,8 @@ pub struct CurvePoint {
     pub holdout_agreement: f64,
 }
 
-/// The learning curve, one point per pass.
+/// The learning curve: points after 1, 2, 5, 10, 20, 50, ... training games and at the
+/// end of every pass.
 pub type Curve = Vec<CurvePoint>;
 
 fn evaluate(params: &Params, examples: &[Example], config: &TdConfig) -> (f64, f64) {
@@ -227,8 +230,8 @@ fn evaluate(params: &Params, examples: &[Example], config: &TdConfig) -> (f64, f
     )
 }
 
-/// Learns from `train` starting at `init`, measuring on `holdout` after every pass;
-/// `on_epoch` sees each point as it is made.
+/// Learns from `train` starting at `init`, measuring on `holdout` at the points of
+/// [`Curve`]; `on_epoch` sees each point as it is made.
 pub fn learn(
     init: Params,
     train: &[Example],
@@ -238,28 +241,45 @@ pub fn learn(
 ) -> (Params, Curve) {
     let mut params = init;
     let mut curve = Vec::with_capacity(config.epochs + 1);
-    let point = |epoch: usize, p: &Params| {
+    let point = |epoch: usize, games: usize, p: &Params| {
         let (train_rmse, _) = evaluate(p, train, config);
         let (holdout_rmse, holdout_agreement) = evaluate(p, holdout, config);
         CurvePoint {
             epoch,
+            games,
             train_rmse,
             holdout_rmse,
             holdout_agreement,
         }
     };
-    let first = point(0, &params);
+    let first = point(0, 0, &params);
     on_epoch(&first);
     curve.push(first);
+    let mut seen = 0;
     for epoch in 1..=config.epochs {
-        for ex in train {
+        for (i, ex) in train.iter().enumerate() {
             td_game(&mut params, ex, config);
+            seen += 1;
+            if is_checkpoint(seen) || i + 1 == train.len() {
+                let p = point(epoch, seen, &params);
+                on_epoch(&p);
+                curve.push(p);
+            }
         }
-        let p = point(epoch, &params);
-        on_epoch(&p);
-        curve.push(p);
     }
     (params, curve)
+}
+
+/// 1, 2, 5, 10, 20, 50, ...: about three points a decade.
+fn is_checkpoint(n: usize) -> bool {
+    let mut decade = 1;
+    while decade <= n {
+        if [decade, 2 * decade, 5 * decade].contains(&n) {
+            return true;
+        }
+        decade *= 10;
+    }
+    false
 }
 
 #[cfg(test)]
