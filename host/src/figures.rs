@@ -90,6 +90,7 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
             .map_err(|e| e.to_string())?;
         for s in &series {
             let color = rgb(s.color);
+            let dashed = s.dashed;
             let style = color.stroke_width(2);
             let drawn = if s.dashed {
                 chart.draw_series(DashedLineSeries::new(s.points.iter().copied(), 6, 4, style))
@@ -100,7 +101,11 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
                 .map_err(|e| e.to_string())?
                 .label(&s.name)
                 .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                    // A dashed series shows two dashes in the legend, a solid one a line.
+                    let gap = if dashed { 4 } else { 0 };
+                    EmptyElement::at((x, y))
+                        + PathElement::new(vec![(0, 0), (7, 0)], color.stroke_width(2))
+                        + PathElement::new(vec![(7 + gap, 0), (18, 0)], color.stroke_width(2))
                 });
             chart
                 .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
