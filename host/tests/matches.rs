@@ -65,13 +65,17 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
 #[test]
 fn a_shard_merge_gives_the_whole_match() {
     let whole = temp("whole.pgn");
+    // The full engine (a fresh searcher per game, so a game does not depend on the games
+    // its worker played before) against seeded random moves, short games.
     let common_args = [
-        "simple:depth=2",
-        "advanced:depth=2",
+        "full:depth=1",
+        "advanced:depth=1,epsilon=0.5",
         "--games",
         "6",
         "--seed",
         "5",
+        "--max-plies",
+        "24",
     ];
     let mut args = vec!["match"];
     args.extend(common_args);
