@@ -127,7 +127,9 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         }
     }
     if train.is_empty() {
-        bail!("no decided games to learn from ({read} games read, {unused} unfinished or drawn)");
+        bail!(
+            "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
+        );
     }
     let positions = |v: &[Example]| v.iter().map(|e| e.grads.len()).sum::<usize>();
     println!(
