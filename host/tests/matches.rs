@@ -75,7 +75,7 @@ fn a_shard_merge_gives_the_whole_match() {
         "--seed",
         "5",
         "--max-plies",
-        "24",
+        "16",
     ];
     let mut args = vec!["match"];
     args.extend(common_args);
