@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test and lint of antichip, as CI runs it:
-#   Debian tools (installed when missing) -> rustfmt -> clippy -> rustdoc -> all tests.
+#   Debian tools (installed when missing) -> Ray's Python environment -> rustfmt -> clippy
+#   -> rustdoc -> all tests.
 # Needs only the Rust toolchain; as root it installs the Debian packages it needs,
 # otherwise it prints the one apt-get line to run.
 set -euo pipefail
@@ -34,6 +35,11 @@ if ((${#missing[@]})); then
         exit 1
     fi
 fi
+
+# The Ray driver's virtual environment (.venv/ray, pinned ray from PyPI), for the test
+# of matches and solves sharded over a local Ray instance.
+step "Ray environment (scripts/ray/setup.sh)"
+scripts/ray/setup.sh >/dev/null
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

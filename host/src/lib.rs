@@ -10,6 +10,10 @@
 //! | [`chip`] | the chip seen from the host: position and move conversions, the chip as a move generator, cycle statistics |
 //! | [`frontends`] | UCI and interactive play |
 //! | [`peers`] | other engines antichip is measured against (fairy-stockfish) |
+//! | [`pgn`] | PGN: a streaming reader, the writer, antichess game records |
+//! | [`mod@matches`] | matches between built-in players and UCI engines, Elo |
+//! | [`learn`] | TD(lambda) learning of the evaluation weights from game records |
+//! | [`figures`] | SVG charts (plotters): Figure 3 and 4 of seed 003, learning curves |
 //! | [`alphamove`] | the xkcd 3045 bot |
 //!
 //! ```
@@ -23,7 +27,11 @@
 pub mod alphamove;
 pub mod chip;
 pub mod engine;
+pub mod figures;
 pub mod frontends;
+pub mod learn;
+pub mod matches;
 pub mod peers;
+pub mod pgn;
 pub mod positions;
 pub mod rules;

@@ -30,6 +30,9 @@ enum Command {
     Hw(cli::hw::HwArgs),
     Alphamove(cli::alphamove::AlphaMoveArgs),
     Bench(cli::bench::BenchArgs),
+    Match(cli::match_::MatchArgs),
+    Learn(cli::learn::LearnArgs),
+    Figure(cli::figure::FigureArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,9 @@ fn main() -> ExitCode {
         Command::Chip(args) => cli::chip::run(args),
         Command::Uci(args) => cli::uci::run(args),
         Command::Play(args) => cli::play::run(args),
+        Command::Match(args) => cli::match_::run(args),
+        Command::Learn(args) => cli::learn::run(args),
+        Command::Figure(args) => cli::figure::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

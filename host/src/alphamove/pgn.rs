@@ -3,17 +3,18 @@
 //! The writer emits the Seven Tag Roster, then `Variant` (antichess only), `SetUp` and
 //! `FEN` (when the game did not start from the standard position) and `Termination`, a
 //! blank line, and the movetext wrapped at 80 columns with move numbers and the result as
-//! separate tokens, as python-chess exports it. The reader accepts that and ordinary PGN
-//! (comments, variations-free movetext, NAGs), and replays the moves by their SAN.
+//! separate tokens, as python-chess exports it. The reader takes the first game of
+//! [`crate::pgn::PgnReader`] (comments, variations and NAGs skipped) and replays its moves
+//! by their SAN, in standard chess or antichess.
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Position};
 
 use super::game::{Game, Variant, parse_chess_fen};
+use crate::pgn::{PgnReader, RawGame, tag_line};
 use crate::rules;
 
-/// The width PGN movetext is wrapped to.
-pub const COLUMNS: usize = 80;
+pub use crate::pgn::{COLUMNS, movetext};
 
 /// A PGN that could not be read, with the line where the fault is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -29,8 +30,8 @@ pub struct PgnError {
 pub fn write_pgn(game: &Game) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+        out.push_str(&tag_line(name, value));
+        out.push('\n');
     };
     tag("Event", "AlphaMove self-play");
     tag("Site", "antichip");
@@ -55,43 +56,6 @@ pub fn write_pgn(game: &Game) -> String {
     ));
     out.push('\n');
     out
-}
-
-/// Movetext for moves starting at `(fullmove number, side to move)`, wrapped at
-/// [`COLUMNS`], with an optional result token at the end.
-pub fn movetext(first_move: (u32, Color), sans: &[String], result: Option<&str>) -> String {
-    let (mut number, mut turn) = first_move;
-    let mut tokens = Vec::with_capacity(sans.len() * 3 / 2 + 1);
-    for (i, san) in sans.iter().enumerate() {
-        match turn {
-            Color::White => tokens.push(format!("{number}.")),
-            Color::Black if i == 0 => tokens.push(format!("{number}...")),
-            Color::Black => {}
-        }
-        tokens.push(san.clone());
-        if turn == Color::Black {
-            number += 1;
-        }
-        turn = !turn;
-    }
-    if let Some(r) = result {
-        tokens.push(r.to_string());
-    }
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > COLUMNS {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines.join("\n")
 }
 
 /// A PGN game read back and replayed.
@@ -120,43 +84,23 @@ impl ReadGame {
 /// Reads one PGN game and replays its moves (standard chess, or antichess when the
 /// `Variant` tag says so; from the `FEN` tag when present).
 pub fn read_pgn(text: &str) -> Result<ReadGame, PgnError> {
-    let mut tags = Vec::new();
-    let mut tokens: Vec<(usize, String)> = Vec::new();
-    let mut in_comment = false;
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.trim();
-        if !in_comment && line.starts_with('[') {
-            tags.push(parse_tag(line).ok_or_else(|| PgnError {
-                line: line_no,
-                message: format!("malformed tag {line}"),
-            })?);
-            continue;
+    let raw = match PgnReader::new(text.as_bytes()).next() {
+        Some(Ok(raw)) => raw,
+        Some(Err(e)) => {
+            return Err(PgnError {
+                line: 1,
+                message: e.to_string(),
+            });
         }
-        if !in_comment && line.starts_with('%') {
-            continue;
-        }
-        let mut word = String::new();
-        for c in line.chars() {
-            if in_comment {
-                in_comment = c != '}';
-                continue;
-            }
-            match c {
-                '{' => in_comment = true,
-                ';' => break,
-                c if c.is_whitespace() => {
-                    if !word.is_empty() {
-                        tokens.push((line_no, std::mem::take(&mut word)));
-                    }
-                }
-                c => word.push(c),
-            }
-        }
-        if !word.is_empty() {
-            tokens.push((line_no, word));
-        }
+        None => RawGame::default(),
+    };
+    if let Some((line, message)) = raw.errors.first() {
+        return Err(PgnError {
+            line: *line,
+            message: message.clone(),
+        });
     }
+    let tags = raw.tags.clone();
     let lookup = |name: &str| {
         tags.iter()
             .find(|(n, _): &&(String, String)| n == name)
@@ -170,14 +114,14 @@ pub fn read_pgn(text: &str) -> Result<ReadGame, PgnError> {
         Some(v) if v.eq_ignore_ascii_case("antichess") => Variant::Antichess,
         Some(v) => {
             return Err(PgnError {
-                line: tag_line(text, "Variant"),
+                line: tag_line_no(text, "Variant"),
                 message: format!("variant must be chess or antichess, not \"{v}\""),
             });
         }
     };
     let fen = lookup("FEN");
     let fen_error = |message: String| PgnError {
-        line: tag_line(text, "FEN"),
+        line: tag_line_no(text, "FEN"),
         message: format!("FEN: {message}"),
     };
     let (sans, final_board, result) = match variant {
@@ -186,7 +130,7 @@ pub fn read_pgn(text: &str) -> Result<ReadGame, PgnError> {
                 None => Chess::default(),
                 Some(f) => parse_chess_fen(f).map_err(|e| fen_error(e.to_string()))?,
             };
-            replay(pos, &tokens)?
+            replay(pos, &raw.moves)?
         }
         Variant::Antichess => {
             let pos = match &fen {
@@ -197,46 +141,25 @@ pub fn read_pgn(text: &str) -> Result<ReadGame, PgnError> {
                         .0
                 }
             };
-            replay(pos.as_shakmaty().clone(), &tokens)?
+            replay(pos.as_shakmaty().clone(), &raw.moves)?
         }
     };
     Ok(ReadGame {
         tags,
         sans,
         final_board,
-        result,
+        result: result.or(raw.result),
     })
 }
 
 type Replayed = (Vec<String>, String, Option<String>);
 
-fn replay<P: Position>(mut pos: P, tokens: &[(usize, String)]) -> Result<Replayed, PgnError> {
+fn replay<P: Position>(mut pos: P, moves: &[(usize, String)]) -> Result<Replayed, PgnError> {
     let mut sans = Vec::new();
-    let mut result = None;
-    for (line, token) in tokens {
-        let token = token.as_str();
-        if result.is_some() {
-            return Err(PgnError {
-                line: *line,
-                message: format!("\"{token}\" after the result"),
-            });
-        }
-        if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
-            result = Some(token.to_string());
-            continue;
-        }
-        if token.starts_with('$') {
-            continue;
-        }
-        // Move numbers ("12." or "12...") may be glued to the move ("12.e4").
-        let san_text = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        let san_text = san_text.trim_end_matches(['!', '?']);
-        if san_text.is_empty() {
-            continue;
-        }
+    for (line, san_text) in moves {
         let san: SanPlus = san_text.parse().map_err(|_| PgnError {
             line: *line,
-            message: format!("\"{token}\" is not a move in SAN"),
+            message: format!("\"{san_text}\" is not a move in SAN"),
         })?;
         let m = san.san.to_move(&pos).map_err(|e| PgnError {
             line: *line,
@@ -244,26 +167,10 @@ fn replay<P: Position>(mut pos: P, tokens: &[(usize, String)]) -> Result<Replaye
         })?;
         sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
     }
-    Ok((sans, pos.board().to_string(), result))
+    Ok((sans, pos.board().to_string(), None))
 }
 
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = rest.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            value.push(chars.next()?);
-        } else {
-            value.push(c);
-        }
-    }
-    Some((name.to_string(), value))
-}
-
-fn tag_line(text: &str, name: &str) -> usize {
+fn tag_line_no(text: &str, name: &str) -> usize {
     let prefix = format!("[{name} ");
     text.lines()
         .position(|l| l.trim_start().starts_with(&prefix))

@@ -2,13 +2,13 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::Instant;
 
 use clap::Args;
 use host::engine::solver::{Verdict, solve_all};
 use host::positions::batch::{BatchSummary, read_fen_lines};
 use host::rules::uci;
+
+use super::progress::Progress;
 
 /// Find forced wins: the least K such that the side to move wins in K moves.
 ///
@@ -55,7 +55,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
     }
     let positions: Vec<_> = lines.iter().map(|l| l.position.clone()).collect();
-    let progress = Progress::new(stderr.is_terminal(), positions.len());
+    let progress = Progress::new("solving", stderr.is_terminal(), positions.len());
     let answers = solve_all(&positions, args.max_moves, jobs, &|done| {
         progress.update(done)
     })?;
@@ -77,57 +77,4 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Ok(summary.exit_code())
     };
     super::input::output_result(print())
-}
-
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-struct Progress {
-    enabled: bool,
-    total: usize,
-    start: Instant,
-    last_drawn: Mutex<usize>,
-}
-
-impl Progress {
-    fn new(enabled: bool, total: usize) -> Self {
-        Progress {
-            enabled: enabled && total > 0,
-            total,
-            start: Instant::now(),
-            last_drawn: Mutex::new(usize::MAX),
-        }
-    }
-
-    fn update(&self, done: usize) {
-        if !self.enabled {
-            return;
-        }
-        const WIDTH: usize = 30;
-        let filled = done * WIDTH / self.total;
-        let Ok(mut last) = self.last_drawn.lock() else {
-            return;
-        };
-        if *last == done {
-            return;
-        }
-        *last = done;
-        let bar: String = (0..WIDTH)
-            .map(|i| if i < filled { '#' } else { '.' })
-            .collect();
-        let mut err = io::stderr().lock();
-        let _ = write!(
-            err,
-            "\rsolving [{bar}] {done}/{} {:.1} s",
-            self.total,
-            self.start.elapsed().as_secs_f64()
-        );
-        let _ = err.flush();
-    }
-
-    fn finish(&self) {
-        if self.enabled {
-            let mut err = io::stderr().lock();
-            let _ = write!(err, "\r{:70}\r", "");
-            let _ = err.flush();
-        }
-    }
 }

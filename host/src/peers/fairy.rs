@@ -1,14 +1,15 @@
 //! A client for fairy-stockfish, the peer engine that benchmarks and cross-checks run
 //! against (Debian package `fairy-stockfish`, binary `/usr/games/fairy-stockfish`).
 //!
-//! It is driven over UCI with `UCI_Variant` set to `antichess`.
+//! It is driven over UCI with `UCI_Variant` set to `antichess`, through the generic
+//! [`UciProcess`] client.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
+
+use super::uci::{UciProcess, field};
 
 /// Where Debian installs the engine.
 pub const DEFAULT_PATH: &str = "/usr/games/fairy-stockfish";
@@ -23,63 +24,42 @@ pub fn locate() -> Option<PathBuf> {
 
 /// A running fairy-stockfish process in antichess mode.
 pub struct FairyStockfish {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    process: UciProcess,
 }
 
 impl FairyStockfish {
     /// Starts the engine at `path` and switches it to antichess.
     pub fn start(path: &Path) -> anyhow::Result<Self> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {}", path.display()))?;
-        let stdin = child.stdin.take().context("no stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("no stdout")?);
-        let mut engine = FairyStockfish {
-            child,
-            stdin,
-            stdout,
-        };
-        engine.send("uci")?;
-        engine.wait_for("uciok")?;
-        engine.send("setoption name UCI_Variant value antichess")?;
-        engine.send("setoption name Threads value 1")?;
-        engine.send("isready")?;
-        engine.wait_for("readyok")?;
-        Ok(engine)
+        let mut process = UciProcess::start(path, &[])?;
+        process
+            .handshake(
+                &[("Threads".to_string(), "1".to_string())],
+                Duration::from_secs(60),
+            )
+            .with_context(|| format!("{} did not answer uci", path.display()))?;
+        Ok(FairyStockfish { process })
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        writeln!(self.stdin, "{line}").context("fairy-stockfish closed its input")?;
-        self.stdin.flush()?;
-        Ok(())
+        self.process
+            .send(line)
+            .context("fairy-stockfish closed its input")
     }
 
     /// Reads one line (without the newline).
     pub fn read_line(&mut self) -> anyhow::Result<String> {
-        let mut line = String::new();
-        if self.stdout.read_line(&mut line)? == 0 {
-            bail!("fairy-stockfish exited");
-        }
-        Ok(line.trim_end().to_string())
+        self.process
+            .read_line(None)
+            .context("fairy-stockfish exited")
     }
 
     /// Reads lines until one starts with `prefix`, which is returned; the lines before
     /// it are returned too.
     pub fn wait_for(&mut self, prefix: &str) -> anyhow::Result<(String, Vec<String>)> {
-        let mut before = Vec::new();
-        loop {
-            let line = self.read_line()?;
-            if line.starts_with(prefix) {
-                return Ok((line, before));
-            }
-            before.push(line);
-        }
+        self.process
+            .wait_for(prefix, None)
+            .with_context(|| format!("fairy-stockfish: waiting for {prefix}"))
     }
 
     /// Sets the position (`startpos` or a FEN) and waits until the engine is ready.
@@ -127,17 +107,6 @@ pub struct FairySearch {
     pub wall: Duration,
 }
 
-/// The value after `key` in an `info` line.
-fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let mut tokens = line.split_whitespace();
-    while let Some(t) = tokens.next() {
-        if t == key {
-            return tokens.next();
-        }
-    }
-    None
-}
-
 impl FairyStockfish {
     /// Starts a fresh game (clears the hash) and waits until the engine is ready.
     pub fn new_game(&mut self) -> anyhow::Result<()> {
@@ -155,7 +124,7 @@ impl FairyStockfish {
         self.send(&format!("go {go_args}"))?;
         let (best_line, before) = self.wait_for("bestmove")?;
         let wall = start.elapsed();
-        let bestmove = info_field(&best_line, "bestmove")
+        let bestmove = field(&best_line, "bestmove")
             .unwrap_or("(none)")
             .to_string();
         let mut result = FairySearch {
@@ -171,23 +140,15 @@ impl FairyStockfish {
             .rev()
             .find(|l| l.starts_with("info") && l.contains(" nodes "))
         {
-            let num = |key: &str| info_field(info, key).and_then(|v| v.parse::<u64>().ok());
+            let num = |key: &str| field(info, key).and_then(|v| v.parse::<u64>().ok());
             result.depth = num("depth").unwrap_or(0) as u32;
             result.nodes = num("nodes").unwrap_or(0);
             result.time_ms = num("time").unwrap_or(0);
-            if let Some(kind) = info_field(info, "score") {
-                let value = info_field(info, kind).unwrap_or("");
+            if let Some(kind) = field(info, "score") {
+                let value = field(info, kind).unwrap_or("");
                 result.score = format!("{kind} {value}");
             }
         }
         Ok(result)
-    }
-}
-
-impl Drop for FairyStockfish {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
     }
 }

@@ -1,0 +1,210 @@
+//! `antichip figure`: seed 003's figures remade. `epsilon` (Figure 4): the full
+//! engine's win percentage against the simple and the advanced minimax baselines as a
+//! function of epsilon, its share of random moves, as White and as Black. `weights`
+//! (Figure 3): a weights file as a bar chart.
+
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use host::figures::{Axes, Series, line_chart};
+use host::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings, run_match};
+
+use super::progress::Progress;
+
+/// Remake seed 003's figures.
+#[derive(Args)]
+pub struct FigureArgs {
+    #[command(subcommand)]
+    figure: Figure,
+}
+
+#[derive(Subcommand)]
+enum Figure {
+    /// Figure 4: win percentage of the full engine with epsilon-random moves against
+    /// the simple and advanced minimax baselines, as White and as Black.
+    Epsilon {
+        /// The epsilons (share of random moves of the full engine).
+        #[arg(long, value_delimiter = ',', default_value = "0,0.1,0.2,0.3,0.5,0.7,1")]
+        epsilons: Vec<f64>,
+        /// Games per epsilon and opponent (half as White).
+        #[arg(long, default_value_t = 80)]
+        games: usize,
+        /// Depth of every player (seed 003: 3 plies).
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// Weights of the full engine and the advanced baseline (JSON); the shipped
+        /// defaults when absent.
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Random plies of the paired openings.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// Seed of the openings and the random moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, short, default_value_t = 1)]
+        jobs: usize,
+        /// Where to write the plot.
+        #[arg(long, default_value = "epsilon.svg")]
+        svg: PathBuf,
+        /// Where to write the data (CSV).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
+    /// Figure 3: a weights file as a bar chart, sorted by magnitude.
+    Weights {
+        /// The weights (JSON).
+        weights: PathBuf,
+        /// Where to write the plot.
+        #[arg(long, default_value = "weights.svg")]
+        svg: PathBuf,
+    },
+}
+
+pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
+    match args.figure {
+        Figure::Weights { weights, svg } => {
+            let w = super::engine::evaluator(Some(&weights))?.weights;
+            std::fs::write(&svg, super::learn::weights_svg(&w)?)
+                .with_context(|| format!("cannot write {}", svg.display()))?;
+            println!("{} written", svg.display());
+            Ok(0)
+        }
+        Figure::Epsilon {
+            epsilons,
+            games,
+            depth,
+            weights,
+            random_plies,
+            seed,
+            jobs,
+            svg,
+            csv,
+        } => {
+            if let Some(e) = epsilons.iter().find(|e| !(0.0..=1.0).contains(*e)) {
+                bail!("--epsilons must be probabilities from 0 to 1, not {e}");
+            }
+            if games < 2 || games % 2 != 0 {
+                bail!("--games must be an even number of at least 2, not {games}");
+            }
+            epsilon_figure(
+                &epsilons,
+                games,
+                depth,
+                weights,
+                random_plies,
+                seed,
+                jobs,
+                &svg,
+                csv,
+            )
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn epsilon_figure(
+    epsilons: &[f64],
+    games: usize,
+    depth: u32,
+    weights: Option<PathBuf>,
+    random_plies: usize,
+    seed: u64,
+    jobs: usize,
+    svg: &std::path::Path,
+    csv: Option<PathBuf>,
+) -> anyhow::Result<u8> {
+    let w = weights
+        .as_ref()
+        .map(|p| format!(",weights={}", p.display()))
+        .unwrap_or_default();
+    let openings = openings::generated(seed, games / 2, random_plies);
+    let opponents = [
+        ("simple", format!("simple:depth={depth}")),
+        ("advanced", format!("advanced:depth={depth}{w}")),
+    ];
+    let total = epsilons.len() * opponents.len() * games;
+    let progress = Progress::new("figure", io::stderr().is_terminal(), total);
+    let done = AtomicUsize::new(0);
+    // rows: (opponent, epsilon, win % as White, win % as Black, summary)
+    let mut rows = Vec::new();
+    println!(
+        "full engine (depth {depth}, epsilon-random) against the baselines (depth {depth}); {games} games per point, half as White; weights {}",
+        weights
+            .as_ref()
+            .map_or("shipped".into(), |p| p.display().to_string())
+    );
+    println!(
+        "opponent   epsilon  win% as White  win% as Black  score (W - L - D of the full engine)"
+    );
+    for (opponent, spec) in &opponents {
+        for &eps in epsilons {
+            let full = PlayerSpec::parse(&format!("full:depth={depth},epsilon={eps}{w}"))?;
+            let config = MatchConfig {
+                players: [full, PlayerSpec::parse(spec)?],
+                games,
+                openings: openings.clone(),
+                limit: MoveLimit::default(),
+                rules: MatchRules::default(),
+                seed: seed ^ (eps * 1e6) as u64,
+                event: format!("figure epsilon {opponent} {eps}"),
+                hang_timeout: Duration::from_secs(60),
+            };
+            let indices: Vec<usize> = (0..games).collect();
+            let records = run_match(&config, &indices, jobs, &|_| {
+                progress.update(done.fetch_add(1, Ordering::Relaxed) + 1)
+            });
+            let s = Summary::of(&records);
+            let pct = |t: &host::matches::elo::Tally| {
+                100.0 * f64::from(t.wins) / f64::from(t.games().max(1))
+            };
+            let (white, black) = (pct(&s.by_colour[0]), pct(&s.by_colour[1]));
+            progress.finish();
+            println!(
+                "{opponent:<10} {eps:>7.2}  {white:>13.1}  {black:>13.1}  {}",
+                s.total.line()
+            );
+            rows.push((*opponent, eps, white, black));
+        }
+    }
+    if let Some(path) = &csv {
+        let mut text = String::from("opponent,epsilon,win_pct_white,win_pct_black\n");
+        for (o, e, wh, bl) in &rows {
+            text.push_str(&format!("{o},{e},{wh:.1},{bl:.1}\n"));
+        }
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let colors = [(200, 60, 40), (40, 90, 200)];
+    let mut series = Vec::new();
+    for (k, (opponent, _)) in opponents.iter().enumerate() {
+        for (white, side) in [(true, "White"), (false, "Black")] {
+            series.push(Series {
+                name: format!("vs {opponent} minimax, engine plays {side}"),
+                color: colors[k],
+                points: rows
+                    .iter()
+                    .filter(|r| r.0 == *opponent)
+                    .map(|r| (r.1, if white { r.2 } else { r.3 }))
+                    .collect(),
+                dashed: !white,
+            });
+        }
+    }
+    let axes = Axes {
+        title: format!("Full engine vs minimax baselines (depth {depth}, {games} games per point)"),
+        x_label: "epsilon: share of the full engine's moves played at random".into(),
+        y_label: "games won by the full engine, %".into(),
+        x: (0.0, epsilons.iter().copied().fold(0.0, f64::max).max(0.1)),
+        y: (0.0, 100.0),
+        log_x: false,
+    };
+    let text = line_chart(&axes, &series).map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
+    std::fs::write(svg, text).with_context(|| format!("cannot write {}", svg.display()))?;
+    println!("{} written", svg.display());
+    Ok(0)
+}

@@ -1,0 +1,249 @@
+//! `antichip learn`: TD(lambda) over PGN game records, writing the weights JSON the
+//! engine and the chip load, a learning curve, and the weights as a bar chart.
+
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use host::engine::eval::Weights;
+use host::figures::{Axes, Bar, Series, bar_chart, line_chart};
+use host::learn::td::NAMES;
+use host::learn::{Curve, Example, Params, TdConfig, learn, prepare};
+use host::pgn::{AntichessGame, PgnReader};
+
+use super::progress::Progress;
+
+/// Learn evaluation weights by TD(lambda) from antichess games in PGN (seed 003).
+///
+/// Reads every game of the files (lichess exports with `[Variant "Antichess"]`, or the
+/// PGN of `antichip match`), plays each decided game back from the winner's side and
+/// applies seed 003's update after every move. Every --holdout-th game is kept out of
+/// training and measures the curve. A game that cannot be read is reported on stderr
+/// (file, game, move) and skipped; the exit code is then 2.
+#[derive(Args)]
+pub struct LearnArgs {
+    /// PGN files of games.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Where to write the learned weights (JSON).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// lambda of TD(lambda).
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f64,
+    /// The learning rate.
+    #[arg(long, default_value_t = TdConfig::default().rate)]
+    rate: f64,
+    /// Passes over the training games.
+    #[arg(long, default_value_t = TdConfig::default().epochs)]
+    epochs: usize,
+    /// The reward of a win, in score units (about hundredths of a pawn).
+    #[arg(long, default_value_t = TdConfig::default().reward)]
+    reward: f64,
+    /// Learn from drawn games too (reward 0).
+    #[arg(long)]
+    draws: bool,
+    /// Learn only from positions without a forced capture (where the engine evaluates).
+    #[arg(long)]
+    quiet_only: bool,
+    /// Start from these weights (JSON) instead of zeros.
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Keep every N-th game out of training to measure the curve (0: none).
+    #[arg(long, default_value_t = 10)]
+    holdout: usize,
+    /// Write the learning curve as CSV.
+    #[arg(long)]
+    curve: Option<PathBuf>,
+    /// Write the learning curve as SVG.
+    #[arg(long)]
+    curve_svg: Option<PathBuf>,
+    /// Write the learned weights as an SVG bar chart (seed 003's Figure 3).
+    #[arg(long)]
+    weights_svg: Option<PathBuf>,
+}
+
+fn check(name: &str, v: f64, ok: bool, what: &str) -> anyhow::Result<()> {
+    if !(v.is_finite() && ok) {
+        bail!("--{name} must be {what}, not {v}");
+    }
+    Ok(())
+}
+
+pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
+    check(
+        "lambda",
+        args.lambda,
+        (0.0..=1.0).contains(&args.lambda),
+        "from 0 to 1",
+    )?;
+    check("rate", args.rate, args.rate > 0.0, "a positive number")?;
+    check(
+        "reward",
+        args.reward,
+        args.reward > 0.0,
+        "a positive number",
+    )?;
+    let config = TdConfig {
+        lambda: args.lambda,
+        rate: args.rate,
+        epochs: args.epochs,
+        reward: args.reward,
+        draws: args.draws,
+        quiet_only: args.quiet_only,
+    };
+    let init = match &args.init {
+        Some(p) => Params::from_weights(&super::engine::evaluator(Some(p))?.weights),
+        None => Params([0.0; host::learn::td::N]),
+    };
+    let (mut train, mut holdout) = (Vec::new(), Vec::new());
+    let (mut read, mut unused, mut bad) = (0usize, 0usize, 0usize);
+    for path in &args.files {
+        if path.is_dir() {
+            bail!(
+                "cannot read {}: it is a directory, not a file",
+                path.display()
+            );
+        }
+        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for raw in PgnReader::new(BufReader::new(file)) {
+            let raw = raw.with_context(|| format!("cannot read {}", path.display()))?;
+            read += 1;
+            let game = match AntichessGame::from_raw(&raw) {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    bad += 1;
+                    continue;
+                }
+            };
+            match prepare(&game, &config) {
+                Some(ex) if args.holdout > 0 && read % args.holdout == 0 => holdout.push(ex),
+                Some(ex) => train.push(ex),
+                None => unused += 1,
+            }
+        }
+    }
+    if train.is_empty() {
+        bail!(
+            "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
+        );
+    }
+    let positions = |v: &[Example]| v.iter().map(|e| e.grads.len()).sum::<usize>();
+    println!(
+        "{read} games read ({bad} unreadable, {unused} not used: drawn or unfinished); training on {} games ({} positions), holding out {} ({} positions)",
+        train.len(),
+        positions(&train),
+        holdout.len(),
+        positions(&holdout)
+    );
+    println!(
+        "TD(lambda): lambda {}, rate {}, reward {}, {} epochs{}",
+        config.lambda,
+        config.rate,
+        config.reward,
+        config.epochs,
+        if config.quiet_only {
+            ", quiet positions only"
+        } else {
+            ""
+        }
+    );
+    let progress = Progress::new("learning", io::stderr().is_terminal(), config.epochs);
+    let (params, curve) = learn(init, &train, &holdout, &config, &mut |p| {
+        let note = format!("held-out agreement {:.1} %", p.holdout_agreement);
+        progress.update_with(p.epoch, &note);
+    });
+    progress.finish();
+    println!("epoch   games  train RMSE  held-out RMSE  held-out agreement");
+    for p in &curve {
+        println!(
+            "{:>5}  {:>6}  {:>10.1}  {:>13.1}  {:>17.1} %",
+            p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+        );
+    }
+    let weights = params.to_weights();
+    weights.check()?;
+    std::fs::write(&args.out, weights.to_json() + "\n")
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("weights written to {}:", args.out.display());
+    println!("{}", weights.to_json());
+    if let Some(path) = &args.curve {
+        let mut text = String::from("epoch,games,train_rmse,holdout_rmse,holdout_agreement\n");
+        for p in &curve {
+            text.push_str(&format!(
+                "{},{},{:.3},{:.3},{:.3}\n",
+                p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+            ));
+        }
+        write(path, &text)?;
+    }
+    if let Some(path) = &args.curve_svg {
+        write(path, &curve_svg(&curve)?)?;
+    }
+    if let Some(path) = &args.weights_svg {
+        write(path, &weights_svg(&weights)?)?;
+    }
+    Ok(if bad > 0 { 2 } else { 0 })
+}
+
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The learning curve: held-out agreement against training games played back (log).
+fn curve_svg(curve: &Curve) -> anyhow::Result<String> {
+    let last = curve.last().map_or(10, |p| p.games.max(10)) as f64;
+    let agreement: Vec<(f64, f64)> = curve
+        .iter()
+        .map(|p| (p.games as f64, p.holdout_agreement))
+        .collect();
+    let lo = agreement.iter().map(|p| p.1).fold(100.0f64, f64::min);
+    let axes = Axes {
+        title: "TD(lambda) learning curve (held-out games)".into(),
+        x_label: "training games played back (all passes; log scale)".into(),
+        y_label: "positions whose value sign matches the result, %".into(),
+        x: (1.0, last),
+        y: ((lo - 5.0).max(0.0).floor(), 100.0),
+        log_x: true,
+    };
+    let series = [Series {
+        name: "held-out agreement".into(),
+        color: (30, 90, 200),
+        points: agreement,
+        dashed: false,
+    }];
+    line_chart(&axes, &series).map_err(|e| anyhow::anyhow!("plotting: {e}"))
+}
+
+/// Seed 003's Figure 3: the weights sorted by decreasing magnitude, own features blue,
+/// the opponent's red.
+pub fn weights_svg(weights: &Weights) -> anyhow::Result<String> {
+    let params = Params::from_weights(weights);
+    let mut bars: Vec<Bar> = NAMES
+        .iter()
+        .zip(params.0)
+        .map(|(name, value)| Bar {
+            label: name.to_string(),
+            value,
+            color: if name.starts_with("own") {
+                (40, 80, 200)
+            } else {
+                (210, 50, 40)
+            },
+        })
+        .collect();
+    bars.sort_by(|a, b| b.value.abs().total_cmp(&a.value.abs()));
+    bar_chart(
+        "Learned evaluation weights (score units; mobility per sqrt(move))",
+        "weight",
+        &bars,
+        &[
+            ("own (side to move)", (40, 80, 200)),
+            ("opponent", (210, 50, 40)),
+        ],
+    )
+    .map_err(|e| anyhow::anyhow!("plotting: {e}"))
+}

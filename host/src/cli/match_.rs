@@ -1,0 +1,295 @@
+//! `antichip match`: two players, paired openings, PGN of every game, cutechess-style
+//! results; `--shard` and `--merge` split a match over machines and join it again.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use host::matches::{
+    GameRecord, MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, TimeControl, openings,
+    run_match, shard_games,
+};
+
+use super::progress::Progress;
+
+/// Play a match between two players: built-in (random, simple, advanced, full) or UCI
+/// engines (fairy, uci:cmd=PROGRAM).
+///
+/// A player is KIND[:KEY=VALUE,...], such as `full:depth=4`, `simple`,
+/// `advanced:weights=learned.json`, `full:depth=3,epsilon=0.1`, `fairy:nodes=20000`,
+/// `uci:cmd=./antichip,arg=uci,name=other`. Keys: name, depth, nodes, movetime (ms),
+/// epsilon (probability of a random move), weights (advanced, full), forced (full:
+/// forced-move extension in plies), cmd, arg and option.NAME (uci, fairy).
+///
+/// Game i plays opening i/2 with the first player White when i is even, Black when odd.
+/// A game ends by the rules (no pieces or no legal move wins; insufficient material,
+/// threefold repetition and the fifty-move rule draw) or is drawn by adjudication at
+/// --max-plies. An engine that crashes, hangs (--timeout), answers an illegal move or
+/// oversteps its clock loses that game; the match goes on.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The two players (A and B of the score line).
+    #[arg(num_args = 2, value_names = ["PLAYER_A", "PLAYER_B"], required_unless_present = "merge")]
+    players: Vec<String>,
+    /// Games in all (pairs of games share an opening, colours swapped).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    games: u64,
+    /// Depth limit per move (plies) for every player without its own limit.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Node limit per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Time per move, milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// A clock: seconds for the game plus seconds of increment per move, as `10+0.1`.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Openings: an EPD/FEN file (one position a line) or a PGN file (.pgn).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// With a PGN opening file: play only its first N plies.
+    #[arg(long)]
+    opening_plies: Option<usize>,
+    /// Without an opening file: openings of N random plies from the start position.
+    #[arg(long, default_value_t = 4)]
+    random_plies: usize,
+    /// Seed of the generated openings and of every random choice in the games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games reaching this many plies are drawn by adjudication.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Seconds an external engine may take to answer when no clock bounds it.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Write every game here as PGN, in game order.
+    #[arg(long)]
+    pgnout: Option<PathBuf>,
+    /// Write one JSON record per game here (the input of --merge).
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, short, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: u32,
+    /// Play only shard K of N (the games i with i % N == K), as K/N.
+    #[arg(long)]
+    shard: Option<String>,
+    /// PGN Event tag.
+    #[arg(long, default_value = "antichip match")]
+    event: String,
+    /// Instead of playing: merge the --results files of a match's shards, print its
+    /// summary and write its PGN (--pgnout), as the whole match on one machine would.
+    #[arg(long, num_args = 1.., conflicts_with = "players")]
+    merge: Vec<PathBuf>,
+}
+
+/// Parses `BASE+INC` in seconds.
+fn parse_tc(text: &str) -> anyhow::Result<TimeControl> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let secs = |s: &str| -> anyhow::Result<Duration> {
+        match s.parse::<f64>() {
+            Ok(v) if (0.0..1e6).contains(&v) => Ok(Duration::from_secs_f64(v)),
+            _ => bail!("--tc must be seconds plus increment such as 10+0.1, not \"{text}\""),
+        }
+    };
+    let tc = TimeControl {
+        base: secs(base)?,
+        increment: secs(inc)?,
+    };
+    if tc.base.is_zero() {
+        bail!("--tc must give some time for the game, not \"{text}\"");
+    }
+    Ok(tc)
+}
+
+fn parse_shard(text: &str) -> anyhow::Result<(usize, usize)> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+    match parsed {
+        Some((k, n)) if n > 0 && k < n => Ok((k, n)),
+        _ => bail!("--shard must be K/N with 0 <= K < N, such as 0/4, not \"{text}\""),
+    }
+}
+
+fn open(path: &Path) -> anyhow::Result<BufReader<File>> {
+    if path.is_dir() {
+        bail!(
+            "cannot read {}: it is a directory, not a file",
+            path.display()
+        );
+    }
+    Ok(BufReader::new(File::open(path).with_context(|| {
+        format!("cannot open {}", path.display())
+    })?))
+}
+
+pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
+    if !args.merge.is_empty() {
+        return merge(&args.merge, args.pgnout.as_deref());
+    }
+    let players = [
+        PlayerSpec::parse(&args.players[0])?,
+        PlayerSpec::parse(&args.players[1])?,
+    ];
+    let games = args.games as usize;
+    let pairs = games.div_ceil(2);
+    let openings = match &args.openings {
+        None => openings::generated(args.seed, pairs, args.random_plies),
+        Some(path) => {
+            let name = path.display().to_string();
+            let is_pgn = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            if is_pgn {
+                openings::from_pgn(open(path)?, &name, args.opening_plies)?
+            } else {
+                openings::from_epd(open(path)?, &name)?
+            }
+        }
+    };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        );
+    }
+    let config = MatchConfig {
+        players,
+        games,
+        openings,
+        limit: MoveLimit {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime: args.movetime.map(Duration::from_millis),
+            clock: None,
+        },
+        rules: MatchRules {
+            max_plies: args.max_plies.max(1),
+            clock: args.tc.as_deref().map(parse_tc).transpose()?,
+        },
+        seed: args.seed,
+        event: args.event.clone(),
+        hang_timeout: Duration::from_secs_f64(args.timeout),
+    };
+    let unlimited = |s: &PlayerSpec| {
+        let l = s.limit_over(&config.limit);
+        let searching = !matches!(s.kind, host::matches::spec::Kind::Random);
+        searching
+            && l.depth.is_none()
+            && l.nodes.is_none()
+            && l.movetime.is_none()
+            && config.rules.clock.is_none()
+            && matches!(
+                s.kind,
+                host::matches::spec::Kind::Full | host::matches::spec::Kind::Uci(_)
+            )
+    };
+    for s in &config.players {
+        if unlimited(s) {
+            bail!(
+                "player {} has no limit: give --depth, --nodes, --movetime or --tc, or its own depth=, nodes= or movetime=",
+                s.name
+            );
+        }
+    }
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let indices = shard_games(games, shard);
+    let names = [
+        config.players[0].name.clone(),
+        config.players[1].name.clone(),
+    ];
+    let progress = Progress::new("match", io::stderr().is_terminal(), indices.len());
+    let finished: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
+    let records = run_match(&config, &indices, args.jobs as usize, &|record| {
+        if let Ok(mut f) = finished.lock() {
+            f.push(record.clone());
+            let s = Summary::of(&f);
+            progress.update_with(f.len(), &format!("{}: {}", names[0], s.total.line()));
+        }
+    });
+    progress.finish();
+    finish(&records, args.pgnout.as_deref(), args.results.as_deref())?;
+    if let Some((k, n)) = shard {
+        println!("Shard {k}/{n}: {} of {games} games", records.len());
+    }
+    Ok(0)
+}
+
+/// Writes the PGN and results files and prints the summary.
+fn finish(
+    records: &[GameRecord],
+    pgnout: Option<&Path>,
+    results: Option<&Path>,
+) -> anyhow::Result<()> {
+    if let Some(path) = pgnout {
+        let mut out = BufWriter::new(
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+        );
+        for r in records {
+            out.write_all(r.pgn.as_bytes())?;
+        }
+        out.flush()?;
+    }
+    if let Some(path) = results {
+        let mut out = BufWriter::new(
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+        );
+        for r in records {
+            serde_json::to_writer(&mut out, r)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+    }
+    let Some(first) = records.first() else {
+        println!("no games");
+        return Ok(());
+    };
+    let names = [first.names[0].as_str(), first.names[1].as_str()];
+    let summary = Summary::of(records);
+    print!("{}", summary.report(names));
+    println!("{}", summary.time_line(names));
+    Ok(())
+}
+
+/// `--merge`: the shards' records, checked to be of one match and disjoint, in game order.
+fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in files {
+        for (i, line) in open(path)?.lines().enumerate() {
+            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let r: GameRecord = serde_json::from_str(&line).with_context(|| {
+                format!("{}: line {}: not a game record", path.display(), i + 1)
+            })?;
+            records.push(r);
+        }
+    }
+    records.sort_by_key(|r| r.index);
+    for w in records.windows(2) {
+        if w[0].index == w[1].index {
+            bail!("game {} is in more than one results file", w[0].index + 1);
+        }
+        if w[0].names != w[1].names {
+            bail!(
+                "games {} and {} are of different matches ({} vs {}, {} vs {})",
+                w[0].index + 1,
+                w[1].index + 1,
+                w[0].names[0],
+                w[0].names[1],
+                w[1].names[0],
+                w[1].names[1]
+            );
+        }
+    }
+    finish(&records, pgnout, None)?;
+    Ok(0)
+}

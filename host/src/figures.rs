@@ -1,0 +1,246 @@
+//! SVG figures with `plotters`: line charts (win percentage against epsilon, seed 003's
+//! Figure 4; the learning curve) and bar charts (the learned weights, seed 003's
+//! Figure 3).
+
+use plotters::prelude::*;
+
+/// One line of a line chart: its name, colour (RGB) and points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend text.
+    pub name: String,
+    /// RGB colour.
+    pub color: (u8, u8, u8),
+    /// Points (x, y) in order of x.
+    pub points: Vec<(f64, f64)>,
+    /// Dashed rather than solid.
+    pub dashed: bool,
+}
+
+/// Axis ranges and labels of a chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axes {
+    /// Title above the plot.
+    pub title: String,
+    /// X axis label.
+    pub x_label: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// X range.
+    pub x: (f64, f64),
+    /// Y range.
+    pub y: (f64, f64),
+    /// A logarithmic x axis (x values and range must be positive).
+    pub log_x: bool,
+}
+
+fn rgb(c: (u8, u8, u8)) -> RGBColor {
+    RGBColor(c.0, c.1, c.2)
+}
+
+/// A line chart with markers and a legend, as SVG text.
+pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
+    // A log axis is drawn as log10(x) with 10^x labels.
+    let tx = |x: f64| if axes.log_x { x.log10() } else { x };
+    let x_range = (tx(axes.x.0), tx(axes.x.1));
+    let series: Vec<Series> = series
+        .iter()
+        .map(|s| Series {
+            points: s
+                .points
+                .iter()
+                .filter(|p| !axes.log_x || p.0 > 0.0)
+                .map(|&(x, y)| (tx(x), y))
+                .collect(),
+            ..s.clone()
+        })
+        .collect();
+    let label = |x: &f64| {
+        if axes.log_x {
+            let v = 10f64.powf(*x);
+            if (v - v.round()).abs() < 1e-6 * v.max(1.0)
+                && (v.log10() - v.log10().round()).abs() < 1e-9
+            {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        } else {
+            format!("{x:.1}")
+        }
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 460)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&axes.title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x_range.0..x_range.1, axes.y.0..axes.y.1)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(&axes.x_label)
+            .x_label_formatter(&label)
+            .y_desc(&axes.y_label)
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for s in &series {
+            let color = rgb(s.color);
+            let dashed = s.dashed;
+            let style = color.stroke_width(2);
+            let drawn = if s.dashed {
+                chart.draw_series(DashedLineSeries::new(s.points.iter().copied(), 6, 4, style))
+            } else {
+                chart.draw_series(LineSeries::new(s.points.iter().copied(), style))
+            };
+            drawn
+                .map_err(|e| e.to_string())?
+                .label(&s.name)
+                .legend(move |(x, y)| {
+                    // A dashed series shows two dashes in the legend, a solid one a line.
+                    let gap = if dashed { 4 } else { 0 };
+                    EmptyElement::at((x, y))
+                        + PathElement::new(vec![(0, 0), (7, 0)], color.stroke_width(2))
+                        + PathElement::new(vec![(7 + gap, 0), (18, 0)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::LowerLeft)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// One bar: its label, value and colour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// Label under the bar.
+    pub label: String,
+    /// Height (may be negative).
+    pub value: f64,
+    /// RGB colour.
+    pub color: (u8, u8, u8),
+}
+
+/// A bar chart in the given order, with a zero line, as SVG text; `legend` names the
+/// colours.
+pub fn bar_chart(
+    title: &str,
+    y_label: &str,
+    bars: &[Bar],
+    legend: &[(&str, (u8, u8, u8))],
+) -> Result<String, String> {
+    let lo = bars.iter().map(|b| b.value).fold(0.0f64, f64::min);
+    let hi = bars.iter().map(|b| b.value).fold(0.0f64, f64::max);
+    let pad = (hi - lo).max(1.0) * 0.08;
+    let n = bars.len().max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(110)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..n as f64, (lo - pad)..(hi + pad))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n * 2 + 1)
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                let centre = (x - x.floor() - 0.5).abs() < 1e-6;
+                if centre {
+                    labels.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .x_label_style(
+                ("sans-serif", 12)
+                    .into_font()
+                    .transform(FontTransform::Rotate90),
+            )
+            .y_desc(y_label)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                let x = i as f64;
+                Rectangle::new(
+                    [(x + 0.15, 0.0), (x + 0.85, b.value)],
+                    rgb(b.color).filled(),
+                )
+            }))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new([(0.0, 0.0), (n as f64, 0.0)], BLACK))
+            .map_err(|e| e.to_string())?;
+        for &(name, color) in legend {
+            chart
+                .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+                .map_err(|e| e.to_string())?
+                .label(name)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], rgb(color).filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charts_are_svg_with_their_labels() {
+        let axes = Axes {
+            title: "t".into(),
+            x_label: "epsilon".into(),
+            y_label: "win %".into(),
+            x: (0.0, 1.0),
+            y: (0.0, 100.0),
+            log_x: false,
+        };
+        let s = Series {
+            name: "vs simple, as White".into(),
+            color: (200, 0, 0),
+            points: vec![(0.0, 90.0), (0.5, 60.0), (1.0, 40.0)],
+            dashed: true,
+        };
+        let svg = line_chart(&axes, &[s]).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
+        assert!(svg.contains("vs simple, as White") && svg.contains("epsilon"));
+        let bars = [Bar {
+            label: "own.queen".into(),
+            value: -120.0,
+            color: (0, 0, 200),
+        }];
+        let svg = bar_chart("w", "weight", &bars, &[("own", (0, 0, 200))]).unwrap();
+        assert!(svg.contains("own.queen"));
+    }
+}

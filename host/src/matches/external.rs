@@ -1,0 +1,131 @@
+//! An external engine as a match player, over UCI ([`crate::peers::uci`]).
+//!
+//! The engine is started at the first game and kept between games (`ucinewgame`); one
+//! that crashed or hung is killed and started again for the next game. A move is asked
+//! for with `position fen|startpos moves ...` and `go` with the move limit; the answer
+//! must come before the limit's time plus a margin, or, for depth and node limits,
+//! within the hang timeout.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::players::{Fault, MoveRequest, Player};
+use crate::peers::uci::{UciError, UciProcess, field};
+use crate::rules::{Position, uci};
+
+/// How an external engine is started and set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciCommand {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// `setoption` pairs sent after `UCI_Variant antichess`.
+    pub options: Vec<(String, String)>,
+}
+
+/// A UCI engine playing in a match.
+pub struct UciPlayer {
+    name: String,
+    command: UciCommand,
+    process: Option<UciProcess>,
+    /// Longest wait for an answer that no time limit bounds (start-up, depth and node
+    /// limits).
+    hang_timeout: Duration,
+}
+
+impl UciPlayer {
+    /// A player that runs `command`; nothing is started until the first game.
+    pub fn new(name: String, command: UciCommand, hang_timeout: Duration) -> Self {
+        UciPlayer {
+            name,
+            command,
+            process: None,
+            hang_timeout,
+        }
+    }
+
+    fn fault(&mut self, what: &str, e: UciError) -> Fault {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        match e {
+            UciError::Timeout(s) => Fault::Hung(format!(
+                "{} did not answer {what} within {s:.1} s",
+                self.name
+            )),
+            UciError::Exited => Fault::Crashed(format!("{} exited ({what})", self.name)),
+            e @ UciError::Start { .. } => Fault::Crashed(e.to_string()),
+        }
+    }
+
+    fn process(&mut self) -> Result<&mut UciProcess, Fault> {
+        if self.process.is_none() {
+            let mut p = UciProcess::start(&self.command.program, &self.command.args)
+                .map_err(|e| Fault::Crashed(e.to_string()))?;
+            match p.handshake(&self.command.options, self.hang_timeout) {
+                Ok(_) => self.process = Some(p),
+                Err(e) => {
+                    p.kill();
+                    return Err(self.fault("uci", e));
+                }
+            }
+        }
+        Ok(self.process.as_mut().expect("started above"))
+    }
+}
+
+impl Player for UciPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
+        let timeout = self.hang_timeout;
+        let p = self.process()?;
+        let r = p
+            .send("ucinewgame")
+            .and_then(|_| p.ready(Some(Instant::now() + timeout)));
+        r.map_err(|e| self.fault("ucinewgame", e))
+    }
+
+    fn choose(&mut self, request: &MoveRequest<'_>) -> Result<String, Fault> {
+        let mut line = if *request.start == Position::startpos() {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", request.start.to_fen())
+        };
+        if !request.moves.is_empty() {
+            line.push_str(" moves");
+            for m in request.moves {
+                line.push(' ');
+                line.push_str(&uci(m));
+            }
+        }
+        // The time the engine may take, then a margin; without a time limit, the hang
+        // timeout.
+        let turn = request.position.turn();
+        let budget = match (&request.limit.movetime, &request.limit.clock) {
+            (Some(t), _) => Some(*t),
+            (None, Some(c)) => Some(if turn == crate::rules::Color::White {
+                c.white
+            } else {
+                c.black
+            }),
+            _ => None,
+        };
+        let wait = budget.map_or(self.hang_timeout, |b| {
+            b + Duration::from_millis(500) + b / 10
+        });
+        let go = format!("go {}", request.limit.go_args());
+        let p = self.process()?;
+        let answer = p
+            .send(&line)
+            .and_then(|_| p.send(&go))
+            .and_then(|_| p.wait_for("bestmove", Some(Instant::now() + wait)));
+        match answer {
+            Ok((best, _)) => Ok(field(&best, "bestmove").unwrap_or("(none)").to_string()),
+            Err(e) => Err(self.fault("go", e)),
+        }
+    }
+}

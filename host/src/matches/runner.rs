@@ -1,0 +1,219 @@
+//! Running a match: game `i` plays opening `i / 2` with the first player White when `i`
+//! is even and Black when it is odd; games run in parallel on `jobs` threads and come
+//! back in game order. A game depends only on the match's seed, its index and its
+//! opening, so a match split into shards (`--shard K/N`, games `i` with `i % N == K`)
+//! and merged gives the same games as the whole match on one machine.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::game::{MatchRules, Opening, Termination, play_game};
+use super::players::MoveLimit;
+use super::spec::PlayerSpec;
+use crate::pgn::PgnResult;
+use crate::rules::Color;
+
+/// Everything that defines a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two players; the first is "A" of the summary.
+    pub players: [PlayerSpec; 2],
+    /// Games in all.
+    pub games: usize,
+    /// The openings; game `i` plays `openings[(i / 2) % len]`.
+    pub openings: Vec<Opening>,
+    /// The match's move limit (a player's own limits replace it).
+    pub limit: MoveLimit,
+    /// Adjudication and clock.
+    pub rules: MatchRules,
+    /// Seed of every game's randomness.
+    pub seed: u64,
+    /// PGN `Event` tag.
+    pub event: String,
+    /// Longest wait for an external engine's answer when no clock bounds it.
+    pub hang_timeout: Duration,
+}
+
+/// One finished game of a match, as the results file stores it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 0-based game index.
+    pub index: usize,
+    /// The names of players A and B.
+    pub names: [String; 2],
+    /// Which player (0 = A, 1 = B) had White.
+    pub white: usize,
+    /// PGN result token.
+    pub result: String,
+    /// How it ended.
+    pub termination: Termination,
+    /// Plies played (opening included).
+    pub plies: usize,
+    /// Thinking time of players A and B in seconds (measured).
+    pub seconds: [f64; 2],
+    /// Moves chosen by A and B.
+    pub moves: [u32; 2],
+    /// The game as PGN.
+    pub pgn: String,
+}
+
+impl GameRecord {
+    /// Player A's points: 1, 0.5 or 0 (`None` for an unfinished game).
+    pub fn score_a(&self) -> Option<f64> {
+        let white_points = match PgnResult::from_token(&self.result)? {
+            PgnResult::WhiteWins => 1.0,
+            PgnResult::BlackWins => 0.0,
+            PgnResult::Draw => 0.5,
+            PgnResult::Unknown => return None,
+        };
+        Some(if self.white == 0 {
+            white_points
+        } else {
+            1.0 - white_points
+        })
+    }
+
+    /// The player (0 = A, 1 = B) whose failure ended the game, if any.
+    pub fn failed(&self) -> Option<usize> {
+        if !self.termination.is_failure() {
+            return None;
+        }
+        // The loser failed.
+        match self.score_a()? {
+            0.0 => Some(0),
+            1.0 => Some(1),
+            _ => None,
+        }
+    }
+}
+
+/// The indices of the games shard `k` of `n` plays.
+pub fn shard_games(games: usize, shard: Option<(usize, usize)>) -> Vec<usize> {
+    match shard {
+        None => (0..games).collect(),
+        Some((k, n)) => (0..games).filter(|i| i % n == k).collect(),
+    }
+}
+
+fn game_seed(seed: u64, index: usize, slot: usize) -> u64 {
+    let mut x = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (slot as u64) << 62;
+    // splitmix64 finalizer
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Plays the games `indices` of the match on `jobs` threads; `on_game` is called after
+/// each with the record (in completion order). Records come back in game order.
+pub fn run_match(
+    config: &MatchConfig,
+    indices: &[usize],
+    jobs: usize,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<GameRecord>> = Mutex::new(Vec::with_capacity(indices.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, indices.len().max(1)) {
+            scope.spawn(|| {
+                let mut players = [
+                    config.players[0].build(config.hang_timeout),
+                    config.players[1].build(config.hang_timeout),
+                ];
+                let limits = [
+                    config.players[0].limit_over(&config.limit),
+                    config.players[1].limit_over(&config.limit),
+                ];
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = indices.get(k) else {
+                        break;
+                    };
+                    let record = play_one(config, index, &mut players, &limits);
+                    on_game(&record);
+                    if let Ok(mut d) = done.lock() {
+                        d.push(record);
+                    }
+                }
+            });
+        }
+    });
+    let mut records = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    records.sort_by_key(|r| r.index);
+    records
+}
+
+fn play_one(
+    config: &MatchConfig,
+    index: usize,
+    players: &mut [Box<dyn super::players::Player>; 2],
+    limits: &[MoveLimit; 2],
+) -> GameRecord {
+    let opening = &config.openings[(index / 2) % config.openings.len()];
+    let white = index % 2;
+    let black = 1 - white;
+    let [a, b] = players;
+    let (wp, bp) = if white == 0 { (a, b) } else { (b, a) };
+    let played = play_game(
+        [wp.as_mut(), bp.as_mut()],
+        opening,
+        [&limits[white], &limits[black]],
+        &config.rules,
+        [
+            game_seed(config.seed, index, 0),
+            game_seed(config.seed, index, 1),
+        ],
+    );
+    let mut game = played.game;
+    let names = [&config.players[white].name, &config.players[black].name];
+    let tags = [
+        ("Event", config.event.clone()),
+        ("Site", "antichip".to_string()),
+        ("Date", "????.??.??".to_string()),
+        ("Round", (index + 1).to_string()),
+        ("White", names[0].clone()),
+        ("Black", names[1].clone()),
+        ("Result", game.result.token().to_string()),
+        ("Variant", "Antichess".to_string()),
+    ];
+    for (n, v) in tags {
+        game.set_tag(n, v);
+    }
+    if game.start != crate::rules::Position::startpos() {
+        game.set_tag("SetUp", "1");
+        game.set_tag("FEN", game.start.to_fen());
+    }
+    game.set_tag("PlyCount", game.moves.len().to_string());
+    game.set_tag("Termination", played.termination.tag());
+    let by_slot = |c: Color| {
+        if (c == Color::White) == (white == 0) {
+            0
+        } else {
+            1
+        }
+    };
+    let mut seconds = [0.0; 2];
+    let mut moves = [0; 2];
+    for c in [Color::White, Color::Black] {
+        let i = usize::from(c == Color::Black);
+        seconds[by_slot(c)] = played.time[i].as_secs_f64();
+        moves[by_slot(c)] = played.moves[i];
+    }
+    GameRecord {
+        index,
+        names: [
+            config.players[0].name.clone(),
+            config.players[1].name.clone(),
+        ],
+        white,
+        result: game.result.token().to_string(),
+        termination: played.termination,
+        plies: game.moves.len(),
+        seconds,
+        moves,
+        pgn: game.to_pgn(),
+    }
+}

@@ -1,0 +1,307 @@
+//! Players named on the command line: `KIND[:KEY=VALUE,...]`.
+//!
+//! | kind | player |
+//! |---|---|
+//! | `random` | uniformly random legal moves |
+//! | `simple` | seed 003's simple baseline: minimax, evaluation = the number of its legal moves |
+//! | `advanced` | seed 003's advanced baseline: minimax with the linear evaluation, no extension |
+//! | `full` | the full engine (quiescence, forced-move and singular extensions) |
+//! | `uci` | an external UCI engine: `cmd=PROGRAM` (and `arg=...`, `option.NAME=VALUE`) |
+//! | `fairy` | fairy-stockfish (`$FAIRY_STOCKFISH` or the Debian path), `Threads` 1 |
+//!
+//! Keys for every kind: `name=`, `epsilon=` (seed 003's random move with this
+//! probability), and the move limits `depth=`, `nodes=`, `movetime=` (ms), which replace
+//! the match's. `weights=FILE` sets the evaluation of `advanced` and `full`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::external::{UciCommand, UciPlayer};
+use super::players::{
+    EnginePlayer, EpsilonPlayer, Minimax, MinimaxEval, MoveLimit, Player, RandomPlayer,
+};
+use crate::engine::eval::{Evaluator, Weights};
+use crate::engine::search::SearchConfig;
+
+/// The kinds of player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Random moves.
+    Random,
+    /// The simple minimax baseline.
+    Simple,
+    /// The advanced minimax baseline.
+    Advanced,
+    /// The full engine.
+    Full,
+    /// An external UCI engine.
+    Uci(UciCommand),
+}
+
+/// A player as the command line describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    /// What plays.
+    pub kind: Kind,
+    /// Its name in PGN and the summary.
+    pub name: String,
+    /// Probability of a random move instead of its own (0 = none).
+    pub epsilon: f64,
+    /// Limits that replace the match's (fields that are set).
+    pub limit: MoveLimit,
+    /// Evaluation weights (advanced, full); the shipped defaults when absent.
+    pub weights: Option<PathBuf>,
+    /// Weights as loaded (checked when the spec is parsed).
+    pub evaluator: Evaluator,
+    /// Forced-move extension of the full engine, plies.
+    pub forced_move_extension: Option<f64>,
+}
+
+/// Why a player description was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("player \"{spec}\": {message}")]
+pub struct SpecError {
+    /// The description as given.
+    pub spec: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The minimax players' depth when neither they nor the match give one: seed 003's.
+pub const SEED_DEPTH: u32 = 3;
+
+impl PlayerSpec {
+    /// Parses `KIND[:KEY=VALUE,...]`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
+        let err = |message: String| SpecError {
+            spec: text.to_string(),
+            message,
+        };
+        let (kind_text, rest) = text.split_once(':').unwrap_or((text, ""));
+        let mut spec = PlayerSpec {
+            kind: Kind::Random,
+            name: String::new(),
+            epsilon: 0.0,
+            limit: MoveLimit::default(),
+            weights: None,
+            evaluator: Evaluator::default(),
+            forced_move_extension: None,
+        };
+        let mut program = None;
+        let mut args = Vec::new();
+        let mut options = Vec::new();
+        for pair in rest.split(',').filter(|p| !p.is_empty()) {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| err(format!("\"{pair}\" must be KEY=VALUE")))?;
+            let number = |what: &str| -> Result<u64, SpecError> {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| err(format!("{key} must be {what}, not \"{value}\"")))
+            };
+            match key {
+                "name" => spec.name = value.to_string(),
+                "depth" => {
+                    let d = number("a depth from 1 to 64")?;
+                    if !(1..=64).contains(&d) {
+                        return Err(err(format!("depth must be from 1 to 64, not {d}")));
+                    }
+                    spec.limit.depth = Some(d as u32);
+                }
+                "nodes" => spec.limit.nodes = Some(number("a node count")?.max(1)),
+                "movetime" => {
+                    spec.limit.movetime =
+                        Some(Duration::from_millis(number("milliseconds")?.max(1)))
+                }
+                "epsilon" => {
+                    spec.epsilon = match value.parse::<f64>() {
+                        Ok(e) if (0.0..=1.0).contains(&e) => e,
+                        _ => {
+                            return Err(err(format!(
+                                "epsilon must be a probability from 0 to 1, not \"{value}\""
+                            )));
+                        }
+                    }
+                }
+                "weights" => {
+                    let path = PathBuf::from(value);
+                    spec.evaluator = Evaluator::new(
+                        Weights::load(&path).map_err(|e| err(format!("weights {value}: {e}")))?,
+                    );
+                    spec.weights = Some(path);
+                }
+                "forced" => {
+                    spec.forced_move_extension = match value.parse::<f64>() {
+                        Ok(p) if (-1.0..=1.0).contains(&p) => Some(p),
+                        _ => {
+                            return Err(err(format!(
+                                "forced must be plies from -1 to 1, not \"{value}\""
+                            )));
+                        }
+                    }
+                }
+                "cmd" => program = Some(PathBuf::from(value)),
+                "arg" => args.push(value.to_string()),
+                k if k.starts_with("option.") => {
+                    options.push((k["option.".len()..].to_string(), value.to_string()))
+                }
+                _ => return Err(err(format!("unknown key \"{key}\""))),
+            }
+        }
+        let external = matches!(kind_text, "uci" | "fairy");
+        if !external && (!args.is_empty() || !options.is_empty() || program.is_some()) {
+            return Err(err(
+                "cmd=, arg= and option. are for uci and fairy players".to_string()
+            ));
+        }
+        spec.kind =
+            match kind_text {
+                "random" => Kind::Random,
+                "simple" => Kind::Simple,
+                "advanced" => Kind::Advanced,
+                "full" => Kind::Full,
+                "fairy" => {
+                    let program = program.or_else(crate::peers::fairy::locate).ok_or_else(|| {
+                    err(format!(
+                        "fairy-stockfish is not installed ({}); set cmd= or $FAIRY_STOCKFISH",
+                        crate::peers::fairy::DEFAULT_PATH
+                    ))
+                })?;
+                    if !options.iter().any(|(n, _)| n == "Threads") {
+                        options.insert(0, ("Threads".to_string(), "1".to_string()));
+                    }
+                    Kind::Uci(UciCommand {
+                        program,
+                        args,
+                        options,
+                    })
+                }
+                "uci" => Kind::Uci(UciCommand {
+                    program: program.ok_or_else(|| err("uci needs cmd=PROGRAM".to_string()))?,
+                    args,
+                    options,
+                }),
+                other => {
+                    return Err(err(format!(
+                        "kind must be random, simple, advanced, full, uci or fairy, not \"{other}\""
+                    )));
+                }
+            };
+        if spec.name.is_empty() {
+            spec.name = spec.default_name(kind_text);
+        }
+        Ok(spec)
+    }
+
+    fn default_name(&self, kind: &str) -> String {
+        let mut name = kind.to_string();
+        if let Some(d) = self.limit.depth {
+            name.push_str(&format!("-d{d}"));
+        }
+        if let Some(n) = self.limit.nodes {
+            name.push_str(&format!("-n{n}"));
+        }
+        if let Some(t) = self.limit.movetime {
+            name.push_str(&format!("-{}ms", t.as_millis()));
+        }
+        if let Some(w) = &self.weights {
+            let stem = w.file_stem().map_or("w".into(), |s| s.to_string_lossy());
+            name.push_str(&format!("-{stem}"));
+        }
+        if self.epsilon > 0.0 {
+            name.push_str(&format!("-eps{}", self.epsilon));
+        }
+        name
+    }
+
+    /// The limit for a move: this player's own fields over the match's.
+    pub fn limit_over(&self, base: &MoveLimit) -> MoveLimit {
+        let own = &self.limit;
+        if own.depth.is_none() && own.nodes.is_none() && own.movetime.is_none() {
+            return base.clone();
+        }
+        MoveLimit {
+            depth: own.depth,
+            nodes: own.nodes,
+            movetime: own.movetime,
+            clock: base.clock,
+        }
+    }
+
+    /// A fresh player.
+    pub fn build(&self, hang_timeout: Duration) -> Box<dyn Player> {
+        let name = self.name.clone();
+        let inner: Box<dyn Player> = match &self.kind {
+            Kind::Random => Box::new(RandomPlayer::new(name.clone())),
+            Kind::Simple => Box::new(Minimax::new(
+                name.clone(),
+                MinimaxEval::Mobility,
+                SEED_DEPTH,
+            )),
+            Kind::Advanced => Box::new(Minimax::new(
+                name.clone(),
+                MinimaxEval::Linear(Box::new(self.evaluator)),
+                SEED_DEPTH,
+            )),
+            Kind::Full => {
+                let mut config = SearchConfig::default();
+                if let Some(p) = self.forced_move_extension {
+                    config.forced_move_extension = p;
+                }
+                Box::new(EnginePlayer::new(name.clone(), config, self.evaluator))
+            }
+            Kind::Uci(cmd) => Box::new(UciPlayer::new(name.clone(), cmd.clone(), hang_timeout)),
+        };
+        if self.epsilon > 0.0 {
+            Box::new(EpsilonPlayer::new(name, inner, self.epsilon))
+        } else {
+            inner
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_name_themselves() {
+        let s = PlayerSpec::parse("full:depth=4,epsilon=0.1").unwrap();
+        assert_eq!(s.kind, Kind::Full);
+        assert_eq!(s.name, "full-d4-eps0.1");
+        assert_eq!(s.limit.depth, Some(4));
+        let s = PlayerSpec::parse("uci:cmd=/bin/x,arg=uci,option.Hash=8,name=X").unwrap();
+        assert_eq!(
+            s.kind,
+            Kind::Uci(UciCommand {
+                program: "/bin/x".into(),
+                args: vec!["uci".into()],
+                options: vec![("Hash".into(), "8".into())]
+            })
+        );
+        assert_eq!(s.name, "X");
+    }
+
+    #[test]
+    fn bad_specs_are_explained() {
+        let e = |t: &str| PlayerSpec::parse(t).unwrap_err().to_string();
+        assert_eq!(
+            e("minimax"),
+            "player \"minimax\": kind must be random, simple, advanced, full, uci or fairy, not \"minimax\""
+        );
+        assert_eq!(
+            e("full:epsilon=2"),
+            "player \"full:epsilon=2\": epsilon must be a probability from 0 to 1, not \"2\""
+        );
+        assert_eq!(
+            e("full:depth"),
+            "player \"full:depth\": \"depth\" must be KEY=VALUE"
+        );
+        assert_eq!(e("uci"), "player \"uci\": uci needs cmd=PROGRAM");
+        assert_eq!(
+            e("simple:depth=0"),
+            "player \"simple:depth=0\": depth must be from 1 to 64, not 0"
+        );
+        assert!(e("full:weights=/nonexistent.json").contains("cannot read weights file"));
+    }
+}

@@ -1,0 +1,185 @@
+//! A UCI client for any engine run as a subprocess: fairy-stockfish, another build of
+//! antichip (`antichip uci`), or any engine that speaks UCI with `UCI_Variant`.
+//!
+//! The engine's output is read on a thread of its own, so that every wait has a
+//! deadline: a match can tell an engine that crashed (its output ended) from one that
+//! hangs (no answer in time) and go on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum UciError {
+    /// The engine could not be started.
+    #[error("cannot start {command}: {error}")]
+    Start {
+        /// The command.
+        command: String,
+        /// The operating system's reason.
+        error: String,
+    },
+    /// The engine's output ended (it exited or crashed), or its input is closed.
+    #[error("the engine exited")]
+    Exited,
+    /// No expected answer before the deadline.
+    #[error("no answer within {0:.1} s")]
+    Timeout(f64),
+}
+
+/// A running UCI engine.
+pub struct UciProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl UciProcess {
+    /// Starts `command` with `args`; its stderr is discarded.
+    pub fn start(command: &Path, args: &[String]) -> Result<Self, UciError> {
+        let mut child = Command::new(command)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| UciError::Start {
+                command: command.display().to_string(),
+                error: e.to_string(),
+            })?;
+        let stdin = child.stdin.take().ok_or(UciError::Exited)?;
+        let stdout = child.stdout.take().ok_or(UciError::Exited)?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut raw = Vec::new();
+            loop {
+                raw.clear();
+                match reader.read_until(b'\n', &mut raw) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&raw).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(UciProcess {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), UciError> {
+        writeln!(self.stdin, "{line}").map_err(|_| UciError::Exited)?;
+        self.stdin.flush().map_err(|_| UciError::Exited)
+    }
+
+    /// Reads one line, waiting until `deadline` (forever when `None`).
+    pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<String, UciError> {
+        match deadline {
+            None => self.lines.recv().map_err(|_| UciError::Exited),
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                self.lines.recv_timeout(left).map_err(|e| match e {
+                    RecvTimeoutError::Timeout => UciError::Timeout(left.as_secs_f64()),
+                    RecvTimeoutError::Disconnected => UciError::Exited,
+                })
+            }
+        }
+    }
+
+    /// Reads lines until one starts with `prefix` (as a whole first word or the whole
+    /// prefix); returns it and the lines before it.
+    pub fn wait_for(
+        &mut self,
+        prefix: &str,
+        deadline: Option<Instant>,
+    ) -> Result<(String, Vec<String>), UciError> {
+        let start = Instant::now();
+        let mut before = Vec::new();
+        loop {
+            let line = self.read_line(deadline).map_err(|e| match e {
+                UciError::Timeout(_) => UciError::Timeout(start.elapsed().as_secs_f64()),
+                other => other,
+            })?;
+            if line.starts_with(prefix) {
+                return Ok((line, before));
+            }
+            before.push(line);
+        }
+    }
+
+    /// `uci` until `uciok` (returning the `id name`), then `UCI_Variant antichess` and
+    /// the given options, then `isready` until `readyok`, all within `timeout`.
+    pub fn handshake(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Option<String>, UciError> {
+        let deadline = Some(Instant::now() + timeout);
+        self.send("uci")?;
+        let (_, before) = self.wait_for("uciok", deadline)?;
+        let name = before
+            .iter()
+            .find_map(|l| l.strip_prefix("id name "))
+            .map(|n| n.trim().to_string());
+        self.send("setoption name UCI_Variant value antichess")?;
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.ready(deadline)?;
+        Ok(name)
+    }
+
+    /// `isready` until `readyok`.
+    pub fn ready(&mut self, deadline: Option<Instant>) -> Result<(), UciError> {
+        self.send("isready")?;
+        self.wait_for("readyok", deadline).map(|_| ())
+    }
+
+    /// Ends the process at once (a hung or misbehaving engine).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// True when the process has exited.
+    pub fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for UciProcess {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        // A polite engine quits at once; one that does not is ended.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+/// The value after `key` in an `info` or `bestmove` line.
+pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut tokens = line.split_whitespace();
+    while let Some(t) = tokens.next() {
+        if t == key {
+            return tokens.next();
+        }
+    }
+    None
+}

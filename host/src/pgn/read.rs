@@ -1,0 +1,272 @@
+//! Reading PGN as a stream of games, each split into tags and movetext tokens.
+//!
+//! A game is a run of tag pairs followed by movetext; it ends at its result token
+//! (`1-0`, `0-1`, `1/2-1/2`, `*`), or where the next game's tags begin, or at the end of
+//! the input. Brace comments (which may span lines), rest-of-line `;` comments,
+//! variations in parentheses (nested), NAGs (`$1`), move-number indications (`12.`,
+//! `12...`, also glued to the move: `12.e4`), move annotations (`!`, `?`) and `%`
+//! escape lines are skipped. A malformed tag does not stop the stream: it is kept in
+//! [`RawGame::errors`] and the game's consumer decides.
+
+use std::io::{self, BufRead};
+
+/// One game's text, split: the tags in file order and the movetext tokens (moves and
+/// the result) with the line each was on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawGame {
+    /// 1-based number of the game in the input.
+    pub number: usize,
+    /// The line the game starts on (1-based).
+    pub line: usize,
+    /// Tag pairs in file order, values unescaped.
+    pub tags: Vec<(String, String)>,
+    /// Movetext tokens that are moves (SAN as written, suffixes kept), with their line.
+    pub moves: Vec<(usize, String)>,
+    /// The result token ending the movetext, if any.
+    pub result: Option<String>,
+    /// Lexical faults (malformed tags, unbalanced variations), with their line.
+    pub errors: Vec<(usize, String)>,
+}
+
+impl RawGame {
+    /// The value of a tag (the first one of that name).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `White - Black` when both tags are present, for messages.
+    pub fn players(&self) -> Option<String> {
+        Some(format!("{} - {}", self.tag("White")?, self.tag("Black")?))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.moves.is_empty() && self.result.is_none()
+    }
+}
+
+/// Splits PGN text into games, reading one line at a time.
+pub struct PgnReader<R> {
+    input: R,
+    line_no: usize,
+    games: usize,
+    current: RawGame,
+    in_comment: bool,
+    depth: usize,
+    done: bool,
+    buf: Vec<u8>,
+}
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+impl<R: BufRead> PgnReader<R> {
+    /// A reader over `input`.
+    pub fn new(input: R) -> Self {
+        PgnReader {
+            input,
+            line_no: 0,
+            games: 0,
+            current: RawGame::default(),
+            in_comment: false,
+            depth: 0,
+            done: false,
+            buf: Vec::new(),
+        }
+    }
+
+    fn take(&mut self) -> Option<RawGame> {
+        let mut game = std::mem::take(&mut self.current);
+        if self.depth > 0 {
+            game.errors
+                .push((self.line_no, "a variation '(' is never closed".to_string()));
+        }
+        self.in_comment = false;
+        self.depth = 0;
+        if game.is_empty() {
+            return None;
+        }
+        self.games += 1;
+        game.number = self.games;
+        Some(game)
+    }
+
+    fn start_line(&mut self) {
+        if self.current.is_empty() {
+            self.current.line = self.line_no;
+        }
+    }
+
+    /// Reads lines until a game is complete; `None` at the end of the input.
+    fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        while !self.done {
+            self.buf.clear();
+            if self.input.read_until(b'\n', &mut self.buf)? == 0 {
+                self.done = true;
+                return Ok(self.take());
+            }
+            self.line_no += 1;
+            let raw = match self.buf.strip_prefix(b"\xEF\xBB\xBF") {
+                Some(rest) if self.line_no == 1 => rest,
+                _ => &self.buf[..],
+            };
+            let text = String::from_utf8_lossy(raw).into_owned();
+            let line = text.trim();
+            let outside = !self.in_comment && self.depth == 0;
+            if outside && line.starts_with('[') {
+                // Tags after movetext begin the next game.
+                let finished = if self.current.moves.is_empty() && self.current.result.is_none() {
+                    None
+                } else {
+                    self.take()
+                };
+                self.start_line();
+                match parse_tag(line) {
+                    Some(tag) => self.current.tags.push(tag),
+                    None => self
+                        .current
+                        .errors
+                        .push((self.line_no, format!("malformed tag {line}"))),
+                }
+                if finished.is_some() {
+                    return Ok(finished);
+                }
+                continue;
+            }
+            if outside && line.starts_with('%') {
+                continue;
+            }
+            if let Some(game) = self.movetext_line(line) {
+                return Ok(Some(game));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Tokenizes one movetext line; returns the game if its result token was on it
+    /// (anything after the result on the same line is dropped).
+    fn movetext_line(&mut self, line: &str) -> Option<RawGame> {
+        let mut word = String::new();
+        for c in line.chars().chain(std::iter::once(' ')) {
+            if self.in_comment {
+                self.in_comment = c != '}';
+                continue;
+            }
+            match c {
+                '{' | ';' | '(' | ')' => {}
+                c if !c.is_whitespace() => {
+                    word.push(c);
+                    continue;
+                }
+                _ => {}
+            }
+            if !word.is_empty() {
+                let token = std::mem::take(&mut word);
+                if self.depth == 0
+                    && let Some(game) = self.token(token)
+                {
+                    return Some(game);
+                }
+            }
+            match c {
+                '{' => self.in_comment = true,
+                ';' => break,
+                '(' => self.depth += 1,
+                ')' if self.depth > 0 => self.depth -= 1,
+                ')' => self
+                    .current
+                    .errors
+                    .push((self.line_no, "')' closes no variation".to_string())),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn token(&mut self, token: String) -> Option<RawGame> {
+        self.start_line();
+        if RESULTS.contains(&token.as_str()) {
+            self.current.result = Some(token);
+            return self.take();
+        }
+        if token.starts_with('$') {
+            return None;
+        }
+        let san = token
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+            .trim_end_matches(['!', '?']);
+        if !san.is_empty() {
+            self.current.moves.push((self.line_no, san.to_string()));
+        }
+        None
+    }
+}
+
+impl<R: BufRead> Iterator for PgnReader<R> {
+    type Item = io::Result<RawGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_game().transpose()
+    }
+}
+
+/// Parses `[Name "value"]`, unescaping `\"` and `\\`.
+pub fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.push(chars.next()?);
+        } else {
+            value.push(c);
+        }
+    }
+    Some((name.to_string(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(text: &str) -> Vec<RawGame> {
+        PgnReader::new(text.as_bytes())
+            .collect::<io::Result<_>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn comments_variations_and_numbers_are_skipped() {
+        let text = "[Event \"a\"]\n\n1. e3 {a { comment\nover lines} b5 $1 (1... b6 (1... c6) 2. e4)\n2.Bxb5! ; rest\nc6 1-0\n";
+        let g = games(text);
+        assert_eq!(g.len(), 1);
+        let moves: Vec<&str> = g[0].moves.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(moves, ["e3", "b5", "Bxb5", "c6"]);
+        assert_eq!(g[0].moves[2].0, 5);
+        assert_eq!(g[0].result.as_deref(), Some("1-0"));
+        assert!(g[0].errors.is_empty());
+    }
+
+    #[test]
+    fn games_split_at_results_and_at_new_tags() {
+        let text = "\u{feff}[White \"x\"]\n[Black \"y\"]\n1. e3 *\n\n[White \"z\"]\n1. e4\n[White \"w\"]\n[Bad tag]\n1. d3 0-1";
+        let g = games(text);
+        assert_eq!(g.len(), 3);
+        assert_eq!((g[0].number, g[0].line), (1, 1));
+        assert_eq!(g[0].players().as_deref(), Some("x - y"));
+        assert_eq!(g[1].result, None);
+        assert_eq!(g[1].tag("White"), Some("z"));
+        assert_eq!((g[2].number, g[2].line), (3, 7));
+        assert_eq!(g[2].errors, [(8, "malformed tag [Bad tag]".to_string())]);
+        assert_eq!(g[2].result.as_deref(), Some("0-1"));
+    }
+
+    #[test]
+    fn unbalanced_variations_are_reported() {
+        let g = games("1. e3 ) e6 (2. e4 *\n");
+        assert_eq!(g[0].errors.len(), 2, "{:?}", g[0].errors);
+    }
+}

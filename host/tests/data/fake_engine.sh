@@ -1,0 +1,19 @@
+#!/bin/sh
+# A misbehaving UCI engine for the match runner's tests. It answers the handshake, then
+# fails its first `go` as MODE says: crash (exits), hang (never answers), illegal (an
+# illegal move), slow (a move after 1.5 s, past a 1-second clock).
+mode=$1
+while read -r line; do
+    case "$line" in
+        uci) echo "id name fake-$mode"; echo "uciok" ;;
+        isready) echo "readyok" ;;
+        quit) exit 0 ;;
+        go*)
+            case "$mode" in
+                crash) exit 3 ;;
+                hang) sleep 4 ;;
+                illegal) echo "bestmove e2e5" ;;
+                slow) sleep 1.5; echo "bestmove e2e3" ;;
+            esac ;;
+    esac
+done

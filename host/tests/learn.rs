@@ -1,0 +1,126 @@
+//! TD(lambda) against a hand computation, and `antichip learn` end to end.
+
+mod common;
+
+use host::learn::td::{N, td_game};
+use host::learn::{Params, TdConfig, prepare};
+use host::pgn::{AntichessGame, PgnReader};
+
+fn game(pgn: &str) -> AntichessGame {
+    let raw = PgnReader::new(pgn.as_bytes()).next().unwrap().unwrap();
+    AntichessGame::from_raw(&raw).unwrap()
+}
+
+/// 1. exd5 cxd5: White has no pieces left and wins. Two states, seen from White:
+///
+/// ```text
+///        own pawns  opp pawns  sqrt own moves  sqrt opp moves   sign
+/// s0 (W)     1          2            1               1           +1
+/// s1 (B)     1          1            1               1           -1
+/// ```
+///
+/// (s0: White's only move is exd5, Black's would be dxe4; s1: Black's only move is
+/// cxd5, White's would be dxc6.) From zero weights, step 0 has delta = 0 + f(s1) - f(s0)
+/// = 0; step 1 ends the game: delta = R - f(s1) = R, and the trace is lambda g0 + g1, so
+/// w = eta R (lambda g0 + g1): own pawn eta R (0.7 - 1) = -0.3 eta R, opponent pawn
+/// eta R (1.4 - 1) = 0.4 eta R, both mobility weights -0.3 eta R; the rest stay 0.
+#[test]
+fn one_pass_moves_the_weights_as_seed_003s_rule_says() {
+    let g = game("[FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n\n1. exd5 cxd5 1-0\n");
+    let config = TdConfig {
+        lambda: 0.7,
+        rate: 0.001,
+        reward: 1000.0,
+        ..TdConfig::default()
+    };
+    let ex = prepare(&g, &config).unwrap();
+    let mut p = Params([0.0; N]);
+    let (sq, steps) = td_game(&mut p, &ex, &config);
+    assert_eq!(steps, 2);
+    assert!((sq - 1000.0 * 1000.0).abs() < 1e-6, "{sq}");
+    let mut expected = [0.0; N];
+    expected[0] = -0.3; // own.pawn
+    expected[6] = 0.4; // opponent.pawn
+    expected[12] = -0.3; // own_sqrt_mobility
+    expected[13] = -0.3; // opponent_sqrt_mobility
+    for (i, (got, want)) in p.0.iter().zip(expected).enumerate() {
+        assert!((got - want).abs() < 1e-9, "weight {i}: {got} vs {want}");
+    }
+    // A second pass starts from these weights: f(s0) = -0.3 + 2 * 0.4 - 0.3 - 0.3 = -0.1,
+    // f(s1) = -(-0.3 + 0.4 - 0.3 - 0.3) = 0.5, delta0 = 0.5 + 0.1 = 0.6, so step 0 adds
+    // 0.0006 * g0: own pawn -0.2994, opponent pawn 0.4012, mobility -0.2994 each. Then
+    // f(s1) = -(-0.2994 + 0.4012 - 0.2994 - 0.2994) = 0.497, delta1 = 999.503, and step 1
+    // adds 0.001 * 999.503 * (-0.3): own pawn -0.2994 - 0.2998509 = -0.5992509.
+    td_game(&mut p, &ex, &config);
+    assert!((p.0[0] - -0.599_250_9).abs() < 1e-9, "{}", p.0[0]);
+    assert!(
+        (p.0[6] - (0.4012 + 0.4 * 0.999_503)).abs() < 1e-9,
+        "{}",
+        p.0[6]
+    );
+}
+
+#[test]
+fn a_black_win_pushes_the_other_way_round() {
+    // The same captures with colours swapped: 1... exd4 2. cxd4 0-1 (Black wins).
+    let g = game("[FEN \"8/8/8/4p3/3P4/2P5/8/8 b - - 0 1\"]\n\n1... exd4 2. cxd4 0-1\n");
+    let config = TdConfig {
+        rate: 0.001,
+        ..TdConfig::default()
+    };
+    let ex = prepare(&g, &config).unwrap();
+    let mut p = Params([0.0; N]);
+    td_game(&mut p, &ex, &config);
+    assert!(
+        (p.0[0] + 0.3).abs() < 1e-9 && (p.0[6] - 0.4).abs() < 1e-9,
+        "{:?}",
+        p.0
+    );
+}
+
+#[test]
+fn learn_writes_loadable_weights_and_names_bad_games() {
+    let dir = std::env::temp_dir().join(format!("antichip-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let (_, err, code) = common::run(
+        &[
+            "match",
+            "advanced:depth=2",
+            "random",
+            "--games",
+            "20",
+            "--pgnout",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut text = std::fs::read_to_string(&pgn).unwrap();
+    text.push_str("[White \"x\"]\n[Black \"y\"]\n\n1. e4 d5 2. e5 1-0\n");
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.join("w.json");
+    let svg = dir.join("w.svg");
+    let (stdout, err, code) = common::run(
+        &[
+            "learn",
+            pgn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "3",
+            "--holdout",
+            "5",
+            "--weights-svg",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(err.contains("game 21 (x - y) (line"), "{err}");
+    assert!(err.contains("move 2. e5: e5 is not legal"), "{err}");
+    assert!(stdout.contains("21 games read (1 unreadable"), "{stdout}");
+    let weights = host::engine::eval::Weights::load(&out).unwrap();
+    assert!(weights.check().is_ok());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("own.pawn"));
+}
