@@ -84,7 +84,7 @@ module qchip_control (
   output wire [21:0] node_alpha,
   output wire [21:0] node_beta,
   output wire [21:0] node_best,
-  output reg [5:0] count,
+  output wire [5:0] count,
   output wire [5:0] move_from,
   output wire [5:0] move_to,
   output wire [21:0] value,
@@ -101,6 +101,7 @@ module qchip_control (
   reg [21:0] ctx_best;
   reg best_move_valid;
   reg [14:0] best_move;
+  reg [5:0] ctx_count;
   reg [4:0] cur;
   reg ordered;
   reg [3:0] key_0;
@@ -2418,7 +2419,7 @@ module qchip_control (
   assign _n217 = {own[15], own[15], own[15], own[15], own[15], own[15]};
   assign _n218 = {_n217, own};
   assign _n221 = {1'h0, oc[6:1]};
-  assign _n224 = {1'h0, count};
+  assign _n224 = {1'h0, ctx_count};
   assign _n225 = _n221 < _n224;
   assign _n226 = _n221 == _n224;
   assign _n228 = _n221 != 7'h00;
@@ -2459,7 +2460,7 @@ module qchip_control (
   assign _n280 = {gen_entry[23], gen_entry[22:19], gen_entry[18:15], gen_entry[14:12], gen_entry[11:6], gen_entry[5:0]};
   assign _n281 = {entry[23], entry[22:19], entry[18:15], entry[14:12], entry[11:6], entry[5:0]};
   assign _n282 = forward ? _n280 : _n281;
-  assign _n290 = count - 6'h01;
+  assign _n290 = ctx_count - 6'h01;
   assign _n292 = cur == _n290[4:0];
   assign _n293 = ~ordered;
   assign _n295 = last_pending | forward_leaf;
@@ -2478,7 +2479,7 @@ module qchip_control (
   assign _n317 = _n299[1:0] == 2'h0;
   assign _n318 = _n194 & _n317;
   assign _n319 = {frame[353:349], frame[348], frame[347:333], frame[332], frame[331:310], frame[309:278], frame[277:254], frame[253:222], frame[221:218], frame[217:214], frame[213:210], frame[209:206], frame[205:202], frame[201:198], frame[197:194], frame[193:190], frame[189:186], frame[185:182], frame[181:178], frame[177:174], frame[173:170], frame[169:166], frame[165:162], frame[161:158], frame[157:154], frame[153:150], frame[149:146], frame[145:142], frame[141:138], frame[137:134], frame[133:130], frame[129:126], frame[125:122], frame[121:118], frame[117:114], frame[113:110], frame[109:106], frame[105:102], frame[101:98], frame[97:94], frame[93], frame[92:88], frame[87:82], frame[81:67], frame[66], frame[65:44], frame[43:22], frame[21:0]};
-  assign _n320 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
+  assign _n320 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n321 = _n197 ? _n319 : _n320;
   assign _n376 = {frame[277], frame[276:273], frame[272:269], frame[268:266], frame[265:260], frame[259:254]};
   assign _n377 = {_n282[23], _n282[22:19], _n282[18:15], _n282[14:12], _n282[11:6], _n282[5:0]};
@@ -4112,14 +4113,14 @@ module qchip_control (
   assign _n2918 = _n2530 ? _n2534 : _n2917;
   assign _n2919 = {_n2530, _n2918, _n2517, promo_next_out, to_next, from_next};
   assign _n2920 = {promo_next_out, to_next, from_next};
-  assign _n2922 = count == 6'h20;
+  assign _n2922 = ctx_count == 6'h20;
   assign _n2923 = _n188 & valid_next;
   assign _n2924 = ~_n2922;
   assign _n2925 = _n2923 & _n2924;
   assign _n2926 = _n188 & valid_next;
   assign _n2927 = _n2926 & _n2922;
-  assign _n2929 = count + 6'h01;
-  assign _n2930 = _n2925 ? _n2929 : count;
+  assign _n2929 = ctx_count + 6'h01;
+  assign _n2930 = _n2925 ? _n2929 : ctx_count;
   assign _n2931 = _n188 & done_next;
   assign _n2932 = ~_n2927;
   assign _n2933 = _n2931 & _n2932;
@@ -4381,21 +4382,21 @@ module qchip_control (
   assign _n3333 = _n2920 == table_move;
   assign _n3334 = _n3332 & _n3333;
   assign _n3335 = table_index_valid | _n3334;
-  assign _n3337 = _n3334 ? count[4:0] : table_index;
+  assign _n3337 = _n3334 ? ctx_count[4:0] : table_index;
   assign _n3340 = _n2933 ? 32'h00000000 : searched;
   assign _n3341 = _n2936 ? 32'h00000001 : _n3340;
   assign _n3343 = _n2936 ? 5'h00 : cur;
   assign _n3344 = _n2933 ? _n2940 : ordered;
   assign _n3345 = {table_index, 1'h0, table_entry[14:0], table_hit, ctx_alpha0, ctx_hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, 6'h00, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
-  assign _n3346 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
+  assign _n3346 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n3347 = _n2992 ? _n3345 : _n3346;
-  assign _n3396 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
+  assign _n3396 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, hash, child, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n3397 = {_n3347[353:349], _n3347[348], _n3347[347:333], _n3347[332], _n3347[331:310], _n3347[309:278], _n3347[277:254], _n3347[253:222], _n3347[221:218], _n3347[217:214], _n3347[213:210], _n3347[209:206], _n3347[205:202], _n3347[201:198], _n3347[197:194], _n3347[193:190], _n3347[189:186], _n3347[185:182], _n3347[181:178], _n3347[177:174], _n3347[173:170], _n3347[169:166], _n3347[165:162], _n3347[161:158], _n3347[157:154], _n3347[153:150], _n3347[149:146], _n3347[145:142], _n3347[141:138], _n3347[137:134], _n3347[133:130], _n3347[129:126], _n3347[125:122], _n3347[121:118], _n3347[117:114], _n3347[113:110], _n3347[109:106], _n3347[105:102], _n3347[101:98], _n3347[97:94], _n3347[93], _n3347[92:88], _n3347[87:82], _n3347[81:67], _n3347[66], _n3347[65:44], _n3347[43:22], _n3347[21:0]};
   assign _n3398 = _n173 ? _n3396 : _n3397;
   assign _n3447 = {_n3337, _n3335, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, _n3341, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, _n3344, _n3343, _n2930, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n3448 = {_n3398[353:349], _n3398[348], _n3398[347:333], _n3398[332], _n3398[331:310], _n3398[309:278], _n3398[277:254], _n3398[253:222], _n3398[221:218], _n3398[217:214], _n3398[213:210], _n3398[209:206], _n3398[205:202], _n3398[201:198], _n3398[197:194], _n3398[193:190], _n3398[189:186], _n3398[185:182], _n3398[181:178], _n3398[177:174], _n3398[173:170], _n3398[169:166], _n3398[165:162], _n3398[161:158], _n3398[157:154], _n3398[153:150], _n3398[149:146], _n3398[145:142], _n3398[141:138], _n3398[137:134], _n3398[133:130], _n3398[129:126], _n3398[125:122], _n3398[121:118], _n3398[117:114], _n3398[113:110], _n3398[109:106], _n3398[105:102], _n3398[101:98], _n3398[97:94], _n3398[93], _n3398[92:88], _n3398[87:82], _n3398[81:67], _n3398[66], _n3398[65:44], _n3398[43:22], _n3398[21:0]};
   assign _n3449 = _n188 ? _n3447 : _n3448;
-  assign _n3498 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, _n3331, _n3329, _n3323, _n3317, _n3311, _n3305, _n3299, _n3293, _n3287, _n3281, _n3275, _n3269, _n3263, _n3257, _n3251, _n3245, _n3239, _n3233, _n3227, _n3221, _n3215, _n3209, _n3203, _n3197, _n3191, _n3185, _n3179, _n3173, _n3167, _n3161, _n3155, _n3149, _n3143, ordered, _n3330, count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
+  assign _n3498 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, _n3331, _n3329, _n3323, _n3317, _n3311, _n3305, _n3299, _n3293, _n3287, _n3281, _n3275, _n3269, _n3263, _n3257, _n3251, _n3245, _n3239, _n3233, _n3227, _n3221, _n3215, _n3209, _n3203, _n3197, _n3191, _n3185, _n3179, _n3173, _n3167, _n3161, _n3155, _n3149, _n3143, ordered, _n3330, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n3499 = {_n3449[353:349], _n3449[348], _n3449[347:333], _n3449[332], _n3449[331:310], _n3449[309:278], _n3449[277:254], _n3449[253:222], _n3449[221:218], _n3449[217:214], _n3449[213:210], _n3449[209:206], _n3449[205:202], _n3449[201:198], _n3449[197:194], _n3449[193:190], _n3449[189:186], _n3449[185:182], _n3449[181:178], _n3449[177:174], _n3449[173:170], _n3449[169:166], _n3449[165:162], _n3449[161:158], _n3449[157:154], _n3449[153:150], _n3449[149:146], _n3449[145:142], _n3449[141:138], _n3449[137:134], _n3449[133:130], _n3449[129:126], _n3449[125:122], _n3449[121:118], _n3449[117:114], _n3449[113:110], _n3449[109:106], _n3449[105:102], _n3449[101:98], _n3449[97:94], _n3449[93], _n3449[92:88], _n3449[87:82], _n3449[81:67], _n3449[66], _n3449[65:44], _n3449[43:22], _n3449[21:0]};
   assign _n3500 = _n191 ? _n3498 : _n3499;
   assign _n3549 = {_n321[353:349], _n321[348], _n321[347:333], _n321[332], _n321[331:310], _n321[309:278], _n321[277:254], _n3137, _n321[221:218], _n321[217:214], _n321[213:210], _n321[209:206], _n321[205:202], _n321[201:198], _n321[197:194], _n321[193:190], _n321[189:186], _n321[185:182], _n321[181:178], _n321[177:174], _n321[173:170], _n321[169:166], _n321[165:162], _n321[161:158], _n321[157:154], _n321[153:150], _n321[149:146], _n321[145:142], _n321[141:138], _n321[137:134], _n321[133:130], _n321[129:126], _n321[125:122], _n321[121:118], _n321[117:114], _n321[113:110], _n321[109:106], _n321[105:102], _n321[101:98], _n321[97:94], _n321[93], _n3136, _n321[87:82], _n407, _n406, _n403, _n321[43:22], _n404};
@@ -4557,7 +4558,7 @@ module qchip_control (
   assign _n3910 = {stack_pointer[4:0], _n3904};
   assign _n3911 = _n197 ? _n3908 : _n3910;
   assign _n3912 = _n3900 ? _n3911 : entry_raddr_q;
-  assign _n3915 = {stack_pointer[4:0], count[4:0]};
+  assign _n3915 = {stack_pointer[4:0], ctx_count[4:0]};
   assign _n3916 = _n194 & last_pending;
   assign _n3917 = _n238 | _n3916;
   assign _n3919 = _n221 - 7'h02;
@@ -4570,7 +4571,7 @@ module qchip_control (
   assign _n3931 = _n197 ? _n3928 : _n3930;
   assign _n3933 = _n3926 ? _n3931[4:0] : frame_raddr_q;
   assign _n3935 = {_n282[23], _n282[22:19], _n282[18:15], _n282[14:12], _n282[11:6], _n282[5:0]};
-  assign _n3936 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, _n3935, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
+  assign _n3936 = {table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, _n3935, searched, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, ordered, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n3939 = _n321[43:22] ^ 22'h200000;
   assign _n3940 = _n403 ^ 22'h200000;
   assign _n3941 = _n3939 > _n3940;
@@ -4639,6 +4640,7 @@ module qchip_control (
   assign node_alpha = ctx_alpha;
   assign node_beta = ctx_beta;
   assign node_best = ctx_best;
+  assign count = ctx_count;
   assign move_from = cur_move[5:0];
   assign move_to = cur_move[11:6];
   assign value = ret_value;
@@ -4654,7 +4656,7 @@ module qchip_control (
   initial ctx_best = 22'h000000;
   initial best_move_valid = 1'h0;
   initial best_move = 15'h0000;
-  initial count = 6'h00;
+  initial ctx_count = 6'h00;
   initial cur = 5'h00;
   initial ordered = 1'h0;
   initial key_0 = 4'h0;
@@ -4768,8 +4770,8 @@ module qchip_control (
     else if (_n3706) best_move <= _n3653[81:67];
   end
   always @(posedge clk) begin
-    if (rst) count <= 6'h00;
-    else if (_n3707) count <= _n3653[87:82];
+    if (rst) ctx_count <= 6'h00;
+    else if (_n3707) ctx_count <= _n3653[87:82];
   end
   always @(posedge clk) begin
     if (rst) cur <= 5'h00;

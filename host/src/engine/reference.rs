@@ -112,6 +112,8 @@ pub struct ReferenceStats {
     pub max_depth: u32,
     /// Capture nodes settled by the table.
     pub table_cutoffs: u64,
+    /// Captures searched that promote, by piece: queen, rook, bishop, knight, king.
+    pub promotions: [u64; 5],
 }
 
 impl ReferenceQuiescence {
@@ -214,6 +216,19 @@ impl ReferenceQuiescence {
         let mut best_move = None;
         for m in self.ordered(pos, &moves, first) {
             self.stats.children += 1;
+            if let Some(role) = m.promotion() {
+                let i = [
+                    Role::Queen,
+                    Role::Rook,
+                    Role::Bishop,
+                    Role::Knight,
+                    Role::King,
+                ]
+                .iter()
+                .position(|r| *r == role)
+                .unwrap_or(0);
+                self.stats.promotions[i] += 1;
+            }
             let child = pos.after(&m);
             let (s, _) = self.search(&child, -beta, -alpha, ply + 1, depth + 1, nodes)?;
             let score = -s;

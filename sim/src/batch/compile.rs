@@ -279,9 +279,12 @@ pub(crate) fn compile(mut flat: FlatNetlist, keep_named: bool) -> Result<BatchPr
             .ports
             .iter()
             .zip(&plan.port_base)
-            .map(|(p, &data)| PortCode {
+            .zip(&plan.port_addr)
+            .map(|((p, &data), scheduled)| PortCode {
                 mem: p.mem,
-                addr: p.addr.iter().map(|&l| slot(l)).collect(),
+                addr: scheduled
+                    .clone()
+                    .unwrap_or_else(|| p.addr.iter().map(|&l| slot(l)).collect()),
                 data,
                 width: p.width,
             })
@@ -330,6 +333,8 @@ struct Plan {
     input_base: Vec<u32>,
     state_base: u32,
     port_base: Vec<u32>,
+    /// Address slots of each scheduled read port, as they were when it ran.
+    port_addr: Vec<Option<Vec<u32>>>,
     slots: usize,
     code: Vec<Code>,
     runs: Vec<(GateOp, u32, u32)>,
@@ -484,6 +489,7 @@ impl Plan {
             }
         }
         let mut free: Vec<u32> = Vec::new();
+        let mut port_addr: Vec<Option<Vec<u32>>> = vec![None; g.ports.len()];
         let mut slots = fixed as usize;
         let mut code: Vec<Code> = Vec::with_capacity(order.len());
         for (pos, &k) in order.iter().enumerate() {
@@ -513,7 +519,12 @@ impl Plan {
                     c[1..1 + args.len()].copy_from_slice(&args);
                     code.push(c);
                 }
-                Unit::Port(p) => code.push([p, 0, 0, 0]),
+                Unit::Port(p) => {
+                    // The port reads its address when it runs: its slots now (they
+                    // may be freed and reused after it).
+                    port_addr[p as usize] = Some(args);
+                    code.push([p, 0, 0, 0]);
+                }
             }
         }
         // Roots that are not computed gates already have their leaf slots.
@@ -522,6 +533,7 @@ impl Plan {
             input_base,
             state_base,
             port_base,
+            port_addr,
             slots,
             code,
             runs,

@@ -260,7 +260,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         best: reg("ctx_best", sw),
         bm_valid: reg("best_move_valid", 1),
         bm: reg("best_move", 15),
-        count: reg("count", cw),
+        count: reg("ctx_count", cw),
         cur: reg("cur", iw),
         ordered: reg("ordered", 1),
         keys: (0..p.list).map(|i| reg(&format!("key_{i}"), 4)).collect(),

@@ -1,0 +1,268 @@
+//! The quiescence chip is exact: on quiescence jobs taken from real searches (the
+//! positions and windows at which the main search calls its quiescence search, from
+//! seeded games and from the search benchmark's positions), the simulated `qchip`
+//! netlist, its cycle-exact model and the software reference agree on score, node
+//! count and best move, and the netlist equals the model on every output and internal
+//! signal, cycle for cycle. Hand-picked jobs cover the corners: en passant at the job's
+//! position, promotions to each piece inside capture sequences, insufficient
+//! material, wins by losing every piece and by having no move; a small chip covers
+//! stack and list overflow and the table's sweep.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use host::chip::qjob::{chip_job, chip_weights};
+use host::engine::eval::Evaluator;
+use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
+use host::engine::reference::{Limits, ReferenceQuiescence};
+use host::engine::score::{INFINITE, win_at};
+use host::positions::random::random_placements;
+use host::rules::{Position, uci};
+use hw::chip::Unit;
+use hw::chip::qsearch::model::QModel;
+use hw::chip::qsearch::{Outputs, Params, Qchip};
+use testbench::chip::{Netlist, lockstep};
+
+/// Runs `jobs` through netlist and model in lockstep and compares each result with the
+/// reference; returns the chip's outputs and the promotions the searches made.
+fn check<U>(params: Params, jobs: &[QJob]) -> (Vec<Outputs>, [u64; 5])
+where
+    U: Unit<
+            Inputs = hw::chip::qsearch::Inputs,
+            Outputs = Outputs,
+            Debug = hw::chip::qsearch::Debug,
+            Job = hw::chip::qsearch::Job,
+        >,
+    QModel: testbench::chip::Driver<U>,
+{
+    let evaluator = Evaluator::default();
+    let weights = Arc::new(chip_weights(&evaluator));
+    let mut netlist = Netlist::<U>::new(true).unwrap();
+    let mut model = QModel::new(params);
+    let mut reference = ReferenceQuiescence::new(evaluator);
+    reference.limits = Some(Limits {
+        plies: params.plies,
+        list: params.list,
+    });
+    reference.table_entries = params.table;
+    let mut outs = Vec::new();
+    let mut promotions = [0u64; 5];
+    for (i, j) in jobs.iter().enumerate() {
+        let job = chip_job(
+            &j.position,
+            j.alpha,
+            j.beta,
+            j.ply,
+            (i == 0).then(|| Arc::clone(&weights)),
+        );
+        let what = format!(
+            "job {i}: {} [{}, {}] ply {}",
+            j.position.to_fen(),
+            j.alpha,
+            j.beta,
+            j.ply
+        );
+        lockstep(&mut model, &mut netlist, &job, 10_000_000)
+            .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
+        let out = model.outputs();
+        match reference.run(&j.position, j.alpha, j.beta, j.ply) {
+            Err(o) => {
+                assert!(
+                    out.overflow,
+                    "{what}: the reference overflows, the chip not"
+                );
+                assert_eq!(
+                    u64::from(out.nodes),
+                    o.nodes,
+                    "{what}: nodes to the overflow"
+                );
+            }
+            Ok(r) => {
+                assert!(
+                    !out.overflow,
+                    "{what}: the chip overflows, the reference not"
+                );
+                assert_eq!(out.score_value(), r.score, "{what}: score");
+                assert_eq!(u64::from(out.nodes), r.nodes, "{what}: nodes");
+                assert_eq!(
+                    out.best_move().map(|m| m.uci()),
+                    r.best_move.as_ref().map(uci),
+                    "{what}: best move"
+                );
+            }
+        }
+        for (total, n) in promotions.iter_mut().zip(reference.stats.promotions) {
+            *total += n;
+        }
+        outs.push(out);
+    }
+    (outs, promotions)
+}
+
+/// Jobs of the searches of seeded games (spread over many positions), split by size:
+/// those of at most `SMALL` reference nodes, and the rest.
+fn game_jobs() -> (Vec<QJob>, Vec<QJob>) {
+    const SMALL: u64 = 4_000;
+    let jobs = record_jobs(
+        &JobSource {
+            games: 20,
+            keep_one_in: 11,
+            ..JobSource::default()
+        },
+        11_000,
+    )
+    .unwrap();
+    let mut reference = ReferenceQuiescence::new(Evaluator::default());
+    jobs.into_iter().partition(|j| {
+        reference
+            .run(&j.position, j.alpha, j.beta, j.ply)
+            .unwrap()
+            .nodes
+            <= SMALL
+    })
+}
+
+#[test]
+fn chip_equals_reference_on_ten_thousand_jobs_of_real_searches() {
+    // The netlist runs the jobs of up to 4,000 nodes (the larger ones would take the
+    // simulator minutes; the model runs them in the next test).
+    let (jobs, _) = game_jobs();
+    assert!(jobs.len() >= 10_000, "{} jobs", jobs.len());
+    let (outs, _) = check::<Qchip>(Params::DEFAULT, &jobs);
+    let nodes: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
+    let cycles: u64 = outs.iter().map(|o| u64::from(o.cycles)).sum();
+    eprintln!("{} jobs, {nodes} nodes, {cycles} cycles", jobs.len());
+    assert!(outs.iter().all(|o| !o.overflow));
+}
+
+#[test]
+fn model_equals_reference_on_the_largest_jobs() {
+    let (_, mut jobs) = game_jobs();
+    let bench =
+        Position::from_fen_strict("r1b1kb1r/p1pp1p1p/2n2n2/8/8/2N5/P1PP1PPP/R1B1KB1R w - - 0 7")
+            .unwrap();
+    jobs.extend(
+        record_search_jobs(&[bench], 3)
+            .unwrap()
+            .into_iter()
+            .step_by(4),
+    );
+    assert!(jobs.len() >= 100, "{} jobs", jobs.len());
+    let evaluator = Evaluator::default();
+    let weights = Arc::new(chip_weights(&evaluator));
+    let mut model = QModel::new(Params::DEFAULT);
+    let mut reference = ReferenceQuiescence::new(evaluator);
+    let mut nodes = 0;
+    for (i, j) in jobs.iter().enumerate() {
+        let job = chip_job(
+            &j.position,
+            j.alpha,
+            j.beta,
+            j.ply,
+            (i == 0).then(|| Arc::clone(&weights)),
+        );
+        let out = model.run(&job, u32::MAX).unwrap();
+        let r = reference.run(&j.position, j.alpha, j.beta, j.ply).unwrap();
+        let what = format!("{} [{}, {}]", j.position.to_fen(), j.alpha, j.beta);
+        assert_eq!(
+            (
+                out.score_value(),
+                u64::from(out.nodes),
+                out.best_move().map(|m| m.uci())
+            ),
+            (r.score, r.nodes, r.best_move.as_ref().map(uci)),
+            "{what}"
+        );
+        nodes += r.nodes;
+    }
+    eprintln!("{} jobs, {nodes} nodes", jobs.len());
+}
+
+fn job(fen: &str, alpha: i32, beta: i32) -> QJob {
+    QJob {
+        position: Position::from_fen_strict(fen).unwrap(),
+        alpha,
+        beta,
+        ply: 3,
+    }
+}
+
+#[test]
+fn chip_equals_reference_on_the_corners_of_the_rules() {
+    let full = |fen| job(fen, -INFINITE, INFINITE);
+    let jobs = vec![
+        // En passant at the job's position: exd6 takes Black's last piece.
+        full("8/8/8/3pP3/8/8/8/8 w - d6 0 1"),
+        // En passant beside an ordinary capture.
+        full("8/8/2p5/3pP3/8/8/8/8 w - d6 0 1"),
+        // White must take the last black piece: Black, without pieces, wins.
+        full("8/8/8/8/3p4/4P3/8/8 w - - 0 1"),
+        // White has no legal move (blocked pawn): White wins at once.
+        full("8/8/8/8/8/p7/P7/8 w - - 0 1"),
+        // Bishops on squares of different colours: insufficient material, a draw.
+        full("8/8/8/8/8/8/8/bB6 w - - 0 1"),
+        // The same after a capture: Bxd5 leaves the two bishops.
+        full("8/8/8/3p4/2B5/8/8/b7 w - - 0 1"),
+        // A capture sequence through a blocked pawn.
+        full("8/8/8/8/1p6/pP6/P7/8 w - - 0 1"),
+    ];
+    let (outs, _) = check::<Qchip>(Params::DEFAULT, &jobs);
+    assert_eq!(outs[0].score_value(), -win_at(4), "Black wins after exd6");
+    assert_eq!(outs[2].score_value(), -win_at(4));
+    assert_eq!((outs[3].score_value(), outs[3].nodes), (win_at(3), 1));
+    assert_eq!((outs[4].score_value(), outs[4].nodes), (0, 1));
+    assert_eq!(outs[5].score_value(), 0);
+}
+
+#[test]
+fn promotions_to_every_piece_inside_capture_sequences() {
+    // Random placements are rich in pawns about to capture onto the last rank.
+    let jobs: Vec<QJob> = random_placements(0x000e_0707, 200)
+        .into_iter()
+        .filter(|p| p.capture_forced())
+        .map(|position| QJob {
+            position,
+            alpha: -INFINITE,
+            beta: INFINITE,
+            ply: 0,
+        })
+        .collect();
+    let (outs, promotions) = check::<Qchip>(Params::DEFAULT, &jobs);
+    assert!(
+        promotions.iter().all(|&n| n > 0),
+        "captures promoting to q, r, b, n, k searched: {promotions:?}"
+    );
+    let best: BTreeSet<u8> = outs
+        .iter()
+        .filter_map(|o| o.best_move())
+        .map(|m| m.promotion)
+        .filter(|&p| p != 0)
+        .collect();
+    assert!(
+        !best.is_empty(),
+        "promotions among the best moves: {best:?}"
+    );
+}
+
+/// A chip with 4 plies, 4 captures per list, 64 table entries and 2-bit job tags: jobs
+/// overflow its stack and its lists, and the table is swept every third job.
+type SmallChip = Qchip<4, 4, 64, 2>;
+
+#[test]
+fn a_small_chip_overflows_where_the_reference_does_and_sweeps_its_table() {
+    let params = Params::of::<4, 4, 64, 2>();
+    let jobs = record_jobs(
+        &JobSource {
+            seed: 5,
+            games: 1,
+            ..JobSource::default()
+        },
+        1_500,
+    )
+    .unwrap();
+    let (outs, _) = check::<SmallChip>(params, &jobs);
+    let overflows = outs.iter().filter(|o| o.overflow).count();
+    eprintln!("{overflows} of {} jobs overflow", outs.len());
+    assert!(overflows >= 10, "{overflows} overflows");
+    assert!(overflows < outs.len() / 2);
+}
