@@ -88,6 +88,22 @@ enum BenchKind {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Time control: how late the UCI engine answers after its budget (`go movetime`,
+    /// a clock with increment, `stop`), as p50/p99/max over many searches on varied
+    /// positions. About a minute for 1,000 searches.
+    Time {
+        /// Number of searches (the budgets rotate: movetime, clock, stop).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        searches: u64,
+        /// Number of distinct positions they cycle through.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        positions: u64,
+        /// Seed of the budgets drawn.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
         /// Perft depth.
@@ -144,6 +160,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         },
     };
     match kind {
+        BenchKind::Time {
+            searches,
+            positions,
+            seed,
+            engine: e,
+        } => super::bench_time::run(
+            searches as usize,
+            positions as usize,
+            seed,
+            &e.settings(SearchConfig::default())?,
+        ),
         BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
         BenchKind::Sim {
             block,
