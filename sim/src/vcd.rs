@@ -2,6 +2,11 @@
 //! port, register and named internal signal as a variable of its module's scope, plus
 //! the clock. Opens in GTKWave or Surfer.
 //!
+//! Each name is declared once per scope: the simulator may know one signal under the
+//! same name twice (an input port and the wire that carries it), and readers that look
+//! signals up by name (vcdvcd, pyvcd) reject or mix up such duplicates. A repeated name
+//! is written once, with its first value source.
+//!
 //! Cycle `c` is drawn from time `10 c` (inputs applied, logic settled, clock low) to
 //! `10 c + 5` (rising edge); register updates show at `10 (c + 1)`.
 
@@ -19,7 +24,8 @@ use crate::engine::Simulator;
 pub struct Waveform<W: Write> {
     writer: vcd::Writer<W>,
     clk: IdCode,
-    ids: Vec<IdCode>,
+    /// The variable of each named signal; `None` for a repeated name (not written).
+    ids: Vec<Option<IdCode>>,
     last: Vec<Option<Bits>>,
     buf: Vec<Bits>,
 }
@@ -32,7 +38,7 @@ impl<W: Write> Waveform<W> {
         writer.timescale(1, TimescaleUnit::NS)?;
         let scopes = sim.scopes();
         let named = sim.named_list();
-        let mut ids = vec![IdCode::FIRST; named.len()];
+        let mut ids = vec![None; named.len()];
         let mut clk = IdCode::FIRST;
         // Depth-first over the scope tree, children in creation order.
         fn visit<W: Write>(
@@ -40,16 +46,18 @@ impl<W: Write> Waveform<W> {
             s: usize,
             scopes: &[(String, Option<usize>)],
             named: &[(usize, String, u32)],
-            ids: &mut [IdCode],
+            ids: &mut [Option<IdCode>],
             clk: &mut IdCode,
         ) -> io::Result<()> {
             w.add_module(&scopes[s].0)?;
+            let mut declared = std::collections::HashSet::new();
             if s == 0 {
                 *clk = w.add_wire(1, "clk")?;
+                declared.insert("clk");
             }
             for (k, (scope, name, width)) in named.iter().enumerate() {
-                if *scope == s {
-                    ids[k] = w.add_wire(*width, name)?;
+                if *scope == s && declared.insert(name.as_str()) {
+                    ids[k] = Some(w.add_wire(*width, name)?);
                 }
             }
             for (c, (_, parent)) in scopes.iter().enumerate() {
@@ -77,17 +85,20 @@ impl<W: Write> Waveform<W> {
         self.writer.timestamp(cycle * 10)?;
         self.writer.change_scalar(self.clk, Value::V0)?;
         for (k, v) in self.buf.iter().enumerate() {
+            let Some(id) = self.ids[k] else {
+                continue;
+            };
             if self.last[k].as_ref() == Some(v) {
                 continue;
             }
             if v.width() == 1 {
                 let bit = if v.bit(0) { Value::V1 } else { Value::V0 };
-                self.writer.change_scalar(self.ids[k], bit)?;
+                self.writer.change_scalar(id, bit)?;
             } else {
                 let bits = (0..v.width())
                     .rev()
                     .map(|i| if v.bit(i) { Value::V1 } else { Value::V0 });
-                self.writer.change_vector(self.ids[k], bits)?;
+                self.writer.change_vector(id, bits)?;
             }
             self.last[k] = Some(v.clone());
         }
