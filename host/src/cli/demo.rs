@@ -35,8 +35,8 @@ pub struct DemoArgs {
     /// The position (FEN or EPD).
     #[arg(long, default_value = DEFAULT_FEN)]
     fen: String,
-    /// Longest win looked for, in moves of the side to move.
-    #[arg(long, default_value_t = 5)]
+    /// Longest win looked for, in moves of the side to move (1 to 50, as for `solve`).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
     max_moves: u32,
     /// Where the waveform of the chip's first generation goes.
     #[arg(long, default_value = "waveforms/demo.vcd")]
@@ -44,11 +44,7 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
-    let (pos, warnings) = Position::from_fen(&args.fen)
-        .map_err(|e| anyhow::anyhow!("--fen \"{}\": {e}", args.fen))?;
-    for w in warnings {
-        eprintln!("warning: --fen: {w}");
-    }
+    let pos = super::input::fen_option("--fen", &args.fen)?;
     println!("antichip demo on {}\n", pos.to_fen());
     println!("{pos}\n");
 
@@ -155,13 +151,18 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         1e3 / REFERENCE_MHZ
     );
     let report = std::path::Path::new(super::bench_chip::FPGA_REPORT);
-    if let Some((fmax, _)) = super::bench_chip::fpga_fmax(report) {
-        println!(
+    match super::bench_chip::fpga_fmax(report) {
+        Ok(Some((fmax, _))) => println!(
             "            {total_cycles} cycles x {:.1} ns = {:.2} us (modeled at this design's Fmax on the iCE40 HX8K, {fmax:.1} MHz, from {})",
             1e3 / fmax,
             total_cycles as f64 / fmax,
             report.display()
-        );
+        ),
+        Ok(None) => println!(
+            "            (at this design's Fmax: run `antichip chip fpga` first, about 10 minutes, to measure it into {})",
+            report.display()
+        ),
+        Err(e) => println!("            (no Fmax figure: {e:#})"),
     }
     println!(
         "  software: {:.2} us for the same move lists (measured: shakmaty on one core, median of 101 runs)",

@@ -40,7 +40,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
-use crate::rules::{Position, uci};
+use crate::rules::{Position, printable, uci};
 
 /// What `bestmove` says when there is no move to play (the common engines' convention).
 pub const NO_MOVE: &str = "(none)";
@@ -458,20 +458,6 @@ pub fn final_info_line(r: &SearchResult) -> Option<String> {
         ..r.last.clone()
     };
     Some(info_line(&it))
-}
-
-/// Text from the input as it may be echoed in a message: control characters (NUL, ESC,
-/// ...) escaped, so that a terminal or a GUI log never receives them raw.
-pub fn printable(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
 }
 
 /// One `info` line for a finished iteration.
