@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use hw::Block;
 
@@ -57,7 +57,11 @@ fn find(name: &str) -> anyhow::Result<Block> {
         Some(b) => Ok(b),
         None => {
             let known: Vec<&str> = hw::catalog().iter().map(|b| b.name).collect();
-            bail!("unknown block `{name}`; blocks: {}", known.join(", "))
+            Err(super::input::bad_input(format!(
+                "unknown block `{}`; blocks: {}",
+                host::rules::printable(name),
+                known.join(", ")
+            )))
         }
     }
 }
