@@ -1,6 +1,7 @@
 //! The UCI protocol front end of the search (`antichip uci`).
 //!
 //! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
+//! `Move Overhead` in ms kept back from the clock (default 10),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
 //! `Quiescence`: which quiescence search runs at the horizon), `ucinewgame`,
@@ -98,6 +99,8 @@ pub struct UciEngine<W: Write + Send + 'static> {
     /// limits): it ends only when stopped.
     running_unbounded: bool,
     stop: Arc<AtomicBool>,
+    /// `Move Overhead`, in milliseconds.
+    move_overhead: u64,
     /// Tests: the next search thread panics.
     #[cfg(test)]
     panic_next_search: bool,
@@ -130,6 +133,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             running: None,
             running_unbounded: false,
             stop,
+            move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
             #[cfg(test)]
             panic_next_search: false,
         })
@@ -184,6 +188,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     .line("option name Hash type spin default 16 min 1 max 4096");
                 self.out
                     .line("option name SingularExtensions type check default true");
+                self.out.line(&format!(
+                    "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+                ));
                 self.out
                     .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
                 let kinds: Vec<String> = QuiescenceKind::ALL
@@ -276,6 +283,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: Hash must be a number of MiB from 1 to 4096, not \"{value}\""
                 )),
             },
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.move_overhead = ms,
+                _ => self.out.line(&format!(
+                    "info string error: Move Overhead must be milliseconds from 0 to 5000, not \"{}\"",
+                    printable(&value)
+                )),
+            },
             "singularextensions" => match value.as_str() {
                 "true" | "false" => {
                     self.settings.config.singular.enabled = value == "true";
@@ -344,7 +358,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             limits,
             infinite,
             errors,
-        } = parse_go_in(args, &pos);
+        } = parse_go_with_overhead(args, &pos, self.move_overhead);
         for e in errors {
             self.out
                 .line(&format!("info string error: {}; ignored", printable(&e)));
@@ -551,8 +565,12 @@ const GO_KEYWORDS: [&str; 12] = [
 /// Parses the arguments of `go` into limits for the side to move (see
 /// [`parse_go_in`]; `searchmoves` needs the position and is reported as an error here).
 pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
-    parse_go_args(args, turn, None)
+    parse_go_args(args, turn, None, DEFAULT_MOVE_OVERHEAD_MS)
 }
+
+/// Milliseconds kept back from the clock for what happens outside the search (reading
+/// the command, the GUI's own latency): the UCI option `Move Overhead`.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
 /// Parses the arguments of `go` in `pos` into limits for the side to move.
 ///
@@ -563,11 +581,26 @@ pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
 /// 0 and a negative increment as none. `searchmoves` takes the moves that follow it, in
 /// UCI notation, up to the next keyword; one that is not legal here is reported and left
 /// out.
+///
+/// The time of a clock (`wtime`/`btime` with `winc`/`binc`): a share of `time /
+/// movestogo (30 when absent) + 3/4 of the increment` before a new iteration, and at
+/// most three shares or a third of the clock less the move overhead, whichever is
+/// less (never under 1 ms), before the search stops.
 pub fn parse_go_in(args: &[&str], pos: &Position) -> GoCommand {
-    parse_go_args(args, pos.turn(), Some(pos))
+    parse_go_args(args, pos.turn(), Some(pos), DEFAULT_MOVE_OVERHEAD_MS)
 }
 
-fn parse_go_args(args: &[&str], turn: crate::rules::Color, pos: Option<&Position>) -> GoCommand {
+/// [`parse_go_in`] with `overhead_ms` kept back from the clock.
+pub fn parse_go_with_overhead(args: &[&str], pos: &Position, overhead_ms: u64) -> GoCommand {
+    parse_go_args(args, pos.turn(), Some(pos), overhead_ms)
+}
+
+fn parse_go_args(
+    args: &[&str],
+    turn: crate::rules::Color,
+    pos: Option<&Position>,
+    overhead_ms: u64,
+) -> GoCommand {
     let mut go = GoCommand::default();
     let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
     let mut i = 0;
@@ -672,7 +705,10 @@ fn parse_go_args(args: &[&str], turn: crate::rules::Color, pos: Option<&Position
         && go.limits.hard_time.is_none()
     {
         let share = (time / togo.unwrap_or(30).max(1)).saturating_add(inc * 3 / 4);
-        let hard = share.saturating_mul(3).min(time / 3).max(5);
+        let hard = share
+            .saturating_mul(3)
+            .min(time.saturating_sub(overhead_ms) / 3)
+            .max(1);
         go.limits.soft_time = Some(Duration::from_millis(share.min(hard)));
         go.limits.hard_time = Some(Duration::from_millis(hard));
     }
@@ -707,9 +743,12 @@ mod tests {
         );
         assert_eq!(go.limits.soft_time, Some(Duration::from_millis(6300)));
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(18900)));
-        // An empty clock still leaves a few milliseconds to answer.
+        // An empty clock leaves a millisecond to answer (it was 5 ms, which drained a
+        // clock of 1 s + 10 ms under load); a small one keeps back the move overhead.
         let go = parse_go(&["wtime", "0", "btime", "0"], Color::White);
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(5)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(1)));
+        let go = parse_go(&["wtime", "40", "btime", "40", "winc", "10"], Color::White);
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(10)));
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,
