@@ -5,15 +5,18 @@
 //! Each name is declared once per scope: the simulator may know one signal under the
 //! same name twice (an input port and the wire that carries it), and readers that look
 //! signals up by name (vcdvcd, pyvcd) reject or mix up such duplicates. A repeated name
-//! is written once, with its first value source.
+//! is written once, with its first value source. Built with
+//! [`Waveform::with_design`], registers are declared as `reg` and everything else as
+//! `wire`, as a Verilog simulator's dump shows them.
 //!
 //! Cycle `c` is drawn from time `10 c` (inputs applied, logic settled, clock low) to
 //! `10 c + 5` (rising edge); register updates show at `10 (c + 1)`.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 
 use hw::Bits;
-use vcd::{IdCode, TimescaleUnit, Value};
+use vcd::{IdCode, TimescaleUnit, Value, VarType};
 
 use crate::engine::Simulator;
 
@@ -31,8 +34,30 @@ pub struct Waveform<W: Write> {
 }
 
 impl<W: Write> Waveform<W> {
-    /// Write the header (scopes and variables) for `sim`'s design.
+    /// Write the header (scopes and variables) for `sim`'s design, every signal
+    /// declared as a `wire`.
     pub fn new(sim: &mut Simulator, out: W) -> io::Result<Waveform<W>> {
+        Self::build(sim, out, &HashSet::new())
+    }
+
+    /// [`Waveform::new`] for `sim` built from `top`, with the registers of `top` (and of
+    /// its instances) declared as `reg`.
+    pub fn with_design(sim: &mut Simulator, top: &hw::Module, out: W) -> io::Result<Waveform<W>> {
+        let flat = crate::flat::FlatNetlist::new(top);
+        let registers: HashSet<(usize, String)> = flat
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, crate::flat::FlatKind::Reg { .. }))
+            .filter_map(|n| n.name.clone().map(|name| (n.scope, name)))
+            .collect();
+        Self::build(sim, out, &registers)
+    }
+
+    fn build(
+        sim: &mut Simulator,
+        out: W,
+        registers: &HashSet<(usize, String)>,
+    ) -> io::Result<Waveform<W>> {
         let mut writer = vcd::Writer::new(out);
         writer.version("antichip sim")?;
         writer.timescale(1, TimescaleUnit::NS)?;
@@ -46,6 +71,7 @@ impl<W: Write> Waveform<W> {
             s: usize,
             scopes: &[(String, Option<usize>)],
             named: &[(usize, String, u32)],
+            registers: &HashSet<(usize, String)>,
             ids: &mut [Option<IdCode>],
             clk: &mut IdCode,
         ) -> io::Result<()> {
@@ -57,17 +83,22 @@ impl<W: Write> Waveform<W> {
             }
             for (k, (scope, name, width)) in named.iter().enumerate() {
                 if *scope == s && declared.insert(name.as_str()) {
-                    ids[k] = Some(w.add_wire(*width, name)?);
+                    let kind = if registers.contains(&(s, name.clone())) {
+                        VarType::Reg
+                    } else {
+                        VarType::Wire
+                    };
+                    ids[k] = Some(w.add_var(kind, *width, name, None)?);
                 }
             }
             for (c, (_, parent)) in scopes.iter().enumerate() {
                 if *parent == Some(s) {
-                    visit(w, c, scopes, named, ids, clk)?;
+                    visit(w, c, scopes, named, registers, ids, clk)?;
                 }
             }
             w.upscope()
         }
-        visit(&mut writer, 0, &scopes, &named, &mut ids, &mut clk)?;
+        visit(&mut writer, 0, &scopes, &named, registers, &mut ids, &mut clk)?;
         writer.enddefinitions()?;
         let n = ids.len();
         Ok(Waveform {

@@ -41,7 +41,7 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
         },
     )
     .unwrap();
-    let mut w = Waveform::new(&mut s, Vec::new()).unwrap();
+    let mut w = Waveform::with_design(&mut s, &m, Vec::new()).unwrap();
     let load = s.input("load").unwrap();
     let occ = s.input("occ").unwrap();
     let slider = s.input("slider").unwrap();
@@ -88,6 +88,10 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
     }
     walk(&header.items, "", &mut seen);
     assert!(seen.contains(".ray_array.load") && seen.contains(".ray_array.h8.vacant"));
+    // Registers are `reg`, the rest `wire`.
+    let kind = |path: &[&str]| header.find_var(path).unwrap().var_type;
+    assert_eq!(kind(&["ray_array", "victim_q"]), vcd::VarType::Reg);
+    assert_eq!(kind(&["ray_array", "occ"]), vcd::VarType::Wire);
     assert_eq!(s.peek("a1.slider").unwrap().low_u64(), 1);
     assert_eq!(s.peek("b1.vacant").unwrap().low_u64(), 0);
 }
