@@ -56,6 +56,15 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            // The reader of the output went away (`| head`): end quietly, as below.
+            ExitCode::from(cli::input::CLOSED_OUTPUT)
+        }
         Err(e) => {
             eprintln!("error: {}", cli::input::message(&e));
             let bad_input = e.chain().any(|c| c.is::<cli::input::BadInput>());
