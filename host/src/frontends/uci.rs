@@ -1,7 +1,7 @@
 //! The UCI protocol front end of the search (`antichip uci`).
 //!
 //! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
-//! `Move Overhead` in ms kept back from the clock (default 10),
+//! `Move Overhead` in ms kept back from the clock (default 30),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
 //! `Quiescence`: which quiescence search runs at the horizon), `ucinewgame`,
@@ -570,7 +570,7 @@ pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
 
 /// Milliseconds kept back from the clock for what happens outside the search (reading
 /// the command, the GUI's own latency): the UCI option `Move Overhead`.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 /// Parses the arguments of `go` in `pos` into limits for the side to move.
 ///
@@ -582,10 +582,13 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 /// UCI notation, up to the next keyword; one that is not legal here is reported and left
 /// out.
 ///
-/// The time of a clock (`wtime`/`btime` with `winc`/`binc`): a share of `time /
-/// movestogo (30 when absent) + 3/4 of the increment` before a new iteration, and at
-/// most three shares or a third of the clock less the move overhead, whichever is
-/// less (never under 1 ms), before the search stops.
+/// The time of a clock (`wtime`/`btime` with `winc`/`binc`): with a share of `time /
+/// movestogo (50 when absent) + half the increment`, no new iteration starts after a
+/// third of a share (the next one takes about twice as long as all before it), and the
+/// search stops at one share or a quarter of the clock less the move overhead, whichever
+/// is less (never under 1 ms). Measured in 1 s + 10 ms games against fairy-stockfish,
+/// which takes about 20 ms a move there: two shares with a stop at half a share took
+/// 45-80 ms a move and drained the clock.
 pub fn parse_go_in(args: &[&str], pos: &Position) -> GoCommand {
     parse_go_args(args, pos.turn(), Some(pos), DEFAULT_MOVE_OVERHEAD_MS)
 }
@@ -704,12 +707,9 @@ fn parse_go_args(
     if let Some(time) = time
         && go.limits.hard_time.is_none()
     {
-        let share = (time / togo.unwrap_or(30).max(1)).saturating_add(inc * 3 / 4);
-        let hard = share
-            .saturating_mul(3)
-            .min(time.saturating_sub(overhead_ms) / 3)
-            .max(1);
-        go.limits.soft_time = Some(Duration::from_millis(share.min(hard)));
+        let share = (time / togo.unwrap_or(50).max(1)).saturating_add(inc / 2);
+        let hard = share.min(time.saturating_sub(overhead_ms) / 4).max(1);
+        go.limits.soft_time = Some(Duration::from_millis((share / 3).min(hard)));
         go.limits.hard_time = Some(Duration::from_millis(hard));
     }
     go
@@ -734,21 +734,23 @@ mod tests {
             &["wtime", "60000", "btime", "3000", "binc", "0"],
             Color::Black,
         );
-        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(100)));
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(300)));
-        // movestogo divides the clock instead of the default 30; the increment adds 3/4.
+        // A share of 3000 / 50 = 60 ms: no new iteration after a third of it, a stop at
+        // the share (these were 100 and 300 ms: antichip lost games on time at 1 s + 10 ms).
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(20)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(60)));
+        // movestogo divides the clock instead of the default 50; the increment adds half.
         let go = parse_go(
             &["wtime", "60000", "winc", "400", "movestogo", "10"],
             Color::White,
         );
-        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(6300)));
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(18900)));
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(2066)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(6200)));
         // An empty clock leaves a millisecond to answer (it was 5 ms, which drained a
         // clock of 1 s + 10 ms under load); a small one keeps back the move overhead.
         let go = parse_go(&["wtime", "0", "btime", "0"], Color::White);
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(1)));
         let go = parse_go(&["wtime", "40", "btime", "40", "winc", "10"], Color::White);
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(10)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(2)));
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,
