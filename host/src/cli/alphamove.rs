@@ -57,11 +57,13 @@ enum AlphaMoveCommand {
         /// boards in memory, some 100 bytes each; 20,000 take about a second).
         #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
         limit: u64,
-        /// Rank boards by the seed's fitness (wrong squares x plies) instead of the
+        /// Rank boards by the reference program's fitness (wrong squares x plies: the
+        /// AlphaMove write-up the project started from) instead of the
         /// informed distance heuristic.
         #[arg(long)]
         seed_fitness: bool,
-        /// Follow only the seed's hand-written likely moves (written for the comic board).
+        /// Follow only the reference program's hand-written likely moves (written for
+        /// the comic board).
         #[arg(long)]
         seed_lists: bool,
     },
@@ -159,8 +161,8 @@ pub fn bench(runs: usize, limit: usize, random: u64, random_limit: usize) -> any
     );
     let searches = [
         ("informed heuristic, no lists", Ranking::Informed, false),
-        ("seed fitness with its lists", Ranking::Seed, true),
-        ("seed fitness without lists", Ranking::Seed, false),
+        ("reference fitness with its lists", Ranking::Seed, true),
+        ("reference fitness without lists", Ranking::Seed, false),
     ];
     for (name, ranking, seed_lists) in searches {
         let config = ReachConfig {

@@ -116,7 +116,8 @@ enum BenchKind {
         runs: u64,
     },
     /// AlphaMove's comic search: median time and expansions to reach the xkcd 3045 board
-    /// with the informed heuristic, the seed's fitness with its lists, and without them.
+    /// with the informed heuristic, the reference program's fitness with its hand-written
+    /// lists, and without them.
     Alphamove {
         /// Number of timed runs per search (the median is reported), 1 to 1000.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]

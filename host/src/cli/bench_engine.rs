@@ -34,7 +34,7 @@ pub const SEARCH_POSITIONS: [&str; 10] = [
 ];
 
 /// Seed of the random positions of `bench solve` and `bench singular` (up to 8 pieces a
-/// side, as seed 000's "reasonably small number of pieces").
+/// side, as Khoma and Safin's solver paper's "reasonably small number of pieces").
 pub const RANDOM_SEED: u64 = 2019;
 
 fn random_positions(count: usize) -> Vec<Position> {
@@ -217,7 +217,7 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
         );
     }
     println!(
-        "  seed 000 (approximate solver, 8-core machine of 2019): 116.6 s at J=1, 35.1 s at J=8"
+        "  Khoma and Safin's solver (2019; approximate, 8-core machine): 116.6 s at J=1, 35.1 s at J=8"
     );
     Ok(0)
 }

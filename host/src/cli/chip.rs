@@ -31,7 +31,7 @@ enum ChipCommand {
         /// Size of the built-in corpus, 1 to 1,000,000.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         positions: u64,
-        /// Seed of the built-in corpus.
+        /// Random seed of the built-in corpus.
         #[arg(long, default_value_t = 4)]
         seed: u64,
         /// Run the reference model instead of the netlist (same cycles, much faster).
@@ -95,7 +95,7 @@ fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> any
             (
                 boards,
                 0,
-                format!("built-in corpus (random games, seed {seed})"),
+                format!("built-in corpus (random games, random seed {seed})"),
             )
         }
     };
