@@ -117,6 +117,9 @@ pub struct Limits {
     /// Search only these root moves (UCI `go searchmoves`); all legal moves when empty.
     /// Moves that are not legal at the root are ignored.
     pub searchmoves: Vec<Move>,
+    /// When the clock started (UCI: the moment `go` arrived, so that the time until the
+    /// search thread runs counts against the budget); the search's own start when `None`.
+    pub started: Option<Instant>,
 }
 
 /// A finished iteration, as reported to the caller (UCI prints it as `info`).
@@ -269,7 +272,7 @@ impl Searcher {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> anyhow::Result<SearchResult> {
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         self.tt.new_search();
         self.killers.fill([0; 2]);
         for h in &mut self.history {

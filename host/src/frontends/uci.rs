@@ -235,8 +235,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
             }
             "go" => {
+                let received = std::time::Instant::now();
                 self.wait_for_search();
-                self.go(args);
+                self.go(args, received);
             }
             "stop" => self.stop_search(),
             "ponderhit" | "debug" => {}
@@ -340,7 +341,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         }
     }
 
-    fn go(&mut self, args: &[&str]) {
+    fn go(&mut self, args: &[&str], received: std::time::Instant) {
         let Some(pos) = self.position.clone() else {
             self.out.line(
                 "info string error: no position to search: the last position command was rejected",
@@ -364,6 +365,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 .line(&format!("info string error: {}; ignored", printable(&e)));
         }
         self.running_unbounded = infinite || limits == Limits::default();
+        let limits = Limits {
+            started: Some(received),
+            ..limits
+        };
         let history = self.history.clone();
         let out = self.out.clone();
         let stop = Arc::clone(&self.stop);
