@@ -69,7 +69,7 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
     };
     let off = measure(&mut model, &boards, off_config)?;
     println!(
-        "move-generator chip on {} positions of random games (seed {seed}): {} moves",
+        "move-generator chip on {} positions of random games (random seed {seed}): {} moves",
         boards.len(),
         on.moves
     );
