@@ -509,3 +509,28 @@ fn a_search_cut_short_reports_every_node() {
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
 }
+
+/// Regression for the time overshoot (`go infinite`, `stop` after 50 ms answered 1.17 s
+/// later): one quiescence call below the first iteration here visits about 1.6 million
+/// positions, and the search obeyed `stop` only between such calls and never in its
+/// first iteration. Node-count form, not a timing assertion: before the fix the answer
+/// came only after the whole first iteration (1,607,593 nodes); now `stop` cuts it short.
+#[test]
+fn stop_cuts_a_huge_quiescence_call_short() {
+    let mut e = Engine::start();
+    e.send("position fen rnb1kbnr/pppp1p1p/8/4p1q1/3P4/8/PPP1P1PP/RNBQKBNR w - - 0 4");
+    e.send("go infinite");
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("stop");
+    let (best, lines) = e.bestmove();
+    let pos =
+        Position::from_fen_strict("rnb1kbnr/pppp1p1p/8/4p1q1/3P4/8/PPP1P1PP/RNBQKBNR w - - 0 4")
+            .unwrap();
+    assert!(pos.parse_move(&best).is_ok(), "{best}");
+    let last = lines.iter().rfind(|l| l.starts_with("info ")).unwrap();
+    assert!(field(last, "nodes") < 1_000_000, "{lines:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
