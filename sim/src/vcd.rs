@@ -98,7 +98,15 @@ impl<W: Write> Waveform<W> {
             }
             w.upscope()
         }
-        visit(&mut writer, 0, &scopes, &named, registers, &mut ids, &mut clk)?;
+        visit(
+            &mut writer,
+            0,
+            &scopes,
+            &named,
+            registers,
+            &mut ids,
+            &mut clk,
+        )?;
         writer.enddefinitions()?;
         let n = ids.len();
         Ok(Waveform {

@@ -409,7 +409,7 @@ impl fmt::Display for Position {
 /// ...) escaped, so that a terminal or a log never receives them raw.
 ///
 /// ```
-/// assert_eq!(host::rules::printable("a\u{1b}[2Jb\0"), "a\\u{1b}[2Jb\\0");
+/// assert_eq!(host::rules::printable("a\u{1b}[2Jb\0"), "a\\u{1b}[2Jb\\u{0}");
 /// ```
 pub fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
