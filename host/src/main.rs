@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cli;
 
@@ -11,6 +11,13 @@ mod cli;
 /// Rules are lichess/FICS antichess: captures are compulsory, the king is an ordinary
 /// piece, no castling, pawns promote to Q, R, B, N or K, and a side with no pieces or no
 /// legal move wins.
+///
+/// A position is given as `--fen FEN` (6 fields, or 4 of EPD), or as lines of a FILE
+/// (stdin for none or '-') for the commands that take many. Directories written to are
+/// `--out DIR`. Exit status: 0 done; 1 the command failed (a file that cannot be read
+/// or written, a tool that failed); 2 bad input (an argument out of range, a bad FEN,
+/// rejected lines of a batch, whose other lines are still answered); 3 `demo` found
+/// the chip disagreeing with the rules; 141 the reader of the output went away.
 #[derive(Parser)]
 #[command(name = "antichip", version, about, long_about)]
 struct Cli {
@@ -37,7 +44,7 @@ enum Command {
 
 fn main() -> ExitCode {
     quiet_on_closed_stdout();
-    let cli = Cli::parse();
+    let cli = parse();
     let result = match cli.command {
         Command::Demo(args) => cli::demo::run(args),
         Command::Perft(args) => cli::perft::run(args),
@@ -55,11 +62,31 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            // The reader of the output went away (`| head`): end quietly, as below.
+            ExitCode::from(cli::input::CLOSED_OUTPUT)
+        }
         Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(1)
+            eprintln!("error: {}", cli::input::message(&e));
+            let bad_input = e.chain().any(|c| c.is::<cli::input::BadInput>());
+            ExitCode::from(if bad_input { 2 } else { 1 })
         }
     }
+}
+
+/// The command line, with negative numbers read as values (so that `--depth -1` is
+/// answered with the option's range, not with a tip to write `-- -1`).
+fn parse() -> Cli {
+    fn negatives(cmd: clap::Command) -> clap::Command {
+        cmd.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    let matches = negatives(Cli::command()).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// A command whose output is piped into a reader that stops early (`antichip perft

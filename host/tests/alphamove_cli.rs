@@ -31,7 +31,7 @@ fn selfplay_prints_pgn() {
 #[test]
 fn selfplay_rejects_a_bad_fen() {
     let out = antichip(&["alphamove", "selfplay", "--fen", "8/8 w - - 0 1"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2)); // bad input, as clap's own errors
     let err = text(&out.stderr);
     assert!(err.starts_with("error: --fen \"8/8 w - - 0 1\": "), "{err}");
 }
@@ -61,7 +61,7 @@ fn reach_prints_the_line_and_the_expansions() {
 #[test]
 fn reach_reports_bad_and_unreachable_targets() {
     let out = antichip(&["alphamove", "reach", "--target", "8/8/8"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2)); // bad input; not found within --limit is 1
     assert_eq!(
         text(&out.stderr),
         "error: target \"8/8/8\" is not a FEN piece-placement field: it needs 8 ranks separated by '/', not 3\n"

@@ -174,7 +174,7 @@ fn perft_rejects_a_bad_fen_with_a_message() {
         text(&out.stderr),
         "error: --fen \"8/8/8 w - - 0 1\": board field: it needs 8 ranks separated by '/', not 3\n"
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2)); // bad input, as for a bad line of moves
 }
 
 #[test]

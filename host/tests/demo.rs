@@ -43,5 +43,5 @@ fn demo_rejects_a_bad_fen() {
         String::from_utf8(out.stderr).unwrap(),
         "error: --fen \"8/8/8/8/8/8/8/8 w - - 0 1\": impossible position: the board is empty\n"
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2)); // bad input
 }

@@ -33,17 +33,18 @@ fn verilog_writes_one_file_per_module() {
 
 #[test]
 fn unknown_block_is_an_error_naming_it() {
+    // An unknown block is bad input: status 2, as every bad argument (it was 1).
     let (code, _, err) = antichip(&["hw", "verilog", "--out", "/tmp", "nosuch"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.starts_with("error: unknown block `nosuch`; blocks: counter, arbiter64, "),
         "{err}"
     );
     let (code, _, err) = antichip(&["hw", "synth", "nosuch"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error: unknown block `nosuch`"), "{err}");
     let (code, _, err) = antichip(&["bench", "sim", "--block", "nosuch"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error: unknown block `nosuch`"), "{err}");
 }
 

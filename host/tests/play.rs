@@ -51,7 +51,7 @@ fn go_plays_until_the_game_ends() {
 #[test]
 fn a_bad_fen_is_an_error() {
     let (_, err, code) = play(&["8/8/8/8/8/8/8/9 w - - 0 1"], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2); // bad input
     assert_eq!(
         err,
         "error: FEN \"8/8/8/8/8/8/8/9 w - - 0 1\": board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"

@@ -2079,70 +2079,70 @@ module chip_array (
   wire [63:0] own_pawns_bus;
   wire [191:0] vprios_bus;
   wire [191:0] aprios_bus;
-  wire [3:0] _cell_0_piece;
-  wire [3:0] _cell_1_piece;
-  wire [3:0] _cell_2_piece;
-  wire [3:0] _cell_3_piece;
-  wire [3:0] _cell_4_piece;
-  wire [3:0] _cell_5_piece;
-  wire [3:0] _cell_6_piece;
-  wire [3:0] _cell_7_piece;
-  wire [3:0] _cell_8_piece;
-  wire [3:0] _cell_9_piece;
-  wire [3:0] _cell_10_piece;
-  wire [3:0] _cell_11_piece;
-  wire [3:0] _cell_12_piece;
-  wire [3:0] _cell_13_piece;
-  wire [3:0] _cell_14_piece;
-  wire [3:0] _cell_15_piece;
-  wire [3:0] _cell_16_piece;
-  wire [3:0] _cell_17_piece;
-  wire [3:0] _cell_18_piece;
-  wire [3:0] _cell_19_piece;
-  wire [3:0] _cell_20_piece;
-  wire [3:0] _cell_21_piece;
-  wire [3:0] _cell_22_piece;
-  wire [3:0] _cell_23_piece;
-  wire [3:0] _cell_24_piece;
-  wire [3:0] _cell_25_piece;
-  wire [3:0] _cell_26_piece;
-  wire [3:0] _cell_27_piece;
-  wire [3:0] _cell_28_piece;
-  wire [3:0] _cell_29_piece;
-  wire [3:0] _cell_30_piece;
-  wire [3:0] _cell_31_piece;
-  wire [3:0] _cell_32_piece;
-  wire [3:0] _cell_33_piece;
-  wire [3:0] _cell_34_piece;
-  wire [3:0] _cell_35_piece;
-  wire [3:0] _cell_36_piece;
-  wire [3:0] _cell_37_piece;
-  wire [3:0] _cell_38_piece;
-  wire [3:0] _cell_39_piece;
-  wire [3:0] _cell_40_piece;
-  wire [3:0] _cell_41_piece;
-  wire [3:0] _cell_42_piece;
-  wire [3:0] _cell_43_piece;
-  wire [3:0] _cell_44_piece;
-  wire [3:0] _cell_45_piece;
-  wire [3:0] _cell_46_piece;
-  wire [3:0] _cell_47_piece;
-  wire [3:0] _cell_48_piece;
-  wire [3:0] _cell_49_piece;
-  wire [3:0] _cell_50_piece;
-  wire [3:0] _cell_51_piece;
-  wire [3:0] _cell_52_piece;
-  wire [3:0] _cell_53_piece;
-  wire [3:0] _cell_54_piece;
-  wire [3:0] _cell_55_piece;
-  wire [3:0] _cell_56_piece;
-  wire [3:0] _cell_57_piece;
-  wire [3:0] _cell_58_piece;
-  wire [3:0] _cell_59_piece;
-  wire [3:0] _cell_60_piece;
-  wire [3:0] _cell_61_piece;
-  wire [3:0] _cell_62_piece;
-  wire [3:0] _cell_63_piece;
+  wire [3:0] _a1_piece;
+  wire [3:0] _b1_piece;
+  wire [3:0] _c1_piece;
+  wire [3:0] _d1_piece;
+  wire [3:0] _e1_piece;
+  wire [3:0] _f1_piece;
+  wire [3:0] _g1_piece;
+  wire [3:0] _h1_piece;
+  wire [3:0] _a2_piece;
+  wire [3:0] _b2_piece;
+  wire [3:0] _c2_piece;
+  wire [3:0] _d2_piece;
+  wire [3:0] _e2_piece;
+  wire [3:0] _f2_piece;
+  wire [3:0] _g2_piece;
+  wire [3:0] _h2_piece;
+  wire [3:0] _a3_piece;
+  wire [3:0] _b3_piece;
+  wire [3:0] _c3_piece;
+  wire [3:0] _d3_piece;
+  wire [3:0] _e3_piece;
+  wire [3:0] _f3_piece;
+  wire [3:0] _g3_piece;
+  wire [3:0] _h3_piece;
+  wire [3:0] _a4_piece;
+  wire [3:0] _b4_piece;
+  wire [3:0] _c4_piece;
+  wire [3:0] _d4_piece;
+  wire [3:0] _e4_piece;
+  wire [3:0] _f4_piece;
+  wire [3:0] _g4_piece;
+  wire [3:0] _h4_piece;
+  wire [3:0] _a5_piece;
+  wire [3:0] _b5_piece;
+  wire [3:0] _c5_piece;
+  wire [3:0] _d5_piece;
+  wire [3:0] _e5_piece;
+  wire [3:0] _f5_piece;
+  wire [3:0] _g5_piece;
+  wire [3:0] _h5_piece;
+  wire [3:0] _a6_piece;
+  wire [3:0] _b6_piece;
+  wire [3:0] _c6_piece;
+  wire [3:0] _d6_piece;
+  wire [3:0] _e6_piece;
+  wire [3:0] _f6_piece;
+  wire [3:0] _g6_piece;
+  wire [3:0] _h6_piece;
+  wire [3:0] _a7_piece;
+  wire [3:0] _b7_piece;
+  wire [3:0] _c7_piece;
+  wire [3:0] _d7_piece;
+  wire [3:0] _e7_piece;
+  wire [3:0] _f7_piece;
+  wire [3:0] _g7_piece;
+  wire [3:0] _h7_piece;
+  wire [3:0] _a8_piece;
+  wire [3:0] _b8_piece;
+  wire [3:0] _c8_piece;
+  wire [3:0] _d8_piece;
+  wire [3:0] _e8_piece;
+  wire [3:0] _f8_piece;
+  wire [3:0] _g8_piece;
+  wire [3:0] _h8_piece;
   assign ray0_0 = _n796;
   assign ray1_0 = _n797;
   assign ray2_0 = _n798;
@@ -3051,7 +3051,7 @@ module chip_array (
   assign own_pawns = own_pawns_bus;
   assign vprios = vprios_bus;
   assign aprios = aprios_bus;
-  chip_cell cell_0 (
+  chip_cell a1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3110,9 +3110,9 @@ module chip_array (
     .own_pawn(_n811),
     .vprio(_n812),
     .aprio(_n813),
-    .piece(_cell_0_piece)
+    .piece(_a1_piece)
   );
-  chip_cell cell_1 (
+  chip_cell b1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3171,9 +3171,9 @@ module chip_array (
     .own_pawn(_n839),
     .vprio(_n840),
     .aprio(_n841),
-    .piece(_cell_1_piece)
+    .piece(_b1_piece)
   );
-  chip_cell cell_2 (
+  chip_cell c1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3232,9 +3232,9 @@ module chip_array (
     .own_pawn(_n867),
     .vprio(_n868),
     .aprio(_n869),
-    .piece(_cell_2_piece)
+    .piece(_c1_piece)
   );
-  chip_cell cell_3 (
+  chip_cell d1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3293,9 +3293,9 @@ module chip_array (
     .own_pawn(_n895),
     .vprio(_n896),
     .aprio(_n897),
-    .piece(_cell_3_piece)
+    .piece(_d1_piece)
   );
-  chip_cell cell_4 (
+  chip_cell e1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3354,9 +3354,9 @@ module chip_array (
     .own_pawn(_n923),
     .vprio(_n924),
     .aprio(_n925),
-    .piece(_cell_4_piece)
+    .piece(_e1_piece)
   );
-  chip_cell cell_5 (
+  chip_cell f1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3415,9 +3415,9 @@ module chip_array (
     .own_pawn(_n951),
     .vprio(_n952),
     .aprio(_n953),
-    .piece(_cell_5_piece)
+    .piece(_f1_piece)
   );
-  chip_cell cell_6 (
+  chip_cell g1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3476,9 +3476,9 @@ module chip_array (
     .own_pawn(_n979),
     .vprio(_n980),
     .aprio(_n981),
-    .piece(_cell_6_piece)
+    .piece(_g1_piece)
   );
-  chip_cell cell_7 (
+  chip_cell h1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -3537,9 +3537,9 @@ module chip_array (
     .own_pawn(_n1007),
     .vprio(_n1008),
     .aprio(_n1009),
-    .piece(_cell_7_piece)
+    .piece(_h1_piece)
   );
-  chip_cell cell_8 (
+  chip_cell a2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3598,9 +3598,9 @@ module chip_array (
     .own_pawn(_n1035),
     .vprio(_n1036),
     .aprio(_n1037),
-    .piece(_cell_8_piece)
+    .piece(_a2_piece)
   );
-  chip_cell cell_9 (
+  chip_cell b2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3659,9 +3659,9 @@ module chip_array (
     .own_pawn(_n1063),
     .vprio(_n1064),
     .aprio(_n1065),
-    .piece(_cell_9_piece)
+    .piece(_b2_piece)
   );
-  chip_cell cell_10 (
+  chip_cell c2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3720,9 +3720,9 @@ module chip_array (
     .own_pawn(_n1091),
     .vprio(_n1092),
     .aprio(_n1093),
-    .piece(_cell_10_piece)
+    .piece(_c2_piece)
   );
-  chip_cell cell_11 (
+  chip_cell d2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3781,9 +3781,9 @@ module chip_array (
     .own_pawn(_n1119),
     .vprio(_n1120),
     .aprio(_n1121),
-    .piece(_cell_11_piece)
+    .piece(_d2_piece)
   );
-  chip_cell cell_12 (
+  chip_cell e2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3842,9 +3842,9 @@ module chip_array (
     .own_pawn(_n1147),
     .vprio(_n1148),
     .aprio(_n1149),
-    .piece(_cell_12_piece)
+    .piece(_e2_piece)
   );
-  chip_cell cell_13 (
+  chip_cell f2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3903,9 +3903,9 @@ module chip_array (
     .own_pawn(_n1175),
     .vprio(_n1176),
     .aprio(_n1177),
-    .piece(_cell_13_piece)
+    .piece(_f2_piece)
   );
-  chip_cell cell_14 (
+  chip_cell g2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -3964,9 +3964,9 @@ module chip_array (
     .own_pawn(_n1203),
     .vprio(_n1204),
     .aprio(_n1205),
-    .piece(_cell_14_piece)
+    .piece(_g2_piece)
   );
-  chip_cell cell_15 (
+  chip_cell h2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -4025,9 +4025,9 @@ module chip_array (
     .own_pawn(_n1231),
     .vprio(_n1232),
     .aprio(_n1233),
-    .piece(_cell_15_piece)
+    .piece(_h2_piece)
   );
-  chip_cell cell_16 (
+  chip_cell a3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4086,9 +4086,9 @@ module chip_array (
     .own_pawn(_n1259),
     .vprio(_n1260),
     .aprio(_n1261),
-    .piece(_cell_16_piece)
+    .piece(_a3_piece)
   );
-  chip_cell cell_17 (
+  chip_cell b3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4147,9 +4147,9 @@ module chip_array (
     .own_pawn(_n1287),
     .vprio(_n1288),
     .aprio(_n1289),
-    .piece(_cell_17_piece)
+    .piece(_b3_piece)
   );
-  chip_cell cell_18 (
+  chip_cell c3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4208,9 +4208,9 @@ module chip_array (
     .own_pawn(_n1315),
     .vprio(_n1316),
     .aprio(_n1317),
-    .piece(_cell_18_piece)
+    .piece(_c3_piece)
   );
-  chip_cell cell_19 (
+  chip_cell d3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4269,9 +4269,9 @@ module chip_array (
     .own_pawn(_n1343),
     .vprio(_n1344),
     .aprio(_n1345),
-    .piece(_cell_19_piece)
+    .piece(_d3_piece)
   );
-  chip_cell cell_20 (
+  chip_cell e3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4330,9 +4330,9 @@ module chip_array (
     .own_pawn(_n1371),
     .vprio(_n1372),
     .aprio(_n1373),
-    .piece(_cell_20_piece)
+    .piece(_e3_piece)
   );
-  chip_cell cell_21 (
+  chip_cell f3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4391,9 +4391,9 @@ module chip_array (
     .own_pawn(_n1399),
     .vprio(_n1400),
     .aprio(_n1401),
-    .piece(_cell_21_piece)
+    .piece(_f3_piece)
   );
-  chip_cell cell_22 (
+  chip_cell g3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4452,9 +4452,9 @@ module chip_array (
     .own_pawn(_n1427),
     .vprio(_n1428),
     .aprio(_n1429),
-    .piece(_cell_22_piece)
+    .piece(_g3_piece)
   );
-  chip_cell cell_23 (
+  chip_cell h3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -4513,9 +4513,9 @@ module chip_array (
     .own_pawn(_n1455),
     .vprio(_n1456),
     .aprio(_n1457),
-    .piece(_cell_23_piece)
+    .piece(_h3_piece)
   );
-  chip_cell cell_24 (
+  chip_cell a4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4574,9 +4574,9 @@ module chip_array (
     .own_pawn(_n1483),
     .vprio(_n1484),
     .aprio(_n1485),
-    .piece(_cell_24_piece)
+    .piece(_a4_piece)
   );
-  chip_cell cell_25 (
+  chip_cell b4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4635,9 +4635,9 @@ module chip_array (
     .own_pawn(_n1511),
     .vprio(_n1512),
     .aprio(_n1513),
-    .piece(_cell_25_piece)
+    .piece(_b4_piece)
   );
-  chip_cell cell_26 (
+  chip_cell c4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4696,9 +4696,9 @@ module chip_array (
     .own_pawn(_n1539),
     .vprio(_n1540),
     .aprio(_n1541),
-    .piece(_cell_26_piece)
+    .piece(_c4_piece)
   );
-  chip_cell cell_27 (
+  chip_cell d4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4757,9 +4757,9 @@ module chip_array (
     .own_pawn(_n1567),
     .vprio(_n1568),
     .aprio(_n1569),
-    .piece(_cell_27_piece)
+    .piece(_d4_piece)
   );
-  chip_cell cell_28 (
+  chip_cell e4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4818,9 +4818,9 @@ module chip_array (
     .own_pawn(_n1595),
     .vprio(_n1596),
     .aprio(_n1597),
-    .piece(_cell_28_piece)
+    .piece(_e4_piece)
   );
-  chip_cell cell_29 (
+  chip_cell f4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4879,9 +4879,9 @@ module chip_array (
     .own_pawn(_n1623),
     .vprio(_n1624),
     .aprio(_n1625),
-    .piece(_cell_29_piece)
+    .piece(_f4_piece)
   );
-  chip_cell cell_30 (
+  chip_cell g4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -4940,9 +4940,9 @@ module chip_array (
     .own_pawn(_n1651),
     .vprio(_n1652),
     .aprio(_n1653),
-    .piece(_cell_30_piece)
+    .piece(_g4_piece)
   );
-  chip_cell cell_31 (
+  chip_cell h4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -5001,9 +5001,9 @@ module chip_array (
     .own_pawn(_n1679),
     .vprio(_n1680),
     .aprio(_n1681),
-    .piece(_cell_31_piece)
+    .piece(_h4_piece)
   );
-  chip_cell cell_32 (
+  chip_cell a5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5062,9 +5062,9 @@ module chip_array (
     .own_pawn(_n1707),
     .vprio(_n1708),
     .aprio(_n1709),
-    .piece(_cell_32_piece)
+    .piece(_a5_piece)
   );
-  chip_cell cell_33 (
+  chip_cell b5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5123,9 +5123,9 @@ module chip_array (
     .own_pawn(_n1735),
     .vprio(_n1736),
     .aprio(_n1737),
-    .piece(_cell_33_piece)
+    .piece(_b5_piece)
   );
-  chip_cell cell_34 (
+  chip_cell c5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5184,9 +5184,9 @@ module chip_array (
     .own_pawn(_n1763),
     .vprio(_n1764),
     .aprio(_n1765),
-    .piece(_cell_34_piece)
+    .piece(_c5_piece)
   );
-  chip_cell cell_35 (
+  chip_cell d5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5245,9 +5245,9 @@ module chip_array (
     .own_pawn(_n1791),
     .vprio(_n1792),
     .aprio(_n1793),
-    .piece(_cell_35_piece)
+    .piece(_d5_piece)
   );
-  chip_cell cell_36 (
+  chip_cell e5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5306,9 +5306,9 @@ module chip_array (
     .own_pawn(_n1819),
     .vprio(_n1820),
     .aprio(_n1821),
-    .piece(_cell_36_piece)
+    .piece(_e5_piece)
   );
-  chip_cell cell_37 (
+  chip_cell f5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5367,9 +5367,9 @@ module chip_array (
     .own_pawn(_n1847),
     .vprio(_n1848),
     .aprio(_n1849),
-    .piece(_cell_37_piece)
+    .piece(_f5_piece)
   );
-  chip_cell cell_38 (
+  chip_cell g5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5428,9 +5428,9 @@ module chip_array (
     .own_pawn(_n1875),
     .vprio(_n1876),
     .aprio(_n1877),
-    .piece(_cell_38_piece)
+    .piece(_g5_piece)
   );
-  chip_cell cell_39 (
+  chip_cell h5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -5489,9 +5489,9 @@ module chip_array (
     .own_pawn(_n1903),
     .vprio(_n1904),
     .aprio(_n1905),
-    .piece(_cell_39_piece)
+    .piece(_h5_piece)
   );
-  chip_cell cell_40 (
+  chip_cell a6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5550,9 +5550,9 @@ module chip_array (
     .own_pawn(_n1931),
     .vprio(_n1932),
     .aprio(_n1933),
-    .piece(_cell_40_piece)
+    .piece(_a6_piece)
   );
-  chip_cell cell_41 (
+  chip_cell b6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5611,9 +5611,9 @@ module chip_array (
     .own_pawn(_n1959),
     .vprio(_n1960),
     .aprio(_n1961),
-    .piece(_cell_41_piece)
+    .piece(_b6_piece)
   );
-  chip_cell cell_42 (
+  chip_cell c6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5672,9 +5672,9 @@ module chip_array (
     .own_pawn(_n1987),
     .vprio(_n1988),
     .aprio(_n1989),
-    .piece(_cell_42_piece)
+    .piece(_c6_piece)
   );
-  chip_cell cell_43 (
+  chip_cell d6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5733,9 +5733,9 @@ module chip_array (
     .own_pawn(_n2015),
     .vprio(_n2016),
     .aprio(_n2017),
-    .piece(_cell_43_piece)
+    .piece(_d6_piece)
   );
-  chip_cell cell_44 (
+  chip_cell e6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5794,9 +5794,9 @@ module chip_array (
     .own_pawn(_n2043),
     .vprio(_n2044),
     .aprio(_n2045),
-    .piece(_cell_44_piece)
+    .piece(_e6_piece)
   );
-  chip_cell cell_45 (
+  chip_cell f6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5855,9 +5855,9 @@ module chip_array (
     .own_pawn(_n2071),
     .vprio(_n2072),
     .aprio(_n2073),
-    .piece(_cell_45_piece)
+    .piece(_f6_piece)
   );
-  chip_cell cell_46 (
+  chip_cell g6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5916,9 +5916,9 @@ module chip_array (
     .own_pawn(_n2099),
     .vprio(_n2100),
     .aprio(_n2101),
-    .piece(_cell_46_piece)
+    .piece(_g6_piece)
   );
-  chip_cell cell_47 (
+  chip_cell h6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -5977,9 +5977,9 @@ module chip_array (
     .own_pawn(_n2127),
     .vprio(_n2128),
     .aprio(_n2129),
-    .piece(_cell_47_piece)
+    .piece(_h6_piece)
   );
-  chip_cell cell_48 (
+  chip_cell a7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6038,9 +6038,9 @@ module chip_array (
     .own_pawn(_n2155),
     .vprio(_n2156),
     .aprio(_n2157),
-    .piece(_cell_48_piece)
+    .piece(_a7_piece)
   );
-  chip_cell cell_49 (
+  chip_cell b7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6099,9 +6099,9 @@ module chip_array (
     .own_pawn(_n2183),
     .vprio(_n2184),
     .aprio(_n2185),
-    .piece(_cell_49_piece)
+    .piece(_b7_piece)
   );
-  chip_cell cell_50 (
+  chip_cell c7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6160,9 +6160,9 @@ module chip_array (
     .own_pawn(_n2211),
     .vprio(_n2212),
     .aprio(_n2213),
-    .piece(_cell_50_piece)
+    .piece(_c7_piece)
   );
-  chip_cell cell_51 (
+  chip_cell d7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6221,9 +6221,9 @@ module chip_array (
     .own_pawn(_n2239),
     .vprio(_n2240),
     .aprio(_n2241),
-    .piece(_cell_51_piece)
+    .piece(_d7_piece)
   );
-  chip_cell cell_52 (
+  chip_cell e7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6282,9 +6282,9 @@ module chip_array (
     .own_pawn(_n2267),
     .vprio(_n2268),
     .aprio(_n2269),
-    .piece(_cell_52_piece)
+    .piece(_e7_piece)
   );
-  chip_cell cell_53 (
+  chip_cell f7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6343,9 +6343,9 @@ module chip_array (
     .own_pawn(_n2295),
     .vprio(_n2296),
     .aprio(_n2297),
-    .piece(_cell_53_piece)
+    .piece(_f7_piece)
   );
-  chip_cell cell_54 (
+  chip_cell g7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6404,9 +6404,9 @@ module chip_array (
     .own_pawn(_n2323),
     .vprio(_n2324),
     .aprio(_n2325),
-    .piece(_cell_54_piece)
+    .piece(_g7_piece)
   );
-  chip_cell cell_55 (
+  chip_cell h7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -6465,9 +6465,9 @@ module chip_array (
     .own_pawn(_n2351),
     .vprio(_n2352),
     .aprio(_n2353),
-    .piece(_cell_55_piece)
+    .piece(_h7_piece)
   );
-  chip_cell cell_56 (
+  chip_cell a8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6526,9 +6526,9 @@ module chip_array (
     .own_pawn(_n2379),
     .vprio(_n2380),
     .aprio(_n2381),
-    .piece(_cell_56_piece)
+    .piece(_a8_piece)
   );
-  chip_cell cell_57 (
+  chip_cell b8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6587,9 +6587,9 @@ module chip_array (
     .own_pawn(_n2407),
     .vprio(_n2408),
     .aprio(_n2409),
-    .piece(_cell_57_piece)
+    .piece(_b8_piece)
   );
-  chip_cell cell_58 (
+  chip_cell c8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6648,9 +6648,9 @@ module chip_array (
     .own_pawn(_n2435),
     .vprio(_n2436),
     .aprio(_n2437),
-    .piece(_cell_58_piece)
+    .piece(_c8_piece)
   );
-  chip_cell cell_59 (
+  chip_cell d8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6709,9 +6709,9 @@ module chip_array (
     .own_pawn(_n2463),
     .vprio(_n2464),
     .aprio(_n2465),
-    .piece(_cell_59_piece)
+    .piece(_d8_piece)
   );
-  chip_cell cell_60 (
+  chip_cell e8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6770,9 +6770,9 @@ module chip_array (
     .own_pawn(_n2491),
     .vprio(_n2492),
     .aprio(_n2493),
-    .piece(_cell_60_piece)
+    .piece(_e8_piece)
   );
-  chip_cell cell_61 (
+  chip_cell f8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6831,9 +6831,9 @@ module chip_array (
     .own_pawn(_n2519),
     .vprio(_n2520),
     .aprio(_n2521),
-    .piece(_cell_61_piece)
+    .piece(_f8_piece)
   );
-  chip_cell cell_62 (
+  chip_cell g8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6892,9 +6892,9 @@ module chip_array (
     .own_pawn(_n2547),
     .vprio(_n2548),
     .aprio(_n2549),
-    .piece(_cell_62_piece)
+    .piece(_g8_piece)
   );
-  chip_cell cell_63 (
+  chip_cell h8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -6953,10 +6953,10 @@ module chip_array (
     .own_pawn(_n2575),
     .vprio(_n2576),
     .aprio(_n2577),
-    .piece(_cell_63_piece)
+    .piece(_h8_piece)
   );
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _cell_0_piece, _cell_1_piece, _cell_2_piece, _cell_3_piece, _cell_4_piece, _cell_5_piece, _cell_6_piece, _cell_7_piece, _cell_8_piece, _cell_9_piece, _cell_10_piece, _cell_11_piece, _cell_12_piece, _cell_13_piece, _cell_14_piece, _cell_15_piece, _cell_16_piece, _cell_17_piece, _cell_18_piece, _cell_19_piece, _cell_20_piece, _cell_21_piece, _cell_22_piece, _cell_23_piece, _cell_24_piece, _cell_25_piece, _cell_26_piece, _cell_27_piece, _cell_28_piece, _cell_29_piece, _cell_30_piece, _cell_31_piece, _cell_32_piece, _cell_33_piece, _cell_34_piece, _cell_35_piece, _cell_36_piece, _cell_37_piece, _cell_38_piece, _cell_39_piece, _cell_40_piece, _cell_41_piece, _cell_42_piece, _cell_43_piece, _cell_44_piece, _cell_45_piece, _cell_46_piece, _cell_47_piece, _cell_48_piece, _cell_49_piece, _cell_50_piece, _cell_51_piece, _cell_52_piece, _cell_53_piece, _cell_54_piece, _cell_55_piece, _cell_56_piece, _cell_57_piece, _cell_58_piece, _cell_59_piece, _cell_60_piece, _cell_61_piece, _cell_62_piece, _cell_63_piece, ray3_0, ray4_0, ray5_0, ray6_0, ray7_0, ray3_1, ray4_1, ray5_1, ray3_2, ray4_2, ray5_2, ray3_3, ray4_3, ray5_3, ray3_4, ray4_4, ray5_4, ray3_5, ray4_5, ray5_5, ray3_6, ray4_6, ray5_6, ray1_7, ray2_7, ray3_7, ray4_7, ray5_7, ray5_8, ray6_8, ray7_8, ray1_15, ray2_15, ray3_15, ray5_16, ray6_16, ray7_16, ray1_23, ray2_23, ray3_23, ray5_24, ray6_24, ray7_24, ray1_31, ray2_31, ray3_31, ray5_32, ray6_32, ray7_32, ray1_39, ray2_39, ray3_39, ray5_40, ray6_40, ray7_40, ray1_47, ray2_47, ray3_47, ray5_48, ray6_48, ray7_48, ray1_55, ray2_55, ray3_55, ray0_56, ray1_56, ray5_56, ray6_56, ray7_56, ray0_57, ray1_57, ray7_57, ray0_58, ray1_58, ray7_58, ray0_59, ray1_59, ray7_59, ray0_60, ray1_60, ray7_60, ray0_61, ray1_61, ray7_61, ray0_62, ray1_62, ray7_62, ray0_63, ray1_63, ray2_63, ray3_63, ray7_63, 1'b0};
+  wire _unused = &{1'b0, _a1_piece, _b1_piece, _c1_piece, _d1_piece, _e1_piece, _f1_piece, _g1_piece, _h1_piece, _a2_piece, _b2_piece, _c2_piece, _d2_piece, _e2_piece, _f2_piece, _g2_piece, _h2_piece, _a3_piece, _b3_piece, _c3_piece, _d3_piece, _e3_piece, _f3_piece, _g3_piece, _h3_piece, _a4_piece, _b4_piece, _c4_piece, _d4_piece, _e4_piece, _f4_piece, _g4_piece, _h4_piece, _a5_piece, _b5_piece, _c5_piece, _d5_piece, _e5_piece, _f5_piece, _g5_piece, _h5_piece, _a6_piece, _b6_piece, _c6_piece, _d6_piece, _e6_piece, _f6_piece, _g6_piece, _h6_piece, _a7_piece, _b7_piece, _c7_piece, _d7_piece, _e7_piece, _f7_piece, _g7_piece, _h7_piece, _a8_piece, _b8_piece, _c8_piece, _d8_piece, _e8_piece, _f8_piece, _g8_piece, _h8_piece, ray3_0, ray4_0, ray5_0, ray6_0, ray7_0, ray3_1, ray4_1, ray5_1, ray3_2, ray4_2, ray5_2, ray3_3, ray4_3, ray5_3, ray3_4, ray4_4, ray5_4, ray3_5, ray4_5, ray5_5, ray3_6, ray4_6, ray5_6, ray1_7, ray2_7, ray3_7, ray4_7, ray5_7, ray5_8, ray6_8, ray7_8, ray1_15, ray2_15, ray3_15, ray5_16, ray6_16, ray7_16, ray1_23, ray2_23, ray3_23, ray5_24, ray6_24, ray7_24, ray1_31, ray2_31, ray3_31, ray5_32, ray6_32, ray7_32, ray1_39, ray2_39, ray3_39, ray5_40, ray6_40, ray7_40, ray1_47, ray2_47, ray3_47, ray5_48, ray6_48, ray7_48, ray1_55, ray2_55, ray3_55, ray0_56, ray1_56, ray5_56, ray6_56, ray7_56, ray0_57, ray1_57, ray7_57, ray0_58, ray1_58, ray7_58, ray0_59, ray1_59, ray7_59, ray0_60, ray1_60, ray7_60, ray0_61, ray1_61, ray7_61, ray0_62, ray1_62, ray7_62, ray0_63, ray1_63, ray2_63, ray3_63, ray7_63, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -1618,7 +1618,7 @@ module ray_array (
   assign candidates = {_n1284, _n1272, _n1260, _n1248, _n1236, _n1224, _n1212, _n1200, _n1188, _n1176, _n1164, _n1152, _n1140, _n1128, _n1116, _n1104, _n1092, _n1080, _n1068, _n1056, _n1044, _n1032, _n1020, _n1008, _n996, _n984, _n972, _n960, _n948, _n936, _n924, _n912, _n900, _n888, _n876, _n864, _n852, _n840, _n828, _n816, _n804, _n792, _n780, _n768, _n756, _n744, _n732, _n720, _n708, _n696, _n684, _n672, _n660, _n648, _n636, _n624, _n612, _n600, _n588, _n576, _n564, _n552, _n540, _n528};
   assign victim = victim_q;
   assign found = found_q;
-  ray_cell cell_0 (
+  ray_cell a1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1643,7 +1643,7 @@ module ray_array (
     .ray_out_7(_n527),
     .candidate(_n528)
   );
-  ray_cell cell_1 (
+  ray_cell b1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1668,7 +1668,7 @@ module ray_array (
     .ray_out_7(_n539),
     .candidate(_n540)
   );
-  ray_cell cell_2 (
+  ray_cell c1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1693,7 +1693,7 @@ module ray_array (
     .ray_out_7(_n551),
     .candidate(_n552)
   );
-  ray_cell cell_3 (
+  ray_cell d1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1718,7 +1718,7 @@ module ray_array (
     .ray_out_7(_n563),
     .candidate(_n564)
   );
-  ray_cell cell_4 (
+  ray_cell e1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1743,7 +1743,7 @@ module ray_array (
     .ray_out_7(_n575),
     .candidate(_n576)
   );
-  ray_cell cell_5 (
+  ray_cell f1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1768,7 +1768,7 @@ module ray_array (
     .ray_out_7(_n587),
     .candidate(_n588)
   );
-  ray_cell cell_6 (
+  ray_cell g1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1793,7 +1793,7 @@ module ray_array (
     .ray_out_7(_n599),
     .candidate(_n600)
   );
-  ray_cell cell_7 (
+  ray_cell h1 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1818,7 +1818,7 @@ module ray_array (
     .ray_out_7(_n611),
     .candidate(_n612)
   );
-  ray_cell cell_8 (
+  ray_cell a2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1843,7 +1843,7 @@ module ray_array (
     .ray_out_7(_n623),
     .candidate(_n624)
   );
-  ray_cell cell_9 (
+  ray_cell b2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1868,7 +1868,7 @@ module ray_array (
     .ray_out_7(_n635),
     .candidate(_n636)
   );
-  ray_cell cell_10 (
+  ray_cell c2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1893,7 +1893,7 @@ module ray_array (
     .ray_out_7(_n647),
     .candidate(_n648)
   );
-  ray_cell cell_11 (
+  ray_cell d2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1918,7 +1918,7 @@ module ray_array (
     .ray_out_7(_n659),
     .candidate(_n660)
   );
-  ray_cell cell_12 (
+  ray_cell e2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1943,7 +1943,7 @@ module ray_array (
     .ray_out_7(_n671),
     .candidate(_n672)
   );
-  ray_cell cell_13 (
+  ray_cell f2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1968,7 +1968,7 @@ module ray_array (
     .ray_out_7(_n683),
     .candidate(_n684)
   );
-  ray_cell cell_14 (
+  ray_cell g2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -1993,7 +1993,7 @@ module ray_array (
     .ray_out_7(_n695),
     .candidate(_n696)
   );
-  ray_cell cell_15 (
+  ray_cell h2 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2018,7 +2018,7 @@ module ray_array (
     .ray_out_7(_n707),
     .candidate(_n708)
   );
-  ray_cell cell_16 (
+  ray_cell a3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2043,7 +2043,7 @@ module ray_array (
     .ray_out_7(_n719),
     .candidate(_n720)
   );
-  ray_cell cell_17 (
+  ray_cell b3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2068,7 +2068,7 @@ module ray_array (
     .ray_out_7(_n731),
     .candidate(_n732)
   );
-  ray_cell cell_18 (
+  ray_cell c3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2093,7 +2093,7 @@ module ray_array (
     .ray_out_7(_n743),
     .candidate(_n744)
   );
-  ray_cell cell_19 (
+  ray_cell d3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2118,7 +2118,7 @@ module ray_array (
     .ray_out_7(_n755),
     .candidate(_n756)
   );
-  ray_cell cell_20 (
+  ray_cell e3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2143,7 +2143,7 @@ module ray_array (
     .ray_out_7(_n767),
     .candidate(_n768)
   );
-  ray_cell cell_21 (
+  ray_cell f3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2168,7 +2168,7 @@ module ray_array (
     .ray_out_7(_n779),
     .candidate(_n780)
   );
-  ray_cell cell_22 (
+  ray_cell g3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2193,7 +2193,7 @@ module ray_array (
     .ray_out_7(_n791),
     .candidate(_n792)
   );
-  ray_cell cell_23 (
+  ray_cell h3 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2218,7 +2218,7 @@ module ray_array (
     .ray_out_7(_n803),
     .candidate(_n804)
   );
-  ray_cell cell_24 (
+  ray_cell a4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2243,7 +2243,7 @@ module ray_array (
     .ray_out_7(_n815),
     .candidate(_n816)
   );
-  ray_cell cell_25 (
+  ray_cell b4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2268,7 +2268,7 @@ module ray_array (
     .ray_out_7(_n827),
     .candidate(_n828)
   );
-  ray_cell cell_26 (
+  ray_cell c4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2293,7 +2293,7 @@ module ray_array (
     .ray_out_7(_n839),
     .candidate(_n840)
   );
-  ray_cell cell_27 (
+  ray_cell d4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2318,7 +2318,7 @@ module ray_array (
     .ray_out_7(_n851),
     .candidate(_n852)
   );
-  ray_cell cell_28 (
+  ray_cell e4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2343,7 +2343,7 @@ module ray_array (
     .ray_out_7(_n863),
     .candidate(_n864)
   );
-  ray_cell cell_29 (
+  ray_cell f4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2368,7 +2368,7 @@ module ray_array (
     .ray_out_7(_n875),
     .candidate(_n876)
   );
-  ray_cell cell_30 (
+  ray_cell g4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2393,7 +2393,7 @@ module ray_array (
     .ray_out_7(_n887),
     .candidate(_n888)
   );
-  ray_cell cell_31 (
+  ray_cell h4 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2418,7 +2418,7 @@ module ray_array (
     .ray_out_7(_n899),
     .candidate(_n900)
   );
-  ray_cell cell_32 (
+  ray_cell a5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2443,7 +2443,7 @@ module ray_array (
     .ray_out_7(_n911),
     .candidate(_n912)
   );
-  ray_cell cell_33 (
+  ray_cell b5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2468,7 +2468,7 @@ module ray_array (
     .ray_out_7(_n923),
     .candidate(_n924)
   );
-  ray_cell cell_34 (
+  ray_cell c5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2493,7 +2493,7 @@ module ray_array (
     .ray_out_7(_n935),
     .candidate(_n936)
   );
-  ray_cell cell_35 (
+  ray_cell d5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2518,7 +2518,7 @@ module ray_array (
     .ray_out_7(_n947),
     .candidate(_n948)
   );
-  ray_cell cell_36 (
+  ray_cell e5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2543,7 +2543,7 @@ module ray_array (
     .ray_out_7(_n959),
     .candidate(_n960)
   );
-  ray_cell cell_37 (
+  ray_cell f5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2568,7 +2568,7 @@ module ray_array (
     .ray_out_7(_n971),
     .candidate(_n972)
   );
-  ray_cell cell_38 (
+  ray_cell g5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2593,7 +2593,7 @@ module ray_array (
     .ray_out_7(_n983),
     .candidate(_n984)
   );
-  ray_cell cell_39 (
+  ray_cell h5 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2618,7 +2618,7 @@ module ray_array (
     .ray_out_7(_n995),
     .candidate(_n996)
   );
-  ray_cell cell_40 (
+  ray_cell a6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2643,7 +2643,7 @@ module ray_array (
     .ray_out_7(_n1007),
     .candidate(_n1008)
   );
-  ray_cell cell_41 (
+  ray_cell b6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2668,7 +2668,7 @@ module ray_array (
     .ray_out_7(_n1019),
     .candidate(_n1020)
   );
-  ray_cell cell_42 (
+  ray_cell c6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2693,7 +2693,7 @@ module ray_array (
     .ray_out_7(_n1031),
     .candidate(_n1032)
   );
-  ray_cell cell_43 (
+  ray_cell d6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2718,7 +2718,7 @@ module ray_array (
     .ray_out_7(_n1043),
     .candidate(_n1044)
   );
-  ray_cell cell_44 (
+  ray_cell e6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2743,7 +2743,7 @@ module ray_array (
     .ray_out_7(_n1055),
     .candidate(_n1056)
   );
-  ray_cell cell_45 (
+  ray_cell f6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2768,7 +2768,7 @@ module ray_array (
     .ray_out_7(_n1067),
     .candidate(_n1068)
   );
-  ray_cell cell_46 (
+  ray_cell g6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2793,7 +2793,7 @@ module ray_array (
     .ray_out_7(_n1079),
     .candidate(_n1080)
   );
-  ray_cell cell_47 (
+  ray_cell h6 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2818,7 +2818,7 @@ module ray_array (
     .ray_out_7(_n1091),
     .candidate(_n1092)
   );
-  ray_cell cell_48 (
+  ray_cell a7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2843,7 +2843,7 @@ module ray_array (
     .ray_out_7(_n1103),
     .candidate(_n1104)
   );
-  ray_cell cell_49 (
+  ray_cell b7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2868,7 +2868,7 @@ module ray_array (
     .ray_out_7(_n1115),
     .candidate(_n1116)
   );
-  ray_cell cell_50 (
+  ray_cell c7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2893,7 +2893,7 @@ module ray_array (
     .ray_out_7(_n1127),
     .candidate(_n1128)
   );
-  ray_cell cell_51 (
+  ray_cell d7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2918,7 +2918,7 @@ module ray_array (
     .ray_out_7(_n1139),
     .candidate(_n1140)
   );
-  ray_cell cell_52 (
+  ray_cell e7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2943,7 +2943,7 @@ module ray_array (
     .ray_out_7(_n1151),
     .candidate(_n1152)
   );
-  ray_cell cell_53 (
+  ray_cell f7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2968,7 +2968,7 @@ module ray_array (
     .ray_out_7(_n1163),
     .candidate(_n1164)
   );
-  ray_cell cell_54 (
+  ray_cell g7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -2993,7 +2993,7 @@ module ray_array (
     .ray_out_7(_n1175),
     .candidate(_n1176)
   );
-  ray_cell cell_55 (
+  ray_cell h7 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3018,7 +3018,7 @@ module ray_array (
     .ray_out_7(_n1187),
     .candidate(_n1188)
   );
-  ray_cell cell_56 (
+  ray_cell a8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3043,7 +3043,7 @@ module ray_array (
     .ray_out_7(_n1199),
     .candidate(_n1200)
   );
-  ray_cell cell_57 (
+  ray_cell b8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3068,7 +3068,7 @@ module ray_array (
     .ray_out_7(_n1211),
     .candidate(_n1212)
   );
-  ray_cell cell_58 (
+  ray_cell c8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3093,7 +3093,7 @@ module ray_array (
     .ray_out_7(_n1223),
     .candidate(_n1224)
   );
-  ray_cell cell_59 (
+  ray_cell d8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3118,7 +3118,7 @@ module ray_array (
     .ray_out_7(_n1235),
     .candidate(_n1236)
   );
-  ray_cell cell_60 (
+  ray_cell e8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3143,7 +3143,7 @@ module ray_array (
     .ray_out_7(_n1247),
     .candidate(_n1248)
   );
-  ray_cell cell_61 (
+  ray_cell f8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3168,7 +3168,7 @@ module ray_array (
     .ray_out_7(_n1259),
     .candidate(_n1260)
   );
-  ray_cell cell_62 (
+  ray_cell g8 (
     .clk(clk),
     .rst(rst),
     .load(load),
@@ -3193,7 +3193,7 @@ module ray_array (
     .ray_out_7(_n1271),
     .candidate(_n1272)
   );
-  ray_cell cell_63 (
+  ray_cell h8 (
     .clk(clk),
     .rst(rst),
     .load(load),

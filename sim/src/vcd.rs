@@ -2,13 +2,21 @@
 //! port, register and named internal signal as a variable of its module's scope, plus
 //! the clock. Opens in GTKWave or Surfer.
 //!
+//! Each name is declared once per scope: the simulator may know one signal under the
+//! same name twice (an input port and the wire that carries it), and readers that look
+//! signals up by name (vcdvcd, pyvcd) reject or mix up such duplicates. A repeated name
+//! is written once, with its first value source. Built with
+//! [`Waveform::with_design`], registers are declared as `reg` and everything else as
+//! `wire`, as a Verilog simulator's dump shows them.
+//!
 //! Cycle `c` is drawn from time `10 c` (inputs applied, logic settled, clock low) to
 //! `10 c + 5` (rising edge); register updates show at `10 (c + 1)`.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 
 use hw::Bits;
-use vcd::{IdCode, TimescaleUnit, Value};
+use vcd::{IdCode, TimescaleUnit, Value, VarType};
 
 use crate::engine::Simulator;
 
@@ -49,20 +57,43 @@ impl Probe for Simulator {
 pub struct Waveform<W: Write> {
     writer: vcd::Writer<W>,
     clk: IdCode,
-    ids: Vec<IdCode>,
+    /// The variable of each named signal; `None` for a repeated name (not written).
+    ids: Vec<Option<IdCode>>,
     last: Vec<Option<Bits>>,
     buf: Vec<Bits>,
 }
 
 impl<W: Write> Waveform<W> {
-    /// Write the header (scopes and variables) for `sim`'s design.
+    /// Write the header (scopes and variables) for `sim`'s design, every signal
+    /// declared as a `wire`.
     pub fn new<S: Probe>(sim: &mut S, out: W) -> io::Result<Waveform<W>> {
+        Self::build(sim, out, &HashSet::new())
+    }
+
+    /// [`Waveform::new`] for `sim` built from `top`, with the registers of `top` (and of
+    /// its instances) declared as `reg`.
+    pub fn with_design<S: Probe>(sim: &mut S, top: &hw::Module, out: W) -> io::Result<Waveform<W>> {
+        let flat = crate::flat::FlatNetlist::new(top);
+        let registers: HashSet<(usize, String)> = flat
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, crate::flat::FlatKind::Reg { .. }))
+            .filter_map(|n| n.name.clone().map(|name| (n.scope, name)))
+            .collect();
+        Self::build(sim, out, &registers)
+    }
+
+    fn build<S: Probe>(
+        sim: &mut S,
+        out: W,
+        registers: &HashSet<(usize, String)>,
+    ) -> io::Result<Waveform<W>> {
         let mut writer = vcd::Writer::new(out);
         writer.version("antichip sim")?;
         writer.timescale(1, TimescaleUnit::NS)?;
         let scopes = sim.scopes();
         let named = sim.named_list();
-        let mut ids = vec![IdCode::FIRST; named.len()];
+        let mut ids = vec![None; named.len()];
         let mut clk = IdCode::FIRST;
         // Depth-first over the scope tree, children in creation order.
         fn visit<W: Write>(
@@ -70,26 +101,42 @@ impl<W: Write> Waveform<W> {
             s: usize,
             scopes: &[(String, Option<usize>)],
             named: &[(usize, String, u32)],
-            ids: &mut [IdCode],
+            registers: &HashSet<(usize, String)>,
+            ids: &mut [Option<IdCode>],
             clk: &mut IdCode,
         ) -> io::Result<()> {
             w.add_module(&scopes[s].0)?;
+            let mut declared = std::collections::HashSet::new();
             if s == 0 {
                 *clk = w.add_wire(1, "clk")?;
+                declared.insert("clk");
             }
             for (k, (scope, name, width)) in named.iter().enumerate() {
-                if *scope == s {
-                    ids[k] = w.add_wire(*width, name)?;
+                if *scope == s && declared.insert(name.as_str()) {
+                    let kind = if registers.contains(&(s, name.clone())) {
+                        VarType::Reg
+                    } else {
+                        VarType::Wire
+                    };
+                    ids[k] = Some(w.add_var(kind, *width, name, None)?);
                 }
             }
             for (c, (_, parent)) in scopes.iter().enumerate() {
                 if *parent == Some(s) {
-                    visit(w, c, scopes, named, ids, clk)?;
+                    visit(w, c, scopes, named, registers, ids, clk)?;
                 }
             }
             w.upscope()
         }
-        visit(&mut writer, 0, &scopes, &named, &mut ids, &mut clk)?;
+        visit(
+            &mut writer,
+            0,
+            &scopes,
+            &named,
+            registers,
+            &mut ids,
+            &mut clk,
+        )?;
         writer.enddefinitions()?;
         let n = ids.len();
         Ok(Waveform {
@@ -107,17 +154,20 @@ impl<W: Write> Waveform<W> {
         self.writer.timestamp(cycle * 10)?;
         self.writer.change_scalar(self.clk, Value::V0)?;
         for (k, v) in self.buf.iter().enumerate() {
+            let Some(id) = self.ids[k] else {
+                continue;
+            };
             if self.last[k].as_ref() == Some(v) {
                 continue;
             }
             if v.width() == 1 {
                 let bit = if v.bit(0) { Value::V1 } else { Value::V0 };
-                self.writer.change_scalar(self.ids[k], bit)?;
+                self.writer.change_scalar(id, bit)?;
             } else {
                 let bits = (0..v.width())
                     .rev()
                     .map(|i| if v.bit(i) { Value::V1 } else { Value::V0 });
-                self.writer.change_vector(self.ids[k], bits)?;
+                self.writer.change_vector(id, bits)?;
             }
             self.last[k] = Some(v.clone());
         }

@@ -41,7 +41,7 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
         },
     )
     .unwrap();
-    let mut w = Waveform::new(&mut s, Vec::new()).unwrap();
+    let mut w = Waveform::with_design(&mut s, &m, Vec::new()).unwrap();
     let load = s.input("load").unwrap();
     let occ = s.input("occ").unwrap();
     let slider = s.input("slider").unwrap();
@@ -60,8 +60,8 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
         &["ray_array", "clk"][..],
         &["ray_array", "occ"],
         &["ray_array", "victim_q"],
-        &["ray_array", "cell_0", "slider"],
-        &["ray_array", "cell_0", "vacant"],
+        &["ray_array", "a1", "slider"],
+        &["ray_array", "a1", "vacant"],
         &["ray_array", "arbiter", "l0_0", "lo_any"],
     ] {
         assert!(header.find_var(path).is_some(), "missing {path:?}");
@@ -70,6 +70,28 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
         .filter(|c| matches!(c, Ok(vcd::Command::ChangeScalar(..))))
         .count();
     assert!(changes > 100);
-    assert_eq!(s.peek("cell_0.slider").unwrap().low_u64(), 1);
-    assert_eq!(s.peek("cell_1.vacant").unwrap().low_u64(), 0);
+    // Every name once per scope: readers that look signals up by name need no guess.
+    let mut seen = std::collections::HashSet::new();
+    fn walk(items: &[vcd::ScopeItem], path: &str, seen: &mut std::collections::HashSet<String>) {
+        for item in items {
+            match item {
+                vcd::ScopeItem::Var(v) => {
+                    let full = format!("{path}.{}", v.reference);
+                    assert!(seen.insert(full.clone()), "{full} declared twice");
+                }
+                vcd::ScopeItem::Scope(s) => {
+                    walk(&s.items, &format!("{path}.{}", s.identifier), seen)
+                }
+                _ => {}
+            }
+        }
+    }
+    walk(&header.items, "", &mut seen);
+    assert!(seen.contains(".ray_array.load") && seen.contains(".ray_array.h8.vacant"));
+    // Registers are `reg`, the rest `wire`.
+    let kind = |path: &[&str]| header.find_var(path).unwrap().var_type;
+    assert_eq!(kind(&["ray_array", "victim_q"]), vcd::VarType::Reg);
+    assert_eq!(kind(&["ray_array", "occ"]), vcd::VarType::Wire);
+    assert_eq!(s.peek("a1.slider").unwrap().low_u64(), 1);
+    assert_eq!(s.peek("b1.vacant").unwrap().low_u64(), 0);
 }

@@ -142,7 +142,7 @@ pub fn record_vcd(m: &Module, stim: &Stimulus, path: &std::path::Path) -> Result
         },
     )?;
     let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
-    let mut w = sim::Waveform::new(&mut s, file).map_err(io)?;
+    let mut w = sim::Waveform::with_design(&mut s, m, file).map_err(io)?;
     let ins: Vec<_> = stim
         .inputs
         .iter()

@@ -3,11 +3,10 @@
 
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use host::alphamove::{
-    Ranking, ReachConfig, Target, Variant, middle_index, pgn, random_target, reach, selfplay,
-    sorted_moves, write_pgn,
+    Ranking, ReachConfig, ReachError, Target, Variant, middle_index, pgn, random_target, reach,
+    selfplay, sorted_moves, write_pgn,
 };
 use host::rules::Color;
 
@@ -42,8 +41,10 @@ enum AlphaMoveCommand {
     ///
     /// From the start position, White always plays AlphaMove's move and the search
     /// chooses Black's; prints the first line found that reaches the target board and
-    /// how many positions were expanded. Exits with 1 when the target is malformed, can
-    /// never occur, or is not reached within --limit expansions.
+    /// how many positions were expanded. Exits with 2 when the target is malformed or
+    /// can never occur (its placement is impossible, or every line was followed to its
+    /// end without reaching it), and with 1 when it is not reached within --limit
+    /// expansions (it may be farther: raise --limit).
     Reach {
         /// The board as a FEN piece-placement field, e.g. the comic's
         /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.
@@ -52,15 +53,17 @@ enum AlphaMoveCommand {
         /// The rules of the game (White plays AlphaMove by them).
         #[arg(long, value_enum, default_value_t = VariantArg::Chess)]
         variant: VariantArg,
-        /// Give up after this many expansions (each keeps about 40 boards in memory, some
-        /// 100 bytes each).
-        #[arg(long, default_value_t = 20_000)]
-        limit: usize,
-        /// Rank boards by the seed's fitness (wrong squares x plies) instead of the
+        /// Give up after this many expansions, 1 to 10,000,000 (each keeps about 40
+        /// boards in memory, some 100 bytes each; 20,000 take about a second).
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        limit: u64,
+        /// Rank boards by the reference program's fitness (wrong squares x plies: the
+        /// AlphaMove write-up the project started from) instead of the
         /// informed distance heuristic.
         #[arg(long)]
         seed_fitness: bool,
-        /// Follow only the seed's hand-written likely moves (written for the comic board).
+        /// Follow only the reference program's hand-written likely moves (written for
+        /// the comic board).
         #[arg(long)]
         seed_lists: bool,
     },
@@ -84,14 +87,22 @@ impl From<VariantArg> for Variant {
 pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
     match args.command {
         AlphaMoveCommand::Selfplay { variant, fen } => {
-            let game = selfplay(variant.into(), fen.as_deref())
-                .with_context(|| format!("--fen \"{}\"", fen.as_deref().unwrap_or("")))?;
+            let game = selfplay(variant.into(), fen.as_deref()).map_err(|e| {
+                super::input::bad_input(format!(
+                    "--fen \"{}\": {e:#}",
+                    fen.as_deref().unwrap_or("")
+                ))
+            })?;
             print!("{}", write_pgn(&game));
             Ok(0)
         }
         AlphaMoveCommand::Moves { variant, fen } => {
-            let sans = sorted_moves(variant.into(), fen.as_deref())
-                .with_context(|| format!("--fen \"{}\"", fen.as_deref().unwrap_or("")))?;
+            let sans = sorted_moves(variant.into(), fen.as_deref()).map_err(|e| {
+                super::input::bad_input(format!(
+                    "--fen \"{}\": {e:#}",
+                    fen.as_deref().unwrap_or("")
+                ))
+            })?;
             if sans.is_empty() {
                 println!("no legal moves");
                 return Ok(0);
@@ -110,7 +121,8 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
             seed_fitness,
             seed_lists,
         } => {
-            let target = Target::parse_in(&target, variant.into())?;
+            let target = Target::parse_in(&target, variant.into())
+                .map_err(|e| super::input::bad_input(e.to_string()))?;
             let config = ReachConfig {
                 ranking: if seed_fitness {
                     Ranking::Seed
@@ -118,11 +130,14 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
                     Ranking::Informed
                 },
                 seed_lists,
-                limit,
+                limit: limit as usize,
                 ..ReachConfig::default()
             };
             let start = Instant::now();
-            let found = reach(&target, &config)?;
+            let found = reach(&target, &config).map_err(|e| match e {
+                ReachError::Exhausted { .. } => super::input::bad_input(e.to_string()),
+                ReachError::Limit { .. } => anyhow::Error::new(e),
+            })?;
             let elapsed = start.elapsed();
             println!("{}", pgn::movetext((1, Color::White), &found.sans, None));
             println!(
@@ -146,8 +161,8 @@ pub fn bench(runs: usize, limit: usize, random: u64, random_limit: usize) -> any
     );
     let searches = [
         ("informed heuristic, no lists", Ranking::Informed, false),
-        ("seed fitness with its lists", Ranking::Seed, true),
-        ("seed fitness without lists", Ranking::Seed, false),
+        ("reference fitness with its lists", Ranking::Seed, true),
+        ("reference fitness without lists", Ranking::Seed, false),
     ];
     for (name, ranking, seed_lists) in searches {
         let config = ReachConfig {

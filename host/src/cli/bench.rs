@@ -24,50 +24,51 @@ enum BenchKind {
     /// The move-generator chip: cycles per generated move on a random corpus, modeled
     /// moves/s at the FPGA Fmax and at Deep Blue's clock, and measured simulation speed.
     Chip {
-        /// Positions of the random corpus.
-        #[arg(long, default_value_t = 3000)]
-        positions: usize,
+        /// Positions of the random corpus (1 to 1,000,000).
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        positions: u64,
         /// Seed of the random corpus.
         #[arg(long, default_value_t = 4)]
         seed: u64,
-        /// Number of timed runs (the median is reported).
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
-        /// FPGA report written by `antichip chip fpga`.
-        #[arg(long, default_value = super::bench_chip::FPGA_REPORT)]
-        report: std::path::PathBuf,
+        /// Number of timed runs (the median is reported), 1 to 1000.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        runs: u64,
+        /// FPGA report written by `antichip chip fpga` [default:
+        /// build/fpga/movegen/report.json, which may be absent].
+        #[arg(long)]
+        report: Option<std::path::PathBuf>,
     },
     /// The search on a fixed set of positions to a fixed depth (the default): total
     /// nodes, the search's signature, and nodes per second.
     Search {
-        /// Nominal depth in plies.
-        #[arg(long, default_value_t = super::bench_engine::SEARCH_DEPTH)]
+        /// Nominal depth in plies, 1 to 32.
+        #[arg(long, default_value_t = super::bench_engine::SEARCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=32))]
         depth: u32,
-        /// Number of timed runs (the median is reported).
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
+        /// Number of timed runs (the median is reported), 1 to 1000.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        runs: u64,
         #[command(flatten)]
         engine: EngineArgs,
     },
     /// The solver on random positions with 1 and more threads: time and speed-up.
     Solve {
-        /// Number of random positions.
-        #[arg(long, default_value_t = 200)]
-        count: usize,
-        /// Longest win looked for, in moves.
-        #[arg(long, default_value_t = 5)]
+        /// Number of random positions, 1 to 100,000.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Longest win looked for, in moves (1 to 50, as for `solve`).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
         max_moves: u32,
-        /// Thread counts to compare, the first being the baseline.
-        #[arg(long, value_delimiter = ',', default_value = "1,2")]
-        jobs: Vec<usize>,
-        /// Number of timed runs per thread count (the median is reported).
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
+        /// Thread counts to compare, the first being the baseline (each 1 to 1024).
+        #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u64).range(1..=1024))]
+        jobs: Vec<u64>,
+        /// Number of timed runs per thread count (the median is reported), 1 to 1000.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        runs: u64,
     },
     /// Search nodes per second against fairy-stockfish, same positions, same time each.
     Fairy {
-        /// Thinking time per position and engine, in milliseconds.
-        #[arg(long, default_value_t = 1000)]
+        /// Thinking time per position and engine, in milliseconds (1 to 3,600,000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
         movetime: u64,
         #[command(flatten)]
         engine: EngineArgs,
@@ -75,44 +76,62 @@ enum BenchKind {
     /// Singular extensions on and off: nodes and solve rate on the forced wins among
     /// the random positions.
     Singular {
-        /// Nominal search depths in plies, each run with the extensions on and off.
-        #[arg(long, value_delimiter = ',', default_value = "4,6,8")]
+        /// Nominal search depths in plies (each 1 to 32), each run with the extensions
+        /// on and off.
+        #[arg(long, value_delimiter = ',', default_value = "4,6,8", value_parser = clap::value_parser!(u32).range(1..=32))]
         depth: Vec<u32>,
-        /// Number of random positions the suite is drawn from.
-        #[arg(long, default_value_t = 200)]
-        count: usize,
-        /// Take the suite from a file of `antichip solve` answers (FEN, TAB, K, TAB,
-        /// move) instead: its wins.
+        /// Number of random positions the suite is drawn from, 1 to 100,000.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Take the suite from a file instead: the wins of `antichip solve` answers
+        /// (FEN, TAB, K, TAB, move), or EPD lines with a `dm K` operation.
         #[arg(long)]
         suite: Option<std::path::PathBuf>,
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Time control: how late the UCI engine answers after its budget (`go movetime`,
+    /// a clock with increment, `stop`), as p50/p99/max over many searches on varied
+    /// positions. About a minute for 1,000 searches.
+    Time {
+        /// Number of searches (the budgets rotate: movetime, clock, stop).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        searches: u64,
+        /// Number of distinct positions they cycle through.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        positions: u64,
+        /// Seed of the budgets drawn.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
-        /// Perft depth.
-        #[arg(long, default_value_t = 5)]
+        /// Perft depth, 1 to 8 (7 takes about 20 s).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=8))]
         depth: u32,
-        /// Number of timed runs (the median is reported).
-        #[arg(long, default_value_t = 7)]
-        runs: usize,
+        /// Number of timed runs (the median is reported), 1 to 1000.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        runs: u64,
     },
     /// AlphaMove's comic search: median time and expansions to reach the xkcd 3045 board
-    /// with the informed heuristic, the seed's fitness with its lists, and without them.
+    /// with the informed heuristic, the reference program's fitness with its hand-written
+    /// lists, and without them.
     Alphamove {
-        /// Number of timed runs per search (the median is reported).
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
-        /// Expansion limit for each search.
-        #[arg(long, default_value_t = 20_000)]
-        limit: usize,
+        /// Number of timed runs per search (the median is reported), 1 to 1000.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        runs: u64,
+        /// Expansion limit for each search, 1 to 10,000,000.
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        limit: u64,
         /// Also run the informed search once on this many boards reached by random
-        /// Black lines (seeds 0..N).
-        #[arg(long, default_value_t = 20)]
+        /// Black lines (seeds 0..N), 0 to 100,000.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=100_000))]
         random: u64,
-        /// Expansion limit for each random board.
-        #[arg(long, default_value_t = 20_000)]
-        random_limit: usize,
+        /// Expansion limit for each random board, 1 to 10,000,000.
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        random_limit: u64,
     },
     /// Simulated cycles per second on a move-generator-sized netlist, beside Verilator.
     Sim {
@@ -121,12 +140,12 @@ enum BenchKind {
         /// cells) and `movegen`.
         #[arg(long)]
         block: Option<String>,
-        /// Cycles per timed run.
-        #[arg(long, default_value_t = 1_000_000)]
+        /// Cycles per timed run, 1 to 10^10.
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
         cycles: u64,
-        /// Number of timed runs (the median is reported).
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
+        /// Number of timed runs (the median is reported), 1 to 1000.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        runs: u64,
         /// Skip the Verilator peer (it needs a C++ build of about a minute).
         #[arg(long)]
         no_verilator: bool,
@@ -144,7 +163,18 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         },
     };
     match kind {
-        BenchKind::Perft { depth, runs } => bench_perft(depth, runs.max(1)),
+        BenchKind::Time {
+            searches,
+            positions,
+            seed,
+            engine: e,
+        } => super::bench_time::run(
+            searches as usize,
+            positions as usize,
+            seed,
+            &e.settings(SearchConfig::default())?,
+        ),
+        BenchKind::Perft { depth, runs } => bench_perft(depth, runs as usize),
         BenchKind::Sim {
             block,
             cycles,
@@ -156,7 +186,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
                 None => vec!["ray_array".to_string(), "movegen".to_string()],
             };
             for b in blocks {
-                super::bench_sim::bench_sim(&b, cycles.max(1), runs.max(1), !no_verilator)?;
+                super::bench_sim::bench_sim(&b, cycles, runs as usize, !no_verilator)?;
             }
             Ok(0)
         }
@@ -165,22 +195,25 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             seed,
             runs,
             report,
-        } => super::bench_chip::run(positions.max(1), seed, runs.max(1), &report),
+        } => super::bench_chip::run(positions as usize, seed, runs as usize, report.as_deref()),
         BenchKind::Search {
             depth,
             runs,
             engine: e,
-        } => engine::search(depth, runs.max(1), &e.settings(SearchConfig::default())?),
+        } => engine::search(depth, runs as usize, &e.settings(SearchConfig::default())?),
         BenchKind::Solve {
             count,
             max_moves,
             jobs,
             runs,
-        } => engine::solve(count, max_moves, &jobs, runs.max(1)),
+        } => {
+            let jobs: Vec<usize> = jobs.iter().map(|&j| j as usize).collect();
+            engine::solve(count as usize, max_moves, &jobs, runs as usize)
+        }
         BenchKind::Fairy {
             movetime,
             engine: e,
-        } => engine::fairy(movetime.max(1), &e.settings(SearchConfig::default())?),
+        } => engine::fairy(movetime, &e.settings(SearchConfig::default())?),
         BenchKind::Singular {
             depth,
             count,
@@ -189,7 +222,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         } => engine::singular(
             &e.settings(SearchConfig::default())?,
             &depth,
-            count,
+            count as usize,
             suite.as_deref(),
         ),
         BenchKind::Alphamove {
@@ -197,7 +230,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             limit,
             random,
             random_limit,
-        } => super::alphamove::bench(runs.max(1), limit, random, random_limit),
+        } => super::alphamove::bench(runs as usize, limit as usize, random, random_limit as usize),
     }
 }
 

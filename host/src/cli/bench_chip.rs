@@ -20,15 +20,45 @@ const DEEP_BLUE_MHZ: f64 = 24.0;
 /// Where `antichip chip fpga` writes its report by default.
 pub const FPGA_REPORT: &str = "build/fpga/movegen/report.json";
 
-/// Fmax and LUT4 count from an FPGA report, if there is a readable one.
-pub fn fpga_fmax(path: &Path) -> Option<(f64, u64)> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let report: testbench::FpgaReport = serde_json::from_str(&text).ok()?;
-    Some((report.fmax_mhz?, report.lut4))
+/// Fmax and LUT4 count from an FPGA report: `None` when there is no file at `path`
+/// (or the report has no Fmax); an error when the file is there but cannot be read or
+/// is not a report.
+pub fn fpga_fmax(path: &Path) -> anyhow::Result<Option<(f64, u64)>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(anyhow::anyhow!(
+                "cannot read FPGA report {}: {e}",
+                path.display()
+            ));
+        }
+    };
+    let report: testbench::FpgaReport = serde_json::from_str(&text).map_err(|e| {
+        super::input::bad_input(format!(
+            "{} is not an FPGA report as `antichip chip fpga` writes: {e}",
+            path.display()
+        ))
+    })?;
+    Ok(report.fmax_mhz.map(|f| (f, report.lut4)))
 }
 
-/// Runs the chip benchmark on `positions` random-game positions.
-pub fn run(positions: usize, seed: u64, runs: usize, report: &Path) -> anyhow::Result<u8> {
+/// Runs the chip benchmark on `positions` random-game positions. `report` is the FPGA
+/// report given with `--report` (it must then be there); the default one may be absent.
+pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> anyhow::Result<u8> {
+    let fmax = match report {
+        Some(path) => {
+            if !path.exists() {
+                return Err(super::input::bad_input(format!(
+                    "--report {}: no such file (`antichip chip fpga` writes {FPGA_REPORT})",
+                    path.display()
+                )));
+            }
+            fpga_fmax(path)?
+        }
+        None => fpga_fmax(Path::new(FPGA_REPORT))?,
+    };
+    let report = report.unwrap_or(Path::new(FPGA_REPORT));
     let corpus: Vec<Position> = random_positions(seed, positions);
     let boards: Vec<Board> = corpus.iter().map(board_of).collect();
     let mut model = Chip::model(Config::default());
@@ -39,7 +69,7 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: &Path) -> anyhow::R
     };
     let off = measure(&mut model, &boards, off_config)?;
     println!(
-        "move-generator chip on {} positions of random games (seed {seed}): {} moves",
+        "move-generator chip on {} positions of random games (random seed {seed}): {} moves",
         boards.len(),
         on.moves
     );
@@ -49,7 +79,7 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: &Path) -> anyhow::R
         off.cycles_per_move()
     );
     let cpm = on.cycles_per_move();
-    match fpga_fmax(report) {
+    match fmax {
         Some((fmax, lut4)) => println!(
             "  modeled at Fmax {fmax:.1} MHz (nextpnr, iCE40 HX8K, {lut4} LUT4; {}): {:.1} M moves/s",
             report.display(),

@@ -34,7 +34,7 @@ pub const SEARCH_POSITIONS: [&str; 10] = [
 ];
 
 /// Seed of the random positions of `bench solve` and `bench singular` (up to 8 pieces a
-/// side, as seed 000's "reasonably small number of pieces").
+/// side, as Khoma and Safin's solver paper's "reasonably small number of pieces").
 pub const RANDOM_SEED: u64 = 2019;
 
 fn random_positions(count: usize) -> Vec<Position> {
@@ -144,7 +144,7 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
         t.as_secs_f64(),
         total as f64 / t.as_secs_f64()
     );
-    if let Some(cpu) = cpu {
+    if let Some(cpu) = cpu.filter(|&c| c > 0.0) {
         println!(
             "CPU time: mean {cpu:.3} s per run = {:.0} nodes per CPU second (the machine may be shared)",
             total as f64 / cpu
@@ -217,7 +217,7 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
         );
     }
     println!(
-        "  seed 000 (approximate solver, 8-core machine of 2019): 116.6 s at J=1, 35.1 s at J=8"
+        "  Khoma and Safin's solver (2019; approximate, 8-core machine): 116.6 s at J=1, 35.1 s at J=8"
     );
     Ok(0)
 }
@@ -288,12 +288,28 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// The wins of a file of `antichip solve` answers, with their K.
+/// The wins of a file of `antichip solve` answers, or of EPD lines with `dm K`, with
+/// their K.
 fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut suite = Vec::new();
     for (i, line) in text.lines().enumerate() {
+        if !line.contains('\t') {
+            // An EPD line: its dm operation is the K to find.
+            let Some(parsed) = host::positions::batch::parse_line(i + 1, line.as_bytes()) else {
+                continue;
+            };
+            let parsed =
+                parsed.map_err(|e| super::input::bad_input(format!("{} {e}", path.display())))?;
+            let dm = host::positions::epd::operands(&parsed.operations, "dm")
+                .and_then(|o| o.first())
+                .and_then(|k| k.parse::<u32>().ok());
+            if let Some(k) = dm.filter(|&k| k > 0) {
+                suite.push((parsed.position, k));
+            }
+            continue;
+        }
         let fields: Vec<&str> = line.split('\t').collect();
         let [fen, k, _] = fields[..] else {
             bail!(

@@ -188,10 +188,11 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
     } else {
         let Some(b) = hw::find(block) else {
             let known: Vec<&str> = hw::catalog().iter().map(|b| b.name).collect();
-            anyhow::bail!(
-                "unknown block `{block}`; blocks: movegen, {}",
+            return Err(super::input::bad_input(format!(
+                "unknown block `{}`; blocks: movegen, {}",
+                host::rules::printable(block),
                 known.join(", ")
-            );
+            )));
         };
         let m = (b.build)()?;
         let table = testbench::speed::stimulus_table(&m, 1024, 1);

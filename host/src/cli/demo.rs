@@ -1,6 +1,6 @@
 //! `antichip demo`: the main job on a built-in default. One position goes through the
 //! simulated move-generator chip (moves checked against the rules, cycles with and
-//! without the seed's shortcuts, a VCD waveform) and through the exact solver; the
+//! without the four shortcuts of Kumaresh et al.'s chip, a VCD waveform) and through the exact solver; the
 //! winning line is then replayed through the chip, and the chip's modeled time is set
 //! beside the measured time of software move generation on the same positions.
 
@@ -18,16 +18,19 @@ use testbench::chip::movegen::stimulus as movegen_stimulus;
 
 use super::measure::median;
 
-/// The default position: seed 000's sample, a win in 4 for White.
+/// The default position: the sample of Khoma and Safin's Antichess Solver (2019), a win
+/// in 4 for White.
 pub const DEFAULT_FEN: &str = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1";
 
 /// Deep Blue's chip clock, the reference for modeled time.
 const REFERENCE_MHZ: f64 = 24.0;
 
-/// Run the chip and the solver on one position (default: seed 000's win in 4).
+/// Run the chip and the solver on one position (default: a win in 4 for White, the
+/// sample of Khoma and Safin's Antichess Solver, 2019). About 2 seconds.
 ///
 /// Loads the position into the simulated move-generator netlist, checks its moves
-/// against the rules, counts cycles with and without the seed's shortcuts, writes a VCD
+/// against the rules, counts cycles with and without the four shortcuts of the chip
+/// paper (Kumaresh et al., "Parallelizing Special-Purpose Hardware ..."), writes a VCD
 /// waveform, solves the position exactly, replays the winning line through the chip,
 /// and compares the chip's modeled time with measured software move generation.
 #[derive(Args)]
@@ -35,8 +38,8 @@ pub struct DemoArgs {
     /// The position (FEN or EPD).
     #[arg(long, default_value = DEFAULT_FEN)]
     fen: String,
-    /// Longest win looked for, in moves of the side to move.
-    #[arg(long, default_value_t = 5)]
+    /// Longest win looked for, in moves of the side to move (1 to 50, as for `solve`).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
     max_moves: u32,
     /// Where the waveform of the chip's first generation goes.
     #[arg(long, default_value = "waveforms/demo.vcd")]
@@ -44,11 +47,7 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
-    let (pos, warnings) = Position::from_fen(&args.fen)
-        .map_err(|e| anyhow::anyhow!("--fen \"{}\": {e}", args.fen))?;
-    for w in warnings {
-        eprintln!("warning: --fen: {w}");
-    }
+    let pos = super::input::fen_option("--fen", &args.fen)?;
     println!("antichip demo on {}\n", pos.to_fen());
     println!("{pos}\n");
 
@@ -76,7 +75,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         "  in emission order: {}",
         moves.iter().map(uci).collect::<Vec<_>>().join(" ")
     );
-    println!("  without the seed's shortcuts: {plain_cycles} cycles");
+    println!("  without the four shortcuts (all off): {plain_cycles} cycles");
     let module = generator(false)?;
     let stimulus = movegen_stimulus(&module, &[board_of(&pos)], Config::default());
     testbench::record_vcd(&module, &stimulus, &args.vcd)?;
@@ -155,13 +154,18 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         1e3 / REFERENCE_MHZ
     );
     let report = std::path::Path::new(super::bench_chip::FPGA_REPORT);
-    if let Some((fmax, _)) = super::bench_chip::fpga_fmax(report) {
-        println!(
+    match super::bench_chip::fpga_fmax(report) {
+        Ok(Some((fmax, _))) => println!(
             "            {total_cycles} cycles x {:.1} ns = {:.2} us (modeled at this design's Fmax on the iCE40 HX8K, {fmax:.1} MHz, from {})",
             1e3 / fmax,
             total_cycles as f64 / fmax,
             report.display()
-        );
+        ),
+        Ok(None) => println!(
+            "            (at this design's Fmax: run `antichip chip fpga` first, about 10 minutes, to measure it into {})",
+            report.display()
+        ),
+        Err(e) => println!("            (no Fmax figure: {e:#})"),
     }
     println!(
         "  software: {:.2} us for the same move lists (measured: shakmaty on one core, median of 101 runs)",

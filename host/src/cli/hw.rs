@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use hw::Block;
 
@@ -17,8 +17,9 @@ pub struct HwArgs {
 
 #[derive(Subcommand)]
 enum HwCommand {
-    /// Write the Verilog of BLOCK into DIR, one `<module>.v` per distinct module (every
-    /// block, each in `DIR/<block>/`, when no block is named).
+    /// Write the Verilog of BLOCK into the --out directory, one `<module>.v` per distinct
+    /// module (every block, each in a subdirectory named after it, when no block is
+    /// named).
     Verilog {
         /// Output directory (created if missing).
         #[arg(long)]
@@ -37,7 +38,8 @@ enum HwCommand {
         /// Print the report as JSON instead of a table.
         #[arg(long)]
         json: bool,
-        /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
+        /// Placement seeds to try (1, 2, ... up to 32); the bitstream is the fastest
+        /// placement's. About a minute per seed for the small blocks.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
     },
@@ -55,7 +57,11 @@ fn find(name: &str) -> anyhow::Result<Block> {
         Some(b) => Ok(b),
         None => {
             let known: Vec<&str> = hw::catalog().iter().map(|b| b.name).collect();
-            bail!("unknown block `{name}`; blocks: {}", known.join(", "))
+            Err(super::input::bad_input(format!(
+                "unknown block `{}`; blocks: {}",
+                host::rules::printable(name),
+                known.join(", ")
+            )))
         }
     }
 }

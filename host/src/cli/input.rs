@@ -23,6 +23,43 @@ pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
     }
 }
 
+/// An error in what the user gave (an argument, a FEN, a file's content) rather than a
+/// failure to run: `main` exits with status 2 for it, as clap does for bad arguments.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// Bad input: an error that makes `main` exit with status 2.
+pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(message.into()))
+}
+
+/// Reads the position of a `--fen` option (6 fields, or 4 of EPD; castling rights are
+/// dropped with a warning on stderr). A bad FEN is [`BadInput`] naming the option.
+pub fn fen_option(option: &str, text: &str) -> anyhow::Result<host::rules::Position> {
+    let (pos, warnings) = host::rules::Position::from_fen(text)
+        .map_err(|e| bad_input(format!("{option} \"{text}\": {e}")))?;
+    for w in warnings {
+        eprintln!("warning: {option}: {w}");
+    }
+    Ok(pos)
+}
+
+/// An error and its causes on one line, as `main` prints it: a cause already spelled
+/// out by the message before it (an OS error quoted by its context) is not repeated,
+/// and control characters (NUL, ESC) are escaped.
+pub fn message(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if parts.last().is_some_and(|last| last.ends_with(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    host::rules::printable(&parts.join(": "))
+}
+
 /// The exit status of a command whose reader closed its output early (`antichip moves
 /// FILE | head`): the shell's SIGPIPE status, 141, as `main` gives `println!` users,
 /// with no error message.

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bench_chip;
 pub mod bench_engine;
 pub mod bench_sim;
+pub mod bench_time;
 pub mod chip;
 pub mod demo;
 pub mod engine;

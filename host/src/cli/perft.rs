@@ -7,10 +7,14 @@ use host::rules::{Position, divide, perft, uci};
 use super::movegen::Movegen;
 
 /// Count the positions reachable in exactly N plies (perft).
+///
+/// The time grows about 20-fold per ply from the start position: depth 5 takes about
+/// 0.05 s, 6 about 1 s, 7 about 20 s (software, one core); the chip is about 100 times
+/// slower.
 #[derive(Args)]
 pub struct PerftArgs {
-    /// Depth in plies.
-    #[arg(long, short)]
+    /// Depth in plies, 0 to 16.
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(0..=16))]
     depth: u32,
     /// Start from this FEN instead of the antichess start position.
     #[arg(long)]
@@ -27,14 +31,7 @@ pub struct PerftArgs {
 pub fn run(args: PerftArgs) -> anyhow::Result<u8> {
     let pos = match &args.fen {
         None => Position::startpos(),
-        Some(text) => {
-            let (pos, warnings) =
-                Position::from_fen(text).map_err(|e| anyhow::anyhow!("--fen \"{text}\": {e}"))?;
-            for w in warnings {
-                eprintln!("warning: --fen: {w}");
-            }
-            pos
-        }
+        Some(text) => super::input::fen_option("--fen", text)?,
     };
     if args.movegen != Movegen::Software {
         let mut generator = args.movegen.build()?;

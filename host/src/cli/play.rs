@@ -3,7 +3,6 @@
 use std::io;
 use std::time::Duration;
 
-use anyhow::anyhow;
 use clap::Args;
 use host::engine::search::SearchConfig;
 use host::frontends::play::PlaySession;
@@ -18,37 +17,34 @@ use super::engine::EngineArgs;
 /// `fen`, `help`, `quit`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// Start from this FEN (it may be given as several words) instead of the start
-    /// position.
-    fen: Vec<String>,
-    /// Thinking time per `best` or `go`, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    /// Start from this position instead of the start position.
+    #[arg(long, conflicts_with = "words")]
+    fen: Option<String>,
+    /// The FEN may also be given without --fen, as one or several words.
+    #[arg(id = "words", hide = true)]
+    words: Vec<String>,
+    /// Thinking time per `best` or `go`, in milliseconds (1 to 3,600,000).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     movetime: u64,
-    /// Deepest search per `best` or `go` (plies).
-    #[arg(long, default_value_t = 64)]
+    /// Deepest search per `best` or `go`, in plies (1 to 128).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=128))]
     depth: u32,
     #[command(flatten)]
     engine: EngineArgs,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
-    let start = if args.fen.is_empty() {
-        Position::startpos()
-    } else {
-        let text = args.fen.join(" ");
-        let (pos, warnings) =
-            Position::from_fen(&text).map_err(|e| anyhow!("FEN \"{text}\": {e}"))?;
-        for w in warnings {
-            eprintln!("warning: FEN: {w}");
-        }
-        pos
+    let start = match (&args.fen, args.words.is_empty()) {
+        (Some(text), _) => super::input::fen_option("--fen", text)?,
+        (None, true) => Position::startpos(),
+        (None, false) => super::input::fen_option("FEN", &args.words.join(" "))?,
     };
     let searcher = args.engine.searcher(SearchConfig::default())?;
     let mut session = PlaySession::new(
         start,
         searcher,
-        Duration::from_millis(args.movetime.max(1)),
-        args.depth.max(1),
+        Duration::from_millis(args.movetime),
+        args.depth,
     );
     let mut out = io::stdout().lock();
     session.run(io::stdin().lock(), &mut out)?;

@@ -4,8 +4,9 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use host::engine::solver::{Verdict, solve_all};
+use host::engine::solver::{Solver, Verdict, move_wins_within, solve_all_within};
 use host::positions::batch::{BatchSummary, read_fen_lines};
+use host::positions::epd::operands;
 use host::rules::uci;
 
 use super::progress::Progress;
@@ -19,12 +20,23 @@ use super::progress::Progress;
 /// antichess; a side to move that has already won gets `0` and `-`. The search is exact
 /// (every move is examined). Bad lines are reported on stderr with their line number,
 /// the other lines are still answered, and the exit code is then 2.
+///
+/// EPD lines may carry `dm K` (a win in K), `bm` and `am` (moves in SAN or UCI): the
+/// answers are then scored against them on stderr, a `bm` counting when it wins as
+/// fast as the least K (any winning first move is right) and an `am` when it does not.
+///
+/// Time: most positions of up to 8 pieces a side take milliseconds for K <= 5, but the
+/// work grows steeply with K; --max-nodes bounds each position (`unknown` then).
 #[derive(Args)]
 pub struct SolveArgs {
-    /// Longest win looked for, in moves of the side to move.
+    /// Longest win looked for, in moves of the side to move (1 to 50).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
     max_moves: u32,
-    /// Positions solved in parallel (default: the number of cores).
+    /// Give up on a position after visiting this many positions (1 to 10^12): it is then
+    /// answered `unknown` and `-`. No limit when absent.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    max_nodes: Option<u64>,
+    /// Positions solved in parallel, 1 to 1024 (default: the number of cores).
     #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
     /// File of FEN lines; stdin when absent or '-'.
@@ -49,32 +61,92 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 lines.push(line);
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", host::rules::printable(&e.to_string()));
                 summary.failed += 1;
             }
         }
     }
     let positions: Vec<_> = lines.iter().map(|l| l.position.clone()).collect();
     let progress = Progress::new("solving", stderr.is_terminal(), positions.len());
-    let answers = solve_all(&positions, args.max_moves, jobs, &|done| {
+    let answers = solve_all_within(&positions, args.max_moves, args.max_nodes, jobs, &|done| {
         progress.update(done)
     })?;
     progress.finish();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut print = || -> io::Result<u8> {
-        for (line, answer) in lines.iter().zip(&answers) {
-            match answer.verdict {
-                Verdict::AlreadyWon => writeln!(out, "{}\t0\t-", line.fen)?,
-                Verdict::WinIn { moves, first } => {
-                    writeln!(out, "{}\t{moves}\t{}", line.fen, uci(&first))?
+        for (line, (verdict, _)) in lines.iter().zip(&answers) {
+            match verdict {
+                Some(Verdict::AlreadyWon) => writeln!(out, "{}\t0\t-", line.fen)?,
+                Some(Verdict::WinIn { moves, first }) => {
+                    writeln!(out, "{}\t{moves}\t{}", line.fen, uci(first))?
                 }
-                Verdict::NoWinWithin(_) => writeln!(out, "{}\tnone\t-", line.fen)?,
+                Some(Verdict::NoWinWithin(_)) => writeln!(out, "{}\tnone\t-", line.fen)?,
+                None => writeln!(out, "{}\tunknown\t-", line.fen)?,
             }
             summary.answered += 1;
         }
         out.flush()?;
         Ok(summary.exit_code())
     };
-    super::input::output_result(print())
+    let code = super::input::output_result(print())?;
+    let verdicts: Vec<Option<Verdict>> = answers.iter().map(|a| a.0).collect();
+    score_suite(&lines, &verdicts);
+    Ok(code)
+}
+
+/// Scores the answers against the lines' EPD `dm`, `bm` and `am` operations, on stderr:
+/// each miss, then the totals. Silent when no line has them.
+fn score_suite(lines: &[host::positions::batch::FenLine], verdicts: &[Option<Verdict>]) {
+    let (mut dm, mut bm, mut am) = ((0, 0), (0, 0), (0, 0));
+    let mut solver = Solver::new();
+    for (line, verdict) in lines.iter().zip(verdicts) {
+        let name = match operands(&line.operations, "id").and_then(|o| o.first()) {
+            Some(id) => format!("line {} ({})", line.line_no, host::rules::printable(id)),
+            None => format!("line {}", line.line_no),
+        };
+        let found = match verdict {
+            Some(Verdict::WinIn { moves, .. }) => Some(*moves),
+            _ => None,
+        };
+        let said =
+            |k: Option<u32>| k.map_or("no win found".to_string(), |k| format!("a win in {k}"));
+        if let Some(want) = operands(&line.operations, "dm").and_then(|o| o.first()) {
+            dm.1 += 1;
+            if want.parse::<u32>().ok() == found {
+                dm.0 += 1;
+            } else {
+                eprintln!("miss: {name}: dm {want}, the solver finds {}", said(found));
+            }
+        }
+        for (opcode, tally, wanted) in [("bm", &mut bm, true), ("am", &mut am, false)] {
+            let Some(moves) = operands(&line.operations, opcode) else {
+                continue;
+            };
+            tally.1 += 1;
+            let wins = |text: &String| match (line.position.parse_move(text), found) {
+                (Ok(m), Some(k)) => move_wins_within(&mut solver, &line.position, &m, k),
+                _ => false,
+            };
+            let right = if wanted {
+                moves.iter().any(wins)
+            } else {
+                found.is_some() && !moves.iter().any(wins)
+            };
+            if right {
+                tally.0 += 1;
+            } else {
+                eprintln!(
+                    "miss: {name}: {opcode} {}, the solver finds {}",
+                    moves.join(" "),
+                    said(found)
+                );
+            }
+        }
+    }
+    for (opcode, (right, total)) in [("dm", dm), ("bm", bm), ("am", am)] {
+        if total > 0 {
+            eprintln!("suite: {opcode} {right}/{total} right");
+        }
+    }
 }

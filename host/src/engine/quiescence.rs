@@ -9,7 +9,15 @@
 //!   (alpha-beta), because the side to move cannot decline;
 //! - a quiet position (no capture available) is evaluated statically.
 //!
-//! Captures only remove material, so the search always ends and no position repeats.
+//! Captures only remove material, so the search always ends and no position repeats;
+//! but one call can still visit millions of positions (a crowded board where every
+//! capture allows several answers), so the main search hands each call an [`Abort`]
+//! that the implementation polls: a search under a clock then answers on time.
+
+use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use crate::engine::eval::Evaluator;
 use crate::engine::score::{INFINITE, Score, win_at};
@@ -29,9 +37,118 @@ pub struct QResult {
     pub best_move: Option<Move>,
 }
 
+/// When a search must give up before it is done: a stop flag raised by another thread
+/// (UCI `stop`), a deadline, and a budget of positions (UCI `go nodes`). The main search
+/// builds one per search and passes it to every [`Quiescence::qsearch_within`] call.
+///
+/// An implementation calls [`Abort::spend`] for every position it visits (it is cheap:
+/// the clock is read every [`Abort::CLOCK_INTERVAL`] positions) or, if it counts in
+/// bigger steps, with the number visited since its last call; once it says true, it
+/// returns at once with any score: the caller sees [`Abort::fired`] and
+/// discards the result (and the iteration it was part of). An aborted call must not
+/// store what it found in tables it keeps across calls, since its values are not
+/// searched to the end.
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use host::engine::quiescence::Abort;
+///
+/// let abort = Abort::new(None, Some(Instant::now() - Duration::from_millis(1)));
+/// assert!(!abort.fired());
+/// assert!(abort.poll()); // the deadline has passed
+/// assert!(abort.fired()); // and it stays fired
+/// assert!(!Abort::never().poll());
+///
+/// let budget = Abort::never();
+/// budget.set_node_budget(Some(300));
+/// assert!(!budget.spend(299));
+/// assert!(budget.spend(1)); // the 300th position: the budget is spent
+/// ```
+#[derive(Debug, Default)]
+pub struct Abort {
+    stop: Option<Arc<AtomicBool>>,
+    deadline: Option<Instant>,
+    nodes_left: Cell<Option<u64>>,
+    since_clock: Cell<u64>,
+    fired: Cell<bool>,
+}
+
+impl Abort {
+    /// Fires when `stop` is raised or at `deadline`, whichever comes first.
+    pub fn new(stop: Option<Arc<AtomicBool>>, deadline: Option<Instant>) -> Self {
+        Abort {
+            stop,
+            deadline,
+            nodes_left: Cell::new(None),
+            since_clock: Cell::new(0),
+            fired: Cell::new(false),
+        }
+    }
+
+    /// Sets how many more positions may be searched (`None`: no limit). The main search
+    /// sets it before each call when a node limit is in force.
+    pub fn set_node_budget(&self, nodes: Option<u64>) {
+        self.nodes_left.set(nodes);
+    }
+
+    /// Positions between two readings of the clock and the stop flag by
+    /// [`Abort::spend`] (about 0.1 ms of software search).
+    pub const CLOCK_INTERVAL: u64 = 256;
+
+    /// Counts `nodes` more positions searched against the budget, and polls the clock
+    /// and the stop flag (see [`Abort::poll`]) every [`Abort::CLOCK_INTERVAL`]
+    /// positions; true once the search must give up.
+    pub fn spend(&self, nodes: u64) -> bool {
+        if let Some(left) = self.nodes_left.get() {
+            if nodes >= left {
+                self.nodes_left.set(Some(0));
+                self.fired.set(true);
+            } else {
+                self.nodes_left.set(Some(left - nodes));
+            }
+        }
+        let since = self.since_clock.get() + nodes;
+        if since >= Self::CLOCK_INTERVAL {
+            self.since_clock.set(0);
+            return self.poll();
+        }
+        self.since_clock.set(since);
+        self.fired.get()
+    }
+
+    /// An abort that never fires (a search limited by depth only).
+    pub fn never() -> Self {
+        Abort::default()
+    }
+
+    /// Checks the stop flag and the clock; true (from then on) once either says stop.
+    pub fn poll(&self) -> bool {
+        if !self.fired.get()
+            && (self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.fired.set(true);
+        }
+        self.fired.get()
+    }
+
+    /// True once [`Abort::poll`] has returned true: the search is over.
+    pub fn fired(&self) -> bool {
+        self.fired.get()
+    }
+}
+
 /// A quiescence searcher. The main search calls it at its horizon with the window
 /// (`alpha`, `beta`) and the distance `ply` from the root, so that decided scores carry
 /// their distance.
+///
+/// The main search calls [`Quiescence::qsearch_within`]; its provided body ignores the
+/// [`Abort`] and calls [`Quiescence::qsearch`]. An implementation whose one call can be
+/// long (anything that searches more than a few thousand positions per call) overrides
+/// it and polls the abort, or a search under a clock overshoots its time by that call.
 pub trait Quiescence: Send {
     /// A short name for reports (`software`, `chip`).
     fn name(&self) -> &'static str;
@@ -46,6 +163,20 @@ pub trait Quiescence: Send {
         beta: Score,
         ply: usize,
     ) -> anyhow::Result<QResult>;
+
+    /// [`Quiescence::qsearch`] that gives up early once `abort` fires (see [`Abort`]
+    /// for the contract). The provided body does not poll.
+    fn qsearch_within(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        let _ = abort;
+        self.qsearch(pos, alpha, beta, ply)
+    }
 }
 
 /// Which quiescence search runs at the horizon of the main search: the choice that
@@ -156,8 +287,12 @@ impl SoftwareQuiescence {
         beta: Score,
         ply: usize,
         nodes: &mut u64,
+        abort: &Abort,
     ) -> (Score, Option<Move>) {
         *nodes += 1;
+        if abort.spend(1) {
+            return (0, None);
+        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return (win_at(ply), None);
@@ -204,7 +339,11 @@ impl SoftwareQuiescence {
             .collect();
         kids.sort_by_key(|k| k.0);
         for (_, child, m) in &kids {
-            let score = -self.search(child, -beta, -alpha, ply + 1, nodes).0;
+            let score = -self.search(child, -beta, -alpha, ply + 1, nodes, abort).0;
+            if abort.fired() {
+                // Unfinished: nothing of it goes into the table.
+                return (0, None);
+            }
             if score > best {
                 best = score;
                 best_move = pack_move(m);
@@ -235,8 +374,19 @@ impl Quiescence for SoftwareQuiescence {
         beta: Score,
         ply: usize,
     ) -> anyhow::Result<QResult> {
+        self.qsearch_within(pos, alpha, beta, ply, &Abort::never())
+    }
+
+    fn qsearch_within(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
         let mut nodes = 0;
-        let (score, best_move) = self.search(pos, alpha, beta, ply, &mut nodes);
+        let (score, best_move) = self.search(pos, alpha, beta, ply, &mut nodes, abort);
         Ok(QResult {
             score,
             nodes,
@@ -270,6 +420,29 @@ mod tests {
         assert_eq!(r.score, win_at(2));
         assert_eq!(r.nodes, 3);
         assert_eq!(r.cycles, 0);
+    }
+
+    #[test]
+    fn a_spent_budget_ends_the_call_and_leaves_the_table_clean() {
+        // One call of about 100,000 positions (found among random games' positions;
+        // some reach over a million).
+        let fen = "rnbqkb1r/pppp1ppp/5n2/4P3/8/8/PPP1PPPP/RNBQKBNR w - - 1 3";
+        let pos = Position::from_fen_strict(fen).unwrap();
+        let full = q(fen);
+        assert!(full.nodes > 50_000, "{full:?}");
+        let mut quiescence = SoftwareQuiescence::default();
+        let abort = Abort::never();
+        abort.set_node_budget(Some(100));
+        let cut = quiescence
+            .qsearch_within(&pos, -INFINITE, INFINITE, 0, &abort)
+            .unwrap();
+        assert!(abort.fired());
+        assert_eq!(cut.nodes, 100);
+        // Nothing half-searched was kept (subtrees finished before the abort were, and
+        // save a few positions): the same searcher then finds the full answer.
+        let again = quiescence.qsearch(&pos, -INFINITE, INFINITE, 0).unwrap();
+        assert_eq!(again.score, full.score);
+        assert!(again.nodes <= full.nodes);
     }
 
     #[test]

@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{Quiescence, SoftwareQuiescence};
+use crate::engine::quiescence::{Abort, Quiescence, SoftwareQuiescence};
 use crate::engine::score::{INFINITE, MAX_PLY, Score, is_decisive, win_at};
 use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -99,6 +99,11 @@ fn plies_to_units(plies: f64) -> i32 {
 
 /// When to stop searching. With no limit at all the search runs to
 /// [`SearchConfig::max_depth`] or until the stop flag is raised.
+///
+/// The hard time and the stop flag are obeyed at once, even in the first iteration
+/// (the quiescence search polls them too): the move is then the best one the first
+/// iteration had found, or the first legal move. The node limit lets the first
+/// iteration complete, so that a node-limited search always plays a searched move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration (plies).
@@ -109,6 +114,12 @@ pub struct Limits {
     pub soft_time: Option<Duration>,
     /// Abort the current iteration after this much time.
     pub hard_time: Option<Duration>,
+    /// Search only these root moves (UCI `go searchmoves`); all legal moves when empty.
+    /// Moves that are not legal at the root are ignored.
+    pub searchmoves: Vec<Move>,
+    /// When the clock started (UCI: the moment `go` arrived, so that the time until the
+    /// search thread runs counts against the budget); the search's own start when `None`.
+    pub started: Option<Instant>,
 }
 
 /// A finished iteration, as reported to the caller (UCI prints it as `info`).
@@ -145,6 +156,9 @@ pub struct SearchResult {
     pub forced_extensions: u64,
     /// All nodes searched, including an iteration cut short by a limit.
     pub total_nodes: u64,
+    /// True when a limit (time, nodes, stop) cut an iteration short; `total_nodes` then
+    /// counts more than `last.nodes`.
+    pub aborted: bool,
     /// Wall time of the whole search.
     pub elapsed: Duration,
 }
@@ -167,7 +181,9 @@ pub struct Searcher {
     aborted: bool,
     node_limit: Option<u64>,
     next_poll: u64,
-    hard_deadline: Option<Instant>,
+    abort: Abort,
+    root_filter: Vec<Move>,
+    root_best: Option<Move>,
     singular_extensions: u64,
     forced_extensions: u64,
 }
@@ -193,7 +209,9 @@ impl Searcher {
             aborted: false,
             node_limit: None,
             next_poll: 0,
-            hard_deadline: None,
+            abort: Abort::never(),
+            root_filter: Vec::new(),
+            root_best: None,
             singular_extensions: 0,
             forced_extensions: 0,
         }
@@ -214,8 +232,9 @@ impl Searcher {
         self.quiescence.name()
     }
 
-    /// A flag that, once raised, makes the running search return as soon as it has a
-    /// completed iteration. The caller lowers it before the next search.
+    /// A flag that, once raised, makes the running search return at once (with the
+    /// last completed iteration's move, or the best the first iteration had found). The
+    /// caller lowers it before the next search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -253,7 +272,7 @@ impl Searcher {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> anyhow::Result<SearchResult> {
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         self.tt.new_search();
         self.killers.fill([0; 2]);
         for h in &mut self.history {
@@ -269,8 +288,13 @@ impl Searcher {
         self.singular_extensions = 0;
         self.forced_extensions = 0;
         self.node_limit = limits.nodes;
-        self.next_poll = 1024;
-        self.hard_deadline = limits.hard_time.map(|t| start + t);
+        self.next_poll = 0; // the first node checks, so that a search asked to stop does not start
+        self.abort = Abort::new(
+            Some(Arc::clone(&self.stop)),
+            // A time too far away to add to the clock is no deadline.
+            limits.hard_time.and_then(|t| start.checked_add(t)),
+        );
+        self.root_best = None;
 
         let mut last = Iteration {
             depth: 0,
@@ -283,7 +307,17 @@ impl Searcher {
             pv: Vec::new(),
         };
         let root_moves = pos.legal_moves();
-        let Some(&fallback) = root_moves.first() else {
+        self.root_filter = limits
+            .searchmoves
+            .iter()
+            .filter(|m| root_moves.contains(m))
+            .copied()
+            .collect();
+        let first_move = match self.root_filter.first() {
+            Some(m) => Some(*m),
+            None => root_moves.first().copied(),
+        };
+        let Some(fallback) = first_move else {
             last.score = win_at(0);
             return Ok(self.result(None, last, start));
         };
@@ -294,6 +328,7 @@ impl Searcher {
         let mut best_move = None;
         for depth in 1..=max_depth {
             self.root_depth = depth;
+            self.root_best = None;
             let mut pv = Vec::new();
             let score = self.negamax(
                 pos,
@@ -305,6 +340,10 @@ impl Searcher {
                 &mut pv,
             )?;
             if self.aborted {
+                if best_move.is_none() {
+                    // Cut short in the first iteration: its best move so far.
+                    best_move = Some(self.root_best.unwrap_or(fallback));
+                }
                 break;
             }
             self.completed = depth;
@@ -341,6 +380,7 @@ impl Searcher {
             singular_extensions: self.singular_extensions,
             forced_extensions: self.forced_extensions,
             total_nodes: self.nodes + self.qnodes,
+            aborted: self.aborted,
             elapsed: start.elapsed(),
         }
     }
@@ -350,24 +390,23 @@ impl Searcher {
             .is_some_and(|n| self.nodes + self.qnodes >= n)
     }
 
-    /// Checks the limits about every 1024 nodes (main or quiescence).
+    /// Nodes (main or quiescence) between two checks of the limits: about 0.5 ms.
+    const POLL_INTERVAL: u64 = 1024;
+
+    /// Checks the limits about every [`Self::POLL_INTERVAL`] nodes.
     fn poll_limits(&mut self) {
         let total = self.nodes + self.qnodes;
         if total >= self.next_poll {
-            self.next_poll = total + 1024;
+            // A node limit is checked when it is reached, not up to an interval later.
+            self.next_poll = (total + Self::POLL_INTERVAL).min(self.node_limit.unwrap_or(u64::MAX));
             self.check_limits();
         }
     }
 
-    /// The first iteration always completes, so that there is a move to play.
+    /// Time and the stop flag end any iteration; the node limit lets the first one
+    /// complete, so that there is a searched move to play.
     fn check_limits(&mut self) {
-        if self.completed == 0 {
-            return;
-        }
-        if self.stop.load(Ordering::Relaxed)
-            || self.out_of_nodes()
-            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.abort.poll() || (self.completed > 0 && self.out_of_nodes()) {
             self.aborted = true;
         }
     }
@@ -405,9 +444,20 @@ impl Searcher {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             // A leaf counts for the selective depth: it is never less than the nominal one.
             self.seldepth = self.seldepth.max(ply);
-            let r = self.quiescence.qsearch(pos, alpha, beta, ply)?;
+            if self.completed > 0 {
+                let left = self
+                    .node_limit
+                    .map(|n| n.saturating_sub(self.nodes + self.qnodes));
+                self.abort.set_node_budget(left);
+            }
+            let r = self
+                .quiescence
+                .qsearch_within(pos, alpha, beta, ply, &self.abort)?;
             self.qnodes += r.nodes;
             self.qcycles += r.cycles;
+            if self.abort.fired() {
+                self.aborted = true;
+            }
             self.poll_limits();
             return Ok(r.score);
         }
@@ -521,9 +571,10 @@ impl Searcher {
         let mut searched = 0;
         let mut child_pv = Vec::new();
         self.path.push(key);
+        let filtered = ply == 0 && !self.root_filter.is_empty();
         for (_, m) in &ordered {
             let packed = pack_move(m);
-            if packed == excluded {
+            if packed == excluded || (filtered && !self.root_filter.contains(m)) {
                 continue;
             }
             let child = pos.after(m);
@@ -562,6 +613,9 @@ impl Searcher {
                 best_packed = packed;
                 if score > alpha {
                     alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some(*m);
+                    }
                     pv.clear();
                     pv.push(*m);
                     pv.extend_from_slice(&child_pv);
@@ -582,7 +636,8 @@ impl Searcher {
             // Only the excluded move existed: nothing else can reach the bound.
             return Ok(alpha);
         }
-        if excluded == 0 {
+        // A root searched over some moves only (searchmoves) has no value to keep.
+        if excluded == 0 && !filtered {
             let bound = Bound::of(best, original_alpha, beta);
             self.tt.store(key, depth, best, bound, best_packed, ply);
         }
@@ -665,6 +720,38 @@ mod tests {
     }
 
     #[test]
+    fn a_raised_stop_flag_ends_even_the_first_iteration_with_a_legal_move() {
+        let pos = Position::from_fen_strict(
+            "r1b1kb1r/p1pp1p1p/2n2n2/8/8/2N5/P1PP1PPP/R1B1KB1R w - - 0 7",
+        )
+        .unwrap();
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        s.stop_flag().store(true, Ordering::Relaxed);
+        let r = s
+            .search(&pos, &[], &Limits::default(), &mut |_| {})
+            .unwrap();
+        assert!(r.aborted);
+        assert_eq!(r.last.depth, 0);
+        assert!(r.total_nodes <= 2, "{}", r.total_nodes);
+        assert!(pos.legal_moves().contains(&r.best_move.unwrap()));
+    }
+
+    #[test]
+    fn searchmoves_limit_the_root_moves() {
+        let pos = Position::startpos();
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        let only = pos.parse_move("h2h4").unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            searchmoves: vec![only],
+            ..Limits::default()
+        };
+        let r = s.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+        assert_eq!(r.best_move, Some(only));
+        assert_eq!(r.last.pv.first(), Some(&only));
+    }
+
+    #[test]
     fn the_node_limit_stops_the_search() {
         let pos = Position::startpos();
         let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
@@ -675,5 +762,8 @@ mod tests {
         let r = s.search(&pos, &[], &limits, &mut |_| {}).unwrap();
         assert!(r.best_move.is_some());
         assert!(r.last.nodes < 20_000);
+        // Every node counted, the cut-short iteration's included, and no more.
+        assert!(r.aborted);
+        assert_eq!(r.total_nodes, 20_000);
     }
 }

@@ -67,6 +67,9 @@ pub struct Solver {
     table: HashMap<u64, Entry>,
     refutations: HashMap<u64, u16>,
     nodes: u64,
+    /// The node count at which a limited solve gives up (see [`Solver::solve_limited`]).
+    give_up_at: Option<u64>,
+    gave_up: bool,
 }
 
 impl Solver {
@@ -78,6 +81,35 @@ impl Solver {
     /// Positions visited since this solver was made.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// [`Solver::solve`] within a budget of `max_nodes` positions: `None` when the
+    /// budget runs out before the answer is known (nothing of the unfinished search is
+    /// kept).
+    pub fn solve_limited(
+        &mut self,
+        pos: &Position,
+        max_moves: u32,
+        max_nodes: u64,
+    ) -> Option<Verdict> {
+        self.give_up_at = Some(self.nodes.saturating_add(max_nodes));
+        let verdict = self.solve(pos, max_moves);
+        self.give_up_at = None;
+        let gave_up = std::mem::take(&mut self.gave_up);
+        if gave_up {
+            self.table.clear();
+            self.refutations.clear();
+            return None;
+        }
+        Some(verdict)
+    }
+
+    /// True once a limited solve has spent its budget; the search then unwinds.
+    fn out_of_budget(&mut self) -> bool {
+        if self.give_up_at.is_some_and(|n| self.nodes >= n) {
+            self.gave_up = true;
+        }
+        self.gave_up
     }
 
     /// Solves `pos` for wins in at most `max_moves` moves of the side to move. Tables are
@@ -96,6 +128,9 @@ impl Solver {
             if let Some(first) = self.wins_within(pos, k as u8) {
                 return Verdict::WinIn { moves: k, first };
             }
+            if self.gave_up {
+                break;
+            }
         }
         Verdict::NoWinWithin(max_moves)
     }
@@ -103,6 +138,9 @@ impl Solver {
     /// S to move, game not over: a move that wins within `k` moves, if one exists.
     fn wins_within(&mut self, pos: &Position, k: u8) -> Option<Move> {
         self.nodes += 1;
+        if self.out_of_budget() {
+            return None;
+        }
         let key = pos.zobrist();
         let moves = pos.legal_moves();
         let entry = self.table.get(&key).copied().unwrap_or_default();
@@ -128,7 +166,11 @@ impl Solver {
         }
         candidates.sort_by_key(|c| c.0);
         for (_, m, child) in &candidates {
-            if self.every_reply_loses(child, k) {
+            let loses = self.every_reply_loses(child, k);
+            if self.gave_up {
+                return None;
+            }
+            if loses {
                 let e = self.table.entry(key).or_default();
                 e.proved = k;
                 e.best = pack_move(m);
@@ -144,6 +186,9 @@ impl Solver {
     /// or winning within `k - 1` more moves.
     fn every_reply_loses(&mut self, pos: &Position, k: u8) -> bool {
         self.nodes += 1;
+        if self.out_of_budget() {
+            return false;
+        }
         let key = pos.zobrist();
         let refutation = self.refutations.get(&key).copied();
         // Each reply with S's position after it and S's move count there. S has won
@@ -174,6 +219,9 @@ impl Solver {
         replies.sort_by_key(|r| r.0);
         for (_, r, next) in &replies {
             let holds = !next.is_insufficient_material() && self.wins_within(next, k - 1).is_some();
+            if self.gave_up {
+                return false;
+            }
             if !holds {
                 self.refutations.insert(key, pack_move(r));
                 return false;
@@ -181,6 +229,24 @@ impl Solver {
         }
         true
     }
+}
+
+/// True when playing `m` in `pos` wins within `k` moves (`m` being the first): every
+/// reply leaves the side that played `m` having won, or winning within `k - 1`.
+pub fn move_wins_within(solver: &mut Solver, pos: &Position, m: &Move, k: u32) -> bool {
+    let after = pos.after(m);
+    let replies = after.legal_moves();
+    if replies.is_empty() || after.is_insufficient_material() {
+        return false; // the opponent has won, or nobody can
+    }
+    replies.iter().all(|r| {
+        let back = after.after(r);
+        match solver.solve(&back, k.saturating_sub(1).max(1)) {
+            Verdict::AlreadyWon => true,
+            Verdict::WinIn { moves, .. } => k > 1 && moves < k,
+            Verdict::NoWinWithin(_) => false,
+        }
+    })
 }
 
 /// One answered position of a batch.
@@ -201,6 +267,25 @@ pub fn solve_all(
     jobs: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<Vec<Solved>> {
+    Ok(solve_all_within(positions, max_moves, None, jobs, on_done)?
+        .into_iter()
+        .map(|(verdict, nodes)| Solved {
+            verdict: verdict.expect("no budget, so always an answer"),
+            nodes,
+        })
+        .collect())
+}
+
+/// [`solve_all`] with a budget of `max_nodes` positions per position (none when
+/// `None`): each answer is the verdict, `None` when the budget ran out first, and the
+/// positions visited.
+pub fn solve_all_within(
+    positions: &[Position],
+    max_moves: u32,
+    max_nodes: Option<u64>,
+    jobs: usize,
+    on_done: &(dyn Fn(usize) + Sync),
+) -> anyhow::Result<Vec<(Option<Verdict>, u64)>> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
@@ -211,12 +296,12 @@ pub fn solve_all(
             .par_iter()
             .map_init(Solver::new, |solver, pos| {
                 let before = solver.nodes();
-                let verdict = solver.solve(pos, max_moves);
+                let verdict = match max_nodes {
+                    Some(n) => solver.solve_limited(pos, max_moves, n),
+                    None => Some(solver.solve(pos, max_moves)),
+                };
                 on_done(done.fetch_add(1, Ordering::Relaxed) + 1);
-                Solved {
-                    verdict,
-                    nodes: solver.nodes() - before,
-                }
+                (verdict, solver.nodes() - before)
             })
             .collect()
     }))
@@ -244,6 +329,20 @@ mod tests {
             solve("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", 3),
             Verdict::NoWinWithin(3)
         );
+    }
+
+    #[test]
+    fn a_spent_budget_is_no_answer_and_leaves_nothing_behind() {
+        let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+        let mut solver = Solver::new();
+        assert_eq!(solver.solve_limited(&pos, 5, 50), None);
+        let full = solver.solve_limited(&pos, 5, 1_000_000).unwrap();
+        assert_eq!(full, solve("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", 5));
+        let b5 = pos.parse_move("b5").unwrap();
+        let kd3 = pos.parse_move("Kd3").unwrap();
+        assert!(move_wins_within(&mut solver, &pos, &b5, 4));
+        assert!(!move_wins_within(&mut solver, &pos, &b5, 3));
+        assert!(!move_wins_within(&mut solver, &pos, &kd3, 4));
     }
 
     #[test]

@@ -34,7 +34,7 @@ impl PlaySession {
                 depth: Some(max_depth),
                 soft_time: Some(think / 2),
                 hard_time: Some(think),
-                nodes: None,
+                ..Limits::default()
             },
         }
     }
@@ -106,7 +106,7 @@ impl PlaySession {
             uci(&m),
             san(&pos, &m),
             r.last.depth,
-            r.last.nodes
+            r.total_nodes
         );
         Ok(Some((m, text)))
     }

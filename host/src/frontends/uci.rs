@@ -1,19 +1,31 @@
 //! The UCI protocol front end of the search (`antichip uci`).
 //!
 //! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
+//! `Move Overhead` in ms kept back from the clock (default 30),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
 //! `Quiescence`: which quiescence search runs at the horizon), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
-//! `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-//! [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search runs on its own thread, so
-//! `isready` and `stop` are answered while it thinks. A `go` without any limit searches
-//! until `stop` like `go infinite` (but answers by itself if it reaches the deepest
-//! depth); the next `go`, `setoption`, `ucinewgame` or the end of the input stops it,
-//! while a limited search is let finish. As the protocol asks, unknown
-//! tokens before a command are skipped and unknown commands are ignored. A bad
-//! `position` (malformed FEN, illegal move) is reported as `info string error: ...` and
-//! leaves the previous position in place.
+//! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
+//! [winc MS] [binc MS] [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search
+//! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
+//! without any limit searches until `stop` like `go infinite` (but answers by itself if
+//! it reaches the deepest depth); the next `go`, `setoption`, `ucinewgame` or the end of
+//! the input stops it, while a limited search is let finish.
+//!
+//! Time: a search answers within its time (`movetime`, or the share of the clock it
+//! takes) or at once after `stop`, give or take a millisecond: the search and the
+//! quiescence search below it poll the clock about every 0.5 ms. An iteration cut short
+//! still counts: the last `info` line before `bestmove` carries every node searched.
+//!
+//! Errors are answered as `info string error: ...` lines and the session goes on:
+//! a line without any command (the protocol's rule is kept for unknown tokens *before*
+//! a command: `joho isready` is `isready`), an unknown option, a `go` argument out of
+//! range (named with the range; the argument is ignored), and a bad `position`
+//! (malformed FEN, illegal move). A rejected `position` leaves no position: the next
+//! `go` says so and answers `bestmove (none)` rather than search a position the GUI did
+//! not mean. A position without a legal move (the side to move has won) also answers
+//! `bestmove (none)`. Control characters in echoed input are escaped.
 //!
 //! Scores are `score cp N` (evaluation units, about centipawns) or `score mate N`,
 //! where N counts the engine's own moves until the game ends: positive when it wins
@@ -28,8 +40,11 @@ use std::time::Duration;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
-use crate::engine::search::{Iteration, Limits, SearchConfig, Searcher};
-use crate::rules::{Position, uci};
+use crate::engine::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
+use crate::rules::{Position, printable, uci};
+
+/// What `bestmove` says when there is no move to play (the common engines' convention).
+pub const NO_MOVE: &str = "(none)";
 
 /// Writes whole lines to a shared output (the search thread and the command loop both
 /// write).
@@ -75,7 +90,8 @@ impl Settings {
 pub struct UciEngine<W: Write + Send + 'static> {
     out: Output<W>,
     settings: Settings,
-    position: Position,
+    /// `None` after a rejected `position` command, until the next good one.
+    position: Option<Position>,
     history: Vec<u64>,
     searcher: Option<Searcher>,
     running: Option<JoinHandle<Option<Searcher>>>,
@@ -83,6 +99,8 @@ pub struct UciEngine<W: Write + Send + 'static> {
     /// limits): it ends only when stopped.
     running_unbounded: bool,
     stop: Arc<AtomicBool>,
+    /// `Move Overhead`, in milliseconds.
+    move_overhead: u64,
     /// Tests: the next search thread panics.
     #[cfg(test)]
     panic_next_search: bool,
@@ -109,12 +127,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         Ok(UciEngine {
             out: Output(Arc::new(Mutex::new(out))),
             settings,
-            position: Position::startpos(),
+            position: Some(Position::startpos()),
             history: Vec::new(),
             searcher: Some(searcher),
             running: None,
             running_unbounded: false,
             stop,
+            move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
             #[cfg(test)]
             panic_next_search: false,
         })
@@ -149,6 +168,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     pub fn command(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+            if !tokens.is_empty() {
+                self.out.line(&format!(
+                    "info string error: unknown command \"{}\"; commands: {}",
+                    printable(&tokens.join(" ")),
+                    COMMANDS.join(", ")
+                ));
+            }
             return true;
         };
         let args = &tokens[start + 1..];
@@ -162,6 +188,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     .line("option name Hash type spin default 16 min 1 max 4096");
                 self.out
                     .line("option name SingularExtensions type check default true");
+                self.out.line(&format!(
+                    "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+                ));
                 self.out
                     .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
                 let kinds: Vec<String> = QuiescenceKind::ALL
@@ -185,24 +214,30 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
-                self.position = Position::startpos();
+                self.position = Some(Position::startpos());
                 self.history.clear();
             }
             "position" => {
                 // The running search has its own copy of the position.
                 match parse_position(args) {
                     Ok((pos, history)) => {
-                        self.position = pos;
+                        self.position = Some(pos);
                         self.history = history;
                     }
-                    Err(e) => self
-                        .out
-                        .line(&format!("info string error: {e}; position unchanged")),
+                    Err(e) => {
+                        self.position = None;
+                        self.history.clear();
+                        self.out.line(&format!(
+                            "info string error: {}; no position until the next good position command",
+                            printable(&e)
+                        ))
+                    }
                 }
             }
             "go" => {
+                let received = std::time::Instant::now();
                 self.wait_for_search();
-                self.go(args);
+                self.go(args, received);
             }
             "stop" => self.stop_search(),
             "ponderhit" | "debug" => {}
@@ -247,6 +282,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: Hash must be a number of MiB from 1 to 4096, not \"{value}\""
+                )),
+            },
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.move_overhead = ms,
+                _ => self.out.line(&format!(
+                    "info string error: Move Overhead must be milliseconds from 0 to 5000, not \"{}\"",
+                    printable(&value)
                 )),
             },
             "singularextensions" => match value.as_str() {
@@ -299,20 +341,34 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         }
     }
 
-    fn go(&mut self, args: &[&str]) {
+    fn go(&mut self, args: &[&str], received: std::time::Instant) {
+        let Some(pos) = self.position.clone() else {
+            self.out.line(
+                "info string error: no position to search: the last position command was rejected",
+            );
+            self.out.line(&format!("bestmove {NO_MOVE}"));
+            return;
+        };
         let Some(mut searcher) = self.searcher.take() else {
+            self.out
+                .line("info string error: no searcher (it could not be rebuilt after a panic)");
+            self.out.line(&format!("bestmove {NO_MOVE}"));
             return;
         };
         let GoCommand {
             limits,
             infinite,
             errors,
-        } = parse_go(args, self.position.turn());
+        } = parse_go_with_overhead(args, &pos, self.move_overhead);
         for e in errors {
-            self.out.line(&format!("info string error: {e}; ignored"));
+            self.out
+                .line(&format!("info string error: {}; ignored", printable(&e)));
         }
         self.running_unbounded = infinite || limits == Limits::default();
-        let pos = self.position.clone();
+        let limits = Limits {
+            started: Some(received),
+            ..limits
+        };
         let history = self.history.clone();
         let out = self.out.clone();
         let stop = Arc::clone(&self.stop);
@@ -334,23 +390,28 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 out.line("info string error: the search thread panicked; search state cleared, settings kept");
                 match pos.legal_moves().first() {
                     Some(m) => out.line(&format!("bestmove {}", uci(m))),
-                    None => out.line("bestmove 0000"),
+                    None => out.line(&format!("bestmove {NO_MOVE}")),
                 }
                 return None;
             };
+            if let Ok(r) = &result
+                && let Some(line) = final_info_line(r)
+            {
+                out.line(&line);
+            }
             if infinite {
                 while !stop.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(2));
+                    std::thread::sleep(Duration::from_millis(1));
                 }
             }
             match result {
                 Ok(r) => match r.best_move {
                     Some(m) => out.line(&format!("bestmove {}", uci(&m))),
-                    None => out.line("bestmove 0000"),
+                    None => out.line(&format!("bestmove {NO_MOVE}")),
                 },
                 Err(e) => {
                     out.line(&format!("info string error: search failed: {e:#}"));
-                    out.line("bestmove 0000");
+                    out.line(&format!("bestmove {NO_MOVE}"));
                 }
             }
             Some(searcher)
@@ -391,6 +452,31 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             }
         }
     }
+}
+
+/// The `info` line of a search cut short by a limit: the last completed iteration's
+/// depth, score and pv with every node searched and the whole time, so that the work of
+/// the unfinished iteration is counted. `None` when the last iteration line already
+/// said it all.
+pub fn final_info_line(r: &SearchResult) -> Option<String> {
+    if !r.aborted {
+        return None;
+    }
+    let nps = (r.total_nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
+    let ms = r.elapsed.as_millis();
+    if r.last.depth == 0 {
+        let pv = r.best_move.as_ref().map(uci).unwrap_or_default();
+        return Some(format!(
+            "info nodes {} nps {nps} time {ms} pv {pv}",
+            r.total_nodes
+        ));
+    }
+    let it = Iteration {
+        nodes: r.total_nodes,
+        elapsed: r.elapsed,
+        ..r.last.clone()
+    };
+    Some(info_line(&it))
 }
 
 /// One `info` line for a finished iteration.
@@ -465,62 +551,158 @@ pub struct GoCommand {
     pub errors: Vec<String>,
 }
 
-/// Parses the arguments of `go` into limits for the side to move. A keyword whose value
-/// is missing or not a number is reported and ignored; unknown tokens are skipped.
+/// The keywords of `go`.
+const GO_KEYWORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// Parses the arguments of `go` into limits for the side to move (see
+/// [`parse_go_in`]; `searchmoves` needs the position and is reported as an error here).
 pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
+    parse_go_args(args, turn, None, DEFAULT_MOVE_OVERHEAD_MS)
+}
+
+/// Milliseconds kept back from the clock for what happens outside the search (reading
+/// the command, the GUI's own latency): the UCI option `Move Overhead`.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// Parses the arguments of `go` in `pos` into limits for the side to move.
+///
+/// Every value is checked against its range: `depth` 1 to 128 plies, `nodes` at least
+/// 1, `movetime` at least 0 ms, `movestogo` at least 1, `mate` 1 to 64 moves; a value
+/// out of range, missing or not a number is reported and ignored, and so is an unknown
+/// argument. A negative clock (`wtime`, `btime`: a GUI's clock after a flag) counts as
+/// 0 and a negative increment as none. `searchmoves` takes the moves that follow it, in
+/// UCI notation, up to the next keyword; one that is not legal here is reported and left
+/// out.
+///
+/// The time of a clock (`wtime`/`btime` with `winc`/`binc`): with a share of `time /
+/// movestogo (50 when absent) + half the increment`, no new iteration starts after a
+/// third of a share (the next one takes about twice as long as all before it), and the
+/// search stops at one share or a quarter of the clock less the move overhead, whichever
+/// is less (never under 1 ms). Measured in 1 s + 10 ms games against fairy-stockfish,
+/// which takes about 20 ms a move there: two shares with a stop at half a share took
+/// 45-80 ms a move and drained the clock.
+pub fn parse_go_in(args: &[&str], pos: &Position) -> GoCommand {
+    parse_go_args(args, pos.turn(), Some(pos), DEFAULT_MOVE_OVERHEAD_MS)
+}
+
+/// [`parse_go_in`] with `overhead_ms` kept back from the clock.
+pub fn parse_go_with_overhead(args: &[&str], pos: &Position, overhead_ms: u64) -> GoCommand {
+    parse_go_args(args, pos.turn(), Some(pos), overhead_ms)
+}
+
+fn parse_go_args(
+    args: &[&str],
+    turn: crate::rules::Color,
+    pos: Option<&Position>,
+    overhead_ms: u64,
+) -> GoCommand {
     let mut go = GoCommand::default();
     let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
     let mut i = 0;
     while i < args.len() {
         let keyword = args[i];
-        if keyword == "infinite" {
-            go.infinite = true;
-            i += 1;
-            continue;
+        i += 1;
+        match keyword {
+            "infinite" => {
+                go.infinite = true;
+                continue;
+            }
+            "ponder" => {
+                go.errors
+                    .push("go ponder: pondering is not supported; searching now".to_string());
+                continue;
+            }
+            "searchmoves" => {
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    let text = args[i];
+                    i += 1;
+                    match pos.map(|p| p.parse_move(text)) {
+                        Some(Ok(m)) => go.limits.searchmoves.push(m),
+                        Some(Err(e)) => go.errors.push(format!("go searchmoves: {e}")),
+                        None => go
+                            .errors
+                            .push(format!("go searchmoves {text}: no position to check it in")),
+                    }
+                }
+                continue;
+            }
+            _ if !GO_KEYWORDS.contains(&keyword) => {
+                go.errors
+                    .push(format!("go: unknown argument \"{keyword}\""));
+                continue;
+            }
+            _ => {}
         }
-        const NUMERIC: [&str; 9] = [
-            "depth",
-            "nodes",
-            "movetime",
-            "wtime",
-            "btime",
-            "winc",
-            "binc",
-            "movestogo",
-            "mate",
-        ];
-        if !NUMERIC.contains(&keyword) {
-            i += 1;
-            continue;
-        }
-        let Some(value) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
+        let Some(value) = args.get(i).and_then(|v| v.parse::<i128>().ok()) else {
             let found = args
-                .get(i + 1)
+                .get(i)
                 .map_or("nothing".to_string(), |v| format!("\"{v}\""));
             go.errors.push(format!(
                 "go {keyword} must be followed by a number, not {found}"
             ));
-            i += 1;
+            // The bad value goes with its keyword; a keyword after it is read as one.
+            if args.get(i).is_some_and(|v| !GO_KEYWORDS.contains(v)) {
+                i += 1;
+            }
             continue;
         };
-        let n = value.max(0) as u64;
-        match keyword {
-            "depth" => go.limits.depth = Some(n.clamp(1, 128) as u32),
-            "nodes" => go.limits.nodes = Some(n),
-            "movetime" => {
+        i += 1;
+        let ranged = |least: i128, most: i128, what: &str| -> Result<u64, String> {
+            if (least..=most).contains(&value) {
+                Ok(value as u64)
+            } else if most == i128::from(u64::MAX) {
+                Err(format!(
+                    "go {keyword} must be {what} of at least {least}, not {value}"
+                ))
+            } else {
+                Err(format!(
+                    "go {keyword} must be {what} from {least} to {most}, not {value}"
+                ))
+            }
+        };
+        let any = i128::from(u64::MAX);
+        let clock = value.clamp(0, any) as u64;
+        let checked = match keyword {
+            "depth" => {
+                ranged(1, 128, "a number of plies").map(|n| go.limits.depth = Some(n as u32))
+            }
+            "nodes" => ranged(1, any, "a number of nodes").map(|n| go.limits.nodes = Some(n)),
+            "movetime" => ranged(0, any, "a number of milliseconds").map(|n| {
                 let t = Some(Duration::from_millis(n));
                 go.limits.soft_time = t;
                 go.limits.hard_time = t;
-            }
-            "wtime" => wtime = Some(n),
-            "btime" => btime = Some(n),
-            "winc" => winc = n,
-            "binc" => binc = n,
-            "movestogo" => togo = Some(n),
+            }),
+            "movestogo" => ranged(1, any, "a number of moves").map(|n| togo = Some(n)),
             // "mate N": a win within N moves is found within 2N plies.
-            _ => go.limits.depth = Some((2 * n).clamp(1, 128) as u32),
+            "mate" => {
+                ranged(1, 64, "a number of moves").map(|n| go.limits.depth = Some(2 * n as u32))
+            }
+            clock_keyword => {
+                match clock_keyword {
+                    "wtime" => wtime = Some(clock),
+                    "btime" => btime = Some(clock),
+                    "winc" => winc = clock,
+                    _ => binc = clock,
+                }
+                Ok(())
+            }
+        };
+        if let Err(e) = checked {
+            go.errors.push(e);
         }
-        i += 2;
     }
     let (time, inc) = if turn == crate::rules::Color::White {
         (wtime, winc)
@@ -530,9 +712,9 @@ pub fn parse_go(args: &[&str], turn: crate::rules::Color) -> GoCommand {
     if let Some(time) = time
         && go.limits.hard_time.is_none()
     {
-        let share = time / togo.unwrap_or(30).max(1) + inc * 3 / 4;
-        let hard = (share * 3).min(time / 3).max(5);
-        go.limits.soft_time = Some(Duration::from_millis(share.min(hard)));
+        let share = (time / togo.unwrap_or(50).max(1)).saturating_add(inc / 2);
+        let hard = share.min(time.saturating_sub(overhead_ms) / 4).max(1);
+        go.limits.soft_time = Some(Duration::from_millis((share / 3).min(hard)));
         go.limits.hard_time = Some(Duration::from_millis(hard));
     }
     go
@@ -557,18 +739,23 @@ mod tests {
             &["wtime", "60000", "btime", "3000", "binc", "0"],
             Color::Black,
         );
-        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(100)));
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(300)));
-        // movestogo divides the clock instead of the default 30; the increment adds 3/4.
+        // A share of 3000 / 50 = 60 ms: no new iteration after a third of it, a stop at
+        // the share (these were 100 and 300 ms: antichip lost games on time at 1 s + 10 ms).
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(20)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(60)));
+        // movestogo divides the clock instead of the default 50; the increment adds half.
         let go = parse_go(
             &["wtime", "60000", "winc", "400", "movestogo", "10"],
             Color::White,
         );
-        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(6300)));
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(18900)));
-        // An empty clock still leaves a few milliseconds to answer.
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(2066)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(6200)));
+        // An empty clock leaves a millisecond to answer (it was 5 ms, which drained a
+        // clock of 1 s + 10 ms under load); a small one keeps back the move overhead.
         let go = parse_go(&["wtime", "0", "btime", "0"], Color::White);
-        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(5)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(1)));
+        let go = parse_go(&["wtime", "40", "btime", "40", "winc", "10"], Color::White);
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(2)));
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,

@@ -1,13 +1,15 @@
 //! Batch input: files of FEN lines, as read by `antichip moves`, `solve` and `chip stats`.
 //!
-//! Each line is a FEN (6 fields) or EPD (4 fields), optionally followed by a TAB and
-//! anything else, which is ignored. Blank lines and lines starting with `#` are skipped.
+//! Each line is a FEN (6 fields) or EPD (4 fields), optionally followed by EPD
+//! operations (`bm e4; id "x";`, see [`super::epd`]) and by a TAB and anything else,
+//! which is ignored. Blank lines and lines starting with `#` are skipped.
 //! A bad line produces a [`LineError`] naming its line number; the other lines are still
 //! read, so a batch keeps the good lines' results.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
+use super::epd::{EpdOp, parse_operations, split_operations};
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::{FenWarning, Position, uci};
 
@@ -16,8 +18,10 @@ use crate::rules::{FenWarning, Position, uci};
 pub struct FenLine {
     /// 1-based line number in the input.
     pub line_no: usize,
-    /// The FEN text exactly as given (the part before any TAB).
+    /// The FEN text exactly as given (the part before any TAB and any EPD operations).
     pub fen: String,
+    /// The EPD operations after the position, if any.
+    pub operations: Vec<EpdOp>,
     /// The parsed position.
     pub position: Position,
     /// Things in the FEN that were accepted but ignored.
@@ -83,10 +87,18 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
     if fen.trim().is_empty() || fen.trim_start().starts_with('#') {
         return None;
     }
+    let (fen, operations) = match split_operations(fen) {
+        Some((position, ops)) => match parse_operations(ops) {
+            Ok(ops) => (position, ops),
+            Err(e) => return err(e),
+        },
+        None => (fen, Vec::new()),
+    };
     match Position::from_fen(fen) {
         Ok((position, warnings)) => Some(Ok(FenLine {
             line_no,
             fen: fen.to_string(),
+            operations,
             position,
             warnings,
         })),
@@ -150,7 +162,7 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
             }
             Err(e) => {
                 out.flush()?;
-                writeln!(err, "error: {e}")?;
+                writeln!(err, "error: {}", crate::rules::printable(&e.to_string()))?;
                 summary.failed += 1;
             }
         }
@@ -201,6 +213,23 @@ mod tests {
             err.starts_with("error: line 2: board field: '\u{feff}' on rank 8"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn epd_operations_are_read_and_kept_apart_from_the_position() {
+        let input =
+            "8/1p6/8/8/8/8/P7/8 w - - bm a4; id \"two pawns\";\n8/8/8/8/8/8/8/K7 b - - bm;x\n";
+        let lines = read_fen_lines(input.as_bytes()).unwrap();
+        let first = lines[0].as_ref().unwrap();
+        assert_eq!(first.fen, "8/1p6/8/8/8/8/P7/8 w - -");
+        assert_eq!(first.operations.len(), 2);
+        assert_eq!(first.operations[1].operands, ["two pawns"]);
+        assert_eq!(
+            lines[1].as_ref().unwrap_err().to_string(),
+            "line 2: EPD operation x: it must end with ';'"
+        );
+        let (out, _, _) = moves(input);
+        assert_eq!(out, "8/1p6/8/8/8/8/P7/8 w - -\ta2a3 a2a4\n");
     }
 
     #[test]

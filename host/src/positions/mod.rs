@@ -3,4 +3,5 @@
 
 pub mod batch;
 pub mod corpus;
+pub mod epd;
 pub mod random;

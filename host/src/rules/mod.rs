@@ -69,6 +69,14 @@ pub enum MoveError {
         /// Extra explanation, such as a compulsory capture, starting with "; ".
         hint: String,
     },
+    /// The SAN fits more than one legal move (`Nd2` with knights on b1 and f3).
+    #[error("{text} is ambiguous here: it could be {}; add the file or rank it comes from", .candidates.join(" or "))]
+    Ambiguous {
+        /// The move as the user gave it.
+        text: String,
+        /// The moves it could be, in SAN with their origin.
+        candidates: Vec<String>,
+    },
 }
 
 /// The result of a finished game.
@@ -97,6 +105,16 @@ impl Position {
     /// Castling rights are dropped with a [`FenWarning`]; everything else that is wrong
     /// is a [`FenError`] naming the field.
     pub fn from_fen(text: &str) -> Result<(Self, Vec<FenWarning>), FenError> {
+        let (pos, warnings) = Self::from_fen_any_material(text)?;
+        check_promotions(&pos)?;
+        Ok((pos, warnings))
+    }
+
+    /// [`Position::from_fen`] without the check that the material could come from the
+    /// start position by promotions (kings included): for generators of test positions
+    /// that reach corners of the rules no game does, such as the chip's scattered
+    /// placements.
+    pub fn from_fen_any_material(text: &str) -> Result<(Self, Vec<FenWarning>), FenError> {
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::Malformed("empty FEN".into()));
@@ -263,6 +281,17 @@ impl Position {
         if let Ok(san) = text.parse::<shakmaty::san::SanPlus>() {
             return match san.san.to_move(&self.0) {
                 Ok(m) => Ok(m),
+                Err(shakmaty::san::SanError::AmbiguousSan) => Err(MoveError::Ambiguous {
+                    text: text.to_string(),
+                    candidates: legal
+                        .iter()
+                        .filter(|m| san.san.matches(**m))
+                        .map(|m| {
+                            let from = m.from().map_or(String::new(), |sq| sq.to_string());
+                            format!("{} ({from}{})", self::san(self, m), m.to())
+                        })
+                        .collect(),
+                }),
                 Err(_) => Err(self.illegal(text, &legal)),
             };
         }
@@ -376,6 +405,24 @@ impl fmt::Display for Position {
     }
 }
 
+/// Text from the user as it may be echoed in a message: control characters (NUL, ESC,
+/// ...) escaped, so that a terminal or a log never receives them raw.
+///
+/// ```
+/// assert_eq!(host::rules::printable("a\u{1b}[2Jb\0"), "a\\u{1b}[2Jb\\u{0}");
+/// ```
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A move in UCI notation: `e2e4`, `e5d6` (en passant), `a7a8q` ... `a7a8k`.
 pub fn uci(m: &Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
@@ -416,6 +463,28 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
         .collect();
     out.sort_unstable();
     out
+}
+
+/// Rejects a board with more pieces than eight promotions allow: shakmaty's check
+/// leaves kings out (antichess pawns may promote to kings), so three kings and eight
+/// pawns of one side passed while too many queens did not. Each side has at most 8
+/// pawns, and every piece beyond the start set (2 knights, bishops and rooks, 1 queen,
+/// 1 king) is a promoted pawn.
+fn check_promotions(pos: &Position) -> Result<(), FenError> {
+    for color in Color::ALL {
+        let count = |role| pos.role_count(color, role);
+        let promoted = count(Role::Knight).saturating_sub(2)
+            + count(Role::Bishop).saturating_sub(2)
+            + count(Role::Rook).saturating_sub(2)
+            + count(Role::Queen).saturating_sub(1)
+            + count(Role::King).saturating_sub(1);
+        if count(Role::Pawn) + promoted > 8 {
+            return Err(FenError::Impossible(
+                "too much material for a game that began from the start position".into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_board_field(board: &str) -> Result<(), FenError> {

@@ -65,7 +65,11 @@ pub fn ray_array() -> Result<Module, HwError> {
     let mut candidates = Vec::new();
     for sq in 0..64i32 {
         let (file, rank) = (sq % 8, sq / 8);
-        let u = m.instance(&format!("cell_{sq}"), &cell);
+        // Named by square (a1, b1, ... h8), as waveforms and Verilog show them.
+        let u = m.instance(
+            &format!("{}{}", (b'a' + file as u8) as char, rank + 1),
+            &cell,
+        );
         u.connect("load", load);
         u.connect("occ_in", occ.bit(sq as u32));
         u.connect("slider_in", slider.bit(sq as u32));

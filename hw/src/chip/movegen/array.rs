@@ -108,7 +108,11 @@ pub fn array_of(variant: Variant) -> Result<Module, HwError> {
     let mut outs: [Vec<Signal>; 6] = Default::default();
     for sq in 0..64i32 {
         let (file, rank) = (sq % 8, sq / 8);
-        let u = m.instance(&format!("cell_{sq}"), &cell);
+        // Named by square (a1, b1, ... h8), as waveforms and Verilog show them.
+        let u = m.instance(
+            &format!("{}{}", (b'a' + file as u8) as char, rank + 1),
+            &cell,
+        );
         let nb = |df: i32, dr: i32, pick: &dyn Fn(&CellWires) -> Signal| {
             at(file, rank, df, dr).map_or(zero, |n| pick(&wires[n]))
         };
