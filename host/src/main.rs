@@ -29,6 +29,7 @@ struct Cli {
 enum Command {
     Demo(cli::demo::DemoArgs),
     Moves(cli::moves::MovesArgs),
+    Qsearch(cli::qsearch::QsearchArgs),
     Perft(cli::perft::PerftArgs),
     Solve(cli::solve::SolveArgs),
     Play(cli::play::PlayArgs),
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cli::demo::run(args),
         Command::Perft(args) => cli::perft::run(args),
         Command::Moves(args) => cli::moves::run(args),
+        Command::Qsearch(args) => cli::qsearch::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Alphamove(args) => cli::alphamove::run(args),

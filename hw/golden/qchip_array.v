@@ -5000,7 +5000,7 @@ module qchip_array (
   assign pieces = _n3881;
   assign cap_counts = _n3882;
   assign quiet_counts = _n3883;
-  qchip_cell cell_0 (
+  qchip_cell a1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5071,7 +5071,7 @@ module qchip_array (
     .aprio(_n850),
     .piece(_n842)
   );
-  qchip_cell cell_1 (
+  qchip_cell b1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5142,7 +5142,7 @@ module qchip_array (
     .aprio(_n898),
     .piece(_n890)
   );
-  qchip_cell cell_2 (
+  qchip_cell c1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5213,7 +5213,7 @@ module qchip_array (
     .aprio(_n946),
     .piece(_n938)
   );
-  qchip_cell cell_3 (
+  qchip_cell d1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5284,7 +5284,7 @@ module qchip_array (
     .aprio(_n994),
     .piece(_n986)
   );
-  qchip_cell cell_4 (
+  qchip_cell e1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5355,7 +5355,7 @@ module qchip_array (
     .aprio(_n1042),
     .piece(_n1034)
   );
-  qchip_cell cell_5 (
+  qchip_cell f1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5426,7 +5426,7 @@ module qchip_array (
     .aprio(_n1090),
     .piece(_n1082)
   );
-  qchip_cell cell_6 (
+  qchip_cell g1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5497,7 +5497,7 @@ module qchip_array (
     .aprio(_n1138),
     .piece(_n1130)
   );
-  qchip_cell cell_7 (
+  qchip_cell h1 (
     .clk(clk),
     .rst(rst),
     .we(we[0]),
@@ -5568,7 +5568,7 @@ module qchip_array (
     .aprio(_n1186),
     .piece(_n1178)
   );
-  qchip_cell cell_8 (
+  qchip_cell a2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -5639,7 +5639,7 @@ module qchip_array (
     .aprio(_n1234),
     .piece(_n1226)
   );
-  qchip_cell cell_9 (
+  qchip_cell b2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -5710,7 +5710,7 @@ module qchip_array (
     .aprio(_n1282),
     .piece(_n1274)
   );
-  qchip_cell cell_10 (
+  qchip_cell c2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -5781,7 +5781,7 @@ module qchip_array (
     .aprio(_n1330),
     .piece(_n1322)
   );
-  qchip_cell cell_11 (
+  qchip_cell d2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -5852,7 +5852,7 @@ module qchip_array (
     .aprio(_n1378),
     .piece(_n1370)
   );
-  qchip_cell cell_12 (
+  qchip_cell e2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -5923,7 +5923,7 @@ module qchip_array (
     .aprio(_n1426),
     .piece(_n1418)
   );
-  qchip_cell cell_13 (
+  qchip_cell f2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -5994,7 +5994,7 @@ module qchip_array (
     .aprio(_n1474),
     .piece(_n1466)
   );
-  qchip_cell cell_14 (
+  qchip_cell g2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -6065,7 +6065,7 @@ module qchip_array (
     .aprio(_n1522),
     .piece(_n1514)
   );
-  qchip_cell cell_15 (
+  qchip_cell h2 (
     .clk(clk),
     .rst(rst),
     .we(we[1]),
@@ -6136,7 +6136,7 @@ module qchip_array (
     .aprio(_n1570),
     .piece(_n1562)
   );
-  qchip_cell cell_16 (
+  qchip_cell a3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6207,7 +6207,7 @@ module qchip_array (
     .aprio(_n1618),
     .piece(_n1610)
   );
-  qchip_cell cell_17 (
+  qchip_cell b3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6278,7 +6278,7 @@ module qchip_array (
     .aprio(_n1666),
     .piece(_n1658)
   );
-  qchip_cell cell_18 (
+  qchip_cell c3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6349,7 +6349,7 @@ module qchip_array (
     .aprio(_n1714),
     .piece(_n1706)
   );
-  qchip_cell cell_19 (
+  qchip_cell d3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6420,7 +6420,7 @@ module qchip_array (
     .aprio(_n1762),
     .piece(_n1754)
   );
-  qchip_cell cell_20 (
+  qchip_cell e3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6491,7 +6491,7 @@ module qchip_array (
     .aprio(_n1810),
     .piece(_n1802)
   );
-  qchip_cell cell_21 (
+  qchip_cell f3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6562,7 +6562,7 @@ module qchip_array (
     .aprio(_n1858),
     .piece(_n1850)
   );
-  qchip_cell cell_22 (
+  qchip_cell g3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6633,7 +6633,7 @@ module qchip_array (
     .aprio(_n1906),
     .piece(_n1898)
   );
-  qchip_cell cell_23 (
+  qchip_cell h3 (
     .clk(clk),
     .rst(rst),
     .we(we[2]),
@@ -6704,7 +6704,7 @@ module qchip_array (
     .aprio(_n1954),
     .piece(_n1946)
   );
-  qchip_cell cell_24 (
+  qchip_cell a4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -6775,7 +6775,7 @@ module qchip_array (
     .aprio(_n2002),
     .piece(_n1994)
   );
-  qchip_cell cell_25 (
+  qchip_cell b4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -6846,7 +6846,7 @@ module qchip_array (
     .aprio(_n2050),
     .piece(_n2042)
   );
-  qchip_cell cell_26 (
+  qchip_cell c4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -6917,7 +6917,7 @@ module qchip_array (
     .aprio(_n2098),
     .piece(_n2090)
   );
-  qchip_cell cell_27 (
+  qchip_cell d4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -6988,7 +6988,7 @@ module qchip_array (
     .aprio(_n2146),
     .piece(_n2138)
   );
-  qchip_cell cell_28 (
+  qchip_cell e4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -7059,7 +7059,7 @@ module qchip_array (
     .aprio(_n2194),
     .piece(_n2186)
   );
-  qchip_cell cell_29 (
+  qchip_cell f4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -7130,7 +7130,7 @@ module qchip_array (
     .aprio(_n2242),
     .piece(_n2234)
   );
-  qchip_cell cell_30 (
+  qchip_cell g4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -7201,7 +7201,7 @@ module qchip_array (
     .aprio(_n2290),
     .piece(_n2282)
   );
-  qchip_cell cell_31 (
+  qchip_cell h4 (
     .clk(clk),
     .rst(rst),
     .we(we[3]),
@@ -7272,7 +7272,7 @@ module qchip_array (
     .aprio(_n2338),
     .piece(_n2330)
   );
-  qchip_cell cell_32 (
+  qchip_cell a5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7343,7 +7343,7 @@ module qchip_array (
     .aprio(_n2386),
     .piece(_n2378)
   );
-  qchip_cell cell_33 (
+  qchip_cell b5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7414,7 +7414,7 @@ module qchip_array (
     .aprio(_n2434),
     .piece(_n2426)
   );
-  qchip_cell cell_34 (
+  qchip_cell c5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7485,7 +7485,7 @@ module qchip_array (
     .aprio(_n2482),
     .piece(_n2474)
   );
-  qchip_cell cell_35 (
+  qchip_cell d5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7556,7 +7556,7 @@ module qchip_array (
     .aprio(_n2530),
     .piece(_n2522)
   );
-  qchip_cell cell_36 (
+  qchip_cell e5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7627,7 +7627,7 @@ module qchip_array (
     .aprio(_n2578),
     .piece(_n2570)
   );
-  qchip_cell cell_37 (
+  qchip_cell f5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7698,7 +7698,7 @@ module qchip_array (
     .aprio(_n2626),
     .piece(_n2618)
   );
-  qchip_cell cell_38 (
+  qchip_cell g5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7769,7 +7769,7 @@ module qchip_array (
     .aprio(_n2674),
     .piece(_n2666)
   );
-  qchip_cell cell_39 (
+  qchip_cell h5 (
     .clk(clk),
     .rst(rst),
     .we(we[4]),
@@ -7840,7 +7840,7 @@ module qchip_array (
     .aprio(_n2722),
     .piece(_n2714)
   );
-  qchip_cell cell_40 (
+  qchip_cell a6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -7911,7 +7911,7 @@ module qchip_array (
     .aprio(_n2770),
     .piece(_n2762)
   );
-  qchip_cell cell_41 (
+  qchip_cell b6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -7982,7 +7982,7 @@ module qchip_array (
     .aprio(_n2818),
     .piece(_n2810)
   );
-  qchip_cell cell_42 (
+  qchip_cell c6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -8053,7 +8053,7 @@ module qchip_array (
     .aprio(_n2866),
     .piece(_n2858)
   );
-  qchip_cell cell_43 (
+  qchip_cell d6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -8124,7 +8124,7 @@ module qchip_array (
     .aprio(_n2914),
     .piece(_n2906)
   );
-  qchip_cell cell_44 (
+  qchip_cell e6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -8195,7 +8195,7 @@ module qchip_array (
     .aprio(_n2962),
     .piece(_n2954)
   );
-  qchip_cell cell_45 (
+  qchip_cell f6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -8266,7 +8266,7 @@ module qchip_array (
     .aprio(_n3010),
     .piece(_n3002)
   );
-  qchip_cell cell_46 (
+  qchip_cell g6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -8337,7 +8337,7 @@ module qchip_array (
     .aprio(_n3058),
     .piece(_n3050)
   );
-  qchip_cell cell_47 (
+  qchip_cell h6 (
     .clk(clk),
     .rst(rst),
     .we(we[5]),
@@ -8408,7 +8408,7 @@ module qchip_array (
     .aprio(_n3106),
     .piece(_n3098)
   );
-  qchip_cell cell_48 (
+  qchip_cell a7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8479,7 +8479,7 @@ module qchip_array (
     .aprio(_n3154),
     .piece(_n3146)
   );
-  qchip_cell cell_49 (
+  qchip_cell b7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8550,7 +8550,7 @@ module qchip_array (
     .aprio(_n3202),
     .piece(_n3194)
   );
-  qchip_cell cell_50 (
+  qchip_cell c7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8621,7 +8621,7 @@ module qchip_array (
     .aprio(_n3250),
     .piece(_n3242)
   );
-  qchip_cell cell_51 (
+  qchip_cell d7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8692,7 +8692,7 @@ module qchip_array (
     .aprio(_n3298),
     .piece(_n3290)
   );
-  qchip_cell cell_52 (
+  qchip_cell e7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8763,7 +8763,7 @@ module qchip_array (
     .aprio(_n3346),
     .piece(_n3338)
   );
-  qchip_cell cell_53 (
+  qchip_cell f7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8834,7 +8834,7 @@ module qchip_array (
     .aprio(_n3394),
     .piece(_n3386)
   );
-  qchip_cell cell_54 (
+  qchip_cell g7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8905,7 +8905,7 @@ module qchip_array (
     .aprio(_n3442),
     .piece(_n3434)
   );
-  qchip_cell cell_55 (
+  qchip_cell h7 (
     .clk(clk),
     .rst(rst),
     .we(we[6]),
@@ -8976,7 +8976,7 @@ module qchip_array (
     .aprio(_n3490),
     .piece(_n3482)
   );
-  qchip_cell cell_56 (
+  qchip_cell a8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9047,7 +9047,7 @@ module qchip_array (
     .aprio(_n3538),
     .piece(_n3530)
   );
-  qchip_cell cell_57 (
+  qchip_cell b8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9118,7 +9118,7 @@ module qchip_array (
     .aprio(_n3586),
     .piece(_n3578)
   );
-  qchip_cell cell_58 (
+  qchip_cell c8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9189,7 +9189,7 @@ module qchip_array (
     .aprio(_n3634),
     .piece(_n3626)
   );
-  qchip_cell cell_59 (
+  qchip_cell d8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9260,7 +9260,7 @@ module qchip_array (
     .aprio(_n3682),
     .piece(_n3674)
   );
-  qchip_cell cell_60 (
+  qchip_cell e8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9331,7 +9331,7 @@ module qchip_array (
     .aprio(_n3730),
     .piece(_n3722)
   );
-  qchip_cell cell_61 (
+  qchip_cell f8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9402,7 +9402,7 @@ module qchip_array (
     .aprio(_n3778),
     .piece(_n3770)
   );
-  qchip_cell cell_62 (
+  qchip_cell g8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),
@@ -9473,7 +9473,7 @@ module qchip_array (
     .aprio(_n3826),
     .piece(_n3818)
   );
-  qchip_cell cell_63 (
+  qchip_cell h8 (
     .clk(clk),
     .rst(rst),
     .we(we[7]),

@@ -8,13 +8,12 @@ use std::sync::Arc;
 
 use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{ChipWeights, Params, Qchip};
-use testbench::chip::qsearch::run;
 use testbench::chip::{Driver, Netlist, NetlistError};
 
 use super::qjob::{chip_job, chip_weights};
 use super::to_move;
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{QResult, Quiescence};
+use crate::engine::quiescence::{Abort, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::score::Score;
 use crate::rules::Position;
@@ -22,6 +21,9 @@ use crate::rules::Position;
 /// Cycle limit of one job: far above any job of the benchmarks (the chip always
 /// finishes; the limit turns a fault into an error instead of a hang).
 pub const JOB_LIMIT: u32 = 1 << 30;
+
+/// Cycles between two polls of the search's abort (about 0.1 ms of the model).
+pub const POLL_CYCLES: u32 = 1024;
 
 /// What the chip has done since it was made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,17 +103,47 @@ impl Quiescence for ChipQuiescence {
         beta: Score,
         ply: usize,
     ) -> anyhow::Result<QResult> {
+        self.qsearch_within(pos, alpha, beta, ply, &Abort::never())
+    }
+
+    /// A job the search gives up on is abandoned (the next job's load starts the chip
+    /// afresh): the simulator polls `abort` every [`POLL_CYCLES`] cycles.
+    fn qsearch_within(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
         let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
         let job = chip_job(pos, alpha, beta, ply, weights);
-        let out = run::<Qchip, _>(&mut *self.driver, &job, JOB_LIMIT).ok_or_else(|| {
-            anyhow::anyhow!("the quiescence chip did not finish within {JOB_LIMIT} cycles")
-        })?;
+        self.driver.load(&job);
         self.loaded = true;
+        let mut cycles = 0u32;
+        let out = loop {
+            self.driver.step();
+            cycles += 1;
+            let out = self.driver.outputs();
+            if out.done {
+                break out;
+            }
+            if cycles.is_multiple_of(POLL_CYCLES) && abort.poll() {
+                self.totals.cycles += u64::from(cycles);
+                return Ok(QResult {
+                    cycles: u64::from(cycles),
+                    ..QResult::default()
+                });
+            }
+            if cycles >= JOB_LIMIT {
+                anyhow::bail!("the quiescence chip did not finish within {JOB_LIMIT} cycles");
+            }
+        };
         self.totals.jobs += 1;
         self.totals.cycles += u64::from(out.cycles);
         if out.overflow {
             self.totals.overflows += 1;
-            let redo = self.fallback.qsearch(pos, alpha, beta, ply)?;
+            let redo = self.fallback.qsearch_within(pos, alpha, beta, ply, abort)?;
             return Ok(QResult {
                 cycles: u64::from(out.cycles),
                 ..redo

@@ -38,6 +38,24 @@ enum BenchKind {
         #[arg(long)]
         report: Option<std::path::PathBuf>,
     },
+    /// The quiescence chip against the software on the quiescence jobs of real
+    /// searches: cycles per node (by kind), nodes, modeled chip time against measured
+    /// software time.
+    Qsearch {
+        /// Number of timed runs of the software (the median is reported), 1 to 100.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+        runs: u64,
+        /// Depth of the searches of the search benchmark's positions, 1 to 6.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
+        depth: u32,
+        /// Seeded games whose searches give the second set of jobs, 1 to 100.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=100))]
+        games: u64,
+        /// FPGA report of qchip [default: build/fpga/qchip/report.json, which may be
+        /// absent].
+        #[arg(long)]
+        report: Option<std::path::PathBuf>,
+    },
     /// The search on a fixed set of positions to a fixed depth (the default): total
     /// nodes, the search's signature, and nodes per second.
     Search {
@@ -196,6 +214,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             runs,
             report,
         } => super::bench_chip::run(positions as usize, seed, runs as usize, report.as_deref()),
+        BenchKind::Qsearch {
+            runs,
+            depth,
+            games,
+            report,
+        } => super::bench_qsearch::run(runs as usize, depth, games as usize, report.as_deref()),
         BenchKind::Search {
             depth,
             runs,

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions |
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
+//! | [`qbatch`] | `antichip qsearch`: quiescence searches of a file of positions |
 //! | [`qjobs`] | quiescence jobs recorded from real searches |
 //! | [`reference`] | the quiescence algorithm the chip runs, written plainly |
 //! | [`eval`] | the linear evaluation of seed 003's features, weights from JSON |
@@ -13,6 +14,7 @@
 //! | [`solver`] | the exact win-in-N solver |
 
 pub mod eval;
+pub mod qbatch;
 pub mod qjobs;
 pub mod quiescence;
 pub mod reference;

@@ -23,7 +23,7 @@ use hw::chip::qsearch::hash::position_hash;
 use hw::chip::types::Priorities;
 
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{QResult, Quiescence};
+use crate::engine::quiescence::{Abort, QResult, Quiescence};
 use crate::engine::score::{INFINITE, Score, win_at};
 use crate::rules::{Move, Position, Role};
 
@@ -157,6 +157,7 @@ impl ReferenceQuiescence {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         pos: &Position,
@@ -165,8 +166,12 @@ impl ReferenceQuiescence {
         ply: usize,
         depth: u32,
         nodes: &mut u64,
+        abort: &Abort,
     ) -> Result<(Score, Option<Move>), Overflow> {
         *nodes += 1;
+        if abort.spend(1) {
+            return Ok((0, None));
+        }
         self.stats.max_depth = self.stats.max_depth.max(depth);
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -230,7 +235,11 @@ impl ReferenceQuiescence {
                 self.stats.promotions[i] += 1;
             }
             let child = pos.after(&m);
-            let (s, _) = self.search(&child, -beta, -alpha, ply + 1, depth + 1, nodes)?;
+            let (s, _) = self.search(&child, -beta, -alpha, ply + 1, depth + 1, nodes, abort)?;
+            if abort.fired() {
+                // Unfinished: nothing of it goes into the table.
+                return Ok((0, None));
+            }
             let score = -s;
             if score > best {
                 best = score;
@@ -264,11 +273,23 @@ impl ReferenceQuiescence {
         beta: Score,
         ply: usize,
     ) -> Result<QResult, Overflow> {
+        self.run_within(pos, alpha, beta, ply, &Abort::never())
+    }
+
+    /// [`ReferenceQuiescence::run`] that gives up once `abort` fires.
+    pub fn run_within(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> Result<QResult, Overflow> {
         self.stats = ReferenceStats::default();
         self.table.clear();
         self.table.resize(self.table_entries, None);
         let mut nodes = 0;
-        let (score, best_move) = self.search(pos, alpha, beta, ply, 0, &mut nodes)?;
+        let (score, best_move) = self.search(pos, alpha, beta, ply, 0, &mut nodes, abort)?;
         Ok(QResult {
             score,
             nodes,
@@ -319,8 +340,19 @@ impl Quiescence for ReferenceQuiescence {
         beta: Score,
         ply: usize,
     ) -> anyhow::Result<QResult> {
+        self.qsearch_within(pos, alpha, beta, ply, &Abort::never())
+    }
+
+    fn qsearch_within(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
         let unlimited = self.limits.take();
-        let result = self.run(pos, alpha, beta, ply);
+        let result = self.run_within(pos, alpha, beta, ply, abort);
         self.limits = unlimited;
         Ok(result.expect("no overflow without limits"))
     }

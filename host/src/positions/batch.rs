@@ -26,6 +26,8 @@ pub struct FenLine {
     pub position: Position,
     /// Things in the FEN that were accepted but ignored.
     pub warnings: Vec<FenWarning>,
+    /// The TAB-separated fields after the position (what a command may read there).
+    pub fields: Vec<String>,
 }
 
 /// A line that could not be read as a position.
@@ -83,7 +85,9 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
         }
     };
     let text = text.trim_end_matches(['\n', '\r']);
-    let fen = text.split('\t').next().unwrap_or("");
+    let mut columns = text.split('\t');
+    let fen = columns.next().unwrap_or("");
+    let fields: Vec<String> = columns.map(str::to_string).collect();
     if fen.trim().is_empty() || fen.trim_start().starts_with('#') {
         return None;
     }
@@ -101,6 +105,7 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
             operations,
             position,
             warnings,
+            fields,
         })),
         Err(e) => err(e.to_string()),
     }

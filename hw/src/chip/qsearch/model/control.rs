@@ -1,7 +1,7 @@
 //! The controller of the quiescence engine: one method per state, deciding the clock
 //! edge of a running cycle (generator inputs, cell writes, memory ports, registers).
 
-use super::{Context, Edge, Entry, Leaf, QModel, TableEntry, WIN};
+use super::{Context, Edge, Entry, Leaf, NodeKind, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
 use crate::chip::qsearch::{ChildKind, State};
@@ -18,6 +18,8 @@ impl QModel {
     /// One running cycle (`req` high): what happens at its clock edge.
     pub(super) fn control(&mut self, e: &mut Edge) {
         self.regs.cycles = self.regs.cycles.wrapping_add(1);
+        let state = self.regs.state;
+        self.account(state);
         match self.regs.state {
             State::Enter => {
                 e.inputs = run_gen();
@@ -62,6 +64,26 @@ impl QModel {
         }
     }
 
+    /// The cycle's accounting (before the cycle's decisions; `Second` and `Fetch`
+    /// account in `decide` and `fetch`, once the kind is known).
+    fn account(&mut self, state: State) {
+        match state {
+            State::Enter | State::Second => self.entry_cycles += 1,
+            State::QuietFv | State::QuietWait | State::QuietEval => {
+                self.stats.add(NodeKind::Quiet, 1, 0)
+            }
+            State::Gen | State::Order | State::Return => self.stats.add(NodeKind::Capture, 1, 0),
+            State::Sweep => self.stats.sweep_cycles += 1,
+            State::Fetch | State::Idle | State::Done | State::Overflow => {}
+        }
+    }
+
+    /// The entered node's kind is known: its cycles so far are that kind's.
+    fn entered(&mut self, kind: NodeKind) {
+        let c = std::mem::take(&mut self.entry_cycles);
+        self.stats.add(kind, c, 1);
+    }
+
     /// Returns `value` (the current node's view): at the job's position the search is
     /// done, else the parent's context is read.
     fn ret(&mut self, value: i32, e: &mut Edge) {
@@ -85,15 +107,20 @@ impl QModel {
         let quiet = g.outer == 0;
         let no_move = quiet && g.targets == 0;
         if no_move {
+            self.entered(NodeKind::Decided);
             self.ret(WIN - self.ply(), e);
         } else if self.regs.insufficient {
+            self.entered(NodeKind::Decided);
             self.ret(0, e);
         } else if quiet {
+            self.entered(NodeKind::Quiet);
             e.inputs = self.gen_start(!self.side(self.regs.sp), None);
             self.regs.state = State::QuietFv;
         } else if usize::from(self.regs.sp) >= self.params.plies {
+            self.entered(NodeKind::Capture);
             self.regs.state = State::Overflow;
         } else {
+            self.entered(NodeKind::Capture);
             // The table, read in the last cycle: a hit that settles the window returns
             // its score; any other hit's move is searched first.
             let t = self.regs.rd_table;
@@ -321,14 +348,21 @@ impl QModel {
             ChildKind::Draw => Some(0),
             ChildKind::Quiet => Some(leaf.value),
         };
+        let kind = match leaf.kind {
+            ChildKind::Node => NodeKind::Capture,
+            ChildKind::Quiet => NodeKind::Quiet,
+            ChildKind::Win | ChildKind::Draw => NodeKind::Decided,
+        };
         match child_value {
             Some(v) => {
+                self.stats.add(kind, 1, 1);
                 self.after_child(-v, entry, e);
                 self.regs.forward_leaf = pending
                     && self.regs.state == State::Fetch
                     && usize::from(self.regs.ctx.cur) == last;
             }
             None => {
+                self.stats.add(NodeKind::Capture, 1, 0);
                 let sp = self.regs.sp;
                 let mut parent = self.regs.ctx;
                 parent.child = entry;

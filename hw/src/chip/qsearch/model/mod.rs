@@ -298,6 +298,49 @@ pub struct QRegs {
     pub out: Outputs,
 }
 
+/// Where the model's cycles went, by kind of node (not part of the chip: accounting for
+/// the benchmarks). An entered node's cycles (its find-victim cycles, a quiet node's
+/// count and evaluation, a node's generation, ordering, descents and returns) are its
+/// kind's; a child that ordering settled (a win, a draw, a quiet position) costs the
+/// one `Fetch` cycle that takes its value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QStats {
+    /// Nodes with captures (the table's settled ones included).
+    pub capture_nodes: u64,
+    /// Their cycles.
+    pub capture_cycles: u64,
+    /// Quiet positions evaluated.
+    pub quiet_leaves: u64,
+    /// Their cycles.
+    pub quiet_cycles: u64,
+    /// Wins and draws.
+    pub decided_leaves: u64,
+    /// Their cycles.
+    pub decided_cycles: u64,
+    /// Cycles of table sweeps.
+    pub sweep_cycles: u64,
+}
+
+/// A kind of node, for [`QStats`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NodeKind {
+    Capture,
+    Quiet,
+    Decided,
+}
+
+impl QStats {
+    pub(super) fn add(&mut self, kind: NodeKind, cycles: u64, nodes: u64) {
+        let (n, c) = match kind {
+            NodeKind::Capture => (&mut self.capture_nodes, &mut self.capture_cycles),
+            NodeKind::Quiet => (&mut self.quiet_leaves, &mut self.quiet_cycles),
+            NodeKind::Decided => (&mut self.decided_leaves, &mut self.decided_cycles),
+        };
+        *n += nodes;
+        *c += cycles;
+    }
+}
+
 /// The quiescence engine, one clock at a time.
 #[derive(Clone, Debug)]
 pub struct QModel {
@@ -308,6 +351,10 @@ pub struct QModel {
     pub snapshot: Snapshot,
     /// The engine's registers.
     pub regs: QRegs,
+    /// Where the cycles went (accounting, not chip state).
+    pub stats: QStats,
+    /// Cycles of the node being entered, before its kind is known.
+    entry_cycles: u64,
     moves: Vec<Entry>,
     leaves: Vec<Leaf>,
     frames: Vec<Context>,
@@ -361,6 +408,8 @@ impl QModel {
                 cycles: 0,
                 out: Outputs::default(),
             },
+            stats: QStats::default(),
+            entry_cycles: 0,
             moves: vec![Entry::default(); params.plies * params.list],
             leaves: vec![Leaf::default(); params.plies * params.list],
             frames: vec![Context::new(0, 0); params.plies],

@@ -1,0 +1,191 @@
+//! `antichip bench qsearch`: the quiescence chip against the software on the same jobs,
+//! in one run. The jobs are the quiescence calls of real searches: of the search
+//! benchmark's positions and of seeded games. Per set: the chip's cycles per node (all
+//! nodes, and by kind); its nodes beside the production software's; **modeled** chip
+//! time (cycles / clock: the FPGA Fmax when a report is there, and Deep Blue's 24 MHz)
+//! beside the **measured** wall time of the reference (the chip's algorithm in
+//! software) and of the production software quiescence search (its table shared across
+//! the jobs, as in a search), on one core, medians of repeated runs.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use host::chip::qjob::{chip_job, chip_weights};
+use host::engine::eval::Evaluator;
+use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
+use host::engine::quiescence::{Quiescence, SoftwareQuiescence};
+use host::engine::reference::ReferenceQuiescence;
+use host::rules::Position;
+use hw::chip::qsearch::Params;
+use hw::chip::qsearch::model::{QModel, QStats};
+
+use super::bench_chip::fpga_fmax;
+use super::measure::median;
+
+/// Where `antichip chip fpga --design qchip` writes its report by default.
+pub const QCHIP_REPORT: &str = "build/fpga/qchip/report.json";
+
+/// Deep Blue's chip clock.
+const DEEP_BLUE_MHZ: f64 = 24.0;
+
+/// The chip's figures on a job set.
+struct ChipRun {
+    nodes: u64,
+    cycles: u64,
+    stats: QStats,
+}
+
+fn chip_run(jobs: &[QJob], evaluator: &Evaluator) -> anyhow::Result<ChipRun> {
+    let weights = Arc::new(chip_weights(evaluator));
+    let mut model = QModel::new(Params::DEFAULT);
+    let (mut nodes, mut cycles) = (0u64, 0u64);
+    for (i, j) in jobs.iter().enumerate() {
+        let job = chip_job(
+            &j.position,
+            j.alpha,
+            j.beta,
+            j.ply,
+            (i == 0).then(|| Arc::clone(&weights)),
+        );
+        let out = model
+            .run(&job, u32::MAX)
+            .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;
+        anyhow::ensure!(
+            !out.overflow,
+            "a job overflowed the chip: {}",
+            j.position.to_fen()
+        );
+        nodes += u64::from(out.nodes);
+        cycles += u64::from(out.cycles);
+    }
+    Ok(ChipRun {
+        nodes,
+        cycles,
+        stats: model.stats,
+    })
+}
+
+/// Median wall time of `runs` passes of `q` over the jobs (a fresh searcher each pass),
+/// and the nodes of one pass.
+fn software_time(
+    jobs: &[QJob],
+    runs: usize,
+    mut make: impl FnMut() -> Box<dyn Quiescence>,
+) -> anyhow::Result<(Duration, u64)> {
+    let mut times = Vec::with_capacity(runs);
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let mut q = make();
+        nodes = 0;
+        let start = Instant::now();
+        for j in jobs {
+            nodes += q.qsearch(&j.position, j.alpha, j.beta, j.ply)?.nodes;
+        }
+        times.push(start.elapsed());
+    }
+    Ok((median(times), nodes))
+}
+
+fn per(c: u64, n: u64) -> f64 {
+    c as f64 / n.max(1) as f64
+}
+
+/// Runs the benchmark.
+pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyhow::Result<u8> {
+    let fmax = match report {
+        Some(path) => {
+            if !path.exists() {
+                return Err(super::input::bad_input(format!(
+                    "--report {}: no such file (`antichip chip fpga --design qchip` writes {QCHIP_REPORT})",
+                    path.display()
+                )));
+            }
+            fpga_fmax(path)?
+        }
+        None => fpga_fmax(Path::new(QCHIP_REPORT))?,
+    };
+    let positions: Vec<Position> = super::bench_engine::SEARCH_POSITIONS
+        .iter()
+        .map(|f| Position::from_fen_strict(f).expect("built-in positions are valid"))
+        .collect();
+    let sets = [
+        (
+            format!("search benchmark's 10 positions, depth {depth}"),
+            record_search_jobs(&positions, depth)?,
+        ),
+        (
+            format!("{games} seeded games"),
+            record_jobs(
+                &JobSource {
+                    games,
+                    ..JobSource::default()
+                },
+                usize::MAX,
+            )?,
+        ),
+    ];
+    let evaluator = Evaluator::default();
+    println!("quiescence chip against software on the quiescence jobs of real searches");
+    match fmax {
+        Some((f, _)) => println!(
+            "  clocks: {f:.1} MHz (FPGA Fmax from {}) and {DEEP_BLUE_MHZ} MHz (Deep Blue's chip)",
+            report.map_or(Path::new(QCHIP_REPORT), |p| p).display()
+        ),
+        None => println!(
+            "  clocks: {DEEP_BLUE_MHZ} MHz (Deep Blue's chip); no FPGA report at {QCHIP_REPORT} (run `antichip chip fpga --design qchip --target ecp5-25f`)"
+        ),
+    }
+    for (name, jobs) in &sets {
+        let chip = chip_run(jobs, &evaluator)?;
+        let (t_ref, ref_nodes) =
+            software_time(jobs, runs, || Box::new(ReferenceQuiescence::new(evaluator)))?;
+        let (t_sw, sw_nodes) =
+            software_time(jobs, runs, || Box::new(SoftwareQuiescence::new(evaluator)))?;
+        anyhow::ensure!(
+            ref_nodes == chip.nodes,
+            "the reference and the chip disagree on nodes"
+        );
+        let s = chip.stats;
+        println!("\n{name}: {} jobs", jobs.len());
+        println!(
+            "  nodes: chip {} (= reference), production software {} ({:.2}x the software's)",
+            chip.nodes,
+            sw_nodes,
+            per(chip.nodes, sw_nodes)
+        );
+        println!(
+            "  chip cycles per node: {:.2} (goal <= 8); capture nodes {:.2} ({} nodes), quiet leaves {:.2} ({}), decided leaves {:.2} ({})",
+            per(chip.cycles, chip.nodes),
+            per(s.capture_cycles, s.capture_nodes),
+            s.capture_nodes,
+            per(s.quiet_cycles, s.quiet_leaves),
+            s.quiet_leaves,
+            per(s.decided_cycles, s.decided_leaves),
+            s.decided_leaves
+        );
+        let job_us = |d: Duration| d.as_secs_f64() * 1e6 / jobs.len() as f64;
+        let modeled = |mhz: f64| chip.cycles as f64 / mhz / jobs.len() as f64;
+        println!(
+            "  per job: chip {:.2} us at {DEEP_BLUE_MHZ} MHz (modeled){}; reference {:.2} us, production software {:.2} us (measured, one core, median of {runs})",
+            modeled(DEEP_BLUE_MHZ),
+            fmax.map_or(String::new(), |(f, _)| format!(
+                ", {:.2} us at {f:.1} MHz (modeled)",
+                modeled(f)
+            )),
+            job_us(t_ref),
+            job_us(t_sw)
+        );
+        let sw_us = job_us(t_sw);
+        let ratio = |mhz: f64| modeled(mhz) / sw_us;
+        println!(
+            "  chip time / production software time: {:.3} at {DEEP_BLUE_MHZ} MHz{} (goal <= 0.2, moonshot 0.1)",
+            ratio(DEEP_BLUE_MHZ),
+            fmax.map_or(String::new(), |(f, _)| format!(
+                ", {:.3} at {f:.1} MHz",
+                ratio(f)
+            ))
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,40 @@
+//! `antichip qsearch`: quiescence searches of a file of positions.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use host::engine::qbatch::run_qsearch;
+
+use super::engine::EngineArgs;
+
+/// Search forced captures from each position (one FEN per line, optionally TAB alpha TAB
+/// beta; the full window when absent) with a quiescence search: the software search,
+/// the reference, or the quiescence chip (its model or its simulated netlist).
+///
+/// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
+/// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
+/// search), TAB, the chip's cycles (0 in software). Bad lines are reported on stderr
+/// with their line number and the others still answered; the exit code is then 2.
+#[derive(Args)]
+pub struct QsearchArgs {
+    /// File of FEN lines; stdin when absent or '-'.
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
+    let input = super::input::open(args.file.as_deref())?;
+    let settings = args
+        .engine
+        .settings(host::engine::search::SearchConfig::default())?;
+    let mut quiescence = settings.quiescence.build(settings.evaluator)?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut err = io::stderr();
+    super::input::output_result(
+        run_qsearch(input, &mut out, &mut err, quiescence.as_mut())
+            .and_then(|summary| out.flush().map(|()| summary.exit_code())),
+    )
+}
