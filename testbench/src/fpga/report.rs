@@ -171,50 +171,59 @@ impl fmt::Display for FpgaReport {
         for line in &self.does_not_fit {
             writeln!(f, "  {line}")?;
         }
-        let cap = |used: u64, have: u64| {
+        let share = |used: u64, have: u64| {
             if have == 0 {
                 String::new()
             } else {
-                format!(" of {have} ({:.0}%)", 100.0 * used as f64 / have as f64)
+                format!(
+                    "{used} of {have}, {:.0}%",
+                    100.0 * used as f64 / have as f64
+                )
             }
         };
+        let luts = self.lut4 + names.carry_luts * self.carry;
+        let lut_use = if names.carry_luts > 0 {
+            format!(
+                "{}; with the {} x {}: {}",
+                names.lut,
+                names.carry,
+                names.carry_luts,
+                share(luts, self.capacity.lut4)
+            )
+        } else {
+            format!("{}; {}", names.lut, share(luts, self.capacity.lut4))
+        };
+        writeln!(f, "  LUT4          {:>8} ({lut_use})", self.lut4)?;
         writeln!(
             f,
-            "  LUT4          {:>8}{}  ({})",
-            self.lut4,
-            cap(
-                self.lut4 + names.carry_luts * self.carry,
-                self.capacity.lut4
-            ),
-            names.lut
-        )?;
-        writeln!(
-            f,
-            "  flip-flops    {:>8}{}",
+            "  flip-flops    {:>8} ({})",
             self.dff,
-            cap(self.dff, self.capacity.dff)
+            share(self.dff, self.capacity.dff)
         )?;
-        writeln!(f, "  carry         {:>8}  ({})", self.carry, names.carry)?;
+        writeln!(f, "  carry         {:>8} ({})", self.carry, names.carry)?;
         writeln!(
             f,
-            "  block RAM     {:>8}{}  ({})",
+            "  block RAM     {:>8} ({}; {})",
             self.ram,
-            cap(self.ram, self.capacity.ram),
-            names.ram
+            names.ram,
+            share(self.ram, self.capacity.ram)
         )?;
         if let Some(lutram) = names.lutram {
-            writeln!(f, "  LUT RAM       {:>8}  ({lutram})", self.lutram)?;
+            writeln!(
+                f,
+                "  LUT RAM       {:>8} ({lutram}, 16 x 4 bits)",
+                self.lutram
+            )?;
         }
-        writeln!(
-            f,
-            "  I/O           {:>8} bits{}",
-            self.io,
-            if self.pins != self.io && self.pins > 0 {
-                format!(", {} pins", self.pins)
-            } else {
-                String::new()
-            }
-        )?;
+        if self.serial_wrapper {
+            writeln!(
+                f,
+                "  I/O pins      {:>8} ({} port bits shifted through the wrapper)",
+                self.pins, self.io
+            )?;
+        } else {
+            writeln!(f, "  I/O pins      {:>8}", self.io)?;
+        }
         if let Some(u) = self
             .utilisation
             .iter()

@@ -126,7 +126,7 @@ impl Target {
         format!("synth_{family} -top {top} -json {json}")
     }
 
-    /// The place-and-route tool (a name [`super::tools::locate`] resolves).
+    /// The place-and-route tool (a name [`super::locate()`] resolves).
     pub fn nextpnr(self) -> &'static str {
         if self.is_ecp5() {
             "nextpnr-ecp5"
