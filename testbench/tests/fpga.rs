@@ -98,6 +98,9 @@ fn ecp5_flow_on_memory_and_counter() {
     assert!(r.carry > 0, "{r}");
     assert!(r.fmax_mhz.unwrap() > 100.0, "{r}");
     assert!(r.bitstream_bytes > 100_000, "{r}");
+    let ltp = std::fs::read_to_string(work("counter-ecp5").join("ltp.txt")).unwrap();
+    let levels = r.gate_levels.unwrap();
+    assert!(ltp.contains(&format!("(length={levels})")), "{ltp}");
 }
 
 /// A memory of 1,024 words of 160 bits with a registered read: 160 Kbit of block RAM

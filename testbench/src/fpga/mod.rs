@@ -205,7 +205,8 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ToolError + '_ {
 /// synthesis, except that memories whose read ports are all registered are cut out
 /// (their inputs end paths and their outputs, driven by `$anyseq` cells, start them, as
 /// a block RAM's do) instead of being mapped to flip-flops and multiplexers (which takes
-/// yosys hours on `qchip`'s 4,096-word table), then `abc -g` and `ltp -noff`.
+/// yosys hours on `qchip`'s 4,096-word table), then `abc -g` and `ltp -noff`. The path
+/// is written to `ltp.txt` in `dir`.
 fn gate_levels(read: &str, t: &str, dir: &Path) -> Result<Option<u64>, ToolError> {
     let registered: Vec<String> = (1..=4)
         .map(|n| format!("r:RD_CLK_ENABLE={n}'b{}", "1".repeat(n)))
@@ -218,7 +219,14 @@ fn gate_levels(read: &str, t: &str, dir: &Path) -> Result<Option<u64>, ToolError
         registered.join(" ")
     );
     let out = tools::run("yosys", &["-p", &script], dir)?;
-    Ok(tools::text(&out)
+    let text = tools::text(&out);
+    // The path itself, cell by cell, kept beside the report.
+    if let Some(at) = text.rfind("Longest topological path") {
+        let path = &text[at..];
+        let end = path.find("\n\n").unwrap_or(path.len());
+        tools::write(&dir.join("ltp.txt"), &path[..end])?;
+    }
+    Ok(text
         .lines()
         .filter_map(|l| {
             let rest = l.split("(length=").nth(1)?;
