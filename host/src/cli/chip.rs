@@ -38,18 +38,31 @@ enum ChipCommand {
         #[arg(long)]
         model: bool,
     },
-    /// The FPGA flow for the whole generator on the iCE40 HX8K: yosys, nextpnr-ice40,
-    /// icepack, and yosys ltp for the gate depth. Writes `report.json` into the --out
-    /// directory. About 10 minutes with the default 8 seeds on 2 cores.
+    /// The FPGA flow for a chip design: yosys, nextpnr, the bitstream packer, and yosys
+    /// ltp for the gate depth, on the iCE40 HX8K (Debian's nextpnr-ice40 and icepack)
+    /// or an ECP5 (nextpnr-ecp5 and ecppack from `scripts/fpga/setup.sh`). Writes
+    /// `report.json` beside the bitstream in DIR. A design the device cannot hold gets a
+    /// report that says why ("does not fit: ...") and exit code 1.
     Fpga {
-        /// Working directory of the flow (created if missing).
-        #[arg(long, alias = "dir", default_value = "build/fpga/movegen")]
-        out: PathBuf,
-        /// Placement seeds to try (1, 2, ... up to 32); the bitstream is the fastest
-        /// placement's.
+        /// The design: `movegen` (the move generator) or `qchip` (the quiescence engine).
+        #[arg(long, default_value = "movegen", value_parser = ["movegen", "qchip"])]
+        design: String,
+        /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, CABGA381).
+        #[arg(long, default_value = "ice40", value_parser = parse_target)]
+        target: testbench::Target,
+        /// Working directory of the flow [default: build/fpga/DESIGN, with `-TARGET`
+        /// appended for a target other than ice40].
+        #[arg(long, alias = "dir")]
+        out: Option<PathBuf>,
+        /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
     },
+}
+
+/// `--target`'s parser (the names of [`testbench::Target`]).
+pub fn parse_target(s: &str) -> Result<testbench::Target, String> {
+    s.parse()
 }
 
 pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
@@ -60,7 +73,15 @@ pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
             seed,
             model,
         } => stats(file, positions as usize, seed, model),
-        ChipCommand::Fpga { out, seeds } => fpga(&out, seeds),
+        ChipCommand::Fpga {
+            design,
+            target,
+            out,
+            seeds,
+        } => {
+            let dir = out.unwrap_or_else(|| default_dir(&design, target));
+            fpga(&design, target, &dir, seeds)
+        }
     }
 }
 
@@ -167,10 +188,30 @@ fn print_stats(label: &str, s: &CycleStats) {
     println!("  cycles per move      {}", s.per_move);
 }
 
-/// Runs the FPGA flow on `movegen` and writes `report.json` into `dir`.
-pub fn fpga_report(dir: &std::path::Path, seeds: u32) -> anyhow::Result<testbench::FpgaReport> {
-    let module = hw::chip::movegen::generator::generator(false)?;
-    let report = testbench::run_flow("movegen", &module, dir, seeds)
+/// The default working directory of `design` on `target`: `build/fpga/movegen` for
+/// the move generator on the iCE40 (where `antichip bench chip` reads its report).
+pub fn default_dir(design: &str, target: testbench::Target) -> PathBuf {
+    let mut name = design.to_string();
+    if target != testbench::Target::Ice40Hx8k {
+        name = format!("{name}-{target}");
+    }
+    PathBuf::from("build/fpga").join(name)
+}
+
+/// Runs the FPGA flow on chip design `design` for `target` and writes `report.json`
+/// into `dir`.
+pub fn design_report(
+    design: &str,
+    target: testbench::Target,
+    dir: &std::path::Path,
+    seeds: u32,
+) -> anyhow::Result<testbench::FpgaReport> {
+    let block = hw::chip::designs()
+        .into_iter()
+        .find(|b| b.name == design)
+        .with_context(|| format!("no chip design `{design}`"))?;
+    let module = (block.build)().with_context(|| format!("building `{design}`"))?;
+    let report = testbench::run_flow_on(target, design, &module, dir, seeds)
         .with_context(|| format!("FPGA flow in {}", dir.display()))?;
     let json = serde_json::to_string_pretty(&report)?;
     std::fs::write(dir.join("report.json"), json)
@@ -178,21 +219,32 @@ pub fn fpga_report(dir: &std::path::Path, seeds: u32) -> anyhow::Result<testbenc
     Ok(report)
 }
 
-fn fpga(dir: &std::path::Path, seeds: u32) -> anyhow::Result<u8> {
-    let report = fpga_report(dir, seeds)?;
+fn fpga(
+    design: &str,
+    target: testbench::Target,
+    dir: &std::path::Path,
+    seeds: u32,
+) -> anyhow::Result<u8> {
+    let report = design_report(design, target, dir, seeds)?;
     println!("{report}");
-    println!(
-        "  goals: < 5,578 LUT4 (tt07-chess on the same tools): {}; >= 50 MHz: {}",
-        if report.lut4 < 5_578 {
-            "met"
-        } else {
-            "not met"
-        },
-        match report.fmax_mhz {
-            Some(f) if f >= 50.0 => "met",
-            Some(_) => "not met",
-            None => "no Fmax",
-        }
-    );
+    println!("  report        {}", dir.join("report.json").display());
+    if !report.fits {
+        return Ok(1);
+    }
+    if design == "movegen" && target == testbench::Target::Ice40Hx8k {
+        println!(
+            "  goals: < 5,578 LUT4 (tt07-chess on the same tools): {}; >= 50 MHz: {}",
+            if report.lut4 < 5_578 {
+                "met"
+            } else {
+                "not met"
+            },
+            match report.fmax_mhz {
+                Some(f) if f >= 50.0 => "met",
+                Some(_) => "not met",
+                None => "no Fmax",
+            }
+        );
+    }
     Ok(0)
 }

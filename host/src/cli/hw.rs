@@ -27,8 +27,8 @@ enum HwCommand {
         /// Block name (see `antichip hw list`).
         block: Option<String>,
     },
-    /// Run the FPGA flow (yosys synth_ice40, nextpnr-ice40 HX8K ct256, icepack, yosys ltp)
-    /// on BLOCK and print its report.
+    /// Run the FPGA flow (yosys, nextpnr, the bitstream packer, yosys ltp) on BLOCK for
+    /// the iCE40 HX8K or an ECP5 and print its report.
     Synth {
         /// Block name (see `antichip hw list`).
         block: String,
@@ -42,6 +42,9 @@ enum HwCommand {
         /// placement's. About a minute per seed for the small blocks.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
+        /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, CABGA381).
+        #[arg(long, default_value = "ice40", value_parser = super::chip::parse_target)]
+        target: testbench::Target,
     },
     /// Static timing of BLOCK: the longest paths in unit gate delays, signal by signal.
     Timing {
@@ -96,10 +99,15 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             out,
             json,
             seeds,
+            target,
         } => {
             let b = find(&block)?;
             let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
-            let report = testbench::run_flow(b.name, &m, &out.join(b.name), seeds)?;
+            let dir = match target {
+                testbench::Target::Ice40Hx8k => out.join(b.name),
+                t => out.join(format!("{}-{t}", b.name)),
+            };
+            let report = testbench::run_flow_on(target, b.name, &m, &dir, seeds)?;
             if json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {

