@@ -3,6 +3,7 @@
 //! [`Chip`] move generator, which answers through the same [`MoveGenerator`] API as the
 //! software rules, running either the reference model or the simulated netlist.
 
+pub mod pool;
 pub mod qjob;
 pub mod quiescence;
 pub mod stats;

@@ -6,10 +6,12 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
+use host::chip::pool::MAX_CHIPS;
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
 use host::engine::search::{SearchConfig, Searcher};
-use host::frontends::uci::Settings;
+use host::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link};
+use host::frontends::uci::{ChipSettings, Settings};
 
 /// The engine options of every command that searches.
 #[derive(Args, Clone, Debug)]
@@ -20,6 +22,32 @@ pub struct EngineArgs {
     /// The quiescence search at the horizon of the main search.
     #[arg(long, default_value = "software", value_parser = quiescence_names())]
     pub quiescence: String,
+    /// Chips in the pool of a chip quiescence search (`chip-model`, `chip`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_CHIPS as u64))]
+    pub chips: u64,
+    /// The link between host and chips in the timeline model.
+    #[arg(long, default_value = Link::DEFAULT.name, value_parser = PossibleValuesParser::new(Link::names()))]
+    pub link: String,
+    /// The chips' clock in MHz for the timeline model (Deep Blue's was 24).
+    #[arg(long, default_value_t = DEEP_BLUE_MHZ, value_parser = parse_mhz)]
+    pub mhz: f64,
+    /// Evaluate quiet horizon positions on the host instead of sending them to a chip.
+    #[arg(long)]
+    pub host_quiet: bool,
+    /// Spend time limits in modeled time (host measured, chips modeled): how the
+    /// search would play on real chips.
+    #[arg(long)]
+    pub modeled_clock: bool,
+}
+
+/// A clock frequency: a positive number of MHz up to 10,000.
+pub fn parse_mhz(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(mhz) if mhz > 0.0 && mhz <= 10_000.0 => Ok(mhz),
+        _ => Err(format!(
+            "must be a clock in MHz above 0 and up to 10000, not \"{text}\""
+        )),
+    }
 }
 
 fn quiescence_names() -> PossibleValuesParser {
@@ -31,6 +59,11 @@ impl Default for EngineArgs {
         EngineArgs {
             weights: None,
             quiescence: QuiescenceKind::default().name().to_string(),
+            chips: 1,
+            link: Link::DEFAULT.name.to_string(),
+            mhz: DEEP_BLUE_MHZ,
+            host_quiet: false,
+            modeled_clock: false,
         }
     }
 }
@@ -40,10 +73,19 @@ impl EngineArgs {
     pub fn settings(&self, config: SearchConfig) -> anyhow::Result<Settings> {
         let quiescence = QuiescenceKind::from_name(&self.quiescence)
             .ok_or_else(|| anyhow!("unknown quiescence search \"{}\"", self.quiescence))?;
+        let link =
+            Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         Ok(Settings {
             config,
             evaluator: evaluator(self.weights.as_deref())?,
             quiescence,
+            chips: ChipSettings {
+                count: self.chips as usize,
+                link,
+                clock: ChipClock::Mhz(self.mhz),
+                host_quiet: self.host_quiet,
+                modeled_clock: self.modeled_clock,
+            },
         })
     }
 

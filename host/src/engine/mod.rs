@@ -5,6 +5,8 @@
 //! |---|---|
 //! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions |
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
+//! | [`dispatch`] | the horizon: jobs handed to the quiescence search, batched for a pool of chips, with the modeled clock |
+//! | [`timeline`] | the timeline model: modeled time of K chips behind a link |
 //! | [`qbatch`] | `antichip qsearch`: quiescence searches of a file of positions |
 //! | [`qjobs`] | quiescence jobs recorded from real searches |
 //! | [`reference`](mod@reference) | the quiescence algorithm the chip runs, written plainly |
@@ -13,6 +15,7 @@
 //! | [`score`] | scores, win distances |
 //! | [`solver`] | the exact win-in-N solver |
 
+pub mod dispatch;
 pub mod eval;
 pub mod qbatch;
 pub mod qjobs;
@@ -21,4 +24,5 @@ pub mod reference;
 pub mod score;
 pub mod search;
 pub mod solver;
+pub mod timeline;
 pub mod tt;

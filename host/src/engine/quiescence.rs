@@ -141,6 +141,38 @@ impl Abort {
     }
 }
 
+/// One quiescence search to be run: a horizon position, its window and its distance
+/// from the root.
+#[derive(Clone, Debug)]
+pub struct QJob {
+    /// The position.
+    pub pos: Position,
+    /// Lower bound of the window.
+    pub alpha: Score,
+    /// Upper bound of the window.
+    pub beta: Score,
+    /// Distance from the root of the main search.
+    pub ply: usize,
+}
+
+/// A searcher that runs jobs ahead of the host on several chips: the main search hands
+/// it the younger brothers of a frontier node together and uses the results in order
+/// (see [`crate::engine::dispatch`]). Every job runs to completion, even one the host
+/// gives up, so that its cycles are known to the timeline model.
+pub trait JobPool {
+    /// Chips in the pool.
+    fn chips(&self) -> usize;
+    /// Queues `jobs` in order; returns a ticket for each.
+    fn submit(&mut self, jobs: &[QJob]) -> anyhow::Result<Vec<u64>>;
+    /// The result of `ticket`, waiting for it; when `abort` fires first, every queued
+    /// and running job is abandoned and an empty result returned.
+    fn take(&mut self, ticket: u64, abort: &Abort) -> anyhow::Result<QResult>;
+    /// Gives jobs up: waits for them (they still run) and returns their cycles.
+    fn discard(&mut self, tickets: &[u64]) -> anyhow::Result<Vec<u64>>;
+    /// Drops every queued job and stops the running ones (the search is over).
+    fn abandon(&mut self);
+}
+
 /// A quiescence searcher. The main search calls it at its horizon with the window
 /// (`alpha`, `beta`) and the distance `ply` from the root, so that decided scores carry
 /// their distance.
@@ -176,6 +208,19 @@ pub trait Quiescence: Send {
     ) -> anyhow::Result<QResult> {
         let _ = abort;
         self.qsearch(pos, alpha, beta, ply)
+    }
+
+    /// Whether the main search hands this searcher the younger brothers of a frontier
+    /// node as one batch (with the window known when the batch is made) rather than one
+    /// at a time: true for the chips and for the reference that stands for them, so
+    /// that all of them search the same tree (see [`crate::engine::dispatch`]).
+    fn dispatches(&self) -> bool {
+        false
+    }
+
+    /// The pool of chips behind this searcher, if it runs jobs ahead.
+    fn pool(&mut self) -> Option<&mut dyn JobPool> {
+        None
     }
 }
 
@@ -220,19 +265,33 @@ impl QuiescenceKind {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// A quiescence search of this kind with this evaluator.
+    /// A quiescence search of this kind with this evaluator (one chip for the chip
+    /// kinds).
     pub fn build(self, evaluator: Evaluator) -> anyhow::Result<Box<dyn Quiescence>> {
+        self.build_with(evaluator, 1)
+    }
+
+    /// Whether this kind runs on chips (and so takes a number of chips, a link and a
+    /// clock).
+    pub fn on_chips(self) -> bool {
+        matches!(self, QuiescenceKind::ChipModel | QuiescenceKind::Chip)
+    }
+
+    /// A quiescence search of this kind with this evaluator; the chip kinds get a pool
+    /// of `chips` chips (see [`crate::chip::pool`]), the others ignore the number.
+    pub fn build_with(
+        self,
+        evaluator: Evaluator,
+        chips: usize,
+    ) -> anyhow::Result<Box<dyn Quiescence>> {
+        use crate::chip::pool::{ChipPool, ChipSim};
         Ok(match self {
             QuiescenceKind::Software => Box::new(SoftwareQuiescence::new(evaluator)),
             QuiescenceKind::Reference => Box::new(
                 crate::engine::reference::ReferenceQuiescence::new(evaluator),
             ),
-            QuiescenceKind::ChipModel => {
-                Box::new(crate::chip::quiescence::ChipQuiescence::model(evaluator))
-            }
-            QuiescenceKind::Chip => {
-                Box::new(crate::chip::quiescence::ChipQuiescence::netlist(evaluator)?)
-            }
+            QuiescenceKind::ChipModel => Box::new(ChipPool::new(ChipSim::Model, chips, evaluator)?),
+            QuiescenceKind::Chip => Box::new(ChipPool::new(ChipSim::Netlist, chips, evaluator)?),
         })
     }
 }

@@ -333,6 +333,10 @@ impl Quiescence for ReferenceQuiescence {
         Self::NAME
     }
 
+    fn dispatches(&self) -> bool {
+        true
+    }
+
     fn qsearch(
         &mut self,
         pos: &Position,

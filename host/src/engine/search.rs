@@ -36,8 +36,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::engine::dispatch::{DispatchStats, Horizon, HorizonConfig, Ticket};
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{Abort, Quiescence, SoftwareQuiescence};
+use crate::engine::quiescence::{Abort, QJob, Quiescence, SoftwareQuiescence};
 use crate::engine::score::{INFINITE, MAX_PLY, Score, is_decisive, win_at};
 use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -120,6 +121,10 @@ pub struct Limits {
     /// When the clock started (UCI: the moment `go` arrived, so that the time until the
     /// search thread runs counts against the budget); the search's own start when `None`.
     pub started: Option<Instant>,
+    /// Spend the time limits in modeled time (host measured, chips modeled by the
+    /// timeline) instead of wall time: what the search would do on real chips. Only a
+    /// searcher with a pool of chips has a modeled clock; others use the wall clock.
+    pub modeled: bool,
 }
 
 /// A finished iteration, as reported to the caller (UCI prints it as `info`).
@@ -161,13 +166,24 @@ pub struct SearchResult {
     pub aborted: bool,
     /// Wall time of the whole search.
     pub elapsed: Duration,
+    /// Modeled time of the whole search, with a pool of chips.
+    pub modeled: Option<Duration>,
+    /// What the horizon handed to the quiescence search.
+    pub dispatch: DispatchStats,
+}
+
+/// Younger brothers handed over together: their tickets in move order and the alpha
+/// their null windows were made with.
+struct Batch {
+    tickets: std::collections::VecDeque<Ticket>,
+    alpha: Score,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
 pub struct Searcher {
     config: SearchConfig,
     tt: TranspositionTable,
-    quiescence: Box<dyn Quiescence>,
+    horizon: Horizon,
     stop: Arc<AtomicBool>,
     killers: Vec<[u16; 2]>,
     history: Vec<i32>,
@@ -186,6 +202,9 @@ pub struct Searcher {
     root_best: Option<Move>,
     singular_extensions: u64,
     forced_extensions: u64,
+    /// The limits are in modeled time.
+    modeled_time: bool,
+    modeled_hard: Option<Duration>,
 }
 
 impl Searcher {
@@ -195,7 +214,7 @@ impl Searcher {
         Searcher {
             config,
             tt,
-            quiescence,
+            horizon: Horizon::new(quiescence, HorizonConfig::default()),
             stop: Arc::new(AtomicBool::new(false)),
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 64 * 64],
@@ -214,6 +233,8 @@ impl Searcher {
             root_best: None,
             singular_extensions: 0,
             forced_extensions: 0,
+            modeled_time: false,
+            modeled_hard: None,
         }
     }
 
@@ -229,7 +250,17 @@ impl Searcher {
 
     /// The name of the quiescence implementation.
     pub fn quiescence_name(&self) -> &'static str {
-        self.quiescence.name()
+        self.horizon.name()
+    }
+
+    /// The horizon: how quiescence jobs reach the chips, and its trace.
+    pub fn horizon(&mut self) -> &mut Horizon {
+        &mut self.horizon
+    }
+
+    /// Sets the link, clock and quiet-position handling of the horizon.
+    pub fn set_horizon(&mut self, config: HorizonConfig) {
+        self.horizon.configure(config);
     }
 
     /// A flag that, once raised, makes the running search return at once (with the
@@ -289,10 +320,17 @@ impl Searcher {
         self.forced_extensions = 0;
         self.node_limit = limits.nodes;
         self.next_poll = 0; // the first node checks, so that a search asked to stop does not start
+        self.horizon.begin();
+        self.modeled_time = limits.modeled && self.horizon.chips() > 0;
+        self.modeled_hard = limits.hard_time.filter(|_| self.modeled_time);
         self.abort = Abort::new(
             Some(Arc::clone(&self.stop)),
-            // A time too far away to add to the clock is no deadline.
-            limits.hard_time.and_then(|t| start.checked_add(t)),
+            // A time too far away to add to the clock is no deadline; a modeled time
+            // limit is checked against the modeled clock instead.
+            limits
+                .hard_time
+                .filter(|_| !self.modeled_time)
+                .and_then(|t| start.checked_add(t)),
         );
         self.root_best = None;
 
@@ -359,7 +397,7 @@ impl Searcher {
                 pv,
             };
             on_iteration(&last);
-            if limits.soft_time.is_some_and(|t| start.elapsed() >= t)
+            if limits.soft_time.is_some_and(|t| self.clock(start) >= t)
                 || self.out_of_nodes()
                 || self.stop.load(Ordering::Relaxed)
             {
@@ -373,8 +411,22 @@ impl Searcher {
         Ok(self.result(best_move, last, start))
     }
 
-    fn result(&self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
+    /// The time the limits are measured in: modeled or wall.
+    fn clock(&mut self, start: Instant) -> Duration {
+        match self.modeled_time {
+            true => self.horizon.modeled().unwrap_or_default(),
+            false => start.elapsed(),
+        }
+    }
+
+    fn result(&mut self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
+        if self.aborted {
+            self.horizon.abandon();
+        }
+        let modeled = self.horizon.modeled();
         SearchResult {
+            modeled,
+            dispatch: self.horizon.stats(),
             best_move,
             last,
             singular_extensions: self.singular_extensions,
@@ -409,6 +461,11 @@ impl Searcher {
         if self.abort.poll() || (self.completed > 0 && self.out_of_nodes()) {
             self.aborted = true;
         }
+        if let Some(hard) = self.modeled_hard
+            && self.horizon.modeled().is_some_and(|t| t >= hard)
+        {
+            self.aborted = true;
+        }
     }
 
     fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
@@ -430,6 +487,64 @@ impl Searcher {
         (side * 64 + from) * 64 + usize::from(m.to())
     }
 
+    /// Whether a node at `depth` and `ply` is a leaf of the main search (its value is the
+    /// quiescence search's).
+    fn is_leaf(depth: i32, ply: usize) -> bool {
+        depth <= 0 || ply >= MAX_PLY - 1
+    }
+
+    /// Before a quiescence search at `ply`: the selective depth and the node budget.
+    fn before_leaf(&mut self, ply: usize) {
+        // A leaf counts for the selective depth: it is never less than the nominal one.
+        self.seldepth = self.seldepth.max(ply);
+        if self.completed > 0 {
+            let left = self
+                .node_limit
+                .map(|n| n.saturating_sub(self.nodes + self.qnodes));
+            self.abort.set_node_budget(left);
+        }
+    }
+
+    /// After a quiescence search: its work, and the limits.
+    fn after_leaf(&mut self, r: &crate::engine::quiescence::QResult) {
+        self.qnodes += r.nodes;
+        self.qcycles += r.cycles;
+        if self.abort.fired() {
+            self.aborted = true;
+        }
+        self.poll_limits();
+    }
+
+    /// The younger brothers `rest` (each child position with its depth) of a node at
+    /// `ply`, handed to the quiescence search together when every one is a leaf: each
+    /// with the null window at `alpha`, the window known now. Whatever the number of
+    /// chips, the same nodes make the same batches, so the tree does not depend on it.
+    fn frontier_batch(
+        &mut self,
+        rest: Vec<(Position, i32)>,
+        alpha: Score,
+        ply: usize,
+    ) -> anyhow::Result<Option<Batch>> {
+        if rest.len() < 2 || rest.iter().any(|(_, d)| !Self::is_leaf(*d, ply + 1)) {
+            return Ok(None);
+        }
+        let jobs: Vec<QJob> = rest
+            .into_iter()
+            .map(|(pos, _)| QJob {
+                pos,
+                alpha: -alpha - 1,
+                beta: -alpha,
+                ply: ply + 1,
+            })
+            .collect();
+        self.horizon.count_batch(jobs.len());
+        let tickets = self.horizon.submit(jobs)?;
+        Ok(Some(Batch {
+            tickets: tickets.into(),
+            alpha,
+        }))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -441,24 +556,10 @@ impl Searcher {
         excluded: u16,
         pv: &mut Vec<Move>,
     ) -> anyhow::Result<Score> {
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            // A leaf counts for the selective depth: it is never less than the nominal one.
-            self.seldepth = self.seldepth.max(ply);
-            if self.completed > 0 {
-                let left = self
-                    .node_limit
-                    .map(|n| n.saturating_sub(self.nodes + self.qnodes));
-                self.abort.set_node_budget(left);
-            }
-            let r = self
-                .quiescence
-                .qsearch_within(pos, alpha, beta, ply, &self.abort)?;
-            self.qnodes += r.nodes;
-            self.qcycles += r.cycles;
-            if self.abort.fired() {
-                self.aborted = true;
-            }
-            self.poll_limits();
+        if Self::is_leaf(depth, ply) {
+            self.before_leaf(ply);
+            let r = self.horizon.search(pos, alpha, beta, ply, &self.abort)?;
+            self.after_leaf(&r);
             return Ok(r.score);
         }
         self.nodes += 1;
@@ -566,25 +667,58 @@ impl Searcher {
             depth - ONE_PLY
         };
         let original_alpha = alpha;
+        // The younger brothers handed to the quiescence search together, when every one
+        // of them is a leaf (see `frontier_batch`).
+        let mut batch: Option<Batch> = None;
         let mut best = -INFINITE;
         let mut best_packed = 0;
         let mut searched = 0;
         let mut child_pv = Vec::new();
         self.path.push(key);
         let filtered = ply == 0 && !self.root_filter.is_empty();
-        for (_, m) in &ordered {
-            let packed = pack_move(m);
-            if packed == excluded || (filtered && !self.root_filter.contains(m)) {
-                continue;
-            }
-            let child = pos.after(m);
-            let new_depth = if packed == tt_move {
+        let root_filter = if filtered {
+            self.root_filter.clone()
+        } else {
+            Vec::new()
+        };
+        let skipped = |m: &Move| pack_move(m) == excluded || (filtered && !root_filter.contains(m));
+        let depth_of = |m: &Move| {
+            if pack_move(m) == tt_move {
                 child_depth + singular_bonus
             } else {
                 child_depth
-            };
+            }
+        };
+        for (i, (_, m)) in ordered.iter().enumerate() {
+            let packed = pack_move(m);
+            if skipped(m) {
+                continue;
+            }
+            let child = pos.after(m);
+            let new_depth = depth_of(m);
             child_pv.clear();
-            let score = if searched == 0 {
+            if batch.is_none() && searched > 0 && self.horizon.dispatches() {
+                let rest: Vec<(Position, i32)> = ordered[i..]
+                    .iter()
+                    .filter(|(_, m)| !skipped(m))
+                    .map(|(_, m)| (pos.after(m), depth_of(m)))
+                    .collect();
+                batch = self.frontier_batch(rest, alpha, ply)?;
+            }
+            let score = if let Some(b) = batch.as_mut() {
+                let ticket = b.tickets.pop_front().expect("a ticket per batched move");
+                self.before_leaf(ply + 1);
+                let r = self.horizon.take(ticket, &self.abort)?;
+                self.after_leaf(&r);
+                let s = -r.score;
+                // A null-window result above the window it was sent with is a bound:
+                // the exact value comes from a search with the current window.
+                if !self.aborted && s > b.alpha && s < beta {
+                    -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
+                } else {
+                    s
+                }
+            } else if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
             } else {
                 let s = -self.negamax(
@@ -604,6 +738,7 @@ impl Searcher {
                 }
             };
             if self.aborted {
+                self.horizon.abandon();
                 self.path.pop();
                 return Ok(0);
             }
@@ -626,6 +761,9 @@ impl Searcher {
                         let bonus = (depth / ONE_PLY).max(1).pow(2);
                         let slot = &mut self.history[Self::history_index(pos, m)];
                         *slot = (*slot + bonus).min(1 << 26);
+                        if let Some(mut b) = batch.take() {
+                            self.horizon.cancel(b.tickets.make_contiguous())?;
+                        }
                         break;
                     }
                 }

@@ -37,10 +37,13 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::chip::pool::MAX_CHIPS;
+use crate::engine::dispatch::HorizonConfig;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
+use crate::engine::timeline::{ChipClock, Link};
 use crate::rules::{Position, printable, uci};
 
 /// What `bestmove` says when there is no move to play (the common engines' convention).
@@ -76,13 +79,71 @@ pub struct Settings {
     pub evaluator: Evaluator,
     /// The quiescence search at the horizon.
     pub quiescence: QuiescenceKind,
+    /// The chips of a chip quiescence search, their link and clock.
+    pub chips: ChipSettings,
+}
+
+/// The pool of chips behind a chip quiescence search (`--chips`, `--link`, `--mhz`,
+/// `--host-quiet`, `--modeled-clock`; the UCI options `Chips`, `Link`, `ChipMHz`,
+/// `ModeledClock`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChipSettings {
+    /// Chips in the pool.
+    pub count: usize,
+    /// The link between host and chips.
+    pub link: Link,
+    /// The chips' clock.
+    pub clock: ChipClock,
+    /// Quiet horizon positions are evaluated on the host.
+    pub host_quiet: bool,
+    /// Time limits are spent in modeled time (host measured, chips modeled).
+    pub modeled_clock: bool,
+}
+
+impl Default for ChipSettings {
+    fn default() -> Self {
+        ChipSettings {
+            count: 1,
+            link: Link::DEFAULT,
+            clock: ChipClock::DEEP_BLUE,
+            host_quiet: false,
+            modeled_clock: false,
+        }
+    }
 }
 
 impl Settings {
+    /// Settings with the defaults of everything but these.
+    pub fn new(config: SearchConfig, evaluator: Evaluator, quiescence: QuiescenceKind) -> Self {
+        Settings {
+            config,
+            evaluator,
+            quiescence,
+            chips: ChipSettings::default(),
+        }
+    }
+
     /// A searcher with these settings.
     pub fn searcher(&self) -> anyhow::Result<Searcher> {
-        let q = self.quiescence.build(self.evaluator)?;
-        Ok(Searcher::new(self.config.clone(), q))
+        let q = self
+            .quiescence
+            .build_with(self.evaluator, self.chips.count)?;
+        let mut searcher = Searcher::new(self.config.clone(), q);
+        searcher.set_horizon(HorizonConfig {
+            link: self.chips.link,
+            clock: self.chips.clock,
+            host_quiet: self.chips.host_quiet.then_some(self.evaluator),
+        });
+        Ok(searcher)
+    }
+
+    /// The search limits of a move with these settings: in modeled time when the
+    /// modeled clock is on (and the quiescence runs on chips).
+    pub fn limits(&self, limits: Limits) -> Limits {
+        Limits {
+            modeled: self.chips.modeled_clock && self.quiescence.on_chips(),
+            ..limits
+        }
     }
 }
 
@@ -202,6 +263,25 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.settings.quiescence,
                     kinds.join(" ")
                 ));
+                let chips = &self.settings.chips;
+                self.out.line(&format!(
+                    "option name Chips type spin default {} min 1 max {MAX_CHIPS}",
+                    chips.count
+                ));
+                let links: Vec<String> = Link::names().iter().map(|n| format!("var {n}")).collect();
+                self.out.line(&format!(
+                    "option name Link type combo default {} {}",
+                    chips.link.name,
+                    links.join(" ")
+                ));
+                self.out.line(&format!(
+                    "option name ChipMHz type spin default {} min 1 max 10000",
+                    chips.clock.mhz().round() as u32
+                ));
+                self.out.line(&format!(
+                    "option name ModeledClock type check default {}",
+                    chips.modeled_clock
+                ));
                 self.out.line("uciok");
             }
             "isready" => self.out.line("readyok"),
@@ -267,6 +347,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
+        let mut rebuild: Option<(Settings, String)> = None;
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 if !value.eq_ignore_ascii_case("antichess") {
@@ -335,9 +416,62 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     ))
                 }
             },
+            "chips" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_CHIPS).contains(&n) => {
+                    let mut settings = self.settings.clone();
+                    settings.chips.count = n;
+                    rebuild = Some((settings, format!("Chips {n}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: Chips must be a number from 1 to {MAX_CHIPS}, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "link" => match Link::preset(&value.to_ascii_lowercase()) {
+                Some(link) => {
+                    let mut settings = self.settings.clone();
+                    settings.chips.link = link;
+                    rebuild = Some((settings, format!("Link {}", link.name)));
+                }
+                None => self.out.line(&format!(
+                    "info string error: Link must be one of {}, not \"{}\"",
+                    Link::names().join(", "),
+                    printable(&value)
+                )),
+            },
+            "chipmhz" => match value.parse::<u32>() {
+                Ok(mhz) if (1..=10_000).contains(&mhz) => {
+                    let mut settings = self.settings.clone();
+                    settings.chips.clock = ChipClock::Mhz(f64::from(mhz));
+                    rebuild = Some((settings, format!("ChipMHz {mhz}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: ChipMHz must be a number from 1 to 10000, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "modeledclock" => match value.as_str() {
+                "true" | "false" => self.settings.chips.modeled_clock = value == "true",
+                _ => self.out.line(&format!(
+                    "info string error: ModeledClock must be true or false, not \"{}\"",
+                    printable(&value)
+                )),
+            },
             _ => self
                 .out
                 .line(&format!("info string error: unknown option \"{name}\"")),
+        }
+        if let Some((settings, what)) = rebuild {
+            match settings.searcher() {
+                Ok(s) => {
+                    self.stop = s.stop_flag();
+                    self.searcher = Some(s);
+                    self.settings = settings;
+                }
+                Err(e) => self
+                    .out
+                    .line(&format!("info string error: {what}: {e:#}; unchanged")),
+            }
         }
     }
 
@@ -365,10 +499,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 .line(&format!("info string error: {}; ignored", printable(&e)));
         }
         self.running_unbounded = infinite || limits == Limits::default();
-        let limits = Limits {
+        let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
-        };
+        });
         let history = self.history.clone();
         let out = self.out.clone();
         let stop = Arc::clone(&self.stop);
@@ -771,11 +905,11 @@ mod tests {
     fn settings_survive_a_search_thread_panic() {
         let mut weights = crate::engine::eval::Weights::default();
         weights.own.pawn = -123;
-        let settings = Settings {
-            config: SearchConfig::default(),
-            evaluator: Evaluator::new(weights),
-            quiescence: QuiescenceKind::Software,
-        };
+        let settings = Settings::new(
+            SearchConfig::default(),
+            Evaluator::new(weights),
+            QuiescenceKind::Software,
+        );
         let buffer: Vec<u8> = Vec::new();
         let mut engine = UciEngine::new(buffer, settings).unwrap();
         for line in [

@@ -1,0 +1,296 @@
+//! A pool of K quiescence chips, each a simulated instance (the cycle-exact model or
+//! the netlist) on its own worker thread, fed in order from one queue. The main search
+//! sees it as a [`Quiescence`] that runs jobs ahead ([`JobPool`]); one job at a time
+//! (`qsearch`) it is simply the chip.
+//!
+//! A chip's answer depends on its job alone (a fresh transposition table each job), so
+//! which chip runs a job, and how many there are, changes no result: only the time,
+//! which the timeline model ([`crate::engine::timeline`]) works out from the cycles.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::quiescence::ChipQuiescence;
+use crate::engine::eval::Evaluator;
+use crate::engine::quiescence::{Abort, JobPool, QJob, QResult, Quiescence};
+use crate::engine::score::Score;
+use crate::rules::Position;
+
+/// Most chips a pool may have.
+pub const MAX_CHIPS: usize = 256;
+
+/// How the pool's chips are simulated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChipSim {
+    /// The cycle-exact model (`chip-model`).
+    Model,
+    /// The netlist in the cycle simulator (`chip`).
+    Netlist,
+}
+
+struct Queued {
+    ticket: u64,
+    job: QJob,
+    cancel: Arc<AtomicBool>,
+}
+
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Queued>,
+    shutdown: bool,
+}
+
+struct Shared {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+}
+
+type Answer = (u64, anyhow::Result<QResult>);
+
+/// K simulated quiescence chips behind one queue.
+pub struct ChipPool {
+    name: &'static str,
+    chips: usize,
+    shared: Arc<Shared>,
+    answers: Receiver<Answer>,
+    arrived: HashMap<u64, anyhow::Result<QResult>>,
+    /// Tickets handed out and not yet taken or discarded.
+    pending: usize,
+    next_ticket: u64,
+    cancel: Arc<AtomicBool>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+impl ChipPool {
+    /// A pool of `chips` chips (1 to [`MAX_CHIPS`]) simulated as `sim`, loaded with
+    /// `evaluator`'s weights.
+    pub fn new(sim: ChipSim, chips: usize, evaluator: Evaluator) -> anyhow::Result<Self> {
+        anyhow::ensure!(
+            (1..=MAX_CHIPS).contains(&chips),
+            "a pool has 1 to {MAX_CHIPS} chips, not {chips}"
+        );
+        let mut instances = Vec::with_capacity(chips);
+        for _ in 0..chips {
+            instances.push(match sim {
+                ChipSim::Model => ChipQuiescence::model(evaluator),
+                ChipSim::Netlist => ChipQuiescence::netlist(evaluator)?,
+            });
+        }
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+        });
+        let (tx, answers) = mpsc::channel();
+        let workers = instances
+            .into_iter()
+            .enumerate()
+            .map(|(k, chip)| {
+                let shared = Arc::clone(&shared);
+                let tx = tx.clone();
+                std::thread::Builder::new()
+                    .name(format!("chip-{k}"))
+                    .spawn(move || work(chip, &shared, &tx))
+                    .map_err(anyhow::Error::from)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(ChipPool {
+            name: match sim {
+                ChipSim::Model => ChipQuiescence::MODEL,
+                ChipSim::Netlist => ChipQuiescence::NETLIST,
+            },
+            chips,
+            shared,
+            answers,
+            arrived: HashMap::new(),
+            pending: 0,
+            next_ticket: 0,
+            cancel: Arc::new(AtomicBool::new(false)),
+            workers,
+        })
+    }
+
+    /// Waits for `ticket`'s answer; `None` when `abort` fired first.
+    fn wait(&mut self, ticket: u64, abort: &Abort) -> Option<anyhow::Result<QResult>> {
+        loop {
+            if let Some(answer) = self.arrived.remove(&ticket) {
+                self.pending -= 1;
+                return Some(answer);
+            }
+            match self.answers.recv_timeout(Duration::from_millis(1)) {
+                Ok((t, answer)) => {
+                    self.arrived.insert(t, answer);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if abort.poll() {
+                        return None;
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Some(Err(anyhow::anyhow!("the chip pool's workers have stopped")));
+                }
+            }
+        }
+    }
+}
+
+/// One worker: takes the next job, runs it on its chip, sends the answer back.
+fn work(mut chip: ChipQuiescence, shared: &Shared, answers: &Sender<Answer>) {
+    loop {
+        let queued = {
+            let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(q) = queue.jobs.pop_front() {
+                    break q;
+                }
+                if queue.shutdown {
+                    return;
+                }
+                queue = shared.ready.wait(queue).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let QJob {
+            pos,
+            alpha,
+            beta,
+            ply,
+        } = &queued.job;
+        let abort = Abort::new(Some(Arc::clone(&queued.cancel)), None);
+        let answer = chip.qsearch_within(pos, *alpha, *beta, *ply, &abort);
+        if answers.send((queued.ticket, answer)).is_err() {
+            return;
+        }
+    }
+}
+
+impl JobPool for ChipPool {
+    fn chips(&self) -> usize {
+        self.chips
+    }
+
+    fn submit(&mut self, jobs: &[QJob]) -> anyhow::Result<Vec<u64>> {
+        let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+        let tickets: Vec<u64> = jobs
+            .iter()
+            .map(|job| {
+                let ticket = self.next_ticket;
+                self.next_ticket += 1;
+                queue.jobs.push_back(Queued {
+                    ticket,
+                    job: job.clone(),
+                    cancel: Arc::clone(&self.cancel),
+                });
+                ticket
+            })
+            .collect();
+        drop(queue);
+        self.pending += tickets.len();
+        self.shared.ready.notify_all();
+        Ok(tickets)
+    }
+
+    fn take(&mut self, ticket: u64, abort: &Abort) -> anyhow::Result<QResult> {
+        match self.wait(ticket, abort) {
+            Some(answer) => answer,
+            None => {
+                self.abandon();
+                Ok(QResult::default())
+            }
+        }
+    }
+
+    fn discard(&mut self, tickets: &[u64]) -> anyhow::Result<Vec<u64>> {
+        let never = Abort::never();
+        tickets
+            .iter()
+            .map(|&t| {
+                self.wait(t, &never)
+                    .expect("an abort that never fires")
+                    .map(|r| r.cycles)
+            })
+            .collect()
+    }
+
+    fn abandon(&mut self) {
+        let dropped = {
+            let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            let n = queue.jobs.len();
+            queue.jobs.clear();
+            n
+        };
+        // Running jobs see their flag and stop within a poll interval; later jobs get
+        // a fresh flag.
+        self.cancel.store(true, Ordering::Relaxed);
+        self.cancel = Arc::new(AtomicBool::new(false));
+        let running = self.pending - dropped - self.arrived.len();
+        let mut answered = 0;
+        while answered < running {
+            match self.answers.recv() {
+                Ok(_) => answered += 1,
+                Err(_) => break,
+            }
+        }
+        // Answers that had already arrived are dropped with the rest.
+        self.arrived.clear();
+        self.pending = 0;
+    }
+}
+
+impl Quiescence for ChipPool {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> anyhow::Result<QResult> {
+        self.qsearch_within(pos, alpha, beta, ply, &Abort::never())
+    }
+
+    fn qsearch_within(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        let ticket = self.submit(&[QJob {
+            pos: pos.clone(),
+            alpha,
+            beta,
+            ply,
+        }])?[0];
+        self.take(ticket, abort)
+    }
+
+    fn dispatches(&self) -> bool {
+        true
+    }
+
+    fn pool(&mut self) -> Option<&mut dyn JobPool> {
+        Some(self)
+    }
+}
+
+impl Drop for ChipPool {
+    fn drop(&mut self) {
+        self.abandon();
+        self.shared
+            .queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .shutdown = true;
+        self.shared.ready.notify_all();
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! The horizon of the main search: where it hands positions to the quiescence search.
+//!
+//! One job at a time for a searcher that runs on the host (`software`, `reference`);
+//! for a pool of chips ([`JobPool`]), the younger brothers of a frontier node go
+//! together, with the window known when they are handed over, and their results are
+//! used in order: a result that cuts the node off makes the rest useless (counted as
+//! wasted, and still run, so that their cycles are known). The main search makes the
+//! same batches whatever the number of chips, and the `reference` searcher gets the same
+//! batches (run one by one as they are used), so the tree, the score and the node counts
+//! are the same with 1 chip, K chips and the reference.
+//!
+//! With a pool, the horizon also keeps the search's [`Trace`] (host work measured, with
+//! the time spent simulating chips taken out; jobs with their cycles) and the modeled
+//! clock: the trace replayed live on the pool's chips behind the link
+//! ([`crate::engine::timeline`]).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crate::engine::eval::Evaluator;
+use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
+use crate::engine::reference::ReferenceQuiescence;
+use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Trace};
+use crate::rules::Position;
+
+/// How jobs reach the chips, and how their time is modeled.
+#[derive(Clone, Debug, Default)]
+pub struct HorizonConfig {
+    /// The link between host and chips.
+    pub link: Link,
+    /// The chips' clock.
+    pub clock: ChipClock,
+    /// Evaluate quiet horizon positions (no capture to make) on the host instead of
+    /// sending them to a chip, with this evaluator (the chip's answer would be the same
+    /// static evaluation).
+    pub host_quiet: Option<Evaluator>,
+}
+
+/// What the horizon did in one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    /// Jobs whose results the search used, host-evaluated quiet positions included.
+    pub jobs: u64,
+    /// Batches of younger brothers handed over together.
+    pub batches: u64,
+    /// Jobs in those batches.
+    pub batched_jobs: u64,
+    /// Jobs given up after a cutoff.
+    pub wasted_jobs: u64,
+    /// Cycles of the jobs given up (run to completion).
+    pub wasted_cycles: u64,
+    /// Quiet positions evaluated by the host.
+    pub host_quiet: u64,
+}
+
+enum Pending {
+    /// Kept to be searched when it is used (a searcher on the host).
+    Lazy(QJob),
+    /// Queued on the pool: its ticket, where its cycles go in the trace, and its id in
+    /// the timeline.
+    Pool {
+        ticket: u64,
+        event: usize,
+        index: usize,
+        id: usize,
+    },
+    /// Answered on the host already.
+    Ready(QResult),
+}
+
+/// The main search's horizon (see the module docs).
+pub struct Horizon {
+    quiescence: Box<dyn Quiescence>,
+    config: HorizonConfig,
+    host_eval: Option<ReferenceQuiescence>,
+    pending: HashMap<u64, Pending>,
+    next: u64,
+    trace: Trace,
+    /// Submitted jobs of each trace event whose cycles are not known yet.
+    unknown: Vec<usize>,
+    next_job: usize,
+    live: Timeline,
+    cursor: usize,
+    /// When the host last took over from the chips.
+    mark: Instant,
+    stats: DispatchStats,
+}
+
+/// A handed-over job.
+pub type Ticket = u64;
+
+impl Horizon {
+    /// The horizon over `quiescence`.
+    pub fn new(quiescence: Box<dyn Quiescence>, config: HorizonConfig) -> Self {
+        let mut h = Horizon {
+            quiescence,
+            config: HorizonConfig::default(),
+            host_eval: None,
+            pending: HashMap::new(),
+            next: 0,
+            trace: Trace::default(),
+            unknown: Vec::new(),
+            next_job: 0,
+            live: Timeline::new(1, Link::FREE, ChipClock::DEEP_BLUE),
+            cursor: 0,
+            mark: Instant::now(),
+            stats: DispatchStats::default(),
+        };
+        h.configure(config);
+        h
+    }
+
+    /// Changes the link, clock and quiet-position handling.
+    pub fn configure(&mut self, config: HorizonConfig) {
+        self.host_eval = config.host_quiet.map(ReferenceQuiescence::new);
+        self.config = config;
+        self.begin();
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &HorizonConfig {
+        &self.config
+    }
+
+    /// The quiescence searcher's name.
+    pub fn name(&self) -> &'static str {
+        self.quiescence.name()
+    }
+
+    /// Whether frontier nodes hand their younger brothers over together.
+    pub fn dispatches(&self) -> bool {
+        self.quiescence.dispatches()
+    }
+
+    /// Chips behind the horizon (0 for a searcher on the host).
+    pub fn chips(&mut self) -> usize {
+        self.quiescence.pool().map_or(0, |p| p.chips())
+    }
+
+    /// Starts a search: a fresh trace and modeled clock.
+    pub fn begin(&mut self) {
+        if let Some(pool) = self.quiescence.pool() {
+            pool.abandon();
+        }
+        self.pending.clear();
+        self.trace = Trace::default();
+        self.unknown.clear();
+        self.next_job = 0;
+        let chips = self.chips().max(1);
+        self.live = Timeline::new(chips, self.config.link, self.config.clock);
+        self.cursor = 0;
+        self.mark = Instant::now();
+        self.stats = DispatchStats::default();
+    }
+
+    /// What the horizon did since the search began.
+    pub fn stats(&self) -> DispatchStats {
+        self.stats
+    }
+
+    /// The search's trace so far (with a pool; empty otherwise).
+    pub fn trace(&mut self) -> &Trace {
+        self.host_work();
+        &self.trace
+    }
+
+    /// The host's work since it last handed over or took back, into the trace.
+    fn host_work(&mut self) {
+        let now = Instant::now();
+        if self.has_pool() {
+            let ns = now.duration_since(self.mark).as_secs_f64() * 1e9;
+            match self.trace.events.last_mut() {
+                Some(Event::Host(t)) => *t += ns,
+                _ => {
+                    self.push_event(Event::Host(ns), 0);
+                }
+            }
+        }
+        self.mark = now;
+    }
+
+    /// Back to the host: the time since now is host work.
+    fn resume(&mut self) {
+        self.mark = Instant::now();
+    }
+
+    fn has_pool(&mut self) -> bool {
+        self.quiescence.pool().is_some()
+    }
+
+    /// The modeled time since the search began (host measured, chips modeled), with a
+    /// pool; `None` for a searcher on the host, whose time is the wall clock's.
+    pub fn modeled(&mut self) -> Option<Duration> {
+        if !self.has_pool() {
+            return None;
+        }
+        self.host_work();
+        self.resume();
+        // Replay what is known; host work after a batch whose cycles are still coming
+        // counts as it was measured.
+        while self.cursor < self.trace.events.len() && self.unknown[self.cursor] == 0 {
+            match &self.trace.events[self.cursor] {
+                Event::Host(ns) => self.live.host(*ns),
+                Event::Submit(jobs) => {
+                    self.live.submit(jobs);
+                }
+                Event::Take(id) => self.live.take(*id),
+                Event::Cancel(ids) => self.live.cancel(ids),
+            }
+            self.cursor += 1;
+        }
+        let later: f64 = self.trace.events[self.cursor..]
+            .iter()
+            .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
+            .sum();
+        Some(Duration::from_secs_f64((self.live.now() + later) / 1e9))
+    }
+
+    fn push_event(&mut self, event: Event, unknown: usize) -> usize {
+        self.trace.events.push(event);
+        self.unknown.push(unknown);
+        self.trace.events.len() - 1
+    }
+
+    /// Hands `jobs` over, in order; returns their tickets.
+    pub fn submit(&mut self, jobs: Vec<QJob>) -> anyhow::Result<Vec<Ticket>> {
+        let mut tickets = Vec::with_capacity(jobs.len());
+        if !self.has_pool() {
+            for job in jobs {
+                tickets.push(self.keep(Pending::Lazy(job)));
+            }
+            return Ok(tickets);
+        }
+        // Quiet positions the host evaluates itself (host work), the rest go out.
+        let mut out = Vec::new();
+        let mut slots = Vec::new();
+        for job in jobs {
+            if let Some(eval) = &mut self.host_eval
+                && !job.pos.capture_forced()
+            {
+                let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;
+                self.stats.host_quiet += 1;
+                slots.push(Some(r));
+            } else {
+                out.push(job);
+                slots.push(None);
+            }
+        }
+        self.host_work();
+        let pool_tickets = match self.quiescence.pool() {
+            Some(pool) if !out.is_empty() => pool.submit(&out)?,
+            _ => Vec::new(),
+        };
+        let event = if pool_tickets.is_empty() {
+            None
+        } else {
+            let placeholder = vec![Job::new(0); pool_tickets.len()];
+            Some(self.push_event(Event::Submit(placeholder), pool_tickets.len()))
+        };
+        let mut next_pool = pool_tickets.into_iter().enumerate();
+        for slot in slots {
+            let pending = match slot {
+                Some(r) => Pending::Ready(r),
+                None => {
+                    let (index, ticket) = next_pool.next().expect("one ticket per job sent");
+                    let id = self.next_job;
+                    self.next_job += 1;
+                    Pending::Pool {
+                        ticket,
+                        event: event.expect("a submit event"),
+                        index,
+                        id,
+                    }
+                }
+            };
+            tickets.push(self.keep(pending));
+        }
+        self.resume();
+        Ok(tickets)
+    }
+
+    fn keep(&mut self, pending: Pending) -> Ticket {
+        let t = self.next;
+        self.next += 1;
+        self.pending.insert(t, pending);
+        t
+    }
+
+    /// Fills in a job's cycles in the trace.
+    fn learn_cycles(&mut self, event: usize, index: usize, cycles: u64) {
+        if let Event::Submit(jobs) = &mut self.trace.events[event] {
+            jobs[index].cycles = cycles;
+        }
+        self.unknown[event] -= 1;
+    }
+
+    /// The result of `ticket`, waiting for it when a chip runs it. When `abort` fires
+    /// first, every outstanding job is dropped and an empty result returned (the caller
+    /// sees [`Abort::fired`]).
+    pub fn take(&mut self, ticket: Ticket, abort: &Abort) -> anyhow::Result<QResult> {
+        let pending = self
+            .pending
+            .remove(&ticket)
+            .ok_or_else(|| anyhow::anyhow!("no job with ticket {ticket} is outstanding"))?;
+        self.stats.jobs += 1;
+        match pending {
+            Pending::Ready(r) => Ok(r),
+            Pending::Lazy(job) => self
+                .quiescence
+                .qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort),
+            Pending::Pool {
+                ticket,
+                event,
+                index,
+                id,
+            } => {
+                self.host_work();
+                let pool = self.quiescence.pool().expect("a pool job has a pool");
+                let r = pool.take(ticket, abort)?;
+                if abort.fired() {
+                    self.pending.clear();
+                    self.resume();
+                    return Ok(r);
+                }
+                self.learn_cycles(event, index, r.cycles);
+                self.push_event(Event::Take(id), 0);
+                self.resume();
+                Ok(r)
+            }
+        }
+    }
+
+    /// One quiescence search, now.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        if !self.has_pool() {
+            self.stats.jobs += 1;
+            return self.quiescence.qsearch_within(pos, alpha, beta, ply, abort);
+        }
+        let t = self.submit(vec![QJob {
+            pos: pos.clone(),
+            alpha,
+            beta,
+            ply,
+        }])?;
+        self.take(t[0], abort)
+    }
+
+    /// Gives `tickets` up (a cutoff made them useless): counted as wasted.
+    pub fn cancel(&mut self, tickets: &[Ticket]) -> anyhow::Result<()> {
+        let mut pool_jobs = Vec::new();
+        for t in tickets {
+            match self.pending.remove(t) {
+                Some(Pending::Pool {
+                    ticket,
+                    event,
+                    index,
+                    id,
+                }) => pool_jobs.push((ticket, event, index, id)),
+                Some(_) | None => {}
+            }
+        }
+        if pool_jobs.is_empty() {
+            return Ok(());
+        }
+        self.host_work();
+        let pool = self.quiescence.pool().expect("pool jobs have a pool");
+        let cycles = pool.discard(&pool_jobs.iter().map(|j| j.0).collect::<Vec<_>>())?;
+        let mut ids = Vec::with_capacity(pool_jobs.len());
+        for ((_, event, index, id), c) in pool_jobs.into_iter().zip(cycles) {
+            self.learn_cycles(event, index, c);
+            ids.push(id);
+            self.stats.wasted_jobs += 1;
+            self.stats.wasted_cycles += c;
+        }
+        self.push_event(Event::Cancel(ids), 0);
+        self.resume();
+        Ok(())
+    }
+
+    /// Drops every outstanding job (the search was aborted).
+    pub fn abandon(&mut self) {
+        if let Some(pool) = self.quiescence.pool() {
+            pool.abandon();
+        }
+        self.pending.clear();
+    }
+
+    /// Counts a batch of younger brothers (for the statistics).
+    pub fn count_batch(&mut self, jobs: usize) {
+        self.stats.batches += 1;
+        self.stats.batched_jobs += jobs as u64;
+    }
+}

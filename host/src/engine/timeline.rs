@@ -1,0 +1,494 @@
+//! The timeline model: the modeled wall time of a search whose quiescence jobs run on K
+//! chips behind a link, as a deterministic event simulation.
+//!
+//! The host's own work is **measured** (wall time of this machine's search, with the
+//! time spent simulating chips taken out); a chip's work is **modeled** (its cycles
+//! divided by a clock); the link between them costs a fixed time per 32-bit word sent
+//! and a round-trip latency. Jobs queue in the order the host hands them over and go to
+//! the chip that falls free first; the host waits only when it needs a result that has
+//! not arrived. A job that a cutoff made useless costs the chip time it ran before the
+//! host gave it up ("wasted"); a job that had not started by then costs nothing.
+//!
+//! The same [`Timeline`] runs live (the modeled clock of a search, [`Timeline::now`])
+//! and replays a recorded [`Trace`] for any number of chips, link and clock
+//! ([`Trace::replay`]): a search's jobs do not depend on the number of chips, so one
+//! recording answers for every K.
+//!
+//! ```
+//! use host::engine::timeline::{ChipClock, Job, Link, Timeline};
+//!
+//! // Two chips at 10 MHz (100 ns a cycle) on a link with no cost: two jobs of 1000
+//! // cycles run side by side.
+//! let mut t = Timeline::new(2, Link::FREE, ChipClock::Mhz(10.0));
+//! let ids = t.submit(&[Job::new(1000), Job::new(1000)]);
+//! t.take(ids[0]);
+//! t.take(ids[1]);
+//! assert_eq!(t.now(), 100_000.0); // 100 µs, in nanoseconds
+//! assert_eq!(t.totals().useful_ns, 200_000.0);
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// 32-bit words a job carries to the chip: the board (8 ranks of eight 4-bit codes) and
+/// one start word group (side to move, en passant, the 22-bit window bounds and the
+/// 16-bit ply: 65 bits, 3 words).
+pub const JOB_WORDS: u32 = 8 + 3;
+
+/// 32-bit words of a result: the 22-bit score, the 32-bit node count, the best move's
+/// squares and the flags.
+pub const RESULT_WORDS: u32 = 3;
+
+/// The connection between the host and its chips.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Link {
+    /// The preset's name.
+    pub name: &'static str,
+    /// Host time per 32-bit word moved (either way), nanoseconds.
+    pub ns_per_word: f64,
+    /// Round-trip latency (half on the way to the chip, half on the way back),
+    /// nanoseconds.
+    pub round_trip_ns: f64,
+}
+
+impl Link {
+    /// No cost at all: the chips' own time only.
+    pub const FREE: Link = Link {
+        name: "free",
+        ns_per_word: 0.0,
+        round_trip_ns: 0.0,
+    };
+    /// The chips on the host's die (a 32-bit on-chip bus at about 500 MHz).
+    pub const ON_DIE: Link = Link {
+        name: "on-die",
+        ns_per_word: 2.0,
+        round_trip_ns: 20.0,
+    };
+    /// A PCI Express card (a few lanes; posted writes, about 1 µs for a read's round trip).
+    pub const PCIE: Link = Link {
+        name: "pcie",
+        ns_per_word: 4.0,
+        round_trip_ns: 1_000.0,
+    };
+    /// Conventional 32-bit 33 MHz PCI, as Boule's FPGA card used (a word a bus clock, a
+    /// few µs per transaction's round trip).
+    pub const PCI: Link = Link {
+        name: "pci",
+        ns_per_word: 30.0,
+        round_trip_ns: 4_000.0,
+    };
+    /// A USB 2.0 high-speed device (about 30 MB/s, a 125 µs microframe each way).
+    pub const USB: Link = Link {
+        name: "usb",
+        ns_per_word: 133.0,
+        round_trip_ns: 250_000.0,
+    };
+
+    /// Every preset, fastest first.
+    pub const PRESETS: [Link; 5] = [Link::FREE, Link::ON_DIE, Link::PCIE, Link::PCI, Link::USB];
+
+    /// The default link: a PCI Express card.
+    pub const DEFAULT: Link = Link::PCIE;
+
+    /// The preset called `name`.
+    pub fn preset(name: &str) -> Option<Link> {
+        Self::PRESETS.into_iter().find(|l| l.name == name)
+    }
+
+    /// The presets' names, for help texts and errors.
+    pub fn names() -> Vec<&'static str> {
+        Self::PRESETS.iter().map(|l| l.name).collect()
+    }
+}
+
+impl Default for Link {
+    fn default() -> Self {
+        Link::DEFAULT
+    }
+}
+
+/// Deep Blue's chip clock (1997), MHz.
+pub const DEEP_BLUE_MHZ: f64 = 24.0;
+
+/// The chips' clock.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ChipClock {
+    /// A clock in MHz (Deep Blue's 24, an FPGA's measured Fmax, or any other).
+    Mhz(f64),
+}
+
+impl ChipClock {
+    /// Deep Blue's 24 MHz.
+    pub const DEEP_BLUE: ChipClock = ChipClock::Mhz(DEEP_BLUE_MHZ);
+
+    /// Nanoseconds per cycle.
+    pub fn ns_per_cycle(self) -> f64 {
+        let ChipClock::Mhz(mhz) = self;
+        1_000.0 / mhz
+    }
+
+    /// The clock in MHz.
+    pub fn mhz(self) -> f64 {
+        let ChipClock::Mhz(mhz) = self;
+        mhz
+    }
+}
+
+impl Default for ChipClock {
+    fn default() -> Self {
+        ChipClock::DEEP_BLUE
+    }
+}
+
+/// A job as the timeline sees it: its cycles and the words it moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Job {
+    /// Cycles of the chip's search (run to completion).
+    pub cycles: u64,
+    /// Words to the chip.
+    pub words_in: u32,
+    /// Words back.
+    pub words_out: u32,
+}
+
+impl Job {
+    /// A job of `cycles` with the usual words each way.
+    pub fn new(cycles: u64) -> Self {
+        Job {
+            cycles,
+            words_in: JOB_WORDS,
+            words_out: RESULT_WORDS,
+        }
+    }
+}
+
+/// Where a submitted job that is neither taken nor given up stands in modeled time.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    chip: usize,
+    start: f64,
+    done: f64,
+    back: f64,
+}
+
+/// Modeled work, in nanoseconds of modeled time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Host work (measured).
+    pub host_ns: f64,
+    /// Host time spent moving words over the link.
+    pub link_ns: f64,
+    /// Host time spent waiting for a result.
+    pub wait_ns: f64,
+    /// Chip time of jobs whose results were used.
+    pub useful_ns: f64,
+    /// Chip time of jobs given up after a cutoff.
+    pub wasted_ns: f64,
+    /// Jobs whose results were used.
+    pub useful_jobs: u64,
+    /// Jobs given up after a cutoff (started or not).
+    pub cancelled_jobs: u64,
+}
+
+/// The deterministic event simulation of one search on K chips (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    link: Link,
+    ns_per_cycle: f64,
+    now: f64,
+    chip_free: Vec<f64>,
+    /// The jobs still open, by id.
+    open: std::collections::BTreeMap<usize, Slot>,
+    next_id: usize,
+    totals: Totals,
+}
+
+impl Timeline {
+    /// A timeline with `chips` chips (at least one) behind `link`, clocked at `clock`.
+    pub fn new(chips: usize, link: Link, clock: ChipClock) -> Self {
+        Timeline {
+            link,
+            ns_per_cycle: clock.ns_per_cycle(),
+            now: 0.0,
+            chip_free: vec![0.0; chips.max(1)],
+            open: std::collections::BTreeMap::new(),
+            next_id: 0,
+            totals: Totals::default(),
+        }
+    }
+
+    /// The modeled time so far, nanoseconds.
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    /// The modeled work so far.
+    pub fn totals(&self) -> Totals {
+        self.totals
+    }
+
+    /// The host worked `ns` (measured).
+    pub fn host(&mut self, ns: f64) {
+        self.now += ns;
+        self.totals.host_ns += ns;
+    }
+
+    /// The host hands `jobs` over (its words cost host time); each goes to the chip
+    /// free first, in order. Returns their ids for [`Timeline::take`] and
+    /// [`Timeline::cancel`].
+    pub fn submit(&mut self, jobs: &[Job]) -> Vec<usize> {
+        let mut ids = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            let send = f64::from(job.words_in) * self.link.ns_per_word;
+            self.now += send;
+            self.totals.link_ns += send;
+            let arrive = self.now + self.link.round_trip_ns / 2.0;
+            let (chip, free) = self
+                .chip_free
+                .iter()
+                .copied()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .expect("at least one chip");
+            let start = arrive.max(free);
+            let done = start + job.cycles as f64 * self.ns_per_cycle;
+            self.chip_free[chip] = done;
+            let back = done
+                + self.link.round_trip_ns / 2.0
+                + f64::from(job.words_out) * self.link.ns_per_word;
+            ids.push(self.next_id);
+            self.open.insert(
+                self.next_id,
+                Slot {
+                    chip,
+                    start,
+                    done,
+                    back,
+                },
+            );
+            self.next_id += 1;
+        }
+        ids
+    }
+
+    /// The host uses job `id`'s result: it waits for it if it has not arrived.
+    pub fn take(&mut self, id: usize) {
+        let Some(slot) = self.open.remove(&id) else {
+            return;
+        };
+        if slot.back > self.now {
+            self.totals.wait_ns += slot.back - self.now;
+            self.now = slot.back;
+        }
+        self.totals.useful_ns += slot.done - slot.start;
+        self.totals.useful_jobs += 1;
+    }
+
+    /// The host gives jobs `ids` up (a cutoff made them useless): a job that had not
+    /// started is dropped, one that runs stops now, and the time chips spent on them is
+    /// wasted. Chips whose queue loses jobs fall free earlier.
+    pub fn cancel(&mut self, ids: &[usize]) {
+        let now = self.now;
+        let mut touched = Vec::new();
+        for id in ids {
+            let Some(slot) = self.open.remove(id) else {
+                continue;
+            };
+            self.totals.cancelled_jobs += 1;
+            if slot.start < now {
+                self.totals.wasted_ns += slot.done.min(now) - slot.start;
+            }
+            touched.push(slot.chip);
+        }
+        // A chip is free again now, or when the last open job it holds ends (jobs
+        // handed over later still queue behind their predecessors' planned times).
+        for chip in touched {
+            self.chip_free[chip] = self
+                .open
+                .values()
+                .filter(|s| s.chip == chip)
+                .map(|s| s.done)
+                .fold(now, f64::max);
+        }
+    }
+}
+
+/// One event of a search as the timeline replays it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    /// Host work, measured nanoseconds.
+    Host(f64),
+    /// Jobs handed over together (ids follow in order from the previous ones).
+    Submit(Vec<Job>),
+    /// The result of job `id` is used.
+    Take(usize),
+    /// Jobs given up.
+    Cancel(Vec<usize>),
+}
+
+/// The events of a search, replayable for any number of chips, link and clock.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    /// The events in the order the search made them.
+    pub events: Vec<Event>,
+}
+
+impl Trace {
+    /// Host work; consecutive host events merge.
+    pub fn host(&mut self, ns: f64) {
+        if let Some(Event::Host(t)) = self.events.last_mut() {
+            *t += ns;
+        } else {
+            self.events.push(Event::Host(ns));
+        }
+    }
+
+    /// Measured host time of the whole search, nanoseconds.
+    pub fn host_ns(&self) -> f64 {
+        self.events
+            .iter()
+            .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
+            .sum()
+    }
+
+    /// Jobs submitted.
+    pub fn jobs(&self) -> usize {
+        self.events
+            .iter()
+            .map(|e| if let Event::Submit(j) = e { j.len() } else { 0 })
+            .sum()
+    }
+
+    /// Cycles of all submitted jobs, run to completion.
+    pub fn cycles(&self) -> u64 {
+        self.events
+            .iter()
+            .flat_map(|e| match e {
+                Event::Submit(j) => j.as_slice(),
+                _ => &[],
+            })
+            .map(|j| j.cycles)
+            .sum()
+    }
+
+    /// The search replayed on `chips` chips behind `link` at `clock`: its modeled time
+    /// and work.
+    pub fn replay(&self, chips: usize, link: Link, clock: ChipClock) -> (f64, Totals) {
+        let mut t = Timeline::new(chips, link, clock);
+        for event in &self.events {
+            match event {
+                Event::Host(ns) => t.host(*ns),
+                Event::Submit(jobs) => {
+                    t.submit(jobs);
+                }
+                Event::Take(id) => t.take(*id),
+                Event::Cancel(ids) => t.cancel(ids),
+            }
+        }
+        (t.now(), t.totals())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MHZ_1: ChipClock = ChipClock::Mhz(1.0); // 1 µs a cycle
+
+    #[test]
+    fn one_chip_runs_jobs_one_after_another() {
+        let mut t = Timeline::new(1, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10), Job::new(20), Job::new(5)]);
+        for id in ids {
+            t.take(id);
+        }
+        assert_eq!(t.now(), 35_000.0);
+        assert_eq!(t.totals().wait_ns, 35_000.0);
+    }
+
+    #[test]
+    fn host_work_overlaps_the_chips() {
+        let mut t = Timeline::new(1, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10)]);
+        t.host(4_000.0);
+        t.take(ids[0]);
+        assert_eq!(t.now(), 10_000.0);
+        assert_eq!(t.totals().host_ns, 4_000.0);
+        assert_eq!(t.totals().wait_ns, 6_000.0);
+    }
+
+    #[test]
+    fn the_link_costs_words_and_latency() {
+        let link = Link {
+            name: "test",
+            ns_per_word: 10.0,
+            round_trip_ns: 1_000.0,
+        };
+        let mut t = Timeline::new(1, link, MHZ_1);
+        let ids = t.submit(&[Job {
+            cycles: 1,
+            words_in: 2,
+            words_out: 3,
+        }]);
+        t.take(ids[0]);
+        // 20 ns sending, 500 there, 1000 running, 500 back, 30 receiving.
+        assert_eq!(t.now(), 2_050.0);
+        assert_eq!(t.totals().link_ns, 20.0);
+    }
+
+    #[test]
+    fn a_cutoff_wastes_what_ran_and_frees_the_chips() {
+        let mut t = Timeline::new(2, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10), Job::new(30), Job::new(40), Job::new(50)]);
+        t.take(ids[0]); // at 10 µs; job 2 started on chip 0 at 10 µs
+        t.host(5_000.0); // now 15 µs
+        t.cancel(&ids[1..]);
+        let totals = t.totals();
+        assert_eq!(totals.useful_jobs, 1);
+        assert_eq!(totals.cancelled_jobs, 3);
+        // Job 1 ran 0..15 µs, job 2 ran 10..15 µs, job 3 never started.
+        assert_eq!(totals.wasted_ns, 15_000.0 + 5_000.0);
+        // Both chips are free at once for the next job.
+        let next = t.submit(&[Job::new(1)]);
+        t.take(next[0]);
+        assert_eq!(t.now(), 16_000.0);
+    }
+
+    #[test]
+    fn more_chips_never_take_longer_on_a_replay() {
+        let mut trace = Trace::default();
+        let mut id = 0;
+        for round in 0..20u64 {
+            trace.host(1_000.0);
+            let jobs: Vec<Job> = (0..(round % 7 + 1))
+                .map(|k| Job::new(50 + 13 * k))
+                .collect();
+            let n = jobs.len();
+            trace.events.push(Event::Submit(jobs));
+            trace.events.push(Event::Take(id));
+            if round % 3 == 0 {
+                trace.events.push(Event::Cancel((id + 1..id + n).collect()));
+            } else {
+                for k in 1..n {
+                    trace.events.push(Event::Take(id + k));
+                }
+            }
+            id += n;
+        }
+        let mut previous = f64::INFINITY;
+        for k in [1, 2, 4, 8, 16] {
+            let (ns, totals) = trace.replay(k, Link::PCIE, ChipClock::DEEP_BLUE);
+            assert!(ns <= previous, "{k} chips: {ns} > {previous}");
+            assert_eq!(totals.host_ns, 20_000.0);
+            previous = ns;
+        }
+        assert_eq!(trace.host_ns(), 20_000.0);
+    }
+
+    #[test]
+    fn presets_are_named_and_found() {
+        for link in Link::PRESETS {
+            assert_eq!(Link::preset(link.name), Some(link));
+        }
+        assert_eq!(Link::preset("carrier-pigeon"), None);
+    }
+}

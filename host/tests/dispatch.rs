@@ -1,0 +1,134 @@
+//! The search over a pool of chips: the same move, score and node counts with the
+//! software reference, one chip and several (the batches of younger brothers do not
+//! depend on the number of chips), and a trace the timeline replays.
+
+use host::engine::dispatch::HorizonConfig;
+use host::engine::eval::Evaluator;
+use host::engine::quiescence::QuiescenceKind;
+use host::engine::search::{Limits, SearchConfig, SearchResult, Searcher};
+use host::engine::timeline::{ChipClock, Link};
+use host::rules::Position;
+
+const POSITIONS: [&str; 4] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
+    "rnbqkbnr/pp2pppp/8/2pp4/4P3/5N2/PPPP1PPP/RNBQKB1R w - - 0 3",
+];
+
+fn search(kind: QuiescenceKind, chips: usize, fen: &str, depth: u32) -> SearchResult {
+    let q = kind.build_with(Evaluator::default(), chips).unwrap();
+    let mut searcher = Searcher::new(SearchConfig::default(), q);
+    let pos = Position::from_fen_strict(fen).unwrap();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap()
+}
+
+fn same_search(a: &SearchResult, b: &SearchResult, what: &str) {
+    assert_eq!(a.best_move, b.best_move, "{what}: best move");
+    assert_eq!(a.last.score, b.last.score, "{what}: score");
+    assert_eq!(a.last.pv, b.last.pv, "{what}: principal variation");
+    assert_eq!(a.total_nodes, b.total_nodes, "{what}: nodes");
+    assert_eq!(a.last.qnodes, b.last.qnodes, "{what}: quiescence nodes");
+    assert_eq!(a.dispatch.batches, b.dispatch.batches, "{what}: batches");
+}
+
+#[test]
+fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
+    for fen in POSITIONS {
+        let reference = search(QuiescenceKind::Reference, 1, fen, 3);
+        assert!(
+            reference.dispatch.batches > 0,
+            "{fen}: no batch was made: {:?}",
+            reference.dispatch
+        );
+        let one = search(QuiescenceKind::ChipModel, 1, fen, 3);
+        let many = search(QuiescenceKind::ChipModel, 7, fen, 3);
+        same_search(&reference, &one, &format!("{fen}: reference vs 1 chip"));
+        same_search(&one, &many, &format!("{fen}: 1 chip vs 7 chips"));
+        assert_eq!(one.last.qcycles, many.last.qcycles, "{fen}: cycles");
+        assert_eq!(one.dispatch.wasted_jobs, many.dispatch.wasted_jobs);
+        assert!(one.modeled.is_some() && reference.modeled.is_none());
+    }
+}
+
+#[test]
+fn the_netlist_pool_searches_the_same_tree_as_the_model() {
+    // Small enough for the netlist simulator, big enough for batches.
+    let fen = "8/1p3p2/2p5/3n4/2P1P3/5N2/1P6/8 w - - 0 1";
+    let model = search(QuiescenceKind::ChipModel, 2, fen, 3);
+    let netlist = search(QuiescenceKind::Chip, 2, fen, 3);
+    assert!(model.dispatch.batches > 0, "{:?}", model.dispatch);
+    same_search(&model, &netlist, "model vs netlist");
+    assert_eq!(model.last.qcycles, netlist.last.qcycles);
+}
+
+#[test]
+fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
+    let q = QuiescenceKind::ChipModel
+        .build_with(Evaluator::default(), 1)
+        .unwrap();
+    let mut searcher = Searcher::new(SearchConfig::default(), q);
+    searcher.set_horizon(HorizonConfig {
+        link: Link::PCIE,
+        clock: ChipClock::DEEP_BLUE,
+        host_quiet: None,
+    });
+    let pos = Position::from_fen_strict(POSITIONS[2]).unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    let trace = searcher.horizon().trace().clone();
+    assert_eq!(
+        trace.jobs() as u64,
+        r.dispatch.jobs + r.dispatch.wasted_jobs
+    );
+    assert_eq!(
+        trace.cycles(),
+        r.last.qcycles + r.dispatch.wasted_cycles,
+        "every job's cycles are in the trace"
+    );
+    let (one, t1) = trace.replay(1, Link::PCIE, ChipClock::DEEP_BLUE);
+    let (sixteen, t16) = trace.replay(16, Link::PCIE, ChipClock::DEEP_BLUE);
+    assert!(sixteen < one, "16 chips {sixteen} ns, 1 chip {one} ns");
+    assert_eq!(t1.useful_jobs, t16.useful_jobs);
+    assert_eq!(
+        t1.useful_jobs + t1.cancelled_jobs,
+        r.dispatch.jobs + r.dispatch.wasted_jobs
+    );
+    // The live modeled clock is the replay on the pool's own chip count (the trace
+    // has the little host time since the search ended on top).
+    let modeled = r.modeled.unwrap().as_secs_f64() * 1e9;
+    assert!(
+        modeled <= one + 1.0 && modeled >= 0.99 * one,
+        "{modeled} vs {one}"
+    );
+}
+
+#[test]
+fn quiet_positions_on_the_host_change_nothing_but_the_jobs_sent() {
+    let fen = POSITIONS[1];
+    let chips = search(QuiescenceKind::ChipModel, 3, fen, 4);
+    let q = QuiescenceKind::ChipModel
+        .build_with(Evaluator::default(), 3)
+        .unwrap();
+    let mut searcher = Searcher::new(SearchConfig::default(), q);
+    searcher.set_horizon(HorizonConfig {
+        host_quiet: Some(Evaluator::default()),
+        ..HorizonConfig::default()
+    });
+    let pos = Position::from_fen_strict(fen).unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let host = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    same_search(&chips, &host, "quiet positions on the chips vs on the host");
+    assert!(host.dispatch.host_quiet > 0);
+    assert!(host.last.qcycles < chips.last.qcycles);
+}
