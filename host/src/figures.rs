@@ -244,3 +244,82 @@ mod tests {
         assert!(svg.contains("own.queen"));
     }
 }
+
+/// A log-log scatter of `points` (x, y > 0) with the line y = x ("break-even"), as SVG
+/// text: points below the line have the smaller y.
+pub fn scatter_chart(
+    axes: &Axes,
+    points: &[(f64, f64)],
+    color: (u8, u8, u8),
+) -> Result<String, String> {
+    let lg = |v: f64| v.max(1e-12).log10();
+    let (x0, x1) = (lg(axes.x.0), lg(axes.x.1));
+    let (y0, y1) = (lg(axes.y.0), lg(axes.y.1));
+    let decade = |v: &f64| {
+        if (v - v.round()).abs() < 1e-9 {
+            let p = 10f64.powf(v.round());
+            if p >= 1.0 {
+                format!("{p:.0}")
+            } else {
+                format!("{p}")
+            }
+        } else {
+            String::new()
+        }
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&axes.title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(&axes.x_label)
+            .y_desc(&axes.y_label)
+            .x_labels(((x1 - x0).ceil() as usize * 4).max(2))
+            .y_labels(((y1 - y0).ceil() as usize * 4).max(2))
+            .x_label_formatter(&decade)
+            .y_label_formatter(&decade)
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let lo = x0.max(y0);
+        let hi = x1.min(y1);
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(lo, lo), (hi, hi)],
+                6,
+                4,
+                BLACK.stroke_width(1),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("break-even (equal time)")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.stroke_width(1)));
+        let c = rgb(color);
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|p| p.0 > 0.0 && p.1 > 0.0)
+                    .map(|&(x, y)| Circle::new((lg(x), lg(y)), 2, c.mix(0.5).filled())),
+            )
+            .map_err(|e| e.to_string())?
+            .label("one job")
+            .legend(move |(x, y)| Circle::new((x + 9, y), 3, c.filled()));
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}

@@ -34,4 +34,5 @@ pub mod matches;
 pub mod peers;
 pub mod pgn;
 pub mod positions;
+pub mod report;
 pub mod rules;

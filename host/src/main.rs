@@ -41,6 +41,7 @@ enum Command {
     Match(cli::match_::MatchArgs),
     Learn(cli::learn::LearnArgs),
     Figure(cli::figure::FigureArgs),
+    Report(cli::report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         Command::Match(args) => cli::match_::run(args),
         Command::Learn(args) => cli::learn::run(args),
         Command::Figure(args) => cli::figure::run(args),
+        Command::Report(args) => cli::report::run_report(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -106,6 +106,8 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
     let mut times = Vec::with_capacity(runs);
     let mut total = 0;
     let (mut qnodes, mut qcycles) = (0, 0);
+    let mut modeled: Option<Duration> = None;
+    let (mut wasted_jobs, mut jobs) = (0, 0);
     let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
@@ -118,6 +120,11 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
             if run == 0 {
                 qnodes += r.last.qnodes;
                 qcycles += r.last.qcycles;
+                if let Some(m) = r.modeled {
+                    modeled = Some(modeled.unwrap_or_default() + m);
+                }
+                jobs += r.dispatch.jobs;
+                wasted_jobs += r.dispatch.wasted_jobs;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -148,6 +155,18 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
         println!(
             "CPU time: mean {cpu:.3} s per run = {:.0} nodes per CPU second (the machine may be shared)",
             total as f64 / cpu
+        );
+    }
+    if let Some(m) = modeled {
+        let chips = &settings.chips;
+        println!(
+            "modeled time (first run): {:.3} s on {} chips at {} MHz over the {} link \
+             (host measured, chips modeled) = {:.0} nodes/s; {jobs} jobs used, {wasted_jobs} given up",
+            m.as_secs_f64(),
+            chips.count,
+            chips.clock.mhz(),
+            chips.link.name,
+            total as f64 / m.as_secs_f64()
         );
     }
     Ok(0)

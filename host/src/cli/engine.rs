@@ -9,7 +9,7 @@ use clap::builder::PossibleValuesParser;
 use host::chip::pool::MAX_CHIPS;
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
-use host::engine::search::{SearchConfig, Searcher};
+use host::engine::search::SearchConfig;
 use host::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link};
 use host::frontends::uci::{ChipSettings, Settings};
 
@@ -87,11 +87,6 @@ impl EngineArgs {
                 modeled_clock: self.modeled_clock,
             },
         })
-    }
-
-    /// A searcher with this search configuration.
-    pub fn searcher(&self, config: SearchConfig) -> anyhow::Result<Searcher> {
-        self.settings(config)?.searcher()
     }
 }
 

@@ -23,5 +23,6 @@ pub mod perft;
 pub mod play;
 pub mod progress;
 pub mod qsearch;
+pub mod report;
 pub mod solve;
 pub mod uci;

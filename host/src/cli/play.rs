@@ -4,7 +4,7 @@ use std::io;
 use std::time::Duration;
 
 use clap::Args;
-use host::engine::search::SearchConfig;
+use host::engine::search::{Limits, SearchConfig};
 use host::frontends::play::PlaySession;
 use host::rules::Position;
 
@@ -39,13 +39,16 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         (None, true) => Position::startpos(),
         (None, false) => super::input::fen_option("FEN", &args.words.join(" "))?,
     };
-    let searcher = args.engine.searcher(SearchConfig::default())?;
+    let settings = args.engine.settings(SearchConfig::default())?;
+    let searcher = settings.searcher()?;
+    let modeled = settings.limits(Limits::default()).modeled;
     let mut session = PlaySession::new(
         start,
         searcher,
         Duration::from_millis(args.movetime),
         args.depth,
-    );
+    )
+    .modeled_clock(modeled);
     let mut out = io::stdout().lock();
     session.run(io::stdin().lock(), &mut out)?;
     Ok(0)

@@ -9,13 +9,17 @@
 //! batches (run one by one as they are used), so the tree, the score and the node counts
 //! are the same with 1 chip, K chips and the reference.
 //!
-//! With a pool, the horizon also keeps the search's [`Trace`] (host work measured, with
-//! the time spent simulating chips taken out; jobs with their cycles) and the modeled
+//! With a pool, the horizon also keeps the search's [`Trace`] (host work measured as the
+//! search thread's CPU time outside the horizon, so that neither the chips' simulation
+//! nor other load on the machine counts as host work; jobs with their cycles) and the
+//! modeled
 //! clock: the trace replayed live on the pool's chips behind the link
 //! ([`crate::engine::timeline`]).
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use cpu_time::ThreadTime;
 
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
@@ -81,13 +85,18 @@ pub struct Horizon {
     next_job: usize,
     live: Timeline,
     cursor: usize,
-    /// When the host last took over from the chips.
-    mark: Instant,
+    /// The search thread's CPU time when the host last took over from the chips.
+    mark: Duration,
     stats: DispatchStats,
 }
 
 /// A handed-over job.
 pub type Ticket = u64;
+
+/// The calling thread's CPU time.
+fn thread_cpu() -> Duration {
+    ThreadTime::now().as_duration()
+}
 
 impl Horizon {
     /// The horizon over `quiescence`.
@@ -103,7 +112,7 @@ impl Horizon {
             next_job: 0,
             live: Timeline::new(1, Link::FREE, ChipClock::DEEP_BLUE),
             cursor: 0,
-            mark: Instant::now(),
+            mark: thread_cpu(),
             stats: DispatchStats::default(),
         };
         h.configure(config);
@@ -149,7 +158,7 @@ impl Horizon {
         let chips = self.chips().max(1);
         self.live = Timeline::new(chips, self.config.link, self.config.clock);
         self.cursor = 0;
-        self.mark = Instant::now();
+        self.mark = thread_cpu();
         self.stats = DispatchStats::default();
     }
 
@@ -166,9 +175,9 @@ impl Horizon {
 
     /// The host's work since it last handed over or took back, into the trace.
     fn host_work(&mut self) {
-        let now = Instant::now();
+        let now = thread_cpu();
         if self.has_pool() {
-            let ns = now.duration_since(self.mark).as_secs_f64() * 1e9;
+            let ns = now.saturating_sub(self.mark).as_secs_f64() * 1e9;
             match self.trace.events.last_mut() {
                 Some(Event::Host(t)) => *t += ns,
                 _ => {
@@ -181,7 +190,7 @@ impl Horizon {
 
     /// Back to the host: the time since now is host work.
     fn resume(&mut self) {
-        self.mark = Instant::now();
+        self.mark = thread_cpu();
     }
 
     fn has_pool(&mut self) -> bool {

@@ -39,6 +39,12 @@ impl PlaySession {
         }
     }
 
+    /// Spends the thinking time in modeled time (see [`Limits::modeled`]).
+    pub fn modeled_clock(mut self, modeled: bool) -> Self {
+        self.limits.modeled = modeled;
+        self
+    }
+
     fn current(&self) -> &Position {
         self.positions.last().expect("never empty")
     }

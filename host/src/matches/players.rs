@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use crate::engine::eval::Evaluator;
 use crate::engine::score::{INFINITE, Score, win_at};
-use crate::engine::search::{Limits, SearchConfig, Searcher};
+use crate::engine::search::{Limits, Searcher};
+use crate::frontends::uci::Settings;
 use crate::rules::{Color, Move, Position, uci};
 
 /// How long a player may think about one move.
@@ -255,18 +256,16 @@ impl Player for Minimax {
 /// transposition table) with its evaluation.
 pub struct EnginePlayer {
     name: String,
-    config: SearchConfig,
-    evaluator: Evaluator,
+    settings: Settings,
     searcher: Option<Searcher>,
 }
 
 impl EnginePlayer {
-    /// The engine with this configuration and evaluation.
-    pub fn new(name: String, config: SearchConfig, evaluator: Evaluator) -> Self {
+    /// The engine with these settings.
+    pub fn new(name: String, settings: Settings) -> Self {
         EnginePlayer {
             name,
-            config,
-            evaluator,
+            settings,
             searcher: None,
         }
     }
@@ -280,7 +279,11 @@ impl Player for EnginePlayer {
     fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
         // A fresh searcher: its tables, history and the quiescence table start empty,
         // so that a game does not depend on the games played before it.
-        self.searcher = Some(Searcher::software(self.config.clone(), self.evaluator));
+        self.searcher = Some(
+            self.settings
+                .searcher()
+                .map_err(|e| Fault::Crashed(format!("the engine could not be built: {e:#}")))?,
+        );
         Ok(())
     }
 
@@ -289,7 +292,9 @@ impl Player for EnginePlayer {
             self.new_game(0)?;
         }
         let searcher = self.searcher.as_mut().expect("a searcher was just made");
-        let limits = request.limit.search_limits(request.position.turn());
+        let limits = self
+            .settings
+            .limits(request.limit.search_limits(request.position.turn()));
         let result = searcher
             .search(request.position, request.history, &limits, &mut |_| {})
             .map_err(|e| Fault::Crashed(format!("search failed: {e:#}")))?;

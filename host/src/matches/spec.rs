@@ -12,6 +12,11 @@
 //! Keys for every kind: `name=`, `epsilon=` (seed 003's random move with this
 //! probability), and the move limits `depth=`, `nodes=`, `movetime=` (ms), which replace
 //! the match's. `weights=FILE` sets the evaluation of `advanced` and `full`.
+//!
+//! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
+//! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
+//! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK` and `clock=modeled|wall`: a chip-equipped
+//! engine spends its time limits in modeled time unless `clock=wall`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,8 +25,12 @@ use super::external::{UciCommand, UciPlayer};
 use super::players::{
     EnginePlayer, EpsilonPlayer, Minimax, MinimaxEval, MoveLimit, Player, RandomPlayer,
 };
+use crate::chip::pool::MAX_CHIPS;
 use crate::engine::eval::{Evaluator, Weights};
+use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::search::SearchConfig;
+use crate::engine::timeline::{ChipClock, Link};
+use crate::frontends::uci::{ChipSettings, Settings};
 
 /// The kinds of player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +64,12 @@ pub struct PlayerSpec {
     pub evaluator: Evaluator,
     /// Forced-move extension of the full engine, plies.
     pub forced_move_extension: Option<f64>,
+    /// Singular extensions of the full engine on or off (the default: on).
+    pub singular: Option<bool>,
+    /// The full engine's quiescence search.
+    pub quiescence: QuiescenceKind,
+    /// The full engine's chips, when its quiescence runs on them.
+    pub chips: ChipSettings,
 }
 
 /// Why a player description was rejected.
@@ -86,6 +101,12 @@ impl PlayerSpec {
             weights: None,
             evaluator: Evaluator::default(),
             forced_move_extension: None,
+            singular: None,
+            quiescence: QuiescenceKind::Software,
+            chips: ChipSettings {
+                modeled_clock: true,
+                ..ChipSettings::default()
+            },
         };
         let mut program = None;
         let mut args = Vec::new();
@@ -136,6 +157,61 @@ impl PlayerSpec {
                         _ => {
                             return Err(err(format!(
                                 "forced must be plies from -1 to 1, not \"{value}\""
+                            )));
+                        }
+                    }
+                }
+                "singular" => {
+                    spec.singular = Some(match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(err(format!("singular must be on or off, not \"{value}\"")));
+                        }
+                    })
+                }
+                "quiescence" => {
+                    spec.quiescence = QuiescenceKind::from_name(value).ok_or_else(|| {
+                        let names: Vec<&str> =
+                            QuiescenceKind::ALL.iter().map(|k| k.name()).collect();
+                        err(format!(
+                            "quiescence must be one of {}, not \"{value}\"",
+                            names.join(", ")
+                        ))
+                    })?
+                }
+                "chips" => {
+                    let n = number(&format!("a number of chips from 1 to {MAX_CHIPS}"))?;
+                    if !(1..=MAX_CHIPS as u64).contains(&n) {
+                        return Err(err(format!("chips must be from 1 to {MAX_CHIPS}, not {n}")));
+                    }
+                    spec.chips.count = n as usize;
+                }
+                "link" => {
+                    spec.chips.link = Link::preset(value).ok_or_else(|| {
+                        err(format!(
+                            "link must be one of {}, not \"{value}\"",
+                            Link::names().join(", ")
+                        ))
+                    })?
+                }
+                "mhz" => {
+                    spec.chips.clock = ChipClock::Mhz(match value.parse::<f64>() {
+                        Ok(m) if m > 0.0 && m <= 10_000.0 => m,
+                        _ => {
+                            return Err(err(format!(
+                                "mhz must be a clock above 0 and up to 10000, not \"{value}\""
+                            )));
+                        }
+                    })
+                }
+                "clock" => {
+                    spec.chips.modeled_clock = match value {
+                        "modeled" => true,
+                        "wall" => false,
+                        _ => {
+                            return Err(err(format!(
+                                "clock must be modeled or wall, not \"{value}\""
                             )));
                         }
                     }
@@ -248,7 +324,12 @@ impl PlayerSpec {
                 if let Some(p) = self.forced_move_extension {
                     config.forced_move_extension = p;
                 }
-                Box::new(EnginePlayer::new(name.clone(), config, self.evaluator))
+                if let Some(on) = self.singular {
+                    config.singular.enabled = on;
+                }
+                let mut settings = Settings::new(config, self.evaluator, self.quiescence);
+                settings.chips = self.chips.clone();
+                Box::new(EnginePlayer::new(name.clone(), settings))
             }
             Kind::Uci(cmd) => Box::new(UciPlayer::new(name.clone(), cmd.clone(), hang_timeout)),
         };

@@ -1,0 +1,147 @@
+//! `antichip report`: what the quiescence chip buys (see [`host::report`]), written as
+//! `report.md`, `report.json` and SVG plots into `--out`, with a progress bar.
+
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::Context;
+use clap::Args;
+use host::engine::timeline::{DEEP_BLUE_MHZ, Link};
+use host::report::{ReportOptions, run};
+
+use super::bench_chip::fpga_fmax;
+use super::bench_engine::SEARCH_POSITIONS;
+use super::bench_qsearch::QCHIP_REPORT;
+use super::engine::parse_mhz;
+use super::progress::Progress;
+
+/// The speed and accuracy report: the chip's modeled time against the software's
+/// measured time, and what that buys in play. About 20 minutes with the defaults.
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Directory for report.md, report.json and the SVG plots (created if missing).
+    #[arg(long, default_value = "docs/report")]
+    out: PathBuf,
+    /// Depth of the searches of the benchmark positions (speed-up and exactness).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=8))]
+    depth: u32,
+    /// Seeded games whose quiescence jobs join the per-job sections.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    job_games: u64,
+    /// Chips of the chip-equipped engine in the accuracy section.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=64))]
+    chips: u64,
+    /// The link of the accuracy section.
+    #[arg(long, default_value = Link::DEFAULT.name, value_parser = clap::builder::PossibleValuesParser::new(Link::names()))]
+    link: String,
+    /// The chips' clock in MHz [default: the FPGA Fmax in build/fpga/qchip*/report.json
+    /// when there is one, else Deep Blue's 24].
+    #[arg(long, value_parser = parse_mhz)]
+    mhz: Option<f64>,
+    /// Time per move in the accuracy section, milliseconds (modeled for the chips).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    movetime: u64,
+    /// Won positions tried in the accuracy section.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    won: u64,
+    /// Positions compared with a 20 times longer search.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    agreement: u64,
+    /// Games of each match (paired openings; 0 for none).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    games: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    jobs: u64,
+    /// Seed of the positions and openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Leave fairy-stockfish out of the matches.
+    #[arg(long)]
+    no_fairy: bool,
+}
+
+/// The FPGA Fmax of the quiescence chip, from the first report that has one.
+fn measured_fmax() -> anyhow::Result<Option<(f64, String)>> {
+    for path in [
+        QCHIP_REPORT,
+        "build/fpga/qchip-ecp5-45f/report.json",
+        "build/fpga/qchip-ecp5-25f/report.json",
+    ] {
+        if let Some((f, _)) = fpga_fmax(Path::new(path))? {
+            return Ok(Some((f, path.to_string())));
+        }
+    }
+    Ok(None)
+}
+
+pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
+    let link = Link::preset(&args.link).expect("clap checked the link");
+    let (mhz, clock_source) = match args.mhz {
+        Some(m) => (m, "given with --mhz".to_string()),
+        None => match measured_fmax()? {
+            Some((f, path)) => (f, format!("the FPGA Fmax in {path}")),
+            None => (DEEP_BLUE_MHZ, "Deep Blue's chip clock".to_string()),
+        },
+    };
+    let options = ReportOptions {
+        positions: SEARCH_POSITIONS.iter().map(|s| s.to_string()).collect(),
+        depth: args.depth,
+        job_games: args.job_games as usize,
+        chips: args.chips as usize,
+        link,
+        mhz,
+        clock_source,
+        movetime_ms: args.movetime,
+        won_positions: args.won as usize,
+        agreement_positions: args.agreement as usize,
+        games: args.games as usize,
+        jobs: args.jobs as usize,
+        seed: args.seed,
+        fairy: !args.no_fairy,
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let terminal = io::stderr().is_terminal();
+    let bar: Mutex<Option<(String, Progress)>> = Mutex::new(None);
+    let on_progress = |stage: &str, done: usize, total: usize| {
+        let Ok(mut bar) = bar.lock() else {
+            return;
+        };
+        if bar.as_ref().is_none_or(|(s, _)| s != stage) {
+            if let Some((_, old)) = bar.take() {
+                old.finish();
+            }
+            if !terminal {
+                eprintln!("report: {stage} ({total})");
+            }
+            let label: &'static str = Box::leak(stage.to_string().into_boxed_str());
+            *bar = Some((stage.to_string(), Progress::new(label, terminal, total)));
+        }
+        if let Some((_, p)) = bar.as_ref() {
+            p.update(done);
+        }
+    };
+    let report = run(options, &on_progress)?;
+    if let Ok(mut bar) = bar.lock()
+        && let Some((_, p)) = bar.take()
+    {
+        p.finish();
+    }
+    let write = |name: &str, text: &str| -> anyhow::Result<()> {
+        let path = args.out.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("report.md", &report.markdown())?;
+    write("report.json", &serde_json::to_string_pretty(&report)?)?;
+    for (name, svg) in report
+        .figures()
+        .map_err(|e| anyhow::anyhow!("plotting: {e}"))?
+    {
+        write(name, &svg)?;
+    }
+    print!("{}", report.markdown());
+    println!("\nwritten to {}", args.out.display());
+    Ok(0)
+}

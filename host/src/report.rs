@@ -1,0 +1,817 @@
+//! `antichip report`: what the quiescence chip buys, in five sections, as Markdown,
+//! JSON and SVG plots.
+//!
+//! 1. exactness: the chip (its cycle-exact model) against the software reference on
+//!    recorded jobs (score, nodes, best move), and whole searches with the reference, 1
+//!    chip and K chips;
+//! 2. cycles per quiescence node by kind (capture node, quiet leaf, decided leaf);
+//! 3. per job: measured software microseconds against modeled chip microseconds;
+//! 4. the modeled speed-up of whole searches on K = 1..64 chips per link preset over
+//!    the host alone (the same search with the software quiescence, measured), with the
+//!    useful and wasted chip work;
+//! 5. accuracy at equal time per move (modeled for the chips, measured for the host
+//!    alone): forced wins found among won positions, agreement with a much deeper
+//!    search, and matches against the software-quiescence engine and fairy-stockfish,
+//!    with singular extensions on and off.
+//!
+//! Every figure says whether it is measured (this machine's time) or modeled (chip
+//! cycles over a clock, a link model).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cpu_time::ThreadTime;
+use serde::Serialize;
+
+use crate::chip::qjob::{chip_job, chip_weights};
+use crate::chip::to_move;
+use crate::engine::eval::Evaluator;
+use crate::engine::qjobs::{JobSource, record_jobs, record_search_jobs};
+use crate::engine::quiescence::{Quiescence, QuiescenceKind, SoftwareQuiescence};
+use crate::engine::reference::ReferenceQuiescence;
+use crate::engine::search::{Limits, SearchConfig, Searcher};
+use crate::engine::solver::{Solver, Verdict, move_wins_within};
+use crate::engine::timeline::{ChipClock, Link, Trace};
+use crate::frontends::uci::{ChipSettings, Settings};
+use crate::matches::elo::Tally;
+use crate::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings};
+use crate::positions::random::random_placements;
+use crate::rules::{Move, Position};
+use hw::chip::qsearch::Params;
+use hw::chip::qsearch::model::QModel;
+
+/// The chip counts of section 4.
+pub const CHIP_COUNTS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+/// What the report runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportOptions {
+    /// Positions whose searches make the jobs and the speed-up figures.
+    pub positions: Vec<String>,
+    /// Depth of those searches.
+    pub depth: u32,
+    /// Seeded games whose quiescence jobs join sections 1-3.
+    pub job_games: usize,
+    /// Chips of the chip-equipped engine in section 5.
+    pub chips: usize,
+    /// The link of section 5 and of the headline figure.
+    pub link: Link,
+    /// The chips' clock, MHz.
+    pub mhz: f64,
+    /// Where the clock comes from (for the text).
+    pub clock_source: String,
+    /// Time per move in section 5, milliseconds (modeled for the chips).
+    pub movetime_ms: u64,
+    /// Won positions tried in section 5.
+    pub won_positions: usize,
+    /// Positions compared with the deeper search in section 5.
+    pub agreement_positions: usize,
+    /// Games of each match in section 5 (paired openings; 0: no matches).
+    pub games: usize,
+    /// Games played at once.
+    pub jobs: usize,
+    /// Seed of positions and openings.
+    pub seed: u64,
+    /// Play fairy-stockfish too (when it is installed).
+    pub fairy: bool,
+}
+
+/// Section 1.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Exactness {
+    /// Jobs compared.
+    pub jobs: usize,
+    /// Jobs the chip could not hold (searched again by the reference).
+    pub overflows: usize,
+    /// Jobs whose score differs.
+    pub score_mismatches: usize,
+    /// Jobs whose node count differs.
+    pub node_mismatches: usize,
+    /// Jobs whose best move differs.
+    pub move_mismatches: usize,
+    /// Whole searches compared (reference, 1 chip, K chips).
+    pub searches: usize,
+    /// Searches whose move, score or node counts differ.
+    pub search_mismatches: usize,
+}
+
+/// Section 2.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CyclesByKind {
+    /// All nodes.
+    pub nodes: u64,
+    /// All cycles (loading excluded).
+    pub cycles: u64,
+    /// Capture nodes and their cycles.
+    pub capture: (u64, u64),
+    /// Quiet leaves and their cycles.
+    pub quiet: (u64, u64),
+    /// Decided leaves and their cycles.
+    pub decided: (u64, u64),
+}
+
+/// One job of section 3.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct JobTime {
+    /// Measured software (production quiescence) time, microseconds.
+    pub software_us: f64,
+    /// Modeled chip time, microseconds.
+    pub chip_us: f64,
+}
+
+/// One line of section 4.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpeedUp {
+    /// Link preset.
+    pub link: &'static str,
+    /// Quiet positions evaluated on the host.
+    pub host_quiet: bool,
+    /// Chips.
+    pub chips: usize,
+    /// Modeled search time, seconds.
+    pub modeled_s: f64,
+    /// Host alone (measured) over modeled.
+    pub speed_up: f64,
+    /// Chip time of results used, seconds (modeled).
+    pub useful_s: f64,
+    /// Chip time given up after cutoffs, seconds (modeled).
+    pub wasted_s: f64,
+}
+
+/// Section 5: one engine's showing.
+#[derive(Clone, Debug, Serialize)]
+pub struct Showing {
+    /// The engine.
+    pub engine: String,
+    /// Won positions where its move keeps the forced win.
+    pub wins_found: usize,
+    /// Positions where its move is the deeper search's.
+    pub agreements: usize,
+}
+
+/// Section 5: one match.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchLine {
+    /// Player A (the chip-equipped engine).
+    pub a: String,
+    /// Player B.
+    pub b: String,
+    /// A's tally.
+    pub tally: Tally,
+    /// A's score fraction.
+    pub score: f64,
+    /// Mean measured wall seconds per move of A and B.
+    pub seconds_per_move: [f64; 2],
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// What was run.
+    pub options: ReportOptions,
+    /// Section 1.
+    pub exactness: Exactness,
+    /// Section 2.
+    pub cycles: CyclesByKind,
+    /// Section 3.
+    pub job_times: Vec<JobTime>,
+    /// Section 4: the host alone's measured time on the positions, seconds.
+    pub host_alone_s: f64,
+    /// Section 4.
+    pub speed_ups: Vec<SpeedUp>,
+    /// Section 5: won positions tried.
+    pub won_positions: usize,
+    /// Section 5: positions compared with the deeper search.
+    pub agreement_positions: usize,
+    /// Section 5.
+    pub showings: Vec<Showing>,
+    /// Section 5.
+    pub matches: Vec<MatchLine>,
+    /// Wall time of the report, seconds.
+    pub wall_s: f64,
+}
+
+/// Progress: a stage's name, done, total.
+pub type OnProgress<'a> = &'a (dyn Fn(&str, usize, usize) + Sync);
+
+fn fresh(fens: &[String]) -> anyhow::Result<Vec<Position>> {
+    fens.iter()
+        .map(|f| Position::from_fen_strict(f).map_err(|e| anyhow::anyhow!("{f}: {e}")))
+        .collect()
+}
+
+/// Runs every section.
+pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<Report> {
+    let started = Instant::now();
+    let evaluator = Evaluator::default();
+    let positions = fresh(&options.positions)?;
+    let clock = ChipClock::Mhz(options.mhz);
+
+    // Sections 1-3: recorded jobs, chip model against the reference and the software.
+    let mut jobs = record_search_jobs(&positions, options.depth.min(4))?;
+    jobs.extend(record_jobs(
+        &JobSource {
+            games: options.job_games,
+            ..JobSource::default()
+        },
+        usize::MAX,
+    )?);
+    let mut exact = Exactness {
+        jobs: jobs.len(),
+        ..Exactness::default()
+    };
+    let weights = Arc::new(chip_weights(&evaluator));
+    let mut model = QModel::new(Params::DEFAULT);
+    let mut software = SoftwareQuiescence::new(evaluator);
+    let mut job_times = Vec::with_capacity(jobs.len());
+    for (i, j) in jobs.iter().enumerate() {
+        progress("1-3 jobs", i, jobs.len());
+        let job = chip_job(
+            &j.position,
+            j.alpha,
+            j.beta,
+            j.ply,
+            (i == 0).then(|| Arc::clone(&weights)),
+        );
+        let out = model
+            .run(&job, u32::MAX)
+            .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;
+        let reference =
+            ReferenceQuiescence::new(evaluator).qsearch(&j.position, j.alpha, j.beta, j.ply)?;
+        if out.overflow {
+            exact.overflows += 1;
+        } else {
+            exact.score_mismatches += usize::from(out.score_value() != reference.score);
+            exact.node_mismatches += usize::from(u64::from(out.nodes) != reference.nodes);
+            let chip_move = out
+                .best_move()
+                .map(|m| to_move(&j.position, m))
+                .transpose()?;
+            exact.move_mismatches += usize::from(chip_move != reference.best_move);
+        }
+        let t = ThreadTime::now();
+        software.qsearch(&j.position, j.alpha, j.beta, j.ply)?;
+        job_times.push(JobTime {
+            software_us: t.elapsed().as_secs_f64() * 1e6,
+            chip_us: f64::from(out.cycles) / options.mhz,
+        });
+    }
+    let s = model.stats;
+    let cycles = CyclesByKind {
+        nodes: s.capture_nodes + s.quiet_leaves + s.decided_leaves,
+        cycles: s.capture_cycles + s.quiet_cycles + s.decided_cycles,
+        capture: (s.capture_nodes, s.capture_cycles),
+        quiet: (s.quiet_leaves, s.quiet_cycles),
+        decided: (s.decided_leaves, s.decided_cycles),
+    };
+
+    // Section 4 (and the whole-search part of section 1).
+    let limits = Limits {
+        depth: Some(options.depth),
+        ..Limits::default()
+    };
+    let mut host_alone = Duration::ZERO;
+    let mut traces: Vec<(bool, Trace)> = Vec::new();
+    for (i, pos) in positions.iter().enumerate() {
+        progress("4 searches", i, positions.len());
+        let mut sw = Searcher::software(SearchConfig::default(), evaluator);
+        let t = ThreadTime::now();
+        sw.search(pos, &[], &limits, &mut |_| {})?;
+        host_alone += t.elapsed();
+        let mut results = Vec::new();
+        for (kind, chips, host_quiet) in [
+            (QuiescenceKind::Reference, 1, false),
+            (QuiescenceKind::ChipModel, 1, false),
+            (QuiescenceKind::ChipModel, options.chips, false),
+            (QuiescenceKind::ChipModel, 1, true),
+        ] {
+            let mut settings = Settings::new(SearchConfig::default(), evaluator, kind);
+            settings.chips = ChipSettings {
+                count: chips,
+                host_quiet,
+                ..ChipSettings::default()
+            };
+            let mut searcher = settings.searcher()?;
+            let r = searcher.search(pos, &[], &limits, &mut |_| {})?;
+            if kind.on_chips() && chips == 1 {
+                traces.push((host_quiet, searcher.horizon().trace().clone()));
+            }
+            results.push(r);
+        }
+        for r in &results[1..3] {
+            exact.searches += 1;
+            let a = &results[0];
+            if (a.best_move, a.last.score, a.total_nodes, a.last.qnodes)
+                != (r.best_move, r.last.score, r.total_nodes, r.last.qnodes)
+            {
+                exact.search_mismatches += 1;
+            }
+        }
+    }
+    let host_alone_s = host_alone.as_secs_f64();
+    let mut speed_ups = Vec::new();
+    for link in Link::PRESETS {
+        for host_quiet in [false, true] {
+            for k in CHIP_COUNTS {
+                let (mut ns, mut useful, mut wasted) = (0.0, 0.0, 0.0);
+                for (_, trace) in traces.iter().filter(|(q, _)| *q == host_quiet) {
+                    let (t, totals) = trace.replay(k, link, clock);
+                    ns += t;
+                    useful += totals.useful_ns;
+                    wasted += totals.wasted_ns;
+                }
+                speed_ups.push(SpeedUp {
+                    link: link.name,
+                    host_quiet,
+                    chips: k,
+                    modeled_s: ns / 1e9,
+                    speed_up: host_alone_s / (ns / 1e9),
+                    useful_s: useful / 1e9,
+                    wasted_s: wasted / 1e9,
+                });
+            }
+        }
+    }
+
+    // Section 5.
+    let movetime = Duration::from_millis(options.movetime_ms);
+    let engines = [
+        ("software".to_string(), QuiescenceKind::Software, 1),
+        (
+            format!("chip-model x{}", options.chips),
+            QuiescenceKind::ChipModel,
+            options.chips,
+        ),
+    ];
+    let settings_of = |kind: QuiescenceKind, chips: usize| {
+        let mut s = Settings::new(SearchConfig::default(), evaluator, kind);
+        s.chips = ChipSettings {
+            count: chips,
+            link: options.link,
+            clock,
+            host_quiet: false,
+            modeled_clock: true,
+        };
+        s
+    };
+    let timed = |settings: &Settings, pos: &Position| -> anyhow::Result<Option<Move>> {
+        let mut searcher = settings.searcher()?;
+        let limits = settings.limits(Limits {
+            soft_time: Some(movetime),
+            hard_time: Some(movetime),
+            ..Limits::default()
+        });
+        Ok(searcher.search(pos, &[], &limits, &mut |_| {})?.best_move)
+    };
+    // Won positions: random placements the solver proves won within 3 moves.
+    let mut solver = Solver::new();
+    let mut won: Vec<(Position, u32)> = Vec::new();
+    let mut seed = options.seed;
+    while won.len() < options.won_positions && seed < options.seed + 200 {
+        for pos in random_placements(seed, 200) {
+            if won.len() >= options.won_positions {
+                break;
+            }
+            if let Verdict::WinIn { moves, .. } = solver.solve(&pos, 3)
+                && moves >= 2
+            {
+                won.push((pos, moves));
+            }
+        }
+        seed += 1;
+    }
+    // Agreement positions: after generated openings, with the deeper search's move.
+    let openings = openings::generated(options.seed, options.agreement_positions, 8);
+    let mut deep_moves = Vec::new();
+    for (i, o) in openings.iter().enumerate() {
+        progress("5 deep searches", i, openings.len());
+        let mut pos = o.start.clone();
+        for m in &o.moves {
+            pos.play(m);
+        }
+        if pos.legal_moves().len() < 2 {
+            continue;
+        }
+        let mut deep = Searcher::software(SearchConfig::default(), evaluator);
+        let limits = Limits {
+            soft_time: Some(movetime * 20),
+            hard_time: Some(movetime * 40),
+            ..Limits::default()
+        };
+        let m = deep.search(&pos, &[], &limits, &mut |_| {})?.best_move;
+        deep_moves.push((pos, m));
+    }
+    let mut showings = Vec::new();
+    for (name, kind, chips) in &engines {
+        let settings = settings_of(*kind, *chips);
+        let mut wins_found = 0;
+        for (i, (pos, moves)) in won.iter().enumerate() {
+            progress(&format!("5 won positions: {name}"), i, won.len());
+            if let Some(m) = timed(&settings, pos)? {
+                wins_found += usize::from(move_wins_within(&mut solver, pos, &m, *moves));
+            }
+        }
+        let mut agreements = 0;
+        for (i, (pos, deep)) in deep_moves.iter().enumerate() {
+            progress(&format!("5 agreement: {name}"), i, deep_moves.len());
+            agreements += usize::from(timed(&settings, pos)? == *deep);
+        }
+        showings.push(Showing {
+            engine: name.clone(),
+            wins_found,
+            agreements,
+        });
+    }
+    let mut matches = Vec::new();
+    if options.games > 0 {
+        let chip = |se: bool| {
+            format!(
+                "full:quiescence=chip-model,chips={},link={},mhz={},singular={},name=chip{}{}",
+                options.chips,
+                options.link.name,
+                options.mhz,
+                if se { "on" } else { "off" },
+                options.chips,
+                if se { "" } else { "-nose" }
+            )
+        };
+        let software = |se: bool| {
+            format!(
+                "full:singular={},name=software{}",
+                if se { "on" } else { "off" },
+                if se { "" } else { "-nose" }
+            )
+        };
+        let mut pairs = vec![(chip(true), software(true)), (chip(false), software(false))];
+        if options.fairy && crate::peers::fairy::locate().is_some() {
+            pairs.push((chip(true), "fairy".to_string()));
+        }
+        for (a, b) in pairs {
+            let players = [PlayerSpec::parse(&a)?, PlayerSpec::parse(&b)?];
+            let names = [players[0].name.clone(), players[1].name.clone()];
+            let config = MatchConfig {
+                players,
+                games: options.games,
+                openings: openings::generated(options.seed, options.games.div_ceil(2), 4),
+                limit: MoveLimit {
+                    movetime: Some(movetime),
+                    ..MoveLimit::default()
+                },
+                rules: MatchRules::default(),
+                seed: options.seed,
+                event: "antichip report".to_string(),
+                hang_timeout: Duration::from_secs(60),
+            };
+            let label = format!("5 match {} - {}", names[0], names[1]);
+            let done = std::sync::atomic::AtomicUsize::new(0);
+            let indices: Vec<usize> = (0..options.games).collect();
+            let records = crate::matches::run_match(&config, &indices, options.jobs, &|_| {
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(&label, n, options.games);
+            });
+            let summary = Summary::of(&records);
+            let per_move = |k: usize| {
+                let secs: f64 = records.iter().map(|r| r.seconds[k]).sum();
+                let moves: u32 = records.iter().map(|r| r.moves[k]).sum();
+                secs / f64::from(moves.max(1))
+            };
+            matches.push(MatchLine {
+                a: names[0].clone(),
+                b: names[1].clone(),
+                tally: summary.total,
+                score: summary.total.score(),
+                seconds_per_move: [per_move(0), per_move(1)],
+            });
+        }
+    }
+    Ok(Report {
+        won_positions: won.len(),
+        agreement_positions: deep_moves.len(),
+        options,
+        exactness: exact,
+        cycles,
+        job_times,
+        host_alone_s,
+        speed_ups,
+        showings,
+        matches,
+        wall_s: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn per(c: u64, n: u64) -> f64 {
+    c as f64 / n.max(1) as f64
+}
+
+impl Report {
+    /// The speed-up line for `link`, `chips`, quiet positions on the chips or the host.
+    pub fn speed_up(&self, link: &str, chips: usize, host_quiet: bool) -> Option<&SpeedUp> {
+        self.speed_ups
+            .iter()
+            .find(|s| s.link == link && s.chips == chips && s.host_quiet == host_quiet)
+    }
+
+    /// The report as Markdown (the figures' SVG files are named beside it).
+    pub fn markdown(&self) -> String {
+        let o = &self.options;
+        let e = &self.exactness;
+        let c = &self.cycles;
+        let mut md = String::new();
+        md.push_str("# What the quiescence chip buys\n\n");
+        md.push_str(&format!(
+            "Generated by `antichip report` in {:.0} s. **Measured**: this machine's time \
+             (one search thread's CPU time). **Modeled**: chip cycles at {} MHz ({}), the \
+             link model and the measured host work, replayed by the timeline model.\n\n",
+            self.wall_s, o.mhz, o.clock_source
+        ));
+        md.push_str("## 1. Exactness\n\n");
+        md.push_str(&format!(
+            "| compared | count | score mismatches | node mismatches | best-move mismatches |\n\
+             |---|---:|---:|---:|---:|\n\
+             | quiescence jobs, chip model vs reference | {} | {} | {} | {} |\n\
+             | whole searches (depth {}), reference vs 1 chip and vs {} chips | {} | {} | {} | {} |\n\n",
+            e.jobs - e.overflows,
+            e.score_mismatches,
+            e.node_mismatches,
+            e.move_mismatches,
+            o.depth,
+            o.chips,
+            e.searches,
+            e.search_mismatches,
+            e.search_mismatches,
+            e.search_mismatches,
+        ));
+        if e.overflows > 0 {
+            md.push_str(&format!(
+                "{} jobs overflowed the chip's stack or lists and were searched again by the reference.\n\n",
+                e.overflows
+            ));
+        }
+        md.push_str("## 2. Cycles per quiescence node\n\n");
+        md.push_str(&format!(
+            "| kind | nodes | cycles per node |\n|---|---:|---:|\n\
+             | all | {} | {:.2} |\n| capture node | {} | {:.2} |\n| quiet leaf | {} | {:.2} |\n| decided leaf | {} | {:.2} |\n\n\
+             ![cycles by kind](cycles.svg)\n\n",
+            c.nodes,
+            per(c.cycles, c.nodes),
+            c.capture.0,
+            per(c.capture.1, c.capture.0),
+            c.quiet.0,
+            per(c.quiet.1, c.quiet.0),
+            c.decided.0,
+            per(c.decided.1, c.decided.0),
+        ));
+        let faster = self
+            .job_times
+            .iter()
+            .filter(|j| j.chip_us < j.software_us)
+            .count();
+        let sw: f64 = self.job_times.iter().map(|j| j.software_us).sum();
+        let chip: f64 = self.job_times.iter().map(|j| j.chip_us).sum();
+        md.push_str("## 3. Per job: software against chip\n\n");
+        md.push_str(&format!(
+            "{} jobs: the chip (modeled, {} MHz) is faster than the production software \
+             quiescence (measured) on {} of them; in all, {:.1} ms of chip time against {:.1} ms of \
+             software time (ratio {:.3}).\n\n![per job](jobs.svg)\n\n",
+            self.job_times.len(),
+            o.mhz,
+            faster,
+            chip / 1e3,
+            sw / 1e3,
+            chip / sw.max(1e-9)
+        ));
+        md.push_str("## 4. Speed-up of a whole search\n\n");
+        md.push_str(&format!(
+            "{} positions searched to depth {}; the host alone (software quiescence, measured) \
+             takes {:.3} s. Modeled time of the chip-equipped search and its speed-up over the \
+             host alone:\n\n| link | quiet leaves | ",
+            o.positions.len(),
+            o.depth,
+            self.host_alone_s
+        ));
+        md.push_str(
+            &CHIP_COUNTS
+                .iter()
+                .map(|k| format!("K={k}"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        );
+        md.push_str(" |\n|---|---|");
+        md.push_str(&"---:|".repeat(CHIP_COUNTS.len()));
+        md.push('\n');
+        for link in Link::PRESETS {
+            for host_quiet in [false, true] {
+                md.push_str(&format!(
+                    "| {} | {} |",
+                    link.name,
+                    if host_quiet { "host" } else { "chips" }
+                ));
+                for k in CHIP_COUNTS {
+                    if let Some(s) = self.speed_up(link.name, k, host_quiet) {
+                        md.push_str(&format!(" {:.2}x |", s.speed_up));
+                    }
+                }
+                md.push('\n');
+            }
+        }
+        md.push_str(&format!(
+            "\n![speed-up](speedup.svg)\n\nChip work on the {} link (modeled seconds), useful \
+             and given up after cutoffs:\n\n| K | modeled s | useful s | wasted s |\n|---:|---:|---:|---:|\n",
+            o.link.name
+        ));
+        for k in CHIP_COUNTS {
+            if let Some(s) = self.speed_up(o.link.name, k, false) {
+                md.push_str(&format!(
+                    "| {k} | {:.3} | {:.3} | {:.3} |\n",
+                    s.modeled_s, s.useful_s, s.wasted_s
+                ));
+            }
+        }
+        md.push_str("\n![chip work](work.svg)\n\n");
+        md.push_str("## 5. Accuracy at equal time per move\n\n");
+        md.push_str(&format!(
+            "{} ms per move: wall time for the software engine (measured), modeled time for \
+             the chip-equipped engine ({} chips, {} link, {} MHz).\n\n\
+             | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}) |\n|---|---:|---:|\n",
+            o.movetime_ms,
+            o.chips,
+            o.link.name,
+            o.mhz,
+            self.won_positions,
+            self.agreement_positions
+        ));
+        for s in &self.showings {
+            md.push_str(&format!(
+                "| {} | {} | {} |\n",
+                s.engine, s.wins_found, s.agreements
+            ));
+        }
+        if !self.matches.is_empty() {
+            md.push_str(&format!(
+                "\nMatches, {} games each with paired openings:\n\n| A | B | A: W - L - D | A's score | s/move A, B (measured wall) |\n|---|---|---|---:|---|\n",
+                o.games
+            ));
+            for m in &self.matches {
+                md.push_str(&format!(
+                    "| {} | {} | {} - {} - {} | {:.1}% | {:.3}, {:.3} |\n",
+                    m.a,
+                    m.b,
+                    m.tally.wins,
+                    m.tally.losses,
+                    m.tally.draws,
+                    m.score * 100.0,
+                    m.seconds_per_move[0],
+                    m.seconds_per_move[1]
+                ));
+            }
+        }
+        md
+    }
+
+    /// The plots: (file name, SVG text).
+    pub fn figures(&self) -> Result<Vec<(&'static str, String)>, String> {
+        use crate::figures::{Axes, Bar, Series, bar_chart, line_chart, scatter_chart};
+        let c = &self.cycles;
+        let bars = vec![
+            Bar {
+                label: "capture node".into(),
+                value: per(c.capture.1, c.capture.0),
+                color: (200, 60, 60),
+            },
+            Bar {
+                label: "quiet leaf".into(),
+                value: per(c.quiet.1, c.quiet.0),
+                color: (60, 120, 200),
+            },
+            Bar {
+                label: "decided leaf".into(),
+                value: per(c.decided.1, c.decided.0),
+                color: (90, 160, 90),
+            },
+            Bar {
+                label: "all".into(),
+                value: per(c.cycles, c.nodes),
+                color: (120, 120, 120),
+            },
+        ];
+        let cycles = bar_chart(
+            "Chip cycles per quiescence node",
+            "cycles per node",
+            &bars,
+            &[],
+        )?;
+        let points: Vec<(f64, f64)> = self
+            .job_times
+            .iter()
+            .map(|j| (j.software_us, j.chip_us))
+            .collect();
+        let hi = points.iter().map(|p| p.0.max(p.1)).fold(10.0f64, f64::max);
+        let lo = points
+            .iter()
+            .map(|p| p.0.min(p.1))
+            .filter(|v| *v > 0.0)
+            .fold(hi, f64::min);
+        let jobs = scatter_chart(
+            &Axes {
+                title: format!(
+                    "Per job: software (measured) vs chip at {} MHz (modeled)",
+                    self.options.mhz
+                ),
+                x_label: "software quiescence, µs".into(),
+                y_label: "chip, µs".into(),
+                x: (lo, hi),
+                y: (lo, hi),
+                log_x: true,
+            },
+            &points,
+            (200, 60, 60),
+        )?;
+        let colors = [
+            (40, 40, 40),
+            (200, 60, 60),
+            (60, 120, 200),
+            (90, 160, 90),
+            (180, 130, 40),
+        ];
+        let top = self
+            .speed_ups
+            .iter()
+            .map(|s| s.speed_up)
+            .fold(1.0f64, f64::max);
+        let series: Vec<Series> = Link::PRESETS
+            .iter()
+            .zip(colors)
+            .map(|(link, color)| Series {
+                name: link.name.to_string(),
+                color,
+                points: CHIP_COUNTS
+                    .iter()
+                    .filter_map(|&k| self.speed_up(link.name, k, false))
+                    .map(|s| (s.chips as f64, s.speed_up))
+                    .collect(),
+                dashed: false,
+            })
+            .collect();
+        let speedup = line_chart(
+            &Axes {
+                title: "Modeled speed-up of a search over the host alone".into(),
+                x_label: "chips".into(),
+                y_label: "speed-up (x)".into(),
+                x: (1.0, 64.0),
+                y: (0.0, top * 1.1),
+                log_x: true,
+            },
+            &series,
+        )?;
+        let link = self.options.link.name;
+        let pick = |f: fn(&SpeedUp) -> f64| -> Vec<(f64, f64)> {
+            CHIP_COUNTS
+                .iter()
+                .filter_map(|&k| self.speed_up(link, k, false))
+                .map(|s| (s.chips as f64, f(s)))
+                .collect()
+        };
+        let most = self
+            .speed_ups
+            .iter()
+            .filter(|s| s.link == link)
+            .map(|s| s.useful_s.max(s.wasted_s).max(s.modeled_s))
+            .fold(0.001f64, f64::max);
+        let work = line_chart(
+            &Axes {
+                title: format!("Chip work and search time, {link} link (modeled)"),
+                x_label: "chips".into(),
+                y_label: "seconds".into(),
+                x: (1.0, 64.0),
+                y: (0.0, most * 1.1),
+                log_x: true,
+            },
+            &[
+                Series {
+                    name: "search time".into(),
+                    color: (40, 40, 40),
+                    points: pick(|s| s.modeled_s),
+                    dashed: false,
+                },
+                Series {
+                    name: "useful chip time".into(),
+                    color: (90, 160, 90),
+                    points: pick(|s| s.useful_s),
+                    dashed: false,
+                },
+                Series {
+                    name: "wasted chip time".into(),
+                    color: (200, 60, 60),
+                    points: pick(|s| s.wasted_s),
+                    dashed: true,
+                },
+            ],
+        )?;
+        Ok(vec![
+            ("cycles.svg", cycles),
+            ("jobs.svg", jobs),
+            ("speedup.svg", speedup),
+            ("work.svg", work),
+        ])
+    }
+}
