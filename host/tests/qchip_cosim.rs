@@ -1,0 +1,85 @@
+//! Co-simulation of the quiescence chip: the exported Verilog of `qchip` in Icarus
+//! Verilog and in Verilator on 1,000 quiescence jobs of real searches, and the yosys
+//! gate netlist on 100 (on request: it takes most of an hour), each cycle for cycle
+//! equal to the Rust simulator on every output (the stimulus: the weights, then per job
+//! the load protocol and the request cycles until `done`, counted by the model). Needs
+//! iverilog, verilator and yosys.
+
+use std::sync::Arc;
+
+use host::chip::qjob::{chip_job, chip_weights};
+use host::engine::eval::Evaluator;
+use host::engine::qjobs::{JobSource, record_jobs};
+use hw::chip::Unit;
+use hw::chip::qsearch::model::QModel;
+use hw::chip::qsearch::{Job, Params, Qchip};
+use testbench::chip::job_stimulus;
+use testbench::{Backend, cosim_expected, simulate};
+
+/// `n` jobs of seeded games of at most 400 cycles each (the Verilog simulators run a
+/// few thousand cycles per second of this design), the weights with the first.
+fn jobs(n: usize) -> Vec<Job> {
+    let weights = Arc::new(chip_weights(&Evaluator::default()));
+    let mut model = QModel::new(Params::DEFAULT);
+    let mut jobs: Vec<Job> = Vec::with_capacity(n);
+    let recorded = record_jobs(
+        &JobSource {
+            seed: 9,
+            keep_one_in: 3,
+            ..JobSource::default()
+        },
+        usize::MAX,
+    )
+    .unwrap();
+    for j in recorded {
+        let job = chip_job(
+            &j.position,
+            j.alpha,
+            j.beta,
+            j.ply,
+            jobs.is_empty().then(|| Arc::clone(&weights)),
+        );
+        let out = model.run(&job, 1 << 24).unwrap();
+        if out.cycles <= 400 {
+            jobs.push(job);
+            if jobs.len() == n {
+                break;
+            }
+        }
+    }
+    assert_eq!(jobs.len(), n);
+    jobs
+}
+
+fn run(backend: Backend, n: usize) {
+    let module = <Qchip as Unit>::build(false).unwrap();
+    let jobs = jobs(n);
+    let stim =
+        job_stimulus::<Qchip>(&module, &jobs, &mut QModel::new(Params::DEFAULT), 1 << 24).unwrap();
+    let expected = simulate(&module, &stim).unwrap();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("qchip_cosim_{}", backend.name()));
+    let report = cosim_expected(&module, &stim, &expected, backend, &dir)
+        .unwrap_or_else(|e| panic!("{} co-simulation could not run: {e}", backend.name()));
+    eprintln!("{report}");
+    assert!(report.passed(), "{report}");
+    assert_eq!(report.cycles, stim.rows.len() as u64);
+}
+
+#[test]
+fn icarus_equals_the_rust_simulator_on_1000_jobs() {
+    run(Backend::Icarus, 1_000);
+}
+
+#[test]
+fn verilator_equals_the_rust_simulator_on_1000_jobs() {
+    run(Backend::Verilator, 1_000);
+}
+
+/// The whole chip flattened to gates by yosys takes most of an hour on two cores, so
+/// this one runs on request: `cargo test -p host --test qchip_cosim -- --ignored`.
+#[test]
+#[ignore = "about 40 minutes: yosys flattens the whole chip to gates"]
+fn gate_netlist_equals_the_rust_simulator_on_100_jobs() {
+    run(Backend::Gates, 100);
+}
