@@ -81,6 +81,11 @@ pub struct SearchConfig {
     pub singular: SingularConfig,
     /// Deepest iteration when no limit is given (plies).
     pub max_depth: u32,
+    /// With a quiescence search that takes batches (the chips, and the reference that
+    /// stands for them): plies of forced captures beyond the horizon that the host
+    /// searches itself, so that a long capture sequence becomes many chip jobs that run
+    /// side by side instead of one long job. 0: every horizon position is one job.
+    pub host_capture_plies: u32,
 }
 
 impl Default for SearchConfig {
@@ -90,6 +95,7 @@ impl Default for SearchConfig {
             forced_move_extension: 0.25,
             singular: SingularConfig::default(),
             max_depth: 64,
+            host_capture_plies: 0,
         }
     }
 }
@@ -487,10 +493,18 @@ impl Searcher {
         (side * 64 + from) * 64 + usize::from(m.to())
     }
 
-    /// Whether a node at `depth` and `ply` is a leaf of the main search (its value is the
-    /// quiescence search's).
-    fn is_leaf(depth: i32, ply: usize) -> bool {
-        depth <= 0 || ply >= MAX_PLY - 1
+    /// Whether `pos` at `depth` and `ply` is a leaf of the main search (its value is the
+    /// quiescence search's): at the horizon, unless the host searches forced captures
+    /// beyond it (see [`SearchConfig::host_capture_plies`]).
+    fn is_leaf(&self, pos: &Position, depth: i32, ply: usize) -> bool {
+        if ply >= MAX_PLY - 1 {
+            return true;
+        }
+        if depth > 0 {
+            return false;
+        }
+        let beyond = self.config.host_capture_plies as i32 * ONE_PLY;
+        !(self.horizon.dispatches() && depth > -beyond && pos.capture_forced())
     }
 
     /// Before a quiescence search at `ply`: the selective depth and the node budget.
@@ -517,7 +531,8 @@ impl Searcher {
 
     /// The younger brothers `rest` (each child position with its depth) of a node at
     /// `ply`, handed to the quiescence search together when every one is a leaf: each
-    /// with the null window at `alpha`, the window known now. Whatever the number of
+    /// with the null window at `alpha`, the window known now (at a null-window node,
+    /// every child: the first one's window is the same). Whatever the number of
     /// chips, the same nodes make the same batches, so the tree does not depend on it.
     fn frontier_batch(
         &mut self,
@@ -525,7 +540,7 @@ impl Searcher {
         alpha: Score,
         ply: usize,
     ) -> anyhow::Result<Option<Batch>> {
-        if rest.len() < 2 || rest.iter().any(|(_, d)| !Self::is_leaf(*d, ply + 1)) {
+        if rest.len() < 2 || rest.iter().any(|(p, d)| !self.is_leaf(p, *d, ply + 1)) {
             return Ok(None);
         }
         let jobs: Vec<QJob> = rest
@@ -556,7 +571,7 @@ impl Searcher {
         excluded: u16,
         pv: &mut Vec<Move>,
     ) -> anyhow::Result<Score> {
-        if Self::is_leaf(depth, ply) {
+        if self.is_leaf(pos, depth, ply) {
             self.before_leaf(ply);
             let r = self.horizon.search(pos, alpha, beta, ply, &self.abort)?;
             self.after_leaf(&r);
@@ -660,7 +675,7 @@ impl Searcher {
             .collect();
         ordered.sort_by_key(|o| std::cmp::Reverse(o.0));
 
-        let child_depth = if forced {
+        let child_depth = if forced && depth > 0 {
             self.forced_extensions += 1;
             depth + plies_to_units(self.config.forced_move_extension)
         } else {
@@ -697,7 +712,9 @@ impl Searcher {
             let child = pos.after(m);
             let new_depth = depth_of(m);
             child_pv.clear();
-            if batch.is_none() && searched > 0 && self.horizon.dispatches() {
+            // After the first child the window is known; at a null-window node it is
+            // known before it (the first child gets the same window as the others).
+            if batch.is_none() && (searched > 0 || beta - alpha == 1) && self.horizon.dispatches() {
                 let rest: Vec<(Position, i32)> = ordered[i..]
                     .iter()
                     .filter(|(_, m)| !skipped(m))

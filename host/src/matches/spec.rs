@@ -166,7 +166,9 @@ impl PlayerSpec {
                         "on" => true,
                         "off" => false,
                         _ => {
-                            return Err(err(format!("singular must be on or off, not \"{value}\"")));
+                            return Err(err(format!(
+                                "singular must be on or off, not \"{value}\""
+                            )));
                         }
                     })
                 }
