@@ -17,8 +17,18 @@ const POSITIONS: [&str; 4] = [
 ];
 
 fn search(kind: QuiescenceKind, chips: usize, fen: &str, depth: u32) -> SearchResult {
+    search_with(SearchConfig::default(), kind, chips, fen, depth)
+}
+
+fn search_with(
+    config: SearchConfig,
+    kind: QuiescenceKind,
+    chips: usize,
+    fen: &str,
+    depth: u32,
+) -> SearchResult {
     let q = kind.build_with(Evaluator::default(), chips).unwrap();
-    let mut searcher = Searcher::new(SearchConfig::default(), q);
+    let mut searcher = Searcher::new(config, q);
     let pos = Position::from_fen_strict(fen).unwrap();
     let limits = Limits {
         depth: Some(depth),
@@ -52,6 +62,32 @@ fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
         assert_eq!(one.last.qcycles, many.last.qcycles, "{fen}: cycles");
         assert_eq!(one.dispatch.wasted_jobs, many.dispatch.wasted_jobs);
         assert!(one.modeled.is_some() && reference.modeled.is_none());
+    }
+}
+
+#[test]
+fn seed_004s_scheme_searches_the_same_tree_on_any_number_of_chips() {
+    let config = SearchConfig {
+        chip_split: true,
+        ..SearchConfig::default()
+    };
+    for fen in &POSITIONS[1..3] {
+        let reference = search_with(config.clone(), QuiescenceKind::Reference, 1, fen, 5);
+        let one = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, 5);
+        let many = search_with(config.clone(), QuiescenceKind::ChipModel, 5, fen, 5);
+        assert!(reference.dispatch.batches > 0, "{fen}");
+        same_search(
+            &reference,
+            &one,
+            &format!("{fen}: split, reference vs 1 chip"),
+        );
+        same_search(&one, &many, &format!("{fen}: split, 1 chip vs 5 chips"));
+        // The host searched 3 plies, and deeper along the forcing lines.
+        assert!(
+            reference.last.seldepth >= 5,
+            "{fen}: seldepth {}",
+            reference.last.seldepth
+        );
     }
 }
 

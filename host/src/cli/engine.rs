@@ -38,6 +38,11 @@ pub struct EngineArgs {
     /// search would play on real chips.
     #[arg(long)]
     pub modeled_clock: bool,
+    /// Seed 004's scheme with a chip quiescence: the host searches 2 plies shallower
+    /// and extends its most forcing frontier moves by 2 plies while the chips run the
+    /// other siblings' quiescence.
+    #[arg(long)]
+    pub chip_split: bool,
 }
 
 /// A clock frequency: a positive number of MHz up to 10,000.
@@ -64,6 +69,7 @@ impl Default for EngineArgs {
             mhz: DEEP_BLUE_MHZ,
             host_quiet: false,
             modeled_clock: false,
+            chip_split: false,
         }
     }
 }
@@ -75,6 +81,8 @@ impl EngineArgs {
             .ok_or_else(|| anyhow!("unknown quiescence search \"{}\"", self.quiescence))?;
         let link =
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
+        let mut config = config;
+        config.chip_split |= self.chip_split;
         Ok(Settings {
             config,
             evaluator: evaluator(self.weights.as_deref())?,

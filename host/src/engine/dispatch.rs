@@ -67,6 +67,7 @@ enum Pending {
         event: usize,
         index: usize,
         id: usize,
+        known: bool,
     },
     /// Answered on the host already.
     Ready(QResult),
@@ -198,15 +199,45 @@ impl Horizon {
     }
 
     /// The modeled time since the search began (host measured, chips modeled), with a
-    /// pool; `None` for a searcher on the host, whose time is the wall clock's.
-    pub fn modeled(&mut self) -> Option<Duration> {
+    /// pool; `None` for a searcher on the host, whose time is the wall clock's. Waits
+    /// until the jobs handed over have run (their cycles place them on the timeline).
+    pub fn modeled(&mut self) -> anyhow::Result<Option<Duration>> {
         if !self.has_pool() {
-            return None;
+            return Ok(None);
         }
         self.host_work();
+        // The cycles of the jobs still out (they run to completion in any case): the
+        // clock then stands exactly where the search is.
+        let mut out: Vec<(u64, u64)> = self
+            .pending
+            .iter()
+            .filter_map(|(&t, p)| match p {
+                Pending::Pool { known: false, .. } => Some((t, 0)),
+                _ => None,
+            })
+            .collect();
+        out.sort_unstable();
+        for (t, _) in &out {
+            let Some(Pending::Pool {
+                ticket,
+                event,
+                index,
+                known,
+                ..
+            }) = self.pending.get(t)
+            else {
+                continue;
+            };
+            let (ticket, event, index) = (*ticket, *event, *index);
+            debug_assert!(!known);
+            let pool = self.quiescence.pool().expect("pool jobs have a pool");
+            let cycles = pool.cycles(ticket)?;
+            self.learn_cycles(event, index, cycles);
+            if let Some(Pending::Pool { known, .. }) = self.pending.get_mut(t) {
+                *known = true;
+            }
+        }
         self.resume();
-        // Replay what is known; host work after a batch whose cycles are still coming
-        // counts as it was measured.
         while self.cursor < self.trace.events.len() && self.unknown[self.cursor] == 0 {
             match &self.trace.events[self.cursor] {
                 Event::Host(ns) => self.live.host(*ns),
@@ -222,7 +253,9 @@ impl Horizon {
             .iter()
             .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
             .sum();
-        Some(Duration::from_secs_f64((self.live.now() + later) / 1e9))
+        Ok(Some(Duration::from_secs_f64(
+            (self.live.now() + later) / 1e9,
+        )))
     }
 
     fn push_event(&mut self, event: Event, unknown: usize) -> usize {
@@ -279,6 +312,7 @@ impl Horizon {
                         event: event.expect("a submit event"),
                         index,
                         id,
+                        known: false,
                     }
                 }
             };
@@ -322,6 +356,7 @@ impl Horizon {
                 event,
                 index,
                 id,
+                known,
             } => {
                 self.host_work();
                 let pool = self.quiescence.pool().expect("a pool job has a pool");
@@ -331,7 +366,9 @@ impl Horizon {
                     self.resume();
                     return Ok(r);
                 }
-                self.learn_cycles(event, index, r.cycles);
+                if !known {
+                    self.learn_cycles(event, index, r.cycles);
+                }
                 self.push_event(Event::Take(id), 0);
                 self.resume();
                 Ok(r)
@@ -371,7 +408,8 @@ impl Horizon {
                     event,
                     index,
                     id,
-                }) => pool_jobs.push((ticket, event, index, id)),
+                    known,
+                }) => pool_jobs.push((ticket, event, index, id, known)),
                 Some(_) | None => {}
             }
         }
@@ -382,8 +420,10 @@ impl Horizon {
         let pool = self.quiescence.pool().expect("pool jobs have a pool");
         let cycles = pool.discard(&pool_jobs.iter().map(|j| j.0).collect::<Vec<_>>())?;
         let mut ids = Vec::with_capacity(pool_jobs.len());
-        for ((_, event, index, id), c) in pool_jobs.into_iter().zip(cycles) {
-            self.learn_cycles(event, index, c);
+        for ((_, event, index, id, known), c) in pool_jobs.into_iter().zip(cycles) {
+            if !known {
+                self.learn_cycles(event, index, c);
+            }
             ids.push(id);
             self.stats.wasted_jobs += 1;
             self.stats.wasted_cycles += c;

@@ -167,6 +167,9 @@ pub trait JobPool {
     /// The result of `ticket`, waiting for it; when `abort` fires first, every queued
     /// and running job is abandoned and an empty result returned.
     fn take(&mut self, ticket: u64, abort: &Abort) -> anyhow::Result<QResult>;
+    /// The cycles of `ticket` once it has run, waiting for it; its result stays to be
+    /// taken.
+    fn cycles(&mut self, ticket: u64) -> anyhow::Result<u64>;
     /// Gives jobs up: waits for them (they still run) and returns their cycles.
     fn discard(&mut self, tickets: &[u64]) -> anyhow::Result<Vec<u64>>;
     /// Drops every queued job and stops the running ones (the search is over).

@@ -86,6 +86,11 @@ pub struct SearchConfig {
     /// searches itself, so that a long capture sequence becomes many chip jobs that run
     /// side by side instead of one long job. 0: every horizon position is one job.
     pub host_capture_plies: u32,
+    /// Seed 004's scheme, with a quiescence search that takes batches: the host
+    /// searches 2 plies shallower; at its frontier the most forcing moves (fewest
+    /// replies, ties included) are searched 2 plies deeper by the host while the chips
+    /// run the quiescence of the other siblings, handed over before.
+    pub chip_split: bool,
 }
 
 impl Default for SearchConfig {
@@ -96,6 +101,7 @@ impl Default for SearchConfig {
             singular: SingularConfig::default(),
             max_depth: 64,
             host_capture_plies: 0,
+            chip_split: false,
         }
     }
 }
@@ -178,11 +184,14 @@ pub struct SearchResult {
     pub dispatch: DispatchStats,
 }
 
-/// Younger brothers handed over together: their tickets in move order and the alpha
-/// their null windows were made with.
+/// Siblings handed over together: their tickets in move order, the alpha their windows
+/// were made with, the index of the first of them among the node's moves, and whether
+/// their windows were the node's own (their values need no second search).
 struct Batch {
     tickets: std::collections::VecDeque<Ticket>,
     alpha: Score,
+    from: usize,
+    exact: bool,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -210,6 +219,8 @@ pub struct Searcher {
     forced_extensions: u64,
     /// The limits are in modeled time.
     modeled_time: bool,
+    /// Seed 004's singular lines being searched (no split below them).
+    split_depth: u32,
     modeled_hard: Option<Duration>,
 }
 
@@ -241,6 +252,7 @@ impl Searcher {
             forced_extensions: 0,
             modeled_time: false,
             modeled_hard: None,
+            split_depth: 0,
         }
     }
 
@@ -374,9 +386,15 @@ impl Searcher {
             self.root_depth = depth;
             self.root_best = None;
             let mut pv = Vec::new();
+            let host_depth = if self.splits() {
+                depth.saturating_sub(2).max(1)
+            } else {
+                depth
+            };
+            self.split_depth = 0;
             let score = self.negamax(
                 pos,
-                depth as i32 * ONE_PLY,
+                host_depth as i32 * ONE_PLY,
                 -INFINITE,
                 INFINITE,
                 0,
@@ -420,7 +438,7 @@ impl Searcher {
     /// The time the limits are measured in: modeled or wall.
     fn clock(&mut self, start: Instant) -> Duration {
         match self.modeled_time {
-            true => self.horizon.modeled().unwrap_or_default(),
+            true => self.horizon.modeled().ok().flatten().unwrap_or_default(),
             false => start.elapsed(),
         }
     }
@@ -429,7 +447,7 @@ impl Searcher {
         if self.aborted {
             self.horizon.abandon();
         }
-        let modeled = self.horizon.modeled();
+        let modeled = self.horizon.modeled().ok().flatten();
         SearchResult {
             modeled,
             dispatch: self.horizon.stats(),
@@ -468,7 +486,12 @@ impl Searcher {
             self.aborted = true;
         }
         if let Some(hard) = self.modeled_hard
-            && self.horizon.modeled().is_some_and(|t| t >= hard)
+            && self
+                .horizon
+                .modeled()
+                .ok()
+                .flatten()
+                .is_some_and(|t| t >= hard)
         {
             self.aborted = true;
         }
@@ -491,6 +514,11 @@ impl Searcher {
         let from = m.from().map_or(0, usize::from);
         let side = usize::from(pos.turn() == crate::rules::Color::Black);
         (side * 64 + from) * 64 + usize::from(m.to())
+    }
+
+    /// Whether seed 004's scheme is in force.
+    fn splits(&self) -> bool {
+        self.config.chip_split && self.horizon.dispatches()
     }
 
     /// Whether `pos` at `depth` and `ply` is a leaf of the main search (its value is the
@@ -531,14 +559,14 @@ impl Searcher {
 
     /// The younger brothers `rest` (each child position with its depth) of a node at
     /// `ply`, handed to the quiescence search together when every one is a leaf: each
-    /// with the null window at `alpha`, the window known now (at a null-window node,
-    /// every child: the first one's window is the same). Whatever the number of
+    /// with the null window at `alpha`, the window known now. Whatever the number of
     /// chips, the same nodes make the same batches, so the tree does not depend on it.
     fn frontier_batch(
         &mut self,
         rest: Vec<(Position, i32)>,
         alpha: Score,
         ply: usize,
+        from: usize,
     ) -> anyhow::Result<Option<Batch>> {
         if rest.len() < 2 || rest.iter().any(|(p, d)| !self.is_leaf(p, *d, ply + 1)) {
             return Ok(None);
@@ -557,6 +585,8 @@ impl Searcher {
         Ok(Some(Batch {
             tickets: tickets.into(),
             alpha,
+            from,
+            exact: false,
         }))
     }
 
@@ -704,25 +734,69 @@ impl Searcher {
                 child_depth
             }
         };
+        // Seed 004's scheme at the host's frontier (see `SearchConfig::chip_split`): the
+        // most forcing moves first, searched 2 plies deeper by the host; the others'
+        // quiescence handed over before, with the node's window.
+        let mut singular_moves = 0;
+        if self.splits() && self.split_depth == 0 && !forced && child_depth <= 0 && excluded == 0 {
+            ordered.retain(|(_, m)| !skipped(m));
+            let replies: Vec<usize> = ordered
+                .iter()
+                .map(|(_, m)| pos.after(m).legal_moves().len())
+                .collect();
+            let fewest = replies.iter().copied().min().unwrap_or(0);
+            let (singular, others): (Vec<_>, Vec<_>) = ordered
+                .iter()
+                .zip(&replies)
+                .partition(|(_, r)| **r == fewest);
+            if !singular.is_empty() && others.len() >= 2 {
+                let jobs: Vec<QJob> = others
+                    .iter()
+                    .map(|((_, m), _)| QJob {
+                        pos: pos.after(m),
+                        alpha: -beta,
+                        beta: -alpha,
+                        ply: ply + 1,
+                    })
+                    .collect();
+                singular_moves = singular.len();
+                let reordered: Vec<(i32, Move)> =
+                    singular.iter().chain(&others).map(|(o, _)| **o).collect();
+                ordered = reordered;
+                self.horizon.count_batch(jobs.len());
+                batch = Some(Batch {
+                    tickets: self.horizon.submit(jobs)?.into(),
+                    alpha,
+                    from: singular_moves,
+                    exact: true,
+                });
+            }
+        }
         for (i, (_, m)) in ordered.iter().enumerate() {
             let packed = pack_move(m);
             if skipped(m) {
                 continue;
             }
             let child = pos.after(m);
-            let new_depth = depth_of(m);
+            let singular_line = i < singular_moves;
+            let new_depth = if singular_line {
+                child_depth + 2 * ONE_PLY
+            } else {
+                depth_of(m)
+            };
             child_pv.clear();
-            // After the first child the window is known; at a null-window node it is
-            // known before it (the first child gets the same window as the others).
-            if batch.is_none() && (searched > 0 || beta - alpha == 1) && self.horizon.dispatches() {
+            // The younger brothers wait for the eldest (it usually decides a cut node,
+            // and its value narrows the window at the others).
+            if batch.is_none() && searched > 0 && self.horizon.dispatches() {
                 let rest: Vec<(Position, i32)> = ordered[i..]
                     .iter()
                     .filter(|(_, m)| !skipped(m))
                     .map(|(_, m)| (pos.after(m), depth_of(m)))
                     .collect();
-                batch = self.frontier_batch(rest, alpha, ply)?;
+                batch = self.frontier_batch(rest, alpha, ply, i)?;
             }
-            let score = if let Some(b) = batch.as_mut() {
+            self.split_depth += u32::from(singular_line);
+            let score = if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
                 let ticket = b.tickets.pop_front().expect("a ticket per batched move");
                 self.before_leaf(ply + 1);
                 let r = self.horizon.take(ticket, &self.abort)?;
@@ -730,7 +804,7 @@ impl Searcher {
                 let s = -r.score;
                 // A null-window result above the window it was sent with is a bound:
                 // the exact value comes from a search with the current window.
-                if !self.aborted && s > b.alpha && s < beta {
+                if !b.exact && !self.aborted && s > b.alpha && s < beta {
                     -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
                 } else {
                     s
@@ -754,6 +828,7 @@ impl Searcher {
                     s
                 }
             };
+            self.split_depth -= u32::from(singular_line);
             if self.aborted {
                 self.horizon.abandon();
                 self.path.pop();

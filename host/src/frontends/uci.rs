@@ -282,6 +282,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "option name ModeledClock type check default {}",
                     chips.modeled_clock
                 ));
+                self.out.line(&format!(
+                    "option name ChipSplit type check default {}",
+                    self.settings.config.chip_split
+                ));
                 self.out.line("uciok");
             }
             "isready" => self.out.line("readyok"),
@@ -447,6 +451,17 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: ChipMHz must be a number from 1 to 10000, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "chipsplit" => match value.as_str() {
+                "true" | "false" => {
+                    let mut settings = self.settings.clone();
+                    settings.config.chip_split = value == "true";
+                    rebuild = Some((settings, format!("ChipSplit {value}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: ChipSplit must be true or false, not \"{}\"",
                     printable(&value)
                 )),
             },

@@ -15,8 +15,9 @@
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
-//! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK` and `clock=modeled|wall`: a chip-equipped
-//! engine spends its time limits in modeled time unless `clock=wall`.
+//! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme) and
+//! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
+//! unless `clock=wall`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -66,6 +67,8 @@ pub struct PlayerSpec {
     pub forced_move_extension: Option<f64>,
     /// Singular extensions of the full engine on or off (the default: on).
     pub singular: Option<bool>,
+    /// Seed 004's scheme (the default: off).
+    pub split: bool,
     /// The full engine's quiescence search.
     pub quiescence: QuiescenceKind,
     /// The full engine's chips, when its quiescence runs on them.
@@ -102,6 +105,7 @@ impl PlayerSpec {
             evaluator: Evaluator::default(),
             forced_move_extension: None,
             singular: None,
+            split: false,
             quiescence: QuiescenceKind::Software,
             chips: ChipSettings {
                 modeled_clock: true,
@@ -171,6 +175,13 @@ impl PlayerSpec {
                             )));
                         }
                     })
+                }
+                "split" => {
+                    spec.split = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(err(format!("split must be on or off, not \"{value}\""))),
+                    }
                 }
                 "quiescence" => {
                     spec.quiescence = QuiescenceKind::from_name(value).ok_or_else(|| {
@@ -329,6 +340,7 @@ impl PlayerSpec {
                 if let Some(on) = self.singular {
                     config.singular.enabled = on;
                 }
+                config.chip_split = self.split;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
                 settings.chips = self.chips.clone();
                 Box::new(EnginePlayer::new(name.clone(), settings))
