@@ -7,7 +7,9 @@
 //! The rules are the host's quiescence rules: no legal move is a win at this ply;
 //! insufficient material (only bishops, each side's on squares of one colour, the two
 //! colours different) is a draw; when a capture is available every capture is searched
-//! (no standing pat); a quiet position is evaluated. There is no transposition table.
+//! (no standing pat); a quiet position is evaluated. A transposition table (`hash`,
+//! `table`) keeps what one job has found about a position for the rest of that job:
+//! entries carry the job's tag, so a new job never reads an old job's values.
 //!
 //! # Blocks
 //!
@@ -23,6 +25,8 @@
 //! - `movelist`: per ply, the captures the generator emitted (move, moved and captured
 //!   piece) and what ordering learnt of each child (kind and value); `stack`: per ply,
 //!   the context of a node that has descended (window, best, list state, the move made).
+//! - `hash`, `table`: the position's hash (an XOR of per-square words, computed in
+//!   parallel) and the per-job transposition table (score, bound, best move).
 //! - `control`: the search's state machine, the node and cycle counters.
 //!
 //! # Cycles of a node

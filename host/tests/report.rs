@@ -1,0 +1,91 @@
+//! `antichip report` end to end on a small run: every section in the Markdown, the JSON
+//! and four SVG plots, no exactness mismatch, speed-ups for every link and chip count;
+//! and its bad arguments.
+
+use std::process::Command;
+
+fn antichip(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_small_report_has_every_section_plot_and_no_mismatch() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report_small");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = antichip(&[
+        "report",
+        "--out",
+        dir.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--job-games",
+        "1",
+        "--won",
+        "3",
+        "--agreement",
+        "3",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--chips",
+        "4",
+        "--no-fairy",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for section in [
+        "## 1. Exactness",
+        "## 2. Cycles per quiescence node",
+        "## 3. Per job",
+        "## 4. Speed-up",
+        "## 5. Accuracy",
+        "| chip4 | software |",
+        "| chip4-nose | software-nose |",
+    ] {
+        assert!(md.contains(section), "{section} missing:\n{md}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let e = &json["exactness"];
+    assert!(e["jobs"].as_u64().unwrap() > 100);
+    for key in [
+        "score_mismatches",
+        "node_mismatches",
+        "move_mismatches",
+        "search_mismatches",
+    ] {
+        assert_eq!(e[key], 0, "{key}");
+    }
+    assert_eq!(e["searches"], 20);
+    // 5 links x 2 quiet-leaf choices x 7 chip counts.
+    let speed_ups = json["speed_ups"].as_array().unwrap();
+    assert_eq!(speed_ups.len(), 70);
+    for s in speed_ups {
+        assert!(s["speed_up"].as_f64().unwrap() > 0.0, "{s}");
+    }
+    assert_eq!(json["matches"].as_array().unwrap().len(), 2);
+    for plot in ["cycles.svg", "jobs.svg", "speedup.svg", "work.svg"] {
+        let svg = std::fs::read_to_string(dir.join(plot)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.len() > 2000, "{plot}");
+    }
+}
+
+#[test]
+fn bad_report_arguments_are_named() {
+    for (args, what) in [
+        (vec!["report", "--depth", "0"], "--depth"),
+        (vec!["report", "--chips", "65"], "--chips"),
+        (vec!["report", "--link", "carrier-pigeon"], "carrier-pigeon"),
+        (vec!["report", "--mhz", "-3"], "--mhz"),
+    ] {
+        let out = antichip(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(what), "{args:?}: {stderr}");
+    }
+}
