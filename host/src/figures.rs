@@ -212,39 +212,6 @@ pub fn bar_chart(
     Ok(svg)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn charts_are_svg_with_their_labels() {
-        let axes = Axes {
-            title: "t".into(),
-            x_label: "epsilon".into(),
-            y_label: "win %".into(),
-            x: (0.0, 1.0),
-            y: (0.0, 100.0),
-            log_x: false,
-        };
-        let s = Series {
-            name: "vs simple, as White".into(),
-            color: (200, 0, 0),
-            points: vec![(0.0, 90.0), (0.5, 60.0), (1.0, 40.0)],
-            dashed: true,
-        };
-        let svg = line_chart(&axes, &[s]).unwrap();
-        assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
-        assert!(svg.contains("vs simple, as White") && svg.contains("epsilon"));
-        let bars = [Bar {
-            label: "own.queen".into(),
-            value: -120.0,
-            color: (0, 0, 200),
-        }];
-        let svg = bar_chart("w", "weight", &bars, &[("own", (0, 0, 200))]).unwrap();
-        assert!(svg.contains("own.queen"));
-    }
-}
-
 /// A log-log scatter of `points` (x, y > 0) with the line y = x ("break-even"), as SVG
 /// text: points below the line have the smaller y.
 pub fn scatter_chart(
@@ -322,4 +289,37 @@ pub fn scatter_chart(
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charts_are_svg_with_their_labels() {
+        let axes = Axes {
+            title: "t".into(),
+            x_label: "epsilon".into(),
+            y_label: "win %".into(),
+            x: (0.0, 1.0),
+            y: (0.0, 100.0),
+            log_x: false,
+        };
+        let s = Series {
+            name: "vs simple, as White".into(),
+            color: (200, 0, 0),
+            points: vec![(0.0, 90.0), (0.5, 60.0), (1.0, 40.0)],
+            dashed: true,
+        };
+        let svg = line_chart(&axes, &[s]).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
+        assert!(svg.contains("vs simple, as White") && svg.contains("epsilon"));
+        let bars = [Bar {
+            label: "own.queen".into(),
+            value: -120.0,
+            color: (0, 0, 200),
+        }];
+        let svg = bar_chart("w", "weight", &bars, &[("own", (0, 0, 200))]).unwrap();
+        assert!(svg.contains("own.queen"));
+    }
 }

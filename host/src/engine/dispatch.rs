@@ -402,15 +402,15 @@ impl Horizon {
     pub fn cancel(&mut self, tickets: &[Ticket]) -> anyhow::Result<()> {
         let mut pool_jobs = Vec::new();
         for t in tickets {
-            match self.pending.remove(t) {
-                Some(Pending::Pool {
-                    ticket,
-                    event,
-                    index,
-                    id,
-                    known,
-                }) => pool_jobs.push((ticket, event, index, id, known)),
-                Some(_) | None => {}
+            if let Some(Pending::Pool {
+                ticket,
+                event,
+                index,
+                id,
+                known,
+            }) = self.pending.remove(t)
+            {
+                pool_jobs.push((ticket, event, index, id, known));
             }
         }
         if pool_jobs.is_empty() {
