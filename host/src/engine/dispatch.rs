@@ -1,7 +1,7 @@
 //! The horizon of the main search: where it hands positions to the quiescence search.
 //!
 //! One job at a time for a searcher that runs on the host (`software`, `reference`);
-//! for a pool of chips ([`JobPool`]), the younger brothers of a frontier node go
+//! for a pool of chips ([`JobPool`](crate::engine::quiescence::JobPool)), the younger brothers of a frontier node go
 //! together, with the window known when they are handed over, and their results are
 //! used in order: a result that cuts the node off makes the rest useless (counted as
 //! wasted, and still run, so that their cycles are known). The main search makes the
