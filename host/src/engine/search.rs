@@ -1,7 +1,8 @@
 //! The main search: iterative-deepening negamax alpha-beta with principal-variation
-//! search, a transposition table, move ordering, the forced-move extension (seed 003)
-//! and singular extensions (Anantharaman, Campbell and Hsu), over a [`Quiescence`]
-//! search at the horizon.
+//! search and aspiration windows, a transposition table that the software quiescence
+//! search shares, move ordering, late-move reductions, null-move pruning where no
+//! capture is forced, the forced-move extension (seed 003) and singular extensions
+//! (Anantharaman, Campbell and Hsu), over a [`Quiescence`] search at the horizon.
 //!
 //! Depth is counted in hundredths of a ply ([`ONE_PLY`]) so that fractional extensions
 //! are exact. All tunables live in [`SearchConfig`].
@@ -17,6 +18,24 @@
 //!   lower bound `s`, the other moves are searched at half depth against `s - margin`;
 //!   when all of them fail low the table move is singular and is searched
 //!   [`SingularConfig::extension`] plies deeper.
+//! - **Late-move reductions** ([`LmrConfig`]): at a node where no capture is forced, a
+//!   quiet move that comes late in the order and after which the opponent need not
+//!   capture either is searched less deep first, and again at full depth only if it
+//!   beats the best so far. Captures, moves that offer the opponent a capture (the
+//!   forcing moves of antichess), the table move and the killers are never reduced.
+//! - **Null-move pruning** ([`NullMoveConfig`]): a pass is not a legal move, and where a
+//!   capture is forced the side to move cannot even wait, so the pass is tried only
+//!   where no capture is forced, with enough pieces on the board that zugzwang (common
+//!   in antichess endings) is unlikely, away from the principal variation, and its
+//!   decided scores are never returned (a pass cannot prove a win).
+//! - **Aspiration windows** ([`SearchConfig::aspiration`]): from the fifth iteration on,
+//!   the root is searched in a window around the last score, widened on a fail.
+//!
+//! A search cut short by its time or a `stop` plays the best move of the unfinished
+//! iteration when that iteration had already proved one better than the last
+//! iteration's (the root's first move is always searched first, so a move that raised
+//! the root's alpha beat it at the new depth), and the last completed iteration's move
+//! otherwise.
 //!
 //! ```
 //! use host::engine::eval::Evaluator;
@@ -32,14 +51,18 @@
 //! assert_eq!(moves_to_end(r.last.score), Some(4)); // "score mate 4"
 //! ```
 
+mod node;
+pub mod ordering;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, Quiescence, SoftwareQuiescence};
-use crate::engine::score::{INFINITE, MAX_PLY, Score, is_decisive, win_at};
-use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
+use crate::engine::search::ordering::{History, Reductions};
+use crate::engine::tt::TranspositionTable;
 use crate::rules::{Move, Position};
 
 /// Depth units per ply.
@@ -69,6 +92,59 @@ impl Default for SingularConfig {
     }
 }
 
+/// Late-move reduction settings: the `n`-th move at a remaining depth of `d` plies is
+/// reduced by `base + ln(d) ln(n) / divisor` plies (one less at principal-variation
+/// nodes), never below one ply of depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LmrConfig {
+    /// Whether moves are reduced at all.
+    pub enabled: bool,
+    /// Least remaining depth (plies) of a node whose moves are reduced.
+    pub min_depth: f64,
+    /// Moves searched at full depth before any is reduced (one more at the root).
+    pub full_moves: usize,
+    /// Plies every reduction starts from.
+    pub base: f64,
+    /// The divisor of the logarithmic term.
+    pub divisor: f64,
+}
+
+impl Default for LmrConfig {
+    fn default() -> Self {
+        LmrConfig {
+            enabled: true,
+            min_depth: 3.0,
+            full_moves: 3,
+            base: 0.5,
+            divisor: 2.25,
+        }
+    }
+}
+
+/// Null-move pruning settings (see the module documentation for where a pass is tried).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NullMoveConfig {
+    /// Whether the pass is tried at all.
+    pub enabled: bool,
+    /// Least remaining depth (plies) of a node where it is tried.
+    pub min_depth: f64,
+    /// Least number of pieces each side must have.
+    pub min_pieces: u32,
+    /// Plies the pass's search is reduced by, beyond the ply it spends.
+    pub reduction: f64,
+}
+
+impl Default for NullMoveConfig {
+    fn default() -> Self {
+        NullMoveConfig {
+            enabled: false,
+            min_depth: 3.0,
+            min_pieces: 6,
+            reduction: 2.0,
+        }
+    }
+}
+
 /// Every tunable of the search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -78,6 +154,16 @@ pub struct SearchConfig {
     pub forced_move_extension: f64,
     /// Singular extensions.
     pub singular: SingularConfig,
+    /// Late-move reductions.
+    pub lmr: LmrConfig,
+    /// Null-move pruning.
+    pub null_move: NullMoveConfig,
+    /// Half-width (score units) of the root's aspiration window; 0 searches every
+    /// iteration with the full window.
+    pub aspiration: Score,
+    /// Whether the quiescence search keeps its values in the main search's table (where
+    /// it can: the software search).
+    pub shared_table: bool,
     /// Deepest iteration when no limit is given (plies).
     pub max_depth: u32,
 }
@@ -85,18 +171,32 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            hash_mb: 16,
+            hash_mb: 32,
             forced_move_extension: 0.25,
             singular: SingularConfig::default(),
+            lmr: LmrConfig::default(),
+            null_move: NullMoveConfig::default(),
+            aspiration: 50,
+            shared_table: true,
             max_depth: 64,
         }
+    }
+}
+
+impl SearchConfig {
+    /// This configuration with every selective technique that can hide a shorter win
+    /// switched off (reductions, null moves): a full-width search, whose decided scores
+    /// are the shortest wins within its depth.
+    pub fn full_width(mut self) -> Self {
+        self.lmr.enabled = false;
+        self.null_move.enabled = false;
+        self
     }
 }
 
 fn plies_to_units(plies: f64) -> i32 {
     (plies * f64::from(ONE_PLY)).round() as i32
 }
-
 /// When to stop searching. With no limit at all the search runs to
 /// [`SearchConfig::max_depth`] or until the stop flag is raised.
 ///
@@ -168,9 +268,10 @@ pub struct Searcher {
     config: SearchConfig,
     tt: TranspositionTable,
     quiescence: Box<dyn Quiescence>,
+    evaluator: Evaluator,
     stop: Arc<AtomicBool>,
-    killers: Vec<[u16; 2]>,
-    history: Vec<i32>,
+    history: History,
+    reductions: Reductions,
     path: Vec<u64>,
     nodes: u64,
     qnodes: u64,
@@ -189,16 +290,30 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher over any quiescence implementation.
+    /// A searcher over any quiescence implementation. The shipped evaluation weights
+    /// guide its pruning decisions (the null move's static test); scores come from the
+    /// quiescence search. [`Searcher::with_evaluator`] names the evaluator.
     pub fn new(config: SearchConfig, quiescence: Box<dyn Quiescence>) -> Self {
+        Searcher::with_evaluator(config, quiescence, Evaluator::default())
+    }
+
+    /// A searcher over any quiescence implementation, with the evaluator its pruning
+    /// decisions consult (that of the quiescence search, normally).
+    pub fn with_evaluator(
+        config: SearchConfig,
+        quiescence: Box<dyn Quiescence>,
+        evaluator: Evaluator,
+    ) -> Self {
         let tt = TranspositionTable::new(config.hash_mb);
+        let reductions = Reductions::new(config.lmr.base, config.lmr.divisor);
         Searcher {
             config,
             tt,
             quiescence,
+            evaluator,
             stop: Arc::new(AtomicBool::new(false)),
-            killers: vec![[0; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 64 * 64],
+            history: History::new(MAX_PLY),
+            reductions,
             path: Vec::new(),
             nodes: 0,
             qnodes: 0,
@@ -219,7 +334,11 @@ impl Searcher {
 
     /// A searcher with the software quiescence search and this evaluator.
     pub fn software(config: SearchConfig, evaluator: Evaluator) -> Self {
-        Searcher::new(config, Box::new(SoftwareQuiescence::new(evaluator)))
+        Searcher::with_evaluator(
+            config,
+            Box::new(SoftwareQuiescence::new(evaluator)),
+            evaluator,
+        )
     }
 
     /// The configuration.
@@ -242,8 +361,7 @@ impl Searcher {
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.fill(0);
-        self.killers.fill([0; 2]);
+        self.history.clear();
     }
 
     /// Switches singular extensions on or off.
@@ -254,6 +372,16 @@ impl Searcher {
     /// Sets the forced-move extension (plies added below a node with a single move).
     pub fn set_forced_move_extension(&mut self, plies: f64) {
         self.config.forced_move_extension = plies;
+    }
+
+    /// Replaces the whole configuration (the table is rebuilt, and so cleared, only
+    /// when its size changes).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = TranspositionTable::new(config.hash_mb);
+        }
+        self.reductions = Reductions::new(config.lmr.base, config.lmr.divisor);
+        self.config = config;
     }
 
     /// Resizes the transposition table (and clears it).
@@ -274,10 +402,7 @@ impl Searcher {
     ) -> anyhow::Result<SearchResult> {
         let start = limits.started.unwrap_or_else(Instant::now);
         self.tt.new_search();
-        self.killers.fill([0; 2]);
-        for h in &mut self.history {
-            *h /= 8;
-        }
+        self.history.new_search();
         self.path = game_history.to_vec();
         self.nodes = 0;
         self.qnodes = 0;
@@ -330,20 +455,11 @@ impl Searcher {
             self.root_depth = depth;
             self.root_best = None;
             let mut pv = Vec::new();
-            let score = self.negamax(
-                pos,
-                depth as i32 * ONE_PLY,
-                -INFINITE,
-                INFINITE,
-                0,
-                0,
-                &mut pv,
-            )?;
+            let score = self.root_search(pos, depth, last.score, &mut pv)?;
             if self.aborted {
-                if best_move.is_none() {
-                    // Cut short in the first iteration: its best move so far.
-                    best_move = Some(self.root_best.unwrap_or(fallback));
-                }
+                // The unfinished iteration's best move, if it proved one; else the last
+                // completed iteration's (or the first legal move).
+                best_move = self.root_best.or(best_move).or(Some(fallback));
                 break;
             }
             self.completed = depth;
@@ -366,11 +482,54 @@ impl Searcher {
                 break;
             }
             // A decided score cannot get shorter than the line it was proved with.
-            if is_decisive(score) && depth as i32 > crate::engine::score::WIN - score.abs() + 2 {
+            if is_decisive(score) && depth as i32 > WIN - score.abs() + 2 {
                 break;
             }
         }
         Ok(self.result(best_move, last, start))
+    }
+
+    /// One iteration at the root: in an aspiration window around the last iteration's
+    /// score (from the fifth iteration on, when that score is undecided), widened
+    /// until the score falls inside it.
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        last_score: Score,
+        pv: &mut Vec<Move>,
+    ) -> anyhow::Result<Score> {
+        let units = depth as i32 * ONE_PLY;
+        let width = self.config.aspiration;
+        if width <= 0 || depth < 5 || is_decisive(last_score) {
+            return self.negamax(pos, units, -INFINITE, INFINITE, 0, 0, pv);
+        }
+        let mut delta = width;
+        let mut alpha = (last_score - delta).max(-INFINITE);
+        let mut beta = (last_score + delta).min(INFINITE);
+        loop {
+            pv.clear();
+            let score = self.negamax(pos, units, alpha, beta, 0, 0, pv)?;
+            if self.aborted {
+                return Ok(score);
+            }
+            delta = delta.saturating_mul(3);
+            if score <= alpha && alpha > -INFINITE {
+                alpha = if delta > WIN / 4 {
+                    -INFINITE
+                } else {
+                    (score - delta).max(-INFINITE)
+                };
+            } else if score >= beta && beta < INFINITE {
+                beta = if delta > WIN / 4 {
+                    INFINITE
+                } else {
+                    (score + delta).min(INFINITE)
+                };
+            } else {
+                return Ok(score);
+            }
+        }
     }
 
     fn result(&self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
@@ -411,6 +570,40 @@ impl Searcher {
         }
     }
 
+    /// The value of a position at the horizon: the quiescence search, with the window
+    /// and the distance from the root. Every quiescence call of the main search goes
+    /// through here.
+    fn horizon(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> anyhow::Result<Score> {
+        // A leaf counts for the selective depth: it is never less than the nominal one.
+        self.seldepth = self.seldepth.max(ply);
+        if self.completed > 0 {
+            let left = self
+                .node_limit
+                .map(|n| n.saturating_sub(self.nodes + self.qnodes));
+            self.abort.set_node_budget(left);
+        }
+        let r = if self.config.shared_table {
+            self.quiescence
+                .qsearch_with_table(pos, alpha, beta, ply, &self.abort, &mut self.tt)?
+        } else {
+            self.quiescence
+                .qsearch_within(pos, alpha, beta, ply, &self.abort)?
+        };
+        self.qnodes += r.nodes;
+        self.qcycles += r.cycles;
+        if self.abort.fired() {
+            self.aborted = true;
+        }
+        self.poll_limits();
+        Ok(r.score)
+    }
+
     fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
         let len = self.path.len();
         let reach = (halfmoves as usize).min(len);
@@ -422,226 +615,6 @@ impl Searcher {
             back += 2;
         }
         false
-    }
-
-    fn history_index(pos: &Position, m: &Move) -> usize {
-        let from = m.from().map_or(0, usize::from);
-        let side = usize::from(pos.turn() == crate::rules::Color::Black);
-        (side * 64 + from) * 64 + usize::from(m.to())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-        excluded: u16,
-        pv: &mut Vec<Move>,
-    ) -> anyhow::Result<Score> {
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            // A leaf counts for the selective depth: it is never less than the nominal one.
-            self.seldepth = self.seldepth.max(ply);
-            if self.completed > 0 {
-                let left = self
-                    .node_limit
-                    .map(|n| n.saturating_sub(self.nodes + self.qnodes));
-                self.abort.set_node_budget(left);
-            }
-            let r = self
-                .quiescence
-                .qsearch_within(pos, alpha, beta, ply, &self.abort)?;
-            self.qnodes += r.nodes;
-            self.qcycles += r.cycles;
-            if self.abort.fired() {
-                self.aborted = true;
-            }
-            self.poll_limits();
-            return Ok(r.score);
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.poll_limits();
-        if self.aborted {
-            return Ok(0);
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Ok(win_at(ply));
-        }
-        // At the root a move is wanted even in a drawn position.
-        if ply > 0 && pos.is_insufficient_material() {
-            return Ok(0);
-        }
-        let key = pos.zobrist();
-        if ply > 0 && excluded == 0 && self.is_repetition(key, pos.halfmoves()) {
-            return Ok(0);
-        }
-
-        let pv_node = beta - alpha > 1;
-        let hit = if excluded == 0 {
-            self.tt.probe(key, ply)
-        } else {
-            None
-        };
-        let tt_move = hit.map_or(0, |h| h.packed_move);
-        if let Some(h) = hit
-            && !pv_node
-            && ply > 0
-            && h.depth >= depth
-        {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return Ok(h.score);
-            }
-        }
-
-        let forced = moves.len() == 1;
-        let mut singular_bonus = 0;
-        let se = &self.config.singular;
-        if let Some(h) = hit
-            && se.enabled
-            && !forced
-            && ply > 0
-            && excluded == 0
-            && depth >= plies_to_units(se.min_depth)
-            && tt_move != 0
-            && h.bound != Bound::Upper
-            && h.depth >= depth - 3 * ONE_PLY
-            && !is_decisive(h.score)
-            && ply < 2 * self.root_depth as usize
-            && unpack_move(tt_move, &moves).is_some()
-        {
-            let singular_beta = h.score - se.margin;
-            let extension = plies_to_units(se.extension);
-            let mut scratch = Vec::new();
-            let s = self.negamax(
-                pos,
-                (depth - ONE_PLY) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-                tt_move,
-                &mut scratch,
-            )?;
-            if self.aborted {
-                return Ok(0);
-            }
-            if s < singular_beta {
-                singular_bonus = extension;
-                self.singular_extensions += 1;
-            }
-        }
-
-        // Move ordering: table move, killers, then history.
-        let killers = self.killers[ply];
-        let mut ordered: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|m| {
-                let packed = pack_move(m);
-                let key = if packed == tt_move {
-                    i32::MAX
-                } else if packed == killers[0] {
-                    1 << 28
-                } else if packed == killers[1] {
-                    1 << 27
-                } else {
-                    self.history[Self::history_index(pos, m)]
-                };
-                (key, *m)
-            })
-            .collect();
-        ordered.sort_by_key(|o| std::cmp::Reverse(o.0));
-
-        let child_depth = if forced {
-            self.forced_extensions += 1;
-            depth + plies_to_units(self.config.forced_move_extension)
-        } else {
-            depth - ONE_PLY
-        };
-        let original_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_packed = 0;
-        let mut searched = 0;
-        let mut child_pv = Vec::new();
-        self.path.push(key);
-        let filtered = ply == 0 && !self.root_filter.is_empty();
-        for (_, m) in &ordered {
-            let packed = pack_move(m);
-            if packed == excluded || (filtered && !self.root_filter.contains(m)) {
-                continue;
-            }
-            let child = pos.after(m);
-            let new_depth = if packed == tt_move {
-                child_depth + singular_bonus
-            } else {
-                child_depth
-            };
-            child_pv.clear();
-            let score = if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
-            } else {
-                let s = -self.negamax(
-                    &child,
-                    new_depth,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    0,
-                    &mut child_pv,
-                )?;
-                if s > alpha && s < beta && !self.aborted {
-                    child_pv.clear();
-                    -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
-                } else {
-                    s
-                }
-            };
-            if self.aborted {
-                self.path.pop();
-                return Ok(0);
-            }
-            searched += 1;
-            if score > best {
-                best = score;
-                best_packed = packed;
-                if score > alpha {
-                    alpha = score;
-                    if ply == 0 {
-                        self.root_best = Some(*m);
-                    }
-                    pv.clear();
-                    pv.push(*m);
-                    pv.extend_from_slice(&child_pv);
-                    if score >= beta {
-                        if packed != killers[0] {
-                            self.killers[ply] = [packed, killers[0]];
-                        }
-                        let bonus = (depth / ONE_PLY).max(1).pow(2);
-                        let slot = &mut self.history[Self::history_index(pos, m)];
-                        *slot = (*slot + bonus).min(1 << 26);
-                        break;
-                    }
-                }
-            }
-        }
-        self.path.pop();
-        if searched == 0 {
-            // Only the excluded move existed: nothing else can reach the bound.
-            return Ok(alpha);
-        }
-        // A root searched over some moves only (searchmoves) has no value to keep.
-        if excluded == 0 && !filtered {
-            let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(key, depth, best, bound, best_packed, ply);
-        }
-        Ok(best)
     }
 }
 

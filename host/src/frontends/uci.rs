@@ -82,7 +82,11 @@ impl Settings {
     /// A searcher with these settings.
     pub fn searcher(&self) -> anyhow::Result<Searcher> {
         let q = self.quiescence.build(self.evaluator)?;
-        Ok(Searcher::new(self.config.clone(), q))
+        Ok(Searcher::with_evaluator(
+            self.config.clone(),
+            q,
+            self.evaluator,
+        ))
     }
 }
 
@@ -184,8 +188,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 self.out.line("id author the antichip authors");
                 self.out
                     .line("option name UCI_Variant type combo default antichess var antichess");
-                self.out
-                    .line("option name Hash type spin default 16 min 1 max 4096");
+                self.out.line(&format!(
+                    "option name Hash type spin default {} min 1 max 4096",
+                    SearchConfig::default().hash_mb
+                ));
                 self.out
                     .line("option name SingularExtensions type check default true");
                 self.out.line(&format!(
@@ -193,6 +199,19 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 ));
                 self.out
                     .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
+                let defaults = SearchConfig::default();
+                self.out.line(&format!(
+                    "option name LateMoveReductions type check default {}",
+                    defaults.lmr.enabled
+                ));
+                self.out.line(&format!(
+                    "option name NullMove type check default {}",
+                    defaults.null_move.enabled
+                ));
+                self.out.line(&format!(
+                    "option name AspirationWindow type spin default {} min 0 max 1000",
+                    defaults.aspiration
+                ));
                 let kinds: Vec<String> = QuiescenceKind::ALL
                     .iter()
                     .map(|k| format!("var {k}"))
@@ -298,6 +317,29 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
+                )),
+            },
+            "latemovereductions" | "nullmove" => match value.as_str() {
+                "true" | "false" => {
+                    let on = value == "true";
+                    if name.eq_ignore_ascii_case("nullmove") {
+                        self.settings.config.null_move.enabled = on;
+                    } else {
+                        self.settings.config.lmr.enabled = on;
+                    }
+                    searcher.set_config(self.settings.config.clone());
+                }
+                _ => self.out.line(&format!(
+                    "info string error: {name} must be true or false, not \"{value}\""
+                )),
+            },
+            "aspirationwindow" => match value.parse::<i32>() {
+                Ok(n) if (0..=1000).contains(&n) => {
+                    self.settings.config.aspiration = n;
+                    searcher.set_config(self.settings.config.clone());
+                }
+                _ => self.out.line(&format!(
+                    "info string error: AspirationWindow must be score units from 0 to 1000, not \"{value}\""
                 )),
             },
             "forcedmoveextension" => match value.parse::<i32>() {
