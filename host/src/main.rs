@@ -41,6 +41,7 @@ enum Command {
     Match(cli::match_::MatchArgs),
     Learn(cli::learn::LearnArgs),
     Figure(cli::figure::FigureArgs),
+    Book(cli::book::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         Command::Match(args) => cli::match_::run(args),
         Command::Learn(args) => cli::learn::run(args),
         Command::Figure(args) => cli::figure::run(args),
+        Command::Book(args) => cli::book::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -8,7 +8,7 @@ use host::engine::search::SearchConfig;
 use host::frontends::play::PlaySession;
 use host::rules::Position;
 
-use super::engine::EngineArgs;
+use super::engine::{BookArgs, EngineArgs};
 
 /// Play in the terminal, with the engine's advice.
 ///
@@ -31,6 +31,8 @@ pub struct PlayArgs {
     depth: u32,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
@@ -39,7 +41,10 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         (None, true) => Position::startpos(),
         (None, false) => super::input::fen_option("FEN", &args.words.join(" "))?,
     };
-    let searcher = args.engine.searcher(SearchConfig::default())?;
+    let searcher = args
+        .book
+        .apply(args.engine.settings(SearchConfig::default())?)?
+        .searcher()?;
     let mut session = PlaySession::new(
         start,
         searcher,

@@ -3,7 +3,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions |
+//! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions, reductions, the book and the solver at the root |
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
 //! | [`qbatch`] | `antichip qsearch`: quiescence searches of a file of positions |
 //! | [`qjobs`] | quiescence jobs recorded from real searches |
@@ -11,8 +11,10 @@
 //! | [`eval`] | the linear evaluation of seed 003's features, weights from JSON |
 //! | [`tt`] | the transposition table |
 //! | [`score`] | scores, win distances |
-//! | [`solver`] | the exact win-in-N solver |
+//! | [`solver`] | the exact win-in-N solver (the search asks it at roots with few pieces) |
+//! | [`book`] | the opening book: its file format, building it from games, choosing a move |
 
+pub mod book;
 pub mod eval;
 pub mod qbatch;
 pub mod qjobs;

@@ -58,10 +58,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::engine::book::Book;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, Quiescence, SoftwareQuiescence};
 use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
 use crate::engine::search::ordering::{History, Reductions};
+use crate::engine::solver::{Solver, Verdict};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::{Move, Position};
 
@@ -145,6 +147,37 @@ impl Default for NullMoveConfig {
     }
 }
 
+/// Exact endgame play: with few pieces on the board the root is first given to the
+/// exact solver ([`crate::engine::solver`]); a proved win is played at once, with its
+/// distance as the score (the shortest win: the solver deepens one move at a time).
+/// Otherwise, or when the solver's share of the time or nodes runs out, the search
+/// proceeds as usual.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndgameConfig {
+    /// Whether the solver is asked at all.
+    pub enabled: bool,
+    /// Most pieces on the board (both sides) for the solver to be asked.
+    pub max_pieces: u32,
+    /// Longest win looked for (moves of the side to move).
+    pub max_moves: u32,
+    /// The share of the move's hard time the solver may use.
+    pub time_share: f64,
+    /// Most positions the solver may visit (also when the search has no time limit).
+    pub max_nodes: u64,
+}
+
+impl Default for EndgameConfig {
+    fn default() -> Self {
+        EndgameConfig {
+            enabled: true,
+            max_pieces: 6,
+            max_moves: 30,
+            time_share: 0.3,
+            max_nodes: 2_000_000,
+        }
+    }
+}
+
 /// Every tunable of the search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -164,6 +197,8 @@ pub struct SearchConfig {
     /// Whether the quiescence search keeps its values in the main search's table (where
     /// it can: the software search).
     pub shared_table: bool,
+    /// Exact endgame play by the solver.
+    pub endgame: EndgameConfig,
     /// Deepest iteration when no limit is given (plies).
     pub max_depth: u32,
 }
@@ -178,6 +213,7 @@ impl Default for SearchConfig {
             null_move: NullMoveConfig::default(),
             aspiration: 50,
             shared_table: true,
+            endgame: EndgameConfig::default(),
             max_depth: 64,
         }
     }
@@ -186,7 +222,8 @@ impl Default for SearchConfig {
 impl SearchConfig {
     /// This configuration with every selective technique that can hide a shorter win
     /// switched off (reductions, null moves): a full-width search, whose decided scores
-    /// are the shortest wins within its depth.
+    /// are the shortest wins within its depth. The endgame solver stays as it is: its
+    /// wins are the shortest ones.
     pub fn full_width(mut self) -> Self {
         self.lmr.enabled = false;
         self.null_move.enabled = false;
@@ -261,6 +298,9 @@ pub struct SearchResult {
     pub aborted: bool,
     /// Wall time of the whole search.
     pub elapsed: Duration,
+    /// True when the move came from the opening book, unsearched (`last` is then an
+    /// iteration of depth 0 whose score means nothing).
+    pub from_book: bool,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -287,6 +327,8 @@ pub struct Searcher {
     root_best: Option<Move>,
     singular_extensions: u64,
     forced_extensions: u64,
+    solver: Solver,
+    book: Option<Arc<Book>>,
 }
 
 impl Searcher {
@@ -329,7 +371,21 @@ impl Searcher {
             root_best: None,
             singular_extensions: 0,
             forced_extensions: 0,
+            solver: Solver::new(),
+            book: None,
         }
+    }
+
+    /// Plays from this opening book (or from none): a root the book knows gets its
+    /// book move at once, unsearched, unless the search is limited to some root moves
+    /// (`searchmoves`).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// A searcher with the software quiescence search and this evaluator.
@@ -446,6 +502,23 @@ impl Searcher {
             last.score = win_at(0);
             return Ok(self.result(None, last, start));
         };
+        if self.root_filter.is_empty()
+            && let Some(m) = self.book.as_ref().and_then(|b| b.choose(pos))
+        {
+            last.pv = vec![m];
+            let mut r = self.result(Some(m), last, start);
+            r.from_book = true;
+            return Ok(r);
+        }
+        if let Some((m, score)) = self.solve_endgame(pos, limits, start) {
+            last.score = score;
+            last.depth = 1;
+            last.pv = vec![m];
+            last.nodes = self.nodes;
+            last.elapsed = start.elapsed();
+            on_iteration(&last);
+            return Ok(self.result(Some(m), last, start));
+        }
         let max_depth = limits
             .depth
             .unwrap_or(self.config.max_depth)
@@ -532,6 +605,38 @@ impl Searcher {
         }
     }
 
+    /// The solver's win at a root with few pieces (see [`EndgameConfig`]), with its
+    /// score: `None` when the root is not an endgame, no win within the limits was
+    /// found, or the win is too long for the fifty-move rule. The solver's positions
+    /// count as main-search nodes.
+    fn solve_endgame(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> Option<(Move, Score)> {
+        let eg = &self.config.endgame;
+        let pieces = pos.piece_count(pos.turn()) + pos.piece_count(!pos.turn());
+        if !eg.enabled || pieces > eg.max_pieces || !self.root_filter.is_empty() {
+            return None;
+        }
+        let deadline = limits
+            .hard_time
+            .and_then(|t| start.checked_add(t.mul_f64(eg.time_share.clamp(0.0, 1.0))));
+        let budget = limits.nodes.map_or(eg.max_nodes, |n| n.min(eg.max_nodes));
+        let before = self.solver.nodes();
+        let verdict = self.solver.solve_until(pos, eg.max_moves, budget, deadline);
+        self.nodes += self.solver.nodes() - before;
+        match verdict {
+            // A win the fifty-move rule may cut short is left to the search, which
+            // sees the halfmove clock.
+            Some(Verdict::WinIn { moves, first }) if pos.halfmoves() + 2 * moves < 100 => {
+                Some((first, win_at(2 * moves as usize)))
+            }
+            _ => None,
+        }
+    }
+
     fn result(&self, best_move: Option<Move>, last: Iteration, start: Instant) -> SearchResult {
         SearchResult {
             best_move,
@@ -541,6 +646,7 @@ impl Searcher {
             total_nodes: self.nodes + self.qnodes,
             aborted: self.aborted,
             elapsed: start.elapsed(),
+            from_book: false,
         }
     }
 

@@ -4,7 +4,10 @@
 //! `Move Overhead` in ms kept back from the clock (default 30),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
-//! `Quiescence`: which quiescence search runs at the horizon), `ucinewgame`,
+//! `Quiescence`: which quiescence search runs at the horizon; `LateMoveReductions`,
+//! `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
+//! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
+//! `<empty>` for none), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
 //! [winc MS] [binc MS] [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search
@@ -37,6 +40,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::engine::book::Book;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
@@ -76,17 +80,24 @@ pub struct Settings {
     pub evaluator: Evaluator,
     /// The quiescence search at the horizon.
     pub quiescence: QuiescenceKind,
+    /// The opening book at hand (UCI `BookFile`), played from when `own_book` is set.
+    pub book: Option<Arc<Book>>,
+    /// Whether the book is played from (UCI `OwnBook`).
+    pub own_book: bool,
 }
 
 impl Settings {
     /// A searcher with these settings.
     pub fn searcher(&self) -> anyhow::Result<Searcher> {
         let q = self.quiescence.build(self.evaluator)?;
-        Ok(Searcher::with_evaluator(
-            self.config.clone(),
-            q,
-            self.evaluator,
-        ))
+        let mut searcher = Searcher::with_evaluator(self.config.clone(), q, self.evaluator);
+        searcher.set_book(self.playing_book());
+        Ok(searcher)
+    }
+
+    /// The book the searcher plays from: the one at hand when `own_book` is set.
+    pub fn playing_book(&self) -> Option<Arc<Book>> {
+        self.book.clone().filter(|_| self.own_book)
     }
 }
 
@@ -212,6 +223,18 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "option name AspirationWindow type spin default {} min 0 max 1000",
                     defaults.aspiration
                 ));
+                self.out.line(&format!(
+                    "option name OwnBook type check default {}",
+                    self.settings.own_book
+                ));
+                self.out.line(&format!(
+                    "option name BookFile type string default {}",
+                    if self.settings.book.is_some() {
+                        "<command line>"
+                    } else {
+                        "<empty>"
+                    }
+                ));
                 let kinds: Vec<String> = QuiescenceKind::ALL
                     .iter()
                     .map(|k| format!("var {k}"))
@@ -333,6 +356,32 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: {name} must be true or false, not \"{value}\""
                 )),
             },
+            "ownbook" => match value.as_str() {
+                "true" | "false" => {
+                    self.settings.own_book = value == "true";
+                    searcher.set_book(self.settings.playing_book());
+                }
+                _ => self.out.line(&format!(
+                    "info string error: OwnBook must be true or false, not \"{value}\""
+                )),
+            },
+            "bookfile" => {
+                if value.is_empty() || value == "<empty>" {
+                    self.settings.book = None;
+                    searcher.set_book(None);
+                } else if value != "<command line>" {
+                    match Book::load(std::path::Path::new(&value)) {
+                        Ok(book) => {
+                            self.settings.book = Some(Arc::new(book));
+                            searcher.set_book(self.settings.playing_book());
+                        }
+                        Err(e) => self.out.line(&format!(
+                            "info string error: BookFile: {}; book unchanged",
+                            printable(&format!("{e:#}"))
+                        )),
+                    }
+                }
+            }
             "aspirationwindow" => match value.parse::<i32>() {
                 Ok(n) if (0..=1000).contains(&n) => {
                     self.settings.config.aspiration = n;
@@ -498,9 +547,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
 
 /// The `info` line of a search cut short by a limit: the last completed iteration's
 /// depth, score and pv with every node searched and the whole time, so that the work of
-/// the unfinished iteration is counted. `None` when the last iteration line already
+/// the unfinished iteration is counted; `info string book move M` for a book move.
+/// `None` when the last iteration line already
 /// said it all.
 pub fn final_info_line(r: &SearchResult) -> Option<String> {
+    if r.from_book {
+        let pv = r.best_move.as_ref().map(uci).unwrap_or_default();
+        return Some(format!("info string book move {pv}"));
+    }
     if !r.aborted {
         return None;
     }
@@ -817,6 +871,8 @@ mod tests {
             config: SearchConfig::default(),
             evaluator: Evaluator::new(weights),
             quiescence: QuiescenceKind::Software,
+            book: None,
+            own_book: true,
         };
         let buffer: Vec<u8> = Vec::new();
         let mut engine = UciEngine::new(buffer, settings).unwrap();
