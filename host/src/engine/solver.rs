@@ -128,7 +128,7 @@ impl Solver {
     /// True once a limited solve has spent its budget; the search then unwinds.
     fn out_of_budget(&mut self) -> bool {
         if self.give_up_at.is_some_and(|n| self.nodes >= n)
-            || (self.nodes % Self::CLOCK_INTERVAL == 0
+            || (self.nodes.is_multiple_of(Self::CLOCK_INTERVAL)
                 && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.gave_up = true;
