@@ -7,7 +7,7 @@
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
 //! | [`qbatch`] | `antichip qsearch`: quiescence searches of a file of positions |
 //! | [`qjobs`] | quiescence jobs recorded from real searches |
-//! | [`reference`] | the quiescence algorithm the chip runs, written plainly |
+//! | [`reference`](mod@reference) | the quiescence algorithm the chip runs, written plainly |
 //! | [`eval`] | the linear evaluation of seed 003's features, weights from JSON |
 //! | [`tt`] | the transposition table |
 //! | [`score`] | scores, win distances |

@@ -269,7 +269,7 @@ impl std::fmt::Display for QuiescenceKind {
 /// a great deal (the same captures in another order), and a stored value never goes
 /// stale. Called by the main search through [`Quiescence::qsearch_with_table`], it
 /// keeps them in the main search's table, marked with depth
-/// [`QUIESCENCE_DEPTH`](crate::engine::tt::QUIESCENCE_DEPTH): the main search then finds
+/// [`QUIESCENCE_DEPTH`]: the main search then finds
 /// the quiescence search's best capture for its move ordering where a position it
 /// searched at the horizon comes back one iteration later with depth to spare, and the
 /// quiescence search orders by the main search's moves. Only entries of its own kind
