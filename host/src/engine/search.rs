@@ -173,7 +173,7 @@ impl Default for EndgameConfig {
             max_pieces: 6,
             max_moves: 30,
             time_share: 0.3,
-            max_nodes: 2_000_000,
+            max_nodes: 100_000,
         }
     }
 }
