@@ -42,6 +42,7 @@ enum Command {
     Learn(cli::learn::LearnArgs),
     Figure(cli::figure::FigureArgs),
     Report(cli::report::ReportArgs),
+    Book(cli::book::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
         Command::Learn(args) => cli::learn::run(args),
         Command::Figure(args) => cli::figure::run(args),
         Command::Report(args) => cli::report::run_report(args),
+        Command::Book(args) => cli::book::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,12 +1,16 @@
 //! Shared set-up of the engine for the commands that search: the evaluation weights
-//! and the quiescence search (`--weights`, `--quiescence`).
+//! and the quiescence search (`--weights`, `--quiescence`), and the opening book of the
+//! commands that play (`--book`, `--no-book`).
 
 use std::path::{Path, PathBuf};
+
+use std::sync::Arc;
 
 use anyhow::anyhow;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use host::chip::pool::MAX_CHIPS;
+use host::engine::book::Book;
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
 use host::engine::search::SearchConfig;
@@ -94,7 +98,37 @@ impl EngineArgs {
                 host_quiet: self.host_quiet,
                 modeled_clock: self.modeled_clock,
             },
+            book: None,
+            own_book: false,
         })
+    }
+}
+
+/// The opening book options of the commands that play (`uci`, `play`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct BookArgs {
+    /// Opening book (made by `antichip book build`); the book built into antichip when
+    /// absent.
+    #[arg(long, conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
+    /// Play without an opening book (UCI: `setoption name OwnBook value false`).
+    #[arg(long)]
+    pub no_book: bool,
+}
+
+impl BookArgs {
+    /// `settings` with this book.
+    pub fn apply(&self, mut settings: Settings) -> anyhow::Result<Settings> {
+        settings.own_book = !self.no_book;
+        settings.book = if self.no_book {
+            None
+        } else {
+            Some(Arc::new(match &self.book {
+                Some(path) => Book::load(path)?,
+                None => Book::built_in(),
+            }))
+        };
+        Ok(settings)
     }
 }
 

@@ -8,6 +8,7 @@ pub mod bench_engine;
 pub mod bench_qsearch;
 pub mod bench_sim;
 pub mod bench_time;
+pub mod book;
 pub mod chip;
 pub mod demo;
 pub mod engine;

@@ -8,7 +8,7 @@ use host::engine::search::{Limits, SearchConfig};
 use host::frontends::play::PlaySession;
 use host::rules::Position;
 
-use super::engine::EngineArgs;
+use super::engine::{BookArgs, EngineArgs};
 
 /// Play in the terminal, with the engine's advice.
 ///
@@ -31,6 +31,8 @@ pub struct PlayArgs {
     depth: u32,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
@@ -39,7 +41,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         (None, true) => Position::startpos(),
         (None, false) => super::input::fen_option("FEN", &args.words.join(" "))?,
     };
-    let settings = args.engine.settings(SearchConfig::default())?;
+    let settings = args
+        .book
+        .apply(args.engine.settings(SearchConfig::default())?)?;
     let searcher = settings.searcher()?;
     let modeled = settings.limits(Limits::default()).modeled;
     let mut session = PlaySession::new(

@@ -6,17 +6,21 @@ use clap::Args;
 use host::engine::search::SearchConfig;
 use host::frontends::uci::UciEngine;
 
-use super::engine::EngineArgs;
+use super::engine::{BookArgs, EngineArgs};
 
 /// Play as a UCI engine on stdin/stdout (UCI_Variant antichess).
 #[derive(Args)]
 pub struct UciArgs {
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 pub fn run(args: UciArgs) -> anyhow::Result<u8> {
-    let settings = args.engine.settings(SearchConfig::default())?;
+    let settings = args
+        .book
+        .apply(args.engine.settings(SearchConfig::default())?)?;
     let mut engine = UciEngine::new(io::stdout(), settings)?;
     engine.run(io::stdin().lock())?;
     Ok(0)

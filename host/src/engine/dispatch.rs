@@ -25,6 +25,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Trace};
+use crate::engine::tt::TranspositionTable;
 use crate::rules::Position;
 
 /// How jobs reach the chips, and how their time is modeled.
@@ -376,7 +377,8 @@ impl Horizon {
         }
     }
 
-    /// One quiescence search, now.
+    /// One quiescence search, now; a searcher on the host that keeps its values in the
+    /// main search's kind of table gets `table` to share.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -384,10 +386,16 @@ impl Horizon {
         beta: i32,
         ply: usize,
         abort: &Abort,
+        table: Option<&mut TranspositionTable>,
     ) -> anyhow::Result<QResult> {
         if !self.has_pool() {
             self.stats.jobs += 1;
-            return self.quiescence.qsearch_within(pos, alpha, beta, ply, abort);
+            return match table {
+                Some(t) => self
+                    .quiescence
+                    .qsearch_with_table(pos, alpha, beta, ply, abort, t),
+                None => self.quiescence.qsearch_within(pos, alpha, beta, ply, abort),
+            };
         }
         let t = self.submit(vec![QJob {
             pos: pos.clone(),

@@ -3,7 +3,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions |
+//! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions, reductions, the book and the solver at the root |
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
 //! | [`dispatch`] | the horizon: jobs handed to the quiescence search, batched for a pool of chips, with the modeled clock |
 //! | [`timeline`] | the timeline model: modeled time of K chips behind a link |
@@ -13,8 +13,10 @@
 //! | [`eval`] | the linear evaluation of seed 003's features, weights from JSON |
 //! | [`tt`] | the transposition table |
 //! | [`score`] | scores, win distances |
-//! | [`solver`] | the exact win-in-N solver |
+//! | [`solver`] | the exact win-in-N solver (the search asks it at roots with few pieces) |
+//! | [`book`] | the opening book: its file format, building it from games, choosing a move |
 
+pub mod book;
 pub mod dispatch;
 pub mod eval;
 pub mod qbatch;

@@ -21,8 +21,8 @@ use std::time::Instant;
 
 use crate::engine::eval::Evaluator;
 use crate::engine::score::{INFINITE, Score, win_at};
-use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
-use crate::rules::{Move, Position};
+use crate::engine::tt::{Bound, QUIESCENCE_DEPTH, TranspositionTable, pack_move, unpack_move};
+use crate::rules::{Move, MoveList, Position};
 
 /// What a quiescence search found, and the work it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -225,6 +225,25 @@ pub trait Quiescence: Send {
     fn pool(&mut self) -> Option<&mut dyn JobPool> {
         None
     }
+
+    /// [`Quiescence::qsearch_within`] with the main search's transposition table at
+    /// hand. An implementation that keeps its values in the same kind of table (the
+    /// software search) uses this one instead of its own, so that the main search and
+    /// the quiescence search learn from each other (see [`SoftwareQuiescence`]);
+    /// others (the chip, the reference) keep their own state, and the provided body
+    /// ignores the table.
+    fn qsearch_with_table(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+        table: &mut TranspositionTable,
+    ) -> anyhow::Result<QResult> {
+        let _ = table;
+        self.qsearch_within(pos, alpha, beta, ply, abort)
+    }
 }
 
 /// Which quiescence search runs at the horizon of the main search: the choice that
@@ -308,8 +327,16 @@ impl std::fmt::Display for QuiescenceKind {
 /// The software quiescence search, with the linear evaluation at quiet positions.
 ///
 /// A quiescence value depends on the position alone (there is no depth), so the search
-/// keeps its own transposition table across calls: capture sequences transpose a great
-/// deal (the same captures in another order), and a stored value never goes stale.
+/// keeps its values in a transposition table across calls: capture sequences transpose
+/// a great deal (the same captures in another order), and a stored value never goes
+/// stale. Called by the main search through [`Quiescence::qsearch_with_table`], it
+/// keeps them in the main search's table, marked with depth
+/// [`QUIESCENCE_DEPTH`]: the main search then finds
+/// the quiescence search's best capture for its move ordering where a position it
+/// searched at the horizon comes back one iteration later with depth to spare, and the
+/// quiescence search orders by the main search's moves. Only entries of its own kind
+/// give it scores (a main-search value of the same position is a deeper search, not
+/// the quiescence value the rules define). Called without a table, it uses its own.
 pub struct SoftwareQuiescence {
     /// The evaluation used at quiet positions.
     pub evaluator: Evaluator,
@@ -322,40 +349,28 @@ impl Default for SoftwareQuiescence {
     }
 }
 
-impl SoftwareQuiescence {
-    /// The name reported by [`Quiescence::name`].
-    pub const NAME: &'static str = "software";
+/// One software quiescence search: its evaluator, table and abort, and its node count.
+struct Walk<'a> {
+    evaluator: &'a Evaluator,
+    table: &'a mut TranspositionTable,
+    abort: &'a Abort,
+    nodes: u64,
+}
 
-    /// Table size used by [`SoftwareQuiescence::new`], in MiB.
-    pub const DEFAULT_TABLE_MB: usize = 16;
-
-    /// A software quiescence search with this evaluator.
-    pub fn new(evaluator: Evaluator) -> Self {
-        SoftwareQuiescence::with_table_mb(evaluator, Self::DEFAULT_TABLE_MB)
-    }
-
-    /// A software quiescence search with a table of about `megabytes` MiB.
-    pub fn with_table_mb(evaluator: Evaluator, megabytes: usize) -> Self {
-        SoftwareQuiescence {
-            evaluator,
-            table: TranspositionTable::new(megabytes),
-        }
-    }
-
+impl Walk<'_> {
+    /// Searches `pos`, whose legal moves are `moves`.
     fn search(
         &mut self,
         pos: &Position,
+        moves: &MoveList,
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        nodes: &mut u64,
-        abort: &Abort,
     ) -> (Score, Option<Move>) {
-        *nodes += 1;
-        if abort.spend(1) {
+        self.nodes += 1;
+        if self.abort.spend(1) {
             return (0, None);
         }
-        let moves = pos.legal_moves();
         if moves.is_empty() {
             return (win_at(ply), None);
         }
@@ -368,13 +383,15 @@ impl SoftwareQuiescence {
         let key = pos.zobrist();
         let mut first = 0;
         if let Some(hit) = self.table.probe(key, ply) {
-            let cut = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if cut {
-                return (hit.score, unpack_move(hit.packed_move, &moves));
+            if hit.depth == QUIESCENCE_DEPTH {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return (hit.score, unpack_move(hit.packed_move, moves));
+                }
             }
             first = hit.packed_move;
         }
@@ -382,27 +399,27 @@ impl SoftwareQuiescence {
         let mut best = -INFINITE;
         let mut best_move = 0;
         let mut best_legal = None;
-        // The stored best move first, then the generator's order (measured: sorting by
-        // piece kinds or by whether the capturer lands attacked visits more nodes).
         // Order: the stored best move, then the captures that leave the opponent the
         // fewest replies (measured on the bench positions: 4-10 times fewer nodes than
-        // the generator's order; by piece kinds or by static evaluation is worse).
-        let mut kids: Vec<(usize, Position, Move)> = moves
+        // the generator's order; by piece kinds or by static evaluation is worse). The
+        // replies are kept and handed down, so that no position is generated twice.
+        let mut kids: Vec<(usize, Position, Move, MoveList)> = moves
             .iter()
             .map(|m| {
                 let child = pos.after(m);
+                let replies = child.legal_moves();
                 let key = if pack_move(m) == first {
                     0
                 } else {
-                    1 + child.legal_moves().len()
+                    1 + replies.len()
                 };
-                (key, child, *m)
+                (key, child, *m, replies)
             })
             .collect();
         kids.sort_by_key(|k| k.0);
-        for (_, child, m) in &kids {
-            let score = -self.search(child, -beta, -alpha, ply + 1, nodes, abort).0;
-            if abort.fired() {
+        for (_, child, m, replies) in &kids {
+            let score = -self.search(child, replies, -beta, -alpha, ply + 1).0;
+            if self.abort.fired() {
                 // Unfinished: nothing of it goes into the table.
                 return (0, None);
             }
@@ -419,8 +436,55 @@ impl SoftwareQuiescence {
             }
         }
         let bound = Bound::of(best, original_alpha, beta);
-        self.table.store(key, 0, best, bound, best_move, ply);
+        self.table
+            .store_quiescence(key, best, bound, best_move, ply);
         (best, best_legal)
+    }
+}
+
+impl SoftwareQuiescence {
+    /// The name reported by [`Quiescence::name`].
+    pub const NAME: &'static str = "software";
+
+    /// Table size used by [`SoftwareQuiescence::new`], in MiB.
+    pub const DEFAULT_TABLE_MB: usize = 16;
+
+    /// A software quiescence search with this evaluator.
+    pub fn new(evaluator: Evaluator) -> Self {
+        SoftwareQuiescence::with_table_mb(evaluator, Self::DEFAULT_TABLE_MB)
+    }
+
+    /// A software quiescence search with a table of about `megabytes` MiB (used when no
+    /// table is handed to it).
+    pub fn with_table_mb(evaluator: Evaluator, megabytes: usize) -> Self {
+        SoftwareQuiescence {
+            evaluator,
+            table: TranspositionTable::new(megabytes),
+        }
+    }
+
+    fn run(
+        evaluator: &Evaluator,
+        table: &mut TranspositionTable,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> QResult {
+        let mut walk = Walk {
+            evaluator,
+            table,
+            abort,
+            nodes: 0,
+        };
+        let (score, best_move) = walk.search(pos, &pos.legal_moves(), alpha, beta, ply);
+        QResult {
+            score,
+            nodes: walk.nodes,
+            cycles: 0,
+            best_move,
+        }
     }
 }
 
@@ -447,14 +511,35 @@ impl Quiescence for SoftwareQuiescence {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        let mut nodes = 0;
-        let (score, best_move) = self.search(pos, alpha, beta, ply, &mut nodes, abort);
-        Ok(QResult {
-            score,
-            nodes,
-            cycles: 0,
-            best_move,
-        })
+        Ok(Self::run(
+            &self.evaluator,
+            &mut self.table,
+            pos,
+            alpha,
+            beta,
+            ply,
+            abort,
+        ))
+    }
+
+    fn qsearch_with_table(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+        table: &mut TranspositionTable,
+    ) -> anyhow::Result<QResult> {
+        Ok(Self::run(
+            &self.evaluator,
+            table,
+            pos,
+            alpha,
+            beta,
+            ply,
+            abort,
+        ))
     }
 }
 

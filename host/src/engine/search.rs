@@ -1,7 +1,8 @@
 //! The main search: iterative-deepening negamax alpha-beta with principal-variation
-//! search, a transposition table, move ordering, the forced-move extension (seed 003)
-//! and singular extensions (Anantharaman, Campbell and Hsu), over a [`Quiescence`]
-//! search at the horizon.
+//! search and aspiration windows, a transposition table that the software quiescence
+//! search shares, move ordering, late-move reductions, null-move pruning where no
+//! capture is forced, the forced-move extension (seed 003) and singular extensions
+//! (Anantharaman, Campbell and Hsu), over a [`Quiescence`] search at the horizon.
 //!
 //! Depth is counted in hundredths of a ply ([`ONE_PLY`]) so that fractional extensions
 //! are exact. All tunables live in [`SearchConfig`].
@@ -17,6 +18,24 @@
 //!   lower bound `s`, the other moves are searched at half depth against `s - margin`;
 //!   when all of them fail low the table move is singular and is searched
 //!   [`SingularConfig::extension`] plies deeper.
+//! - **Late-move reductions** ([`LmrConfig`]): at a node where no capture is forced, a
+//!   quiet move that comes late in the order and after which the opponent need not
+//!   capture either is searched less deep first, and again at full depth only if it
+//!   beats the best so far. Captures, moves that offer the opponent a capture (the
+//!   forcing moves of antichess), the table move and the killers are never reduced.
+//! - **Null-move pruning** ([`NullMoveConfig`]): a pass is not a legal move, and where a
+//!   capture is forced the side to move cannot even wait, so the pass is tried only
+//!   where no capture is forced, with enough pieces on the board that zugzwang (common
+//!   in antichess endings) is unlikely, away from the principal variation, and its
+//!   decided scores are never returned (a pass cannot prove a win).
+//! - **Aspiration windows** ([`SearchConfig::aspiration`]): from the fifth iteration on,
+//!   the root is searched in a window around the last score, widened on a fail.
+//!
+//! A search cut short by its time or a `stop` plays the best move of the unfinished
+//! iteration when that iteration had already proved one better than the last
+//! iteration's (the root's first move is always searched first, so a move that raised
+//! the root's alpha beat it at the new depth), and the last completed iteration's move
+//! otherwise.
 //!
 //! ```
 //! use host::engine::eval::Evaluator;
@@ -32,15 +51,21 @@
 //! assert_eq!(moves_to_end(r.last.score), Some(4)); // "score mate 4"
 //! ```
 
+mod node;
+pub mod ordering;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::engine::book::Book;
 use crate::engine::dispatch::{DispatchStats, Horizon, HorizonConfig, Ticket};
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{Abort, QJob, Quiescence, SoftwareQuiescence};
-use crate::engine::score::{INFINITE, MAX_PLY, Score, is_decisive, win_at};
-use crate::engine::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence, SoftwareQuiescence};
+use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
+use crate::engine::search::ordering::{History, Reductions};
+use crate::engine::solver::{Solver, Verdict};
+use crate::engine::tt::TranspositionTable;
 use crate::rules::{Move, Position};
 
 /// Depth units per ply.
@@ -70,6 +95,90 @@ impl Default for SingularConfig {
     }
 }
 
+/// Late-move reduction settings: the `n`-th move at a remaining depth of `d` plies is
+/// reduced by `base + ln(d) ln(n) / divisor` plies (one less at principal-variation
+/// nodes), never below one ply of depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LmrConfig {
+    /// Whether moves are reduced at all.
+    pub enabled: bool,
+    /// Least remaining depth (plies) of a node whose moves are reduced.
+    pub min_depth: f64,
+    /// Moves searched at full depth before any is reduced (one more at the root).
+    pub full_moves: usize,
+    /// Plies every reduction starts from.
+    pub base: f64,
+    /// The divisor of the logarithmic term.
+    pub divisor: f64,
+}
+
+impl Default for LmrConfig {
+    fn default() -> Self {
+        LmrConfig {
+            enabled: true,
+            min_depth: 3.0,
+            full_moves: 3,
+            base: 0.5,
+            divisor: 2.25,
+        }
+    }
+}
+
+/// Null-move pruning settings (see the module documentation for where a pass is tried).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NullMoveConfig {
+    /// Whether the pass is tried at all.
+    pub enabled: bool,
+    /// Least remaining depth (plies) of a node where it is tried.
+    pub min_depth: f64,
+    /// Least number of pieces each side must have.
+    pub min_pieces: u32,
+    /// Plies the pass's search is reduced by, beyond the ply it spends.
+    pub reduction: f64,
+}
+
+impl Default for NullMoveConfig {
+    fn default() -> Self {
+        NullMoveConfig {
+            enabled: false,
+            min_depth: 3.0,
+            min_pieces: 6,
+            reduction: 2.0,
+        }
+    }
+}
+
+/// Exact endgame play: with few pieces on the board the root is first given to the
+/// exact solver ([`crate::engine::solver`]); a proved win is played at once, with its
+/// distance as the score (the shortest win: the solver deepens one move at a time).
+/// Otherwise, or when the solver's share of the time or nodes runs out, the search
+/// proceeds as usual.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndgameConfig {
+    /// Whether the solver is asked at all.
+    pub enabled: bool,
+    /// Most pieces on the board (both sides) for the solver to be asked.
+    pub max_pieces: u32,
+    /// Longest win looked for (moves of the side to move).
+    pub max_moves: u32,
+    /// The share of the move's hard time the solver may use.
+    pub time_share: f64,
+    /// Most positions the solver may visit (also when the search has no time limit).
+    pub max_nodes: u64,
+}
+
+impl Default for EndgameConfig {
+    fn default() -> Self {
+        EndgameConfig {
+            enabled: true,
+            max_pieces: 6,
+            max_moves: 30,
+            time_share: 0.3,
+            max_nodes: 100_000,
+        }
+    }
+}
+
 /// Every tunable of the search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -79,6 +188,18 @@ pub struct SearchConfig {
     pub forced_move_extension: f64,
     /// Singular extensions.
     pub singular: SingularConfig,
+    /// Late-move reductions.
+    pub lmr: LmrConfig,
+    /// Null-move pruning.
+    pub null_move: NullMoveConfig,
+    /// Half-width (score units) of the root's aspiration window; 0 searches every
+    /// iteration with the full window.
+    pub aspiration: Score,
+    /// Whether the quiescence search keeps its values in the main search's table (where
+    /// it can: the software search).
+    pub shared_table: bool,
+    /// Exact endgame play by the solver.
+    pub endgame: EndgameConfig,
     /// Deepest iteration when no limit is given (plies).
     pub max_depth: u32,
     /// With a quiescence search that takes batches (the chips, and the reference that
@@ -96,9 +217,14 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            hash_mb: 16,
+            hash_mb: 32,
             forced_move_extension: 0.25,
             singular: SingularConfig::default(),
+            lmr: LmrConfig::default(),
+            null_move: NullMoveConfig::default(),
+            aspiration: 50,
+            shared_table: true,
+            endgame: EndgameConfig::default(),
             max_depth: 64,
             host_capture_plies: 0,
             chip_split: false,
@@ -106,10 +232,21 @@ impl Default for SearchConfig {
     }
 }
 
+impl SearchConfig {
+    /// This configuration with every selective technique that can hide a shorter win
+    /// switched off (reductions, null moves): a full-width search, whose decided scores
+    /// are the shortest wins within its depth. The endgame solver stays as it is: its
+    /// wins are the shortest ones.
+    pub fn full_width(mut self) -> Self {
+        self.lmr.enabled = false;
+        self.null_move.enabled = false;
+        self
+    }
+}
+
 fn plies_to_units(plies: f64) -> i32 {
     (plies * f64::from(ONE_PLY)).round() as i32
 }
-
 /// When to stop searching. With no limit at all the search runs to
 /// [`SearchConfig::max_depth`] or until the stop flag is raised.
 ///
@@ -182,16 +319,19 @@ pub struct SearchResult {
     pub modeled: Option<Duration>,
     /// What the horizon handed to the quiescence search.
     pub dispatch: DispatchStats,
+    /// True when the move came from the opening book, unsearched (`last` is then an
+    /// iteration of depth 0 whose score means nothing).
+    pub from_book: bool,
 }
 
 /// Siblings handed over together: their tickets in move order, the alpha their windows
 /// were made with, the index of the first of them among the node's moves, and whether
 /// their windows were the node's own (their values need no second search).
-struct Batch {
-    tickets: std::collections::VecDeque<Ticket>,
-    alpha: Score,
-    from: usize,
-    exact: bool,
+pub(super) struct Batch {
+    pub(super) tickets: std::collections::VecDeque<Ticket>,
+    pub(super) alpha: Score,
+    pub(super) from: usize,
+    pub(super) exact: bool,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -199,9 +339,10 @@ pub struct Searcher {
     config: SearchConfig,
     tt: TranspositionTable,
     horizon: Horizon,
+    evaluator: Evaluator,
     stop: Arc<AtomicBool>,
-    killers: Vec<[u16; 2]>,
-    history: Vec<i32>,
+    history: History,
+    reductions: Reductions,
     path: Vec<u64>,
     nodes: u64,
     qnodes: u64,
@@ -222,19 +363,35 @@ pub struct Searcher {
     /// Seed 004's singular lines being searched (no split below them).
     split_depth: u32,
     modeled_hard: Option<Duration>,
+    solver: Solver,
+    book: Option<Arc<Book>>,
 }
 
 impl Searcher {
-    /// A searcher over any quiescence implementation.
+    /// A searcher over any quiescence implementation. The shipped evaluation weights
+    /// guide its pruning decisions (the null move's static test); scores come from the
+    /// quiescence search. [`Searcher::with_evaluator`] names the evaluator.
     pub fn new(config: SearchConfig, quiescence: Box<dyn Quiescence>) -> Self {
+        Searcher::with_evaluator(config, quiescence, Evaluator::default())
+    }
+
+    /// A searcher over any quiescence implementation, with the evaluator its pruning
+    /// decisions consult (that of the quiescence search, normally).
+    pub fn with_evaluator(
+        config: SearchConfig,
+        quiescence: Box<dyn Quiescence>,
+        evaluator: Evaluator,
+    ) -> Self {
         let tt = TranspositionTable::new(config.hash_mb);
+        let reductions = Reductions::new(config.lmr.base, config.lmr.divisor);
         Searcher {
             config,
             tt,
             horizon: Horizon::new(quiescence, HorizonConfig::default()),
+            evaluator,
             stop: Arc::new(AtomicBool::new(false)),
-            killers: vec![[0; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 64 * 64],
+            history: History::new(MAX_PLY),
+            reductions,
             path: Vec::new(),
             nodes: 0,
             qnodes: 0,
@@ -253,12 +410,30 @@ impl Searcher {
             modeled_time: false,
             modeled_hard: None,
             split_depth: 0,
+            solver: Solver::new(),
+            book: None,
         }
+    }
+
+    /// Plays from this opening book (or from none): a root the book knows gets its
+    /// book move at once, unsearched, unless the search is limited to some root moves
+    /// (`searchmoves`).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// A searcher with the software quiescence search and this evaluator.
     pub fn software(config: SearchConfig, evaluator: Evaluator) -> Self {
-        Searcher::new(config, Box::new(SoftwareQuiescence::new(evaluator)))
+        Searcher::with_evaluator(
+            config,
+            Box::new(SoftwareQuiescence::new(evaluator)),
+            evaluator,
+        )
     }
 
     /// The configuration.
@@ -291,8 +466,7 @@ impl Searcher {
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.fill(0);
-        self.killers.fill([0; 2]);
+        self.history.clear();
     }
 
     /// Switches singular extensions on or off.
@@ -303,6 +477,16 @@ impl Searcher {
     /// Sets the forced-move extension (plies added below a node with a single move).
     pub fn set_forced_move_extension(&mut self, plies: f64) {
         self.config.forced_move_extension = plies;
+    }
+
+    /// Replaces the whole configuration (the table is rebuilt, and so cleared, only
+    /// when its size changes).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = TranspositionTable::new(config.hash_mb);
+        }
+        self.reductions = Reductions::new(config.lmr.base, config.lmr.divisor);
+        self.config = config;
     }
 
     /// Resizes the transposition table (and clears it).
@@ -323,10 +507,7 @@ impl Searcher {
     ) -> anyhow::Result<SearchResult> {
         let start = limits.started.unwrap_or_else(Instant::now);
         self.tt.new_search();
-        self.killers.fill([0; 2]);
-        for h in &mut self.history {
-            *h /= 8;
-        }
+        self.history.new_search();
         self.path = game_history.to_vec();
         self.nodes = 0;
         self.qnodes = 0;
@@ -377,6 +558,23 @@ impl Searcher {
             last.score = win_at(0);
             return Ok(self.result(None, last, start));
         };
+        if self.root_filter.is_empty()
+            && let Some(m) = self.book.as_ref().and_then(|b| b.choose(pos))
+        {
+            last.pv = vec![m];
+            let mut r = self.result(Some(m), last, start);
+            r.from_book = true;
+            return Ok(r);
+        }
+        if let Some((m, score)) = self.solve_endgame(pos, limits, start) {
+            last.score = score;
+            last.depth = 1;
+            last.pv = vec![m];
+            last.nodes = self.nodes;
+            last.elapsed = start.elapsed();
+            on_iteration(&last);
+            return Ok(self.result(Some(m), last, start));
+        }
         let max_depth = limits
             .depth
             .unwrap_or(self.config.max_depth)
@@ -392,20 +590,11 @@ impl Searcher {
                 depth
             };
             self.split_depth = 0;
-            let score = self.negamax(
-                pos,
-                host_depth as i32 * ONE_PLY,
-                -INFINITE,
-                INFINITE,
-                0,
-                0,
-                &mut pv,
-            )?;
+            let score = self.root_search(pos, host_depth, last.score, &mut pv)?;
             if self.aborted {
-                if best_move.is_none() {
-                    // Cut short in the first iteration: its best move so far.
-                    best_move = Some(self.root_best.unwrap_or(fallback));
-                }
+                // The unfinished iteration's best move, if it proved one; else the last
+                // completed iteration's (or the first legal move).
+                best_move = self.root_best.or(best_move).or(Some(fallback));
                 break;
             }
             self.completed = depth;
@@ -428,11 +617,86 @@ impl Searcher {
                 break;
             }
             // A decided score cannot get shorter than the line it was proved with.
-            if is_decisive(score) && depth as i32 > crate::engine::score::WIN - score.abs() + 2 {
+            if is_decisive(score) && depth as i32 > WIN - score.abs() + 2 {
                 break;
             }
         }
         Ok(self.result(best_move, last, start))
+    }
+
+    /// One iteration at the root: in an aspiration window around the last iteration's
+    /// score (from the fifth iteration on, when that score is undecided), widened
+    /// until the score falls inside it.
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        last_score: Score,
+        pv: &mut Vec<Move>,
+    ) -> anyhow::Result<Score> {
+        let units = depth as i32 * ONE_PLY;
+        let width = self.config.aspiration;
+        if width <= 0 || depth < 5 || is_decisive(last_score) {
+            return self.negamax(pos, units, -INFINITE, INFINITE, 0, 0, pv);
+        }
+        let mut delta = width;
+        let mut alpha = (last_score - delta).max(-INFINITE);
+        let mut beta = (last_score + delta).min(INFINITE);
+        loop {
+            pv.clear();
+            let score = self.negamax(pos, units, alpha, beta, 0, 0, pv)?;
+            if self.aborted {
+                return Ok(score);
+            }
+            delta = delta.saturating_mul(3);
+            if score <= alpha && alpha > -INFINITE {
+                alpha = if delta > WIN / 4 {
+                    -INFINITE
+                } else {
+                    (score - delta).max(-INFINITE)
+                };
+            } else if score >= beta && beta < INFINITE {
+                beta = if delta > WIN / 4 {
+                    INFINITE
+                } else {
+                    (score + delta).min(INFINITE)
+                };
+            } else {
+                return Ok(score);
+            }
+        }
+    }
+
+    /// The solver's win at a root with few pieces (see [`EndgameConfig`]), with its
+    /// score: `None` when the root is not an endgame, no win within the limits was
+    /// found, or the win is too long for the fifty-move rule. The solver's positions
+    /// count as main-search nodes.
+    fn solve_endgame(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> Option<(Move, Score)> {
+        let eg = &self.config.endgame;
+        let pieces = pos.piece_count(pos.turn()) + pos.piece_count(!pos.turn());
+        if !eg.enabled || pieces > eg.max_pieces || !self.root_filter.is_empty() {
+            return None;
+        }
+        let deadline = limits
+            .hard_time
+            .and_then(|t| start.checked_add(t.mul_f64(eg.time_share.clamp(0.0, 1.0))));
+        let budget = limits.nodes.map_or(eg.max_nodes, |n| n.min(eg.max_nodes));
+        let before = self.solver.nodes();
+        let verdict = self.solver.solve_until(pos, eg.max_moves, budget, deadline);
+        self.nodes += self.solver.nodes() - before;
+        match verdict {
+            // A win the fifty-move rule may cut short is left to the search, which
+            // sees the halfmove clock.
+            Some(Verdict::WinIn { moves, first }) if pos.halfmoves() + 2 * moves < 100 => {
+                Some((first, win_at(2 * moves as usize)))
+            }
+            _ => None,
+        }
     }
 
     /// The time the limits are measured in: modeled or wall.
@@ -458,6 +722,7 @@ impl Searcher {
             total_nodes: self.nodes + self.qnodes,
             aborted: self.aborted,
             elapsed: start.elapsed(),
+            from_book: false,
         }
     }
 
@@ -497,6 +762,25 @@ impl Searcher {
         }
     }
 
+    /// The value of a position at the horizon: the quiescence search, with the window
+    /// and the distance from the root. Every single quiescence call of the main search
+    /// goes through here (batches of siblings through `frontier_batch`).
+    pub(super) fn quiesce(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> anyhow::Result<Score> {
+        self.before_leaf(ply);
+        let table = self.config.shared_table.then_some(&mut self.tt);
+        let r = self
+            .horizon
+            .search(pos, alpha, beta, ply, &self.abort, table)?;
+        self.after_leaf(&r);
+        Ok(r.score)
+    }
+
     fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
         let len = self.path.len();
         let reach = (halfmoves as usize).min(len);
@@ -510,21 +794,15 @@ impl Searcher {
         false
     }
 
-    fn history_index(pos: &Position, m: &Move) -> usize {
-        let from = m.from().map_or(0, usize::from);
-        let side = usize::from(pos.turn() == crate::rules::Color::Black);
-        (side * 64 + from) * 64 + usize::from(m.to())
-    }
-
     /// Whether seed 004's scheme is in force.
-    fn splits(&self) -> bool {
+    pub(super) fn splits(&self) -> bool {
         self.config.chip_split && self.horizon.dispatches()
     }
 
     /// Whether `pos` at `depth` and `ply` is a leaf of the main search (its value is the
     /// quiescence search's): at the horizon, unless the host searches forced captures
     /// beyond it (see [`SearchConfig::host_capture_plies`]).
-    fn is_leaf(&self, pos: &Position, depth: i32, ply: usize) -> bool {
+    pub(super) fn is_leaf(&self, pos: &Position, depth: i32, ply: usize) -> bool {
         if ply >= MAX_PLY - 1 {
             return true;
         }
@@ -536,7 +814,7 @@ impl Searcher {
     }
 
     /// Before a quiescence search at `ply`: the selective depth and the node budget.
-    fn before_leaf(&mut self, ply: usize) {
+    pub(super) fn before_leaf(&mut self, ply: usize) {
         // A leaf counts for the selective depth: it is never less than the nominal one.
         self.seldepth = self.seldepth.max(ply);
         if self.completed > 0 {
@@ -548,7 +826,7 @@ impl Searcher {
     }
 
     /// After a quiescence search: its work, and the limits.
-    fn after_leaf(&mut self, r: &crate::engine::quiescence::QResult) {
+    pub(super) fn after_leaf(&mut self, r: &QResult) {
         self.qnodes += r.nodes;
         self.qcycles += r.cycles;
         if self.abort.fired() {
@@ -561,7 +839,7 @@ impl Searcher {
     /// `ply`, handed to the quiescence search together when every one is a leaf: each
     /// with the null window at `alpha`, the window known now. Whatever the number of
     /// chips, the same nodes make the same batches, so the tree does not depend on it.
-    fn frontier_batch(
+    pub(super) fn frontier_batch(
         &mut self,
         rest: Vec<(Position, i32)>,
         alpha: Score,
@@ -588,290 +866,6 @@ impl Searcher {
             from,
             exact: false,
         }))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-        excluded: u16,
-        pv: &mut Vec<Move>,
-    ) -> anyhow::Result<Score> {
-        if self.is_leaf(pos, depth, ply) {
-            self.before_leaf(ply);
-            let r = self.horizon.search(pos, alpha, beta, ply, &self.abort)?;
-            self.after_leaf(&r);
-            return Ok(r.score);
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.poll_limits();
-        if self.aborted {
-            return Ok(0);
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Ok(win_at(ply));
-        }
-        // At the root a move is wanted even in a drawn position.
-        if ply > 0 && pos.is_insufficient_material() {
-            return Ok(0);
-        }
-        let key = pos.zobrist();
-        if ply > 0 && excluded == 0 && self.is_repetition(key, pos.halfmoves()) {
-            return Ok(0);
-        }
-
-        let pv_node = beta - alpha > 1;
-        let hit = if excluded == 0 {
-            self.tt.probe(key, ply)
-        } else {
-            None
-        };
-        let tt_move = hit.map_or(0, |h| h.packed_move);
-        if let Some(h) = hit
-            && !pv_node
-            && ply > 0
-            && h.depth >= depth
-        {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return Ok(h.score);
-            }
-        }
-
-        let forced = moves.len() == 1;
-        let mut singular_bonus = 0;
-        let se = &self.config.singular;
-        if let Some(h) = hit
-            && se.enabled
-            && !forced
-            && ply > 0
-            && excluded == 0
-            && depth >= plies_to_units(se.min_depth)
-            && tt_move != 0
-            && h.bound != Bound::Upper
-            && h.depth >= depth - 3 * ONE_PLY
-            && !is_decisive(h.score)
-            && ply < 2 * self.root_depth as usize
-            && unpack_move(tt_move, &moves).is_some()
-        {
-            let singular_beta = h.score - se.margin;
-            let extension = plies_to_units(se.extension);
-            let mut scratch = Vec::new();
-            let s = self.negamax(
-                pos,
-                (depth - ONE_PLY) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-                tt_move,
-                &mut scratch,
-            )?;
-            if self.aborted {
-                return Ok(0);
-            }
-            if s < singular_beta {
-                singular_bonus = extension;
-                self.singular_extensions += 1;
-            }
-        }
-
-        // Move ordering: table move, killers, then history.
-        let killers = self.killers[ply];
-        let mut ordered: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|m| {
-                let packed = pack_move(m);
-                let key = if packed == tt_move {
-                    i32::MAX
-                } else if packed == killers[0] {
-                    1 << 28
-                } else if packed == killers[1] {
-                    1 << 27
-                } else {
-                    self.history[Self::history_index(pos, m)]
-                };
-                (key, *m)
-            })
-            .collect();
-        ordered.sort_by_key(|o| std::cmp::Reverse(o.0));
-
-        let child_depth = if forced && depth > 0 {
-            self.forced_extensions += 1;
-            depth + plies_to_units(self.config.forced_move_extension)
-        } else {
-            depth - ONE_PLY
-        };
-        let original_alpha = alpha;
-        // The younger brothers handed to the quiescence search together, when every one
-        // of them is a leaf (see `frontier_batch`).
-        let mut batch: Option<Batch> = None;
-        let mut best = -INFINITE;
-        let mut best_packed = 0;
-        let mut searched = 0;
-        let mut child_pv = Vec::new();
-        self.path.push(key);
-        let filtered = ply == 0 && !self.root_filter.is_empty();
-        let root_filter = if filtered {
-            self.root_filter.clone()
-        } else {
-            Vec::new()
-        };
-        let skipped = |m: &Move| pack_move(m) == excluded || (filtered && !root_filter.contains(m));
-        let depth_of = |m: &Move| {
-            if pack_move(m) == tt_move {
-                child_depth + singular_bonus
-            } else {
-                child_depth
-            }
-        };
-        // Seed 004's scheme at the host's frontier (see `SearchConfig::chip_split`): the
-        // most forcing moves first, searched 2 plies deeper by the host; the others'
-        // quiescence handed over before, with the node's window.
-        let mut singular_moves = 0;
-        if self.splits() && self.split_depth == 0 && !forced && child_depth <= 0 && excluded == 0 {
-            ordered.retain(|(_, m)| !skipped(m));
-            let replies: Vec<usize> = ordered
-                .iter()
-                .map(|(_, m)| pos.after(m).legal_moves().len())
-                .collect();
-            let fewest = replies.iter().copied().min().unwrap_or(0);
-            let (singular, others): (Vec<_>, Vec<_>) = ordered
-                .iter()
-                .zip(&replies)
-                .partition(|(_, r)| **r == fewest);
-            if !singular.is_empty() && others.len() >= 2 {
-                let jobs: Vec<QJob> = others
-                    .iter()
-                    .map(|((_, m), _)| QJob {
-                        pos: pos.after(m),
-                        alpha: -beta,
-                        beta: -alpha,
-                        ply: ply + 1,
-                    })
-                    .collect();
-                singular_moves = singular.len();
-                let reordered: Vec<(i32, Move)> =
-                    singular.iter().chain(&others).map(|(o, _)| **o).collect();
-                ordered = reordered;
-                self.horizon.count_batch(jobs.len());
-                batch = Some(Batch {
-                    tickets: self.horizon.submit(jobs)?.into(),
-                    alpha,
-                    from: singular_moves,
-                    exact: true,
-                });
-            }
-        }
-        for (i, (_, m)) in ordered.iter().enumerate() {
-            let packed = pack_move(m);
-            if skipped(m) {
-                continue;
-            }
-            let child = pos.after(m);
-            let singular_line = i < singular_moves;
-            let new_depth = if singular_line {
-                child_depth + 2 * ONE_PLY
-            } else {
-                depth_of(m)
-            };
-            child_pv.clear();
-            // The younger brothers wait for the eldest (it usually decides a cut node,
-            // and its value narrows the window at the others).
-            if batch.is_none() && searched > 0 && self.horizon.dispatches() {
-                let rest: Vec<(Position, i32)> = ordered[i..]
-                    .iter()
-                    .filter(|(_, m)| !skipped(m))
-                    .map(|(_, m)| (pos.after(m), depth_of(m)))
-                    .collect();
-                batch = self.frontier_batch(rest, alpha, ply, i)?;
-            }
-            self.split_depth += u32::from(singular_line);
-            let score = if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
-                let ticket = b.tickets.pop_front().expect("a ticket per batched move");
-                self.before_leaf(ply + 1);
-                let r = self.horizon.take(ticket, &self.abort)?;
-                self.after_leaf(&r);
-                let s = -r.score;
-                // A null-window result above the window it was sent with is a bound:
-                // the exact value comes from a search with the current window.
-                if !b.exact && !self.aborted && s > b.alpha && s < beta {
-                    -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
-                } else {
-                    s
-                }
-            } else if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
-            } else {
-                let s = -self.negamax(
-                    &child,
-                    new_depth,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    0,
-                    &mut child_pv,
-                )?;
-                if s > alpha && s < beta && !self.aborted {
-                    child_pv.clear();
-                    -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
-                } else {
-                    s
-                }
-            };
-            self.split_depth -= u32::from(singular_line);
-            if self.aborted {
-                self.horizon.abandon();
-                self.path.pop();
-                return Ok(0);
-            }
-            searched += 1;
-            if score > best {
-                best = score;
-                best_packed = packed;
-                if score > alpha {
-                    alpha = score;
-                    if ply == 0 {
-                        self.root_best = Some(*m);
-                    }
-                    pv.clear();
-                    pv.push(*m);
-                    pv.extend_from_slice(&child_pv);
-                    if score >= beta {
-                        if packed != killers[0] {
-                            self.killers[ply] = [packed, killers[0]];
-                        }
-                        let bonus = (depth / ONE_PLY).max(1).pow(2);
-                        let slot = &mut self.history[Self::history_index(pos, m)];
-                        *slot = (*slot + bonus).min(1 << 26);
-                        if let Some(mut b) = batch.take() {
-                            self.horizon.cancel(b.tickets.make_contiguous())?;
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        self.path.pop();
-        if searched == 0 {
-            // Only the excluded move existed: nothing else can reach the bound.
-            return Ok(alpha);
-        }
-        // A root searched over some moves only (searchmoves) has no value to keep.
-        if excluded == 0 && !filtered {
-            let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(key, depth, best, bound, best_packed, ply);
-        }
-        Ok(best)
     }
 }
 

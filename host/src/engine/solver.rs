@@ -31,6 +31,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use crate::engine::tt::{pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -69,6 +70,8 @@ pub struct Solver {
     nodes: u64,
     /// The node count at which a limited solve gives up (see [`Solver::solve_limited`]).
     give_up_at: Option<u64>,
+    /// The moment at which a limited solve gives up (see [`Solver::solve_until`]).
+    deadline: Option<Instant>,
     gave_up: bool,
 }
 
@@ -92,9 +95,24 @@ impl Solver {
         max_moves: u32,
         max_nodes: u64,
     ) -> Option<Verdict> {
+        self.solve_until(pos, max_moves, max_nodes, None)
+    }
+
+    /// [`Solver::solve_limited`] that also gives up at `deadline` (the clock is read
+    /// every [`Self::CLOCK_INTERVAL`] positions): `None` when the budget or the time runs
+    /// out before the answer is known.
+    pub fn solve_until(
+        &mut self,
+        pos: &Position,
+        max_moves: u32,
+        max_nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Option<Verdict> {
         self.give_up_at = Some(self.nodes.saturating_add(max_nodes));
+        self.deadline = deadline;
         let verdict = self.solve(pos, max_moves);
         self.give_up_at = None;
+        self.deadline = None;
         let gave_up = std::mem::take(&mut self.gave_up);
         if gave_up {
             self.table.clear();
@@ -104,9 +122,15 @@ impl Solver {
         Some(verdict)
     }
 
+    /// Positions between two readings of the clock in [`Solver::solve_until`].
+    pub const CLOCK_INTERVAL: u64 = 1024;
+
     /// True once a limited solve has spent its budget; the search then unwinds.
     fn out_of_budget(&mut self) -> bool {
-        if self.give_up_at.is_some_and(|n| self.nodes >= n) {
+        if self.give_up_at.is_some_and(|n| self.nodes >= n)
+            || (self.nodes.is_multiple_of(Self::CLOCK_INTERVAL)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
             self.gave_up = true;
         }
         self.gave_up

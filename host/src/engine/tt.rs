@@ -10,6 +10,12 @@
 use crate::engine::score::{Score, from_table, to_table};
 use crate::rules::{Move, MoveList};
 
+/// The depth at which the quiescence search stores its values. The main search stores
+/// only at depths of at least one unit (it calls the quiescence search below that), so
+/// an entry of this depth never cuts a main-search node off, and a quiescence search
+/// takes scores only from entries of this depth.
+pub const QUIESCENCE_DEPTH: i32 = 0;
+
 /// What a stored score tells about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -136,6 +142,28 @@ impl TranspositionTable {
             bound,
             packed_move: slot.packed_move,
         })
+    }
+
+    /// Stores a quiescence value (depth [`QUIESCENCE_DEPTH`]). It does not replace a
+    /// main-search entry of the same position, nor one of another position from this
+    /// search (a main-search node is worth more than a quiescence node: there are far
+    /// fewer of them, and each cost more).
+    pub fn store_quiescence(
+        &mut self,
+        key: u64,
+        score: Score,
+        bound: Bound,
+        packed_move: u16,
+        ply: usize,
+    ) {
+        let slot = &self.slots[key as usize & self.mask];
+        if slot.bound != 0
+            && i32::from(slot.depth) > QUIESCENCE_DEPTH
+            && (slot.key == key || slot.generation == self.generation)
+        {
+            return;
+        }
+        self.store(key, QUIESCENCE_DEPTH, score, bound, packed_move, ply);
     }
 
     /// Stores a result. An entry for another position is replaced unless it is from

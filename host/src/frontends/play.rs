@@ -85,6 +85,14 @@ impl PlaySession {
         let Some(m) = r.best_move else {
             return Ok(None);
         };
+        if r.from_book {
+            let text = format!(
+                "best: {} ({}); from the opening book",
+                uci(&m),
+                san(&pos, &m)
+            );
+            return Ok(Some((m, text)));
+        }
         let mover = pos.turn();
         let expectation = match moves_to_end(r.last.score) {
             Some(n) if n > 0 => format!("{} wins in {n} (forced)", name(mover)),

@@ -4,7 +4,10 @@
 //! `Move Overhead` in ms kept back from the clock (default 30),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
-//! `Quiescence`: which quiescence search runs at the horizon), `ucinewgame`,
+//! `Quiescence`: which quiescence search runs at the horizon; `LateMoveReductions`,
+//! `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
+//! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
+//! `<empty>` for none), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
 //! [winc MS] [binc MS] [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search
@@ -38,6 +41,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::chip::pool::MAX_CHIPS;
+use crate::engine::book::Book;
 use crate::engine::dispatch::HorizonConfig;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
@@ -81,6 +85,10 @@ pub struct Settings {
     pub quiescence: QuiescenceKind,
     /// The chips of a chip quiescence search, their link and clock.
     pub chips: ChipSettings,
+    /// The opening book at hand (UCI `BookFile`), played from when `own_book` is set.
+    pub book: Option<Arc<Book>>,
+    /// Whether the book is played from (UCI `OwnBook`).
+    pub own_book: bool,
 }
 
 /// The pool of chips behind a chip quiescence search (`--chips`, `--link`, `--mhz`,
@@ -120,6 +128,8 @@ impl Settings {
             evaluator,
             quiescence,
             chips: ChipSettings::default(),
+            book: None,
+            own_book: false,
         }
     }
 
@@ -128,12 +138,13 @@ impl Settings {
         let q = self
             .quiescence
             .build_with(self.evaluator, self.chips.count)?;
-        let mut searcher = Searcher::new(self.config.clone(), q);
+        let mut searcher = Searcher::with_evaluator(self.config.clone(), q, self.evaluator);
         searcher.set_horizon(HorizonConfig {
             link: self.chips.link,
             clock: self.chips.clock,
             host_quiet: self.chips.host_quiet.then_some(self.evaluator),
         });
+        searcher.set_book(self.playing_book());
         Ok(searcher)
     }
 
@@ -144,6 +155,11 @@ impl Settings {
             modeled: self.chips.modeled_clock && self.quiescence.on_chips(),
             ..limits
         }
+    }
+
+    /// The book the searcher plays from: the one at hand when `own_book` is set.
+    pub fn playing_book(&self) -> Option<Arc<Book>> {
+        self.book.clone().filter(|_| self.own_book)
     }
 }
 
@@ -245,8 +261,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 self.out.line("id author the antichip authors");
                 self.out
                     .line("option name UCI_Variant type combo default antichess var antichess");
-                self.out
-                    .line("option name Hash type spin default 16 min 1 max 4096");
+                self.out.line(&format!(
+                    "option name Hash type spin default {} min 1 max 4096",
+                    SearchConfig::default().hash_mb
+                ));
                 self.out
                     .line("option name SingularExtensions type check default true");
                 self.out.line(&format!(
@@ -254,6 +272,31 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 ));
                 self.out
                     .line("option name ForcedMoveExtension type spin default 25 min -100 max 100");
+                let defaults = SearchConfig::default();
+                self.out.line(&format!(
+                    "option name LateMoveReductions type check default {}",
+                    defaults.lmr.enabled
+                ));
+                self.out.line(&format!(
+                    "option name NullMove type check default {}",
+                    defaults.null_move.enabled
+                ));
+                self.out.line(&format!(
+                    "option name AspirationWindow type spin default {} min 0 max 1000",
+                    defaults.aspiration
+                ));
+                self.out.line(&format!(
+                    "option name OwnBook type check default {}",
+                    self.settings.own_book
+                ));
+                self.out.line(&format!(
+                    "option name BookFile type string default {}",
+                    if self.settings.book.is_some() {
+                        "<command line>"
+                    } else {
+                        "<empty>"
+                    }
+                ));
                 let kinds: Vec<String> = QuiescenceKind::ALL
                     .iter()
                     .map(|k| format!("var {k}"))
@@ -383,6 +426,55 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
+                )),
+            },
+            "latemovereductions" | "nullmove" => match value.as_str() {
+                "true" | "false" => {
+                    let on = value == "true";
+                    if name.eq_ignore_ascii_case("nullmove") {
+                        self.settings.config.null_move.enabled = on;
+                    } else {
+                        self.settings.config.lmr.enabled = on;
+                    }
+                    searcher.set_config(self.settings.config.clone());
+                }
+                _ => self.out.line(&format!(
+                    "info string error: {name} must be true or false, not \"{value}\""
+                )),
+            },
+            "ownbook" => match value.as_str() {
+                "true" | "false" => {
+                    self.settings.own_book = value == "true";
+                    searcher.set_book(self.settings.playing_book());
+                }
+                _ => self.out.line(&format!(
+                    "info string error: OwnBook must be true or false, not \"{value}\""
+                )),
+            },
+            "bookfile" => {
+                if value.is_empty() || value == "<empty>" {
+                    self.settings.book = None;
+                    searcher.set_book(None);
+                } else if value != "<command line>" {
+                    match Book::load(std::path::Path::new(&value)) {
+                        Ok(book) => {
+                            self.settings.book = Some(Arc::new(book));
+                            searcher.set_book(self.settings.playing_book());
+                        }
+                        Err(e) => self.out.line(&format!(
+                            "info string error: BookFile: {}; book unchanged",
+                            printable(&format!("{e:#}"))
+                        )),
+                    }
+                }
+            }
+            "aspirationwindow" => match value.parse::<i32>() {
+                Ok(n) if (0..=1000).contains(&n) => {
+                    self.settings.config.aspiration = n;
+                    searcher.set_config(self.settings.config.clone());
+                }
+                _ => self.out.line(&format!(
+                    "info string error: AspirationWindow must be score units from 0 to 1000, not \"{value}\""
                 )),
             },
             "forcedmoveextension" => match value.parse::<i32>() {
@@ -605,9 +697,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
 
 /// The `info` line of a search cut short by a limit: the last completed iteration's
 /// depth, score and pv with every node searched and the whole time, so that the work of
-/// the unfinished iteration is counted. `None` when the last iteration line already
+/// the unfinished iteration is counted; `info string book move M` for a book move.
+/// `None` when the last iteration line already
 /// said it all.
 pub fn final_info_line(r: &SearchResult) -> Option<String> {
+    if r.from_book {
+        let pv = r.best_move.as_ref().map(uci).unwrap_or_default();
+        return Some(format!("info string book move {pv}"));
+    }
     if !r.aborted {
         return None;
     }
@@ -920,11 +1017,15 @@ mod tests {
     fn settings_survive_a_search_thread_panic() {
         let mut weights = crate::engine::eval::Weights::default();
         weights.own.pawn = -123;
-        let settings = Settings::new(
-            SearchConfig::default(),
-            Evaluator::new(weights),
-            QuiescenceKind::Software,
-        );
+        let settings = Settings {
+            book: None,
+            own_book: true,
+            ..Settings::new(
+                SearchConfig::default(),
+                Evaluator::new(weights),
+                QuiescenceKind::Software,
+            )
+        };
         let buffer: Vec<u8> = Vec::new();
         let mut engine = UciEngine::new(buffer, settings).unwrap();
         for line in [

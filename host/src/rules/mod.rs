@@ -370,6 +370,19 @@ impl Position {
         }
     }
 
+    /// The position with the other side to move and no en-passant right: a null move,
+    /// which the search uses to ask what the opponent could do if it were its turn.
+    /// `None` if the rules refuse the position (they never do in antichess, which has no
+    /// check).
+    pub fn null_move(&self) -> Option<Position> {
+        self.0.clone().swap_turn().ok().map(Position)
+    }
+
+    /// The number of pieces `color` has on the board.
+    pub fn piece_count(&self, color: Color) -> u32 {
+        self.0.board().by_color(color).count() as u32
+    }
+
     /// True when a piece of `by` attacks `sq` (pawns by their capture directions; en
     /// passant not included).
     pub fn is_attacked_by(&self, sq: Square, by: Color) -> bool {

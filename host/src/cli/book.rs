@@ -1,0 +1,134 @@
+//! `antichip book`: build an opening book from games, and show a position's book moves.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use host::engine::book::Book;
+use host::pgn::{AntichessGame, PgnReader};
+use host::rules::{san, uci};
+
+/// Opening books: build one from PGN games, or show the book moves of a position.
+///
+/// A book has the layout of a Polyglot book (16-byte big-endian entries sorted by key:
+/// key, move, weight, learn), with antichip's Zobrist keys (Polyglot's random numbers)
+/// and promotion code 5 for a king; it is for antichess only. `uci` and `play` use the
+/// book built into antichip unless given `--book FILE` or `--no-book`.
+#[derive(Args)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    command: BookCommand,
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    Build(BuildArgs),
+    Show(ShowArgs),
+}
+
+/// Build a book from antichess PGN games (`antichip match --pgnout`, say).
+///
+/// Every move within the first --plies plies of a game counts for its position: 2 for
+/// a move of the winner, 1 for a draw, 0 for the loser (the weight is the sum). Moves
+/// played in fewer than --min-games games, or only by losers, are left out.
+#[derive(Args)]
+struct BuildArgs {
+    /// PGN files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Plies of each game that count (1 to 200).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=200))]
+    plies: u32,
+    /// Least number of games a move must be played in (1 to 1,000,000).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    min_games: u32,
+    /// The book file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Show the book moves of a position, best first: move, SAN, weight, games.
+#[derive(Args)]
+struct ShowArgs {
+    /// The book; the one built into antichip when absent.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// The position; the start position when absent.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+pub fn run(args: BookArgs) -> anyhow::Result<u8> {
+    match args.command {
+        BookCommand::Build(a) => build(a),
+        BookCommand::Show(a) => show(a),
+    }
+}
+
+fn build(args: BuildArgs) -> anyhow::Result<u8> {
+    let mut games = Vec::new();
+    let mut bad = 0usize;
+    for path in &args.files {
+        if path.is_dir() {
+            bail!(
+                "cannot read {}: it is a directory, not a file",
+                path.display()
+            );
+        }
+        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for raw in PgnReader::new(BufReader::new(file)) {
+            let raw = raw.with_context(|| format!("cannot read {}", path.display()))?;
+            match AntichessGame::from_raw(&raw) {
+                Ok(g) => games.push(g),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    bad += 1;
+                }
+            }
+        }
+    }
+    if games.is_empty() {
+        bail!("no readable games ({bad} unreadable)");
+    }
+    let count = games.len();
+    let book = Book::build(games, args.plies as usize, args.min_games);
+    book.save(&args.out)?;
+    let positions = {
+        let mut keys: Vec<u64> = book.entries().iter().map(|e| e.key).collect();
+        keys.dedup();
+        keys.len()
+    };
+    println!(
+        "{count} games read ({bad} unreadable); {} entries for {positions} positions written to {}",
+        book.len(),
+        args.out.display()
+    );
+    Ok(if bad > 0 { 2 } else { 0 })
+}
+
+fn show(args: ShowArgs) -> anyhow::Result<u8> {
+    let book = match &args.book {
+        Some(path) => Book::load(path)?,
+        None => Book::built_in(),
+    };
+    let pos = match &args.fen {
+        Some(text) => super::input::fen_option("--fen", text)?,
+        None => host::rules::Position::startpos(),
+    };
+    let moves = book.moves(&pos);
+    if moves.is_empty() {
+        println!("no book move");
+    }
+    for (m, e) in moves {
+        println!(
+            "{}\t{}\tweight {}\tgames {}",
+            uci(&m),
+            san(&pos, &m),
+            e.weight,
+            e.learn
+        );
+    }
+    Ok(0)
+}

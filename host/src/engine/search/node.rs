@@ -1,0 +1,417 @@
+//! One node of the main search: [`Searcher::negamax`].
+
+use crate::engine::quiescence::QJob;
+use crate::engine::score::{INFINITE, Score, is_decisive, win_at};
+use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
+use crate::engine::search::{Batch, ONE_PLY, Searcher, plies_to_units};
+use crate::engine::tt::{Bound, pack_move, unpack_move};
+use crate::rules::{Move, Position};
+
+impl Searcher {
+    /// Negamax with alpha-beta at `depth` (search units) and `ply` from the root.
+    /// `excluded` is a move left out (a singular-extension test), 0 for none; `pv`
+    /// receives the principal variation.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        excluded: u16,
+        pv: &mut Vec<Move>,
+    ) -> anyhow::Result<Score> {
+        self.node(pos, depth, alpha, beta, ply, excluded, true, pv)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        excluded: u16,
+        null_allowed: bool,
+        pv: &mut Vec<Move>,
+    ) -> anyhow::Result<Score> {
+        if self.is_leaf(pos, depth, ply) {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.poll_limits();
+        if self.aborted {
+            return Ok(0);
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(win_at(ply));
+        }
+        // At the root a move is wanted even in a drawn position.
+        if ply > 0 && pos.is_insufficient_material() {
+            return Ok(0);
+        }
+        let key = pos.zobrist();
+        if ply > 0 && excluded == 0 && self.is_repetition(key, pos.halfmoves()) {
+            return Ok(0);
+        }
+        let pv_node = beta - alpha > 1;
+        if ply > 0 {
+            // Mate distance: the side to move wins at the earliest when it is to move
+            // again with nothing left to play, and loses at the latest when the
+            // opponent has nothing left after this move.
+            alpha = alpha.max(-win_at(ply + 1));
+            beta = beta.min(win_at(ply + 2));
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
+
+        let hit = if excluded == 0 {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = hit.map_or(0, |h| h.packed_move);
+        if let Some(h) = hit
+            && !pv_node
+            && ply > 0
+            && h.depth >= depth
+        {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut {
+                return Ok(h.score);
+            }
+        }
+
+        let capture_forced = moves[0].is_capture();
+        let forced = moves.len() == 1;
+
+        if let Some(score) = self.try_null_move(
+            pos,
+            depth,
+            beta,
+            ply,
+            excluded,
+            null_allowed,
+            pv_node,
+            capture_forced,
+            forced,
+            moves.len(),
+            key,
+        )? {
+            return Ok(score);
+        }
+        if self.aborted {
+            return Ok(0);
+        }
+
+        let mut singular_bonus = 0;
+        let se = &self.config.singular;
+        if let Some(h) = hit
+            && se.enabled
+            && !forced
+            && ply > 0
+            && excluded == 0
+            && depth >= plies_to_units(se.min_depth)
+            && tt_move != 0
+            && h.bound != Bound::Upper
+            && h.depth >= depth - 3 * ONE_PLY
+            && !is_decisive(h.score)
+            && ply < 2 * self.root_depth as usize
+            && unpack_move(tt_move, &moves).is_some()
+        {
+            let singular_beta = h.score - se.margin;
+            let extension = plies_to_units(se.extension);
+            let mut scratch = Vec::new();
+            let s = self.node(
+                pos,
+                (depth - ONE_PLY) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                tt_move,
+                false,
+                &mut scratch,
+            )?;
+            if self.aborted {
+                return Ok(0);
+            }
+            if s < singular_beta {
+                singular_bonus = extension;
+                self.singular_extensions += 1;
+            }
+        }
+
+        let mut ordered = ordering::order(pos, &moves, tt_move, &self.history, ply);
+
+        let child_depth = if forced && depth > 0 {
+            self.forced_extensions += 1;
+            depth + plies_to_units(self.config.forced_move_extension)
+        } else {
+            depth - ONE_PLY
+        };
+        let lmr = &self.config.lmr;
+        let reducing = lmr.enabled && !capture_forced && depth >= plies_to_units(lmr.min_depth);
+        let full_moves = lmr.full_moves + usize::from(ply == 0);
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_packed = 0;
+        let mut searched = 0;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut child_pv = Vec::new();
+        self.path.push(key);
+        let filtered = ply == 0 && !self.root_filter.is_empty();
+        let root_filter = if filtered {
+            self.root_filter.clone()
+        } else {
+            Vec::new()
+        };
+        let skipped = |m: &Move| pack_move(m) == excluded || (filtered && !root_filter.contains(m));
+        let depth_of = |key: i32| {
+            if key == TABLE_MOVE {
+                child_depth + singular_bonus
+            } else {
+                child_depth
+            }
+        };
+        // Siblings handed to the quiescence search together (see `frontier_batch`).
+        let mut batch: Option<Batch> = None;
+        // Seed 004's scheme at the host's frontier (see `SearchConfig::chip_split`): the
+        // most forcing moves first, searched 2 plies deeper by the host; the others'
+        // quiescence handed over before, with the node's window.
+        let mut singular_moves = 0;
+        if self.splits() && self.split_depth == 0 && !forced && child_depth <= 0 && excluded == 0 {
+            ordered.retain(|c| !skipped(&c.mv));
+            let fewest = ordered.iter().map(|c| c.replies).min().unwrap_or(0);
+            let forcing = ordered.iter().filter(|c| c.replies == fewest).count();
+            if forcing > 0 && ordered.len() - forcing >= 2 {
+                let (singular, others): (Vec<Candidate>, Vec<Candidate>) =
+                    std::mem::take(&mut ordered)
+                        .into_iter()
+                        .partition(|c| c.replies == fewest);
+                let jobs: Vec<QJob> = others
+                    .iter()
+                    .map(|c| QJob {
+                        pos: c.child.clone(),
+                        alpha: -beta,
+                        beta: -alpha,
+                        ply: ply + 1,
+                    })
+                    .collect();
+                singular_moves = singular.len();
+                ordered = singular.into_iter().chain(others).collect();
+                self.horizon.count_batch(jobs.len());
+                batch = Some(Batch {
+                    tickets: self.horizon.submit(jobs)?.into(),
+                    alpha,
+                    from: singular_moves,
+                    exact: true,
+                });
+            }
+        }
+        for (
+            i,
+            Candidate {
+                key: order_key,
+                mv: m,
+                child,
+                gives_capture,
+                ..
+            },
+        ) in ordered.iter().enumerate()
+        {
+            let packed = pack_move(m);
+            if skipped(m) {
+                continue;
+            }
+            let singular_line = i < singular_moves;
+            let new_depth = if singular_line {
+                child_depth + 2 * ONE_PLY
+            } else {
+                depth_of(*order_key)
+            };
+            child_pv.clear();
+            // The younger brothers wait for the eldest (it usually decides a cut node,
+            // and its value narrows the window at the others).
+            if batch.is_none() && searched > 0 && self.horizon.dispatches() {
+                let rest: Vec<(Position, i32)> = ordered[i..]
+                    .iter()
+                    .filter(|c| !skipped(&c.mv))
+                    .map(|c| (c.child.clone(), depth_of(c.key)))
+                    .collect();
+                batch = self.frontier_batch(rest, alpha, ply, i)?;
+            }
+            self.split_depth += u32::from(singular_line);
+            let score = if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
+                let ticket = b.tickets.pop_front().expect("a ticket per batched move");
+                self.before_leaf(ply + 1);
+                let r = self.horizon.take(ticket, &self.abort)?;
+                self.after_leaf(&r);
+                let s = -r.score;
+                // A null-window result above the window it was sent with is a bound:
+                // the exact value comes from a search with the current window.
+                if !b.exact && !self.aborted && s > b.alpha && s < beta {
+                    -self.negamax(child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
+                } else {
+                    s
+                }
+            } else if searched == 0 {
+                -self.negamax(child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
+            } else {
+                // Late quiet moves that offer nothing to capture: a reduced search
+                // first.
+                let mut reduced = new_depth;
+                if reducing
+                    && searched >= full_moves
+                    && !gives_capture
+                    && !ordering::is_special(*order_key)
+                {
+                    let mut r = self.reductions.get(depth, searched + 1);
+                    if pv_node {
+                        r -= ONE_PLY;
+                    }
+                    reduced = (new_depth - r.max(0)).max(ONE_PLY).min(new_depth);
+                }
+                let mut s = -self.negamax(
+                    child,
+                    reduced,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    0,
+                    &mut child_pv,
+                )?;
+                if s > alpha && reduced < new_depth && !self.aborted {
+                    child_pv.clear();
+                    s = -self.negamax(
+                        child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        0,
+                        &mut child_pv,
+                    )?;
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    child_pv.clear();
+                    -self.negamax(child, new_depth, -beta, -alpha, ply + 1, 0, &mut child_pv)?
+                } else {
+                    s
+                }
+            };
+            self.split_depth -= u32::from(singular_line);
+            if self.aborted {
+                self.horizon.abandon();
+                self.path.pop();
+                return Ok(0);
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_packed = packed;
+                if score > alpha {
+                    alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some(*m);
+                    }
+                    pv.clear();
+                    pv.push(*m);
+                    pv.extend_from_slice(&child_pv);
+                    if score >= beta {
+                        if !capture_forced {
+                            self.history
+                                .cutoff(pos.turn(), m, &quiets_tried, depth, ply);
+                        }
+                        if let Some(mut b) = batch.take() {
+                            self.horizon.cancel(b.tickets.make_contiguous())?;
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture_forced {
+                quiets_tried.push(*m);
+            }
+        }
+        self.path.pop();
+        if searched == 0 {
+            // Only the excluded move existed: nothing else can reach the bound.
+            return Ok(alpha);
+        }
+        // A root searched over some moves only (searchmoves) has no value to keep.
+        if excluded == 0 && !filtered {
+            let bound = Bound::of(best, original_alpha, beta);
+            self.tt.store(key, depth, best, bound, best_packed, ply);
+        }
+        Ok(best)
+    }
+
+    /// The null move (see the module documentation): `Some(score)` when passing still
+    /// fails high, so that the node is cut off.
+    #[allow(clippy::too_many_arguments)]
+    fn try_null_move(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        excluded: u16,
+        null_allowed: bool,
+        pv_node: bool,
+        capture_forced: bool,
+        forced: bool,
+        own_moves: usize,
+        key: u64,
+    ) -> anyhow::Result<Option<Score>> {
+        let nm = &self.config.null_move;
+        let turn = pos.turn();
+        if !nm.enabled
+            || !null_allowed
+            || pv_node
+            || ply == 0
+            || excluded != 0
+            || capture_forced
+            || forced
+            || depth < plies_to_units(nm.min_depth)
+            || is_decisive(beta)
+            || pos.piece_count(turn) < nm.min_pieces
+            || pos.piece_count(!turn) < nm.min_pieces
+        {
+            return Ok(None);
+        }
+        if self.evaluator.evaluate(pos, Some(own_moves)) < beta {
+            return Ok(None);
+        }
+        let Some(passed) = pos.null_move() else {
+            return Ok(None);
+        };
+        let reduced = depth - ONE_PLY - plies_to_units(nm.reduction);
+        let mut scratch = Vec::new();
+        self.path.push(key);
+        let s = -self.node(
+            &passed,
+            reduced,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            0,
+            false,
+            &mut scratch,
+        )?;
+        self.path.pop();
+        if self.aborted || s < beta {
+            return Ok(None);
+        }
+        // A pass proves no win: a decided score is only a bound of beta.
+        Ok(Some(if is_decisive(s) { beta } else { s }))
+    }
+}
