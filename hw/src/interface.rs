@@ -148,7 +148,7 @@ macro_rules! ports {
             )*
         }
 
-        #[doc = concat!("The ports of [`", stringify!($name), "`] as signals of a module being built.")]
+        #[doc = concat!("The ports of [`struct@", stringify!($name), "`] as signals of a module being built.")]
         #[derive(Clone, Copy, Debug)]
         $vis struct $signals {
             $(

@@ -1,7 +1,7 @@
 //! Cycle-exact reference model of `qchip`: the move generator's [`Model`] with the
 //! cell writes, snapshot and move counts of the quiescence engine, the material sums,
-//! the memories, and the controller ([`control`]), one clock at a time. The netlist
-//! agrees with it cycle for cycle on every output and on the [`Debug`] signals.
+//! the memories, and the controller (`control`), one clock at a time. The netlist
+//! agrees with it cycle for cycle on every output and on the [`struct@Debug`] signals.
 
 mod control;
 
