@@ -15,9 +15,14 @@ struct Engine {
 }
 
 impl Engine {
+    /// The engine without its opening book, so that every `go` searches.
     fn start() -> Engine {
+        Engine::start_with(&["uci", "--no-book"])
+    }
+
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-            .arg("uci")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -231,7 +236,8 @@ fn bad_input_is_reported_and_survived() {
 #[test]
 fn the_end_of_input_lets_a_running_search_finish() {
     let mut e = Engine::start();
-    e.send("position fen 8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1");
+    // Seven pieces: beyond the endgame solver, so that the search itself runs.
+    e.send("position fen 8/6pp/p7/8/1P6/8/2P1K3/6N1 w - - 0 1");
     e.send("go depth 8");
     e.close();
     let (best, lines) = e.bestmove();
@@ -533,4 +539,25 @@ fn stop_cuts_a_huge_quiescence_call_short() {
     assert!(field(last, "nodes") < 1_000_000, "{lines:?}");
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
+}
+
+/// The built-in book answers the start position at once (no search); `OwnBook false`
+/// makes the engine search it.
+#[test]
+fn the_book_answers_the_start_unless_switched_off() {
+    let mut e = Engine::start_with(&["uci"]);
+    e.send("position startpos");
+    e.send("go movetime 2000");
+    assert_eq!(e.next(), "info string book move e2e3");
+    assert_eq!(e.next(), "bestmove e2e3");
+    e.send("setoption name OwnBook value false");
+    e.send("go depth 2");
+    let searched = e.until("bestmove");
+    assert!(searched[0].starts_with("info depth 1 "), "{searched:?}");
+    e.send("setoption name BookFile value /nonexistent/book.bin");
+    let line = e.next();
+    assert!(
+        line.starts_with("info string error: BookFile: cannot read book /nonexistent/book.bin"),
+        "{line}"
+    );
 }
