@@ -49,7 +49,7 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     agreement: u64,
     /// Games of each match (paired openings; 0 for none).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     games: u64,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
