@@ -26,6 +26,24 @@ use super::measure::median;
 /// Where `antichip chip fpga --design qchip` writes its report by default.
 pub const QCHIP_REPORT: &str = "build/fpga/qchip/report.json";
 
+/// Where `antichip chip fpga --design qchip` writes its reports, by target.
+pub const QCHIP_REPORTS: [&str; 3] = [
+    QCHIP_REPORT,
+    "build/fpga/qchip-ecp5-45f/report.json",
+    "build/fpga/qchip-ecp5-25f/report.json",
+];
+
+/// The FPGA Fmax of the quiescence chip, from the first report that has one, with the
+/// report's path.
+pub fn measured_fmax() -> anyhow::Result<Option<(f64, String)>> {
+    for path in QCHIP_REPORTS {
+        if let Some((f, _)) = fpga_fmax(Path::new(path))? {
+            return Ok(Some((f, path.to_string())));
+        }
+    }
+    Ok(None)
+}
+
 /// Deep Blue's chip clock.
 const DEEP_BLUE_MHZ: f64 = 24.0;
 
@@ -101,9 +119,9 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
                     path.display()
                 )));
             }
-            fpga_fmax(path)?
+            fpga_fmax(path)?.map(|(f, _)| (f, path.display().to_string()))
         }
-        None => fpga_fmax(Path::new(QCHIP_REPORT))?,
+        None => measured_fmax()?,
     };
     let positions: Vec<Position> = super::bench_engine::SEARCH_POSITIONS
         .iter()
@@ -127,13 +145,13 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
     ];
     let evaluator = Evaluator::default();
     println!("quiescence chip against software on the quiescence jobs of real searches");
-    match fmax {
-        Some((f, _)) => println!(
-            "  clocks: {f:.1} MHz (FPGA Fmax from {}) and {DEEP_BLUE_MHZ} MHz (Deep Blue's chip)",
-            report.map_or(Path::new(QCHIP_REPORT), |p| p).display()
+    match &fmax {
+        Some((f, path)) => println!(
+            "  clocks: {f:.1} MHz (FPGA Fmax from {path}) and {DEEP_BLUE_MHZ} MHz (Deep Blue's chip)"
         ),
         None => println!(
-            "  clocks: {DEEP_BLUE_MHZ} MHz (Deep Blue's chip); no FPGA report at {QCHIP_REPORT} (run `antichip chip fpga --design qchip --target ecp5-25f`)"
+            "  clocks: {DEEP_BLUE_MHZ} MHz (Deep Blue's chip); no FPGA report with an Fmax at {} (run `antichip chip fpga --design qchip --target ecp5-45f`)",
+            QCHIP_REPORTS.join(", ")
         ),
     }
     for (name, jobs) in &sets {
@@ -169,9 +187,9 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
         println!(
             "  per job: chip {:.2} us at {DEEP_BLUE_MHZ} MHz (modeled){}; reference {:.2} us, production software {:.2} us (measured, one core, median of {runs})",
             modeled(DEEP_BLUE_MHZ),
-            fmax.map_or(String::new(), |(f, _)| format!(
+            fmax.as_ref().map_or(String::new(), |(f, _)| format!(
                 ", {:.2} us at {f:.1} MHz (modeled)",
-                modeled(f)
+                modeled(*f)
             )),
             job_us(t_ref),
             job_us(t_sw)
@@ -181,9 +199,9 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
         println!(
             "  chip time / production software time: {:.3} at {DEEP_BLUE_MHZ} MHz{} (goal <= 0.2, moonshot 0.1)",
             ratio(DEEP_BLUE_MHZ),
-            fmax.map_or(String::new(), |(f, _)| format!(
+            fmax.as_ref().map_or(String::new(), |(f, _)| format!(
                 ", {:.3} at {f:.1} MHz",
-                ratio(f)
+                ratio(*f)
             ))
         );
     }

@@ -2,7 +2,7 @@
 //! `report.md`, `report.json` and SVG plots into `--out`, with a progress bar.
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context;
@@ -10,14 +10,14 @@ use clap::Args;
 use host::engine::timeline::{DEEP_BLUE_MHZ, Link};
 use host::report::{ReportOptions, run};
 
-use super::bench_chip::fpga_fmax;
 use super::bench_engine::SEARCH_POSITIONS;
-use super::bench_qsearch::QCHIP_REPORT;
+use super::bench_qsearch::measured_fmax;
 use super::engine::parse_mhz;
 use super::progress::Progress;
 
 /// The speed and accuracy report: the chip's modeled time against the software's
-/// measured time, and what that buys in play. About 20 minutes with the defaults.
+/// measured time, and what that buys in play. 10 to 20 minutes with the defaults on
+/// two cores.
 #[derive(Args)]
 pub struct ReportArgs {
     /// Directory for report.md, report.json and the SVG plots (created if missing).
@@ -60,20 +60,6 @@ pub struct ReportArgs {
     /// Leave fairy-stockfish out of the matches.
     #[arg(long)]
     no_fairy: bool,
-}
-
-/// The FPGA Fmax of the quiescence chip, from the first report that has one.
-fn measured_fmax() -> anyhow::Result<Option<(f64, String)>> {
-    for path in [
-        QCHIP_REPORT,
-        "build/fpga/qchip-ecp5-45f/report.json",
-        "build/fpga/qchip-ecp5-25f/report.json",
-    ] {
-        if let Some((f, _)) = fpga_fmax(Path::new(path))? {
-            return Ok(Some((f, path.to_string())));
-        }
-    }
-    Ok(None)
 }
 
 pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
