@@ -77,8 +77,8 @@ fn verilator_equals_the_rust_simulator_on_1000_jobs() {
 }
 
 /// The whole chip flattened to gates by yosys and compiled by Icarus takes over an hour
-/// on two cores, so
-/// this one runs on request: `cargo test -p host --test qchip_cosim -- --ignored`.
+/// on two cores, so this one runs on request:
+/// `cargo test -p host --test qchip_cosim -- --ignored`.
 #[test]
 #[ignore = "over an hour: the whole chip flattened to gates and compiled by Icarus"]
 fn gate_netlist_equals_the_rust_simulator_on_100_jobs() {
