@@ -3,9 +3,6 @@
 //! and best score, the move being made, the value returned and the material term can be
 //! read by name; reading them back gives the model's values cycle for cycle.
 
-use std::collections::HashMap;
-use std::fs::File;
-use std::io::BufReader;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -18,8 +15,7 @@ use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{Debug, Params, Qchip};
 use hw::interface::PortSet;
 use testbench::chip::job_stimulus;
-use testbench::record_vcd;
-use vcd::{Command, Value};
+use testbench::{read_vcd, record_vcd};
 
 /// The named signals of the top level (the [`Debug`] signals but the count, which is a
 /// register inside the controller).
@@ -29,45 +25,6 @@ fn signals() -> Vec<&'static str> {
         .map(|p| p.name)
         .filter(|n| *n != "count")
         .collect()
-}
-
-/// Every value of the named top-level signals, per cycle (time / 10).
-fn read_vcd(path: &PathBuf) -> HashMap<String, Vec<u64>> {
-    let mut parser = vcd::Parser::new(BufReader::new(File::open(path).unwrap()));
-    let header = parser.parse_header().unwrap();
-    let codes: Vec<(String, vcd::IdCode)> = signals()
-        .iter()
-        .map(|n| {
-            let var = header
-                .find_var(&["qchip", n])
-                .unwrap_or_else(|| panic!("{n} not in {}", path.display()));
-            (n.to_string(), var.code)
-        })
-        .collect();
-    let mut now: HashMap<vcd::IdCode, u64> = HashMap::new();
-    let mut out: HashMap<String, Vec<u64>> = HashMap::new();
-    for command in parser {
-        match command.unwrap() {
-            Command::Timestamp(t) if t % 10 == 5 => {
-                for (name, code) in &codes {
-                    out.entry(name.clone())
-                        .or_default()
-                        .push(now.get(code).copied().unwrap_or(0));
-                }
-            }
-            Command::ChangeVector(code, bits) => {
-                let v = bits
-                    .iter()
-                    .fold(0u64, |acc, b| acc << 1 | u64::from(b == Value::V1));
-                now.insert(code, v);
-            }
-            Command::ChangeScalar(code, b) => {
-                now.insert(code, u64::from(b == Value::V1));
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 #[test]
@@ -88,7 +45,7 @@ fn a_quiescence_job_can_be_read_by_name() {
     .unwrap();
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../waveforms/qchip_job.vcd");
     record_vcd(&module, &stim, &path).unwrap();
-    let got = read_vcd(&path);
+    let got = read_vcd(&path, "qchip", &signals()).unwrap();
     // Rows: a reset, the load protocol (weights, ranks, start), then the request cycles.
     let mut model = QModel::new(Params::DEFAULT);
     let load = <Qchip as Unit>::load(&job);

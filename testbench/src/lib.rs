@@ -25,5 +25,5 @@ pub mod tools;
 
 pub use cosim::{Backend, CosimReport, Mismatch, cosim, cosim_expected, lint, synthesize_gates};
 pub use fpga::{FpgaReport, SeedFmax, Target, run_flow, run_flow_on};
-pub use stimulus::{Stimulus, Trace, record_vcd, simulate};
+pub use stimulus::{Stimulus, Trace, read_vcd, record_vcd, simulate};
 pub use tools::ToolError;

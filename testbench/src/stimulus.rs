@@ -157,3 +157,60 @@ pub fn record_vcd(m: &Module, stim: &Stimulus, path: &std::path::Path) -> Result
     }
     w.flush().map_err(io)
 }
+
+/// The values of the signals `names` of the top-level scope `scope` in each cycle of a
+/// VCD file that [`record_vcd`] wrote (sampled in the middle of the cycle, time
+/// 10 c + 5), for reading a waveform back by name.
+pub fn read_vcd(
+    path: &std::path::Path,
+    scope: &str,
+    names: &[&str],
+) -> Result<std::collections::HashMap<String, Vec<u64>>, ToolError> {
+    use std::collections::HashMap;
+    use vcd::{Command, Value};
+    let io = |e: std::io::Error| ToolError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(file));
+    let header = parser.parse_header().map_err(io)?;
+    let codes = names
+        .iter()
+        .map(|n| {
+            header
+                .find_var(&[scope, n])
+                .map(|var| (n.to_string(), var.code))
+                .ok_or_else(|| {
+                    io(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("no signal {scope}.{n}"),
+                    ))
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut now: HashMap<vcd::IdCode, u64> = HashMap::new();
+    let mut out: HashMap<String, Vec<u64>> = HashMap::new();
+    for command in parser {
+        match command.map_err(io)? {
+            Command::Timestamp(t) if t % 10 == 5 => {
+                for (name, code) in &codes {
+                    out.entry(name.clone())
+                        .or_default()
+                        .push(now.get(code).copied().unwrap_or(0));
+                }
+            }
+            Command::ChangeVector(code, bits) => {
+                let v = bits
+                    .iter()
+                    .fold(0u64, |acc, b| acc << 1 | u64::from(b == Value::V1));
+                now.insert(code, v);
+            }
+            Command::ChangeScalar(code, b) => {
+                now.insert(code, u64::from(b == Value::V1));
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
