@@ -209,32 +209,26 @@ impl Horizon {
         self.host_work();
         // The cycles of the jobs still out (they run to completion in any case): the
         // clock then stands exactly where the search is.
-        let mut out: Vec<(u64, u64)> = self
+        let mut out: Vec<(Ticket, u64, usize, usize)> = self
             .pending
             .iter()
-            .filter_map(|(&t, p)| match p {
-                Pending::Pool { known: false, .. } => Some((t, 0)),
+            .filter_map(|(&t, p)| match *p {
+                Pending::Pool {
+                    ticket,
+                    event,
+                    index,
+                    known: false,
+                    ..
+                } => Some((t, ticket, event, index)),
                 _ => None,
             })
             .collect();
         out.sort_unstable();
-        for (t, _) in &out {
-            let Some(Pending::Pool {
-                ticket,
-                event,
-                index,
-                known,
-                ..
-            }) = self.pending.get(t)
-            else {
-                continue;
-            };
-            let (ticket, event, index) = (*ticket, *event, *index);
-            debug_assert!(!known);
+        for (t, ticket, event, index) in out {
             let pool = self.quiescence.pool().expect("pool jobs have a pool");
             let cycles = pool.cycles(ticket)?;
             self.learn_cycles(event, index, cycles);
-            if let Some(Pending::Pool { known, .. }) = self.pending.get_mut(t) {
+            if let Some(Pending::Pool { known, .. }) = self.pending.get_mut(&t) {
                 *known = true;
             }
         }
