@@ -7,7 +7,7 @@ use std::time::Instant;
 
 /// The bar: a label, `[####....] done/total`, the elapsed time and a note.
 pub struct Progress {
-    label: &'static str,
+    label: String,
     enabled: bool,
     total: usize,
     start: Instant,
@@ -16,9 +16,9 @@ pub struct Progress {
 
 impl Progress {
     /// A bar for `total` items, drawn when `enabled` (stderr is a terminal).
-    pub fn new(label: &'static str, enabled: bool, total: usize) -> Self {
+    pub fn new(label: impl Into<String>, enabled: bool, total: usize) -> Self {
         Progress {
-            label,
+            label: label.into(),
             enabled: enabled && total > 0,
             total,
             start: Instant::now(),

@@ -102,8 +102,7 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
             if !terminal {
                 eprintln!("report: {stage} ({total})");
             }
-            let label: &'static str = Box::leak(stage.to_string().into_boxed_str());
-            *bar = Some((stage.to_string(), Progress::new(label, terminal, total)));
+            *bar = Some((stage.to_string(), Progress::new(stage, terminal, total)));
         }
         if let Some((_, p)) = bar.as_ref() {
             p.update(done);
