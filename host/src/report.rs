@@ -17,13 +17,12 @@
 //! Every figure says whether it is measured (this machine's time) or modeled (chip
 //! cycles over a clock, a link model).
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 use serde::Serialize;
 
-use crate::chip::qjob::{chip_job, chip_weights};
+use crate::chip::qjob::chip_jobs;
 use crate::chip::to_move;
 use crate::engine::eval::Evaluator;
 use crate::engine::qjobs::{JobSource, record_jobs, record_search_jobs};
@@ -238,19 +237,11 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         jobs: jobs.len(),
         ..Exactness::default()
     };
-    let weights = Arc::new(chip_weights(&evaluator));
     let mut model = QModel::new(Params::DEFAULT);
     let mut software = SoftwareQuiescence::new(evaluator);
     let mut job_times = Vec::with_capacity(jobs.len());
-    for (i, j) in jobs.iter().enumerate() {
+    for (i, (j, job)) in jobs.iter().zip(chip_jobs(&jobs, &evaluator)).enumerate() {
         progress("1-3 jobs", i, jobs.len());
-        let job = chip_job(
-            &j.position,
-            j.alpha,
-            j.beta,
-            j.ply,
-            (i == 0).then(|| Arc::clone(&weights)),
-        );
         let out = model
             .run(&job, u32::MAX)
             .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;

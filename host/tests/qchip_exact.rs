@@ -9,9 +9,8 @@
 //! stack and list overflow and the table's sweep.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
-use host::chip::qjob::{chip_job, chip_weights};
+use host::chip::qjob::chip_jobs;
 use host::engine::eval::Evaluator;
 use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
 use host::engine::reference::{Limits, ReferenceQuiescence};
@@ -36,7 +35,6 @@ where
     QModel: testbench::chip::Driver<U>,
 {
     let evaluator = Evaluator::default();
-    let weights = Arc::new(chip_weights(&evaluator));
     let mut netlist = Netlist::<U>::new(true).unwrap();
     let mut model = QModel::new(params);
     let mut reference = ReferenceQuiescence::new(evaluator);
@@ -47,14 +45,7 @@ where
     reference.table_entries = params.table;
     let mut outs = Vec::new();
     let mut promotions = [0u64; 5];
-    for (i, j) in jobs.iter().enumerate() {
-        let job = chip_job(
-            &j.position,
-            j.alpha,
-            j.beta,
-            j.ply,
-            (i == 0).then(|| Arc::clone(&weights)),
-        );
+    for (i, (j, job)) in jobs.iter().zip(chip_jobs(jobs, &evaluator)).enumerate() {
         let what = format!(
             "job {i}: {} [{}, {}] ply {}",
             j.position.to_fen(),
@@ -149,18 +140,10 @@ fn model_equals_reference_on_the_largest_jobs() {
     );
     assert!(jobs.len() >= 100, "{} jobs", jobs.len());
     let evaluator = Evaluator::default();
-    let weights = Arc::new(chip_weights(&evaluator));
     let mut model = QModel::new(Params::DEFAULT);
     let mut reference = ReferenceQuiescence::new(evaluator);
     let mut nodes = 0;
-    for (i, j) in jobs.iter().enumerate() {
-        let job = chip_job(
-            &j.position,
-            j.alpha,
-            j.beta,
-            j.ply,
-            (i == 0).then(|| Arc::clone(&weights)),
-        );
+    for (j, job) in jobs.iter().zip(chip_jobs(&jobs, &evaluator)) {
         let out = model.run(&job, u32::MAX).unwrap();
         let r = reference.run(&j.position, j.alpha, j.beta, j.ply).unwrap();
         let what = format!("{} [{}, {}]", j.position.to_fen(), j.alpha, j.beta);

@@ -8,6 +8,7 @@ use hw::chip::types::Priorities;
 
 use super::board_of;
 use crate::engine::eval::Evaluator;
+use crate::engine::qjobs::QJob;
 use crate::engine::score::Score;
 use crate::rules::Position;
 
@@ -41,4 +42,23 @@ pub fn chip_job(
         priorities: Priorities::ANTICHESS,
         weights,
     }
+}
+
+/// The chip's jobs for recorded quiescence calls, in order: the first loads
+/// `evaluator`'s weights, which the chip keeps for the others.
+pub fn chip_jobs(recorded: &[QJob], evaluator: &Evaluator) -> Vec<Job> {
+    let weights = Arc::new(chip_weights(evaluator));
+    recorded
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            chip_job(
+                &j.position,
+                j.alpha,
+                j.beta,
+                j.ply,
+                (i == 0).then(|| Arc::clone(&weights)),
+            )
+        })
+        .collect()
 }

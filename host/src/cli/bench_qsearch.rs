@@ -8,10 +8,9 @@
 //! the jobs, as in a search), on one core, medians of repeated runs.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use host::chip::qjob::{chip_job, chip_weights};
+use host::chip::qjob::chip_jobs;
 use host::engine::eval::Evaluator;
 use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
 use host::engine::quiescence::{Quiescence, SoftwareQuiescence};
@@ -55,17 +54,9 @@ struct ChipRun {
 }
 
 fn chip_run(jobs: &[QJob], evaluator: &Evaluator) -> anyhow::Result<ChipRun> {
-    let weights = Arc::new(chip_weights(evaluator));
     let mut model = QModel::new(Params::DEFAULT);
     let (mut nodes, mut cycles) = (0u64, 0u64);
-    for (i, j) in jobs.iter().enumerate() {
-        let job = chip_job(
-            &j.position,
-            j.alpha,
-            j.beta,
-            j.ply,
-            (i == 0).then(|| Arc::clone(&weights)),
-        );
+    for (j, job) in jobs.iter().zip(chip_jobs(jobs, evaluator)) {
         let out = model
             .run(&job, u32::MAX)
             .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;
