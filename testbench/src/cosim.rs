@@ -23,7 +23,7 @@ pub enum Backend {
     Icarus,
     /// The emitted Verilog compiled by Verilator (`--binary --timing`).
     Verilator,
-    /// yosys `synth -flatten` gate netlist in Icarus Verilog.
+    /// The yosys gate netlist (see [`synthesize_gates`]) in Icarus Verilog.
     Gates,
 }
 
@@ -235,10 +235,20 @@ fn design_files(m: &Module, dir: &Path) -> Result<Vec<String>, ToolError> {
 }
 
 /// Synthesize `m` with yosys into a flat gate netlist `gates.v` in `dir`.
+///
+/// The script is yosys `synth -flatten` without its `memory_map` step: every register
+/// and every piece of logic becomes a yosys internal gate (`$_AND_`, `$_MUX_`,
+/// `$_SDFFE_...`, after `abc`), while each memory (the quiescence chip's table, stack
+/// and move lists) stays one RAM array with its read and write ports, as a RAM macro on
+/// silicon or a block RAM on an FPGA holds it. Mapped to flip-flops instead, the chip's
+/// 400 kbit of memory became a netlist Icarus could not compile in an hour; kept as
+/// arrays, the chip is about 56,000 gates that synthesize in minutes.
 pub fn synthesize_gates(m: &Module, dir: &Path) -> Result<PathBuf, ToolError> {
     let files = design_files(m, dir)?;
     let script = format!(
-        "read_verilog {}; synth -flatten -top {}; opt_clean -purge; write_verilog -noattr gates.v",
+        "read_verilog {}; synth -flatten -top {} -run begin:fine; \
+         opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; \
+         hierarchy -check; check -assert; opt_clean -purge; write_verilog -noattr gates.v",
         files.join(" "),
         m.name
     );
