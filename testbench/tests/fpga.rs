@@ -46,6 +46,46 @@ fn memory_and_counter_flow() {
     assert!(r.carry > 0, "{r}");
 }
 
+/// A second run in the same directory reuses the first one's synthesis and placements:
+/// asked for two seeds after one, it places seed 2 only and reports both; asked again,
+/// it places nothing and keeps the fastest placement's bitstream. A changed design is
+/// synthesized and placed afresh.
+#[test]
+fn a_later_run_places_only_the_new_seeds() {
+    let dir = work("counter-seeds");
+    let _ = std::fs::remove_dir_all(&dir);
+    let m = hw::blocks::counter::counter().unwrap();
+    let first = run_flow("counter", &m, &dir, 1).unwrap();
+    assert!(!first.synthesis_reused);
+    assert_eq!(first.seeds.len(), 1);
+    let on_disk: FpgaReport =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(on_disk, first);
+    let second = run_flow("counter", &m, &dir, 2).unwrap();
+    assert!(second.synthesis_reused, "{second}");
+    assert_eq!(second.wall_seconds.synth, 0.0);
+    let seeds: Vec<u64> = second.seeds.iter().map(|s| s.seed).collect();
+    assert_eq!(seeds, [1, 2]);
+    assert_eq!(second.seeds[0], first.seeds[0]);
+    assert_eq!(second.lut4, first.lut4);
+    let fastest = second
+        .seeds
+        .iter()
+        .filter_map(|s| s.fmax_mhz)
+        .fold(0.0, f64::max);
+    assert_eq!(second.fmax_mhz, Some(fastest));
+    assert!(std::path::Path::new(&second.bitstream).is_file());
+    let third = run_flow("counter", &m, &dir, 2).unwrap();
+    assert_eq!(third.seeds, second.seeds);
+    assert_eq!((third.seed, third.fmax_mhz), (second.seed, second.fmax_mhz));
+    assert_eq!(third.wall_seconds.place_and_route, 0.0);
+    // Another design in the same directory starts over.
+    let other = hw::blocks::arbiter::arbiter64().unwrap();
+    let fresh = run_flow("counter", &other, &dir, 1).unwrap();
+    assert!(!fresh.synthesis_reused);
+    assert_eq!(fresh.seeds.len(), 1);
+}
+
 /// A report written before the ECP5 flow (no target, fit or wall-time fields) still
 /// reads, as the iCE40 one it is: `antichip bench chip` reads such files.
 #[test]

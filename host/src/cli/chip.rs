@@ -55,6 +55,8 @@ enum ChipCommand {
         #[arg(long, alias = "dir")]
         out: Option<PathBuf>,
         /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
+        /// Seeds an earlier run in the directory placed on the same netlist are kept and
+        /// not placed again (its synthesis is reused too).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
     },
@@ -198,8 +200,8 @@ pub fn default_dir(design: &str, target: testbench::Target) -> PathBuf {
     PathBuf::from("build/fpga").join(name)
 }
 
-/// Runs the FPGA flow on chip design `design` for `target` and writes `report.json`
-/// into `dir`.
+/// Runs the FPGA flow on chip design `design` for `target` (which writes `report.json`
+/// into `dir`).
 pub fn design_report(
     design: &str,
     target: testbench::Target,
@@ -211,12 +213,8 @@ pub fn design_report(
         .find(|b| b.name == design)
         .with_context(|| format!("no chip design `{design}`"))?;
     let module = (block.build)().with_context(|| format!("building `{design}`"))?;
-    let report = testbench::run_flow_on(target, design, &module, dir, seeds)
-        .with_context(|| format!("FPGA flow in {}", dir.display()))?;
-    let json = serde_json::to_string_pretty(&report)?;
-    std::fs::write(dir.join("report.json"), json)
-        .with_context(|| format!("writing {}", dir.join("report.json").display()))?;
-    Ok(report)
+    testbench::run_flow_on(target, design, &module, dir, seeds)
+        .with_context(|| format!("FPGA flow in {}", dir.display()))
 }
 
 fn fpga(

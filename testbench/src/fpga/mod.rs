@@ -19,6 +19,14 @@
 //! flip-flops or block RAMs than it has, after synthesis, or a placement nextpnr gives
 //! up on) gives a report that says so ("does not fit: needs N LUT4, device has M")
 //! rather than an error.
+//!
+//! A run writes `report.json` in its directory, and a later run there builds on it:
+//! when the Verilog and the synthesis script are the same as the earlier run's (the
+//! files byte for byte, the script as yosys logged it), the synthesized netlist is used
+//! again, and the placement seeds the earlier report has are not placed again, so that
+//! `--seeds 4` after a run of `--seeds 1` places seeds 2 to 4 only (place and route of
+//! the quiescence chip on an ECP5 takes about an hour a seed) and the report lists all
+//! four.
 
 pub mod locate;
 pub mod report;
@@ -277,7 +285,11 @@ pub fn run_flow_on(
     // The block's I/O bits (with the clock and reset), and the pins the top module uses.
     let io = bits(m) + clock_reset;
     let pins = bits(&top) + clock_reset;
-    let files: Vec<String> = hw::verilog::emit_design(&top)?
+    let design = hw::verilog::emit_design(&top)?;
+    let unchanged = design
+        .iter()
+        .all(|(file, text)| std::fs::read_to_string(dir.join(file)).is_ok_and(|old| old == *text));
+    let files: Vec<String> = design
         .into_iter()
         .map(|(file, text)| tools::write(&dir.join(&file), &text).map(|()| file))
         .collect::<Result<_, _>>()?;
@@ -288,9 +300,14 @@ pub fn run_flow_on(
         "{read}; {}; tee -q -o stat.txt stat",
         target.synth_command(t, &json)
     );
-    let clock = Instant::now();
-    tools::run("yosys", &["-q", "-l", "yosys.log", "-p", &script], dir)?;
-    times.synth = clock.elapsed().as_secs_f64();
+    let reused = unchanged && synthesized_by(dir, &script, &json);
+    if !reused {
+        let clock = Instant::now();
+        tools::run("yosys", &["-q", "-l", "yosys.log", "-p", &script], dir)?;
+        times.synth = clock.elapsed().as_secs_f64();
+    }
+    // The placements of an earlier run on this very netlist.
+    let earlier = reused.then(|| earlier_report(dir, target, t)).flatten();
     let stat_path = dir.join("stat.txt");
     let stat = std::fs::read_to_string(&stat_path).map_err(io_err(&stat_path))?;
     let cells = cell_counts(&stat);
@@ -326,18 +343,53 @@ pub fn run_flow_on(
             .and_then(|r| r.critical().map(|p| p.delay)),
         bitstream: String::new(),
         bitstream_bytes: 0,
+        synthesis_reused: reused,
         wall_seconds: times,
     };
     if report.does_not_fit.is_empty() {
-        place_pack(&mut report, dir, &json, seeds, &mut times)?;
+        place_pack(&mut report, dir, &json, seeds, earlier.as_ref(), &mut times)?;
     }
     report.fits = report.does_not_fit.is_empty();
     let clock = Instant::now();
-    report.gate_levels = gate_levels(&read, t, dir)?;
+    report.gate_levels = match earlier.as_ref().and_then(|e| e.gate_levels) {
+        Some(levels) if dir.join("ltp.txt").exists() => Some(levels),
+        _ => gate_levels(&read, t, dir)?,
+    };
     times.gate_levels = clock.elapsed().as_secs_f64();
     times.total = start.elapsed().as_secs_f64();
     report.wall_seconds = times;
+    let path = dir.join("report.json");
+    let text = serde_json::to_string_pretty(&report).map_err(|e| ToolError::Io {
+        path: path.display().to_string(),
+        source: e.into(),
+    })?;
+    tools::write(&path, &text)?;
     Ok(report)
+}
+
+/// Whether `dir` holds the netlist `json` of a finished yosys run of exactly `script`
+/// (yosys logs the script it runs and "End of script" when it is through).
+fn synthesized_by(dir: &Path, script: &str, json: &str) -> bool {
+    let Ok(log) = std::fs::read_to_string(dir.join("yosys.log")) else {
+        return false;
+    };
+    log.contains(&format!("-- Running command `{script}' --"))
+        && log.contains("End of script.")
+        && dir.join(json).is_file()
+        && dir.join("stat.txt").is_file()
+}
+
+/// The report of an earlier run in `dir` for `target` and top module `top` whose
+/// bitstream is still there.
+fn earlier_report(dir: &Path, target: Target, top: &str) -> Option<FpgaReport> {
+    let text = std::fs::read_to_string(dir.join("report.json")).ok()?;
+    let r: FpgaReport = serde_json::from_str(&text).ok()?;
+    (r.target == target
+        && r.top == top
+        && r.fits
+        && !r.seeds.is_empty()
+        && Path::new(&r.bitstream).is_file())
+    .then_some(r)
 }
 
 /// Place and route with each seed, keep the fastest placement and pack it; a placement
@@ -347,14 +399,19 @@ fn place_pack(
     dir: &Path,
     json: &str,
     seeds: u32,
+    earlier: Option<&FpgaReport>,
     times: &mut WallTimes,
 ) -> Result<(), ToolError> {
     let target = report.target;
     let t = report.top.clone();
     let ext = target.placed_ext();
     let clock = Instant::now();
-    // Two at a time (nextpnr is single-threaded); every seed's Fmax is reported.
-    let seeds: Vec<u64> = (1..=u64::from(seeds.max(1))).collect();
+    // Two at a time (nextpnr is single-threaded); every seed's Fmax is reported. Seeds
+    // an earlier run placed on this netlist are not placed again.
+    let placed_before: Vec<SeedFmax> = earlier.map(|e| e.seeds.clone()).unwrap_or_default();
+    let seeds: Vec<u64> = (1..=u64::from(seeds.max(1)))
+        .filter(|s| placed_before.iter().all(|p| p.seed != *s))
+        .collect();
     let mut runs: Vec<Placement> = Vec::new();
     for pair in seeds.chunks(2) {
         let results: Vec<Result<Placement, ToolError>> = std::thread::scope(|s| {
@@ -378,7 +435,9 @@ fn place_pack(
             break;
         }
     }
-    times.place_and_route = clock.elapsed().as_secs_f64();
+    if !runs.is_empty() {
+        times.place_and_route = clock.elapsed().as_secs_f64();
+    }
     if let Some(bad) = runs.iter_mut().find(|r| r.failed.is_some()) {
         let util = parse_utilisation(&bad.log);
         let problems = overflow(&util);
@@ -405,10 +464,34 @@ fn place_pack(
         }
         return Ok(());
     }
+    let mut all: Vec<SeedFmax> = placed_before
+        .iter()
+        .cloned()
+        .chain(runs.iter().map(|r| SeedFmax {
+            seed: r.seed,
+            fmax_mhz: r.fmax,
+        }))
+        .collect();
+    all.sort_by_key(|s| s.seed);
     let best = runs
         .iter()
-        .max_by(|a, b| a.fmax.unwrap_or(0.0).total_cmp(&b.fmax.unwrap_or(0.0)))
-        .expect("at least one seed");
+        .max_by(|a, b| a.fmax.unwrap_or(0.0).total_cmp(&b.fmax.unwrap_or(0.0)));
+    // The earlier run's placement stays the bitstream unless a new seed beats it.
+    if let Some(e) = earlier
+        && best.is_none_or(|b| b.fmax.unwrap_or(0.0) <= e.fmax_mhz.unwrap_or(0.0))
+    {
+        for r in &runs {
+            let _ = std::fs::remove_file(dir.join(format!("{t}_seed{}.{ext}", r.seed)));
+        }
+        report.utilisation = e.utilisation.clone();
+        report.fmax_mhz = e.fmax_mhz;
+        report.seed = e.seed;
+        report.seeds = all;
+        report.bitstream = e.bitstream.clone();
+        report.bitstream_bytes = e.bitstream_bytes;
+        return Ok(());
+    }
+    let best = best.expect("a seed placed when no earlier placement is kept");
     let placed = format!("{t}.{ext}");
     // Kept beside the bitstream: the critical path report names every net on the path.
     tools::write(&dir.join("nextpnr.log"), &best.log)?;
@@ -424,13 +507,7 @@ fn place_pack(
     report.utilisation = parse_utilisation(&best.log);
     report.fmax_mhz = best.fmax;
     report.seed = best.seed;
-    report.seeds = runs
-        .iter()
-        .map(|r| SeedFmax {
-            seed: r.seed,
-            fmax_mhz: r.fmax,
-        })
-        .collect();
+    report.seeds = all;
     let bit = format!("{t}.{}", target.bitstream_ext());
     let clock = Instant::now();
     let args = target.packer_args(&placed, &bit);

@@ -129,7 +129,11 @@ pub struct FpgaReport {
     pub bitstream: String,
     /// Its size in bytes.
     pub bitstream_bytes: u64,
-    /// Wall time of each step.
+    /// Whether the synthesized netlist was an earlier run's in the same directory (the
+    /// same Verilog and script); the seeds that run placed are in `seeds` too.
+    #[serde(default)]
+    pub synthesis_reused: bool,
+    /// Wall time of each step (zero for a step an earlier run did).
     #[serde(default)]
     pub wall_seconds: WallTimes,
 }
@@ -245,6 +249,12 @@ impl fmt::Display for FpgaReport {
             )?;
         } else {
             writeln!(f, "  Fmax                 - (not placed)")?;
+        }
+        if self.synthesis_reused {
+            writeln!(
+                f,
+                "  (the netlist, and any seeds placed before, of an earlier run in this directory)"
+            )?;
         }
         if self.seeds.len() > 1 {
             let each: Vec<String> = self
