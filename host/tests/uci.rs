@@ -215,6 +215,12 @@ fn bad_input_is_reported_and_survived() {
         e.next(),
         "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"300\""
     );
+    e.send("setoption name QuiescencePlies value 99");
+    assert_eq!(
+        e.next(),
+        "info string error: QuiescencePlies must be a number from 0 (no horizon) to 64, not \"99\""
+    );
+    e.send("setoption name QuiescencePlies value 8");
     e.send("setoption name Contempt value 3");
     assert_eq!(e.next(), "info string error: unknown option \"Contempt\"");
     e.send("setoption name ForcedMoveExtension value 10");

@@ -13,7 +13,7 @@ use host::chip::pool::MAX_CHIPS;
 use host::engine::book::Book;
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
-use host::engine::search::SearchConfig;
+use host::engine::search::{MAX_QUIESCENCE_PLIES, SearchConfig};
 use host::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link};
 use host::frontends::uci::{ChipSettings, Settings};
 
@@ -47,6 +47,11 @@ pub struct EngineArgs {
     /// other siblings' quiescence.
     #[arg(long)]
     pub chip_split: bool,
+    /// The software quiescence search's horizon: positions this many plies into a
+    /// quiescence search are evaluated even with captures forced (0: none, every
+    /// capture sequence searched to its end); the default is the engine's.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_QUIESCENCE_PLIES)))]
+    pub quiescence_plies: Option<u32>,
 }
 
 /// A clock frequency: a positive number of MHz up to 10,000.
@@ -74,6 +79,7 @@ impl Default for EngineArgs {
             host_quiet: false,
             modeled_clock: false,
             chip_split: false,
+            quiescence_plies: None,
         }
     }
 }
@@ -87,6 +93,9 @@ impl EngineArgs {
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         let mut config = config;
         config.chip_split |= self.chip_split;
+        if let Some(n) = self.quiescence_plies {
+            config.quiescence_plies = (n > 0).then_some(n);
+        }
         Ok(Settings {
             config,
             evaluator: evaluator(self.weights.as_deref())?,

@@ -26,10 +26,15 @@ pub struct QsearchArgs {
 
 pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     let input = super::input::open(args.file.as_deref())?;
-    let settings = args
-        .engine
-        .settings(host::engine::search::SearchConfig::default())?;
-    let mut quiescence = settings.quiescence.build(settings.evaluator)?;
+    // Every capture sequence to its end, as the rules of the chip's quiescence search
+    // say, unless `--quiescence-plies` gives the software search a horizon.
+    let settings = args.engine.settings(host::engine::search::SearchConfig {
+        quiescence_plies: None,
+        ..Default::default()
+    })?;
+    let mut quiescence = settings
+        .quiescence
+        .build_for(&settings.config, settings.evaluator, 1)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();

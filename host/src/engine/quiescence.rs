@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use crate::engine::eval::Evaluator;
 use crate::engine::score::{INFINITE, Score, win_at};
+use crate::engine::search::SearchConfig;
 use crate::engine::tt::{Bound, QUIESCENCE_DEPTH, TranspositionTable, pack_move, unpack_move};
 use crate::rules::{Move, MoveList, Position};
 
@@ -299,6 +300,24 @@ impl QuiescenceKind {
         matches!(self, QuiescenceKind::ChipModel | QuiescenceKind::Chip)
     }
 
+    /// A quiescence search of this kind for a search with `config`: as
+    /// [`QuiescenceKind::build_with`], and the software kind takes the configuration's
+    /// horizon ([`SearchConfig::quiescence_plies`]).
+    pub fn build_for(
+        self,
+        config: &SearchConfig,
+        evaluator: Evaluator,
+        chips: usize,
+    ) -> anyhow::Result<Box<dyn Quiescence>> {
+        Ok(match self {
+            QuiescenceKind::Software => Box::new(
+                SoftwareQuiescence::new(evaluator)
+                    .with_plies(config.quiescence_plies.map(|p| p as usize)),
+            ),
+            kind => kind.build_with(evaluator, chips)?,
+        })
+    }
+
     /// A quiescence search of this kind with this evaluator; the chip kinds get a pool
     /// of `chips` chips (see [`crate::chip::pool`]), the others ignore the number.
     pub fn build_with(
@@ -341,6 +360,8 @@ pub struct SoftwareQuiescence {
     /// The evaluation used at quiet positions.
     pub evaluator: Evaluator,
     table: TranspositionTable,
+    /// Plies after which a position is evaluated even with captures forced.
+    plies: Option<usize>,
 }
 
 impl Default for SoftwareQuiescence {
@@ -355,6 +376,8 @@ struct Walk<'a> {
     table: &'a mut TranspositionTable,
     abort: &'a Abort,
     nodes: u64,
+    /// The ply at which positions are evaluated even with captures forced.
+    horizon: usize,
 }
 
 impl Walk<'_> {
@@ -377,7 +400,7 @@ impl Walk<'_> {
         if pos.is_insufficient_material() {
             return (0, None);
         }
-        if !moves[0].is_capture() {
+        if !moves[0].is_capture() || ply >= self.horizon {
             return (self.evaluator.evaluate(pos, Some(moves.len())), None);
         }
         let key = pos.zobrist();
@@ -460,12 +483,22 @@ impl SoftwareQuiescence {
         SoftwareQuiescence {
             evaluator,
             table: TranspositionTable::new(megabytes),
+            plies: None,
         }
     }
 
+    /// This search with a horizon: a position `plies` plies into a call is evaluated
+    /// even when captures are forced (`None`: none).
+    pub fn with_plies(mut self, plies: Option<usize>) -> Self {
+        self.plies = plies;
+        self
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn run(
         evaluator: &Evaluator,
         table: &mut TranspositionTable,
+        plies: Option<usize>,
         pos: &Position,
         alpha: Score,
         beta: Score,
@@ -477,6 +510,7 @@ impl SoftwareQuiescence {
             table,
             abort,
             nodes: 0,
+            horizon: plies.map_or(usize::MAX, |p| ply.saturating_add(p)),
         };
         let (score, best_move) = walk.search(pos, &pos.legal_moves(), alpha, beta, ply);
         QResult {
@@ -514,6 +548,7 @@ impl Quiescence for SoftwareQuiescence {
         Ok(Self::run(
             &self.evaluator,
             &mut self.table,
+            self.plies,
             pos,
             alpha,
             beta,
@@ -534,6 +569,7 @@ impl Quiescence for SoftwareQuiescence {
         Ok(Self::run(
             &self.evaluator,
             table,
+            self.plies,
             pos,
             alpha,
             beta,
@@ -590,6 +626,29 @@ mod tests {
         let again = quiescence.qsearch(&pos, -INFINITE, INFINITE, 0).unwrap();
         assert_eq!(again.score, full.score);
         assert!(again.nodes <= full.nodes);
+    }
+
+    #[test]
+    fn a_horizon_evaluates_positions_with_captures_forced() {
+        // White must play exd5; with a horizon of one ply Black's forced cxd5 is not
+        // searched: the position after exd5 is evaluated.
+        let fen = "8/8/2p5/3p4/4P3/8/8/8 w - - 0 1";
+        let pos = Position::from_fen_strict(fen).unwrap();
+        let mut near = SoftwareQuiescence::default().with_plies(Some(1));
+        let r = near.qsearch(&pos, -INFINITE, INFINITE, 3).unwrap();
+        let after = pos.after(&pos.legal_moves()[0]);
+        let moves = after.legal_moves().len();
+        assert_eq!(r.score, -Evaluator::default().evaluate(&after, Some(moves)));
+        assert_eq!(r.nodes, 2);
+        // The capture-rich position of the budget test: a horizon of 6 plies searches
+        // a small part of the whole tree.
+        let fen = "rnbqkb1r/pppp1ppp/5n2/4P3/8/8/PPP1PPPP/RNBQKBNR w - - 1 3";
+        let pos = Position::from_fen_strict(fen).unwrap();
+        let six = SoftwareQuiescence::default()
+            .with_plies(Some(6))
+            .qsearch(&pos, -INFINITE, INFINITE, 0)
+            .unwrap();
+        assert!(six.nodes * 10 < q(fen).nodes, "{six:?}");
     }
 
     #[test]

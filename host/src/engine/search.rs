@@ -212,7 +212,15 @@ pub struct SearchConfig {
     /// replies, ties included) are searched 2 plies deeper by the host while the chips
     /// run the quiescence of the other siblings, handed over before.
     pub chip_split: bool,
+    /// The software quiescence search's horizon: a position this many plies into a
+    /// quiescence search is evaluated even when captures are forced (`None`: every
+    /// capture sequence is searched to its end, as the rules of the chip's quiescence
+    /// search say). Only the software kind has it.
+    pub quiescence_plies: Option<u32>,
 }
+
+/// The deepest horizon [`SearchConfig::quiescence_plies`] takes from the front ends.
+pub const MAX_QUIESCENCE_PLIES: u32 = 64;
 
 impl Default for SearchConfig {
     fn default() -> Self {
@@ -228,6 +236,7 @@ impl Default for SearchConfig {
             max_depth: 64,
             host_capture_plies: 0,
             chip_split: false,
+            quiescence_plies: None,
         }
     }
 }
@@ -427,11 +436,13 @@ impl Searcher {
         self.book.as_ref()
     }
 
-    /// A searcher with the software quiescence search and this evaluator.
+    /// A searcher with the software quiescence search (with the configuration's
+    /// horizon, [`SearchConfig::quiescence_plies`]) and this evaluator.
     pub fn software(config: SearchConfig, evaluator: Evaluator) -> Self {
+        let plies = config.quiescence_plies.map(|p| p as usize);
         Searcher::with_evaluator(
             config,
-            Box::new(SoftwareQuiescence::new(evaluator)),
+            Box::new(SoftwareQuiescence::new(evaluator).with_plies(plies)),
             evaluator,
         )
     }

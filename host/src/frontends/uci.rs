@@ -4,7 +4,8 @@
 //! `Move Overhead` in ms kept back from the clock (default 30),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
-//! `Quiescence`: which quiescence search runs at the horizon; `LateMoveReductions`,
+//! `Quiescence`: which quiescence search runs at the horizon; `QuiescencePlies`: the
+//! software quiescence search's horizon in plies (0: none); `LateMoveReductions`,
 //! `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
 //! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
 //! `<empty>` for none), `ucinewgame`,
@@ -46,7 +47,9 @@ use crate::engine::dispatch::HorizonConfig;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
-use crate::engine::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
+use crate::engine::search::{
+    Iteration, Limits, MAX_QUIESCENCE_PLIES, SearchConfig, SearchResult, Searcher,
+};
 use crate::engine::timeline::{ChipClock, Link};
 use crate::rules::{Position, printable, uci};
 
@@ -137,7 +140,7 @@ impl Settings {
     pub fn searcher(&self) -> anyhow::Result<Searcher> {
         let q = self
             .quiescence
-            .build_with(self.evaluator, self.chips.count)?;
+            .build_for(&self.config, self.evaluator, self.chips.count)?;
         let mut searcher = Searcher::with_evaluator(self.config.clone(), q, self.evaluator);
         searcher.set_horizon(HorizonConfig {
             link: self.chips.link,
@@ -328,6 +331,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 self.out.line(&format!(
                     "option name ChipSplit type check default {}",
                     self.settings.config.chip_split
+                ));
+                self.out.line(&format!(
+                    "option name QuiescencePlies type spin default {} min 0 max {MAX_QUIESCENCE_PLIES}",
+                    self.settings.config.quiescence_plies.unwrap_or(0)
                 ));
                 self.out.line("uciok");
             }
@@ -554,6 +561,17 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: ChipSplit must be true or false, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "quiescenceplies" => match value.parse::<u32>() {
+                Ok(n) if n <= MAX_QUIESCENCE_PLIES => {
+                    let mut settings = self.settings.clone();
+                    settings.config.quiescence_plies = (n > 0).then_some(n);
+                    rebuild = Some((settings, format!("QuiescencePlies {n}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: QuiescencePlies must be a number from 0 (no horizon) to {MAX_QUIESCENCE_PLIES}, not \"{}\"",
                     printable(&value)
                 )),
             },

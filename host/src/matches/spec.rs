@@ -14,6 +14,7 @@
 //! the match's. `weights=FILE` sets the evaluation of `advanced` and `full`.
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
+//! `qplies=N|none` (the software quiescence search's horizon),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
@@ -29,6 +30,7 @@ use super::players::{
 use crate::chip::pool::MAX_CHIPS;
 use crate::engine::eval::{Evaluator, Weights};
 use crate::engine::quiescence::QuiescenceKind;
+use crate::engine::search::MAX_QUIESCENCE_PLIES;
 use crate::engine::search::SearchConfig;
 use crate::engine::timeline::{ChipClock, Link};
 use crate::frontends::uci::{ChipSettings, Settings};
@@ -69,6 +71,8 @@ pub struct PlayerSpec {
     pub singular: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
+    /// The software quiescence search's horizon, plies (the default: none).
+    pub quiescence_plies: Option<u32>,
     /// The full engine's quiescence search.
     pub quiescence: QuiescenceKind,
     /// The full engine's chips, when its quiescence runs on them.
@@ -106,6 +110,7 @@ impl PlayerSpec {
             forced_move_extension: None,
             singular: None,
             split: false,
+            quiescence_plies: None,
             quiescence: QuiescenceKind::Software,
             chips: ChipSettings {
                 modeled_clock: true,
@@ -175,6 +180,19 @@ impl PlayerSpec {
                             )));
                         }
                     })
+                }
+                "qplies" => {
+                    spec.quiescence_plies = match value {
+                        "none" => None,
+                        _ => match value.parse::<u32>() {
+                            Ok(p) if (1..=MAX_QUIESCENCE_PLIES).contains(&p) => Some(p),
+                            _ => {
+                                return Err(err(format!(
+                                    "qplies must be none or plies from 1 to {MAX_QUIESCENCE_PLIES}, not \"{value}\""
+                                )));
+                            }
+                        },
+                    }
                 }
                 "split" => {
                     spec.split = match value {
@@ -341,6 +359,7 @@ impl PlayerSpec {
                     config.singular.enabled = on;
                 }
                 config.chip_split = self.split;
+                config.quiescence_plies = self.quiescence_plies;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
                 settings.chips = self.chips.clone();
                 Box::new(EnginePlayer::new(name.clone(), settings))
@@ -375,6 +394,14 @@ mod tests {
             })
         );
         assert_eq!(s.name, "X");
+        let s = PlayerSpec::parse("full:qplies=8").unwrap();
+        assert_eq!(s.quiescence_plies, Some(8));
+        assert_eq!(
+            PlayerSpec::parse("full:qplies=none")
+                .unwrap()
+                .quiescence_plies,
+            None
+        );
     }
 
     #[test]
@@ -398,5 +425,9 @@ mod tests {
             "player \"simple:depth=0\": depth must be from 1 to 64, not 0"
         );
         assert!(e("full:weights=/nonexistent.json").contains("cannot read weights file"));
+        assert_eq!(
+            e("full:qplies=0"),
+            "player \"full:qplies=0\": qplies must be none or plies from 1 to 64, not \"0\""
+        );
     }
 }
