@@ -14,13 +14,15 @@
 //! the match's. `weights=FILE` sets the evaluation of `advanced` and `full`.
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
-//! `qplies=N|none` (the software quiescence search's horizon),
+//! `qplies=N|none` (the software quiescence search's horizon), `book=on|off|FILE` (the
+//! built-in opening book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::external::{UciCommand, UciPlayer};
@@ -28,10 +30,10 @@ use super::players::{
     EnginePlayer, EpsilonPlayer, Minimax, MinimaxEval, MoveLimit, Player, RandomPlayer,
 };
 use crate::chip::pool::MAX_CHIPS;
+use crate::engine::book::Book;
 use crate::engine::eval::{Evaluator, Weights};
 use crate::engine::quiescence::QuiescenceKind;
-use crate::engine::search::MAX_QUIESCENCE_PLIES;
-use crate::engine::search::SearchConfig;
+use crate::engine::search::{MAX_QUIESCENCE_PLIES, SearchConfig};
 use crate::engine::timeline::{ChipClock, Link};
 use crate::frontends::uci::{ChipSettings, Settings};
 
@@ -77,6 +79,9 @@ pub struct PlayerSpec {
     pub quiescence: QuiescenceKind,
     /// The full engine's chips, when its quiescence runs on them.
     pub chips: ChipSettings,
+    /// The full engine's opening book (the default: none, so that a match's openings
+    /// are its own).
+    pub book: Option<Arc<Book>>,
 }
 
 /// Why a player description was rejected.
@@ -116,6 +121,7 @@ impl PlayerSpec {
                 modeled_clock: true,
                 ..ChipSettings::default()
             },
+            book: None,
         };
         let mut program = None;
         let mut args = Vec::new();
@@ -180,6 +186,16 @@ impl PlayerSpec {
                             )));
                         }
                     })
+                }
+                "book" => {
+                    spec.book = match value {
+                        "off" => None,
+                        "on" => Some(Arc::new(Book::built_in())),
+                        path => Some(Arc::new(
+                            Book::load(Path::new(path))
+                                .map_err(|e| err(format!("book {path}: {e:#}")))?,
+                        )),
+                    }
                 }
                 "qplies" => {
                     spec.quiescence_plies = match value {
@@ -362,6 +378,8 @@ impl PlayerSpec {
                 config.quiescence_plies = self.quiescence_plies;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
                 settings.chips = self.chips.clone();
+                settings.own_book = self.book.is_some();
+                settings.book = self.book.clone();
                 Box::new(EnginePlayer::new(name.clone(), settings))
             }
             Kind::Uci(cmd) => Box::new(UciPlayer::new(name.clone(), cmd.clone(), hang_timeout)),
@@ -425,6 +443,10 @@ mod tests {
             "player \"simple:depth=0\": depth must be from 1 to 64, not 0"
         );
         assert!(e("full:weights=/nonexistent.json").contains("cannot read weights file"));
+        assert!(
+            e("full:book=/nonexistent.bin")
+                .starts_with("player \"full:book=/nonexistent.bin\": book /nonexistent.bin: ")
+        );
         assert_eq!(
             e("full:qplies=0"),
             "player \"full:qplies=0\": qplies must be none or plies from 1 to 64, not \"0\""
