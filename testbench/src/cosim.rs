@@ -242,7 +242,7 @@ fn design_files(m: &Module, dir: &Path) -> Result<Vec<String>, ToolError> {
 /// and move lists) stays one RAM array with its read and write ports, as a RAM macro on
 /// silicon or a block RAM on an FPGA holds it. Mapped to flip-flops instead, the chip's
 /// 400 kbit of memory became a netlist Icarus could not compile in an hour; kept as
-/// arrays, the chip is about 56,000 gates that synthesize in minutes.
+/// arrays, the chip is about 56,000 gates and flip-flops that synthesize in minutes.
 pub fn synthesize_gates(m: &Module, dir: &Path) -> Result<PathBuf, ToolError> {
     let files = design_files(m, dir)?;
     let script = format!(

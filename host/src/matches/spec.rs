@@ -420,6 +420,10 @@ mod tests {
                 .quiescence_plies,
             None
         );
+        let s = PlayerSpec::parse("full:book=on").unwrap();
+        assert_eq!(s.book.as_deref(), Some(&Book::built_in()));
+        assert_eq!(PlayerSpec::parse("full:book=off").unwrap().book, None);
+        assert_eq!(PlayerSpec::parse("full").unwrap().book, None);
     }
 
     #[test]
