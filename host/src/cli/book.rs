@@ -1,13 +1,10 @@
 //! `antichip book`: build an opening book from games, and show a position's book moves.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 use host::engine::book::Book;
-use host::pgn::{AntichessGame, PgnReader};
 use host::rules::{san, uci};
 
 /// Opening books: build one from PGN games, or show the book moves of a position.
@@ -69,26 +66,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<u8> {
 
 fn build(args: BuildArgs) -> anyhow::Result<u8> {
     let mut games = Vec::new();
-    let mut bad = 0usize;
-    for path in &args.files {
-        if path.is_dir() {
-            bail!(
-                "cannot read {}: it is a directory, not a file",
-                path.display()
-            );
-        }
-        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for raw in PgnReader::new(BufReader::new(file)) {
-            let raw = raw.with_context(|| format!("cannot read {}", path.display()))?;
-            match AntichessGame::from_raw(&raw) {
-                Ok(g) => games.push(g),
-                Err(e) => {
-                    eprintln!("error: {}: {e}", path.display());
-                    bad += 1;
-                }
-            }
-        }
-    }
+    let bad = super::input::pgn_games(&args.files, |_, g| games.push(g))?;
     if games.is_empty() {
         bail!("no readable games ({bad} unreadable)");
     }

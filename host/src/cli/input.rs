@@ -2,25 +2,58 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use host::pgn::{AntichessGame, PgnReader};
 
 /// Opens `path` for reading, or stdin when it is `None` or `-`.
 pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
     match path {
         None => Ok(Box::new(io::stdin().lock())),
         Some(p) if p.as_os_str() == "-" => Ok(Box::new(io::stdin().lock())),
-        Some(p) => {
-            // Opening a directory succeeds on Unix; reading it then fails with a bare
-            // "Is a directory" that names no file.
-            if p.is_dir() {
-                anyhow::bail!("cannot read {}: it is a directory, not a file", p.display());
+        Some(p) => Ok(Box::new(open_file(p)?)),
+    }
+}
+
+/// Opens the file `path` for reading, with an error naming it.
+pub fn open_file(path: &Path) -> anyhow::Result<BufReader<File>> {
+    // Opening a directory succeeds on Unix; reading it then fails with a bare "Is a
+    // directory" that names no file.
+    if path.is_dir() {
+        anyhow::bail!(
+            "cannot read {}: it is a directory, not a file",
+            path.display()
+        );
+    }
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Ok(BufReader::new(file))
+}
+
+/// Reads the games of the PGN `files` in order and hands each antichess game to `game`
+/// with its number among all the games read (1, 2, ...). A game that is not a legal
+/// antichess game is reported on stderr, naming its file, and skipped; the count of
+/// those is returned. A file that cannot be opened or read ends the reading with an
+/// error naming it.
+pub fn pgn_games(
+    files: &[PathBuf],
+    mut game: impl FnMut(usize, AntichessGame),
+) -> anyhow::Result<usize> {
+    let (mut read, mut bad) = (0usize, 0usize);
+    for path in files {
+        for raw in PgnReader::new(open_file(path)?) {
+            let raw = raw.with_context(|| format!("cannot read {}", path.display()))?;
+            read += 1;
+            match AntichessGame::from_raw(&raw) {
+                Ok(g) => game(read, g),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    bad += 1;
+                }
             }
-            let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
-            Ok(Box::new(BufReader::new(file)))
         }
     }
+    Ok(bad)
 }
 
 /// An error in what the user gave (an argument, a FEN, a file's content) rather than a

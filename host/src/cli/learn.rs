@@ -1,8 +1,7 @@
 //! `antichip learn`: TD(lambda) over PGN game records, writing the weights JSON the
 //! engine and the chip load, a learning curve, and the weights as a bar chart.
 
-use std::fs::File;
-use std::io::{self, BufReader, IsTerminal};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -11,7 +10,6 @@ use host::engine::eval::Weights;
 use host::figures::{Axes, Bar, Series, bar_chart, line_chart};
 use host::learn::td::NAMES;
 use host::learn::{Curve, Example, Params, TdConfig, learn, prepare};
-use host::pgn::{AntichessGame, PgnReader};
 
 use super::progress::Progress;
 
@@ -99,33 +97,13 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         None => Params([0.0; host::learn::td::N]),
     };
     let (mut train, mut holdout) = (Vec::new(), Vec::new());
-    let (mut read, mut unused, mut bad) = (0usize, 0usize, 0usize);
-    for path in &args.files {
-        if path.is_dir() {
-            bail!(
-                "cannot read {}: it is a directory, not a file",
-                path.display()
-            );
-        }
-        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for raw in PgnReader::new(BufReader::new(file)) {
-            let raw = raw.with_context(|| format!("cannot read {}", path.display()))?;
-            read += 1;
-            let game = match AntichessGame::from_raw(&raw) {
-                Ok(g) => g,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", path.display());
-                    bad += 1;
-                    continue;
-                }
-            };
-            match prepare(&game, &config) {
-                Some(ex) if args.holdout > 0 && read % args.holdout == 0 => holdout.push(ex),
-                Some(ex) => train.push(ex),
-                None => unused += 1,
-            }
-        }
-    }
+    let mut unused = 0usize;
+    let bad = super::input::pgn_games(&args.files, |n, game| match prepare(&game, &config) {
+        Some(ex) if args.holdout > 0 && n % args.holdout == 0 => holdout.push(ex),
+        Some(ex) => train.push(ex),
+        None => unused += 1,
+    })?;
+    let read = train.len() + holdout.len() + unused + bad;
     if train.is_empty() {
         bail!(
             "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
