@@ -310,10 +310,7 @@ impl QuiescenceKind {
         chips: usize,
     ) -> anyhow::Result<Box<dyn Quiescence>> {
         Ok(match self {
-            QuiescenceKind::Software => Box::new(
-                SoftwareQuiescence::new(evaluator)
-                    .with_plies(config.quiescence_plies.map(|p| p as usize)),
-            ),
+            QuiescenceKind::Software => Box::new(SoftwareQuiescence::for_config(evaluator, config)),
             kind => kind.build_with(evaluator, chips)?,
         })
     }
@@ -485,6 +482,12 @@ impl SoftwareQuiescence {
             table: TranspositionTable::new(megabytes),
             plies: None,
         }
+    }
+
+    /// A software quiescence search with this evaluator and the horizon of `config`
+    /// ([`SearchConfig::quiescence_plies`]).
+    pub fn for_config(evaluator: Evaluator, config: &SearchConfig) -> Self {
+        SoftwareQuiescence::new(evaluator).with_plies(config.quiescence_plies.map(|p| p as usize))
     }
 
     /// This search with a horizon: a position `plies` plies into a call is evaluated

@@ -439,12 +439,8 @@ impl Searcher {
     /// A searcher with the software quiescence search (with the configuration's
     /// horizon, [`SearchConfig::quiescence_plies`]) and this evaluator.
     pub fn software(config: SearchConfig, evaluator: Evaluator) -> Self {
-        let plies = config.quiescence_plies.map(|p| p as usize);
-        Searcher::with_evaluator(
-            config,
-            Box::new(SoftwareQuiescence::new(evaluator).with_plies(plies)),
-            evaluator,
-        )
+        let quiescence = SoftwareQuiescence::for_config(evaluator, &config);
+        Searcher::with_evaluator(config, Box::new(quiescence), evaluator)
     }
 
     /// The configuration.
