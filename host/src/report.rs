@@ -14,6 +14,11 @@
 //!    search, and matches against the software-quiescence engine and fairy-stockfish,
 //!    with singular extensions on and off.
 //!
+//! Every engine here runs the chip's algorithm: the hand-set reference weights
+//! ([`Evaluator::default`]) and a quiescence search without a horizon
+//! ([`SearchConfig::exact_quiescence`]), so that the chip and the software search the
+//! same trees.
+//!
 //! Every figure says whether it is measured (this machine's time) or modeled (chip
 //! cycles over a clock, a link model).
 
@@ -221,6 +226,7 @@ fn fresh(fens: &[String]) -> anyhow::Result<Vec<Position>> {
 pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<Report> {
     let started = Instant::now();
     let evaluator = Evaluator::default();
+    let config = SearchConfig::default().exact_quiescence();
     let positions = fresh(&options.positions)?;
     let clock = ChipClock::Mhz(options.mhz);
 
@@ -283,7 +289,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     let mut traces: Vec<(bool, Trace)> = Vec::new();
     for (i, pos) in positions.iter().enumerate() {
         progress("4 searches", i, positions.len());
-        let mut sw = Searcher::software(SearchConfig::default(), evaluator);
+        let mut sw = Searcher::software(config.clone(), evaluator);
         let t = ThreadTime::now();
         sw.search(pos, &[], &limits, &mut |_| {})?;
         host_alone += t.elapsed();
@@ -294,7 +300,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             (QuiescenceKind::ChipModel, options.chips, false),
             (QuiescenceKind::ChipModel, 1, true),
         ] {
-            let mut settings = Settings::new(SearchConfig::default(), evaluator, kind);
+            let mut settings = Settings::new(config.clone(), evaluator, kind);
             settings.chips = ChipSettings {
                 count: chips,
                 host_quiet,
@@ -353,7 +359,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         ),
     ];
     let settings_of = |kind: QuiescenceKind, chips: usize| {
-        let mut s = Settings::new(SearchConfig::default(), evaluator, kind);
+        let mut s = Settings::new(config.clone(), evaluator, kind);
         s.chips = ChipSettings {
             count: chips,
             link: options.link,
@@ -401,7 +407,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         if pos.legal_moves().len() < 2 {
             continue;
         }
-        let mut deep = Searcher::software(SearchConfig::default(), evaluator);
+        let mut deep = Searcher::software(config.clone(), evaluator);
         let limits = Limits {
             soft_time: Some(movetime * 20),
             hard_time: Some(movetime * 40),

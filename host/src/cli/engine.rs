@@ -20,7 +20,9 @@ use host::frontends::uci::{ChipSettings, Settings};
 /// The engine options of every command that searches.
 #[derive(Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// Evaluation weights (JSON); the shipped defaults when absent.
+    /// Evaluation weights (JSON); when absent, the learned weights built into antichip
+    /// (`host/data/learned_weights.json`), but for `qsearch`, which takes the chip's
+    /// hand-set reference weights (`host/data/eval_weights.json`).
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// The quiescence search at the horizon of the main search.
@@ -85,8 +87,19 @@ impl Default for EngineArgs {
 }
 
 impl EngineArgs {
-    /// The engine's settings with this search configuration.
+    /// The engine's settings with this search configuration, and the learned weights
+    /// unless `--weights` names a file.
     pub fn settings(&self, config: SearchConfig) -> anyhow::Result<Settings> {
+        self.settings_with(config, Weights::learned())
+    }
+
+    /// The engine's settings with this search configuration, and these weights unless
+    /// `--weights` names a file.
+    pub fn settings_with(
+        &self,
+        config: SearchConfig,
+        default_weights: Weights,
+    ) -> anyhow::Result<Settings> {
         let quiescence = QuiescenceKind::from_name(&self.quiescence)
             .ok_or_else(|| anyhow!("unknown quiescence search \"{}\"", self.quiescence))?;
         let link =
@@ -98,7 +111,10 @@ impl EngineArgs {
         }
         Ok(Settings {
             config,
-            evaluator: evaluator(self.weights.as_deref())?,
+            evaluator: match self.weights.as_deref() {
+                Some(path) => evaluator(Some(path))?,
+                None => Evaluator::new(default_weights),
+            },
             quiescence,
             chips: ChipSettings {
                 count: self.chips as usize,
@@ -141,14 +157,14 @@ impl BookArgs {
     }
 }
 
-/// The evaluator from a weights file, or the shipped defaults. A bad file's message
-/// names the file.
+/// The evaluator from a weights file, or the learned weights built into antichip. A
+/// bad file's message names the file.
 pub fn evaluator(weights: Option<&Path>) -> anyhow::Result<Evaluator> {
     Ok(Evaluator::new(match weights {
         Some(path) => Weights::load(path).map_err(|e| match e {
             WeightsError::Io { .. } => anyhow!(e),
             _ => anyhow!("{}: {e}", path.display()),
         })?,
-        None => Weights::default(),
+        None => Weights::learned(),
     }))
 }

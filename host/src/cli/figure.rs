@@ -36,8 +36,8 @@ enum Figure {
         /// Depth of every player (seed 003: 3 plies).
         #[arg(long, default_value_t = 3)]
         depth: u32,
-        /// Weights of the full engine and the advanced baseline (JSON); the shipped
-        /// defaults when absent.
+        /// Weights of the full engine and the advanced baseline (JSON); the learned
+        /// weights built into antichip when absent.
         #[arg(long)]
         weights: Option<PathBuf>,
         /// Random plies of the paired openings.
@@ -137,7 +137,7 @@ fn epsilon_figure(
         "full engine (depth {depth}, epsilon-random) against the baselines (depth {depth}); {games} games per point, half as White; weights {}",
         weights
             .as_ref()
-            .map_or("shipped".into(), |p| p.display().to_string())
+            .map_or("learned (built in)".into(), |p| p.display().to_string())
     );
     println!(
         "opponent   epsilon  win% as White  win% as Black  score (W - L - D of the full engine)"

@@ -10,7 +10,10 @@ use super::engine::EngineArgs;
 
 /// Search forced captures from each position (one FEN per line, optionally TAB alpha TAB
 /// beta; the full window when absent) with a quiescence search: the software search,
-/// the reference, or the quiescence chip (its model or its simulated netlist).
+/// the reference, or the quiescence chip (its model or its simulated netlist), with the
+/// chip's hand-set reference weights unless `--weights` names a file, and every
+/// capture sequence searched to its end unless `--quiescence-plies` gives the software
+/// search a horizon.
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
@@ -28,10 +31,12 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     let input = super::input::open(args.file.as_deref())?;
     // Every capture sequence to its end, as the rules of the chip's quiescence search
     // say, unless `--quiescence-plies` gives the software search a horizon.
-    let settings = args.engine.settings(host::engine::search::SearchConfig {
-        quiescence_plies: None,
-        ..Default::default()
-    })?;
+    // The chip's hand-set reference weights unless `--weights` names a file: those of
+    // the chip's tests and waveforms.
+    let settings = args.engine.settings_with(
+        host::engine::search::SearchConfig::default().exact_quiescence(),
+        host::engine::eval::Weights::default(),
+    )?;
     let mut quiescence = settings
         .quiescence
         .build_for(&settings.config, settings.evaluator, 1)?;

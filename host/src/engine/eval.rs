@@ -16,8 +16,11 @@
 //! square root flattens mobility's two regimes (a handful of forced captures, or twenty
 //! and more quiet moves). Software and chip therefore evaluate identically: integer
 //! products and sums, and table look-ups. Weights are in score units (about a
-//! hundredth of a pawn); the shipped defaults in `host/data/eval_weights.json` are
-//! hand-set: own pieces cost, the opponent's pieces help, own mobility helps.
+//! hundredth of a pawn). Two sets ship: the hand-set reference weights of
+//! `host/data/eval_weights.json` ([`Weights::default`]: own pieces cost, the opponent's
+//! pieces help, own mobility helps; the chip's tests, benchmarks and report use them),
+//! and the weights learned from games in `host/data/learned_weights.json`
+//! ([`Weights::learned`]), which the commands that play use unless told otherwise.
 //!
 //! Bounds (checked when weights are loaded) keep every evaluation far inside the
 //! undecided range and the chip's adders narrow: piece weights within
@@ -32,6 +35,10 @@ use crate::rules::{Color, Position, Role};
 
 /// The shipped default weights (the file `host/data/eval_weights.json`).
 pub const DEFAULT_WEIGHTS_JSON: &str = include_str!("../../data/eval_weights.json");
+
+/// The learned weights (the file `host/data/learned_weights.json`, made by
+/// `antichip learn`).
+pub const LEARNED_WEIGHTS_JSON: &str = include_str!("../../data/learned_weights.json");
 
 /// Entries of each mobility table: move counts 0 to 255.
 pub const MOBILITY_ENTRIES: usize = 256;
@@ -148,6 +155,13 @@ pub fn max_mobility_weight() -> f64 {
 }
 
 impl Weights {
+    /// The weights learned from games (`host/data/learned_weights.json`): the playing
+    /// engine's, measured stronger than the hand-set defaults in matches (the README's
+    /// learning section).
+    pub fn learned() -> Self {
+        Weights::from_json(LEARNED_WEIGHTS_JSON).expect("shipped weights are valid")
+    }
+
     /// Parses weights from JSON text.
     pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
         let w: Weights = serde_json::from_str(text).map_err(WeightsError::Json)?;

@@ -11,10 +11,12 @@
 //!
 //! Keys for every kind: `name=`, `epsilon=` (seed 003's random move with this
 //! probability), and the move limits `depth=`, `nodes=`, `movetime=` (ms), which replace
-//! the match's. `weights=FILE` sets the evaluation of `advanced` and `full`.
+//! the match's. `weights=FILE` sets the evaluation of `advanced` and `full` (the
+//! learned weights built into antichip when absent).
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
-//! `qplies=N|none` (the software quiescence search's horizon), `book=on|off|FILE` (the
+//! `qplies=N|none` (the software quiescence search's horizon; the engine's default,
+//! [`DEFAULT_QUIESCENCE_PLIES`](crate::engine::search::DEFAULT_QUIESCENCE_PLIES), when absent), `book=on|off|FILE` (the
 //! built-in opening book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme) and
@@ -63,7 +65,8 @@ pub struct PlayerSpec {
     pub epsilon: f64,
     /// Limits that replace the match's (fields that are set).
     pub limit: MoveLimit,
-    /// Evaluation weights (advanced, full); the shipped defaults when absent.
+    /// Evaluation weights file (advanced, full); the learned weights built into
+    /// antichip when absent.
     pub weights: Option<PathBuf>,
     /// Weights as loaded (checked when the spec is parsed).
     pub evaluator: Evaluator,
@@ -73,7 +76,8 @@ pub struct PlayerSpec {
     pub singular: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
-    /// The software quiescence search's horizon, plies (the default: none).
+    /// The software quiescence search's horizon, plies (the default: the engine's,
+    /// [`DEFAULT_QUIESCENCE_PLIES`](crate::engine::search::DEFAULT_QUIESCENCE_PLIES); `None`: no horizon).
     pub quiescence_plies: Option<u32>,
     /// The full engine's quiescence search.
     pub quiescence: QuiescenceKind,
@@ -111,11 +115,11 @@ impl PlayerSpec {
             epsilon: 0.0,
             limit: MoveLimit::default(),
             weights: None,
-            evaluator: Evaluator::default(),
+            evaluator: Evaluator::new(Weights::learned()),
             forced_move_extension: None,
             singular: None,
             split: false,
-            quiescence_plies: None,
+            quiescence_plies: SearchConfig::default().quiescence_plies,
             quiescence: QuiescenceKind::Software,
             chips: ChipSettings {
                 modeled_clock: true,
@@ -424,6 +428,13 @@ mod tests {
         assert_eq!(s.book.as_deref(), Some(&Book::built_in()));
         assert_eq!(PlayerSpec::parse("full:book=off").unwrap().book, None);
         assert_eq!(PlayerSpec::parse("full").unwrap().book, None);
+        // The engine's defaults: the learned weights, the quiescence horizon.
+        let s = PlayerSpec::parse("full").unwrap();
+        assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));
+        assert_eq!(
+            s.quiescence_plies,
+            Some(crate::engine::search::DEFAULT_QUIESCENCE_PLIES)
+        );
     }
 
     #[test]
