@@ -98,6 +98,11 @@ fn handshake_and_a_short_game() {
             .iter()
             .any(|l| l.starts_with("option name UCI_Variant") && l.contains("var antichess"))
     );
+    // The engine's default quiescence horizon, which `antichip uci` plays with.
+    assert!(
+        hello.contains(&"option name QuiescencePlies type spin default 8 min 0 max 64".to_string()),
+        "{hello:?}"
+    );
     e.send("setoption name UCI_Variant value antichess");
     e.send("ucinewgame");
     e.send("isready");

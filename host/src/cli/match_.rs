@@ -22,8 +22,12 @@ use super::progress::Progress;
 /// A player is KIND[:KEY=VALUE,...], such as `full:depth=4`, `simple`,
 /// `advanced:weights=learned.json`, `full:depth=3,epsilon=0.1`, `fairy:nodes=20000`,
 /// `uci:cmd=./antichip,arg=uci,name=other`. Keys: name, depth, nodes, movetime (ms),
-/// epsilon (probability of a random move), weights (advanced, full), forced (full:
-/// forced-move extension in plies), cmd, arg and option.NAME (uci, fairy).
+/// epsilon (probability of a random move), weights (advanced, full; the learned weights
+/// built into antichip when absent), cmd, arg and option.NAME (uci, fairy). Keys of
+/// full: forced (forced-move extension in plies), singular=on|off, qplies=N|none (the
+/// software quiescence search's horizon, 8 when absent), book=on|off|FILE (off when
+/// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
+/// chips, link, mhz, split=on|off and clock=modeled|wall.
 ///
 /// Game i plays opening i/2 with the first player White when i is even, Black when odd.
 /// A game ends by the rules (no pieces or no legal move wins; insufficient material,
