@@ -112,7 +112,7 @@ impl EngineArgs {
         Ok(Settings {
             config,
             evaluator: match self.weights.as_deref() {
-                Some(path) => evaluator(Some(path))?,
+                Some(path) => evaluator(path)?,
                 None => Evaluator::new(default_weights),
             },
             quiescence,
@@ -157,14 +157,12 @@ impl BookArgs {
     }
 }
 
-/// The evaluator from a weights file, or the learned weights built into antichip. A
-/// bad file's message names the file.
-pub fn evaluator(weights: Option<&Path>) -> anyhow::Result<Evaluator> {
-    Ok(Evaluator::new(match weights {
-        Some(path) => Weights::load(path).map_err(|e| match e {
+/// The evaluator of a weights file. A bad file's message names the file.
+pub fn evaluator(path: &Path) -> anyhow::Result<Evaluator> {
+    Ok(Evaluator::new(Weights::load(path).map_err(
+        |e| match e {
             WeightsError::Io { .. } => anyhow!(e),
             _ => anyhow!("{}: {e}", path.display()),
-        })?,
-        None => Weights::learned(),
-    }))
+        },
+    )?))
 }

@@ -69,7 +69,7 @@ enum Figure {
 pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
     match args.figure {
         Figure::Weights { weights, svg } => {
-            let w = super::engine::evaluator(Some(&weights))?.weights;
+            let w = super::engine::evaluator(&weights)?.weights;
             std::fs::write(&svg, super::learn::weights_svg(&w)?)
                 .with_context(|| format!("cannot write {}", svg.display()))?;
             println!("{} written", svg.display());

@@ -93,7 +93,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         quiet_only: args.quiet_only,
     };
     let init = match &args.init {
-        Some(p) => Params::from_weights(&super::engine::evaluator(Some(p))?.weights),
+        Some(p) => Params::from_weights(&super::engine::evaluator(p)?.weights),
         None => Params([0.0; host::learn::td::N]),
     };
     let (mut train, mut holdout) = (Vec::new(), Vec::new());

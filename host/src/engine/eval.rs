@@ -33,7 +33,8 @@ use serde::{Deserialize, Serialize};
 use crate::engine::score::{Score, WIN_BOUND};
 use crate::rules::{Color, Position, Role};
 
-/// The shipped default weights (the file `host/data/eval_weights.json`).
+/// The hand-set reference weights (the file `host/data/eval_weights.json`), the
+/// [`Default`] of [`Weights`].
 pub const DEFAULT_WEIGHTS_JSON: &str = include_str!("../../data/eval_weights.json");
 
 /// The learned weights (the file `host/data/learned_weights.json`, made by

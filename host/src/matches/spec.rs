@@ -15,9 +15,9 @@
 //! learned weights built into antichip when absent).
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
-//! `qplies=N|none` (the software quiescence search's horizon; the engine's default,
-//! [`DEFAULT_QUIESCENCE_PLIES`](crate::engine::search::DEFAULT_QUIESCENCE_PLIES), when absent), `book=on|off|FILE` (the
-//! built-in opening book, none (the default), or a book file),
+//! `qplies=N|none` (the software quiescence search's horizon; when absent the engine's
+//! default, [`DEFAULT_QUIESCENCE_PLIES`]), `book=on|off|FILE` (the built-in opening
+//! book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
@@ -35,6 +35,8 @@ use crate::chip::pool::MAX_CHIPS;
 use crate::engine::book::Book;
 use crate::engine::eval::{Evaluator, Weights};
 use crate::engine::quiescence::QuiescenceKind;
+#[cfg(doc)]
+use crate::engine::search::DEFAULT_QUIESCENCE_PLIES;
 use crate::engine::search::{MAX_QUIESCENCE_PLIES, SearchConfig};
 use crate::engine::timeline::{ChipClock, Link};
 use crate::frontends::uci::{ChipSettings, Settings};
@@ -77,7 +79,7 @@ pub struct PlayerSpec {
     /// Seed 004's scheme (the default: off).
     pub split: bool,
     /// The software quiescence search's horizon, plies (the default: the engine's,
-    /// [`DEFAULT_QUIESCENCE_PLIES`](crate::engine::search::DEFAULT_QUIESCENCE_PLIES); `None`: no horizon).
+    /// [`DEFAULT_QUIESCENCE_PLIES`]; `None`: no horizon).
     pub quiescence_plies: Option<u32>,
     /// The full engine's quiescence search.
     pub quiescence: QuiescenceKind,
