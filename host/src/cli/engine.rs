@@ -107,7 +107,7 @@ impl EngineArgs {
         let mut config = config;
         config.chip_split |= self.chip_split;
         if let Some(n) = self.quiescence_plies {
-            config.quiescence_plies = (n > 0).then_some(n);
+            config.set_quiescence_plies(n);
         }
         Ok(Settings {
             config,

@@ -257,6 +257,12 @@ impl SearchConfig {
         self
     }
 
+    /// Sets the software quiescence search's horizon as the front ends give it: a
+    /// number of plies, 0 for none.
+    pub fn set_quiescence_plies(&mut self, plies: u32) {
+        self.quiescence_plies = (plies > 0).then_some(plies);
+    }
+
     /// This configuration with every selective technique that can hide a shorter win
     /// switched off (reductions, null moves): a full-width search, whose decided scores
     /// are the shortest wins within its depth. The endgame solver stays as it is: its

@@ -5,8 +5,8 @@
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
 //! `Quiescence`: which quiescence search runs at the horizon; `QuiescencePlies`: the
-//! software quiescence search's horizon in plies (0: none; default 8); `LateMoveReductions`,
-//! `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
+//! software quiescence search's horizon in plies (0: none; default 8);
+//! `LateMoveReductions`, `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
 //! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
 //! `<empty>` for none), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
@@ -567,7 +567,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             "quiescenceplies" => match value.parse::<u32>() {
                 Ok(n) if n <= MAX_QUIESCENCE_PLIES => {
                     let mut settings = self.settings.clone();
-                    settings.config.quiescence_plies = (n > 0).then_some(n);
+                    settings.config.set_quiescence_plies(n);
                     rebuild = Some((settings, format!("QuiescencePlies {n}")));
                 }
                 _ => self.out.line(&format!(
