@@ -100,10 +100,19 @@ fn handshake_and_a_short_game() {
     );
     // The engine's default quiescence horizon, which `antichip uci` plays with.
     assert!(
-        hello.contains(&"option name QuiescencePlies type spin default 8 min 0 max 64".to_string()),
+        hello.contains(&"option name QuiescencePlies type spin default 6 min 0 max 64".to_string()),
+        "{hello:?}"
+    );
+    assert!(
+        hello.contains(&"option name Pruning type check default true".to_string()),
         "{hello:?}"
     );
     e.send("setoption name UCI_Variant value antichess");
+    e.send("setoption name Pruning value maybe");
+    assert_eq!(
+        e.next(),
+        "info string error: Pruning must be true or false, not \"maybe\""
+    );
     e.send("ucinewgame");
     e.send("isready");
     assert_eq!(e.next(), "readyok");

@@ -51,7 +51,7 @@ pub struct EngineArgs {
     pub chip_split: bool,
     /// The software quiescence search's horizon: positions this many plies into a
     /// quiescence search are evaluated even with captures forced (0: none, every
-    /// capture sequence searched to its end); 8 when absent, the engine's default.
+    /// capture sequence searched to its end); 6 when absent, the engine's default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_QUIESCENCE_PLIES)))]
     pub quiescence_plies: Option<u32>,
 }

@@ -24,8 +24,9 @@ use super::progress::Progress;
 /// `uci:cmd=./antichip,arg=uci,name=other`. Keys: name, depth, nodes, movetime (ms),
 /// epsilon (probability of a random move), weights (advanced, full; the learned weights
 /// built into antichip when absent), cmd, arg and option.NAME (uci, fairy). Keys of
-/// full: forced (forced-move extension in plies), singular=on|off, qplies=N|none (the
-/// software quiescence search's horizon, 8 when absent), book=on|off|FILE (off when
+/// full: forced (forced-move extension in plies), singular=on|off, prune=on|off (reverse
+/// futility and late-move pruning near the horizon, on when absent), qplies=N|none (the
+/// software quiescence search's horizon, 6 when absent), book=on|off|FILE (off when
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
 /// chips, link, mhz, split=on|off and clock=modeled|wall.
 ///

@@ -5,8 +5,9 @@
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
 //! `Quiescence`: which quiescence search runs at the horizon; `QuiescencePlies`: the
-//! software quiescence search's horizon in plies (0: none; default 8);
-//! `LateMoveReductions`, `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
+//! software quiescence search's horizon in plies (0: none; default 6);
+//! `LateMoveReductions`, `Pruning` (reverse futility and late-move pruning near the
+//! horizon), `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
 //! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
 //! `<empty>` for none), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
@@ -48,7 +49,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{
-    Iteration, Limits, MAX_QUIESCENCE_PLIES, SearchConfig, SearchResult, Searcher,
+    Iteration, Limits, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig, SearchResult, Searcher,
 };
 use crate::engine::timeline::{ChipClock, Link};
 use crate::rules::{Position, printable, uci};
@@ -281,6 +282,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     defaults.lmr.enabled
                 ));
                 self.out.line(&format!(
+                    "option name Pruning type check default {}",
+                    defaults.pruning != PruningConfig::off()
+                ));
+                self.out.line(&format!(
                     "option name NullMove type check default {}",
                     defaults.null_move.enabled
                 ));
@@ -435,11 +440,17 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
                 )),
             },
-            "latemovereductions" | "nullmove" => match value.as_str() {
+            "latemovereductions" | "nullmove" | "pruning" => match value.as_str() {
                 "true" | "false" => {
                     let on = value == "true";
                     if name.eq_ignore_ascii_case("nullmove") {
                         self.settings.config.null_move.enabled = on;
+                    } else if name.eq_ignore_ascii_case("pruning") {
+                        self.settings.config.pruning = if on {
+                            PruningConfig::default()
+                        } else {
+                            PruningConfig::off()
+                        };
                     } else {
                         self.settings.config.lmr.enabled = on;
                     }

@@ -15,6 +15,7 @@
 //! learned weights built into antichip when absent).
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
+//! `prune=on|off` (reverse futility and late-move pruning near the horizon),
 //! `qplies=N|none` (the software quiescence search's horizon; when absent the engine's
 //! default, [`DEFAULT_QUIESCENCE_PLIES`]), `book=on|off|FILE` (the built-in opening
 //! book, none (the default), or a book file),
@@ -37,7 +38,7 @@ use crate::engine::eval::{Evaluator, Weights};
 use crate::engine::quiescence::QuiescenceKind;
 #[cfg(doc)]
 use crate::engine::search::DEFAULT_QUIESCENCE_PLIES;
-use crate::engine::search::{MAX_QUIESCENCE_PLIES, SearchConfig};
+use crate::engine::search::{MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig};
 use crate::engine::timeline::{ChipClock, Link};
 use crate::frontends::uci::{ChipSettings, Settings};
 
@@ -76,6 +77,9 @@ pub struct PlayerSpec {
     pub forced_move_extension: Option<f64>,
     /// Singular extensions of the full engine on or off (the default: on).
     pub singular: Option<bool>,
+    /// Pruning near the horizon (reverse futility, late-move pruning) of the full
+    /// engine on or off (the default: on).
+    pub prune: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
     /// The software quiescence search's horizon, plies (the default: the engine's,
@@ -120,6 +124,7 @@ impl PlayerSpec {
             evaluator: Evaluator::new(Weights::learned()),
             forced_move_extension: None,
             singular: None,
+            prune: None,
             split: false,
             quiescence_plies: SearchConfig::default().quiescence_plies,
             quiescence: QuiescenceKind::Software,
@@ -190,6 +195,15 @@ impl PlayerSpec {
                             return Err(err(format!(
                                 "singular must be on or off, not \"{value}\""
                             )));
+                        }
+                    })
+                }
+                "prune" => {
+                    spec.prune = Some(match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(err(format!("prune must be on or off, not \"{value}\"")));
                         }
                     })
                 }
@@ -380,6 +394,9 @@ impl PlayerSpec {
                 if let Some(on) = self.singular {
                     config.singular.enabled = on;
                 }
+                if self.prune == Some(false) {
+                    config.pruning = PruningConfig::off();
+                }
                 config.chip_split = self.split;
                 config.quiescence_plies = self.quiescence_plies;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
@@ -430,6 +447,11 @@ mod tests {
         assert_eq!(s.book.as_deref(), Some(&Book::built_in()));
         assert_eq!(PlayerSpec::parse("full:book=off").unwrap().book, None);
         assert_eq!(PlayerSpec::parse("full").unwrap().book, None);
+        assert_eq!(
+            PlayerSpec::parse("full:prune=off").unwrap().prune,
+            Some(false)
+        );
+        assert_eq!(PlayerSpec::parse("full").unwrap().prune, None);
         // The engine's defaults: the learned weights, the quiescence horizon.
         let s = PlayerSpec::parse("full").unwrap();
         assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));
@@ -463,6 +485,10 @@ mod tests {
         assert!(
             e("full:book=/nonexistent.bin")
                 .starts_with("player \"full:book=/nonexistent.bin\": book /nonexistent.bin: ")
+        );
+        assert_eq!(
+            e("full:prune=yes"),
+            "player \"full:prune=yes\": prune must be on or off, not \"yes\""
         );
         assert_eq!(
             e("full:qplies=0"),

@@ -1,7 +1,7 @@
 //! One node of the main search: [`Searcher::negamax`].
 
 use crate::engine::quiescence::QJob;
-use crate::engine::score::{INFINITE, Score, is_decisive, win_at};
+use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{Batch, ONE_PLY, Searcher, plies_to_units};
 use crate::engine::tt::{Bound, pack_move, unpack_move};
@@ -93,6 +93,34 @@ impl Searcher {
 
         let capture_forced = moves[0].is_capture();
         let forced = moves.len() == 1;
+
+        // Reverse futility: far enough above beta near the horizon, with no capture
+        // forced, the node is taken to hold.
+        let pr = &self.config.pruning;
+        if !pv_node
+            && ply > 0
+            && excluded == 0
+            && !capture_forced
+            && !forced
+            && depth <= plies_to_units(pr.futility_depth)
+            && !is_decisive(beta)
+        {
+            let eval = self.evaluator.evaluate(pos, Some(moves.len()));
+            let plies = (depth / ONE_PLY).max(1);
+            if eval - pr.futility_margin * plies >= beta {
+                return Ok(eval);
+            }
+        }
+        let late_move_limit = if !pv_node
+            && ply > 0
+            && !capture_forced
+            && depth <= plies_to_units(pr.late_move_depth)
+        {
+            let plies = (depth / ONE_PLY).max(1) as usize;
+            pr.late_moves * plies * plies
+        } else {
+            usize::MAX
+        };
 
         if let Some(score) = self.try_null_move(
             pos,
@@ -230,6 +258,18 @@ impl Searcher {
         {
             let packed = pack_move(m);
             if skipped(m) {
+                continue;
+            }
+            if searched >= late_move_limit
+                && !gives_capture
+                && !ordering::is_special(*order_key)
+                && best > -WIN_BOUND
+            {
+                // Pruned: its quiescence job, if one was handed over, is given up.
+                if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
+                    let ticket = b.tickets.pop_front().expect("a ticket per batched move");
+                    self.horizon.cancel(&[ticket])?;
+                }
                 continue;
             }
             let singular_line = i < singular_moves;
