@@ -315,9 +315,9 @@ impl SearchConfig {
     }
 
     /// This configuration with every selective technique that can hide a shorter win
-    /// switched off (reductions, null moves, pruning): a full-width search, whose decided scores
-    /// are the shortest wins within its depth. The endgame solver stays as it is: its
-    /// wins are the shortest ones.
+    /// switched off (reductions, null moves, pruning): a full-width search, whose
+    /// decided scores are the shortest wins within its depth. The endgame solver stays
+    /// as it is: its wins are the shortest ones.
     pub fn full_width(mut self) -> Self {
         self.lmr.enabled = false;
         self.pruning = PruningConfig::off();
