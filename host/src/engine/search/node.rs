@@ -260,11 +260,10 @@ impl Searcher {
             if skipped(m) {
                 continue;
             }
-            if searched >= late_move_limit
-                && !gives_capture
-                && !ordering::is_special(*order_key)
-                && best > -WIN_BOUND
-            {
+            // A move late-move reductions and pruning may act on: it offers the
+            // opponent nothing to capture and is neither the table move nor a killer.
+            let selective = !gives_capture && !ordering::is_special(*order_key);
+            if selective && searched >= late_move_limit && best > -WIN_BOUND {
                 // Pruned: its quiescence job, if one was handed over, is given up.
                 if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
                     let ticket = b.tickets.pop_front().expect("a ticket per batched move");
@@ -309,11 +308,7 @@ impl Searcher {
                 // Late quiet moves that offer nothing to capture: a reduced search
                 // first.
                 let mut reduced = new_depth;
-                if reducing
-                    && searched >= full_moves
-                    && !gives_capture
-                    && !ordering::is_special(*order_key)
-                {
+                if reducing && selective && searched >= full_moves {
                     let mut r = self.reductions.get(depth, searched + 1);
                     if pv_node {
                         r -= ONE_PLY;
