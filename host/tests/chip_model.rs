@@ -20,11 +20,11 @@ fn check(chip: &mut Chip, pos: &Position) -> u32 {
     ours.sort();
     ours.dedup();
     assert_eq!(ours.len(), n, "duplicate moves in {}", pos.to_fen());
-    let mut theirs: Vec<String> = pos.legal_moves().iter().map(uci).collect();
+    let mut theirs: Vec<String> = pos.oracle_moves().iter().map(uci).collect();
     theirs.sort();
     assert_eq!(ours, theirs, "moves of {}", pos.to_fen());
     // Exact move values too (capture roles, en passant), not only UCI text.
-    let legal: HashSet<_> = pos.legal_moves().into_iter().collect();
+    let legal: HashSet<_> = pos.oracle_moves().into_iter().collect();
     assert!(
         moves.iter().all(|m| legal.contains(m)),
         "move values of {}",
@@ -51,10 +51,11 @@ fn random_games_agree_with_shakmaty_in_every_configuration() {
     let (mut ep, mut promo, mut captures) = (0, 0, 0);
     for pos in &positions {
         let b = board_of(pos);
-        ep +=
-            usize::from(b.ep_file.is_some() && pos.legal_moves().iter().any(|m| m.is_en_passant()));
-        promo += usize::from(pos.legal_moves().iter().any(|m| m.is_promotion()));
-        captures += usize::from(pos.legal_moves().iter().filter(|m| m.is_capture()).count() >= 3);
+        ep += usize::from(
+            b.ep_file.is_some() && pos.oracle_moves().iter().any(|m| m.is_en_passant()),
+        );
+        promo += usize::from(pos.oracle_moves().iter().any(|m| m.is_promotion()));
+        captures += usize::from(pos.oracle_moves().iter().filter(|m| m.is_capture()).count() >= 3);
     }
     assert!(
         ep >= 200 && promo >= 500 && captures >= 1500,

@@ -378,11 +378,13 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Searches `pos`, whose legal moves are `moves`.
+    /// Searches `pos`, whose legal move count and whether they are captures are
+    /// `mobility` (see [`Position::mobility`]): the moves themselves are listed only
+    /// where they are searched.
     fn search(
         &mut self,
         pos: &Position,
-        moves: &MoveList,
+        mobility: (usize, bool),
         mut alpha: Score,
         beta: Score,
         ply: usize,
@@ -391,15 +393,18 @@ impl Walk<'_> {
         if self.abort.spend(1) {
             return (0, None);
         }
-        if moves.is_empty() {
+        let (count, captures) = mobility;
+        if count == 0 {
             return (win_at(ply), None);
         }
         if pos.is_insufficient_material() {
             return (0, None);
         }
-        if !moves[0].is_capture() || ply >= self.horizon {
-            return (self.evaluator.evaluate(pos, Some(moves.len())), None);
+        if !captures || ply >= self.horizon {
+            return (self.evaluator.evaluate(pos, Some(count)), None);
         }
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
         let key = pos.zobrist();
         let mut first = 0;
         if let Some(hit) = self.table.probe(key, ply) {
@@ -410,7 +415,7 @@ impl Walk<'_> {
                     Bound::Upper => hit.score <= alpha,
                 };
                 if cut {
-                    return (hit.score, unpack_move(hit.packed_move, moves));
+                    return (hit.score, unpack_move(hit.packed_move, &moves));
                 }
             }
             first = hit.packed_move;
@@ -422,23 +427,23 @@ impl Walk<'_> {
         // Order: the stored best move, then the captures that leave the opponent the
         // fewest replies (measured on the bench positions: 4-10 times fewer nodes than
         // the generator's order; by piece kinds or by static evaluation is worse). The
-        // replies are kept and handed down, so that no position is generated twice.
-        let mut kids: Vec<(usize, Position, Move, MoveList)> = moves
+        // replies are counted, not listed, and the counts handed down.
+        let mut kids: Vec<(usize, Position, Move, (usize, bool))> = moves
             .iter()
             .map(|m| {
                 let child = pos.after(m);
-                let replies = child.legal_moves();
+                let replies = child.mobility();
                 let key = if pack_move(m) == first {
                     0
                 } else {
-                    1 + replies.len()
+                    1 + replies.0
                 };
                 (key, child, *m, replies)
             })
             .collect();
         kids.sort_by_key(|k| k.0);
         for (_, child, m, replies) in &kids {
-            let score = -self.search(child, replies, -beta, -alpha, ply + 1).0;
+            let score = -self.search(child, *replies, -beta, -alpha, ply + 1).0;
             if self.abort.fired() {
                 // Unfinished: nothing of it goes into the table.
                 return (0, None);
@@ -515,7 +520,7 @@ impl SoftwareQuiescence {
             nodes: 0,
             horizon: plies.map_or(usize::MAX, |p| ply.saturating_add(p)),
         };
-        let (score, best_move) = walk.search(pos, &pos.legal_moves(), alpha, beta, ply);
+        let (score, best_move) = walk.search(pos, pos.mobility(), alpha, beta, ply);
         QResult {
             score,
             nodes: walk.nodes,

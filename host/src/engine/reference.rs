@@ -325,7 +325,7 @@ pub fn emission_key(priorities: &Priorities, m: &Move) -> (u8, u8, u8, u8, u8) {
 
 /// The number of legal moves the opponent has after `m`.
 pub fn reply_count(pos: &Position, m: &Move) -> usize {
-    pos.after(m).legal_moves().len()
+    pos.after(m).mobility().0
 }
 
 impl Quiescence for ReferenceQuiescence {

@@ -182,7 +182,7 @@ impl Solver {
         let mut candidates: Vec<(usize, Move, Position)> = Vec::with_capacity(moves.len());
         for m in &moves {
             let child = pos.after(m);
-            let replies = child.legal_moves().len();
+            let replies = child.mobility().0;
             if replies == 0 || child.is_insufficient_material() {
                 continue;
             }
@@ -224,7 +224,7 @@ impl Solver {
         let mut replies: Vec<(usize, Move, Position)> = Vec::new();
         for r in &pos.legal_moves() {
             let next = pos.after(r);
-            let s_moves = next.legal_moves().len();
+            let s_moves = next.mobility().0;
             if s_moves == 0 {
                 continue;
             }

@@ -7,6 +7,7 @@
 //! no castling, pawns promote to queen, rook, bishop, knight or king, and a side with no
 //! pieces or no legal move wins.
 
+mod generate;
 pub mod movegen;
 
 use std::fmt;
@@ -243,13 +244,39 @@ impl Position {
 
     /// All legal moves. When any capture exists, only captures.
     pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// The legal moves as shakmaty's own antichess generator lists them: the rules
+    /// oracle, which the chip is tested against. [`Position::legal_moves`] gives the
+    /// same moves in the same order, faster (see `rules/generate.rs`).
+    pub fn oracle_moves(&self) -> MoveList {
         self.0.legal_moves()
+    }
+
+    /// [`Position::legal_moves`] into a list the caller holds (cleared first), which
+    /// spares hot loops the copy of a whole list on return.
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        generate::legal_moves(self.0.board(), self.turn(), self.ep(), moves);
+    }
+
+    /// The number of legal moves and whether they are captures (the side to move must
+    /// capture), without listing them.
+    pub fn mobility(&self) -> (usize, bool) {
+        generate::count(self.0.board(), self.turn(), self.ep())
     }
 
     /// True when the side to move must capture.
     pub fn capture_forced(&self) -> bool {
-        let moves = self.0.legal_moves();
-        moves.first().is_some_and(|m| m.is_capture())
+        self.mobility().1
+    }
+
+    /// The en-passant target square, if the last move was a double step (a capture
+    /// onto it exists only if a pawn attacks it).
+    fn ep(&self) -> Option<Square> {
+        self.0.ep_square(EnPassantMode::Always)
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
@@ -360,14 +387,9 @@ impl Position {
     /// uses it for both sides' mobility.
     pub fn legal_move_count_for(&self, color: Color) -> usize {
         if color == self.turn() {
-            return self.0.legal_moves().len();
+            return self.mobility().0;
         }
-        match self.0.clone().swap_turn() {
-            Ok(swapped) => swapped.legal_moves().len(),
-            // Antichess has no check, so swapping turns cannot fail; count none if the
-            // rules ever disagree.
-            Err(_) => 0,
-        }
+        generate::count(self.0.board(), color, None).0
     }
 
     /// The position with the other side to move and no en-passant right: a null move,

@@ -12,7 +12,8 @@ pub trait MoveGenerator {
     fn legal_moves(&mut self, pos: &Position) -> anyhow::Result<Vec<Move>>;
 }
 
-/// The software move generator: shakmaty's antichess rules.
+/// The software move generator: [`Position::legal_moves`] (shakmaty's moves, in its
+/// order).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Software;
 

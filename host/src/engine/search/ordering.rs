@@ -123,12 +123,12 @@ pub fn order(
         .iter()
         .map(|m| {
             let child = pos.after(m);
-            let replies = child.legal_moves();
+            let (replies, gives_capture) = child.mobility();
             let packed = pack_move(m);
             let key = if packed == table_move {
                 TABLE_MOVE
             } else if capture_forced {
-                -(replies.len() as i32)
+                -(replies as i32)
             } else if packed == killers[0] {
                 KILLER_1
             } else if packed == killers[1] {
@@ -139,8 +139,8 @@ pub fn order(
             Candidate {
                 key,
                 mv: *m,
-                gives_capture: replies.first().is_some_and(|r| r.is_capture()),
-                replies: replies.len(),
+                gives_capture,
+                replies,
                 child,
             }
         })
