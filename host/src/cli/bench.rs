@@ -271,7 +271,7 @@ fn bench_perft(depth: u32, runs: usize) -> anyhow::Result<u8> {
     let ours_nps = nodes as f64 / ours.as_secs_f64();
     println!("antichess perft {depth} from the start position: {nodes} nodes (measured, one core)");
     println!(
-        "  antichip (shakmaty, bulk counting): median {:>9.1} ms over {runs} runs = {:>6.1} M nodes/s",
+        "  antichip (bulk counting):           median {:>9.1} ms over {runs} runs = {:>6.1} M nodes/s",
         ours.as_secs_f64() * 1e3,
         ours_nps / 1e6
     );

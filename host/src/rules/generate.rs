@@ -285,4 +285,20 @@ mod tests {
         }
         assert!(promotions > 100, "{promotions} promotions");
     }
+
+    #[test]
+    fn perft_agrees_with_shakmaty_s() {
+        let mut positions = positions();
+        positions.truncate(40);
+        positions.push(Position::startpos());
+        for pos in &positions {
+            for depth in 0..=3 {
+                assert_eq!(
+                    crate::rules::perft(pos, depth),
+                    crate::rules::oracle_perft(pos, depth),
+                    "perft {depth} of {pos}"
+                );
+            }
+        }
+    }
 }

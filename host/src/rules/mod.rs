@@ -475,9 +475,22 @@ pub fn sorted_uci_moves(pos: &Position) -> Vec<String> {
     moves
 }
 
-/// Counts the leaf nodes of the legal-move tree to `depth` plies (bulk counting at the
-/// last ply).
+/// Counts the leaf nodes of the legal-move tree to `depth` plies, with the engine's
+/// move generator (bulk counting at the last ply: the moves are counted, not listed).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.mobility().0 as u64,
+        _ => pos
+            .legal_moves()
+            .iter()
+            .map(|m| perft(&pos.after(m), depth - 1))
+            .sum(),
+    }
+}
+
+/// [`perft`] with shakmaty's own generator: the rules oracle it is tested against.
+pub fn oracle_perft(pos: &Position, depth: u32) -> u64 {
     shakmaty::perft(&pos.0, depth)
 }
 
