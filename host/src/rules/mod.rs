@@ -6,6 +6,11 @@
 //! `shakmaty::variant::Antichess`: captures are compulsory, the king is an ordinary piece,
 //! no castling, pawns promote to queen, rook, bishop, knight or king, and a side with no
 //! pieces or no legal move wins.
+//!
+//! Moves are listed and counted by `generate`, which yields shakmaty's moves in
+//! shakmaty's order without the copies its generator makes; [`Position::oracle_moves`]
+//! and [`oracle_perft`] keep shakmaty's own generator, the oracle the chip and
+//! `generate` are tested against.
 
 mod generate;
 pub mod movegen;
