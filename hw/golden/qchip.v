@@ -81,33 +81,34 @@ module qchip (
   wire [5:0] _n67;
   wire [5:0] _n68;
   wire [2:0] _n69;
-  wire [11:0] _n70;
-  wire [10:0] _n71;
-  wire _n72;
-  wire [21:0] _n73;
+  wire _n70;
+  wire [11:0] _n71;
+  wire [10:0] _n72;
+  wire _n73;
   wire [21:0] _n74;
-  wire [15:0] _n75;
+  wire [21:0] _n75;
   wire [15:0] _n76;
-  wire [23:0] _n77;
+  wire [15:0] _n77;
   wire [23:0] _n78;
-  wire [353:0] _n79;
-  wire [31:0] _n80;
-  wire [70:0] _n81;
-  wire _n82;
+  wire [23:0] _n79;
+  wire [353:0] _n80;
+  wire [31:0] _n81;
+  wire [70:0] _n82;
   wire _n83;
-  wire [21:0] _n84;
-  wire _n85;
-  wire [5:0] _n86;
+  wire _n84;
+  wire [21:0] _n85;
+  wire _n86;
   wire [5:0] _n87;
-  wire [2:0] _n88;
-  wire [31:0] _n89;
+  wire [5:0] _n88;
+  wire [2:0] _n89;
   wire [31:0] _n90;
+  wire [31:0] _n91;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n96;
+  wire [5:0] _n97;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -122,15 +123,15 @@ module qchip (
   wire [15:0] _movegen_cycles;
   assign _n16 = load_we | start;
   assign prio_now = _n16 ? prio : prio_q;
-  assign done = _n82;
-  assign overflow = _n83;
-  assign score = _n84;
-  assign best_valid = _n85;
-  assign best_from = _n86;
-  assign best_to = _n87;
-  assign best_promo = _n88;
-  assign nodes = _n89;
-  assign cycles = _n90;
+  assign done = _n83;
+  assign overflow = _n84;
+  assign score = _n85;
+  assign best_valid = _n86;
+  assign best_from = _n87;
+  assign best_to = _n88;
+  assign best_promo = _n89;
+  assign nodes = _n90;
+  assign cycles = _n91;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
@@ -183,8 +184,8 @@ module qchip (
     .own_addr(_n35),
     .opp_addr(_n36),
     .pieces(_n37),
-    .own(_n75),
-    .opp(_n76)
+    .own(_n76),
+    .opp(_n77)
   );
   qchip_material material_sums (
     .clk(clk),
@@ -201,22 +202,23 @@ module qchip (
     .victim(_n43),
     .save(_n24),
     .restore(_n25),
-    .white(_n73),
-    .black(_n74)
+    .white(_n74),
+    .black(_n75)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
     .pieces(_n44),
-    .insufficient(_n72)
+    .insufficient(_n73)
   );
   qchip_mobility move_counter (
     .clk(clk),
     .rst(rst),
     .cap_counts(_n49),
     .quiet_counts(_n50),
-    .captures(_n70),
-    .quiets(_n71)
+    .any_capture(_n70),
+    .captures(_n71),
+    .quiets(_n72)
   );
   qchip_movelist move_lists (
     .clk(clk),
@@ -228,8 +230,8 @@ module qchip (
     .leaf_waddr(_n56),
     .leaf_wdata(_n57),
     .leaf_raddr(_n58),
-    .entry(_n77),
-    .leaf(_n78)
+    .entry(_n78),
+    .leaf(_n79)
   );
   qchip_stack frame_stack (
     .clk(clk),
@@ -237,7 +239,7 @@ module qchip (
     .waddr(_n60),
     .wdata(_n61),
     .raddr(_n62),
-    .frame(_n79)
+    .frame(_n80)
   );
   qchip_control controller (
     .clk(clk),
@@ -258,18 +260,19 @@ module qchip (
     .to_next(_n68),
     .promo_next_out(_n69),
     .pieces(_n44),
-    .captures(_n70),
-    .quiets(_n71),
-    .insufficient(_n72),
-    .white(_n73),
-    .black_mat(_n74),
-    .own(_n75),
-    .opp(_n76),
-    .entry(_n77),
-    .leaf(_n78),
-    .frame(_n79),
-    .hash(_n80),
-    .table_entry(_n81),
+    .any_capture(_n70),
+    .captures(_n71),
+    .quiets(_n72),
+    .insufficient(_n73),
+    .white(_n74),
+    .black_mat(_n75),
+    .own(_n76),
+    .opp(_n77),
+    .entry(_n78),
+    .leaf(_n79),
+    .frame(_n80),
+    .hash(_n81),
+    .table_entry(_n82),
     .gen_start(_n19),
     .gen_black(_n20),
     .gen_ep_valid(_n21),
@@ -310,21 +313,21 @@ module qchip (
     .table_we(_n45),
     .table_waddr(_n46),
     .table_wdata(_n47),
-    .done(_n82),
-    .overflow(_n83),
-    .score(_n84),
-    .best_valid(_n85),
-    .best_from(_n86),
-    .best_to(_n87),
-    .best_promo(_n88),
-    .nodes(_n89),
-    .cycles(_n90),
+    .done(_n83),
+    .overflow(_n84),
+    .score(_n85),
+    .best_valid(_n86),
+    .best_from(_n87),
+    .best_to(_n88),
+    .best_promo(_n89),
+    .nodes(_n90),
+    .cycles(_n91),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n96),
+    .count(_n97),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -332,7 +335,7 @@ module qchip (
   );
   qchip_hash hasher (
     .pieces(_n44),
-    .hash(_n80)
+    .hash(_n81)
   );
   qchip_table transpositions (
     .clk(clk),
@@ -340,7 +343,7 @@ module qchip (
     .waddr(_n46),
     .wdata(_n47),
     .raddr(_n48),
-    .entry(_n81)
+    .entry(_n82)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
@@ -349,6 +352,6 @@ module qchip (
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n96, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n97, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

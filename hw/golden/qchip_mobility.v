@@ -4,6 +4,7 @@ module qchip_mobility (
   input wire rst,
   input wire [383:0] cap_counts,
   input wire [319:0] quiet_counts,
+  output wire any_capture,
   output reg [11:0] captures,
   output reg [10:0] quiets
 );
@@ -261,6 +262,7 @@ module qchip_mobility (
   wire [10:0] _n511;
   wire [10:0] _n512;
   wire [10:0] _n513;
+  wire _n515;
   assign _n68 = {6'h00, cap_counts[5:0]};
   assign _n70 = {6'h00, cap_counts[11:6]};
   assign _n71 = _n68 + _n70;
@@ -515,6 +517,8 @@ module qchip_mobility (
   assign _n511 = _n487 + _n510;
   assign _n512 = _n464 + _n511;
   assign _n513 = _n417 + _n512;
+  assign _n515 = cap_counts != 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+  assign any_capture = _n515;
   initial captures = 12'h000;
   initial quiets = 11'h000;
   always @(posedge clk) begin

@@ -211,7 +211,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let saw = p.plies.trailing_zeros();
     let spw = saw + 1;
     let slw = slot_bits(p);
-    let ocw = (2 * p.list as u32 + 3).ilog2() + 1;
 
     let start = m.input("start", 1);
     let black_in = m.input("job_black", 1);
@@ -229,6 +228,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let next_to = m.input("to_next", 6);
     let next_promo = m.input("promo_next_out", 3);
     let pieces = m.input("pieces", 256);
+    let any_capture = m.input("any_capture", 1);
     let captures = m.input("captures", 12);
     let quiets = m.input("quiets", 11);
     let insufficient = m.input("insufficient", 1);
@@ -276,16 +276,27 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let job_tag = reg("job_tag", p.tag_bits);
     let sweep = reg("sweep", tiw);
     let value = reg("ret_value", sw);
-    let oc = reg("oc", ocw);
-    let mat_a = reg("mat_a", sw);
-    let insuff_a = reg("insuff_a", 1);
-    let mat_b = reg("mat_b", sw);
-    let kind_b = reg("kind_b", 2);
+    let next_r = reg("next_r", cw);
+    // The ordering pipeline (see the model's `Op`): the count of this cycle, the one
+    // whose cell counts are in, the one whose sums are in, the one whose own mobility
+    // term is in.
+    let op_valid: Vec<Signal> = (1..=4).map(|k| reg(&format!("op{k}_valid"), 1)).collect();
+    let op_other: Vec<Signal> = (1..=4).map(|k| reg(&format!("op{k}_other"), 1)).collect();
+    let op_index: Vec<Signal> = (1..=4).map(|k| reg(&format!("op{k}_index"), iw)).collect();
+    let op1_entry = reg("op1_entry", WORD);
+    let op2_entry = reg("op2_entry", WORD);
+    let op2_mat = reg("op2_material", sw);
+    let op3_mat = reg("op3_material", sw);
+    let op4_mat = reg("op4_material", sw);
+    let op3_insuff = reg("op3_insufficient", 1);
+    let op4_kind = reg("op4_kind", 2);
+    let partial = reg("partial", sw);
+    let partial_valid = reg("partial_valid", 1);
+    let bypass = reg("bypass", 1);
+    let last_index = reg("last_index", iw);
+    let last_leaf = reg("last_leaf", WORD);
     let forward = reg("forward", 1);
     let gen_entry = reg("gen_entry", WORD);
-    let last_pending = reg("last_pending", 1);
-    let forward_leaf = reg("forward_leaf", 1);
-    let last_leaf = reg("last_leaf", WORD);
     let nodes = reg("node_count", 32);
     let cycles = reg("cycle_count", 32);
     let cur_move = reg("cur_move", 12);
@@ -328,28 +339,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let slot = |i: Signal| concat(&[sp.bits(0..saw), i]);
     let n = ctx.count;
 
-    // Ordering: h = oc / 2; odd cycles make child h (or restore), even ones count.
-    let h = oc.bits(1..ocw).zext(ocw);
-    let odd = oc.bit(0);
-    let nw = n.zext(ocw);
-    let h_lt_n = h.lt(nw);
-    let h_eq_n = h.eq(nw);
-    let h_ge_1 = h.ne(0);
-    let h_ge_2 = h.ge(2u64);
-    let o_make = order & odd & h_lt_n;
-    let o_latch_a = order & odd & h_ge_1 & (h_lt_n | h_eq_n);
-    let o_value = order & odd & h_ge_2;
-    let o_count = order & !odd & h_ge_2;
-    let o_start_us = order & !odd & (h_lt_n | h_eq_n);
-    let o_read_next = order & !odd & h_lt_n;
-    let o_elect = (order & !odd & h.eq(nw + 1u64)).named("order_last");
-    // The child whose replies are counted now (even cycles): h - 2.
+    // Ordering, the third stage: the sums of a count are in. A child's replies give
+    // its key and kind; a quiet child's other side gives its opponent term.
+    let r3 = (op_valid[2] & !op_other[2]).named("order_replies_in");
     let key_now = saturate(legal, KEY_CAP, 4).named("key_now");
     let kind_now = mux(
         legal.eq(0),
         lit(ChildKind::Win as u64, 2),
         mux(
-            insuff_a,
+            op3_insuff,
             lit(ChildKind::Draw as u64, 2),
             mux(
                 captures.eq(0),
@@ -358,20 +356,32 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             ),
         ),
     );
-    let pending_leaf = concat(&[mat_b + own_value + opp_value, kind_b]).named("pending_leaf");
+    let w_kind = order & r3 & kind_now.ne(ChildKind::Quiet as u64);
+    let w_quiet = order & op_valid[2] & op_other[2] & partial_valid;
+    let leaf_we_order = (w_kind | w_quiet).named("order_leaf_we");
+    let order_leaf = mux(
+        w_quiet,
+        concat(&[partial + opp_value, lit(ChildKind::Quiet as u64, 2)]),
+        concat(&[lit(0, sw), kind_now]),
+    )
+    .named("order_leaf");
+    // The second stage: a child whose cells heard no capture is made again and counted
+    // for its other side; else the next child in the list is made.
+    let quiet2 = (op_valid[1] & !op_other[1] & !any_capture).named("order_quiet");
+    let r_make = !quiet2 & next_r.lt(n);
+    let o_make = (order & (quiet2 | r_make)).named("order_make");
+    let o_make_r = order & r_make;
+    let order_entry = Entry::pick(quiet2, Entry::of(op2_entry), rd_entry);
+    let o_read_next = o_make_r & (next_r + 1u64).lt(n);
+    let o_elect = (order & op_valid[2] & !op_valid[1] & !op_valid[0] & !next_r.lt(n))
+        .named("order_last");
 
     // The capture `Fetch` works on.
     let fetched = Entry::pick(forward, Entry::of(gen_entry), rd_entry);
-    let last = (n - 1u64).bits(0..iw);
-    let cur_is_last = ctx.cur.eq(last);
     let leaf_word = mux(
         !ctx.ordered,
         lit(0, WORD),
-        mux(
-            cur_is_last & (last_pending | forward_leaf),
-            mux(last_pending, pending_leaf, last_leaf),
-            rd_leaf,
-        ),
+        mux(bypass & ctx.cur.eq(last_index), last_leaf, rd_leaf),
     );
     let leaf_kind = leaf_word.bits(0..2);
     let leaf_value = leaf_word.bits(2..WORD);
@@ -408,11 +418,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let node_returns = applying & !continue_search;
 
     // The election: the unsearched capture with the fewest replies, first in the list.
-    // In ordering's last cycle the last child's key is the one being counted.
+    // In ordering's last cycle the key whose sums are in is not yet in its register.
     let keys_for: Vec<Signal> = (0..p.list)
         .map(|i| {
             let mine = mux(ret_state, rd_frame.keys[i], ctx.keys[i]);
-            mux(o_elect & last.eq(i as u64), key_now, mine)
+            mux(o_elect & r3 & op_index[2].eq(i as u64), key_now, mine)
         })
         .collect();
     let searched_for = ctx_in.searched;
@@ -629,7 +639,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tidx: ctx_in.tidx,
     };
     let with_keys: Vec<Signal> = (0..p.list)
-        .map(|i| mux(o_count & (h - 2u64).eq(i as u64), key_now, ctx.keys[i]))
+        .map(|i| mux(r3 & op_index[2].eq(i as u64), key_now, ctx.keys[i]))
         .collect();
     let ctx_order = Ctx {
         keys: with_keys,
@@ -680,33 +690,66 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Values, pipelines and flags.
     value.set_next(mux(start, lit(0, sw), ret_value));
     value.set_enable(start | returns);
-    oc.set_next(mux(gen_order, lit(1, ocw), oc + 1u64));
-    oc.set_enable(gen_order | order);
-    mat_a.set_next(material_of(!side));
-    mat_a.set_enable(o_latch_a);
-    insuff_a.set_next(insufficient);
-    insuff_a.set_enable(o_latch_a);
-    mat_b.set_next(mat_a);
-    mat_b.set_enable(o_count);
-    kind_b.set_next(kind_now);
-    kind_b.set_enable(o_count);
+    next_r.set_next(mux(gen_order, lit(0, cw), next_r + 1u64));
+    next_r.set_enable(gen_order | o_make_r);
+    // The pipeline moves on every ordering cycle; `Gen`'s last cycle empties it.
+    let next_op_valid = [o_make, op_valid[0], op_valid[1], op_valid[2]];
+    let next_op_other = [quiet2, op_other[0], op_other[1], op_other[2]];
+    let next_op_index = [
+        mux(quiet2, op_index[1], next_r.bits(0..iw)),
+        op_index[0],
+        op_index[1],
+        op_index[2],
+    ];
+    for k in 0..4 {
+        op_valid[k].set_next(!gen_order & next_op_valid[k]);
+        op_valid[k].set_enable(gen_order | order);
+        op_other[k].set_next(!gen_order & next_op_other[k]);
+        op_other[k].set_enable(gen_order | order);
+        op_index[k].set_next(mux(gen_order, lit(0, iw), next_op_index[k]));
+        op_index[k].set_enable(gen_order | order);
+    }
+    op1_entry.set_next(mux(gen_order | !o_make, lit(0, WORD), order_entry.word()));
+    op1_entry.set_enable(gen_order | order);
+    op2_entry.set_next(mux(gen_order, lit(0, WORD), op1_entry));
+    op2_entry.set_enable(gen_order | order);
+    op2_mat.set_next(mux(gen_order, lit(0, sw), material_of(!side)));
+    op2_mat.set_enable(gen_order | order);
+    op3_mat.set_next(mux(gen_order, lit(0, sw), op2_mat));
+    op3_mat.set_enable(gen_order | order);
+    op4_mat.set_next(mux(gen_order, lit(0, sw), op3_mat));
+    op4_mat.set_enable(gen_order | order);
+    op3_insuff.set_next(!gen_order & insufficient);
+    op3_insuff.set_enable(gen_order | order);
+    op4_kind.set_next(mux(
+        gen_order | !r3,
+        lit(ChildKind::Node as u64, 2),
+        kind_now,
+    ));
+    op4_kind.set_enable(gen_order | order);
+    // The fourth stage: a quiet child's material and own mobility term.
+    let partial_now = op_valid[3] & !op_other[3] & op4_kind.eq(ChildKind::Quiet as u64);
+    partial_valid.set_next(partial_now);
+    partial_valid.set_enable(order);
+    partial.set_next(op4_mat + own_value);
+    partial.set_enable(order & partial_now);
+    bypass.set_next(o_elect & leaf_we_order);
+    bypass.set_enable(o_elect | fetch);
+    last_index.set_next(op_index[2]);
+    last_index.set_enable(o_elect);
+    last_leaf.set_next(order_leaf);
+    last_leaf.set_enable(o_elect & leaf_we_order);
     forward.set_next(gen_single);
     forward.set_enable(gen_single | elect_now);
     gen_entry.set_next(gen_word);
     gen_entry.set_enable(gen_write);
-    last_pending.set_next(o_elect);
-    last_pending.set_enable(o_elect | fetch);
-    forward_leaf.set_next(leaf_child & last_pending & continue_search & elected.eq(last));
-    forward_leaf.set_enable(fetch);
-    last_leaf.set_next(pending_leaf);
-    last_leaf.set_enable(fetch & last_pending);
     nodes.set_next(mux(start, lit(1, 32), nodes + 1u64));
     nodes.set_enable(start | fetch);
     cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
     cycles.set_enable(start | go);
 
     // The move made: ordering's, or the descent's.
-    let made = Entry::pick(order, rd_entry, fetched);
+    let made = Entry::pick(order, order_entry, fetched);
     let making = o_make | descend;
     cur_move.set_next(concat(&[made.to, made.from]));
     cur_move.set_enable(making);
@@ -731,11 +774,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // To the generator: a start for a node's side (the job's, a descent's, ordering's
     // and a quiet node's other side), or a cycle.
     let child_side = !side;
-    let gen_start = start | s_quiet | descend | o_make | o_start_us;
+    let gen_start = start | s_quiet | descend | o_make;
     m.output("gen_start", gen_start);
     m.output(
         "gen_black",
-        mux(start, black_in, mux(o_start_us, side, child_side)),
+        mux(start, black_in, mux(order & quiet2, side, child_side)),
     );
     m.output("gen_ep_valid", start & ep_valid_in);
     m.output("gen_ep_file", ep_file_in);
@@ -759,7 +802,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         m.output(&format!("put_en{k}"), en);
     }
     m.output("save", gen_order);
-    m.output("restore", order & odd & h_ge_1);
+    m.output("restore", order);
     m.output("delta_en", writes);
     m.output("delta_neg", unmake);
     m.output("from_snap", o_make);
@@ -769,7 +812,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
 
     // Table reads: registered reads keep their address until the next one.
     let own_addr_q = reg("own_addr_q", 8);
-    let own_read = quiet_fv | o_count;
+    let own_read = quiet_fv | (order & r3);
     let own_addr = mux(own_read, table_index(quiets.zext(12)), own_addr_q);
     own_addr_q.set_next(own_addr);
     m.output("own_addr", own_addr);
@@ -781,7 +824,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let entry_idx = mux(
         gen_order,
         lit(0, iw),
-        mux(o_read_next, h.bits(0..iw), elected),
+        mux(o_read_next, (next_r + 1u64).bits(0..iw), elected),
     );
     // The read after a return is in the parent's list (one ply up).
     let parent_slot = concat(&[(sp - 1u64).bits(0..saw), entry_idx]);
@@ -796,11 +839,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     m.output("entry_we", gen_write);
     m.output("entry_waddr", slot(n.bits(0..iw)));
     m.output("entry_wdata", gen_word);
-    let leaf_we = o_value | (fetch & last_pending);
-    let leaf_idx = mux(fetch, last, (h - 2u64).bits(0..iw));
-    m.output("leaf_we", leaf_we);
-    m.output("leaf_waddr", slot(leaf_idx));
-    m.output("leaf_wdata", pending_leaf);
+    m.output("leaf_we", leaf_we_order);
+    m.output("leaf_waddr", slot(op_index[2]));
+    m.output("leaf_wdata", order_leaf);
     let frame_raddr_q = reg("frame_raddr_q", saw);
     let frame_read = returns & !at_root;
     let up = mux(ret_state, sp - 2u64, sp - 1u64).bits(0..saw);

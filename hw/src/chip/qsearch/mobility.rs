@@ -5,6 +5,8 @@
 //! ```text
 //!  cap_counts[383:0]   (6 bits per cell) --> captures[11:0]
 //!  quiet_counts[319:0] (5 bits per cell) --> quiets[10:0]
+//!  cap_counts                            --> any_capture (a cell heard a capture: the
+//!                                              cycle after the find-victim cycle)
 //! ```
 
 use crate::{HwError, Module, ModuleBuilder, Signal};
@@ -32,6 +34,7 @@ pub fn mobility() -> Result<Module, HwError> {
     c.set_next(sum(&cells(caps, 6), 12));
     let q = m.reg_reset("quiets", 11, 0);
     q.set_next(sum(&cells(quiets, 5), 11));
+    m.output("any_capture", caps.ne(0));
     m.output("captures", c);
     m.output("quiets", q);
     m.finish()

@@ -166,6 +166,7 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     ] {
         c.connect(port, g.output(port));
     }
+    c.connect("any_capture", mob.output("any_capture"));
     c.connect("captures", mob.output("captures"));
     c.connect("quiets", mob.output("quiets"));
     c.connect("insufficient", ins.output("insufficient"));

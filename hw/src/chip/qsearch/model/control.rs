@@ -1,7 +1,7 @@
 //! The controller of the quiescence engine: one method per state, deciding the clock
 //! edge of a running cycle (generator inputs, cell writes, memory ports, registers).
 
-use super::{Context, Edge, Entry, Leaf, NodeKind, QModel, TableEntry, WIN};
+use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
 use crate::chip::qsearch::{ChildKind, State};
@@ -200,7 +200,8 @@ impl QModel {
                 self.regs.ctx.ordered = true;
                 e.save = true;
                 e.read_entry = Some(self.slot(0));
-                self.regs.oc = 1;
+                self.regs.next_r = 0;
+                self.regs.ops = [Op::default(); 4];
                 self.regs.state = State::Order;
             }
         }
@@ -216,86 +217,112 @@ impl QModel {
         usize::from(self.regs.sp) * self.params.list + i
     }
 
-    /// Ordering: see the module documentation of `qsearch` for the cycle plan. `oc`
-    /// counts the cycles (the snapshot and the first read were cycle 0, the last of
-    /// `Gen`); child `j` is made at `2j + 1`, its replies are counted at `2j + 2` and its
-    /// other side at `2j + 3`, its key and kind are in at `2j + 4`, its value at
-    /// `2j + 5`.
+    /// Ordering: see the module documentation of `qsearch` for the cycle plan. Each
+    /// cycle makes a child over the snapshot and starts a find-victim cycle on it:
+    /// for its replies (children in list order), or, when the cells' counts of the
+    /// last cycle show that the child counted then has no capture, for its other side
+    /// (a quiet child's evaluation). Counts are summed two clocks after their cycle:
+    /// the key and kind then, a quiet child's own mobility term one clock later, its
+    /// opponent term with its second count. The cycle whose sums are the last ones
+    /// elects the first capture.
     fn order(&mut self, e: &mut Edge) {
-        let oc = usize::from(self.regs.oc);
-        let n = usize::from(self.regs.ctx.count);
-        let sp = self.regs.sp;
-        let us = self.side(sp);
-        if oc % 2 == 1 {
-            let j = (oc - 1) / 2;
-            if j < n {
-                let entry = self.regs.rd_entry;
-                // Restore the previous child and make this one in the same clock: the
-                // writes go over the snapshot.
-                e.restore = j > 0;
-                let snap = self.regs.snap_material;
+        let n = self.regs.ctx.count;
+        let us = self.side(self.regs.sp);
+        let [op1, op2, op3, op4] = self.regs.ops;
+        let (partial_valid, partial) = (self.regs.partial_valid, self.regs.partial);
+        // The fourth stage: a quiet child's own mobility term is in.
+        self.regs.partial_valid = op4.valid && !op4.other && op4.kind == ChildKind::Quiet;
+        if self.regs.partial_valid {
+            self.regs.partial = op4.material + i32::from(self.regs.own_rd);
+        }
+        // The third stage: the sums of a count are in.
+        let c = self.counts2();
+        let legal = c.legal();
+        let mut next4 = Op {
+            kind: ChildKind::Node,
+            ..op3
+        };
+        let mut written = None;
+        if op3.valid && !op3.other {
+            let kind = if legal == 0 {
+                ChildKind::Win
+            } else if op3.insufficient {
+                ChildKind::Draw
+            } else if c.captures == 0 {
+                ChildKind::Quiet
+            } else {
+                ChildKind::Node
+            };
+            self.regs.ctx.keys[usize::from(op3.index)] = legal.min(KEY_CAP) as u8;
+            e.read_own = Some(table_index(c.quiets));
+            next4.kind = kind;
+            if kind != ChildKind::Quiet {
+                written = Some(Leaf { kind, value: 0 });
+            }
+        } else if op3.valid && partial_valid {
+            let opp = self.opp_table[usize::from(table_index(legal))];
+            written = Some(Leaf {
+                kind: ChildKind::Quiet,
+                value: partial + i32::from(opp),
+            });
+        }
+        if let Some(leaf) = written {
+            e.write_leaf = Some((self.slot(usize::from(op3.index)), leaf));
+        }
+        // The second stage: a child without captures is counted again, for its other
+        // side; else the next child in the list is made.
+        let quiet = op2.valid && !op2.other && !self.any_capture1();
+        let snap = self.regs.snap_material;
+        let made = if quiet {
+            Some((op2.entry, true))
+        } else if self.regs.next_r < n {
+            Some((self.regs.rd_entry, false))
+        } else {
+            None
+        };
+        e.restore = true;
+        let mut next1 = Op::default();
+        match made {
+            Some((entry, other)) => {
                 let delta = self.make_delta(&entry);
                 e.material = Some([snap[0] + delta[0], snap[1] + delta[1]]);
                 e.puts = entry.make_writes();
                 self.regs.cur_move = (entry.from, entry.to);
-                e.inputs = self.gen_start(!us, None);
-            } else if j == n {
-                e.restore = true;
-                e.material = Some(self.regs.snap_material);
-            }
-            // Child j - 1's material and insufficient flag (its board is still on).
-            if j >= 1 && j - 1 < n {
-                self.regs.mat_a = self.material_for(!us);
-                self.regs.insuff_a = self.regs.insufficient;
-            }
-            // Child j - 2's other side has been counted: its value.
-            if j >= 2 && j - 2 < n {
-                e.write_leaf = Some((self.slot(j - 2), self.pending_leaf()));
-            }
-        } else {
-            let j = (oc - 2) / 2;
-            if j < n {
-                e.inputs = self.gen_start(us, None);
-                if j + 1 < n {
-                    e.read_entry = Some(self.slot(j + 1));
-                }
-            }
-            // Child j - 1's replies are counted: its key and kind.
-            if j >= 1 && j - 1 < n {
-                let c = self.counts2();
-                let legal = c.legal();
-                let kind = if legal == 0 {
-                    ChildKind::Win
-                } else if self.regs.insuff_a {
-                    ChildKind::Draw
-                } else if c.captures == 0 {
-                    ChildKind::Quiet
-                } else {
-                    ChildKind::Node
+                e.inputs = self.gen_start(if other { us } else { !us }, None);
+                next1 = Op {
+                    valid: true,
+                    other,
+                    index: if other { op2.index } else { self.regs.next_r },
+                    entry,
+                    ..Op::default()
                 };
-                self.regs.ctx.keys[j - 1] = legal.min(KEY_CAP) as u8;
-                e.read_own = Some(table_index(c.quiets));
-                self.regs.mat_b = self.regs.mat_a;
-                self.regs.kind_b = kind;
-                if j == n {
-                    // Every key is in: elect the first capture now. The last child's
-                    // value is summed (and written) in the `Fetch` that follows.
-                    self.next_capture(e);
-                    self.regs.last_pending = true;
-                    return;
+                if !other {
+                    self.regs.next_r += 1;
+                    if self.regs.next_r < n {
+                        e.read_entry = Some(self.slot(usize::from(self.regs.next_r)));
+                    }
                 }
             }
+            None => e.material = Some(snap),
         }
-        self.regs.oc += 1;
-    }
-
-    /// The leaf of the child in the last stage of the ordering pipeline: its kind, and
-    /// its material and mobility terms summed (its other side's count is in now).
-    fn pending_leaf(&self) -> Leaf {
-        let opp = self.opp_table[usize::from(table_index(self.counts2().legal()))];
-        Leaf {
-            kind: self.regs.kind_b,
-            value: self.regs.mat_b + i32::from(self.regs.own_rd) + i32::from(opp),
+        let next2 = Op {
+            material: self.material_for(!us),
+            ..op1
+        };
+        let next3 = Op {
+            insufficient: self.regs.insufficient,
+            ..op2
+        };
+        self.regs.ops = [next1, next2, next3, next4];
+        if op3.valid && !op2.valid && !op1.valid && made.is_none() {
+            // The last sums are in: elect the first capture. A leaf written in this
+            // clock is not yet in the `Fetch`'s read.
+            self.regs.bypass = written.is_some();
+            self.regs.last_index = op3.index;
+            if let Some(leaf) = written {
+                self.regs.last_leaf = leaf;
+            }
+            self.next_capture(e);
         }
     }
 
@@ -322,21 +349,10 @@ impl QModel {
         } else {
             self.regs.rd_entry
         };
-        let n = usize::from(self.regs.ctx.count);
-        let last = n.saturating_sub(1);
-        // The last ordered child's leaf is summed in the first `Fetch` after ordering
-        // and written then; a read of it in that same clock sees the old word, so the
-        // `Fetch` after it takes it from `last_leaf`.
-        let pending = std::mem::take(&mut self.regs.last_pending);
-        let forwarded = std::mem::take(&mut self.regs.forward_leaf);
-        if pending {
-            let leaf = self.pending_leaf();
-            e.write_leaf = Some((self.slot(last), leaf));
-            self.regs.last_leaf = leaf;
-        }
+        let bypass = std::mem::take(&mut self.regs.bypass);
         let leaf = if !self.regs.ctx.ordered {
             Leaf::default()
-        } else if usize::from(self.regs.ctx.cur) == last && (pending || forwarded) {
+        } else if bypass && self.regs.ctx.cur == self.regs.last_index {
             self.regs.last_leaf
         } else {
             self.regs.rd_leaf
@@ -357,9 +373,6 @@ impl QModel {
             Some(v) => {
                 self.stats.add(kind, 1, 1);
                 self.after_child(-v, entry, e);
-                self.regs.forward_leaf = pending
-                    && self.regs.state == State::Fetch
-                    && usize::from(self.regs.ctx.cur) == last;
             }
             None => {
                 self.stats.add(NodeKind::Capture, 1, 0);

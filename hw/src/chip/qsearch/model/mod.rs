@@ -115,6 +115,26 @@ pub struct Leaf {
     pub value: i32,
 }
 
+/// A count in the ordering pipeline: which child, and which side of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Op {
+    /// A count is in this stage.
+    pub valid: bool,
+    /// The count is of the other side of a quiet child (its evaluation's opponent
+    /// term), not of the child's replies.
+    pub other: bool,
+    /// The child's index in the list.
+    pub index: u8,
+    /// The child as made.
+    pub entry: Entry,
+    /// The child's material (its side to move's view), from the second stage on.
+    pub material: i32,
+    /// The child has insufficient material, from the third stage on.
+    pub insufficient: bool,
+    /// The child's kind, in the fourth stage.
+    pub kind: ChildKind,
+}
+
 /// A node's context: its window, its best so far, its list's state, and the capture it
 /// is searching (the move to unmake on return).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -272,22 +292,24 @@ pub struct QRegs {
     pub forward: bool,
     /// The capture `Gen` wrote last.
     pub gen_entry: Entry,
-    /// The last ordered child's value is summed in the coming `Fetch`.
-    pub last_pending: bool,
-    /// The coming `Fetch` takes the last child's leaf from `last_leaf`.
-    pub forward_leaf: bool,
-    /// The last ordered child's leaf, as written.
+    /// Ordering: the next capture to make for its reply count.
+    pub next_r: u8,
+    /// Ordering pipeline: the child counted in this cycle (made at the last edge), the
+    /// one whose cell counts are in, the one whose sums are in, the one whose
+    /// mobility-table read is in.
+    pub ops: [Op; 4],
+    /// A quiet child's material and own mobility term, summed while its other side is
+    /// counted.
+    pub partial: i32,
+    /// `partial` is a quiet child's (its other side's count comes in the next cycle).
+    pub partial_valid: bool,
+    /// The coming `Fetch` takes the leaf of child `last_index` from `last_leaf` (written
+    /// in ordering's last cycle, when the `Fetch`'s read was issued).
+    pub bypass: bool,
+    /// See `bypass`.
+    pub last_index: u8,
+    /// See `bypass`.
     pub last_leaf: Leaf,
-    /// Ordering cycle.
-    pub oc: u8,
-    /// Ordering pipeline: a child's material and insufficient flag.
-    pub mat_a: i32,
-    /// See `mat_a`.
-    pub insuff_a: bool,
-    /// Ordering pipeline: the child's material and kind one step on.
-    pub mat_b: i32,
-    /// See `mat_b`.
-    pub kind_b: ChildKind,
     /// The move made last (ordering's or a descent's): from, to.
     pub cur_move: (u8, u8),
     /// Nodes visited.
@@ -395,14 +417,13 @@ impl QModel {
                 own_rd: 0,
                 forward: false,
                 gen_entry: Entry::default(),
-                last_pending: false,
-                forward_leaf: false,
+                next_r: 0,
+                ops: [Op::default(); 4],
+                partial: 0,
+                partial_valid: false,
+                bypass: false,
+                last_index: 0,
                 last_leaf: Leaf::default(),
-                oc: 0,
-                mat_a: 0,
-                insuff_a: false,
-                mat_b: 0,
-                kind_b: ChildKind::Node,
                 cur_move: (0, 0),
                 nodes: 0,
                 cycles: 0,
@@ -454,6 +475,15 @@ impl QModel {
             .as_ref()
             .map(|(b, p)| move_counts_on(b, p))
             .unwrap_or_default()
+    }
+
+    /// Whether a cell heard a capture in the last find-victim cycle (its counts, one
+    /// clock before they are summed).
+    pub fn any_capture1(&self) -> bool {
+        self.regs
+            .counts1
+            .as_ref()
+            .is_some_and(|(b, p)| move_counts_on(b, p).captures > 0)
     }
 
     /// Material change of making `entry`: the placed piece in, the moving piece and
