@@ -72,7 +72,7 @@ module qchip (
   wire [9:0] _n58;
   wire _n59;
   wire [4:0] _n60;
-  wire [353:0] _n61;
+  wire [359:0] _n61;
   wire [4:0] _n62;
   wire _n63;
   wire _n64;
@@ -91,7 +91,7 @@ module qchip (
   wire [15:0] _n77;
   wire [23:0] _n78;
   wire [23:0] _n79;
-  wire [353:0] _n80;
+  wire [359:0] _n80;
   wire [31:0] _n81;
   wire [70:0] _n82;
   wire _n83;

@@ -3,7 +3,7 @@
 //! plain operators of the builder, so every back end (simulator, Verilog) sees ordinary
 //! logic.
 
-use crate::{Signal, any, concat};
+use crate::{Signal, any, concat, mux};
 
 /// The bitwise OR of same-width signals, as a balanced tree.
 pub fn or_all(parts: &[Signal]) -> Signal {
@@ -50,32 +50,37 @@ pub fn encode(onehot: &[Signal]) -> Signal {
     concat(&bits)
 }
 
-/// The first of `alive` cells with the highest priority (`prio`, all of one width):
-/// the one-hot grant and whether any cell is alive. A flat election: each priority
-/// bit, from the top, keeps the alive cells that have it set if any has; then the
-/// first survivor wins.
-pub fn elect_first(alive: &[Signal], prio: &[Signal]) -> (Vec<Signal>, Signal) {
-    let n = alive.len();
-    let present = any(alive);
-    let mut alive = alive.to_vec();
-    let width = prio.first().map_or(0, |p| p.width());
-    for b in (0..width).rev() {
-        let bits: Vec<Signal> = (0..n).map(|i| alive[i] & prio[i].bit(b)).collect();
-        let any_b = any(&bits);
-        alive = (0..n)
-            .map(|i| alive[i] & (prio[i].bit(b) | !any_b))
+/// The first of `alive` cells with the highest priority (`prio`, all of one width), as
+/// a tournament: the cells meet in pairs, the winners of pairs in pairs, and so on, the
+/// lower-numbered side winning ties, so that the depth grows with the logarithm of the
+/// number of cells (one comparator and one multiplexer a round). Returns the winner's
+/// index (0 when none is alive) and whether any cell is alive. The number of cells is a
+/// power of two, at least 2.
+pub fn elect_tree(alive: &[Signal], prio: &[Signal]) -> (Signal, Signal) {
+    assert!(alive.len().is_power_of_two() && alive.len() >= 2 && prio.len() == alive.len());
+    // (alive, priority, index within the group: None for a single cell)
+    let mut level: Vec<(Signal, Signal, Option<Signal>)> = alive
+        .iter()
+        .zip(prio)
+        .map(|(a, p)| (*a, *p, None))
+        .collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|pair| {
+                let ((a_alive, a_prio, a_index), (b_alive, b_prio, b_index)) =
+                    (pair[0].clone(), pair[1].clone());
+                let take_b = b_alive & (!a_alive | b_prio.gt(a_prio));
+                let index = match (a_index, b_index) {
+                    (Some(ai), Some(bi)) => concat(&[take_b, mux(take_b, bi, ai)]),
+                    _ => take_b,
+                };
+                (a_alive | b_alive, mux(take_b, b_prio, a_prio), Some(index))
+            })
             .collect();
     }
-    let grant = (0..n)
-        .map(|i| {
-            if i == 0 {
-                alive[0]
-            } else {
-                alive[i] & !any(&alive[..i])
-            }
-        })
-        .collect();
-    (grant, present)
+    let (present, _, index) = level.remove(0);
+    (index.expect("two cells or more"), present)
 }
 
 /// `a > b` for two's complement values of one width.

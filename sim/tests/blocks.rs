@@ -203,3 +203,55 @@ fn skipped_evaluations_never_show_stale_values() {
         mq = ov;
     }
 }
+
+/// The tournament election on 32 cells with 5-bit priorities, against the first of the
+/// highest in plain Rust.
+#[test]
+fn tree_election_picks_the_first_of_the_highest() {
+    let m = hw::ModuleBuilder::new("elect32");
+    let alive_bus = m.input("alive", 32);
+    let prio_bus = m.input("prio", 160);
+    let alive: Vec<hw::Signal> = (0..32).map(|i| alive_bus.bit(i)).collect();
+    let prio: Vec<hw::Signal> = (0..32).map(|i| prio_bus.bits(5 * i..5 * i + 5)).collect();
+    let (index, present) = hw::gates::elect_tree(&alive, &prio);
+    m.output("index", index);
+    m.output("present", present);
+    let module = m.finish().unwrap();
+    let mut s = Simulator::new(&module).unwrap();
+    let (a_in, p_in, index, present) = (
+        s.input("alive").unwrap(),
+        s.input("prio").unwrap(),
+        s.output("index").unwrap(),
+        s.output("present").unwrap(),
+    );
+    let mut rng = fastrand::Rng::with_seed(3);
+    for k in 0..20_000 {
+        let a = match k % 4 {
+            0 => 0,
+            1 => 1u64 << rng.u32(0..32),
+            _ => rng.u64(..) & rng.u64(..) & 0xffff_ffff,
+        };
+        // Few distinct priorities, so that ties are common.
+        let spread = if k % 2 == 0 { 4 } else { 32 };
+        let p: Vec<u64> = (0..32).map(|_| rng.u64(0..spread)).collect();
+        let mut words = [0u64; 3];
+        for (i, v) in p.iter().enumerate() {
+            let at = 5 * i;
+            words[at / 64] |= v << (at % 64);
+            if at % 64 > 59 {
+                words[at / 64 + 1] |= v >> (64 - at % 64);
+            }
+        }
+        s.set(a_in, a);
+        s.set_bits(p_in, &hw::Bits::from_words(&words, 160));
+        let want = (0..32)
+            .filter(|&i| a >> i & 1 == 1)
+            .max_by_key(|&i| (p[i], std::cmp::Reverse(i)));
+        assert_eq!(s.get(present), u64::from(want.is_some()));
+        assert_eq!(
+            s.get(index),
+            want.unwrap_or(0) as u64,
+            "alive {a:#x} prio {p:?}"
+        );
+    }
+}

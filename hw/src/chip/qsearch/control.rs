@@ -20,7 +20,7 @@
 //! ```
 
 use crate::chip::types::{EMPTY, PAWN, PROMOTION_ORDER};
-use crate::gates::{encode, ge_signed, gt_signed, or_all, saturate, sext};
+use crate::gates::{ge_signed, gt_signed, or_all, saturate, sext};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
 
 use super::interface::{DebugSignals, OutputSignals, SCORE_BITS};
@@ -173,8 +173,15 @@ impl Ctx {
     }
 }
 
-/// Width of a stack frame for these parameters.
+/// Width of a stack frame for these parameters: the node's context, and the capture
+/// to search after the one it descended into (elected when it descended, so that a
+/// return need not elect from the frame it reads back).
 pub fn frame_bits(p: Params) -> u32 {
+    context_bits(p) + 1 + p.list.trailing_zeros()
+}
+
+/// Width of a node's context.
+fn context_bits(p: Params) -> u32 {
     let iw = p.list.trailing_zeros();
     3 * SCORE_BITS
         + 1
@@ -307,7 +314,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let out_best = reg("out_best", 15);
     let out_nodes = reg("out_nodes", 32);
     let out_cycles = reg("out_cycles", 32);
-    let rd_frame = Ctx::of(rd_frame_word, &ctx);
+    let rd_frame = Ctx::of(rd_frame_word.bits(0..context_bits(p)), &ctx);
+    let rd_next_valid = rd_frame_word.bit(context_bits(p));
+    let rd_next = rd_frame_word.bits(context_bits(p) + 1..frame_bits(p));
 
     let st = |s: State| state.eq(s as u64);
     let running = !(st(State::Idle) | st(State::Done) | st(State::Overflow));
@@ -373,8 +382,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let o_make_r = order & r_make;
     let order_entry = Entry::pick(quiet2, Entry::of(op2_entry), rd_entry);
     let o_read_next = o_make_r & (next_r + 1u64).lt(n);
-    let o_elect = (order & op_valid[2] & !op_valid[1] & !op_valid[0] & !next_r.lt(n))
-        .named("order_last");
+    let o_elect =
+        (order & op_valid[2] & !op_valid[1] & !op_valid[0] & !next_r.lt(n)).named("order_last");
 
     // The capture `Fetch` works on.
     let fetched = Entry::pick(forward, Entry::of(gen_entry), rd_entry);
@@ -406,38 +415,46 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let applied_move = concat(&[applied_entry.promo, applied_entry.to, applied_entry.from]);
     let new_bm_valid = better | ctx_in.bm_valid;
     let new_bm = mux(better, applied_move, ctx_in.bm);
-    let all_mask = |count: Signal| -> Signal {
-        let bits: Vec<Signal> = (0..p.list as u64).map(|i| count.gt(lit(i, cw))).collect();
-        concat_lsb_first(&bits)
-    };
-    let remaining = (ctx_in.searched & all_mask(ctx_in.count))
-        .ne(all_mask(ctx_in.count))
-        .named("remaining");
-    let applying = leaf_child | ret_state;
-    let continue_search = applying & !cutoff & remaining;
-    let node_returns = applying & !continue_search;
-
-    // The election: the unsearched capture with the fewest replies, first in the list.
-    // In ordering's last cycle the key whose sums are in is not yet in its register.
+    // The election, on the registered context: the unsearched capture with the fewest
+    // replies, first in the list (the table's move before all). In ordering's last
+    // cycle the key whose sums are in is not yet in its register. A node that descends
+    // pushes the election of its next capture with its context, and a return takes it
+    // from the frame it reads back.
     let keys_for: Vec<Signal> = (0..p.list)
         .map(|i| {
-            let mine = mux(ret_state, rd_frame.keys[i], ctx.keys[i]);
-            mux(o_elect & r3 & op_index[2].eq(i as u64), key_now, mine)
+            mux(
+                o_elect & r3 & op_index[2].eq(i as u64),
+                key_now,
+                ctx.keys[i],
+            )
         })
         .collect();
-    let searched_for = ctx_in.searched;
     let live: Vec<Signal> = (0..p.list)
-        .map(|i| !searched_for.bit(i as u32) & ctx_in.count.gt(lit(i as u64, cw)))
+        .map(|i| !ctx.searched.bit(i as u32) & ctx.count.gt(lit(i as u64, cw)))
         .collect();
     let prio: Vec<Signal> = keys_for
         .iter()
         .enumerate()
-        .map(|(i, k)| concat(&[ctx_in.tidx_valid & ctx_in.tidx.eq(i as u64), !*k]))
+        .map(|(i, k)| concat(&[ctx.tidx_valid & ctx.tidx.eq(i as u64), !*k]))
         .collect();
-    let (grant, _) = crate::gates::elect_first(&live, &prio);
-    let elected = encode(&grant).named("elected");
+    let (elected_here, any_live) = crate::gates::elect_tree(&live, &prio);
+    let elected_here = elected_here.named("elected_here");
+    let grant: Vec<Signal> = (0..p.list)
+        .map(|i| any_live & elected_here.eq(i as u64))
+        .collect();
+    let remaining = mux(ret_state, rd_next_valid, any_live).named("remaining");
+    let elected = mux(ret_state, rd_next, elected_here).named("elected");
+    let next_hot: Vec<Signal> = (0..p.list).map(|i| rd_next.eq(i as u64)).collect();
+    let searched_elected = mux(
+        ret_state,
+        rd_frame.searched | concat_lsb_first(&next_hot),
+        ctx.searched | concat_lsb_first(&grant),
+    )
+    .named("searched_next");
+    let applying = leaf_child | ret_state;
+    let continue_search = applying & !cutoff & remaining;
+    let node_returns = applying & !continue_search;
     let elect_now = continue_search | o_elect;
-    let searched_elected = (searched_for | concat_lsb_first(&grant)).named("searched_next");
 
     // Gen: each capture in the clock it is emitted.
     let piece_at = |sq: Signal| -> Signal {
@@ -852,7 +869,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     m.output("frame_waddr", sp.bits(0..saw));
     let mut parent = ctx.clone();
     parent.child = fetched.word();
-    m.output("frame_wdata", parent.word());
+    m.output(
+        "frame_wdata",
+        concat_lsb_first(&[parent.word(), any_live, elected_here]),
+    );
 
     // The transposition table: read at Enter, written when a node with captures
     // returns (its score, bound and best move) and by the sweep.

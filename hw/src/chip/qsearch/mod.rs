@@ -32,20 +32,26 @@
 //! # Cycles of a node
 //!
 //! After the move into it is made (and the generator started for its side, in the same
-//! clock): `Enter` (find-victim: the cells count), `Second` (restricted find-attacker),
-//! `Decide` (flags and counts are in): no legal move, insufficient material, quiet, or
-//! captures. A quiet node starts the generator for the other side (without en passant)
-//! to count its moves: `QuietFv`, `QuietWait`, `QuietOpp`, `QuietEval`, then returns
-//! the evaluation. A node with captures lets the generator emit them into its list
-//! (`Gen`, about 1.5 cycles per capture). With two or more captures, `Order` makes each
-//! capture (restoring the previous one from the snapshot in the same clock) and runs
-//! two find-victim cycles on the child: the opponent's replies (the ordering key,
-//! capped at 15; zero replies is a win for the opponent) and, for a quiet child, both
-//! move counts of its evaluation; a child that is a leaf is thereby searched without
-//! being entered. Then `Select` elects the unsearched capture with the fewest replies
-//! (first in emission order among equals), `Fetch` reads it and either takes a leaf
-//! child's value or descends (make, start, push the context). `Return0`/`Return1` pop
-//! the context, unmake the move and apply the child's score.
+//! clock): `Enter` (find-victim: the cells count), `Second` (restricted find-attacker;
+//! the victims and targets of the first cycle are in, so the node is known): no legal
+//! move, insufficient material, quiet, or captures. A quiet node starts the generator
+//! for the other side (without en passant) to count its moves: `QuietFv`, `QuietWait`,
+//! `QuietEval`, which returns the evaluation. A node with captures lets the generator
+//! emit them into its list (`Gen`, about 1.5 cycles per capture). With two or more
+//! captures, `Order` makes the captures one per clock over the snapshot (restoring the
+//! last one in the same clock) and runs a find-victim cycle on each child for the
+//! opponent's replies (the ordering key, capped at 15; zero replies is a win for the
+//! opponent). The clock after a child's find-victim cycle the cells' registered counts
+//! say whether it heard a capture (`any_capture`); a child without one is made again in
+//! the next clock and counted for its other side, the second term of its evaluation.
+//! So a capture costs one ordering cycle and a quiet child two, and a child that is a
+//! leaf is searched without being entered. A four-stage pipeline carries which child
+//! and which side each count is of: the count, the cells' counts, the sums (the key and
+//! the kind), the own mobility term (a quiet child's value is complete with its second
+//! count's sums). The cycle in which the last sums are in elects the unsearched capture
+//! with the fewest replies (first in emission order among equals); `Fetch` reads it and
+//! either takes a leaf child's value or descends (make, start, push the context), and
+//! `Return` pops the context, unmakes the move and applies the child's score.
 //!
 //! The order of the search is therefore the emission order stably sorted by the
 //! opponent's reply count capped at 15: the software reference
