@@ -7,7 +7,7 @@ use host::chip::{Chip, board_of};
 use host::positions::corpus::random_positions;
 use host::positions::random::random_placements;
 use host::rules::movegen::perft_with;
-use host::rules::{Position, uci};
+use host::rules::{Position, sorted_uci};
 use hw::chip::movegen::model::Model;
 use hw::chip::types::{Config, Priorities, Shortcuts};
 
@@ -15,14 +15,11 @@ fn check(chip: &mut Chip, pos: &Position) -> u32 {
     let (moves, cycles) = chip
         .generate(pos)
         .unwrap_or_else(|e| panic!("{}: {e}", pos.to_fen()));
-    let mut ours: Vec<String> = moves.iter().map(uci).collect();
+    let mut ours = sorted_uci(&moves);
     let n = ours.len();
-    ours.sort();
     ours.dedup();
     assert_eq!(ours.len(), n, "duplicate moves in {}", pos.to_fen());
-    let mut theirs: Vec<String> = pos.oracle_moves().iter().map(uci).collect();
-    theirs.sort();
-    assert_eq!(ours, theirs, "moves of {}", pos.to_fen());
+    assert_eq!(ours, sorted_uci(&pos.oracle_moves()), "moves of {}", pos.to_fen());
     // Exact move values too (capture roles, en passant), not only UCI text.
     let legal: HashSet<_> = pos.oracle_moves().into_iter().collect();
     assert!(

@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use host::chip::{Chip, board_of};
 use host::engine::solver::{Solver, Verdict};
-use host::rules::{Move, Position, san, uci};
+use host::rules::{Move, Position, san, sorted_uci, uci};
 use hw::chip::movegen::generator::generator;
 use hw::chip::types::{Config, Shortcuts};
 use testbench::chip::movegen::stimulus as movegen_stimulus;
@@ -175,11 +175,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
 }
 
 fn same_moves(pos: &Position, moves: &[Move]) -> bool {
-    let mut chip: Vec<String> = moves.iter().map(uci).collect();
-    chip.sort_unstable();
-    let mut oracle: Vec<String> = pos.oracle_moves().iter().map(uci).collect();
-    oracle.sort_unstable();
-    chip == oracle
+    sorted_uci(moves) == sorted_uci(&pos.oracle_moves())
 }
 
 fn per_move(cycles: u32, moves: usize) -> String {

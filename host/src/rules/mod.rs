@@ -475,9 +475,14 @@ pub fn san(pos: &Position, m: &Move) -> String {
 
 /// The legal moves of a position in UCI notation, sorted as byte strings.
 pub fn sorted_uci_moves(pos: &Position) -> Vec<String> {
-    let mut moves: Vec<String> = pos.legal_moves().iter().map(uci).collect();
-    moves.sort_unstable();
-    moves
+    sorted_uci(&pos.legal_moves())
+}
+
+/// Moves in UCI notation, sorted as byte strings (a move list compared as a set).
+pub fn sorted_uci(moves: &[Move]) -> Vec<String> {
+    let mut uci: Vec<String> = moves.iter().map(uci).collect();
+    uci.sort_unstable();
+    uci
 }
 
 /// Counts the leaf nodes of the legal-move tree to `depth` plies, with the engine's

@@ -47,8 +47,9 @@ impl QModel {
             State::QuietWait => self.regs.state = State::QuietEval,
             State::QuietEval => {
                 // The other side's counts (the find-victim cycle of QuietFv).
+                let legal = self.counts2().legal();
+                let opp = self.opp_table[usize::from(table_index(legal))];
                 let r = &self.regs;
-                let opp = self.opp_table[usize::from(table_index(self.counts2().legal()))];
                 let value =
                     self.material_for(self.side(r.sp)) + i32::from(r.own_rd) + i32::from(opp);
                 self.ret(value, e);

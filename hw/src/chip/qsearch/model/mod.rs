@@ -268,6 +268,9 @@ pub struct QRegs {
     pub counts1: Option<(Board, Planes)>,
     /// Their sum, one edge later.
     pub counts2: Option<(Board, Planes)>,
+    /// The sums of `counts1` and `counts2` once the model has computed them (a cache of
+    /// the model's, not chip state).
+    pub sums: [Option<MoveCounts>; 2],
     /// Insufficient material on the board of the last cycle.
     pub insufficient: bool,
     /// Material term for White to move and for Black to move.
@@ -405,6 +408,7 @@ impl QModel {
                 value: 0,
                 counts1: None,
                 counts2: None,
+                sums: [None; 2],
                 insufficient: false,
                 material: [0; 2],
                 snap_material: [0; 2],
@@ -469,21 +473,22 @@ impl QModel {
     }
 
     /// The counts summed two clocks after a find-victim cycle.
-    pub fn counts2(&self) -> MoveCounts {
-        self.regs
-            .counts2
-            .as_ref()
-            .map(|(b, p)| move_counts_on(b, p))
-            .unwrap_or_default()
+    pub fn counts2(&mut self) -> MoveCounts {
+        let r = &mut self.regs;
+        if r.sums[1].is_none() {
+            r.sums[1] = r.counts2.as_ref().map(|(b, p)| move_counts_on(b, p));
+        }
+        r.sums[1].unwrap_or_default()
     }
 
     /// Whether a cell heard a capture in the last find-victim cycle (its counts, one
     /// clock before they are summed).
-    pub fn any_capture1(&self) -> bool {
-        self.regs
-            .counts1
-            .as_ref()
-            .is_some_and(|(b, p)| move_counts_on(b, p).captures > 0)
+    pub fn any_capture1(&mut self) -> bool {
+        let r = &mut self.regs;
+        if r.sums[0].is_none() {
+            r.sums[0] = r.counts1.as_ref().map(|(b, p)| move_counts_on(b, p));
+        }
+        r.sums[0].is_some_and(|c| c.captures > 0)
     }
 
     /// Material change of making `entry`: the placed piece in, the moving piece and
@@ -665,6 +670,7 @@ impl QModel {
             self.regs.own_rd = self.own_table[usize::from(n)];
         }
         self.regs.counts2 = self.regs.counts1;
+        self.regs.sums = [None, self.regs.sums[0]];
         let g = &self.generator.regs;
         self.regs.counts1 = (g.phase == Phase::First).then_some((g.board, g.planes));
         self.regs.insufficient = Self::insufficient_on(&g.planes);
