@@ -177,6 +177,9 @@ pub struct Snapshot {
     pub victim_priority: [u8; 64],
     /// Attacker priority registers.
     pub attacker_priority: [u8; 64],
+    /// The piece registers as bitboards (the model's view of `squares`, kept so that a
+    /// restore need not recompute it).
+    pub planes: Planes,
 }
 
 impl Default for Snapshot {
@@ -185,6 +188,12 @@ impl Default for Snapshot {
             squares: [0; 64],
             victim_priority: [0; 64],
             attacker_priority: [0; 64],
+            planes: {
+                // Every register 0: every square vacant.
+                let mut code = [0; 16];
+                code[0] = u64::MAX;
+                Planes { code }
+            },
         }
     }
 }
@@ -323,6 +332,7 @@ impl Model {
             squares: r.board.squares,
             victim_priority: r.cell_victim_priority,
             attacker_priority: r.cell_attacker_priority,
+            planes: r.planes,
         }
     }
 
@@ -330,7 +340,7 @@ impl Model {
     pub fn restore(&mut self, snap: &Snapshot) {
         let r = &mut self.regs;
         r.board.squares = snap.squares;
-        r.planes = r.board.planes();
+        r.planes = snap.planes;
         r.cell_victim_priority = snap.victim_priority;
         r.cell_attacker_priority = snap.attacker_priority;
     }
