@@ -68,8 +68,7 @@ pub fn elect_tree(alive: &[Signal], prio: &[Signal]) -> (Signal, Signal) {
         level = level
             .chunks(2)
             .map(|pair| {
-                let ((a_alive, a_prio, a_index), (b_alive, b_prio, b_index)) =
-                    (pair[0].clone(), pair[1].clone());
+                let ((a_alive, a_prio, a_index), (b_alive, b_prio, b_index)) = (pair[0], pair[1]);
                 let take_b = b_alive & (!a_alive | b_prio.gt(a_prio));
                 let index = match (a_index, b_index) {
                     (Some(ai), Some(bi)) => concat(&[take_b, mux(take_b, bi, ai)]),
