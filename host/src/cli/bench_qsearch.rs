@@ -5,7 +5,9 @@
 //! time (cycles / clock: the FPGA Fmax when a report is there, and Deep Blue's 24 MHz)
 //! beside the **measured** wall time of the reference (the chip's algorithm in
 //! software) and of the production software quiescence search (its table shared across
-//! the jobs, as in a search), on one core, medians of repeated runs.
+//! the jobs, as in a search), on one core, medians of repeated runs; and the measured
+//! wall time of the chip's cycle-exact model against the reference's (how fast the
+//! simulated chip serves a search).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -46,32 +48,44 @@ pub fn measured_fmax() -> anyhow::Result<Option<(f64, String)>> {
 /// Deep Blue's chip clock.
 const DEEP_BLUE_MHZ: f64 = 24.0;
 
-/// The chip's figures on a job set.
+/// The chip's figures on a job set, and the cycle-exact model's wall time.
 struct ChipRun {
     nodes: u64,
     cycles: u64,
     stats: QStats,
+    /// Median wall time of a pass of the model over the jobs.
+    wall: Duration,
 }
 
-fn chip_run(jobs: &[QJob], evaluator: &Evaluator) -> anyhow::Result<ChipRun> {
-    let mut model = QModel::new(Params::DEFAULT);
-    let (mut nodes, mut cycles) = (0u64, 0u64);
-    for (j, job) in jobs.iter().zip(chip_jobs(jobs, evaluator)) {
-        let out = model
-            .run(&job, u32::MAX)
-            .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;
-        anyhow::ensure!(
-            !out.overflow,
-            "a job overflowed the chip: {}",
-            j.position.to_fen()
-        );
-        nodes += u64::from(out.nodes);
-        cycles += u64::from(out.cycles);
+fn chip_run(jobs: &[QJob], evaluator: &Evaluator, runs: usize) -> anyhow::Result<ChipRun> {
+    let chip = chip_jobs(jobs, evaluator);
+    let mut times = Vec::with_capacity(runs);
+    let mut first = None;
+    for _ in 0..runs {
+        let mut model = QModel::new(Params::DEFAULT);
+        let (mut nodes, mut cycles) = (0u64, 0u64);
+        let start = Instant::now();
+        for (j, job) in jobs.iter().zip(&chip) {
+            let out = model
+                .run(job, u32::MAX)
+                .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;
+            anyhow::ensure!(
+                !out.overflow,
+                "a job overflowed the chip: {}",
+                j.position.to_fen()
+            );
+            nodes += u64::from(out.nodes);
+            cycles += u64::from(out.cycles);
+        }
+        times.push(start.elapsed());
+        first.get_or_insert((nodes, cycles, model.stats));
     }
+    let (nodes, cycles, stats) = first.expect("at least one run");
     Ok(ChipRun {
         nodes,
         cycles,
-        stats: model.stats,
+        stats,
+        wall: median(times),
     })
 }
 
@@ -146,7 +160,7 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
         ),
     }
     for (name, jobs) in &sets {
-        let chip = chip_run(jobs, &evaluator)?;
+        let chip = chip_run(jobs, &evaluator, runs)?;
         let (t_ref, ref_nodes) =
             software_time(jobs, runs, || Box::new(ReferenceQuiescence::new(evaluator)))?;
         let (t_sw, sw_nodes) =
@@ -184,6 +198,11 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
             )),
             job_us(t_ref),
             job_us(t_sw)
+        );
+        println!(
+            "  simulating the chip: the cycle-exact model {:.2} us a job (measured, one core, median of {runs}), {:.2}x the reference's speed",
+            job_us(chip.wall),
+            t_ref.as_secs_f64() / chip.wall.as_secs_f64()
         );
         let sw_us = job_us(t_sw);
         let ratio = |mhz: f64| modeled(mhz) / sw_us;
