@@ -19,7 +19,12 @@ fn check(chip: &mut Chip, pos: &Position) -> u32 {
     let n = ours.len();
     ours.dedup();
     assert_eq!(ours.len(), n, "duplicate moves in {}", pos.to_fen());
-    assert_eq!(ours, sorted_uci(&pos.oracle_moves()), "moves of {}", pos.to_fen());
+    assert_eq!(
+        ours,
+        sorted_uci(&pos.oracle_moves()),
+        "moves of {}",
+        pos.to_fen()
+    );
     // Exact move values too (capture roles, en passant), not only UCI text.
     let legal: HashSet<_> = pos.oracle_moves().into_iter().collect();
     assert!(

@@ -76,7 +76,7 @@ fn verilator_equals_the_rust_simulator_on_1000_jobs() {
 }
 
 /// The gate netlist keeps the chip's memories as RAM arrays (see
-/// [`testbench::synthesize_gates`]): about 56,000 gates and flip-flops, synthesized and
+/// [`testbench::synthesize_gates`]): about 57,000 gates and flip-flops, synthesized and
 /// compiled in a few minutes.
 #[test]
 fn gate_netlist_equals_the_rust_simulator_on_100_jobs() {
