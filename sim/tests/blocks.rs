@@ -234,16 +234,12 @@ fn tree_election_picks_the_first_of_the_highest() {
         // Few distinct priorities, so that ties are common.
         let spread = if k % 2 == 0 { 4 } else { 32 };
         let p: Vec<u64> = (0..32).map(|_| rng.u64(0..spread)).collect();
-        let mut words = [0u64; 3];
-        for (i, v) in p.iter().enumerate() {
-            let at = 5 * i;
-            words[at / 64] |= v << (at % 64);
-            if at % 64 > 59 {
-                words[at / 64 + 1] |= v >> (64 - at % 64);
-            }
-        }
+        let prio_bits: Vec<bool> = p
+            .iter()
+            .flat_map(|v| (0..5).map(move |b| v >> b & 1 == 1))
+            .collect();
         s.set(a_in, a);
-        s.set_bits(p_in, &hw::Bits::from_words(&words, 160));
+        s.set_bits(p_in, &hw::Bits::from_bools(&prio_bits));
         let want = (0..32)
             .filter(|&i| a >> i & 1 == 1)
             .max_by_key(|&i| (p[i], std::cmp::Reverse(i)));

@@ -188,12 +188,12 @@ impl Default for Snapshot {
             squares: [0; 64],
             victim_priority: [0; 64],
             attacker_priority: [0; 64],
-            planes: {
-                // Every register 0: every square vacant.
-                let mut code = [0; 16];
-                code[0] = u64::MAX;
-                Planes { code }
-            },
+            planes: Board {
+                squares: [0; 64],
+                black_to_move: false,
+                ep_file: None,
+            }
+            .planes(),
         }
     }
 }

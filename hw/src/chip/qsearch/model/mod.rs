@@ -474,21 +474,25 @@ impl QModel {
 
     /// The counts summed two clocks after a find-victim cycle.
     pub fn counts2(&mut self) -> MoveCounts {
-        let r = &mut self.regs;
-        if r.sums[1].is_none() {
-            r.sums[1] = r.counts2.as_ref().map(|(b, p)| move_counts_on(b, p));
-        }
-        r.sums[1].unwrap_or_default()
+        self.sum(1)
     }
 
     /// Whether a cell heard a capture in the last find-victim cycle (its counts, one
     /// clock before they are summed).
     pub fn any_capture1(&mut self) -> bool {
+        self.sum(0).captures > 0
+    }
+
+    /// The sum of `counts1` (`stage` 0) or `counts2` (1), counted once per edge.
+    fn sum(&mut self, stage: usize) -> MoveCounts {
         let r = &mut self.regs;
-        if r.sums[0].is_none() {
-            r.sums[0] = r.counts1.as_ref().map(|(b, p)| move_counts_on(b, p));
-        }
-        r.sums[0].is_some_and(|c| c.captures > 0)
+        let counts = if stage == 0 { &r.counts1 } else { &r.counts2 };
+        *r.sums[stage].get_or_insert_with(|| {
+            counts
+                .as_ref()
+                .map(|(b, p)| move_counts_on(b, p))
+                .unwrap_or_default()
+        })
     }
 
     /// Material change of making `entry`: the placed piece in, the moving piece and
