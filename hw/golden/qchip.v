@@ -82,33 +82,34 @@ module qchip (
   wire [5:0] _n68;
   wire [2:0] _n69;
   wire _n70;
-  wire [11:0] _n71;
-  wire [10:0] _n72;
-  wire _n73;
-  wire [21:0] _n74;
+  wire _n71;
+  wire [11:0] _n72;
+  wire [10:0] _n73;
+  wire _n74;
   wire [21:0] _n75;
-  wire [15:0] _n76;
+  wire [21:0] _n76;
   wire [15:0] _n77;
-  wire [23:0] _n78;
+  wire [15:0] _n78;
   wire [23:0] _n79;
-  wire [359:0] _n80;
-  wire [31:0] _n81;
-  wire [70:0] _n82;
-  wire _n83;
+  wire [23:0] _n80;
+  wire [359:0] _n81;
+  wire [31:0] _n82;
+  wire [70:0] _n83;
   wire _n84;
-  wire [21:0] _n85;
-  wire _n86;
-  wire [5:0] _n87;
+  wire _n85;
+  wire [21:0] _n86;
+  wire _n87;
   wire [5:0] _n88;
-  wire [2:0] _n89;
-  wire [31:0] _n90;
+  wire [5:0] _n89;
+  wire [2:0] _n90;
   wire [31:0] _n91;
+  wire [31:0] _n92;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n97;
+  wire [5:0] _n98;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -123,15 +124,15 @@ module qchip (
   wire [15:0] _movegen_cycles;
   assign _n16 = load_we | start;
   assign prio_now = _n16 ? prio : prio_q;
-  assign done = _n83;
-  assign overflow = _n84;
-  assign score = _n85;
-  assign best_valid = _n86;
-  assign best_from = _n87;
-  assign best_to = _n88;
-  assign best_promo = _n89;
-  assign nodes = _n90;
-  assign cycles = _n91;
+  assign done = _n84;
+  assign overflow = _n85;
+  assign score = _n86;
+  assign best_valid = _n87;
+  assign best_from = _n88;
+  assign best_to = _n89;
+  assign best_promo = _n90;
+  assign nodes = _n91;
+  assign cycles = _n92;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
@@ -184,8 +185,8 @@ module qchip (
     .own_addr(_n35),
     .opp_addr(_n36),
     .pieces(_n37),
-    .own(_n76),
-    .opp(_n77)
+    .own(_n77),
+    .opp(_n78)
   );
   qchip_material material_sums (
     .clk(clk),
@@ -202,23 +203,22 @@ module qchip (
     .victim(_n43),
     .save(_n24),
     .restore(_n25),
-    .white(_n74),
-    .black(_n75)
+    .white(_n75),
+    .black(_n76)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
     .pieces(_n44),
-    .insufficient(_n73)
+    .insufficient(_n74)
   );
   qchip_mobility move_counter (
-    .clk(clk),
-    .rst(rst),
     .cap_counts(_n49),
     .quiet_counts(_n50),
     .any_capture(_n70),
-    .captures(_n71),
-    .quiets(_n72)
+    .any_quiet(_n71),
+    .captures(_n72),
+    .quiets(_n73)
   );
   qchip_movelist move_lists (
     .clk(clk),
@@ -230,8 +230,8 @@ module qchip (
     .leaf_waddr(_n56),
     .leaf_wdata(_n57),
     .leaf_raddr(_n58),
-    .entry(_n78),
-    .leaf(_n79)
+    .entry(_n79),
+    .leaf(_n80)
   );
   qchip_stack frame_stack (
     .clk(clk),
@@ -239,7 +239,7 @@ module qchip (
     .waddr(_n60),
     .wdata(_n61),
     .raddr(_n62),
-    .frame(_n80)
+    .frame(_n81)
   );
   qchip_control controller (
     .clk(clk),
@@ -261,18 +261,19 @@ module qchip (
     .promo_next_out(_n69),
     .pieces(_n44),
     .any_capture(_n70),
-    .captures(_n71),
-    .quiets(_n72),
-    .insufficient(_n73),
-    .white(_n74),
-    .black_mat(_n75),
-    .own(_n76),
-    .opp(_n77),
-    .entry(_n78),
-    .leaf(_n79),
-    .frame(_n80),
-    .hash(_n81),
-    .table_entry(_n82),
+    .any_quiet(_n71),
+    .captures(_n72),
+    .quiets(_n73),
+    .insufficient(_n74),
+    .white(_n75),
+    .black_mat(_n76),
+    .own(_n77),
+    .opp(_n78),
+    .entry(_n79),
+    .leaf(_n80),
+    .frame(_n81),
+    .hash(_n82),
+    .table_entry(_n83),
     .gen_start(_n19),
     .gen_black(_n20),
     .gen_ep_valid(_n21),
@@ -313,21 +314,21 @@ module qchip (
     .table_we(_n45),
     .table_waddr(_n46),
     .table_wdata(_n47),
-    .done(_n83),
-    .overflow(_n84),
-    .score(_n85),
-    .best_valid(_n86),
-    .best_from(_n87),
-    .best_to(_n88),
-    .best_promo(_n89),
-    .nodes(_n90),
-    .cycles(_n91),
+    .done(_n84),
+    .overflow(_n85),
+    .score(_n86),
+    .best_valid(_n87),
+    .best_from(_n88),
+    .best_to(_n89),
+    .best_promo(_n90),
+    .nodes(_n91),
+    .cycles(_n92),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n97),
+    .count(_n98),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -335,7 +336,7 @@ module qchip (
   );
   qchip_hash hasher (
     .pieces(_n44),
-    .hash(_n81)
+    .hash(_n82)
   );
   qchip_table transpositions (
     .clk(clk),
@@ -343,7 +344,7 @@ module qchip (
     .waddr(_n46),
     .wdata(_n47),
     .raddr(_n48),
-    .entry(_n82)
+    .entry(_n83)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
@@ -352,6 +353,6 @@ module qchip (
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n97, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n98, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -7,10 +7,11 @@
 //!  job_beta, job_ply, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
-//!  captures, quiets, insufficient, white, black_mat, own, opp  counts, material,
+//!  any_capture, any_quiet, captures, quiets, insufficient,    counts, material,
+//!  white, black_mat, own, opp
 //!  entry, leaf, frame                                          tables, memories
 //!        |
-//!  state: Idle -> Enter -> Second -> (QuietFv -> QuietWait -> QuietEval |
+//!  state: Idle -> Enter -> Second -> (QuietFv -> QuietEval |
 //!         Gen -> [Order] -> Fetch -> (Enter ... | Fetch | Return)) ... Done
 //!        |
 //!  gen_start, gen_black, gen_req, put_*, save, restore        to the generator
@@ -236,6 +237,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let next_promo = m.input("promo_next_out", 3);
     let pieces = m.input("pieces", 256);
     let any_capture = m.input("any_capture", 1);
+    let any_quiet = m.input("any_quiet", 1);
     let captures = m.input("captures", 12);
     let quiets = m.input("quiets", 11);
     let insufficient = m.input("insufficient", 1);
@@ -285,18 +287,20 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let value = reg("ret_value", sw);
     let next_r = reg("next_r", cw);
     // The ordering pipeline (see the model's `Op`): the count of this cycle, the one
-    // whose cell counts are in, the one whose sums are in, the one whose own mobility
-    // term is in.
-    let op_valid: Vec<Signal> = (1..=4).map(|k| reg(&format!("op{k}_valid"), 1)).collect();
-    let op_other: Vec<Signal> = (1..=4).map(|k| reg(&format!("op{k}_other"), 1)).collect();
-    let op_index: Vec<Signal> = (1..=4).map(|k| reg(&format!("op{k}_index"), iw)).collect();
+    // whose cell counts (and their sums) are in, the one whose own mobility term is in.
+    let op_valid: Vec<Signal> = (1..=3).map(|k| reg(&format!("op{k}_valid"), 1)).collect();
+    let op_other: Vec<Signal> = (1..=3).map(|k| reg(&format!("op{k}_other"), 1)).collect();
+    let op_index: Vec<Signal> = (1..=3).map(|k| reg(&format!("op{k}_index"), iw)).collect();
     let op1_entry = reg("op1_entry", WORD);
     let op2_entry = reg("op2_entry", WORD);
     let op2_mat = reg("op2_material", sw);
     let op3_mat = reg("op3_material", sw);
-    let op4_mat = reg("op4_material", sw);
-    let op3_insuff = reg("op3_insufficient", 1);
-    let op4_kind = reg("op4_kind", 2);
+    let op3_kind = reg("op3_kind", 2);
+    // The capture ordering elects first: the fewest replies so far, the first among
+    // equals (keys come in list order).
+    let run_valid = reg("order_best_valid", 1);
+    let run_key = reg("order_best_key", 4);
+    let run_index = reg("order_best_index", iw);
     let partial = reg("partial", sw);
     let partial_valid = reg("partial_valid", 1);
     let bypass = reg("bypass", 1);
@@ -322,11 +326,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let running = !(st(State::Idle) | st(State::Done) | st(State::Overflow));
     let go = (req & running & !start).named("go");
     let is = |s: State| go & st(s);
-    let (enter, second, quiet_fv, quiet_wait, quiet_eval) = (
+    let (enter, second, quiet_fv, quiet_eval) = (
         is(State::Enter),
         is(State::Second),
         is(State::QuietFv),
-        is(State::QuietWait),
         is(State::QuietEval),
     );
     let (in_gen, order, fetch, ret_state, sweeping) = (
@@ -348,25 +351,26 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let slot = |i: Signal| concat(&[sp.bits(0..saw), i]);
     let n = ctx.count;
 
-    // Ordering, the third stage: the sums of a count are in. A child's replies give
-    // its key and kind; a quiet child's other side gives its opponent term.
-    let r3 = (op_valid[2] & !op_other[2]).named("order_replies_in");
+    // Ordering, the second stage: the cells' counts of a count are in, and their sums.
+    // A child's replies give its key and kind; a quiet child's other side gives its
+    // opponent term.
+    let r2 = (op_valid[1] & !op_other[1]).named("order_replies_in");
     let key_now = saturate(legal, KEY_CAP, 4).named("key_now");
     let kind_now = mux(
-        legal.eq(0),
+        !any_capture & !any_quiet,
         lit(ChildKind::Win as u64, 2),
         mux(
-            op3_insuff,
+            insufficient,
             lit(ChildKind::Draw as u64, 2),
             mux(
-                captures.eq(0),
+                !any_capture,
                 lit(ChildKind::Quiet as u64, 2),
                 lit(ChildKind::Node as u64, 2),
             ),
         ),
     );
-    let w_kind = order & r3 & kind_now.ne(ChildKind::Quiet as u64);
-    let w_quiet = order & op_valid[2] & op_other[2] & partial_valid;
+    let w_kind = order & r2 & kind_now.ne(ChildKind::Quiet as u64);
+    let w_quiet = order & op_valid[1] & op_other[1] & partial_valid;
     let leaf_we_order = (w_kind | w_quiet).named("order_leaf_we");
     let order_leaf = mux(
         w_quiet,
@@ -374,16 +378,21 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         concat(&[lit(0, sw), kind_now]),
     )
     .named("order_leaf");
-    // The second stage: a child whose cells heard no capture is made again and counted
-    // for its other side; else the next child in the list is made.
-    let quiet2 = (op_valid[1] & !op_other[1] & !any_capture).named("order_quiet");
+    // A quiet child is made again and counted for its other side; else the next child
+    // in the list is made.
+    let quiet2 = (r2 & kind_now.eq(ChildKind::Quiet as u64)).named("order_quiet");
     let r_make = !quiet2 & next_r.lt(n);
     let o_make = (order & (quiet2 | r_make)).named("order_make");
     let o_make_r = order & r_make;
     let order_entry = Entry::pick(quiet2, Entry::of(op2_entry), rd_entry);
     let o_read_next = o_make_r & (next_r + 1u64).lt(n);
     let o_elect =
-        (order & op_valid[2] & !op_valid[1] & !op_valid[0] & !next_r.lt(n)).named("order_last");
+        (order & op_valid[1] & !op_valid[0] & !quiet2 & !next_r.lt(n)).named("order_last");
+    // Ordering's election: the table's move, else the running best, unless the key
+    // that is in now beats it.
+    let beats = r2 & (!run_valid | key_now.lt(run_key));
+    let order_pick =
+        mux(ctx.tidx_valid, ctx.tidx, mux(beats, op_index[1], run_index)).named("order_pick");
 
     // The capture `Fetch` works on.
     let fetched = Entry::pick(forward, Entry::of(gen_entry), rd_entry);
@@ -416,23 +425,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let new_bm_valid = better | ctx_in.bm_valid;
     let new_bm = mux(better, applied_move, ctx_in.bm);
     // The election, on the registered context: the unsearched capture with the fewest
-    // replies, first in the list (the table's move before all). In ordering's last
-    // cycle the key whose sums are in is not yet in its register. A node that descends
-    // pushes the election of its next capture with its context, and a return takes it
-    // from the frame it reads back.
-    let keys_for: Vec<Signal> = (0..p.list)
-        .map(|i| {
-            mux(
-                o_elect & r3 & op_index[2].eq(i as u64),
-                key_now,
-                ctx.keys[i],
-            )
-        })
-        .collect();
+    // replies, first in the list (the table's move before all). Ordering elects from
+    // its running best; a node that descends pushes the election of its next capture
+    // with its context, and a return takes it from the frame it reads back.
     let live: Vec<Signal> = (0..p.list)
         .map(|i| !ctx.searched.bit(i as u32) & ctx.count.gt(lit(i as u64, cw)))
         .collect();
-    let prio: Vec<Signal> = keys_for
+    let prio: Vec<Signal> = ctx
+        .keys
         .iter()
         .enumerate()
         .map(|(i, k)| concat(&[ctx.tidx_valid & ctx.tidx.eq(i as u64), !*k]))
@@ -443,12 +443,19 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         .map(|i| any_live & elected_here.eq(i as u64))
         .collect();
     let remaining = mux(ret_state, rd_next_valid, any_live).named("remaining");
-    let elected = mux(ret_state, rd_next, elected_here).named("elected");
-    let next_hot: Vec<Signal> = (0..p.list).map(|i| rd_next.eq(i as u64)).collect();
+    let elected = mux(ret_state, rd_next, mux(order, order_pick, elected_here)).named("elected");
+    let one_hot = |i: Signal| -> Signal {
+        concat_lsb_first(&(0..p.list).map(|k| i.eq(k as u64)).collect::<Vec<_>>())
+    };
+    // Ordering elects before any capture is searched.
     let searched_elected = mux(
         ret_state,
-        rd_frame.searched | concat_lsb_first(&next_hot),
-        ctx.searched | concat_lsb_first(&grant),
+        rd_frame.searched | one_hot(rd_next),
+        mux(
+            order,
+            one_hot(order_pick),
+            ctx.searched | concat_lsb_first(&grant),
+        ),
     )
     .named("searched_next");
     let applying = leaf_child | ret_state;
@@ -542,8 +549,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         case(enter, State::Second),
         case(s_quiet, State::QuietFv),
         case(s_gen, State::Gen),
-        case(quiet_fv, State::QuietWait),
-        case(quiet_wait, State::QuietEval),
+        case(quiet_fv, State::QuietEval),
         case(in_gen & !next_done & !gen_overflow, State::Gen),
         case(gen_single, State::Fetch),
         case(gen_order, State::Order),
@@ -656,7 +662,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tidx: ctx_in.tidx,
     };
     let with_keys: Vec<Signal> = (0..p.list)
-        .map(|i| mux(r3 & op_index[2].eq(i as u64), key_now, ctx.keys[i]))
+        .map(|i| mux(r2 & op_index[1].eq(i as u64), key_now, ctx.keys[i]))
         .collect();
     let ctx_order = Ctx {
         keys: with_keys,
@@ -710,15 +716,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     next_r.set_next(mux(gen_order, lit(0, cw), next_r + 1u64));
     next_r.set_enable(gen_order | o_make_r);
     // The pipeline moves on every ordering cycle; `Gen`'s last cycle empties it.
-    let next_op_valid = [o_make, op_valid[0], op_valid[1], op_valid[2]];
-    let next_op_other = [quiet2, op_other[0], op_other[1], op_other[2]];
+    let next_op_valid = [o_make, op_valid[0], op_valid[1]];
+    let next_op_other = [quiet2, op_other[0], op_other[1]];
     let next_op_index = [
         mux(quiet2, op_index[1], next_r.bits(0..iw)),
         op_index[0],
         op_index[1],
-        op_index[2],
     ];
-    for k in 0..4 {
+    for k in 0..3 {
         op_valid[k].set_next(!gen_order & next_op_valid[k]);
         op_valid[k].set_enable(gen_order | order);
         op_other[k].set_next(!gen_order & next_op_other[k]);
@@ -734,25 +739,28 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     op2_mat.set_enable(gen_order | order);
     op3_mat.set_next(mux(gen_order, lit(0, sw), op2_mat));
     op3_mat.set_enable(gen_order | order);
-    op4_mat.set_next(mux(gen_order, lit(0, sw), op3_mat));
-    op4_mat.set_enable(gen_order | order);
-    op3_insuff.set_next(!gen_order & insufficient);
-    op3_insuff.set_enable(gen_order | order);
-    op4_kind.set_next(mux(
-        gen_order | !r3,
+    op3_kind.set_next(mux(
+        gen_order | !r2,
         lit(ChildKind::Node as u64, 2),
         kind_now,
     ));
-    op4_kind.set_enable(gen_order | order);
-    // The fourth stage: a quiet child's material and own mobility term.
-    let partial_now = op_valid[3] & !op_other[3] & op4_kind.eq(ChildKind::Quiet as u64);
+    op3_kind.set_enable(gen_order | order);
+    // The third stage: a quiet child's material and own mobility term.
+    let partial_now = op_valid[2] & !op_other[2] & op3_kind.eq(ChildKind::Quiet as u64);
     partial_valid.set_next(partial_now);
     partial_valid.set_enable(order);
-    partial.set_next(op4_mat + own_value);
+    partial.set_next(op3_mat + own_value);
     partial.set_enable(order & partial_now);
+    // The running best: emptied by `Gen`'s last cycle.
+    run_valid.set_next(!gen_order);
+    run_valid.set_enable(gen_order | (order & beats));
+    run_key.set_next(key_now);
+    run_key.set_enable(order & beats);
+    run_index.set_next(op_index[1]);
+    run_index.set_enable(order & beats);
     bypass.set_next(o_elect & leaf_we_order);
     bypass.set_enable(o_elect | fetch);
-    last_index.set_next(op_index[2]);
+    last_index.set_next(op_index[1]);
     last_index.set_enable(o_elect);
     last_leaf.set_next(order_leaf);
     last_leaf.set_enable(o_elect & leaf_we_order);
@@ -829,7 +837,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
 
     // Table reads: registered reads keep their address until the next one.
     let own_addr_q = reg("own_addr_q", 8);
-    let own_read = quiet_fv | (order & r3);
+    let own_read = second | (order & r2);
     let own_addr = mux(own_read, table_index(quiets.zext(12)), own_addr_q);
     own_addr_q.set_next(own_addr);
     m.output("own_addr", own_addr);
@@ -857,7 +865,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     m.output("entry_waddr", slot(n.bits(0..iw)));
     m.output("entry_wdata", gen_word);
     m.output("leaf_we", leaf_we_order);
-    m.output("leaf_waddr", slot(op_index[2]));
+    m.output("leaf_waddr", slot(op_index[1]));
     m.output("leaf_wdata", order_leaf);
     let frame_raddr_q = reg("frame_raddr_q", saw);
     let frame_read = returns & !at_root;

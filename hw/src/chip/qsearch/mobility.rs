@@ -1,24 +1,33 @@
 //! `qchip_mobility`: the side's legal move counts, summed from the cells' counters of a
-//! find-victim cycle (registered in the cells at its end) into registers one clock
-//! later: captures and non-captures.
+//! find-victim cycle (registered in the cells at its end) in the clock after it:
+//! captures and non-captures, and whether there is any of each.
 //!
 //! ```text
-//!  cap_counts[383:0]   (6 bits per cell) --> captures[11:0]
-//!  quiet_counts[319:0] (5 bits per cell) --> quiets[10:0]
-//!  cap_counts                            --> any_capture (a cell heard a capture: the
-//!                                              cycle after the find-victim cycle)
+//!  cap_counts[383:0]   (6 bits per cell) --> captures[11:0], any_capture
+//!  quiet_counts[319:0] (5 bits per cell) --> quiets[10:0],   any_quiet
 //! ```
 
 use crate::{HwError, Module, ModuleBuilder, Signal};
 
-/// A balanced adder tree of `parts`, each widened to `width`.
+/// A balanced adder tree of `parts` (each `w` bits wide), each sum one bit wider than
+/// its operands, so that the leaves' adders are narrow; the total in `width` bits.
 fn sum(parts: &[Signal], width: u32) -> Signal {
-    match parts {
-        [one] => one.zext(width),
-        _ => {
-            let (a, b) = parts.split_at(parts.len() / 2);
-            sum(a, width) + sum(b, width)
+    fn tree(parts: &[Signal]) -> Signal {
+        match parts {
+            [one] => *one,
+            _ => {
+                let (a, b) = parts.split_at(parts.len() / 2);
+                let (a, b) = (tree(a), tree(b));
+                let w = a.width().max(b.width()) + 1;
+                a.zext(w) + b.zext(w)
+            }
         }
+    }
+    let total = tree(parts);
+    if total.width() >= width {
+        total.bits(0..width)
+    } else {
+        total.zext(width)
     }
 }
 
@@ -30,12 +39,9 @@ pub fn mobility() -> Result<Module, HwError> {
     let cells = |bus: Signal, w: u32| -> Vec<Signal> {
         (0..64).map(|i| bus.bits(w * i..w * (i + 1))).collect()
     };
-    let c = m.reg_reset("captures", 12, 0);
-    c.set_next(sum(&cells(caps, 6), 12));
-    let q = m.reg_reset("quiets", 11, 0);
-    q.set_next(sum(&cells(quiets, 5), 11));
     m.output("any_capture", caps.ne(0));
-    m.output("captures", c);
-    m.output("quiets", q);
+    m.output("any_quiet", quiets.ne(0));
+    m.output("captures", sum(&cells(caps, 6), 12));
+    m.output("quiets", sum(&cells(quiets, 5), 11));
     m.finish()
 }

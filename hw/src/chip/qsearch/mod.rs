@@ -17,8 +17,9 @@
 //!   write two or three cells), a snapshot of every cell (the ordering pass restores
 //!   the board in one clock), and in every cell a counter of the signals it hears in a
 //!   find-victim cycle: the side's legal captures and non-captures are counted in
-//!   parallel (`mobility`), two clocks after the find-victim cycle, without emitting a
-//!   move.
+//!   parallel (`mobility`): the cells register their counts at the end of the
+//!   find-victim cycle and the count tree sums them in the next clock, without
+//!   emitting a move.
 //! - `material`: the two material sums (the side to move's evaluation for White and
 //!   for Black to move), written from the loaded ranks and kept incrementally by every
 //!   cell write; `insufficient`: the only-bishops draw test on the cells.
@@ -34,24 +35,28 @@
 //! After the move into it is made (and the generator started for its side, in the same
 //! clock): `Enter` (find-victim: the cells count), `Second` (restricted find-attacker;
 //! the victims and targets of the first cycle are in, so the node is known): no legal
-//! move, insufficient material, quiet, or captures. A quiet node starts the generator
-//! for the other side (without en passant) to count its moves: `QuietFv`, `QuietWait`,
-//! `QuietEval`, which returns the evaluation. A node with captures lets the generator
+//! move, insufficient material, quiet, or captures; the count of `Enter` is summed and
+//! addresses the node's own mobility term. A quiet node starts the generator for the
+//! other side (without en passant) to count its moves: `QuietFv`, then `QuietEval`,
+//! which sums that count and returns the evaluation. A node with captures lets the generator
 //! emit them into its list (`Gen`, about 1.5 cycles per capture). With two or more
 //! captures, `Order` makes the captures one per clock over the snapshot (restoring the
 //! last one in the same clock) and runs a find-victim cycle on each child for the
 //! opponent's replies (the ordering key, capped at 15; zero replies is a win for the
-//! opponent). The clock after a child's find-victim cycle the cells' registered counts
-//! say whether it heard a capture (`any_capture`); a child without one is made again in
-//! the next clock and counted for its other side, the second term of its evaluation.
-//! So a capture costs one ordering cycle and a quiet child two, and a child that is a
-//! leaf is searched without being entered. A four-stage pipeline carries which child
-//! and which side each count is of: the count, the cells' counts, the sums (the key and
-//! the kind), the own mobility term (a quiet child's value is complete with its second
-//! count's sums). The cycle in which the last sums are in elects the unsearched capture
-//! with the fewest replies (first in emission order among equals); `Fetch` reads it and
-//! either takes a leaf child's value or descends (make, start, push the context), and
-//! `Return` pops the context, unmakes the move and applies the child's score.
+//! opponent). The clock after a child's find-victim cycle its counts are summed: its
+//! key, and its kind (win, draw, quiet or a node, from whether any cell heard a capture
+//! or a non-capture); a quiet child is made again in the next clock and counted for its
+//! other side, the second term of its evaluation. So a capture costs one ordering
+//! cycle and a quiet child two, and a child that is a leaf is searched without being
+//! entered. A three-stage pipeline carries which child and which side each count is
+//! of: the count, its sums (the key and the kind), the own mobility term (a quiet
+//! child's value is complete with its second count's sums). As keys come in, in list
+//! order, ordering keeps the child with the fewest replies so far, so the cycle in
+//! which the last sums are in elects the first capture with one compare: the table's
+//! move, else the fewest replies, first in emission order among equals. `Fetch` reads
+//! it and either takes a leaf child's value or descends (make, start, push the
+//! context), and `Return` pops the context, unmakes the move and applies the child's
+//! score; later elections are a tournament over the registered keys.
 //!
 //! The order of the search is therefore the emission order stably sorted by the
 //! opponent's reply count capped at 15: the software reference
@@ -130,27 +135,25 @@ pub enum State {
     /// The generator's restricted find-attacker cycle; victims and targets are in: win,
     /// draw, quiet or captures.
     Second = 2,
-    /// Quiet: the other side's find-victim cycle; the node's own count is in.
+    /// Quiet: the other side's find-victim cycle; the node's own mobility term is in.
     QuietFv = 3,
-    /// Quiet: the other side's counts are being summed.
-    QuietWait = 4,
-    /// Quiet: the evaluation is summed and returned.
-    QuietEval = 5,
+    /// Quiet: the other side's counts are in; the evaluation is summed and returned.
+    QuietEval = 4,
     /// The generator emits the captures into the node's list.
-    Gen = 6,
+    Gen = 5,
     /// Ordering: make each capture, count the child's replies, evaluate leaf children;
     /// its last cycle elects the first capture.
-    Order = 7,
+    Order = 6,
     /// A capture is read: take a leaf child's value, or descend.
-    Fetch = 8,
+    Fetch = 7,
     /// The parent's context is back: unmake, apply the child's score.
-    Return = 9,
+    Return = 8,
     /// The job has finished.
-    Done = 10,
+    Done = 9,
     /// The job has overflowed the chip's memories.
-    Overflow = 11,
+    Overflow = 10,
     /// Before a job whose tag wrapped: every table entry is cleared, one per cycle.
-    Sweep = 12,
+    Sweep = 11,
 }
 
 impl State {
@@ -158,8 +161,8 @@ impl State {
     pub fn from_code(code: u8) -> State {
         use State::*;
         [
-            Idle, Enter, Second, QuietFv, QuietWait, QuietEval, Gen, Order, Fetch, Return, Done,
-            Overflow, Sweep,
+            Idle, Enter, Second, QuietFv, QuietEval, Gen, Order, Fetch, Return, Done, Overflow,
+            Sweep,
         ]
         .get(usize::from(code))
         .copied()

@@ -167,6 +167,7 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
         c.connect(port, g.output(port));
     }
     c.connect("any_capture", mob.output("any_capture"));
+    c.connect("any_quiet", mob.output("any_quiet"));
     c.connect("captures", mob.output("captures"));
     c.connect("quiets", mob.output("quiets"));
     c.connect("insufficient", ins.output("insufficient"));

@@ -39,15 +39,10 @@ impl QModel {
                 }
             }
             State::Second => self.decide(e),
-            State::QuietFv => {
-                // The node's own counts (its find-victim cycle, two clocks ago).
-                e.read_own = Some(table_index(self.counts2().quiets));
-                self.regs.state = State::QuietWait;
-            }
-            State::QuietWait => self.regs.state = State::QuietEval,
+            State::QuietFv => self.regs.state = State::QuietEval,
             State::QuietEval => {
                 // The other side's counts (the find-victim cycle of QuietFv).
-                let legal = self.counts2().legal();
+                let legal = self.counts().legal();
                 let opp = self.opp_table[usize::from(table_index(legal))];
                 let r = &self.regs;
                 let value =
@@ -70,9 +65,7 @@ impl QModel {
     fn account(&mut self, state: State) {
         match state {
             State::Enter | State::Second => self.entry_cycles += 1,
-            State::QuietFv | State::QuietWait | State::QuietEval => {
-                self.stats.add(NodeKind::Quiet, 1, 0)
-            }
+            State::QuietFv | State::QuietEval => self.stats.add(NodeKind::Quiet, 1, 0),
             State::Gen | State::Order | State::Return => self.stats.add(NodeKind::Capture, 1, 0),
             State::Sweep => self.stats.sweep_cycles += 1,
             State::Fetch | State::Idle | State::Done | State::Overflow => {}
@@ -104,6 +97,9 @@ impl QModel {
     /// The generator's second cycle: its victims and targets of the first are latched,
     /// so the node is known: won (no legal move), drawn, quiet, or with captures.
     fn decide(&mut self, e: &mut Edge) {
+        // The node's own counts (its find-victim cycle, `Enter`): a quiet node's own
+        // mobility term, read whatever the node turns out to be.
+        e.read_own = Some(table_index(self.counts().quiets));
         let g = &self.generator.regs;
         let quiet = g.outer == 0;
         let no_move = quiet && g.targets == 0;
@@ -202,7 +198,7 @@ impl QModel {
                 e.save = true;
                 e.read_entry = Some(self.slot(0));
                 self.regs.next_r = 0;
-                self.regs.ops = [Op::default(); 4];
+                self.regs.ops = [Op::default(); 3];
                 self.regs.state = State::Order;
             }
         }
@@ -220,47 +216,49 @@ impl QModel {
 
     /// Ordering: see the module documentation of `qsearch` for the cycle plan. Each
     /// cycle makes a child over the snapshot and starts a find-victim cycle on it:
-    /// for its replies (children in list order), or, when the cells' counts of the
-    /// last cycle show that the child counted then has no capture, for its other side
-    /// (a quiet child's evaluation). Counts are summed two clocks after their cycle:
-    /// the key and kind then, a quiet child's own mobility term one clock later, its
-    /// opponent term with its second count. The cycle whose sums are the last ones
-    /// elects the first capture.
+    /// for its replies (children in list order), or, when the counts of the last
+    /// cycle show that the child counted then is quiet, for its other side (a quiet
+    /// child's evaluation). Counts are summed the clock after their cycle: the key and
+    /// kind then, a quiet child's own mobility term one clock later, its opponent term
+    /// with its second count. The cycle whose sums are the last ones elects the first
+    /// capture.
     fn order(&mut self, e: &mut Edge) {
         let n = self.regs.ctx.count;
         let us = self.side(self.regs.sp);
-        let [op1, op2, op3, op4] = self.regs.ops;
+        let [op1, op2, op3] = self.regs.ops;
         let (partial_valid, partial) = (self.regs.partial_valid, self.regs.partial);
-        // The fourth stage: a quiet child's own mobility term is in.
-        self.regs.partial_valid = op4.valid && !op4.other && op4.kind == ChildKind::Quiet;
+        // The third stage: a quiet child's own mobility term is in.
+        self.regs.partial_valid = op3.valid && !op3.other && op3.kind == ChildKind::Quiet;
         if self.regs.partial_valid {
-            self.regs.partial = op4.material + i32::from(self.regs.own_rd);
+            self.regs.partial = op3.material + i32::from(self.regs.own_rd);
         }
-        // The third stage: the sums of a count are in.
-        let c = self.counts2();
+        // The second stage: the cells' counts of a count are in, and their sums.
+        let c = self.counts();
         let legal = c.legal();
-        let mut next4 = Op {
+        let mut next3 = Op {
             kind: ChildKind::Node,
-            ..op3
+            ..op2
         };
         let mut written = None;
-        if op3.valid && !op3.other {
+        let mut quiet = false;
+        if op2.valid && !op2.other {
             let kind = if legal == 0 {
                 ChildKind::Win
-            } else if op3.insufficient {
+            } else if self.regs.insufficient {
                 ChildKind::Draw
             } else if c.captures == 0 {
                 ChildKind::Quiet
             } else {
                 ChildKind::Node
             };
-            self.regs.ctx.keys[usize::from(op3.index)] = legal.min(KEY_CAP) as u8;
+            self.regs.ctx.keys[usize::from(op2.index)] = legal.min(KEY_CAP) as u8;
             e.read_own = Some(table_index(c.quiets));
-            next4.kind = kind;
-            if kind != ChildKind::Quiet {
+            next3.kind = kind;
+            quiet = kind == ChildKind::Quiet;
+            if !quiet {
                 written = Some(Leaf { kind, value: 0 });
             }
-        } else if op3.valid && partial_valid {
+        } else if op2.valid && partial_valid {
             let opp = self.opp_table[usize::from(table_index(legal))];
             written = Some(Leaf {
                 kind: ChildKind::Quiet,
@@ -268,11 +266,10 @@ impl QModel {
             });
         }
         if let Some(leaf) = written {
-            e.write_leaf = Some((self.slot(usize::from(op3.index)), leaf));
+            e.write_leaf = Some((self.slot(usize::from(op2.index)), leaf));
         }
-        // The second stage: a child without captures is counted again, for its other
-        // side; else the next child in the list is made.
-        let quiet = op2.valid && !op2.other && !self.any_capture1();
+        // A quiet child is made again and counted for its other side; else the next
+        // child in the list is made.
         let snap = self.regs.snap_material;
         let made = if quiet {
             Some((op2.entry, true))
@@ -310,16 +307,12 @@ impl QModel {
             material: self.material_for(!us),
             ..op1
         };
-        let next3 = Op {
-            insufficient: self.regs.insufficient,
-            ..op2
-        };
-        self.regs.ops = [next1, next2, next3, next4];
-        if op3.valid && !op2.valid && !op1.valid && made.is_none() {
+        self.regs.ops = [next1, next2, next3];
+        if op2.valid && !op1.valid && made.is_none() {
             // The last sums are in: elect the first capture. A leaf written in this
             // clock is not yet in the `Fetch`'s read.
             self.regs.bypass = written.is_some();
-            self.regs.last_index = op3.index;
+            self.regs.last_index = op2.index;
             if let Some(leaf) = written {
                 self.regs.last_leaf = leaf;
             }

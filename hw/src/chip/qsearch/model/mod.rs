@@ -129,9 +129,7 @@ pub struct Op {
     pub entry: Entry,
     /// The child's material (its side to move's view), from the second stage on.
     pub material: i32,
-    /// The child has insufficient material, from the third stage on.
-    pub insufficient: bool,
-    /// The child's kind, in the fourth stage.
+    /// The child's kind, in the third stage.
     pub kind: ChildKind,
 }
 
@@ -264,13 +262,12 @@ pub struct QRegs {
     pub value: i32,
     /// Per-cell counts latched at the last edge: the board of a find-victim cycle
     /// (counted when sampled: the model counts lazily what the cells count every
-    /// cycle), or none for a cycle of another kind.
+    /// cycle), or none for a cycle of another kind. The count tree sums them in the
+    /// cycle after the edge.
     pub counts1: Option<(Board, Planes)>,
-    /// Their sum, one edge later.
-    pub counts2: Option<(Board, Planes)>,
-    /// The sums of `counts1` and `counts2` once the model has computed them (a cache of
-    /// the model's, not chip state).
-    pub sums: [Option<MoveCounts>; 2],
+    /// The sum of `counts1` once the model has computed it (a cache of the model's,
+    /// not chip state).
+    pub sums: Option<MoveCounts>,
     /// Insufficient material on the board of the last cycle.
     pub insufficient: bool,
     /// Material term for White to move and for Black to move.
@@ -298,9 +295,9 @@ pub struct QRegs {
     /// Ordering: the next capture to make for its reply count.
     pub next_r: u8,
     /// Ordering pipeline: the child counted in this cycle (made at the last edge), the
-    /// one whose cell counts are in, the one whose sums are in, the one whose
-    /// mobility-table read is in.
-    pub ops: [Op; 4],
+    /// one whose cell counts (and their sums) are in, the one whose mobility-table read
+    /// is in.
+    pub ops: [Op; 3],
     /// A quiet child's material and own mobility term, summed while its other side is
     /// counted.
     pub partial: i32,
@@ -407,8 +404,7 @@ impl QModel {
                 ctx: Context::new(0, 0),
                 value: 0,
                 counts1: None,
-                counts2: None,
-                sums: [None; 2],
+                sums: None,
                 insufficient: false,
                 material: [0; 2],
                 snap_material: [0; 2],
@@ -422,7 +418,7 @@ impl QModel {
                 forward: false,
                 gen_entry: Entry::default(),
                 next_r: 0,
-                ops: [Op::default(); 4],
+                ops: [Op::default(); 3],
                 partial: 0,
                 partial_valid: false,
                 bypass: false,
@@ -472,23 +468,12 @@ impl QModel {
         }
     }
 
-    /// The counts summed two clocks after a find-victim cycle.
-    pub fn counts2(&mut self) -> MoveCounts {
-        self.sum(1)
-    }
-
-    /// Whether a cell heard a capture in the last find-victim cycle (its counts, one
-    /// clock before they are summed).
-    pub fn any_capture1(&mut self) -> bool {
-        self.sum(0).captures > 0
-    }
-
-    /// The sum of `counts1` (`stage` 0) or `counts2` (1), counted once per edge.
-    fn sum(&mut self, stage: usize) -> MoveCounts {
+    /// The counts of the last find-victim cycle, summed from the cells' counters in the
+    /// cycle after it (counted once per edge).
+    pub fn counts(&mut self) -> MoveCounts {
         let r = &mut self.regs;
-        let counts = if stage == 0 { &r.counts1 } else { &r.counts2 };
-        *r.sums[stage].get_or_insert_with(|| {
-            counts
+        *r.sums.get_or_insert_with(|| {
+            r.counts1
                 .as_ref()
                 .map(|(b, p)| move_counts_on(b, p))
                 .unwrap_or_default()
@@ -673,8 +658,7 @@ impl QModel {
         if let Some(n) = e.read_own {
             self.regs.own_rd = self.own_table[usize::from(n)];
         }
-        self.regs.counts2 = self.regs.counts1;
-        self.regs.sums = [None, self.regs.sums[0]];
+        self.regs.sums = None;
         let g = &self.generator.regs;
         self.regs.counts1 = (g.phase == Phase::First).then_some((g.board, g.planes));
         self.regs.insufficient = Self::insufficient_on(&g.planes);
