@@ -306,7 +306,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let bypass = reg("bypass", 1);
     let last_index = reg("last_index", iw);
     let last_leaf = reg("last_leaf", WORD);
-    let forward = reg("forward", 1);
     let gen_entry = reg("gen_entry", WORD);
     let nodes = reg("node_count", 32);
     let cycles = reg("cycle_count", 32);
@@ -395,7 +394,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         mux(ctx.tidx_valid, ctx.tidx, mux(beats, op_index[1], run_index)).named("order_pick");
 
     // The capture `Fetch` works on.
-    let fetched = Entry::pick(forward, Entry::of(gen_entry), rd_entry);
+    let fetched = rd_entry;
     let leaf_word = mux(
         !ctx.ordered,
         lit(0, WORD),
@@ -409,7 +408,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         mux(leaf_kind.eq(ChildKind::Draw as u64), lit(0, sw), leaf_value),
     );
     let leaf_child = fetch & leaf_kind.ne(ChildKind::Node as u64);
-    let descend = fetch & leaf_kind.eq(ChildKind::Node as u64);
 
     // A child's score is applied to the context it returns to: the registers after a
     // leaf child, the frame read back after a returning one.
@@ -499,6 +497,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let gen_done = in_gen & next_done & !gen_overflow;
     let gen_single = gen_done & count_after.le(1u64);
     let gen_order = gen_done & !count_after.le(1u64);
+    // A node's only capture is searched without ordering: it descends in the clock
+    // `Gen` ends, with the capture emitted then or the one in the register.
+    let descend = ((fetch & leaf_kind.eq(ChildKind::Node as u64)) | gen_single).named("descend");
+    let gen_child = Entry::pick(gen_write, Entry::of(gen_word), Entry::of(gen_entry));
+    let descent_entry = Entry::pick(in_gen, gen_child, fetched);
 
     // Second: the node is known.
     let s_win = second & no_move_now;
@@ -551,7 +554,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         case(s_gen, State::Gen),
         case(quiet_fv, State::QuietEval),
         case(in_gen & !next_done & !gen_overflow, State::Gen),
-        case(gen_single, State::Fetch),
         case(gen_order, State::Order),
         case(order & !o_elect, State::Order),
         case(elect_now, State::Fetch),
@@ -764,17 +766,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     last_index.set_enable(o_elect);
     last_leaf.set_next(order_leaf);
     last_leaf.set_enable(o_elect & leaf_we_order);
-    forward.set_next(gen_single);
-    forward.set_enable(gen_single | elect_now);
     gen_entry.set_next(gen_word);
     gen_entry.set_enable(gen_write);
     nodes.set_next(mux(start, lit(1, 32), nodes + 1u64));
-    nodes.set_enable(start | fetch);
+    nodes.set_enable(start | fetch | gen_single);
     cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
     cycles.set_enable(start | go);
 
     // The move made: ordering's, or the descent's.
-    let made = Entry::pick(order, order_entry, fetched);
+    let made = Entry::pick(order, order_entry, descent_entry);
     let making = o_make | descend;
     cur_move.set_next(concat(&[made.to, made.from]));
     cur_move.set_enable(making);
@@ -875,11 +875,21 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     m.output("frame_raddr", frame_raddr);
     m.output("frame_we", descend);
     m.output("frame_waddr", sp.bits(0..saw));
-    let mut parent = ctx.clone();
-    parent.child = fetched.word();
+    // The context pushed: `Gen`'s for its only capture (its list state as `Gen` leaves
+    // it, nothing left to search), else the registers.
+    let parent = Ctx {
+        count: mux(in_gen, ctx_gen.count, ctx.count),
+        cur: mux(in_gen, ctx_gen.cur, ctx.cur),
+        ordered: mux(in_gen, ctx_gen.ordered, ctx.ordered),
+        searched: mux(in_gen, ctx_gen.searched, ctx.searched),
+        tidx_valid: mux(in_gen, ctx_gen.tidx_valid, ctx.tidx_valid),
+        tidx: mux(in_gen, ctx_gen.tidx, ctx.tidx),
+        child: descent_entry.word(),
+        ..ctx.clone()
+    };
     m.output(
         "frame_wdata",
-        concat_lsb_first(&[parent.word(), any_live, elected_here]),
+        concat_lsb_first(&[parent.word(), any_live & !in_gen, elected_here]),
     );
 
     // The transposition table: read at Enter, written when a node with captures

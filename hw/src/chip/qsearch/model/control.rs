@@ -146,6 +146,12 @@ impl QModel {
     /// generator's next outputs, not its registered ones), so that the last capture and
     /// `done` end the state at once.
     fn generate(&mut self, e: &mut Edge) {
+        // A descent in this clock starts the generator over, and its walkers then keep
+        // the state they had (they step only in generation cycles without a start).
+        let walkers = (
+            self.generator.regs.victim_walker,
+            self.generator.regs.attacker_walker,
+        );
         self.generator.clock(&run_gen());
         e.clocked = true;
         let out = self.generator.regs.out;
@@ -186,12 +192,16 @@ impl QModel {
         if out.done {
             self.regs.ctx.searched = 0;
             if count <= 1 {
-                // The only capture: searched without ordering, from the register.
+                // The only capture: searched without ordering, descending in this
+                // clock (the capture emitted now, or the one in the register).
                 self.regs.ctx.ordered = false;
                 self.regs.ctx.searched = 1;
                 self.regs.ctx.cur = 0;
-                self.regs.forward = true;
-                self.regs.state = State::Fetch;
+                let g = &mut self.generator.regs;
+                (g.victim_walker, g.attacker_walker) = walkers;
+                let entry = self.regs.gen_entry;
+                self.regs.nodes = self.regs.nodes.wrapping_add(1);
+                self.descend(entry, e);
             } else {
                 // The first ordering cycle: snapshot, read the first capture.
                 self.regs.ctx.ordered = true;
@@ -332,17 +342,12 @@ impl QModel {
         self.regs.ctx.cur = i;
         e.read_entry = Some(self.slot(usize::from(i)));
         e.read_leaf = Some(self.slot(usize::from(i)));
-        self.regs.forward = false;
         self.regs.state = State::Fetch;
     }
 
     /// A leaf child's value is taken; any other child is entered.
     fn fetch(&mut self, e: &mut Edge) {
-        let entry = if self.regs.forward {
-            self.regs.gen_entry
-        } else {
-            self.regs.rd_entry
-        };
+        let entry = self.regs.rd_entry;
         let bypass = std::mem::take(&mut self.regs.bypass);
         let leaf = if !self.regs.ctx.ordered {
             Leaf::default()
@@ -370,21 +375,27 @@ impl QModel {
             }
             None => {
                 self.stats.add(NodeKind::Capture, 1, 0);
-                let sp = self.regs.sp;
-                let mut parent = self.regs.ctx;
-                parent.child = entry;
-                e.write_frame = Some((usize::from(sp), parent));
-                let d = self.make_delta(&entry);
-                let m = self.regs.material;
-                e.material = Some([m[0] + d[0], m[1] + d[1]]);
-                e.puts = entry.make_writes();
-                self.regs.cur_move = (entry.from, entry.to);
-                e.inputs = self.gen_start(!self.side(sp), None);
-                self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
-                self.regs.sp = sp + 1;
-                self.regs.state = State::Enter;
+                self.descend(entry, e);
             }
         }
+    }
+
+    /// Descends into the child `entry` (already counted as a node): push the context,
+    /// make the capture, start the generator for the child's side.
+    fn descend(&mut self, entry: Entry, e: &mut Edge) {
+        let sp = self.regs.sp;
+        let mut parent = self.regs.ctx;
+        parent.child = entry;
+        e.write_frame = Some((usize::from(sp), parent));
+        let d = self.make_delta(&entry);
+        let m = self.regs.material;
+        e.material = Some([m[0] + d[0], m[1] + d[1]]);
+        e.puts = entry.make_writes();
+        self.regs.cur_move = (entry.from, entry.to);
+        e.inputs = self.gen_start(!self.side(sp), None);
+        self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
+        self.regs.sp = sp + 1;
+        self.regs.state = State::Enter;
     }
 
     /// A child's score (this node's view) for `entry`: a cutoff or the last capture

@@ -288,8 +288,6 @@ pub struct QRegs {
     pub sweep: u32,
     /// Registered read of the side to move's mobility table.
     pub own_rd: i16,
-    /// `Fetch` takes the capture from `gen_entry` (a node's only capture, not read back).
-    pub forward: bool,
     /// The capture `Gen` wrote last.
     pub gen_entry: Entry,
     /// Ordering: the next capture to make for its reply count.
@@ -415,7 +413,6 @@ impl QModel {
                 job_tag: 0,
                 sweep: 0,
                 own_rd: 0,
-                forward: false,
                 gen_entry: Entry::default(),
                 next_r: 0,
                 ops: [Op::default(); 3],
@@ -659,8 +656,9 @@ impl QModel {
             self.regs.own_rd = self.own_table[usize::from(n)];
         }
         self.regs.sums = None;
+        // A cycle in which the controller clocked the generator was a generation cycle.
         let g = &self.generator.regs;
-        self.regs.counts1 = (g.phase == Phase::First).then_some((g.board, g.planes));
+        self.regs.counts1 = (!e.clocked && g.phase == Phase::First).then_some((g.board, g.planes));
         self.regs.insufficient = Self::insufficient_on(&g.planes);
         if e.save {
             self.snapshot = self.generator.snapshot();
@@ -674,7 +672,7 @@ impl QModel {
             self.regs.material = m;
         }
         let priorities = self.priorities;
-        if e.clocked {
+        if e.clocked && !e.inputs.start {
             debug_assert!(e.puts.as_slice().is_empty());
         } else if e.inputs.start {
             for &(sq, piece) in e.puts.as_slice() {
