@@ -307,6 +307,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let last_index = reg("last_index", iw);
     let last_leaf = reg("last_leaf", WORD);
     let gen_entry = reg("gen_entry", WORD);
+    let descent = reg("descent", WORD);
     let nodes = reg("node_count", 32);
     let cycles = reg("cycle_count", 32);
     let cur_move = reg("cur_move", 12);
@@ -529,7 +530,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     );
     let s_cut = (s_caps & !s_overflow & t_hit & t_settles).named("table_cut");
     let s_gen = s_caps & !s_overflow & !s_cut;
-    let quiet_value = material_of(side) + own_value + opp_value;
+    // A quiet node's value: its material and own term, summed in `QuietFv`, and the
+    // other side's term.
+    let quiet_value = partial + opp_value;
 
     // Returning a value: at the job's position the search is done.
     let returns = (s_win | s_draw | s_cut | quiet_eval | node_returns).named("returns");
@@ -751,8 +754,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let partial_now = op_valid[2] & !op_other[2] & op3_kind.eq(ChildKind::Quiet as u64);
     partial_valid.set_next(partial_now);
     partial_valid.set_enable(order);
-    partial.set_next(op3_mat + own_value);
-    partial.set_enable(order & partial_now);
+    partial.set_next(mux(quiet_fv, material_of(side), op3_mat) + own_value);
+    partial.set_enable((order & partial_now) | quiet_fv);
     // The running best: emptied by `Gen`'s last cycle.
     run_valid.set_next(!gen_order);
     run_valid.set_enable(gen_order | (order & beats));
@@ -768,6 +771,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     last_leaf.set_enable(o_elect & leaf_we_order);
     gen_entry.set_next(gen_word);
     gen_entry.set_enable(gen_write);
+    descent.set_next(descent_entry.word());
+    descent.set_enable(descend);
     nodes.set_next(mux(start, lit(1, 32), nodes + 1u64));
     nodes.set_enable(start | fetch | gen_single);
     cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
@@ -828,12 +833,21 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     }
     m.output("save", gen_order);
     m.output("restore", order);
-    m.output("delta_en", writes);
+    // The material sums: ordering's make (over the snapshot), an unmake, and a
+    // descent's make one clock later, in the child's `Enter`, from the capture it
+    // registered (off the path from the generator's emission).
+    let descended = (enter & sp.ne(0)).named("descended");
+    let d = Entry::pick(
+        descended,
+        Entry::of(descent),
+        Entry::pick(unmake, Entry::of(rd_frame.child), order_entry),
+    );
+    m.output("delta_en", o_make | unmake | descended);
     m.output("delta_neg", unmake);
     m.output("from_snap", o_make);
-    m.output("placed", placed);
-    m.output("mover", w.mover);
-    m.output("victim", w.victim);
+    m.output("placed", d.placed(&m));
+    m.output("mover", d.mover);
+    m.output("victim", d.victim);
 
     // Table reads: registered reads keep their address until the next one.
     let own_addr_q = reg("own_addr_q", 8);

@@ -22,6 +22,12 @@ impl QModel {
         self.account(state);
         match self.regs.state {
             State::Enter => {
+                // A descent's material change, from the capture it registered.
+                if self.regs.sp > 0 {
+                    let d = self.make_delta(&self.regs.descent);
+                    let m = self.regs.material;
+                    e.material = Some([m[0] + d[0], m[1] + d[1]]);
+                }
                 e.inputs = run_gen();
                 let hash = position_hash(&self.generator.regs.board);
                 self.regs.ctx.hash = hash;
@@ -39,14 +45,17 @@ impl QModel {
                 }
             }
             State::Second => self.decide(e),
-            State::QuietFv => self.regs.state = State::QuietEval,
+            State::QuietFv => {
+                // The node's material and own mobility term (read in `Second`).
+                self.regs.partial =
+                    self.material_for(self.side(self.regs.sp)) + i32::from(self.regs.own_rd);
+                self.regs.state = State::QuietEval;
+            }
             State::QuietEval => {
                 // The other side's counts (the find-victim cycle of QuietFv).
                 let legal = self.counts().legal();
                 let opp = self.opp_table[usize::from(table_index(legal))];
-                let r = &self.regs;
-                let value =
-                    self.material_for(self.side(r.sp)) + i32::from(r.own_rd) + i32::from(opp);
+                let value = self.regs.partial + i32::from(opp);
                 self.ret(value, e);
             }
             State::Gen => self.generate(e),
@@ -381,15 +390,14 @@ impl QModel {
     }
 
     /// Descends into the child `entry` (already counted as a node): push the context,
-    /// make the capture, start the generator for the child's side.
+    /// make the capture on the cells, start the generator for the child's side. The
+    /// material sums follow in `Enter`, from the capture registered here.
     fn descend(&mut self, entry: Entry, e: &mut Edge) {
         let sp = self.regs.sp;
         let mut parent = self.regs.ctx;
         parent.child = entry;
         e.write_frame = Some((usize::from(sp), parent));
-        let d = self.make_delta(&entry);
-        let m = self.regs.material;
-        e.material = Some([m[0] + d[0], m[1] + d[1]]);
+        self.regs.descent = entry;
         e.puts = entry.make_writes();
         self.regs.cur_move = (entry.from, entry.to);
         e.inputs = self.gen_start(!self.side(sp), None);

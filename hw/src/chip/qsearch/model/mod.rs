@@ -290,6 +290,8 @@ pub struct QRegs {
     pub own_rd: i16,
     /// The capture `Gen` wrote last.
     pub gen_entry: Entry,
+    /// The capture of the last descent (its material change is made in `Enter`).
+    pub descent: Entry,
     /// Ordering: the next capture to make for its reply count.
     pub next_r: u8,
     /// Ordering pipeline: the child counted in this cycle (made at the last edge), the
@@ -297,7 +299,7 @@ pub struct QRegs {
     /// is in.
     pub ops: [Op; 3],
     /// A quiet child's material and own mobility term, summed while its other side is
-    /// counted.
+    /// counted (in ordering, and in a quiet node's `QuietFv`).
     pub partial: i32,
     /// `partial` is a quiet child's (its other side's count comes in the next cycle).
     pub partial_valid: bool,
@@ -414,6 +416,7 @@ impl QModel {
                 sweep: 0,
                 own_rd: 0,
                 gen_entry: Entry::default(),
+                descent: Entry::default(),
                 next_r: 0,
                 ops: [Op::default(); 3],
                 partial: 0,
