@@ -22,7 +22,8 @@
 //!   emitting a move.
 //! - `material`: the two material sums (the side to move's evaluation for White and
 //!   for Black to move), written from the loaded ranks and kept incrementally by every
-//!   cell write; `insufficient`: the only-bishops draw test on the cells.
+//!   make and unmake (a descent's make in the child's `Enter`, a clock after its cell
+//!   writes); `insufficient`: the only-bishops draw test on the cells.
 //! - `movelist`: per ply, the captures the generator emitted (move, moved and captured
 //!   piece) and what ordering learnt of each child (kind and value); `stack`: per ply,
 //!   the context of a node that has descended (window, best, list state, the move made).
@@ -38,8 +39,10 @@
 //! move, insufficient material, quiet, or captures; the count of `Enter` is summed and
 //! addresses the node's own mobility term. A quiet node starts the generator for the
 //! other side (without en passant) to count its moves: `QuietFv`, then `QuietEval`,
-//! which sums that count and returns the evaluation. A node with captures lets the generator
-//! emit them into its list (`Gen`, about 1.5 cycles per capture). With two or more
+//! which sums that count and returns the evaluation. A node with captures lets the
+//! generator emit them into its list (`Gen`, about 1.5 cycles per capture). A node's
+//! only capture is searched without ordering: the clock in which the generator is done
+//! descends into it (it pushes the context as `Gen` leaves it). With two or more
 //! captures, `Order` makes the captures one per clock over the snapshot (restoring the
 //! last one in the same clock) and runs a find-victim cycle on each child for the
 //! opponent's replies (the ordering key, capped at 15; zero replies is a win for the
