@@ -244,15 +244,21 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         ..Exactness::default()
     };
     let mut model = QModel::new(Params::DEFAULT);
-    let mut software = SoftwareQuiescence::new(evaluator);
+    let horizon = config.quiescence_plies.map(|p| p as usize);
+    let mut software = SoftwareQuiescence::new(evaluator).with_plies(horizon);
     let mut job_times = Vec::with_capacity(jobs.len());
-    for (i, (j, job)) in jobs.iter().zip(chip_jobs(&jobs, &evaluator)).enumerate() {
+    for (i, (j, job)) in jobs
+        .iter()
+        .zip(chip_jobs(&jobs, &evaluator, horizon))
+        .enumerate()
+    {
         progress("1-3 jobs", i, jobs.len());
         let out = model
             .run(&job, u32::MAX)
             .ok_or_else(|| anyhow::anyhow!("the chip model did not finish a job"))?;
-        let reference =
-            ReferenceQuiescence::new(evaluator).qsearch(&j.position, j.alpha, j.beta, j.ply)?;
+        let reference = ReferenceQuiescence::new(evaluator)
+            .with_horizon(horizon)
+            .qsearch(&j.position, j.alpha, j.beta, j.ply)?;
         if out.overflow {
             exact.overflows += 1;
         } else {

@@ -27,7 +27,9 @@ fn search_with(
     fen: &str,
     depth: u32,
 ) -> SearchResult {
-    let q = kind.build_with(Evaluator::default(), chips).unwrap();
+    let q = kind
+        .build_for(&config, Evaluator::default(), chips)
+        .unwrap();
     let mut searcher = Searcher::new(config, q);
     let pos = Position::from_fen_strict(fen).unwrap();
     let limits = Limits {
@@ -63,6 +65,27 @@ fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
         assert_eq!(one.dispatch.wasted_jobs, many.dispatch.wasted_jobs);
         assert!(one.modeled.is_some() && reference.modeled.is_none());
     }
+}
+
+#[test]
+fn without_a_horizon_the_chips_and_the_reference_search_the_same_tree() {
+    // The shipped horizon cuts capture sequences at 6 plies; without it they run to
+    // their end, on the chips as in the reference.
+    let config = SearchConfig::default().exact_quiescence();
+    let (mut to_the_end, mut at_horizon) = (0, 0);
+    for fen in &POSITIONS[1..3] {
+        let reference = search_with(config.clone(), QuiescenceKind::Reference, 1, fen, 3);
+        let one = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, 3);
+        let many = search_with(config.clone(), QuiescenceKind::ChipModel, 4, fen, 3);
+        same_search(&reference, &one, &format!("{fen}: reference vs 1 chip"));
+        same_search(&one, &many, &format!("{fen}: 1 chip vs 4 chips"));
+        to_the_end += reference.last.qnodes;
+        at_horizon += search(QuiescenceKind::Reference, 1, fen, 3).last.qnodes;
+    }
+    assert!(
+        at_horizon < to_the_end,
+        "the horizon cuts: {at_horizon} against {to_the_end} quiescence nodes"
+    );
 }
 
 #[test]
@@ -104,10 +127,11 @@ fn the_netlist_pool_searches_the_same_tree_as_the_model() {
 
 #[test]
 fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
+    let config = SearchConfig::default();
     let q = QuiescenceKind::ChipModel
-        .build_with(Evaluator::default(), 1)
+        .build_for(&config, Evaluator::default(), 1)
         .unwrap();
-    let mut searcher = Searcher::new(SearchConfig::default(), q);
+    let mut searcher = Searcher::new(config, q);
     searcher.set_horizon(HorizonConfig {
         link: Link::PCIE,
         clock: ChipClock::DEEP_BLUE,
@@ -154,10 +178,11 @@ fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
 fn quiet_positions_on_the_host_change_nothing_but_the_jobs_sent() {
     let fen = POSITIONS[1];
     let chips = search(QuiescenceKind::ChipModel, 3, fen, 4);
+    let config = SearchConfig::default();
     let q = QuiescenceKind::ChipModel
-        .build_with(Evaluator::default(), 3)
+        .build_for(&config, Evaluator::default(), 3)
         .unwrap();
-    let mut searcher = Searcher::new(SearchConfig::default(), q);
+    let mut searcher = Searcher::new(config, q);
     searcher.set_horizon(HorizonConfig {
         host_quiet: Some(Evaluator::default()),
         ..HorizonConfig::default()

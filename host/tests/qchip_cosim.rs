@@ -32,11 +32,15 @@ fn jobs(n: usize) -> Vec<Job> {
     )
     .unwrap();
     for j in recorded {
+        // Every other job at a horizon of 1 to 5 plies.
+        let k = jobs.len();
+        let horizon = (k % 2 == 1).then_some(1 + k % 5);
         let job = chip_job(
             &j.position,
             j.alpha,
             j.beta,
             j.ply,
+            horizon,
             jobs.is_empty().then(|| Arc::clone(&weights)),
         );
         let out = model.run(&job, 1 << 24).unwrap();

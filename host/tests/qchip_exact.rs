@@ -6,11 +6,12 @@
 //! signal, cycle for cycle. Hand-picked jobs cover the corners: en passant at the job's
 //! position, promotions to each piece inside capture sequences, insufficient
 //! material, wins by losing every piece and by having no move; a small chip covers
-//! stack and list overflow and the table's sweep.
+//! stack and list overflow and the table's sweep. Jobs run with every capture sequence
+//! searched to its end, and at horizons of 1 to 6 plies.
 
 use std::collections::BTreeSet;
 
-use host::chip::qjob::chip_jobs;
+use host::chip::qjob::{chip_horizon, chip_jobs};
 use host::engine::eval::Evaluator;
 use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
 use host::engine::reference::{Limits, ReferenceQuiescence};
@@ -34,6 +35,24 @@ where
         >,
     QModel: testbench::chip::Driver<U>,
 {
+    check_at::<U>(params, jobs, |_| None)
+}
+
+/// [`check`] with job `i` at the horizon `horizon(i)`.
+fn check_at<U>(
+    params: Params,
+    jobs: &[QJob],
+    horizon: impl Fn(usize) -> Option<usize>,
+) -> (Vec<Outputs>, [u64; 5])
+where
+    U: Unit<
+            Inputs = hw::chip::qsearch::Inputs,
+            Outputs = Outputs,
+            Debug = hw::chip::qsearch::Debug,
+            Job = hw::chip::qsearch::Job,
+        >,
+    QModel: testbench::chip::Driver<U>,
+{
     let evaluator = Evaluator::default();
     let mut netlist = Netlist::<U>::new(true).unwrap();
     let mut model = QModel::new(params);
@@ -45,13 +64,20 @@ where
     reference.table_entries = params.table;
     let mut outs = Vec::new();
     let mut promotions = [0u64; 5];
-    for (i, (j, job)) in jobs.iter().zip(chip_jobs(jobs, &evaluator)).enumerate() {
+    for (i, (j, mut job)) in jobs
+        .iter()
+        .zip(chip_jobs(jobs, &evaluator, None))
+        .enumerate()
+    {
+        reference.horizon = horizon(i);
+        job.horizon = chip_horizon(reference.horizon);
         let what = format!(
-            "job {i}: {} [{}, {}] ply {}",
+            "job {i}: {} [{}, {}] ply {} horizon {:?}",
             j.position.to_fen(),
             j.alpha,
             j.beta,
-            j.ply
+            j.ply,
+            reference.horizon
         );
         lockstep(&mut model, &mut netlist, &job, 10_000_000)
             .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
@@ -143,7 +169,7 @@ fn model_equals_reference_on_the_largest_jobs() {
     let mut model = QModel::new(Params::DEFAULT);
     let mut reference = ReferenceQuiescence::new(evaluator);
     let mut nodes = 0;
-    for (j, job) in jobs.iter().zip(chip_jobs(&jobs, &evaluator)) {
+    for (j, job) in jobs.iter().zip(chip_jobs(&jobs, &evaluator, None)) {
         let out = model.run(&job, u32::MAX).unwrap();
         let r = reference.run(&j.position, j.alpha, j.beta, j.ply).unwrap();
         let what = format!("{} [{}, {}]", j.position.to_fen(), j.alpha, j.beta);
@@ -159,6 +185,36 @@ fn model_equals_reference_on_the_largest_jobs() {
         nodes += r.nodes;
     }
     eprintln!("{} jobs, {nodes} nodes", jobs.len());
+}
+
+#[test]
+fn chip_equals_reference_at_horizons_of_one_to_six_plies() {
+    // The largest jobs of the games, and every tenth of the others, each at a horizon
+    // of 1 to 6 plies in turn: nodes with captures at the horizon are evaluated,
+    // entered (a node's only capture) or seen by ordering (a child).
+    let (small, large) = game_jobs();
+    let mut jobs = large;
+    jobs.extend(small.into_iter().step_by(10));
+    assert!(jobs.len() >= 1_000, "{} jobs", jobs.len());
+    let horizon = |i: usize| Some(1 + i % 6);
+    let (outs, _) = check_at::<Qchip>(Params::DEFAULT, &jobs, horizon);
+    let mut reference = ReferenceQuiescence::new(Evaluator::default());
+    let to_the_end: u64 = jobs
+        .iter()
+        .map(|j| {
+            reference
+                .run(&j.position, j.alpha, j.beta, j.ply)
+                .unwrap()
+                .nodes
+        })
+        .sum();
+    let at_horizon: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
+    eprintln!(
+        "{} jobs: {at_horizon} nodes at the horizons, {to_the_end} to the end",
+        jobs.len()
+    );
+    assert!(at_horizon < to_the_end / 2);
+    assert!(outs.iter().all(|o| !o.overflow));
 }
 
 fn job(fen: &str, alpha: i32, beta: i32) -> QJob {

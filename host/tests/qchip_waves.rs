@@ -34,7 +34,7 @@ fn a_quiescence_job_can_be_read_by_name() {
     let pos = Position::from_fen_strict("r7/8/2n1b3/3p4/2P1P3/3N4/8/R7 w - - 0 1").unwrap();
     assert!(pos.capture_forced());
     let weights = Arc::new(chip_weights(&Evaluator::default()));
-    let job = chip_job(&pos, -INFINITE, INFINITE, 0, Some(weights));
+    let job = chip_job(&pos, -INFINITE, INFINITE, 0, None, Some(weights));
     let module = <Qchip as Unit>::build(false).unwrap();
     let stim = job_stimulus::<Qchip>(
         &module,

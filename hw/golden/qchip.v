@@ -16,6 +16,7 @@ module qchip (
   input wire [21:0] alpha,
   input wire [21:0] beta,
   input wire [8:0] ply,
+  input wire [5:0] horizon,
   input wire req,
   output wire done,
   output wire overflow,
@@ -28,88 +29,88 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n16;
+  wire _n17;
   wire [35:0] prio_now;
-  wire _n19;
   wire _n20;
   wire _n21;
-  wire [2:0] _n22;
-  wire _n23;
+  wire _n22;
+  wire [2:0] _n23;
   wire _n24;
   wire _n25;
-  wire [5:0] _n26;
-  wire [3:0] _n27;
-  wire _n28;
-  wire [5:0] _n29;
-  wire [3:0] _n30;
-  wire _n31;
-  wire [5:0] _n32;
-  wire [3:0] _n33;
-  wire _n34;
-  wire [7:0] _n35;
+  wire _n26;
+  wire [5:0] _n27;
+  wire [3:0] _n28;
+  wire _n29;
+  wire [5:0] _n30;
+  wire [3:0] _n31;
+  wire _n32;
+  wire [5:0] _n33;
+  wire [3:0] _n34;
+  wire _n35;
   wire [7:0] _n36;
-  wire [191:0] _n37;
-  wire _n38;
+  wire [7:0] _n37;
+  wire [191:0] _n38;
   wire _n39;
   wire _n40;
-  wire [3:0] _n41;
+  wire _n41;
   wire [3:0] _n42;
   wire [3:0] _n43;
-  wire [255:0] _n44;
-  wire _n45;
-  wire [11:0] _n46;
-  wire [70:0] _n47;
-  wire [11:0] _n48;
-  wire [383:0] _n49;
-  wire [319:0] _n50;
-  wire _n51;
-  wire [9:0] _n52;
-  wire [23:0] _n53;
-  wire [9:0] _n54;
-  wire _n55;
-  wire [9:0] _n56;
-  wire [23:0] _n57;
-  wire [9:0] _n58;
-  wire _n59;
-  wire [4:0] _n60;
-  wire [359:0] _n61;
-  wire [4:0] _n62;
-  wire _n63;
+  wire [3:0] _n44;
+  wire [255:0] _n45;
+  wire _n46;
+  wire [11:0] _n47;
+  wire [70:0] _n48;
+  wire [11:0] _n49;
+  wire [383:0] _n50;
+  wire [319:0] _n51;
+  wire _n52;
+  wire [9:0] _n53;
+  wire [23:0] _n54;
+  wire [9:0] _n55;
+  wire _n56;
+  wire [9:0] _n57;
+  wire [23:0] _n58;
+  wire [9:0] _n59;
+  wire _n60;
+  wire [4:0] _n61;
+  wire [358:0] _n62;
+  wire [4:0] _n63;
   wire _n64;
   wire _n65;
   wire _n66;
-  wire [5:0] _n67;
+  wire _n67;
   wire [5:0] _n68;
-  wire [2:0] _n69;
-  wire _n70;
+  wire [5:0] _n69;
+  wire [2:0] _n70;
   wire _n71;
-  wire [11:0] _n72;
-  wire [10:0] _n73;
-  wire _n74;
-  wire [21:0] _n75;
+  wire _n72;
+  wire [11:0] _n73;
+  wire [10:0] _n74;
+  wire _n75;
   wire [21:0] _n76;
-  wire [15:0] _n77;
+  wire [21:0] _n77;
   wire [15:0] _n78;
-  wire [23:0] _n79;
+  wire [15:0] _n79;
   wire [23:0] _n80;
-  wire [359:0] _n81;
-  wire [31:0] _n82;
-  wire [70:0] _n83;
-  wire _n84;
+  wire [23:0] _n81;
+  wire [358:0] _n82;
+  wire [31:0] _n83;
+  wire [70:0] _n84;
   wire _n85;
-  wire [21:0] _n86;
-  wire _n87;
-  wire [5:0] _n88;
+  wire _n86;
+  wire [21:0] _n87;
+  wire _n88;
   wire [5:0] _n89;
-  wire [2:0] _n90;
-  wire [31:0] _n91;
+  wire [5:0] _n90;
+  wire [2:0] _n91;
   wire [31:0] _n92;
+  wire [31:0] _n93;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n98;
+  wire [5:0] _n99;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -122,41 +123,41 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n16 = load_we | start;
-  assign prio_now = _n16 ? prio : prio_q;
-  assign done = _n84;
-  assign overflow = _n85;
-  assign score = _n86;
-  assign best_valid = _n87;
-  assign best_from = _n88;
-  assign best_to = _n89;
-  assign best_promo = _n90;
-  assign nodes = _n91;
-  assign cycles = _n92;
+  assign _n17 = load_we | start;
+  assign prio_now = _n17 ? prio : prio_q;
+  assign done = _n85;
+  assign overflow = _n86;
+  assign score = _n87;
+  assign best_valid = _n88;
+  assign best_from = _n89;
+  assign best_to = _n90;
+  assign best_promo = _n91;
+  assign nodes = _n92;
+  assign cycles = _n93;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n19),
-    .black(_n20),
-    .ep_valid(_n21),
-    .ep_file(_n22),
+    .start(_n20),
+    .black(_n21),
+    .ep_valid(_n22),
+    .ep_file(_n23),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n23),
-    .put_piece0(_n27),
-    .put_sq0(_n26),
-    .put_en0(_n28),
-    .put_piece1(_n30),
-    .put_sq1(_n29),
-    .put_en1(_n31),
-    .put_piece2(_n33),
-    .put_sq2(_n32),
-    .put_en2(_n34),
-    .save(_n24),
-    .restore(_n25),
+    .req(_n24),
+    .put_piece0(_n28),
+    .put_sq0(_n27),
+    .put_en0(_n29),
+    .put_piece1(_n31),
+    .put_sq1(_n30),
+    .put_en1(_n32),
+    .put_piece2(_n34),
+    .put_sq2(_n33),
+    .put_en2(_n35),
+    .save(_n25),
+    .restore(_n26),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -165,16 +166,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n44),
-    .cap_counts(_n49),
-    .quiet_counts(_n50),
-    .quiet_now(_n63),
-    .no_move_now(_n64),
-    .valid_next(_n65),
-    .done_next(_n66),
-    .from_next(_n67),
-    .to_next(_n68),
-    .promo_next_out(_n69)
+    .pieces(_n45),
+    .cap_counts(_n50),
+    .quiet_counts(_n51),
+    .quiet_now(_n64),
+    .no_move_now(_n65),
+    .valid_next(_n66),
+    .done_next(_n67),
+    .from_next(_n68),
+    .to_next(_n69),
+    .promo_next_out(_n70)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -182,64 +183,64 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n35),
-    .opp_addr(_n36),
-    .pieces(_n37),
-    .own(_n77),
-    .opp(_n78)
+    .own_addr(_n36),
+    .opp_addr(_n37),
+    .pieces(_n38),
+    .own(_n78),
+    .opp(_n79)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n37),
+    .weights(_n38),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n38),
-    .delta_neg(_n39),
-    .from_snap(_n40),
-    .placed(_n41),
-    .mover(_n42),
-    .victim(_n43),
-    .save(_n24),
-    .restore(_n25),
-    .white(_n75),
-    .black(_n76)
+    .delta_en(_n39),
+    .delta_neg(_n40),
+    .from_snap(_n41),
+    .placed(_n42),
+    .mover(_n43),
+    .victim(_n44),
+    .save(_n25),
+    .restore(_n26),
+    .white(_n76),
+    .black(_n77)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n44),
-    .insufficient(_n74)
+    .pieces(_n45),
+    .insufficient(_n75)
   );
   qchip_mobility move_counter (
-    .cap_counts(_n49),
-    .quiet_counts(_n50),
-    .any_capture(_n70),
-    .any_quiet(_n71),
-    .captures(_n72),
-    .quiets(_n73)
+    .cap_counts(_n50),
+    .quiet_counts(_n51),
+    .any_capture(_n71),
+    .any_quiet(_n72),
+    .captures(_n73),
+    .quiets(_n74)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n51),
-    .entry_waddr(_n52),
-    .entry_wdata(_n53),
-    .entry_raddr(_n54),
-    .leaf_we(_n55),
-    .leaf_waddr(_n56),
-    .leaf_wdata(_n57),
-    .leaf_raddr(_n58),
-    .entry(_n79),
-    .leaf(_n80)
+    .entry_we(_n52),
+    .entry_waddr(_n53),
+    .entry_wdata(_n54),
+    .entry_raddr(_n55),
+    .leaf_we(_n56),
+    .leaf_waddr(_n57),
+    .leaf_wdata(_n58),
+    .leaf_raddr(_n59),
+    .entry(_n80),
+    .leaf(_n81)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n59),
-    .waddr(_n60),
-    .wdata(_n61),
-    .raddr(_n62),
-    .frame(_n81)
+    .we(_n60),
+    .waddr(_n61),
+    .wdata(_n62),
+    .raddr(_n63),
+    .frame(_n82)
   );
   qchip_control controller (
     .clk(clk),
@@ -251,108 +252,109 @@ module qchip (
     .job_alpha(alpha),
     .job_beta(beta),
     .job_ply(ply),
+    .job_horizon(horizon),
     .req(req),
-    .quiet_now(_n63),
-    .no_move_now(_n64),
-    .valid_next(_n65),
-    .done_next(_n66),
-    .from_next(_n67),
-    .to_next(_n68),
-    .promo_next_out(_n69),
-    .pieces(_n44),
-    .any_capture(_n70),
-    .any_quiet(_n71),
-    .captures(_n72),
-    .quiets(_n73),
-    .insufficient(_n74),
-    .white(_n75),
-    .black_mat(_n76),
-    .own(_n77),
-    .opp(_n78),
-    .entry(_n79),
-    .leaf(_n80),
-    .frame(_n81),
-    .hash(_n82),
-    .table_entry(_n83),
-    .gen_start(_n19),
-    .gen_black(_n20),
-    .gen_ep_valid(_n21),
-    .gen_ep_file(_n22),
-    .gen_req(_n23),
-    .put_sq0(_n26),
-    .put_piece0(_n27),
-    .put_en0(_n28),
-    .put_sq1(_n29),
-    .put_piece1(_n30),
-    .put_en1(_n31),
-    .put_sq2(_n32),
-    .put_piece2(_n33),
-    .put_en2(_n34),
-    .save(_n24),
-    .restore(_n25),
-    .delta_en(_n38),
-    .delta_neg(_n39),
-    .from_snap(_n40),
-    .placed(_n41),
-    .mover(_n42),
-    .victim(_n43),
-    .own_addr(_n35),
-    .opp_addr(_n36),
-    .entry_raddr(_n54),
-    .leaf_raddr(_n58),
-    .entry_we(_n51),
-    .entry_waddr(_n52),
-    .entry_wdata(_n53),
-    .leaf_we(_n55),
-    .leaf_waddr(_n56),
-    .leaf_wdata(_n57),
-    .frame_raddr(_n62),
-    .frame_we(_n59),
-    .frame_waddr(_n60),
-    .frame_wdata(_n61),
-    .table_raddr(_n48),
-    .table_we(_n45),
-    .table_waddr(_n46),
-    .table_wdata(_n47),
-    .done(_n84),
-    .overflow(_n85),
-    .score(_n86),
-    .best_valid(_n87),
-    .best_from(_n88),
-    .best_to(_n89),
-    .best_promo(_n90),
-    .nodes(_n91),
-    .cycles(_n92),
+    .quiet_now(_n64),
+    .no_move_now(_n65),
+    .valid_next(_n66),
+    .done_next(_n67),
+    .from_next(_n68),
+    .to_next(_n69),
+    .promo_next_out(_n70),
+    .pieces(_n45),
+    .any_capture(_n71),
+    .any_quiet(_n72),
+    .captures(_n73),
+    .quiets(_n74),
+    .insufficient(_n75),
+    .white(_n76),
+    .black_mat(_n77),
+    .own(_n78),
+    .opp(_n79),
+    .entry(_n80),
+    .leaf(_n81),
+    .frame(_n82),
+    .hash(_n83),
+    .table_entry(_n84),
+    .gen_start(_n20),
+    .gen_black(_n21),
+    .gen_ep_valid(_n22),
+    .gen_ep_file(_n23),
+    .gen_req(_n24),
+    .put_sq0(_n27),
+    .put_piece0(_n28),
+    .put_en0(_n29),
+    .put_sq1(_n30),
+    .put_piece1(_n31),
+    .put_en1(_n32),
+    .put_sq2(_n33),
+    .put_piece2(_n34),
+    .put_en2(_n35),
+    .save(_n25),
+    .restore(_n26),
+    .delta_en(_n39),
+    .delta_neg(_n40),
+    .from_snap(_n41),
+    .placed(_n42),
+    .mover(_n43),
+    .victim(_n44),
+    .own_addr(_n36),
+    .opp_addr(_n37),
+    .entry_raddr(_n55),
+    .leaf_raddr(_n59),
+    .entry_we(_n52),
+    .entry_waddr(_n53),
+    .entry_wdata(_n54),
+    .leaf_we(_n56),
+    .leaf_waddr(_n57),
+    .leaf_wdata(_n58),
+    .frame_raddr(_n63),
+    .frame_we(_n60),
+    .frame_waddr(_n61),
+    .frame_wdata(_n62),
+    .table_raddr(_n49),
+    .table_we(_n46),
+    .table_waddr(_n47),
+    .table_wdata(_n48),
+    .done(_n85),
+    .overflow(_n86),
+    .score(_n87),
+    .best_valid(_n88),
+    .best_from(_n89),
+    .best_to(_n90),
+    .best_promo(_n91),
+    .nodes(_n92),
+    .cycles(_n93),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n98),
+    .count(_n99),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
     .material(material)
   );
   qchip_hash hasher (
-    .pieces(_n44),
-    .hash(_n82)
+    .pieces(_n45),
+    .hash(_n83)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n45),
-    .waddr(_n46),
-    .wdata(_n47),
-    .raddr(_n48),
-    .entry(_n83)
+    .we(_n46),
+    .waddr(_n47),
+    .wdata(_n48),
+    .raddr(_n49),
+    .entry(_n84)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n16) prio_q <= prio;
+    else if (_n17) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n98, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n99, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

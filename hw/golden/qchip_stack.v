@@ -3,16 +3,16 @@ module qchip_stack (
   input wire clk,
   input wire we,
   input wire [4:0] waddr,
-  input wire [359:0] wdata,
+  input wire [358:0] wdata,
   input wire [4:0] raddr,
-  output wire [359:0] frame
+  output wire [358:0] frame
 );
-  reg [359:0] frames [0:31];
+  reg [358:0] frames [0:31];
   integer _i_frames;
-  reg [359:0] _n4;
+  reg [358:0] _n4;
   assign frame = _n4;
-  initial for (_i_frames = 0; _i_frames < 32; _i_frames = _i_frames + 1) frames[_i_frames] = {360{1'b0}};
-  initial _n4 = 360'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+  initial for (_i_frames = 0; _i_frames < 32; _i_frames = _i_frames + 1) frames[_i_frames] = {359{1'b0}};
+  initial _n4 = 359'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
   always @(posedge clk) begin
     if (we) frames[waddr] <= wdata;
   end

@@ -67,18 +67,26 @@ pub struct ChipPool {
 
 impl ChipPool {
     /// A pool of `chips` chips (1 to [`MAX_CHIPS`]) simulated as `sim`, loaded with
-    /// `evaluator`'s weights.
-    pub fn new(sim: ChipSim, chips: usize, evaluator: Evaluator) -> anyhow::Result<Self> {
+    /// `evaluator`'s weights and a horizon of `horizon` plies (`None`: none).
+    pub fn new(
+        sim: ChipSim,
+        chips: usize,
+        evaluator: Evaluator,
+        horizon: Option<usize>,
+    ) -> anyhow::Result<Self> {
         anyhow::ensure!(
             (1..=MAX_CHIPS).contains(&chips),
             "a pool has 1 to {MAX_CHIPS} chips, not {chips}"
         );
         let mut instances = Vec::with_capacity(chips);
         for _ in 0..chips {
-            instances.push(match sim {
-                ChipSim::Model => ChipQuiescence::model(evaluator),
-                ChipSim::Netlist => ChipQuiescence::netlist(evaluator)?,
-            });
+            instances.push(
+                match sim {
+                    ChipSim::Model => ChipQuiescence::model(evaluator),
+                    ChipSim::Netlist => ChipQuiescence::netlist(evaluator)?,
+                }
+                .with_horizon(horizon),
+            );
         }
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue::default()),

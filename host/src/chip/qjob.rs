@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use hw::chip::qsearch::{ChipWeights, Job};
+use hw::chip::qsearch::{ChipWeights, Job, NO_HORIZON};
 use hw::chip::types::Priorities;
 
 use super::board_of;
@@ -25,13 +25,15 @@ pub fn chip_weights(evaluator: &Evaluator) -> ChipWeights {
     }
 }
 
-/// The chip's job for a quiescence search of `pos` with this window at `ply`; with
-/// `weights`, the chip (re)loads them first.
+/// The chip's job for a quiescence search of `pos` with this window at `ply` and a
+/// horizon of `horizon` plies (`None`: none); with `weights`, the chip (re)loads them
+/// first.
 pub fn chip_job(
     pos: &Position,
     alpha: Score,
     beta: Score,
     ply: usize,
+    horizon: Option<usize>,
     weights: Option<Arc<ChipWeights>>,
 ) -> Job {
     Job {
@@ -39,14 +41,21 @@ pub fn chip_job(
         alpha,
         beta,
         ply: ply as u16,
+        horizon: chip_horizon(horizon),
         priorities: Priorities::ANTICHESS,
         weights,
     }
 }
 
-/// The chip's jobs for recorded quiescence calls, in order: the first loads
-/// `evaluator`'s weights, which the chip keeps for the others.
-pub fn chip_jobs(recorded: &[QJob], evaluator: &Evaluator) -> Vec<Job> {
+/// The chip's horizon word for a horizon of `plies` (`None`: none): the chip's stack
+/// never reaches [`NO_HORIZON`].
+pub fn chip_horizon(plies: Option<usize>) -> u8 {
+    plies.map_or(NO_HORIZON, |p| p.min(usize::from(NO_HORIZON)) as u8)
+}
+
+/// The chip's jobs for recorded quiescence calls, in order, with a horizon of `horizon`
+/// plies: the first loads `evaluator`'s weights, which the chip keeps for the others.
+pub fn chip_jobs(recorded: &[QJob], evaluator: &Evaluator, horizon: Option<usize>) -> Vec<Job> {
     let weights = Arc::new(chip_weights(evaluator));
     recorded
         .iter()
@@ -57,6 +66,7 @@ pub fn chip_jobs(recorded: &[QJob], evaluator: &Evaluator) -> Vec<Job> {
                 j.alpha,
                 j.beta,
                 j.ply,
+                horizon,
                 (i == 0).then(|| Arc::clone(&weights)),
             )
         })

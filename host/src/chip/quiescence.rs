@@ -43,6 +43,7 @@ pub struct ChipQuiescence {
     weights: Arc<ChipWeights>,
     loaded: bool,
     fallback: ReferenceQuiescence,
+    horizon: Option<usize>,
     totals: ChipTotals,
 }
 
@@ -81,8 +82,18 @@ impl ChipQuiescence {
             weights: Arc::new(chip_weights(&evaluator)),
             loaded: false,
             fallback: ReferenceQuiescence::new(evaluator),
+            horizon: None,
             totals: ChipTotals::default(),
         }
+    }
+
+    /// This chip with a horizon of `plies` below each job's position (`None`: every
+    /// capture sequence to its end), for its jobs and for the software that redoes an
+    /// overflowed one.
+    pub fn with_horizon(mut self, plies: Option<usize>) -> Self {
+        self.horizon = plies;
+        self.fallback.horizon = plies;
+        self
     }
 
     /// What the chip has done so far.
@@ -117,7 +128,7 @@ impl Quiescence for ChipQuiescence {
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
         let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
-        let job = chip_job(pos, alpha, beta, ply, weights);
+        let job = chip_job(pos, alpha, beta, ply, self.horizon, weights);
         self.driver.load(&job);
         self.loaded = true;
         let mut cycles = 0u32;

@@ -55,6 +55,11 @@ enum BenchKind {
         /// absent].
         #[arg(long)]
         report: Option<std::path::PathBuf>,
+        /// The quiescence horizon of chip, reference and software alike, 1 to 32 plies
+        /// below each job's position, or 0 for none [default: both none and the
+        /// production search's 6].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
+        quiescence_plies: Option<u32>,
     },
     /// The search on a fixed set of positions to a fixed depth (the default): total
     /// nodes, the search's signature, and nodes per second.
@@ -219,7 +224,24 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             depth,
             games,
             report,
-        } => super::bench_qsearch::run(runs as usize, depth, games as usize, report.as_deref()),
+            quiescence_plies,
+        } => {
+            let horizons = match quiescence_plies {
+                Some(0) => vec![None],
+                Some(p) => vec![Some(p as usize)],
+                None => vec![
+                    None,
+                    Some(host::engine::search::DEFAULT_QUIESCENCE_PLIES as usize),
+                ],
+            };
+            super::bench_qsearch::run(
+                runs as usize,
+                depth,
+                games as usize,
+                report.as_deref(),
+                &horizons,
+            )
+        }
         BenchKind::Search {
             depth,
             runs,

@@ -7,7 +7,9 @@
 //! software) and of the production software quiescence search (its table shared across
 //! the jobs, as in a search), on one core, medians of repeated runs; and the measured
 //! wall time of the chip's cycle-exact model against the reference's (how fast the
-//! simulated chip serves a search).
+//! simulated chip serves a search). Each set runs with every capture sequence searched
+//! to its end and at the production search's horizon (chip, reference and software
+//! alike), unless `--quiescence-plies` names one.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -58,8 +60,13 @@ struct ChipRun {
     wall: Duration,
 }
 
-fn chip_run(jobs: &[QJob], evaluator: &Evaluator, runs: usize) -> anyhow::Result<ChipRun> {
-    let chip = chip_jobs(jobs, evaluator);
+fn chip_run(
+    jobs: &[QJob],
+    evaluator: &Evaluator,
+    horizon: Option<usize>,
+    runs: usize,
+) -> anyhow::Result<ChipRun> {
+    let chip = chip_jobs(jobs, evaluator, horizon);
     let mut times = Vec::with_capacity(runs);
     let mut first = None;
     for _ in 0..runs {
@@ -113,8 +120,12 @@ fn software_time(
 
 /// Nodes of the production software search with its table cleared before each job, as
 /// the chip's is (a job then knows nothing of the jobs before it).
-fn fresh_table_nodes(jobs: &[QJob], evaluator: &Evaluator) -> anyhow::Result<u64> {
-    let mut q = SoftwareQuiescence::new(*evaluator);
+fn fresh_table_nodes(
+    jobs: &[QJob],
+    evaluator: &Evaluator,
+    horizon: Option<usize>,
+) -> anyhow::Result<u64> {
+    let mut q = SoftwareQuiescence::new(*evaluator).with_plies(horizon);
     let mut table = TranspositionTable::new(1);
     let mut nodes = 0;
     for j in jobs {
@@ -138,7 +149,13 @@ fn per(c: u64, n: u64) -> f64 {
 }
 
 /// Runs the benchmark.
-pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyhow::Result<u8> {
+pub fn run(
+    runs: usize,
+    depth: u32,
+    games: usize,
+    report: Option<&Path>,
+    horizons: &[Option<usize>],
+) -> anyhow::Result<u8> {
     let fmax = match report {
         Some(path) => {
             if !path.exists() {
@@ -182,19 +199,28 @@ pub fn run(runs: usize, depth: u32, games: usize, report: Option<&Path>) -> anyh
             QCHIP_REPORTS.join(", ")
         ),
     }
-    for (name, jobs) in &sets {
-        let chip = chip_run(jobs, &evaluator, runs)?;
-        let (t_ref, ref_nodes) =
-            software_time(jobs, runs, || Box::new(ReferenceQuiescence::new(evaluator)))?;
-        let (t_sw, sw_nodes) =
-            software_time(jobs, runs, || Box::new(SoftwareQuiescence::new(evaluator)))?;
+    for ((name, jobs), &horizon) in sets
+        .iter()
+        .flat_map(|set| horizons.iter().map(move |h| (set, h)))
+    {
+        let chip = chip_run(jobs, &evaluator, horizon, runs)?;
+        let (t_ref, ref_nodes) = software_time(jobs, runs, || {
+            Box::new(ReferenceQuiescence::new(evaluator).with_horizon(horizon))
+        })?;
+        let (t_sw, sw_nodes) = software_time(jobs, runs, || {
+            Box::new(SoftwareQuiescence::new(evaluator).with_plies(horizon))
+        })?;
         anyhow::ensure!(
             ref_nodes == chip.nodes,
             "the reference and the chip disagree on nodes"
         );
-        let fresh_nodes = fresh_table_nodes(jobs, &evaluator)?;
+        let fresh_nodes = fresh_table_nodes(jobs, &evaluator, horizon)?;
         let s = chip.stats;
-        println!("\n{name}: {} jobs", jobs.len());
+        let reach = match horizon {
+            None => "every capture sequence to its end".to_string(),
+            Some(p) => format!("horizon {p} plies"),
+        };
+        println!("\n{name}, {reach}: {} jobs", jobs.len());
         println!(
             "  nodes: chip {} (= reference), production software {} ({:.2}x the software's; goal <= 1.25); the software with its table cleared before each job, as the chip's is: {} ({:.2}x)",
             chip.nodes,

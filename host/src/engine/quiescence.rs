@@ -289,9 +289,9 @@ impl QuiescenceKind {
     }
 
     /// A quiescence search of this kind with this evaluator (one chip for the chip
-    /// kinds).
+    /// kinds), searching every capture sequence to its end.
     pub fn build(self, evaluator: Evaluator) -> anyhow::Result<Box<dyn Quiescence>> {
-        self.build_with(evaluator, 1)
+        self.build_with(evaluator, 1, None)
     }
 
     /// Whether this kind runs on chips (and so takes a number of chips, a link and a
@@ -301,35 +301,46 @@ impl QuiescenceKind {
     }
 
     /// A quiescence search of this kind for a search with `config`: as
-    /// [`QuiescenceKind::build_with`], and the software kind takes the configuration's
-    /// horizon ([`SearchConfig::quiescence_plies`]).
+    /// [`QuiescenceKind::build_with`], with the configuration's horizon
+    /// ([`SearchConfig::quiescence_plies`]) and, for the software kind, its table.
     pub fn build_for(
         self,
         config: &SearchConfig,
         evaluator: Evaluator,
         chips: usize,
     ) -> anyhow::Result<Box<dyn Quiescence>> {
+        let horizon = config.quiescence_plies.map(|p| p as usize);
         Ok(match self {
             QuiescenceKind::Software => Box::new(SoftwareQuiescence::for_config(evaluator, config)),
-            kind => kind.build_with(evaluator, chips)?,
+            kind => kind.build_with(evaluator, chips, horizon)?,
         })
     }
 
-    /// A quiescence search of this kind with this evaluator; the chip kinds get a pool
-    /// of `chips` chips (see [`crate::chip::pool`]), the others ignore the number.
+    /// A quiescence search of this kind with this evaluator and a horizon of `horizon`
+    /// plies below each job's position (`None`: every capture sequence to its end); the
+    /// chip kinds get a pool of `chips` chips (see [`crate::chip::pool`]), the others
+    /// ignore the number.
     pub fn build_with(
         self,
         evaluator: Evaluator,
         chips: usize,
+        horizon: Option<usize>,
     ) -> anyhow::Result<Box<dyn Quiescence>> {
         use crate::chip::pool::{ChipPool, ChipSim};
+        use crate::engine::reference::ReferenceQuiescence;
         Ok(match self {
-            QuiescenceKind::Software => Box::new(SoftwareQuiescence::new(evaluator)),
-            QuiescenceKind::Reference => Box::new(
-                crate::engine::reference::ReferenceQuiescence::new(evaluator),
-            ),
-            QuiescenceKind::ChipModel => Box::new(ChipPool::new(ChipSim::Model, chips, evaluator)?),
-            QuiescenceKind::Chip => Box::new(ChipPool::new(ChipSim::Netlist, chips, evaluator)?),
+            QuiescenceKind::Software => {
+                Box::new(SoftwareQuiescence::new(evaluator).with_plies(horizon))
+            }
+            QuiescenceKind::Reference => {
+                Box::new(ReferenceQuiescence::new(evaluator).with_horizon(horizon))
+            }
+            QuiescenceKind::ChipModel => {
+                Box::new(ChipPool::new(ChipSim::Model, chips, evaluator, horizon)?)
+            }
+            QuiescenceKind::Chip => {
+                Box::new(ChipPool::new(ChipSim::Netlist, chips, evaluator, horizon)?)
+            }
         })
     }
 }

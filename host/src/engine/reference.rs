@@ -5,7 +5,11 @@
 //! The rules are those of [`quiescence`](super::quiescence): no legal move is a win at
 //! this ply; insufficient material is a draw; when a capture is available every capture
 //! is searched (no standing pat); a quiet position is evaluated statically (the integer
-//! [`Evaluator`]). The search is fail-soft alpha-beta with the chip's transposition
+//! [`Evaluator`]); with a horizon ([`ReferenceQuiescence::horizon`], the production
+//! search's [`SearchConfig::quiescence_plies`](crate::engine::search::SearchConfig)),
+//! a position that many plies below the job's (the job's own position never) is
+//! evaluated even with captures forced, its own move count being its captures. The
+//! search is fail-soft alpha-beta with the chip's transposition
 //! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
 //! storing a node's score, its bound and its best move; a hit whose bound settles the
@@ -77,6 +81,9 @@ pub struct ReferenceQuiescence {
     /// overflow: a node with captures at this depth below the job's position, or with
     /// more captures than a list holds.
     pub limits: Option<Limits>,
+    /// Plies below the job's position at which a position with captures is evaluated
+    /// (`None`: every capture sequence is searched to its end).
+    pub horizon: Option<usize>,
 }
 
 /// The chip's memory limits (see [`ReferenceQuiescence::limits`]).
@@ -128,9 +135,16 @@ impl ReferenceQuiescence {
             order: Order::default(),
             stats: ReferenceStats::default(),
             limits: None,
+            horizon: None,
             table_entries: TABLE_ENTRIES,
             table: Vec::new(),
         }
+    }
+
+    /// This search with a horizon of `plies` (`None`: none).
+    pub fn with_horizon(mut self, plies: Option<usize>) -> Self {
+        self.horizon = plies;
+        self
     }
 
     /// The captures of `pos` in the chip's search order (`first`, the table's move,
@@ -182,7 +196,10 @@ impl ReferenceQuiescence {
             self.stats.decided_leaves += 1;
             return Ok((0, None));
         }
-        if !moves[0].is_capture() {
+        let beyond = self
+            .horizon
+            .is_some_and(|h| depth > 0 && depth as usize >= h);
+        if !moves[0].is_capture() || beyond {
             self.stats.quiet_leaves += 1;
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
         }

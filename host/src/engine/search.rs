@@ -260,10 +260,10 @@ pub struct SearchConfig {
     /// replies, ties included) are searched 2 plies deeper by the host while the chips
     /// run the quiescence of the other siblings, handed over before.
     pub chip_split: bool,
-    /// The software quiescence search's horizon: a position this many plies into a
-    /// quiescence search is evaluated even when captures are forced (`None`: every
-    /// capture sequence is searched to its end, as the rules of the chip's quiescence
-    /// search say). Only the software kind has it. The default is
+    /// The quiescence search's horizon: a position this many plies into a quiescence
+    /// search is evaluated even when captures are forced (`None`: every capture
+    /// sequence is searched to its end). Every kind has it: the software search, the
+    /// reference and the chips (a `qchip` job carries it). The default is
     /// [`DEFAULT_QUIESCENCE_PLIES`].
     pub quiescence_plies: Option<u32>,
 }
@@ -271,7 +271,7 @@ pub struct SearchConfig {
 /// The deepest horizon [`SearchConfig::quiescence_plies`] takes from the front ends.
 pub const MAX_QUIESCENCE_PLIES: u32 = 64;
 
-/// The software quiescence search's default horizon, plies. Measured in 100 ms matches
+/// The quiescence search's default horizon, plies. Measured in 100 ms matches
 /// of 200 games: 8 plies beat no horizon by +45 Elo in self-play and, on the same 100
 /// openings, took the score against fairy-stockfish from 36.7 % to 50.2 %; 4 plies
 /// were not better than 8 in self-play. With pruning near the horizon, 6 plies scored
@@ -300,15 +300,14 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
-    /// This configuration with the quiescence search of the chip's rules: every
-    /// forced capture sequence searched to its end (no horizon), so that a software
-    /// search and a chip search run the same algorithm.
+    /// This configuration with no quiescence horizon: every forced capture sequence
+    /// searched to its end.
     pub fn exact_quiescence(mut self) -> Self {
         self.quiescence_plies = None;
         self
     }
 
-    /// Sets the software quiescence search's horizon as the front ends give it: a
+    /// Sets the quiescence search's horizon as the front ends give it: a
     /// number of plies, 0 for none.
     pub fn set_quiescence_plies(&mut self, plies: u32) {
         self.quiescence_plies = (plies > 0).then_some(plies);

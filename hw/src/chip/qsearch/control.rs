@@ -4,7 +4,7 @@
 //!
 //! ```text
 //!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
-//!  job_beta, job_ply, req
+//!  job_beta, job_ply, job_horizon, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
 //!  any_capture, any_quiet, captures, quiets, insufficient,    counts, material,
@@ -98,7 +98,6 @@ struct Ctx {
     bm: Signal,
     count: Signal,
     cur: Signal,
-    ordered: Signal,
     keys: Vec<Signal>,
     searched: Signal,
     child: Signal,
@@ -120,7 +119,6 @@ impl Ctx {
             self.bm,
             self.count,
             self.cur,
-            self.ordered,
         ];
         v.extend(self.keys.iter().copied());
         v.push(self.searched);
@@ -156,7 +154,6 @@ impl Ctx {
             bm: take(&like.bm),
             count: take(&like.count),
             cur: take(&like.cur),
-            ordered: take(&like.ordered),
             keys: like.keys.iter().map(&mut take).collect(),
             searched: take(&like.searched),
             child: take(&like.child),
@@ -189,7 +186,6 @@ fn context_bits(p: Params) -> u32 {
         + 15
         + (iw + 1)
         + iw
-        + 1
         + 4 * p.list as u32
         + p.list as u32
         + WORD
@@ -227,6 +223,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let alpha_in = m.input("job_alpha", sw);
     let beta_in = m.input("job_beta", sw);
     let ply_in = m.input("job_ply", 9);
+    let horizon_in = m.input("job_horizon", 6);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -263,6 +260,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let root_ep_valid = reg("root_ep_valid", 1);
     let root_ep_file = reg("root_ep_file", 3);
     let root_ply = reg("root_ply", 9);
+    let horizon = reg("horizon", 6);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -271,7 +269,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         bm: reg("best_move", 15),
         count: reg("ctx_count", cw),
         cur: reg("cur", iw),
-        ordered: reg("ordered", 1),
         keys: (0..p.list).map(|i| reg(&format!("key_{i}"), 4)).collect(),
         searched: reg("searched", p.list as u32),
         child: reg("child", WORD),
@@ -345,6 +342,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let win = |extra: u64| slit(WIN) - ply - lit(extra, sw);
     let material_of = |black: Signal| mux(black, mat_black, mat_white);
     let legal = mux(captures.ne(0), captures, quiets.zext(12));
+    // The horizon: a node this deep (the job's position never) or a child of a node
+    // one ply above it is evaluated, captures or not.
+    let depth = sp.zext(7);
+    let at_horizon = (sp.ne(0) & depth.ge(horizon.zext(7))).named("at_horizon");
+    let child_at_horizon = (depth + 1u64).ge(horizon.zext(7)).named("child_at_horizon");
     let table_index = |n: Signal| saturate(n, 255, 8);
     let opp_value = sext(opp, sw);
     let own_value = sext(own, sw);
@@ -363,7 +365,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             insufficient,
             lit(ChildKind::Draw as u64, 2),
             mux(
-                !any_capture,
+                !any_capture | child_at_horizon,
                 lit(ChildKind::Quiet as u64, 2),
                 lit(ChildKind::Node as u64, 2),
             ),
@@ -396,11 +398,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
 
     // The capture `Fetch` works on.
     let fetched = rd_entry;
-    let leaf_word = mux(
-        !ctx.ordered,
-        lit(0, WORD),
-        mux(bypass & ctx.cur.eq(last_index), last_leaf, rd_leaf),
-    );
+    let leaf_word = mux(bypass & ctx.cur.eq(last_index), last_leaf, rd_leaf);
     let leaf_kind = leaf_word.bits(0..2);
     let leaf_value = leaf_word.bits(2..WORD);
     let child_value = mux(
@@ -507,8 +505,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Second: the node is known.
     let s_win = second & no_move_now;
     let s_draw = second & !no_move_now & insufficient;
-    let s_quiet = second & !no_move_now & !insufficient & quiet_now;
-    let s_caps = second & !no_move_now & !insufficient & !quiet_now;
+    let s_quiet = second & !no_move_now & !insufficient & (quiet_now | at_horizon);
+    let s_caps = second & !no_move_now & !insufficient & !quiet_now & !at_horizon;
     let s_overflow = s_caps & sp.ge(p.plies as u64);
     // The table, read in the last cycle: a hit that settles the window returns its
     // score; any other hit's move is searched first.
@@ -603,6 +601,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (root_ep_valid, ep_valid_in),
         (root_ep_file, ep_file_in),
         (root_ply, ply_in),
+        (horizon, horizon_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -618,7 +617,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         bm: lit(0, 15),
         count: lit(0, cw),
         cur: lit(0, iw),
-        ordered: lit(0, 1),
         keys: vec![fresh_keys; p.list],
         searched: lit(0, p.list as u32),
         child: lit(0, WORD),
@@ -655,7 +653,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         bm: new_bm,
         count: ctx_in.count,
         cur: mux(elect_now, elected, ctx_in.cur),
-        ordered: ctx_in.ordered,
         keys: ctx_in.keys.clone(),
         searched: mux(elect_now, searched_elected, ctx_in.searched),
         child: ctx_in.child,
@@ -686,7 +683,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             mux(gen_done, lit(0, p.list as u32), ctx.searched),
         ),
         cur: mux(gen_single, lit(0, iw), ctx.cur),
-        ordered: mux(gen_done, gen_order, ctx.ordered),
         ..ctx.clone()
     };
     let ctx_next = Ctx::pick(
@@ -852,7 +848,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Table reads: registered reads keep their address until the next one.
     let own_addr_q = reg("own_addr_q", 8);
     let own_read = second | (order & r2);
-    let own_addr = mux(own_read, table_index(quiets.zext(12)), own_addr_q);
+    let own_addr = mux(own_read, table_index(legal), own_addr_q);
     own_addr_q.set_next(own_addr);
     m.output("own_addr", own_addr);
     m.output("opp_addr", table_index(legal));
@@ -894,7 +890,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let parent = Ctx {
         count: mux(in_gen, ctx_gen.count, ctx.count),
         cur: mux(in_gen, ctx_gen.cur, ctx.cur),
-        ordered: mux(in_gen, ctx_gen.ordered, ctx.ordered),
         searched: mux(in_gen, ctx_gen.searched, ctx.searched),
         tidx_valid: mux(in_gen, ctx_gen.tidx_valid, ctx.tidx_valid),
         tidx: mux(in_gen, ctx_gen.tidx, ctx.tidx),

@@ -7,7 +7,7 @@
 //! piece weights, then the two 256-entry mobility tables) and stay until rewritten;
 //! then per job eight rank writes (`load_we`, as the move generator loads, with the
 //! priority table on `prio`), one `start` (side to move, en-passant register, window,
-//! ply), and `req` high until `done`. `done` comes with the score, the best move (when
+//! ply, horizon), and `req` high until `done`. `done` comes with the score, the best move (when
 //! the position had captures), the nodes and the cycles; `overflow` instead when the
 //! job needs more plies or a longer capture list than the chip holds (the host then
 //! searches the job in software).
@@ -20,6 +20,9 @@ use crate::chip::types::{Board, ChipMove, Priorities};
 use crate::ports;
 
 use super::Qchip;
+
+/// The horizon that never comes: every capture sequence is searched to its end.
+pub const NO_HORIZON: u8 = 63;
 
 /// Width of a score, a window bound and an evaluation (two's complement).
 pub const SCORE_BITS: u32 = 22;
@@ -69,6 +72,11 @@ ports! {
         beta: u32 = 22,
         /// Distance of the job's position from the root of the host's search.
         ply: u16 = 9,
+        /// The horizon: a node this many plies below the job's position, or deeper, is
+        /// evaluated even when it has captures (the job's position is always searched;
+        /// [`NO_HORIZON`] or any depth the stack does not reach searches every capture
+        /// sequence to its end).
+        horizon: u8 = 6,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -178,7 +186,7 @@ impl ChipWeights {
     }
 }
 
-/// A quiescence job: a position, a window and a ply; the weights when they are to be
+/// A quiescence job: a position, a window, a ply and a horizon; the weights when they are to be
 /// (re)loaded first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -190,6 +198,9 @@ pub struct Job {
     pub beta: i32,
     /// Distance from the host search's root.
     pub ply: u16,
+    /// Plies below the position at which a node with captures is evaluated
+    /// ([`NO_HORIZON`]: none).
+    pub horizon: u8,
     /// The move generator's priority table (the emission order the search starts from).
     pub priorities: Priorities,
     /// Weights to write before the job (the chip keeps them between jobs).
@@ -229,6 +240,7 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         alpha: score_word(job.alpha),
         beta: score_word(job.beta),
         ply: job.ply,
+        horizon: job.horizon.min(NO_HORIZON),
         ..Inputs::default()
     });
     seq

@@ -79,7 +79,7 @@ pub mod stack;
 pub mod table;
 pub mod weights;
 
-pub use interface::{ChipWeights, Debug, Inputs, Job, Outputs};
+pub use interface::{ChipWeights, Debug, Inputs, Job, NO_HORIZON, Outputs};
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
 /// and list, `LIST` captures per list, `TABLE` transposition-table entries, `TAG`
@@ -176,7 +176,7 @@ impl State {
 /// What ordering learnt of a child (2 bits in the list).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ChildKind {
-    /// A node with captures (or not ordered): it is entered.
+    /// A node with captures (a child at the horizon excepted): it is entered.
     #[default]
     Node = 0,
     /// The child's side has no legal move: a win for it.

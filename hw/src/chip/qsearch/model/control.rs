@@ -99,6 +99,12 @@ impl QModel {
         }
     }
 
+    /// Whether a node at depth `sp` is at or beyond the job's horizon (the job's
+    /// position never is: it is always searched).
+    fn at_horizon(&self, sp: u8) -> bool {
+        sp != 0 && sp >= self.regs.horizon
+    }
+
     fn ply(&self) -> i32 {
         i32::from(self.regs.root_ply) + i32::from(self.regs.sp)
     }
@@ -106,12 +112,14 @@ impl QModel {
     /// The generator's second cycle: its victims and targets of the first are latched,
     /// so the node is known: won (no legal move), drawn, quiet, or with captures.
     fn decide(&mut self, e: &mut Edge) {
-        // The node's own counts (its find-victim cycle, `Enter`): a quiet node's own
-        // mobility term, read whatever the node turns out to be.
-        e.read_own = Some(table_index(self.counts().quiets));
+        // The node's own counts (its find-victim cycle, `Enter`): an evaluated node's
+        // own mobility term, read whatever the node turns out to be.
+        e.read_own = Some(table_index(self.counts().legal()));
         let g = &self.generator.regs;
-        let quiet = g.outer == 0;
-        let no_move = quiet && g.targets == 0;
+        let no_captures = g.outer == 0;
+        let no_move = no_captures && g.targets == 0;
+        // Quiet, or at the horizon: evaluated.
+        let quiet = no_captures || self.at_horizon(self.regs.sp);
         if no_move {
             self.entered(NodeKind::Decided);
             self.ret(WIN - self.ply(), e);
@@ -203,7 +211,6 @@ impl QModel {
             if count <= 1 {
                 // The only capture: searched without ordering, descending in this
                 // clock (the capture emitted now, or the one in the register).
-                self.regs.ctx.ordered = false;
                 self.regs.ctx.searched = 1;
                 self.regs.ctx.cur = 0;
                 let g = &mut self.generator.regs;
@@ -213,7 +220,6 @@ impl QModel {
                 self.descend(entry, e);
             } else {
                 // The first ordering cycle: snapshot, read the first capture.
-                self.regs.ctx.ordered = true;
                 e.save = true;
                 e.read_entry = Some(self.slot(0));
                 self.regs.next_r = 0;
@@ -265,13 +271,13 @@ impl QModel {
                 ChildKind::Win
             } else if self.regs.insufficient {
                 ChildKind::Draw
-            } else if c.captures == 0 {
+            } else if c.captures == 0 || self.at_horizon(self.regs.sp + 1) {
                 ChildKind::Quiet
             } else {
                 ChildKind::Node
             };
             self.regs.ctx.keys[usize::from(op2.index)] = legal.min(KEY_CAP) as u8;
-            e.read_own = Some(table_index(c.quiets));
+            e.read_own = Some(table_index(legal));
             next3.kind = kind;
             quiet = kind == ChildKind::Quiet;
             if !quiet {
@@ -358,9 +364,9 @@ impl QModel {
     fn fetch(&mut self, e: &mut Edge) {
         let entry = self.regs.rd_entry;
         let bypass = std::mem::take(&mut self.regs.bypass);
-        let leaf = if !self.regs.ctx.ordered {
-            Leaf::default()
-        } else if bypass && self.regs.ctx.cur == self.regs.last_index {
+        // Only an ordered node's election leads here (a node's only capture descends
+        // from `Gen`), so the list holds what ordering learnt of the child.
+        let leaf = if bypass && self.regs.ctx.cur == self.regs.last_index {
             self.regs.last_leaf
         } else {
             self.regs.rd_leaf

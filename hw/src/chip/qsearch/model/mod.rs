@@ -149,8 +149,6 @@ pub struct Context {
     pub count: u8,
     /// The capture being searched.
     pub cur: u8,
-    /// The list was ordered (kinds and values are valid).
-    pub ordered: bool,
     /// Ordering keys (replies, capped at 15).
     pub keys: [u8; MAX_LIST],
     /// Captures already searched.
@@ -195,7 +193,6 @@ impl Context {
             best_move: None,
             count: 0,
             cur: 0,
-            ordered: false,
             keys: [0; MAX_LIST],
             searched: 0,
             child: Entry::default(),
@@ -256,6 +253,8 @@ pub struct QRegs {
     pub root_ep: Option<u8>,
     /// The job's ply.
     pub root_ply: u16,
+    /// The job's horizon (plies below its position).
+    pub horizon: u8,
     /// The current node's context.
     pub ctx: Context,
     /// The value being returned (the current node's view).
@@ -401,6 +400,7 @@ impl QModel {
                 root_black: false,
                 root_ep: None,
                 root_ply: 0,
+                horizon: 0,
                 ctx: Context::new(0, 0),
                 value: 0,
                 counts1: None,
@@ -600,6 +600,7 @@ impl QModel {
         r.root_black = i.black;
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
+        r.horizon = i.horizon;
         r.sp = 0;
         r.ctx = Context::new(
             super::interface::word_score(i.alpha),
