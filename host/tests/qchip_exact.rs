@@ -7,7 +7,7 @@
 //! position, promotions to each piece inside capture sequences, insufficient
 //! material, wins by losing every piece and by having no move; a small chip covers
 //! stack and list overflow and the table's sweep. Jobs run with every capture sequence
-//! searched to its end, and at horizons of 1 to 6 plies.
+//! searched to its end, and at horizons of 1 to 8 plies.
 
 use std::collections::BTreeSet;
 
@@ -188,15 +188,15 @@ fn model_equals_reference_on_the_largest_jobs() {
 }
 
 #[test]
-fn chip_equals_reference_at_horizons_of_one_to_six_plies() {
+fn chip_equals_reference_at_horizons_of_one_to_eight_plies() {
     // The largest jobs of the games, and every tenth of the others, each at a horizon
-    // of 1 to 6 plies in turn: nodes with captures at the horizon are evaluated,
+    // of 1 to 8 plies in turn: nodes with captures at the horizon are evaluated,
     // entered (a node's only capture) or seen by ordering (a child).
     let (small, large) = game_jobs();
     let mut jobs = large;
     jobs.extend(small.into_iter().step_by(10));
     assert!(jobs.len() >= 1_000, "{} jobs", jobs.len());
-    let horizon = |i: usize| Some(1 + i % 6);
+    let horizon = |i: usize| Some(1 + i % 8);
     let (outs, _) = check_at::<Qchip>(Params::DEFAULT, &jobs, horizon);
     let mut reference = ReferenceQuiescence::new(Evaluator::default());
     let to_the_end: u64 = jobs

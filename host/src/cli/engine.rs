@@ -49,9 +49,10 @@ pub struct EngineArgs {
     /// other siblings' quiescence.
     #[arg(long)]
     pub chip_split: bool,
-    /// The software quiescence search's horizon: positions this many plies into a
-    /// quiescence search are evaluated even with captures forced (0: none, every
-    /// capture sequence searched to its end); 6 when absent, the engine's default.
+    /// The quiescence search's horizon, of every kind (the chips take it with each
+    /// job): positions this many plies into a quiescence search are evaluated even with
+    /// captures forced (0: none, every capture sequence searched to its end); 6 when
+    /// absent, the engine's default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_QUIESCENCE_PLIES)))]
     pub quiescence_plies: Option<u32>,
 }

@@ -26,7 +26,7 @@ use super::progress::Progress;
 /// built into antichip when absent), cmd, arg and option.NAME (uci, fairy). Keys of
 /// full: forced (forced-move extension in plies), singular=on|off, prune=on|off (reverse
 /// futility and late-move pruning near the horizon, on when absent), qplies=N|none (the
-/// software quiescence search's horizon, 6 when absent), book=on|off|FILE (off when
+/// quiescence search's horizon, of every kind, 6 when absent), book=on|off|FILE (off when
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
 /// chips, link, mhz, split=on|off and clock=modeled|wall.
 ///

@@ -12,8 +12,8 @@ use super::engine::EngineArgs;
 /// beta; the full window when absent) with a quiescence search: the software search,
 /// the reference, or the quiescence chip (its model or its simulated netlist), with the
 /// chip's hand-set reference weights unless `--weights` names a file, and every
-/// capture sequence searched to its end unless `--quiescence-plies` gives the software
-/// search a horizon.
+/// capture sequence searched to its end unless `--quiescence-plies` gives the search
+/// (of any kind) a horizon.
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
@@ -29,8 +29,8 @@ pub struct QsearchArgs {
 
 pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     let input = super::input::open(args.file.as_deref())?;
-    // Every capture sequence to its end, as the rules of the chip's quiescence search
-    // say, unless `--quiescence-plies` gives the software search a horizon.
+    // Every capture sequence to its end unless `--quiescence-plies` gives a horizon
+    // (the chip takes it with each job).
     // The chip's hand-set reference weights unless `--weights` names a file: those of
     // the chip's tests and waveforms.
     let settings = args.engine.settings_with(

@@ -5,7 +5,7 @@
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
 //! `Quiescence`: which quiescence search runs at the horizon; `QuiescencePlies`: the
-//! software quiescence search's horizon in plies (0: none; default 6);
+//! quiescence search's horizon in plies, of every kind (0: none; default 6);
 //! `LateMoveReductions`, `Pruning` (reverse futility and late-move pruning near the
 //! horizon), `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
 //! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),

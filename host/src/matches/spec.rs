@@ -16,7 +16,7 @@
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
 //! `prune=on|off` (reverse futility and late-move pruning near the horizon),
-//! `qplies=N|none` (the software quiescence search's horizon; when absent the engine's
+//! `qplies=N|none` (the quiescence search's horizon, of every kind; when absent the engine's
 //! default, [`DEFAULT_QUIESCENCE_PLIES`]), `book=on|off|FILE` (the built-in opening
 //! book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
@@ -82,7 +82,7 @@ pub struct PlayerSpec {
     pub prune: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
-    /// The software quiescence search's horizon, plies (the default: the engine's,
+    /// The quiescence search's horizon, plies (the default: the engine's,
     /// [`DEFAULT_QUIESCENCE_PLIES`]; `None`: no horizon).
     pub quiescence_plies: Option<u32>,
     /// The full engine's quiescence search.
