@@ -62,6 +62,8 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         assert_eq!(e[key], 0, "{key}");
     }
     assert_eq!(e["searches"], 20);
+    assert_eq!(json["options"]["quiescence_plies"], 6);
+    assert!(json["host_with_chips_s"].as_f64().unwrap() > 0.0);
     // 5 links x 2 quiet-leaf choices x 7 chip counts.
     let speed_ups = json["speed_ups"].as_array().unwrap();
     assert_eq!(speed_ups.len(), 70);
@@ -82,6 +84,10 @@ fn bad_report_arguments_are_named() {
         (vec!["report", "--chips", "65"], "--chips"),
         (vec!["report", "--link", "carrier-pigeon"], "carrier-pigeon"),
         (vec!["report", "--mhz", "-3"], "--mhz"),
+        (
+            vec!["report", "--quiescence-plies", "33"],
+            "--quiescence-plies",
+        ),
     ] {
         let out = antichip(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

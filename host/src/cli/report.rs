@@ -60,6 +60,10 @@ pub struct ReportArgs {
     /// Leave fairy-stockfish out of the matches.
     #[arg(long)]
     no_fairy: bool,
+    /// The quiescence horizon of every engine and job, 1 to 32 plies, or 0 for none
+    /// (every capture sequence to its end) [default: the production search's 6].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
+    quiescence_plies: Option<u32>,
 }
 
 pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
@@ -86,6 +90,11 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         jobs: args.jobs as usize,
         seed: args.seed,
         fairy: !args.no_fairy,
+        quiescence_plies: match args.quiescence_plies {
+            Some(0) => None,
+            Some(p) => Some(p),
+            None => Some(host::engine::search::DEFAULT_QUIESCENCE_PLIES),
+        },
     };
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
