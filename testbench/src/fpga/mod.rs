@@ -289,6 +289,15 @@ pub fn run_flow_on(
     let unchanged = design
         .iter()
         .all(|(file, text)| std::fs::read_to_string(dir.join(file)).is_ok_and(|old| old == *text));
+    if !unchanged {
+        // The report there is of another netlist: were this run stopped after writing
+        // the new Verilog, the next would otherwise take that report's placements as
+        // its own.
+        let stale = dir.join("report.json");
+        if stale.exists() {
+            std::fs::remove_file(&stale).map_err(io_err(&stale))?;
+        }
+    }
     let files: Vec<String> = design
         .into_iter()
         .map(|(file, text)| tools::write(&dir.join(&file), &text).map(|()| file))
