@@ -24,6 +24,6 @@ pub mod stimulus;
 pub mod tools;
 
 pub use cosim::{Backend, CosimReport, Mismatch, cosim, cosim_expected, lint, synthesize_gates};
-pub use fpga::{FpgaReport, SeedFmax, Target, run_flow, run_flow_on};
+pub use fpga::{FpgaReport, SeedFmax, Target, run_flow, run_flow_on, run_flow_within};
 pub use stimulus::{Stimulus, Trace, read_vcd, record_vcd, simulate};
 pub use tools::ToolError;

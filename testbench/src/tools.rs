@@ -2,8 +2,10 @@
 //! and the ECP5 tools of `scripts/fpga/setup.sh`): a missing tool is a clear error naming
 //! it and how to install it, a failing tool an error with the end of its log.
 
+use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Errors of the co-simulation and FPGA drivers.
 #[derive(Debug, thiserror::Error)]
@@ -89,25 +91,93 @@ pub fn tail(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-/// Run `tool args...` in `dir`; error unless it exits successfully.
-pub fn run(tool: &str, args: &[&str], dir: &Path) -> Result<Output, ToolError> {
-    let out = Command::new(tool)
+/// [`run`] with a time limit: `None` when the tool was still running after `limit` (it
+/// is then stopped).
+pub fn run_within(
+    tool: &str,
+    args: &[&str],
+    dir: &Path,
+    limit: Option<Duration>,
+) -> Result<Option<Output>, ToolError> {
+    let Some(limit) = limit else {
+        return run(tool, args, dir).map(Some);
+    };
+    let mut child = Command::new(tool)
         .args(args)
         .current_dir(dir)
-        .output()
-        .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                ToolError::Missing {
-                    tool: tool.into(),
-                    package: package(tool).into(),
-                }
-            } else {
-                ToolError::Io {
-                    path: tool.into(),
-                    source: e,
-                }
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| spawn_error(tool, e))?;
+    // The pipes are drained while the tool runs, so that it never blocks on them.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
             }
-        })?;
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let io = |e| ToolError::Io {
+        path: tool.into(),
+        source: e,
+    };
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io)? {
+            break Some(status);
+        }
+        if started.elapsed() >= limit {
+            let _ = child.kill();
+            child.wait().map_err(io)?;
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let out = Output {
+        status: match status {
+            Some(s) => s,
+            None => {
+                let _ = (stdout.join(), stderr.join());
+                return Ok(None);
+            }
+        },
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    };
+    checked(tool, out).map(Some)
+}
+
+/// The error of a tool that could not be started.
+fn spawn_error(tool: &str, e: std::io::Error) -> ToolError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        ToolError::Missing {
+            tool: tool.into(),
+            package: package(tool).into(),
+        }
+    } else {
+        ToolError::Io {
+            path: tool.into(),
+            source: e,
+        }
+    }
+}
+
+/// `out`, or the error of a tool that did not exit successfully.
+fn checked(tool: &str, out: Output) -> Result<Output, ToolError> {
     if !out.status.success() {
         let text = format!(
             "{}{}",
@@ -121,6 +191,16 @@ pub fn run(tool: &str, args: &[&str], dir: &Path) -> Result<Output, ToolError> {
         });
     }
     Ok(out)
+}
+
+/// Run `tool args...` in `dir`; error unless it exits successfully.
+pub fn run(tool: &str, args: &[&str], dir: &Path) -> Result<Output, ToolError> {
+    let out = Command::new(tool)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| spawn_error(tool, e))?;
+    checked(tool, out)
 }
 
 /// Write a file, mapping the error to [`ToolError::Io`].

@@ -59,6 +59,12 @@ enum ChipCommand {
         /// not placed again (its synthesis is reused too).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
+        /// Stop a seed whose place and route has not finished after this many minutes
+        /// (1 to 1440): it is reported without an Fmax, and the other seeds stand. Some
+        /// placements of a congested design keep the router busy for hours [default:
+        /// no limit].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1440))]
+        seed_minutes: Option<u64>,
     },
 }
 
@@ -80,9 +86,11 @@ pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
             target,
             out,
             seeds,
+            seed_minutes,
         } => {
             let dir = out.unwrap_or_else(|| default_dir(&design, target));
-            fpga(&design, target, &dir, seeds)
+            let limit = seed_minutes.map(|m| std::time::Duration::from_secs(m * 60));
+            fpga(&design, target, &dir, seeds, limit)
         }
     }
 }
@@ -207,13 +215,14 @@ pub fn design_report(
     target: testbench::Target,
     dir: &std::path::Path,
     seeds: u32,
+    seed_limit: Option<std::time::Duration>,
 ) -> anyhow::Result<testbench::FpgaReport> {
     let block = hw::chip::designs()
         .into_iter()
         .find(|b| b.name == design)
         .with_context(|| format!("no chip design `{design}`"))?;
     let module = (block.build)().with_context(|| format!("building `{design}`"))?;
-    testbench::run_flow_on(target, design, &module, dir, seeds)
+    testbench::run_flow_within(target, design, &module, dir, seeds, seed_limit)
         .with_context(|| format!("FPGA flow in {}", dir.display()))
 }
 
@@ -222,8 +231,9 @@ fn fpga(
     target: testbench::Target,
     dir: &std::path::Path,
     seeds: u32,
+    seed_limit: Option<std::time::Duration>,
 ) -> anyhow::Result<u8> {
-    let report = design_report(design, target, dir, seeds)?;
+    let report = design_report(design, target, dir, seeds, seed_limit)?;
     println!("{report}");
     println!("  report        {}", dir.join("report.json").display());
     if !report.fits {

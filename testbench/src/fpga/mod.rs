@@ -35,7 +35,7 @@ pub mod wrapper;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hw::Module;
 
@@ -170,16 +170,27 @@ fn place_and_route(
     json: &str,
     placed: &str,
     seed: u64,
+    limit: Option<Duration>,
 ) -> Result<Placement, ToolError> {
     let program = locate(target.nextpnr())?;
     let log_file = format!("nextpnr_seed{seed}.log");
     let args = target.nextpnr_args(json, placed, seed, &log_file);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let result = tools::run(&program, &args, dir);
+    let result = tools::run_within(&program, &args, dir, limit);
     let log = std::fs::read_to_string(dir.join(&log_file)).unwrap_or_default();
     let _ = std::fs::remove_file(dir.join(&log_file));
     match result {
-        Ok(out) => {
+        // Stopped at the limit: no Fmax, and no placement to keep.
+        Ok(None) => {
+            let _ = std::fs::remove_file(dir.join(placed));
+            Ok(Placement {
+                seed,
+                fmax: None,
+                log,
+                failed: None,
+            })
+        }
+        Ok(Some(out)) => {
             let log = if log.is_empty() {
                 tools::text(&out)
             } else {
@@ -257,6 +268,21 @@ pub fn run_flow_on(
     m: &Module,
     dir: &Path,
     seeds: u32,
+) -> Result<FpgaReport, ToolError> {
+    run_flow_within(target, name, m, dir, seeds, None)
+}
+
+/// [`run_flow_on`] where a seed whose place and route has not finished after
+/// `seed_limit` is stopped: it has no Fmax, and the other seeds stand (the flow fails
+/// only when no seed finished). Some placements of a congested design keep nextpnr's
+/// router busy for hours.
+pub fn run_flow_within(
+    target: Target,
+    name: &str,
+    m: &Module,
+    dir: &Path,
+    seeds: u32,
+    seed_limit: Option<Duration>,
 ) -> Result<FpgaReport, ToolError> {
     let start = Instant::now();
     let mut times = WallTimes::default();
@@ -356,7 +382,14 @@ pub fn run_flow_on(
         wall_seconds: times,
     };
     if report.does_not_fit.is_empty() {
-        place_pack(&mut report, dir, &json, seeds, earlier.as_ref(), &mut times)?;
+        place_pack(
+            &mut report,
+            dir,
+            &json,
+            (seeds, seed_limit),
+            earlier.as_ref(),
+            &mut times,
+        )?;
     }
     report.fits = report.does_not_fit.is_empty();
     let clock = Instant::now();
@@ -407,7 +440,7 @@ fn place_pack(
     report: &mut FpgaReport,
     dir: &Path,
     json: &str,
-    seeds: u32,
+    (seeds, limit): (u32, Option<Duration>),
     earlier: Option<&FpgaReport>,
     times: &mut WallTimes,
 ) -> Result<(), ToolError> {
@@ -428,7 +461,7 @@ fn place_pack(
                 .iter()
                 .map(|&seed| {
                     let placed = format!("{t}_seed{seed}.{ext}");
-                    s.spawn(move || place_and_route(target, dir, json, &placed, seed))
+                    s.spawn(move || place_and_route(target, dir, json, &placed, seed, limit))
                 })
                 .collect();
             handles
@@ -501,6 +534,16 @@ fn place_pack(
         return Ok(());
     }
     let best = best.expect("a seed placed when no earlier placement is kept");
+    if best.fmax.is_none() {
+        return Err(ToolError::Failed {
+            tool: target.nextpnr().into(),
+            status: format!(
+                "no placement seed finished within {:.0} minutes",
+                limit.map_or(0.0, |l| l.as_secs_f64() / 60.0)
+            ),
+            log: tools::tail(&best.log, 30),
+        });
+    }
     let placed = format!("{t}.{ext}");
     // Kept beside the bitstream: the critical path report names every net on the path.
     tools::write(&dir.join("nextpnr.log"), &best.log)?;

@@ -170,11 +170,6 @@ impl Target {
                 "--freq".into(),
                 "100".into(),
                 "--timing-allow-fail".into(),
-                // router1 spent over half an hour on some placements of the quiescence
-                // chip (75% of an LFE5U-45F) and had not routed half the arcs; router2
-                // routes such congested placements.
-                "--router".into(),
-                "router2".into(),
             ],
         };
         let out_flag = if self.is_ecp5() { "--textcfg" } else { "--asc" };
