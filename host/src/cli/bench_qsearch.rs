@@ -222,7 +222,7 @@ pub fn run(
         };
         println!("\n{name}, {reach}: {} jobs", jobs.len());
         println!(
-            "  nodes: chip {} (= reference), production software {} ({:.2}x the software's; goal <= 1.25); the software with its table cleared before each job, as the chip's is: {} ({:.2}x)",
+            "  nodes: chip {} (= reference), production software {} ({:.3}x the software's; goal <= 1.25); the software with its table cleared before each job, as the chip's is: {} ({:.3}x)",
             chip.nodes,
             sw_nodes,
             per(chip.nodes, sw_nodes),
