@@ -100,7 +100,7 @@ fn thread_cpu() -> Duration {
     ThreadTime::now().as_duration()
 }
 
-/// What one reading of [`thread_cpu`] adds to the interval it closes: the median CPU
+/// What one reading of the thread's CPU clock adds to the interval it closes: the median CPU
 /// time between two back-to-back readings, measured once. Reading a thread's CPU time
 /// is a system call (about 0.3 to 0.9 µs on the machines measured), and the horizon
 /// reads it twice a job: without this, instrumentation would count as host work.
