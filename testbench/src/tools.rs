@@ -92,7 +92,7 @@ pub fn tail(text: &str, n: usize) -> String {
 }
 
 /// [`run`] with a time limit: `None` when the tool was still running after `limit` (it
-/// is then stopped).
+/// is then killed; processes it started itself are not).
 pub fn run_within(
     tool: &str,
     args: &[&str],
@@ -110,27 +110,8 @@ pub fn run_within(
         .spawn()
         .map_err(|e| spawn_error(tool, e))?;
     // The pipes are drained while the tool runs, so that it never blocks on them.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
     let started = Instant::now();
     let io = |e| ToolError::Io {
         path: tool.into(),
@@ -150,15 +131,25 @@ pub fn run_within(
     let out = Output {
         status: match status {
             Some(s) => s,
-            None => {
-                let _ = (stdout.join(), stderr.join());
-                return Ok(None);
-            }
+            // The readers are left to end by themselves: a process the tool started may
+            // still hold its pipes.
+            None => return Ok(None),
         },
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
     };
     checked(tool, out).map(Some)
+}
+
+/// A thread that reads `pipe` to its end and returns what it read.
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut bytes);
+        }
+        bytes
+    })
 }
 
 /// The error of a tool that could not be started.
@@ -224,4 +215,50 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_within_returns_the_output_of_a_tool_that_finishes() {
+        // More than a pipe's buffer on stdout, so that an undrained pipe would block it.
+        let script = "head -c 200000 /dev/zero; echo done >&2";
+        let out = run_within(
+            "sh",
+            &["-c", script],
+            Path::new("."),
+            Some(Duration::from_secs(60)),
+        )
+        .unwrap()
+        .expect("finished within the limit");
+        assert_eq!(out.stdout.len(), 200_000);
+        assert_eq!(out.stderr, b"done\n");
+    }
+
+    #[test]
+    fn run_within_stops_a_tool_past_its_limit() {
+        let started = Instant::now();
+        let out = run_within(
+            "sh",
+            &["-c", "sleep 30"],
+            Path::new("."),
+            Some(Duration::from_millis(300)),
+        )
+        .unwrap();
+        assert!(out.is_none());
+        assert!(started.elapsed() < Duration::from_secs(20));
+    }
+
+    #[test]
+    fn run_within_reports_a_failing_tool() {
+        let err = run_within(
+            "sh",
+            &["-c", "exit 3"],
+            Path::new("."),
+            Some(Duration::from_secs(60)),
+        );
+        assert!(matches!(err, Err(ToolError::Failed { .. })), "{err:?}");
+    }
 }
