@@ -23,22 +23,9 @@ use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{Outputs, Params, Qchip};
 use testbench::chip::{Netlist, lockstep};
 
-/// Runs `jobs` through netlist and model in lockstep and compares each result with the
-/// reference; returns the chip's outputs and the promotions the searches made.
-fn check<U>(params: Params, jobs: &[QJob]) -> (Vec<Outputs>, [u64; 5])
-where
-    U: Unit<
-            Inputs = hw::chip::qsearch::Inputs,
-            Outputs = Outputs,
-            Debug = hw::chip::qsearch::Debug,
-            Job = hw::chip::qsearch::Job,
-        >,
-    QModel: testbench::chip::Driver<U>,
-{
-    check_at::<U>(params, jobs, |_| None)
-}
-
-/// [`check`] with job `i` at the horizon `horizon(i)`.
+/// Runs `jobs` through netlist and model in lockstep, job `i` at the horizon
+/// `horizon(i)`, and compares each result with the reference; returns the chip's outputs
+/// and the promotions the searches made.
 fn check_at<U>(
     params: Params,
     jobs: &[QJob],
@@ -145,7 +132,7 @@ fn chip_equals_reference_on_ten_thousand_jobs_of_real_searches() {
     // simulator minutes; the model runs them in the next test).
     let (jobs, _) = game_jobs();
     assert!(jobs.len() >= 10_000, "{} jobs", jobs.len());
-    let (outs, _) = check::<Qchip>(Params::DEFAULT, &jobs);
+    let (outs, _) = check_at::<Qchip>(Params::DEFAULT, &jobs, |_| None);
     let nodes: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
     let cycles: u64 = outs.iter().map(|o| u64::from(o.cycles)).sum();
     eprintln!("{} jobs, {nodes} nodes, {cycles} cycles", jobs.len());
@@ -245,7 +232,7 @@ fn chip_equals_reference_on_the_corners_of_the_rules() {
         // A capture sequence through a blocked pawn.
         full("8/8/8/8/1p6/pP6/P7/8 w - - 0 1"),
     ];
-    let (outs, _) = check::<Qchip>(Params::DEFAULT, &jobs);
+    let (outs, _) = check_at::<Qchip>(Params::DEFAULT, &jobs, |_| None);
     assert_eq!(outs[0].score_value(), -win_at(4), "Black wins after exd6");
     assert_eq!(outs[2].score_value(), -win_at(4));
     assert_eq!((outs[3].score_value(), outs[3].nodes), (win_at(3), 1));
@@ -266,7 +253,7 @@ fn promotions_to_every_piece_inside_capture_sequences() {
             ply: 0,
         })
         .collect();
-    let (outs, promotions) = check::<Qchip>(Params::DEFAULT, &jobs);
+    let (outs, promotions) = check_at::<Qchip>(Params::DEFAULT, &jobs, |_| None);
     assert!(
         promotions.iter().all(|&n| n > 0),
         "captures promoting to q, r, b, n, k searched: {promotions:?}"
@@ -299,7 +286,7 @@ fn a_small_chip_overflows_where_the_reference_does_and_sweeps_its_table() {
         1_500,
     )
     .unwrap();
-    let (outs, _) = check::<SmallChip>(params, &jobs);
+    let (outs, _) = check_at::<SmallChip>(params, &jobs, |_| None);
     let overflows = outs.iter().filter(|o| o.overflow).count();
     eprintln!("{overflows} of {} jobs overflow", outs.len());
     assert!(overflows >= 10, "{overflows} overflows");
