@@ -16,8 +16,8 @@ use super::engine::parse_mhz;
 use super::progress::Progress;
 
 /// The speed and accuracy report: the chip's modeled time against the software's
-/// measured time, and what that buys in play. 10 to 20 minutes with the defaults on
-/// two cores.
+/// measured time, and what that buys in play. About 5 minutes with the defaults on two
+/// cores, most of them the matches (about a minute with `--games 0`).
 #[derive(Args)]
 pub struct ReportArgs {
     /// Directory for report.md, report.json and the SVG plots (created if missing).
