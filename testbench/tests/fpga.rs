@@ -5,10 +5,11 @@
 //! that names the command installing it.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use hw::{HwError, Module, ModuleBuilder};
 use testbench::fpga::{SETUP, TOOLS_ENV};
-use testbench::{FpgaReport, Target, ToolError, run_flow, run_flow_on};
+use testbench::{FpgaReport, Target, ToolError, run_flow, run_flow_on, run_flow_within};
 
 fn work(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -44,6 +45,29 @@ fn memory_and_counter_flow() {
     let r = run_flow("counter", &m, &work("counter"), 1).unwrap();
     assert_eq!(r.dff, 8, "{r}");
     assert!(r.carry > 0, "{r}");
+}
+
+/// A seed stopped at its time limit has no placement: with none finished the flow
+/// fails and says so. (A design that finishes without an Fmax, as the memory on the
+/// ECP5, is a finished seed: `ecp5_flow_on_memory_and_counter`.)
+#[test]
+fn seeds_past_their_limit_are_stopped() {
+    let m = hw::blocks::counter::counter().unwrap();
+    let dir = work("counter-stopped");
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = run_flow_within(
+        Target::Ice40Hx8k,
+        "counter",
+        &m,
+        &dir,
+        2,
+        Some(Duration::ZERO),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("no placement seed finished"),
+        "{err}"
+    );
 }
 
 /// A second run in the same directory reuses the first one's synthesis and placements:

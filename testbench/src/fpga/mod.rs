@@ -154,12 +154,14 @@ fn overflow(util: &[Utilisation]) -> Vec<String> {
         .collect()
 }
 
-/// One placement: seed, Fmax, nextpnr's log (or why it could not place).
+/// One placement: seed, Fmax (none for a design without a register-to-register path),
+/// nextpnr's log (or why it could not place), whether it was stopped at the time limit.
 struct Placement {
     seed: u64,
     fmax: Option<f64>,
     log: String,
     failed: Option<ToolError>,
+    stopped: bool,
 }
 
 /// nextpnr with one placement seed, writing `placed`; its log is kept in full even
@@ -188,6 +190,7 @@ fn place_and_route(
                 fmax: None,
                 log,
                 failed: None,
+                stopped: true,
             })
         }
         Ok(Some(out)) => {
@@ -201,6 +204,7 @@ fn place_and_route(
                 fmax: parse_fmax(&log),
                 log,
                 failed: None,
+                stopped: false,
             })
         }
         Err(e @ ToolError::Failed { .. }) => Ok(Placement {
@@ -208,6 +212,7 @@ fn place_and_route(
             fmax: None,
             log,
             failed: Some(e),
+            stopped: false,
         }),
         Err(e) => Err(e),
     }
@@ -515,8 +520,11 @@ fn place_pack(
         }))
         .collect();
     all.sort_by_key(|s| s.seed);
+    // Of the seeds that finished (a design with no register-to-register path finishes
+    // without an Fmax), the fastest.
     let best = runs
         .iter()
+        .filter(|r| !r.stopped)
         .max_by(|a, b| a.fmax.unwrap_or(0.0).total_cmp(&b.fmax.unwrap_or(0.0)));
     // The earlier run's placement stays the bitstream unless a new seed beats it.
     if let Some(e) = earlier
@@ -533,17 +541,19 @@ fn place_pack(
         report.bitstream_bytes = e.bitstream_bytes;
         return Ok(());
     }
-    let best = best.expect("a seed placed when no earlier placement is kept");
-    if best.fmax.is_none() {
+    let Some(best) = best else {
+        let log = runs
+            .last()
+            .map_or(String::new(), |r| tools::tail(&r.log, 30));
         return Err(ToolError::Failed {
             tool: target.nextpnr().into(),
             status: format!(
                 "no placement seed finished within {:.0} minutes",
                 limit.map_or(0.0, |l| l.as_secs_f64() / 60.0)
             ),
-            log: tools::tail(&best.log, 30),
+            log,
         });
-    }
+    };
     let placed = format!("{t}.{ext}");
     // Kept beside the bitstream: the critical path report names every net on the path.
     tools::write(&dir.join("nextpnr.log"), &best.log)?;
