@@ -162,7 +162,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
             report.display()
         ),
         Ok(None) => println!(
-            "            (at this design's Fmax: run `antichip chip fpga` first, about 10 minutes, to measure it into {})",
+            "            (at this design's Fmax: run `antichip chip fpga` first, 5 to 10 minutes, to measure it into {})",
             report.display()
         ),
         Err(e) => println!("            (no Fmax figure: {e:#})"),
