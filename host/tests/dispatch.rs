@@ -46,10 +46,15 @@ fn same_search(a: &SearchResult, b: &SearchResult, what: &str) {
     assert_eq!(a.total_nodes, b.total_nodes, "{what}: nodes");
     assert_eq!(a.last.qnodes, b.last.qnodes, "{what}: quiescence nodes");
     assert_eq!(a.dispatch.batches, b.dispatch.batches, "{what}: batches");
+    assert_eq!(
+        a.dispatch.table_hits, b.dispatch.table_hits,
+        "{what}: jobs answered from the host's table"
+    );
 }
 
 #[test]
 fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
+    let mut table_hits = 0;
     for fen in POSITIONS {
         let reference = search(QuiescenceKind::Reference, 1, fen, 3);
         assert!(
@@ -64,7 +69,10 @@ fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
         assert_eq!(one.last.qcycles, many.last.qcycles, "{fen}: cycles");
         assert_eq!(one.dispatch.wasted_jobs, many.dispatch.wasted_jobs);
         assert!(one.modeled.is_some() && reference.modeled.is_none());
+        table_hits += one.dispatch.table_hits;
     }
+    // Repeated jobs were answered by the host, and the same ones whatever ran the rest.
+    assert!(table_hits > 0, "no job was answered from the host's table");
 }
 
 #[test]
@@ -144,8 +152,9 @@ fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
     };
     let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
     let trace = searcher.horizon().trace().clone();
+    // Every job a chip ran is in the trace; those the host's table answered are not.
     assert_eq!(
-        trace.jobs() as u64,
+        trace.jobs() as u64 + r.dispatch.table_hits,
         r.dispatch.jobs + r.dispatch.wasted_jobs
     );
     assert_eq!(
@@ -158,7 +167,7 @@ fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
     assert!(sixteen < one, "16 chips {sixteen} ns, 1 chip {one} ns");
     assert_eq!(t1.useful_jobs, t16.useful_jobs);
     assert_eq!(
-        t1.useful_jobs + t1.cancelled_jobs,
+        t1.useful_jobs + t1.cancelled_jobs + r.dispatch.table_hits,
         r.dispatch.jobs + r.dispatch.wasted_jobs
     );
     // The live modeled clock is the replay on the pool's own chip count (the trace

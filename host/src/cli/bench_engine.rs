@@ -107,7 +107,7 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
     let mut total = 0;
     let (mut qnodes, mut qcycles) = (0, 0);
     let mut modeled: Option<Duration> = None;
-    let (mut wasted_jobs, mut jobs) = (0, 0);
+    let (mut wasted_jobs, mut jobs, mut table_hits) = (0, 0, 0);
     let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
@@ -125,6 +125,7 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
                 }
                 jobs += r.dispatch.jobs;
                 wasted_jobs += r.dispatch.wasted_jobs;
+                table_hits += r.dispatch.table_hits;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -161,7 +162,8 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
         let chips = &settings.chips;
         println!(
             "modeled time (first run): {:.3} s on {} chips at {} MHz over the {} link \
-             (host measured, chips modeled) = {:.0} nodes/s; {jobs} jobs used, {wasted_jobs} given up",
+             (host measured, chips modeled) = {:.0} nodes/s; {jobs} jobs used ({table_hits} answered \
+             from the host's table of job results), {wasted_jobs} given up",
             m.as_secs_f64(),
             chips.count,
             chips.clock.mhz(),

@@ -1,7 +1,9 @@
 //! `antichip bench qsearch`: the quiescence chip against the software on the same jobs,
 //! in one run. The jobs are the quiescence calls of real searches: of the search
 //! benchmark's positions and of seeded games. Per set: the chip's cycles per node (all
-//! nodes, and by kind); its nodes beside the production software's; **modeled** chip
+//! nodes, and by kind); its nodes beside the production software's, alone and behind
+//! the host's table of job results (which answers the repeated jobs it settles, as in
+//! a search); **modeled** chip
 //! time (cycles / clock: the FPGA Fmax when a report is there, and Deep Blue's 24 MHz)
 //! beside the **measured** wall time of the reference (the chip's algorithm in
 //! software) and of the production software quiescence search (its table shared across
@@ -16,8 +18,9 @@ use std::time::{Duration, Instant};
 
 use host::chip::qjob::chip_jobs;
 use host::engine::eval::Evaluator;
+use host::engine::jobtable::JobTable;
 use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
-use host::engine::quiescence::{Abort, Quiescence, SoftwareQuiescence};
+use host::engine::quiescence::{Abort, QResult, Quiescence, SoftwareQuiescence};
 use host::engine::reference::ReferenceQuiescence;
 use host::engine::tt::TranspositionTable;
 use host::rules::Position;
@@ -55,6 +58,10 @@ const DEEP_BLUE_MHZ: f64 = 24.0;
 struct ChipRun {
     nodes: u64,
     cycles: u64,
+    /// Nodes and cycles when the host's table of job results answers the repeated jobs
+    /// it settles (as a search runs them; an answered job counts one node), and the
+    /// jobs it answered.
+    tabled: (u64, u64, u64),
     stats: QStats,
     /// Median wall time of a pass of the model over the jobs.
     wall: Duration,
@@ -69,7 +76,8 @@ fn chip_run(
     let chip = chip_jobs(jobs, evaluator, horizon);
     let mut times = Vec::with_capacity(runs);
     let mut first = None;
-    for _ in 0..runs {
+    let mut outputs = Vec::with_capacity(jobs.len());
+    for run in 0..runs {
         let mut model = QModel::new(Params::DEFAULT);
         let (mut nodes, mut cycles) = (0u64, 0u64);
         let start = Instant::now();
@@ -84,14 +92,42 @@ fn chip_run(
             );
             nodes += u64::from(out.nodes);
             cycles += u64::from(out.cycles);
+            if run == 0 {
+                outputs.push(out);
+            }
         }
         times.push(start.elapsed());
         first.get_or_insert((nodes, cycles, model.stats));
     }
     let (nodes, cycles, stats) = first.expect("at least one run");
+    let mut table = JobTable::default();
+    let mut tabled = (0, 0, 0);
+    for (j, out) in jobs.iter().zip(&outputs) {
+        let job = host::engine::quiescence::QJob {
+            pos: j.position.clone(),
+            alpha: j.alpha,
+            beta: j.beta,
+            ply: j.ply,
+        };
+        if table.answer(&job).is_some() {
+            tabled.0 += 1;
+            tabled.2 += 1;
+            continue;
+        }
+        tabled.0 += u64::from(out.nodes);
+        tabled.1 += u64::from(out.cycles);
+        let result = QResult {
+            score: out.score_value(),
+            nodes: u64::from(out.nodes),
+            cycles: u64::from(out.cycles),
+            best_move: None,
+        };
+        table.remember(&job, &result);
+    }
     Ok(ChipRun {
         nodes,
         cycles,
+        tabled,
         stats,
         wall: median(times),
     })
@@ -228,6 +264,13 @@ pub fn run(
             per(chip.nodes, sw_nodes),
             fresh_nodes,
             per(chip.nodes, fresh_nodes)
+        );
+        println!(
+            "  with the host's table of job results answering the repeated jobs it settles, as a search runs them: {} nodes ({:.3}x the software's), {} of the jobs answered on the host, chip cycles {:.3}x",
+            chip.tabled.0,
+            per(chip.tabled.0, sw_nodes),
+            chip.tabled.2,
+            per(chip.tabled.1, chip.cycles)
         );
         println!(
             "  chip cycles per node: {:.2} (goal <= 8); capture nodes {:.2} ({} nodes), quiet leaves {:.2} ({}), decided leaves {:.2} ({})",

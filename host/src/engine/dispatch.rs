@@ -9,6 +9,11 @@
 //! batches (run one by one as they are used), so the tree, the score and the node counts
 //! are the same with 1 chip, K chips and the reference.
 //!
+//! For the chips and the reference that stands for them, the horizon keeps the host's
+//! table of job results ([`JobTable`]): a job whose position an earlier job settles is
+//! answered on the host, read when the job is handed over and written when a result
+//! is used, so that it too is the same whatever the number of chips.
+//!
 //! With a pool, the horizon also keeps the search's [`Trace`] (host work measured as the
 //! search thread's CPU time outside the horizon, so that neither the chips' simulation
 //! nor other load on the machine counts as host work, less the cost of reading that
@@ -22,6 +27,7 @@ use std::time::Duration;
 use cpu_time::ThreadTime;
 
 use crate::engine::eval::Evaluator;
+use crate::engine::jobtable::JobTable;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Trace};
@@ -56,22 +62,27 @@ pub struct DispatchStats {
     pub wasted_cycles: u64,
     /// Quiet positions evaluated by the host.
     pub host_quiet: u64,
+    /// Jobs answered from the host's table of job results (no chip ran them).
+    pub table_hits: u64,
 }
 
 enum Pending {
     /// Kept to be searched when it is used (a searcher on the host).
     Lazy(QJob),
-    /// Queued on the pool: its ticket, where its cycles go in the trace, and its id in
-    /// the timeline.
+    /// Queued on the pool: the job, its ticket, where its cycles go in the trace, and
+    /// its id in the timeline.
     Pool {
+        job: QJob,
         ticket: u64,
         event: usize,
         index: usize,
         id: usize,
         known: bool,
     },
-    /// Answered on the host already.
-    Ready(QResult),
+    /// Answered on the host already (a quiet position evaluated there).
+    Ready(QJob, QResult),
+    /// Answered from the host's table of job results.
+    Known(QResult),
 }
 
 /// The main search's horizon (see the module docs).
@@ -79,6 +90,8 @@ pub struct Horizon {
     quiescence: Box<dyn Quiescence>,
     config: HorizonConfig,
     host_eval: Option<ReferenceQuiescence>,
+    /// The host's table of job results (used when the searcher dispatches).
+    jobs: JobTable,
     pending: HashMap<u64, Pending>,
     next: u64,
     trace: Trace,
@@ -127,6 +140,7 @@ impl Horizon {
             quiescence,
             config: HorizonConfig::default(),
             host_eval: None,
+            jobs: JobTable::default(),
             pending: HashMap::new(),
             next: 0,
             trace: Trace::default(),
@@ -141,11 +155,19 @@ impl Horizon {
         h
     }
 
-    /// Changes the link, clock and quiet-position handling.
+    /// Changes the link, clock and quiet-position handling (the table of job results
+    /// starts empty).
     pub fn configure(&mut self, config: HorizonConfig) {
         self.host_eval = config.host_quiet.map(ReferenceQuiescence::new);
         self.config = config;
+        self.jobs.clear();
         self.begin();
+    }
+
+    /// Forgets the results of earlier jobs (a new game). Within a game the table of
+    /// job results, like the main search's, outlives a search.
+    pub fn clear(&mut self) {
+        self.jobs.clear();
     }
 
     /// The configuration.
@@ -280,28 +302,47 @@ impl Horizon {
         self.trace.events.len() - 1
     }
 
-    /// Hands `jobs` over, in order; returns their tickets.
+    /// Hands `jobs` over, in order; returns their tickets. A job the host's table of job
+    /// results settles is answered at once.
     pub fn submit(&mut self, jobs: Vec<QJob>) -> anyhow::Result<Vec<Ticket>> {
         let mut tickets = Vec::with_capacity(jobs.len());
+        let mut open = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            match self.jobs.answer(&job) {
+                Some(r) => {
+                    self.stats.table_hits += 1;
+                    open.push(Err(r));
+                }
+                None => open.push(Ok(job)),
+            }
+        }
         if !self.has_pool() {
-            for job in jobs {
-                tickets.push(self.keep(Pending::Lazy(job)));
+            for job in open {
+                tickets.push(self.keep(match job {
+                    Ok(job) => Pending::Lazy(job),
+                    Err(r) => Pending::Known(r),
+                }));
             }
             return Ok(tickets);
         }
         // Quiet positions the host evaluates itself (host work), the rest go out.
         let mut out = Vec::new();
         let mut slots = Vec::new();
-        for job in jobs {
-            if let Some(eval) = &mut self.host_eval
-                && !job.pos.capture_forced()
-            {
-                let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;
-                self.stats.host_quiet += 1;
-                slots.push(Some(r));
-            } else {
-                out.push(job);
-                slots.push(None);
+        for job in open {
+            match job {
+                Err(r) => slots.push(Err(r)),
+                Ok(job) => {
+                    if let Some(eval) = &mut self.host_eval
+                        && !job.pos.capture_forced()
+                    {
+                        let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;
+                        self.stats.host_quiet += 1;
+                        slots.push(Ok(Some((job, r))));
+                    } else {
+                        out.push(job.clone());
+                        slots.push(Ok(None));
+                    }
+                }
             }
         }
         self.host_work();
@@ -315,15 +356,17 @@ impl Horizon {
             let placeholder = vec![Job::new(0); pool_tickets.len()];
             Some(self.push_event(Event::Submit(placeholder), pool_tickets.len()))
         };
-        let mut next_pool = pool_tickets.into_iter().enumerate();
+        let mut next_pool = out.into_iter().zip(pool_tickets).enumerate();
         for slot in slots {
             let pending = match slot {
-                Some(r) => Pending::Ready(r),
-                None => {
-                    let (index, ticket) = next_pool.next().expect("one ticket per job sent");
+                Err(r) => Pending::Known(r),
+                Ok(Some((job, r))) => Pending::Ready(job, r),
+                Ok(None) => {
+                    let (index, (job, ticket)) = next_pool.next().expect("one ticket per job sent");
                     let id = self.next_job;
                     self.next_job += 1;
                     Pending::Pool {
+                        job,
                         ticket,
                         event: event.expect("a submit event"),
                         index,
@@ -355,19 +398,25 @@ impl Horizon {
 
     /// The result of `ticket`, waiting for it when a chip runs it. When `abort` fires
     /// first, every outstanding job is dropped and an empty result returned (the caller
-    /// sees [`Abort::fired`]).
+    /// sees [`Abort::fired`]). A finished result goes into the host's table of job
+    /// results.
     pub fn take(&mut self, ticket: Ticket, abort: &Abort) -> anyhow::Result<QResult> {
         let pending = self
             .pending
             .remove(&ticket)
             .ok_or_else(|| anyhow::anyhow!("no job with ticket {ticket} is outstanding"))?;
         self.stats.jobs += 1;
-        match pending {
-            Pending::Ready(r) => Ok(r),
-            Pending::Lazy(job) => self
-                .quiescence
-                .qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort),
+        let (job, r) = match pending {
+            Pending::Known(r) => return Ok(r),
+            Pending::Ready(job, r) => (job, r),
+            Pending::Lazy(job) => {
+                let r = self
+                    .quiescence
+                    .qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort)?;
+                (job, r)
+            }
             Pending::Pool {
+                job,
                 ticket,
                 event,
                 index,
@@ -387,13 +436,18 @@ impl Horizon {
                 }
                 self.push_event(Event::Take(id), 0);
                 self.resume();
-                Ok(r)
+                (job, r)
             }
+        };
+        if !abort.fired() {
+            self.jobs.remember(&job, &r);
         }
+        Ok(r)
     }
 
     /// One quiescence search, now; a searcher on the host that keeps its values in the
-    /// main search's kind of table gets `table` to share.
+    /// main search's kind of table gets `table` to share. A searcher that dispatches
+    /// (the chips, the reference) goes through the host's table of job results.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -403,7 +457,7 @@ impl Horizon {
         abort: &Abort,
         table: Option<&mut TranspositionTable>,
     ) -> anyhow::Result<QResult> {
-        if !self.has_pool() {
+        if !self.dispatches() {
             self.stats.jobs += 1;
             return match table {
                 Some(t) => self
@@ -428,6 +482,7 @@ impl Horizon {
             if let Some(Pending::Pool {
                 ticket,
                 event,
+                job: _,
                 index,
                 id,
                 known,

@@ -6,6 +6,7 @@
 //! | [`search`] | iterative-deepening alpha-beta with forced-move and singular extensions, reductions, the book and the solver at the root |
 //! | [`quiescence`] | forced-capture quiescence behind a trait (software, or a chip) |
 //! | [`dispatch`] | the horizon: jobs handed to the quiescence search, batched for a pool of chips, with the modeled clock |
+//! | [`jobtable`] | the host's table of job results: repeated jobs answered without a chip |
 //! | [`timeline`] | the timeline model: modeled time of K chips behind a link |
 //! | [`qbatch`] | `antichip qsearch`: quiescence searches of a file of positions |
 //! | [`qjobs`] | quiescence jobs recorded from real searches |
@@ -19,6 +20,7 @@
 pub mod book;
 pub mod dispatch;
 pub mod eval;
+pub mod jobtable;
 pub mod qbatch;
 pub mod qjobs;
 pub mod quiescence;

@@ -546,6 +546,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.horizon.clear();
     }
 
     /// Switches singular extensions on or off.

@@ -1,0 +1,172 @@
+//! The host's table of quiescence job results, as Deep Blue's host kept the table its
+//! chips did not have.
+//!
+//! A chip's transposition table lives for one job, so that a job's answer depends on
+//! the job alone and any chip may run it. A search hands the chips the same position
+//! many times over (transpositions between frontier nodes, re-searches with another
+//! window): the host remembers each finished job's score as a bound (fail-soft, from
+//! the window it was searched with) and answers a later job of the same position
+//! itself when that bound settles the new window, as a software search's table would
+//! at the root of its quiescence search. The job then costs the host a lookup and no
+//! chip any cycle; it counts one node, the position looked up.
+//!
+//! The table is filled as the search uses results (in order) and read as jobs are
+//! handed over, so that with 1 chip, K chips or the software reference the same jobs
+//! find the same entries: the tree does not depend on the number of chips.
+
+use crate::engine::quiescence::{QJob, QResult};
+use crate::engine::score::{Score, from_table, to_table};
+use crate::engine::tt::Bound;
+use crate::rules::Move;
+
+/// Entries of a [`JobTable`]: 2^16 (about 2.5 MiB).
+pub const JOB_TABLE_ENTRIES: usize = 1 << 16;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    /// The score as kept in tables: decided scores counted from the job's position.
+    score: Score,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+/// The host's table of job results (see the module docs).
+#[derive(Clone, Debug)]
+pub struct JobTable {
+    slots: Vec<Option<Entry>>,
+    hits: u64,
+}
+
+impl Default for JobTable {
+    fn default() -> Self {
+        JobTable::new(JOB_TABLE_ENTRIES)
+    }
+}
+
+impl JobTable {
+    /// A table of `entries` entries (rounded up to a power of two, at least 1).
+    pub fn new(entries: usize) -> Self {
+        JobTable {
+            slots: vec![None; entries.max(1).next_power_of_two()],
+            hits: 0,
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.slots.fill(None);
+    }
+
+    /// Jobs answered so far.
+    pub fn hits(&self) -> u64 {
+        self.hits
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.slots.len() - 1)
+    }
+
+    /// The answer to `job` when an earlier job of its position settles its window: the
+    /// stored score (at the job's ply), one node, no cycle.
+    pub fn answer(&mut self, job: &QJob) -> Option<QResult> {
+        let key = job.pos.zobrist();
+        let e = self.slots[self.slot(key)].filter(|e| e.key == key)?;
+        let score = from_table(e.score, job.ply);
+        let settles = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= job.beta,
+            Bound::Upper => score <= job.alpha,
+        };
+        if !settles {
+            return None;
+        }
+        self.hits += 1;
+        Some(QResult {
+            score,
+            nodes: 1,
+            cycles: 0,
+            best_move: e.best,
+        })
+    }
+
+    /// Remembers the result of `job` (always replacing the slot's entry).
+    pub fn remember(&mut self, job: &QJob, result: &QResult) {
+        let key = job.pos.zobrist();
+        let i = self.slot(key);
+        self.slots[i] = Some(Entry {
+            key,
+            score: to_table(result.score, job.ply),
+            bound: Bound::of(result.score, job.alpha, job.beta),
+            best: result.best_move,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::score::win_at;
+    use crate::rules::Position;
+
+    fn job(fen: &str, alpha: Score, beta: Score, ply: usize) -> QJob {
+        QJob {
+            pos: Position::from_fen_strict(fen).unwrap(),
+            alpha,
+            beta,
+            ply,
+        }
+    }
+
+    const FEN: &str = "8/8/8/3p4/4P3/8/8/8 w - - 0 1";
+
+    #[test]
+    fn a_bound_answers_only_the_windows_it_settles() {
+        let mut t = JobTable::new(16);
+        let r = QResult {
+            score: 40,
+            nodes: 7,
+            cycles: 50,
+            best_move: None,
+        };
+        // Searched with (50, 60): 40 fails low, an upper bound.
+        t.remember(&job(FEN, 50, 60, 3), &r);
+        assert_eq!(t.answer(&job(FEN, 45, 46, 3)).map(|r| r.score), Some(40));
+        assert_eq!(t.answer(&job(FEN, 30, 31, 3)), None);
+        assert_eq!(t.hits(), 1);
+        // Searched with a window that holds it: exact, answers every window.
+        t.remember(&job(FEN, 0, 100, 3), &r);
+        let a = t.answer(&job(FEN, 30, 31, 5)).unwrap();
+        assert_eq!((a.score, a.nodes, a.cycles), (40, 1, 0));
+        // Another position in the same slot is not answered.
+        assert_eq!(
+            t.answer(&job("8/8/8/3p4/8/4P3/8/8 w - - 0 1", 30, 31, 3)),
+            None
+        );
+    }
+
+    #[test]
+    fn decided_scores_move_with_the_ply() {
+        let mut t = JobTable::new(16);
+        let r = QResult {
+            score: win_at(9),
+            nodes: 3,
+            cycles: 20,
+            best_move: None,
+        };
+        t.remember(&job(FEN, -100, 100, 4), &r);
+        assert_eq!(
+            t.answer(&job(FEN, -100, 100, 6)).map(|r| r.score),
+            Some(win_at(11))
+        );
+    }
+
+    #[test]
+    fn clear_forgets() {
+        let mut t = JobTable::new(16);
+        let r = QResult::default();
+        t.remember(&job(FEN, -10, 10, 2), &r);
+        t.clear();
+        assert_eq!(t.answer(&job(FEN, -10, 10, 2)), None);
+    }
+}
