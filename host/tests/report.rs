@@ -64,6 +64,10 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     assert_eq!(e["searches"], 20);
     assert_eq!(json["options"]["quiescence_plies"], 6);
     assert!(json["host_with_chips_s"].as_f64().unwrap() > 0.0);
+    // Jobs used by the chip-equipped searches, and those the host's table answered.
+    let used = json["jobs_used"].as_array().unwrap();
+    assert!(used[1].as_u64().unwrap() <= used[0].as_u64().unwrap());
+    assert!(used[0].as_u64().unwrap() > 0);
     // 5 links x 2 quiet-leaf choices x 7 chip counts.
     let speed_ups = json["speed_ups"].as_array().unwrap();
     assert_eq!(speed_ups.len(), 70);
