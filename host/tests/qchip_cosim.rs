@@ -17,11 +17,13 @@ use testbench::chip::job_stimulus;
 use testbench::{Backend, cosim};
 
 /// `n` jobs of seeded games of at most 400 cycles each (the Verilog simulators run a
-/// few thousand cycles per second of this design), the weights with the first.
+/// few thousand cycles per second of this design), the weights with the first; one in
+/// four quiet ones searched at full width.
 fn jobs(n: usize) -> Vec<Job> {
     let weights = Arc::new(chip_weights(&Evaluator::default()));
     let mut model = QModel::new(Params::DEFAULT);
     let mut jobs: Vec<Job> = Vec::with_capacity(n);
+    let mut full = 0;
     let recorded = record_jobs(
         &JobSource {
             seed: 9,
@@ -35,16 +37,20 @@ fn jobs(n: usize) -> Vec<Job> {
         // Every other job at a horizon of 1 to 5 plies.
         let k = jobs.len();
         let horizon = (k % 2 == 1).then_some(1 + k % 5);
-        let job = chip_job(
-            &j.position,
-            j.alpha,
-            j.beta,
-            j.ply,
-            horizon,
-            jobs.is_empty().then(|| Arc::clone(&weights)),
-        );
+        let job = Job {
+            full: k % 4 == 3 && !j.position.capture_forced(),
+            ..chip_job(
+                &j.position,
+                j.alpha,
+                j.beta,
+                j.ply,
+                horizon,
+                jobs.is_empty().then(|| Arc::clone(&weights)),
+            )
+        };
         let out = model.run(&job, 1 << 24).unwrap();
         if out.cycles <= 400 {
+            full += usize::from(job.full);
             jobs.push(job);
             if jobs.len() == n {
                 break;
@@ -52,6 +58,7 @@ fn jobs(n: usize) -> Vec<Job> {
         }
     }
     assert_eq!(jobs.len(), n);
+    assert!(full >= n / 20, "{full} full-width jobs of {n}");
     jobs
 }
 

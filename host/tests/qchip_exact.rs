@@ -40,6 +40,24 @@ where
         >,
     QModel: testbench::chip::Driver<U>,
 {
+    check_with::<U>(params, jobs, |i| (horizon(i), false))
+}
+
+/// [`check_at`] with job `i` at the horizon and full width `setup(i)`.
+fn check_with<U>(
+    params: Params,
+    jobs: &[QJob],
+    setup: impl Fn(usize) -> (Option<usize>, bool),
+) -> (Vec<Outputs>, [u64; 5])
+where
+    U: Unit<
+            Inputs = hw::chip::qsearch::Inputs,
+            Outputs = Outputs,
+            Debug = hw::chip::qsearch::Debug,
+            Job = hw::chip::qsearch::Job,
+        >,
+    QModel: testbench::chip::Driver<U>,
+{
     let evaluator = Evaluator::default();
     let mut netlist = Netlist::<U>::new(true).unwrap();
     let mut model = QModel::new(params);
@@ -56,15 +74,17 @@ where
         .zip(chip_jobs(jobs, &evaluator, None))
         .enumerate()
     {
-        reference.horizon = horizon(i);
+        (reference.horizon, reference.full) = setup(i);
         job.horizon = chip_horizon(reference.horizon);
+        job.full = reference.full;
         let what = format!(
-            "job {i}: {} [{}, {}] ply {} horizon {:?}",
+            "job {i}: {} [{}, {}] ply {} horizon {:?} full {}",
             j.position.to_fen(),
             j.alpha,
             j.beta,
             j.ply,
-            reference.horizon
+            reference.horizon,
+            reference.full
         );
         lockstep(&mut model, &mut netlist, &job, 10_000_000)
             .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
@@ -291,4 +311,59 @@ fn a_small_chip_overflows_where_the_reference_does_and_sweeps_its_table() {
     eprintln!("{overflows} of {} jobs overflow", outs.len());
     assert!(overflows >= 10, "{overflows} overflows");
     assert!(overflows < outs.len() / 2);
+}
+
+#[test]
+fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
+    // Quiet horizon positions of real searches, searched one ply at full width: with
+    // the window they were searched with and with the full window, at the production
+    // horizon (one ply deeper, below the full-width ply) and to the end.
+    let (small, _) = game_jobs();
+    let quiet: Vec<QJob> = small
+        .iter()
+        .filter(|j| !j.position.capture_forced())
+        .step_by(7)
+        .take(150)
+        .cloned()
+        .collect();
+    let mut jobs: Vec<QJob> = quiet.clone();
+    jobs.extend(quiet.iter().map(|j| QJob {
+        alpha: -INFINITE,
+        beta: INFINITE,
+        ..j.clone()
+    }));
+    // Corners: a double step that gives the opponent its only capture, en passant
+    // (e2-e4 and d4xe3); a quiet promotion to each piece; a position with captures
+    // (searched as any job); no move at all.
+    let corners = [
+        "8/8/8/8/3p4/8/4P3/8 w - - 0 1",
+        "8/8/8/8/4p3/8/3P1P2/8 w - - 0 1",
+        "8/3p4/8/4P3/8/8/8/8 b - - 0 1",
+        "8/P7/8/8/8/8/8/7k w - - 0 1",
+        "8/8/8/3p4/4P3/8/8/8 w - - 0 1",
+        "8/8/8/8/8/p7/P7/8 w - - 0 1",
+    ];
+    for fen in corners {
+        jobs.push(job(fen, -INFINITE, INFINITE));
+    }
+    let n = jobs.len();
+    let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
+        (if i % 3 == 2 { None } else { Some(7) }, true)
+    });
+    let nodes: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
+    eprintln!("{n} full-width jobs, {nodes} nodes, promotions {promotions:?}");
+    assert!(promotions.iter().all(|&p| p > 0), "{promotions:?}");
+    // e2-e4 gives d4xe3: Black's only reply, a capture, so White's best move is the
+    // other (e3 also gives it a capture; the chip and reference agree on which).
+    let corner = &outs[n - corners.len()..];
+    assert!(corner.iter().all(|o| !o.overflow));
+    assert_eq!(corner[5].score_value(), win_at(3), "no move: a win at once");
+    // Searched at full width, a quiet job visits its children: more nodes than the
+    // evaluation alone (one node).
+    assert!(outs[..quiet.len()].iter().filter(|o| o.nodes > 1).count() > quiet.len() / 2);
+    // A chip with 4 moves a list overflows on the wide ones, where the reference does.
+    let (small_outs, _) = check_with::<SmallChip>(Params::of::<4, 4, 64, 2>(), &jobs[..60], |_| {
+        (Some(7), true)
+    });
+    assert!(small_outs.iter().any(|o| o.overflow));
 }

@@ -17,6 +17,7 @@ module qchip (
   input wire [21:0] beta,
   input wire [8:0] ply,
   input wire [5:0] horizon,
+  input wire full,
   input wire req,
   output wire done,
   output wire overflow,
@@ -29,88 +30,88 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n17;
+  wire _n18;
   wire [35:0] prio_now;
-  wire _n20;
   wire _n21;
   wire _n22;
-  wire [2:0] _n23;
-  wire _n24;
+  wire _n23;
+  wire [2:0] _n24;
   wire _n25;
   wire _n26;
-  wire [5:0] _n27;
-  wire [3:0] _n28;
-  wire _n29;
-  wire [5:0] _n30;
-  wire [3:0] _n31;
-  wire _n32;
-  wire [5:0] _n33;
-  wire [3:0] _n34;
-  wire _n35;
-  wire [7:0] _n36;
+  wire _n27;
+  wire [5:0] _n28;
+  wire [3:0] _n29;
+  wire _n30;
+  wire [5:0] _n31;
+  wire [3:0] _n32;
+  wire _n33;
+  wire [5:0] _n34;
+  wire [3:0] _n35;
+  wire _n36;
   wire [7:0] _n37;
-  wire [191:0] _n38;
-  wire _n39;
+  wire [7:0] _n38;
+  wire [191:0] _n39;
   wire _n40;
   wire _n41;
-  wire [3:0] _n42;
+  wire _n42;
   wire [3:0] _n43;
   wire [3:0] _n44;
-  wire [255:0] _n45;
-  wire _n46;
-  wire [11:0] _n47;
-  wire [70:0] _n48;
-  wire [11:0] _n49;
-  wire [383:0] _n50;
-  wire [319:0] _n51;
-  wire _n52;
-  wire [9:0] _n53;
-  wire [23:0] _n54;
-  wire [9:0] _n55;
-  wire _n56;
-  wire [9:0] _n57;
-  wire [23:0] _n58;
-  wire [9:0] _n59;
-  wire _n60;
-  wire [4:0] _n61;
-  wire [358:0] _n62;
-  wire [4:0] _n63;
-  wire _n64;
+  wire [3:0] _n45;
+  wire [255:0] _n46;
+  wire _n47;
+  wire [11:0] _n48;
+  wire [70:0] _n49;
+  wire [11:0] _n50;
+  wire [383:0] _n51;
+  wire [319:0] _n52;
+  wire _n53;
+  wire [9:0] _n54;
+  wire [23:0] _n55;
+  wire [9:0] _n56;
+  wire _n57;
+  wire [9:0] _n58;
+  wire [23:0] _n59;
+  wire [9:0] _n60;
+  wire _n61;
+  wire [4:0] _n62;
+  wire [358:0] _n63;
+  wire [4:0] _n64;
   wire _n65;
   wire _n66;
   wire _n67;
-  wire [5:0] _n68;
+  wire _n68;
   wire [5:0] _n69;
-  wire [2:0] _n70;
-  wire _n71;
+  wire [5:0] _n70;
+  wire [2:0] _n71;
   wire _n72;
-  wire [11:0] _n73;
-  wire [10:0] _n74;
-  wire _n75;
-  wire [21:0] _n76;
+  wire _n73;
+  wire [11:0] _n74;
+  wire [10:0] _n75;
+  wire _n76;
   wire [21:0] _n77;
-  wire [15:0] _n78;
+  wire [21:0] _n78;
   wire [15:0] _n79;
-  wire [23:0] _n80;
+  wire [15:0] _n80;
   wire [23:0] _n81;
-  wire [358:0] _n82;
-  wire [31:0] _n83;
-  wire [70:0] _n84;
-  wire _n85;
+  wire [23:0] _n82;
+  wire [358:0] _n83;
+  wire [31:0] _n84;
+  wire [70:0] _n85;
   wire _n86;
-  wire [21:0] _n87;
-  wire _n88;
-  wire [5:0] _n89;
+  wire _n87;
+  wire [21:0] _n88;
+  wire _n89;
   wire [5:0] _n90;
-  wire [2:0] _n91;
-  wire [31:0] _n92;
+  wire [5:0] _n91;
+  wire [2:0] _n92;
   wire [31:0] _n93;
+  wire [31:0] _n94;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n99;
+  wire [5:0] _n100;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -123,41 +124,41 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n17 = load_we | start;
-  assign prio_now = _n17 ? prio : prio_q;
-  assign done = _n85;
-  assign overflow = _n86;
-  assign score = _n87;
-  assign best_valid = _n88;
-  assign best_from = _n89;
-  assign best_to = _n90;
-  assign best_promo = _n91;
-  assign nodes = _n92;
-  assign cycles = _n93;
+  assign _n18 = load_we | start;
+  assign prio_now = _n18 ? prio : prio_q;
+  assign done = _n86;
+  assign overflow = _n87;
+  assign score = _n88;
+  assign best_valid = _n89;
+  assign best_from = _n90;
+  assign best_to = _n91;
+  assign best_promo = _n92;
+  assign nodes = _n93;
+  assign cycles = _n94;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n20),
-    .black(_n21),
-    .ep_valid(_n22),
-    .ep_file(_n23),
+    .start(_n21),
+    .black(_n22),
+    .ep_valid(_n23),
+    .ep_file(_n24),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n24),
-    .put_piece0(_n28),
-    .put_sq0(_n27),
-    .put_en0(_n29),
-    .put_piece1(_n31),
-    .put_sq1(_n30),
-    .put_en1(_n32),
-    .put_piece2(_n34),
-    .put_sq2(_n33),
-    .put_en2(_n35),
-    .save(_n25),
-    .restore(_n26),
+    .req(_n25),
+    .put_piece0(_n29),
+    .put_sq0(_n28),
+    .put_en0(_n30),
+    .put_piece1(_n32),
+    .put_sq1(_n31),
+    .put_en1(_n33),
+    .put_piece2(_n35),
+    .put_sq2(_n34),
+    .put_en2(_n36),
+    .save(_n26),
+    .restore(_n27),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -166,16 +167,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n45),
-    .cap_counts(_n50),
-    .quiet_counts(_n51),
-    .quiet_now(_n64),
-    .no_move_now(_n65),
-    .valid_next(_n66),
-    .done_next(_n67),
-    .from_next(_n68),
-    .to_next(_n69),
-    .promo_next_out(_n70)
+    .pieces(_n46),
+    .cap_counts(_n51),
+    .quiet_counts(_n52),
+    .quiet_now(_n65),
+    .no_move_now(_n66),
+    .valid_next(_n67),
+    .done_next(_n68),
+    .from_next(_n69),
+    .to_next(_n70),
+    .promo_next_out(_n71)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -183,64 +184,64 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n36),
-    .opp_addr(_n37),
-    .pieces(_n38),
-    .own(_n78),
-    .opp(_n79)
+    .own_addr(_n37),
+    .opp_addr(_n38),
+    .pieces(_n39),
+    .own(_n79),
+    .opp(_n80)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n38),
+    .weights(_n39),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n39),
-    .delta_neg(_n40),
-    .from_snap(_n41),
-    .placed(_n42),
-    .mover(_n43),
-    .victim(_n44),
-    .save(_n25),
-    .restore(_n26),
-    .white(_n76),
-    .black(_n77)
+    .delta_en(_n40),
+    .delta_neg(_n41),
+    .from_snap(_n42),
+    .placed(_n43),
+    .mover(_n44),
+    .victim(_n45),
+    .save(_n26),
+    .restore(_n27),
+    .white(_n77),
+    .black(_n78)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n45),
-    .insufficient(_n75)
+    .pieces(_n46),
+    .insufficient(_n76)
   );
   qchip_mobility move_counter (
-    .cap_counts(_n50),
-    .quiet_counts(_n51),
-    .any_capture(_n71),
-    .any_quiet(_n72),
-    .captures(_n73),
-    .quiets(_n74)
+    .cap_counts(_n51),
+    .quiet_counts(_n52),
+    .any_capture(_n72),
+    .any_quiet(_n73),
+    .captures(_n74),
+    .quiets(_n75)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n52),
-    .entry_waddr(_n53),
-    .entry_wdata(_n54),
-    .entry_raddr(_n55),
-    .leaf_we(_n56),
-    .leaf_waddr(_n57),
-    .leaf_wdata(_n58),
-    .leaf_raddr(_n59),
-    .entry(_n80),
-    .leaf(_n81)
+    .entry_we(_n53),
+    .entry_waddr(_n54),
+    .entry_wdata(_n55),
+    .entry_raddr(_n56),
+    .leaf_we(_n57),
+    .leaf_waddr(_n58),
+    .leaf_wdata(_n59),
+    .leaf_raddr(_n60),
+    .entry(_n81),
+    .leaf(_n82)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n60),
-    .waddr(_n61),
-    .wdata(_n62),
-    .raddr(_n63),
-    .frame(_n82)
+    .we(_n61),
+    .waddr(_n62),
+    .wdata(_n63),
+    .raddr(_n64),
+    .frame(_n83)
   );
   qchip_control controller (
     .clk(clk),
@@ -253,108 +254,109 @@ module qchip (
     .job_beta(beta),
     .job_ply(ply),
     .job_horizon(horizon),
+    .job_full(full),
     .req(req),
-    .quiet_now(_n64),
-    .no_move_now(_n65),
-    .valid_next(_n66),
-    .done_next(_n67),
-    .from_next(_n68),
-    .to_next(_n69),
-    .promo_next_out(_n70),
-    .pieces(_n45),
-    .any_capture(_n71),
-    .any_quiet(_n72),
-    .captures(_n73),
-    .quiets(_n74),
-    .insufficient(_n75),
-    .white(_n76),
-    .black_mat(_n77),
-    .own(_n78),
-    .opp(_n79),
-    .entry(_n80),
-    .leaf(_n81),
-    .frame(_n82),
-    .hash(_n83),
-    .table_entry(_n84),
-    .gen_start(_n20),
-    .gen_black(_n21),
-    .gen_ep_valid(_n22),
-    .gen_ep_file(_n23),
-    .gen_req(_n24),
-    .put_sq0(_n27),
-    .put_piece0(_n28),
-    .put_en0(_n29),
-    .put_sq1(_n30),
-    .put_piece1(_n31),
-    .put_en1(_n32),
-    .put_sq2(_n33),
-    .put_piece2(_n34),
-    .put_en2(_n35),
-    .save(_n25),
-    .restore(_n26),
-    .delta_en(_n39),
-    .delta_neg(_n40),
-    .from_snap(_n41),
-    .placed(_n42),
-    .mover(_n43),
-    .victim(_n44),
-    .own_addr(_n36),
-    .opp_addr(_n37),
-    .entry_raddr(_n55),
-    .leaf_raddr(_n59),
-    .entry_we(_n52),
-    .entry_waddr(_n53),
-    .entry_wdata(_n54),
-    .leaf_we(_n56),
-    .leaf_waddr(_n57),
-    .leaf_wdata(_n58),
-    .frame_raddr(_n63),
-    .frame_we(_n60),
-    .frame_waddr(_n61),
-    .frame_wdata(_n62),
-    .table_raddr(_n49),
-    .table_we(_n46),
-    .table_waddr(_n47),
-    .table_wdata(_n48),
-    .done(_n85),
-    .overflow(_n86),
-    .score(_n87),
-    .best_valid(_n88),
-    .best_from(_n89),
-    .best_to(_n90),
-    .best_promo(_n91),
-    .nodes(_n92),
-    .cycles(_n93),
+    .quiet_now(_n65),
+    .no_move_now(_n66),
+    .valid_next(_n67),
+    .done_next(_n68),
+    .from_next(_n69),
+    .to_next(_n70),
+    .promo_next_out(_n71),
+    .pieces(_n46),
+    .any_capture(_n72),
+    .any_quiet(_n73),
+    .captures(_n74),
+    .quiets(_n75),
+    .insufficient(_n76),
+    .white(_n77),
+    .black_mat(_n78),
+    .own(_n79),
+    .opp(_n80),
+    .entry(_n81),
+    .leaf(_n82),
+    .frame(_n83),
+    .hash(_n84),
+    .table_entry(_n85),
+    .gen_start(_n21),
+    .gen_black(_n22),
+    .gen_ep_valid(_n23),
+    .gen_ep_file(_n24),
+    .gen_req(_n25),
+    .put_sq0(_n28),
+    .put_piece0(_n29),
+    .put_en0(_n30),
+    .put_sq1(_n31),
+    .put_piece1(_n32),
+    .put_en1(_n33),
+    .put_sq2(_n34),
+    .put_piece2(_n35),
+    .put_en2(_n36),
+    .save(_n26),
+    .restore(_n27),
+    .delta_en(_n40),
+    .delta_neg(_n41),
+    .from_snap(_n42),
+    .placed(_n43),
+    .mover(_n44),
+    .victim(_n45),
+    .own_addr(_n37),
+    .opp_addr(_n38),
+    .entry_raddr(_n56),
+    .leaf_raddr(_n60),
+    .entry_we(_n53),
+    .entry_waddr(_n54),
+    .entry_wdata(_n55),
+    .leaf_we(_n57),
+    .leaf_waddr(_n58),
+    .leaf_wdata(_n59),
+    .frame_raddr(_n64),
+    .frame_we(_n61),
+    .frame_waddr(_n62),
+    .frame_wdata(_n63),
+    .table_raddr(_n50),
+    .table_we(_n47),
+    .table_waddr(_n48),
+    .table_wdata(_n49),
+    .done(_n86),
+    .overflow(_n87),
+    .score(_n88),
+    .best_valid(_n89),
+    .best_from(_n90),
+    .best_to(_n91),
+    .best_promo(_n92),
+    .nodes(_n93),
+    .cycles(_n94),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n99),
+    .count(_n100),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
     .material(material)
   );
   qchip_hash hasher (
-    .pieces(_n45),
-    .hash(_n83)
+    .pieces(_n46),
+    .hash(_n84)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n46),
-    .waddr(_n47),
-    .wdata(_n48),
-    .raddr(_n49),
-    .entry(_n84)
+    .we(_n47),
+    .waddr(_n48),
+    .wdata(_n49),
+    .raddr(_n50),
+    .entry(_n85)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n17) prio_q <= prio;
+    else if (_n18) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n99, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n100, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -42,6 +42,7 @@ pub fn chip_job(
         beta,
         ply: ply as u16,
         horizon: chip_horizon(horizon),
+        full: false,
         priorities: Priorities::ANTICHESS,
         weights,
     }

@@ -8,8 +8,10 @@
 //! [`Evaluator`]); with a horizon ([`ReferenceQuiescence::horizon`], the production
 //! search's [`SearchConfig::quiescence_plies`](crate::engine::search::SearchConfig)),
 //! a position that many plies below the job's (the job's own position never) is
-//! evaluated even with captures forced, its own move count being its captures. The
-//! search is fail-soft alpha-beta with the chip's transposition
+//! evaluated even with captures forced, its own move count being its captures. A
+//! full-width job ([`ReferenceQuiescence::full`]) searches its own position's quiet
+//! moves, when it has no capture, as a node searches its captures (same order, same
+//! table), one ply of the main search done on the chip. The search is fail-soft alpha-beta with the chip's transposition
 //! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
 //! storing a node's score, its bound and its best move; a hit whose bound settles the
@@ -84,6 +86,9 @@ pub struct ReferenceQuiescence {
     /// Plies below the job's position at which a position with captures is evaluated
     /// (`None`: every capture sequence is searched to its end).
     pub horizon: Option<usize>,
+    /// Search the job's position at full width: without a capture, each of its moves
+    /// is searched (in the chip's order) instead of the position being evaluated.
+    pub full: bool,
 }
 
 /// The chip's memory limits (see [`ReferenceQuiescence::limits`]).
@@ -136,6 +141,7 @@ impl ReferenceQuiescence {
             stats: ReferenceStats::default(),
             limits: None,
             horizon: None,
+            full: false,
             table_entries: TABLE_ENTRIES,
             table: Vec::new(),
         }
@@ -199,7 +205,8 @@ impl ReferenceQuiescence {
         let beyond = self
             .horizon
             .is_some_and(|h| depth > 0 && depth as usize >= h);
-        if !moves[0].is_capture() || beyond {
+        let wide = depth == 0 && self.full;
+        if (!moves[0].is_capture() && !wide) || beyond {
             self.stats.quiet_leaves += 1;
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
         }

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
-//!  job_beta, job_ply, job_horizon, req
+//!  job_beta, job_ply, job_horizon, job_full, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
 //!  any_capture, any_quiet, captures, quiets, insufficient,    counts, material,
@@ -224,6 +224,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let beta_in = m.input("job_beta", sw);
     let ply_in = m.input("job_ply", 9);
     let horizon_in = m.input("job_horizon", 6);
+    let full_in = m.input("job_full", 1);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -261,6 +262,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let root_ep_file = reg("root_ep_file", 3);
     let root_ply = reg("root_ply", 9);
     let horizon = reg("horizon", 6);
+    let root_full = reg("root_full", 1);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -472,8 +474,18 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     };
     let mover_now = piece_at(next_from);
     let ep_square = concat(&[mux(root_black, lit(2, 3), lit(5, 3)), root_ep_file]);
-    let ep_now =
-        sp.eq(0) & root_ep_valid & mover_now.bits(0..3).eq(u64::from(PAWN)) & next_to.eq(ep_square);
+    // Below a full-width job's position, the square its pawn's double step (the last
+    // descent) passed: the en-passant square of the node one ply down. (A capture is
+    // never a double step, so no other job has one; no other pawn move is 16 squares
+    // long, modulo 64 either.)
+    let double_step = |e: &Entry| {
+        e.mover.bits(0..3).eq(u64::from(PAWN)) & (e.to.eq(e.from + 16u64) | e.from.eq(e.to + 16u64))
+    };
+    let step = Entry::of(descent);
+    let passed = concat(&[mux(root_black, lit(5, 3), lit(2, 3)), step.from.bits(0..3)]);
+    let ep_now = mover_now.bits(0..3).eq(u64::from(PAWN))
+        & ((sp.eq(0) & root_ep_valid & next_to.eq(ep_square))
+            | (sp.eq(1) & double_step(&step) & next_to.eq(passed)));
     let victim_now = mux(
         ep_now,
         concat(&[!mover_now.bit(3), lit(u64::from(PAWN), 3)]),
@@ -505,8 +517,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Second: the node is known.
     let s_win = second & no_move_now;
     let s_draw = second & !no_move_now & insufficient;
-    let s_quiet = second & !no_move_now & !insufficient & (quiet_now | at_horizon);
-    let s_caps = second & !no_move_now & !insufficient & !quiet_now & !at_horizon;
+    // A full-width job's position searches its quiet moves as captures.
+    let wide = (sp.eq(0) & root_full).named("wide");
+    let quiet_node = (quiet_now & !wide) | at_horizon;
+    let s_quiet = second & !no_move_now & !insufficient & quiet_node;
+    let s_caps = second & !no_move_now & !insufficient & !quiet_node;
     let s_overflow = s_caps & sp.ge(p.plies as u64);
     // The table, read in the last cycle: a hit that settles the window returns its
     // score; any other hit's move is searched first.
@@ -602,6 +617,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (root_ep_file, ep_file_in),
         (root_ply, ply_in),
         (horizon, horizon_in),
+        (root_full, full_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -806,8 +822,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         "gen_black",
         mux(start, black_in, mux(order & quiet2, side, child_side)),
     );
-    m.output("gen_ep_valid", start & ep_valid_in);
-    m.output("gen_ep_file", ep_file_in);
+    // A child of the job's position made by a double step (for its replies, or
+    // entered) has the en-passant square it passed.
+    let made_ep = sp.eq(0) & double_step(&made) & (descend | (o_make & !quiet2));
+    m.output("gen_ep_valid", (start & ep_valid_in) | made_ep);
+    m.output("gen_ep_file", mux(start, ep_file_in, made.from.bits(0..3)));
     m.output("gen_req", enter | s_gen | in_gen);
 
     // Cell writes: a make (ordering's over the snapshot, or a descent's) or an unmake.

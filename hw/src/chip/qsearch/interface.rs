@@ -7,7 +7,7 @@
 //! piece weights, then the two 256-entry mobility tables) and stay until rewritten;
 //! then per job eight rank writes (`load_we`, as the move generator loads, with the
 //! priority table on `prio`), one `start` (side to move, en-passant register, window,
-//! ply, horizon), and `req` high until `done`. `done` comes with the score, the best move (when
+//! ply, horizon, full width), and `req` high until `done`. `done` comes with the score, the best move (when
 //! the position had captures), the nodes and the cycles; `overflow` instead when the
 //! job needs more plies or a longer capture list than the chip holds (the host then
 //! searches the job in software).
@@ -77,6 +77,10 @@ ports! {
         /// [`NO_HORIZON`] or any depth the stack does not reach searches every capture
         /// sequence to its end).
         horizon: u8 = 6,
+        /// Search the job's position at full width: when it has no capture, each of its
+        /// moves is searched (its children are quiescence nodes) instead of the
+        /// position being evaluated.
+        full: bool = 1,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -201,6 +205,9 @@ pub struct Job {
     /// Plies below the position at which a node with captures is evaluated
     /// ([`NO_HORIZON`]: none).
     pub horizon: u8,
+    /// Search the position at full width (every move when it has no capture), one
+    /// ply above the quiescence search.
+    pub full: bool,
     /// The move generator's priority table (the emission order the search starts from).
     pub priorities: Priorities,
     /// Weights to write before the job (the chip keeps them between jobs).
@@ -241,6 +248,7 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         beta: score_word(job.beta),
         ply: job.ply,
         horizon: job.horizon.min(NO_HORIZON),
+        full: job.full,
         ..Inputs::default()
     });
     seq

@@ -118,8 +118,10 @@ impl QModel {
         let g = &self.generator.regs;
         let no_captures = g.outer == 0;
         let no_move = no_captures && g.targets == 0;
-        // Quiet, or at the horizon: evaluated.
-        let quiet = no_captures || self.at_horizon(self.regs.sp);
+        // Quiet, or at the horizon: evaluated; a full-width job's position searches
+        // its quiet moves instead.
+        let wide = self.regs.sp == 0 && self.regs.root_full;
+        let quiet = (no_captures && !wide) || self.at_horizon(self.regs.sp);
         if no_move {
             self.entered(NodeKind::Decided);
             self.ret(WIN - self.ply(), e);
@@ -180,11 +182,21 @@ impl QModel {
             }
             let board = &self.generator.regs.board;
             let mover = board.squares[usize::from(m.from)];
-            let ep_square = self
-                .regs
-                .root_ep
-                .map(|f| if self.regs.root_black { 16 + f } else { 40 + f });
-            let ep = self.regs.sp == 0 && mover & 7 == PAWN && Some(m.to) == ep_square;
+            // The node's en-passant square: the job's, or below a full-width job's
+            // position the square its pawn's double step (the last descent) passed.
+            let ep_square = match self.regs.sp {
+                0 => self
+                    .regs
+                    .root_ep
+                    .map(|f| if self.regs.root_black { 16 + f } else { 40 + f }),
+                1 => self
+                    .regs
+                    .descent
+                    .double_step()
+                    .map(|_| (self.regs.descent.from + self.regs.descent.to) / 2),
+                _ => None,
+            };
+            let ep = mover & 7 == PAWN && Some(m.to) == ep_square;
             let victim = if ep {
                 (mover & BLACK) ^ BLACK | PAWN
             } else {
@@ -311,7 +323,14 @@ impl QModel {
                 e.material = Some([snap[0] + delta[0], snap[1] + delta[1]]);
                 e.puts = entry.make_writes();
                 self.regs.cur_move = (entry.from, entry.to);
-                e.inputs = self.gen_start(if other { us } else { !us }, None);
+                // A child's replies: after a double step at the job's position, with
+                // its en-passant square.
+                let ep = if other || self.regs.sp != 0 {
+                    None
+                } else {
+                    entry.double_step()
+                };
+                e.inputs = self.gen_start(if other { us } else { !us }, ep);
                 next1 = Op {
                     valid: true,
                     other,
@@ -406,7 +425,8 @@ impl QModel {
         self.regs.descent = entry;
         e.puts = entry.make_writes();
         self.regs.cur_move = (entry.from, entry.to);
-        e.inputs = self.gen_start(!self.side(sp), None);
+        let ep = if sp == 0 { entry.double_step() } else { None };
+        e.inputs = self.gen_start(!self.side(sp), ep);
         self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
         self.regs.sp = sp + 1;
         self.regs.state = State::Enter;

@@ -66,6 +66,12 @@ impl Entry {
         }
     }
 
+    /// The file of a pawn's double step (the en-passant file it gives the opponent).
+    pub fn double_step(&self) -> Option<u8> {
+        (self.mover & 7 == crate::chip::types::PAWN && self.from.abs_diff(self.to) == 16)
+            .then_some(self.from & 7)
+    }
+
     /// The cell writes of making the move: (square, piece).
     pub fn make_writes(&self) -> Writes {
         Writes {
@@ -255,6 +261,9 @@ pub struct QRegs {
     pub root_ply: u16,
     /// The job's horizon (plies below its position).
     pub horizon: u8,
+    /// The job's position is searched at full width (every move when it has no
+    /// capture).
+    pub root_full: bool,
     /// The current node's context.
     pub ctx: Context,
     /// The value being returned (the current node's view).
@@ -401,6 +410,7 @@ impl QModel {
                 root_ep: None,
                 root_ply: 0,
                 horizon: 0,
+                root_full: false,
                 ctx: Context::new(0, 0),
                 value: 0,
                 counts1: None,
@@ -601,6 +611,7 @@ impl QModel {
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
         r.horizon = i.horizon;
+        r.root_full = i.full;
         r.sp = 0;
         r.ctx = Context::new(
             super::interface::word_score(i.alpha),
