@@ -123,6 +123,55 @@ fn seed_004s_scheme_searches_the_same_tree_on_any_number_of_chips() {
 }
 
 #[test]
+fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
+    // The chips take the main search's last ply too: a node one ply above the horizon
+    // is one job, its younger brothers handed over together.
+    let config = SearchConfig {
+        full_width_jobs: true,
+        ..SearchConfig::default()
+    };
+    for fen in &POSITIONS[1..4] {
+        let reference = search_with(config.clone(), QuiescenceKind::Reference, 1, fen, 4);
+        let one = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, 4);
+        let many = search_with(config.clone(), QuiescenceKind::ChipModel, 6, fen, 4);
+        same_search(
+            &reference,
+            &one,
+            &format!("{fen}: full width, reference vs 1 chip"),
+        );
+        same_search(
+            &one,
+            &many,
+            &format!("{fen}: full width, 1 chip vs 6 chips"),
+        );
+        assert_eq!(one.last.qcycles, many.last.qcycles, "{fen}: cycles");
+        assert!(
+            reference.dispatch.full_width_jobs > 0,
+            "{fen}: {:?}",
+            reference.dispatch
+        );
+        assert!(
+            reference.dispatch.batches > 0,
+            "{fen}: {:?}",
+            reference.dispatch
+        );
+        // The host searched only the plies above the last: far fewer nodes of its own
+        // than the same search handing over quiescence alone.
+        let plain = search(QuiescenceKind::Reference, 1, fen, 4);
+        assert!(
+            reference.total_nodes - reference.last.qnodes < plain.total_nodes - plain.last.qnodes,
+            "{fen}: host nodes {} against {}",
+            reference.total_nodes - reference.last.qnodes,
+            plain.total_nodes - plain.last.qnodes
+        );
+    }
+    // The software quiescence has no full-width jobs: the option leaves it alone.
+    let software = search_with(config, QuiescenceKind::Software, 1, POSITIONS[1], 4);
+    let plain = search(QuiescenceKind::Software, 1, POSITIONS[1], 4);
+    same_search(&software, &plain, "software with and without the option");
+}
+
+#[test]
 fn the_netlist_pool_searches_the_same_tree_as_the_model() {
     // Small enough for the netlist simulator, big enough for batches.
     let fen = "8/1p3p2/2p5/3n4/2P1P3/5N2/1P6/8 w - - 0 1";

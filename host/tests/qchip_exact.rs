@@ -334,8 +334,11 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     }));
     // Corners: a double step that gives the opponent its only capture, en passant
     // (e2-e4 and d4xe3); a quiet promotion to each piece; a position with captures
-    // (searched as any job); no move at all.
+    // (searched as any job); no move at all; an en-passant register without a capture
+    // onto it (after e2-e4 here; the generator gives that square a pawn's victim
+    // priority, so the rook's move there comes first among equals).
     let corners = [
+        "6n1/8/8/8/4P3/r7/3K4/8 b - e3 0 4",
         "8/8/8/8/3p4/8/4P3/8 w - - 0 1",
         "8/8/8/8/4p3/8/3P1P2/8 w - - 0 1",
         "8/3p4/8/4P3/8/8/8/8 b - - 0 1",
@@ -357,7 +360,7 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     // other (e3 also gives it a capture; the chip and reference agree on which).
     let corner = &outs[n - corners.len()..];
     assert!(corner.iter().all(|o| !o.overflow));
-    assert_eq!(corner[5].score_value(), win_at(3), "no move: a win at once");
+    assert_eq!(corner[6].score_value(), win_at(3), "no move: a win at once");
     // Searched at full width, a quiet job visits its children: more nodes than the
     // evaluation alone (one node).
     assert!(outs[..quiet.len()].iter().filter(|o| o.nodes > 1).count() > quiet.len() / 2);

@@ -160,14 +160,8 @@ fn work(mut chip: ChipQuiescence, shared: &Shared, answers: &Sender<Answer>) {
                 queue = shared.ready.wait(queue).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let QJob {
-            pos,
-            alpha,
-            beta,
-            ply,
-        } = &queued.job;
         let abort = Abort::new(Some(Arc::clone(&queued.cancel)), None);
-        let answer = chip.qsearch_within(pos, *alpha, *beta, *ply, &abort);
+        let answer = chip.run_job(&queued.job, &abort);
         if answers.send((queued.ticket, answer)).is_err() {
             return;
         }
@@ -286,6 +280,25 @@ impl Quiescence for ChipPool {
             alpha,
             beta,
             ply,
+            full: false,
+        }])?[0];
+        self.take(ticket, abort)
+    }
+
+    fn full_width(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        let ticket = self.submit(&[QJob {
+            pos: pos.clone(),
+            alpha,
+            beta,
+            ply,
+            full: true,
         }])?[0];
         self.take(ticket, abort)
     }

@@ -2,19 +2,20 @@
 //! job, run on its cycle-exact model (`chip-model`) or its simulated netlist (`chip`);
 //! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
 //! that overflows the chip's stack or lists is searched again by the software
-//! reference, and counted.
+//! reference, and counted. A full-width job ([`Quiescence::full_width`]) is a `qchip`
+//! job with `full` set.
 
 use std::sync::Arc;
 
 use hw::chip::qsearch::model::QModel;
-use hw::chip::qsearch::{ChipWeights, Params, Qchip};
+use hw::chip::qsearch::{ChipWeights, Job, Params, Qchip};
 use testbench::chip::{Driver, Netlist, NetlistError};
 
 use super::qjob::{chip_job, chip_weights};
 use super::to_move;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QResult, Quiescence};
-use crate::engine::reference::ReferenceQuiescence;
+use crate::engine::reference::{ReferenceQuiescence, full_width_horizon};
 use crate::engine::score::Score;
 use crate::rules::Position;
 
@@ -127,8 +128,42 @@ impl Quiescence for ChipQuiescence {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
+        self.run(pos, alpha, beta, ply, false, abort)
+    }
+
+    fn full_width(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        self.run(pos, alpha, beta, ply, true, abort)
+    }
+}
+
+impl ChipQuiescence {
+    /// One job, at full width or not.
+    fn run(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        full: bool,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
         let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
-        let job = chip_job(pos, alpha, beta, ply, self.horizon, weights);
+        let horizon = if full {
+            full_width_horizon(self.horizon)
+        } else {
+            self.horizon
+        };
+        let job = Job {
+            full,
+            ..chip_job(pos, alpha, beta, ply, horizon, weights)
+        };
         self.driver.load(&job);
         self.loaded = true;
         let mut cycles = 0u32;
@@ -154,7 +189,11 @@ impl Quiescence for ChipQuiescence {
         self.totals.cycles += u64::from(out.cycles);
         if out.overflow {
             self.totals.overflows += 1;
-            let redo = self.fallback.qsearch_within(pos, alpha, beta, ply, abort)?;
+            let redo = if full {
+                self.fallback.full_width(pos, alpha, beta, ply, abort)?
+            } else {
+                self.fallback.qsearch_within(pos, alpha, beta, ply, abort)?
+            };
             return Ok(QResult {
                 cycles: u64::from(out.cycles),
                 ..redo

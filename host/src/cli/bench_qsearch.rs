@@ -108,6 +108,7 @@ fn chip_run(
             alpha: j.alpha,
             beta: j.beta,
             ply: j.ply,
+            full: false,
         };
         if table.answer(&job).is_some() {
             tabled.0 += 1;

@@ -49,6 +49,10 @@ pub struct EngineArgs {
     /// other siblings' quiescence.
     #[arg(long)]
     pub chip_split: bool,
+    /// With a chip quiescence (or the reference): the chips take the main search's
+    /// last ply too, each node one ply above the horizon as one full-width job.
+    #[arg(long)]
+    pub full_width_jobs: bool,
     /// The quiescence search's horizon, of every kind (the chips take it with each
     /// job): positions this many plies into a quiescence search are evaluated even with
     /// captures forced (0: none, every capture sequence searched to its end); 6 when
@@ -82,6 +86,7 @@ impl Default for EngineArgs {
             host_quiet: false,
             modeled_clock: false,
             chip_split: false,
+            full_width_jobs: false,
             quiescence_plies: None,
         }
     }
@@ -107,6 +112,7 @@ impl EngineArgs {
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         let mut config = config;
         config.chip_split |= self.chip_split;
+        config.full_width_jobs |= self.full_width_jobs;
         if let Some(n) = self.quiescence_plies {
             config.set_quiescence_plies(n);
         }

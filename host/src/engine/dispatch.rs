@@ -64,6 +64,8 @@ pub struct DispatchStats {
     pub host_quiet: u64,
     /// Jobs answered from the host's table of job results (no chip ran them).
     pub table_hits: u64,
+    /// Full-width jobs handed over (those given up included).
+    pub full_width_jobs: u64,
 }
 
 enum Pending {
@@ -307,6 +309,7 @@ impl Horizon {
     pub fn submit(&mut self, jobs: Vec<QJob>) -> anyhow::Result<Vec<Ticket>> {
         let mut tickets = Vec::with_capacity(jobs.len());
         let mut open = Vec::with_capacity(jobs.len());
+        self.stats.full_width_jobs += jobs.iter().filter(|j| j.full).count() as u64;
         for job in jobs {
             match self.jobs.answer(&job) {
                 Some(r) => {
@@ -333,6 +336,7 @@ impl Horizon {
                 Err(r) => slots.push(Err(r)),
                 Ok(job) => {
                     if let Some(eval) = &mut self.host_eval
+                        && !job.full
                         && !job.pos.capture_forced()
                     {
                         let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;
@@ -410,9 +414,7 @@ impl Horizon {
             Pending::Known(r) => return Ok(r),
             Pending::Ready(job, r) => (job, r),
             Pending::Lazy(job) => {
-                let r = self
-                    .quiescence
-                    .qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort)?;
+                let r = self.quiescence.run_job(&job, abort)?;
                 (job, r)
             }
             Pending::Pool {
@@ -471,6 +473,27 @@ impl Horizon {
             alpha,
             beta,
             ply,
+            full: false,
+        }])?;
+        self.take(t[0], abort)
+    }
+
+    /// One full-width job, now ([`Quiescence::full_width`]), through the host's table
+    /// of job results.
+    pub fn search_full(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        let t = self.submit(vec![QJob {
+            pos: pos.clone(),
+            alpha,
+            beta,
+            ply,
+            full: true,
         }])?;
         self.take(t[0], abort)
     }

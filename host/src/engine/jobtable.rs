@@ -22,6 +22,9 @@ use crate::rules::Move;
 /// Entries of a [`JobTable`]: 2^16 (about 2.5 MiB).
 pub const JOB_TABLE_ENTRIES: usize = 1 << 16;
 
+/// Mixed into a full-width job's key.
+const FULL_WIDTH_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u64,
@@ -67,10 +70,15 @@ impl JobTable {
         key as usize & (self.slots.len() - 1)
     }
 
+    /// A job's key: its position's, another for a full-width job (a different search).
+    fn key(job: &QJob) -> u64 {
+        job.pos.zobrist() ^ if job.full { FULL_WIDTH_KEY } else { 0 }
+    }
+
     /// The answer to `job` when an earlier job of its position settles its window: the
     /// stored score (at the job's ply), one node, no cycle.
     pub fn answer(&mut self, job: &QJob) -> Option<QResult> {
-        let key = job.pos.zobrist();
+        let key = Self::key(job);
         let e = self.slots[self.slot(key)].filter(|e| e.key == key)?;
         let score = from_table(e.score, job.ply);
         let settles = match e.bound {
@@ -92,7 +100,7 @@ impl JobTable {
 
     /// Remembers the result of `job` (always replacing the slot's entry).
     pub fn remember(&mut self, job: &QJob, result: &QResult) {
-        let key = job.pos.zobrist();
+        let key = Self::key(job);
         let i = self.slot(key);
         self.slots[i] = Some(Entry {
             key,
@@ -115,6 +123,7 @@ mod tests {
             alpha,
             beta,
             ply,
+            full: false,
         }
     }
 

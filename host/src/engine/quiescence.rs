@@ -154,6 +154,9 @@ pub struct QJob {
     pub beta: Score,
     /// Distance from the root of the main search.
     pub ply: usize,
+    /// Search the position at full width ([`Quiescence::full_width`]): a frontier node
+    /// of the main search with its children's quiescence, as one job.
+    pub full: bool,
 }
 
 /// A searcher that runs jobs ahead of the host on several chips: the main search hands
@@ -212,6 +215,35 @@ pub trait Quiescence: Send {
     ) -> anyhow::Result<QResult> {
         let _ = abort;
         self.qsearch(pos, alpha, beta, ply)
+    }
+
+    /// One ply of full-width search over the quiescence search, as the chip runs it
+    /// ([`hw::chip::qsearch`]'s full width): when `pos` has no capture each of its
+    /// moves is searched, its children being quiescence positions one ply further from
+    /// the root (the horizon counted from them); with a capture, as
+    /// [`Quiescence::qsearch_within`]. Only the chips and the reference have it.
+    fn full_width(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        let _ = (pos, alpha, beta, ply, abort);
+        anyhow::bail!(
+            "the {} quiescence search has no full-width jobs",
+            self.name()
+        )
+    }
+
+    /// Runs `job`: [`Quiescence::full_width`] or [`Quiescence::qsearch_within`].
+    fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        if job.full {
+            self.full_width(&job.pos, job.alpha, job.beta, job.ply, abort)
+        } else {
+            self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort)
+        }
     }
 
     /// Whether the main search hands this searcher the younger brothers of a frontier

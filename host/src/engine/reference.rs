@@ -31,7 +31,7 @@ use hw::chip::types::Priorities;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QResult, Quiescence};
 use crate::engine::score::{INFINITE, Score, win_at};
-use crate::rules::{Move, Position, Role};
+use crate::rules::{Move, Position, Role, Square};
 
 /// Reply counts at or above this share one key (the chip keeps a 4-bit key).
 pub const REPLY_KEY_CAP: usize = 15;
@@ -157,7 +157,8 @@ impl ReferenceQuiescence {
     /// leading).
     pub fn ordered(&self, pos: &Position, moves: &[Move], first: Option<Move>) -> Vec<Move> {
         let mut list: Vec<Move> = moves.to_vec();
-        list.sort_by_key(|m| emission_key(&self.priorities, m));
+        let ep = pos.ep_target();
+        list.sort_by_key(|m| emission_key(&self.priorities, m, ep));
         match self.order {
             Order::Generation => {}
             Order::Replies => list.sort_by_key(|m| reply_count(pos, m).min(REPLY_KEY_CAP)),
@@ -323,11 +324,20 @@ impl ReferenceQuiescence {
     }
 }
 
-/// The move generator's emission order of a capture: victim (priority descending, then
-/// square), attacker (priority descending, then square), promotion (q, r, b, n, k).
-pub fn emission_key(priorities: &Priorities, m: &Move) -> (u8, u8, u8, u8, u8) {
-    let (victim_prio, _) =
-        priorities.of_kind(crate::chip::kind_code(m.capture().unwrap_or(Role::Pawn)));
+/// The move generator's emission order of a move: victim (priority descending, then
+/// square), attacker (priority descending, then square), promotion (q, r, b, n, k). A
+/// quiet move's victim is the vacant square it goes to (a vacant cell's priority), but
+/// for the en-passant register's square `ep` (a position's
+/// [`ep_target`](Position::ep_target), whether or not a capture onto it is possible):
+/// the generator gives that cell a pawn's victim priority when it starts, so a quiet
+/// move there comes first.
+pub fn emission_key(priorities: &Priorities, m: &Move, ep: Option<Square>) -> (u8, u8, u8, u8, u8) {
+    let victim = match m.capture() {
+        Some(role) => crate::chip::kind_code(role),
+        None if Some(m.to()) == ep => crate::chip::kind_code(Role::Pawn),
+        None => hw::chip::types::EMPTY,
+    };
+    let (victim_prio, _) = priorities.of_kind(victim);
     let (_, attacker_prio) = priorities.of_kind(crate::chip::kind_code(m.role()));
     let promo = match m.promotion() {
         None => 0,
@@ -345,6 +355,13 @@ pub fn emission_key(priorities: &Priorities, m: &Move) -> (u8, u8, u8, u8, u8) {
         from,
         promo,
     )
+}
+
+/// The horizon of a full-width job over quiescence searches with horizon `plies`: one
+/// ply more, counted from the job's position, so that its children's quiescence
+/// searches have `plies`.
+pub fn full_width_horizon(plies: Option<usize>) -> Option<usize> {
+    plies.map(|p| p + 1)
 }
 
 /// The number of legal moves the opponent has after `m`.
@@ -383,5 +400,21 @@ impl Quiescence for ReferenceQuiescence {
         let result = self.run_within(pos, alpha, beta, ply, abort);
         self.limits = unlimited;
         Ok(result.expect("no overflow without limits"))
+    }
+
+    fn full_width(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        abort: &Abort,
+    ) -> anyhow::Result<QResult> {
+        let (full, horizon) = (self.full, self.horizon);
+        self.full = true;
+        self.horizon = full_width_horizon(horizon);
+        let result = self.qsearch_within(pos, alpha, beta, ply, abort);
+        (self.full, self.horizon) = (full, horizon);
+        result
     }
 }

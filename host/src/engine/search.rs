@@ -260,6 +260,12 @@ pub struct SearchConfig {
     /// replies, ties included) are searched 2 plies deeper by the host while the chips
     /// run the quiescence of the other siblings, handed over before.
     pub chip_split: bool,
+    /// With a quiescence search that takes batches: the chips take the last ply of the
+    /// main search too. A node one ply above the horizon (not the root) is handed over
+    /// whole as a full-width job ([`Quiescence::full_width`]): its moves and their
+    /// quiescence searched on a chip, as Deep Blue's chips searched the last plies of
+    /// full width; its younger brothers go out together as the quiescence jobs do.
+    pub full_width_jobs: bool,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
     /// sequence is searched to its end). Every kind has it: the software search, the
@@ -294,6 +300,7 @@ impl Default for SearchConfig {
             max_depth: 64,
             host_capture_plies: 0,
             chip_split: false,
+            full_width_jobs: false,
             quiescence_plies: Some(DEFAULT_QUIESCENCE_PLIES),
         }
     }
@@ -861,6 +868,49 @@ impl Searcher {
         Ok(r.score)
     }
 
+    /// A node one ply above the horizon handed over whole (see
+    /// [`SearchConfig::full_width_jobs`]); `pv` gets the job's best move.
+    pub(super) fn full_width_job(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        pv: &mut Vec<Move>,
+    ) -> anyhow::Result<Score> {
+        self.before_leaf(ply + 1);
+        let r = self
+            .horizon
+            .search_full(pos, alpha, beta, ply, &self.abort)?;
+        self.after_leaf(&r);
+        pv.clear();
+        pv.extend(r.best_move);
+        Ok(r.score)
+    }
+
+    /// Whether a node at `depth` and `ply` is handed over as a full-width job (see
+    /// [`SearchConfig::full_width_jobs`]; a node that leaves a move out, a singular
+    /// extension's test, never is).
+    pub(super) fn is_full_width_leaf(&self, depth: i32, ply: usize) -> bool {
+        self.config.full_width_jobs
+            && self.horizon.dispatches()
+            && ply > 0
+            && depth > 0
+            && depth <= ONE_PLY
+    }
+
+    /// What a child at `depth` and `ply` is: a quiescence job (`Some(false)`), a
+    /// full-width job (`Some(true)`), or a node the host searches (`None`).
+    fn leaf_kind(&self, pos: &Position, depth: i32, ply: usize) -> Option<bool> {
+        if self.is_leaf(pos, depth, ply) {
+            Some(false)
+        } else if self.is_full_width_leaf(depth, ply) {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
     fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
         let len = self.path.len();
         let reach = (halfmoves as usize).min(len);
@@ -916,8 +966,9 @@ impl Searcher {
     }
 
     /// The younger brothers `rest` (each child position with its depth) of a node at
-    /// `ply`, handed to the quiescence search together when every one is a leaf: each
-    /// with the null window at `alpha`, the window known now. Whatever the number of
+    /// `ply`, handed to the quiescence search together when every one is a leaf (a
+    /// quiescence or a full-width job): each with the null window at `alpha`, the
+    /// window known now. Whatever the number of
     /// chips, the same nodes make the same batches, so the tree does not depend on it.
     pub(super) fn frontier_batch(
         &mut self,
@@ -926,16 +977,25 @@ impl Searcher {
         ply: usize,
         from: usize,
     ) -> anyhow::Result<Option<Batch>> {
-        if rest.len() < 2 || rest.iter().any(|(p, d)| !self.is_leaf(p, *d, ply + 1)) {
+        if rest.len() < 2 {
             return Ok(None);
         }
+        let Some(kinds) = rest
+            .iter()
+            .map(|(p, d)| self.leaf_kind(p, *d, ply + 1))
+            .collect::<Option<Vec<bool>>>()
+        else {
+            return Ok(None);
+        };
         let jobs: Vec<QJob> = rest
             .into_iter()
-            .map(|(pos, _)| QJob {
+            .zip(kinds)
+            .map(|((pos, _), full)| QJob {
                 pos,
                 alpha: -alpha - 1,
                 beta: -alpha,
                 ply: ply + 1,
+                full,
             })
             .collect();
         self.horizon.count_batch(jobs.len());

@@ -40,6 +40,9 @@ impl Searcher {
         if self.is_leaf(pos, depth, ply) {
             return self.quiesce(pos, alpha, beta, ply);
         }
+        if excluded == 0 && self.is_full_width_leaf(depth, ply) {
+            return self.full_width_job(pos, alpha, beta, ply, pv);
+        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         self.poll_limits();
@@ -232,6 +235,7 @@ impl Searcher {
                         alpha: -beta,
                         beta: -alpha,
                         ply: ply + 1,
+                        full: false,
                     })
                     .collect();
                 singular_moves = singular.len();
