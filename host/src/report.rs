@@ -136,6 +136,23 @@ pub const JOB_SAMPLE: usize = 3_000;
 /// search whose host work is measured): its figure is their median.
 pub const TIMING_RUNS: usize = 3;
 
+/// What a chip-equipped search of section 4 hands its chips: (quiet horizon positions
+/// evaluated on the host, the last ply as full-width jobs).
+type Jobs = (bool, bool);
+
+/// The chip-equipped searches of section 4: quiescence jobs; the same with quiet
+/// positions on the host; full-width jobs.
+const JOBS: [Jobs; 3] = [(false, false), (true, false), (false, true)];
+
+/// A section-4 row's name.
+fn jobs_name(jobs: Jobs) -> &'static str {
+    match jobs {
+        (_, true) => "full width",
+        (true, _) => "quiescence, quiet on the host",
+        _ => "quiescence",
+    }
+}
+
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort_unstable();
     times[times.len() / 2]
@@ -161,6 +178,8 @@ pub struct SpeedUp {
     pub link: &'static str,
     /// Quiet positions evaluated on the host.
     pub host_quiet: bool,
+    /// The chips take the last ply too, as full-width jobs.
+    pub full_width: bool,
     /// Chips.
     pub chips: usize,
     /// Modeled search time, seconds.
@@ -221,6 +240,9 @@ pub struct Report {
     /// Section 4: the jobs the chip-equipped searches used, and how many of them the
     /// host's table of job results answered without a chip.
     pub jobs_used: (u64, u64),
+    /// Section 4: the measured host work of the searches whose chips take the last ply
+    /// too (full-width jobs), seconds.
+    pub host_full_width_s: f64,
     /// Section 4.
     pub speed_ups: Vec<SpeedUp>,
     /// Section 5: won positions tried.
@@ -320,10 +342,12 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         ..Limits::default()
     };
     let mut host_alone = Duration::ZERO;
-    let mut traces: Vec<(bool, Trace)> = Vec::new();
+    let mut traces: Vec<(Jobs, Trace)> = Vec::new();
     let mut jobs_used = (0, 0);
-    let search = |kind: QuiescenceKind, chips: usize, host_quiet: bool, pos: &Position| {
+    let search = |kind: QuiescenceKind, chips: usize, jobs: Jobs, pos: &Position| {
+        let (host_quiet, full_width) = jobs;
         let mut settings = Settings::new(config.clone(), evaluator, kind);
+        settings.config.full_width_jobs = full_width;
         settings.chips = ChipSettings {
             count: chips,
             host_quiet,
@@ -343,58 +367,68 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         // alone and the chip-equipped search's host work see the same machine; each
         // figure is the median.
         let mut alone = Vec::with_capacity(TIMING_RUNS);
-        let mut timed: [Vec<Trace>; 2] = [Vec::new(), Vec::new()];
-        let mut first = None;
+        let mut timed: Vec<Vec<Trace>> = vec![Vec::new(); JOBS.len()];
+        let mut first = [None, None];
         for _ in 0..TIMING_RUNS {
             let mut sw = Searcher::software(config.clone(), evaluator);
             sw.clear();
             let t = ThreadTime::now();
             sw.search(pos, &[], &limits, &mut |_| {})?;
             alone.push(t.elapsed());
-            for (q, host_quiet) in [false, true].into_iter().enumerate() {
-                let (r, trace) = search(QuiescenceKind::ChipModel, 1, host_quiet, pos)?;
+            for (q, jobs) in JOBS.into_iter().enumerate() {
+                let (r, trace) = search(QuiescenceKind::ChipModel, 1, jobs, pos)?;
                 timed[q].push(trace);
-                if !host_quiet && first.is_none() {
-                    jobs_used.0 += r.dispatch.jobs;
-                    jobs_used.1 += r.dispatch.table_hits;
-                    first = Some(r);
+                if !jobs.0 && first[usize::from(jobs.1)].is_none() {
+                    if !jobs.1 {
+                        jobs_used.0 += r.dispatch.jobs;
+                        jobs_used.1 += r.dispatch.table_hits;
+                    }
+                    first[usize::from(jobs.1)] = Some(r);
                 }
             }
         }
         host_alone += median(alone);
-        for (q, mut runs) in timed.into_iter().enumerate() {
+        for (jobs, mut runs) in JOBS.into_iter().zip(timed) {
             runs.sort_by(|a, b| a.host_ns().total_cmp(&b.host_ns()));
-            traces.push((q == 1, runs.swap_remove(runs.len() / 2)));
+            traces.push((jobs, runs.swap_remove(runs.len() / 2)));
         }
-        let one = first.expect("at least one timed run");
-        let results = [
-            search(QuiescenceKind::Reference, 1, false, pos)?.0,
-            one,
-            search(QuiescenceKind::ChipModel, options.chips, false, pos)?.0,
-        ];
-        for r in &results[1..3] {
-            exact.searches += 1;
-            let a = &results[0];
-            if (a.best_move, a.last.score, a.total_nodes, a.last.qnodes)
-                != (r.best_move, r.last.score, r.total_nodes, r.last.qnodes)
-            {
-                exact.search_mismatches += 1;
+        // Whole searches: the reference, 1 chip and K chips, with quiescence jobs and
+        // with full-width jobs.
+        for (full, one) in first.into_iter().enumerate() {
+            let jobs = (false, full == 1);
+            let results = [
+                search(QuiescenceKind::Reference, 1, jobs, pos)?.0,
+                one.expect("at least one timed run"),
+                search(QuiescenceKind::ChipModel, options.chips, jobs, pos)?.0,
+            ];
+            for r in &results[1..3] {
+                exact.searches += 1;
+                let a = &results[0];
+                if (a.best_move, a.last.score, a.total_nodes, a.last.qnodes)
+                    != (r.best_move, r.last.score, r.total_nodes, r.last.qnodes)
+                {
+                    exact.search_mismatches += 1;
+                }
             }
         }
     }
     let host_alone_s = host_alone.as_secs_f64();
-    let host_with_chips_s = traces
-        .iter()
-        .filter(|(q, _)| !q)
-        .map(|(_, t)| t.host_ns())
-        .sum::<f64>()
-        / 1e9;
+    let host_of = |jobs: Jobs| {
+        traces
+            .iter()
+            .filter(|(q, _)| *q == jobs)
+            .map(|(_, t)| t.host_ns())
+            .sum::<f64>()
+            / 1e9
+    };
+    let host_with_chips_s = host_of((false, false));
+    let host_full_width_s = host_of((false, true));
     let mut speed_ups = Vec::new();
     for link in Link::PRESETS {
-        for host_quiet in [false, true] {
+        for jobs in JOBS {
             for k in CHIP_COUNTS {
                 let (mut ns, mut useful, mut wasted) = (0.0, 0.0, 0.0);
-                for (_, trace) in traces.iter().filter(|(q, _)| *q == host_quiet) {
+                for (_, trace) in traces.iter().filter(|(q, _)| *q == jobs) {
                     let (t, totals) = trace.replay(k, link, clock);
                     ns += t;
                     useful += totals.useful_ns;
@@ -402,7 +436,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
                 }
                 speed_ups.push(SpeedUp {
                     link: link.name,
-                    host_quiet,
+                    host_quiet: jobs.0,
+                    full_width: jobs.1,
                     chips: k,
                     modeled_s: ns / 1e9,
                     speed_up: host_alone_s / (ns / 1e9),
@@ -423,8 +458,10 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             options.chips,
         ),
     ];
+    // The chip-equipped engine hands its chips the last ply too.
     let settings_of = |kind: QuiescenceKind, chips: usize| {
         let mut s = Settings::new(config.clone(), evaluator, kind);
+        s.config.full_width_jobs = kind.on_chips();
         s.chips = ChipSettings {
             count: chips,
             link: options.link,
@@ -587,6 +624,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         host_alone_s,
         host_with_chips_s,
         jobs_used,
+        host_full_width_s,
         speed_ups,
         showings,
         matches,
@@ -599,11 +637,21 @@ fn per(c: u64, n: u64) -> f64 {
 }
 
 impl Report {
-    /// The speed-up line for `link`, `chips`, quiet positions on the chips or the host.
-    pub fn speed_up(&self, link: &str, chips: usize, host_quiet: bool) -> Option<&SpeedUp> {
-        self.speed_ups
-            .iter()
-            .find(|s| s.link == link && s.chips == chips && s.host_quiet == host_quiet)
+    /// The speed-up line for `link`, `chips`, quiet positions on the chips or the host,
+    /// quiescence or full-width jobs.
+    pub fn speed_up(
+        &self,
+        link: &str,
+        chips: usize,
+        host_quiet: bool,
+        full_width: bool,
+    ) -> Option<&SpeedUp> {
+        self.speed_ups.iter().find(|s| {
+            s.link == link
+                && s.chips == chips
+                && s.host_quiet == host_quiet
+                && s.full_width == full_width
+        })
     }
 
     /// The report as Markdown (the figures' SVG files are named beside it).
@@ -686,15 +734,18 @@ impl Report {
              (each the median of {TIMING_RUNS} interleaved runs): \
              with chips that took no time on a free link, the speed-up would be {:.2}x. \
              Of the {} quiescence jobs it used, the host's table of job results answered \
-             {} without a chip. Modeled time of the chip-equipped search and its speed-up \
-             over the host alone:\n\n| link | quiet leaves | ",
+             {} without a chip. When the chips take the last ply too (full-width jobs), the \
+             host's own work is {:.3} s (free chips: {:.2}x). Modeled time of the \
+             chip-equipped search and its speed-up over the host alone:\n\n| link | jobs | ",
             o.positions.len(),
             o.depth,
             self.host_alone_s,
             self.host_with_chips_s,
             self.host_alone_s / self.host_with_chips_s.max(1e-9),
             self.jobs_used.0,
-            self.jobs_used.1
+            self.jobs_used.1,
+            self.host_full_width_s,
+            self.host_alone_s / self.host_full_width_s.max(1e-9)
         ));
         md.push_str(
             &CHIP_COUNTS
@@ -707,14 +758,10 @@ impl Report {
         md.push_str(&"---:|".repeat(CHIP_COUNTS.len()));
         md.push('\n');
         for link in Link::PRESETS {
-            for host_quiet in [false, true] {
-                md.push_str(&format!(
-                    "| {} | {} |",
-                    link.name,
-                    if host_quiet { "host" } else { "chips" }
-                ));
+            for jobs in JOBS {
+                md.push_str(&format!("| {} | {} |", link.name, jobs_name(jobs)));
                 for k in CHIP_COUNTS {
-                    if let Some(s) = self.speed_up(link.name, k, host_quiet) {
+                    if let Some(s) = self.speed_up(link.name, k, jobs.0, jobs.1) {
                         md.push_str(&format!(" {:.2}x |", s.speed_up));
                     }
                 }
@@ -723,14 +770,19 @@ impl Report {
         }
         md.push_str(&format!(
             "\n![speed-up](speedup.svg)\n\nChip work on the {} link (modeled seconds), useful \
-             and given up after cutoffs:\n\n| K | modeled s | useful s | wasted s |\n|---:|---:|---:|---:|\n",
+             and given up after cutoffs, with quiescence jobs and with full-width jobs:\n\n\
+             | K | modeled s | useful s | wasted s | full width: modeled s | useful s | wasted s |\n\
+             |---:|---:|---:|---:|---:|---:|---:|\n",
             o.link.name
         ));
         for k in CHIP_COUNTS {
-            if let Some(s) = self.speed_up(o.link.name, k, false) {
+            if let (Some(s), Some(f)) = (
+                self.speed_up(o.link.name, k, false, false),
+                self.speed_up(o.link.name, k, false, true),
+            ) {
                 md.push_str(&format!(
-                    "| {k} | {:.3} | {:.3} | {:.3} |\n",
-                    s.modeled_s, s.useful_s, s.wasted_s
+                    "| {k} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |\n",
+                    s.modeled_s, s.useful_s, s.wasted_s, f.modeled_s, f.useful_s, f.wasted_s
                 ));
             }
         }
@@ -738,7 +790,8 @@ impl Report {
         md.push_str("## 5. Accuracy at equal time per move\n\n");
         md.push_str(&format!(
             "{} ms per move: wall time for the software engine (measured), modeled time for \
-             the chip-equipped engine ({} chips, {} link, {} MHz).\n\n\
+             the chip-equipped engine ({} chips taking the last ply as full-width jobs, {} \
+             link, {} MHz).\n\n\
              | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}) |\n|---|---:|---:|\n",
             o.movetime_ms,
             o.chips,
@@ -845,18 +898,28 @@ impl Report {
             .iter()
             .map(|s| s.speed_up)
             .fold(1.0f64, f64::max);
-        let series: Vec<Series> = Link::PRESETS
-            .iter()
-            .zip(colors)
-            .map(|(link, color)| Series {
-                name: link.name.to_string(),
+        // Per link: quiescence jobs (dashed) and full-width jobs (solid).
+        let series: Vec<Series> = [true, false]
+            .into_iter()
+            .flat_map(|full| {
+                Link::PRESETS
+                    .iter()
+                    .zip(colors)
+                    .map(move |(link, color)| (full, link, color))
+            })
+            .map(|(full, link, color)| Series {
+                name: format!(
+                    "{}, {}",
+                    link.name,
+                    if full { "full width" } else { "quiescence" }
+                ),
                 color,
                 points: CHIP_COUNTS
                     .iter()
-                    .filter_map(|&k| self.speed_up(link.name, k, false))
+                    .filter_map(|&k| self.speed_up(link.name, k, false, full))
                     .map(|s| (s.chips as f64, s.speed_up))
                     .collect(),
-                dashed: false,
+                dashed: !full,
             })
             .collect();
         let speedup = line_chart(
@@ -874,19 +937,19 @@ impl Report {
         let pick = |f: fn(&SpeedUp) -> f64| -> Vec<(f64, f64)> {
             CHIP_COUNTS
                 .iter()
-                .filter_map(|&k| self.speed_up(link, k, false))
+                .filter_map(|&k| self.speed_up(link, k, false, true))
                 .map(|s| (s.chips as f64, f(s)))
                 .collect()
         };
         let most = self
             .speed_ups
             .iter()
-            .filter(|s| s.link == link)
+            .filter(|s| s.link == link && s.full_width)
             .map(|s| s.useful_s.max(s.wasted_s).max(s.modeled_s))
             .fold(0.001f64, f64::max);
         let work = line_chart(
             &Axes {
-                title: format!("Chip work and search time, {link} link (modeled)"),
+                title: format!("Chip work and search time, full-width jobs, {link} link (modeled)"),
                 x_label: "chips".into(),
                 y_label: "seconds".into(),
                 x: (1.0, 64.0),

@@ -43,6 +43,7 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         "## 2. Cycles per quiescence node",
         "## 3. Per job",
         "## 4. Speed-up",
+        "| pcie | full width |",
         "## 5. Accuracy",
         "| chip4 | software |",
         "| chip4-nose | software-nose |",
@@ -61,16 +62,20 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     ] {
         assert_eq!(e[key], 0, "{key}");
     }
-    assert_eq!(e["searches"], 20);
+    // 10 positions: reference against 1 chip and K chips, with quiescence jobs and
+    // with full-width jobs.
+    assert_eq!(e["searches"], 40);
+    assert!(json["host_full_width_s"].as_f64().unwrap() > 0.0);
     assert_eq!(json["options"]["quiescence_plies"], 6);
     assert!(json["host_with_chips_s"].as_f64().unwrap() > 0.0);
     // Jobs used by the chip-equipped searches, and those the host's table answered.
     let used = json["jobs_used"].as_array().unwrap();
     assert!(used[1].as_u64().unwrap() <= used[0].as_u64().unwrap());
     assert!(used[0].as_u64().unwrap() > 0);
-    // 5 links x 2 quiet-leaf choices x 7 chip counts.
+    // 5 links x 3 kinds of jobs x 7 chip counts.
     let speed_ups = json["speed_ups"].as_array().unwrap();
-    assert_eq!(speed_ups.len(), 70);
+    assert_eq!(speed_ups.len(), 105);
+    assert!(speed_ups.iter().any(|s| s["full_width"] == true));
     for s in speed_ups {
         assert!(s["speed_up"].as_f64().unwrap() > 0.0, "{s}");
     }

@@ -338,6 +338,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.settings.config.chip_split
                 ));
                 self.out.line(&format!(
+                    "option name FullWidthJobs type check default {}",
+                    self.settings.config.full_width_jobs
+                ));
+                self.out.line(&format!(
                     "option name QuiescencePlies type spin default {} min 0 max {MAX_QUIESCENCE_PLIES}",
                     self.settings.config.quiescence_plies.unwrap_or(0)
                 ));
@@ -572,6 +576,17 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: ChipSplit must be true or false, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "fullwidthjobs" => match value.as_str() {
+                "true" | "false" => {
+                    let mut settings = self.settings.clone();
+                    settings.config.full_width_jobs = value == "true";
+                    rebuild = Some((settings, format!("FullWidthJobs {value}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: FullWidthJobs must be true or false, not \"{}\"",
                     printable(&value)
                 )),
             },

@@ -20,7 +20,8 @@
 //! default, [`DEFAULT_QUIESCENCE_PLIES`]), `book=on|off|FILE` (the built-in opening
 //! book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
-//! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme) and
+//! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme),
+//! `fullwidth=on|off` (the chips take the last ply too, as full-width jobs) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
 
@@ -82,6 +83,8 @@ pub struct PlayerSpec {
     pub prune: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
+    /// The chips take the last ply too ([`SearchConfig::full_width_jobs`]).
+    pub full_width: bool,
     /// The quiescence search's horizon, plies (the default: the engine's,
     /// [`DEFAULT_QUIESCENCE_PLIES`]; `None`: no horizon).
     pub quiescence_plies: Option<u32>,
@@ -126,6 +129,7 @@ impl PlayerSpec {
             singular: None,
             prune: None,
             split: false,
+            full_width: false,
             quiescence_plies: SearchConfig::default().quiescence_plies,
             quiescence: QuiescenceKind::Software,
             chips: ChipSettings {
@@ -235,6 +239,17 @@ impl PlayerSpec {
                         "on" => true,
                         "off" => false,
                         _ => return Err(err(format!("split must be on or off, not \"{value}\""))),
+                    }
+                }
+                "fullwidth" => {
+                    spec.full_width = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(err(format!(
+                                "fullwidth must be on or off, not \"{value}\""
+                            )));
+                        }
                     }
                 }
                 "quiescence" => {
@@ -398,6 +413,7 @@ impl PlayerSpec {
                     config.pruning = PruningConfig::off();
                 }
                 config.chip_split = self.split;
+                config.full_width_jobs = self.full_width;
                 config.quiescence_plies = self.quiescence_plies;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
                 settings.chips = self.chips.clone();
@@ -452,6 +468,12 @@ mod tests {
             Some(false)
         );
         assert_eq!(PlayerSpec::parse("full").unwrap().prune, None);
+        assert!(
+            PlayerSpec::parse("full:quiescence=chip-model,fullwidth=on")
+                .unwrap()
+                .full_width
+        );
+        assert!(!PlayerSpec::parse("full").unwrap().full_width);
         // The engine's defaults: the learned weights, the quiescence horizon.
         let s = PlayerSpec::parse("full").unwrap();
         assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));
@@ -489,6 +511,10 @@ mod tests {
         assert_eq!(
             e("full:prune=yes"),
             "player \"full:prune=yes\": prune must be on or off, not \"yes\""
+        );
+        assert_eq!(
+            e("full:fullwidth=1"),
+            "player \"full:fullwidth=1\": fullwidth must be on or off, not \"1\""
         );
         assert_eq!(
             e("full:qplies=0"),
