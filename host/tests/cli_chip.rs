@@ -91,3 +91,53 @@ fn an_unknown_move_generator_is_rejected() {
         "{err}"
     );
 }
+
+#[test]
+fn qsearch_at_full_width_on_the_chip_equals_the_reference() {
+    // Quiet positions (searched one ply at full width), one with captures, one with a
+    // window, and a bad line.
+    let input = "8/8/8/8/3p4/8/4P3/8 w - - 0 1\n\
+                 6n1/8/8/8/4P3/r7/3K4/8 b - e3 0 4\n\
+                 8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\n\
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\t-50\t50\n\
+                 8/8/8/8/8/8/8/9 w - - 0 1\n";
+    let run = |kind: &str| {
+        let out = antichip(
+            &[
+                "qsearch",
+                "--quiescence",
+                kind,
+                "--full-width-jobs",
+                "--quiescence-plies",
+                "6",
+            ],
+            input,
+        );
+        assert_eq!(out.status.code(), Some(2), "{kind}: the bad line");
+        // Everything but the cycles.
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.rsplit_once('\t').unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    let chip = run("chip-model");
+    assert_eq!(chip, run("reference"));
+    assert_eq!(chip.len(), 4);
+    // A quiet position has a best move at full width (none as a quiescence job).
+    assert!(!chip[0].ends_with("\t-"), "{}", chip[0]);
+    let plain = antichip(&["qsearch", "--quiescence", "reference"], input);
+    let first = String::from_utf8_lossy(&plain.stdout);
+    assert!(
+        first.lines().next().unwrap().contains("\t1\t-\t"),
+        "{first}"
+    );
+    // The software search has no full-width jobs.
+    let software = antichip(&["qsearch", "--full-width-jobs"], input);
+    assert_eq!(software.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&software.stderr)
+            .contains("--full-width-jobs needs --quiescence reference, chip-model or chip"),
+        "{}",
+        String::from_utf8_lossy(&software.stderr)
+    );
+}

@@ -13,7 +13,9 @@ use super::engine::EngineArgs;
 /// the reference, or the quiescence chip (its model or its simulated netlist), with the
 /// chip's hand-set reference weights unless `--weights` names a file, and every
 /// capture sequence searched to its end unless `--quiescence-plies` gives the search
-/// (of any kind) a horizon.
+/// (of any kind) a horizon. With `--full-width-jobs` (the reference and the chip) each
+/// position is one full-width job: without a capture, its quiet moves are searched too,
+/// one ply over the quiescence search.
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
@@ -40,11 +42,18 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     let mut quiescence = settings
         .quiescence
         .build_for(&settings.config, settings.evaluator, 1)?;
+    let full = settings.config.full_width_jobs;
+    if full && !quiescence.dispatches() {
+        return Err(super::input::bad_input(format!(
+            "--full-width-jobs needs --quiescence reference, chip-model or chip, not {}",
+            quiescence.name()
+        )));
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
     super::input::output_result(
-        run_qsearch(input, &mut out, &mut err, quiescence.as_mut())
+        run_qsearch(input, &mut out, &mut err, quiescence.as_mut(), full)
             .and_then(|summary| out.flush().map(|()| summary.exit_code())),
     )
 }

@@ -2,11 +2,13 @@
 //! an optional window: `FEN`, or `FEN TAB alpha TAB beta`. Each answer is the FEN as
 //! given, TAB, the score, TAB, the nodes, TAB, the best move in UCI (`-` when the
 //! position had no capture to search), TAB, the cycles (0 for software). Bad lines are
-//! reported with their line number and the others still answered.
+//! reported with their line number and the others still answered. With full width each
+//! position is one full-width job ([`Quiescence::full_width`]): without a capture its
+//! quiet moves are searched too.
 
 use std::io::{self, BufRead, Write};
 
-use crate::engine::quiescence::Quiescence;
+use crate::engine::quiescence::{Abort, QJob, Quiescence};
 use crate::engine::score::{INFINITE, Score};
 use crate::positions::batch::{BatchSummary, FenLine, read_fen_lines};
 use crate::rules::{printable, uci};
@@ -39,13 +41,14 @@ pub fn window(line: &FenLine) -> Result<(Score, Score), String> {
     }
 }
 
-/// Searches every position of `input` with `quiescence`; answers on `out`, errors on
-/// `err` with their line numbers.
+/// Searches every position of `input` with `quiescence`, at full width when `full`;
+/// answers on `out`, errors on `err` with their line numbers.
 pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
     input: R,
     out: &mut W,
     err: &mut E,
     quiescence: &mut dyn Quiescence,
+    full: bool,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     for item in read_fen_lines(input)? {
@@ -71,7 +74,14 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
                 continue;
             }
         };
-        match quiescence.qsearch(&line.position, alpha, beta, 0) {
+        let job = QJob {
+            pos: line.position.clone(),
+            alpha,
+            beta,
+            ply: 0,
+            full,
+        };
+        match quiescence.run_job(&job, &Abort::never()) {
             Ok(r) => {
                 let best = r.best_move.as_ref().map_or("-".to_string(), uci);
                 writeln!(
@@ -105,7 +115,7 @@ mod tests {
     fn run(input: &str) -> (String, String, u8) {
         let mut q = ReferenceQuiescence::new(Evaluator::default());
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let s = run_qsearch(input.as_bytes(), &mut out, &mut err, &mut q).unwrap();
+        let s = run_qsearch(input.as_bytes(), &mut out, &mut err, &mut q, false).unwrap();
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),
