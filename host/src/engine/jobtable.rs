@@ -19,7 +19,7 @@ use crate::engine::score::{Score, from_table, to_table};
 use crate::engine::tt::Bound;
 use crate::rules::Move;
 
-/// Entries of a [`JobTable`]: 2^16 (about 2.5 MiB).
+/// Entries of a [`JobTable`]: 2^16.
 pub const JOB_TABLE_ENTRIES: usize = 1 << 16;
 
 /// Mixed into a full-width job's key.
@@ -34,10 +34,12 @@ struct Entry {
     best: Option<Move>,
 }
 
-/// The host's table of job results (see the module docs).
+/// The host's table of job results (see the module docs). Its entries are allocated
+/// with the first result remembered (a searcher that never hands jobs over has none).
 #[derive(Clone, Debug)]
 pub struct JobTable {
     slots: Vec<Option<Entry>>,
+    entries: usize,
     hits: u64,
 }
 
@@ -51,7 +53,8 @@ impl JobTable {
     /// A table of `entries` entries (rounded up to a power of two, at least 1).
     pub fn new(entries: usize) -> Self {
         JobTable {
-            slots: vec![None; entries.max(1).next_power_of_two()],
+            slots: Vec::new(),
+            entries: entries.max(1).next_power_of_two(),
             hits: 0,
         }
     }
@@ -78,6 +81,9 @@ impl JobTable {
     /// The answer to `job` when an earlier job of its position settles its window: the
     /// stored score (at the job's ply), one node, no cycle.
     pub fn answer(&mut self, job: &QJob) -> Option<QResult> {
+        if self.slots.is_empty() {
+            return None;
+        }
         let key = Self::key(job);
         let e = self.slots[self.slot(key)].filter(|e| e.key == key)?;
         let score = from_table(e.score, job.ply);
@@ -100,6 +106,9 @@ impl JobTable {
 
     /// Remembers the result of `job` (always replacing the slot's entry).
     pub fn remember(&mut self, job: &QJob, result: &QResult) {
+        if self.slots.is_empty() {
+            self.slots = vec![None; self.entries];
+        }
         let key = Self::key(job);
         let i = self.slot(key);
         self.slots[i] = Some(Entry {
