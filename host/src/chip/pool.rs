@@ -275,14 +275,16 @@ impl Quiescence for ChipPool {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        let ticket = self.submit(&[QJob {
-            pos: pos.clone(),
-            alpha,
-            beta,
-            ply,
-            full: false,
-        }])?[0];
-        self.take(ticket, abort)
+        self.run_job(
+            &QJob {
+                pos: pos.clone(),
+                alpha,
+                beta,
+                ply,
+                full: false,
+            },
+            abort,
+        )
     }
 
     fn full_width(
@@ -293,13 +295,21 @@ impl Quiescence for ChipPool {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        let ticket = self.submit(&[QJob {
-            pos: pos.clone(),
-            alpha,
-            beta,
-            ply,
-            full: true,
-        }])?[0];
+        self.run_job(
+            &QJob {
+                pos: pos.clone(),
+                alpha,
+                beta,
+                ply,
+                full: true,
+            },
+            abort,
+        )
+    }
+
+    /// Any job: queued for the next free chip, and waited for.
+    fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        let ticket = self.submit(std::slice::from_ref(job))?[0];
         self.take(ticket, abort)
     }
 

@@ -468,14 +468,16 @@ impl Horizon {
                 None => self.quiescence.qsearch_within(pos, alpha, beta, ply, abort),
             };
         }
-        let t = self.submit(vec![QJob {
-            pos: pos.clone(),
-            alpha,
-            beta,
-            ply,
-            full: false,
-        }])?;
-        self.take(t[0], abort)
+        self.now(
+            QJob {
+                pos: pos.clone(),
+                alpha,
+                beta,
+                ply,
+                full: false,
+            },
+            abort,
+        )
     }
 
     /// One full-width job, now ([`Quiescence::full_width`]), through the host's table
@@ -488,13 +490,21 @@ impl Horizon {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        let t = self.submit(vec![QJob {
-            pos: pos.clone(),
-            alpha,
-            beta,
-            ply,
-            full: true,
-        }])?;
+        self.now(
+            QJob {
+                pos: pos.clone(),
+                alpha,
+                beta,
+                ply,
+                full: true,
+            },
+            abort,
+        )
+    }
+
+    /// One job handed over and taken at once.
+    fn now(&mut self, job: QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        let t = self.submit(vec![job])?;
         self.take(t[0], abort)
     }
 
