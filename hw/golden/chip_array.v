@@ -6,7 +6,6 @@ module chip_array (
   input wire [31:0] row,
   input wire [23:0] vprio_row,
   input wire [23:0] aprio_row,
-  input wire [63:0] ep_set,
   input wire [2:0] ep_prio,
   input wire black,
   input wire start,
@@ -793,8 +792,10 @@ module chip_array (
   wire king_63;
   wire pawn_63;
   wire pass_63;
-  wire [7:0] _n794;
-  wire [7:0] _n795;
+  wire [7:0] _n792;
+  wire [7:0] _n793;
+  wire _n794;
+  wire _n795;
   wire _n796;
   wire _n797;
   wire _n798;
@@ -809,12 +810,13 @@ module chip_array (
   wire _n807;
   wire _n808;
   wire _n809;
-  wire _n810;
-  wire _n811;
-  wire [2:0] _n812;
-  wire [2:0] _n813;
-  wire [7:0] _n822;
-  wire [7:0] _n823;
+  wire [2:0] _n810;
+  wire [2:0] _n811;
+  wire [7:0] _n819;
+  wire [7:0] _n820;
+  wire _n821;
+  wire _n822;
+  wire _n823;
   wire _n824;
   wire _n825;
   wire _n826;
@@ -828,13 +830,14 @@ module chip_array (
   wire _n834;
   wire _n835;
   wire _n836;
-  wire _n837;
-  wire _n838;
-  wire _n839;
-  wire [2:0] _n840;
-  wire [2:0] _n841;
-  wire [7:0] _n850;
-  wire [7:0] _n851;
+  wire [2:0] _n837;
+  wire [2:0] _n838;
+  wire [7:0] _n846;
+  wire [7:0] _n847;
+  wire _n848;
+  wire _n849;
+  wire _n850;
+  wire _n851;
   wire _n852;
   wire _n853;
   wire _n854;
@@ -847,14 +850,15 @@ module chip_array (
   wire _n861;
   wire _n862;
   wire _n863;
-  wire _n864;
-  wire _n865;
-  wire _n866;
-  wire _n867;
-  wire [2:0] _n868;
-  wire [2:0] _n869;
-  wire [7:0] _n878;
-  wire [7:0] _n879;
+  wire [2:0] _n864;
+  wire [2:0] _n865;
+  wire [7:0] _n873;
+  wire [7:0] _n874;
+  wire _n875;
+  wire _n876;
+  wire _n877;
+  wire _n878;
+  wire _n879;
   wire _n880;
   wire _n881;
   wire _n882;
@@ -866,15 +870,16 @@ module chip_array (
   wire _n888;
   wire _n889;
   wire _n890;
-  wire _n891;
-  wire _n892;
-  wire _n893;
-  wire _n894;
-  wire _n895;
-  wire [2:0] _n896;
-  wire [2:0] _n897;
-  wire [7:0] _n906;
-  wire [7:0] _n907;
+  wire [2:0] _n891;
+  wire [2:0] _n892;
+  wire [7:0] _n900;
+  wire [7:0] _n901;
+  wire _n902;
+  wire _n903;
+  wire _n904;
+  wire _n905;
+  wire _n906;
+  wire _n907;
   wire _n908;
   wire _n909;
   wire _n910;
@@ -885,16 +890,17 @@ module chip_array (
   wire _n915;
   wire _n916;
   wire _n917;
-  wire _n918;
-  wire _n919;
-  wire _n920;
-  wire _n921;
-  wire _n922;
-  wire _n923;
-  wire [2:0] _n924;
-  wire [2:0] _n925;
-  wire [7:0] _n934;
-  wire [7:0] _n935;
+  wire [2:0] _n918;
+  wire [2:0] _n919;
+  wire [7:0] _n927;
+  wire [7:0] _n928;
+  wire _n929;
+  wire _n930;
+  wire _n931;
+  wire _n932;
+  wire _n933;
+  wire _n934;
+  wire _n935;
   wire _n936;
   wire _n937;
   wire _n938;
@@ -904,17 +910,18 @@ module chip_array (
   wire _n942;
   wire _n943;
   wire _n944;
-  wire _n945;
-  wire _n946;
-  wire _n947;
-  wire _n948;
-  wire _n949;
-  wire _n950;
-  wire _n951;
-  wire [2:0] _n952;
-  wire [2:0] _n953;
-  wire [7:0] _n962;
-  wire [7:0] _n963;
+  wire [2:0] _n945;
+  wire [2:0] _n946;
+  wire [7:0] _n954;
+  wire [7:0] _n955;
+  wire _n956;
+  wire _n957;
+  wire _n958;
+  wire _n959;
+  wire _n960;
+  wire _n961;
+  wire _n962;
+  wire _n963;
   wire _n964;
   wire _n965;
   wire _n966;
@@ -923,18 +930,19 @@ module chip_array (
   wire _n969;
   wire _n970;
   wire _n971;
-  wire _n972;
-  wire _n973;
-  wire _n974;
-  wire _n975;
-  wire _n976;
-  wire _n977;
-  wire _n978;
-  wire _n979;
-  wire [2:0] _n980;
-  wire [2:0] _n981;
-  wire [7:0] _n990;
-  wire [7:0] _n991;
+  wire [2:0] _n972;
+  wire [2:0] _n973;
+  wire [7:0] _n981;
+  wire [7:0] _n982;
+  wire _n983;
+  wire _n984;
+  wire _n985;
+  wire _n986;
+  wire _n987;
+  wire _n988;
+  wire _n989;
+  wire _n990;
+  wire _n991;
   wire _n992;
   wire _n993;
   wire _n994;
@@ -942,188 +950,190 @@ module chip_array (
   wire _n996;
   wire _n997;
   wire _n998;
-  wire _n999;
-  wire _n1000;
-  wire _n1001;
-  wire _n1002;
-  wire _n1003;
-  wire _n1004;
-  wire _n1005;
-  wire _n1006;
-  wire _n1007;
-  wire [2:0] _n1008;
-  wire [2:0] _n1009;
-  wire [7:0] _n1018;
-  wire [7:0] _n1019;
+  wire [2:0] _n999;
+  wire [2:0] _n1000;
+  wire [7:0] _n1008;
+  wire [7:0] _n1009;
+  wire _n1010;
+  wire _n1011;
+  wire _n1012;
+  wire _n1013;
+  wire _n1014;
+  wire _n1015;
+  wire _n1016;
+  wire _n1017;
+  wire _n1018;
+  wire _n1019;
   wire _n1020;
   wire _n1021;
   wire _n1022;
   wire _n1023;
   wire _n1024;
   wire _n1025;
-  wire _n1026;
-  wire _n1027;
-  wire _n1028;
-  wire _n1029;
-  wire _n1030;
-  wire _n1031;
-  wire _n1032;
-  wire _n1033;
-  wire _n1034;
-  wire _n1035;
-  wire [2:0] _n1036;
-  wire [2:0] _n1037;
-  wire [7:0] _n1046;
-  wire [7:0] _n1047;
+  wire [2:0] _n1026;
+  wire [2:0] _n1027;
+  wire [7:0] _n1035;
+  wire [7:0] _n1036;
+  wire _n1037;
+  wire _n1038;
+  wire _n1039;
+  wire _n1040;
+  wire _n1041;
+  wire _n1042;
+  wire _n1043;
+  wire _n1044;
+  wire _n1045;
+  wire _n1046;
+  wire _n1047;
   wire _n1048;
   wire _n1049;
   wire _n1050;
   wire _n1051;
   wire _n1052;
-  wire _n1053;
-  wire _n1054;
-  wire _n1055;
-  wire _n1056;
-  wire _n1057;
-  wire _n1058;
-  wire _n1059;
-  wire _n1060;
-  wire _n1061;
-  wire _n1062;
-  wire _n1063;
-  wire [2:0] _n1064;
-  wire [2:0] _n1065;
-  wire [7:0] _n1074;
-  wire [7:0] _n1075;
+  wire [2:0] _n1053;
+  wire [2:0] _n1054;
+  wire [7:0] _n1062;
+  wire [7:0] _n1063;
+  wire _n1064;
+  wire _n1065;
+  wire _n1066;
+  wire _n1067;
+  wire _n1068;
+  wire _n1069;
+  wire _n1070;
+  wire _n1071;
+  wire _n1072;
+  wire _n1073;
+  wire _n1074;
+  wire _n1075;
   wire _n1076;
   wire _n1077;
   wire _n1078;
   wire _n1079;
-  wire _n1080;
-  wire _n1081;
-  wire _n1082;
-  wire _n1083;
-  wire _n1084;
-  wire _n1085;
-  wire _n1086;
-  wire _n1087;
-  wire _n1088;
-  wire _n1089;
-  wire _n1090;
+  wire [2:0] _n1080;
+  wire [2:0] _n1081;
+  wire [7:0] _n1089;
+  wire [7:0] _n1090;
   wire _n1091;
-  wire [2:0] _n1092;
-  wire [2:0] _n1093;
-  wire [7:0] _n1102;
-  wire [7:0] _n1103;
+  wire _n1092;
+  wire _n1093;
+  wire _n1094;
+  wire _n1095;
+  wire _n1096;
+  wire _n1097;
+  wire _n1098;
+  wire _n1099;
+  wire _n1100;
+  wire _n1101;
+  wire _n1102;
+  wire _n1103;
   wire _n1104;
   wire _n1105;
   wire _n1106;
-  wire _n1107;
-  wire _n1108;
-  wire _n1109;
-  wire _n1110;
-  wire _n1111;
-  wire _n1112;
-  wire _n1113;
-  wire _n1114;
-  wire _n1115;
-  wire _n1116;
-  wire _n1117;
+  wire [2:0] _n1107;
+  wire [2:0] _n1108;
+  wire [7:0] _n1116;
+  wire [7:0] _n1117;
   wire _n1118;
   wire _n1119;
-  wire [2:0] _n1120;
-  wire [2:0] _n1121;
-  wire [7:0] _n1130;
-  wire [7:0] _n1131;
+  wire _n1120;
+  wire _n1121;
+  wire _n1122;
+  wire _n1123;
+  wire _n1124;
+  wire _n1125;
+  wire _n1126;
+  wire _n1127;
+  wire _n1128;
+  wire _n1129;
+  wire _n1130;
+  wire _n1131;
   wire _n1132;
   wire _n1133;
-  wire _n1134;
-  wire _n1135;
-  wire _n1136;
-  wire _n1137;
-  wire _n1138;
-  wire _n1139;
-  wire _n1140;
-  wire _n1141;
-  wire _n1142;
-  wire _n1143;
-  wire _n1144;
+  wire [2:0] _n1134;
+  wire [2:0] _n1135;
+  wire [7:0] _n1143;
+  wire [7:0] _n1144;
   wire _n1145;
   wire _n1146;
   wire _n1147;
-  wire [2:0] _n1148;
-  wire [2:0] _n1149;
-  wire [7:0] _n1158;
-  wire [7:0] _n1159;
+  wire _n1148;
+  wire _n1149;
+  wire _n1150;
+  wire _n1151;
+  wire _n1152;
+  wire _n1153;
+  wire _n1154;
+  wire _n1155;
+  wire _n1156;
+  wire _n1157;
+  wire _n1158;
+  wire _n1159;
   wire _n1160;
-  wire _n1161;
-  wire _n1162;
-  wire _n1163;
-  wire _n1164;
-  wire _n1165;
-  wire _n1166;
-  wire _n1167;
-  wire _n1168;
-  wire _n1169;
-  wire _n1170;
-  wire _n1171;
+  wire [2:0] _n1161;
+  wire [2:0] _n1162;
+  wire [7:0] _n1170;
+  wire [7:0] _n1171;
   wire _n1172;
   wire _n1173;
   wire _n1174;
   wire _n1175;
-  wire [2:0] _n1176;
-  wire [2:0] _n1177;
-  wire [7:0] _n1186;
-  wire [7:0] _n1187;
-  wire _n1188;
-  wire _n1189;
-  wire _n1190;
-  wire _n1191;
-  wire _n1192;
-  wire _n1193;
-  wire _n1194;
-  wire _n1195;
-  wire _n1196;
-  wire _n1197;
-  wire _n1198;
+  wire _n1176;
+  wire _n1177;
+  wire _n1178;
+  wire _n1179;
+  wire _n1180;
+  wire _n1181;
+  wire _n1182;
+  wire _n1183;
+  wire _n1184;
+  wire _n1185;
+  wire _n1186;
+  wire _n1187;
+  wire [2:0] _n1188;
+  wire [2:0] _n1189;
+  wire [7:0] _n1197;
+  wire [7:0] _n1198;
   wire _n1199;
   wire _n1200;
   wire _n1201;
   wire _n1202;
   wire _n1203;
-  wire [2:0] _n1204;
-  wire [2:0] _n1205;
-  wire [7:0] _n1214;
-  wire [7:0] _n1215;
-  wire _n1216;
-  wire _n1217;
-  wire _n1218;
-  wire _n1219;
-  wire _n1220;
-  wire _n1221;
-  wire _n1222;
-  wire _n1223;
-  wire _n1224;
-  wire _n1225;
+  wire _n1204;
+  wire _n1205;
+  wire _n1206;
+  wire _n1207;
+  wire _n1208;
+  wire _n1209;
+  wire _n1210;
+  wire _n1211;
+  wire _n1212;
+  wire _n1213;
+  wire _n1214;
+  wire [2:0] _n1215;
+  wire [2:0] _n1216;
+  wire [7:0] _n1224;
+  wire [7:0] _n1225;
   wire _n1226;
   wire _n1227;
   wire _n1228;
   wire _n1229;
   wire _n1230;
   wire _n1231;
-  wire [2:0] _n1232;
-  wire [2:0] _n1233;
-  wire [7:0] _n1242;
-  wire [7:0] _n1243;
-  wire _n1244;
-  wire _n1245;
-  wire _n1246;
-  wire _n1247;
-  wire _n1248;
-  wire _n1249;
-  wire _n1250;
-  wire _n1251;
-  wire _n1252;
+  wire _n1232;
+  wire _n1233;
+  wire _n1234;
+  wire _n1235;
+  wire _n1236;
+  wire _n1237;
+  wire _n1238;
+  wire _n1239;
+  wire _n1240;
+  wire _n1241;
+  wire [2:0] _n1242;
+  wire [2:0] _n1243;
+  wire [7:0] _n1251;
+  wire [7:0] _n1252;
   wire _n1253;
   wire _n1254;
   wire _n1255;
@@ -1131,18 +1141,19 @@ module chip_array (
   wire _n1257;
   wire _n1258;
   wire _n1259;
-  wire [2:0] _n1260;
-  wire [2:0] _n1261;
-  wire [7:0] _n1270;
-  wire [7:0] _n1271;
-  wire _n1272;
-  wire _n1273;
-  wire _n1274;
-  wire _n1275;
-  wire _n1276;
-  wire _n1277;
-  wire _n1278;
-  wire _n1279;
+  wire _n1260;
+  wire _n1261;
+  wire _n1262;
+  wire _n1263;
+  wire _n1264;
+  wire _n1265;
+  wire _n1266;
+  wire _n1267;
+  wire _n1268;
+  wire [2:0] _n1269;
+  wire [2:0] _n1270;
+  wire [7:0] _n1278;
+  wire [7:0] _n1279;
   wire _n1280;
   wire _n1281;
   wire _n1282;
@@ -1151,17 +1162,18 @@ module chip_array (
   wire _n1285;
   wire _n1286;
   wire _n1287;
-  wire [2:0] _n1288;
-  wire [2:0] _n1289;
-  wire [7:0] _n1298;
-  wire [7:0] _n1299;
-  wire _n1300;
-  wire _n1301;
-  wire _n1302;
-  wire _n1303;
-  wire _n1304;
-  wire _n1305;
-  wire _n1306;
+  wire _n1288;
+  wire _n1289;
+  wire _n1290;
+  wire _n1291;
+  wire _n1292;
+  wire _n1293;
+  wire _n1294;
+  wire _n1295;
+  wire [2:0] _n1296;
+  wire [2:0] _n1297;
+  wire [7:0] _n1305;
+  wire [7:0] _n1306;
   wire _n1307;
   wire _n1308;
   wire _n1309;
@@ -1171,16 +1183,17 @@ module chip_array (
   wire _n1313;
   wire _n1314;
   wire _n1315;
-  wire [2:0] _n1316;
-  wire [2:0] _n1317;
-  wire [7:0] _n1326;
-  wire [7:0] _n1327;
-  wire _n1328;
-  wire _n1329;
-  wire _n1330;
-  wire _n1331;
-  wire _n1332;
-  wire _n1333;
+  wire _n1316;
+  wire _n1317;
+  wire _n1318;
+  wire _n1319;
+  wire _n1320;
+  wire _n1321;
+  wire _n1322;
+  wire [2:0] _n1323;
+  wire [2:0] _n1324;
+  wire [7:0] _n1332;
+  wire [7:0] _n1333;
   wire _n1334;
   wire _n1335;
   wire _n1336;
@@ -1191,15 +1204,16 @@ module chip_array (
   wire _n1341;
   wire _n1342;
   wire _n1343;
-  wire [2:0] _n1344;
-  wire [2:0] _n1345;
-  wire [7:0] _n1354;
-  wire [7:0] _n1355;
-  wire _n1356;
-  wire _n1357;
-  wire _n1358;
-  wire _n1359;
-  wire _n1360;
+  wire _n1344;
+  wire _n1345;
+  wire _n1346;
+  wire _n1347;
+  wire _n1348;
+  wire _n1349;
+  wire [2:0] _n1350;
+  wire [2:0] _n1351;
+  wire [7:0] _n1359;
+  wire [7:0] _n1360;
   wire _n1361;
   wire _n1362;
   wire _n1363;
@@ -1211,14 +1225,15 @@ module chip_array (
   wire _n1369;
   wire _n1370;
   wire _n1371;
-  wire [2:0] _n1372;
-  wire [2:0] _n1373;
-  wire [7:0] _n1382;
-  wire [7:0] _n1383;
-  wire _n1384;
-  wire _n1385;
-  wire _n1386;
-  wire _n1387;
+  wire _n1372;
+  wire _n1373;
+  wire _n1374;
+  wire _n1375;
+  wire _n1376;
+  wire [2:0] _n1377;
+  wire [2:0] _n1378;
+  wire [7:0] _n1386;
+  wire [7:0] _n1387;
   wire _n1388;
   wire _n1389;
   wire _n1390;
@@ -1231,13 +1246,14 @@ module chip_array (
   wire _n1397;
   wire _n1398;
   wire _n1399;
-  wire [2:0] _n1400;
-  wire [2:0] _n1401;
-  wire [7:0] _n1410;
-  wire [7:0] _n1411;
-  wire _n1412;
-  wire _n1413;
-  wire _n1414;
+  wire _n1400;
+  wire _n1401;
+  wire _n1402;
+  wire _n1403;
+  wire [2:0] _n1404;
+  wire [2:0] _n1405;
+  wire [7:0] _n1413;
+  wire [7:0] _n1414;
   wire _n1415;
   wire _n1416;
   wire _n1417;
@@ -1251,12 +1267,13 @@ module chip_array (
   wire _n1425;
   wire _n1426;
   wire _n1427;
-  wire [2:0] _n1428;
-  wire [2:0] _n1429;
-  wire [7:0] _n1438;
-  wire [7:0] _n1439;
-  wire _n1440;
-  wire _n1441;
+  wire _n1428;
+  wire _n1429;
+  wire _n1430;
+  wire [2:0] _n1431;
+  wire [2:0] _n1432;
+  wire [7:0] _n1440;
+  wire [7:0] _n1441;
   wire _n1442;
   wire _n1443;
   wire _n1444;
@@ -1271,11 +1288,12 @@ module chip_array (
   wire _n1453;
   wire _n1454;
   wire _n1455;
-  wire [2:0] _n1456;
-  wire [2:0] _n1457;
-  wire [7:0] _n1466;
+  wire _n1456;
+  wire _n1457;
+  wire [2:0] _n1458;
+  wire [2:0] _n1459;
   wire [7:0] _n1467;
-  wire _n1468;
+  wire [7:0] _n1468;
   wire _n1469;
   wire _n1470;
   wire _n1471;
@@ -1291,8 +1309,9 @@ module chip_array (
   wire _n1481;
   wire _n1482;
   wire _n1483;
-  wire [2:0] _n1484;
+  wire _n1484;
   wire [2:0] _n1485;
+  wire [2:0] _n1486;
   wire [7:0] _n1494;
   wire [7:0] _n1495;
   wire _n1496;
@@ -1313,8 +1332,9 @@ module chip_array (
   wire _n1511;
   wire [2:0] _n1512;
   wire [2:0] _n1513;
+  wire [7:0] _n1521;
   wire [7:0] _n1522;
-  wire [7:0] _n1523;
+  wire _n1523;
   wire _n1524;
   wire _n1525;
   wire _n1526;
@@ -1330,11 +1350,12 @@ module chip_array (
   wire _n1536;
   wire _n1537;
   wire _n1538;
-  wire _n1539;
+  wire [2:0] _n1539;
   wire [2:0] _n1540;
-  wire [2:0] _n1541;
-  wire [7:0] _n1550;
-  wire [7:0] _n1551;
+  wire [7:0] _n1548;
+  wire [7:0] _n1549;
+  wire _n1550;
+  wire _n1551;
   wire _n1552;
   wire _n1553;
   wire _n1554;
@@ -1349,12 +1370,13 @@ module chip_array (
   wire _n1563;
   wire _n1564;
   wire _n1565;
-  wire _n1566;
-  wire _n1567;
-  wire [2:0] _n1568;
-  wire [2:0] _n1569;
-  wire [7:0] _n1578;
-  wire [7:0] _n1579;
+  wire [2:0] _n1566;
+  wire [2:0] _n1567;
+  wire [7:0] _n1575;
+  wire [7:0] _n1576;
+  wire _n1577;
+  wire _n1578;
+  wire _n1579;
   wire _n1580;
   wire _n1581;
   wire _n1582;
@@ -1368,13 +1390,14 @@ module chip_array (
   wire _n1590;
   wire _n1591;
   wire _n1592;
-  wire _n1593;
-  wire _n1594;
-  wire _n1595;
-  wire [2:0] _n1596;
-  wire [2:0] _n1597;
-  wire [7:0] _n1606;
-  wire [7:0] _n1607;
+  wire [2:0] _n1593;
+  wire [2:0] _n1594;
+  wire [7:0] _n1602;
+  wire [7:0] _n1603;
+  wire _n1604;
+  wire _n1605;
+  wire _n1606;
+  wire _n1607;
   wire _n1608;
   wire _n1609;
   wire _n1610;
@@ -1387,14 +1410,15 @@ module chip_array (
   wire _n1617;
   wire _n1618;
   wire _n1619;
-  wire _n1620;
-  wire _n1621;
-  wire _n1622;
-  wire _n1623;
-  wire [2:0] _n1624;
-  wire [2:0] _n1625;
-  wire [7:0] _n1634;
-  wire [7:0] _n1635;
+  wire [2:0] _n1620;
+  wire [2:0] _n1621;
+  wire [7:0] _n1629;
+  wire [7:0] _n1630;
+  wire _n1631;
+  wire _n1632;
+  wire _n1633;
+  wire _n1634;
+  wire _n1635;
   wire _n1636;
   wire _n1637;
   wire _n1638;
@@ -1406,15 +1430,16 @@ module chip_array (
   wire _n1644;
   wire _n1645;
   wire _n1646;
-  wire _n1647;
-  wire _n1648;
-  wire _n1649;
-  wire _n1650;
-  wire _n1651;
-  wire [2:0] _n1652;
-  wire [2:0] _n1653;
-  wire [7:0] _n1662;
-  wire [7:0] _n1663;
+  wire [2:0] _n1647;
+  wire [2:0] _n1648;
+  wire [7:0] _n1656;
+  wire [7:0] _n1657;
+  wire _n1658;
+  wire _n1659;
+  wire _n1660;
+  wire _n1661;
+  wire _n1662;
+  wire _n1663;
   wire _n1664;
   wire _n1665;
   wire _n1666;
@@ -1425,16 +1450,17 @@ module chip_array (
   wire _n1671;
   wire _n1672;
   wire _n1673;
-  wire _n1674;
-  wire _n1675;
-  wire _n1676;
-  wire _n1677;
-  wire _n1678;
-  wire _n1679;
-  wire [2:0] _n1680;
-  wire [2:0] _n1681;
-  wire [7:0] _n1690;
-  wire [7:0] _n1691;
+  wire [2:0] _n1674;
+  wire [2:0] _n1675;
+  wire [7:0] _n1683;
+  wire [7:0] _n1684;
+  wire _n1685;
+  wire _n1686;
+  wire _n1687;
+  wire _n1688;
+  wire _n1689;
+  wire _n1690;
+  wire _n1691;
   wire _n1692;
   wire _n1693;
   wire _n1694;
@@ -1444,17 +1470,18 @@ module chip_array (
   wire _n1698;
   wire _n1699;
   wire _n1700;
-  wire _n1701;
-  wire _n1702;
-  wire _n1703;
-  wire _n1704;
-  wire _n1705;
-  wire _n1706;
-  wire _n1707;
-  wire [2:0] _n1708;
-  wire [2:0] _n1709;
-  wire [7:0] _n1718;
-  wire [7:0] _n1719;
+  wire [2:0] _n1701;
+  wire [2:0] _n1702;
+  wire [7:0] _n1710;
+  wire [7:0] _n1711;
+  wire _n1712;
+  wire _n1713;
+  wire _n1714;
+  wire _n1715;
+  wire _n1716;
+  wire _n1717;
+  wire _n1718;
+  wire _n1719;
   wire _n1720;
   wire _n1721;
   wire _n1722;
@@ -1463,18 +1490,19 @@ module chip_array (
   wire _n1725;
   wire _n1726;
   wire _n1727;
-  wire _n1728;
-  wire _n1729;
-  wire _n1730;
-  wire _n1731;
-  wire _n1732;
-  wire _n1733;
-  wire _n1734;
-  wire _n1735;
-  wire [2:0] _n1736;
-  wire [2:0] _n1737;
-  wire [7:0] _n1746;
-  wire [7:0] _n1747;
+  wire [2:0] _n1728;
+  wire [2:0] _n1729;
+  wire [7:0] _n1737;
+  wire [7:0] _n1738;
+  wire _n1739;
+  wire _n1740;
+  wire _n1741;
+  wire _n1742;
+  wire _n1743;
+  wire _n1744;
+  wire _n1745;
+  wire _n1746;
+  wire _n1747;
   wire _n1748;
   wire _n1749;
   wire _n1750;
@@ -1482,188 +1510,190 @@ module chip_array (
   wire _n1752;
   wire _n1753;
   wire _n1754;
-  wire _n1755;
-  wire _n1756;
-  wire _n1757;
-  wire _n1758;
-  wire _n1759;
-  wire _n1760;
-  wire _n1761;
-  wire _n1762;
-  wire _n1763;
-  wire [2:0] _n1764;
-  wire [2:0] _n1765;
-  wire [7:0] _n1774;
-  wire [7:0] _n1775;
+  wire [2:0] _n1755;
+  wire [2:0] _n1756;
+  wire [7:0] _n1764;
+  wire [7:0] _n1765;
+  wire _n1766;
+  wire _n1767;
+  wire _n1768;
+  wire _n1769;
+  wire _n1770;
+  wire _n1771;
+  wire _n1772;
+  wire _n1773;
+  wire _n1774;
+  wire _n1775;
   wire _n1776;
   wire _n1777;
   wire _n1778;
   wire _n1779;
   wire _n1780;
   wire _n1781;
-  wire _n1782;
-  wire _n1783;
-  wire _n1784;
-  wire _n1785;
-  wire _n1786;
-  wire _n1787;
-  wire _n1788;
-  wire _n1789;
-  wire _n1790;
-  wire _n1791;
-  wire [2:0] _n1792;
-  wire [2:0] _n1793;
-  wire [7:0] _n1802;
-  wire [7:0] _n1803;
+  wire [2:0] _n1782;
+  wire [2:0] _n1783;
+  wire [7:0] _n1791;
+  wire [7:0] _n1792;
+  wire _n1793;
+  wire _n1794;
+  wire _n1795;
+  wire _n1796;
+  wire _n1797;
+  wire _n1798;
+  wire _n1799;
+  wire _n1800;
+  wire _n1801;
+  wire _n1802;
+  wire _n1803;
   wire _n1804;
   wire _n1805;
   wire _n1806;
   wire _n1807;
   wire _n1808;
-  wire _n1809;
-  wire _n1810;
-  wire _n1811;
-  wire _n1812;
-  wire _n1813;
-  wire _n1814;
-  wire _n1815;
-  wire _n1816;
-  wire _n1817;
-  wire _n1818;
-  wire _n1819;
-  wire [2:0] _n1820;
-  wire [2:0] _n1821;
-  wire [7:0] _n1830;
-  wire [7:0] _n1831;
+  wire [2:0] _n1809;
+  wire [2:0] _n1810;
+  wire [7:0] _n1818;
+  wire [7:0] _n1819;
+  wire _n1820;
+  wire _n1821;
+  wire _n1822;
+  wire _n1823;
+  wire _n1824;
+  wire _n1825;
+  wire _n1826;
+  wire _n1827;
+  wire _n1828;
+  wire _n1829;
+  wire _n1830;
+  wire _n1831;
   wire _n1832;
   wire _n1833;
   wire _n1834;
   wire _n1835;
-  wire _n1836;
-  wire _n1837;
-  wire _n1838;
-  wire _n1839;
-  wire _n1840;
-  wire _n1841;
-  wire _n1842;
-  wire _n1843;
-  wire _n1844;
-  wire _n1845;
-  wire _n1846;
+  wire [2:0] _n1836;
+  wire [2:0] _n1837;
+  wire [7:0] _n1845;
+  wire [7:0] _n1846;
   wire _n1847;
-  wire [2:0] _n1848;
-  wire [2:0] _n1849;
-  wire [7:0] _n1858;
-  wire [7:0] _n1859;
+  wire _n1848;
+  wire _n1849;
+  wire _n1850;
+  wire _n1851;
+  wire _n1852;
+  wire _n1853;
+  wire _n1854;
+  wire _n1855;
+  wire _n1856;
+  wire _n1857;
+  wire _n1858;
+  wire _n1859;
   wire _n1860;
   wire _n1861;
   wire _n1862;
-  wire _n1863;
-  wire _n1864;
-  wire _n1865;
-  wire _n1866;
-  wire _n1867;
-  wire _n1868;
-  wire _n1869;
-  wire _n1870;
-  wire _n1871;
-  wire _n1872;
-  wire _n1873;
+  wire [2:0] _n1863;
+  wire [2:0] _n1864;
+  wire [7:0] _n1872;
+  wire [7:0] _n1873;
   wire _n1874;
   wire _n1875;
-  wire [2:0] _n1876;
-  wire [2:0] _n1877;
-  wire [7:0] _n1886;
-  wire [7:0] _n1887;
+  wire _n1876;
+  wire _n1877;
+  wire _n1878;
+  wire _n1879;
+  wire _n1880;
+  wire _n1881;
+  wire _n1882;
+  wire _n1883;
+  wire _n1884;
+  wire _n1885;
+  wire _n1886;
+  wire _n1887;
   wire _n1888;
   wire _n1889;
-  wire _n1890;
-  wire _n1891;
-  wire _n1892;
-  wire _n1893;
-  wire _n1894;
-  wire _n1895;
-  wire _n1896;
-  wire _n1897;
-  wire _n1898;
-  wire _n1899;
-  wire _n1900;
+  wire [2:0] _n1890;
+  wire [2:0] _n1891;
+  wire [7:0] _n1899;
+  wire [7:0] _n1900;
   wire _n1901;
   wire _n1902;
   wire _n1903;
-  wire [2:0] _n1904;
-  wire [2:0] _n1905;
-  wire [7:0] _n1914;
-  wire [7:0] _n1915;
+  wire _n1904;
+  wire _n1905;
+  wire _n1906;
+  wire _n1907;
+  wire _n1908;
+  wire _n1909;
+  wire _n1910;
+  wire _n1911;
+  wire _n1912;
+  wire _n1913;
+  wire _n1914;
+  wire _n1915;
   wire _n1916;
-  wire _n1917;
-  wire _n1918;
-  wire _n1919;
-  wire _n1920;
-  wire _n1921;
-  wire _n1922;
-  wire _n1923;
-  wire _n1924;
-  wire _n1925;
-  wire _n1926;
-  wire _n1927;
+  wire [2:0] _n1917;
+  wire [2:0] _n1918;
+  wire [7:0] _n1926;
+  wire [7:0] _n1927;
   wire _n1928;
   wire _n1929;
   wire _n1930;
   wire _n1931;
-  wire [2:0] _n1932;
-  wire [2:0] _n1933;
-  wire [7:0] _n1942;
-  wire [7:0] _n1943;
-  wire _n1944;
-  wire _n1945;
-  wire _n1946;
-  wire _n1947;
-  wire _n1948;
-  wire _n1949;
-  wire _n1950;
-  wire _n1951;
-  wire _n1952;
-  wire _n1953;
-  wire _n1954;
+  wire _n1932;
+  wire _n1933;
+  wire _n1934;
+  wire _n1935;
+  wire _n1936;
+  wire _n1937;
+  wire _n1938;
+  wire _n1939;
+  wire _n1940;
+  wire _n1941;
+  wire _n1942;
+  wire _n1943;
+  wire [2:0] _n1944;
+  wire [2:0] _n1945;
+  wire [7:0] _n1953;
+  wire [7:0] _n1954;
   wire _n1955;
   wire _n1956;
   wire _n1957;
   wire _n1958;
   wire _n1959;
-  wire [2:0] _n1960;
-  wire [2:0] _n1961;
-  wire [7:0] _n1970;
-  wire [7:0] _n1971;
-  wire _n1972;
-  wire _n1973;
-  wire _n1974;
-  wire _n1975;
-  wire _n1976;
-  wire _n1977;
-  wire _n1978;
-  wire _n1979;
-  wire _n1980;
-  wire _n1981;
+  wire _n1960;
+  wire _n1961;
+  wire _n1962;
+  wire _n1963;
+  wire _n1964;
+  wire _n1965;
+  wire _n1966;
+  wire _n1967;
+  wire _n1968;
+  wire _n1969;
+  wire _n1970;
+  wire [2:0] _n1971;
+  wire [2:0] _n1972;
+  wire [7:0] _n1980;
+  wire [7:0] _n1981;
   wire _n1982;
   wire _n1983;
   wire _n1984;
   wire _n1985;
   wire _n1986;
   wire _n1987;
-  wire [2:0] _n1988;
-  wire [2:0] _n1989;
-  wire [7:0] _n1998;
-  wire [7:0] _n1999;
-  wire _n2000;
-  wire _n2001;
-  wire _n2002;
-  wire _n2003;
-  wire _n2004;
-  wire _n2005;
-  wire _n2006;
-  wire _n2007;
-  wire _n2008;
+  wire _n1988;
+  wire _n1989;
+  wire _n1990;
+  wire _n1991;
+  wire _n1992;
+  wire _n1993;
+  wire _n1994;
+  wire _n1995;
+  wire _n1996;
+  wire _n1997;
+  wire [2:0] _n1998;
+  wire [2:0] _n1999;
+  wire [7:0] _n2007;
+  wire [7:0] _n2008;
   wire _n2009;
   wire _n2010;
   wire _n2011;
@@ -1671,18 +1701,19 @@ module chip_array (
   wire _n2013;
   wire _n2014;
   wire _n2015;
-  wire [2:0] _n2016;
-  wire [2:0] _n2017;
-  wire [7:0] _n2026;
-  wire [7:0] _n2027;
-  wire _n2028;
-  wire _n2029;
-  wire _n2030;
-  wire _n2031;
-  wire _n2032;
-  wire _n2033;
-  wire _n2034;
-  wire _n2035;
+  wire _n2016;
+  wire _n2017;
+  wire _n2018;
+  wire _n2019;
+  wire _n2020;
+  wire _n2021;
+  wire _n2022;
+  wire _n2023;
+  wire _n2024;
+  wire [2:0] _n2025;
+  wire [2:0] _n2026;
+  wire [7:0] _n2034;
+  wire [7:0] _n2035;
   wire _n2036;
   wire _n2037;
   wire _n2038;
@@ -1691,17 +1722,18 @@ module chip_array (
   wire _n2041;
   wire _n2042;
   wire _n2043;
-  wire [2:0] _n2044;
-  wire [2:0] _n2045;
-  wire [7:0] _n2054;
-  wire [7:0] _n2055;
-  wire _n2056;
-  wire _n2057;
-  wire _n2058;
-  wire _n2059;
-  wire _n2060;
-  wire _n2061;
-  wire _n2062;
+  wire _n2044;
+  wire _n2045;
+  wire _n2046;
+  wire _n2047;
+  wire _n2048;
+  wire _n2049;
+  wire _n2050;
+  wire _n2051;
+  wire [2:0] _n2052;
+  wire [2:0] _n2053;
+  wire [7:0] _n2061;
+  wire [7:0] _n2062;
   wire _n2063;
   wire _n2064;
   wire _n2065;
@@ -1711,16 +1743,17 @@ module chip_array (
   wire _n2069;
   wire _n2070;
   wire _n2071;
-  wire [2:0] _n2072;
-  wire [2:0] _n2073;
-  wire [7:0] _n2082;
-  wire [7:0] _n2083;
-  wire _n2084;
-  wire _n2085;
-  wire _n2086;
-  wire _n2087;
-  wire _n2088;
-  wire _n2089;
+  wire _n2072;
+  wire _n2073;
+  wire _n2074;
+  wire _n2075;
+  wire _n2076;
+  wire _n2077;
+  wire _n2078;
+  wire [2:0] _n2079;
+  wire [2:0] _n2080;
+  wire [7:0] _n2088;
+  wire [7:0] _n2089;
   wire _n2090;
   wire _n2091;
   wire _n2092;
@@ -1731,15 +1764,16 @@ module chip_array (
   wire _n2097;
   wire _n2098;
   wire _n2099;
-  wire [2:0] _n2100;
-  wire [2:0] _n2101;
-  wire [7:0] _n2110;
-  wire [7:0] _n2111;
-  wire _n2112;
-  wire _n2113;
-  wire _n2114;
-  wire _n2115;
-  wire _n2116;
+  wire _n2100;
+  wire _n2101;
+  wire _n2102;
+  wire _n2103;
+  wire _n2104;
+  wire _n2105;
+  wire [2:0] _n2106;
+  wire [2:0] _n2107;
+  wire [7:0] _n2115;
+  wire [7:0] _n2116;
   wire _n2117;
   wire _n2118;
   wire _n2119;
@@ -1751,14 +1785,15 @@ module chip_array (
   wire _n2125;
   wire _n2126;
   wire _n2127;
-  wire [2:0] _n2128;
-  wire [2:0] _n2129;
-  wire [7:0] _n2138;
-  wire [7:0] _n2139;
-  wire _n2140;
-  wire _n2141;
-  wire _n2142;
-  wire _n2143;
+  wire _n2128;
+  wire _n2129;
+  wire _n2130;
+  wire _n2131;
+  wire _n2132;
+  wire [2:0] _n2133;
+  wire [2:0] _n2134;
+  wire [7:0] _n2142;
+  wire [7:0] _n2143;
   wire _n2144;
   wire _n2145;
   wire _n2146;
@@ -1771,13 +1806,14 @@ module chip_array (
   wire _n2153;
   wire _n2154;
   wire _n2155;
-  wire [2:0] _n2156;
-  wire [2:0] _n2157;
-  wire [7:0] _n2166;
-  wire [7:0] _n2167;
-  wire _n2168;
-  wire _n2169;
-  wire _n2170;
+  wire _n2156;
+  wire _n2157;
+  wire _n2158;
+  wire _n2159;
+  wire [2:0] _n2160;
+  wire [2:0] _n2161;
+  wire [7:0] _n2169;
+  wire [7:0] _n2170;
   wire _n2171;
   wire _n2172;
   wire _n2173;
@@ -1791,12 +1827,13 @@ module chip_array (
   wire _n2181;
   wire _n2182;
   wire _n2183;
-  wire [2:0] _n2184;
-  wire [2:0] _n2185;
-  wire [7:0] _n2194;
-  wire [7:0] _n2195;
-  wire _n2196;
-  wire _n2197;
+  wire _n2184;
+  wire _n2185;
+  wire _n2186;
+  wire [2:0] _n2187;
+  wire [2:0] _n2188;
+  wire [7:0] _n2196;
+  wire [7:0] _n2197;
   wire _n2198;
   wire _n2199;
   wire _n2200;
@@ -1811,11 +1848,12 @@ module chip_array (
   wire _n2209;
   wire _n2210;
   wire _n2211;
-  wire [2:0] _n2212;
-  wire [2:0] _n2213;
-  wire [7:0] _n2222;
+  wire _n2212;
+  wire _n2213;
+  wire [2:0] _n2214;
+  wire [2:0] _n2215;
   wire [7:0] _n2223;
-  wire _n2224;
+  wire [7:0] _n2224;
   wire _n2225;
   wire _n2226;
   wire _n2227;
@@ -1831,8 +1869,9 @@ module chip_array (
   wire _n2237;
   wire _n2238;
   wire _n2239;
-  wire [2:0] _n2240;
+  wire _n2240;
   wire [2:0] _n2241;
+  wire [2:0] _n2242;
   wire [7:0] _n2250;
   wire [7:0] _n2251;
   wire _n2252;
@@ -1853,8 +1892,9 @@ module chip_array (
   wire _n2267;
   wire [2:0] _n2268;
   wire [2:0] _n2269;
+  wire [7:0] _n2277;
   wire [7:0] _n2278;
-  wire [7:0] _n2279;
+  wire _n2279;
   wire _n2280;
   wire _n2281;
   wire _n2282;
@@ -1870,11 +1910,12 @@ module chip_array (
   wire _n2292;
   wire _n2293;
   wire _n2294;
-  wire _n2295;
+  wire [2:0] _n2295;
   wire [2:0] _n2296;
-  wire [2:0] _n2297;
-  wire [7:0] _n2306;
-  wire [7:0] _n2307;
+  wire [7:0] _n2304;
+  wire [7:0] _n2305;
+  wire _n2306;
+  wire _n2307;
   wire _n2308;
   wire _n2309;
   wire _n2310;
@@ -1889,12 +1930,13 @@ module chip_array (
   wire _n2319;
   wire _n2320;
   wire _n2321;
-  wire _n2322;
-  wire _n2323;
-  wire [2:0] _n2324;
-  wire [2:0] _n2325;
-  wire [7:0] _n2334;
-  wire [7:0] _n2335;
+  wire [2:0] _n2322;
+  wire [2:0] _n2323;
+  wire [7:0] _n2331;
+  wire [7:0] _n2332;
+  wire _n2333;
+  wire _n2334;
+  wire _n2335;
   wire _n2336;
   wire _n2337;
   wire _n2338;
@@ -1908,13 +1950,14 @@ module chip_array (
   wire _n2346;
   wire _n2347;
   wire _n2348;
-  wire _n2349;
-  wire _n2350;
-  wire _n2351;
-  wire [2:0] _n2352;
-  wire [2:0] _n2353;
-  wire [7:0] _n2362;
-  wire [7:0] _n2363;
+  wire [2:0] _n2349;
+  wire [2:0] _n2350;
+  wire [7:0] _n2358;
+  wire [7:0] _n2359;
+  wire _n2360;
+  wire _n2361;
+  wire _n2362;
+  wire _n2363;
   wire _n2364;
   wire _n2365;
   wire _n2366;
@@ -1927,14 +1970,15 @@ module chip_array (
   wire _n2373;
   wire _n2374;
   wire _n2375;
-  wire _n2376;
-  wire _n2377;
-  wire _n2378;
-  wire _n2379;
-  wire [2:0] _n2380;
-  wire [2:0] _n2381;
-  wire [7:0] _n2390;
-  wire [7:0] _n2391;
+  wire [2:0] _n2376;
+  wire [2:0] _n2377;
+  wire [7:0] _n2385;
+  wire [7:0] _n2386;
+  wire _n2387;
+  wire _n2388;
+  wire _n2389;
+  wire _n2390;
+  wire _n2391;
   wire _n2392;
   wire _n2393;
   wire _n2394;
@@ -1946,15 +1990,16 @@ module chip_array (
   wire _n2400;
   wire _n2401;
   wire _n2402;
-  wire _n2403;
-  wire _n2404;
-  wire _n2405;
-  wire _n2406;
-  wire _n2407;
-  wire [2:0] _n2408;
-  wire [2:0] _n2409;
-  wire [7:0] _n2418;
-  wire [7:0] _n2419;
+  wire [2:0] _n2403;
+  wire [2:0] _n2404;
+  wire [7:0] _n2412;
+  wire [7:0] _n2413;
+  wire _n2414;
+  wire _n2415;
+  wire _n2416;
+  wire _n2417;
+  wire _n2418;
+  wire _n2419;
   wire _n2420;
   wire _n2421;
   wire _n2422;
@@ -1965,16 +2010,17 @@ module chip_array (
   wire _n2427;
   wire _n2428;
   wire _n2429;
-  wire _n2430;
-  wire _n2431;
-  wire _n2432;
-  wire _n2433;
-  wire _n2434;
-  wire _n2435;
-  wire [2:0] _n2436;
-  wire [2:0] _n2437;
-  wire [7:0] _n2446;
-  wire [7:0] _n2447;
+  wire [2:0] _n2430;
+  wire [2:0] _n2431;
+  wire [7:0] _n2439;
+  wire [7:0] _n2440;
+  wire _n2441;
+  wire _n2442;
+  wire _n2443;
+  wire _n2444;
+  wire _n2445;
+  wire _n2446;
+  wire _n2447;
   wire _n2448;
   wire _n2449;
   wire _n2450;
@@ -1984,17 +2030,18 @@ module chip_array (
   wire _n2454;
   wire _n2455;
   wire _n2456;
-  wire _n2457;
-  wire _n2458;
-  wire _n2459;
-  wire _n2460;
-  wire _n2461;
-  wire _n2462;
-  wire _n2463;
-  wire [2:0] _n2464;
-  wire [2:0] _n2465;
-  wire [7:0] _n2474;
-  wire [7:0] _n2475;
+  wire [2:0] _n2457;
+  wire [2:0] _n2458;
+  wire [7:0] _n2466;
+  wire [7:0] _n2467;
+  wire _n2468;
+  wire _n2469;
+  wire _n2470;
+  wire _n2471;
+  wire _n2472;
+  wire _n2473;
+  wire _n2474;
+  wire _n2475;
   wire _n2476;
   wire _n2477;
   wire _n2478;
@@ -2003,18 +2050,19 @@ module chip_array (
   wire _n2481;
   wire _n2482;
   wire _n2483;
-  wire _n2484;
-  wire _n2485;
-  wire _n2486;
-  wire _n2487;
-  wire _n2488;
-  wire _n2489;
-  wire _n2490;
-  wire _n2491;
-  wire [2:0] _n2492;
-  wire [2:0] _n2493;
-  wire [7:0] _n2502;
-  wire [7:0] _n2503;
+  wire [2:0] _n2484;
+  wire [2:0] _n2485;
+  wire [7:0] _n2493;
+  wire [7:0] _n2494;
+  wire _n2495;
+  wire _n2496;
+  wire _n2497;
+  wire _n2498;
+  wire _n2499;
+  wire _n2500;
+  wire _n2501;
+  wire _n2502;
+  wire _n2503;
   wire _n2504;
   wire _n2505;
   wire _n2506;
@@ -2022,57 +2070,8 @@ module chip_array (
   wire _n2508;
   wire _n2509;
   wire _n2510;
-  wire _n2511;
-  wire _n2512;
-  wire _n2513;
-  wire _n2514;
-  wire _n2515;
-  wire _n2516;
-  wire _n2517;
-  wire _n2518;
-  wire _n2519;
-  wire [2:0] _n2520;
-  wire [2:0] _n2521;
-  wire [7:0] _n2530;
-  wire [7:0] _n2531;
-  wire _n2532;
-  wire _n2533;
-  wire _n2534;
-  wire _n2535;
-  wire _n2536;
-  wire _n2537;
-  wire _n2538;
-  wire _n2539;
-  wire _n2540;
-  wire _n2541;
-  wire _n2542;
-  wire _n2543;
-  wire _n2544;
-  wire _n2545;
-  wire _n2546;
-  wire _n2547;
-  wire [2:0] _n2548;
-  wire [2:0] _n2549;
-  wire [7:0] _n2558;
-  wire [7:0] _n2559;
-  wire _n2560;
-  wire _n2561;
-  wire _n2562;
-  wire _n2563;
-  wire _n2564;
-  wire _n2565;
-  wire _n2566;
-  wire _n2567;
-  wire _n2568;
-  wire _n2569;
-  wire _n2570;
-  wire _n2571;
-  wire _n2572;
-  wire _n2573;
-  wire _n2574;
-  wire _n2575;
-  wire [2:0] _n2576;
-  wire [2:0] _n2577;
+  wire [2:0] _n2511;
+  wire [2:0] _n2512;
   wire [63:0] victims_bus;
   wire [63:0] targets_bus;
   wire [63:0] attackers_bus;
@@ -2143,908 +2142,908 @@ module chip_array (
   wire [3:0] _f8_piece;
   wire [3:0] _g8_piece;
   wire [3:0] _h8_piece;
-  assign ray0_0 = _n796;
-  assign ray1_0 = _n797;
-  assign ray2_0 = _n798;
-  assign ray3_0 = _n799;
-  assign ray4_0 = _n800;
-  assign ray5_0 = _n801;
-  assign ray6_0 = _n802;
-  assign ray7_0 = _n803;
-  assign knight_0 = _n804;
-  assign king_0 = _n805;
-  assign pawn_0 = _n806;
-  assign pass_0 = _n807;
-  assign ray0_1 = _n824;
-  assign ray1_1 = _n825;
-  assign ray2_1 = _n826;
-  assign ray3_1 = _n827;
-  assign ray4_1 = _n828;
-  assign ray5_1 = _n829;
-  assign ray6_1 = _n830;
-  assign ray7_1 = _n831;
-  assign knight_1 = _n832;
-  assign king_1 = _n833;
-  assign pawn_1 = _n834;
-  assign pass_1 = _n835;
-  assign ray0_2 = _n852;
-  assign ray1_2 = _n853;
-  assign ray2_2 = _n854;
-  assign ray3_2 = _n855;
-  assign ray4_2 = _n856;
-  assign ray5_2 = _n857;
-  assign ray6_2 = _n858;
-  assign ray7_2 = _n859;
-  assign knight_2 = _n860;
-  assign king_2 = _n861;
-  assign pawn_2 = _n862;
-  assign pass_2 = _n863;
-  assign ray0_3 = _n880;
-  assign ray1_3 = _n881;
-  assign ray2_3 = _n882;
-  assign ray3_3 = _n883;
-  assign ray4_3 = _n884;
-  assign ray5_3 = _n885;
-  assign ray6_3 = _n886;
-  assign ray7_3 = _n887;
-  assign knight_3 = _n888;
-  assign king_3 = _n889;
-  assign pawn_3 = _n890;
-  assign pass_3 = _n891;
-  assign ray0_4 = _n908;
-  assign ray1_4 = _n909;
-  assign ray2_4 = _n910;
-  assign ray3_4 = _n911;
-  assign ray4_4 = _n912;
-  assign ray5_4 = _n913;
-  assign ray6_4 = _n914;
-  assign ray7_4 = _n915;
-  assign knight_4 = _n916;
-  assign king_4 = _n917;
-  assign pawn_4 = _n918;
-  assign pass_4 = _n919;
-  assign ray0_5 = _n936;
-  assign ray1_5 = _n937;
-  assign ray2_5 = _n938;
-  assign ray3_5 = _n939;
-  assign ray4_5 = _n940;
-  assign ray5_5 = _n941;
-  assign ray6_5 = _n942;
-  assign ray7_5 = _n943;
-  assign knight_5 = _n944;
-  assign king_5 = _n945;
-  assign pawn_5 = _n946;
-  assign pass_5 = _n947;
-  assign ray0_6 = _n964;
-  assign ray1_6 = _n965;
-  assign ray2_6 = _n966;
-  assign ray3_6 = _n967;
-  assign ray4_6 = _n968;
-  assign ray5_6 = _n969;
-  assign ray6_6 = _n970;
-  assign ray7_6 = _n971;
-  assign knight_6 = _n972;
-  assign king_6 = _n973;
-  assign pawn_6 = _n974;
-  assign pass_6 = _n975;
-  assign ray0_7 = _n992;
-  assign ray1_7 = _n993;
-  assign ray2_7 = _n994;
-  assign ray3_7 = _n995;
-  assign ray4_7 = _n996;
-  assign ray5_7 = _n997;
-  assign ray6_7 = _n998;
-  assign ray7_7 = _n999;
-  assign knight_7 = _n1000;
-  assign king_7 = _n1001;
-  assign pawn_7 = _n1002;
-  assign pass_7 = _n1003;
-  assign ray0_8 = _n1020;
-  assign ray1_8 = _n1021;
-  assign ray2_8 = _n1022;
-  assign ray3_8 = _n1023;
-  assign ray4_8 = _n1024;
-  assign ray5_8 = _n1025;
-  assign ray6_8 = _n1026;
-  assign ray7_8 = _n1027;
-  assign knight_8 = _n1028;
-  assign king_8 = _n1029;
-  assign pawn_8 = _n1030;
-  assign pass_8 = _n1031;
-  assign ray0_9 = _n1048;
-  assign ray1_9 = _n1049;
-  assign ray2_9 = _n1050;
-  assign ray3_9 = _n1051;
-  assign ray4_9 = _n1052;
-  assign ray5_9 = _n1053;
-  assign ray6_9 = _n1054;
-  assign ray7_9 = _n1055;
-  assign knight_9 = _n1056;
-  assign king_9 = _n1057;
-  assign pawn_9 = _n1058;
-  assign pass_9 = _n1059;
-  assign ray0_10 = _n1076;
-  assign ray1_10 = _n1077;
-  assign ray2_10 = _n1078;
-  assign ray3_10 = _n1079;
-  assign ray4_10 = _n1080;
-  assign ray5_10 = _n1081;
-  assign ray6_10 = _n1082;
-  assign ray7_10 = _n1083;
-  assign knight_10 = _n1084;
-  assign king_10 = _n1085;
-  assign pawn_10 = _n1086;
-  assign pass_10 = _n1087;
-  assign ray0_11 = _n1104;
-  assign ray1_11 = _n1105;
-  assign ray2_11 = _n1106;
-  assign ray3_11 = _n1107;
-  assign ray4_11 = _n1108;
-  assign ray5_11 = _n1109;
-  assign ray6_11 = _n1110;
-  assign ray7_11 = _n1111;
-  assign knight_11 = _n1112;
-  assign king_11 = _n1113;
-  assign pawn_11 = _n1114;
-  assign pass_11 = _n1115;
-  assign ray0_12 = _n1132;
-  assign ray1_12 = _n1133;
-  assign ray2_12 = _n1134;
-  assign ray3_12 = _n1135;
-  assign ray4_12 = _n1136;
-  assign ray5_12 = _n1137;
-  assign ray6_12 = _n1138;
-  assign ray7_12 = _n1139;
-  assign knight_12 = _n1140;
-  assign king_12 = _n1141;
-  assign pawn_12 = _n1142;
-  assign pass_12 = _n1143;
-  assign ray0_13 = _n1160;
-  assign ray1_13 = _n1161;
-  assign ray2_13 = _n1162;
-  assign ray3_13 = _n1163;
-  assign ray4_13 = _n1164;
-  assign ray5_13 = _n1165;
-  assign ray6_13 = _n1166;
-  assign ray7_13 = _n1167;
-  assign knight_13 = _n1168;
-  assign king_13 = _n1169;
-  assign pawn_13 = _n1170;
-  assign pass_13 = _n1171;
-  assign ray0_14 = _n1188;
-  assign ray1_14 = _n1189;
-  assign ray2_14 = _n1190;
-  assign ray3_14 = _n1191;
-  assign ray4_14 = _n1192;
-  assign ray5_14 = _n1193;
-  assign ray6_14 = _n1194;
-  assign ray7_14 = _n1195;
-  assign knight_14 = _n1196;
-  assign king_14 = _n1197;
-  assign pawn_14 = _n1198;
-  assign pass_14 = _n1199;
-  assign ray0_15 = _n1216;
-  assign ray1_15 = _n1217;
-  assign ray2_15 = _n1218;
-  assign ray3_15 = _n1219;
-  assign ray4_15 = _n1220;
-  assign ray5_15 = _n1221;
-  assign ray6_15 = _n1222;
-  assign ray7_15 = _n1223;
-  assign knight_15 = _n1224;
-  assign king_15 = _n1225;
-  assign pawn_15 = _n1226;
-  assign pass_15 = _n1227;
-  assign ray0_16 = _n1244;
-  assign ray1_16 = _n1245;
-  assign ray2_16 = _n1246;
-  assign ray3_16 = _n1247;
-  assign ray4_16 = _n1248;
-  assign ray5_16 = _n1249;
-  assign ray6_16 = _n1250;
-  assign ray7_16 = _n1251;
-  assign knight_16 = _n1252;
-  assign king_16 = _n1253;
-  assign pawn_16 = _n1254;
-  assign pass_16 = _n1255;
-  assign ray0_17 = _n1272;
-  assign ray1_17 = _n1273;
-  assign ray2_17 = _n1274;
-  assign ray3_17 = _n1275;
-  assign ray4_17 = _n1276;
-  assign ray5_17 = _n1277;
-  assign ray6_17 = _n1278;
-  assign ray7_17 = _n1279;
-  assign knight_17 = _n1280;
-  assign king_17 = _n1281;
-  assign pawn_17 = _n1282;
-  assign pass_17 = _n1283;
-  assign ray0_18 = _n1300;
-  assign ray1_18 = _n1301;
-  assign ray2_18 = _n1302;
-  assign ray3_18 = _n1303;
-  assign ray4_18 = _n1304;
-  assign ray5_18 = _n1305;
-  assign ray6_18 = _n1306;
-  assign ray7_18 = _n1307;
-  assign knight_18 = _n1308;
-  assign king_18 = _n1309;
-  assign pawn_18 = _n1310;
-  assign pass_18 = _n1311;
-  assign ray0_19 = _n1328;
-  assign ray1_19 = _n1329;
-  assign ray2_19 = _n1330;
-  assign ray3_19 = _n1331;
-  assign ray4_19 = _n1332;
-  assign ray5_19 = _n1333;
-  assign ray6_19 = _n1334;
-  assign ray7_19 = _n1335;
-  assign knight_19 = _n1336;
-  assign king_19 = _n1337;
-  assign pawn_19 = _n1338;
-  assign pass_19 = _n1339;
-  assign ray0_20 = _n1356;
-  assign ray1_20 = _n1357;
-  assign ray2_20 = _n1358;
-  assign ray3_20 = _n1359;
-  assign ray4_20 = _n1360;
-  assign ray5_20 = _n1361;
-  assign ray6_20 = _n1362;
-  assign ray7_20 = _n1363;
-  assign knight_20 = _n1364;
-  assign king_20 = _n1365;
-  assign pawn_20 = _n1366;
-  assign pass_20 = _n1367;
-  assign ray0_21 = _n1384;
-  assign ray1_21 = _n1385;
-  assign ray2_21 = _n1386;
-  assign ray3_21 = _n1387;
-  assign ray4_21 = _n1388;
-  assign ray5_21 = _n1389;
-  assign ray6_21 = _n1390;
-  assign ray7_21 = _n1391;
-  assign knight_21 = _n1392;
-  assign king_21 = _n1393;
-  assign pawn_21 = _n1394;
-  assign pass_21 = _n1395;
-  assign ray0_22 = _n1412;
-  assign ray1_22 = _n1413;
-  assign ray2_22 = _n1414;
-  assign ray3_22 = _n1415;
-  assign ray4_22 = _n1416;
-  assign ray5_22 = _n1417;
-  assign ray6_22 = _n1418;
-  assign ray7_22 = _n1419;
-  assign knight_22 = _n1420;
-  assign king_22 = _n1421;
-  assign pawn_22 = _n1422;
-  assign pass_22 = _n1423;
-  assign ray0_23 = _n1440;
-  assign ray1_23 = _n1441;
-  assign ray2_23 = _n1442;
-  assign ray3_23 = _n1443;
-  assign ray4_23 = _n1444;
-  assign ray5_23 = _n1445;
-  assign ray6_23 = _n1446;
-  assign ray7_23 = _n1447;
-  assign knight_23 = _n1448;
-  assign king_23 = _n1449;
-  assign pawn_23 = _n1450;
-  assign pass_23 = _n1451;
-  assign ray0_24 = _n1468;
-  assign ray1_24 = _n1469;
-  assign ray2_24 = _n1470;
-  assign ray3_24 = _n1471;
-  assign ray4_24 = _n1472;
-  assign ray5_24 = _n1473;
-  assign ray6_24 = _n1474;
-  assign ray7_24 = _n1475;
-  assign knight_24 = _n1476;
-  assign king_24 = _n1477;
-  assign pawn_24 = _n1478;
-  assign pass_24 = _n1479;
-  assign ray0_25 = _n1496;
-  assign ray1_25 = _n1497;
-  assign ray2_25 = _n1498;
-  assign ray3_25 = _n1499;
-  assign ray4_25 = _n1500;
-  assign ray5_25 = _n1501;
-  assign ray6_25 = _n1502;
-  assign ray7_25 = _n1503;
-  assign knight_25 = _n1504;
-  assign king_25 = _n1505;
-  assign pawn_25 = _n1506;
-  assign pass_25 = _n1507;
-  assign ray0_26 = _n1524;
-  assign ray1_26 = _n1525;
-  assign ray2_26 = _n1526;
-  assign ray3_26 = _n1527;
-  assign ray4_26 = _n1528;
-  assign ray5_26 = _n1529;
-  assign ray6_26 = _n1530;
-  assign ray7_26 = _n1531;
-  assign knight_26 = _n1532;
-  assign king_26 = _n1533;
-  assign pawn_26 = _n1534;
-  assign pass_26 = _n1535;
-  assign ray0_27 = _n1552;
-  assign ray1_27 = _n1553;
-  assign ray2_27 = _n1554;
-  assign ray3_27 = _n1555;
-  assign ray4_27 = _n1556;
-  assign ray5_27 = _n1557;
-  assign ray6_27 = _n1558;
-  assign ray7_27 = _n1559;
-  assign knight_27 = _n1560;
-  assign king_27 = _n1561;
-  assign pawn_27 = _n1562;
-  assign pass_27 = _n1563;
-  assign ray0_28 = _n1580;
-  assign ray1_28 = _n1581;
-  assign ray2_28 = _n1582;
-  assign ray3_28 = _n1583;
-  assign ray4_28 = _n1584;
-  assign ray5_28 = _n1585;
-  assign ray6_28 = _n1586;
-  assign ray7_28 = _n1587;
-  assign knight_28 = _n1588;
-  assign king_28 = _n1589;
-  assign pawn_28 = _n1590;
-  assign pass_28 = _n1591;
-  assign ray0_29 = _n1608;
-  assign ray1_29 = _n1609;
-  assign ray2_29 = _n1610;
-  assign ray3_29 = _n1611;
-  assign ray4_29 = _n1612;
-  assign ray5_29 = _n1613;
-  assign ray6_29 = _n1614;
-  assign ray7_29 = _n1615;
-  assign knight_29 = _n1616;
-  assign king_29 = _n1617;
-  assign pawn_29 = _n1618;
-  assign pass_29 = _n1619;
-  assign ray0_30 = _n1636;
-  assign ray1_30 = _n1637;
-  assign ray2_30 = _n1638;
-  assign ray3_30 = _n1639;
-  assign ray4_30 = _n1640;
-  assign ray5_30 = _n1641;
-  assign ray6_30 = _n1642;
-  assign ray7_30 = _n1643;
-  assign knight_30 = _n1644;
-  assign king_30 = _n1645;
-  assign pawn_30 = _n1646;
-  assign pass_30 = _n1647;
-  assign ray0_31 = _n1664;
-  assign ray1_31 = _n1665;
-  assign ray2_31 = _n1666;
-  assign ray3_31 = _n1667;
-  assign ray4_31 = _n1668;
-  assign ray5_31 = _n1669;
-  assign ray6_31 = _n1670;
-  assign ray7_31 = _n1671;
-  assign knight_31 = _n1672;
-  assign king_31 = _n1673;
-  assign pawn_31 = _n1674;
-  assign pass_31 = _n1675;
-  assign ray0_32 = _n1692;
-  assign ray1_32 = _n1693;
-  assign ray2_32 = _n1694;
-  assign ray3_32 = _n1695;
-  assign ray4_32 = _n1696;
-  assign ray5_32 = _n1697;
-  assign ray6_32 = _n1698;
-  assign ray7_32 = _n1699;
-  assign knight_32 = _n1700;
-  assign king_32 = _n1701;
-  assign pawn_32 = _n1702;
-  assign pass_32 = _n1703;
-  assign ray0_33 = _n1720;
-  assign ray1_33 = _n1721;
-  assign ray2_33 = _n1722;
-  assign ray3_33 = _n1723;
-  assign ray4_33 = _n1724;
-  assign ray5_33 = _n1725;
-  assign ray6_33 = _n1726;
-  assign ray7_33 = _n1727;
-  assign knight_33 = _n1728;
-  assign king_33 = _n1729;
-  assign pawn_33 = _n1730;
-  assign pass_33 = _n1731;
-  assign ray0_34 = _n1748;
-  assign ray1_34 = _n1749;
-  assign ray2_34 = _n1750;
-  assign ray3_34 = _n1751;
-  assign ray4_34 = _n1752;
-  assign ray5_34 = _n1753;
-  assign ray6_34 = _n1754;
-  assign ray7_34 = _n1755;
-  assign knight_34 = _n1756;
-  assign king_34 = _n1757;
-  assign pawn_34 = _n1758;
-  assign pass_34 = _n1759;
-  assign ray0_35 = _n1776;
-  assign ray1_35 = _n1777;
-  assign ray2_35 = _n1778;
-  assign ray3_35 = _n1779;
-  assign ray4_35 = _n1780;
-  assign ray5_35 = _n1781;
-  assign ray6_35 = _n1782;
-  assign ray7_35 = _n1783;
-  assign knight_35 = _n1784;
-  assign king_35 = _n1785;
-  assign pawn_35 = _n1786;
-  assign pass_35 = _n1787;
-  assign ray0_36 = _n1804;
-  assign ray1_36 = _n1805;
-  assign ray2_36 = _n1806;
-  assign ray3_36 = _n1807;
-  assign ray4_36 = _n1808;
-  assign ray5_36 = _n1809;
-  assign ray6_36 = _n1810;
-  assign ray7_36 = _n1811;
-  assign knight_36 = _n1812;
-  assign king_36 = _n1813;
-  assign pawn_36 = _n1814;
-  assign pass_36 = _n1815;
-  assign ray0_37 = _n1832;
-  assign ray1_37 = _n1833;
-  assign ray2_37 = _n1834;
-  assign ray3_37 = _n1835;
-  assign ray4_37 = _n1836;
-  assign ray5_37 = _n1837;
-  assign ray6_37 = _n1838;
-  assign ray7_37 = _n1839;
-  assign knight_37 = _n1840;
-  assign king_37 = _n1841;
-  assign pawn_37 = _n1842;
-  assign pass_37 = _n1843;
-  assign ray0_38 = _n1860;
-  assign ray1_38 = _n1861;
-  assign ray2_38 = _n1862;
-  assign ray3_38 = _n1863;
-  assign ray4_38 = _n1864;
-  assign ray5_38 = _n1865;
-  assign ray6_38 = _n1866;
-  assign ray7_38 = _n1867;
-  assign knight_38 = _n1868;
-  assign king_38 = _n1869;
-  assign pawn_38 = _n1870;
-  assign pass_38 = _n1871;
-  assign ray0_39 = _n1888;
-  assign ray1_39 = _n1889;
-  assign ray2_39 = _n1890;
-  assign ray3_39 = _n1891;
-  assign ray4_39 = _n1892;
-  assign ray5_39 = _n1893;
-  assign ray6_39 = _n1894;
-  assign ray7_39 = _n1895;
-  assign knight_39 = _n1896;
-  assign king_39 = _n1897;
-  assign pawn_39 = _n1898;
-  assign pass_39 = _n1899;
-  assign ray0_40 = _n1916;
-  assign ray1_40 = _n1917;
-  assign ray2_40 = _n1918;
-  assign ray3_40 = _n1919;
-  assign ray4_40 = _n1920;
-  assign ray5_40 = _n1921;
-  assign ray6_40 = _n1922;
-  assign ray7_40 = _n1923;
-  assign knight_40 = _n1924;
-  assign king_40 = _n1925;
-  assign pawn_40 = _n1926;
-  assign pass_40 = _n1927;
-  assign ray0_41 = _n1944;
-  assign ray1_41 = _n1945;
-  assign ray2_41 = _n1946;
-  assign ray3_41 = _n1947;
-  assign ray4_41 = _n1948;
-  assign ray5_41 = _n1949;
-  assign ray6_41 = _n1950;
-  assign ray7_41 = _n1951;
-  assign knight_41 = _n1952;
-  assign king_41 = _n1953;
-  assign pawn_41 = _n1954;
-  assign pass_41 = _n1955;
-  assign ray0_42 = _n1972;
-  assign ray1_42 = _n1973;
-  assign ray2_42 = _n1974;
-  assign ray3_42 = _n1975;
-  assign ray4_42 = _n1976;
-  assign ray5_42 = _n1977;
-  assign ray6_42 = _n1978;
-  assign ray7_42 = _n1979;
-  assign knight_42 = _n1980;
-  assign king_42 = _n1981;
-  assign pawn_42 = _n1982;
-  assign pass_42 = _n1983;
-  assign ray0_43 = _n2000;
-  assign ray1_43 = _n2001;
-  assign ray2_43 = _n2002;
-  assign ray3_43 = _n2003;
-  assign ray4_43 = _n2004;
-  assign ray5_43 = _n2005;
-  assign ray6_43 = _n2006;
-  assign ray7_43 = _n2007;
-  assign knight_43 = _n2008;
-  assign king_43 = _n2009;
-  assign pawn_43 = _n2010;
-  assign pass_43 = _n2011;
-  assign ray0_44 = _n2028;
-  assign ray1_44 = _n2029;
-  assign ray2_44 = _n2030;
-  assign ray3_44 = _n2031;
-  assign ray4_44 = _n2032;
-  assign ray5_44 = _n2033;
-  assign ray6_44 = _n2034;
-  assign ray7_44 = _n2035;
-  assign knight_44 = _n2036;
-  assign king_44 = _n2037;
-  assign pawn_44 = _n2038;
-  assign pass_44 = _n2039;
-  assign ray0_45 = _n2056;
-  assign ray1_45 = _n2057;
-  assign ray2_45 = _n2058;
-  assign ray3_45 = _n2059;
-  assign ray4_45 = _n2060;
-  assign ray5_45 = _n2061;
-  assign ray6_45 = _n2062;
-  assign ray7_45 = _n2063;
-  assign knight_45 = _n2064;
-  assign king_45 = _n2065;
-  assign pawn_45 = _n2066;
-  assign pass_45 = _n2067;
-  assign ray0_46 = _n2084;
-  assign ray1_46 = _n2085;
-  assign ray2_46 = _n2086;
-  assign ray3_46 = _n2087;
-  assign ray4_46 = _n2088;
-  assign ray5_46 = _n2089;
-  assign ray6_46 = _n2090;
-  assign ray7_46 = _n2091;
-  assign knight_46 = _n2092;
-  assign king_46 = _n2093;
-  assign pawn_46 = _n2094;
-  assign pass_46 = _n2095;
-  assign ray0_47 = _n2112;
-  assign ray1_47 = _n2113;
-  assign ray2_47 = _n2114;
-  assign ray3_47 = _n2115;
-  assign ray4_47 = _n2116;
-  assign ray5_47 = _n2117;
-  assign ray6_47 = _n2118;
-  assign ray7_47 = _n2119;
-  assign knight_47 = _n2120;
-  assign king_47 = _n2121;
-  assign pawn_47 = _n2122;
-  assign pass_47 = _n2123;
-  assign ray0_48 = _n2140;
-  assign ray1_48 = _n2141;
-  assign ray2_48 = _n2142;
-  assign ray3_48 = _n2143;
-  assign ray4_48 = _n2144;
-  assign ray5_48 = _n2145;
-  assign ray6_48 = _n2146;
-  assign ray7_48 = _n2147;
-  assign knight_48 = _n2148;
-  assign king_48 = _n2149;
-  assign pawn_48 = _n2150;
-  assign pass_48 = _n2151;
-  assign ray0_49 = _n2168;
-  assign ray1_49 = _n2169;
-  assign ray2_49 = _n2170;
-  assign ray3_49 = _n2171;
-  assign ray4_49 = _n2172;
-  assign ray5_49 = _n2173;
-  assign ray6_49 = _n2174;
-  assign ray7_49 = _n2175;
-  assign knight_49 = _n2176;
-  assign king_49 = _n2177;
-  assign pawn_49 = _n2178;
-  assign pass_49 = _n2179;
-  assign ray0_50 = _n2196;
-  assign ray1_50 = _n2197;
-  assign ray2_50 = _n2198;
-  assign ray3_50 = _n2199;
-  assign ray4_50 = _n2200;
-  assign ray5_50 = _n2201;
-  assign ray6_50 = _n2202;
-  assign ray7_50 = _n2203;
-  assign knight_50 = _n2204;
-  assign king_50 = _n2205;
-  assign pawn_50 = _n2206;
-  assign pass_50 = _n2207;
-  assign ray0_51 = _n2224;
-  assign ray1_51 = _n2225;
-  assign ray2_51 = _n2226;
-  assign ray3_51 = _n2227;
-  assign ray4_51 = _n2228;
-  assign ray5_51 = _n2229;
-  assign ray6_51 = _n2230;
-  assign ray7_51 = _n2231;
-  assign knight_51 = _n2232;
-  assign king_51 = _n2233;
-  assign pawn_51 = _n2234;
-  assign pass_51 = _n2235;
-  assign ray0_52 = _n2252;
-  assign ray1_52 = _n2253;
-  assign ray2_52 = _n2254;
-  assign ray3_52 = _n2255;
-  assign ray4_52 = _n2256;
-  assign ray5_52 = _n2257;
-  assign ray6_52 = _n2258;
-  assign ray7_52 = _n2259;
-  assign knight_52 = _n2260;
-  assign king_52 = _n2261;
-  assign pawn_52 = _n2262;
-  assign pass_52 = _n2263;
-  assign ray0_53 = _n2280;
-  assign ray1_53 = _n2281;
-  assign ray2_53 = _n2282;
-  assign ray3_53 = _n2283;
-  assign ray4_53 = _n2284;
-  assign ray5_53 = _n2285;
-  assign ray6_53 = _n2286;
-  assign ray7_53 = _n2287;
-  assign knight_53 = _n2288;
-  assign king_53 = _n2289;
-  assign pawn_53 = _n2290;
-  assign pass_53 = _n2291;
-  assign ray0_54 = _n2308;
-  assign ray1_54 = _n2309;
-  assign ray2_54 = _n2310;
-  assign ray3_54 = _n2311;
-  assign ray4_54 = _n2312;
-  assign ray5_54 = _n2313;
-  assign ray6_54 = _n2314;
-  assign ray7_54 = _n2315;
-  assign knight_54 = _n2316;
-  assign king_54 = _n2317;
-  assign pawn_54 = _n2318;
-  assign pass_54 = _n2319;
-  assign ray0_55 = _n2336;
-  assign ray1_55 = _n2337;
-  assign ray2_55 = _n2338;
-  assign ray3_55 = _n2339;
-  assign ray4_55 = _n2340;
-  assign ray5_55 = _n2341;
-  assign ray6_55 = _n2342;
-  assign ray7_55 = _n2343;
-  assign knight_55 = _n2344;
-  assign king_55 = _n2345;
-  assign pawn_55 = _n2346;
-  assign pass_55 = _n2347;
-  assign ray0_56 = _n2364;
-  assign ray1_56 = _n2365;
-  assign ray2_56 = _n2366;
-  assign ray3_56 = _n2367;
-  assign ray4_56 = _n2368;
-  assign ray5_56 = _n2369;
-  assign ray6_56 = _n2370;
-  assign ray7_56 = _n2371;
-  assign knight_56 = _n2372;
-  assign king_56 = _n2373;
-  assign pawn_56 = _n2374;
-  assign pass_56 = _n2375;
-  assign ray0_57 = _n2392;
-  assign ray1_57 = _n2393;
-  assign ray2_57 = _n2394;
-  assign ray3_57 = _n2395;
-  assign ray4_57 = _n2396;
-  assign ray5_57 = _n2397;
-  assign ray6_57 = _n2398;
-  assign ray7_57 = _n2399;
-  assign knight_57 = _n2400;
-  assign king_57 = _n2401;
-  assign pawn_57 = _n2402;
-  assign pass_57 = _n2403;
-  assign ray0_58 = _n2420;
-  assign ray1_58 = _n2421;
-  assign ray2_58 = _n2422;
-  assign ray3_58 = _n2423;
-  assign ray4_58 = _n2424;
-  assign ray5_58 = _n2425;
-  assign ray6_58 = _n2426;
-  assign ray7_58 = _n2427;
-  assign knight_58 = _n2428;
-  assign king_58 = _n2429;
-  assign pawn_58 = _n2430;
-  assign pass_58 = _n2431;
-  assign ray0_59 = _n2448;
-  assign ray1_59 = _n2449;
-  assign ray2_59 = _n2450;
-  assign ray3_59 = _n2451;
-  assign ray4_59 = _n2452;
-  assign ray5_59 = _n2453;
-  assign ray6_59 = _n2454;
-  assign ray7_59 = _n2455;
-  assign knight_59 = _n2456;
-  assign king_59 = _n2457;
-  assign pawn_59 = _n2458;
-  assign pass_59 = _n2459;
-  assign ray0_60 = _n2476;
-  assign ray1_60 = _n2477;
-  assign ray2_60 = _n2478;
-  assign ray3_60 = _n2479;
-  assign ray4_60 = _n2480;
-  assign ray5_60 = _n2481;
-  assign ray6_60 = _n2482;
-  assign ray7_60 = _n2483;
-  assign knight_60 = _n2484;
-  assign king_60 = _n2485;
-  assign pawn_60 = _n2486;
-  assign pass_60 = _n2487;
-  assign ray0_61 = _n2504;
-  assign ray1_61 = _n2505;
-  assign ray2_61 = _n2506;
-  assign ray3_61 = _n2507;
-  assign ray4_61 = _n2508;
-  assign ray5_61 = _n2509;
-  assign ray6_61 = _n2510;
-  assign ray7_61 = _n2511;
-  assign knight_61 = _n2512;
-  assign king_61 = _n2513;
-  assign pawn_61 = _n2514;
-  assign pass_61 = _n2515;
-  assign ray0_62 = _n2532;
-  assign ray1_62 = _n2533;
-  assign ray2_62 = _n2534;
-  assign ray3_62 = _n2535;
-  assign ray4_62 = _n2536;
-  assign ray5_62 = _n2537;
-  assign ray6_62 = _n2538;
-  assign ray7_62 = _n2539;
-  assign knight_62 = _n2540;
-  assign king_62 = _n2541;
-  assign pawn_62 = _n2542;
-  assign pass_62 = _n2543;
-  assign ray0_63 = _n2560;
-  assign ray1_63 = _n2561;
-  assign ray2_63 = _n2562;
-  assign ray3_63 = _n2563;
-  assign ray4_63 = _n2564;
-  assign ray5_63 = _n2565;
-  assign ray6_63 = _n2566;
-  assign ray7_63 = _n2567;
-  assign knight_63 = _n2568;
-  assign king_63 = _n2569;
-  assign pawn_63 = _n2570;
-  assign pass_63 = _n2571;
-  assign _n794 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
-  assign _n795 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
-  assign _n822 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
-  assign _n823 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
-  assign _n850 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
-  assign _n851 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
-  assign _n878 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
-  assign _n879 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
-  assign _n906 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
-  assign _n907 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
-  assign _n934 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
-  assign _n935 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
-  assign _n962 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
-  assign _n963 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
-  assign _n990 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n991 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
-  assign _n1018 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
-  assign _n1019 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
-  assign _n1046 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
-  assign _n1047 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
-  assign _n1074 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
-  assign _n1075 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
-  assign _n1102 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
-  assign _n1103 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
-  assign _n1130 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
-  assign _n1131 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
-  assign _n1158 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
-  assign _n1159 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
-  assign _n1186 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
-  assign _n1187 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
-  assign _n1214 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1215 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
-  assign _n1242 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
-  assign _n1243 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
-  assign _n1270 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
-  assign _n1271 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
-  assign _n1298 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
-  assign _n1299 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
-  assign _n1326 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
-  assign _n1327 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
-  assign _n1354 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
-  assign _n1355 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
-  assign _n1382 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
-  assign _n1383 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
-  assign _n1410 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
-  assign _n1411 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
-  assign _n1438 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1439 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
-  assign _n1466 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
-  assign _n1467 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
-  assign _n1494 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
-  assign _n1495 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
-  assign _n1522 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
-  assign _n1523 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
-  assign _n1550 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
-  assign _n1551 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
-  assign _n1578 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
-  assign _n1579 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
-  assign _n1606 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
-  assign _n1607 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
-  assign _n1634 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
-  assign _n1635 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
-  assign _n1662 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1663 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
-  assign _n1690 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
-  assign _n1691 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
-  assign _n1718 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
-  assign _n1719 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
-  assign _n1746 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
-  assign _n1747 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
-  assign _n1774 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
-  assign _n1775 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
-  assign _n1802 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
-  assign _n1803 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
-  assign _n1830 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
-  assign _n1831 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
-  assign _n1858 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
-  assign _n1859 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
-  assign _n1886 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1887 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
-  assign _n1914 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
-  assign _n1915 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
-  assign _n1942 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
-  assign _n1943 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
-  assign _n1970 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
-  assign _n1971 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
-  assign _n1998 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
-  assign _n1999 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
-  assign _n2026 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
-  assign _n2027 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
-  assign _n2054 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
-  assign _n2055 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
-  assign _n2082 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
-  assign _n2083 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
-  assign _n2110 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2111 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
-  assign _n2138 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
-  assign _n2139 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
-  assign _n2166 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
-  assign _n2167 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
-  assign _n2194 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
-  assign _n2195 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
-  assign _n2222 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
-  assign _n2223 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
-  assign _n2250 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
-  assign _n2251 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
-  assign _n2278 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
-  assign _n2279 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
-  assign _n2306 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
-  assign _n2307 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
-  assign _n2334 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2335 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
-  assign _n2362 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
-  assign _n2363 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
-  assign _n2390 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
-  assign _n2391 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
-  assign _n2418 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
-  assign _n2419 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
-  assign _n2446 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
-  assign _n2447 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
-  assign _n2474 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
-  assign _n2475 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
-  assign _n2502 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
-  assign _n2503 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
-  assign _n2530 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
-  assign _n2531 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
-  assign _n2558 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2559 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign victims_bus = {_n2572, _n2544, _n2516, _n2488, _n2460, _n2432, _n2404, _n2376, _n2348, _n2320, _n2292, _n2264, _n2236, _n2208, _n2180, _n2152, _n2124, _n2096, _n2068, _n2040, _n2012, _n1984, _n1956, _n1928, _n1900, _n1872, _n1844, _n1816, _n1788, _n1760, _n1732, _n1704, _n1676, _n1648, _n1620, _n1592, _n1564, _n1536, _n1508, _n1480, _n1452, _n1424, _n1396, _n1368, _n1340, _n1312, _n1284, _n1256, _n1228, _n1200, _n1172, _n1144, _n1116, _n1088, _n1060, _n1032, _n1004, _n976, _n948, _n920, _n892, _n864, _n836, _n808};
-  assign targets_bus = {_n2573, _n2545, _n2517, _n2489, _n2461, _n2433, _n2405, _n2377, _n2349, _n2321, _n2293, _n2265, _n2237, _n2209, _n2181, _n2153, _n2125, _n2097, _n2069, _n2041, _n2013, _n1985, _n1957, _n1929, _n1901, _n1873, _n1845, _n1817, _n1789, _n1761, _n1733, _n1705, _n1677, _n1649, _n1621, _n1593, _n1565, _n1537, _n1509, _n1481, _n1453, _n1425, _n1397, _n1369, _n1341, _n1313, _n1285, _n1257, _n1229, _n1201, _n1173, _n1145, _n1117, _n1089, _n1061, _n1033, _n1005, _n977, _n949, _n921, _n893, _n865, _n837, _n809};
-  assign attackers_bus = {_n2574, _n2546, _n2518, _n2490, _n2462, _n2434, _n2406, _n2378, _n2350, _n2322, _n2294, _n2266, _n2238, _n2210, _n2182, _n2154, _n2126, _n2098, _n2070, _n2042, _n2014, _n1986, _n1958, _n1930, _n1902, _n1874, _n1846, _n1818, _n1790, _n1762, _n1734, _n1706, _n1678, _n1650, _n1622, _n1594, _n1566, _n1538, _n1510, _n1482, _n1454, _n1426, _n1398, _n1370, _n1342, _n1314, _n1286, _n1258, _n1230, _n1202, _n1174, _n1146, _n1118, _n1090, _n1062, _n1034, _n1006, _n978, _n950, _n922, _n894, _n866, _n838, _n810};
-  assign own_pawns_bus = {_n2575, _n2547, _n2519, _n2491, _n2463, _n2435, _n2407, _n2379, _n2351, _n2323, _n2295, _n2267, _n2239, _n2211, _n2183, _n2155, _n2127, _n2099, _n2071, _n2043, _n2015, _n1987, _n1959, _n1931, _n1903, _n1875, _n1847, _n1819, _n1791, _n1763, _n1735, _n1707, _n1679, _n1651, _n1623, _n1595, _n1567, _n1539, _n1511, _n1483, _n1455, _n1427, _n1399, _n1371, _n1343, _n1315, _n1287, _n1259, _n1231, _n1203, _n1175, _n1147, _n1119, _n1091, _n1063, _n1035, _n1007, _n979, _n951, _n923, _n895, _n867, _n839, _n811};
-  assign vprios_bus = {_n2576, _n2548, _n2520, _n2492, _n2464, _n2436, _n2408, _n2380, _n2352, _n2324, _n2296, _n2268, _n2240, _n2212, _n2184, _n2156, _n2128, _n2100, _n2072, _n2044, _n2016, _n1988, _n1960, _n1932, _n1904, _n1876, _n1848, _n1820, _n1792, _n1764, _n1736, _n1708, _n1680, _n1652, _n1624, _n1596, _n1568, _n1540, _n1512, _n1484, _n1456, _n1428, _n1400, _n1372, _n1344, _n1316, _n1288, _n1260, _n1232, _n1204, _n1176, _n1148, _n1120, _n1092, _n1064, _n1036, _n1008, _n980, _n952, _n924, _n896, _n868, _n840, _n812};
-  assign aprios_bus = {_n2577, _n2549, _n2521, _n2493, _n2465, _n2437, _n2409, _n2381, _n2353, _n2325, _n2297, _n2269, _n2241, _n2213, _n2185, _n2157, _n2129, _n2101, _n2073, _n2045, _n2017, _n1989, _n1961, _n1933, _n1905, _n1877, _n1849, _n1821, _n1793, _n1765, _n1737, _n1709, _n1681, _n1653, _n1625, _n1597, _n1569, _n1541, _n1513, _n1485, _n1457, _n1429, _n1401, _n1373, _n1345, _n1317, _n1289, _n1261, _n1233, _n1205, _n1177, _n1149, _n1121, _n1093, _n1065, _n1037, _n1009, _n981, _n953, _n925, _n897, _n869, _n841, _n813};
+  assign ray0_0 = _n794;
+  assign ray1_0 = _n795;
+  assign ray2_0 = _n796;
+  assign ray3_0 = _n797;
+  assign ray4_0 = _n798;
+  assign ray5_0 = _n799;
+  assign ray6_0 = _n800;
+  assign ray7_0 = _n801;
+  assign knight_0 = _n802;
+  assign king_0 = _n803;
+  assign pawn_0 = _n804;
+  assign pass_0 = _n805;
+  assign ray0_1 = _n821;
+  assign ray1_1 = _n822;
+  assign ray2_1 = _n823;
+  assign ray3_1 = _n824;
+  assign ray4_1 = _n825;
+  assign ray5_1 = _n826;
+  assign ray6_1 = _n827;
+  assign ray7_1 = _n828;
+  assign knight_1 = _n829;
+  assign king_1 = _n830;
+  assign pawn_1 = _n831;
+  assign pass_1 = _n832;
+  assign ray0_2 = _n848;
+  assign ray1_2 = _n849;
+  assign ray2_2 = _n850;
+  assign ray3_2 = _n851;
+  assign ray4_2 = _n852;
+  assign ray5_2 = _n853;
+  assign ray6_2 = _n854;
+  assign ray7_2 = _n855;
+  assign knight_2 = _n856;
+  assign king_2 = _n857;
+  assign pawn_2 = _n858;
+  assign pass_2 = _n859;
+  assign ray0_3 = _n875;
+  assign ray1_3 = _n876;
+  assign ray2_3 = _n877;
+  assign ray3_3 = _n878;
+  assign ray4_3 = _n879;
+  assign ray5_3 = _n880;
+  assign ray6_3 = _n881;
+  assign ray7_3 = _n882;
+  assign knight_3 = _n883;
+  assign king_3 = _n884;
+  assign pawn_3 = _n885;
+  assign pass_3 = _n886;
+  assign ray0_4 = _n902;
+  assign ray1_4 = _n903;
+  assign ray2_4 = _n904;
+  assign ray3_4 = _n905;
+  assign ray4_4 = _n906;
+  assign ray5_4 = _n907;
+  assign ray6_4 = _n908;
+  assign ray7_4 = _n909;
+  assign knight_4 = _n910;
+  assign king_4 = _n911;
+  assign pawn_4 = _n912;
+  assign pass_4 = _n913;
+  assign ray0_5 = _n929;
+  assign ray1_5 = _n930;
+  assign ray2_5 = _n931;
+  assign ray3_5 = _n932;
+  assign ray4_5 = _n933;
+  assign ray5_5 = _n934;
+  assign ray6_5 = _n935;
+  assign ray7_5 = _n936;
+  assign knight_5 = _n937;
+  assign king_5 = _n938;
+  assign pawn_5 = _n939;
+  assign pass_5 = _n940;
+  assign ray0_6 = _n956;
+  assign ray1_6 = _n957;
+  assign ray2_6 = _n958;
+  assign ray3_6 = _n959;
+  assign ray4_6 = _n960;
+  assign ray5_6 = _n961;
+  assign ray6_6 = _n962;
+  assign ray7_6 = _n963;
+  assign knight_6 = _n964;
+  assign king_6 = _n965;
+  assign pawn_6 = _n966;
+  assign pass_6 = _n967;
+  assign ray0_7 = _n983;
+  assign ray1_7 = _n984;
+  assign ray2_7 = _n985;
+  assign ray3_7 = _n986;
+  assign ray4_7 = _n987;
+  assign ray5_7 = _n988;
+  assign ray6_7 = _n989;
+  assign ray7_7 = _n990;
+  assign knight_7 = _n991;
+  assign king_7 = _n992;
+  assign pawn_7 = _n993;
+  assign pass_7 = _n994;
+  assign ray0_8 = _n1010;
+  assign ray1_8 = _n1011;
+  assign ray2_8 = _n1012;
+  assign ray3_8 = _n1013;
+  assign ray4_8 = _n1014;
+  assign ray5_8 = _n1015;
+  assign ray6_8 = _n1016;
+  assign ray7_8 = _n1017;
+  assign knight_8 = _n1018;
+  assign king_8 = _n1019;
+  assign pawn_8 = _n1020;
+  assign pass_8 = _n1021;
+  assign ray0_9 = _n1037;
+  assign ray1_9 = _n1038;
+  assign ray2_9 = _n1039;
+  assign ray3_9 = _n1040;
+  assign ray4_9 = _n1041;
+  assign ray5_9 = _n1042;
+  assign ray6_9 = _n1043;
+  assign ray7_9 = _n1044;
+  assign knight_9 = _n1045;
+  assign king_9 = _n1046;
+  assign pawn_9 = _n1047;
+  assign pass_9 = _n1048;
+  assign ray0_10 = _n1064;
+  assign ray1_10 = _n1065;
+  assign ray2_10 = _n1066;
+  assign ray3_10 = _n1067;
+  assign ray4_10 = _n1068;
+  assign ray5_10 = _n1069;
+  assign ray6_10 = _n1070;
+  assign ray7_10 = _n1071;
+  assign knight_10 = _n1072;
+  assign king_10 = _n1073;
+  assign pawn_10 = _n1074;
+  assign pass_10 = _n1075;
+  assign ray0_11 = _n1091;
+  assign ray1_11 = _n1092;
+  assign ray2_11 = _n1093;
+  assign ray3_11 = _n1094;
+  assign ray4_11 = _n1095;
+  assign ray5_11 = _n1096;
+  assign ray6_11 = _n1097;
+  assign ray7_11 = _n1098;
+  assign knight_11 = _n1099;
+  assign king_11 = _n1100;
+  assign pawn_11 = _n1101;
+  assign pass_11 = _n1102;
+  assign ray0_12 = _n1118;
+  assign ray1_12 = _n1119;
+  assign ray2_12 = _n1120;
+  assign ray3_12 = _n1121;
+  assign ray4_12 = _n1122;
+  assign ray5_12 = _n1123;
+  assign ray6_12 = _n1124;
+  assign ray7_12 = _n1125;
+  assign knight_12 = _n1126;
+  assign king_12 = _n1127;
+  assign pawn_12 = _n1128;
+  assign pass_12 = _n1129;
+  assign ray0_13 = _n1145;
+  assign ray1_13 = _n1146;
+  assign ray2_13 = _n1147;
+  assign ray3_13 = _n1148;
+  assign ray4_13 = _n1149;
+  assign ray5_13 = _n1150;
+  assign ray6_13 = _n1151;
+  assign ray7_13 = _n1152;
+  assign knight_13 = _n1153;
+  assign king_13 = _n1154;
+  assign pawn_13 = _n1155;
+  assign pass_13 = _n1156;
+  assign ray0_14 = _n1172;
+  assign ray1_14 = _n1173;
+  assign ray2_14 = _n1174;
+  assign ray3_14 = _n1175;
+  assign ray4_14 = _n1176;
+  assign ray5_14 = _n1177;
+  assign ray6_14 = _n1178;
+  assign ray7_14 = _n1179;
+  assign knight_14 = _n1180;
+  assign king_14 = _n1181;
+  assign pawn_14 = _n1182;
+  assign pass_14 = _n1183;
+  assign ray0_15 = _n1199;
+  assign ray1_15 = _n1200;
+  assign ray2_15 = _n1201;
+  assign ray3_15 = _n1202;
+  assign ray4_15 = _n1203;
+  assign ray5_15 = _n1204;
+  assign ray6_15 = _n1205;
+  assign ray7_15 = _n1206;
+  assign knight_15 = _n1207;
+  assign king_15 = _n1208;
+  assign pawn_15 = _n1209;
+  assign pass_15 = _n1210;
+  assign ray0_16 = _n1226;
+  assign ray1_16 = _n1227;
+  assign ray2_16 = _n1228;
+  assign ray3_16 = _n1229;
+  assign ray4_16 = _n1230;
+  assign ray5_16 = _n1231;
+  assign ray6_16 = _n1232;
+  assign ray7_16 = _n1233;
+  assign knight_16 = _n1234;
+  assign king_16 = _n1235;
+  assign pawn_16 = _n1236;
+  assign pass_16 = _n1237;
+  assign ray0_17 = _n1253;
+  assign ray1_17 = _n1254;
+  assign ray2_17 = _n1255;
+  assign ray3_17 = _n1256;
+  assign ray4_17 = _n1257;
+  assign ray5_17 = _n1258;
+  assign ray6_17 = _n1259;
+  assign ray7_17 = _n1260;
+  assign knight_17 = _n1261;
+  assign king_17 = _n1262;
+  assign pawn_17 = _n1263;
+  assign pass_17 = _n1264;
+  assign ray0_18 = _n1280;
+  assign ray1_18 = _n1281;
+  assign ray2_18 = _n1282;
+  assign ray3_18 = _n1283;
+  assign ray4_18 = _n1284;
+  assign ray5_18 = _n1285;
+  assign ray6_18 = _n1286;
+  assign ray7_18 = _n1287;
+  assign knight_18 = _n1288;
+  assign king_18 = _n1289;
+  assign pawn_18 = _n1290;
+  assign pass_18 = _n1291;
+  assign ray0_19 = _n1307;
+  assign ray1_19 = _n1308;
+  assign ray2_19 = _n1309;
+  assign ray3_19 = _n1310;
+  assign ray4_19 = _n1311;
+  assign ray5_19 = _n1312;
+  assign ray6_19 = _n1313;
+  assign ray7_19 = _n1314;
+  assign knight_19 = _n1315;
+  assign king_19 = _n1316;
+  assign pawn_19 = _n1317;
+  assign pass_19 = _n1318;
+  assign ray0_20 = _n1334;
+  assign ray1_20 = _n1335;
+  assign ray2_20 = _n1336;
+  assign ray3_20 = _n1337;
+  assign ray4_20 = _n1338;
+  assign ray5_20 = _n1339;
+  assign ray6_20 = _n1340;
+  assign ray7_20 = _n1341;
+  assign knight_20 = _n1342;
+  assign king_20 = _n1343;
+  assign pawn_20 = _n1344;
+  assign pass_20 = _n1345;
+  assign ray0_21 = _n1361;
+  assign ray1_21 = _n1362;
+  assign ray2_21 = _n1363;
+  assign ray3_21 = _n1364;
+  assign ray4_21 = _n1365;
+  assign ray5_21 = _n1366;
+  assign ray6_21 = _n1367;
+  assign ray7_21 = _n1368;
+  assign knight_21 = _n1369;
+  assign king_21 = _n1370;
+  assign pawn_21 = _n1371;
+  assign pass_21 = _n1372;
+  assign ray0_22 = _n1388;
+  assign ray1_22 = _n1389;
+  assign ray2_22 = _n1390;
+  assign ray3_22 = _n1391;
+  assign ray4_22 = _n1392;
+  assign ray5_22 = _n1393;
+  assign ray6_22 = _n1394;
+  assign ray7_22 = _n1395;
+  assign knight_22 = _n1396;
+  assign king_22 = _n1397;
+  assign pawn_22 = _n1398;
+  assign pass_22 = _n1399;
+  assign ray0_23 = _n1415;
+  assign ray1_23 = _n1416;
+  assign ray2_23 = _n1417;
+  assign ray3_23 = _n1418;
+  assign ray4_23 = _n1419;
+  assign ray5_23 = _n1420;
+  assign ray6_23 = _n1421;
+  assign ray7_23 = _n1422;
+  assign knight_23 = _n1423;
+  assign king_23 = _n1424;
+  assign pawn_23 = _n1425;
+  assign pass_23 = _n1426;
+  assign ray0_24 = _n1442;
+  assign ray1_24 = _n1443;
+  assign ray2_24 = _n1444;
+  assign ray3_24 = _n1445;
+  assign ray4_24 = _n1446;
+  assign ray5_24 = _n1447;
+  assign ray6_24 = _n1448;
+  assign ray7_24 = _n1449;
+  assign knight_24 = _n1450;
+  assign king_24 = _n1451;
+  assign pawn_24 = _n1452;
+  assign pass_24 = _n1453;
+  assign ray0_25 = _n1469;
+  assign ray1_25 = _n1470;
+  assign ray2_25 = _n1471;
+  assign ray3_25 = _n1472;
+  assign ray4_25 = _n1473;
+  assign ray5_25 = _n1474;
+  assign ray6_25 = _n1475;
+  assign ray7_25 = _n1476;
+  assign knight_25 = _n1477;
+  assign king_25 = _n1478;
+  assign pawn_25 = _n1479;
+  assign pass_25 = _n1480;
+  assign ray0_26 = _n1496;
+  assign ray1_26 = _n1497;
+  assign ray2_26 = _n1498;
+  assign ray3_26 = _n1499;
+  assign ray4_26 = _n1500;
+  assign ray5_26 = _n1501;
+  assign ray6_26 = _n1502;
+  assign ray7_26 = _n1503;
+  assign knight_26 = _n1504;
+  assign king_26 = _n1505;
+  assign pawn_26 = _n1506;
+  assign pass_26 = _n1507;
+  assign ray0_27 = _n1523;
+  assign ray1_27 = _n1524;
+  assign ray2_27 = _n1525;
+  assign ray3_27 = _n1526;
+  assign ray4_27 = _n1527;
+  assign ray5_27 = _n1528;
+  assign ray6_27 = _n1529;
+  assign ray7_27 = _n1530;
+  assign knight_27 = _n1531;
+  assign king_27 = _n1532;
+  assign pawn_27 = _n1533;
+  assign pass_27 = _n1534;
+  assign ray0_28 = _n1550;
+  assign ray1_28 = _n1551;
+  assign ray2_28 = _n1552;
+  assign ray3_28 = _n1553;
+  assign ray4_28 = _n1554;
+  assign ray5_28 = _n1555;
+  assign ray6_28 = _n1556;
+  assign ray7_28 = _n1557;
+  assign knight_28 = _n1558;
+  assign king_28 = _n1559;
+  assign pawn_28 = _n1560;
+  assign pass_28 = _n1561;
+  assign ray0_29 = _n1577;
+  assign ray1_29 = _n1578;
+  assign ray2_29 = _n1579;
+  assign ray3_29 = _n1580;
+  assign ray4_29 = _n1581;
+  assign ray5_29 = _n1582;
+  assign ray6_29 = _n1583;
+  assign ray7_29 = _n1584;
+  assign knight_29 = _n1585;
+  assign king_29 = _n1586;
+  assign pawn_29 = _n1587;
+  assign pass_29 = _n1588;
+  assign ray0_30 = _n1604;
+  assign ray1_30 = _n1605;
+  assign ray2_30 = _n1606;
+  assign ray3_30 = _n1607;
+  assign ray4_30 = _n1608;
+  assign ray5_30 = _n1609;
+  assign ray6_30 = _n1610;
+  assign ray7_30 = _n1611;
+  assign knight_30 = _n1612;
+  assign king_30 = _n1613;
+  assign pawn_30 = _n1614;
+  assign pass_30 = _n1615;
+  assign ray0_31 = _n1631;
+  assign ray1_31 = _n1632;
+  assign ray2_31 = _n1633;
+  assign ray3_31 = _n1634;
+  assign ray4_31 = _n1635;
+  assign ray5_31 = _n1636;
+  assign ray6_31 = _n1637;
+  assign ray7_31 = _n1638;
+  assign knight_31 = _n1639;
+  assign king_31 = _n1640;
+  assign pawn_31 = _n1641;
+  assign pass_31 = _n1642;
+  assign ray0_32 = _n1658;
+  assign ray1_32 = _n1659;
+  assign ray2_32 = _n1660;
+  assign ray3_32 = _n1661;
+  assign ray4_32 = _n1662;
+  assign ray5_32 = _n1663;
+  assign ray6_32 = _n1664;
+  assign ray7_32 = _n1665;
+  assign knight_32 = _n1666;
+  assign king_32 = _n1667;
+  assign pawn_32 = _n1668;
+  assign pass_32 = _n1669;
+  assign ray0_33 = _n1685;
+  assign ray1_33 = _n1686;
+  assign ray2_33 = _n1687;
+  assign ray3_33 = _n1688;
+  assign ray4_33 = _n1689;
+  assign ray5_33 = _n1690;
+  assign ray6_33 = _n1691;
+  assign ray7_33 = _n1692;
+  assign knight_33 = _n1693;
+  assign king_33 = _n1694;
+  assign pawn_33 = _n1695;
+  assign pass_33 = _n1696;
+  assign ray0_34 = _n1712;
+  assign ray1_34 = _n1713;
+  assign ray2_34 = _n1714;
+  assign ray3_34 = _n1715;
+  assign ray4_34 = _n1716;
+  assign ray5_34 = _n1717;
+  assign ray6_34 = _n1718;
+  assign ray7_34 = _n1719;
+  assign knight_34 = _n1720;
+  assign king_34 = _n1721;
+  assign pawn_34 = _n1722;
+  assign pass_34 = _n1723;
+  assign ray0_35 = _n1739;
+  assign ray1_35 = _n1740;
+  assign ray2_35 = _n1741;
+  assign ray3_35 = _n1742;
+  assign ray4_35 = _n1743;
+  assign ray5_35 = _n1744;
+  assign ray6_35 = _n1745;
+  assign ray7_35 = _n1746;
+  assign knight_35 = _n1747;
+  assign king_35 = _n1748;
+  assign pawn_35 = _n1749;
+  assign pass_35 = _n1750;
+  assign ray0_36 = _n1766;
+  assign ray1_36 = _n1767;
+  assign ray2_36 = _n1768;
+  assign ray3_36 = _n1769;
+  assign ray4_36 = _n1770;
+  assign ray5_36 = _n1771;
+  assign ray6_36 = _n1772;
+  assign ray7_36 = _n1773;
+  assign knight_36 = _n1774;
+  assign king_36 = _n1775;
+  assign pawn_36 = _n1776;
+  assign pass_36 = _n1777;
+  assign ray0_37 = _n1793;
+  assign ray1_37 = _n1794;
+  assign ray2_37 = _n1795;
+  assign ray3_37 = _n1796;
+  assign ray4_37 = _n1797;
+  assign ray5_37 = _n1798;
+  assign ray6_37 = _n1799;
+  assign ray7_37 = _n1800;
+  assign knight_37 = _n1801;
+  assign king_37 = _n1802;
+  assign pawn_37 = _n1803;
+  assign pass_37 = _n1804;
+  assign ray0_38 = _n1820;
+  assign ray1_38 = _n1821;
+  assign ray2_38 = _n1822;
+  assign ray3_38 = _n1823;
+  assign ray4_38 = _n1824;
+  assign ray5_38 = _n1825;
+  assign ray6_38 = _n1826;
+  assign ray7_38 = _n1827;
+  assign knight_38 = _n1828;
+  assign king_38 = _n1829;
+  assign pawn_38 = _n1830;
+  assign pass_38 = _n1831;
+  assign ray0_39 = _n1847;
+  assign ray1_39 = _n1848;
+  assign ray2_39 = _n1849;
+  assign ray3_39 = _n1850;
+  assign ray4_39 = _n1851;
+  assign ray5_39 = _n1852;
+  assign ray6_39 = _n1853;
+  assign ray7_39 = _n1854;
+  assign knight_39 = _n1855;
+  assign king_39 = _n1856;
+  assign pawn_39 = _n1857;
+  assign pass_39 = _n1858;
+  assign ray0_40 = _n1874;
+  assign ray1_40 = _n1875;
+  assign ray2_40 = _n1876;
+  assign ray3_40 = _n1877;
+  assign ray4_40 = _n1878;
+  assign ray5_40 = _n1879;
+  assign ray6_40 = _n1880;
+  assign ray7_40 = _n1881;
+  assign knight_40 = _n1882;
+  assign king_40 = _n1883;
+  assign pawn_40 = _n1884;
+  assign pass_40 = _n1885;
+  assign ray0_41 = _n1901;
+  assign ray1_41 = _n1902;
+  assign ray2_41 = _n1903;
+  assign ray3_41 = _n1904;
+  assign ray4_41 = _n1905;
+  assign ray5_41 = _n1906;
+  assign ray6_41 = _n1907;
+  assign ray7_41 = _n1908;
+  assign knight_41 = _n1909;
+  assign king_41 = _n1910;
+  assign pawn_41 = _n1911;
+  assign pass_41 = _n1912;
+  assign ray0_42 = _n1928;
+  assign ray1_42 = _n1929;
+  assign ray2_42 = _n1930;
+  assign ray3_42 = _n1931;
+  assign ray4_42 = _n1932;
+  assign ray5_42 = _n1933;
+  assign ray6_42 = _n1934;
+  assign ray7_42 = _n1935;
+  assign knight_42 = _n1936;
+  assign king_42 = _n1937;
+  assign pawn_42 = _n1938;
+  assign pass_42 = _n1939;
+  assign ray0_43 = _n1955;
+  assign ray1_43 = _n1956;
+  assign ray2_43 = _n1957;
+  assign ray3_43 = _n1958;
+  assign ray4_43 = _n1959;
+  assign ray5_43 = _n1960;
+  assign ray6_43 = _n1961;
+  assign ray7_43 = _n1962;
+  assign knight_43 = _n1963;
+  assign king_43 = _n1964;
+  assign pawn_43 = _n1965;
+  assign pass_43 = _n1966;
+  assign ray0_44 = _n1982;
+  assign ray1_44 = _n1983;
+  assign ray2_44 = _n1984;
+  assign ray3_44 = _n1985;
+  assign ray4_44 = _n1986;
+  assign ray5_44 = _n1987;
+  assign ray6_44 = _n1988;
+  assign ray7_44 = _n1989;
+  assign knight_44 = _n1990;
+  assign king_44 = _n1991;
+  assign pawn_44 = _n1992;
+  assign pass_44 = _n1993;
+  assign ray0_45 = _n2009;
+  assign ray1_45 = _n2010;
+  assign ray2_45 = _n2011;
+  assign ray3_45 = _n2012;
+  assign ray4_45 = _n2013;
+  assign ray5_45 = _n2014;
+  assign ray6_45 = _n2015;
+  assign ray7_45 = _n2016;
+  assign knight_45 = _n2017;
+  assign king_45 = _n2018;
+  assign pawn_45 = _n2019;
+  assign pass_45 = _n2020;
+  assign ray0_46 = _n2036;
+  assign ray1_46 = _n2037;
+  assign ray2_46 = _n2038;
+  assign ray3_46 = _n2039;
+  assign ray4_46 = _n2040;
+  assign ray5_46 = _n2041;
+  assign ray6_46 = _n2042;
+  assign ray7_46 = _n2043;
+  assign knight_46 = _n2044;
+  assign king_46 = _n2045;
+  assign pawn_46 = _n2046;
+  assign pass_46 = _n2047;
+  assign ray0_47 = _n2063;
+  assign ray1_47 = _n2064;
+  assign ray2_47 = _n2065;
+  assign ray3_47 = _n2066;
+  assign ray4_47 = _n2067;
+  assign ray5_47 = _n2068;
+  assign ray6_47 = _n2069;
+  assign ray7_47 = _n2070;
+  assign knight_47 = _n2071;
+  assign king_47 = _n2072;
+  assign pawn_47 = _n2073;
+  assign pass_47 = _n2074;
+  assign ray0_48 = _n2090;
+  assign ray1_48 = _n2091;
+  assign ray2_48 = _n2092;
+  assign ray3_48 = _n2093;
+  assign ray4_48 = _n2094;
+  assign ray5_48 = _n2095;
+  assign ray6_48 = _n2096;
+  assign ray7_48 = _n2097;
+  assign knight_48 = _n2098;
+  assign king_48 = _n2099;
+  assign pawn_48 = _n2100;
+  assign pass_48 = _n2101;
+  assign ray0_49 = _n2117;
+  assign ray1_49 = _n2118;
+  assign ray2_49 = _n2119;
+  assign ray3_49 = _n2120;
+  assign ray4_49 = _n2121;
+  assign ray5_49 = _n2122;
+  assign ray6_49 = _n2123;
+  assign ray7_49 = _n2124;
+  assign knight_49 = _n2125;
+  assign king_49 = _n2126;
+  assign pawn_49 = _n2127;
+  assign pass_49 = _n2128;
+  assign ray0_50 = _n2144;
+  assign ray1_50 = _n2145;
+  assign ray2_50 = _n2146;
+  assign ray3_50 = _n2147;
+  assign ray4_50 = _n2148;
+  assign ray5_50 = _n2149;
+  assign ray6_50 = _n2150;
+  assign ray7_50 = _n2151;
+  assign knight_50 = _n2152;
+  assign king_50 = _n2153;
+  assign pawn_50 = _n2154;
+  assign pass_50 = _n2155;
+  assign ray0_51 = _n2171;
+  assign ray1_51 = _n2172;
+  assign ray2_51 = _n2173;
+  assign ray3_51 = _n2174;
+  assign ray4_51 = _n2175;
+  assign ray5_51 = _n2176;
+  assign ray6_51 = _n2177;
+  assign ray7_51 = _n2178;
+  assign knight_51 = _n2179;
+  assign king_51 = _n2180;
+  assign pawn_51 = _n2181;
+  assign pass_51 = _n2182;
+  assign ray0_52 = _n2198;
+  assign ray1_52 = _n2199;
+  assign ray2_52 = _n2200;
+  assign ray3_52 = _n2201;
+  assign ray4_52 = _n2202;
+  assign ray5_52 = _n2203;
+  assign ray6_52 = _n2204;
+  assign ray7_52 = _n2205;
+  assign knight_52 = _n2206;
+  assign king_52 = _n2207;
+  assign pawn_52 = _n2208;
+  assign pass_52 = _n2209;
+  assign ray0_53 = _n2225;
+  assign ray1_53 = _n2226;
+  assign ray2_53 = _n2227;
+  assign ray3_53 = _n2228;
+  assign ray4_53 = _n2229;
+  assign ray5_53 = _n2230;
+  assign ray6_53 = _n2231;
+  assign ray7_53 = _n2232;
+  assign knight_53 = _n2233;
+  assign king_53 = _n2234;
+  assign pawn_53 = _n2235;
+  assign pass_53 = _n2236;
+  assign ray0_54 = _n2252;
+  assign ray1_54 = _n2253;
+  assign ray2_54 = _n2254;
+  assign ray3_54 = _n2255;
+  assign ray4_54 = _n2256;
+  assign ray5_54 = _n2257;
+  assign ray6_54 = _n2258;
+  assign ray7_54 = _n2259;
+  assign knight_54 = _n2260;
+  assign king_54 = _n2261;
+  assign pawn_54 = _n2262;
+  assign pass_54 = _n2263;
+  assign ray0_55 = _n2279;
+  assign ray1_55 = _n2280;
+  assign ray2_55 = _n2281;
+  assign ray3_55 = _n2282;
+  assign ray4_55 = _n2283;
+  assign ray5_55 = _n2284;
+  assign ray6_55 = _n2285;
+  assign ray7_55 = _n2286;
+  assign knight_55 = _n2287;
+  assign king_55 = _n2288;
+  assign pawn_55 = _n2289;
+  assign pass_55 = _n2290;
+  assign ray0_56 = _n2306;
+  assign ray1_56 = _n2307;
+  assign ray2_56 = _n2308;
+  assign ray3_56 = _n2309;
+  assign ray4_56 = _n2310;
+  assign ray5_56 = _n2311;
+  assign ray6_56 = _n2312;
+  assign ray7_56 = _n2313;
+  assign knight_56 = _n2314;
+  assign king_56 = _n2315;
+  assign pawn_56 = _n2316;
+  assign pass_56 = _n2317;
+  assign ray0_57 = _n2333;
+  assign ray1_57 = _n2334;
+  assign ray2_57 = _n2335;
+  assign ray3_57 = _n2336;
+  assign ray4_57 = _n2337;
+  assign ray5_57 = _n2338;
+  assign ray6_57 = _n2339;
+  assign ray7_57 = _n2340;
+  assign knight_57 = _n2341;
+  assign king_57 = _n2342;
+  assign pawn_57 = _n2343;
+  assign pass_57 = _n2344;
+  assign ray0_58 = _n2360;
+  assign ray1_58 = _n2361;
+  assign ray2_58 = _n2362;
+  assign ray3_58 = _n2363;
+  assign ray4_58 = _n2364;
+  assign ray5_58 = _n2365;
+  assign ray6_58 = _n2366;
+  assign ray7_58 = _n2367;
+  assign knight_58 = _n2368;
+  assign king_58 = _n2369;
+  assign pawn_58 = _n2370;
+  assign pass_58 = _n2371;
+  assign ray0_59 = _n2387;
+  assign ray1_59 = _n2388;
+  assign ray2_59 = _n2389;
+  assign ray3_59 = _n2390;
+  assign ray4_59 = _n2391;
+  assign ray5_59 = _n2392;
+  assign ray6_59 = _n2393;
+  assign ray7_59 = _n2394;
+  assign knight_59 = _n2395;
+  assign king_59 = _n2396;
+  assign pawn_59 = _n2397;
+  assign pass_59 = _n2398;
+  assign ray0_60 = _n2414;
+  assign ray1_60 = _n2415;
+  assign ray2_60 = _n2416;
+  assign ray3_60 = _n2417;
+  assign ray4_60 = _n2418;
+  assign ray5_60 = _n2419;
+  assign ray6_60 = _n2420;
+  assign ray7_60 = _n2421;
+  assign knight_60 = _n2422;
+  assign king_60 = _n2423;
+  assign pawn_60 = _n2424;
+  assign pass_60 = _n2425;
+  assign ray0_61 = _n2441;
+  assign ray1_61 = _n2442;
+  assign ray2_61 = _n2443;
+  assign ray3_61 = _n2444;
+  assign ray4_61 = _n2445;
+  assign ray5_61 = _n2446;
+  assign ray6_61 = _n2447;
+  assign ray7_61 = _n2448;
+  assign knight_61 = _n2449;
+  assign king_61 = _n2450;
+  assign pawn_61 = _n2451;
+  assign pass_61 = _n2452;
+  assign ray0_62 = _n2468;
+  assign ray1_62 = _n2469;
+  assign ray2_62 = _n2470;
+  assign ray3_62 = _n2471;
+  assign ray4_62 = _n2472;
+  assign ray5_62 = _n2473;
+  assign ray6_62 = _n2474;
+  assign ray7_62 = _n2475;
+  assign knight_62 = _n2476;
+  assign king_62 = _n2477;
+  assign pawn_62 = _n2478;
+  assign pass_62 = _n2479;
+  assign ray0_63 = _n2495;
+  assign ray1_63 = _n2496;
+  assign ray2_63 = _n2497;
+  assign ray3_63 = _n2498;
+  assign ray4_63 = _n2499;
+  assign ray5_63 = _n2500;
+  assign ray6_63 = _n2501;
+  assign ray7_63 = _n2502;
+  assign knight_63 = _n2503;
+  assign king_63 = _n2504;
+  assign pawn_63 = _n2505;
+  assign pass_63 = _n2506;
+  assign _n792 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
+  assign _n793 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
+  assign _n819 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
+  assign _n820 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
+  assign _n846 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
+  assign _n847 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
+  assign _n873 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
+  assign _n874 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
+  assign _n900 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
+  assign _n901 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
+  assign _n927 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
+  assign _n928 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
+  assign _n954 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
+  assign _n955 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
+  assign _n981 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n982 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
+  assign _n1008 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
+  assign _n1009 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
+  assign _n1035 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
+  assign _n1036 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
+  assign _n1062 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
+  assign _n1063 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
+  assign _n1089 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
+  assign _n1090 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
+  assign _n1116 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
+  assign _n1117 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
+  assign _n1143 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
+  assign _n1144 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
+  assign _n1170 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
+  assign _n1171 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
+  assign _n1197 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1198 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
+  assign _n1224 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
+  assign _n1225 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
+  assign _n1251 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
+  assign _n1252 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
+  assign _n1278 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
+  assign _n1279 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
+  assign _n1305 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
+  assign _n1306 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
+  assign _n1332 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
+  assign _n1333 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
+  assign _n1359 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
+  assign _n1360 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
+  assign _n1386 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
+  assign _n1387 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
+  assign _n1413 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1414 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
+  assign _n1440 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
+  assign _n1441 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
+  assign _n1467 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
+  assign _n1468 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
+  assign _n1494 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
+  assign _n1495 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
+  assign _n1521 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
+  assign _n1522 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
+  assign _n1548 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
+  assign _n1549 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
+  assign _n1575 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
+  assign _n1576 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
+  assign _n1602 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
+  assign _n1603 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
+  assign _n1629 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1630 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
+  assign _n1656 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
+  assign _n1657 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
+  assign _n1683 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
+  assign _n1684 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
+  assign _n1710 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
+  assign _n1711 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
+  assign _n1737 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
+  assign _n1738 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
+  assign _n1764 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
+  assign _n1765 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
+  assign _n1791 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
+  assign _n1792 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
+  assign _n1818 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
+  assign _n1819 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
+  assign _n1845 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1846 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
+  assign _n1872 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
+  assign _n1873 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
+  assign _n1899 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
+  assign _n1900 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
+  assign _n1926 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
+  assign _n1927 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
+  assign _n1953 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
+  assign _n1954 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
+  assign _n1980 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
+  assign _n1981 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
+  assign _n2007 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
+  assign _n2008 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
+  assign _n2034 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
+  assign _n2035 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
+  assign _n2061 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2062 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
+  assign _n2088 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
+  assign _n2089 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
+  assign _n2115 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
+  assign _n2116 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
+  assign _n2142 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
+  assign _n2143 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
+  assign _n2169 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
+  assign _n2170 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
+  assign _n2196 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
+  assign _n2197 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
+  assign _n2223 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
+  assign _n2224 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
+  assign _n2250 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
+  assign _n2251 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
+  assign _n2277 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2278 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
+  assign _n2304 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
+  assign _n2305 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
+  assign _n2331 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
+  assign _n2332 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
+  assign _n2358 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
+  assign _n2359 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
+  assign _n2385 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
+  assign _n2386 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
+  assign _n2412 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
+  assign _n2413 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
+  assign _n2439 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
+  assign _n2440 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
+  assign _n2466 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
+  assign _n2467 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
+  assign _n2493 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2494 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign victims_bus = {_n2507, _n2480, _n2453, _n2426, _n2399, _n2372, _n2345, _n2318, _n2291, _n2264, _n2237, _n2210, _n2183, _n2156, _n2129, _n2102, _n2075, _n2048, _n2021, _n1994, _n1967, _n1940, _n1913, _n1886, _n1859, _n1832, _n1805, _n1778, _n1751, _n1724, _n1697, _n1670, _n1643, _n1616, _n1589, _n1562, _n1535, _n1508, _n1481, _n1454, _n1427, _n1400, _n1373, _n1346, _n1319, _n1292, _n1265, _n1238, _n1211, _n1184, _n1157, _n1130, _n1103, _n1076, _n1049, _n1022, _n995, _n968, _n941, _n914, _n887, _n860, _n833, _n806};
+  assign targets_bus = {_n2508, _n2481, _n2454, _n2427, _n2400, _n2373, _n2346, _n2319, _n2292, _n2265, _n2238, _n2211, _n2184, _n2157, _n2130, _n2103, _n2076, _n2049, _n2022, _n1995, _n1968, _n1941, _n1914, _n1887, _n1860, _n1833, _n1806, _n1779, _n1752, _n1725, _n1698, _n1671, _n1644, _n1617, _n1590, _n1563, _n1536, _n1509, _n1482, _n1455, _n1428, _n1401, _n1374, _n1347, _n1320, _n1293, _n1266, _n1239, _n1212, _n1185, _n1158, _n1131, _n1104, _n1077, _n1050, _n1023, _n996, _n969, _n942, _n915, _n888, _n861, _n834, _n807};
+  assign attackers_bus = {_n2509, _n2482, _n2455, _n2428, _n2401, _n2374, _n2347, _n2320, _n2293, _n2266, _n2239, _n2212, _n2185, _n2158, _n2131, _n2104, _n2077, _n2050, _n2023, _n1996, _n1969, _n1942, _n1915, _n1888, _n1861, _n1834, _n1807, _n1780, _n1753, _n1726, _n1699, _n1672, _n1645, _n1618, _n1591, _n1564, _n1537, _n1510, _n1483, _n1456, _n1429, _n1402, _n1375, _n1348, _n1321, _n1294, _n1267, _n1240, _n1213, _n1186, _n1159, _n1132, _n1105, _n1078, _n1051, _n1024, _n997, _n970, _n943, _n916, _n889, _n862, _n835, _n808};
+  assign own_pawns_bus = {_n2510, _n2483, _n2456, _n2429, _n2402, _n2375, _n2348, _n2321, _n2294, _n2267, _n2240, _n2213, _n2186, _n2159, _n2132, _n2105, _n2078, _n2051, _n2024, _n1997, _n1970, _n1943, _n1916, _n1889, _n1862, _n1835, _n1808, _n1781, _n1754, _n1727, _n1700, _n1673, _n1646, _n1619, _n1592, _n1565, _n1538, _n1511, _n1484, _n1457, _n1430, _n1403, _n1376, _n1349, _n1322, _n1295, _n1268, _n1241, _n1214, _n1187, _n1160, _n1133, _n1106, _n1079, _n1052, _n1025, _n998, _n971, _n944, _n917, _n890, _n863, _n836, _n809};
+  assign vprios_bus = {_n2511, _n2484, _n2457, _n2430, _n2403, _n2376, _n2349, _n2322, _n2295, _n2268, _n2241, _n2214, _n2187, _n2160, _n2133, _n2106, _n2079, _n2052, _n2025, _n1998, _n1971, _n1944, _n1917, _n1890, _n1863, _n1836, _n1809, _n1782, _n1755, _n1728, _n1701, _n1674, _n1647, _n1620, _n1593, _n1566, _n1539, _n1512, _n1485, _n1458, _n1431, _n1404, _n1377, _n1350, _n1323, _n1296, _n1269, _n1242, _n1215, _n1188, _n1161, _n1134, _n1107, _n1080, _n1053, _n1026, _n999, _n972, _n945, _n918, _n891, _n864, _n837, _n810};
+  assign aprios_bus = {_n2512, _n2485, _n2458, _n2431, _n2404, _n2377, _n2350, _n2323, _n2296, _n2269, _n2242, _n2215, _n2188, _n2161, _n2134, _n2107, _n2080, _n2053, _n2026, _n1999, _n1972, _n1945, _n1918, _n1891, _n1864, _n1837, _n1810, _n1783, _n1756, _n1729, _n1702, _n1675, _n1648, _n1621, _n1594, _n1567, _n1540, _n1513, _n1486, _n1459, _n1432, _n1405, _n1378, _n1351, _n1324, _n1297, _n1270, _n1243, _n1216, _n1189, _n1162, _n1135, _n1108, _n1081, _n1054, _n1027, _n1000, _n973, _n946, _n919, _n892, _n865, _n838, _n811};
   assign victims = victims_bus;
   assign targets = targets_bus;
   assign attackers = attackers_bus;
@@ -3058,7 +3057,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[0]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3082,8 +3080,8 @@ module chip_array (
     .ray_in_5(ray5_9),
     .ray_in_6(ray6_1),
     .ray_in_7(1'h0),
-    .knight_in(_n794),
-    .king_in(_n795),
+    .knight_in(_n792),
+    .king_in(_n793),
     .pawn_ne(pawn_9),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -3092,24 +3090,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_8),
     .pass_s(1'h0),
-    .ray_out_0(_n796),
-    .ray_out_1(_n797),
-    .ray_out_2(_n798),
-    .ray_out_3(_n799),
-    .ray_out_4(_n800),
-    .ray_out_5(_n801),
-    .ray_out_6(_n802),
-    .ray_out_7(_n803),
-    .knight_out(_n804),
-    .king_out(_n805),
-    .pawn_out(_n806),
-    .pass_out(_n807),
-    .victim(_n808),
-    .target(_n809),
-    .attacker(_n810),
-    .own_pawn(_n811),
-    .vprio(_n812),
-    .aprio(_n813),
+    .ray_out_0(_n794),
+    .ray_out_1(_n795),
+    .ray_out_2(_n796),
+    .ray_out_3(_n797),
+    .ray_out_4(_n798),
+    .ray_out_5(_n799),
+    .ray_out_6(_n800),
+    .ray_out_7(_n801),
+    .knight_out(_n802),
+    .king_out(_n803),
+    .pawn_out(_n804),
+    .pass_out(_n805),
+    .victim(_n806),
+    .target(_n807),
+    .attacker(_n808),
+    .own_pawn(_n809),
+    .vprio(_n810),
+    .aprio(_n811),
     .piece(_a1_piece)
   );
   chip_cell b1 (
@@ -3119,7 +3117,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[1]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3143,8 +3140,8 @@ module chip_array (
     .ray_in_5(ray5_10),
     .ray_in_6(ray6_2),
     .ray_in_7(1'h0),
-    .knight_in(_n822),
-    .king_in(_n823),
+    .knight_in(_n819),
+    .king_in(_n820),
     .pawn_ne(pawn_10),
     .pawn_nw(pawn_8),
     .pawn_se(1'h0),
@@ -3153,24 +3150,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_9),
     .pass_s(1'h0),
-    .ray_out_0(_n824),
-    .ray_out_1(_n825),
-    .ray_out_2(_n826),
-    .ray_out_3(_n827),
-    .ray_out_4(_n828),
-    .ray_out_5(_n829),
-    .ray_out_6(_n830),
-    .ray_out_7(_n831),
-    .knight_out(_n832),
-    .king_out(_n833),
-    .pawn_out(_n834),
-    .pass_out(_n835),
-    .victim(_n836),
-    .target(_n837),
-    .attacker(_n838),
-    .own_pawn(_n839),
-    .vprio(_n840),
-    .aprio(_n841),
+    .ray_out_0(_n821),
+    .ray_out_1(_n822),
+    .ray_out_2(_n823),
+    .ray_out_3(_n824),
+    .ray_out_4(_n825),
+    .ray_out_5(_n826),
+    .ray_out_6(_n827),
+    .ray_out_7(_n828),
+    .knight_out(_n829),
+    .king_out(_n830),
+    .pawn_out(_n831),
+    .pass_out(_n832),
+    .victim(_n833),
+    .target(_n834),
+    .attacker(_n835),
+    .own_pawn(_n836),
+    .vprio(_n837),
+    .aprio(_n838),
     .piece(_b1_piece)
   );
   chip_cell c1 (
@@ -3180,7 +3177,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[2]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3204,8 +3200,8 @@ module chip_array (
     .ray_in_5(ray5_11),
     .ray_in_6(ray6_3),
     .ray_in_7(1'h0),
-    .knight_in(_n850),
-    .king_in(_n851),
+    .knight_in(_n846),
+    .king_in(_n847),
     .pawn_ne(pawn_11),
     .pawn_nw(pawn_9),
     .pawn_se(1'h0),
@@ -3214,24 +3210,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_10),
     .pass_s(1'h0),
-    .ray_out_0(_n852),
-    .ray_out_1(_n853),
-    .ray_out_2(_n854),
-    .ray_out_3(_n855),
-    .ray_out_4(_n856),
-    .ray_out_5(_n857),
-    .ray_out_6(_n858),
-    .ray_out_7(_n859),
-    .knight_out(_n860),
-    .king_out(_n861),
-    .pawn_out(_n862),
-    .pass_out(_n863),
-    .victim(_n864),
-    .target(_n865),
-    .attacker(_n866),
-    .own_pawn(_n867),
-    .vprio(_n868),
-    .aprio(_n869),
+    .ray_out_0(_n848),
+    .ray_out_1(_n849),
+    .ray_out_2(_n850),
+    .ray_out_3(_n851),
+    .ray_out_4(_n852),
+    .ray_out_5(_n853),
+    .ray_out_6(_n854),
+    .ray_out_7(_n855),
+    .knight_out(_n856),
+    .king_out(_n857),
+    .pawn_out(_n858),
+    .pass_out(_n859),
+    .victim(_n860),
+    .target(_n861),
+    .attacker(_n862),
+    .own_pawn(_n863),
+    .vprio(_n864),
+    .aprio(_n865),
     .piece(_c1_piece)
   );
   chip_cell d1 (
@@ -3241,7 +3237,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[3]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3265,8 +3260,8 @@ module chip_array (
     .ray_in_5(ray5_12),
     .ray_in_6(ray6_4),
     .ray_in_7(1'h0),
-    .knight_in(_n878),
-    .king_in(_n879),
+    .knight_in(_n873),
+    .king_in(_n874),
     .pawn_ne(pawn_12),
     .pawn_nw(pawn_10),
     .pawn_se(1'h0),
@@ -3275,24 +3270,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_11),
     .pass_s(1'h0),
-    .ray_out_0(_n880),
-    .ray_out_1(_n881),
-    .ray_out_2(_n882),
-    .ray_out_3(_n883),
-    .ray_out_4(_n884),
-    .ray_out_5(_n885),
-    .ray_out_6(_n886),
-    .ray_out_7(_n887),
-    .knight_out(_n888),
-    .king_out(_n889),
-    .pawn_out(_n890),
-    .pass_out(_n891),
-    .victim(_n892),
-    .target(_n893),
-    .attacker(_n894),
-    .own_pawn(_n895),
-    .vprio(_n896),
-    .aprio(_n897),
+    .ray_out_0(_n875),
+    .ray_out_1(_n876),
+    .ray_out_2(_n877),
+    .ray_out_3(_n878),
+    .ray_out_4(_n879),
+    .ray_out_5(_n880),
+    .ray_out_6(_n881),
+    .ray_out_7(_n882),
+    .knight_out(_n883),
+    .king_out(_n884),
+    .pawn_out(_n885),
+    .pass_out(_n886),
+    .victim(_n887),
+    .target(_n888),
+    .attacker(_n889),
+    .own_pawn(_n890),
+    .vprio(_n891),
+    .aprio(_n892),
     .piece(_d1_piece)
   );
   chip_cell e1 (
@@ -3302,7 +3297,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[4]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3326,8 +3320,8 @@ module chip_array (
     .ray_in_5(ray5_13),
     .ray_in_6(ray6_5),
     .ray_in_7(1'h0),
-    .knight_in(_n906),
-    .king_in(_n907),
+    .knight_in(_n900),
+    .king_in(_n901),
     .pawn_ne(pawn_13),
     .pawn_nw(pawn_11),
     .pawn_se(1'h0),
@@ -3336,24 +3330,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_12),
     .pass_s(1'h0),
-    .ray_out_0(_n908),
-    .ray_out_1(_n909),
-    .ray_out_2(_n910),
-    .ray_out_3(_n911),
-    .ray_out_4(_n912),
-    .ray_out_5(_n913),
-    .ray_out_6(_n914),
-    .ray_out_7(_n915),
-    .knight_out(_n916),
-    .king_out(_n917),
-    .pawn_out(_n918),
-    .pass_out(_n919),
-    .victim(_n920),
-    .target(_n921),
-    .attacker(_n922),
-    .own_pawn(_n923),
-    .vprio(_n924),
-    .aprio(_n925),
+    .ray_out_0(_n902),
+    .ray_out_1(_n903),
+    .ray_out_2(_n904),
+    .ray_out_3(_n905),
+    .ray_out_4(_n906),
+    .ray_out_5(_n907),
+    .ray_out_6(_n908),
+    .ray_out_7(_n909),
+    .knight_out(_n910),
+    .king_out(_n911),
+    .pawn_out(_n912),
+    .pass_out(_n913),
+    .victim(_n914),
+    .target(_n915),
+    .attacker(_n916),
+    .own_pawn(_n917),
+    .vprio(_n918),
+    .aprio(_n919),
     .piece(_e1_piece)
   );
   chip_cell f1 (
@@ -3363,7 +3357,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[5]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3387,8 +3380,8 @@ module chip_array (
     .ray_in_5(ray5_14),
     .ray_in_6(ray6_6),
     .ray_in_7(1'h0),
-    .knight_in(_n934),
-    .king_in(_n935),
+    .knight_in(_n927),
+    .king_in(_n928),
     .pawn_ne(pawn_14),
     .pawn_nw(pawn_12),
     .pawn_se(1'h0),
@@ -3397,24 +3390,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_13),
     .pass_s(1'h0),
-    .ray_out_0(_n936),
-    .ray_out_1(_n937),
-    .ray_out_2(_n938),
-    .ray_out_3(_n939),
-    .ray_out_4(_n940),
-    .ray_out_5(_n941),
-    .ray_out_6(_n942),
-    .ray_out_7(_n943),
-    .knight_out(_n944),
-    .king_out(_n945),
-    .pawn_out(_n946),
-    .pass_out(_n947),
-    .victim(_n948),
-    .target(_n949),
-    .attacker(_n950),
-    .own_pawn(_n951),
-    .vprio(_n952),
-    .aprio(_n953),
+    .ray_out_0(_n929),
+    .ray_out_1(_n930),
+    .ray_out_2(_n931),
+    .ray_out_3(_n932),
+    .ray_out_4(_n933),
+    .ray_out_5(_n934),
+    .ray_out_6(_n935),
+    .ray_out_7(_n936),
+    .knight_out(_n937),
+    .king_out(_n938),
+    .pawn_out(_n939),
+    .pass_out(_n940),
+    .victim(_n941),
+    .target(_n942),
+    .attacker(_n943),
+    .own_pawn(_n944),
+    .vprio(_n945),
+    .aprio(_n946),
     .piece(_f1_piece)
   );
   chip_cell g1 (
@@ -3424,7 +3417,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[6]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3448,8 +3440,8 @@ module chip_array (
     .ray_in_5(ray5_15),
     .ray_in_6(ray6_7),
     .ray_in_7(1'h0),
-    .knight_in(_n962),
-    .king_in(_n963),
+    .knight_in(_n954),
+    .king_in(_n955),
     .pawn_ne(pawn_15),
     .pawn_nw(pawn_13),
     .pawn_se(1'h0),
@@ -3458,24 +3450,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_14),
     .pass_s(1'h0),
-    .ray_out_0(_n964),
-    .ray_out_1(_n965),
-    .ray_out_2(_n966),
-    .ray_out_3(_n967),
-    .ray_out_4(_n968),
-    .ray_out_5(_n969),
-    .ray_out_6(_n970),
-    .ray_out_7(_n971),
-    .knight_out(_n972),
-    .king_out(_n973),
-    .pawn_out(_n974),
-    .pass_out(_n975),
-    .victim(_n976),
-    .target(_n977),
-    .attacker(_n978),
-    .own_pawn(_n979),
-    .vprio(_n980),
-    .aprio(_n981),
+    .ray_out_0(_n956),
+    .ray_out_1(_n957),
+    .ray_out_2(_n958),
+    .ray_out_3(_n959),
+    .ray_out_4(_n960),
+    .ray_out_5(_n961),
+    .ray_out_6(_n962),
+    .ray_out_7(_n963),
+    .knight_out(_n964),
+    .king_out(_n965),
+    .pawn_out(_n966),
+    .pass_out(_n967),
+    .victim(_n968),
+    .target(_n969),
+    .attacker(_n970),
+    .own_pawn(_n971),
+    .vprio(_n972),
+    .aprio(_n973),
     .piece(_g1_piece)
   );
   chip_cell h1 (
@@ -3485,7 +3477,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[7]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3509,8 +3500,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n990),
-    .king_in(_n991),
+    .knight_in(_n981),
+    .king_in(_n982),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_14),
     .pawn_se(1'h0),
@@ -3519,24 +3510,24 @@ module chip_array (
     .pawn_s(1'h0),
     .pass_n(pass_15),
     .pass_s(1'h0),
-    .ray_out_0(_n992),
-    .ray_out_1(_n993),
-    .ray_out_2(_n994),
-    .ray_out_3(_n995),
-    .ray_out_4(_n996),
-    .ray_out_5(_n997),
-    .ray_out_6(_n998),
-    .ray_out_7(_n999),
-    .knight_out(_n1000),
-    .king_out(_n1001),
-    .pawn_out(_n1002),
-    .pass_out(_n1003),
-    .victim(_n1004),
-    .target(_n1005),
-    .attacker(_n1006),
-    .own_pawn(_n1007),
-    .vprio(_n1008),
-    .aprio(_n1009),
+    .ray_out_0(_n983),
+    .ray_out_1(_n984),
+    .ray_out_2(_n985),
+    .ray_out_3(_n986),
+    .ray_out_4(_n987),
+    .ray_out_5(_n988),
+    .ray_out_6(_n989),
+    .ray_out_7(_n990),
+    .knight_out(_n991),
+    .king_out(_n992),
+    .pawn_out(_n993),
+    .pass_out(_n994),
+    .victim(_n995),
+    .target(_n996),
+    .attacker(_n997),
+    .own_pawn(_n998),
+    .vprio(_n999),
+    .aprio(_n1000),
     .piece(_h1_piece)
   );
   chip_cell a2 (
@@ -3546,7 +3537,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[8]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3570,8 +3560,8 @@ module chip_array (
     .ray_in_5(ray5_17),
     .ray_in_6(ray6_9),
     .ray_in_7(ray7_1),
-    .knight_in(_n1018),
-    .king_in(_n1019),
+    .knight_in(_n1008),
+    .king_in(_n1009),
     .pawn_ne(pawn_17),
     .pawn_nw(1'h0),
     .pawn_se(pawn_1),
@@ -3580,24 +3570,24 @@ module chip_array (
     .pawn_s(pawn_0),
     .pass_n(pass_16),
     .pass_s(pass_0),
-    .ray_out_0(_n1020),
-    .ray_out_1(_n1021),
-    .ray_out_2(_n1022),
-    .ray_out_3(_n1023),
-    .ray_out_4(_n1024),
-    .ray_out_5(_n1025),
-    .ray_out_6(_n1026),
-    .ray_out_7(_n1027),
-    .knight_out(_n1028),
-    .king_out(_n1029),
-    .pawn_out(_n1030),
-    .pass_out(_n1031),
-    .victim(_n1032),
-    .target(_n1033),
-    .attacker(_n1034),
-    .own_pawn(_n1035),
-    .vprio(_n1036),
-    .aprio(_n1037),
+    .ray_out_0(_n1010),
+    .ray_out_1(_n1011),
+    .ray_out_2(_n1012),
+    .ray_out_3(_n1013),
+    .ray_out_4(_n1014),
+    .ray_out_5(_n1015),
+    .ray_out_6(_n1016),
+    .ray_out_7(_n1017),
+    .knight_out(_n1018),
+    .king_out(_n1019),
+    .pawn_out(_n1020),
+    .pass_out(_n1021),
+    .victim(_n1022),
+    .target(_n1023),
+    .attacker(_n1024),
+    .own_pawn(_n1025),
+    .vprio(_n1026),
+    .aprio(_n1027),
     .piece(_a2_piece)
   );
   chip_cell b2 (
@@ -3607,7 +3597,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[9]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3631,8 +3620,8 @@ module chip_array (
     .ray_in_5(ray5_18),
     .ray_in_6(ray6_10),
     .ray_in_7(ray7_2),
-    .knight_in(_n1046),
-    .king_in(_n1047),
+    .knight_in(_n1035),
+    .king_in(_n1036),
     .pawn_ne(pawn_18),
     .pawn_nw(pawn_16),
     .pawn_se(pawn_2),
@@ -3641,24 +3630,24 @@ module chip_array (
     .pawn_s(pawn_1),
     .pass_n(pass_17),
     .pass_s(pass_1),
-    .ray_out_0(_n1048),
-    .ray_out_1(_n1049),
-    .ray_out_2(_n1050),
-    .ray_out_3(_n1051),
-    .ray_out_4(_n1052),
-    .ray_out_5(_n1053),
-    .ray_out_6(_n1054),
-    .ray_out_7(_n1055),
-    .knight_out(_n1056),
-    .king_out(_n1057),
-    .pawn_out(_n1058),
-    .pass_out(_n1059),
-    .victim(_n1060),
-    .target(_n1061),
-    .attacker(_n1062),
-    .own_pawn(_n1063),
-    .vprio(_n1064),
-    .aprio(_n1065),
+    .ray_out_0(_n1037),
+    .ray_out_1(_n1038),
+    .ray_out_2(_n1039),
+    .ray_out_3(_n1040),
+    .ray_out_4(_n1041),
+    .ray_out_5(_n1042),
+    .ray_out_6(_n1043),
+    .ray_out_7(_n1044),
+    .knight_out(_n1045),
+    .king_out(_n1046),
+    .pawn_out(_n1047),
+    .pass_out(_n1048),
+    .victim(_n1049),
+    .target(_n1050),
+    .attacker(_n1051),
+    .own_pawn(_n1052),
+    .vprio(_n1053),
+    .aprio(_n1054),
     .piece(_b2_piece)
   );
   chip_cell c2 (
@@ -3668,7 +3657,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[10]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3692,8 +3680,8 @@ module chip_array (
     .ray_in_5(ray5_19),
     .ray_in_6(ray6_11),
     .ray_in_7(ray7_3),
-    .knight_in(_n1074),
-    .king_in(_n1075),
+    .knight_in(_n1062),
+    .king_in(_n1063),
     .pawn_ne(pawn_19),
     .pawn_nw(pawn_17),
     .pawn_se(pawn_3),
@@ -3702,24 +3690,24 @@ module chip_array (
     .pawn_s(pawn_2),
     .pass_n(pass_18),
     .pass_s(pass_2),
-    .ray_out_0(_n1076),
-    .ray_out_1(_n1077),
-    .ray_out_2(_n1078),
-    .ray_out_3(_n1079),
-    .ray_out_4(_n1080),
-    .ray_out_5(_n1081),
-    .ray_out_6(_n1082),
-    .ray_out_7(_n1083),
-    .knight_out(_n1084),
-    .king_out(_n1085),
-    .pawn_out(_n1086),
-    .pass_out(_n1087),
-    .victim(_n1088),
-    .target(_n1089),
-    .attacker(_n1090),
-    .own_pawn(_n1091),
-    .vprio(_n1092),
-    .aprio(_n1093),
+    .ray_out_0(_n1064),
+    .ray_out_1(_n1065),
+    .ray_out_2(_n1066),
+    .ray_out_3(_n1067),
+    .ray_out_4(_n1068),
+    .ray_out_5(_n1069),
+    .ray_out_6(_n1070),
+    .ray_out_7(_n1071),
+    .knight_out(_n1072),
+    .king_out(_n1073),
+    .pawn_out(_n1074),
+    .pass_out(_n1075),
+    .victim(_n1076),
+    .target(_n1077),
+    .attacker(_n1078),
+    .own_pawn(_n1079),
+    .vprio(_n1080),
+    .aprio(_n1081),
     .piece(_c2_piece)
   );
   chip_cell d2 (
@@ -3729,7 +3717,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[11]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3753,8 +3740,8 @@ module chip_array (
     .ray_in_5(ray5_20),
     .ray_in_6(ray6_12),
     .ray_in_7(ray7_4),
-    .knight_in(_n1102),
-    .king_in(_n1103),
+    .knight_in(_n1089),
+    .king_in(_n1090),
     .pawn_ne(pawn_20),
     .pawn_nw(pawn_18),
     .pawn_se(pawn_4),
@@ -3763,24 +3750,24 @@ module chip_array (
     .pawn_s(pawn_3),
     .pass_n(pass_19),
     .pass_s(pass_3),
-    .ray_out_0(_n1104),
-    .ray_out_1(_n1105),
-    .ray_out_2(_n1106),
-    .ray_out_3(_n1107),
-    .ray_out_4(_n1108),
-    .ray_out_5(_n1109),
-    .ray_out_6(_n1110),
-    .ray_out_7(_n1111),
-    .knight_out(_n1112),
-    .king_out(_n1113),
-    .pawn_out(_n1114),
-    .pass_out(_n1115),
-    .victim(_n1116),
-    .target(_n1117),
-    .attacker(_n1118),
-    .own_pawn(_n1119),
-    .vprio(_n1120),
-    .aprio(_n1121),
+    .ray_out_0(_n1091),
+    .ray_out_1(_n1092),
+    .ray_out_2(_n1093),
+    .ray_out_3(_n1094),
+    .ray_out_4(_n1095),
+    .ray_out_5(_n1096),
+    .ray_out_6(_n1097),
+    .ray_out_7(_n1098),
+    .knight_out(_n1099),
+    .king_out(_n1100),
+    .pawn_out(_n1101),
+    .pass_out(_n1102),
+    .victim(_n1103),
+    .target(_n1104),
+    .attacker(_n1105),
+    .own_pawn(_n1106),
+    .vprio(_n1107),
+    .aprio(_n1108),
     .piece(_d2_piece)
   );
   chip_cell e2 (
@@ -3790,7 +3777,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[12]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3814,8 +3800,8 @@ module chip_array (
     .ray_in_5(ray5_21),
     .ray_in_6(ray6_13),
     .ray_in_7(ray7_5),
-    .knight_in(_n1130),
-    .king_in(_n1131),
+    .knight_in(_n1116),
+    .king_in(_n1117),
     .pawn_ne(pawn_21),
     .pawn_nw(pawn_19),
     .pawn_se(pawn_5),
@@ -3824,24 +3810,24 @@ module chip_array (
     .pawn_s(pawn_4),
     .pass_n(pass_20),
     .pass_s(pass_4),
-    .ray_out_0(_n1132),
-    .ray_out_1(_n1133),
-    .ray_out_2(_n1134),
-    .ray_out_3(_n1135),
-    .ray_out_4(_n1136),
-    .ray_out_5(_n1137),
-    .ray_out_6(_n1138),
-    .ray_out_7(_n1139),
-    .knight_out(_n1140),
-    .king_out(_n1141),
-    .pawn_out(_n1142),
-    .pass_out(_n1143),
-    .victim(_n1144),
-    .target(_n1145),
-    .attacker(_n1146),
-    .own_pawn(_n1147),
-    .vprio(_n1148),
-    .aprio(_n1149),
+    .ray_out_0(_n1118),
+    .ray_out_1(_n1119),
+    .ray_out_2(_n1120),
+    .ray_out_3(_n1121),
+    .ray_out_4(_n1122),
+    .ray_out_5(_n1123),
+    .ray_out_6(_n1124),
+    .ray_out_7(_n1125),
+    .knight_out(_n1126),
+    .king_out(_n1127),
+    .pawn_out(_n1128),
+    .pass_out(_n1129),
+    .victim(_n1130),
+    .target(_n1131),
+    .attacker(_n1132),
+    .own_pawn(_n1133),
+    .vprio(_n1134),
+    .aprio(_n1135),
     .piece(_e2_piece)
   );
   chip_cell f2 (
@@ -3851,7 +3837,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[13]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3875,8 +3860,8 @@ module chip_array (
     .ray_in_5(ray5_22),
     .ray_in_6(ray6_14),
     .ray_in_7(ray7_6),
-    .knight_in(_n1158),
-    .king_in(_n1159),
+    .knight_in(_n1143),
+    .king_in(_n1144),
     .pawn_ne(pawn_22),
     .pawn_nw(pawn_20),
     .pawn_se(pawn_6),
@@ -3885,24 +3870,24 @@ module chip_array (
     .pawn_s(pawn_5),
     .pass_n(pass_21),
     .pass_s(pass_5),
-    .ray_out_0(_n1160),
-    .ray_out_1(_n1161),
-    .ray_out_2(_n1162),
-    .ray_out_3(_n1163),
-    .ray_out_4(_n1164),
-    .ray_out_5(_n1165),
-    .ray_out_6(_n1166),
-    .ray_out_7(_n1167),
-    .knight_out(_n1168),
-    .king_out(_n1169),
-    .pawn_out(_n1170),
-    .pass_out(_n1171),
-    .victim(_n1172),
-    .target(_n1173),
-    .attacker(_n1174),
-    .own_pawn(_n1175),
-    .vprio(_n1176),
-    .aprio(_n1177),
+    .ray_out_0(_n1145),
+    .ray_out_1(_n1146),
+    .ray_out_2(_n1147),
+    .ray_out_3(_n1148),
+    .ray_out_4(_n1149),
+    .ray_out_5(_n1150),
+    .ray_out_6(_n1151),
+    .ray_out_7(_n1152),
+    .knight_out(_n1153),
+    .king_out(_n1154),
+    .pawn_out(_n1155),
+    .pass_out(_n1156),
+    .victim(_n1157),
+    .target(_n1158),
+    .attacker(_n1159),
+    .own_pawn(_n1160),
+    .vprio(_n1161),
+    .aprio(_n1162),
     .piece(_f2_piece)
   );
   chip_cell g2 (
@@ -3912,7 +3897,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[14]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3936,8 +3920,8 @@ module chip_array (
     .ray_in_5(ray5_23),
     .ray_in_6(ray6_15),
     .ray_in_7(ray7_7),
-    .knight_in(_n1186),
-    .king_in(_n1187),
+    .knight_in(_n1170),
+    .king_in(_n1171),
     .pawn_ne(pawn_23),
     .pawn_nw(pawn_21),
     .pawn_se(pawn_7),
@@ -3946,24 +3930,24 @@ module chip_array (
     .pawn_s(pawn_6),
     .pass_n(pass_22),
     .pass_s(pass_6),
-    .ray_out_0(_n1188),
-    .ray_out_1(_n1189),
-    .ray_out_2(_n1190),
-    .ray_out_3(_n1191),
-    .ray_out_4(_n1192),
-    .ray_out_5(_n1193),
-    .ray_out_6(_n1194),
-    .ray_out_7(_n1195),
-    .knight_out(_n1196),
-    .king_out(_n1197),
-    .pawn_out(_n1198),
-    .pass_out(_n1199),
-    .victim(_n1200),
-    .target(_n1201),
-    .attacker(_n1202),
-    .own_pawn(_n1203),
-    .vprio(_n1204),
-    .aprio(_n1205),
+    .ray_out_0(_n1172),
+    .ray_out_1(_n1173),
+    .ray_out_2(_n1174),
+    .ray_out_3(_n1175),
+    .ray_out_4(_n1176),
+    .ray_out_5(_n1177),
+    .ray_out_6(_n1178),
+    .ray_out_7(_n1179),
+    .knight_out(_n1180),
+    .king_out(_n1181),
+    .pawn_out(_n1182),
+    .pass_out(_n1183),
+    .victim(_n1184),
+    .target(_n1185),
+    .attacker(_n1186),
+    .own_pawn(_n1187),
+    .vprio(_n1188),
+    .aprio(_n1189),
     .piece(_g2_piece)
   );
   chip_cell h2 (
@@ -3973,7 +3957,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[15]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -3997,8 +3980,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1214),
-    .king_in(_n1215),
+    .knight_in(_n1197),
+    .king_in(_n1198),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_22),
     .pawn_se(1'h0),
@@ -4007,24 +3990,24 @@ module chip_array (
     .pawn_s(pawn_7),
     .pass_n(pass_23),
     .pass_s(pass_7),
-    .ray_out_0(_n1216),
-    .ray_out_1(_n1217),
-    .ray_out_2(_n1218),
-    .ray_out_3(_n1219),
-    .ray_out_4(_n1220),
-    .ray_out_5(_n1221),
-    .ray_out_6(_n1222),
-    .ray_out_7(_n1223),
-    .knight_out(_n1224),
-    .king_out(_n1225),
-    .pawn_out(_n1226),
-    .pass_out(_n1227),
-    .victim(_n1228),
-    .target(_n1229),
-    .attacker(_n1230),
-    .own_pawn(_n1231),
-    .vprio(_n1232),
-    .aprio(_n1233),
+    .ray_out_0(_n1199),
+    .ray_out_1(_n1200),
+    .ray_out_2(_n1201),
+    .ray_out_3(_n1202),
+    .ray_out_4(_n1203),
+    .ray_out_5(_n1204),
+    .ray_out_6(_n1205),
+    .ray_out_7(_n1206),
+    .knight_out(_n1207),
+    .king_out(_n1208),
+    .pawn_out(_n1209),
+    .pass_out(_n1210),
+    .victim(_n1211),
+    .target(_n1212),
+    .attacker(_n1213),
+    .own_pawn(_n1214),
+    .vprio(_n1215),
+    .aprio(_n1216),
     .piece(_h2_piece)
   );
   chip_cell a3 (
@@ -4034,7 +4017,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[16]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4058,8 +4040,8 @@ module chip_array (
     .ray_in_5(ray5_25),
     .ray_in_6(ray6_17),
     .ray_in_7(ray7_9),
-    .knight_in(_n1242),
-    .king_in(_n1243),
+    .knight_in(_n1224),
+    .king_in(_n1225),
     .pawn_ne(pawn_25),
     .pawn_nw(1'h0),
     .pawn_se(pawn_9),
@@ -4068,24 +4050,24 @@ module chip_array (
     .pawn_s(pawn_8),
     .pass_n(pass_24),
     .pass_s(pass_8),
-    .ray_out_0(_n1244),
-    .ray_out_1(_n1245),
-    .ray_out_2(_n1246),
-    .ray_out_3(_n1247),
-    .ray_out_4(_n1248),
-    .ray_out_5(_n1249),
-    .ray_out_6(_n1250),
-    .ray_out_7(_n1251),
-    .knight_out(_n1252),
-    .king_out(_n1253),
-    .pawn_out(_n1254),
-    .pass_out(_n1255),
-    .victim(_n1256),
-    .target(_n1257),
-    .attacker(_n1258),
-    .own_pawn(_n1259),
-    .vprio(_n1260),
-    .aprio(_n1261),
+    .ray_out_0(_n1226),
+    .ray_out_1(_n1227),
+    .ray_out_2(_n1228),
+    .ray_out_3(_n1229),
+    .ray_out_4(_n1230),
+    .ray_out_5(_n1231),
+    .ray_out_6(_n1232),
+    .ray_out_7(_n1233),
+    .knight_out(_n1234),
+    .king_out(_n1235),
+    .pawn_out(_n1236),
+    .pass_out(_n1237),
+    .victim(_n1238),
+    .target(_n1239),
+    .attacker(_n1240),
+    .own_pawn(_n1241),
+    .vprio(_n1242),
+    .aprio(_n1243),
     .piece(_a3_piece)
   );
   chip_cell b3 (
@@ -4095,7 +4077,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[17]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4119,8 +4100,8 @@ module chip_array (
     .ray_in_5(ray5_26),
     .ray_in_6(ray6_18),
     .ray_in_7(ray7_10),
-    .knight_in(_n1270),
-    .king_in(_n1271),
+    .knight_in(_n1251),
+    .king_in(_n1252),
     .pawn_ne(pawn_26),
     .pawn_nw(pawn_24),
     .pawn_se(pawn_10),
@@ -4129,24 +4110,24 @@ module chip_array (
     .pawn_s(pawn_9),
     .pass_n(pass_25),
     .pass_s(pass_9),
-    .ray_out_0(_n1272),
-    .ray_out_1(_n1273),
-    .ray_out_2(_n1274),
-    .ray_out_3(_n1275),
-    .ray_out_4(_n1276),
-    .ray_out_5(_n1277),
-    .ray_out_6(_n1278),
-    .ray_out_7(_n1279),
-    .knight_out(_n1280),
-    .king_out(_n1281),
-    .pawn_out(_n1282),
-    .pass_out(_n1283),
-    .victim(_n1284),
-    .target(_n1285),
-    .attacker(_n1286),
-    .own_pawn(_n1287),
-    .vprio(_n1288),
-    .aprio(_n1289),
+    .ray_out_0(_n1253),
+    .ray_out_1(_n1254),
+    .ray_out_2(_n1255),
+    .ray_out_3(_n1256),
+    .ray_out_4(_n1257),
+    .ray_out_5(_n1258),
+    .ray_out_6(_n1259),
+    .ray_out_7(_n1260),
+    .knight_out(_n1261),
+    .king_out(_n1262),
+    .pawn_out(_n1263),
+    .pass_out(_n1264),
+    .victim(_n1265),
+    .target(_n1266),
+    .attacker(_n1267),
+    .own_pawn(_n1268),
+    .vprio(_n1269),
+    .aprio(_n1270),
     .piece(_b3_piece)
   );
   chip_cell c3 (
@@ -4156,7 +4137,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[18]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4180,8 +4160,8 @@ module chip_array (
     .ray_in_5(ray5_27),
     .ray_in_6(ray6_19),
     .ray_in_7(ray7_11),
-    .knight_in(_n1298),
-    .king_in(_n1299),
+    .knight_in(_n1278),
+    .king_in(_n1279),
     .pawn_ne(pawn_27),
     .pawn_nw(pawn_25),
     .pawn_se(pawn_11),
@@ -4190,24 +4170,24 @@ module chip_array (
     .pawn_s(pawn_10),
     .pass_n(pass_26),
     .pass_s(pass_10),
-    .ray_out_0(_n1300),
-    .ray_out_1(_n1301),
-    .ray_out_2(_n1302),
-    .ray_out_3(_n1303),
-    .ray_out_4(_n1304),
-    .ray_out_5(_n1305),
-    .ray_out_6(_n1306),
-    .ray_out_7(_n1307),
-    .knight_out(_n1308),
-    .king_out(_n1309),
-    .pawn_out(_n1310),
-    .pass_out(_n1311),
-    .victim(_n1312),
-    .target(_n1313),
-    .attacker(_n1314),
-    .own_pawn(_n1315),
-    .vprio(_n1316),
-    .aprio(_n1317),
+    .ray_out_0(_n1280),
+    .ray_out_1(_n1281),
+    .ray_out_2(_n1282),
+    .ray_out_3(_n1283),
+    .ray_out_4(_n1284),
+    .ray_out_5(_n1285),
+    .ray_out_6(_n1286),
+    .ray_out_7(_n1287),
+    .knight_out(_n1288),
+    .king_out(_n1289),
+    .pawn_out(_n1290),
+    .pass_out(_n1291),
+    .victim(_n1292),
+    .target(_n1293),
+    .attacker(_n1294),
+    .own_pawn(_n1295),
+    .vprio(_n1296),
+    .aprio(_n1297),
     .piece(_c3_piece)
   );
   chip_cell d3 (
@@ -4217,7 +4197,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[19]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4241,8 +4220,8 @@ module chip_array (
     .ray_in_5(ray5_28),
     .ray_in_6(ray6_20),
     .ray_in_7(ray7_12),
-    .knight_in(_n1326),
-    .king_in(_n1327),
+    .knight_in(_n1305),
+    .king_in(_n1306),
     .pawn_ne(pawn_28),
     .pawn_nw(pawn_26),
     .pawn_se(pawn_12),
@@ -4251,24 +4230,24 @@ module chip_array (
     .pawn_s(pawn_11),
     .pass_n(pass_27),
     .pass_s(pass_11),
-    .ray_out_0(_n1328),
-    .ray_out_1(_n1329),
-    .ray_out_2(_n1330),
-    .ray_out_3(_n1331),
-    .ray_out_4(_n1332),
-    .ray_out_5(_n1333),
-    .ray_out_6(_n1334),
-    .ray_out_7(_n1335),
-    .knight_out(_n1336),
-    .king_out(_n1337),
-    .pawn_out(_n1338),
-    .pass_out(_n1339),
-    .victim(_n1340),
-    .target(_n1341),
-    .attacker(_n1342),
-    .own_pawn(_n1343),
-    .vprio(_n1344),
-    .aprio(_n1345),
+    .ray_out_0(_n1307),
+    .ray_out_1(_n1308),
+    .ray_out_2(_n1309),
+    .ray_out_3(_n1310),
+    .ray_out_4(_n1311),
+    .ray_out_5(_n1312),
+    .ray_out_6(_n1313),
+    .ray_out_7(_n1314),
+    .knight_out(_n1315),
+    .king_out(_n1316),
+    .pawn_out(_n1317),
+    .pass_out(_n1318),
+    .victim(_n1319),
+    .target(_n1320),
+    .attacker(_n1321),
+    .own_pawn(_n1322),
+    .vprio(_n1323),
+    .aprio(_n1324),
     .piece(_d3_piece)
   );
   chip_cell e3 (
@@ -4278,7 +4257,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[20]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4302,8 +4280,8 @@ module chip_array (
     .ray_in_5(ray5_29),
     .ray_in_6(ray6_21),
     .ray_in_7(ray7_13),
-    .knight_in(_n1354),
-    .king_in(_n1355),
+    .knight_in(_n1332),
+    .king_in(_n1333),
     .pawn_ne(pawn_29),
     .pawn_nw(pawn_27),
     .pawn_se(pawn_13),
@@ -4312,24 +4290,24 @@ module chip_array (
     .pawn_s(pawn_12),
     .pass_n(pass_28),
     .pass_s(pass_12),
-    .ray_out_0(_n1356),
-    .ray_out_1(_n1357),
-    .ray_out_2(_n1358),
-    .ray_out_3(_n1359),
-    .ray_out_4(_n1360),
-    .ray_out_5(_n1361),
-    .ray_out_6(_n1362),
-    .ray_out_7(_n1363),
-    .knight_out(_n1364),
-    .king_out(_n1365),
-    .pawn_out(_n1366),
-    .pass_out(_n1367),
-    .victim(_n1368),
-    .target(_n1369),
-    .attacker(_n1370),
-    .own_pawn(_n1371),
-    .vprio(_n1372),
-    .aprio(_n1373),
+    .ray_out_0(_n1334),
+    .ray_out_1(_n1335),
+    .ray_out_2(_n1336),
+    .ray_out_3(_n1337),
+    .ray_out_4(_n1338),
+    .ray_out_5(_n1339),
+    .ray_out_6(_n1340),
+    .ray_out_7(_n1341),
+    .knight_out(_n1342),
+    .king_out(_n1343),
+    .pawn_out(_n1344),
+    .pass_out(_n1345),
+    .victim(_n1346),
+    .target(_n1347),
+    .attacker(_n1348),
+    .own_pawn(_n1349),
+    .vprio(_n1350),
+    .aprio(_n1351),
     .piece(_e3_piece)
   );
   chip_cell f3 (
@@ -4339,7 +4317,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[21]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4363,8 +4340,8 @@ module chip_array (
     .ray_in_5(ray5_30),
     .ray_in_6(ray6_22),
     .ray_in_7(ray7_14),
-    .knight_in(_n1382),
-    .king_in(_n1383),
+    .knight_in(_n1359),
+    .king_in(_n1360),
     .pawn_ne(pawn_30),
     .pawn_nw(pawn_28),
     .pawn_se(pawn_14),
@@ -4373,24 +4350,24 @@ module chip_array (
     .pawn_s(pawn_13),
     .pass_n(pass_29),
     .pass_s(pass_13),
-    .ray_out_0(_n1384),
-    .ray_out_1(_n1385),
-    .ray_out_2(_n1386),
-    .ray_out_3(_n1387),
-    .ray_out_4(_n1388),
-    .ray_out_5(_n1389),
-    .ray_out_6(_n1390),
-    .ray_out_7(_n1391),
-    .knight_out(_n1392),
-    .king_out(_n1393),
-    .pawn_out(_n1394),
-    .pass_out(_n1395),
-    .victim(_n1396),
-    .target(_n1397),
-    .attacker(_n1398),
-    .own_pawn(_n1399),
-    .vprio(_n1400),
-    .aprio(_n1401),
+    .ray_out_0(_n1361),
+    .ray_out_1(_n1362),
+    .ray_out_2(_n1363),
+    .ray_out_3(_n1364),
+    .ray_out_4(_n1365),
+    .ray_out_5(_n1366),
+    .ray_out_6(_n1367),
+    .ray_out_7(_n1368),
+    .knight_out(_n1369),
+    .king_out(_n1370),
+    .pawn_out(_n1371),
+    .pass_out(_n1372),
+    .victim(_n1373),
+    .target(_n1374),
+    .attacker(_n1375),
+    .own_pawn(_n1376),
+    .vprio(_n1377),
+    .aprio(_n1378),
     .piece(_f3_piece)
   );
   chip_cell g3 (
@@ -4400,7 +4377,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[22]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4424,8 +4400,8 @@ module chip_array (
     .ray_in_5(ray5_31),
     .ray_in_6(ray6_23),
     .ray_in_7(ray7_15),
-    .knight_in(_n1410),
-    .king_in(_n1411),
+    .knight_in(_n1386),
+    .king_in(_n1387),
     .pawn_ne(pawn_31),
     .pawn_nw(pawn_29),
     .pawn_se(pawn_15),
@@ -4434,24 +4410,24 @@ module chip_array (
     .pawn_s(pawn_14),
     .pass_n(pass_30),
     .pass_s(pass_14),
-    .ray_out_0(_n1412),
-    .ray_out_1(_n1413),
-    .ray_out_2(_n1414),
-    .ray_out_3(_n1415),
-    .ray_out_4(_n1416),
-    .ray_out_5(_n1417),
-    .ray_out_6(_n1418),
-    .ray_out_7(_n1419),
-    .knight_out(_n1420),
-    .king_out(_n1421),
-    .pawn_out(_n1422),
-    .pass_out(_n1423),
-    .victim(_n1424),
-    .target(_n1425),
-    .attacker(_n1426),
-    .own_pawn(_n1427),
-    .vprio(_n1428),
-    .aprio(_n1429),
+    .ray_out_0(_n1388),
+    .ray_out_1(_n1389),
+    .ray_out_2(_n1390),
+    .ray_out_3(_n1391),
+    .ray_out_4(_n1392),
+    .ray_out_5(_n1393),
+    .ray_out_6(_n1394),
+    .ray_out_7(_n1395),
+    .knight_out(_n1396),
+    .king_out(_n1397),
+    .pawn_out(_n1398),
+    .pass_out(_n1399),
+    .victim(_n1400),
+    .target(_n1401),
+    .attacker(_n1402),
+    .own_pawn(_n1403),
+    .vprio(_n1404),
+    .aprio(_n1405),
     .piece(_g3_piece)
   );
   chip_cell h3 (
@@ -4461,7 +4437,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[23]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4485,8 +4460,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1438),
-    .king_in(_n1439),
+    .knight_in(_n1413),
+    .king_in(_n1414),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_30),
     .pawn_se(1'h0),
@@ -4495,24 +4470,24 @@ module chip_array (
     .pawn_s(pawn_15),
     .pass_n(pass_31),
     .pass_s(pass_15),
-    .ray_out_0(_n1440),
-    .ray_out_1(_n1441),
-    .ray_out_2(_n1442),
-    .ray_out_3(_n1443),
-    .ray_out_4(_n1444),
-    .ray_out_5(_n1445),
-    .ray_out_6(_n1446),
-    .ray_out_7(_n1447),
-    .knight_out(_n1448),
-    .king_out(_n1449),
-    .pawn_out(_n1450),
-    .pass_out(_n1451),
-    .victim(_n1452),
-    .target(_n1453),
-    .attacker(_n1454),
-    .own_pawn(_n1455),
-    .vprio(_n1456),
-    .aprio(_n1457),
+    .ray_out_0(_n1415),
+    .ray_out_1(_n1416),
+    .ray_out_2(_n1417),
+    .ray_out_3(_n1418),
+    .ray_out_4(_n1419),
+    .ray_out_5(_n1420),
+    .ray_out_6(_n1421),
+    .ray_out_7(_n1422),
+    .knight_out(_n1423),
+    .king_out(_n1424),
+    .pawn_out(_n1425),
+    .pass_out(_n1426),
+    .victim(_n1427),
+    .target(_n1428),
+    .attacker(_n1429),
+    .own_pawn(_n1430),
+    .vprio(_n1431),
+    .aprio(_n1432),
     .piece(_h3_piece)
   );
   chip_cell a4 (
@@ -4522,7 +4497,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[24]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4546,8 +4520,8 @@ module chip_array (
     .ray_in_5(ray5_33),
     .ray_in_6(ray6_25),
     .ray_in_7(ray7_17),
-    .knight_in(_n1466),
-    .king_in(_n1467),
+    .knight_in(_n1440),
+    .king_in(_n1441),
     .pawn_ne(pawn_33),
     .pawn_nw(1'h0),
     .pawn_se(pawn_17),
@@ -4556,24 +4530,24 @@ module chip_array (
     .pawn_s(pawn_16),
     .pass_n(pass_32),
     .pass_s(pass_16),
-    .ray_out_0(_n1468),
-    .ray_out_1(_n1469),
-    .ray_out_2(_n1470),
-    .ray_out_3(_n1471),
-    .ray_out_4(_n1472),
-    .ray_out_5(_n1473),
-    .ray_out_6(_n1474),
-    .ray_out_7(_n1475),
-    .knight_out(_n1476),
-    .king_out(_n1477),
-    .pawn_out(_n1478),
-    .pass_out(_n1479),
-    .victim(_n1480),
-    .target(_n1481),
-    .attacker(_n1482),
-    .own_pawn(_n1483),
-    .vprio(_n1484),
-    .aprio(_n1485),
+    .ray_out_0(_n1442),
+    .ray_out_1(_n1443),
+    .ray_out_2(_n1444),
+    .ray_out_3(_n1445),
+    .ray_out_4(_n1446),
+    .ray_out_5(_n1447),
+    .ray_out_6(_n1448),
+    .ray_out_7(_n1449),
+    .knight_out(_n1450),
+    .king_out(_n1451),
+    .pawn_out(_n1452),
+    .pass_out(_n1453),
+    .victim(_n1454),
+    .target(_n1455),
+    .attacker(_n1456),
+    .own_pawn(_n1457),
+    .vprio(_n1458),
+    .aprio(_n1459),
     .piece(_a4_piece)
   );
   chip_cell b4 (
@@ -4583,7 +4557,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[25]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4607,8 +4580,8 @@ module chip_array (
     .ray_in_5(ray5_34),
     .ray_in_6(ray6_26),
     .ray_in_7(ray7_18),
-    .knight_in(_n1494),
-    .king_in(_n1495),
+    .knight_in(_n1467),
+    .king_in(_n1468),
     .pawn_ne(pawn_34),
     .pawn_nw(pawn_32),
     .pawn_se(pawn_18),
@@ -4617,24 +4590,24 @@ module chip_array (
     .pawn_s(pawn_17),
     .pass_n(pass_33),
     .pass_s(pass_17),
-    .ray_out_0(_n1496),
-    .ray_out_1(_n1497),
-    .ray_out_2(_n1498),
-    .ray_out_3(_n1499),
-    .ray_out_4(_n1500),
-    .ray_out_5(_n1501),
-    .ray_out_6(_n1502),
-    .ray_out_7(_n1503),
-    .knight_out(_n1504),
-    .king_out(_n1505),
-    .pawn_out(_n1506),
-    .pass_out(_n1507),
-    .victim(_n1508),
-    .target(_n1509),
-    .attacker(_n1510),
-    .own_pawn(_n1511),
-    .vprio(_n1512),
-    .aprio(_n1513),
+    .ray_out_0(_n1469),
+    .ray_out_1(_n1470),
+    .ray_out_2(_n1471),
+    .ray_out_3(_n1472),
+    .ray_out_4(_n1473),
+    .ray_out_5(_n1474),
+    .ray_out_6(_n1475),
+    .ray_out_7(_n1476),
+    .knight_out(_n1477),
+    .king_out(_n1478),
+    .pawn_out(_n1479),
+    .pass_out(_n1480),
+    .victim(_n1481),
+    .target(_n1482),
+    .attacker(_n1483),
+    .own_pawn(_n1484),
+    .vprio(_n1485),
+    .aprio(_n1486),
     .piece(_b4_piece)
   );
   chip_cell c4 (
@@ -4644,7 +4617,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[26]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4668,8 +4640,8 @@ module chip_array (
     .ray_in_5(ray5_35),
     .ray_in_6(ray6_27),
     .ray_in_7(ray7_19),
-    .knight_in(_n1522),
-    .king_in(_n1523),
+    .knight_in(_n1494),
+    .king_in(_n1495),
     .pawn_ne(pawn_35),
     .pawn_nw(pawn_33),
     .pawn_se(pawn_19),
@@ -4678,24 +4650,24 @@ module chip_array (
     .pawn_s(pawn_18),
     .pass_n(pass_34),
     .pass_s(pass_18),
-    .ray_out_0(_n1524),
-    .ray_out_1(_n1525),
-    .ray_out_2(_n1526),
-    .ray_out_3(_n1527),
-    .ray_out_4(_n1528),
-    .ray_out_5(_n1529),
-    .ray_out_6(_n1530),
-    .ray_out_7(_n1531),
-    .knight_out(_n1532),
-    .king_out(_n1533),
-    .pawn_out(_n1534),
-    .pass_out(_n1535),
-    .victim(_n1536),
-    .target(_n1537),
-    .attacker(_n1538),
-    .own_pawn(_n1539),
-    .vprio(_n1540),
-    .aprio(_n1541),
+    .ray_out_0(_n1496),
+    .ray_out_1(_n1497),
+    .ray_out_2(_n1498),
+    .ray_out_3(_n1499),
+    .ray_out_4(_n1500),
+    .ray_out_5(_n1501),
+    .ray_out_6(_n1502),
+    .ray_out_7(_n1503),
+    .knight_out(_n1504),
+    .king_out(_n1505),
+    .pawn_out(_n1506),
+    .pass_out(_n1507),
+    .victim(_n1508),
+    .target(_n1509),
+    .attacker(_n1510),
+    .own_pawn(_n1511),
+    .vprio(_n1512),
+    .aprio(_n1513),
     .piece(_c4_piece)
   );
   chip_cell d4 (
@@ -4705,7 +4677,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[27]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4729,8 +4700,8 @@ module chip_array (
     .ray_in_5(ray5_36),
     .ray_in_6(ray6_28),
     .ray_in_7(ray7_20),
-    .knight_in(_n1550),
-    .king_in(_n1551),
+    .knight_in(_n1521),
+    .king_in(_n1522),
     .pawn_ne(pawn_36),
     .pawn_nw(pawn_34),
     .pawn_se(pawn_20),
@@ -4739,24 +4710,24 @@ module chip_array (
     .pawn_s(pawn_19),
     .pass_n(pass_35),
     .pass_s(pass_19),
-    .ray_out_0(_n1552),
-    .ray_out_1(_n1553),
-    .ray_out_2(_n1554),
-    .ray_out_3(_n1555),
-    .ray_out_4(_n1556),
-    .ray_out_5(_n1557),
-    .ray_out_6(_n1558),
-    .ray_out_7(_n1559),
-    .knight_out(_n1560),
-    .king_out(_n1561),
-    .pawn_out(_n1562),
-    .pass_out(_n1563),
-    .victim(_n1564),
-    .target(_n1565),
-    .attacker(_n1566),
-    .own_pawn(_n1567),
-    .vprio(_n1568),
-    .aprio(_n1569),
+    .ray_out_0(_n1523),
+    .ray_out_1(_n1524),
+    .ray_out_2(_n1525),
+    .ray_out_3(_n1526),
+    .ray_out_4(_n1527),
+    .ray_out_5(_n1528),
+    .ray_out_6(_n1529),
+    .ray_out_7(_n1530),
+    .knight_out(_n1531),
+    .king_out(_n1532),
+    .pawn_out(_n1533),
+    .pass_out(_n1534),
+    .victim(_n1535),
+    .target(_n1536),
+    .attacker(_n1537),
+    .own_pawn(_n1538),
+    .vprio(_n1539),
+    .aprio(_n1540),
     .piece(_d4_piece)
   );
   chip_cell e4 (
@@ -4766,7 +4737,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[28]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4790,8 +4760,8 @@ module chip_array (
     .ray_in_5(ray5_37),
     .ray_in_6(ray6_29),
     .ray_in_7(ray7_21),
-    .knight_in(_n1578),
-    .king_in(_n1579),
+    .knight_in(_n1548),
+    .king_in(_n1549),
     .pawn_ne(pawn_37),
     .pawn_nw(pawn_35),
     .pawn_se(pawn_21),
@@ -4800,24 +4770,24 @@ module chip_array (
     .pawn_s(pawn_20),
     .pass_n(pass_36),
     .pass_s(pass_20),
-    .ray_out_0(_n1580),
-    .ray_out_1(_n1581),
-    .ray_out_2(_n1582),
-    .ray_out_3(_n1583),
-    .ray_out_4(_n1584),
-    .ray_out_5(_n1585),
-    .ray_out_6(_n1586),
-    .ray_out_7(_n1587),
-    .knight_out(_n1588),
-    .king_out(_n1589),
-    .pawn_out(_n1590),
-    .pass_out(_n1591),
-    .victim(_n1592),
-    .target(_n1593),
-    .attacker(_n1594),
-    .own_pawn(_n1595),
-    .vprio(_n1596),
-    .aprio(_n1597),
+    .ray_out_0(_n1550),
+    .ray_out_1(_n1551),
+    .ray_out_2(_n1552),
+    .ray_out_3(_n1553),
+    .ray_out_4(_n1554),
+    .ray_out_5(_n1555),
+    .ray_out_6(_n1556),
+    .ray_out_7(_n1557),
+    .knight_out(_n1558),
+    .king_out(_n1559),
+    .pawn_out(_n1560),
+    .pass_out(_n1561),
+    .victim(_n1562),
+    .target(_n1563),
+    .attacker(_n1564),
+    .own_pawn(_n1565),
+    .vprio(_n1566),
+    .aprio(_n1567),
     .piece(_e4_piece)
   );
   chip_cell f4 (
@@ -4827,7 +4797,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[29]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4851,8 +4820,8 @@ module chip_array (
     .ray_in_5(ray5_38),
     .ray_in_6(ray6_30),
     .ray_in_7(ray7_22),
-    .knight_in(_n1606),
-    .king_in(_n1607),
+    .knight_in(_n1575),
+    .king_in(_n1576),
     .pawn_ne(pawn_38),
     .pawn_nw(pawn_36),
     .pawn_se(pawn_22),
@@ -4861,24 +4830,24 @@ module chip_array (
     .pawn_s(pawn_21),
     .pass_n(pass_37),
     .pass_s(pass_21),
-    .ray_out_0(_n1608),
-    .ray_out_1(_n1609),
-    .ray_out_2(_n1610),
-    .ray_out_3(_n1611),
-    .ray_out_4(_n1612),
-    .ray_out_5(_n1613),
-    .ray_out_6(_n1614),
-    .ray_out_7(_n1615),
-    .knight_out(_n1616),
-    .king_out(_n1617),
-    .pawn_out(_n1618),
-    .pass_out(_n1619),
-    .victim(_n1620),
-    .target(_n1621),
-    .attacker(_n1622),
-    .own_pawn(_n1623),
-    .vprio(_n1624),
-    .aprio(_n1625),
+    .ray_out_0(_n1577),
+    .ray_out_1(_n1578),
+    .ray_out_2(_n1579),
+    .ray_out_3(_n1580),
+    .ray_out_4(_n1581),
+    .ray_out_5(_n1582),
+    .ray_out_6(_n1583),
+    .ray_out_7(_n1584),
+    .knight_out(_n1585),
+    .king_out(_n1586),
+    .pawn_out(_n1587),
+    .pass_out(_n1588),
+    .victim(_n1589),
+    .target(_n1590),
+    .attacker(_n1591),
+    .own_pawn(_n1592),
+    .vprio(_n1593),
+    .aprio(_n1594),
     .piece(_f4_piece)
   );
   chip_cell g4 (
@@ -4888,7 +4857,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[30]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4912,8 +4880,8 @@ module chip_array (
     .ray_in_5(ray5_39),
     .ray_in_6(ray6_31),
     .ray_in_7(ray7_23),
-    .knight_in(_n1634),
-    .king_in(_n1635),
+    .knight_in(_n1602),
+    .king_in(_n1603),
     .pawn_ne(pawn_39),
     .pawn_nw(pawn_37),
     .pawn_se(pawn_23),
@@ -4922,24 +4890,24 @@ module chip_array (
     .pawn_s(pawn_22),
     .pass_n(pass_38),
     .pass_s(pass_22),
-    .ray_out_0(_n1636),
-    .ray_out_1(_n1637),
-    .ray_out_2(_n1638),
-    .ray_out_3(_n1639),
-    .ray_out_4(_n1640),
-    .ray_out_5(_n1641),
-    .ray_out_6(_n1642),
-    .ray_out_7(_n1643),
-    .knight_out(_n1644),
-    .king_out(_n1645),
-    .pawn_out(_n1646),
-    .pass_out(_n1647),
-    .victim(_n1648),
-    .target(_n1649),
-    .attacker(_n1650),
-    .own_pawn(_n1651),
-    .vprio(_n1652),
-    .aprio(_n1653),
+    .ray_out_0(_n1604),
+    .ray_out_1(_n1605),
+    .ray_out_2(_n1606),
+    .ray_out_3(_n1607),
+    .ray_out_4(_n1608),
+    .ray_out_5(_n1609),
+    .ray_out_6(_n1610),
+    .ray_out_7(_n1611),
+    .knight_out(_n1612),
+    .king_out(_n1613),
+    .pawn_out(_n1614),
+    .pass_out(_n1615),
+    .victim(_n1616),
+    .target(_n1617),
+    .attacker(_n1618),
+    .own_pawn(_n1619),
+    .vprio(_n1620),
+    .aprio(_n1621),
     .piece(_g4_piece)
   );
   chip_cell h4 (
@@ -4949,7 +4917,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[31]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -4973,8 +4940,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1662),
-    .king_in(_n1663),
+    .knight_in(_n1629),
+    .king_in(_n1630),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_38),
     .pawn_se(1'h0),
@@ -4983,24 +4950,24 @@ module chip_array (
     .pawn_s(pawn_23),
     .pass_n(pass_39),
     .pass_s(pass_23),
-    .ray_out_0(_n1664),
-    .ray_out_1(_n1665),
-    .ray_out_2(_n1666),
-    .ray_out_3(_n1667),
-    .ray_out_4(_n1668),
-    .ray_out_5(_n1669),
-    .ray_out_6(_n1670),
-    .ray_out_7(_n1671),
-    .knight_out(_n1672),
-    .king_out(_n1673),
-    .pawn_out(_n1674),
-    .pass_out(_n1675),
-    .victim(_n1676),
-    .target(_n1677),
-    .attacker(_n1678),
-    .own_pawn(_n1679),
-    .vprio(_n1680),
-    .aprio(_n1681),
+    .ray_out_0(_n1631),
+    .ray_out_1(_n1632),
+    .ray_out_2(_n1633),
+    .ray_out_3(_n1634),
+    .ray_out_4(_n1635),
+    .ray_out_5(_n1636),
+    .ray_out_6(_n1637),
+    .ray_out_7(_n1638),
+    .knight_out(_n1639),
+    .king_out(_n1640),
+    .pawn_out(_n1641),
+    .pass_out(_n1642),
+    .victim(_n1643),
+    .target(_n1644),
+    .attacker(_n1645),
+    .own_pawn(_n1646),
+    .vprio(_n1647),
+    .aprio(_n1648),
     .piece(_h4_piece)
   );
   chip_cell a5 (
@@ -5010,7 +4977,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[32]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5034,8 +5000,8 @@ module chip_array (
     .ray_in_5(ray5_41),
     .ray_in_6(ray6_33),
     .ray_in_7(ray7_25),
-    .knight_in(_n1690),
-    .king_in(_n1691),
+    .knight_in(_n1656),
+    .king_in(_n1657),
     .pawn_ne(pawn_41),
     .pawn_nw(1'h0),
     .pawn_se(pawn_25),
@@ -5044,24 +5010,24 @@ module chip_array (
     .pawn_s(pawn_24),
     .pass_n(pass_40),
     .pass_s(pass_24),
-    .ray_out_0(_n1692),
-    .ray_out_1(_n1693),
-    .ray_out_2(_n1694),
-    .ray_out_3(_n1695),
-    .ray_out_4(_n1696),
-    .ray_out_5(_n1697),
-    .ray_out_6(_n1698),
-    .ray_out_7(_n1699),
-    .knight_out(_n1700),
-    .king_out(_n1701),
-    .pawn_out(_n1702),
-    .pass_out(_n1703),
-    .victim(_n1704),
-    .target(_n1705),
-    .attacker(_n1706),
-    .own_pawn(_n1707),
-    .vprio(_n1708),
-    .aprio(_n1709),
+    .ray_out_0(_n1658),
+    .ray_out_1(_n1659),
+    .ray_out_2(_n1660),
+    .ray_out_3(_n1661),
+    .ray_out_4(_n1662),
+    .ray_out_5(_n1663),
+    .ray_out_6(_n1664),
+    .ray_out_7(_n1665),
+    .knight_out(_n1666),
+    .king_out(_n1667),
+    .pawn_out(_n1668),
+    .pass_out(_n1669),
+    .victim(_n1670),
+    .target(_n1671),
+    .attacker(_n1672),
+    .own_pawn(_n1673),
+    .vprio(_n1674),
+    .aprio(_n1675),
     .piece(_a5_piece)
   );
   chip_cell b5 (
@@ -5071,7 +5037,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[33]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5095,8 +5060,8 @@ module chip_array (
     .ray_in_5(ray5_42),
     .ray_in_6(ray6_34),
     .ray_in_7(ray7_26),
-    .knight_in(_n1718),
-    .king_in(_n1719),
+    .knight_in(_n1683),
+    .king_in(_n1684),
     .pawn_ne(pawn_42),
     .pawn_nw(pawn_40),
     .pawn_se(pawn_26),
@@ -5105,24 +5070,24 @@ module chip_array (
     .pawn_s(pawn_25),
     .pass_n(pass_41),
     .pass_s(pass_25),
-    .ray_out_0(_n1720),
-    .ray_out_1(_n1721),
-    .ray_out_2(_n1722),
-    .ray_out_3(_n1723),
-    .ray_out_4(_n1724),
-    .ray_out_5(_n1725),
-    .ray_out_6(_n1726),
-    .ray_out_7(_n1727),
-    .knight_out(_n1728),
-    .king_out(_n1729),
-    .pawn_out(_n1730),
-    .pass_out(_n1731),
-    .victim(_n1732),
-    .target(_n1733),
-    .attacker(_n1734),
-    .own_pawn(_n1735),
-    .vprio(_n1736),
-    .aprio(_n1737),
+    .ray_out_0(_n1685),
+    .ray_out_1(_n1686),
+    .ray_out_2(_n1687),
+    .ray_out_3(_n1688),
+    .ray_out_4(_n1689),
+    .ray_out_5(_n1690),
+    .ray_out_6(_n1691),
+    .ray_out_7(_n1692),
+    .knight_out(_n1693),
+    .king_out(_n1694),
+    .pawn_out(_n1695),
+    .pass_out(_n1696),
+    .victim(_n1697),
+    .target(_n1698),
+    .attacker(_n1699),
+    .own_pawn(_n1700),
+    .vprio(_n1701),
+    .aprio(_n1702),
     .piece(_b5_piece)
   );
   chip_cell c5 (
@@ -5132,7 +5097,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[34]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5156,8 +5120,8 @@ module chip_array (
     .ray_in_5(ray5_43),
     .ray_in_6(ray6_35),
     .ray_in_7(ray7_27),
-    .knight_in(_n1746),
-    .king_in(_n1747),
+    .knight_in(_n1710),
+    .king_in(_n1711),
     .pawn_ne(pawn_43),
     .pawn_nw(pawn_41),
     .pawn_se(pawn_27),
@@ -5166,24 +5130,24 @@ module chip_array (
     .pawn_s(pawn_26),
     .pass_n(pass_42),
     .pass_s(pass_26),
-    .ray_out_0(_n1748),
-    .ray_out_1(_n1749),
-    .ray_out_2(_n1750),
-    .ray_out_3(_n1751),
-    .ray_out_4(_n1752),
-    .ray_out_5(_n1753),
-    .ray_out_6(_n1754),
-    .ray_out_7(_n1755),
-    .knight_out(_n1756),
-    .king_out(_n1757),
-    .pawn_out(_n1758),
-    .pass_out(_n1759),
-    .victim(_n1760),
-    .target(_n1761),
-    .attacker(_n1762),
-    .own_pawn(_n1763),
-    .vprio(_n1764),
-    .aprio(_n1765),
+    .ray_out_0(_n1712),
+    .ray_out_1(_n1713),
+    .ray_out_2(_n1714),
+    .ray_out_3(_n1715),
+    .ray_out_4(_n1716),
+    .ray_out_5(_n1717),
+    .ray_out_6(_n1718),
+    .ray_out_7(_n1719),
+    .knight_out(_n1720),
+    .king_out(_n1721),
+    .pawn_out(_n1722),
+    .pass_out(_n1723),
+    .victim(_n1724),
+    .target(_n1725),
+    .attacker(_n1726),
+    .own_pawn(_n1727),
+    .vprio(_n1728),
+    .aprio(_n1729),
     .piece(_c5_piece)
   );
   chip_cell d5 (
@@ -5193,7 +5157,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[35]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5217,8 +5180,8 @@ module chip_array (
     .ray_in_5(ray5_44),
     .ray_in_6(ray6_36),
     .ray_in_7(ray7_28),
-    .knight_in(_n1774),
-    .king_in(_n1775),
+    .knight_in(_n1737),
+    .king_in(_n1738),
     .pawn_ne(pawn_44),
     .pawn_nw(pawn_42),
     .pawn_se(pawn_28),
@@ -5227,24 +5190,24 @@ module chip_array (
     .pawn_s(pawn_27),
     .pass_n(pass_43),
     .pass_s(pass_27),
-    .ray_out_0(_n1776),
-    .ray_out_1(_n1777),
-    .ray_out_2(_n1778),
-    .ray_out_3(_n1779),
-    .ray_out_4(_n1780),
-    .ray_out_5(_n1781),
-    .ray_out_6(_n1782),
-    .ray_out_7(_n1783),
-    .knight_out(_n1784),
-    .king_out(_n1785),
-    .pawn_out(_n1786),
-    .pass_out(_n1787),
-    .victim(_n1788),
-    .target(_n1789),
-    .attacker(_n1790),
-    .own_pawn(_n1791),
-    .vprio(_n1792),
-    .aprio(_n1793),
+    .ray_out_0(_n1739),
+    .ray_out_1(_n1740),
+    .ray_out_2(_n1741),
+    .ray_out_3(_n1742),
+    .ray_out_4(_n1743),
+    .ray_out_5(_n1744),
+    .ray_out_6(_n1745),
+    .ray_out_7(_n1746),
+    .knight_out(_n1747),
+    .king_out(_n1748),
+    .pawn_out(_n1749),
+    .pass_out(_n1750),
+    .victim(_n1751),
+    .target(_n1752),
+    .attacker(_n1753),
+    .own_pawn(_n1754),
+    .vprio(_n1755),
+    .aprio(_n1756),
     .piece(_d5_piece)
   );
   chip_cell e5 (
@@ -5254,7 +5217,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[36]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5278,8 +5240,8 @@ module chip_array (
     .ray_in_5(ray5_45),
     .ray_in_6(ray6_37),
     .ray_in_7(ray7_29),
-    .knight_in(_n1802),
-    .king_in(_n1803),
+    .knight_in(_n1764),
+    .king_in(_n1765),
     .pawn_ne(pawn_45),
     .pawn_nw(pawn_43),
     .pawn_se(pawn_29),
@@ -5288,24 +5250,24 @@ module chip_array (
     .pawn_s(pawn_28),
     .pass_n(pass_44),
     .pass_s(pass_28),
-    .ray_out_0(_n1804),
-    .ray_out_1(_n1805),
-    .ray_out_2(_n1806),
-    .ray_out_3(_n1807),
-    .ray_out_4(_n1808),
-    .ray_out_5(_n1809),
-    .ray_out_6(_n1810),
-    .ray_out_7(_n1811),
-    .knight_out(_n1812),
-    .king_out(_n1813),
-    .pawn_out(_n1814),
-    .pass_out(_n1815),
-    .victim(_n1816),
-    .target(_n1817),
-    .attacker(_n1818),
-    .own_pawn(_n1819),
-    .vprio(_n1820),
-    .aprio(_n1821),
+    .ray_out_0(_n1766),
+    .ray_out_1(_n1767),
+    .ray_out_2(_n1768),
+    .ray_out_3(_n1769),
+    .ray_out_4(_n1770),
+    .ray_out_5(_n1771),
+    .ray_out_6(_n1772),
+    .ray_out_7(_n1773),
+    .knight_out(_n1774),
+    .king_out(_n1775),
+    .pawn_out(_n1776),
+    .pass_out(_n1777),
+    .victim(_n1778),
+    .target(_n1779),
+    .attacker(_n1780),
+    .own_pawn(_n1781),
+    .vprio(_n1782),
+    .aprio(_n1783),
     .piece(_e5_piece)
   );
   chip_cell f5 (
@@ -5315,7 +5277,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[37]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5339,8 +5300,8 @@ module chip_array (
     .ray_in_5(ray5_46),
     .ray_in_6(ray6_38),
     .ray_in_7(ray7_30),
-    .knight_in(_n1830),
-    .king_in(_n1831),
+    .knight_in(_n1791),
+    .king_in(_n1792),
     .pawn_ne(pawn_46),
     .pawn_nw(pawn_44),
     .pawn_se(pawn_30),
@@ -5349,24 +5310,24 @@ module chip_array (
     .pawn_s(pawn_29),
     .pass_n(pass_45),
     .pass_s(pass_29),
-    .ray_out_0(_n1832),
-    .ray_out_1(_n1833),
-    .ray_out_2(_n1834),
-    .ray_out_3(_n1835),
-    .ray_out_4(_n1836),
-    .ray_out_5(_n1837),
-    .ray_out_6(_n1838),
-    .ray_out_7(_n1839),
-    .knight_out(_n1840),
-    .king_out(_n1841),
-    .pawn_out(_n1842),
-    .pass_out(_n1843),
-    .victim(_n1844),
-    .target(_n1845),
-    .attacker(_n1846),
-    .own_pawn(_n1847),
-    .vprio(_n1848),
-    .aprio(_n1849),
+    .ray_out_0(_n1793),
+    .ray_out_1(_n1794),
+    .ray_out_2(_n1795),
+    .ray_out_3(_n1796),
+    .ray_out_4(_n1797),
+    .ray_out_5(_n1798),
+    .ray_out_6(_n1799),
+    .ray_out_7(_n1800),
+    .knight_out(_n1801),
+    .king_out(_n1802),
+    .pawn_out(_n1803),
+    .pass_out(_n1804),
+    .victim(_n1805),
+    .target(_n1806),
+    .attacker(_n1807),
+    .own_pawn(_n1808),
+    .vprio(_n1809),
+    .aprio(_n1810),
     .piece(_f5_piece)
   );
   chip_cell g5 (
@@ -5376,7 +5337,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[38]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5400,8 +5360,8 @@ module chip_array (
     .ray_in_5(ray5_47),
     .ray_in_6(ray6_39),
     .ray_in_7(ray7_31),
-    .knight_in(_n1858),
-    .king_in(_n1859),
+    .knight_in(_n1818),
+    .king_in(_n1819),
     .pawn_ne(pawn_47),
     .pawn_nw(pawn_45),
     .pawn_se(pawn_31),
@@ -5410,24 +5370,24 @@ module chip_array (
     .pawn_s(pawn_30),
     .pass_n(pass_46),
     .pass_s(pass_30),
-    .ray_out_0(_n1860),
-    .ray_out_1(_n1861),
-    .ray_out_2(_n1862),
-    .ray_out_3(_n1863),
-    .ray_out_4(_n1864),
-    .ray_out_5(_n1865),
-    .ray_out_6(_n1866),
-    .ray_out_7(_n1867),
-    .knight_out(_n1868),
-    .king_out(_n1869),
-    .pawn_out(_n1870),
-    .pass_out(_n1871),
-    .victim(_n1872),
-    .target(_n1873),
-    .attacker(_n1874),
-    .own_pawn(_n1875),
-    .vprio(_n1876),
-    .aprio(_n1877),
+    .ray_out_0(_n1820),
+    .ray_out_1(_n1821),
+    .ray_out_2(_n1822),
+    .ray_out_3(_n1823),
+    .ray_out_4(_n1824),
+    .ray_out_5(_n1825),
+    .ray_out_6(_n1826),
+    .ray_out_7(_n1827),
+    .knight_out(_n1828),
+    .king_out(_n1829),
+    .pawn_out(_n1830),
+    .pass_out(_n1831),
+    .victim(_n1832),
+    .target(_n1833),
+    .attacker(_n1834),
+    .own_pawn(_n1835),
+    .vprio(_n1836),
+    .aprio(_n1837),
     .piece(_g5_piece)
   );
   chip_cell h5 (
@@ -5437,7 +5397,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[39]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5461,8 +5420,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1886),
-    .king_in(_n1887),
+    .knight_in(_n1845),
+    .king_in(_n1846),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_46),
     .pawn_se(1'h0),
@@ -5471,24 +5430,24 @@ module chip_array (
     .pawn_s(pawn_31),
     .pass_n(pass_47),
     .pass_s(pass_31),
-    .ray_out_0(_n1888),
-    .ray_out_1(_n1889),
-    .ray_out_2(_n1890),
-    .ray_out_3(_n1891),
-    .ray_out_4(_n1892),
-    .ray_out_5(_n1893),
-    .ray_out_6(_n1894),
-    .ray_out_7(_n1895),
-    .knight_out(_n1896),
-    .king_out(_n1897),
-    .pawn_out(_n1898),
-    .pass_out(_n1899),
-    .victim(_n1900),
-    .target(_n1901),
-    .attacker(_n1902),
-    .own_pawn(_n1903),
-    .vprio(_n1904),
-    .aprio(_n1905),
+    .ray_out_0(_n1847),
+    .ray_out_1(_n1848),
+    .ray_out_2(_n1849),
+    .ray_out_3(_n1850),
+    .ray_out_4(_n1851),
+    .ray_out_5(_n1852),
+    .ray_out_6(_n1853),
+    .ray_out_7(_n1854),
+    .knight_out(_n1855),
+    .king_out(_n1856),
+    .pawn_out(_n1857),
+    .pass_out(_n1858),
+    .victim(_n1859),
+    .target(_n1860),
+    .attacker(_n1861),
+    .own_pawn(_n1862),
+    .vprio(_n1863),
+    .aprio(_n1864),
     .piece(_h5_piece)
   );
   chip_cell a6 (
@@ -5498,7 +5457,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[40]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5522,8 +5480,8 @@ module chip_array (
     .ray_in_5(ray5_49),
     .ray_in_6(ray6_41),
     .ray_in_7(ray7_33),
-    .knight_in(_n1914),
-    .king_in(_n1915),
+    .knight_in(_n1872),
+    .king_in(_n1873),
     .pawn_ne(pawn_49),
     .pawn_nw(1'h0),
     .pawn_se(pawn_33),
@@ -5532,24 +5490,24 @@ module chip_array (
     .pawn_s(pawn_32),
     .pass_n(pass_48),
     .pass_s(pass_32),
-    .ray_out_0(_n1916),
-    .ray_out_1(_n1917),
-    .ray_out_2(_n1918),
-    .ray_out_3(_n1919),
-    .ray_out_4(_n1920),
-    .ray_out_5(_n1921),
-    .ray_out_6(_n1922),
-    .ray_out_7(_n1923),
-    .knight_out(_n1924),
-    .king_out(_n1925),
-    .pawn_out(_n1926),
-    .pass_out(_n1927),
-    .victim(_n1928),
-    .target(_n1929),
-    .attacker(_n1930),
-    .own_pawn(_n1931),
-    .vprio(_n1932),
-    .aprio(_n1933),
+    .ray_out_0(_n1874),
+    .ray_out_1(_n1875),
+    .ray_out_2(_n1876),
+    .ray_out_3(_n1877),
+    .ray_out_4(_n1878),
+    .ray_out_5(_n1879),
+    .ray_out_6(_n1880),
+    .ray_out_7(_n1881),
+    .knight_out(_n1882),
+    .king_out(_n1883),
+    .pawn_out(_n1884),
+    .pass_out(_n1885),
+    .victim(_n1886),
+    .target(_n1887),
+    .attacker(_n1888),
+    .own_pawn(_n1889),
+    .vprio(_n1890),
+    .aprio(_n1891),
     .piece(_a6_piece)
   );
   chip_cell b6 (
@@ -5559,7 +5517,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[41]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5583,8 +5540,8 @@ module chip_array (
     .ray_in_5(ray5_50),
     .ray_in_6(ray6_42),
     .ray_in_7(ray7_34),
-    .knight_in(_n1942),
-    .king_in(_n1943),
+    .knight_in(_n1899),
+    .king_in(_n1900),
     .pawn_ne(pawn_50),
     .pawn_nw(pawn_48),
     .pawn_se(pawn_34),
@@ -5593,24 +5550,24 @@ module chip_array (
     .pawn_s(pawn_33),
     .pass_n(pass_49),
     .pass_s(pass_33),
-    .ray_out_0(_n1944),
-    .ray_out_1(_n1945),
-    .ray_out_2(_n1946),
-    .ray_out_3(_n1947),
-    .ray_out_4(_n1948),
-    .ray_out_5(_n1949),
-    .ray_out_6(_n1950),
-    .ray_out_7(_n1951),
-    .knight_out(_n1952),
-    .king_out(_n1953),
-    .pawn_out(_n1954),
-    .pass_out(_n1955),
-    .victim(_n1956),
-    .target(_n1957),
-    .attacker(_n1958),
-    .own_pawn(_n1959),
-    .vprio(_n1960),
-    .aprio(_n1961),
+    .ray_out_0(_n1901),
+    .ray_out_1(_n1902),
+    .ray_out_2(_n1903),
+    .ray_out_3(_n1904),
+    .ray_out_4(_n1905),
+    .ray_out_5(_n1906),
+    .ray_out_6(_n1907),
+    .ray_out_7(_n1908),
+    .knight_out(_n1909),
+    .king_out(_n1910),
+    .pawn_out(_n1911),
+    .pass_out(_n1912),
+    .victim(_n1913),
+    .target(_n1914),
+    .attacker(_n1915),
+    .own_pawn(_n1916),
+    .vprio(_n1917),
+    .aprio(_n1918),
     .piece(_b6_piece)
   );
   chip_cell c6 (
@@ -5620,7 +5577,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[42]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5644,8 +5600,8 @@ module chip_array (
     .ray_in_5(ray5_51),
     .ray_in_6(ray6_43),
     .ray_in_7(ray7_35),
-    .knight_in(_n1970),
-    .king_in(_n1971),
+    .knight_in(_n1926),
+    .king_in(_n1927),
     .pawn_ne(pawn_51),
     .pawn_nw(pawn_49),
     .pawn_se(pawn_35),
@@ -5654,24 +5610,24 @@ module chip_array (
     .pawn_s(pawn_34),
     .pass_n(pass_50),
     .pass_s(pass_34),
-    .ray_out_0(_n1972),
-    .ray_out_1(_n1973),
-    .ray_out_2(_n1974),
-    .ray_out_3(_n1975),
-    .ray_out_4(_n1976),
-    .ray_out_5(_n1977),
-    .ray_out_6(_n1978),
-    .ray_out_7(_n1979),
-    .knight_out(_n1980),
-    .king_out(_n1981),
-    .pawn_out(_n1982),
-    .pass_out(_n1983),
-    .victim(_n1984),
-    .target(_n1985),
-    .attacker(_n1986),
-    .own_pawn(_n1987),
-    .vprio(_n1988),
-    .aprio(_n1989),
+    .ray_out_0(_n1928),
+    .ray_out_1(_n1929),
+    .ray_out_2(_n1930),
+    .ray_out_3(_n1931),
+    .ray_out_4(_n1932),
+    .ray_out_5(_n1933),
+    .ray_out_6(_n1934),
+    .ray_out_7(_n1935),
+    .knight_out(_n1936),
+    .king_out(_n1937),
+    .pawn_out(_n1938),
+    .pass_out(_n1939),
+    .victim(_n1940),
+    .target(_n1941),
+    .attacker(_n1942),
+    .own_pawn(_n1943),
+    .vprio(_n1944),
+    .aprio(_n1945),
     .piece(_c6_piece)
   );
   chip_cell d6 (
@@ -5681,7 +5637,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[43]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5705,8 +5660,8 @@ module chip_array (
     .ray_in_5(ray5_52),
     .ray_in_6(ray6_44),
     .ray_in_7(ray7_36),
-    .knight_in(_n1998),
-    .king_in(_n1999),
+    .knight_in(_n1953),
+    .king_in(_n1954),
     .pawn_ne(pawn_52),
     .pawn_nw(pawn_50),
     .pawn_se(pawn_36),
@@ -5715,24 +5670,24 @@ module chip_array (
     .pawn_s(pawn_35),
     .pass_n(pass_51),
     .pass_s(pass_35),
-    .ray_out_0(_n2000),
-    .ray_out_1(_n2001),
-    .ray_out_2(_n2002),
-    .ray_out_3(_n2003),
-    .ray_out_4(_n2004),
-    .ray_out_5(_n2005),
-    .ray_out_6(_n2006),
-    .ray_out_7(_n2007),
-    .knight_out(_n2008),
-    .king_out(_n2009),
-    .pawn_out(_n2010),
-    .pass_out(_n2011),
-    .victim(_n2012),
-    .target(_n2013),
-    .attacker(_n2014),
-    .own_pawn(_n2015),
-    .vprio(_n2016),
-    .aprio(_n2017),
+    .ray_out_0(_n1955),
+    .ray_out_1(_n1956),
+    .ray_out_2(_n1957),
+    .ray_out_3(_n1958),
+    .ray_out_4(_n1959),
+    .ray_out_5(_n1960),
+    .ray_out_6(_n1961),
+    .ray_out_7(_n1962),
+    .knight_out(_n1963),
+    .king_out(_n1964),
+    .pawn_out(_n1965),
+    .pass_out(_n1966),
+    .victim(_n1967),
+    .target(_n1968),
+    .attacker(_n1969),
+    .own_pawn(_n1970),
+    .vprio(_n1971),
+    .aprio(_n1972),
     .piece(_d6_piece)
   );
   chip_cell e6 (
@@ -5742,7 +5697,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[44]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5766,8 +5720,8 @@ module chip_array (
     .ray_in_5(ray5_53),
     .ray_in_6(ray6_45),
     .ray_in_7(ray7_37),
-    .knight_in(_n2026),
-    .king_in(_n2027),
+    .knight_in(_n1980),
+    .king_in(_n1981),
     .pawn_ne(pawn_53),
     .pawn_nw(pawn_51),
     .pawn_se(pawn_37),
@@ -5776,24 +5730,24 @@ module chip_array (
     .pawn_s(pawn_36),
     .pass_n(pass_52),
     .pass_s(pass_36),
-    .ray_out_0(_n2028),
-    .ray_out_1(_n2029),
-    .ray_out_2(_n2030),
-    .ray_out_3(_n2031),
-    .ray_out_4(_n2032),
-    .ray_out_5(_n2033),
-    .ray_out_6(_n2034),
-    .ray_out_7(_n2035),
-    .knight_out(_n2036),
-    .king_out(_n2037),
-    .pawn_out(_n2038),
-    .pass_out(_n2039),
-    .victim(_n2040),
-    .target(_n2041),
-    .attacker(_n2042),
-    .own_pawn(_n2043),
-    .vprio(_n2044),
-    .aprio(_n2045),
+    .ray_out_0(_n1982),
+    .ray_out_1(_n1983),
+    .ray_out_2(_n1984),
+    .ray_out_3(_n1985),
+    .ray_out_4(_n1986),
+    .ray_out_5(_n1987),
+    .ray_out_6(_n1988),
+    .ray_out_7(_n1989),
+    .knight_out(_n1990),
+    .king_out(_n1991),
+    .pawn_out(_n1992),
+    .pass_out(_n1993),
+    .victim(_n1994),
+    .target(_n1995),
+    .attacker(_n1996),
+    .own_pawn(_n1997),
+    .vprio(_n1998),
+    .aprio(_n1999),
     .piece(_e6_piece)
   );
   chip_cell f6 (
@@ -5803,7 +5757,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[45]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5827,8 +5780,8 @@ module chip_array (
     .ray_in_5(ray5_54),
     .ray_in_6(ray6_46),
     .ray_in_7(ray7_38),
-    .knight_in(_n2054),
-    .king_in(_n2055),
+    .knight_in(_n2007),
+    .king_in(_n2008),
     .pawn_ne(pawn_54),
     .pawn_nw(pawn_52),
     .pawn_se(pawn_38),
@@ -5837,24 +5790,24 @@ module chip_array (
     .pawn_s(pawn_37),
     .pass_n(pass_53),
     .pass_s(pass_37),
-    .ray_out_0(_n2056),
-    .ray_out_1(_n2057),
-    .ray_out_2(_n2058),
-    .ray_out_3(_n2059),
-    .ray_out_4(_n2060),
-    .ray_out_5(_n2061),
-    .ray_out_6(_n2062),
-    .ray_out_7(_n2063),
-    .knight_out(_n2064),
-    .king_out(_n2065),
-    .pawn_out(_n2066),
-    .pass_out(_n2067),
-    .victim(_n2068),
-    .target(_n2069),
-    .attacker(_n2070),
-    .own_pawn(_n2071),
-    .vprio(_n2072),
-    .aprio(_n2073),
+    .ray_out_0(_n2009),
+    .ray_out_1(_n2010),
+    .ray_out_2(_n2011),
+    .ray_out_3(_n2012),
+    .ray_out_4(_n2013),
+    .ray_out_5(_n2014),
+    .ray_out_6(_n2015),
+    .ray_out_7(_n2016),
+    .knight_out(_n2017),
+    .king_out(_n2018),
+    .pawn_out(_n2019),
+    .pass_out(_n2020),
+    .victim(_n2021),
+    .target(_n2022),
+    .attacker(_n2023),
+    .own_pawn(_n2024),
+    .vprio(_n2025),
+    .aprio(_n2026),
     .piece(_f6_piece)
   );
   chip_cell g6 (
@@ -5864,7 +5817,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[46]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5888,8 +5840,8 @@ module chip_array (
     .ray_in_5(ray5_55),
     .ray_in_6(ray6_47),
     .ray_in_7(ray7_39),
-    .knight_in(_n2082),
-    .king_in(_n2083),
+    .knight_in(_n2034),
+    .king_in(_n2035),
     .pawn_ne(pawn_55),
     .pawn_nw(pawn_53),
     .pawn_se(pawn_39),
@@ -5898,24 +5850,24 @@ module chip_array (
     .pawn_s(pawn_38),
     .pass_n(pass_54),
     .pass_s(pass_38),
-    .ray_out_0(_n2084),
-    .ray_out_1(_n2085),
-    .ray_out_2(_n2086),
-    .ray_out_3(_n2087),
-    .ray_out_4(_n2088),
-    .ray_out_5(_n2089),
-    .ray_out_6(_n2090),
-    .ray_out_7(_n2091),
-    .knight_out(_n2092),
-    .king_out(_n2093),
-    .pawn_out(_n2094),
-    .pass_out(_n2095),
-    .victim(_n2096),
-    .target(_n2097),
-    .attacker(_n2098),
-    .own_pawn(_n2099),
-    .vprio(_n2100),
-    .aprio(_n2101),
+    .ray_out_0(_n2036),
+    .ray_out_1(_n2037),
+    .ray_out_2(_n2038),
+    .ray_out_3(_n2039),
+    .ray_out_4(_n2040),
+    .ray_out_5(_n2041),
+    .ray_out_6(_n2042),
+    .ray_out_7(_n2043),
+    .knight_out(_n2044),
+    .king_out(_n2045),
+    .pawn_out(_n2046),
+    .pass_out(_n2047),
+    .victim(_n2048),
+    .target(_n2049),
+    .attacker(_n2050),
+    .own_pawn(_n2051),
+    .vprio(_n2052),
+    .aprio(_n2053),
     .piece(_g6_piece)
   );
   chip_cell h6 (
@@ -5925,7 +5877,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[47]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5949,8 +5900,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2110),
-    .king_in(_n2111),
+    .knight_in(_n2061),
+    .king_in(_n2062),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_54),
     .pawn_se(1'h0),
@@ -5959,24 +5910,24 @@ module chip_array (
     .pawn_s(pawn_39),
     .pass_n(pass_55),
     .pass_s(pass_39),
-    .ray_out_0(_n2112),
-    .ray_out_1(_n2113),
-    .ray_out_2(_n2114),
-    .ray_out_3(_n2115),
-    .ray_out_4(_n2116),
-    .ray_out_5(_n2117),
-    .ray_out_6(_n2118),
-    .ray_out_7(_n2119),
-    .knight_out(_n2120),
-    .king_out(_n2121),
-    .pawn_out(_n2122),
-    .pass_out(_n2123),
-    .victim(_n2124),
-    .target(_n2125),
-    .attacker(_n2126),
-    .own_pawn(_n2127),
-    .vprio(_n2128),
-    .aprio(_n2129),
+    .ray_out_0(_n2063),
+    .ray_out_1(_n2064),
+    .ray_out_2(_n2065),
+    .ray_out_3(_n2066),
+    .ray_out_4(_n2067),
+    .ray_out_5(_n2068),
+    .ray_out_6(_n2069),
+    .ray_out_7(_n2070),
+    .knight_out(_n2071),
+    .king_out(_n2072),
+    .pawn_out(_n2073),
+    .pass_out(_n2074),
+    .victim(_n2075),
+    .target(_n2076),
+    .attacker(_n2077),
+    .own_pawn(_n2078),
+    .vprio(_n2079),
+    .aprio(_n2080),
     .piece(_h6_piece)
   );
   chip_cell a7 (
@@ -5986,7 +5937,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[48]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6010,8 +5960,8 @@ module chip_array (
     .ray_in_5(ray5_57),
     .ray_in_6(ray6_49),
     .ray_in_7(ray7_41),
-    .knight_in(_n2138),
-    .king_in(_n2139),
+    .knight_in(_n2088),
+    .king_in(_n2089),
     .pawn_ne(pawn_57),
     .pawn_nw(1'h0),
     .pawn_se(pawn_41),
@@ -6020,24 +5970,24 @@ module chip_array (
     .pawn_s(pawn_40),
     .pass_n(pass_56),
     .pass_s(pass_40),
-    .ray_out_0(_n2140),
-    .ray_out_1(_n2141),
-    .ray_out_2(_n2142),
-    .ray_out_3(_n2143),
-    .ray_out_4(_n2144),
-    .ray_out_5(_n2145),
-    .ray_out_6(_n2146),
-    .ray_out_7(_n2147),
-    .knight_out(_n2148),
-    .king_out(_n2149),
-    .pawn_out(_n2150),
-    .pass_out(_n2151),
-    .victim(_n2152),
-    .target(_n2153),
-    .attacker(_n2154),
-    .own_pawn(_n2155),
-    .vprio(_n2156),
-    .aprio(_n2157),
+    .ray_out_0(_n2090),
+    .ray_out_1(_n2091),
+    .ray_out_2(_n2092),
+    .ray_out_3(_n2093),
+    .ray_out_4(_n2094),
+    .ray_out_5(_n2095),
+    .ray_out_6(_n2096),
+    .ray_out_7(_n2097),
+    .knight_out(_n2098),
+    .king_out(_n2099),
+    .pawn_out(_n2100),
+    .pass_out(_n2101),
+    .victim(_n2102),
+    .target(_n2103),
+    .attacker(_n2104),
+    .own_pawn(_n2105),
+    .vprio(_n2106),
+    .aprio(_n2107),
     .piece(_a7_piece)
   );
   chip_cell b7 (
@@ -6047,7 +5997,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[49]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6071,8 +6020,8 @@ module chip_array (
     .ray_in_5(ray5_58),
     .ray_in_6(ray6_50),
     .ray_in_7(ray7_42),
-    .knight_in(_n2166),
-    .king_in(_n2167),
+    .knight_in(_n2115),
+    .king_in(_n2116),
     .pawn_ne(pawn_58),
     .pawn_nw(pawn_56),
     .pawn_se(pawn_42),
@@ -6081,24 +6030,24 @@ module chip_array (
     .pawn_s(pawn_41),
     .pass_n(pass_57),
     .pass_s(pass_41),
-    .ray_out_0(_n2168),
-    .ray_out_1(_n2169),
-    .ray_out_2(_n2170),
-    .ray_out_3(_n2171),
-    .ray_out_4(_n2172),
-    .ray_out_5(_n2173),
-    .ray_out_6(_n2174),
-    .ray_out_7(_n2175),
-    .knight_out(_n2176),
-    .king_out(_n2177),
-    .pawn_out(_n2178),
-    .pass_out(_n2179),
-    .victim(_n2180),
-    .target(_n2181),
-    .attacker(_n2182),
-    .own_pawn(_n2183),
-    .vprio(_n2184),
-    .aprio(_n2185),
+    .ray_out_0(_n2117),
+    .ray_out_1(_n2118),
+    .ray_out_2(_n2119),
+    .ray_out_3(_n2120),
+    .ray_out_4(_n2121),
+    .ray_out_5(_n2122),
+    .ray_out_6(_n2123),
+    .ray_out_7(_n2124),
+    .knight_out(_n2125),
+    .king_out(_n2126),
+    .pawn_out(_n2127),
+    .pass_out(_n2128),
+    .victim(_n2129),
+    .target(_n2130),
+    .attacker(_n2131),
+    .own_pawn(_n2132),
+    .vprio(_n2133),
+    .aprio(_n2134),
     .piece(_b7_piece)
   );
   chip_cell c7 (
@@ -6108,7 +6057,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[50]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6132,8 +6080,8 @@ module chip_array (
     .ray_in_5(ray5_59),
     .ray_in_6(ray6_51),
     .ray_in_7(ray7_43),
-    .knight_in(_n2194),
-    .king_in(_n2195),
+    .knight_in(_n2142),
+    .king_in(_n2143),
     .pawn_ne(pawn_59),
     .pawn_nw(pawn_57),
     .pawn_se(pawn_43),
@@ -6142,24 +6090,24 @@ module chip_array (
     .pawn_s(pawn_42),
     .pass_n(pass_58),
     .pass_s(pass_42),
-    .ray_out_0(_n2196),
-    .ray_out_1(_n2197),
-    .ray_out_2(_n2198),
-    .ray_out_3(_n2199),
-    .ray_out_4(_n2200),
-    .ray_out_5(_n2201),
-    .ray_out_6(_n2202),
-    .ray_out_7(_n2203),
-    .knight_out(_n2204),
-    .king_out(_n2205),
-    .pawn_out(_n2206),
-    .pass_out(_n2207),
-    .victim(_n2208),
-    .target(_n2209),
-    .attacker(_n2210),
-    .own_pawn(_n2211),
-    .vprio(_n2212),
-    .aprio(_n2213),
+    .ray_out_0(_n2144),
+    .ray_out_1(_n2145),
+    .ray_out_2(_n2146),
+    .ray_out_3(_n2147),
+    .ray_out_4(_n2148),
+    .ray_out_5(_n2149),
+    .ray_out_6(_n2150),
+    .ray_out_7(_n2151),
+    .knight_out(_n2152),
+    .king_out(_n2153),
+    .pawn_out(_n2154),
+    .pass_out(_n2155),
+    .victim(_n2156),
+    .target(_n2157),
+    .attacker(_n2158),
+    .own_pawn(_n2159),
+    .vprio(_n2160),
+    .aprio(_n2161),
     .piece(_c7_piece)
   );
   chip_cell d7 (
@@ -6169,7 +6117,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[51]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6193,8 +6140,8 @@ module chip_array (
     .ray_in_5(ray5_60),
     .ray_in_6(ray6_52),
     .ray_in_7(ray7_44),
-    .knight_in(_n2222),
-    .king_in(_n2223),
+    .knight_in(_n2169),
+    .king_in(_n2170),
     .pawn_ne(pawn_60),
     .pawn_nw(pawn_58),
     .pawn_se(pawn_44),
@@ -6203,24 +6150,24 @@ module chip_array (
     .pawn_s(pawn_43),
     .pass_n(pass_59),
     .pass_s(pass_43),
-    .ray_out_0(_n2224),
-    .ray_out_1(_n2225),
-    .ray_out_2(_n2226),
-    .ray_out_3(_n2227),
-    .ray_out_4(_n2228),
-    .ray_out_5(_n2229),
-    .ray_out_6(_n2230),
-    .ray_out_7(_n2231),
-    .knight_out(_n2232),
-    .king_out(_n2233),
-    .pawn_out(_n2234),
-    .pass_out(_n2235),
-    .victim(_n2236),
-    .target(_n2237),
-    .attacker(_n2238),
-    .own_pawn(_n2239),
-    .vprio(_n2240),
-    .aprio(_n2241),
+    .ray_out_0(_n2171),
+    .ray_out_1(_n2172),
+    .ray_out_2(_n2173),
+    .ray_out_3(_n2174),
+    .ray_out_4(_n2175),
+    .ray_out_5(_n2176),
+    .ray_out_6(_n2177),
+    .ray_out_7(_n2178),
+    .knight_out(_n2179),
+    .king_out(_n2180),
+    .pawn_out(_n2181),
+    .pass_out(_n2182),
+    .victim(_n2183),
+    .target(_n2184),
+    .attacker(_n2185),
+    .own_pawn(_n2186),
+    .vprio(_n2187),
+    .aprio(_n2188),
     .piece(_d7_piece)
   );
   chip_cell e7 (
@@ -6230,7 +6177,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[52]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6254,8 +6200,8 @@ module chip_array (
     .ray_in_5(ray5_61),
     .ray_in_6(ray6_53),
     .ray_in_7(ray7_45),
-    .knight_in(_n2250),
-    .king_in(_n2251),
+    .knight_in(_n2196),
+    .king_in(_n2197),
     .pawn_ne(pawn_61),
     .pawn_nw(pawn_59),
     .pawn_se(pawn_45),
@@ -6264,24 +6210,24 @@ module chip_array (
     .pawn_s(pawn_44),
     .pass_n(pass_60),
     .pass_s(pass_44),
-    .ray_out_0(_n2252),
-    .ray_out_1(_n2253),
-    .ray_out_2(_n2254),
-    .ray_out_3(_n2255),
-    .ray_out_4(_n2256),
-    .ray_out_5(_n2257),
-    .ray_out_6(_n2258),
-    .ray_out_7(_n2259),
-    .knight_out(_n2260),
-    .king_out(_n2261),
-    .pawn_out(_n2262),
-    .pass_out(_n2263),
-    .victim(_n2264),
-    .target(_n2265),
-    .attacker(_n2266),
-    .own_pawn(_n2267),
-    .vprio(_n2268),
-    .aprio(_n2269),
+    .ray_out_0(_n2198),
+    .ray_out_1(_n2199),
+    .ray_out_2(_n2200),
+    .ray_out_3(_n2201),
+    .ray_out_4(_n2202),
+    .ray_out_5(_n2203),
+    .ray_out_6(_n2204),
+    .ray_out_7(_n2205),
+    .knight_out(_n2206),
+    .king_out(_n2207),
+    .pawn_out(_n2208),
+    .pass_out(_n2209),
+    .victim(_n2210),
+    .target(_n2211),
+    .attacker(_n2212),
+    .own_pawn(_n2213),
+    .vprio(_n2214),
+    .aprio(_n2215),
     .piece(_e7_piece)
   );
   chip_cell f7 (
@@ -6291,7 +6237,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[53]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6315,8 +6260,8 @@ module chip_array (
     .ray_in_5(ray5_62),
     .ray_in_6(ray6_54),
     .ray_in_7(ray7_46),
-    .knight_in(_n2278),
-    .king_in(_n2279),
+    .knight_in(_n2223),
+    .king_in(_n2224),
     .pawn_ne(pawn_62),
     .pawn_nw(pawn_60),
     .pawn_se(pawn_46),
@@ -6325,24 +6270,24 @@ module chip_array (
     .pawn_s(pawn_45),
     .pass_n(pass_61),
     .pass_s(pass_45),
-    .ray_out_0(_n2280),
-    .ray_out_1(_n2281),
-    .ray_out_2(_n2282),
-    .ray_out_3(_n2283),
-    .ray_out_4(_n2284),
-    .ray_out_5(_n2285),
-    .ray_out_6(_n2286),
-    .ray_out_7(_n2287),
-    .knight_out(_n2288),
-    .king_out(_n2289),
-    .pawn_out(_n2290),
-    .pass_out(_n2291),
-    .victim(_n2292),
-    .target(_n2293),
-    .attacker(_n2294),
-    .own_pawn(_n2295),
-    .vprio(_n2296),
-    .aprio(_n2297),
+    .ray_out_0(_n2225),
+    .ray_out_1(_n2226),
+    .ray_out_2(_n2227),
+    .ray_out_3(_n2228),
+    .ray_out_4(_n2229),
+    .ray_out_5(_n2230),
+    .ray_out_6(_n2231),
+    .ray_out_7(_n2232),
+    .knight_out(_n2233),
+    .king_out(_n2234),
+    .pawn_out(_n2235),
+    .pass_out(_n2236),
+    .victim(_n2237),
+    .target(_n2238),
+    .attacker(_n2239),
+    .own_pawn(_n2240),
+    .vprio(_n2241),
+    .aprio(_n2242),
     .piece(_f7_piece)
   );
   chip_cell g7 (
@@ -6352,7 +6297,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[54]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6376,8 +6320,8 @@ module chip_array (
     .ray_in_5(ray5_63),
     .ray_in_6(ray6_55),
     .ray_in_7(ray7_47),
-    .knight_in(_n2306),
-    .king_in(_n2307),
+    .knight_in(_n2250),
+    .king_in(_n2251),
     .pawn_ne(pawn_63),
     .pawn_nw(pawn_61),
     .pawn_se(pawn_47),
@@ -6386,24 +6330,24 @@ module chip_array (
     .pawn_s(pawn_46),
     .pass_n(pass_62),
     .pass_s(pass_46),
-    .ray_out_0(_n2308),
-    .ray_out_1(_n2309),
-    .ray_out_2(_n2310),
-    .ray_out_3(_n2311),
-    .ray_out_4(_n2312),
-    .ray_out_5(_n2313),
-    .ray_out_6(_n2314),
-    .ray_out_7(_n2315),
-    .knight_out(_n2316),
-    .king_out(_n2317),
-    .pawn_out(_n2318),
-    .pass_out(_n2319),
-    .victim(_n2320),
-    .target(_n2321),
-    .attacker(_n2322),
-    .own_pawn(_n2323),
-    .vprio(_n2324),
-    .aprio(_n2325),
+    .ray_out_0(_n2252),
+    .ray_out_1(_n2253),
+    .ray_out_2(_n2254),
+    .ray_out_3(_n2255),
+    .ray_out_4(_n2256),
+    .ray_out_5(_n2257),
+    .ray_out_6(_n2258),
+    .ray_out_7(_n2259),
+    .knight_out(_n2260),
+    .king_out(_n2261),
+    .pawn_out(_n2262),
+    .pass_out(_n2263),
+    .victim(_n2264),
+    .target(_n2265),
+    .attacker(_n2266),
+    .own_pawn(_n2267),
+    .vprio(_n2268),
+    .aprio(_n2269),
     .piece(_g7_piece)
   );
   chip_cell h7 (
@@ -6413,7 +6357,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[55]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6437,8 +6380,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2334),
-    .king_in(_n2335),
+    .knight_in(_n2277),
+    .king_in(_n2278),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_62),
     .pawn_se(1'h0),
@@ -6447,24 +6390,24 @@ module chip_array (
     .pawn_s(pawn_47),
     .pass_n(pass_63),
     .pass_s(pass_47),
-    .ray_out_0(_n2336),
-    .ray_out_1(_n2337),
-    .ray_out_2(_n2338),
-    .ray_out_3(_n2339),
-    .ray_out_4(_n2340),
-    .ray_out_5(_n2341),
-    .ray_out_6(_n2342),
-    .ray_out_7(_n2343),
-    .knight_out(_n2344),
-    .king_out(_n2345),
-    .pawn_out(_n2346),
-    .pass_out(_n2347),
-    .victim(_n2348),
-    .target(_n2349),
-    .attacker(_n2350),
-    .own_pawn(_n2351),
-    .vprio(_n2352),
-    .aprio(_n2353),
+    .ray_out_0(_n2279),
+    .ray_out_1(_n2280),
+    .ray_out_2(_n2281),
+    .ray_out_3(_n2282),
+    .ray_out_4(_n2283),
+    .ray_out_5(_n2284),
+    .ray_out_6(_n2285),
+    .ray_out_7(_n2286),
+    .knight_out(_n2287),
+    .king_out(_n2288),
+    .pawn_out(_n2289),
+    .pass_out(_n2290),
+    .victim(_n2291),
+    .target(_n2292),
+    .attacker(_n2293),
+    .own_pawn(_n2294),
+    .vprio(_n2295),
+    .aprio(_n2296),
     .piece(_h7_piece)
   );
   chip_cell a8 (
@@ -6474,7 +6417,6 @@ module chip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[56]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6498,8 +6440,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_57),
     .ray_in_7(ray7_49),
-    .knight_in(_n2362),
-    .king_in(_n2363),
+    .knight_in(_n2304),
+    .king_in(_n2305),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_49),
@@ -6508,24 +6450,24 @@ module chip_array (
     .pawn_s(pawn_48),
     .pass_n(1'h0),
     .pass_s(pass_48),
-    .ray_out_0(_n2364),
-    .ray_out_1(_n2365),
-    .ray_out_2(_n2366),
-    .ray_out_3(_n2367),
-    .ray_out_4(_n2368),
-    .ray_out_5(_n2369),
-    .ray_out_6(_n2370),
-    .ray_out_7(_n2371),
-    .knight_out(_n2372),
-    .king_out(_n2373),
-    .pawn_out(_n2374),
-    .pass_out(_n2375),
-    .victim(_n2376),
-    .target(_n2377),
-    .attacker(_n2378),
-    .own_pawn(_n2379),
-    .vprio(_n2380),
-    .aprio(_n2381),
+    .ray_out_0(_n2306),
+    .ray_out_1(_n2307),
+    .ray_out_2(_n2308),
+    .ray_out_3(_n2309),
+    .ray_out_4(_n2310),
+    .ray_out_5(_n2311),
+    .ray_out_6(_n2312),
+    .ray_out_7(_n2313),
+    .knight_out(_n2314),
+    .king_out(_n2315),
+    .pawn_out(_n2316),
+    .pass_out(_n2317),
+    .victim(_n2318),
+    .target(_n2319),
+    .attacker(_n2320),
+    .own_pawn(_n2321),
+    .vprio(_n2322),
+    .aprio(_n2323),
     .piece(_a8_piece)
   );
   chip_cell b8 (
@@ -6535,7 +6477,6 @@ module chip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[57]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6559,8 +6500,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_58),
     .ray_in_7(ray7_50),
-    .knight_in(_n2390),
-    .king_in(_n2391),
+    .knight_in(_n2331),
+    .king_in(_n2332),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_50),
@@ -6569,24 +6510,24 @@ module chip_array (
     .pawn_s(pawn_49),
     .pass_n(1'h0),
     .pass_s(pass_49),
-    .ray_out_0(_n2392),
-    .ray_out_1(_n2393),
-    .ray_out_2(_n2394),
-    .ray_out_3(_n2395),
-    .ray_out_4(_n2396),
-    .ray_out_5(_n2397),
-    .ray_out_6(_n2398),
-    .ray_out_7(_n2399),
-    .knight_out(_n2400),
-    .king_out(_n2401),
-    .pawn_out(_n2402),
-    .pass_out(_n2403),
-    .victim(_n2404),
-    .target(_n2405),
-    .attacker(_n2406),
-    .own_pawn(_n2407),
-    .vprio(_n2408),
-    .aprio(_n2409),
+    .ray_out_0(_n2333),
+    .ray_out_1(_n2334),
+    .ray_out_2(_n2335),
+    .ray_out_3(_n2336),
+    .ray_out_4(_n2337),
+    .ray_out_5(_n2338),
+    .ray_out_6(_n2339),
+    .ray_out_7(_n2340),
+    .knight_out(_n2341),
+    .king_out(_n2342),
+    .pawn_out(_n2343),
+    .pass_out(_n2344),
+    .victim(_n2345),
+    .target(_n2346),
+    .attacker(_n2347),
+    .own_pawn(_n2348),
+    .vprio(_n2349),
+    .aprio(_n2350),
     .piece(_b8_piece)
   );
   chip_cell c8 (
@@ -6596,7 +6537,6 @@ module chip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[58]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6620,8 +6560,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_59),
     .ray_in_7(ray7_51),
-    .knight_in(_n2418),
-    .king_in(_n2419),
+    .knight_in(_n2358),
+    .king_in(_n2359),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_51),
@@ -6630,24 +6570,24 @@ module chip_array (
     .pawn_s(pawn_50),
     .pass_n(1'h0),
     .pass_s(pass_50),
-    .ray_out_0(_n2420),
-    .ray_out_1(_n2421),
-    .ray_out_2(_n2422),
-    .ray_out_3(_n2423),
-    .ray_out_4(_n2424),
-    .ray_out_5(_n2425),
-    .ray_out_6(_n2426),
-    .ray_out_7(_n2427),
-    .knight_out(_n2428),
-    .king_out(_n2429),
-    .pawn_out(_n2430),
-    .pass_out(_n2431),
-    .victim(_n2432),
-    .target(_n2433),
-    .attacker(_n2434),
-    .own_pawn(_n2435),
-    .vprio(_n2436),
-    .aprio(_n2437),
+    .ray_out_0(_n2360),
+    .ray_out_1(_n2361),
+    .ray_out_2(_n2362),
+    .ray_out_3(_n2363),
+    .ray_out_4(_n2364),
+    .ray_out_5(_n2365),
+    .ray_out_6(_n2366),
+    .ray_out_7(_n2367),
+    .knight_out(_n2368),
+    .king_out(_n2369),
+    .pawn_out(_n2370),
+    .pass_out(_n2371),
+    .victim(_n2372),
+    .target(_n2373),
+    .attacker(_n2374),
+    .own_pawn(_n2375),
+    .vprio(_n2376),
+    .aprio(_n2377),
     .piece(_c8_piece)
   );
   chip_cell d8 (
@@ -6657,7 +6597,6 @@ module chip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[59]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6681,8 +6620,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_60),
     .ray_in_7(ray7_52),
-    .knight_in(_n2446),
-    .king_in(_n2447),
+    .knight_in(_n2385),
+    .king_in(_n2386),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_52),
@@ -6691,24 +6630,24 @@ module chip_array (
     .pawn_s(pawn_51),
     .pass_n(1'h0),
     .pass_s(pass_51),
-    .ray_out_0(_n2448),
-    .ray_out_1(_n2449),
-    .ray_out_2(_n2450),
-    .ray_out_3(_n2451),
-    .ray_out_4(_n2452),
-    .ray_out_5(_n2453),
-    .ray_out_6(_n2454),
-    .ray_out_7(_n2455),
-    .knight_out(_n2456),
-    .king_out(_n2457),
-    .pawn_out(_n2458),
-    .pass_out(_n2459),
-    .victim(_n2460),
-    .target(_n2461),
-    .attacker(_n2462),
-    .own_pawn(_n2463),
-    .vprio(_n2464),
-    .aprio(_n2465),
+    .ray_out_0(_n2387),
+    .ray_out_1(_n2388),
+    .ray_out_2(_n2389),
+    .ray_out_3(_n2390),
+    .ray_out_4(_n2391),
+    .ray_out_5(_n2392),
+    .ray_out_6(_n2393),
+    .ray_out_7(_n2394),
+    .knight_out(_n2395),
+    .king_out(_n2396),
+    .pawn_out(_n2397),
+    .pass_out(_n2398),
+    .victim(_n2399),
+    .target(_n2400),
+    .attacker(_n2401),
+    .own_pawn(_n2402),
+    .vprio(_n2403),
+    .aprio(_n2404),
     .piece(_d8_piece)
   );
   chip_cell e8 (
@@ -6718,7 +6657,6 @@ module chip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[60]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6742,8 +6680,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_61),
     .ray_in_7(ray7_53),
-    .knight_in(_n2474),
-    .king_in(_n2475),
+    .knight_in(_n2412),
+    .king_in(_n2413),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_53),
@@ -6752,24 +6690,24 @@ module chip_array (
     .pawn_s(pawn_52),
     .pass_n(1'h0),
     .pass_s(pass_52),
-    .ray_out_0(_n2476),
-    .ray_out_1(_n2477),
-    .ray_out_2(_n2478),
-    .ray_out_3(_n2479),
-    .ray_out_4(_n2480),
-    .ray_out_5(_n2481),
-    .ray_out_6(_n2482),
-    .ray_out_7(_n2483),
-    .knight_out(_n2484),
-    .king_out(_n2485),
-    .pawn_out(_n2486),
-    .pass_out(_n2487),
-    .victim(_n2488),
-    .target(_n2489),
-    .attacker(_n2490),
-    .own_pawn(_n2491),
-    .vprio(_n2492),
-    .aprio(_n2493),
+    .ray_out_0(_n2414),
+    .ray_out_1(_n2415),
+    .ray_out_2(_n2416),
+    .ray_out_3(_n2417),
+    .ray_out_4(_n2418),
+    .ray_out_5(_n2419),
+    .ray_out_6(_n2420),
+    .ray_out_7(_n2421),
+    .knight_out(_n2422),
+    .king_out(_n2423),
+    .pawn_out(_n2424),
+    .pass_out(_n2425),
+    .victim(_n2426),
+    .target(_n2427),
+    .attacker(_n2428),
+    .own_pawn(_n2429),
+    .vprio(_n2430),
+    .aprio(_n2431),
     .piece(_e8_piece)
   );
   chip_cell f8 (
@@ -6779,7 +6717,6 @@ module chip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[61]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6803,8 +6740,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_62),
     .ray_in_7(ray7_54),
-    .knight_in(_n2502),
-    .king_in(_n2503),
+    .knight_in(_n2439),
+    .king_in(_n2440),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_54),
@@ -6813,24 +6750,24 @@ module chip_array (
     .pawn_s(pawn_53),
     .pass_n(1'h0),
     .pass_s(pass_53),
-    .ray_out_0(_n2504),
-    .ray_out_1(_n2505),
-    .ray_out_2(_n2506),
-    .ray_out_3(_n2507),
-    .ray_out_4(_n2508),
-    .ray_out_5(_n2509),
-    .ray_out_6(_n2510),
-    .ray_out_7(_n2511),
-    .knight_out(_n2512),
-    .king_out(_n2513),
-    .pawn_out(_n2514),
-    .pass_out(_n2515),
-    .victim(_n2516),
-    .target(_n2517),
-    .attacker(_n2518),
-    .own_pawn(_n2519),
-    .vprio(_n2520),
-    .aprio(_n2521),
+    .ray_out_0(_n2441),
+    .ray_out_1(_n2442),
+    .ray_out_2(_n2443),
+    .ray_out_3(_n2444),
+    .ray_out_4(_n2445),
+    .ray_out_5(_n2446),
+    .ray_out_6(_n2447),
+    .ray_out_7(_n2448),
+    .knight_out(_n2449),
+    .king_out(_n2450),
+    .pawn_out(_n2451),
+    .pass_out(_n2452),
+    .victim(_n2453),
+    .target(_n2454),
+    .attacker(_n2455),
+    .own_pawn(_n2456),
+    .vprio(_n2457),
+    .aprio(_n2458),
     .piece(_f8_piece)
   );
   chip_cell g8 (
@@ -6840,7 +6777,6 @@ module chip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[62]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6864,8 +6800,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_63),
     .ray_in_7(ray7_55),
-    .knight_in(_n2530),
-    .king_in(_n2531),
+    .knight_in(_n2466),
+    .king_in(_n2467),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_55),
@@ -6874,24 +6810,24 @@ module chip_array (
     .pawn_s(pawn_54),
     .pass_n(1'h0),
     .pass_s(pass_54),
-    .ray_out_0(_n2532),
-    .ray_out_1(_n2533),
-    .ray_out_2(_n2534),
-    .ray_out_3(_n2535),
-    .ray_out_4(_n2536),
-    .ray_out_5(_n2537),
-    .ray_out_6(_n2538),
-    .ray_out_7(_n2539),
-    .knight_out(_n2540),
-    .king_out(_n2541),
-    .pawn_out(_n2542),
-    .pass_out(_n2543),
-    .victim(_n2544),
-    .target(_n2545),
-    .attacker(_n2546),
-    .own_pawn(_n2547),
-    .vprio(_n2548),
-    .aprio(_n2549),
+    .ray_out_0(_n2468),
+    .ray_out_1(_n2469),
+    .ray_out_2(_n2470),
+    .ray_out_3(_n2471),
+    .ray_out_4(_n2472),
+    .ray_out_5(_n2473),
+    .ray_out_6(_n2474),
+    .ray_out_7(_n2475),
+    .knight_out(_n2476),
+    .king_out(_n2477),
+    .pawn_out(_n2478),
+    .pass_out(_n2479),
+    .victim(_n2480),
+    .target(_n2481),
+    .attacker(_n2482),
+    .own_pawn(_n2483),
+    .vprio(_n2484),
+    .aprio(_n2485),
     .piece(_g8_piece)
   );
   chip_cell h8 (
@@ -6901,7 +6837,6 @@ module chip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[63]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6925,8 +6860,8 @@ module chip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2558),
-    .king_in(_n2559),
+    .knight_in(_n2493),
+    .king_in(_n2494),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -6935,24 +6870,24 @@ module chip_array (
     .pawn_s(pawn_55),
     .pass_n(1'h0),
     .pass_s(pass_55),
-    .ray_out_0(_n2560),
-    .ray_out_1(_n2561),
-    .ray_out_2(_n2562),
-    .ray_out_3(_n2563),
-    .ray_out_4(_n2564),
-    .ray_out_5(_n2565),
-    .ray_out_6(_n2566),
-    .ray_out_7(_n2567),
-    .knight_out(_n2568),
-    .king_out(_n2569),
-    .pawn_out(_n2570),
-    .pass_out(_n2571),
-    .victim(_n2572),
-    .target(_n2573),
-    .attacker(_n2574),
-    .own_pawn(_n2575),
-    .vprio(_n2576),
-    .aprio(_n2577),
+    .ray_out_0(_n2495),
+    .ray_out_1(_n2496),
+    .ray_out_2(_n2497),
+    .ray_out_3(_n2498),
+    .ray_out_4(_n2499),
+    .ray_out_5(_n2500),
+    .ray_out_6(_n2501),
+    .ray_out_7(_n2502),
+    .knight_out(_n2503),
+    .king_out(_n2504),
+    .pawn_out(_n2505),
+    .pass_out(_n2506),
+    .victim(_n2507),
+    .target(_n2508),
+    .attacker(_n2509),
+    .own_pawn(_n2510),
+    .vprio(_n2511),
+    .aprio(_n2512),
     .piece(_h8_piece)
   );
   // Bits that nothing reads (kept for waveforms).

@@ -6,7 +6,6 @@ module chip_cell (
   input wire [3:0] piece_in,
   input wire [2:0] vprio_in,
   input wire [2:0] aprio_in,
-  input wire ep_set,
   input wire [2:0] ep_prio,
   input wire black,
   input wire start,
@@ -56,121 +55,123 @@ module chip_cell (
   output wire target,
   output wire attacker,
   output reg own_pawn,
-  output reg [2:0] vprio,
+  output wire [2:0] vprio,
   output reg [2:0] aprio,
   output reg [3:0] piece
 );
-  wire [2:0] _n40;
-  wire _n41;
+  reg [2:0] vprio_q;
   reg vacant;
-  wire _n46;
+  wire _n43;
+  wire _n47;
+  wire _n48;
+  wire _n49;
   wire _n50;
   wire _n51;
-  wire _n52;
   wire _n53;
   wire _n54;
+  wire _n55;
   wire _n56;
-  wire _n57;
-  wire _n58;
-  wire _n59;
   reg enemy;
+  wire _n59;
+  wire _n61;
   wire _n62;
-  wire _n64;
+  wire _n63;
   wire _n65;
-  wire _n66;
+  wire _n67;
   wire _n68;
-  wire _n70;
-  wire _n71;
-  wire _n72;
+  wire _n69;
   reg own_orth;
   reg own_diag;
-  wire _n76;
-  wire _n77;
+  wire _n73;
+  wire _n74;
   reg own_knight;
-  wire _n80;
-  wire _n81;
+  wire _n77;
+  wire _n78;
   reg own_king;
-  wire _n84;
-  wire _n85;
+  wire _n81;
+  wire _n82;
   reg first_orth;
+  wire _n85;
+  wire _n86;
+  reg first_diag;
   wire _n88;
   wire _n89;
-  reg first_diag;
   wire _n91;
   wire _n92;
+  reg first_knight;
   wire _n94;
   wire _n95;
-  reg first_knight;
   wire _n97;
   wire _n98;
+  reg first_king;
   wire _n100;
   wire _n101;
-  reg first_king;
   wire _n103;
   wire _n104;
+  reg first_pawn;
   wire _n106;
   wire _n107;
-  reg first_pawn;
+  reg second_enemy;
   wire _n109;
   wire _n110;
-  reg second_enemy;
+  wire _n111;
   wire _n112;
   wire _n113;
-  wire _n114;
-  wire _n115;
-  wire _n116;
   wire orth_src;
-  wire _n118;
+  wire _n115;
   wire diag_src;
-  wire _n120;
+  wire _n117;
   wire ray;
-  wire _n122;
+  wire _n119;
   wire ray_2;
-  wire _n124;
+  wire _n121;
   wire ray_3;
-  wire _n126;
+  wire _n123;
   wire ray_4;
-  wire _n128;
+  wire _n125;
   wire ray_5;
-  wire _n130;
+  wire _n127;
   wire ray_6;
-  wire _n132;
+  wire _n129;
   wire ray_7;
-  wire _n134;
+  wire _n131;
   wire ray_8;
+  wire _n133;
+  wire _n134;
+  wire _n135;
   wire _n136;
   wire _n137;
   wire _n138;
   wire _n139;
-  wire _n140;
   wire _n141;
   wire _n142;
-  wire _n144;
-  wire _n145;
-  wire _n146;
+  wire _n143;
   wire pass;
   wire knight_heard;
   wire king_heard;
-  wire [3:0] _n150;
+  wire [3:0] _n147;
+  wire _n148;
+  wire [3:0] _n149;
+  wire _n150;
   wire _n151;
-  wire [3:0] _n152;
+  wire _n152;
   wire _n153;
   wire _n154;
-  wire _n155;
+  wire reach;
   wire _n156;
   wire _n157;
-  wire reach;
+  wire _n158;
   wire _n159;
   wire _n160;
   wire _n161;
   wire _n162;
   wire _n163;
   wire _n164;
-  wire _n165;
   wire _n166;
   wire _n167;
   wire _n169;
   wire _n170;
+  wire _n171;
   wire _n172;
   wire _n173;
   wire _n174;
@@ -183,127 +184,124 @@ module chip_cell (
   wire _n181;
   wire _n182;
   wire _n183;
-  wire _n184;
-  wire _n185;
-  wire _n186;
-  assign _n40 = we ? vprio_in : ep_prio;
-  assign _n41 = we | ep_set;
-  assign _n46 = piece_in[2:0] == 3'h0;
-  assign _n50 = piece[2:0] == 3'h0;
-  assign _n51 = ~_n50;
-  assign _n52 = piece[3] ^ black_next;
-  assign _n53 = ~_n52;
-  assign _n54 = _n51 & _n53;
-  assign _n56 = piece[2:0] == 3'h0;
-  assign _n57 = ~_n56;
-  assign _n58 = piece[3] ^ black_next;
-  assign _n59 = _n57 & _n58;
-  assign _n62 = piece[2:0] == 3'h4;
-  assign _n64 = piece[2:0] == 3'h5;
-  assign _n65 = _n62 | _n64;
-  assign _n66 = _n54 & _n65;
-  assign _n68 = piece[2:0] == 3'h3;
-  assign _n70 = piece[2:0] == 3'h5;
-  assign _n71 = _n68 | _n70;
-  assign _n72 = _n54 & _n71;
-  assign _n76 = piece[2:0] == 3'h2;
-  assign _n77 = _n54 & _n76;
-  assign _n80 = piece[2:0] == 3'h6;
-  assign _n81 = _n54 & _n80;
-  assign _n84 = piece[2:0] == 3'h1;
-  assign _n85 = _n54 & _n84;
-  assign _n88 = start & _n66;
+  wire [2:0] _n185;
+  assign _n43 = piece_in[2:0] == 3'h0;
+  assign _n47 = piece[2:0] == 3'h0;
+  assign _n48 = ~_n47;
+  assign _n49 = piece[3] ^ black_next;
+  assign _n50 = ~_n49;
+  assign _n51 = _n48 & _n50;
+  assign _n53 = piece[2:0] == 3'h0;
+  assign _n54 = ~_n53;
+  assign _n55 = piece[3] ^ black_next;
+  assign _n56 = _n54 & _n55;
+  assign _n59 = piece[2:0] == 3'h4;
+  assign _n61 = piece[2:0] == 3'h5;
+  assign _n62 = _n59 | _n61;
+  assign _n63 = _n51 & _n62;
+  assign _n65 = piece[2:0] == 3'h3;
+  assign _n67 = piece[2:0] == 3'h5;
+  assign _n68 = _n65 | _n67;
+  assign _n69 = _n51 & _n68;
+  assign _n73 = piece[2:0] == 3'h2;
+  assign _n74 = _n51 & _n73;
+  assign _n77 = piece[2:0] == 3'h6;
+  assign _n78 = _n51 & _n77;
+  assign _n81 = piece[2:0] == 3'h1;
+  assign _n82 = _n51 & _n81;
+  assign _n85 = start & _n63;
+  assign _n86 = start | active;
+  assign _n88 = start & _n69;
   assign _n89 = start | active;
-  assign _n91 = start & _n72;
-  assign _n92 = start | active;
-  assign _n94 = piece[2:0] == 3'h2;
-  assign _n95 = _n54 & _n94;
-  assign _n97 = start & _n95;
-  assign _n98 = start | active;
-  assign _n100 = piece[2:0] == 3'h6;
-  assign _n101 = _n54 & _n100;
-  assign _n103 = start & _n101;
-  assign _n104 = start | active;
-  assign _n106 = piece[2:0] == 3'h1;
-  assign _n107 = _n54 & _n106;
-  assign _n109 = start & _n107;
-  assign _n110 = start | active;
-  assign _n112 = ~start;
-  assign _n113 = _n112 & find_victim;
-  assign _n114 = _n113 & enemy;
-  assign _n115 = start | active;
-  assign _n116 = first_orth | second_enemy;
-  assign orth_src = _n116 | src_full;
-  assign _n118 = first_diag | second_enemy;
-  assign diag_src = _n118 | src_full;
-  assign _n120 = ray_in_0 & vacant;
-  assign ray = orth_src | _n120;
-  assign _n122 = ray_in_1 & vacant;
-  assign ray_2 = diag_src | _n122;
-  assign _n124 = ray_in_2 & vacant;
-  assign ray_3 = orth_src | _n124;
-  assign _n126 = ray_in_3 & vacant;
-  assign ray_4 = diag_src | _n126;
-  assign _n128 = ray_in_4 & vacant;
-  assign ray_5 = orth_src | _n128;
-  assign _n130 = ray_in_5 & vacant;
-  assign ray_6 = diag_src | _n130;
-  assign _n132 = ray_in_6 & vacant;
-  assign ray_7 = orth_src | _n132;
-  assign _n134 = ray_in_7 & vacant;
-  assign ray_8 = diag_src | _n134;
-  assign _n136 = first_knight | second_enemy;
-  assign _n137 = _n136 | src_full;
-  assign _n138 = first_king | second_enemy;
-  assign _n139 = _n138 | src_full;
-  assign _n140 = first_pawn | second_enemy;
-  assign _n141 = all_enemies & ep_here;
-  assign _n142 = _n140 | _n141;
-  assign pawn_out = _n142 | src_sel;
-  assign _n144 = ~black;
-  assign _n145 = find_victim ? black : _n144;
-  assign _n146 = _n145 ? pawn_n : pawn_s;
-  assign pass = vacant & _n146;
+  assign _n91 = piece[2:0] == 3'h2;
+  assign _n92 = _n51 & _n91;
+  assign _n94 = start & _n92;
+  assign _n95 = start | active;
+  assign _n97 = piece[2:0] == 3'h6;
+  assign _n98 = _n51 & _n97;
+  assign _n100 = start & _n98;
+  assign _n101 = start | active;
+  assign _n103 = piece[2:0] == 3'h1;
+  assign _n104 = _n51 & _n103;
+  assign _n106 = start & _n104;
+  assign _n107 = start | active;
+  assign _n109 = ~start;
+  assign _n110 = _n109 & find_victim;
+  assign _n111 = _n110 & enemy;
+  assign _n112 = start | active;
+  assign _n113 = first_orth | second_enemy;
+  assign orth_src = _n113 | src_full;
+  assign _n115 = first_diag | second_enemy;
+  assign diag_src = _n115 | src_full;
+  assign _n117 = ray_in_0 & vacant;
+  assign ray = orth_src | _n117;
+  assign _n119 = ray_in_1 & vacant;
+  assign ray_2 = diag_src | _n119;
+  assign _n121 = ray_in_2 & vacant;
+  assign ray_3 = orth_src | _n121;
+  assign _n123 = ray_in_3 & vacant;
+  assign ray_4 = diag_src | _n123;
+  assign _n125 = ray_in_4 & vacant;
+  assign ray_5 = orth_src | _n125;
+  assign _n127 = ray_in_5 & vacant;
+  assign ray_6 = diag_src | _n127;
+  assign _n129 = ray_in_6 & vacant;
+  assign ray_7 = orth_src | _n129;
+  assign _n131 = ray_in_7 & vacant;
+  assign ray_8 = diag_src | _n131;
+  assign _n133 = first_knight | second_enemy;
+  assign _n134 = _n133 | src_full;
+  assign _n135 = first_king | second_enemy;
+  assign _n136 = _n135 | src_full;
+  assign _n137 = first_pawn | second_enemy;
+  assign _n138 = all_enemies & ep_here;
+  assign _n139 = _n137 | _n138;
+  assign pawn_out = _n139 | src_sel;
+  assign _n141 = ~black;
+  assign _n142 = find_victim ? black : _n141;
+  assign _n143 = _n142 ? pawn_n : pawn_s;
+  assign pass = vacant & _n143;
   assign knight_heard = |knight_in;
   assign king_heard = |king_in;
-  assign _n150 = {ray_in_0, ray_in_2, ray_in_4, ray_in_6};
-  assign _n151 = |_n150;
-  assign _n152 = {ray_in_1, ray_in_3, ray_in_5, ray_in_7};
-  assign _n153 = |_n152;
-  assign _n154 = pawn_ne | pawn_nw;
-  assign _n155 = pawn_se | pawn_sw;
-  assign _n156 = _n151 | _n153;
-  assign _n157 = _n156 | knight_heard;
-  assign reach = _n157 | king_heard;
-  assign _n159 = black ? _n154 : _n155;
-  assign _n160 = black ? pawn_n : pawn_s;
-  assign _n161 = pass_n & rank5;
-  assign _n162 = pass_s & rank4;
-  assign _n163 = black ? _n161 : _n162;
-  assign _n164 = reach | _n159;
-  assign _n165 = enemy & _n164;
-  assign _n166 = ep_here & vacant;
-  assign _n167 = _n166 & _n159;
-  assign victim = _n165 | _n167;
-  assign _n169 = reach | _n160;
-  assign _n170 = _n169 | _n163;
-  assign target = vacant & _n170;
-  assign _n172 = black ? _n155 : _n154;
-  assign _n173 = pass_s & rank7;
-  assign _n174 = pawn_s | _n173;
-  assign _n175 = pass_n & rank2;
-  assign _n176 = pawn_n | _n175;
-  assign _n177 = black ? _n174 : _n176;
-  assign _n178 = quiet_pat ? _n177 : _n172;
-  assign _n179 = _n151 & own_orth;
-  assign _n180 = _n153 & own_diag;
-  assign _n181 = _n179 | _n180;
-  assign _n182 = knight_heard & own_knight;
-  assign _n183 = _n181 | _n182;
-  assign _n184 = king_heard & own_king;
-  assign _n185 = _n183 | _n184;
-  assign _n186 = _n178 & own_pawn;
-  assign attacker = _n185 | _n186;
+  assign _n147 = {ray_in_0, ray_in_2, ray_in_4, ray_in_6};
+  assign _n148 = |_n147;
+  assign _n149 = {ray_in_1, ray_in_3, ray_in_5, ray_in_7};
+  assign _n150 = |_n149;
+  assign _n151 = pawn_ne | pawn_nw;
+  assign _n152 = pawn_se | pawn_sw;
+  assign _n153 = _n148 | _n150;
+  assign _n154 = _n153 | knight_heard;
+  assign reach = _n154 | king_heard;
+  assign _n156 = black ? _n151 : _n152;
+  assign _n157 = black ? pawn_n : pawn_s;
+  assign _n158 = pass_n & rank5;
+  assign _n159 = pass_s & rank4;
+  assign _n160 = black ? _n158 : _n159;
+  assign _n161 = reach | _n156;
+  assign _n162 = enemy & _n161;
+  assign _n163 = ep_here & vacant;
+  assign _n164 = _n163 & _n156;
+  assign victim = _n162 | _n164;
+  assign _n166 = reach | _n157;
+  assign _n167 = _n166 | _n160;
+  assign target = vacant & _n167;
+  assign _n169 = black ? _n152 : _n151;
+  assign _n170 = pass_s & rank7;
+  assign _n171 = pawn_s | _n170;
+  assign _n172 = pass_n & rank2;
+  assign _n173 = pawn_n | _n172;
+  assign _n174 = black ? _n171 : _n173;
+  assign _n175 = quiet_pat ? _n174 : _n169;
+  assign _n176 = _n148 & own_orth;
+  assign _n177 = _n150 & own_diag;
+  assign _n178 = _n176 | _n177;
+  assign _n179 = knight_heard & own_knight;
+  assign _n180 = _n178 | _n179;
+  assign _n181 = king_heard & own_king;
+  assign _n182 = _n180 | _n181;
+  assign _n183 = _n175 & own_pawn;
+  assign attacker = _n182 | _n183;
+  assign _n185 = ep_here ? ep_prio : vprio_q;
   assign ray_out_0 = ray;
   assign ray_out_1 = ray_2;
   assign ray_out_2 = ray_3;
@@ -312,11 +310,12 @@ module chip_cell (
   assign ray_out_5 = ray_6;
   assign ray_out_6 = ray_7;
   assign ray_out_7 = ray_8;
-  assign knight_out = _n137;
-  assign king_out = _n139;
+  assign knight_out = _n134;
+  assign king_out = _n136;
   assign pass_out = pass;
+  assign vprio = _n185;
   initial piece = 4'h0;
-  initial vprio = 3'h0;
+  initial vprio_q = 3'h0;
   initial aprio = 3'h0;
   initial vacant = 1'h1;
   initial enemy = 1'h0;
@@ -336,8 +335,8 @@ module chip_cell (
     else if (we) piece <= piece_in;
   end
   always @(posedge clk) begin
-    if (rst) vprio <= 3'h0;
-    else if (_n41) vprio <= _n40;
+    if (rst) vprio_q <= 3'h0;
+    else if (we) vprio_q <= vprio_in;
   end
   always @(posedge clk) begin
     if (rst) aprio <= 3'h0;
@@ -345,54 +344,54 @@ module chip_cell (
   end
   always @(posedge clk) begin
     if (rst) vacant <= 1'h1;
-    else if (we) vacant <= _n46;
+    else if (we) vacant <= _n43;
   end
   always @(posedge clk) begin
     if (rst) enemy <= 1'h0;
-    else if (start) enemy <= _n59;
+    else if (start) enemy <= _n56;
   end
   always @(posedge clk) begin
     if (rst) own_orth <= 1'h0;
-    else if (start) own_orth <= _n66;
+    else if (start) own_orth <= _n63;
   end
   always @(posedge clk) begin
     if (rst) own_diag <= 1'h0;
-    else if (start) own_diag <= _n72;
+    else if (start) own_diag <= _n69;
   end
   always @(posedge clk) begin
     if (rst) own_knight <= 1'h0;
-    else if (start) own_knight <= _n77;
+    else if (start) own_knight <= _n74;
   end
   always @(posedge clk) begin
     if (rst) own_king <= 1'h0;
-    else if (start) own_king <= _n81;
+    else if (start) own_king <= _n78;
   end
   always @(posedge clk) begin
     if (rst) own_pawn <= 1'h0;
-    else if (start) own_pawn <= _n85;
+    else if (start) own_pawn <= _n82;
   end
   always @(posedge clk) begin
     if (rst) first_orth <= 1'h0;
-    else if (_n89) first_orth <= _n88;
+    else if (_n86) first_orth <= _n85;
   end
   always @(posedge clk) begin
     if (rst) first_diag <= 1'h0;
-    else if (_n92) first_diag <= _n91;
+    else if (_n89) first_diag <= _n88;
   end
   always @(posedge clk) begin
     if (rst) first_knight <= 1'h0;
-    else if (_n98) first_knight <= _n97;
+    else if (_n95) first_knight <= _n94;
   end
   always @(posedge clk) begin
     if (rst) first_king <= 1'h0;
-    else if (_n104) first_king <= _n103;
+    else if (_n101) first_king <= _n100;
   end
   always @(posedge clk) begin
     if (rst) first_pawn <= 1'h0;
-    else if (_n110) first_pawn <= _n109;
+    else if (_n107) first_pawn <= _n106;
   end
   always @(posedge clk) begin
     if (rst) second_enemy <= 1'h0;
-    else if (_n115) second_enemy <= _n114;
+    else if (_n112) second_enemy <= _n111;
   end
 endmodule

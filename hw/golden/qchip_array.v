@@ -6,7 +6,6 @@ module qchip_array (
   input wire [31:0] row,
   input wire [23:0] vprio_row,
   input wire [23:0] aprio_row,
-  input wire [63:0] ep_set,
   input wire [2:0] ep_prio,
   input wire black,
   input wire start,
@@ -813,8 +812,10 @@ module qchip_array (
   wire king_63;
   wire pawn_63;
   wire pass_63;
-  wire [7:0] _n811;
-  wire [7:0] _n812;
+  wire [7:0] _n809;
+  wire [7:0] _n810;
+  wire _n811;
+  wire _n812;
   wire _n813;
   wire _n814;
   wire _n815;
@@ -825,33 +826,34 @@ module qchip_array (
   wire _n820;
   wire _n821;
   wire _n822;
-  wire _n823;
   wire _n824;
-  wire _n826;
+  wire _n825;
   wire _n827;
-  wire _n829;
+  wire _n828;
   wire _n830;
+  wire _n831;
   wire _n832;
   wire _n833;
-  wire _n834;
-  wire _n835;
-  wire [3:0] _n836;
-  wire [3:0] _n837;
+  wire [3:0] _n834;
+  wire [3:0] _n835;
+  wire [2:0] _n836;
+  wire [2:0] _n837;
   wire [2:0] _n838;
   wire [2:0] _n839;
-  wire [2:0] _n840;
-  wire [2:0] _n841;
-  wire [3:0] _n842;
-  wire [5:0] _n843;
-  wire [4:0] _n844;
+  wire [3:0] _n840;
+  wire [5:0] _n841;
+  wire [4:0] _n842;
+  wire _n843;
+  wire _n844;
   wire _n845;
   wire _n846;
-  wire _n847;
-  wire _n848;
-  wire [2:0] _n849;
-  wire [2:0] _n850;
-  wire [7:0] _n859;
-  wire [7:0] _n860;
+  wire [2:0] _n847;
+  wire [2:0] _n848;
+  wire [7:0] _n856;
+  wire [7:0] _n857;
+  wire _n858;
+  wire _n859;
+  wire _n860;
   wire _n861;
   wire _n862;
   wire _n863;
@@ -861,34 +863,35 @@ module qchip_array (
   wire _n867;
   wire _n868;
   wire _n869;
-  wire _n870;
   wire _n871;
   wire _n872;
   wire _n874;
   wire _n875;
   wire _n877;
   wire _n878;
+  wire _n879;
   wire _n880;
-  wire _n881;
-  wire _n882;
-  wire _n883;
-  wire [3:0] _n884;
-  wire [3:0] _n885;
+  wire [3:0] _n881;
+  wire [3:0] _n882;
+  wire [2:0] _n883;
+  wire [2:0] _n884;
+  wire [2:0] _n885;
   wire [2:0] _n886;
-  wire [2:0] _n887;
-  wire [2:0] _n888;
-  wire [2:0] _n889;
-  wire [3:0] _n890;
-  wire [5:0] _n891;
-  wire [4:0] _n892;
+  wire [3:0] _n887;
+  wire [5:0] _n888;
+  wire [4:0] _n889;
+  wire _n890;
+  wire _n891;
+  wire _n892;
   wire _n893;
-  wire _n894;
-  wire _n895;
-  wire _n896;
-  wire [2:0] _n897;
-  wire [2:0] _n898;
-  wire [7:0] _n907;
-  wire [7:0] _n908;
+  wire [2:0] _n894;
+  wire [2:0] _n895;
+  wire [7:0] _n903;
+  wire [7:0] _n904;
+  wire _n905;
+  wire _n906;
+  wire _n907;
+  wire _n908;
   wire _n909;
   wire _n910;
   wire _n911;
@@ -897,35 +900,36 @@ module qchip_array (
   wire _n914;
   wire _n915;
   wire _n916;
-  wire _n917;
   wire _n918;
   wire _n919;
-  wire _n920;
+  wire _n921;
   wire _n922;
-  wire _n923;
+  wire _n924;
   wire _n925;
   wire _n926;
-  wire _n928;
-  wire _n929;
-  wire _n930;
-  wire _n931;
-  wire [3:0] _n932;
-  wire [3:0] _n933;
-  wire [2:0] _n934;
-  wire [2:0] _n935;
-  wire [2:0] _n936;
-  wire [2:0] _n937;
-  wire [3:0] _n938;
-  wire [5:0] _n939;
-  wire [4:0] _n940;
-  wire _n941;
-  wire _n942;
-  wire _n943;
-  wire _n944;
-  wire [2:0] _n945;
-  wire [2:0] _n946;
-  wire [7:0] _n955;
-  wire [7:0] _n956;
+  wire _n927;
+  wire [3:0] _n928;
+  wire [3:0] _n929;
+  wire [2:0] _n930;
+  wire [2:0] _n931;
+  wire [2:0] _n932;
+  wire [2:0] _n933;
+  wire [3:0] _n934;
+  wire [5:0] _n935;
+  wire [4:0] _n936;
+  wire _n937;
+  wire _n938;
+  wire _n939;
+  wire _n940;
+  wire [2:0] _n941;
+  wire [2:0] _n942;
+  wire [7:0] _n950;
+  wire [7:0] _n951;
+  wire _n952;
+  wire _n953;
+  wire _n954;
+  wire _n955;
+  wire _n956;
   wire _n957;
   wire _n958;
   wire _n959;
@@ -933,1373 +937,1400 @@ module qchip_array (
   wire _n961;
   wire _n962;
   wire _n963;
-  wire _n964;
   wire _n965;
   wire _n966;
-  wire _n967;
   wire _n968;
-  wire _n970;
+  wire _n969;
   wire _n971;
+  wire _n972;
   wire _n973;
   wire _n974;
-  wire _n976;
-  wire _n977;
-  wire _n978;
-  wire _n979;
-  wire [3:0] _n980;
+  wire [3:0] _n975;
+  wire [3:0] _n976;
+  wire [2:0] _n977;
+  wire [2:0] _n978;
+  wire [2:0] _n979;
+  wire [2:0] _n980;
   wire [3:0] _n981;
-  wire [2:0] _n982;
-  wire [2:0] _n983;
-  wire [2:0] _n984;
-  wire [2:0] _n985;
-  wire [3:0] _n986;
-  wire [5:0] _n987;
-  wire [4:0] _n988;
-  wire _n989;
-  wire _n990;
-  wire _n991;
-  wire _n992;
-  wire [2:0] _n993;
-  wire [2:0] _n994;
-  wire [7:0] _n1003;
-  wire [7:0] _n1004;
+  wire [5:0] _n982;
+  wire [4:0] _n983;
+  wire _n984;
+  wire _n985;
+  wire _n986;
+  wire _n987;
+  wire [2:0] _n988;
+  wire [2:0] _n989;
+  wire [7:0] _n997;
+  wire [7:0] _n998;
+  wire _n999;
+  wire _n1000;
+  wire _n1001;
+  wire _n1002;
+  wire _n1003;
+  wire _n1004;
   wire _n1005;
   wire _n1006;
   wire _n1007;
   wire _n1008;
   wire _n1009;
   wire _n1010;
-  wire _n1011;
   wire _n1012;
   wire _n1013;
-  wire _n1014;
   wire _n1015;
   wire _n1016;
   wire _n1018;
   wire _n1019;
+  wire _n1020;
   wire _n1021;
-  wire _n1022;
-  wire _n1024;
-  wire _n1025;
-  wire _n1026;
-  wire _n1027;
+  wire [3:0] _n1022;
+  wire [3:0] _n1023;
+  wire [2:0] _n1024;
+  wire [2:0] _n1025;
+  wire [2:0] _n1026;
+  wire [2:0] _n1027;
   wire [3:0] _n1028;
-  wire [3:0] _n1029;
-  wire [2:0] _n1030;
-  wire [2:0] _n1031;
-  wire [2:0] _n1032;
-  wire [2:0] _n1033;
-  wire [3:0] _n1034;
-  wire [5:0] _n1035;
-  wire [4:0] _n1036;
-  wire _n1037;
-  wire _n1038;
-  wire _n1039;
-  wire _n1040;
-  wire [2:0] _n1041;
-  wire [2:0] _n1042;
-  wire [7:0] _n1051;
-  wire [7:0] _n1052;
+  wire [5:0] _n1029;
+  wire [4:0] _n1030;
+  wire _n1031;
+  wire _n1032;
+  wire _n1033;
+  wire _n1034;
+  wire [2:0] _n1035;
+  wire [2:0] _n1036;
+  wire [7:0] _n1044;
+  wire [7:0] _n1045;
+  wire _n1046;
+  wire _n1047;
+  wire _n1048;
+  wire _n1049;
+  wire _n1050;
+  wire _n1051;
+  wire _n1052;
   wire _n1053;
   wire _n1054;
   wire _n1055;
   wire _n1056;
   wire _n1057;
-  wire _n1058;
   wire _n1059;
   wire _n1060;
-  wire _n1061;
   wire _n1062;
   wire _n1063;
-  wire _n1064;
+  wire _n1065;
   wire _n1066;
   wire _n1067;
-  wire _n1069;
-  wire _n1070;
-  wire _n1072;
-  wire _n1073;
-  wire _n1074;
-  wire _n1075;
-  wire [3:0] _n1076;
-  wire [3:0] _n1077;
-  wire [2:0] _n1078;
-  wire [2:0] _n1079;
-  wire [2:0] _n1080;
-  wire [2:0] _n1081;
-  wire [3:0] _n1082;
-  wire [5:0] _n1083;
-  wire [4:0] _n1084;
-  wire _n1085;
-  wire _n1086;
-  wire _n1087;
-  wire _n1088;
-  wire [2:0] _n1089;
-  wire [2:0] _n1090;
-  wire [7:0] _n1099;
-  wire [7:0] _n1100;
+  wire _n1068;
+  wire [3:0] _n1069;
+  wire [3:0] _n1070;
+  wire [2:0] _n1071;
+  wire [2:0] _n1072;
+  wire [2:0] _n1073;
+  wire [2:0] _n1074;
+  wire [3:0] _n1075;
+  wire [5:0] _n1076;
+  wire [4:0] _n1077;
+  wire _n1078;
+  wire _n1079;
+  wire _n1080;
+  wire _n1081;
+  wire [2:0] _n1082;
+  wire [2:0] _n1083;
+  wire [7:0] _n1091;
+  wire [7:0] _n1092;
+  wire _n1093;
+  wire _n1094;
+  wire _n1095;
+  wire _n1096;
+  wire _n1097;
+  wire _n1098;
+  wire _n1099;
+  wire _n1100;
   wire _n1101;
   wire _n1102;
   wire _n1103;
   wire _n1104;
-  wire _n1105;
   wire _n1106;
   wire _n1107;
-  wire _n1108;
   wire _n1109;
   wire _n1110;
-  wire _n1111;
   wire _n1112;
+  wire _n1113;
   wire _n1114;
   wire _n1115;
-  wire _n1117;
-  wire _n1118;
-  wire _n1120;
-  wire _n1121;
-  wire _n1122;
-  wire _n1123;
-  wire [3:0] _n1124;
-  wire [3:0] _n1125;
-  wire [2:0] _n1126;
-  wire [2:0] _n1127;
-  wire [2:0] _n1128;
+  wire [3:0] _n1116;
+  wire [3:0] _n1117;
+  wire [2:0] _n1118;
+  wire [2:0] _n1119;
+  wire [2:0] _n1120;
+  wire [2:0] _n1121;
+  wire [3:0] _n1122;
+  wire [5:0] _n1123;
+  wire [4:0] _n1124;
+  wire _n1125;
+  wire _n1126;
+  wire _n1127;
+  wire _n1128;
   wire [2:0] _n1129;
-  wire [3:0] _n1130;
-  wire [5:0] _n1131;
-  wire [4:0] _n1132;
-  wire _n1133;
-  wire _n1134;
-  wire _n1135;
-  wire _n1136;
-  wire [2:0] _n1137;
-  wire [2:0] _n1138;
-  wire [7:0] _n1147;
-  wire [7:0] _n1148;
+  wire [2:0] _n1130;
+  wire [7:0] _n1138;
+  wire [7:0] _n1139;
+  wire _n1140;
+  wire _n1141;
+  wire _n1142;
+  wire _n1143;
+  wire _n1144;
+  wire _n1145;
+  wire _n1146;
+  wire _n1147;
+  wire _n1148;
   wire _n1149;
   wire _n1150;
   wire _n1151;
-  wire _n1152;
   wire _n1153;
   wire _n1154;
-  wire _n1155;
   wire _n1156;
   wire _n1157;
-  wire _n1158;
   wire _n1159;
   wire _n1160;
+  wire _n1161;
   wire _n1162;
-  wire _n1163;
-  wire _n1165;
-  wire _n1166;
-  wire _n1168;
-  wire _n1169;
-  wire _n1170;
-  wire _n1171;
-  wire [3:0] _n1172;
-  wire [3:0] _n1173;
-  wire [2:0] _n1174;
-  wire [2:0] _n1175;
+  wire [3:0] _n1163;
+  wire [3:0] _n1164;
+  wire [2:0] _n1165;
+  wire [2:0] _n1166;
+  wire [2:0] _n1167;
+  wire [2:0] _n1168;
+  wire [3:0] _n1169;
+  wire [5:0] _n1170;
+  wire [4:0] _n1171;
+  wire _n1172;
+  wire _n1173;
+  wire _n1174;
+  wire _n1175;
   wire [2:0] _n1176;
   wire [2:0] _n1177;
-  wire [3:0] _n1178;
-  wire [5:0] _n1179;
-  wire [4:0] _n1180;
-  wire _n1181;
-  wire _n1182;
-  wire _n1183;
-  wire _n1184;
-  wire [2:0] _n1185;
-  wire [2:0] _n1186;
-  wire [7:0] _n1195;
-  wire [7:0] _n1196;
+  wire [7:0] _n1185;
+  wire [7:0] _n1186;
+  wire _n1187;
+  wire _n1188;
+  wire _n1189;
+  wire _n1190;
+  wire _n1191;
+  wire _n1192;
+  wire _n1193;
+  wire _n1194;
+  wire _n1195;
+  wire _n1196;
   wire _n1197;
   wire _n1198;
-  wire _n1199;
   wire _n1200;
   wire _n1201;
-  wire _n1202;
   wire _n1203;
   wire _n1204;
-  wire _n1205;
   wire _n1206;
   wire _n1207;
   wire _n1208;
-  wire _n1210;
-  wire _n1211;
-  wire _n1213;
-  wire _n1214;
-  wire _n1216;
-  wire _n1217;
-  wire _n1218;
+  wire _n1209;
+  wire [3:0] _n1210;
+  wire [3:0] _n1211;
+  wire [2:0] _n1212;
+  wire [2:0] _n1213;
+  wire [2:0] _n1214;
+  wire [2:0] _n1215;
+  wire [3:0] _n1216;
+  wire [5:0] _n1217;
+  wire [4:0] _n1218;
   wire _n1219;
-  wire [3:0] _n1220;
-  wire [3:0] _n1221;
-  wire [2:0] _n1222;
+  wire _n1220;
+  wire _n1221;
+  wire _n1222;
   wire [2:0] _n1223;
   wire [2:0] _n1224;
-  wire [2:0] _n1225;
-  wire [3:0] _n1226;
-  wire [5:0] _n1227;
-  wire [4:0] _n1228;
-  wire _n1229;
-  wire _n1230;
-  wire _n1231;
-  wire _n1232;
-  wire [2:0] _n1233;
-  wire [2:0] _n1234;
-  wire [7:0] _n1243;
-  wire [7:0] _n1244;
+  wire [7:0] _n1232;
+  wire [7:0] _n1233;
+  wire _n1234;
+  wire _n1235;
+  wire _n1236;
+  wire _n1237;
+  wire _n1238;
+  wire _n1239;
+  wire _n1240;
+  wire _n1241;
+  wire _n1242;
+  wire _n1243;
+  wire _n1244;
   wire _n1245;
-  wire _n1246;
   wire _n1247;
   wire _n1248;
-  wire _n1249;
   wire _n1250;
   wire _n1251;
-  wire _n1252;
   wire _n1253;
   wire _n1254;
   wire _n1255;
   wire _n1256;
-  wire _n1258;
-  wire _n1259;
-  wire _n1261;
-  wire _n1262;
-  wire _n1264;
-  wire _n1265;
+  wire [3:0] _n1257;
+  wire [3:0] _n1258;
+  wire [2:0] _n1259;
+  wire [2:0] _n1260;
+  wire [2:0] _n1261;
+  wire [2:0] _n1262;
+  wire [3:0] _n1263;
+  wire [5:0] _n1264;
+  wire [4:0] _n1265;
   wire _n1266;
   wire _n1267;
-  wire [3:0] _n1268;
-  wire [3:0] _n1269;
+  wire _n1268;
+  wire _n1269;
   wire [2:0] _n1270;
   wire [2:0] _n1271;
-  wire [2:0] _n1272;
-  wire [2:0] _n1273;
-  wire [3:0] _n1274;
-  wire [5:0] _n1275;
-  wire [4:0] _n1276;
-  wire _n1277;
-  wire _n1278;
-  wire _n1279;
-  wire _n1280;
-  wire [2:0] _n1281;
-  wire [2:0] _n1282;
-  wire [7:0] _n1291;
-  wire [7:0] _n1292;
-  wire _n1293;
+  wire [7:0] _n1279;
+  wire [7:0] _n1280;
+  wire _n1281;
+  wire _n1282;
+  wire _n1283;
+  wire _n1284;
+  wire _n1285;
+  wire _n1286;
+  wire _n1287;
+  wire _n1288;
+  wire _n1289;
+  wire _n1290;
+  wire _n1291;
+  wire _n1292;
   wire _n1294;
   wire _n1295;
-  wire _n1296;
   wire _n1297;
   wire _n1298;
-  wire _n1299;
   wire _n1300;
   wire _n1301;
   wire _n1302;
   wire _n1303;
-  wire _n1304;
-  wire _n1306;
-  wire _n1307;
-  wire _n1309;
-  wire _n1310;
-  wire _n1312;
+  wire [3:0] _n1304;
+  wire [3:0] _n1305;
+  wire [2:0] _n1306;
+  wire [2:0] _n1307;
+  wire [2:0] _n1308;
+  wire [2:0] _n1309;
+  wire [3:0] _n1310;
+  wire [5:0] _n1311;
+  wire [4:0] _n1312;
   wire _n1313;
   wire _n1314;
   wire _n1315;
-  wire [3:0] _n1316;
-  wire [3:0] _n1317;
+  wire _n1316;
+  wire [2:0] _n1317;
   wire [2:0] _n1318;
-  wire [2:0] _n1319;
-  wire [2:0] _n1320;
-  wire [2:0] _n1321;
-  wire [3:0] _n1322;
-  wire [5:0] _n1323;
-  wire [4:0] _n1324;
-  wire _n1325;
-  wire _n1326;
-  wire _n1327;
+  wire [7:0] _n1326;
+  wire [7:0] _n1327;
   wire _n1328;
-  wire [2:0] _n1329;
-  wire [2:0] _n1330;
-  wire [7:0] _n1339;
-  wire [7:0] _n1340;
+  wire _n1329;
+  wire _n1330;
+  wire _n1331;
+  wire _n1332;
+  wire _n1333;
+  wire _n1334;
+  wire _n1335;
+  wire _n1336;
+  wire _n1337;
+  wire _n1338;
+  wire _n1339;
   wire _n1341;
   wire _n1342;
-  wire _n1343;
   wire _n1344;
   wire _n1345;
-  wire _n1346;
   wire _n1347;
   wire _n1348;
   wire _n1349;
   wire _n1350;
-  wire _n1351;
-  wire _n1352;
-  wire _n1354;
-  wire _n1355;
-  wire _n1357;
-  wire _n1358;
+  wire [3:0] _n1351;
+  wire [3:0] _n1352;
+  wire [2:0] _n1353;
+  wire [2:0] _n1354;
+  wire [2:0] _n1355;
+  wire [2:0] _n1356;
+  wire [3:0] _n1357;
+  wire [5:0] _n1358;
+  wire [4:0] _n1359;
   wire _n1360;
   wire _n1361;
   wire _n1362;
   wire _n1363;
-  wire [3:0] _n1364;
-  wire [3:0] _n1365;
-  wire [2:0] _n1366;
-  wire [2:0] _n1367;
-  wire [2:0] _n1368;
-  wire [2:0] _n1369;
-  wire [3:0] _n1370;
-  wire [5:0] _n1371;
-  wire [4:0] _n1372;
-  wire _n1373;
-  wire _n1374;
+  wire [2:0] _n1364;
+  wire [2:0] _n1365;
+  wire [7:0] _n1373;
+  wire [7:0] _n1374;
   wire _n1375;
   wire _n1376;
-  wire [2:0] _n1377;
-  wire [2:0] _n1378;
-  wire [7:0] _n1387;
-  wire [7:0] _n1388;
+  wire _n1377;
+  wire _n1378;
+  wire _n1379;
+  wire _n1380;
+  wire _n1381;
+  wire _n1382;
+  wire _n1383;
+  wire _n1384;
+  wire _n1385;
+  wire _n1386;
+  wire _n1388;
   wire _n1389;
-  wire _n1390;
   wire _n1391;
   wire _n1392;
-  wire _n1393;
   wire _n1394;
   wire _n1395;
   wire _n1396;
   wire _n1397;
-  wire _n1398;
-  wire _n1399;
-  wire _n1400;
-  wire _n1402;
-  wire _n1403;
-  wire _n1405;
-  wire _n1406;
+  wire [3:0] _n1398;
+  wire [3:0] _n1399;
+  wire [2:0] _n1400;
+  wire [2:0] _n1401;
+  wire [2:0] _n1402;
+  wire [2:0] _n1403;
+  wire [3:0] _n1404;
+  wire [5:0] _n1405;
+  wire [4:0] _n1406;
+  wire _n1407;
   wire _n1408;
   wire _n1409;
   wire _n1410;
-  wire _n1411;
-  wire [3:0] _n1412;
-  wire [3:0] _n1413;
-  wire [2:0] _n1414;
-  wire [2:0] _n1415;
-  wire [2:0] _n1416;
-  wire [2:0] _n1417;
-  wire [3:0] _n1418;
-  wire [5:0] _n1419;
-  wire [4:0] _n1420;
-  wire _n1421;
+  wire [2:0] _n1411;
+  wire [2:0] _n1412;
+  wire [7:0] _n1420;
+  wire [7:0] _n1421;
   wire _n1422;
   wire _n1423;
   wire _n1424;
-  wire [2:0] _n1425;
-  wire [2:0] _n1426;
-  wire [7:0] _n1435;
-  wire [7:0] _n1436;
-  wire _n1437;
+  wire _n1425;
+  wire _n1426;
+  wire _n1427;
+  wire _n1428;
+  wire _n1429;
+  wire _n1430;
+  wire _n1431;
+  wire _n1432;
+  wire _n1433;
+  wire _n1435;
+  wire _n1436;
   wire _n1438;
   wire _n1439;
-  wire _n1440;
   wire _n1441;
   wire _n1442;
   wire _n1443;
   wire _n1444;
-  wire _n1445;
-  wire _n1446;
-  wire _n1447;
-  wire _n1448;
-  wire _n1450;
-  wire _n1451;
-  wire _n1453;
+  wire [3:0] _n1445;
+  wire [3:0] _n1446;
+  wire [2:0] _n1447;
+  wire [2:0] _n1448;
+  wire [2:0] _n1449;
+  wire [2:0] _n1450;
+  wire [3:0] _n1451;
+  wire [5:0] _n1452;
+  wire [4:0] _n1453;
   wire _n1454;
+  wire _n1455;
   wire _n1456;
   wire _n1457;
-  wire _n1458;
-  wire _n1459;
-  wire [3:0] _n1460;
-  wire [3:0] _n1461;
-  wire [2:0] _n1462;
-  wire [2:0] _n1463;
-  wire [2:0] _n1464;
-  wire [2:0] _n1465;
-  wire [3:0] _n1466;
-  wire [5:0] _n1467;
-  wire [4:0] _n1468;
+  wire [2:0] _n1458;
+  wire [2:0] _n1459;
+  wire [7:0] _n1467;
+  wire [7:0] _n1468;
   wire _n1469;
   wire _n1470;
   wire _n1471;
   wire _n1472;
-  wire [2:0] _n1473;
-  wire [2:0] _n1474;
-  wire [7:0] _n1483;
-  wire [7:0] _n1484;
+  wire _n1473;
+  wire _n1474;
+  wire _n1475;
+  wire _n1476;
+  wire _n1477;
+  wire _n1478;
+  wire _n1479;
+  wire _n1480;
+  wire _n1482;
+  wire _n1483;
   wire _n1485;
   wire _n1486;
-  wire _n1487;
   wire _n1488;
   wire _n1489;
   wire _n1490;
   wire _n1491;
-  wire _n1492;
-  wire _n1493;
-  wire _n1494;
-  wire _n1495;
-  wire _n1496;
-  wire _n1498;
-  wire _n1499;
+  wire [3:0] _n1492;
+  wire [3:0] _n1493;
+  wire [2:0] _n1494;
+  wire [2:0] _n1495;
+  wire [2:0] _n1496;
+  wire [2:0] _n1497;
+  wire [3:0] _n1498;
+  wire [5:0] _n1499;
+  wire [4:0] _n1500;
   wire _n1501;
   wire _n1502;
+  wire _n1503;
   wire _n1504;
-  wire _n1505;
-  wire _n1506;
-  wire _n1507;
-  wire [3:0] _n1508;
-  wire [3:0] _n1509;
-  wire [2:0] _n1510;
-  wire [2:0] _n1511;
-  wire [2:0] _n1512;
-  wire [2:0] _n1513;
-  wire [3:0] _n1514;
-  wire [5:0] _n1515;
-  wire [4:0] _n1516;
+  wire [2:0] _n1505;
+  wire [2:0] _n1506;
+  wire [7:0] _n1514;
+  wire [7:0] _n1515;
+  wire _n1516;
   wire _n1517;
   wire _n1518;
   wire _n1519;
   wire _n1520;
-  wire [2:0] _n1521;
-  wire [2:0] _n1522;
-  wire [7:0] _n1531;
-  wire [7:0] _n1532;
+  wire _n1521;
+  wire _n1522;
+  wire _n1523;
+  wire _n1524;
+  wire _n1525;
+  wire _n1526;
+  wire _n1527;
+  wire _n1529;
+  wire _n1530;
+  wire _n1532;
   wire _n1533;
-  wire _n1534;
   wire _n1535;
   wire _n1536;
   wire _n1537;
   wire _n1538;
-  wire _n1539;
-  wire _n1540;
-  wire _n1541;
-  wire _n1542;
-  wire _n1543;
-  wire _n1544;
-  wire _n1546;
-  wire _n1547;
+  wire [3:0] _n1539;
+  wire [3:0] _n1540;
+  wire [2:0] _n1541;
+  wire [2:0] _n1542;
+  wire [2:0] _n1543;
+  wire [2:0] _n1544;
+  wire [3:0] _n1545;
+  wire [5:0] _n1546;
+  wire [4:0] _n1547;
+  wire _n1548;
   wire _n1549;
   wire _n1550;
-  wire _n1552;
-  wire _n1553;
-  wire _n1554;
-  wire _n1555;
-  wire [3:0] _n1556;
-  wire [3:0] _n1557;
-  wire [2:0] _n1558;
-  wire [2:0] _n1559;
-  wire [2:0] _n1560;
-  wire [2:0] _n1561;
-  wire [3:0] _n1562;
-  wire [5:0] _n1563;
-  wire [4:0] _n1564;
+  wire _n1551;
+  wire [2:0] _n1552;
+  wire [2:0] _n1553;
+  wire [7:0] _n1561;
+  wire [7:0] _n1562;
+  wire _n1563;
+  wire _n1564;
   wire _n1565;
   wire _n1566;
   wire _n1567;
   wire _n1568;
-  wire [2:0] _n1569;
-  wire [2:0] _n1570;
-  wire [7:0] _n1579;
-  wire [7:0] _n1580;
-  wire _n1581;
+  wire _n1569;
+  wire _n1570;
+  wire _n1571;
+  wire _n1572;
+  wire _n1573;
+  wire _n1574;
+  wire _n1576;
+  wire _n1577;
+  wire _n1579;
+  wire _n1580;
   wire _n1582;
   wire _n1583;
   wire _n1584;
   wire _n1585;
-  wire _n1586;
-  wire _n1587;
-  wire _n1588;
-  wire _n1589;
-  wire _n1590;
-  wire _n1591;
-  wire _n1592;
-  wire _n1594;
+  wire [3:0] _n1586;
+  wire [3:0] _n1587;
+  wire [2:0] _n1588;
+  wire [2:0] _n1589;
+  wire [2:0] _n1590;
+  wire [2:0] _n1591;
+  wire [3:0] _n1592;
+  wire [5:0] _n1593;
+  wire [4:0] _n1594;
   wire _n1595;
+  wire _n1596;
   wire _n1597;
   wire _n1598;
-  wire _n1600;
-  wire _n1601;
-  wire _n1602;
-  wire _n1603;
-  wire [3:0] _n1604;
-  wire [3:0] _n1605;
-  wire [2:0] _n1606;
-  wire [2:0] _n1607;
-  wire [2:0] _n1608;
-  wire [2:0] _n1609;
-  wire [3:0] _n1610;
-  wire [5:0] _n1611;
-  wire [4:0] _n1612;
+  wire [2:0] _n1599;
+  wire [2:0] _n1600;
+  wire [7:0] _n1608;
+  wire [7:0] _n1609;
+  wire _n1610;
+  wire _n1611;
+  wire _n1612;
   wire _n1613;
   wire _n1614;
   wire _n1615;
   wire _n1616;
-  wire [2:0] _n1617;
-  wire [2:0] _n1618;
-  wire [7:0] _n1627;
-  wire [7:0] _n1628;
+  wire _n1617;
+  wire _n1618;
+  wire _n1619;
+  wire _n1620;
+  wire _n1621;
+  wire _n1623;
+  wire _n1624;
+  wire _n1626;
+  wire _n1627;
   wire _n1629;
   wire _n1630;
   wire _n1631;
   wire _n1632;
-  wire _n1633;
-  wire _n1634;
-  wire _n1635;
-  wire _n1636;
-  wire _n1637;
-  wire _n1638;
-  wire _n1639;
-  wire _n1640;
+  wire [3:0] _n1633;
+  wire [3:0] _n1634;
+  wire [2:0] _n1635;
+  wire [2:0] _n1636;
+  wire [2:0] _n1637;
+  wire [2:0] _n1638;
+  wire [3:0] _n1639;
+  wire [5:0] _n1640;
+  wire [4:0] _n1641;
   wire _n1642;
   wire _n1643;
+  wire _n1644;
   wire _n1645;
-  wire _n1646;
-  wire _n1648;
-  wire _n1649;
-  wire _n1650;
-  wire _n1651;
-  wire [3:0] _n1652;
-  wire [3:0] _n1653;
-  wire [2:0] _n1654;
-  wire [2:0] _n1655;
-  wire [2:0] _n1656;
-  wire [2:0] _n1657;
-  wire [3:0] _n1658;
-  wire [5:0] _n1659;
-  wire [4:0] _n1660;
+  wire [2:0] _n1646;
+  wire [2:0] _n1647;
+  wire [7:0] _n1655;
+  wire [7:0] _n1656;
+  wire _n1657;
+  wire _n1658;
+  wire _n1659;
+  wire _n1660;
   wire _n1661;
   wire _n1662;
   wire _n1663;
   wire _n1664;
-  wire [2:0] _n1665;
-  wire [2:0] _n1666;
-  wire [7:0] _n1675;
-  wire [7:0] _n1676;
+  wire _n1665;
+  wire _n1666;
+  wire _n1667;
+  wire _n1668;
+  wire _n1670;
+  wire _n1671;
+  wire _n1673;
+  wire _n1674;
+  wire _n1676;
   wire _n1677;
   wire _n1678;
   wire _n1679;
-  wire _n1680;
-  wire _n1681;
-  wire _n1682;
-  wire _n1683;
-  wire _n1684;
-  wire _n1685;
-  wire _n1686;
-  wire _n1687;
-  wire _n1688;
+  wire [3:0] _n1680;
+  wire [3:0] _n1681;
+  wire [2:0] _n1682;
+  wire [2:0] _n1683;
+  wire [2:0] _n1684;
+  wire [2:0] _n1685;
+  wire [3:0] _n1686;
+  wire [5:0] _n1687;
+  wire [4:0] _n1688;
+  wire _n1689;
   wire _n1690;
   wire _n1691;
-  wire _n1693;
-  wire _n1694;
-  wire _n1696;
-  wire _n1697;
-  wire _n1698;
-  wire _n1699;
-  wire [3:0] _n1700;
-  wire [3:0] _n1701;
-  wire [2:0] _n1702;
-  wire [2:0] _n1703;
-  wire [2:0] _n1704;
-  wire [2:0] _n1705;
-  wire [3:0] _n1706;
-  wire [5:0] _n1707;
-  wire [4:0] _n1708;
+  wire _n1692;
+  wire [2:0] _n1693;
+  wire [2:0] _n1694;
+  wire [7:0] _n1702;
+  wire [7:0] _n1703;
+  wire _n1704;
+  wire _n1705;
+  wire _n1706;
+  wire _n1707;
+  wire _n1708;
   wire _n1709;
   wire _n1710;
   wire _n1711;
   wire _n1712;
-  wire [2:0] _n1713;
-  wire [2:0] _n1714;
-  wire [7:0] _n1723;
-  wire [7:0] _n1724;
+  wire _n1713;
+  wire _n1714;
+  wire _n1715;
+  wire _n1717;
+  wire _n1718;
+  wire _n1720;
+  wire _n1721;
+  wire _n1723;
+  wire _n1724;
   wire _n1725;
   wire _n1726;
-  wire _n1727;
-  wire _n1728;
-  wire _n1729;
-  wire _n1730;
-  wire _n1731;
-  wire _n1732;
-  wire _n1733;
-  wire _n1734;
-  wire _n1735;
+  wire [3:0] _n1727;
+  wire [3:0] _n1728;
+  wire [2:0] _n1729;
+  wire [2:0] _n1730;
+  wire [2:0] _n1731;
+  wire [2:0] _n1732;
+  wire [3:0] _n1733;
+  wire [5:0] _n1734;
+  wire [4:0] _n1735;
   wire _n1736;
+  wire _n1737;
   wire _n1738;
   wire _n1739;
-  wire _n1741;
-  wire _n1742;
-  wire _n1744;
-  wire _n1745;
-  wire _n1746;
-  wire _n1747;
-  wire [3:0] _n1748;
-  wire [3:0] _n1749;
-  wire [2:0] _n1750;
-  wire [2:0] _n1751;
-  wire [2:0] _n1752;
-  wire [2:0] _n1753;
-  wire [3:0] _n1754;
-  wire [5:0] _n1755;
-  wire [4:0] _n1756;
+  wire [2:0] _n1740;
+  wire [2:0] _n1741;
+  wire [7:0] _n1749;
+  wire [7:0] _n1750;
+  wire _n1751;
+  wire _n1752;
+  wire _n1753;
+  wire _n1754;
+  wire _n1755;
+  wire _n1756;
   wire _n1757;
   wire _n1758;
   wire _n1759;
   wire _n1760;
-  wire [2:0] _n1761;
-  wire [2:0] _n1762;
-  wire [7:0] _n1771;
-  wire [7:0] _n1772;
+  wire _n1761;
+  wire _n1762;
+  wire _n1764;
+  wire _n1765;
+  wire _n1767;
+  wire _n1768;
+  wire _n1770;
+  wire _n1771;
+  wire _n1772;
   wire _n1773;
-  wire _n1774;
-  wire _n1775;
-  wire _n1776;
-  wire _n1777;
-  wire _n1778;
-  wire _n1779;
-  wire _n1780;
-  wire _n1781;
-  wire _n1782;
+  wire [3:0] _n1774;
+  wire [3:0] _n1775;
+  wire [2:0] _n1776;
+  wire [2:0] _n1777;
+  wire [2:0] _n1778;
+  wire [2:0] _n1779;
+  wire [3:0] _n1780;
+  wire [5:0] _n1781;
+  wire [4:0] _n1782;
   wire _n1783;
   wire _n1784;
+  wire _n1785;
   wire _n1786;
-  wire _n1787;
-  wire _n1789;
-  wire _n1790;
-  wire _n1792;
-  wire _n1793;
-  wire _n1794;
-  wire _n1795;
-  wire [3:0] _n1796;
-  wire [3:0] _n1797;
-  wire [2:0] _n1798;
-  wire [2:0] _n1799;
-  wire [2:0] _n1800;
-  wire [2:0] _n1801;
-  wire [3:0] _n1802;
-  wire [5:0] _n1803;
-  wire [4:0] _n1804;
+  wire [2:0] _n1787;
+  wire [2:0] _n1788;
+  wire [7:0] _n1796;
+  wire [7:0] _n1797;
+  wire _n1798;
+  wire _n1799;
+  wire _n1800;
+  wire _n1801;
+  wire _n1802;
+  wire _n1803;
+  wire _n1804;
   wire _n1805;
   wire _n1806;
   wire _n1807;
   wire _n1808;
-  wire [2:0] _n1809;
-  wire [2:0] _n1810;
-  wire [7:0] _n1819;
-  wire [7:0] _n1820;
-  wire _n1821;
-  wire _n1822;
-  wire _n1823;
-  wire _n1824;
-  wire _n1825;
-  wire _n1826;
-  wire _n1827;
-  wire _n1828;
-  wire _n1829;
+  wire _n1809;
+  wire _n1811;
+  wire _n1812;
+  wire _n1814;
+  wire _n1815;
+  wire _n1817;
+  wire _n1818;
+  wire _n1819;
+  wire _n1820;
+  wire [3:0] _n1821;
+  wire [3:0] _n1822;
+  wire [2:0] _n1823;
+  wire [2:0] _n1824;
+  wire [2:0] _n1825;
+  wire [2:0] _n1826;
+  wire [3:0] _n1827;
+  wire [5:0] _n1828;
+  wire [4:0] _n1829;
   wire _n1830;
   wire _n1831;
   wire _n1832;
-  wire _n1834;
-  wire _n1835;
-  wire _n1837;
-  wire _n1838;
-  wire _n1840;
-  wire _n1841;
-  wire _n1842;
-  wire _n1843;
-  wire [3:0] _n1844;
-  wire [3:0] _n1845;
-  wire [2:0] _n1846;
-  wire [2:0] _n1847;
-  wire [2:0] _n1848;
-  wire [2:0] _n1849;
-  wire [3:0] _n1850;
-  wire [5:0] _n1851;
-  wire [4:0] _n1852;
+  wire _n1833;
+  wire [2:0] _n1834;
+  wire [2:0] _n1835;
+  wire [7:0] _n1843;
+  wire [7:0] _n1844;
+  wire _n1845;
+  wire _n1846;
+  wire _n1847;
+  wire _n1848;
+  wire _n1849;
+  wire _n1850;
+  wire _n1851;
+  wire _n1852;
   wire _n1853;
   wire _n1854;
   wire _n1855;
   wire _n1856;
-  wire [2:0] _n1857;
-  wire [2:0] _n1858;
-  wire [7:0] _n1867;
-  wire [7:0] _n1868;
-  wire _n1869;
-  wire _n1870;
-  wire _n1871;
-  wire _n1872;
-  wire _n1873;
-  wire _n1874;
-  wire _n1875;
-  wire _n1876;
+  wire _n1858;
+  wire _n1859;
+  wire _n1861;
+  wire _n1862;
+  wire _n1864;
+  wire _n1865;
+  wire _n1866;
+  wire _n1867;
+  wire [3:0] _n1868;
+  wire [3:0] _n1869;
+  wire [2:0] _n1870;
+  wire [2:0] _n1871;
+  wire [2:0] _n1872;
+  wire [2:0] _n1873;
+  wire [3:0] _n1874;
+  wire [5:0] _n1875;
+  wire [4:0] _n1876;
   wire _n1877;
   wire _n1878;
   wire _n1879;
   wire _n1880;
-  wire _n1882;
-  wire _n1883;
-  wire _n1885;
-  wire _n1886;
-  wire _n1888;
-  wire _n1889;
-  wire _n1890;
-  wire _n1891;
-  wire [3:0] _n1892;
-  wire [3:0] _n1893;
-  wire [2:0] _n1894;
-  wire [2:0] _n1895;
-  wire [2:0] _n1896;
-  wire [2:0] _n1897;
-  wire [3:0] _n1898;
-  wire [5:0] _n1899;
-  wire [4:0] _n1900;
+  wire [2:0] _n1881;
+  wire [2:0] _n1882;
+  wire [7:0] _n1890;
+  wire [7:0] _n1891;
+  wire _n1892;
+  wire _n1893;
+  wire _n1894;
+  wire _n1895;
+  wire _n1896;
+  wire _n1897;
+  wire _n1898;
+  wire _n1899;
+  wire _n1900;
   wire _n1901;
   wire _n1902;
   wire _n1903;
-  wire _n1904;
-  wire [2:0] _n1905;
-  wire [2:0] _n1906;
-  wire [7:0] _n1915;
-  wire [7:0] _n1916;
-  wire _n1917;
-  wire _n1918;
-  wire _n1919;
-  wire _n1920;
-  wire _n1921;
-  wire _n1922;
-  wire _n1923;
+  wire _n1905;
+  wire _n1906;
+  wire _n1908;
+  wire _n1909;
+  wire _n1911;
+  wire _n1912;
+  wire _n1913;
+  wire _n1914;
+  wire [3:0] _n1915;
+  wire [3:0] _n1916;
+  wire [2:0] _n1917;
+  wire [2:0] _n1918;
+  wire [2:0] _n1919;
+  wire [2:0] _n1920;
+  wire [3:0] _n1921;
+  wire [5:0] _n1922;
+  wire [4:0] _n1923;
   wire _n1924;
   wire _n1925;
   wire _n1926;
   wire _n1927;
-  wire _n1928;
-  wire _n1930;
-  wire _n1931;
-  wire _n1933;
-  wire _n1934;
-  wire _n1936;
-  wire _n1937;
-  wire _n1938;
+  wire [2:0] _n1928;
+  wire [2:0] _n1929;
+  wire [7:0] _n1937;
+  wire [7:0] _n1938;
   wire _n1939;
-  wire [3:0] _n1940;
-  wire [3:0] _n1941;
-  wire [2:0] _n1942;
-  wire [2:0] _n1943;
-  wire [2:0] _n1944;
-  wire [2:0] _n1945;
-  wire [3:0] _n1946;
-  wire [5:0] _n1947;
-  wire [4:0] _n1948;
+  wire _n1940;
+  wire _n1941;
+  wire _n1942;
+  wire _n1943;
+  wire _n1944;
+  wire _n1945;
+  wire _n1946;
+  wire _n1947;
+  wire _n1948;
   wire _n1949;
   wire _n1950;
-  wire _n1951;
   wire _n1952;
-  wire [2:0] _n1953;
-  wire [2:0] _n1954;
-  wire [7:0] _n1963;
-  wire [7:0] _n1964;
-  wire _n1965;
-  wire _n1966;
-  wire _n1967;
-  wire _n1968;
-  wire _n1969;
-  wire _n1970;
+  wire _n1953;
+  wire _n1955;
+  wire _n1956;
+  wire _n1958;
+  wire _n1959;
+  wire _n1960;
+  wire _n1961;
+  wire [3:0] _n1962;
+  wire [3:0] _n1963;
+  wire [2:0] _n1964;
+  wire [2:0] _n1965;
+  wire [2:0] _n1966;
+  wire [2:0] _n1967;
+  wire [3:0] _n1968;
+  wire [5:0] _n1969;
+  wire [4:0] _n1970;
   wire _n1971;
   wire _n1972;
   wire _n1973;
   wire _n1974;
-  wire _n1975;
-  wire _n1976;
-  wire _n1978;
-  wire _n1979;
-  wire _n1981;
-  wire _n1982;
-  wire _n1984;
-  wire _n1985;
+  wire [2:0] _n1975;
+  wire [2:0] _n1976;
+  wire [7:0] _n1984;
+  wire [7:0] _n1985;
   wire _n1986;
   wire _n1987;
-  wire [3:0] _n1988;
-  wire [3:0] _n1989;
-  wire [2:0] _n1990;
-  wire [2:0] _n1991;
-  wire [2:0] _n1992;
-  wire [2:0] _n1993;
-  wire [3:0] _n1994;
-  wire [5:0] _n1995;
-  wire [4:0] _n1996;
+  wire _n1988;
+  wire _n1989;
+  wire _n1990;
+  wire _n1991;
+  wire _n1992;
+  wire _n1993;
+  wire _n1994;
+  wire _n1995;
+  wire _n1996;
   wire _n1997;
-  wire _n1998;
   wire _n1999;
   wire _n2000;
-  wire [2:0] _n2001;
-  wire [2:0] _n2002;
-  wire [7:0] _n2011;
-  wire [7:0] _n2012;
-  wire _n2013;
-  wire _n2014;
-  wire _n2015;
-  wire _n2016;
-  wire _n2017;
+  wire _n2002;
+  wire _n2003;
+  wire _n2005;
+  wire _n2006;
+  wire _n2007;
+  wire _n2008;
+  wire [3:0] _n2009;
+  wire [3:0] _n2010;
+  wire [2:0] _n2011;
+  wire [2:0] _n2012;
+  wire [2:0] _n2013;
+  wire [2:0] _n2014;
+  wire [3:0] _n2015;
+  wire [5:0] _n2016;
+  wire [4:0] _n2017;
   wire _n2018;
   wire _n2019;
   wire _n2020;
   wire _n2021;
-  wire _n2022;
-  wire _n2023;
-  wire _n2024;
-  wire _n2026;
-  wire _n2027;
-  wire _n2029;
-  wire _n2030;
-  wire _n2032;
+  wire [2:0] _n2022;
+  wire [2:0] _n2023;
+  wire [7:0] _n2031;
+  wire [7:0] _n2032;
   wire _n2033;
   wire _n2034;
   wire _n2035;
-  wire [3:0] _n2036;
-  wire [3:0] _n2037;
-  wire [2:0] _n2038;
-  wire [2:0] _n2039;
-  wire [2:0] _n2040;
-  wire [2:0] _n2041;
-  wire [3:0] _n2042;
-  wire [5:0] _n2043;
-  wire [4:0] _n2044;
-  wire _n2045;
+  wire _n2036;
+  wire _n2037;
+  wire _n2038;
+  wire _n2039;
+  wire _n2040;
+  wire _n2041;
+  wire _n2042;
+  wire _n2043;
+  wire _n2044;
   wire _n2046;
   wire _n2047;
-  wire _n2048;
-  wire [2:0] _n2049;
-  wire [2:0] _n2050;
-  wire [7:0] _n2059;
-  wire [7:0] _n2060;
-  wire _n2061;
-  wire _n2062;
-  wire _n2063;
-  wire _n2064;
+  wire _n2049;
+  wire _n2050;
+  wire _n2052;
+  wire _n2053;
+  wire _n2054;
+  wire _n2055;
+  wire [3:0] _n2056;
+  wire [3:0] _n2057;
+  wire [2:0] _n2058;
+  wire [2:0] _n2059;
+  wire [2:0] _n2060;
+  wire [2:0] _n2061;
+  wire [3:0] _n2062;
+  wire [5:0] _n2063;
+  wire [4:0] _n2064;
   wire _n2065;
   wire _n2066;
   wire _n2067;
   wire _n2068;
-  wire _n2069;
-  wire _n2070;
-  wire _n2071;
-  wire _n2072;
-  wire _n2074;
-  wire _n2075;
-  wire _n2077;
-  wire _n2078;
+  wire [2:0] _n2069;
+  wire [2:0] _n2070;
+  wire [7:0] _n2078;
+  wire [7:0] _n2079;
   wire _n2080;
   wire _n2081;
   wire _n2082;
   wire _n2083;
-  wire [3:0] _n2084;
-  wire [3:0] _n2085;
-  wire [2:0] _n2086;
-  wire [2:0] _n2087;
-  wire [2:0] _n2088;
-  wire [2:0] _n2089;
-  wire [3:0] _n2090;
-  wire [5:0] _n2091;
-  wire [4:0] _n2092;
+  wire _n2084;
+  wire _n2085;
+  wire _n2086;
+  wire _n2087;
+  wire _n2088;
+  wire _n2089;
+  wire _n2090;
+  wire _n2091;
   wire _n2093;
   wire _n2094;
-  wire _n2095;
   wire _n2096;
-  wire [2:0] _n2097;
-  wire [2:0] _n2098;
-  wire [7:0] _n2107;
-  wire [7:0] _n2108;
-  wire _n2109;
-  wire _n2110;
-  wire _n2111;
+  wire _n2097;
+  wire _n2099;
+  wire _n2100;
+  wire _n2101;
+  wire _n2102;
+  wire [3:0] _n2103;
+  wire [3:0] _n2104;
+  wire [2:0] _n2105;
+  wire [2:0] _n2106;
+  wire [2:0] _n2107;
+  wire [2:0] _n2108;
+  wire [3:0] _n2109;
+  wire [5:0] _n2110;
+  wire [4:0] _n2111;
   wire _n2112;
   wire _n2113;
   wire _n2114;
   wire _n2115;
-  wire _n2116;
-  wire _n2117;
-  wire _n2118;
-  wire _n2119;
-  wire _n2120;
-  wire _n2122;
-  wire _n2123;
-  wire _n2125;
-  wire _n2126;
+  wire [2:0] _n2116;
+  wire [2:0] _n2117;
+  wire [7:0] _n2125;
+  wire [7:0] _n2126;
+  wire _n2127;
   wire _n2128;
   wire _n2129;
   wire _n2130;
   wire _n2131;
-  wire [3:0] _n2132;
-  wire [3:0] _n2133;
-  wire [2:0] _n2134;
-  wire [2:0] _n2135;
-  wire [2:0] _n2136;
-  wire [2:0] _n2137;
-  wire [3:0] _n2138;
-  wire [5:0] _n2139;
-  wire [4:0] _n2140;
+  wire _n2132;
+  wire _n2133;
+  wire _n2134;
+  wire _n2135;
+  wire _n2136;
+  wire _n2137;
+  wire _n2138;
+  wire _n2140;
   wire _n2141;
-  wire _n2142;
   wire _n2143;
   wire _n2144;
-  wire [2:0] _n2145;
-  wire [2:0] _n2146;
-  wire [7:0] _n2155;
-  wire [7:0] _n2156;
-  wire _n2157;
-  wire _n2158;
+  wire _n2146;
+  wire _n2147;
+  wire _n2148;
+  wire _n2149;
+  wire [3:0] _n2150;
+  wire [3:0] _n2151;
+  wire [2:0] _n2152;
+  wire [2:0] _n2153;
+  wire [2:0] _n2154;
+  wire [2:0] _n2155;
+  wire [3:0] _n2156;
+  wire [5:0] _n2157;
+  wire [4:0] _n2158;
   wire _n2159;
   wire _n2160;
   wire _n2161;
   wire _n2162;
-  wire _n2163;
-  wire _n2164;
-  wire _n2165;
-  wire _n2166;
-  wire _n2167;
-  wire _n2168;
-  wire _n2170;
-  wire _n2171;
-  wire _n2173;
+  wire [2:0] _n2163;
+  wire [2:0] _n2164;
+  wire [7:0] _n2172;
+  wire [7:0] _n2173;
   wire _n2174;
+  wire _n2175;
   wire _n2176;
   wire _n2177;
   wire _n2178;
   wire _n2179;
-  wire [3:0] _n2180;
-  wire [3:0] _n2181;
-  wire [2:0] _n2182;
-  wire [2:0] _n2183;
-  wire [2:0] _n2184;
-  wire [2:0] _n2185;
-  wire [3:0] _n2186;
-  wire [5:0] _n2187;
-  wire [4:0] _n2188;
-  wire _n2189;
+  wire _n2180;
+  wire _n2181;
+  wire _n2182;
+  wire _n2183;
+  wire _n2184;
+  wire _n2185;
+  wire _n2187;
+  wire _n2188;
   wire _n2190;
   wire _n2191;
-  wire _n2192;
-  wire [2:0] _n2193;
-  wire [2:0] _n2194;
-  wire [7:0] _n2203;
-  wire [7:0] _n2204;
-  wire _n2205;
+  wire _n2193;
+  wire _n2194;
+  wire _n2195;
+  wire _n2196;
+  wire [3:0] _n2197;
+  wire [3:0] _n2198;
+  wire [2:0] _n2199;
+  wire [2:0] _n2200;
+  wire [2:0] _n2201;
+  wire [2:0] _n2202;
+  wire [3:0] _n2203;
+  wire [5:0] _n2204;
+  wire [4:0] _n2205;
   wire _n2206;
   wire _n2207;
   wire _n2208;
   wire _n2209;
-  wire _n2210;
-  wire _n2211;
-  wire _n2212;
-  wire _n2213;
-  wire _n2214;
-  wire _n2215;
-  wire _n2216;
-  wire _n2218;
-  wire _n2219;
+  wire [2:0] _n2210;
+  wire [2:0] _n2211;
+  wire [7:0] _n2219;
+  wire [7:0] _n2220;
   wire _n2221;
   wire _n2222;
+  wire _n2223;
   wire _n2224;
   wire _n2225;
   wire _n2226;
   wire _n2227;
-  wire [3:0] _n2228;
-  wire [3:0] _n2229;
-  wire [2:0] _n2230;
-  wire [2:0] _n2231;
-  wire [2:0] _n2232;
-  wire [2:0] _n2233;
-  wire [3:0] _n2234;
-  wire [5:0] _n2235;
-  wire [4:0] _n2236;
+  wire _n2228;
+  wire _n2229;
+  wire _n2230;
+  wire _n2231;
+  wire _n2232;
+  wire _n2234;
+  wire _n2235;
   wire _n2237;
   wire _n2238;
-  wire _n2239;
   wire _n2240;
-  wire [2:0] _n2241;
-  wire [2:0] _n2242;
-  wire [7:0] _n2251;
-  wire [7:0] _n2252;
+  wire _n2241;
+  wire _n2242;
+  wire _n2243;
+  wire [3:0] _n2244;
+  wire [3:0] _n2245;
+  wire [2:0] _n2246;
+  wire [2:0] _n2247;
+  wire [2:0] _n2248;
+  wire [2:0] _n2249;
+  wire [3:0] _n2250;
+  wire [5:0] _n2251;
+  wire [4:0] _n2252;
   wire _n2253;
   wire _n2254;
   wire _n2255;
   wire _n2256;
-  wire _n2257;
-  wire _n2258;
-  wire _n2259;
-  wire _n2260;
-  wire _n2261;
-  wire _n2262;
-  wire _n2263;
-  wire _n2264;
-  wire _n2266;
-  wire _n2267;
+  wire [2:0] _n2257;
+  wire [2:0] _n2258;
+  wire [7:0] _n2266;
+  wire [7:0] _n2267;
+  wire _n2268;
   wire _n2269;
   wire _n2270;
+  wire _n2271;
   wire _n2272;
   wire _n2273;
   wire _n2274;
   wire _n2275;
-  wire [3:0] _n2276;
-  wire [3:0] _n2277;
-  wire [2:0] _n2278;
-  wire [2:0] _n2279;
-  wire [2:0] _n2280;
-  wire [2:0] _n2281;
-  wire [3:0] _n2282;
-  wire [5:0] _n2283;
-  wire [4:0] _n2284;
+  wire _n2276;
+  wire _n2277;
+  wire _n2278;
+  wire _n2279;
+  wire _n2281;
+  wire _n2282;
+  wire _n2284;
   wire _n2285;
-  wire _n2286;
   wire _n2287;
   wire _n2288;
-  wire [2:0] _n2289;
-  wire [2:0] _n2290;
-  wire [7:0] _n2299;
-  wire [7:0] _n2300;
+  wire _n2289;
+  wire _n2290;
+  wire [3:0] _n2291;
+  wire [3:0] _n2292;
+  wire [2:0] _n2293;
+  wire [2:0] _n2294;
+  wire [2:0] _n2295;
+  wire [2:0] _n2296;
+  wire [3:0] _n2297;
+  wire [5:0] _n2298;
+  wire [4:0] _n2299;
+  wire _n2300;
   wire _n2301;
   wire _n2302;
   wire _n2303;
-  wire _n2304;
-  wire _n2305;
-  wire _n2306;
-  wire _n2307;
-  wire _n2308;
-  wire _n2309;
-  wire _n2310;
-  wire _n2311;
-  wire _n2312;
-  wire _n2314;
+  wire [2:0] _n2304;
+  wire [2:0] _n2305;
+  wire [7:0] _n2313;
+  wire [7:0] _n2314;
   wire _n2315;
+  wire _n2316;
   wire _n2317;
   wire _n2318;
+  wire _n2319;
   wire _n2320;
   wire _n2321;
   wire _n2322;
   wire _n2323;
-  wire [3:0] _n2324;
-  wire [3:0] _n2325;
-  wire [2:0] _n2326;
-  wire [2:0] _n2327;
-  wire [2:0] _n2328;
-  wire [2:0] _n2329;
-  wire [3:0] _n2330;
-  wire [5:0] _n2331;
-  wire [4:0] _n2332;
-  wire _n2333;
+  wire _n2324;
+  wire _n2325;
+  wire _n2326;
+  wire _n2328;
+  wire _n2329;
+  wire _n2331;
+  wire _n2332;
   wire _n2334;
   wire _n2335;
   wire _n2336;
-  wire [2:0] _n2337;
-  wire [2:0] _n2338;
-  wire [7:0] _n2347;
-  wire [7:0] _n2348;
+  wire _n2337;
+  wire [3:0] _n2338;
+  wire [3:0] _n2339;
+  wire [2:0] _n2340;
+  wire [2:0] _n2341;
+  wire [2:0] _n2342;
+  wire [2:0] _n2343;
+  wire [3:0] _n2344;
+  wire [5:0] _n2345;
+  wire [4:0] _n2346;
+  wire _n2347;
+  wire _n2348;
   wire _n2349;
   wire _n2350;
-  wire _n2351;
-  wire _n2352;
-  wire _n2353;
-  wire _n2354;
-  wire _n2355;
-  wire _n2356;
-  wire _n2357;
-  wire _n2358;
-  wire _n2359;
-  wire _n2360;
+  wire [2:0] _n2351;
+  wire [2:0] _n2352;
+  wire [7:0] _n2360;
+  wire [7:0] _n2361;
   wire _n2362;
   wire _n2363;
+  wire _n2364;
   wire _n2365;
   wire _n2366;
+  wire _n2367;
   wire _n2368;
   wire _n2369;
   wire _n2370;
   wire _n2371;
-  wire [3:0] _n2372;
-  wire [3:0] _n2373;
-  wire [2:0] _n2374;
-  wire [2:0] _n2375;
-  wire [2:0] _n2376;
-  wire [2:0] _n2377;
-  wire [3:0] _n2378;
-  wire [5:0] _n2379;
-  wire [4:0] _n2380;
+  wire _n2372;
+  wire _n2373;
+  wire _n2375;
+  wire _n2376;
+  wire _n2378;
+  wire _n2379;
   wire _n2381;
   wire _n2382;
   wire _n2383;
   wire _n2384;
-  wire [2:0] _n2385;
-  wire [2:0] _n2386;
-  wire [7:0] _n2395;
-  wire [7:0] _n2396;
+  wire [3:0] _n2385;
+  wire [3:0] _n2386;
+  wire [2:0] _n2387;
+  wire [2:0] _n2388;
+  wire [2:0] _n2389;
+  wire [2:0] _n2390;
+  wire [3:0] _n2391;
+  wire [5:0] _n2392;
+  wire [4:0] _n2393;
+  wire _n2394;
+  wire _n2395;
+  wire _n2396;
   wire _n2397;
-  wire _n2398;
-  wire _n2399;
-  wire _n2400;
-  wire _n2401;
-  wire _n2402;
-  wire _n2403;
-  wire _n2404;
-  wire _n2405;
-  wire _n2406;
-  wire _n2407;
-  wire _n2408;
+  wire [2:0] _n2398;
+  wire [2:0] _n2399;
+  wire [7:0] _n2407;
+  wire [7:0] _n2408;
+  wire _n2409;
   wire _n2410;
   wire _n2411;
+  wire _n2412;
   wire _n2413;
   wire _n2414;
+  wire _n2415;
   wire _n2416;
   wire _n2417;
   wire _n2418;
   wire _n2419;
-  wire [3:0] _n2420;
-  wire [3:0] _n2421;
-  wire [2:0] _n2422;
-  wire [2:0] _n2423;
-  wire [2:0] _n2424;
-  wire [2:0] _n2425;
-  wire [3:0] _n2426;
-  wire [5:0] _n2427;
-  wire [4:0] _n2428;
+  wire _n2420;
+  wire _n2422;
+  wire _n2423;
+  wire _n2425;
+  wire _n2426;
+  wire _n2428;
   wire _n2429;
   wire _n2430;
   wire _n2431;
-  wire _n2432;
-  wire [2:0] _n2433;
+  wire [3:0] _n2432;
+  wire [3:0] _n2433;
   wire [2:0] _n2434;
-  wire [7:0] _n2443;
-  wire [7:0] _n2444;
-  wire _n2445;
-  wire _n2446;
-  wire _n2447;
-  wire _n2448;
-  wire _n2449;
-  wire _n2450;
-  wire _n2451;
-  wire _n2452;
-  wire _n2453;
-  wire _n2454;
-  wire _n2455;
+  wire [2:0] _n2435;
+  wire [2:0] _n2436;
+  wire [2:0] _n2437;
+  wire [3:0] _n2438;
+  wire [5:0] _n2439;
+  wire [4:0] _n2440;
+  wire _n2441;
+  wire _n2442;
+  wire _n2443;
+  wire _n2444;
+  wire [2:0] _n2445;
+  wire [2:0] _n2446;
+  wire [7:0] _n2454;
+  wire [7:0] _n2455;
   wire _n2456;
+  wire _n2457;
   wire _n2458;
   wire _n2459;
+  wire _n2460;
   wire _n2461;
   wire _n2462;
+  wire _n2463;
   wire _n2464;
   wire _n2465;
   wire _n2466;
   wire _n2467;
-  wire [3:0] _n2468;
-  wire [3:0] _n2469;
-  wire [2:0] _n2470;
-  wire [2:0] _n2471;
-  wire [2:0] _n2472;
-  wire [2:0] _n2473;
-  wire [3:0] _n2474;
-  wire [5:0] _n2475;
-  wire [4:0] _n2476;
+  wire _n2469;
+  wire _n2470;
+  wire _n2472;
+  wire _n2473;
+  wire _n2475;
+  wire _n2476;
   wire _n2477;
   wire _n2478;
-  wire _n2479;
-  wire _n2480;
+  wire [3:0] _n2479;
+  wire [3:0] _n2480;
   wire [2:0] _n2481;
   wire [2:0] _n2482;
-  wire [7:0] _n2491;
-  wire [7:0] _n2492;
-  wire _n2493;
-  wire _n2494;
-  wire _n2495;
-  wire _n2496;
-  wire _n2497;
-  wire _n2498;
-  wire _n2499;
-  wire _n2500;
-  wire _n2501;
-  wire _n2502;
+  wire [2:0] _n2483;
+  wire [2:0] _n2484;
+  wire [3:0] _n2485;
+  wire [5:0] _n2486;
+  wire [4:0] _n2487;
+  wire _n2488;
+  wire _n2489;
+  wire _n2490;
+  wire _n2491;
+  wire [2:0] _n2492;
+  wire [2:0] _n2493;
+  wire [7:0] _n2501;
+  wire [7:0] _n2502;
   wire _n2503;
   wire _n2504;
+  wire _n2505;
   wire _n2506;
   wire _n2507;
+  wire _n2508;
   wire _n2509;
   wire _n2510;
+  wire _n2511;
   wire _n2512;
   wire _n2513;
   wire _n2514;
-  wire _n2515;
-  wire [3:0] _n2516;
-  wire [3:0] _n2517;
-  wire [2:0] _n2518;
-  wire [2:0] _n2519;
-  wire [2:0] _n2520;
-  wire [2:0] _n2521;
-  wire [3:0] _n2522;
-  wire [5:0] _n2523;
-  wire [4:0] _n2524;
+  wire _n2516;
+  wire _n2517;
+  wire _n2519;
+  wire _n2520;
+  wire _n2522;
+  wire _n2523;
+  wire _n2524;
   wire _n2525;
-  wire _n2526;
-  wire _n2527;
-  wire _n2528;
+  wire [3:0] _n2526;
+  wire [3:0] _n2527;
+  wire [2:0] _n2528;
   wire [2:0] _n2529;
   wire [2:0] _n2530;
-  wire [7:0] _n2539;
-  wire [7:0] _n2540;
-  wire _n2541;
-  wire _n2542;
-  wire _n2543;
-  wire _n2544;
-  wire _n2545;
-  wire _n2546;
-  wire _n2547;
-  wire _n2548;
-  wire _n2549;
+  wire [2:0] _n2531;
+  wire [3:0] _n2532;
+  wire [5:0] _n2533;
+  wire [4:0] _n2534;
+  wire _n2535;
+  wire _n2536;
+  wire _n2537;
+  wire _n2538;
+  wire [2:0] _n2539;
+  wire [2:0] _n2540;
+  wire [7:0] _n2548;
+  wire [7:0] _n2549;
   wire _n2550;
   wire _n2551;
   wire _n2552;
+  wire _n2553;
   wire _n2554;
   wire _n2555;
+  wire _n2556;
   wire _n2557;
   wire _n2558;
+  wire _n2559;
   wire _n2560;
   wire _n2561;
-  wire _n2562;
   wire _n2563;
-  wire [3:0] _n2564;
-  wire [3:0] _n2565;
-  wire [2:0] _n2566;
-  wire [2:0] _n2567;
-  wire [2:0] _n2568;
-  wire [2:0] _n2569;
-  wire [3:0] _n2570;
-  wire [5:0] _n2571;
-  wire [4:0] _n2572;
-  wire _n2573;
-  wire _n2574;
-  wire _n2575;
-  wire _n2576;
+  wire _n2564;
+  wire _n2566;
+  wire _n2567;
+  wire _n2569;
+  wire _n2570;
+  wire _n2571;
+  wire _n2572;
+  wire [3:0] _n2573;
+  wire [3:0] _n2574;
+  wire [2:0] _n2575;
+  wire [2:0] _n2576;
   wire [2:0] _n2577;
   wire [2:0] _n2578;
-  wire [7:0] _n2587;
-  wire [7:0] _n2588;
-  wire _n2589;
-  wire _n2590;
-  wire _n2591;
-  wire _n2592;
-  wire _n2593;
-  wire _n2594;
-  wire _n2595;
-  wire _n2596;
+  wire [3:0] _n2579;
+  wire [5:0] _n2580;
+  wire [4:0] _n2581;
+  wire _n2582;
+  wire _n2583;
+  wire _n2584;
+  wire _n2585;
+  wire [2:0] _n2586;
+  wire [2:0] _n2587;
+  wire [7:0] _n2595;
+  wire [7:0] _n2596;
   wire _n2597;
   wire _n2598;
   wire _n2599;
   wire _n2600;
+  wire _n2601;
   wire _n2602;
   wire _n2603;
+  wire _n2604;
   wire _n2605;
   wire _n2606;
+  wire _n2607;
   wire _n2608;
-  wire _n2609;
   wire _n2610;
   wire _n2611;
-  wire [3:0] _n2612;
-  wire [3:0] _n2613;
-  wire [2:0] _n2614;
-  wire [2:0] _n2615;
-  wire [2:0] _n2616;
-  wire [2:0] _n2617;
-  wire [3:0] _n2618;
-  wire [5:0] _n2619;
-  wire [4:0] _n2620;
-  wire _n2621;
-  wire _n2622;
-  wire _n2623;
-  wire _n2624;
+  wire _n2613;
+  wire _n2614;
+  wire _n2616;
+  wire _n2617;
+  wire _n2618;
+  wire _n2619;
+  wire [3:0] _n2620;
+  wire [3:0] _n2621;
+  wire [2:0] _n2622;
+  wire [2:0] _n2623;
+  wire [2:0] _n2624;
   wire [2:0] _n2625;
-  wire [2:0] _n2626;
-  wire [7:0] _n2635;
-  wire [7:0] _n2636;
-  wire _n2637;
-  wire _n2638;
-  wire _n2639;
-  wire _n2640;
-  wire _n2641;
-  wire _n2642;
-  wire _n2643;
+  wire [3:0] _n2626;
+  wire [5:0] _n2627;
+  wire [4:0] _n2628;
+  wire _n2629;
+  wire _n2630;
+  wire _n2631;
+  wire _n2632;
+  wire [2:0] _n2633;
+  wire [2:0] _n2634;
+  wire [7:0] _n2642;
+  wire [7:0] _n2643;
   wire _n2644;
   wire _n2645;
   wire _n2646;
   wire _n2647;
   wire _n2648;
+  wire _n2649;
   wire _n2650;
   wire _n2651;
+  wire _n2652;
   wire _n2653;
   wire _n2654;
-  wire _n2656;
+  wire _n2655;
   wire _n2657;
   wire _n2658;
-  wire _n2659;
-  wire [3:0] _n2660;
-  wire [3:0] _n2661;
-  wire [2:0] _n2662;
-  wire [2:0] _n2663;
-  wire [2:0] _n2664;
-  wire [2:0] _n2665;
-  wire [3:0] _n2666;
-  wire [5:0] _n2667;
-  wire [4:0] _n2668;
-  wire _n2669;
-  wire _n2670;
-  wire _n2671;
-  wire _n2672;
-  wire [2:0] _n2673;
-  wire [2:0] _n2674;
-  wire [7:0] _n2683;
-  wire [7:0] _n2684;
-  wire _n2685;
-  wire _n2686;
-  wire _n2687;
-  wire _n2688;
-  wire _n2689;
-  wire _n2690;
+  wire _n2660;
+  wire _n2661;
+  wire _n2663;
+  wire _n2664;
+  wire _n2665;
+  wire _n2666;
+  wire [3:0] _n2667;
+  wire [3:0] _n2668;
+  wire [2:0] _n2669;
+  wire [2:0] _n2670;
+  wire [2:0] _n2671;
+  wire [2:0] _n2672;
+  wire [3:0] _n2673;
+  wire [5:0] _n2674;
+  wire [4:0] _n2675;
+  wire _n2676;
+  wire _n2677;
+  wire _n2678;
+  wire _n2679;
+  wire [2:0] _n2680;
+  wire [2:0] _n2681;
+  wire [7:0] _n2689;
+  wire [7:0] _n2690;
   wire _n2691;
   wire _n2692;
   wire _n2693;
   wire _n2694;
   wire _n2695;
   wire _n2696;
+  wire _n2697;
   wire _n2698;
   wire _n2699;
+  wire _n2700;
   wire _n2701;
   wire _n2702;
   wire _n2704;
   wire _n2705;
-  wire _n2706;
   wire _n2707;
-  wire [3:0] _n2708;
-  wire [3:0] _n2709;
-  wire [2:0] _n2710;
-  wire [2:0] _n2711;
-  wire [2:0] _n2712;
-  wire [2:0] _n2713;
+  wire _n2708;
+  wire _n2710;
+  wire _n2711;
+  wire _n2712;
+  wire _n2713;
   wire [3:0] _n2714;
-  wire [5:0] _n2715;
-  wire [4:0] _n2716;
-  wire _n2717;
-  wire _n2718;
-  wire _n2719;
-  wire _n2720;
-  wire [2:0] _n2721;
-  wire [2:0] _n2722;
-  wire [7:0] _n2731;
-  wire [7:0] _n2732;
-  wire _n2733;
-  wire _n2734;
-  wire _n2735;
-  wire _n2736;
-  wire _n2737;
+  wire [3:0] _n2715;
+  wire [2:0] _n2716;
+  wire [2:0] _n2717;
+  wire [2:0] _n2718;
+  wire [2:0] _n2719;
+  wire [3:0] _n2720;
+  wire [5:0] _n2721;
+  wire [4:0] _n2722;
+  wire _n2723;
+  wire _n2724;
+  wire _n2725;
+  wire _n2726;
+  wire [2:0] _n2727;
+  wire [2:0] _n2728;
+  wire [7:0] _n2736;
+  wire [7:0] _n2737;
   wire _n2738;
   wire _n2739;
   wire _n2740;
@@ -2307,35 +2338,36 @@ module qchip_array (
   wire _n2742;
   wire _n2743;
   wire _n2744;
+  wire _n2745;
   wire _n2746;
   wire _n2747;
+  wire _n2748;
   wire _n2749;
-  wire _n2750;
+  wire _n2751;
   wire _n2752;
-  wire _n2753;
   wire _n2754;
   wire _n2755;
-  wire [3:0] _n2756;
-  wire [3:0] _n2757;
-  wire [2:0] _n2758;
-  wire [2:0] _n2759;
-  wire [2:0] _n2760;
-  wire [2:0] _n2761;
+  wire _n2757;
+  wire _n2758;
+  wire _n2759;
+  wire _n2760;
+  wire [3:0] _n2761;
   wire [3:0] _n2762;
-  wire [5:0] _n2763;
-  wire [4:0] _n2764;
-  wire _n2765;
-  wire _n2766;
-  wire _n2767;
-  wire _n2768;
-  wire [2:0] _n2769;
-  wire [2:0] _n2770;
-  wire [7:0] _n2779;
-  wire [7:0] _n2780;
-  wire _n2781;
-  wire _n2782;
-  wire _n2783;
-  wire _n2784;
+  wire [2:0] _n2763;
+  wire [2:0] _n2764;
+  wire [2:0] _n2765;
+  wire [2:0] _n2766;
+  wire [3:0] _n2767;
+  wire [5:0] _n2768;
+  wire [4:0] _n2769;
+  wire _n2770;
+  wire _n2771;
+  wire _n2772;
+  wire _n2773;
+  wire [2:0] _n2774;
+  wire [2:0] _n2775;
+  wire [7:0] _n2783;
+  wire [7:0] _n2784;
   wire _n2785;
   wire _n2786;
   wire _n2787;
@@ -2344,34 +2376,35 @@ module qchip_array (
   wire _n2790;
   wire _n2791;
   wire _n2792;
+  wire _n2793;
   wire _n2794;
   wire _n2795;
-  wire _n2797;
+  wire _n2796;
   wire _n2798;
-  wire _n2800;
+  wire _n2799;
   wire _n2801;
   wire _n2802;
-  wire _n2803;
-  wire [3:0] _n2804;
-  wire [3:0] _n2805;
-  wire [2:0] _n2806;
-  wire [2:0] _n2807;
-  wire [2:0] _n2808;
-  wire [2:0] _n2809;
-  wire [3:0] _n2810;
-  wire [5:0] _n2811;
-  wire [4:0] _n2812;
-  wire _n2813;
-  wire _n2814;
-  wire _n2815;
-  wire _n2816;
-  wire [2:0] _n2817;
-  wire [2:0] _n2818;
-  wire [7:0] _n2827;
-  wire [7:0] _n2828;
-  wire _n2829;
-  wire _n2830;
-  wire _n2831;
+  wire _n2804;
+  wire _n2805;
+  wire _n2806;
+  wire _n2807;
+  wire [3:0] _n2808;
+  wire [3:0] _n2809;
+  wire [2:0] _n2810;
+  wire [2:0] _n2811;
+  wire [2:0] _n2812;
+  wire [2:0] _n2813;
+  wire [3:0] _n2814;
+  wire [5:0] _n2815;
+  wire [4:0] _n2816;
+  wire _n2817;
+  wire _n2818;
+  wire _n2819;
+  wire _n2820;
+  wire [2:0] _n2821;
+  wire [2:0] _n2822;
+  wire [7:0] _n2830;
+  wire [7:0] _n2831;
   wire _n2832;
   wire _n2833;
   wire _n2834;
@@ -2381,33 +2414,34 @@ module qchip_array (
   wire _n2838;
   wire _n2839;
   wire _n2840;
+  wire _n2841;
   wire _n2842;
   wire _n2843;
   wire _n2845;
   wire _n2846;
   wire _n2848;
   wire _n2849;
-  wire _n2850;
   wire _n2851;
-  wire [3:0] _n2852;
-  wire [3:0] _n2853;
-  wire [2:0] _n2854;
-  wire [2:0] _n2855;
-  wire [2:0] _n2856;
+  wire _n2852;
+  wire _n2853;
+  wire _n2854;
+  wire [3:0] _n2855;
+  wire [3:0] _n2856;
   wire [2:0] _n2857;
-  wire [3:0] _n2858;
-  wire [5:0] _n2859;
-  wire [4:0] _n2860;
-  wire _n2861;
-  wire _n2862;
-  wire _n2863;
+  wire [2:0] _n2858;
+  wire [2:0] _n2859;
+  wire [2:0] _n2860;
+  wire [3:0] _n2861;
+  wire [5:0] _n2862;
+  wire [4:0] _n2863;
   wire _n2864;
-  wire [2:0] _n2865;
-  wire [2:0] _n2866;
-  wire [7:0] _n2875;
-  wire [7:0] _n2876;
-  wire _n2877;
-  wire _n2878;
+  wire _n2865;
+  wire _n2866;
+  wire _n2867;
+  wire [2:0] _n2868;
+  wire [2:0] _n2869;
+  wire [7:0] _n2877;
+  wire [7:0] _n2878;
   wire _n2879;
   wire _n2880;
   wire _n2881;
@@ -2418,32 +2452,33 @@ module qchip_array (
   wire _n2886;
   wire _n2887;
   wire _n2888;
+  wire _n2889;
   wire _n2890;
-  wire _n2891;
+  wire _n2892;
   wire _n2893;
-  wire _n2894;
+  wire _n2895;
   wire _n2896;
-  wire _n2897;
   wire _n2898;
   wire _n2899;
-  wire [3:0] _n2900;
-  wire [3:0] _n2901;
-  wire [2:0] _n2902;
-  wire [2:0] _n2903;
+  wire _n2900;
+  wire _n2901;
+  wire [3:0] _n2902;
+  wire [3:0] _n2903;
   wire [2:0] _n2904;
   wire [2:0] _n2905;
-  wire [3:0] _n2906;
-  wire [5:0] _n2907;
-  wire [4:0] _n2908;
-  wire _n2909;
-  wire _n2910;
+  wire [2:0] _n2906;
+  wire [2:0] _n2907;
+  wire [3:0] _n2908;
+  wire [5:0] _n2909;
+  wire [4:0] _n2910;
   wire _n2911;
   wire _n2912;
-  wire [2:0] _n2913;
-  wire [2:0] _n2914;
-  wire [7:0] _n2923;
+  wire _n2913;
+  wire _n2914;
+  wire [2:0] _n2915;
+  wire [2:0] _n2916;
   wire [7:0] _n2924;
-  wire _n2925;
+  wire [7:0] _n2925;
   wire _n2926;
   wire _n2927;
   wire _n2928;
@@ -2455,29 +2490,30 @@ module qchip_array (
   wire _n2934;
   wire _n2935;
   wire _n2936;
-  wire _n2938;
+  wire _n2937;
   wire _n2939;
-  wire _n2941;
+  wire _n2940;
   wire _n2942;
-  wire _n2944;
+  wire _n2943;
   wire _n2945;
   wire _n2946;
   wire _n2947;
-  wire [3:0] _n2948;
+  wire _n2948;
   wire [3:0] _n2949;
-  wire [2:0] _n2950;
+  wire [3:0] _n2950;
   wire [2:0] _n2951;
   wire [2:0] _n2952;
   wire [2:0] _n2953;
-  wire [3:0] _n2954;
-  wire [5:0] _n2955;
-  wire [4:0] _n2956;
-  wire _n2957;
+  wire [2:0] _n2954;
+  wire [3:0] _n2955;
+  wire [5:0] _n2956;
+  wire [4:0] _n2957;
   wire _n2958;
   wire _n2959;
   wire _n2960;
-  wire [2:0] _n2961;
+  wire _n2961;
   wire [2:0] _n2962;
+  wire [2:0] _n2963;
   wire [7:0] _n2971;
   wire [7:0] _n2972;
   wire _n2973;
@@ -2515,8 +2551,9 @@ module qchip_array (
   wire _n3008;
   wire [2:0] _n3009;
   wire [2:0] _n3010;
+  wire [7:0] _n3018;
   wire [7:0] _n3019;
-  wire [7:0] _n3020;
+  wire _n3020;
   wire _n3021;
   wire _n3022;
   wire _n3023;
@@ -2528,32 +2565,33 @@ module qchip_array (
   wire _n3029;
   wire _n3030;
   wire _n3031;
-  wire _n3032;
+  wire _n3033;
   wire _n3034;
-  wire _n3035;
+  wire _n3036;
   wire _n3037;
-  wire _n3038;
+  wire _n3039;
   wire _n3040;
   wire _n3041;
   wire _n3042;
-  wire _n3043;
+  wire [3:0] _n3043;
   wire [3:0] _n3044;
-  wire [3:0] _n3045;
+  wire [2:0] _n3045;
   wire [2:0] _n3046;
   wire [2:0] _n3047;
   wire [2:0] _n3048;
-  wire [2:0] _n3049;
-  wire [3:0] _n3050;
-  wire [5:0] _n3051;
-  wire [4:0] _n3052;
+  wire [3:0] _n3049;
+  wire [5:0] _n3050;
+  wire [4:0] _n3051;
+  wire _n3052;
   wire _n3053;
   wire _n3054;
   wire _n3055;
-  wire _n3056;
+  wire [2:0] _n3056;
   wire [2:0] _n3057;
-  wire [2:0] _n3058;
-  wire [7:0] _n3067;
-  wire [7:0] _n3068;
+  wire [7:0] _n3065;
+  wire [7:0] _n3066;
+  wire _n3067;
+  wire _n3068;
   wire _n3069;
   wire _n3070;
   wire _n3071;
@@ -2564,33 +2602,34 @@ module qchip_array (
   wire _n3076;
   wire _n3077;
   wire _n3078;
-  wire _n3079;
   wire _n3080;
-  wire _n3082;
+  wire _n3081;
   wire _n3083;
-  wire _n3085;
+  wire _n3084;
   wire _n3086;
+  wire _n3087;
   wire _n3088;
   wire _n3089;
-  wire _n3090;
-  wire _n3091;
-  wire [3:0] _n3092;
-  wire [3:0] _n3093;
+  wire [3:0] _n3090;
+  wire [3:0] _n3091;
+  wire [2:0] _n3092;
+  wire [2:0] _n3093;
   wire [2:0] _n3094;
   wire [2:0] _n3095;
-  wire [2:0] _n3096;
-  wire [2:0] _n3097;
-  wire [3:0] _n3098;
-  wire [5:0] _n3099;
-  wire [4:0] _n3100;
+  wire [3:0] _n3096;
+  wire [5:0] _n3097;
+  wire [4:0] _n3098;
+  wire _n3099;
+  wire _n3100;
   wire _n3101;
   wire _n3102;
-  wire _n3103;
-  wire _n3104;
-  wire [2:0] _n3105;
-  wire [2:0] _n3106;
-  wire [7:0] _n3115;
-  wire [7:0] _n3116;
+  wire [2:0] _n3103;
+  wire [2:0] _n3104;
+  wire [7:0] _n3112;
+  wire [7:0] _n3113;
+  wire _n3114;
+  wire _n3115;
+  wire _n3116;
   wire _n3117;
   wire _n3118;
   wire _n3119;
@@ -2600,34 +2639,35 @@ module qchip_array (
   wire _n3123;
   wire _n3124;
   wire _n3125;
-  wire _n3126;
   wire _n3127;
   wire _n3128;
   wire _n3130;
   wire _n3131;
   wire _n3133;
   wire _n3134;
+  wire _n3135;
   wire _n3136;
-  wire _n3137;
-  wire _n3138;
-  wire _n3139;
-  wire [3:0] _n3140;
-  wire [3:0] _n3141;
+  wire [3:0] _n3137;
+  wire [3:0] _n3138;
+  wire [2:0] _n3139;
+  wire [2:0] _n3140;
+  wire [2:0] _n3141;
   wire [2:0] _n3142;
-  wire [2:0] _n3143;
-  wire [2:0] _n3144;
-  wire [2:0] _n3145;
-  wire [3:0] _n3146;
-  wire [5:0] _n3147;
-  wire [4:0] _n3148;
+  wire [3:0] _n3143;
+  wire [5:0] _n3144;
+  wire [4:0] _n3145;
+  wire _n3146;
+  wire _n3147;
+  wire _n3148;
   wire _n3149;
-  wire _n3150;
-  wire _n3151;
-  wire _n3152;
-  wire [2:0] _n3153;
-  wire [2:0] _n3154;
-  wire [7:0] _n3163;
-  wire [7:0] _n3164;
+  wire [2:0] _n3150;
+  wire [2:0] _n3151;
+  wire [7:0] _n3159;
+  wire [7:0] _n3160;
+  wire _n3161;
+  wire _n3162;
+  wire _n3163;
+  wire _n3164;
   wire _n3165;
   wire _n3166;
   wire _n3167;
@@ -2636,35 +2676,36 @@ module qchip_array (
   wire _n3170;
   wire _n3171;
   wire _n3172;
-  wire _n3173;
   wire _n3174;
   wire _n3175;
-  wire _n3176;
+  wire _n3177;
   wire _n3178;
-  wire _n3179;
+  wire _n3180;
   wire _n3181;
   wire _n3182;
-  wire _n3184;
-  wire _n3185;
-  wire _n3186;
-  wire _n3187;
-  wire [3:0] _n3188;
-  wire [3:0] _n3189;
-  wire [2:0] _n3190;
-  wire [2:0] _n3191;
-  wire [2:0] _n3192;
-  wire [2:0] _n3193;
-  wire [3:0] _n3194;
-  wire [5:0] _n3195;
-  wire [4:0] _n3196;
-  wire _n3197;
-  wire _n3198;
-  wire _n3199;
-  wire _n3200;
-  wire [2:0] _n3201;
-  wire [2:0] _n3202;
-  wire [7:0] _n3211;
-  wire [7:0] _n3212;
+  wire _n3183;
+  wire [3:0] _n3184;
+  wire [3:0] _n3185;
+  wire [2:0] _n3186;
+  wire [2:0] _n3187;
+  wire [2:0] _n3188;
+  wire [2:0] _n3189;
+  wire [3:0] _n3190;
+  wire [5:0] _n3191;
+  wire [4:0] _n3192;
+  wire _n3193;
+  wire _n3194;
+  wire _n3195;
+  wire _n3196;
+  wire [2:0] _n3197;
+  wire [2:0] _n3198;
+  wire [7:0] _n3206;
+  wire [7:0] _n3207;
+  wire _n3208;
+  wire _n3209;
+  wire _n3210;
+  wire _n3211;
+  wire _n3212;
   wire _n3213;
   wire _n3214;
   wire _n3215;
@@ -2672,2019 +2713,1993 @@ module qchip_array (
   wire _n3217;
   wire _n3218;
   wire _n3219;
-  wire _n3220;
   wire _n3221;
   wire _n3222;
-  wire _n3223;
   wire _n3224;
-  wire _n3226;
+  wire _n3225;
   wire _n3227;
+  wire _n3228;
   wire _n3229;
   wire _n3230;
-  wire _n3232;
-  wire _n3233;
-  wire _n3234;
-  wire _n3235;
-  wire [3:0] _n3236;
+  wire [3:0] _n3231;
+  wire [3:0] _n3232;
+  wire [2:0] _n3233;
+  wire [2:0] _n3234;
+  wire [2:0] _n3235;
+  wire [2:0] _n3236;
   wire [3:0] _n3237;
-  wire [2:0] _n3238;
-  wire [2:0] _n3239;
-  wire [2:0] _n3240;
-  wire [2:0] _n3241;
-  wire [3:0] _n3242;
-  wire [5:0] _n3243;
-  wire [4:0] _n3244;
-  wire _n3245;
-  wire _n3246;
-  wire _n3247;
-  wire _n3248;
-  wire [2:0] _n3249;
-  wire [2:0] _n3250;
-  wire [7:0] _n3259;
-  wire [7:0] _n3260;
+  wire [5:0] _n3238;
+  wire [4:0] _n3239;
+  wire _n3240;
+  wire _n3241;
+  wire _n3242;
+  wire _n3243;
+  wire [2:0] _n3244;
+  wire [2:0] _n3245;
+  wire [7:0] _n3253;
+  wire [7:0] _n3254;
+  wire _n3255;
+  wire _n3256;
+  wire _n3257;
+  wire _n3258;
+  wire _n3259;
+  wire _n3260;
   wire _n3261;
   wire _n3262;
   wire _n3263;
   wire _n3264;
   wire _n3265;
   wire _n3266;
-  wire _n3267;
   wire _n3268;
   wire _n3269;
-  wire _n3270;
   wire _n3271;
   wire _n3272;
   wire _n3274;
   wire _n3275;
+  wire _n3276;
   wire _n3277;
-  wire _n3278;
-  wire _n3280;
-  wire _n3281;
-  wire _n3282;
-  wire _n3283;
+  wire [3:0] _n3278;
+  wire [3:0] _n3279;
+  wire [2:0] _n3280;
+  wire [2:0] _n3281;
+  wire [2:0] _n3282;
+  wire [2:0] _n3283;
   wire [3:0] _n3284;
-  wire [3:0] _n3285;
-  wire [2:0] _n3286;
-  wire [2:0] _n3287;
-  wire [2:0] _n3288;
-  wire [2:0] _n3289;
-  wire [3:0] _n3290;
-  wire [5:0] _n3291;
-  wire [4:0] _n3292;
-  wire _n3293;
-  wire _n3294;
-  wire _n3295;
-  wire _n3296;
-  wire [2:0] _n3297;
-  wire [2:0] _n3298;
-  wire [7:0] _n3307;
-  wire [7:0] _n3308;
+  wire [5:0] _n3285;
+  wire [4:0] _n3286;
+  wire _n3287;
+  wire _n3288;
+  wire _n3289;
+  wire _n3290;
+  wire [2:0] _n3291;
+  wire [2:0] _n3292;
+  wire [7:0] _n3300;
+  wire [7:0] _n3301;
+  wire _n3302;
+  wire _n3303;
+  wire _n3304;
+  wire _n3305;
+  wire _n3306;
+  wire _n3307;
+  wire _n3308;
   wire _n3309;
   wire _n3310;
   wire _n3311;
   wire _n3312;
   wire _n3313;
-  wire _n3314;
   wire _n3315;
   wire _n3316;
-  wire _n3317;
   wire _n3318;
   wire _n3319;
-  wire _n3320;
+  wire _n3321;
   wire _n3322;
   wire _n3323;
-  wire _n3325;
-  wire _n3326;
-  wire _n3328;
-  wire _n3329;
-  wire _n3330;
-  wire _n3331;
-  wire [3:0] _n3332;
-  wire [3:0] _n3333;
-  wire [2:0] _n3334;
-  wire [2:0] _n3335;
-  wire [2:0] _n3336;
-  wire [2:0] _n3337;
-  wire [3:0] _n3338;
-  wire [5:0] _n3339;
-  wire [4:0] _n3340;
-  wire _n3341;
-  wire _n3342;
-  wire _n3343;
-  wire _n3344;
-  wire [2:0] _n3345;
-  wire [2:0] _n3346;
-  wire [7:0] _n3355;
-  wire [7:0] _n3356;
+  wire _n3324;
+  wire [3:0] _n3325;
+  wire [3:0] _n3326;
+  wire [2:0] _n3327;
+  wire [2:0] _n3328;
+  wire [2:0] _n3329;
+  wire [2:0] _n3330;
+  wire [3:0] _n3331;
+  wire [5:0] _n3332;
+  wire [4:0] _n3333;
+  wire _n3334;
+  wire _n3335;
+  wire _n3336;
+  wire _n3337;
+  wire [2:0] _n3338;
+  wire [2:0] _n3339;
+  wire [7:0] _n3347;
+  wire [7:0] _n3348;
+  wire _n3349;
+  wire _n3350;
+  wire _n3351;
+  wire _n3352;
+  wire _n3353;
+  wire _n3354;
+  wire _n3355;
+  wire _n3356;
   wire _n3357;
   wire _n3358;
   wire _n3359;
   wire _n3360;
-  wire _n3361;
   wire _n3362;
   wire _n3363;
-  wire _n3364;
   wire _n3365;
   wire _n3366;
-  wire _n3367;
   wire _n3368;
+  wire _n3369;
   wire _n3370;
   wire _n3371;
-  wire _n3373;
-  wire _n3374;
-  wire _n3376;
-  wire _n3377;
-  wire _n3378;
-  wire _n3379;
-  wire [3:0] _n3380;
-  wire [3:0] _n3381;
-  wire [2:0] _n3382;
-  wire [2:0] _n3383;
-  wire [2:0] _n3384;
+  wire [3:0] _n3372;
+  wire [3:0] _n3373;
+  wire [2:0] _n3374;
+  wire [2:0] _n3375;
+  wire [2:0] _n3376;
+  wire [2:0] _n3377;
+  wire [3:0] _n3378;
+  wire [5:0] _n3379;
+  wire [4:0] _n3380;
+  wire _n3381;
+  wire _n3382;
+  wire _n3383;
+  wire _n3384;
   wire [2:0] _n3385;
-  wire [3:0] _n3386;
-  wire [5:0] _n3387;
-  wire [4:0] _n3388;
-  wire _n3389;
-  wire _n3390;
-  wire _n3391;
-  wire _n3392;
-  wire [2:0] _n3393;
-  wire [2:0] _n3394;
-  wire [7:0] _n3403;
-  wire [7:0] _n3404;
+  wire [2:0] _n3386;
+  wire [7:0] _n3394;
+  wire [7:0] _n3395;
+  wire _n3396;
+  wire _n3397;
+  wire _n3398;
+  wire _n3399;
+  wire _n3400;
+  wire _n3401;
+  wire _n3402;
+  wire _n3403;
+  wire _n3404;
   wire _n3405;
   wire _n3406;
   wire _n3407;
-  wire _n3408;
   wire _n3409;
   wire _n3410;
-  wire _n3411;
   wire _n3412;
   wire _n3413;
-  wire _n3414;
   wire _n3415;
   wire _n3416;
+  wire _n3417;
   wire _n3418;
-  wire _n3419;
-  wire _n3421;
-  wire _n3422;
-  wire _n3424;
-  wire _n3425;
-  wire _n3426;
-  wire _n3427;
-  wire [3:0] _n3428;
-  wire [3:0] _n3429;
-  wire [2:0] _n3430;
-  wire [2:0] _n3431;
+  wire [3:0] _n3419;
+  wire [3:0] _n3420;
+  wire [2:0] _n3421;
+  wire [2:0] _n3422;
+  wire [2:0] _n3423;
+  wire [2:0] _n3424;
+  wire [3:0] _n3425;
+  wire [5:0] _n3426;
+  wire [4:0] _n3427;
+  wire _n3428;
+  wire _n3429;
+  wire _n3430;
+  wire _n3431;
   wire [2:0] _n3432;
   wire [2:0] _n3433;
-  wire [3:0] _n3434;
-  wire [5:0] _n3435;
-  wire [4:0] _n3436;
-  wire _n3437;
-  wire _n3438;
-  wire _n3439;
-  wire _n3440;
-  wire [2:0] _n3441;
-  wire [2:0] _n3442;
-  wire [7:0] _n3451;
-  wire [7:0] _n3452;
+  wire [7:0] _n3441;
+  wire [7:0] _n3442;
+  wire _n3443;
+  wire _n3444;
+  wire _n3445;
+  wire _n3446;
+  wire _n3447;
+  wire _n3448;
+  wire _n3449;
+  wire _n3450;
+  wire _n3451;
+  wire _n3452;
   wire _n3453;
   wire _n3454;
-  wire _n3455;
   wire _n3456;
   wire _n3457;
-  wire _n3458;
   wire _n3459;
   wire _n3460;
-  wire _n3461;
   wire _n3462;
   wire _n3463;
   wire _n3464;
-  wire _n3466;
-  wire _n3467;
-  wire _n3469;
-  wire _n3470;
-  wire _n3472;
-  wire _n3473;
-  wire _n3474;
+  wire _n3465;
+  wire [3:0] _n3466;
+  wire [3:0] _n3467;
+  wire [2:0] _n3468;
+  wire [2:0] _n3469;
+  wire [2:0] _n3470;
+  wire [2:0] _n3471;
+  wire [3:0] _n3472;
+  wire [5:0] _n3473;
+  wire [4:0] _n3474;
   wire _n3475;
-  wire [3:0] _n3476;
-  wire [3:0] _n3477;
-  wire [2:0] _n3478;
+  wire _n3476;
+  wire _n3477;
+  wire _n3478;
   wire [2:0] _n3479;
   wire [2:0] _n3480;
-  wire [2:0] _n3481;
-  wire [3:0] _n3482;
-  wire [5:0] _n3483;
-  wire [4:0] _n3484;
-  wire _n3485;
-  wire _n3486;
-  wire _n3487;
-  wire _n3488;
-  wire [2:0] _n3489;
-  wire [2:0] _n3490;
-  wire [7:0] _n3499;
-  wire [7:0] _n3500;
+  wire [7:0] _n3488;
+  wire [7:0] _n3489;
+  wire _n3490;
+  wire _n3491;
+  wire _n3492;
+  wire _n3493;
+  wire _n3494;
+  wire _n3495;
+  wire _n3496;
+  wire _n3497;
+  wire _n3498;
+  wire _n3499;
+  wire _n3500;
   wire _n3501;
-  wire _n3502;
   wire _n3503;
   wire _n3504;
-  wire _n3505;
   wire _n3506;
   wire _n3507;
-  wire _n3508;
   wire _n3509;
   wire _n3510;
   wire _n3511;
   wire _n3512;
-  wire _n3514;
-  wire _n3515;
-  wire _n3517;
-  wire _n3518;
-  wire _n3520;
-  wire _n3521;
+  wire [3:0] _n3513;
+  wire [3:0] _n3514;
+  wire [2:0] _n3515;
+  wire [2:0] _n3516;
+  wire [2:0] _n3517;
+  wire [2:0] _n3518;
+  wire [3:0] _n3519;
+  wire [5:0] _n3520;
+  wire [4:0] _n3521;
   wire _n3522;
   wire _n3523;
-  wire [3:0] _n3524;
-  wire [3:0] _n3525;
+  wire _n3524;
+  wire _n3525;
   wire [2:0] _n3526;
   wire [2:0] _n3527;
-  wire [2:0] _n3528;
-  wire [2:0] _n3529;
-  wire [3:0] _n3530;
-  wire [5:0] _n3531;
-  wire [4:0] _n3532;
-  wire _n3533;
-  wire _n3534;
-  wire _n3535;
-  wire _n3536;
-  wire [2:0] _n3537;
-  wire [2:0] _n3538;
-  wire [7:0] _n3547;
-  wire [7:0] _n3548;
-  wire _n3549;
+  wire [7:0] _n3535;
+  wire [7:0] _n3536;
+  wire _n3537;
+  wire _n3538;
+  wire _n3539;
+  wire _n3540;
+  wire _n3541;
+  wire _n3542;
+  wire _n3543;
+  wire _n3544;
+  wire _n3545;
+  wire _n3546;
+  wire _n3547;
+  wire _n3548;
   wire _n3550;
   wire _n3551;
-  wire _n3552;
   wire _n3553;
   wire _n3554;
-  wire _n3555;
   wire _n3556;
   wire _n3557;
   wire _n3558;
   wire _n3559;
-  wire _n3560;
-  wire _n3562;
-  wire _n3563;
-  wire _n3565;
-  wire _n3566;
-  wire _n3568;
+  wire [3:0] _n3560;
+  wire [3:0] _n3561;
+  wire [2:0] _n3562;
+  wire [2:0] _n3563;
+  wire [2:0] _n3564;
+  wire [2:0] _n3565;
+  wire [3:0] _n3566;
+  wire [5:0] _n3567;
+  wire [4:0] _n3568;
   wire _n3569;
   wire _n3570;
   wire _n3571;
-  wire [3:0] _n3572;
-  wire [3:0] _n3573;
+  wire _n3572;
+  wire [2:0] _n3573;
   wire [2:0] _n3574;
-  wire [2:0] _n3575;
-  wire [2:0] _n3576;
-  wire [2:0] _n3577;
-  wire [3:0] _n3578;
-  wire [5:0] _n3579;
-  wire [4:0] _n3580;
-  wire _n3581;
-  wire _n3582;
-  wire _n3583;
+  wire [7:0] _n3582;
+  wire [7:0] _n3583;
   wire _n3584;
-  wire [2:0] _n3585;
-  wire [2:0] _n3586;
-  wire [7:0] _n3595;
-  wire [7:0] _n3596;
+  wire _n3585;
+  wire _n3586;
+  wire _n3587;
+  wire _n3588;
+  wire _n3589;
+  wire _n3590;
+  wire _n3591;
+  wire _n3592;
+  wire _n3593;
+  wire _n3594;
+  wire _n3595;
   wire _n3597;
   wire _n3598;
-  wire _n3599;
   wire _n3600;
   wire _n3601;
-  wire _n3602;
   wire _n3603;
   wire _n3604;
   wire _n3605;
   wire _n3606;
-  wire _n3607;
-  wire _n3608;
-  wire _n3610;
-  wire _n3611;
-  wire _n3613;
-  wire _n3614;
+  wire [3:0] _n3607;
+  wire [3:0] _n3608;
+  wire [2:0] _n3609;
+  wire [2:0] _n3610;
+  wire [2:0] _n3611;
+  wire [2:0] _n3612;
+  wire [3:0] _n3613;
+  wire [5:0] _n3614;
+  wire [4:0] _n3615;
   wire _n3616;
   wire _n3617;
   wire _n3618;
   wire _n3619;
-  wire [3:0] _n3620;
-  wire [3:0] _n3621;
-  wire [2:0] _n3622;
-  wire [2:0] _n3623;
-  wire [2:0] _n3624;
-  wire [2:0] _n3625;
-  wire [3:0] _n3626;
-  wire [5:0] _n3627;
-  wire [4:0] _n3628;
-  wire _n3629;
-  wire _n3630;
+  wire [2:0] _n3620;
+  wire [2:0] _n3621;
+  wire [7:0] _n3629;
+  wire [7:0] _n3630;
   wire _n3631;
   wire _n3632;
-  wire [2:0] _n3633;
-  wire [2:0] _n3634;
-  wire [7:0] _n3643;
-  wire [7:0] _n3644;
+  wire _n3633;
+  wire _n3634;
+  wire _n3635;
+  wire _n3636;
+  wire _n3637;
+  wire _n3638;
+  wire _n3639;
+  wire _n3640;
+  wire _n3641;
+  wire _n3642;
+  wire _n3644;
   wire _n3645;
-  wire _n3646;
   wire _n3647;
   wire _n3648;
-  wire _n3649;
   wire _n3650;
   wire _n3651;
   wire _n3652;
   wire _n3653;
-  wire _n3654;
-  wire _n3655;
-  wire _n3656;
-  wire _n3658;
-  wire _n3659;
-  wire _n3661;
-  wire _n3662;
+  wire [3:0] _n3654;
+  wire [3:0] _n3655;
+  wire [2:0] _n3656;
+  wire [2:0] _n3657;
+  wire [2:0] _n3658;
+  wire [2:0] _n3659;
+  wire [3:0] _n3660;
+  wire [5:0] _n3661;
+  wire [4:0] _n3662;
+  wire _n3663;
   wire _n3664;
   wire _n3665;
   wire _n3666;
-  wire _n3667;
-  wire [3:0] _n3668;
-  wire [3:0] _n3669;
-  wire [2:0] _n3670;
-  wire [2:0] _n3671;
-  wire [2:0] _n3672;
-  wire [2:0] _n3673;
-  wire [3:0] _n3674;
-  wire [5:0] _n3675;
-  wire [4:0] _n3676;
-  wire _n3677;
+  wire [2:0] _n3667;
+  wire [2:0] _n3668;
+  wire [7:0] _n3676;
+  wire [7:0] _n3677;
   wire _n3678;
   wire _n3679;
   wire _n3680;
-  wire [2:0] _n3681;
-  wire [2:0] _n3682;
-  wire [7:0] _n3691;
-  wire [7:0] _n3692;
-  wire _n3693;
+  wire _n3681;
+  wire _n3682;
+  wire _n3683;
+  wire _n3684;
+  wire _n3685;
+  wire _n3686;
+  wire _n3687;
+  wire _n3688;
+  wire _n3689;
+  wire _n3691;
+  wire _n3692;
   wire _n3694;
   wire _n3695;
-  wire _n3696;
   wire _n3697;
   wire _n3698;
   wire _n3699;
   wire _n3700;
-  wire _n3701;
-  wire _n3702;
-  wire _n3703;
-  wire _n3704;
-  wire _n3706;
-  wire _n3707;
-  wire _n3709;
+  wire [3:0] _n3701;
+  wire [3:0] _n3702;
+  wire [2:0] _n3703;
+  wire [2:0] _n3704;
+  wire [2:0] _n3705;
+  wire [2:0] _n3706;
+  wire [3:0] _n3707;
+  wire [5:0] _n3708;
+  wire [4:0] _n3709;
   wire _n3710;
+  wire _n3711;
   wire _n3712;
   wire _n3713;
-  wire _n3714;
-  wire _n3715;
-  wire [3:0] _n3716;
-  wire [3:0] _n3717;
-  wire [2:0] _n3718;
-  wire [2:0] _n3719;
-  wire [2:0] _n3720;
-  wire [2:0] _n3721;
-  wire [3:0] _n3722;
-  wire [5:0] _n3723;
-  wire [4:0] _n3724;
+  wire [2:0] _n3714;
+  wire [2:0] _n3715;
+  wire [7:0] _n3723;
+  wire [7:0] _n3724;
   wire _n3725;
   wire _n3726;
   wire _n3727;
   wire _n3728;
-  wire [2:0] _n3729;
-  wire [2:0] _n3730;
-  wire [7:0] _n3739;
-  wire [7:0] _n3740;
+  wire _n3729;
+  wire _n3730;
+  wire _n3731;
+  wire _n3732;
+  wire _n3733;
+  wire _n3734;
+  wire _n3735;
+  wire _n3736;
+  wire _n3738;
+  wire _n3739;
   wire _n3741;
   wire _n3742;
-  wire _n3743;
   wire _n3744;
   wire _n3745;
   wire _n3746;
   wire _n3747;
-  wire _n3748;
-  wire _n3749;
-  wire _n3750;
-  wire _n3751;
-  wire _n3752;
-  wire _n3754;
-  wire _n3755;
+  wire [3:0] _n3748;
+  wire [3:0] _n3749;
+  wire [2:0] _n3750;
+  wire [2:0] _n3751;
+  wire [2:0] _n3752;
+  wire [2:0] _n3753;
+  wire [3:0] _n3754;
+  wire [5:0] _n3755;
+  wire [4:0] _n3756;
   wire _n3757;
   wire _n3758;
+  wire _n3759;
   wire _n3760;
-  wire _n3761;
-  wire _n3762;
-  wire _n3763;
-  wire [3:0] _n3764;
-  wire [3:0] _n3765;
-  wire [2:0] _n3766;
-  wire [2:0] _n3767;
-  wire [2:0] _n3768;
-  wire [2:0] _n3769;
-  wire [3:0] _n3770;
-  wire [5:0] _n3771;
-  wire [4:0] _n3772;
+  wire [2:0] _n3761;
+  wire [2:0] _n3762;
+  wire [7:0] _n3770;
+  wire [7:0] _n3771;
+  wire _n3772;
   wire _n3773;
   wire _n3774;
   wire _n3775;
   wire _n3776;
-  wire [2:0] _n3777;
-  wire [2:0] _n3778;
-  wire [7:0] _n3787;
-  wire [7:0] _n3788;
+  wire _n3777;
+  wire _n3778;
+  wire _n3779;
+  wire _n3780;
+  wire _n3781;
+  wire _n3782;
+  wire _n3783;
+  wire _n3785;
+  wire _n3786;
+  wire _n3788;
   wire _n3789;
-  wire _n3790;
   wire _n3791;
   wire _n3792;
   wire _n3793;
   wire _n3794;
-  wire _n3795;
-  wire _n3796;
-  wire _n3797;
-  wire _n3798;
-  wire _n3799;
-  wire _n3800;
-  wire _n3802;
-  wire _n3803;
+  wire [3:0] _n3795;
+  wire [3:0] _n3796;
+  wire [2:0] _n3797;
+  wire [2:0] _n3798;
+  wire [2:0] _n3799;
+  wire [2:0] _n3800;
+  wire [3:0] _n3801;
+  wire [5:0] _n3802;
+  wire [4:0] _n3803;
+  wire _n3804;
   wire _n3805;
   wire _n3806;
-  wire _n3808;
-  wire _n3809;
-  wire _n3810;
-  wire _n3811;
-  wire [3:0] _n3812;
-  wire [3:0] _n3813;
-  wire [2:0] _n3814;
-  wire [2:0] _n3815;
-  wire [2:0] _n3816;
-  wire [2:0] _n3817;
-  wire [3:0] _n3818;
-  wire [5:0] _n3819;
-  wire [4:0] _n3820;
-  wire _n3821;
-  wire _n3822;
-  wire _n3823;
-  wire _n3824;
-  wire [2:0] _n3825;
-  wire [2:0] _n3826;
-  wire [7:0] _n3835;
-  wire [7:0] _n3836;
-  wire _n3837;
-  wire _n3838;
-  wire _n3839;
-  wire _n3840;
-  wire _n3841;
-  wire _n3842;
-  wire _n3843;
-  wire _n3844;
-  wire _n3845;
-  wire _n3846;
-  wire _n3847;
-  wire _n3848;
-  wire _n3850;
-  wire _n3851;
-  wire _n3853;
-  wire _n3854;
-  wire _n3856;
-  wire _n3857;
-  wire _n3858;
-  wire _n3859;
-  wire [3:0] _n3860;
-  wire [3:0] _n3861;
-  wire [2:0] _n3862;
-  wire [2:0] _n3863;
-  wire [2:0] _n3864;
-  wire [2:0] _n3865;
-  wire [3:0] _n3866;
-  wire [5:0] _n3867;
-  wire [4:0] _n3868;
-  wire _n3869;
-  wire _n3870;
-  wire _n3871;
-  wire _n3872;
-  wire [2:0] _n3873;
-  wire [2:0] _n3874;
+  wire _n3807;
+  wire [2:0] _n3808;
+  wire [2:0] _n3809;
   wire [63:0] victims_bus;
   wire [63:0] targets_bus;
   wire [63:0] attackers_bus;
   wire [63:0] own_pawns_bus;
   wire [191:0] vprios_bus;
   wire [191:0] aprios_bus;
-  wire [255:0] _n3881;
-  wire [383:0] _n3882;
-  wire [319:0] _n3883;
-  assign ray0_0 = _n813;
-  assign ray1_0 = _n814;
-  assign ray2_0 = _n815;
-  assign ray3_0 = _n816;
-  assign ray4_0 = _n817;
-  assign ray5_0 = _n818;
-  assign ray6_0 = _n819;
-  assign ray7_0 = _n820;
-  assign knight_0 = _n821;
-  assign king_0 = _n822;
-  assign pawn_0 = _n823;
-  assign pass_0 = _n824;
-  assign ray0_1 = _n861;
-  assign ray1_1 = _n862;
-  assign ray2_1 = _n863;
-  assign ray3_1 = _n864;
-  assign ray4_1 = _n865;
-  assign ray5_1 = _n866;
-  assign ray6_1 = _n867;
-  assign ray7_1 = _n868;
-  assign knight_1 = _n869;
-  assign king_1 = _n870;
-  assign pawn_1 = _n871;
-  assign pass_1 = _n872;
-  assign ray0_2 = _n909;
-  assign ray1_2 = _n910;
-  assign ray2_2 = _n911;
-  assign ray3_2 = _n912;
-  assign ray4_2 = _n913;
-  assign ray5_2 = _n914;
-  assign ray6_2 = _n915;
-  assign ray7_2 = _n916;
-  assign knight_2 = _n917;
-  assign king_2 = _n918;
-  assign pawn_2 = _n919;
-  assign pass_2 = _n920;
-  assign ray0_3 = _n957;
-  assign ray1_3 = _n958;
-  assign ray2_3 = _n959;
-  assign ray3_3 = _n960;
-  assign ray4_3 = _n961;
-  assign ray5_3 = _n962;
-  assign ray6_3 = _n963;
-  assign ray7_3 = _n964;
-  assign knight_3 = _n965;
-  assign king_3 = _n966;
-  assign pawn_3 = _n967;
-  assign pass_3 = _n968;
-  assign ray0_4 = _n1005;
-  assign ray1_4 = _n1006;
-  assign ray2_4 = _n1007;
-  assign ray3_4 = _n1008;
-  assign ray4_4 = _n1009;
-  assign ray5_4 = _n1010;
-  assign ray6_4 = _n1011;
-  assign ray7_4 = _n1012;
-  assign knight_4 = _n1013;
-  assign king_4 = _n1014;
-  assign pawn_4 = _n1015;
-  assign pass_4 = _n1016;
-  assign ray0_5 = _n1053;
-  assign ray1_5 = _n1054;
-  assign ray2_5 = _n1055;
-  assign ray3_5 = _n1056;
-  assign ray4_5 = _n1057;
-  assign ray5_5 = _n1058;
-  assign ray6_5 = _n1059;
-  assign ray7_5 = _n1060;
-  assign knight_5 = _n1061;
-  assign king_5 = _n1062;
-  assign pawn_5 = _n1063;
-  assign pass_5 = _n1064;
-  assign ray0_6 = _n1101;
-  assign ray1_6 = _n1102;
-  assign ray2_6 = _n1103;
-  assign ray3_6 = _n1104;
-  assign ray4_6 = _n1105;
-  assign ray5_6 = _n1106;
-  assign ray6_6 = _n1107;
-  assign ray7_6 = _n1108;
-  assign knight_6 = _n1109;
-  assign king_6 = _n1110;
-  assign pawn_6 = _n1111;
-  assign pass_6 = _n1112;
-  assign ray0_7 = _n1149;
-  assign ray1_7 = _n1150;
-  assign ray2_7 = _n1151;
-  assign ray3_7 = _n1152;
-  assign ray4_7 = _n1153;
-  assign ray5_7 = _n1154;
-  assign ray6_7 = _n1155;
-  assign ray7_7 = _n1156;
-  assign knight_7 = _n1157;
-  assign king_7 = _n1158;
-  assign pawn_7 = _n1159;
-  assign pass_7 = _n1160;
-  assign ray0_8 = _n1197;
-  assign ray1_8 = _n1198;
-  assign ray2_8 = _n1199;
-  assign ray3_8 = _n1200;
-  assign ray4_8 = _n1201;
-  assign ray5_8 = _n1202;
-  assign ray6_8 = _n1203;
-  assign ray7_8 = _n1204;
-  assign knight_8 = _n1205;
-  assign king_8 = _n1206;
-  assign pawn_8 = _n1207;
-  assign pass_8 = _n1208;
-  assign ray0_9 = _n1245;
-  assign ray1_9 = _n1246;
-  assign ray2_9 = _n1247;
-  assign ray3_9 = _n1248;
-  assign ray4_9 = _n1249;
-  assign ray5_9 = _n1250;
-  assign ray6_9 = _n1251;
-  assign ray7_9 = _n1252;
-  assign knight_9 = _n1253;
-  assign king_9 = _n1254;
-  assign pawn_9 = _n1255;
-  assign pass_9 = _n1256;
-  assign ray0_10 = _n1293;
-  assign ray1_10 = _n1294;
-  assign ray2_10 = _n1295;
-  assign ray3_10 = _n1296;
-  assign ray4_10 = _n1297;
-  assign ray5_10 = _n1298;
-  assign ray6_10 = _n1299;
-  assign ray7_10 = _n1300;
-  assign knight_10 = _n1301;
-  assign king_10 = _n1302;
-  assign pawn_10 = _n1303;
-  assign pass_10 = _n1304;
-  assign ray0_11 = _n1341;
-  assign ray1_11 = _n1342;
-  assign ray2_11 = _n1343;
-  assign ray3_11 = _n1344;
-  assign ray4_11 = _n1345;
-  assign ray5_11 = _n1346;
-  assign ray6_11 = _n1347;
-  assign ray7_11 = _n1348;
-  assign knight_11 = _n1349;
-  assign king_11 = _n1350;
-  assign pawn_11 = _n1351;
-  assign pass_11 = _n1352;
-  assign ray0_12 = _n1389;
-  assign ray1_12 = _n1390;
-  assign ray2_12 = _n1391;
-  assign ray3_12 = _n1392;
-  assign ray4_12 = _n1393;
-  assign ray5_12 = _n1394;
-  assign ray6_12 = _n1395;
-  assign ray7_12 = _n1396;
-  assign knight_12 = _n1397;
-  assign king_12 = _n1398;
-  assign pawn_12 = _n1399;
-  assign pass_12 = _n1400;
-  assign ray0_13 = _n1437;
-  assign ray1_13 = _n1438;
-  assign ray2_13 = _n1439;
-  assign ray3_13 = _n1440;
-  assign ray4_13 = _n1441;
-  assign ray5_13 = _n1442;
-  assign ray6_13 = _n1443;
-  assign ray7_13 = _n1444;
-  assign knight_13 = _n1445;
-  assign king_13 = _n1446;
-  assign pawn_13 = _n1447;
-  assign pass_13 = _n1448;
-  assign ray0_14 = _n1485;
-  assign ray1_14 = _n1486;
-  assign ray2_14 = _n1487;
-  assign ray3_14 = _n1488;
-  assign ray4_14 = _n1489;
-  assign ray5_14 = _n1490;
-  assign ray6_14 = _n1491;
-  assign ray7_14 = _n1492;
-  assign knight_14 = _n1493;
-  assign king_14 = _n1494;
-  assign pawn_14 = _n1495;
-  assign pass_14 = _n1496;
-  assign ray0_15 = _n1533;
-  assign ray1_15 = _n1534;
-  assign ray2_15 = _n1535;
-  assign ray3_15 = _n1536;
-  assign ray4_15 = _n1537;
-  assign ray5_15 = _n1538;
-  assign ray6_15 = _n1539;
-  assign ray7_15 = _n1540;
-  assign knight_15 = _n1541;
-  assign king_15 = _n1542;
-  assign pawn_15 = _n1543;
-  assign pass_15 = _n1544;
-  assign ray0_16 = _n1581;
-  assign ray1_16 = _n1582;
-  assign ray2_16 = _n1583;
-  assign ray3_16 = _n1584;
-  assign ray4_16 = _n1585;
-  assign ray5_16 = _n1586;
-  assign ray6_16 = _n1587;
-  assign ray7_16 = _n1588;
-  assign knight_16 = _n1589;
-  assign king_16 = _n1590;
-  assign pawn_16 = _n1591;
-  assign pass_16 = _n1592;
-  assign ray0_17 = _n1629;
-  assign ray1_17 = _n1630;
-  assign ray2_17 = _n1631;
-  assign ray3_17 = _n1632;
-  assign ray4_17 = _n1633;
-  assign ray5_17 = _n1634;
-  assign ray6_17 = _n1635;
-  assign ray7_17 = _n1636;
-  assign knight_17 = _n1637;
-  assign king_17 = _n1638;
-  assign pawn_17 = _n1639;
-  assign pass_17 = _n1640;
-  assign ray0_18 = _n1677;
-  assign ray1_18 = _n1678;
-  assign ray2_18 = _n1679;
-  assign ray3_18 = _n1680;
-  assign ray4_18 = _n1681;
-  assign ray5_18 = _n1682;
-  assign ray6_18 = _n1683;
-  assign ray7_18 = _n1684;
-  assign knight_18 = _n1685;
-  assign king_18 = _n1686;
-  assign pawn_18 = _n1687;
-  assign pass_18 = _n1688;
-  assign ray0_19 = _n1725;
-  assign ray1_19 = _n1726;
-  assign ray2_19 = _n1727;
-  assign ray3_19 = _n1728;
-  assign ray4_19 = _n1729;
-  assign ray5_19 = _n1730;
-  assign ray6_19 = _n1731;
-  assign ray7_19 = _n1732;
-  assign knight_19 = _n1733;
-  assign king_19 = _n1734;
-  assign pawn_19 = _n1735;
-  assign pass_19 = _n1736;
-  assign ray0_20 = _n1773;
-  assign ray1_20 = _n1774;
-  assign ray2_20 = _n1775;
-  assign ray3_20 = _n1776;
-  assign ray4_20 = _n1777;
-  assign ray5_20 = _n1778;
-  assign ray6_20 = _n1779;
-  assign ray7_20 = _n1780;
-  assign knight_20 = _n1781;
-  assign king_20 = _n1782;
-  assign pawn_20 = _n1783;
-  assign pass_20 = _n1784;
-  assign ray0_21 = _n1821;
-  assign ray1_21 = _n1822;
-  assign ray2_21 = _n1823;
-  assign ray3_21 = _n1824;
-  assign ray4_21 = _n1825;
-  assign ray5_21 = _n1826;
-  assign ray6_21 = _n1827;
-  assign ray7_21 = _n1828;
-  assign knight_21 = _n1829;
-  assign king_21 = _n1830;
-  assign pawn_21 = _n1831;
-  assign pass_21 = _n1832;
-  assign ray0_22 = _n1869;
-  assign ray1_22 = _n1870;
-  assign ray2_22 = _n1871;
-  assign ray3_22 = _n1872;
-  assign ray4_22 = _n1873;
-  assign ray5_22 = _n1874;
-  assign ray6_22 = _n1875;
-  assign ray7_22 = _n1876;
-  assign knight_22 = _n1877;
-  assign king_22 = _n1878;
-  assign pawn_22 = _n1879;
-  assign pass_22 = _n1880;
-  assign ray0_23 = _n1917;
-  assign ray1_23 = _n1918;
-  assign ray2_23 = _n1919;
-  assign ray3_23 = _n1920;
-  assign ray4_23 = _n1921;
-  assign ray5_23 = _n1922;
-  assign ray6_23 = _n1923;
-  assign ray7_23 = _n1924;
-  assign knight_23 = _n1925;
-  assign king_23 = _n1926;
-  assign pawn_23 = _n1927;
-  assign pass_23 = _n1928;
-  assign ray0_24 = _n1965;
-  assign ray1_24 = _n1966;
-  assign ray2_24 = _n1967;
-  assign ray3_24 = _n1968;
-  assign ray4_24 = _n1969;
-  assign ray5_24 = _n1970;
-  assign ray6_24 = _n1971;
-  assign ray7_24 = _n1972;
-  assign knight_24 = _n1973;
-  assign king_24 = _n1974;
-  assign pawn_24 = _n1975;
-  assign pass_24 = _n1976;
-  assign ray0_25 = _n2013;
-  assign ray1_25 = _n2014;
-  assign ray2_25 = _n2015;
-  assign ray3_25 = _n2016;
-  assign ray4_25 = _n2017;
-  assign ray5_25 = _n2018;
-  assign ray6_25 = _n2019;
-  assign ray7_25 = _n2020;
-  assign knight_25 = _n2021;
-  assign king_25 = _n2022;
-  assign pawn_25 = _n2023;
-  assign pass_25 = _n2024;
-  assign ray0_26 = _n2061;
-  assign ray1_26 = _n2062;
-  assign ray2_26 = _n2063;
-  assign ray3_26 = _n2064;
-  assign ray4_26 = _n2065;
-  assign ray5_26 = _n2066;
-  assign ray6_26 = _n2067;
-  assign ray7_26 = _n2068;
-  assign knight_26 = _n2069;
-  assign king_26 = _n2070;
-  assign pawn_26 = _n2071;
-  assign pass_26 = _n2072;
-  assign ray0_27 = _n2109;
-  assign ray1_27 = _n2110;
-  assign ray2_27 = _n2111;
-  assign ray3_27 = _n2112;
-  assign ray4_27 = _n2113;
-  assign ray5_27 = _n2114;
-  assign ray6_27 = _n2115;
-  assign ray7_27 = _n2116;
-  assign knight_27 = _n2117;
-  assign king_27 = _n2118;
-  assign pawn_27 = _n2119;
-  assign pass_27 = _n2120;
-  assign ray0_28 = _n2157;
-  assign ray1_28 = _n2158;
-  assign ray2_28 = _n2159;
-  assign ray3_28 = _n2160;
-  assign ray4_28 = _n2161;
-  assign ray5_28 = _n2162;
-  assign ray6_28 = _n2163;
-  assign ray7_28 = _n2164;
-  assign knight_28 = _n2165;
-  assign king_28 = _n2166;
-  assign pawn_28 = _n2167;
-  assign pass_28 = _n2168;
-  assign ray0_29 = _n2205;
-  assign ray1_29 = _n2206;
-  assign ray2_29 = _n2207;
-  assign ray3_29 = _n2208;
-  assign ray4_29 = _n2209;
-  assign ray5_29 = _n2210;
-  assign ray6_29 = _n2211;
-  assign ray7_29 = _n2212;
-  assign knight_29 = _n2213;
-  assign king_29 = _n2214;
-  assign pawn_29 = _n2215;
-  assign pass_29 = _n2216;
-  assign ray0_30 = _n2253;
-  assign ray1_30 = _n2254;
-  assign ray2_30 = _n2255;
-  assign ray3_30 = _n2256;
-  assign ray4_30 = _n2257;
-  assign ray5_30 = _n2258;
-  assign ray6_30 = _n2259;
-  assign ray7_30 = _n2260;
-  assign knight_30 = _n2261;
-  assign king_30 = _n2262;
-  assign pawn_30 = _n2263;
-  assign pass_30 = _n2264;
-  assign ray0_31 = _n2301;
-  assign ray1_31 = _n2302;
-  assign ray2_31 = _n2303;
-  assign ray3_31 = _n2304;
-  assign ray4_31 = _n2305;
-  assign ray5_31 = _n2306;
-  assign ray6_31 = _n2307;
-  assign ray7_31 = _n2308;
-  assign knight_31 = _n2309;
-  assign king_31 = _n2310;
-  assign pawn_31 = _n2311;
-  assign pass_31 = _n2312;
-  assign ray0_32 = _n2349;
-  assign ray1_32 = _n2350;
-  assign ray2_32 = _n2351;
-  assign ray3_32 = _n2352;
-  assign ray4_32 = _n2353;
-  assign ray5_32 = _n2354;
-  assign ray6_32 = _n2355;
-  assign ray7_32 = _n2356;
-  assign knight_32 = _n2357;
-  assign king_32 = _n2358;
-  assign pawn_32 = _n2359;
-  assign pass_32 = _n2360;
-  assign ray0_33 = _n2397;
-  assign ray1_33 = _n2398;
-  assign ray2_33 = _n2399;
-  assign ray3_33 = _n2400;
-  assign ray4_33 = _n2401;
-  assign ray5_33 = _n2402;
-  assign ray6_33 = _n2403;
-  assign ray7_33 = _n2404;
-  assign knight_33 = _n2405;
-  assign king_33 = _n2406;
-  assign pawn_33 = _n2407;
-  assign pass_33 = _n2408;
-  assign ray0_34 = _n2445;
-  assign ray1_34 = _n2446;
-  assign ray2_34 = _n2447;
-  assign ray3_34 = _n2448;
-  assign ray4_34 = _n2449;
-  assign ray5_34 = _n2450;
-  assign ray6_34 = _n2451;
-  assign ray7_34 = _n2452;
-  assign knight_34 = _n2453;
-  assign king_34 = _n2454;
-  assign pawn_34 = _n2455;
-  assign pass_34 = _n2456;
-  assign ray0_35 = _n2493;
-  assign ray1_35 = _n2494;
-  assign ray2_35 = _n2495;
-  assign ray3_35 = _n2496;
-  assign ray4_35 = _n2497;
-  assign ray5_35 = _n2498;
-  assign ray6_35 = _n2499;
-  assign ray7_35 = _n2500;
-  assign knight_35 = _n2501;
-  assign king_35 = _n2502;
-  assign pawn_35 = _n2503;
-  assign pass_35 = _n2504;
-  assign ray0_36 = _n2541;
-  assign ray1_36 = _n2542;
-  assign ray2_36 = _n2543;
-  assign ray3_36 = _n2544;
-  assign ray4_36 = _n2545;
-  assign ray5_36 = _n2546;
-  assign ray6_36 = _n2547;
-  assign ray7_36 = _n2548;
-  assign knight_36 = _n2549;
-  assign king_36 = _n2550;
-  assign pawn_36 = _n2551;
-  assign pass_36 = _n2552;
-  assign ray0_37 = _n2589;
-  assign ray1_37 = _n2590;
-  assign ray2_37 = _n2591;
-  assign ray3_37 = _n2592;
-  assign ray4_37 = _n2593;
-  assign ray5_37 = _n2594;
-  assign ray6_37 = _n2595;
-  assign ray7_37 = _n2596;
-  assign knight_37 = _n2597;
-  assign king_37 = _n2598;
-  assign pawn_37 = _n2599;
-  assign pass_37 = _n2600;
-  assign ray0_38 = _n2637;
-  assign ray1_38 = _n2638;
-  assign ray2_38 = _n2639;
-  assign ray3_38 = _n2640;
-  assign ray4_38 = _n2641;
-  assign ray5_38 = _n2642;
-  assign ray6_38 = _n2643;
-  assign ray7_38 = _n2644;
-  assign knight_38 = _n2645;
-  assign king_38 = _n2646;
-  assign pawn_38 = _n2647;
-  assign pass_38 = _n2648;
-  assign ray0_39 = _n2685;
-  assign ray1_39 = _n2686;
-  assign ray2_39 = _n2687;
-  assign ray3_39 = _n2688;
-  assign ray4_39 = _n2689;
-  assign ray5_39 = _n2690;
-  assign ray6_39 = _n2691;
-  assign ray7_39 = _n2692;
-  assign knight_39 = _n2693;
-  assign king_39 = _n2694;
-  assign pawn_39 = _n2695;
-  assign pass_39 = _n2696;
-  assign ray0_40 = _n2733;
-  assign ray1_40 = _n2734;
-  assign ray2_40 = _n2735;
-  assign ray3_40 = _n2736;
-  assign ray4_40 = _n2737;
-  assign ray5_40 = _n2738;
-  assign ray6_40 = _n2739;
-  assign ray7_40 = _n2740;
-  assign knight_40 = _n2741;
-  assign king_40 = _n2742;
-  assign pawn_40 = _n2743;
-  assign pass_40 = _n2744;
-  assign ray0_41 = _n2781;
-  assign ray1_41 = _n2782;
-  assign ray2_41 = _n2783;
-  assign ray3_41 = _n2784;
-  assign ray4_41 = _n2785;
-  assign ray5_41 = _n2786;
-  assign ray6_41 = _n2787;
-  assign ray7_41 = _n2788;
-  assign knight_41 = _n2789;
-  assign king_41 = _n2790;
-  assign pawn_41 = _n2791;
-  assign pass_41 = _n2792;
-  assign ray0_42 = _n2829;
-  assign ray1_42 = _n2830;
-  assign ray2_42 = _n2831;
-  assign ray3_42 = _n2832;
-  assign ray4_42 = _n2833;
-  assign ray5_42 = _n2834;
-  assign ray6_42 = _n2835;
-  assign ray7_42 = _n2836;
-  assign knight_42 = _n2837;
-  assign king_42 = _n2838;
-  assign pawn_42 = _n2839;
-  assign pass_42 = _n2840;
-  assign ray0_43 = _n2877;
-  assign ray1_43 = _n2878;
-  assign ray2_43 = _n2879;
-  assign ray3_43 = _n2880;
-  assign ray4_43 = _n2881;
-  assign ray5_43 = _n2882;
-  assign ray6_43 = _n2883;
-  assign ray7_43 = _n2884;
-  assign knight_43 = _n2885;
-  assign king_43 = _n2886;
-  assign pawn_43 = _n2887;
-  assign pass_43 = _n2888;
-  assign ray0_44 = _n2925;
-  assign ray1_44 = _n2926;
-  assign ray2_44 = _n2927;
-  assign ray3_44 = _n2928;
-  assign ray4_44 = _n2929;
-  assign ray5_44 = _n2930;
-  assign ray6_44 = _n2931;
-  assign ray7_44 = _n2932;
-  assign knight_44 = _n2933;
-  assign king_44 = _n2934;
-  assign pawn_44 = _n2935;
-  assign pass_44 = _n2936;
-  assign ray0_45 = _n2973;
-  assign ray1_45 = _n2974;
-  assign ray2_45 = _n2975;
-  assign ray3_45 = _n2976;
-  assign ray4_45 = _n2977;
-  assign ray5_45 = _n2978;
-  assign ray6_45 = _n2979;
-  assign ray7_45 = _n2980;
-  assign knight_45 = _n2981;
-  assign king_45 = _n2982;
-  assign pawn_45 = _n2983;
-  assign pass_45 = _n2984;
-  assign ray0_46 = _n3021;
-  assign ray1_46 = _n3022;
-  assign ray2_46 = _n3023;
-  assign ray3_46 = _n3024;
-  assign ray4_46 = _n3025;
-  assign ray5_46 = _n3026;
-  assign ray6_46 = _n3027;
-  assign ray7_46 = _n3028;
-  assign knight_46 = _n3029;
-  assign king_46 = _n3030;
-  assign pawn_46 = _n3031;
-  assign pass_46 = _n3032;
-  assign ray0_47 = _n3069;
-  assign ray1_47 = _n3070;
-  assign ray2_47 = _n3071;
-  assign ray3_47 = _n3072;
-  assign ray4_47 = _n3073;
-  assign ray5_47 = _n3074;
-  assign ray6_47 = _n3075;
-  assign ray7_47 = _n3076;
-  assign knight_47 = _n3077;
-  assign king_47 = _n3078;
-  assign pawn_47 = _n3079;
-  assign pass_47 = _n3080;
-  assign ray0_48 = _n3117;
-  assign ray1_48 = _n3118;
-  assign ray2_48 = _n3119;
-  assign ray3_48 = _n3120;
-  assign ray4_48 = _n3121;
-  assign ray5_48 = _n3122;
-  assign ray6_48 = _n3123;
-  assign ray7_48 = _n3124;
-  assign knight_48 = _n3125;
-  assign king_48 = _n3126;
-  assign pawn_48 = _n3127;
-  assign pass_48 = _n3128;
-  assign ray0_49 = _n3165;
-  assign ray1_49 = _n3166;
-  assign ray2_49 = _n3167;
-  assign ray3_49 = _n3168;
-  assign ray4_49 = _n3169;
-  assign ray5_49 = _n3170;
-  assign ray6_49 = _n3171;
-  assign ray7_49 = _n3172;
-  assign knight_49 = _n3173;
-  assign king_49 = _n3174;
-  assign pawn_49 = _n3175;
-  assign pass_49 = _n3176;
-  assign ray0_50 = _n3213;
-  assign ray1_50 = _n3214;
-  assign ray2_50 = _n3215;
-  assign ray3_50 = _n3216;
-  assign ray4_50 = _n3217;
-  assign ray5_50 = _n3218;
-  assign ray6_50 = _n3219;
-  assign ray7_50 = _n3220;
-  assign knight_50 = _n3221;
-  assign king_50 = _n3222;
-  assign pawn_50 = _n3223;
-  assign pass_50 = _n3224;
-  assign ray0_51 = _n3261;
-  assign ray1_51 = _n3262;
-  assign ray2_51 = _n3263;
-  assign ray3_51 = _n3264;
-  assign ray4_51 = _n3265;
-  assign ray5_51 = _n3266;
-  assign ray6_51 = _n3267;
-  assign ray7_51 = _n3268;
-  assign knight_51 = _n3269;
-  assign king_51 = _n3270;
-  assign pawn_51 = _n3271;
-  assign pass_51 = _n3272;
-  assign ray0_52 = _n3309;
-  assign ray1_52 = _n3310;
-  assign ray2_52 = _n3311;
-  assign ray3_52 = _n3312;
-  assign ray4_52 = _n3313;
-  assign ray5_52 = _n3314;
-  assign ray6_52 = _n3315;
-  assign ray7_52 = _n3316;
-  assign knight_52 = _n3317;
-  assign king_52 = _n3318;
-  assign pawn_52 = _n3319;
-  assign pass_52 = _n3320;
-  assign ray0_53 = _n3357;
-  assign ray1_53 = _n3358;
-  assign ray2_53 = _n3359;
-  assign ray3_53 = _n3360;
-  assign ray4_53 = _n3361;
-  assign ray5_53 = _n3362;
-  assign ray6_53 = _n3363;
-  assign ray7_53 = _n3364;
-  assign knight_53 = _n3365;
-  assign king_53 = _n3366;
-  assign pawn_53 = _n3367;
-  assign pass_53 = _n3368;
-  assign ray0_54 = _n3405;
-  assign ray1_54 = _n3406;
-  assign ray2_54 = _n3407;
-  assign ray3_54 = _n3408;
-  assign ray4_54 = _n3409;
-  assign ray5_54 = _n3410;
-  assign ray6_54 = _n3411;
-  assign ray7_54 = _n3412;
-  assign knight_54 = _n3413;
-  assign king_54 = _n3414;
-  assign pawn_54 = _n3415;
-  assign pass_54 = _n3416;
-  assign ray0_55 = _n3453;
-  assign ray1_55 = _n3454;
-  assign ray2_55 = _n3455;
-  assign ray3_55 = _n3456;
-  assign ray4_55 = _n3457;
-  assign ray5_55 = _n3458;
-  assign ray6_55 = _n3459;
-  assign ray7_55 = _n3460;
-  assign knight_55 = _n3461;
-  assign king_55 = _n3462;
-  assign pawn_55 = _n3463;
-  assign pass_55 = _n3464;
-  assign ray0_56 = _n3501;
-  assign ray1_56 = _n3502;
-  assign ray2_56 = _n3503;
-  assign ray3_56 = _n3504;
-  assign ray4_56 = _n3505;
-  assign ray5_56 = _n3506;
-  assign ray6_56 = _n3507;
-  assign ray7_56 = _n3508;
-  assign knight_56 = _n3509;
-  assign king_56 = _n3510;
-  assign pawn_56 = _n3511;
-  assign pass_56 = _n3512;
-  assign ray0_57 = _n3549;
-  assign ray1_57 = _n3550;
-  assign ray2_57 = _n3551;
-  assign ray3_57 = _n3552;
-  assign ray4_57 = _n3553;
-  assign ray5_57 = _n3554;
-  assign ray6_57 = _n3555;
-  assign ray7_57 = _n3556;
-  assign knight_57 = _n3557;
-  assign king_57 = _n3558;
-  assign pawn_57 = _n3559;
-  assign pass_57 = _n3560;
-  assign ray0_58 = _n3597;
-  assign ray1_58 = _n3598;
-  assign ray2_58 = _n3599;
-  assign ray3_58 = _n3600;
-  assign ray4_58 = _n3601;
-  assign ray5_58 = _n3602;
-  assign ray6_58 = _n3603;
-  assign ray7_58 = _n3604;
-  assign knight_58 = _n3605;
-  assign king_58 = _n3606;
-  assign pawn_58 = _n3607;
-  assign pass_58 = _n3608;
-  assign ray0_59 = _n3645;
-  assign ray1_59 = _n3646;
-  assign ray2_59 = _n3647;
-  assign ray3_59 = _n3648;
-  assign ray4_59 = _n3649;
-  assign ray5_59 = _n3650;
-  assign ray6_59 = _n3651;
-  assign ray7_59 = _n3652;
-  assign knight_59 = _n3653;
-  assign king_59 = _n3654;
-  assign pawn_59 = _n3655;
-  assign pass_59 = _n3656;
-  assign ray0_60 = _n3693;
-  assign ray1_60 = _n3694;
-  assign ray2_60 = _n3695;
-  assign ray3_60 = _n3696;
-  assign ray4_60 = _n3697;
-  assign ray5_60 = _n3698;
-  assign ray6_60 = _n3699;
-  assign ray7_60 = _n3700;
-  assign knight_60 = _n3701;
-  assign king_60 = _n3702;
-  assign pawn_60 = _n3703;
-  assign pass_60 = _n3704;
-  assign ray0_61 = _n3741;
-  assign ray1_61 = _n3742;
-  assign ray2_61 = _n3743;
-  assign ray3_61 = _n3744;
-  assign ray4_61 = _n3745;
-  assign ray5_61 = _n3746;
-  assign ray6_61 = _n3747;
-  assign ray7_61 = _n3748;
-  assign knight_61 = _n3749;
-  assign king_61 = _n3750;
-  assign pawn_61 = _n3751;
-  assign pass_61 = _n3752;
-  assign ray0_62 = _n3789;
-  assign ray1_62 = _n3790;
-  assign ray2_62 = _n3791;
-  assign ray3_62 = _n3792;
-  assign ray4_62 = _n3793;
-  assign ray5_62 = _n3794;
-  assign ray6_62 = _n3795;
-  assign ray7_62 = _n3796;
-  assign knight_62 = _n3797;
-  assign king_62 = _n3798;
-  assign pawn_62 = _n3799;
-  assign pass_62 = _n3800;
-  assign ray0_63 = _n3837;
-  assign ray1_63 = _n3838;
-  assign ray2_63 = _n3839;
-  assign ray3_63 = _n3840;
-  assign ray4_63 = _n3841;
-  assign ray5_63 = _n3842;
-  assign ray6_63 = _n3843;
-  assign ray7_63 = _n3844;
-  assign knight_63 = _n3845;
-  assign king_63 = _n3846;
-  assign pawn_63 = _n3847;
-  assign pass_63 = _n3848;
-  assign _n811 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
-  assign _n812 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
-  assign _n826 = put_sq0 == 6'h00;
-  assign _n827 = put_en0 & _n826;
-  assign _n829 = put_sq1 == 6'h00;
-  assign _n830 = put_en1 & _n829;
-  assign _n832 = put_sq2 == 6'h00;
-  assign _n833 = put_en2 & _n832;
-  assign _n834 = _n827 | _n830;
-  assign _n835 = _n834 | _n833;
-  assign _n836 = _n830 ? put_piece1 : put_piece2;
-  assign _n837 = _n827 ? put_piece0 : _n836;
-  assign _n838 = _n830 ? put_vprio1 : put_vprio2;
-  assign _n839 = _n827 ? put_vprio0 : _n838;
-  assign _n840 = _n830 ? put_aprio1 : put_aprio2;
-  assign _n841 = _n827 ? put_aprio0 : _n840;
-  assign _n859 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
-  assign _n860 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
-  assign _n874 = put_sq0 == 6'h01;
-  assign _n875 = put_en0 & _n874;
-  assign _n877 = put_sq1 == 6'h01;
-  assign _n878 = put_en1 & _n877;
-  assign _n880 = put_sq2 == 6'h01;
-  assign _n881 = put_en2 & _n880;
-  assign _n882 = _n875 | _n878;
-  assign _n883 = _n882 | _n881;
-  assign _n884 = _n878 ? put_piece1 : put_piece2;
-  assign _n885 = _n875 ? put_piece0 : _n884;
-  assign _n886 = _n878 ? put_vprio1 : put_vprio2;
-  assign _n887 = _n875 ? put_vprio0 : _n886;
-  assign _n888 = _n878 ? put_aprio1 : put_aprio2;
-  assign _n889 = _n875 ? put_aprio0 : _n888;
-  assign _n907 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
-  assign _n908 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
-  assign _n922 = put_sq0 == 6'h02;
-  assign _n923 = put_en0 & _n922;
-  assign _n925 = put_sq1 == 6'h02;
-  assign _n926 = put_en1 & _n925;
-  assign _n928 = put_sq2 == 6'h02;
-  assign _n929 = put_en2 & _n928;
-  assign _n930 = _n923 | _n926;
-  assign _n931 = _n930 | _n929;
-  assign _n932 = _n926 ? put_piece1 : put_piece2;
-  assign _n933 = _n923 ? put_piece0 : _n932;
-  assign _n934 = _n926 ? put_vprio1 : put_vprio2;
-  assign _n935 = _n923 ? put_vprio0 : _n934;
-  assign _n936 = _n926 ? put_aprio1 : put_aprio2;
-  assign _n937 = _n923 ? put_aprio0 : _n936;
-  assign _n955 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
-  assign _n956 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
-  assign _n970 = put_sq0 == 6'h03;
-  assign _n971 = put_en0 & _n970;
-  assign _n973 = put_sq1 == 6'h03;
-  assign _n974 = put_en1 & _n973;
-  assign _n976 = put_sq2 == 6'h03;
-  assign _n977 = put_en2 & _n976;
-  assign _n978 = _n971 | _n974;
-  assign _n979 = _n978 | _n977;
-  assign _n980 = _n974 ? put_piece1 : put_piece2;
-  assign _n981 = _n971 ? put_piece0 : _n980;
-  assign _n982 = _n974 ? put_vprio1 : put_vprio2;
-  assign _n983 = _n971 ? put_vprio0 : _n982;
-  assign _n984 = _n974 ? put_aprio1 : put_aprio2;
-  assign _n985 = _n971 ? put_aprio0 : _n984;
-  assign _n1003 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
-  assign _n1004 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
-  assign _n1018 = put_sq0 == 6'h04;
-  assign _n1019 = put_en0 & _n1018;
-  assign _n1021 = put_sq1 == 6'h04;
-  assign _n1022 = put_en1 & _n1021;
-  assign _n1024 = put_sq2 == 6'h04;
-  assign _n1025 = put_en2 & _n1024;
-  assign _n1026 = _n1019 | _n1022;
-  assign _n1027 = _n1026 | _n1025;
-  assign _n1028 = _n1022 ? put_piece1 : put_piece2;
-  assign _n1029 = _n1019 ? put_piece0 : _n1028;
-  assign _n1030 = _n1022 ? put_vprio1 : put_vprio2;
-  assign _n1031 = _n1019 ? put_vprio0 : _n1030;
-  assign _n1032 = _n1022 ? put_aprio1 : put_aprio2;
-  assign _n1033 = _n1019 ? put_aprio0 : _n1032;
-  assign _n1051 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
-  assign _n1052 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
-  assign _n1066 = put_sq0 == 6'h05;
-  assign _n1067 = put_en0 & _n1066;
-  assign _n1069 = put_sq1 == 6'h05;
-  assign _n1070 = put_en1 & _n1069;
-  assign _n1072 = put_sq2 == 6'h05;
-  assign _n1073 = put_en2 & _n1072;
-  assign _n1074 = _n1067 | _n1070;
-  assign _n1075 = _n1074 | _n1073;
-  assign _n1076 = _n1070 ? put_piece1 : put_piece2;
-  assign _n1077 = _n1067 ? put_piece0 : _n1076;
-  assign _n1078 = _n1070 ? put_vprio1 : put_vprio2;
-  assign _n1079 = _n1067 ? put_vprio0 : _n1078;
-  assign _n1080 = _n1070 ? put_aprio1 : put_aprio2;
-  assign _n1081 = _n1067 ? put_aprio0 : _n1080;
-  assign _n1099 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
-  assign _n1100 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
-  assign _n1114 = put_sq0 == 6'h06;
-  assign _n1115 = put_en0 & _n1114;
-  assign _n1117 = put_sq1 == 6'h06;
-  assign _n1118 = put_en1 & _n1117;
-  assign _n1120 = put_sq2 == 6'h06;
-  assign _n1121 = put_en2 & _n1120;
-  assign _n1122 = _n1115 | _n1118;
-  assign _n1123 = _n1122 | _n1121;
-  assign _n1124 = _n1118 ? put_piece1 : put_piece2;
-  assign _n1125 = _n1115 ? put_piece0 : _n1124;
-  assign _n1126 = _n1118 ? put_vprio1 : put_vprio2;
-  assign _n1127 = _n1115 ? put_vprio0 : _n1126;
-  assign _n1128 = _n1118 ? put_aprio1 : put_aprio2;
-  assign _n1129 = _n1115 ? put_aprio0 : _n1128;
-  assign _n1147 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1148 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
-  assign _n1162 = put_sq0 == 6'h07;
-  assign _n1163 = put_en0 & _n1162;
-  assign _n1165 = put_sq1 == 6'h07;
-  assign _n1166 = put_en1 & _n1165;
-  assign _n1168 = put_sq2 == 6'h07;
-  assign _n1169 = put_en2 & _n1168;
-  assign _n1170 = _n1163 | _n1166;
-  assign _n1171 = _n1170 | _n1169;
-  assign _n1172 = _n1166 ? put_piece1 : put_piece2;
-  assign _n1173 = _n1163 ? put_piece0 : _n1172;
-  assign _n1174 = _n1166 ? put_vprio1 : put_vprio2;
-  assign _n1175 = _n1163 ? put_vprio0 : _n1174;
-  assign _n1176 = _n1166 ? put_aprio1 : put_aprio2;
-  assign _n1177 = _n1163 ? put_aprio0 : _n1176;
-  assign _n1195 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
-  assign _n1196 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
-  assign _n1210 = put_sq0 == 6'h08;
-  assign _n1211 = put_en0 & _n1210;
-  assign _n1213 = put_sq1 == 6'h08;
-  assign _n1214 = put_en1 & _n1213;
-  assign _n1216 = put_sq2 == 6'h08;
-  assign _n1217 = put_en2 & _n1216;
-  assign _n1218 = _n1211 | _n1214;
-  assign _n1219 = _n1218 | _n1217;
-  assign _n1220 = _n1214 ? put_piece1 : put_piece2;
-  assign _n1221 = _n1211 ? put_piece0 : _n1220;
-  assign _n1222 = _n1214 ? put_vprio1 : put_vprio2;
-  assign _n1223 = _n1211 ? put_vprio0 : _n1222;
-  assign _n1224 = _n1214 ? put_aprio1 : put_aprio2;
-  assign _n1225 = _n1211 ? put_aprio0 : _n1224;
-  assign _n1243 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
-  assign _n1244 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
-  assign _n1258 = put_sq0 == 6'h09;
-  assign _n1259 = put_en0 & _n1258;
-  assign _n1261 = put_sq1 == 6'h09;
-  assign _n1262 = put_en1 & _n1261;
-  assign _n1264 = put_sq2 == 6'h09;
-  assign _n1265 = put_en2 & _n1264;
-  assign _n1266 = _n1259 | _n1262;
-  assign _n1267 = _n1266 | _n1265;
-  assign _n1268 = _n1262 ? put_piece1 : put_piece2;
-  assign _n1269 = _n1259 ? put_piece0 : _n1268;
-  assign _n1270 = _n1262 ? put_vprio1 : put_vprio2;
-  assign _n1271 = _n1259 ? put_vprio0 : _n1270;
-  assign _n1272 = _n1262 ? put_aprio1 : put_aprio2;
-  assign _n1273 = _n1259 ? put_aprio0 : _n1272;
-  assign _n1291 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
-  assign _n1292 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
-  assign _n1306 = put_sq0 == 6'h0a;
-  assign _n1307 = put_en0 & _n1306;
-  assign _n1309 = put_sq1 == 6'h0a;
-  assign _n1310 = put_en1 & _n1309;
-  assign _n1312 = put_sq2 == 6'h0a;
-  assign _n1313 = put_en2 & _n1312;
-  assign _n1314 = _n1307 | _n1310;
-  assign _n1315 = _n1314 | _n1313;
-  assign _n1316 = _n1310 ? put_piece1 : put_piece2;
-  assign _n1317 = _n1307 ? put_piece0 : _n1316;
-  assign _n1318 = _n1310 ? put_vprio1 : put_vprio2;
-  assign _n1319 = _n1307 ? put_vprio0 : _n1318;
-  assign _n1320 = _n1310 ? put_aprio1 : put_aprio2;
-  assign _n1321 = _n1307 ? put_aprio0 : _n1320;
-  assign _n1339 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
-  assign _n1340 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
-  assign _n1354 = put_sq0 == 6'h0b;
-  assign _n1355 = put_en0 & _n1354;
-  assign _n1357 = put_sq1 == 6'h0b;
-  assign _n1358 = put_en1 & _n1357;
-  assign _n1360 = put_sq2 == 6'h0b;
-  assign _n1361 = put_en2 & _n1360;
-  assign _n1362 = _n1355 | _n1358;
-  assign _n1363 = _n1362 | _n1361;
-  assign _n1364 = _n1358 ? put_piece1 : put_piece2;
-  assign _n1365 = _n1355 ? put_piece0 : _n1364;
-  assign _n1366 = _n1358 ? put_vprio1 : put_vprio2;
-  assign _n1367 = _n1355 ? put_vprio0 : _n1366;
-  assign _n1368 = _n1358 ? put_aprio1 : put_aprio2;
-  assign _n1369 = _n1355 ? put_aprio0 : _n1368;
-  assign _n1387 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
-  assign _n1388 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
-  assign _n1402 = put_sq0 == 6'h0c;
-  assign _n1403 = put_en0 & _n1402;
-  assign _n1405 = put_sq1 == 6'h0c;
-  assign _n1406 = put_en1 & _n1405;
-  assign _n1408 = put_sq2 == 6'h0c;
-  assign _n1409 = put_en2 & _n1408;
-  assign _n1410 = _n1403 | _n1406;
-  assign _n1411 = _n1410 | _n1409;
-  assign _n1412 = _n1406 ? put_piece1 : put_piece2;
-  assign _n1413 = _n1403 ? put_piece0 : _n1412;
-  assign _n1414 = _n1406 ? put_vprio1 : put_vprio2;
-  assign _n1415 = _n1403 ? put_vprio0 : _n1414;
-  assign _n1416 = _n1406 ? put_aprio1 : put_aprio2;
-  assign _n1417 = _n1403 ? put_aprio0 : _n1416;
-  assign _n1435 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
-  assign _n1436 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
-  assign _n1450 = put_sq0 == 6'h0d;
-  assign _n1451 = put_en0 & _n1450;
-  assign _n1453 = put_sq1 == 6'h0d;
-  assign _n1454 = put_en1 & _n1453;
-  assign _n1456 = put_sq2 == 6'h0d;
-  assign _n1457 = put_en2 & _n1456;
-  assign _n1458 = _n1451 | _n1454;
-  assign _n1459 = _n1458 | _n1457;
-  assign _n1460 = _n1454 ? put_piece1 : put_piece2;
-  assign _n1461 = _n1451 ? put_piece0 : _n1460;
-  assign _n1462 = _n1454 ? put_vprio1 : put_vprio2;
-  assign _n1463 = _n1451 ? put_vprio0 : _n1462;
-  assign _n1464 = _n1454 ? put_aprio1 : put_aprio2;
-  assign _n1465 = _n1451 ? put_aprio0 : _n1464;
-  assign _n1483 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
-  assign _n1484 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
-  assign _n1498 = put_sq0 == 6'h0e;
-  assign _n1499 = put_en0 & _n1498;
-  assign _n1501 = put_sq1 == 6'h0e;
-  assign _n1502 = put_en1 & _n1501;
-  assign _n1504 = put_sq2 == 6'h0e;
-  assign _n1505 = put_en2 & _n1504;
-  assign _n1506 = _n1499 | _n1502;
-  assign _n1507 = _n1506 | _n1505;
-  assign _n1508 = _n1502 ? put_piece1 : put_piece2;
-  assign _n1509 = _n1499 ? put_piece0 : _n1508;
-  assign _n1510 = _n1502 ? put_vprio1 : put_vprio2;
-  assign _n1511 = _n1499 ? put_vprio0 : _n1510;
-  assign _n1512 = _n1502 ? put_aprio1 : put_aprio2;
-  assign _n1513 = _n1499 ? put_aprio0 : _n1512;
-  assign _n1531 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1532 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
-  assign _n1546 = put_sq0 == 6'h0f;
-  assign _n1547 = put_en0 & _n1546;
-  assign _n1549 = put_sq1 == 6'h0f;
-  assign _n1550 = put_en1 & _n1549;
-  assign _n1552 = put_sq2 == 6'h0f;
-  assign _n1553 = put_en2 & _n1552;
-  assign _n1554 = _n1547 | _n1550;
-  assign _n1555 = _n1554 | _n1553;
-  assign _n1556 = _n1550 ? put_piece1 : put_piece2;
-  assign _n1557 = _n1547 ? put_piece0 : _n1556;
-  assign _n1558 = _n1550 ? put_vprio1 : put_vprio2;
-  assign _n1559 = _n1547 ? put_vprio0 : _n1558;
-  assign _n1560 = _n1550 ? put_aprio1 : put_aprio2;
-  assign _n1561 = _n1547 ? put_aprio0 : _n1560;
-  assign _n1579 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
-  assign _n1580 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
-  assign _n1594 = put_sq0 == 6'h10;
-  assign _n1595 = put_en0 & _n1594;
-  assign _n1597 = put_sq1 == 6'h10;
-  assign _n1598 = put_en1 & _n1597;
-  assign _n1600 = put_sq2 == 6'h10;
-  assign _n1601 = put_en2 & _n1600;
-  assign _n1602 = _n1595 | _n1598;
-  assign _n1603 = _n1602 | _n1601;
-  assign _n1604 = _n1598 ? put_piece1 : put_piece2;
-  assign _n1605 = _n1595 ? put_piece0 : _n1604;
-  assign _n1606 = _n1598 ? put_vprio1 : put_vprio2;
-  assign _n1607 = _n1595 ? put_vprio0 : _n1606;
-  assign _n1608 = _n1598 ? put_aprio1 : put_aprio2;
-  assign _n1609 = _n1595 ? put_aprio0 : _n1608;
-  assign _n1627 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
-  assign _n1628 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
-  assign _n1642 = put_sq0 == 6'h11;
-  assign _n1643 = put_en0 & _n1642;
-  assign _n1645 = put_sq1 == 6'h11;
-  assign _n1646 = put_en1 & _n1645;
-  assign _n1648 = put_sq2 == 6'h11;
-  assign _n1649 = put_en2 & _n1648;
-  assign _n1650 = _n1643 | _n1646;
-  assign _n1651 = _n1650 | _n1649;
-  assign _n1652 = _n1646 ? put_piece1 : put_piece2;
-  assign _n1653 = _n1643 ? put_piece0 : _n1652;
-  assign _n1654 = _n1646 ? put_vprio1 : put_vprio2;
-  assign _n1655 = _n1643 ? put_vprio0 : _n1654;
-  assign _n1656 = _n1646 ? put_aprio1 : put_aprio2;
-  assign _n1657 = _n1643 ? put_aprio0 : _n1656;
-  assign _n1675 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
-  assign _n1676 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
-  assign _n1690 = put_sq0 == 6'h12;
-  assign _n1691 = put_en0 & _n1690;
-  assign _n1693 = put_sq1 == 6'h12;
-  assign _n1694 = put_en1 & _n1693;
-  assign _n1696 = put_sq2 == 6'h12;
-  assign _n1697 = put_en2 & _n1696;
-  assign _n1698 = _n1691 | _n1694;
-  assign _n1699 = _n1698 | _n1697;
-  assign _n1700 = _n1694 ? put_piece1 : put_piece2;
-  assign _n1701 = _n1691 ? put_piece0 : _n1700;
-  assign _n1702 = _n1694 ? put_vprio1 : put_vprio2;
-  assign _n1703 = _n1691 ? put_vprio0 : _n1702;
-  assign _n1704 = _n1694 ? put_aprio1 : put_aprio2;
-  assign _n1705 = _n1691 ? put_aprio0 : _n1704;
-  assign _n1723 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
-  assign _n1724 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
-  assign _n1738 = put_sq0 == 6'h13;
-  assign _n1739 = put_en0 & _n1738;
-  assign _n1741 = put_sq1 == 6'h13;
-  assign _n1742 = put_en1 & _n1741;
-  assign _n1744 = put_sq2 == 6'h13;
-  assign _n1745 = put_en2 & _n1744;
-  assign _n1746 = _n1739 | _n1742;
-  assign _n1747 = _n1746 | _n1745;
-  assign _n1748 = _n1742 ? put_piece1 : put_piece2;
-  assign _n1749 = _n1739 ? put_piece0 : _n1748;
-  assign _n1750 = _n1742 ? put_vprio1 : put_vprio2;
-  assign _n1751 = _n1739 ? put_vprio0 : _n1750;
-  assign _n1752 = _n1742 ? put_aprio1 : put_aprio2;
-  assign _n1753 = _n1739 ? put_aprio0 : _n1752;
-  assign _n1771 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
-  assign _n1772 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
-  assign _n1786 = put_sq0 == 6'h14;
-  assign _n1787 = put_en0 & _n1786;
-  assign _n1789 = put_sq1 == 6'h14;
-  assign _n1790 = put_en1 & _n1789;
-  assign _n1792 = put_sq2 == 6'h14;
-  assign _n1793 = put_en2 & _n1792;
-  assign _n1794 = _n1787 | _n1790;
-  assign _n1795 = _n1794 | _n1793;
-  assign _n1796 = _n1790 ? put_piece1 : put_piece2;
-  assign _n1797 = _n1787 ? put_piece0 : _n1796;
-  assign _n1798 = _n1790 ? put_vprio1 : put_vprio2;
-  assign _n1799 = _n1787 ? put_vprio0 : _n1798;
-  assign _n1800 = _n1790 ? put_aprio1 : put_aprio2;
-  assign _n1801 = _n1787 ? put_aprio0 : _n1800;
-  assign _n1819 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
-  assign _n1820 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
-  assign _n1834 = put_sq0 == 6'h15;
-  assign _n1835 = put_en0 & _n1834;
-  assign _n1837 = put_sq1 == 6'h15;
-  assign _n1838 = put_en1 & _n1837;
-  assign _n1840 = put_sq2 == 6'h15;
-  assign _n1841 = put_en2 & _n1840;
-  assign _n1842 = _n1835 | _n1838;
-  assign _n1843 = _n1842 | _n1841;
-  assign _n1844 = _n1838 ? put_piece1 : put_piece2;
-  assign _n1845 = _n1835 ? put_piece0 : _n1844;
-  assign _n1846 = _n1838 ? put_vprio1 : put_vprio2;
-  assign _n1847 = _n1835 ? put_vprio0 : _n1846;
-  assign _n1848 = _n1838 ? put_aprio1 : put_aprio2;
-  assign _n1849 = _n1835 ? put_aprio0 : _n1848;
-  assign _n1867 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
-  assign _n1868 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
-  assign _n1882 = put_sq0 == 6'h16;
-  assign _n1883 = put_en0 & _n1882;
-  assign _n1885 = put_sq1 == 6'h16;
-  assign _n1886 = put_en1 & _n1885;
-  assign _n1888 = put_sq2 == 6'h16;
-  assign _n1889 = put_en2 & _n1888;
-  assign _n1890 = _n1883 | _n1886;
-  assign _n1891 = _n1890 | _n1889;
-  assign _n1892 = _n1886 ? put_piece1 : put_piece2;
-  assign _n1893 = _n1883 ? put_piece0 : _n1892;
-  assign _n1894 = _n1886 ? put_vprio1 : put_vprio2;
-  assign _n1895 = _n1883 ? put_vprio0 : _n1894;
-  assign _n1896 = _n1886 ? put_aprio1 : put_aprio2;
-  assign _n1897 = _n1883 ? put_aprio0 : _n1896;
-  assign _n1915 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n1916 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
-  assign _n1930 = put_sq0 == 6'h17;
-  assign _n1931 = put_en0 & _n1930;
-  assign _n1933 = put_sq1 == 6'h17;
-  assign _n1934 = put_en1 & _n1933;
-  assign _n1936 = put_sq2 == 6'h17;
-  assign _n1937 = put_en2 & _n1936;
-  assign _n1938 = _n1931 | _n1934;
-  assign _n1939 = _n1938 | _n1937;
-  assign _n1940 = _n1934 ? put_piece1 : put_piece2;
-  assign _n1941 = _n1931 ? put_piece0 : _n1940;
-  assign _n1942 = _n1934 ? put_vprio1 : put_vprio2;
-  assign _n1943 = _n1931 ? put_vprio0 : _n1942;
-  assign _n1944 = _n1934 ? put_aprio1 : put_aprio2;
-  assign _n1945 = _n1931 ? put_aprio0 : _n1944;
-  assign _n1963 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
-  assign _n1964 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
-  assign _n1978 = put_sq0 == 6'h18;
-  assign _n1979 = put_en0 & _n1978;
-  assign _n1981 = put_sq1 == 6'h18;
-  assign _n1982 = put_en1 & _n1981;
-  assign _n1984 = put_sq2 == 6'h18;
-  assign _n1985 = put_en2 & _n1984;
-  assign _n1986 = _n1979 | _n1982;
-  assign _n1987 = _n1986 | _n1985;
-  assign _n1988 = _n1982 ? put_piece1 : put_piece2;
-  assign _n1989 = _n1979 ? put_piece0 : _n1988;
-  assign _n1990 = _n1982 ? put_vprio1 : put_vprio2;
-  assign _n1991 = _n1979 ? put_vprio0 : _n1990;
-  assign _n1992 = _n1982 ? put_aprio1 : put_aprio2;
-  assign _n1993 = _n1979 ? put_aprio0 : _n1992;
-  assign _n2011 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
-  assign _n2012 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
-  assign _n2026 = put_sq0 == 6'h19;
-  assign _n2027 = put_en0 & _n2026;
-  assign _n2029 = put_sq1 == 6'h19;
-  assign _n2030 = put_en1 & _n2029;
-  assign _n2032 = put_sq2 == 6'h19;
-  assign _n2033 = put_en2 & _n2032;
-  assign _n2034 = _n2027 | _n2030;
-  assign _n2035 = _n2034 | _n2033;
-  assign _n2036 = _n2030 ? put_piece1 : put_piece2;
-  assign _n2037 = _n2027 ? put_piece0 : _n2036;
-  assign _n2038 = _n2030 ? put_vprio1 : put_vprio2;
-  assign _n2039 = _n2027 ? put_vprio0 : _n2038;
-  assign _n2040 = _n2030 ? put_aprio1 : put_aprio2;
-  assign _n2041 = _n2027 ? put_aprio0 : _n2040;
-  assign _n2059 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
-  assign _n2060 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
-  assign _n2074 = put_sq0 == 6'h1a;
-  assign _n2075 = put_en0 & _n2074;
-  assign _n2077 = put_sq1 == 6'h1a;
-  assign _n2078 = put_en1 & _n2077;
-  assign _n2080 = put_sq2 == 6'h1a;
-  assign _n2081 = put_en2 & _n2080;
-  assign _n2082 = _n2075 | _n2078;
-  assign _n2083 = _n2082 | _n2081;
-  assign _n2084 = _n2078 ? put_piece1 : put_piece2;
-  assign _n2085 = _n2075 ? put_piece0 : _n2084;
-  assign _n2086 = _n2078 ? put_vprio1 : put_vprio2;
-  assign _n2087 = _n2075 ? put_vprio0 : _n2086;
-  assign _n2088 = _n2078 ? put_aprio1 : put_aprio2;
-  assign _n2089 = _n2075 ? put_aprio0 : _n2088;
-  assign _n2107 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
-  assign _n2108 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
-  assign _n2122 = put_sq0 == 6'h1b;
-  assign _n2123 = put_en0 & _n2122;
-  assign _n2125 = put_sq1 == 6'h1b;
-  assign _n2126 = put_en1 & _n2125;
-  assign _n2128 = put_sq2 == 6'h1b;
-  assign _n2129 = put_en2 & _n2128;
-  assign _n2130 = _n2123 | _n2126;
-  assign _n2131 = _n2130 | _n2129;
-  assign _n2132 = _n2126 ? put_piece1 : put_piece2;
-  assign _n2133 = _n2123 ? put_piece0 : _n2132;
-  assign _n2134 = _n2126 ? put_vprio1 : put_vprio2;
-  assign _n2135 = _n2123 ? put_vprio0 : _n2134;
-  assign _n2136 = _n2126 ? put_aprio1 : put_aprio2;
-  assign _n2137 = _n2123 ? put_aprio0 : _n2136;
-  assign _n2155 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
-  assign _n2156 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
-  assign _n2170 = put_sq0 == 6'h1c;
-  assign _n2171 = put_en0 & _n2170;
-  assign _n2173 = put_sq1 == 6'h1c;
-  assign _n2174 = put_en1 & _n2173;
-  assign _n2176 = put_sq2 == 6'h1c;
-  assign _n2177 = put_en2 & _n2176;
-  assign _n2178 = _n2171 | _n2174;
-  assign _n2179 = _n2178 | _n2177;
-  assign _n2180 = _n2174 ? put_piece1 : put_piece2;
-  assign _n2181 = _n2171 ? put_piece0 : _n2180;
-  assign _n2182 = _n2174 ? put_vprio1 : put_vprio2;
-  assign _n2183 = _n2171 ? put_vprio0 : _n2182;
-  assign _n2184 = _n2174 ? put_aprio1 : put_aprio2;
-  assign _n2185 = _n2171 ? put_aprio0 : _n2184;
-  assign _n2203 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
-  assign _n2204 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
-  assign _n2218 = put_sq0 == 6'h1d;
-  assign _n2219 = put_en0 & _n2218;
-  assign _n2221 = put_sq1 == 6'h1d;
-  assign _n2222 = put_en1 & _n2221;
-  assign _n2224 = put_sq2 == 6'h1d;
-  assign _n2225 = put_en2 & _n2224;
-  assign _n2226 = _n2219 | _n2222;
-  assign _n2227 = _n2226 | _n2225;
-  assign _n2228 = _n2222 ? put_piece1 : put_piece2;
-  assign _n2229 = _n2219 ? put_piece0 : _n2228;
-  assign _n2230 = _n2222 ? put_vprio1 : put_vprio2;
-  assign _n2231 = _n2219 ? put_vprio0 : _n2230;
-  assign _n2232 = _n2222 ? put_aprio1 : put_aprio2;
-  assign _n2233 = _n2219 ? put_aprio0 : _n2232;
-  assign _n2251 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
-  assign _n2252 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
-  assign _n2266 = put_sq0 == 6'h1e;
-  assign _n2267 = put_en0 & _n2266;
-  assign _n2269 = put_sq1 == 6'h1e;
-  assign _n2270 = put_en1 & _n2269;
-  assign _n2272 = put_sq2 == 6'h1e;
-  assign _n2273 = put_en2 & _n2272;
-  assign _n2274 = _n2267 | _n2270;
-  assign _n2275 = _n2274 | _n2273;
-  assign _n2276 = _n2270 ? put_piece1 : put_piece2;
-  assign _n2277 = _n2267 ? put_piece0 : _n2276;
-  assign _n2278 = _n2270 ? put_vprio1 : put_vprio2;
-  assign _n2279 = _n2267 ? put_vprio0 : _n2278;
-  assign _n2280 = _n2270 ? put_aprio1 : put_aprio2;
-  assign _n2281 = _n2267 ? put_aprio0 : _n2280;
-  assign _n2299 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2300 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
-  assign _n2314 = put_sq0 == 6'h1f;
-  assign _n2315 = put_en0 & _n2314;
-  assign _n2317 = put_sq1 == 6'h1f;
-  assign _n2318 = put_en1 & _n2317;
-  assign _n2320 = put_sq2 == 6'h1f;
-  assign _n2321 = put_en2 & _n2320;
-  assign _n2322 = _n2315 | _n2318;
-  assign _n2323 = _n2322 | _n2321;
-  assign _n2324 = _n2318 ? put_piece1 : put_piece2;
-  assign _n2325 = _n2315 ? put_piece0 : _n2324;
-  assign _n2326 = _n2318 ? put_vprio1 : put_vprio2;
-  assign _n2327 = _n2315 ? put_vprio0 : _n2326;
-  assign _n2328 = _n2318 ? put_aprio1 : put_aprio2;
-  assign _n2329 = _n2315 ? put_aprio0 : _n2328;
-  assign _n2347 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
-  assign _n2348 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
-  assign _n2362 = put_sq0 == 6'h20;
-  assign _n2363 = put_en0 & _n2362;
-  assign _n2365 = put_sq1 == 6'h20;
-  assign _n2366 = put_en1 & _n2365;
-  assign _n2368 = put_sq2 == 6'h20;
-  assign _n2369 = put_en2 & _n2368;
-  assign _n2370 = _n2363 | _n2366;
-  assign _n2371 = _n2370 | _n2369;
-  assign _n2372 = _n2366 ? put_piece1 : put_piece2;
-  assign _n2373 = _n2363 ? put_piece0 : _n2372;
-  assign _n2374 = _n2366 ? put_vprio1 : put_vprio2;
-  assign _n2375 = _n2363 ? put_vprio0 : _n2374;
-  assign _n2376 = _n2366 ? put_aprio1 : put_aprio2;
-  assign _n2377 = _n2363 ? put_aprio0 : _n2376;
-  assign _n2395 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
-  assign _n2396 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
-  assign _n2410 = put_sq0 == 6'h21;
-  assign _n2411 = put_en0 & _n2410;
-  assign _n2413 = put_sq1 == 6'h21;
-  assign _n2414 = put_en1 & _n2413;
-  assign _n2416 = put_sq2 == 6'h21;
-  assign _n2417 = put_en2 & _n2416;
-  assign _n2418 = _n2411 | _n2414;
-  assign _n2419 = _n2418 | _n2417;
-  assign _n2420 = _n2414 ? put_piece1 : put_piece2;
-  assign _n2421 = _n2411 ? put_piece0 : _n2420;
-  assign _n2422 = _n2414 ? put_vprio1 : put_vprio2;
-  assign _n2423 = _n2411 ? put_vprio0 : _n2422;
-  assign _n2424 = _n2414 ? put_aprio1 : put_aprio2;
-  assign _n2425 = _n2411 ? put_aprio0 : _n2424;
-  assign _n2443 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
-  assign _n2444 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
-  assign _n2458 = put_sq0 == 6'h22;
-  assign _n2459 = put_en0 & _n2458;
-  assign _n2461 = put_sq1 == 6'h22;
-  assign _n2462 = put_en1 & _n2461;
-  assign _n2464 = put_sq2 == 6'h22;
-  assign _n2465 = put_en2 & _n2464;
-  assign _n2466 = _n2459 | _n2462;
-  assign _n2467 = _n2466 | _n2465;
-  assign _n2468 = _n2462 ? put_piece1 : put_piece2;
-  assign _n2469 = _n2459 ? put_piece0 : _n2468;
-  assign _n2470 = _n2462 ? put_vprio1 : put_vprio2;
-  assign _n2471 = _n2459 ? put_vprio0 : _n2470;
-  assign _n2472 = _n2462 ? put_aprio1 : put_aprio2;
-  assign _n2473 = _n2459 ? put_aprio0 : _n2472;
-  assign _n2491 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
-  assign _n2492 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
-  assign _n2506 = put_sq0 == 6'h23;
-  assign _n2507 = put_en0 & _n2506;
-  assign _n2509 = put_sq1 == 6'h23;
-  assign _n2510 = put_en1 & _n2509;
-  assign _n2512 = put_sq2 == 6'h23;
-  assign _n2513 = put_en2 & _n2512;
-  assign _n2514 = _n2507 | _n2510;
-  assign _n2515 = _n2514 | _n2513;
-  assign _n2516 = _n2510 ? put_piece1 : put_piece2;
-  assign _n2517 = _n2507 ? put_piece0 : _n2516;
-  assign _n2518 = _n2510 ? put_vprio1 : put_vprio2;
-  assign _n2519 = _n2507 ? put_vprio0 : _n2518;
-  assign _n2520 = _n2510 ? put_aprio1 : put_aprio2;
-  assign _n2521 = _n2507 ? put_aprio0 : _n2520;
-  assign _n2539 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
-  assign _n2540 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
-  assign _n2554 = put_sq0 == 6'h24;
-  assign _n2555 = put_en0 & _n2554;
-  assign _n2557 = put_sq1 == 6'h24;
-  assign _n2558 = put_en1 & _n2557;
-  assign _n2560 = put_sq2 == 6'h24;
-  assign _n2561 = put_en2 & _n2560;
-  assign _n2562 = _n2555 | _n2558;
-  assign _n2563 = _n2562 | _n2561;
-  assign _n2564 = _n2558 ? put_piece1 : put_piece2;
-  assign _n2565 = _n2555 ? put_piece0 : _n2564;
-  assign _n2566 = _n2558 ? put_vprio1 : put_vprio2;
-  assign _n2567 = _n2555 ? put_vprio0 : _n2566;
-  assign _n2568 = _n2558 ? put_aprio1 : put_aprio2;
-  assign _n2569 = _n2555 ? put_aprio0 : _n2568;
-  assign _n2587 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
-  assign _n2588 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
-  assign _n2602 = put_sq0 == 6'h25;
-  assign _n2603 = put_en0 & _n2602;
-  assign _n2605 = put_sq1 == 6'h25;
-  assign _n2606 = put_en1 & _n2605;
-  assign _n2608 = put_sq2 == 6'h25;
-  assign _n2609 = put_en2 & _n2608;
-  assign _n2610 = _n2603 | _n2606;
-  assign _n2611 = _n2610 | _n2609;
-  assign _n2612 = _n2606 ? put_piece1 : put_piece2;
-  assign _n2613 = _n2603 ? put_piece0 : _n2612;
-  assign _n2614 = _n2606 ? put_vprio1 : put_vprio2;
-  assign _n2615 = _n2603 ? put_vprio0 : _n2614;
-  assign _n2616 = _n2606 ? put_aprio1 : put_aprio2;
-  assign _n2617 = _n2603 ? put_aprio0 : _n2616;
-  assign _n2635 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
-  assign _n2636 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
-  assign _n2650 = put_sq0 == 6'h26;
-  assign _n2651 = put_en0 & _n2650;
-  assign _n2653 = put_sq1 == 6'h26;
-  assign _n2654 = put_en1 & _n2653;
-  assign _n2656 = put_sq2 == 6'h26;
-  assign _n2657 = put_en2 & _n2656;
-  assign _n2658 = _n2651 | _n2654;
-  assign _n2659 = _n2658 | _n2657;
-  assign _n2660 = _n2654 ? put_piece1 : put_piece2;
-  assign _n2661 = _n2651 ? put_piece0 : _n2660;
-  assign _n2662 = _n2654 ? put_vprio1 : put_vprio2;
-  assign _n2663 = _n2651 ? put_vprio0 : _n2662;
-  assign _n2664 = _n2654 ? put_aprio1 : put_aprio2;
-  assign _n2665 = _n2651 ? put_aprio0 : _n2664;
-  assign _n2683 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n2684 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
-  assign _n2698 = put_sq0 == 6'h27;
-  assign _n2699 = put_en0 & _n2698;
-  assign _n2701 = put_sq1 == 6'h27;
-  assign _n2702 = put_en1 & _n2701;
-  assign _n2704 = put_sq2 == 6'h27;
-  assign _n2705 = put_en2 & _n2704;
-  assign _n2706 = _n2699 | _n2702;
-  assign _n2707 = _n2706 | _n2705;
-  assign _n2708 = _n2702 ? put_piece1 : put_piece2;
-  assign _n2709 = _n2699 ? put_piece0 : _n2708;
-  assign _n2710 = _n2702 ? put_vprio1 : put_vprio2;
-  assign _n2711 = _n2699 ? put_vprio0 : _n2710;
-  assign _n2712 = _n2702 ? put_aprio1 : put_aprio2;
-  assign _n2713 = _n2699 ? put_aprio0 : _n2712;
-  assign _n2731 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
-  assign _n2732 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
-  assign _n2746 = put_sq0 == 6'h28;
-  assign _n2747 = put_en0 & _n2746;
-  assign _n2749 = put_sq1 == 6'h28;
-  assign _n2750 = put_en1 & _n2749;
-  assign _n2752 = put_sq2 == 6'h28;
-  assign _n2753 = put_en2 & _n2752;
-  assign _n2754 = _n2747 | _n2750;
-  assign _n2755 = _n2754 | _n2753;
-  assign _n2756 = _n2750 ? put_piece1 : put_piece2;
-  assign _n2757 = _n2747 ? put_piece0 : _n2756;
-  assign _n2758 = _n2750 ? put_vprio1 : put_vprio2;
-  assign _n2759 = _n2747 ? put_vprio0 : _n2758;
-  assign _n2760 = _n2750 ? put_aprio1 : put_aprio2;
-  assign _n2761 = _n2747 ? put_aprio0 : _n2760;
-  assign _n2779 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
-  assign _n2780 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
-  assign _n2794 = put_sq0 == 6'h29;
-  assign _n2795 = put_en0 & _n2794;
-  assign _n2797 = put_sq1 == 6'h29;
-  assign _n2798 = put_en1 & _n2797;
-  assign _n2800 = put_sq2 == 6'h29;
-  assign _n2801 = put_en2 & _n2800;
-  assign _n2802 = _n2795 | _n2798;
-  assign _n2803 = _n2802 | _n2801;
-  assign _n2804 = _n2798 ? put_piece1 : put_piece2;
-  assign _n2805 = _n2795 ? put_piece0 : _n2804;
-  assign _n2806 = _n2798 ? put_vprio1 : put_vprio2;
-  assign _n2807 = _n2795 ? put_vprio0 : _n2806;
-  assign _n2808 = _n2798 ? put_aprio1 : put_aprio2;
-  assign _n2809 = _n2795 ? put_aprio0 : _n2808;
-  assign _n2827 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
-  assign _n2828 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
-  assign _n2842 = put_sq0 == 6'h2a;
-  assign _n2843 = put_en0 & _n2842;
-  assign _n2845 = put_sq1 == 6'h2a;
-  assign _n2846 = put_en1 & _n2845;
-  assign _n2848 = put_sq2 == 6'h2a;
-  assign _n2849 = put_en2 & _n2848;
-  assign _n2850 = _n2843 | _n2846;
-  assign _n2851 = _n2850 | _n2849;
-  assign _n2852 = _n2846 ? put_piece1 : put_piece2;
-  assign _n2853 = _n2843 ? put_piece0 : _n2852;
-  assign _n2854 = _n2846 ? put_vprio1 : put_vprio2;
-  assign _n2855 = _n2843 ? put_vprio0 : _n2854;
-  assign _n2856 = _n2846 ? put_aprio1 : put_aprio2;
-  assign _n2857 = _n2843 ? put_aprio0 : _n2856;
-  assign _n2875 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
-  assign _n2876 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
-  assign _n2890 = put_sq0 == 6'h2b;
-  assign _n2891 = put_en0 & _n2890;
-  assign _n2893 = put_sq1 == 6'h2b;
-  assign _n2894 = put_en1 & _n2893;
-  assign _n2896 = put_sq2 == 6'h2b;
-  assign _n2897 = put_en2 & _n2896;
-  assign _n2898 = _n2891 | _n2894;
-  assign _n2899 = _n2898 | _n2897;
-  assign _n2900 = _n2894 ? put_piece1 : put_piece2;
-  assign _n2901 = _n2891 ? put_piece0 : _n2900;
-  assign _n2902 = _n2894 ? put_vprio1 : put_vprio2;
-  assign _n2903 = _n2891 ? put_vprio0 : _n2902;
-  assign _n2904 = _n2894 ? put_aprio1 : put_aprio2;
-  assign _n2905 = _n2891 ? put_aprio0 : _n2904;
-  assign _n2923 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
-  assign _n2924 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
-  assign _n2938 = put_sq0 == 6'h2c;
-  assign _n2939 = put_en0 & _n2938;
-  assign _n2941 = put_sq1 == 6'h2c;
-  assign _n2942 = put_en1 & _n2941;
-  assign _n2944 = put_sq2 == 6'h2c;
-  assign _n2945 = put_en2 & _n2944;
-  assign _n2946 = _n2939 | _n2942;
-  assign _n2947 = _n2946 | _n2945;
-  assign _n2948 = _n2942 ? put_piece1 : put_piece2;
-  assign _n2949 = _n2939 ? put_piece0 : _n2948;
-  assign _n2950 = _n2942 ? put_vprio1 : put_vprio2;
-  assign _n2951 = _n2939 ? put_vprio0 : _n2950;
-  assign _n2952 = _n2942 ? put_aprio1 : put_aprio2;
-  assign _n2953 = _n2939 ? put_aprio0 : _n2952;
-  assign _n2971 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
-  assign _n2972 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
-  assign _n2986 = put_sq0 == 6'h2d;
+  wire [255:0] _n3816;
+  wire [383:0] _n3817;
+  wire [319:0] _n3818;
+  assign ray0_0 = _n811;
+  assign ray1_0 = _n812;
+  assign ray2_0 = _n813;
+  assign ray3_0 = _n814;
+  assign ray4_0 = _n815;
+  assign ray5_0 = _n816;
+  assign ray6_0 = _n817;
+  assign ray7_0 = _n818;
+  assign knight_0 = _n819;
+  assign king_0 = _n820;
+  assign pawn_0 = _n821;
+  assign pass_0 = _n822;
+  assign ray0_1 = _n858;
+  assign ray1_1 = _n859;
+  assign ray2_1 = _n860;
+  assign ray3_1 = _n861;
+  assign ray4_1 = _n862;
+  assign ray5_1 = _n863;
+  assign ray6_1 = _n864;
+  assign ray7_1 = _n865;
+  assign knight_1 = _n866;
+  assign king_1 = _n867;
+  assign pawn_1 = _n868;
+  assign pass_1 = _n869;
+  assign ray0_2 = _n905;
+  assign ray1_2 = _n906;
+  assign ray2_2 = _n907;
+  assign ray3_2 = _n908;
+  assign ray4_2 = _n909;
+  assign ray5_2 = _n910;
+  assign ray6_2 = _n911;
+  assign ray7_2 = _n912;
+  assign knight_2 = _n913;
+  assign king_2 = _n914;
+  assign pawn_2 = _n915;
+  assign pass_2 = _n916;
+  assign ray0_3 = _n952;
+  assign ray1_3 = _n953;
+  assign ray2_3 = _n954;
+  assign ray3_3 = _n955;
+  assign ray4_3 = _n956;
+  assign ray5_3 = _n957;
+  assign ray6_3 = _n958;
+  assign ray7_3 = _n959;
+  assign knight_3 = _n960;
+  assign king_3 = _n961;
+  assign pawn_3 = _n962;
+  assign pass_3 = _n963;
+  assign ray0_4 = _n999;
+  assign ray1_4 = _n1000;
+  assign ray2_4 = _n1001;
+  assign ray3_4 = _n1002;
+  assign ray4_4 = _n1003;
+  assign ray5_4 = _n1004;
+  assign ray6_4 = _n1005;
+  assign ray7_4 = _n1006;
+  assign knight_4 = _n1007;
+  assign king_4 = _n1008;
+  assign pawn_4 = _n1009;
+  assign pass_4 = _n1010;
+  assign ray0_5 = _n1046;
+  assign ray1_5 = _n1047;
+  assign ray2_5 = _n1048;
+  assign ray3_5 = _n1049;
+  assign ray4_5 = _n1050;
+  assign ray5_5 = _n1051;
+  assign ray6_5 = _n1052;
+  assign ray7_5 = _n1053;
+  assign knight_5 = _n1054;
+  assign king_5 = _n1055;
+  assign pawn_5 = _n1056;
+  assign pass_5 = _n1057;
+  assign ray0_6 = _n1093;
+  assign ray1_6 = _n1094;
+  assign ray2_6 = _n1095;
+  assign ray3_6 = _n1096;
+  assign ray4_6 = _n1097;
+  assign ray5_6 = _n1098;
+  assign ray6_6 = _n1099;
+  assign ray7_6 = _n1100;
+  assign knight_6 = _n1101;
+  assign king_6 = _n1102;
+  assign pawn_6 = _n1103;
+  assign pass_6 = _n1104;
+  assign ray0_7 = _n1140;
+  assign ray1_7 = _n1141;
+  assign ray2_7 = _n1142;
+  assign ray3_7 = _n1143;
+  assign ray4_7 = _n1144;
+  assign ray5_7 = _n1145;
+  assign ray6_7 = _n1146;
+  assign ray7_7 = _n1147;
+  assign knight_7 = _n1148;
+  assign king_7 = _n1149;
+  assign pawn_7 = _n1150;
+  assign pass_7 = _n1151;
+  assign ray0_8 = _n1187;
+  assign ray1_8 = _n1188;
+  assign ray2_8 = _n1189;
+  assign ray3_8 = _n1190;
+  assign ray4_8 = _n1191;
+  assign ray5_8 = _n1192;
+  assign ray6_8 = _n1193;
+  assign ray7_8 = _n1194;
+  assign knight_8 = _n1195;
+  assign king_8 = _n1196;
+  assign pawn_8 = _n1197;
+  assign pass_8 = _n1198;
+  assign ray0_9 = _n1234;
+  assign ray1_9 = _n1235;
+  assign ray2_9 = _n1236;
+  assign ray3_9 = _n1237;
+  assign ray4_9 = _n1238;
+  assign ray5_9 = _n1239;
+  assign ray6_9 = _n1240;
+  assign ray7_9 = _n1241;
+  assign knight_9 = _n1242;
+  assign king_9 = _n1243;
+  assign pawn_9 = _n1244;
+  assign pass_9 = _n1245;
+  assign ray0_10 = _n1281;
+  assign ray1_10 = _n1282;
+  assign ray2_10 = _n1283;
+  assign ray3_10 = _n1284;
+  assign ray4_10 = _n1285;
+  assign ray5_10 = _n1286;
+  assign ray6_10 = _n1287;
+  assign ray7_10 = _n1288;
+  assign knight_10 = _n1289;
+  assign king_10 = _n1290;
+  assign pawn_10 = _n1291;
+  assign pass_10 = _n1292;
+  assign ray0_11 = _n1328;
+  assign ray1_11 = _n1329;
+  assign ray2_11 = _n1330;
+  assign ray3_11 = _n1331;
+  assign ray4_11 = _n1332;
+  assign ray5_11 = _n1333;
+  assign ray6_11 = _n1334;
+  assign ray7_11 = _n1335;
+  assign knight_11 = _n1336;
+  assign king_11 = _n1337;
+  assign pawn_11 = _n1338;
+  assign pass_11 = _n1339;
+  assign ray0_12 = _n1375;
+  assign ray1_12 = _n1376;
+  assign ray2_12 = _n1377;
+  assign ray3_12 = _n1378;
+  assign ray4_12 = _n1379;
+  assign ray5_12 = _n1380;
+  assign ray6_12 = _n1381;
+  assign ray7_12 = _n1382;
+  assign knight_12 = _n1383;
+  assign king_12 = _n1384;
+  assign pawn_12 = _n1385;
+  assign pass_12 = _n1386;
+  assign ray0_13 = _n1422;
+  assign ray1_13 = _n1423;
+  assign ray2_13 = _n1424;
+  assign ray3_13 = _n1425;
+  assign ray4_13 = _n1426;
+  assign ray5_13 = _n1427;
+  assign ray6_13 = _n1428;
+  assign ray7_13 = _n1429;
+  assign knight_13 = _n1430;
+  assign king_13 = _n1431;
+  assign pawn_13 = _n1432;
+  assign pass_13 = _n1433;
+  assign ray0_14 = _n1469;
+  assign ray1_14 = _n1470;
+  assign ray2_14 = _n1471;
+  assign ray3_14 = _n1472;
+  assign ray4_14 = _n1473;
+  assign ray5_14 = _n1474;
+  assign ray6_14 = _n1475;
+  assign ray7_14 = _n1476;
+  assign knight_14 = _n1477;
+  assign king_14 = _n1478;
+  assign pawn_14 = _n1479;
+  assign pass_14 = _n1480;
+  assign ray0_15 = _n1516;
+  assign ray1_15 = _n1517;
+  assign ray2_15 = _n1518;
+  assign ray3_15 = _n1519;
+  assign ray4_15 = _n1520;
+  assign ray5_15 = _n1521;
+  assign ray6_15 = _n1522;
+  assign ray7_15 = _n1523;
+  assign knight_15 = _n1524;
+  assign king_15 = _n1525;
+  assign pawn_15 = _n1526;
+  assign pass_15 = _n1527;
+  assign ray0_16 = _n1563;
+  assign ray1_16 = _n1564;
+  assign ray2_16 = _n1565;
+  assign ray3_16 = _n1566;
+  assign ray4_16 = _n1567;
+  assign ray5_16 = _n1568;
+  assign ray6_16 = _n1569;
+  assign ray7_16 = _n1570;
+  assign knight_16 = _n1571;
+  assign king_16 = _n1572;
+  assign pawn_16 = _n1573;
+  assign pass_16 = _n1574;
+  assign ray0_17 = _n1610;
+  assign ray1_17 = _n1611;
+  assign ray2_17 = _n1612;
+  assign ray3_17 = _n1613;
+  assign ray4_17 = _n1614;
+  assign ray5_17 = _n1615;
+  assign ray6_17 = _n1616;
+  assign ray7_17 = _n1617;
+  assign knight_17 = _n1618;
+  assign king_17 = _n1619;
+  assign pawn_17 = _n1620;
+  assign pass_17 = _n1621;
+  assign ray0_18 = _n1657;
+  assign ray1_18 = _n1658;
+  assign ray2_18 = _n1659;
+  assign ray3_18 = _n1660;
+  assign ray4_18 = _n1661;
+  assign ray5_18 = _n1662;
+  assign ray6_18 = _n1663;
+  assign ray7_18 = _n1664;
+  assign knight_18 = _n1665;
+  assign king_18 = _n1666;
+  assign pawn_18 = _n1667;
+  assign pass_18 = _n1668;
+  assign ray0_19 = _n1704;
+  assign ray1_19 = _n1705;
+  assign ray2_19 = _n1706;
+  assign ray3_19 = _n1707;
+  assign ray4_19 = _n1708;
+  assign ray5_19 = _n1709;
+  assign ray6_19 = _n1710;
+  assign ray7_19 = _n1711;
+  assign knight_19 = _n1712;
+  assign king_19 = _n1713;
+  assign pawn_19 = _n1714;
+  assign pass_19 = _n1715;
+  assign ray0_20 = _n1751;
+  assign ray1_20 = _n1752;
+  assign ray2_20 = _n1753;
+  assign ray3_20 = _n1754;
+  assign ray4_20 = _n1755;
+  assign ray5_20 = _n1756;
+  assign ray6_20 = _n1757;
+  assign ray7_20 = _n1758;
+  assign knight_20 = _n1759;
+  assign king_20 = _n1760;
+  assign pawn_20 = _n1761;
+  assign pass_20 = _n1762;
+  assign ray0_21 = _n1798;
+  assign ray1_21 = _n1799;
+  assign ray2_21 = _n1800;
+  assign ray3_21 = _n1801;
+  assign ray4_21 = _n1802;
+  assign ray5_21 = _n1803;
+  assign ray6_21 = _n1804;
+  assign ray7_21 = _n1805;
+  assign knight_21 = _n1806;
+  assign king_21 = _n1807;
+  assign pawn_21 = _n1808;
+  assign pass_21 = _n1809;
+  assign ray0_22 = _n1845;
+  assign ray1_22 = _n1846;
+  assign ray2_22 = _n1847;
+  assign ray3_22 = _n1848;
+  assign ray4_22 = _n1849;
+  assign ray5_22 = _n1850;
+  assign ray6_22 = _n1851;
+  assign ray7_22 = _n1852;
+  assign knight_22 = _n1853;
+  assign king_22 = _n1854;
+  assign pawn_22 = _n1855;
+  assign pass_22 = _n1856;
+  assign ray0_23 = _n1892;
+  assign ray1_23 = _n1893;
+  assign ray2_23 = _n1894;
+  assign ray3_23 = _n1895;
+  assign ray4_23 = _n1896;
+  assign ray5_23 = _n1897;
+  assign ray6_23 = _n1898;
+  assign ray7_23 = _n1899;
+  assign knight_23 = _n1900;
+  assign king_23 = _n1901;
+  assign pawn_23 = _n1902;
+  assign pass_23 = _n1903;
+  assign ray0_24 = _n1939;
+  assign ray1_24 = _n1940;
+  assign ray2_24 = _n1941;
+  assign ray3_24 = _n1942;
+  assign ray4_24 = _n1943;
+  assign ray5_24 = _n1944;
+  assign ray6_24 = _n1945;
+  assign ray7_24 = _n1946;
+  assign knight_24 = _n1947;
+  assign king_24 = _n1948;
+  assign pawn_24 = _n1949;
+  assign pass_24 = _n1950;
+  assign ray0_25 = _n1986;
+  assign ray1_25 = _n1987;
+  assign ray2_25 = _n1988;
+  assign ray3_25 = _n1989;
+  assign ray4_25 = _n1990;
+  assign ray5_25 = _n1991;
+  assign ray6_25 = _n1992;
+  assign ray7_25 = _n1993;
+  assign knight_25 = _n1994;
+  assign king_25 = _n1995;
+  assign pawn_25 = _n1996;
+  assign pass_25 = _n1997;
+  assign ray0_26 = _n2033;
+  assign ray1_26 = _n2034;
+  assign ray2_26 = _n2035;
+  assign ray3_26 = _n2036;
+  assign ray4_26 = _n2037;
+  assign ray5_26 = _n2038;
+  assign ray6_26 = _n2039;
+  assign ray7_26 = _n2040;
+  assign knight_26 = _n2041;
+  assign king_26 = _n2042;
+  assign pawn_26 = _n2043;
+  assign pass_26 = _n2044;
+  assign ray0_27 = _n2080;
+  assign ray1_27 = _n2081;
+  assign ray2_27 = _n2082;
+  assign ray3_27 = _n2083;
+  assign ray4_27 = _n2084;
+  assign ray5_27 = _n2085;
+  assign ray6_27 = _n2086;
+  assign ray7_27 = _n2087;
+  assign knight_27 = _n2088;
+  assign king_27 = _n2089;
+  assign pawn_27 = _n2090;
+  assign pass_27 = _n2091;
+  assign ray0_28 = _n2127;
+  assign ray1_28 = _n2128;
+  assign ray2_28 = _n2129;
+  assign ray3_28 = _n2130;
+  assign ray4_28 = _n2131;
+  assign ray5_28 = _n2132;
+  assign ray6_28 = _n2133;
+  assign ray7_28 = _n2134;
+  assign knight_28 = _n2135;
+  assign king_28 = _n2136;
+  assign pawn_28 = _n2137;
+  assign pass_28 = _n2138;
+  assign ray0_29 = _n2174;
+  assign ray1_29 = _n2175;
+  assign ray2_29 = _n2176;
+  assign ray3_29 = _n2177;
+  assign ray4_29 = _n2178;
+  assign ray5_29 = _n2179;
+  assign ray6_29 = _n2180;
+  assign ray7_29 = _n2181;
+  assign knight_29 = _n2182;
+  assign king_29 = _n2183;
+  assign pawn_29 = _n2184;
+  assign pass_29 = _n2185;
+  assign ray0_30 = _n2221;
+  assign ray1_30 = _n2222;
+  assign ray2_30 = _n2223;
+  assign ray3_30 = _n2224;
+  assign ray4_30 = _n2225;
+  assign ray5_30 = _n2226;
+  assign ray6_30 = _n2227;
+  assign ray7_30 = _n2228;
+  assign knight_30 = _n2229;
+  assign king_30 = _n2230;
+  assign pawn_30 = _n2231;
+  assign pass_30 = _n2232;
+  assign ray0_31 = _n2268;
+  assign ray1_31 = _n2269;
+  assign ray2_31 = _n2270;
+  assign ray3_31 = _n2271;
+  assign ray4_31 = _n2272;
+  assign ray5_31 = _n2273;
+  assign ray6_31 = _n2274;
+  assign ray7_31 = _n2275;
+  assign knight_31 = _n2276;
+  assign king_31 = _n2277;
+  assign pawn_31 = _n2278;
+  assign pass_31 = _n2279;
+  assign ray0_32 = _n2315;
+  assign ray1_32 = _n2316;
+  assign ray2_32 = _n2317;
+  assign ray3_32 = _n2318;
+  assign ray4_32 = _n2319;
+  assign ray5_32 = _n2320;
+  assign ray6_32 = _n2321;
+  assign ray7_32 = _n2322;
+  assign knight_32 = _n2323;
+  assign king_32 = _n2324;
+  assign pawn_32 = _n2325;
+  assign pass_32 = _n2326;
+  assign ray0_33 = _n2362;
+  assign ray1_33 = _n2363;
+  assign ray2_33 = _n2364;
+  assign ray3_33 = _n2365;
+  assign ray4_33 = _n2366;
+  assign ray5_33 = _n2367;
+  assign ray6_33 = _n2368;
+  assign ray7_33 = _n2369;
+  assign knight_33 = _n2370;
+  assign king_33 = _n2371;
+  assign pawn_33 = _n2372;
+  assign pass_33 = _n2373;
+  assign ray0_34 = _n2409;
+  assign ray1_34 = _n2410;
+  assign ray2_34 = _n2411;
+  assign ray3_34 = _n2412;
+  assign ray4_34 = _n2413;
+  assign ray5_34 = _n2414;
+  assign ray6_34 = _n2415;
+  assign ray7_34 = _n2416;
+  assign knight_34 = _n2417;
+  assign king_34 = _n2418;
+  assign pawn_34 = _n2419;
+  assign pass_34 = _n2420;
+  assign ray0_35 = _n2456;
+  assign ray1_35 = _n2457;
+  assign ray2_35 = _n2458;
+  assign ray3_35 = _n2459;
+  assign ray4_35 = _n2460;
+  assign ray5_35 = _n2461;
+  assign ray6_35 = _n2462;
+  assign ray7_35 = _n2463;
+  assign knight_35 = _n2464;
+  assign king_35 = _n2465;
+  assign pawn_35 = _n2466;
+  assign pass_35 = _n2467;
+  assign ray0_36 = _n2503;
+  assign ray1_36 = _n2504;
+  assign ray2_36 = _n2505;
+  assign ray3_36 = _n2506;
+  assign ray4_36 = _n2507;
+  assign ray5_36 = _n2508;
+  assign ray6_36 = _n2509;
+  assign ray7_36 = _n2510;
+  assign knight_36 = _n2511;
+  assign king_36 = _n2512;
+  assign pawn_36 = _n2513;
+  assign pass_36 = _n2514;
+  assign ray0_37 = _n2550;
+  assign ray1_37 = _n2551;
+  assign ray2_37 = _n2552;
+  assign ray3_37 = _n2553;
+  assign ray4_37 = _n2554;
+  assign ray5_37 = _n2555;
+  assign ray6_37 = _n2556;
+  assign ray7_37 = _n2557;
+  assign knight_37 = _n2558;
+  assign king_37 = _n2559;
+  assign pawn_37 = _n2560;
+  assign pass_37 = _n2561;
+  assign ray0_38 = _n2597;
+  assign ray1_38 = _n2598;
+  assign ray2_38 = _n2599;
+  assign ray3_38 = _n2600;
+  assign ray4_38 = _n2601;
+  assign ray5_38 = _n2602;
+  assign ray6_38 = _n2603;
+  assign ray7_38 = _n2604;
+  assign knight_38 = _n2605;
+  assign king_38 = _n2606;
+  assign pawn_38 = _n2607;
+  assign pass_38 = _n2608;
+  assign ray0_39 = _n2644;
+  assign ray1_39 = _n2645;
+  assign ray2_39 = _n2646;
+  assign ray3_39 = _n2647;
+  assign ray4_39 = _n2648;
+  assign ray5_39 = _n2649;
+  assign ray6_39 = _n2650;
+  assign ray7_39 = _n2651;
+  assign knight_39 = _n2652;
+  assign king_39 = _n2653;
+  assign pawn_39 = _n2654;
+  assign pass_39 = _n2655;
+  assign ray0_40 = _n2691;
+  assign ray1_40 = _n2692;
+  assign ray2_40 = _n2693;
+  assign ray3_40 = _n2694;
+  assign ray4_40 = _n2695;
+  assign ray5_40 = _n2696;
+  assign ray6_40 = _n2697;
+  assign ray7_40 = _n2698;
+  assign knight_40 = _n2699;
+  assign king_40 = _n2700;
+  assign pawn_40 = _n2701;
+  assign pass_40 = _n2702;
+  assign ray0_41 = _n2738;
+  assign ray1_41 = _n2739;
+  assign ray2_41 = _n2740;
+  assign ray3_41 = _n2741;
+  assign ray4_41 = _n2742;
+  assign ray5_41 = _n2743;
+  assign ray6_41 = _n2744;
+  assign ray7_41 = _n2745;
+  assign knight_41 = _n2746;
+  assign king_41 = _n2747;
+  assign pawn_41 = _n2748;
+  assign pass_41 = _n2749;
+  assign ray0_42 = _n2785;
+  assign ray1_42 = _n2786;
+  assign ray2_42 = _n2787;
+  assign ray3_42 = _n2788;
+  assign ray4_42 = _n2789;
+  assign ray5_42 = _n2790;
+  assign ray6_42 = _n2791;
+  assign ray7_42 = _n2792;
+  assign knight_42 = _n2793;
+  assign king_42 = _n2794;
+  assign pawn_42 = _n2795;
+  assign pass_42 = _n2796;
+  assign ray0_43 = _n2832;
+  assign ray1_43 = _n2833;
+  assign ray2_43 = _n2834;
+  assign ray3_43 = _n2835;
+  assign ray4_43 = _n2836;
+  assign ray5_43 = _n2837;
+  assign ray6_43 = _n2838;
+  assign ray7_43 = _n2839;
+  assign knight_43 = _n2840;
+  assign king_43 = _n2841;
+  assign pawn_43 = _n2842;
+  assign pass_43 = _n2843;
+  assign ray0_44 = _n2879;
+  assign ray1_44 = _n2880;
+  assign ray2_44 = _n2881;
+  assign ray3_44 = _n2882;
+  assign ray4_44 = _n2883;
+  assign ray5_44 = _n2884;
+  assign ray6_44 = _n2885;
+  assign ray7_44 = _n2886;
+  assign knight_44 = _n2887;
+  assign king_44 = _n2888;
+  assign pawn_44 = _n2889;
+  assign pass_44 = _n2890;
+  assign ray0_45 = _n2926;
+  assign ray1_45 = _n2927;
+  assign ray2_45 = _n2928;
+  assign ray3_45 = _n2929;
+  assign ray4_45 = _n2930;
+  assign ray5_45 = _n2931;
+  assign ray6_45 = _n2932;
+  assign ray7_45 = _n2933;
+  assign knight_45 = _n2934;
+  assign king_45 = _n2935;
+  assign pawn_45 = _n2936;
+  assign pass_45 = _n2937;
+  assign ray0_46 = _n2973;
+  assign ray1_46 = _n2974;
+  assign ray2_46 = _n2975;
+  assign ray3_46 = _n2976;
+  assign ray4_46 = _n2977;
+  assign ray5_46 = _n2978;
+  assign ray6_46 = _n2979;
+  assign ray7_46 = _n2980;
+  assign knight_46 = _n2981;
+  assign king_46 = _n2982;
+  assign pawn_46 = _n2983;
+  assign pass_46 = _n2984;
+  assign ray0_47 = _n3020;
+  assign ray1_47 = _n3021;
+  assign ray2_47 = _n3022;
+  assign ray3_47 = _n3023;
+  assign ray4_47 = _n3024;
+  assign ray5_47 = _n3025;
+  assign ray6_47 = _n3026;
+  assign ray7_47 = _n3027;
+  assign knight_47 = _n3028;
+  assign king_47 = _n3029;
+  assign pawn_47 = _n3030;
+  assign pass_47 = _n3031;
+  assign ray0_48 = _n3067;
+  assign ray1_48 = _n3068;
+  assign ray2_48 = _n3069;
+  assign ray3_48 = _n3070;
+  assign ray4_48 = _n3071;
+  assign ray5_48 = _n3072;
+  assign ray6_48 = _n3073;
+  assign ray7_48 = _n3074;
+  assign knight_48 = _n3075;
+  assign king_48 = _n3076;
+  assign pawn_48 = _n3077;
+  assign pass_48 = _n3078;
+  assign ray0_49 = _n3114;
+  assign ray1_49 = _n3115;
+  assign ray2_49 = _n3116;
+  assign ray3_49 = _n3117;
+  assign ray4_49 = _n3118;
+  assign ray5_49 = _n3119;
+  assign ray6_49 = _n3120;
+  assign ray7_49 = _n3121;
+  assign knight_49 = _n3122;
+  assign king_49 = _n3123;
+  assign pawn_49 = _n3124;
+  assign pass_49 = _n3125;
+  assign ray0_50 = _n3161;
+  assign ray1_50 = _n3162;
+  assign ray2_50 = _n3163;
+  assign ray3_50 = _n3164;
+  assign ray4_50 = _n3165;
+  assign ray5_50 = _n3166;
+  assign ray6_50 = _n3167;
+  assign ray7_50 = _n3168;
+  assign knight_50 = _n3169;
+  assign king_50 = _n3170;
+  assign pawn_50 = _n3171;
+  assign pass_50 = _n3172;
+  assign ray0_51 = _n3208;
+  assign ray1_51 = _n3209;
+  assign ray2_51 = _n3210;
+  assign ray3_51 = _n3211;
+  assign ray4_51 = _n3212;
+  assign ray5_51 = _n3213;
+  assign ray6_51 = _n3214;
+  assign ray7_51 = _n3215;
+  assign knight_51 = _n3216;
+  assign king_51 = _n3217;
+  assign pawn_51 = _n3218;
+  assign pass_51 = _n3219;
+  assign ray0_52 = _n3255;
+  assign ray1_52 = _n3256;
+  assign ray2_52 = _n3257;
+  assign ray3_52 = _n3258;
+  assign ray4_52 = _n3259;
+  assign ray5_52 = _n3260;
+  assign ray6_52 = _n3261;
+  assign ray7_52 = _n3262;
+  assign knight_52 = _n3263;
+  assign king_52 = _n3264;
+  assign pawn_52 = _n3265;
+  assign pass_52 = _n3266;
+  assign ray0_53 = _n3302;
+  assign ray1_53 = _n3303;
+  assign ray2_53 = _n3304;
+  assign ray3_53 = _n3305;
+  assign ray4_53 = _n3306;
+  assign ray5_53 = _n3307;
+  assign ray6_53 = _n3308;
+  assign ray7_53 = _n3309;
+  assign knight_53 = _n3310;
+  assign king_53 = _n3311;
+  assign pawn_53 = _n3312;
+  assign pass_53 = _n3313;
+  assign ray0_54 = _n3349;
+  assign ray1_54 = _n3350;
+  assign ray2_54 = _n3351;
+  assign ray3_54 = _n3352;
+  assign ray4_54 = _n3353;
+  assign ray5_54 = _n3354;
+  assign ray6_54 = _n3355;
+  assign ray7_54 = _n3356;
+  assign knight_54 = _n3357;
+  assign king_54 = _n3358;
+  assign pawn_54 = _n3359;
+  assign pass_54 = _n3360;
+  assign ray0_55 = _n3396;
+  assign ray1_55 = _n3397;
+  assign ray2_55 = _n3398;
+  assign ray3_55 = _n3399;
+  assign ray4_55 = _n3400;
+  assign ray5_55 = _n3401;
+  assign ray6_55 = _n3402;
+  assign ray7_55 = _n3403;
+  assign knight_55 = _n3404;
+  assign king_55 = _n3405;
+  assign pawn_55 = _n3406;
+  assign pass_55 = _n3407;
+  assign ray0_56 = _n3443;
+  assign ray1_56 = _n3444;
+  assign ray2_56 = _n3445;
+  assign ray3_56 = _n3446;
+  assign ray4_56 = _n3447;
+  assign ray5_56 = _n3448;
+  assign ray6_56 = _n3449;
+  assign ray7_56 = _n3450;
+  assign knight_56 = _n3451;
+  assign king_56 = _n3452;
+  assign pawn_56 = _n3453;
+  assign pass_56 = _n3454;
+  assign ray0_57 = _n3490;
+  assign ray1_57 = _n3491;
+  assign ray2_57 = _n3492;
+  assign ray3_57 = _n3493;
+  assign ray4_57 = _n3494;
+  assign ray5_57 = _n3495;
+  assign ray6_57 = _n3496;
+  assign ray7_57 = _n3497;
+  assign knight_57 = _n3498;
+  assign king_57 = _n3499;
+  assign pawn_57 = _n3500;
+  assign pass_57 = _n3501;
+  assign ray0_58 = _n3537;
+  assign ray1_58 = _n3538;
+  assign ray2_58 = _n3539;
+  assign ray3_58 = _n3540;
+  assign ray4_58 = _n3541;
+  assign ray5_58 = _n3542;
+  assign ray6_58 = _n3543;
+  assign ray7_58 = _n3544;
+  assign knight_58 = _n3545;
+  assign king_58 = _n3546;
+  assign pawn_58 = _n3547;
+  assign pass_58 = _n3548;
+  assign ray0_59 = _n3584;
+  assign ray1_59 = _n3585;
+  assign ray2_59 = _n3586;
+  assign ray3_59 = _n3587;
+  assign ray4_59 = _n3588;
+  assign ray5_59 = _n3589;
+  assign ray6_59 = _n3590;
+  assign ray7_59 = _n3591;
+  assign knight_59 = _n3592;
+  assign king_59 = _n3593;
+  assign pawn_59 = _n3594;
+  assign pass_59 = _n3595;
+  assign ray0_60 = _n3631;
+  assign ray1_60 = _n3632;
+  assign ray2_60 = _n3633;
+  assign ray3_60 = _n3634;
+  assign ray4_60 = _n3635;
+  assign ray5_60 = _n3636;
+  assign ray6_60 = _n3637;
+  assign ray7_60 = _n3638;
+  assign knight_60 = _n3639;
+  assign king_60 = _n3640;
+  assign pawn_60 = _n3641;
+  assign pass_60 = _n3642;
+  assign ray0_61 = _n3678;
+  assign ray1_61 = _n3679;
+  assign ray2_61 = _n3680;
+  assign ray3_61 = _n3681;
+  assign ray4_61 = _n3682;
+  assign ray5_61 = _n3683;
+  assign ray6_61 = _n3684;
+  assign ray7_61 = _n3685;
+  assign knight_61 = _n3686;
+  assign king_61 = _n3687;
+  assign pawn_61 = _n3688;
+  assign pass_61 = _n3689;
+  assign ray0_62 = _n3725;
+  assign ray1_62 = _n3726;
+  assign ray2_62 = _n3727;
+  assign ray3_62 = _n3728;
+  assign ray4_62 = _n3729;
+  assign ray5_62 = _n3730;
+  assign ray6_62 = _n3731;
+  assign ray7_62 = _n3732;
+  assign knight_62 = _n3733;
+  assign king_62 = _n3734;
+  assign pawn_62 = _n3735;
+  assign pass_62 = _n3736;
+  assign ray0_63 = _n3772;
+  assign ray1_63 = _n3773;
+  assign ray2_63 = _n3774;
+  assign ray3_63 = _n3775;
+  assign ray4_63 = _n3776;
+  assign ray5_63 = _n3777;
+  assign ray6_63 = _n3778;
+  assign ray7_63 = _n3779;
+  assign knight_63 = _n3780;
+  assign king_63 = _n3781;
+  assign pawn_63 = _n3782;
+  assign pass_63 = _n3783;
+  assign _n809 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_10, knight_17};
+  assign _n810 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_1, king_9, king_8};
+  assign _n824 = put_sq0 == 6'h00;
+  assign _n825 = put_en0 & _n824;
+  assign _n827 = put_sq1 == 6'h00;
+  assign _n828 = put_en1 & _n827;
+  assign _n830 = put_sq2 == 6'h00;
+  assign _n831 = put_en2 & _n830;
+  assign _n832 = _n825 | _n828;
+  assign _n833 = _n832 | _n831;
+  assign _n834 = _n828 ? put_piece1 : put_piece2;
+  assign _n835 = _n825 ? put_piece0 : _n834;
+  assign _n836 = _n828 ? put_vprio1 : put_vprio2;
+  assign _n837 = _n825 ? put_vprio0 : _n836;
+  assign _n838 = _n828 ? put_aprio1 : put_aprio2;
+  assign _n839 = _n825 ? put_aprio0 : _n838;
+  assign _n856 = {knight_16, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_11, knight_18};
+  assign _n857 = {king_8, king_0, 1'h0, 1'h0, 1'h0, king_2, king_10, king_9};
+  assign _n871 = put_sq0 == 6'h01;
+  assign _n872 = put_en0 & _n871;
+  assign _n874 = put_sq1 == 6'h01;
+  assign _n875 = put_en1 & _n874;
+  assign _n877 = put_sq2 == 6'h01;
+  assign _n878 = put_en2 & _n877;
+  assign _n879 = _n872 | _n875;
+  assign _n880 = _n879 | _n878;
+  assign _n881 = _n875 ? put_piece1 : put_piece2;
+  assign _n882 = _n872 ? put_piece0 : _n881;
+  assign _n883 = _n875 ? put_vprio1 : put_vprio2;
+  assign _n884 = _n872 ? put_vprio0 : _n883;
+  assign _n885 = _n875 ? put_aprio1 : put_aprio2;
+  assign _n886 = _n872 ? put_aprio0 : _n885;
+  assign _n903 = {knight_17, knight_8, 1'h0, 1'h0, 1'h0, 1'h0, knight_12, knight_19};
+  assign _n904 = {king_9, king_1, 1'h0, 1'h0, 1'h0, king_3, king_11, king_10};
+  assign _n918 = put_sq0 == 6'h02;
+  assign _n919 = put_en0 & _n918;
+  assign _n921 = put_sq1 == 6'h02;
+  assign _n922 = put_en1 & _n921;
+  assign _n924 = put_sq2 == 6'h02;
+  assign _n925 = put_en2 & _n924;
+  assign _n926 = _n919 | _n922;
+  assign _n927 = _n926 | _n925;
+  assign _n928 = _n922 ? put_piece1 : put_piece2;
+  assign _n929 = _n919 ? put_piece0 : _n928;
+  assign _n930 = _n922 ? put_vprio1 : put_vprio2;
+  assign _n931 = _n919 ? put_vprio0 : _n930;
+  assign _n932 = _n922 ? put_aprio1 : put_aprio2;
+  assign _n933 = _n919 ? put_aprio0 : _n932;
+  assign _n950 = {knight_18, knight_9, 1'h0, 1'h0, 1'h0, 1'h0, knight_13, knight_20};
+  assign _n951 = {king_10, king_2, 1'h0, 1'h0, 1'h0, king_4, king_12, king_11};
+  assign _n965 = put_sq0 == 6'h03;
+  assign _n966 = put_en0 & _n965;
+  assign _n968 = put_sq1 == 6'h03;
+  assign _n969 = put_en1 & _n968;
+  assign _n971 = put_sq2 == 6'h03;
+  assign _n972 = put_en2 & _n971;
+  assign _n973 = _n966 | _n969;
+  assign _n974 = _n973 | _n972;
+  assign _n975 = _n969 ? put_piece1 : put_piece2;
+  assign _n976 = _n966 ? put_piece0 : _n975;
+  assign _n977 = _n969 ? put_vprio1 : put_vprio2;
+  assign _n978 = _n966 ? put_vprio0 : _n977;
+  assign _n979 = _n969 ? put_aprio1 : put_aprio2;
+  assign _n980 = _n966 ? put_aprio0 : _n979;
+  assign _n997 = {knight_19, knight_10, 1'h0, 1'h0, 1'h0, 1'h0, knight_14, knight_21};
+  assign _n998 = {king_11, king_3, 1'h0, 1'h0, 1'h0, king_5, king_13, king_12};
+  assign _n1012 = put_sq0 == 6'h04;
+  assign _n1013 = put_en0 & _n1012;
+  assign _n1015 = put_sq1 == 6'h04;
+  assign _n1016 = put_en1 & _n1015;
+  assign _n1018 = put_sq2 == 6'h04;
+  assign _n1019 = put_en2 & _n1018;
+  assign _n1020 = _n1013 | _n1016;
+  assign _n1021 = _n1020 | _n1019;
+  assign _n1022 = _n1016 ? put_piece1 : put_piece2;
+  assign _n1023 = _n1013 ? put_piece0 : _n1022;
+  assign _n1024 = _n1016 ? put_vprio1 : put_vprio2;
+  assign _n1025 = _n1013 ? put_vprio0 : _n1024;
+  assign _n1026 = _n1016 ? put_aprio1 : put_aprio2;
+  assign _n1027 = _n1013 ? put_aprio0 : _n1026;
+  assign _n1044 = {knight_20, knight_11, 1'h0, 1'h0, 1'h0, 1'h0, knight_15, knight_22};
+  assign _n1045 = {king_12, king_4, 1'h0, 1'h0, 1'h0, king_6, king_14, king_13};
+  assign _n1059 = put_sq0 == 6'h05;
+  assign _n1060 = put_en0 & _n1059;
+  assign _n1062 = put_sq1 == 6'h05;
+  assign _n1063 = put_en1 & _n1062;
+  assign _n1065 = put_sq2 == 6'h05;
+  assign _n1066 = put_en2 & _n1065;
+  assign _n1067 = _n1060 | _n1063;
+  assign _n1068 = _n1067 | _n1066;
+  assign _n1069 = _n1063 ? put_piece1 : put_piece2;
+  assign _n1070 = _n1060 ? put_piece0 : _n1069;
+  assign _n1071 = _n1063 ? put_vprio1 : put_vprio2;
+  assign _n1072 = _n1060 ? put_vprio0 : _n1071;
+  assign _n1073 = _n1063 ? put_aprio1 : put_aprio2;
+  assign _n1074 = _n1060 ? put_aprio0 : _n1073;
+  assign _n1091 = {knight_21, knight_12, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_23};
+  assign _n1092 = {king_13, king_5, 1'h0, 1'h0, 1'h0, king_7, king_15, king_14};
+  assign _n1106 = put_sq0 == 6'h06;
+  assign _n1107 = put_en0 & _n1106;
+  assign _n1109 = put_sq1 == 6'h06;
+  assign _n1110 = put_en1 & _n1109;
+  assign _n1112 = put_sq2 == 6'h06;
+  assign _n1113 = put_en2 & _n1112;
+  assign _n1114 = _n1107 | _n1110;
+  assign _n1115 = _n1114 | _n1113;
+  assign _n1116 = _n1110 ? put_piece1 : put_piece2;
+  assign _n1117 = _n1107 ? put_piece0 : _n1116;
+  assign _n1118 = _n1110 ? put_vprio1 : put_vprio2;
+  assign _n1119 = _n1107 ? put_vprio0 : _n1118;
+  assign _n1120 = _n1110 ? put_aprio1 : put_aprio2;
+  assign _n1121 = _n1107 ? put_aprio0 : _n1120;
+  assign _n1138 = {knight_22, knight_13, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1139 = {king_14, king_6, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, king_15};
+  assign _n1153 = put_sq0 == 6'h07;
+  assign _n1154 = put_en0 & _n1153;
+  assign _n1156 = put_sq1 == 6'h07;
+  assign _n1157 = put_en1 & _n1156;
+  assign _n1159 = put_sq2 == 6'h07;
+  assign _n1160 = put_en2 & _n1159;
+  assign _n1161 = _n1154 | _n1157;
+  assign _n1162 = _n1161 | _n1160;
+  assign _n1163 = _n1157 ? put_piece1 : put_piece2;
+  assign _n1164 = _n1154 ? put_piece0 : _n1163;
+  assign _n1165 = _n1157 ? put_vprio1 : put_vprio2;
+  assign _n1166 = _n1154 ? put_vprio0 : _n1165;
+  assign _n1167 = _n1157 ? put_aprio1 : put_aprio2;
+  assign _n1168 = _n1154 ? put_aprio0 : _n1167;
+  assign _n1185 = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, knight_2, knight_18, knight_25};
+  assign _n1186 = {1'h0, 1'h0, 1'h0, king_0, king_1, king_9, king_17, king_16};
+  assign _n1200 = put_sq0 == 6'h08;
+  assign _n1201 = put_en0 & _n1200;
+  assign _n1203 = put_sq1 == 6'h08;
+  assign _n1204 = put_en1 & _n1203;
+  assign _n1206 = put_sq2 == 6'h08;
+  assign _n1207 = put_en2 & _n1206;
+  assign _n1208 = _n1201 | _n1204;
+  assign _n1209 = _n1208 | _n1207;
+  assign _n1210 = _n1204 ? put_piece1 : put_piece2;
+  assign _n1211 = _n1201 ? put_piece0 : _n1210;
+  assign _n1212 = _n1204 ? put_vprio1 : put_vprio2;
+  assign _n1213 = _n1201 ? put_vprio0 : _n1212;
+  assign _n1214 = _n1204 ? put_aprio1 : put_aprio2;
+  assign _n1215 = _n1201 ? put_aprio0 : _n1214;
+  assign _n1232 = {knight_24, 1'h0, 1'h0, 1'h0, 1'h0, knight_3, knight_19, knight_26};
+  assign _n1233 = {king_16, king_8, king_0, king_1, king_2, king_10, king_18, king_17};
+  assign _n1247 = put_sq0 == 6'h09;
+  assign _n1248 = put_en0 & _n1247;
+  assign _n1250 = put_sq1 == 6'h09;
+  assign _n1251 = put_en1 & _n1250;
+  assign _n1253 = put_sq2 == 6'h09;
+  assign _n1254 = put_en2 & _n1253;
+  assign _n1255 = _n1248 | _n1251;
+  assign _n1256 = _n1255 | _n1254;
+  assign _n1257 = _n1251 ? put_piece1 : put_piece2;
+  assign _n1258 = _n1248 ? put_piece0 : _n1257;
+  assign _n1259 = _n1251 ? put_vprio1 : put_vprio2;
+  assign _n1260 = _n1248 ? put_vprio0 : _n1259;
+  assign _n1261 = _n1251 ? put_aprio1 : put_aprio2;
+  assign _n1262 = _n1248 ? put_aprio0 : _n1261;
+  assign _n1279 = {knight_25, knight_16, knight_0, 1'h0, 1'h0, knight_4, knight_20, knight_27};
+  assign _n1280 = {king_17, king_9, king_1, king_2, king_3, king_11, king_19, king_18};
+  assign _n1294 = put_sq0 == 6'h0a;
+  assign _n1295 = put_en0 & _n1294;
+  assign _n1297 = put_sq1 == 6'h0a;
+  assign _n1298 = put_en1 & _n1297;
+  assign _n1300 = put_sq2 == 6'h0a;
+  assign _n1301 = put_en2 & _n1300;
+  assign _n1302 = _n1295 | _n1298;
+  assign _n1303 = _n1302 | _n1301;
+  assign _n1304 = _n1298 ? put_piece1 : put_piece2;
+  assign _n1305 = _n1295 ? put_piece0 : _n1304;
+  assign _n1306 = _n1298 ? put_vprio1 : put_vprio2;
+  assign _n1307 = _n1295 ? put_vprio0 : _n1306;
+  assign _n1308 = _n1298 ? put_aprio1 : put_aprio2;
+  assign _n1309 = _n1295 ? put_aprio0 : _n1308;
+  assign _n1326 = {knight_26, knight_17, knight_1, 1'h0, 1'h0, knight_5, knight_21, knight_28};
+  assign _n1327 = {king_18, king_10, king_2, king_3, king_4, king_12, king_20, king_19};
+  assign _n1341 = put_sq0 == 6'h0b;
+  assign _n1342 = put_en0 & _n1341;
+  assign _n1344 = put_sq1 == 6'h0b;
+  assign _n1345 = put_en1 & _n1344;
+  assign _n1347 = put_sq2 == 6'h0b;
+  assign _n1348 = put_en2 & _n1347;
+  assign _n1349 = _n1342 | _n1345;
+  assign _n1350 = _n1349 | _n1348;
+  assign _n1351 = _n1345 ? put_piece1 : put_piece2;
+  assign _n1352 = _n1342 ? put_piece0 : _n1351;
+  assign _n1353 = _n1345 ? put_vprio1 : put_vprio2;
+  assign _n1354 = _n1342 ? put_vprio0 : _n1353;
+  assign _n1355 = _n1345 ? put_aprio1 : put_aprio2;
+  assign _n1356 = _n1342 ? put_aprio0 : _n1355;
+  assign _n1373 = {knight_27, knight_18, knight_2, 1'h0, 1'h0, knight_6, knight_22, knight_29};
+  assign _n1374 = {king_19, king_11, king_3, king_4, king_5, king_13, king_21, king_20};
+  assign _n1388 = put_sq0 == 6'h0c;
+  assign _n1389 = put_en0 & _n1388;
+  assign _n1391 = put_sq1 == 6'h0c;
+  assign _n1392 = put_en1 & _n1391;
+  assign _n1394 = put_sq2 == 6'h0c;
+  assign _n1395 = put_en2 & _n1394;
+  assign _n1396 = _n1389 | _n1392;
+  assign _n1397 = _n1396 | _n1395;
+  assign _n1398 = _n1392 ? put_piece1 : put_piece2;
+  assign _n1399 = _n1389 ? put_piece0 : _n1398;
+  assign _n1400 = _n1392 ? put_vprio1 : put_vprio2;
+  assign _n1401 = _n1389 ? put_vprio0 : _n1400;
+  assign _n1402 = _n1392 ? put_aprio1 : put_aprio2;
+  assign _n1403 = _n1389 ? put_aprio0 : _n1402;
+  assign _n1420 = {knight_28, knight_19, knight_3, 1'h0, 1'h0, knight_7, knight_23, knight_30};
+  assign _n1421 = {king_20, king_12, king_4, king_5, king_6, king_14, king_22, king_21};
+  assign _n1435 = put_sq0 == 6'h0d;
+  assign _n1436 = put_en0 & _n1435;
+  assign _n1438 = put_sq1 == 6'h0d;
+  assign _n1439 = put_en1 & _n1438;
+  assign _n1441 = put_sq2 == 6'h0d;
+  assign _n1442 = put_en2 & _n1441;
+  assign _n1443 = _n1436 | _n1439;
+  assign _n1444 = _n1443 | _n1442;
+  assign _n1445 = _n1439 ? put_piece1 : put_piece2;
+  assign _n1446 = _n1436 ? put_piece0 : _n1445;
+  assign _n1447 = _n1439 ? put_vprio1 : put_vprio2;
+  assign _n1448 = _n1436 ? put_vprio0 : _n1447;
+  assign _n1449 = _n1439 ? put_aprio1 : put_aprio2;
+  assign _n1450 = _n1436 ? put_aprio0 : _n1449;
+  assign _n1467 = {knight_29, knight_20, knight_4, 1'h0, 1'h0, 1'h0, 1'h0, knight_31};
+  assign _n1468 = {king_21, king_13, king_5, king_6, king_7, king_15, king_23, king_22};
+  assign _n1482 = put_sq0 == 6'h0e;
+  assign _n1483 = put_en0 & _n1482;
+  assign _n1485 = put_sq1 == 6'h0e;
+  assign _n1486 = put_en1 & _n1485;
+  assign _n1488 = put_sq2 == 6'h0e;
+  assign _n1489 = put_en2 & _n1488;
+  assign _n1490 = _n1483 | _n1486;
+  assign _n1491 = _n1490 | _n1489;
+  assign _n1492 = _n1486 ? put_piece1 : put_piece2;
+  assign _n1493 = _n1483 ? put_piece0 : _n1492;
+  assign _n1494 = _n1486 ? put_vprio1 : put_vprio2;
+  assign _n1495 = _n1483 ? put_vprio0 : _n1494;
+  assign _n1496 = _n1486 ? put_aprio1 : put_aprio2;
+  assign _n1497 = _n1483 ? put_aprio0 : _n1496;
+  assign _n1514 = {knight_30, knight_21, knight_5, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1515 = {king_22, king_14, king_6, king_7, 1'h0, 1'h0, 1'h0, king_23};
+  assign _n1529 = put_sq0 == 6'h0f;
+  assign _n1530 = put_en0 & _n1529;
+  assign _n1532 = put_sq1 == 6'h0f;
+  assign _n1533 = put_en1 & _n1532;
+  assign _n1535 = put_sq2 == 6'h0f;
+  assign _n1536 = put_en2 & _n1535;
+  assign _n1537 = _n1530 | _n1533;
+  assign _n1538 = _n1537 | _n1536;
+  assign _n1539 = _n1533 ? put_piece1 : put_piece2;
+  assign _n1540 = _n1530 ? put_piece0 : _n1539;
+  assign _n1541 = _n1533 ? put_vprio1 : put_vprio2;
+  assign _n1542 = _n1530 ? put_vprio0 : _n1541;
+  assign _n1543 = _n1533 ? put_aprio1 : put_aprio2;
+  assign _n1544 = _n1530 ? put_aprio0 : _n1543;
+  assign _n1561 = {1'h0, 1'h0, 1'h0, 1'h0, knight_1, knight_10, knight_26, knight_33};
+  assign _n1562 = {1'h0, 1'h0, 1'h0, king_8, king_9, king_17, king_25, king_24};
+  assign _n1576 = put_sq0 == 6'h10;
+  assign _n1577 = put_en0 & _n1576;
+  assign _n1579 = put_sq1 == 6'h10;
+  assign _n1580 = put_en1 & _n1579;
+  assign _n1582 = put_sq2 == 6'h10;
+  assign _n1583 = put_en2 & _n1582;
+  assign _n1584 = _n1577 | _n1580;
+  assign _n1585 = _n1584 | _n1583;
+  assign _n1586 = _n1580 ? put_piece1 : put_piece2;
+  assign _n1587 = _n1577 ? put_piece0 : _n1586;
+  assign _n1588 = _n1580 ? put_vprio1 : put_vprio2;
+  assign _n1589 = _n1577 ? put_vprio0 : _n1588;
+  assign _n1590 = _n1580 ? put_aprio1 : put_aprio2;
+  assign _n1591 = _n1577 ? put_aprio0 : _n1590;
+  assign _n1608 = {knight_32, 1'h0, 1'h0, knight_0, knight_2, knight_11, knight_27, knight_34};
+  assign _n1609 = {king_24, king_16, king_8, king_9, king_10, king_18, king_26, king_25};
+  assign _n1623 = put_sq0 == 6'h11;
+  assign _n1624 = put_en0 & _n1623;
+  assign _n1626 = put_sq1 == 6'h11;
+  assign _n1627 = put_en1 & _n1626;
+  assign _n1629 = put_sq2 == 6'h11;
+  assign _n1630 = put_en2 & _n1629;
+  assign _n1631 = _n1624 | _n1627;
+  assign _n1632 = _n1631 | _n1630;
+  assign _n1633 = _n1627 ? put_piece1 : put_piece2;
+  assign _n1634 = _n1624 ? put_piece0 : _n1633;
+  assign _n1635 = _n1627 ? put_vprio1 : put_vprio2;
+  assign _n1636 = _n1624 ? put_vprio0 : _n1635;
+  assign _n1637 = _n1627 ? put_aprio1 : put_aprio2;
+  assign _n1638 = _n1624 ? put_aprio0 : _n1637;
+  assign _n1655 = {knight_33, knight_24, knight_8, knight_1, knight_3, knight_12, knight_28, knight_35};
+  assign _n1656 = {king_25, king_17, king_9, king_10, king_11, king_19, king_27, king_26};
+  assign _n1670 = put_sq0 == 6'h12;
+  assign _n1671 = put_en0 & _n1670;
+  assign _n1673 = put_sq1 == 6'h12;
+  assign _n1674 = put_en1 & _n1673;
+  assign _n1676 = put_sq2 == 6'h12;
+  assign _n1677 = put_en2 & _n1676;
+  assign _n1678 = _n1671 | _n1674;
+  assign _n1679 = _n1678 | _n1677;
+  assign _n1680 = _n1674 ? put_piece1 : put_piece2;
+  assign _n1681 = _n1671 ? put_piece0 : _n1680;
+  assign _n1682 = _n1674 ? put_vprio1 : put_vprio2;
+  assign _n1683 = _n1671 ? put_vprio0 : _n1682;
+  assign _n1684 = _n1674 ? put_aprio1 : put_aprio2;
+  assign _n1685 = _n1671 ? put_aprio0 : _n1684;
+  assign _n1702 = {knight_34, knight_25, knight_9, knight_2, knight_4, knight_13, knight_29, knight_36};
+  assign _n1703 = {king_26, king_18, king_10, king_11, king_12, king_20, king_28, king_27};
+  assign _n1717 = put_sq0 == 6'h13;
+  assign _n1718 = put_en0 & _n1717;
+  assign _n1720 = put_sq1 == 6'h13;
+  assign _n1721 = put_en1 & _n1720;
+  assign _n1723 = put_sq2 == 6'h13;
+  assign _n1724 = put_en2 & _n1723;
+  assign _n1725 = _n1718 | _n1721;
+  assign _n1726 = _n1725 | _n1724;
+  assign _n1727 = _n1721 ? put_piece1 : put_piece2;
+  assign _n1728 = _n1718 ? put_piece0 : _n1727;
+  assign _n1729 = _n1721 ? put_vprio1 : put_vprio2;
+  assign _n1730 = _n1718 ? put_vprio0 : _n1729;
+  assign _n1731 = _n1721 ? put_aprio1 : put_aprio2;
+  assign _n1732 = _n1718 ? put_aprio0 : _n1731;
+  assign _n1749 = {knight_35, knight_26, knight_10, knight_3, knight_5, knight_14, knight_30, knight_37};
+  assign _n1750 = {king_27, king_19, king_11, king_12, king_13, king_21, king_29, king_28};
+  assign _n1764 = put_sq0 == 6'h14;
+  assign _n1765 = put_en0 & _n1764;
+  assign _n1767 = put_sq1 == 6'h14;
+  assign _n1768 = put_en1 & _n1767;
+  assign _n1770 = put_sq2 == 6'h14;
+  assign _n1771 = put_en2 & _n1770;
+  assign _n1772 = _n1765 | _n1768;
+  assign _n1773 = _n1772 | _n1771;
+  assign _n1774 = _n1768 ? put_piece1 : put_piece2;
+  assign _n1775 = _n1765 ? put_piece0 : _n1774;
+  assign _n1776 = _n1768 ? put_vprio1 : put_vprio2;
+  assign _n1777 = _n1765 ? put_vprio0 : _n1776;
+  assign _n1778 = _n1768 ? put_aprio1 : put_aprio2;
+  assign _n1779 = _n1765 ? put_aprio0 : _n1778;
+  assign _n1796 = {knight_36, knight_27, knight_11, knight_4, knight_6, knight_15, knight_31, knight_38};
+  assign _n1797 = {king_28, king_20, king_12, king_13, king_14, king_22, king_30, king_29};
+  assign _n1811 = put_sq0 == 6'h15;
+  assign _n1812 = put_en0 & _n1811;
+  assign _n1814 = put_sq1 == 6'h15;
+  assign _n1815 = put_en1 & _n1814;
+  assign _n1817 = put_sq2 == 6'h15;
+  assign _n1818 = put_en2 & _n1817;
+  assign _n1819 = _n1812 | _n1815;
+  assign _n1820 = _n1819 | _n1818;
+  assign _n1821 = _n1815 ? put_piece1 : put_piece2;
+  assign _n1822 = _n1812 ? put_piece0 : _n1821;
+  assign _n1823 = _n1815 ? put_vprio1 : put_vprio2;
+  assign _n1824 = _n1812 ? put_vprio0 : _n1823;
+  assign _n1825 = _n1815 ? put_aprio1 : put_aprio2;
+  assign _n1826 = _n1812 ? put_aprio0 : _n1825;
+  assign _n1843 = {knight_37, knight_28, knight_12, knight_5, knight_7, 1'h0, 1'h0, knight_39};
+  assign _n1844 = {king_29, king_21, king_13, king_14, king_15, king_23, king_31, king_30};
+  assign _n1858 = put_sq0 == 6'h16;
+  assign _n1859 = put_en0 & _n1858;
+  assign _n1861 = put_sq1 == 6'h16;
+  assign _n1862 = put_en1 & _n1861;
+  assign _n1864 = put_sq2 == 6'h16;
+  assign _n1865 = put_en2 & _n1864;
+  assign _n1866 = _n1859 | _n1862;
+  assign _n1867 = _n1866 | _n1865;
+  assign _n1868 = _n1862 ? put_piece1 : put_piece2;
+  assign _n1869 = _n1859 ? put_piece0 : _n1868;
+  assign _n1870 = _n1862 ? put_vprio1 : put_vprio2;
+  assign _n1871 = _n1859 ? put_vprio0 : _n1870;
+  assign _n1872 = _n1862 ? put_aprio1 : put_aprio2;
+  assign _n1873 = _n1859 ? put_aprio0 : _n1872;
+  assign _n1890 = {knight_38, knight_29, knight_13, knight_6, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n1891 = {king_30, king_22, king_14, king_15, 1'h0, 1'h0, 1'h0, king_31};
+  assign _n1905 = put_sq0 == 6'h17;
+  assign _n1906 = put_en0 & _n1905;
+  assign _n1908 = put_sq1 == 6'h17;
+  assign _n1909 = put_en1 & _n1908;
+  assign _n1911 = put_sq2 == 6'h17;
+  assign _n1912 = put_en2 & _n1911;
+  assign _n1913 = _n1906 | _n1909;
+  assign _n1914 = _n1913 | _n1912;
+  assign _n1915 = _n1909 ? put_piece1 : put_piece2;
+  assign _n1916 = _n1906 ? put_piece0 : _n1915;
+  assign _n1917 = _n1909 ? put_vprio1 : put_vprio2;
+  assign _n1918 = _n1906 ? put_vprio0 : _n1917;
+  assign _n1919 = _n1909 ? put_aprio1 : put_aprio2;
+  assign _n1920 = _n1906 ? put_aprio0 : _n1919;
+  assign _n1937 = {1'h0, 1'h0, 1'h0, 1'h0, knight_9, knight_18, knight_34, knight_41};
+  assign _n1938 = {1'h0, 1'h0, 1'h0, king_16, king_17, king_25, king_33, king_32};
+  assign _n1952 = put_sq0 == 6'h18;
+  assign _n1953 = put_en0 & _n1952;
+  assign _n1955 = put_sq1 == 6'h18;
+  assign _n1956 = put_en1 & _n1955;
+  assign _n1958 = put_sq2 == 6'h18;
+  assign _n1959 = put_en2 & _n1958;
+  assign _n1960 = _n1953 | _n1956;
+  assign _n1961 = _n1960 | _n1959;
+  assign _n1962 = _n1956 ? put_piece1 : put_piece2;
+  assign _n1963 = _n1953 ? put_piece0 : _n1962;
+  assign _n1964 = _n1956 ? put_vprio1 : put_vprio2;
+  assign _n1965 = _n1953 ? put_vprio0 : _n1964;
+  assign _n1966 = _n1956 ? put_aprio1 : put_aprio2;
+  assign _n1967 = _n1953 ? put_aprio0 : _n1966;
+  assign _n1984 = {knight_40, 1'h0, 1'h0, knight_8, knight_10, knight_19, knight_35, knight_42};
+  assign _n1985 = {king_32, king_24, king_16, king_17, king_18, king_26, king_34, king_33};
+  assign _n1999 = put_sq0 == 6'h19;
+  assign _n2000 = put_en0 & _n1999;
+  assign _n2002 = put_sq1 == 6'h19;
+  assign _n2003 = put_en1 & _n2002;
+  assign _n2005 = put_sq2 == 6'h19;
+  assign _n2006 = put_en2 & _n2005;
+  assign _n2007 = _n2000 | _n2003;
+  assign _n2008 = _n2007 | _n2006;
+  assign _n2009 = _n2003 ? put_piece1 : put_piece2;
+  assign _n2010 = _n2000 ? put_piece0 : _n2009;
+  assign _n2011 = _n2003 ? put_vprio1 : put_vprio2;
+  assign _n2012 = _n2000 ? put_vprio0 : _n2011;
+  assign _n2013 = _n2003 ? put_aprio1 : put_aprio2;
+  assign _n2014 = _n2000 ? put_aprio0 : _n2013;
+  assign _n2031 = {knight_41, knight_32, knight_16, knight_9, knight_11, knight_20, knight_36, knight_43};
+  assign _n2032 = {king_33, king_25, king_17, king_18, king_19, king_27, king_35, king_34};
+  assign _n2046 = put_sq0 == 6'h1a;
+  assign _n2047 = put_en0 & _n2046;
+  assign _n2049 = put_sq1 == 6'h1a;
+  assign _n2050 = put_en1 & _n2049;
+  assign _n2052 = put_sq2 == 6'h1a;
+  assign _n2053 = put_en2 & _n2052;
+  assign _n2054 = _n2047 | _n2050;
+  assign _n2055 = _n2054 | _n2053;
+  assign _n2056 = _n2050 ? put_piece1 : put_piece2;
+  assign _n2057 = _n2047 ? put_piece0 : _n2056;
+  assign _n2058 = _n2050 ? put_vprio1 : put_vprio2;
+  assign _n2059 = _n2047 ? put_vprio0 : _n2058;
+  assign _n2060 = _n2050 ? put_aprio1 : put_aprio2;
+  assign _n2061 = _n2047 ? put_aprio0 : _n2060;
+  assign _n2078 = {knight_42, knight_33, knight_17, knight_10, knight_12, knight_21, knight_37, knight_44};
+  assign _n2079 = {king_34, king_26, king_18, king_19, king_20, king_28, king_36, king_35};
+  assign _n2093 = put_sq0 == 6'h1b;
+  assign _n2094 = put_en0 & _n2093;
+  assign _n2096 = put_sq1 == 6'h1b;
+  assign _n2097 = put_en1 & _n2096;
+  assign _n2099 = put_sq2 == 6'h1b;
+  assign _n2100 = put_en2 & _n2099;
+  assign _n2101 = _n2094 | _n2097;
+  assign _n2102 = _n2101 | _n2100;
+  assign _n2103 = _n2097 ? put_piece1 : put_piece2;
+  assign _n2104 = _n2094 ? put_piece0 : _n2103;
+  assign _n2105 = _n2097 ? put_vprio1 : put_vprio2;
+  assign _n2106 = _n2094 ? put_vprio0 : _n2105;
+  assign _n2107 = _n2097 ? put_aprio1 : put_aprio2;
+  assign _n2108 = _n2094 ? put_aprio0 : _n2107;
+  assign _n2125 = {knight_43, knight_34, knight_18, knight_11, knight_13, knight_22, knight_38, knight_45};
+  assign _n2126 = {king_35, king_27, king_19, king_20, king_21, king_29, king_37, king_36};
+  assign _n2140 = put_sq0 == 6'h1c;
+  assign _n2141 = put_en0 & _n2140;
+  assign _n2143 = put_sq1 == 6'h1c;
+  assign _n2144 = put_en1 & _n2143;
+  assign _n2146 = put_sq2 == 6'h1c;
+  assign _n2147 = put_en2 & _n2146;
+  assign _n2148 = _n2141 | _n2144;
+  assign _n2149 = _n2148 | _n2147;
+  assign _n2150 = _n2144 ? put_piece1 : put_piece2;
+  assign _n2151 = _n2141 ? put_piece0 : _n2150;
+  assign _n2152 = _n2144 ? put_vprio1 : put_vprio2;
+  assign _n2153 = _n2141 ? put_vprio0 : _n2152;
+  assign _n2154 = _n2144 ? put_aprio1 : put_aprio2;
+  assign _n2155 = _n2141 ? put_aprio0 : _n2154;
+  assign _n2172 = {knight_44, knight_35, knight_19, knight_12, knight_14, knight_23, knight_39, knight_46};
+  assign _n2173 = {king_36, king_28, king_20, king_21, king_22, king_30, king_38, king_37};
+  assign _n2187 = put_sq0 == 6'h1d;
+  assign _n2188 = put_en0 & _n2187;
+  assign _n2190 = put_sq1 == 6'h1d;
+  assign _n2191 = put_en1 & _n2190;
+  assign _n2193 = put_sq2 == 6'h1d;
+  assign _n2194 = put_en2 & _n2193;
+  assign _n2195 = _n2188 | _n2191;
+  assign _n2196 = _n2195 | _n2194;
+  assign _n2197 = _n2191 ? put_piece1 : put_piece2;
+  assign _n2198 = _n2188 ? put_piece0 : _n2197;
+  assign _n2199 = _n2191 ? put_vprio1 : put_vprio2;
+  assign _n2200 = _n2188 ? put_vprio0 : _n2199;
+  assign _n2201 = _n2191 ? put_aprio1 : put_aprio2;
+  assign _n2202 = _n2188 ? put_aprio0 : _n2201;
+  assign _n2219 = {knight_45, knight_36, knight_20, knight_13, knight_15, 1'h0, 1'h0, knight_47};
+  assign _n2220 = {king_37, king_29, king_21, king_22, king_23, king_31, king_39, king_38};
+  assign _n2234 = put_sq0 == 6'h1e;
+  assign _n2235 = put_en0 & _n2234;
+  assign _n2237 = put_sq1 == 6'h1e;
+  assign _n2238 = put_en1 & _n2237;
+  assign _n2240 = put_sq2 == 6'h1e;
+  assign _n2241 = put_en2 & _n2240;
+  assign _n2242 = _n2235 | _n2238;
+  assign _n2243 = _n2242 | _n2241;
+  assign _n2244 = _n2238 ? put_piece1 : put_piece2;
+  assign _n2245 = _n2235 ? put_piece0 : _n2244;
+  assign _n2246 = _n2238 ? put_vprio1 : put_vprio2;
+  assign _n2247 = _n2235 ? put_vprio0 : _n2246;
+  assign _n2248 = _n2238 ? put_aprio1 : put_aprio2;
+  assign _n2249 = _n2235 ? put_aprio0 : _n2248;
+  assign _n2266 = {knight_46, knight_37, knight_21, knight_14, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2267 = {king_38, king_30, king_22, king_23, 1'h0, 1'h0, 1'h0, king_39};
+  assign _n2281 = put_sq0 == 6'h1f;
+  assign _n2282 = put_en0 & _n2281;
+  assign _n2284 = put_sq1 == 6'h1f;
+  assign _n2285 = put_en1 & _n2284;
+  assign _n2287 = put_sq2 == 6'h1f;
+  assign _n2288 = put_en2 & _n2287;
+  assign _n2289 = _n2282 | _n2285;
+  assign _n2290 = _n2289 | _n2288;
+  assign _n2291 = _n2285 ? put_piece1 : put_piece2;
+  assign _n2292 = _n2282 ? put_piece0 : _n2291;
+  assign _n2293 = _n2285 ? put_vprio1 : put_vprio2;
+  assign _n2294 = _n2282 ? put_vprio0 : _n2293;
+  assign _n2295 = _n2285 ? put_aprio1 : put_aprio2;
+  assign _n2296 = _n2282 ? put_aprio0 : _n2295;
+  assign _n2313 = {1'h0, 1'h0, 1'h0, 1'h0, knight_17, knight_26, knight_42, knight_49};
+  assign _n2314 = {1'h0, 1'h0, 1'h0, king_24, king_25, king_33, king_41, king_40};
+  assign _n2328 = put_sq0 == 6'h20;
+  assign _n2329 = put_en0 & _n2328;
+  assign _n2331 = put_sq1 == 6'h20;
+  assign _n2332 = put_en1 & _n2331;
+  assign _n2334 = put_sq2 == 6'h20;
+  assign _n2335 = put_en2 & _n2334;
+  assign _n2336 = _n2329 | _n2332;
+  assign _n2337 = _n2336 | _n2335;
+  assign _n2338 = _n2332 ? put_piece1 : put_piece2;
+  assign _n2339 = _n2329 ? put_piece0 : _n2338;
+  assign _n2340 = _n2332 ? put_vprio1 : put_vprio2;
+  assign _n2341 = _n2329 ? put_vprio0 : _n2340;
+  assign _n2342 = _n2332 ? put_aprio1 : put_aprio2;
+  assign _n2343 = _n2329 ? put_aprio0 : _n2342;
+  assign _n2360 = {knight_48, 1'h0, 1'h0, knight_16, knight_18, knight_27, knight_43, knight_50};
+  assign _n2361 = {king_40, king_32, king_24, king_25, king_26, king_34, king_42, king_41};
+  assign _n2375 = put_sq0 == 6'h21;
+  assign _n2376 = put_en0 & _n2375;
+  assign _n2378 = put_sq1 == 6'h21;
+  assign _n2379 = put_en1 & _n2378;
+  assign _n2381 = put_sq2 == 6'h21;
+  assign _n2382 = put_en2 & _n2381;
+  assign _n2383 = _n2376 | _n2379;
+  assign _n2384 = _n2383 | _n2382;
+  assign _n2385 = _n2379 ? put_piece1 : put_piece2;
+  assign _n2386 = _n2376 ? put_piece0 : _n2385;
+  assign _n2387 = _n2379 ? put_vprio1 : put_vprio2;
+  assign _n2388 = _n2376 ? put_vprio0 : _n2387;
+  assign _n2389 = _n2379 ? put_aprio1 : put_aprio2;
+  assign _n2390 = _n2376 ? put_aprio0 : _n2389;
+  assign _n2407 = {knight_49, knight_40, knight_24, knight_17, knight_19, knight_28, knight_44, knight_51};
+  assign _n2408 = {king_41, king_33, king_25, king_26, king_27, king_35, king_43, king_42};
+  assign _n2422 = put_sq0 == 6'h22;
+  assign _n2423 = put_en0 & _n2422;
+  assign _n2425 = put_sq1 == 6'h22;
+  assign _n2426 = put_en1 & _n2425;
+  assign _n2428 = put_sq2 == 6'h22;
+  assign _n2429 = put_en2 & _n2428;
+  assign _n2430 = _n2423 | _n2426;
+  assign _n2431 = _n2430 | _n2429;
+  assign _n2432 = _n2426 ? put_piece1 : put_piece2;
+  assign _n2433 = _n2423 ? put_piece0 : _n2432;
+  assign _n2434 = _n2426 ? put_vprio1 : put_vprio2;
+  assign _n2435 = _n2423 ? put_vprio0 : _n2434;
+  assign _n2436 = _n2426 ? put_aprio1 : put_aprio2;
+  assign _n2437 = _n2423 ? put_aprio0 : _n2436;
+  assign _n2454 = {knight_50, knight_41, knight_25, knight_18, knight_20, knight_29, knight_45, knight_52};
+  assign _n2455 = {king_42, king_34, king_26, king_27, king_28, king_36, king_44, king_43};
+  assign _n2469 = put_sq0 == 6'h23;
+  assign _n2470 = put_en0 & _n2469;
+  assign _n2472 = put_sq1 == 6'h23;
+  assign _n2473 = put_en1 & _n2472;
+  assign _n2475 = put_sq2 == 6'h23;
+  assign _n2476 = put_en2 & _n2475;
+  assign _n2477 = _n2470 | _n2473;
+  assign _n2478 = _n2477 | _n2476;
+  assign _n2479 = _n2473 ? put_piece1 : put_piece2;
+  assign _n2480 = _n2470 ? put_piece0 : _n2479;
+  assign _n2481 = _n2473 ? put_vprio1 : put_vprio2;
+  assign _n2482 = _n2470 ? put_vprio0 : _n2481;
+  assign _n2483 = _n2473 ? put_aprio1 : put_aprio2;
+  assign _n2484 = _n2470 ? put_aprio0 : _n2483;
+  assign _n2501 = {knight_51, knight_42, knight_26, knight_19, knight_21, knight_30, knight_46, knight_53};
+  assign _n2502 = {king_43, king_35, king_27, king_28, king_29, king_37, king_45, king_44};
+  assign _n2516 = put_sq0 == 6'h24;
+  assign _n2517 = put_en0 & _n2516;
+  assign _n2519 = put_sq1 == 6'h24;
+  assign _n2520 = put_en1 & _n2519;
+  assign _n2522 = put_sq2 == 6'h24;
+  assign _n2523 = put_en2 & _n2522;
+  assign _n2524 = _n2517 | _n2520;
+  assign _n2525 = _n2524 | _n2523;
+  assign _n2526 = _n2520 ? put_piece1 : put_piece2;
+  assign _n2527 = _n2517 ? put_piece0 : _n2526;
+  assign _n2528 = _n2520 ? put_vprio1 : put_vprio2;
+  assign _n2529 = _n2517 ? put_vprio0 : _n2528;
+  assign _n2530 = _n2520 ? put_aprio1 : put_aprio2;
+  assign _n2531 = _n2517 ? put_aprio0 : _n2530;
+  assign _n2548 = {knight_52, knight_43, knight_27, knight_20, knight_22, knight_31, knight_47, knight_54};
+  assign _n2549 = {king_44, king_36, king_28, king_29, king_30, king_38, king_46, king_45};
+  assign _n2563 = put_sq0 == 6'h25;
+  assign _n2564 = put_en0 & _n2563;
+  assign _n2566 = put_sq1 == 6'h25;
+  assign _n2567 = put_en1 & _n2566;
+  assign _n2569 = put_sq2 == 6'h25;
+  assign _n2570 = put_en2 & _n2569;
+  assign _n2571 = _n2564 | _n2567;
+  assign _n2572 = _n2571 | _n2570;
+  assign _n2573 = _n2567 ? put_piece1 : put_piece2;
+  assign _n2574 = _n2564 ? put_piece0 : _n2573;
+  assign _n2575 = _n2567 ? put_vprio1 : put_vprio2;
+  assign _n2576 = _n2564 ? put_vprio0 : _n2575;
+  assign _n2577 = _n2567 ? put_aprio1 : put_aprio2;
+  assign _n2578 = _n2564 ? put_aprio0 : _n2577;
+  assign _n2595 = {knight_53, knight_44, knight_28, knight_21, knight_23, 1'h0, 1'h0, knight_55};
+  assign _n2596 = {king_45, king_37, king_29, king_30, king_31, king_39, king_47, king_46};
+  assign _n2610 = put_sq0 == 6'h26;
+  assign _n2611 = put_en0 & _n2610;
+  assign _n2613 = put_sq1 == 6'h26;
+  assign _n2614 = put_en1 & _n2613;
+  assign _n2616 = put_sq2 == 6'h26;
+  assign _n2617 = put_en2 & _n2616;
+  assign _n2618 = _n2611 | _n2614;
+  assign _n2619 = _n2618 | _n2617;
+  assign _n2620 = _n2614 ? put_piece1 : put_piece2;
+  assign _n2621 = _n2611 ? put_piece0 : _n2620;
+  assign _n2622 = _n2614 ? put_vprio1 : put_vprio2;
+  assign _n2623 = _n2611 ? put_vprio0 : _n2622;
+  assign _n2624 = _n2614 ? put_aprio1 : put_aprio2;
+  assign _n2625 = _n2611 ? put_aprio0 : _n2624;
+  assign _n2642 = {knight_54, knight_45, knight_29, knight_22, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n2643 = {king_46, king_38, king_30, king_31, 1'h0, 1'h0, 1'h0, king_47};
+  assign _n2657 = put_sq0 == 6'h27;
+  assign _n2658 = put_en0 & _n2657;
+  assign _n2660 = put_sq1 == 6'h27;
+  assign _n2661 = put_en1 & _n2660;
+  assign _n2663 = put_sq2 == 6'h27;
+  assign _n2664 = put_en2 & _n2663;
+  assign _n2665 = _n2658 | _n2661;
+  assign _n2666 = _n2665 | _n2664;
+  assign _n2667 = _n2661 ? put_piece1 : put_piece2;
+  assign _n2668 = _n2658 ? put_piece0 : _n2667;
+  assign _n2669 = _n2661 ? put_vprio1 : put_vprio2;
+  assign _n2670 = _n2658 ? put_vprio0 : _n2669;
+  assign _n2671 = _n2661 ? put_aprio1 : put_aprio2;
+  assign _n2672 = _n2658 ? put_aprio0 : _n2671;
+  assign _n2689 = {1'h0, 1'h0, 1'h0, 1'h0, knight_25, knight_34, knight_50, knight_57};
+  assign _n2690 = {1'h0, 1'h0, 1'h0, king_32, king_33, king_41, king_49, king_48};
+  assign _n2704 = put_sq0 == 6'h28;
+  assign _n2705 = put_en0 & _n2704;
+  assign _n2707 = put_sq1 == 6'h28;
+  assign _n2708 = put_en1 & _n2707;
+  assign _n2710 = put_sq2 == 6'h28;
+  assign _n2711 = put_en2 & _n2710;
+  assign _n2712 = _n2705 | _n2708;
+  assign _n2713 = _n2712 | _n2711;
+  assign _n2714 = _n2708 ? put_piece1 : put_piece2;
+  assign _n2715 = _n2705 ? put_piece0 : _n2714;
+  assign _n2716 = _n2708 ? put_vprio1 : put_vprio2;
+  assign _n2717 = _n2705 ? put_vprio0 : _n2716;
+  assign _n2718 = _n2708 ? put_aprio1 : put_aprio2;
+  assign _n2719 = _n2705 ? put_aprio0 : _n2718;
+  assign _n2736 = {knight_56, 1'h0, 1'h0, knight_24, knight_26, knight_35, knight_51, knight_58};
+  assign _n2737 = {king_48, king_40, king_32, king_33, king_34, king_42, king_50, king_49};
+  assign _n2751 = put_sq0 == 6'h29;
+  assign _n2752 = put_en0 & _n2751;
+  assign _n2754 = put_sq1 == 6'h29;
+  assign _n2755 = put_en1 & _n2754;
+  assign _n2757 = put_sq2 == 6'h29;
+  assign _n2758 = put_en2 & _n2757;
+  assign _n2759 = _n2752 | _n2755;
+  assign _n2760 = _n2759 | _n2758;
+  assign _n2761 = _n2755 ? put_piece1 : put_piece2;
+  assign _n2762 = _n2752 ? put_piece0 : _n2761;
+  assign _n2763 = _n2755 ? put_vprio1 : put_vprio2;
+  assign _n2764 = _n2752 ? put_vprio0 : _n2763;
+  assign _n2765 = _n2755 ? put_aprio1 : put_aprio2;
+  assign _n2766 = _n2752 ? put_aprio0 : _n2765;
+  assign _n2783 = {knight_57, knight_48, knight_32, knight_25, knight_27, knight_36, knight_52, knight_59};
+  assign _n2784 = {king_49, king_41, king_33, king_34, king_35, king_43, king_51, king_50};
+  assign _n2798 = put_sq0 == 6'h2a;
+  assign _n2799 = put_en0 & _n2798;
+  assign _n2801 = put_sq1 == 6'h2a;
+  assign _n2802 = put_en1 & _n2801;
+  assign _n2804 = put_sq2 == 6'h2a;
+  assign _n2805 = put_en2 & _n2804;
+  assign _n2806 = _n2799 | _n2802;
+  assign _n2807 = _n2806 | _n2805;
+  assign _n2808 = _n2802 ? put_piece1 : put_piece2;
+  assign _n2809 = _n2799 ? put_piece0 : _n2808;
+  assign _n2810 = _n2802 ? put_vprio1 : put_vprio2;
+  assign _n2811 = _n2799 ? put_vprio0 : _n2810;
+  assign _n2812 = _n2802 ? put_aprio1 : put_aprio2;
+  assign _n2813 = _n2799 ? put_aprio0 : _n2812;
+  assign _n2830 = {knight_58, knight_49, knight_33, knight_26, knight_28, knight_37, knight_53, knight_60};
+  assign _n2831 = {king_50, king_42, king_34, king_35, king_36, king_44, king_52, king_51};
+  assign _n2845 = put_sq0 == 6'h2b;
+  assign _n2846 = put_en0 & _n2845;
+  assign _n2848 = put_sq1 == 6'h2b;
+  assign _n2849 = put_en1 & _n2848;
+  assign _n2851 = put_sq2 == 6'h2b;
+  assign _n2852 = put_en2 & _n2851;
+  assign _n2853 = _n2846 | _n2849;
+  assign _n2854 = _n2853 | _n2852;
+  assign _n2855 = _n2849 ? put_piece1 : put_piece2;
+  assign _n2856 = _n2846 ? put_piece0 : _n2855;
+  assign _n2857 = _n2849 ? put_vprio1 : put_vprio2;
+  assign _n2858 = _n2846 ? put_vprio0 : _n2857;
+  assign _n2859 = _n2849 ? put_aprio1 : put_aprio2;
+  assign _n2860 = _n2846 ? put_aprio0 : _n2859;
+  assign _n2877 = {knight_59, knight_50, knight_34, knight_27, knight_29, knight_38, knight_54, knight_61};
+  assign _n2878 = {king_51, king_43, king_35, king_36, king_37, king_45, king_53, king_52};
+  assign _n2892 = put_sq0 == 6'h2c;
+  assign _n2893 = put_en0 & _n2892;
+  assign _n2895 = put_sq1 == 6'h2c;
+  assign _n2896 = put_en1 & _n2895;
+  assign _n2898 = put_sq2 == 6'h2c;
+  assign _n2899 = put_en2 & _n2898;
+  assign _n2900 = _n2893 | _n2896;
+  assign _n2901 = _n2900 | _n2899;
+  assign _n2902 = _n2896 ? put_piece1 : put_piece2;
+  assign _n2903 = _n2893 ? put_piece0 : _n2902;
+  assign _n2904 = _n2896 ? put_vprio1 : put_vprio2;
+  assign _n2905 = _n2893 ? put_vprio0 : _n2904;
+  assign _n2906 = _n2896 ? put_aprio1 : put_aprio2;
+  assign _n2907 = _n2893 ? put_aprio0 : _n2906;
+  assign _n2924 = {knight_60, knight_51, knight_35, knight_28, knight_30, knight_39, knight_55, knight_62};
+  assign _n2925 = {king_52, king_44, king_36, king_37, king_38, king_46, king_54, king_53};
+  assign _n2939 = put_sq0 == 6'h2d;
+  assign _n2940 = put_en0 & _n2939;
+  assign _n2942 = put_sq1 == 6'h2d;
+  assign _n2943 = put_en1 & _n2942;
+  assign _n2945 = put_sq2 == 6'h2d;
+  assign _n2946 = put_en2 & _n2945;
+  assign _n2947 = _n2940 | _n2943;
+  assign _n2948 = _n2947 | _n2946;
+  assign _n2949 = _n2943 ? put_piece1 : put_piece2;
+  assign _n2950 = _n2940 ? put_piece0 : _n2949;
+  assign _n2951 = _n2943 ? put_vprio1 : put_vprio2;
+  assign _n2952 = _n2940 ? put_vprio0 : _n2951;
+  assign _n2953 = _n2943 ? put_aprio1 : put_aprio2;
+  assign _n2954 = _n2940 ? put_aprio0 : _n2953;
+  assign _n2971 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
+  assign _n2972 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
+  assign _n2986 = put_sq0 == 6'h2e;
   assign _n2987 = put_en0 & _n2986;
-  assign _n2989 = put_sq1 == 6'h2d;
+  assign _n2989 = put_sq1 == 6'h2e;
   assign _n2990 = put_en1 & _n2989;
-  assign _n2992 = put_sq2 == 6'h2d;
+  assign _n2992 = put_sq2 == 6'h2e;
   assign _n2993 = put_en2 & _n2992;
   assign _n2994 = _n2987 | _n2990;
   assign _n2995 = _n2994 | _n2993;
@@ -4694,312 +4709,296 @@ module qchip_array (
   assign _n2999 = _n2987 ? put_vprio0 : _n2998;
   assign _n3000 = _n2990 ? put_aprio1 : put_aprio2;
   assign _n3001 = _n2987 ? put_aprio0 : _n3000;
-  assign _n3019 = {knight_61, knight_52, knight_36, knight_29, knight_31, 1'h0, 1'h0, knight_63};
-  assign _n3020 = {king_53, king_45, king_37, king_38, king_39, king_47, king_55, king_54};
-  assign _n3034 = put_sq0 == 6'h2e;
-  assign _n3035 = put_en0 & _n3034;
-  assign _n3037 = put_sq1 == 6'h2e;
-  assign _n3038 = put_en1 & _n3037;
-  assign _n3040 = put_sq2 == 6'h2e;
-  assign _n3041 = put_en2 & _n3040;
-  assign _n3042 = _n3035 | _n3038;
-  assign _n3043 = _n3042 | _n3041;
-  assign _n3044 = _n3038 ? put_piece1 : put_piece2;
-  assign _n3045 = _n3035 ? put_piece0 : _n3044;
-  assign _n3046 = _n3038 ? put_vprio1 : put_vprio2;
-  assign _n3047 = _n3035 ? put_vprio0 : _n3046;
-  assign _n3048 = _n3038 ? put_aprio1 : put_aprio2;
-  assign _n3049 = _n3035 ? put_aprio0 : _n3048;
-  assign _n3067 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3068 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
-  assign _n3082 = put_sq0 == 6'h2f;
-  assign _n3083 = put_en0 & _n3082;
-  assign _n3085 = put_sq1 == 6'h2f;
-  assign _n3086 = put_en1 & _n3085;
-  assign _n3088 = put_sq2 == 6'h2f;
-  assign _n3089 = put_en2 & _n3088;
-  assign _n3090 = _n3083 | _n3086;
-  assign _n3091 = _n3090 | _n3089;
-  assign _n3092 = _n3086 ? put_piece1 : put_piece2;
-  assign _n3093 = _n3083 ? put_piece0 : _n3092;
-  assign _n3094 = _n3086 ? put_vprio1 : put_vprio2;
-  assign _n3095 = _n3083 ? put_vprio0 : _n3094;
-  assign _n3096 = _n3086 ? put_aprio1 : put_aprio2;
-  assign _n3097 = _n3083 ? put_aprio0 : _n3096;
-  assign _n3115 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
-  assign _n3116 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
-  assign _n3130 = put_sq0 == 6'h30;
-  assign _n3131 = put_en0 & _n3130;
-  assign _n3133 = put_sq1 == 6'h30;
-  assign _n3134 = put_en1 & _n3133;
-  assign _n3136 = put_sq2 == 6'h30;
-  assign _n3137 = put_en2 & _n3136;
-  assign _n3138 = _n3131 | _n3134;
-  assign _n3139 = _n3138 | _n3137;
-  assign _n3140 = _n3134 ? put_piece1 : put_piece2;
-  assign _n3141 = _n3131 ? put_piece0 : _n3140;
-  assign _n3142 = _n3134 ? put_vprio1 : put_vprio2;
-  assign _n3143 = _n3131 ? put_vprio0 : _n3142;
-  assign _n3144 = _n3134 ? put_aprio1 : put_aprio2;
-  assign _n3145 = _n3131 ? put_aprio0 : _n3144;
-  assign _n3163 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
-  assign _n3164 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
-  assign _n3178 = put_sq0 == 6'h31;
-  assign _n3179 = put_en0 & _n3178;
-  assign _n3181 = put_sq1 == 6'h31;
-  assign _n3182 = put_en1 & _n3181;
-  assign _n3184 = put_sq2 == 6'h31;
-  assign _n3185 = put_en2 & _n3184;
-  assign _n3186 = _n3179 | _n3182;
-  assign _n3187 = _n3186 | _n3185;
-  assign _n3188 = _n3182 ? put_piece1 : put_piece2;
-  assign _n3189 = _n3179 ? put_piece0 : _n3188;
-  assign _n3190 = _n3182 ? put_vprio1 : put_vprio2;
-  assign _n3191 = _n3179 ? put_vprio0 : _n3190;
-  assign _n3192 = _n3182 ? put_aprio1 : put_aprio2;
-  assign _n3193 = _n3179 ? put_aprio0 : _n3192;
-  assign _n3211 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
-  assign _n3212 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
-  assign _n3226 = put_sq0 == 6'h32;
-  assign _n3227 = put_en0 & _n3226;
-  assign _n3229 = put_sq1 == 6'h32;
-  assign _n3230 = put_en1 & _n3229;
-  assign _n3232 = put_sq2 == 6'h32;
-  assign _n3233 = put_en2 & _n3232;
-  assign _n3234 = _n3227 | _n3230;
-  assign _n3235 = _n3234 | _n3233;
-  assign _n3236 = _n3230 ? put_piece1 : put_piece2;
-  assign _n3237 = _n3227 ? put_piece0 : _n3236;
-  assign _n3238 = _n3230 ? put_vprio1 : put_vprio2;
-  assign _n3239 = _n3227 ? put_vprio0 : _n3238;
-  assign _n3240 = _n3230 ? put_aprio1 : put_aprio2;
-  assign _n3241 = _n3227 ? put_aprio0 : _n3240;
-  assign _n3259 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
-  assign _n3260 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
-  assign _n3274 = put_sq0 == 6'h33;
-  assign _n3275 = put_en0 & _n3274;
-  assign _n3277 = put_sq1 == 6'h33;
-  assign _n3278 = put_en1 & _n3277;
-  assign _n3280 = put_sq2 == 6'h33;
-  assign _n3281 = put_en2 & _n3280;
-  assign _n3282 = _n3275 | _n3278;
-  assign _n3283 = _n3282 | _n3281;
-  assign _n3284 = _n3278 ? put_piece1 : put_piece2;
-  assign _n3285 = _n3275 ? put_piece0 : _n3284;
-  assign _n3286 = _n3278 ? put_vprio1 : put_vprio2;
-  assign _n3287 = _n3275 ? put_vprio0 : _n3286;
-  assign _n3288 = _n3278 ? put_aprio1 : put_aprio2;
-  assign _n3289 = _n3275 ? put_aprio0 : _n3288;
-  assign _n3307 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
-  assign _n3308 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
-  assign _n3322 = put_sq0 == 6'h34;
-  assign _n3323 = put_en0 & _n3322;
-  assign _n3325 = put_sq1 == 6'h34;
-  assign _n3326 = put_en1 & _n3325;
-  assign _n3328 = put_sq2 == 6'h34;
-  assign _n3329 = put_en2 & _n3328;
-  assign _n3330 = _n3323 | _n3326;
-  assign _n3331 = _n3330 | _n3329;
-  assign _n3332 = _n3326 ? put_piece1 : put_piece2;
-  assign _n3333 = _n3323 ? put_piece0 : _n3332;
-  assign _n3334 = _n3326 ? put_vprio1 : put_vprio2;
-  assign _n3335 = _n3323 ? put_vprio0 : _n3334;
-  assign _n3336 = _n3326 ? put_aprio1 : put_aprio2;
-  assign _n3337 = _n3323 ? put_aprio0 : _n3336;
-  assign _n3355 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
-  assign _n3356 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
-  assign _n3370 = put_sq0 == 6'h35;
-  assign _n3371 = put_en0 & _n3370;
-  assign _n3373 = put_sq1 == 6'h35;
-  assign _n3374 = put_en1 & _n3373;
-  assign _n3376 = put_sq2 == 6'h35;
-  assign _n3377 = put_en2 & _n3376;
-  assign _n3378 = _n3371 | _n3374;
-  assign _n3379 = _n3378 | _n3377;
-  assign _n3380 = _n3374 ? put_piece1 : put_piece2;
-  assign _n3381 = _n3371 ? put_piece0 : _n3380;
-  assign _n3382 = _n3374 ? put_vprio1 : put_vprio2;
-  assign _n3383 = _n3371 ? put_vprio0 : _n3382;
-  assign _n3384 = _n3374 ? put_aprio1 : put_aprio2;
-  assign _n3385 = _n3371 ? put_aprio0 : _n3384;
-  assign _n3403 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
-  assign _n3404 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
-  assign _n3418 = put_sq0 == 6'h36;
-  assign _n3419 = put_en0 & _n3418;
-  assign _n3421 = put_sq1 == 6'h36;
-  assign _n3422 = put_en1 & _n3421;
-  assign _n3424 = put_sq2 == 6'h36;
-  assign _n3425 = put_en2 & _n3424;
-  assign _n3426 = _n3419 | _n3422;
-  assign _n3427 = _n3426 | _n3425;
-  assign _n3428 = _n3422 ? put_piece1 : put_piece2;
-  assign _n3429 = _n3419 ? put_piece0 : _n3428;
-  assign _n3430 = _n3422 ? put_vprio1 : put_vprio2;
-  assign _n3431 = _n3419 ? put_vprio0 : _n3430;
-  assign _n3432 = _n3422 ? put_aprio1 : put_aprio2;
-  assign _n3433 = _n3419 ? put_aprio0 : _n3432;
-  assign _n3451 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3452 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
-  assign _n3466 = put_sq0 == 6'h37;
-  assign _n3467 = put_en0 & _n3466;
-  assign _n3469 = put_sq1 == 6'h37;
-  assign _n3470 = put_en1 & _n3469;
-  assign _n3472 = put_sq2 == 6'h37;
-  assign _n3473 = put_en2 & _n3472;
-  assign _n3474 = _n3467 | _n3470;
-  assign _n3475 = _n3474 | _n3473;
-  assign _n3476 = _n3470 ? put_piece1 : put_piece2;
-  assign _n3477 = _n3467 ? put_piece0 : _n3476;
-  assign _n3478 = _n3470 ? put_vprio1 : put_vprio2;
-  assign _n3479 = _n3467 ? put_vprio0 : _n3478;
-  assign _n3480 = _n3470 ? put_aprio1 : put_aprio2;
-  assign _n3481 = _n3467 ? put_aprio0 : _n3480;
-  assign _n3499 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
-  assign _n3500 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
-  assign _n3514 = put_sq0 == 6'h38;
-  assign _n3515 = put_en0 & _n3514;
-  assign _n3517 = put_sq1 == 6'h38;
-  assign _n3518 = put_en1 & _n3517;
-  assign _n3520 = put_sq2 == 6'h38;
-  assign _n3521 = put_en2 & _n3520;
-  assign _n3522 = _n3515 | _n3518;
-  assign _n3523 = _n3522 | _n3521;
-  assign _n3524 = _n3518 ? put_piece1 : put_piece2;
-  assign _n3525 = _n3515 ? put_piece0 : _n3524;
-  assign _n3526 = _n3518 ? put_vprio1 : put_vprio2;
-  assign _n3527 = _n3515 ? put_vprio0 : _n3526;
-  assign _n3528 = _n3518 ? put_aprio1 : put_aprio2;
-  assign _n3529 = _n3515 ? put_aprio0 : _n3528;
-  assign _n3547 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
-  assign _n3548 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
-  assign _n3562 = put_sq0 == 6'h39;
-  assign _n3563 = put_en0 & _n3562;
-  assign _n3565 = put_sq1 == 6'h39;
-  assign _n3566 = put_en1 & _n3565;
-  assign _n3568 = put_sq2 == 6'h39;
-  assign _n3569 = put_en2 & _n3568;
-  assign _n3570 = _n3563 | _n3566;
-  assign _n3571 = _n3570 | _n3569;
-  assign _n3572 = _n3566 ? put_piece1 : put_piece2;
-  assign _n3573 = _n3563 ? put_piece0 : _n3572;
-  assign _n3574 = _n3566 ? put_vprio1 : put_vprio2;
-  assign _n3575 = _n3563 ? put_vprio0 : _n3574;
-  assign _n3576 = _n3566 ? put_aprio1 : put_aprio2;
-  assign _n3577 = _n3563 ? put_aprio0 : _n3576;
-  assign _n3595 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
-  assign _n3596 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
-  assign _n3610 = put_sq0 == 6'h3a;
-  assign _n3611 = put_en0 & _n3610;
-  assign _n3613 = put_sq1 == 6'h3a;
-  assign _n3614 = put_en1 & _n3613;
-  assign _n3616 = put_sq2 == 6'h3a;
-  assign _n3617 = put_en2 & _n3616;
-  assign _n3618 = _n3611 | _n3614;
-  assign _n3619 = _n3618 | _n3617;
-  assign _n3620 = _n3614 ? put_piece1 : put_piece2;
-  assign _n3621 = _n3611 ? put_piece0 : _n3620;
-  assign _n3622 = _n3614 ? put_vprio1 : put_vprio2;
-  assign _n3623 = _n3611 ? put_vprio0 : _n3622;
-  assign _n3624 = _n3614 ? put_aprio1 : put_aprio2;
-  assign _n3625 = _n3611 ? put_aprio0 : _n3624;
-  assign _n3643 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
-  assign _n3644 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
-  assign _n3658 = put_sq0 == 6'h3b;
-  assign _n3659 = put_en0 & _n3658;
-  assign _n3661 = put_sq1 == 6'h3b;
-  assign _n3662 = put_en1 & _n3661;
-  assign _n3664 = put_sq2 == 6'h3b;
-  assign _n3665 = put_en2 & _n3664;
-  assign _n3666 = _n3659 | _n3662;
-  assign _n3667 = _n3666 | _n3665;
-  assign _n3668 = _n3662 ? put_piece1 : put_piece2;
-  assign _n3669 = _n3659 ? put_piece0 : _n3668;
-  assign _n3670 = _n3662 ? put_vprio1 : put_vprio2;
-  assign _n3671 = _n3659 ? put_vprio0 : _n3670;
-  assign _n3672 = _n3662 ? put_aprio1 : put_aprio2;
-  assign _n3673 = _n3659 ? put_aprio0 : _n3672;
-  assign _n3691 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
-  assign _n3692 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
-  assign _n3706 = put_sq0 == 6'h3c;
-  assign _n3707 = put_en0 & _n3706;
-  assign _n3709 = put_sq1 == 6'h3c;
-  assign _n3710 = put_en1 & _n3709;
-  assign _n3712 = put_sq2 == 6'h3c;
-  assign _n3713 = put_en2 & _n3712;
-  assign _n3714 = _n3707 | _n3710;
-  assign _n3715 = _n3714 | _n3713;
-  assign _n3716 = _n3710 ? put_piece1 : put_piece2;
-  assign _n3717 = _n3707 ? put_piece0 : _n3716;
-  assign _n3718 = _n3710 ? put_vprio1 : put_vprio2;
-  assign _n3719 = _n3707 ? put_vprio0 : _n3718;
-  assign _n3720 = _n3710 ? put_aprio1 : put_aprio2;
-  assign _n3721 = _n3707 ? put_aprio0 : _n3720;
-  assign _n3739 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
-  assign _n3740 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
-  assign _n3754 = put_sq0 == 6'h3d;
-  assign _n3755 = put_en0 & _n3754;
-  assign _n3757 = put_sq1 == 6'h3d;
-  assign _n3758 = put_en1 & _n3757;
-  assign _n3760 = put_sq2 == 6'h3d;
-  assign _n3761 = put_en2 & _n3760;
-  assign _n3762 = _n3755 | _n3758;
-  assign _n3763 = _n3762 | _n3761;
-  assign _n3764 = _n3758 ? put_piece1 : put_piece2;
-  assign _n3765 = _n3755 ? put_piece0 : _n3764;
-  assign _n3766 = _n3758 ? put_vprio1 : put_vprio2;
-  assign _n3767 = _n3755 ? put_vprio0 : _n3766;
-  assign _n3768 = _n3758 ? put_aprio1 : put_aprio2;
-  assign _n3769 = _n3755 ? put_aprio0 : _n3768;
-  assign _n3787 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
-  assign _n3788 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
-  assign _n3802 = put_sq0 == 6'h3e;
-  assign _n3803 = put_en0 & _n3802;
-  assign _n3805 = put_sq1 == 6'h3e;
-  assign _n3806 = put_en1 & _n3805;
-  assign _n3808 = put_sq2 == 6'h3e;
-  assign _n3809 = put_en2 & _n3808;
-  assign _n3810 = _n3803 | _n3806;
-  assign _n3811 = _n3810 | _n3809;
-  assign _n3812 = _n3806 ? put_piece1 : put_piece2;
-  assign _n3813 = _n3803 ? put_piece0 : _n3812;
-  assign _n3814 = _n3806 ? put_vprio1 : put_vprio2;
-  assign _n3815 = _n3803 ? put_vprio0 : _n3814;
-  assign _n3816 = _n3806 ? put_aprio1 : put_aprio2;
-  assign _n3817 = _n3803 ? put_aprio0 : _n3816;
-  assign _n3835 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3836 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n3850 = put_sq0 == 6'h3f;
-  assign _n3851 = put_en0 & _n3850;
-  assign _n3853 = put_sq1 == 6'h3f;
-  assign _n3854 = put_en1 & _n3853;
-  assign _n3856 = put_sq2 == 6'h3f;
-  assign _n3857 = put_en2 & _n3856;
-  assign _n3858 = _n3851 | _n3854;
-  assign _n3859 = _n3858 | _n3857;
-  assign _n3860 = _n3854 ? put_piece1 : put_piece2;
-  assign _n3861 = _n3851 ? put_piece0 : _n3860;
-  assign _n3862 = _n3854 ? put_vprio1 : put_vprio2;
-  assign _n3863 = _n3851 ? put_vprio0 : _n3862;
-  assign _n3864 = _n3854 ? put_aprio1 : put_aprio2;
-  assign _n3865 = _n3851 ? put_aprio0 : _n3864;
-  assign victims_bus = {_n3869, _n3821, _n3773, _n3725, _n3677, _n3629, _n3581, _n3533, _n3485, _n3437, _n3389, _n3341, _n3293, _n3245, _n3197, _n3149, _n3101, _n3053, _n3005, _n2957, _n2909, _n2861, _n2813, _n2765, _n2717, _n2669, _n2621, _n2573, _n2525, _n2477, _n2429, _n2381, _n2333, _n2285, _n2237, _n2189, _n2141, _n2093, _n2045, _n1997, _n1949, _n1901, _n1853, _n1805, _n1757, _n1709, _n1661, _n1613, _n1565, _n1517, _n1469, _n1421, _n1373, _n1325, _n1277, _n1229, _n1181, _n1133, _n1085, _n1037, _n989, _n941, _n893, _n845};
-  assign targets_bus = {_n3870, _n3822, _n3774, _n3726, _n3678, _n3630, _n3582, _n3534, _n3486, _n3438, _n3390, _n3342, _n3294, _n3246, _n3198, _n3150, _n3102, _n3054, _n3006, _n2958, _n2910, _n2862, _n2814, _n2766, _n2718, _n2670, _n2622, _n2574, _n2526, _n2478, _n2430, _n2382, _n2334, _n2286, _n2238, _n2190, _n2142, _n2094, _n2046, _n1998, _n1950, _n1902, _n1854, _n1806, _n1758, _n1710, _n1662, _n1614, _n1566, _n1518, _n1470, _n1422, _n1374, _n1326, _n1278, _n1230, _n1182, _n1134, _n1086, _n1038, _n990, _n942, _n894, _n846};
-  assign attackers_bus = {_n3871, _n3823, _n3775, _n3727, _n3679, _n3631, _n3583, _n3535, _n3487, _n3439, _n3391, _n3343, _n3295, _n3247, _n3199, _n3151, _n3103, _n3055, _n3007, _n2959, _n2911, _n2863, _n2815, _n2767, _n2719, _n2671, _n2623, _n2575, _n2527, _n2479, _n2431, _n2383, _n2335, _n2287, _n2239, _n2191, _n2143, _n2095, _n2047, _n1999, _n1951, _n1903, _n1855, _n1807, _n1759, _n1711, _n1663, _n1615, _n1567, _n1519, _n1471, _n1423, _n1375, _n1327, _n1279, _n1231, _n1183, _n1135, _n1087, _n1039, _n991, _n943, _n895, _n847};
-  assign own_pawns_bus = {_n3872, _n3824, _n3776, _n3728, _n3680, _n3632, _n3584, _n3536, _n3488, _n3440, _n3392, _n3344, _n3296, _n3248, _n3200, _n3152, _n3104, _n3056, _n3008, _n2960, _n2912, _n2864, _n2816, _n2768, _n2720, _n2672, _n2624, _n2576, _n2528, _n2480, _n2432, _n2384, _n2336, _n2288, _n2240, _n2192, _n2144, _n2096, _n2048, _n2000, _n1952, _n1904, _n1856, _n1808, _n1760, _n1712, _n1664, _n1616, _n1568, _n1520, _n1472, _n1424, _n1376, _n1328, _n1280, _n1232, _n1184, _n1136, _n1088, _n1040, _n992, _n944, _n896, _n848};
-  assign vprios_bus = {_n3873, _n3825, _n3777, _n3729, _n3681, _n3633, _n3585, _n3537, _n3489, _n3441, _n3393, _n3345, _n3297, _n3249, _n3201, _n3153, _n3105, _n3057, _n3009, _n2961, _n2913, _n2865, _n2817, _n2769, _n2721, _n2673, _n2625, _n2577, _n2529, _n2481, _n2433, _n2385, _n2337, _n2289, _n2241, _n2193, _n2145, _n2097, _n2049, _n2001, _n1953, _n1905, _n1857, _n1809, _n1761, _n1713, _n1665, _n1617, _n1569, _n1521, _n1473, _n1425, _n1377, _n1329, _n1281, _n1233, _n1185, _n1137, _n1089, _n1041, _n993, _n945, _n897, _n849};
-  assign aprios_bus = {_n3874, _n3826, _n3778, _n3730, _n3682, _n3634, _n3586, _n3538, _n3490, _n3442, _n3394, _n3346, _n3298, _n3250, _n3202, _n3154, _n3106, _n3058, _n3010, _n2962, _n2914, _n2866, _n2818, _n2770, _n2722, _n2674, _n2626, _n2578, _n2530, _n2482, _n2434, _n2386, _n2338, _n2290, _n2242, _n2194, _n2146, _n2098, _n2050, _n2002, _n1954, _n1906, _n1858, _n1810, _n1762, _n1714, _n1666, _n1618, _n1570, _n1522, _n1474, _n1426, _n1378, _n1330, _n1282, _n1234, _n1186, _n1138, _n1090, _n1042, _n994, _n946, _n898, _n850};
-  assign _n3881 = {_n3866, _n3818, _n3770, _n3722, _n3674, _n3626, _n3578, _n3530, _n3482, _n3434, _n3386, _n3338, _n3290, _n3242, _n3194, _n3146, _n3098, _n3050, _n3002, _n2954, _n2906, _n2858, _n2810, _n2762, _n2714, _n2666, _n2618, _n2570, _n2522, _n2474, _n2426, _n2378, _n2330, _n2282, _n2234, _n2186, _n2138, _n2090, _n2042, _n1994, _n1946, _n1898, _n1850, _n1802, _n1754, _n1706, _n1658, _n1610, _n1562, _n1514, _n1466, _n1418, _n1370, _n1322, _n1274, _n1226, _n1178, _n1130, _n1082, _n1034, _n986, _n938, _n890, _n842};
-  assign _n3882 = {_n3867, _n3819, _n3771, _n3723, _n3675, _n3627, _n3579, _n3531, _n3483, _n3435, _n3387, _n3339, _n3291, _n3243, _n3195, _n3147, _n3099, _n3051, _n3003, _n2955, _n2907, _n2859, _n2811, _n2763, _n2715, _n2667, _n2619, _n2571, _n2523, _n2475, _n2427, _n2379, _n2331, _n2283, _n2235, _n2187, _n2139, _n2091, _n2043, _n1995, _n1947, _n1899, _n1851, _n1803, _n1755, _n1707, _n1659, _n1611, _n1563, _n1515, _n1467, _n1419, _n1371, _n1323, _n1275, _n1227, _n1179, _n1131, _n1083, _n1035, _n987, _n939, _n891, _n843};
-  assign _n3883 = {_n3868, _n3820, _n3772, _n3724, _n3676, _n3628, _n3580, _n3532, _n3484, _n3436, _n3388, _n3340, _n3292, _n3244, _n3196, _n3148, _n3100, _n3052, _n3004, _n2956, _n2908, _n2860, _n2812, _n2764, _n2716, _n2668, _n2620, _n2572, _n2524, _n2476, _n2428, _n2380, _n2332, _n2284, _n2236, _n2188, _n2140, _n2092, _n2044, _n1996, _n1948, _n1900, _n1852, _n1804, _n1756, _n1708, _n1660, _n1612, _n1564, _n1516, _n1468, _n1420, _n1372, _n1324, _n1276, _n1228, _n1180, _n1132, _n1084, _n1036, _n988, _n940, _n892, _n844};
+  assign _n3018 = {knight_62, knight_53, knight_37, knight_30, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n3019 = {king_54, king_46, king_38, king_39, 1'h0, 1'h0, 1'h0, king_55};
+  assign _n3033 = put_sq0 == 6'h2f;
+  assign _n3034 = put_en0 & _n3033;
+  assign _n3036 = put_sq1 == 6'h2f;
+  assign _n3037 = put_en1 & _n3036;
+  assign _n3039 = put_sq2 == 6'h2f;
+  assign _n3040 = put_en2 & _n3039;
+  assign _n3041 = _n3034 | _n3037;
+  assign _n3042 = _n3041 | _n3040;
+  assign _n3043 = _n3037 ? put_piece1 : put_piece2;
+  assign _n3044 = _n3034 ? put_piece0 : _n3043;
+  assign _n3045 = _n3037 ? put_vprio1 : put_vprio2;
+  assign _n3046 = _n3034 ? put_vprio0 : _n3045;
+  assign _n3047 = _n3037 ? put_aprio1 : put_aprio2;
+  assign _n3048 = _n3034 ? put_aprio0 : _n3047;
+  assign _n3065 = {1'h0, 1'h0, 1'h0, 1'h0, knight_33, knight_42, knight_58, 1'h0};
+  assign _n3066 = {1'h0, 1'h0, 1'h0, king_40, king_41, king_49, king_57, king_56};
+  assign _n3080 = put_sq0 == 6'h30;
+  assign _n3081 = put_en0 & _n3080;
+  assign _n3083 = put_sq1 == 6'h30;
+  assign _n3084 = put_en1 & _n3083;
+  assign _n3086 = put_sq2 == 6'h30;
+  assign _n3087 = put_en2 & _n3086;
+  assign _n3088 = _n3081 | _n3084;
+  assign _n3089 = _n3088 | _n3087;
+  assign _n3090 = _n3084 ? put_piece1 : put_piece2;
+  assign _n3091 = _n3081 ? put_piece0 : _n3090;
+  assign _n3092 = _n3084 ? put_vprio1 : put_vprio2;
+  assign _n3093 = _n3081 ? put_vprio0 : _n3092;
+  assign _n3094 = _n3084 ? put_aprio1 : put_aprio2;
+  assign _n3095 = _n3081 ? put_aprio0 : _n3094;
+  assign _n3112 = {1'h0, 1'h0, 1'h0, knight_32, knight_34, knight_43, knight_59, 1'h0};
+  assign _n3113 = {king_56, king_48, king_40, king_41, king_42, king_50, king_58, king_57};
+  assign _n3127 = put_sq0 == 6'h31;
+  assign _n3128 = put_en0 & _n3127;
+  assign _n3130 = put_sq1 == 6'h31;
+  assign _n3131 = put_en1 & _n3130;
+  assign _n3133 = put_sq2 == 6'h31;
+  assign _n3134 = put_en2 & _n3133;
+  assign _n3135 = _n3128 | _n3131;
+  assign _n3136 = _n3135 | _n3134;
+  assign _n3137 = _n3131 ? put_piece1 : put_piece2;
+  assign _n3138 = _n3128 ? put_piece0 : _n3137;
+  assign _n3139 = _n3131 ? put_vprio1 : put_vprio2;
+  assign _n3140 = _n3128 ? put_vprio0 : _n3139;
+  assign _n3141 = _n3131 ? put_aprio1 : put_aprio2;
+  assign _n3142 = _n3128 ? put_aprio0 : _n3141;
+  assign _n3159 = {1'h0, knight_56, knight_40, knight_33, knight_35, knight_44, knight_60, 1'h0};
+  assign _n3160 = {king_57, king_49, king_41, king_42, king_43, king_51, king_59, king_58};
+  assign _n3174 = put_sq0 == 6'h32;
+  assign _n3175 = put_en0 & _n3174;
+  assign _n3177 = put_sq1 == 6'h32;
+  assign _n3178 = put_en1 & _n3177;
+  assign _n3180 = put_sq2 == 6'h32;
+  assign _n3181 = put_en2 & _n3180;
+  assign _n3182 = _n3175 | _n3178;
+  assign _n3183 = _n3182 | _n3181;
+  assign _n3184 = _n3178 ? put_piece1 : put_piece2;
+  assign _n3185 = _n3175 ? put_piece0 : _n3184;
+  assign _n3186 = _n3178 ? put_vprio1 : put_vprio2;
+  assign _n3187 = _n3175 ? put_vprio0 : _n3186;
+  assign _n3188 = _n3178 ? put_aprio1 : put_aprio2;
+  assign _n3189 = _n3175 ? put_aprio0 : _n3188;
+  assign _n3206 = {1'h0, knight_57, knight_41, knight_34, knight_36, knight_45, knight_61, 1'h0};
+  assign _n3207 = {king_58, king_50, king_42, king_43, king_44, king_52, king_60, king_59};
+  assign _n3221 = put_sq0 == 6'h33;
+  assign _n3222 = put_en0 & _n3221;
+  assign _n3224 = put_sq1 == 6'h33;
+  assign _n3225 = put_en1 & _n3224;
+  assign _n3227 = put_sq2 == 6'h33;
+  assign _n3228 = put_en2 & _n3227;
+  assign _n3229 = _n3222 | _n3225;
+  assign _n3230 = _n3229 | _n3228;
+  assign _n3231 = _n3225 ? put_piece1 : put_piece2;
+  assign _n3232 = _n3222 ? put_piece0 : _n3231;
+  assign _n3233 = _n3225 ? put_vprio1 : put_vprio2;
+  assign _n3234 = _n3222 ? put_vprio0 : _n3233;
+  assign _n3235 = _n3225 ? put_aprio1 : put_aprio2;
+  assign _n3236 = _n3222 ? put_aprio0 : _n3235;
+  assign _n3253 = {1'h0, knight_58, knight_42, knight_35, knight_37, knight_46, knight_62, 1'h0};
+  assign _n3254 = {king_59, king_51, king_43, king_44, king_45, king_53, king_61, king_60};
+  assign _n3268 = put_sq0 == 6'h34;
+  assign _n3269 = put_en0 & _n3268;
+  assign _n3271 = put_sq1 == 6'h34;
+  assign _n3272 = put_en1 & _n3271;
+  assign _n3274 = put_sq2 == 6'h34;
+  assign _n3275 = put_en2 & _n3274;
+  assign _n3276 = _n3269 | _n3272;
+  assign _n3277 = _n3276 | _n3275;
+  assign _n3278 = _n3272 ? put_piece1 : put_piece2;
+  assign _n3279 = _n3269 ? put_piece0 : _n3278;
+  assign _n3280 = _n3272 ? put_vprio1 : put_vprio2;
+  assign _n3281 = _n3269 ? put_vprio0 : _n3280;
+  assign _n3282 = _n3272 ? put_aprio1 : put_aprio2;
+  assign _n3283 = _n3269 ? put_aprio0 : _n3282;
+  assign _n3300 = {1'h0, knight_59, knight_43, knight_36, knight_38, knight_47, knight_63, 1'h0};
+  assign _n3301 = {king_60, king_52, king_44, king_45, king_46, king_54, king_62, king_61};
+  assign _n3315 = put_sq0 == 6'h35;
+  assign _n3316 = put_en0 & _n3315;
+  assign _n3318 = put_sq1 == 6'h35;
+  assign _n3319 = put_en1 & _n3318;
+  assign _n3321 = put_sq2 == 6'h35;
+  assign _n3322 = put_en2 & _n3321;
+  assign _n3323 = _n3316 | _n3319;
+  assign _n3324 = _n3323 | _n3322;
+  assign _n3325 = _n3319 ? put_piece1 : put_piece2;
+  assign _n3326 = _n3316 ? put_piece0 : _n3325;
+  assign _n3327 = _n3319 ? put_vprio1 : put_vprio2;
+  assign _n3328 = _n3316 ? put_vprio0 : _n3327;
+  assign _n3329 = _n3319 ? put_aprio1 : put_aprio2;
+  assign _n3330 = _n3316 ? put_aprio0 : _n3329;
+  assign _n3347 = {1'h0, knight_60, knight_44, knight_37, knight_39, 1'h0, 1'h0, 1'h0};
+  assign _n3348 = {king_61, king_53, king_45, king_46, king_47, king_55, king_63, king_62};
+  assign _n3362 = put_sq0 == 6'h36;
+  assign _n3363 = put_en0 & _n3362;
+  assign _n3365 = put_sq1 == 6'h36;
+  assign _n3366 = put_en1 & _n3365;
+  assign _n3368 = put_sq2 == 6'h36;
+  assign _n3369 = put_en2 & _n3368;
+  assign _n3370 = _n3363 | _n3366;
+  assign _n3371 = _n3370 | _n3369;
+  assign _n3372 = _n3366 ? put_piece1 : put_piece2;
+  assign _n3373 = _n3363 ? put_piece0 : _n3372;
+  assign _n3374 = _n3366 ? put_vprio1 : put_vprio2;
+  assign _n3375 = _n3363 ? put_vprio0 : _n3374;
+  assign _n3376 = _n3366 ? put_aprio1 : put_aprio2;
+  assign _n3377 = _n3363 ? put_aprio0 : _n3376;
+  assign _n3394 = {1'h0, knight_61, knight_45, knight_38, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n3395 = {king_62, king_54, king_46, king_47, 1'h0, 1'h0, 1'h0, king_63};
+  assign _n3409 = put_sq0 == 6'h37;
+  assign _n3410 = put_en0 & _n3409;
+  assign _n3412 = put_sq1 == 6'h37;
+  assign _n3413 = put_en1 & _n3412;
+  assign _n3415 = put_sq2 == 6'h37;
+  assign _n3416 = put_en2 & _n3415;
+  assign _n3417 = _n3410 | _n3413;
+  assign _n3418 = _n3417 | _n3416;
+  assign _n3419 = _n3413 ? put_piece1 : put_piece2;
+  assign _n3420 = _n3410 ? put_piece0 : _n3419;
+  assign _n3421 = _n3413 ? put_vprio1 : put_vprio2;
+  assign _n3422 = _n3410 ? put_vprio0 : _n3421;
+  assign _n3423 = _n3413 ? put_aprio1 : put_aprio2;
+  assign _n3424 = _n3410 ? put_aprio0 : _n3423;
+  assign _n3441 = {1'h0, 1'h0, 1'h0, 1'h0, knight_41, knight_50, 1'h0, 1'h0};
+  assign _n3442 = {1'h0, 1'h0, 1'h0, king_48, king_49, king_57, 1'h0, 1'h0};
+  assign _n3456 = put_sq0 == 6'h38;
+  assign _n3457 = put_en0 & _n3456;
+  assign _n3459 = put_sq1 == 6'h38;
+  assign _n3460 = put_en1 & _n3459;
+  assign _n3462 = put_sq2 == 6'h38;
+  assign _n3463 = put_en2 & _n3462;
+  assign _n3464 = _n3457 | _n3460;
+  assign _n3465 = _n3464 | _n3463;
+  assign _n3466 = _n3460 ? put_piece1 : put_piece2;
+  assign _n3467 = _n3457 ? put_piece0 : _n3466;
+  assign _n3468 = _n3460 ? put_vprio1 : put_vprio2;
+  assign _n3469 = _n3457 ? put_vprio0 : _n3468;
+  assign _n3470 = _n3460 ? put_aprio1 : put_aprio2;
+  assign _n3471 = _n3457 ? put_aprio0 : _n3470;
+  assign _n3488 = {1'h0, 1'h0, 1'h0, knight_40, knight_42, knight_51, 1'h0, 1'h0};
+  assign _n3489 = {1'h0, king_56, king_48, king_49, king_50, king_58, 1'h0, 1'h0};
+  assign _n3503 = put_sq0 == 6'h39;
+  assign _n3504 = put_en0 & _n3503;
+  assign _n3506 = put_sq1 == 6'h39;
+  assign _n3507 = put_en1 & _n3506;
+  assign _n3509 = put_sq2 == 6'h39;
+  assign _n3510 = put_en2 & _n3509;
+  assign _n3511 = _n3504 | _n3507;
+  assign _n3512 = _n3511 | _n3510;
+  assign _n3513 = _n3507 ? put_piece1 : put_piece2;
+  assign _n3514 = _n3504 ? put_piece0 : _n3513;
+  assign _n3515 = _n3507 ? put_vprio1 : put_vprio2;
+  assign _n3516 = _n3504 ? put_vprio0 : _n3515;
+  assign _n3517 = _n3507 ? put_aprio1 : put_aprio2;
+  assign _n3518 = _n3504 ? put_aprio0 : _n3517;
+  assign _n3535 = {1'h0, 1'h0, knight_48, knight_41, knight_43, knight_52, 1'h0, 1'h0};
+  assign _n3536 = {1'h0, king_57, king_49, king_50, king_51, king_59, 1'h0, 1'h0};
+  assign _n3550 = put_sq0 == 6'h3a;
+  assign _n3551 = put_en0 & _n3550;
+  assign _n3553 = put_sq1 == 6'h3a;
+  assign _n3554 = put_en1 & _n3553;
+  assign _n3556 = put_sq2 == 6'h3a;
+  assign _n3557 = put_en2 & _n3556;
+  assign _n3558 = _n3551 | _n3554;
+  assign _n3559 = _n3558 | _n3557;
+  assign _n3560 = _n3554 ? put_piece1 : put_piece2;
+  assign _n3561 = _n3551 ? put_piece0 : _n3560;
+  assign _n3562 = _n3554 ? put_vprio1 : put_vprio2;
+  assign _n3563 = _n3551 ? put_vprio0 : _n3562;
+  assign _n3564 = _n3554 ? put_aprio1 : put_aprio2;
+  assign _n3565 = _n3551 ? put_aprio0 : _n3564;
+  assign _n3582 = {1'h0, 1'h0, knight_49, knight_42, knight_44, knight_53, 1'h0, 1'h0};
+  assign _n3583 = {1'h0, king_58, king_50, king_51, king_52, king_60, 1'h0, 1'h0};
+  assign _n3597 = put_sq0 == 6'h3b;
+  assign _n3598 = put_en0 & _n3597;
+  assign _n3600 = put_sq1 == 6'h3b;
+  assign _n3601 = put_en1 & _n3600;
+  assign _n3603 = put_sq2 == 6'h3b;
+  assign _n3604 = put_en2 & _n3603;
+  assign _n3605 = _n3598 | _n3601;
+  assign _n3606 = _n3605 | _n3604;
+  assign _n3607 = _n3601 ? put_piece1 : put_piece2;
+  assign _n3608 = _n3598 ? put_piece0 : _n3607;
+  assign _n3609 = _n3601 ? put_vprio1 : put_vprio2;
+  assign _n3610 = _n3598 ? put_vprio0 : _n3609;
+  assign _n3611 = _n3601 ? put_aprio1 : put_aprio2;
+  assign _n3612 = _n3598 ? put_aprio0 : _n3611;
+  assign _n3629 = {1'h0, 1'h0, knight_50, knight_43, knight_45, knight_54, 1'h0, 1'h0};
+  assign _n3630 = {1'h0, king_59, king_51, king_52, king_53, king_61, 1'h0, 1'h0};
+  assign _n3644 = put_sq0 == 6'h3c;
+  assign _n3645 = put_en0 & _n3644;
+  assign _n3647 = put_sq1 == 6'h3c;
+  assign _n3648 = put_en1 & _n3647;
+  assign _n3650 = put_sq2 == 6'h3c;
+  assign _n3651 = put_en2 & _n3650;
+  assign _n3652 = _n3645 | _n3648;
+  assign _n3653 = _n3652 | _n3651;
+  assign _n3654 = _n3648 ? put_piece1 : put_piece2;
+  assign _n3655 = _n3645 ? put_piece0 : _n3654;
+  assign _n3656 = _n3648 ? put_vprio1 : put_vprio2;
+  assign _n3657 = _n3645 ? put_vprio0 : _n3656;
+  assign _n3658 = _n3648 ? put_aprio1 : put_aprio2;
+  assign _n3659 = _n3645 ? put_aprio0 : _n3658;
+  assign _n3676 = {1'h0, 1'h0, knight_51, knight_44, knight_46, knight_55, 1'h0, 1'h0};
+  assign _n3677 = {1'h0, king_60, king_52, king_53, king_54, king_62, 1'h0, 1'h0};
+  assign _n3691 = put_sq0 == 6'h3d;
+  assign _n3692 = put_en0 & _n3691;
+  assign _n3694 = put_sq1 == 6'h3d;
+  assign _n3695 = put_en1 & _n3694;
+  assign _n3697 = put_sq2 == 6'h3d;
+  assign _n3698 = put_en2 & _n3697;
+  assign _n3699 = _n3692 | _n3695;
+  assign _n3700 = _n3699 | _n3698;
+  assign _n3701 = _n3695 ? put_piece1 : put_piece2;
+  assign _n3702 = _n3692 ? put_piece0 : _n3701;
+  assign _n3703 = _n3695 ? put_vprio1 : put_vprio2;
+  assign _n3704 = _n3692 ? put_vprio0 : _n3703;
+  assign _n3705 = _n3695 ? put_aprio1 : put_aprio2;
+  assign _n3706 = _n3692 ? put_aprio0 : _n3705;
+  assign _n3723 = {1'h0, 1'h0, knight_52, knight_45, knight_47, 1'h0, 1'h0, 1'h0};
+  assign _n3724 = {1'h0, king_61, king_53, king_54, king_55, king_63, 1'h0, 1'h0};
+  assign _n3738 = put_sq0 == 6'h3e;
+  assign _n3739 = put_en0 & _n3738;
+  assign _n3741 = put_sq1 == 6'h3e;
+  assign _n3742 = put_en1 & _n3741;
+  assign _n3744 = put_sq2 == 6'h3e;
+  assign _n3745 = put_en2 & _n3744;
+  assign _n3746 = _n3739 | _n3742;
+  assign _n3747 = _n3746 | _n3745;
+  assign _n3748 = _n3742 ? put_piece1 : put_piece2;
+  assign _n3749 = _n3739 ? put_piece0 : _n3748;
+  assign _n3750 = _n3742 ? put_vprio1 : put_vprio2;
+  assign _n3751 = _n3739 ? put_vprio0 : _n3750;
+  assign _n3752 = _n3742 ? put_aprio1 : put_aprio2;
+  assign _n3753 = _n3739 ? put_aprio0 : _n3752;
+  assign _n3770 = {1'h0, 1'h0, knight_53, knight_46, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n3771 = {1'h0, king_62, king_54, king_55, 1'h0, 1'h0, 1'h0, 1'h0};
+  assign _n3785 = put_sq0 == 6'h3f;
+  assign _n3786 = put_en0 & _n3785;
+  assign _n3788 = put_sq1 == 6'h3f;
+  assign _n3789 = put_en1 & _n3788;
+  assign _n3791 = put_sq2 == 6'h3f;
+  assign _n3792 = put_en2 & _n3791;
+  assign _n3793 = _n3786 | _n3789;
+  assign _n3794 = _n3793 | _n3792;
+  assign _n3795 = _n3789 ? put_piece1 : put_piece2;
+  assign _n3796 = _n3786 ? put_piece0 : _n3795;
+  assign _n3797 = _n3789 ? put_vprio1 : put_vprio2;
+  assign _n3798 = _n3786 ? put_vprio0 : _n3797;
+  assign _n3799 = _n3789 ? put_aprio1 : put_aprio2;
+  assign _n3800 = _n3786 ? put_aprio0 : _n3799;
+  assign victims_bus = {_n3804, _n3757, _n3710, _n3663, _n3616, _n3569, _n3522, _n3475, _n3428, _n3381, _n3334, _n3287, _n3240, _n3193, _n3146, _n3099, _n3052, _n3005, _n2958, _n2911, _n2864, _n2817, _n2770, _n2723, _n2676, _n2629, _n2582, _n2535, _n2488, _n2441, _n2394, _n2347, _n2300, _n2253, _n2206, _n2159, _n2112, _n2065, _n2018, _n1971, _n1924, _n1877, _n1830, _n1783, _n1736, _n1689, _n1642, _n1595, _n1548, _n1501, _n1454, _n1407, _n1360, _n1313, _n1266, _n1219, _n1172, _n1125, _n1078, _n1031, _n984, _n937, _n890, _n843};
+  assign targets_bus = {_n3805, _n3758, _n3711, _n3664, _n3617, _n3570, _n3523, _n3476, _n3429, _n3382, _n3335, _n3288, _n3241, _n3194, _n3147, _n3100, _n3053, _n3006, _n2959, _n2912, _n2865, _n2818, _n2771, _n2724, _n2677, _n2630, _n2583, _n2536, _n2489, _n2442, _n2395, _n2348, _n2301, _n2254, _n2207, _n2160, _n2113, _n2066, _n2019, _n1972, _n1925, _n1878, _n1831, _n1784, _n1737, _n1690, _n1643, _n1596, _n1549, _n1502, _n1455, _n1408, _n1361, _n1314, _n1267, _n1220, _n1173, _n1126, _n1079, _n1032, _n985, _n938, _n891, _n844};
+  assign attackers_bus = {_n3806, _n3759, _n3712, _n3665, _n3618, _n3571, _n3524, _n3477, _n3430, _n3383, _n3336, _n3289, _n3242, _n3195, _n3148, _n3101, _n3054, _n3007, _n2960, _n2913, _n2866, _n2819, _n2772, _n2725, _n2678, _n2631, _n2584, _n2537, _n2490, _n2443, _n2396, _n2349, _n2302, _n2255, _n2208, _n2161, _n2114, _n2067, _n2020, _n1973, _n1926, _n1879, _n1832, _n1785, _n1738, _n1691, _n1644, _n1597, _n1550, _n1503, _n1456, _n1409, _n1362, _n1315, _n1268, _n1221, _n1174, _n1127, _n1080, _n1033, _n986, _n939, _n892, _n845};
+  assign own_pawns_bus = {_n3807, _n3760, _n3713, _n3666, _n3619, _n3572, _n3525, _n3478, _n3431, _n3384, _n3337, _n3290, _n3243, _n3196, _n3149, _n3102, _n3055, _n3008, _n2961, _n2914, _n2867, _n2820, _n2773, _n2726, _n2679, _n2632, _n2585, _n2538, _n2491, _n2444, _n2397, _n2350, _n2303, _n2256, _n2209, _n2162, _n2115, _n2068, _n2021, _n1974, _n1927, _n1880, _n1833, _n1786, _n1739, _n1692, _n1645, _n1598, _n1551, _n1504, _n1457, _n1410, _n1363, _n1316, _n1269, _n1222, _n1175, _n1128, _n1081, _n1034, _n987, _n940, _n893, _n846};
+  assign vprios_bus = {_n3808, _n3761, _n3714, _n3667, _n3620, _n3573, _n3526, _n3479, _n3432, _n3385, _n3338, _n3291, _n3244, _n3197, _n3150, _n3103, _n3056, _n3009, _n2962, _n2915, _n2868, _n2821, _n2774, _n2727, _n2680, _n2633, _n2586, _n2539, _n2492, _n2445, _n2398, _n2351, _n2304, _n2257, _n2210, _n2163, _n2116, _n2069, _n2022, _n1975, _n1928, _n1881, _n1834, _n1787, _n1740, _n1693, _n1646, _n1599, _n1552, _n1505, _n1458, _n1411, _n1364, _n1317, _n1270, _n1223, _n1176, _n1129, _n1082, _n1035, _n988, _n941, _n894, _n847};
+  assign aprios_bus = {_n3809, _n3762, _n3715, _n3668, _n3621, _n3574, _n3527, _n3480, _n3433, _n3386, _n3339, _n3292, _n3245, _n3198, _n3151, _n3104, _n3057, _n3010, _n2963, _n2916, _n2869, _n2822, _n2775, _n2728, _n2681, _n2634, _n2587, _n2540, _n2493, _n2446, _n2399, _n2352, _n2305, _n2258, _n2211, _n2164, _n2117, _n2070, _n2023, _n1976, _n1929, _n1882, _n1835, _n1788, _n1741, _n1694, _n1647, _n1600, _n1553, _n1506, _n1459, _n1412, _n1365, _n1318, _n1271, _n1224, _n1177, _n1130, _n1083, _n1036, _n989, _n942, _n895, _n848};
+  assign _n3816 = {_n3801, _n3754, _n3707, _n3660, _n3613, _n3566, _n3519, _n3472, _n3425, _n3378, _n3331, _n3284, _n3237, _n3190, _n3143, _n3096, _n3049, _n3002, _n2955, _n2908, _n2861, _n2814, _n2767, _n2720, _n2673, _n2626, _n2579, _n2532, _n2485, _n2438, _n2391, _n2344, _n2297, _n2250, _n2203, _n2156, _n2109, _n2062, _n2015, _n1968, _n1921, _n1874, _n1827, _n1780, _n1733, _n1686, _n1639, _n1592, _n1545, _n1498, _n1451, _n1404, _n1357, _n1310, _n1263, _n1216, _n1169, _n1122, _n1075, _n1028, _n981, _n934, _n887, _n840};
+  assign _n3817 = {_n3802, _n3755, _n3708, _n3661, _n3614, _n3567, _n3520, _n3473, _n3426, _n3379, _n3332, _n3285, _n3238, _n3191, _n3144, _n3097, _n3050, _n3003, _n2956, _n2909, _n2862, _n2815, _n2768, _n2721, _n2674, _n2627, _n2580, _n2533, _n2486, _n2439, _n2392, _n2345, _n2298, _n2251, _n2204, _n2157, _n2110, _n2063, _n2016, _n1969, _n1922, _n1875, _n1828, _n1781, _n1734, _n1687, _n1640, _n1593, _n1546, _n1499, _n1452, _n1405, _n1358, _n1311, _n1264, _n1217, _n1170, _n1123, _n1076, _n1029, _n982, _n935, _n888, _n841};
+  assign _n3818 = {_n3803, _n3756, _n3709, _n3662, _n3615, _n3568, _n3521, _n3474, _n3427, _n3380, _n3333, _n3286, _n3239, _n3192, _n3145, _n3098, _n3051, _n3004, _n2957, _n2910, _n2863, _n2816, _n2769, _n2722, _n2675, _n2628, _n2581, _n2534, _n2487, _n2440, _n2393, _n2346, _n2299, _n2252, _n2205, _n2158, _n2111, _n2064, _n2017, _n1970, _n1923, _n1876, _n1829, _n1782, _n1735, _n1688, _n1641, _n1594, _n1547, _n1500, _n1453, _n1406, _n1359, _n1312, _n1265, _n1218, _n1171, _n1124, _n1077, _n1030, _n983, _n936, _n889, _n842};
   assign victims = victims_bus;
   assign targets = targets_bus;
   assign attackers = attackers_bus;
   assign own_pawns = own_pawns_bus;
   assign vprios = vprios_bus;
   assign aprios = aprios_bus;
-  assign pieces = _n3881;
-  assign cap_counts = _n3882;
-  assign quiet_counts = _n3883;
+  assign pieces = _n3816;
+  assign cap_counts = _n3817;
+  assign quiet_counts = _n3818;
   qchip_cell a1 (
     .clk(clk),
     .rst(rst),
@@ -5007,7 +5006,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[0]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5031,8 +5029,8 @@ module qchip_array (
     .ray_in_5(ray5_9),
     .ray_in_6(ray6_1),
     .ray_in_7(1'h0),
-    .knight_in(_n811),
-    .king_in(_n812),
+    .knight_in(_n809),
+    .king_in(_n810),
     .pawn_ne(pawn_9),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -5041,35 +5039,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_8),
     .pass_s(1'h0),
-    .put(_n835),
-    .put_piece(_n837),
-    .put_vprio(_n839),
-    .put_aprio(_n841),
+    .put(_n833),
+    .put_piece(_n835),
+    .put_vprio(_n837),
+    .put_aprio(_n839),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n813),
-    .ray_out_1(_n814),
-    .ray_out_2(_n815),
-    .ray_out_3(_n816),
-    .ray_out_4(_n817),
-    .ray_out_5(_n818),
-    .ray_out_6(_n819),
-    .ray_out_7(_n820),
-    .knight_out(_n821),
-    .king_out(_n822),
-    .pawn_out(_n823),
-    .pass_out(_n824),
-    .victim(_n845),
-    .target(_n846),
-    .attacker(_n847),
-    .cap_count(_n843),
-    .quiet_count(_n844),
-    .own_pawn(_n848),
-    .vprio(_n849),
-    .aprio(_n850),
-    .piece(_n842)
+    .ray_out_0(_n811),
+    .ray_out_1(_n812),
+    .ray_out_2(_n813),
+    .ray_out_3(_n814),
+    .ray_out_4(_n815),
+    .ray_out_5(_n816),
+    .ray_out_6(_n817),
+    .ray_out_7(_n818),
+    .knight_out(_n819),
+    .king_out(_n820),
+    .pawn_out(_n821),
+    .pass_out(_n822),
+    .victim(_n843),
+    .target(_n844),
+    .attacker(_n845),
+    .cap_count(_n841),
+    .quiet_count(_n842),
+    .own_pawn(_n846),
+    .vprio(_n847),
+    .aprio(_n848),
+    .piece(_n840)
   );
   qchip_cell b1 (
     .clk(clk),
@@ -5078,7 +5076,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[1]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5102,8 +5099,8 @@ module qchip_array (
     .ray_in_5(ray5_10),
     .ray_in_6(ray6_2),
     .ray_in_7(1'h0),
-    .knight_in(_n859),
-    .king_in(_n860),
+    .knight_in(_n856),
+    .king_in(_n857),
     .pawn_ne(pawn_10),
     .pawn_nw(pawn_8),
     .pawn_se(1'h0),
@@ -5112,35 +5109,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_9),
     .pass_s(1'h0),
-    .put(_n883),
-    .put_piece(_n885),
-    .put_vprio(_n887),
-    .put_aprio(_n889),
+    .put(_n880),
+    .put_piece(_n882),
+    .put_vprio(_n884),
+    .put_aprio(_n886),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n861),
-    .ray_out_1(_n862),
-    .ray_out_2(_n863),
-    .ray_out_3(_n864),
-    .ray_out_4(_n865),
-    .ray_out_5(_n866),
-    .ray_out_6(_n867),
-    .ray_out_7(_n868),
-    .knight_out(_n869),
-    .king_out(_n870),
-    .pawn_out(_n871),
-    .pass_out(_n872),
-    .victim(_n893),
-    .target(_n894),
-    .attacker(_n895),
-    .cap_count(_n891),
-    .quiet_count(_n892),
-    .own_pawn(_n896),
-    .vprio(_n897),
-    .aprio(_n898),
-    .piece(_n890)
+    .ray_out_0(_n858),
+    .ray_out_1(_n859),
+    .ray_out_2(_n860),
+    .ray_out_3(_n861),
+    .ray_out_4(_n862),
+    .ray_out_5(_n863),
+    .ray_out_6(_n864),
+    .ray_out_7(_n865),
+    .knight_out(_n866),
+    .king_out(_n867),
+    .pawn_out(_n868),
+    .pass_out(_n869),
+    .victim(_n890),
+    .target(_n891),
+    .attacker(_n892),
+    .cap_count(_n888),
+    .quiet_count(_n889),
+    .own_pawn(_n893),
+    .vprio(_n894),
+    .aprio(_n895),
+    .piece(_n887)
   );
   qchip_cell c1 (
     .clk(clk),
@@ -5149,7 +5146,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[2]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5173,8 +5169,8 @@ module qchip_array (
     .ray_in_5(ray5_11),
     .ray_in_6(ray6_3),
     .ray_in_7(1'h0),
-    .knight_in(_n907),
-    .king_in(_n908),
+    .knight_in(_n903),
+    .king_in(_n904),
     .pawn_ne(pawn_11),
     .pawn_nw(pawn_9),
     .pawn_se(1'h0),
@@ -5183,35 +5179,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_10),
     .pass_s(1'h0),
-    .put(_n931),
-    .put_piece(_n933),
-    .put_vprio(_n935),
-    .put_aprio(_n937),
+    .put(_n927),
+    .put_piece(_n929),
+    .put_vprio(_n931),
+    .put_aprio(_n933),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n909),
-    .ray_out_1(_n910),
-    .ray_out_2(_n911),
-    .ray_out_3(_n912),
-    .ray_out_4(_n913),
-    .ray_out_5(_n914),
-    .ray_out_6(_n915),
-    .ray_out_7(_n916),
-    .knight_out(_n917),
-    .king_out(_n918),
-    .pawn_out(_n919),
-    .pass_out(_n920),
-    .victim(_n941),
-    .target(_n942),
-    .attacker(_n943),
-    .cap_count(_n939),
-    .quiet_count(_n940),
-    .own_pawn(_n944),
-    .vprio(_n945),
-    .aprio(_n946),
-    .piece(_n938)
+    .ray_out_0(_n905),
+    .ray_out_1(_n906),
+    .ray_out_2(_n907),
+    .ray_out_3(_n908),
+    .ray_out_4(_n909),
+    .ray_out_5(_n910),
+    .ray_out_6(_n911),
+    .ray_out_7(_n912),
+    .knight_out(_n913),
+    .king_out(_n914),
+    .pawn_out(_n915),
+    .pass_out(_n916),
+    .victim(_n937),
+    .target(_n938),
+    .attacker(_n939),
+    .cap_count(_n935),
+    .quiet_count(_n936),
+    .own_pawn(_n940),
+    .vprio(_n941),
+    .aprio(_n942),
+    .piece(_n934)
   );
   qchip_cell d1 (
     .clk(clk),
@@ -5220,7 +5216,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[3]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5244,8 +5239,8 @@ module qchip_array (
     .ray_in_5(ray5_12),
     .ray_in_6(ray6_4),
     .ray_in_7(1'h0),
-    .knight_in(_n955),
-    .king_in(_n956),
+    .knight_in(_n950),
+    .king_in(_n951),
     .pawn_ne(pawn_12),
     .pawn_nw(pawn_10),
     .pawn_se(1'h0),
@@ -5254,35 +5249,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_11),
     .pass_s(1'h0),
-    .put(_n979),
-    .put_piece(_n981),
-    .put_vprio(_n983),
-    .put_aprio(_n985),
+    .put(_n974),
+    .put_piece(_n976),
+    .put_vprio(_n978),
+    .put_aprio(_n980),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n957),
-    .ray_out_1(_n958),
-    .ray_out_2(_n959),
-    .ray_out_3(_n960),
-    .ray_out_4(_n961),
-    .ray_out_5(_n962),
-    .ray_out_6(_n963),
-    .ray_out_7(_n964),
-    .knight_out(_n965),
-    .king_out(_n966),
-    .pawn_out(_n967),
-    .pass_out(_n968),
-    .victim(_n989),
-    .target(_n990),
-    .attacker(_n991),
-    .cap_count(_n987),
-    .quiet_count(_n988),
-    .own_pawn(_n992),
-    .vprio(_n993),
-    .aprio(_n994),
-    .piece(_n986)
+    .ray_out_0(_n952),
+    .ray_out_1(_n953),
+    .ray_out_2(_n954),
+    .ray_out_3(_n955),
+    .ray_out_4(_n956),
+    .ray_out_5(_n957),
+    .ray_out_6(_n958),
+    .ray_out_7(_n959),
+    .knight_out(_n960),
+    .king_out(_n961),
+    .pawn_out(_n962),
+    .pass_out(_n963),
+    .victim(_n984),
+    .target(_n985),
+    .attacker(_n986),
+    .cap_count(_n982),
+    .quiet_count(_n983),
+    .own_pawn(_n987),
+    .vprio(_n988),
+    .aprio(_n989),
+    .piece(_n981)
   );
   qchip_cell e1 (
     .clk(clk),
@@ -5291,7 +5286,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[4]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5315,8 +5309,8 @@ module qchip_array (
     .ray_in_5(ray5_13),
     .ray_in_6(ray6_5),
     .ray_in_7(1'h0),
-    .knight_in(_n1003),
-    .king_in(_n1004),
+    .knight_in(_n997),
+    .king_in(_n998),
     .pawn_ne(pawn_13),
     .pawn_nw(pawn_11),
     .pawn_se(1'h0),
@@ -5325,35 +5319,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_12),
     .pass_s(1'h0),
-    .put(_n1027),
-    .put_piece(_n1029),
-    .put_vprio(_n1031),
-    .put_aprio(_n1033),
+    .put(_n1021),
+    .put_piece(_n1023),
+    .put_vprio(_n1025),
+    .put_aprio(_n1027),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n1005),
-    .ray_out_1(_n1006),
-    .ray_out_2(_n1007),
-    .ray_out_3(_n1008),
-    .ray_out_4(_n1009),
-    .ray_out_5(_n1010),
-    .ray_out_6(_n1011),
-    .ray_out_7(_n1012),
-    .knight_out(_n1013),
-    .king_out(_n1014),
-    .pawn_out(_n1015),
-    .pass_out(_n1016),
-    .victim(_n1037),
-    .target(_n1038),
-    .attacker(_n1039),
-    .cap_count(_n1035),
-    .quiet_count(_n1036),
-    .own_pawn(_n1040),
-    .vprio(_n1041),
-    .aprio(_n1042),
-    .piece(_n1034)
+    .ray_out_0(_n999),
+    .ray_out_1(_n1000),
+    .ray_out_2(_n1001),
+    .ray_out_3(_n1002),
+    .ray_out_4(_n1003),
+    .ray_out_5(_n1004),
+    .ray_out_6(_n1005),
+    .ray_out_7(_n1006),
+    .knight_out(_n1007),
+    .king_out(_n1008),
+    .pawn_out(_n1009),
+    .pass_out(_n1010),
+    .victim(_n1031),
+    .target(_n1032),
+    .attacker(_n1033),
+    .cap_count(_n1029),
+    .quiet_count(_n1030),
+    .own_pawn(_n1034),
+    .vprio(_n1035),
+    .aprio(_n1036),
+    .piece(_n1028)
   );
   qchip_cell f1 (
     .clk(clk),
@@ -5362,7 +5356,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[5]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5386,8 +5379,8 @@ module qchip_array (
     .ray_in_5(ray5_14),
     .ray_in_6(ray6_6),
     .ray_in_7(1'h0),
-    .knight_in(_n1051),
-    .king_in(_n1052),
+    .knight_in(_n1044),
+    .king_in(_n1045),
     .pawn_ne(pawn_14),
     .pawn_nw(pawn_12),
     .pawn_se(1'h0),
@@ -5396,35 +5389,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_13),
     .pass_s(1'h0),
-    .put(_n1075),
-    .put_piece(_n1077),
-    .put_vprio(_n1079),
-    .put_aprio(_n1081),
+    .put(_n1068),
+    .put_piece(_n1070),
+    .put_vprio(_n1072),
+    .put_aprio(_n1074),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n1053),
-    .ray_out_1(_n1054),
-    .ray_out_2(_n1055),
-    .ray_out_3(_n1056),
-    .ray_out_4(_n1057),
-    .ray_out_5(_n1058),
-    .ray_out_6(_n1059),
-    .ray_out_7(_n1060),
-    .knight_out(_n1061),
-    .king_out(_n1062),
-    .pawn_out(_n1063),
-    .pass_out(_n1064),
-    .victim(_n1085),
-    .target(_n1086),
-    .attacker(_n1087),
-    .cap_count(_n1083),
-    .quiet_count(_n1084),
-    .own_pawn(_n1088),
-    .vprio(_n1089),
-    .aprio(_n1090),
-    .piece(_n1082)
+    .ray_out_0(_n1046),
+    .ray_out_1(_n1047),
+    .ray_out_2(_n1048),
+    .ray_out_3(_n1049),
+    .ray_out_4(_n1050),
+    .ray_out_5(_n1051),
+    .ray_out_6(_n1052),
+    .ray_out_7(_n1053),
+    .knight_out(_n1054),
+    .king_out(_n1055),
+    .pawn_out(_n1056),
+    .pass_out(_n1057),
+    .victim(_n1078),
+    .target(_n1079),
+    .attacker(_n1080),
+    .cap_count(_n1076),
+    .quiet_count(_n1077),
+    .own_pawn(_n1081),
+    .vprio(_n1082),
+    .aprio(_n1083),
+    .piece(_n1075)
   );
   qchip_cell g1 (
     .clk(clk),
@@ -5433,7 +5426,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[6]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5457,8 +5449,8 @@ module qchip_array (
     .ray_in_5(ray5_15),
     .ray_in_6(ray6_7),
     .ray_in_7(1'h0),
-    .knight_in(_n1099),
-    .king_in(_n1100),
+    .knight_in(_n1091),
+    .king_in(_n1092),
     .pawn_ne(pawn_15),
     .pawn_nw(pawn_13),
     .pawn_se(1'h0),
@@ -5467,35 +5459,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_14),
     .pass_s(1'h0),
-    .put(_n1123),
-    .put_piece(_n1125),
-    .put_vprio(_n1127),
-    .put_aprio(_n1129),
+    .put(_n1115),
+    .put_piece(_n1117),
+    .put_vprio(_n1119),
+    .put_aprio(_n1121),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n1101),
-    .ray_out_1(_n1102),
-    .ray_out_2(_n1103),
-    .ray_out_3(_n1104),
-    .ray_out_4(_n1105),
-    .ray_out_5(_n1106),
-    .ray_out_6(_n1107),
-    .ray_out_7(_n1108),
-    .knight_out(_n1109),
-    .king_out(_n1110),
-    .pawn_out(_n1111),
-    .pass_out(_n1112),
-    .victim(_n1133),
-    .target(_n1134),
-    .attacker(_n1135),
-    .cap_count(_n1131),
-    .quiet_count(_n1132),
-    .own_pawn(_n1136),
-    .vprio(_n1137),
-    .aprio(_n1138),
-    .piece(_n1130)
+    .ray_out_0(_n1093),
+    .ray_out_1(_n1094),
+    .ray_out_2(_n1095),
+    .ray_out_3(_n1096),
+    .ray_out_4(_n1097),
+    .ray_out_5(_n1098),
+    .ray_out_6(_n1099),
+    .ray_out_7(_n1100),
+    .knight_out(_n1101),
+    .king_out(_n1102),
+    .pawn_out(_n1103),
+    .pass_out(_n1104),
+    .victim(_n1125),
+    .target(_n1126),
+    .attacker(_n1127),
+    .cap_count(_n1123),
+    .quiet_count(_n1124),
+    .own_pawn(_n1128),
+    .vprio(_n1129),
+    .aprio(_n1130),
+    .piece(_n1122)
   );
   qchip_cell h1 (
     .clk(clk),
@@ -5504,7 +5496,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[7]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5528,8 +5519,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1147),
-    .king_in(_n1148),
+    .knight_in(_n1138),
+    .king_in(_n1139),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_14),
     .pawn_se(1'h0),
@@ -5538,35 +5529,35 @@ module qchip_array (
     .pawn_s(1'h0),
     .pass_n(pass_15),
     .pass_s(1'h0),
-    .put(_n1171),
-    .put_piece(_n1173),
-    .put_vprio(_n1175),
-    .put_aprio(_n1177),
+    .put(_n1162),
+    .put_piece(_n1164),
+    .put_vprio(_n1166),
+    .put_aprio(_n1168),
     .save(save),
     .restore(restore),
     .rank1(1'h1),
     .rank8(1'h0),
-    .ray_out_0(_n1149),
-    .ray_out_1(_n1150),
-    .ray_out_2(_n1151),
-    .ray_out_3(_n1152),
-    .ray_out_4(_n1153),
-    .ray_out_5(_n1154),
-    .ray_out_6(_n1155),
-    .ray_out_7(_n1156),
-    .knight_out(_n1157),
-    .king_out(_n1158),
-    .pawn_out(_n1159),
-    .pass_out(_n1160),
-    .victim(_n1181),
-    .target(_n1182),
-    .attacker(_n1183),
-    .cap_count(_n1179),
-    .quiet_count(_n1180),
-    .own_pawn(_n1184),
-    .vprio(_n1185),
-    .aprio(_n1186),
-    .piece(_n1178)
+    .ray_out_0(_n1140),
+    .ray_out_1(_n1141),
+    .ray_out_2(_n1142),
+    .ray_out_3(_n1143),
+    .ray_out_4(_n1144),
+    .ray_out_5(_n1145),
+    .ray_out_6(_n1146),
+    .ray_out_7(_n1147),
+    .knight_out(_n1148),
+    .king_out(_n1149),
+    .pawn_out(_n1150),
+    .pass_out(_n1151),
+    .victim(_n1172),
+    .target(_n1173),
+    .attacker(_n1174),
+    .cap_count(_n1170),
+    .quiet_count(_n1171),
+    .own_pawn(_n1175),
+    .vprio(_n1176),
+    .aprio(_n1177),
+    .piece(_n1169)
   );
   qchip_cell a2 (
     .clk(clk),
@@ -5575,7 +5566,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[8]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5599,8 +5589,8 @@ module qchip_array (
     .ray_in_5(ray5_17),
     .ray_in_6(ray6_9),
     .ray_in_7(ray7_1),
-    .knight_in(_n1195),
-    .king_in(_n1196),
+    .knight_in(_n1185),
+    .king_in(_n1186),
     .pawn_ne(pawn_17),
     .pawn_nw(1'h0),
     .pawn_se(pawn_1),
@@ -5609,35 +5599,35 @@ module qchip_array (
     .pawn_s(pawn_0),
     .pass_n(pass_16),
     .pass_s(pass_0),
-    .put(_n1219),
-    .put_piece(_n1221),
-    .put_vprio(_n1223),
-    .put_aprio(_n1225),
+    .put(_n1209),
+    .put_piece(_n1211),
+    .put_vprio(_n1213),
+    .put_aprio(_n1215),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1197),
-    .ray_out_1(_n1198),
-    .ray_out_2(_n1199),
-    .ray_out_3(_n1200),
-    .ray_out_4(_n1201),
-    .ray_out_5(_n1202),
-    .ray_out_6(_n1203),
-    .ray_out_7(_n1204),
-    .knight_out(_n1205),
-    .king_out(_n1206),
-    .pawn_out(_n1207),
-    .pass_out(_n1208),
-    .victim(_n1229),
-    .target(_n1230),
-    .attacker(_n1231),
-    .cap_count(_n1227),
-    .quiet_count(_n1228),
-    .own_pawn(_n1232),
-    .vprio(_n1233),
-    .aprio(_n1234),
-    .piece(_n1226)
+    .ray_out_0(_n1187),
+    .ray_out_1(_n1188),
+    .ray_out_2(_n1189),
+    .ray_out_3(_n1190),
+    .ray_out_4(_n1191),
+    .ray_out_5(_n1192),
+    .ray_out_6(_n1193),
+    .ray_out_7(_n1194),
+    .knight_out(_n1195),
+    .king_out(_n1196),
+    .pawn_out(_n1197),
+    .pass_out(_n1198),
+    .victim(_n1219),
+    .target(_n1220),
+    .attacker(_n1221),
+    .cap_count(_n1217),
+    .quiet_count(_n1218),
+    .own_pawn(_n1222),
+    .vprio(_n1223),
+    .aprio(_n1224),
+    .piece(_n1216)
   );
   qchip_cell b2 (
     .clk(clk),
@@ -5646,7 +5636,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[9]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5670,8 +5659,8 @@ module qchip_array (
     .ray_in_5(ray5_18),
     .ray_in_6(ray6_10),
     .ray_in_7(ray7_2),
-    .knight_in(_n1243),
-    .king_in(_n1244),
+    .knight_in(_n1232),
+    .king_in(_n1233),
     .pawn_ne(pawn_18),
     .pawn_nw(pawn_16),
     .pawn_se(pawn_2),
@@ -5680,35 +5669,35 @@ module qchip_array (
     .pawn_s(pawn_1),
     .pass_n(pass_17),
     .pass_s(pass_1),
-    .put(_n1267),
-    .put_piece(_n1269),
-    .put_vprio(_n1271),
-    .put_aprio(_n1273),
+    .put(_n1256),
+    .put_piece(_n1258),
+    .put_vprio(_n1260),
+    .put_aprio(_n1262),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1245),
-    .ray_out_1(_n1246),
-    .ray_out_2(_n1247),
-    .ray_out_3(_n1248),
-    .ray_out_4(_n1249),
-    .ray_out_5(_n1250),
-    .ray_out_6(_n1251),
-    .ray_out_7(_n1252),
-    .knight_out(_n1253),
-    .king_out(_n1254),
-    .pawn_out(_n1255),
-    .pass_out(_n1256),
-    .victim(_n1277),
-    .target(_n1278),
-    .attacker(_n1279),
-    .cap_count(_n1275),
-    .quiet_count(_n1276),
-    .own_pawn(_n1280),
-    .vprio(_n1281),
-    .aprio(_n1282),
-    .piece(_n1274)
+    .ray_out_0(_n1234),
+    .ray_out_1(_n1235),
+    .ray_out_2(_n1236),
+    .ray_out_3(_n1237),
+    .ray_out_4(_n1238),
+    .ray_out_5(_n1239),
+    .ray_out_6(_n1240),
+    .ray_out_7(_n1241),
+    .knight_out(_n1242),
+    .king_out(_n1243),
+    .pawn_out(_n1244),
+    .pass_out(_n1245),
+    .victim(_n1266),
+    .target(_n1267),
+    .attacker(_n1268),
+    .cap_count(_n1264),
+    .quiet_count(_n1265),
+    .own_pawn(_n1269),
+    .vprio(_n1270),
+    .aprio(_n1271),
+    .piece(_n1263)
   );
   qchip_cell c2 (
     .clk(clk),
@@ -5717,7 +5706,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[10]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5741,8 +5729,8 @@ module qchip_array (
     .ray_in_5(ray5_19),
     .ray_in_6(ray6_11),
     .ray_in_7(ray7_3),
-    .knight_in(_n1291),
-    .king_in(_n1292),
+    .knight_in(_n1279),
+    .king_in(_n1280),
     .pawn_ne(pawn_19),
     .pawn_nw(pawn_17),
     .pawn_se(pawn_3),
@@ -5751,35 +5739,35 @@ module qchip_array (
     .pawn_s(pawn_2),
     .pass_n(pass_18),
     .pass_s(pass_2),
-    .put(_n1315),
-    .put_piece(_n1317),
-    .put_vprio(_n1319),
-    .put_aprio(_n1321),
+    .put(_n1303),
+    .put_piece(_n1305),
+    .put_vprio(_n1307),
+    .put_aprio(_n1309),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1293),
-    .ray_out_1(_n1294),
-    .ray_out_2(_n1295),
-    .ray_out_3(_n1296),
-    .ray_out_4(_n1297),
-    .ray_out_5(_n1298),
-    .ray_out_6(_n1299),
-    .ray_out_7(_n1300),
-    .knight_out(_n1301),
-    .king_out(_n1302),
-    .pawn_out(_n1303),
-    .pass_out(_n1304),
-    .victim(_n1325),
-    .target(_n1326),
-    .attacker(_n1327),
-    .cap_count(_n1323),
-    .quiet_count(_n1324),
-    .own_pawn(_n1328),
-    .vprio(_n1329),
-    .aprio(_n1330),
-    .piece(_n1322)
+    .ray_out_0(_n1281),
+    .ray_out_1(_n1282),
+    .ray_out_2(_n1283),
+    .ray_out_3(_n1284),
+    .ray_out_4(_n1285),
+    .ray_out_5(_n1286),
+    .ray_out_6(_n1287),
+    .ray_out_7(_n1288),
+    .knight_out(_n1289),
+    .king_out(_n1290),
+    .pawn_out(_n1291),
+    .pass_out(_n1292),
+    .victim(_n1313),
+    .target(_n1314),
+    .attacker(_n1315),
+    .cap_count(_n1311),
+    .quiet_count(_n1312),
+    .own_pawn(_n1316),
+    .vprio(_n1317),
+    .aprio(_n1318),
+    .piece(_n1310)
   );
   qchip_cell d2 (
     .clk(clk),
@@ -5788,7 +5776,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[11]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5812,8 +5799,8 @@ module qchip_array (
     .ray_in_5(ray5_20),
     .ray_in_6(ray6_12),
     .ray_in_7(ray7_4),
-    .knight_in(_n1339),
-    .king_in(_n1340),
+    .knight_in(_n1326),
+    .king_in(_n1327),
     .pawn_ne(pawn_20),
     .pawn_nw(pawn_18),
     .pawn_se(pawn_4),
@@ -5822,35 +5809,35 @@ module qchip_array (
     .pawn_s(pawn_3),
     .pass_n(pass_19),
     .pass_s(pass_3),
-    .put(_n1363),
-    .put_piece(_n1365),
-    .put_vprio(_n1367),
-    .put_aprio(_n1369),
+    .put(_n1350),
+    .put_piece(_n1352),
+    .put_vprio(_n1354),
+    .put_aprio(_n1356),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1341),
-    .ray_out_1(_n1342),
-    .ray_out_2(_n1343),
-    .ray_out_3(_n1344),
-    .ray_out_4(_n1345),
-    .ray_out_5(_n1346),
-    .ray_out_6(_n1347),
-    .ray_out_7(_n1348),
-    .knight_out(_n1349),
-    .king_out(_n1350),
-    .pawn_out(_n1351),
-    .pass_out(_n1352),
-    .victim(_n1373),
-    .target(_n1374),
-    .attacker(_n1375),
-    .cap_count(_n1371),
-    .quiet_count(_n1372),
-    .own_pawn(_n1376),
-    .vprio(_n1377),
-    .aprio(_n1378),
-    .piece(_n1370)
+    .ray_out_0(_n1328),
+    .ray_out_1(_n1329),
+    .ray_out_2(_n1330),
+    .ray_out_3(_n1331),
+    .ray_out_4(_n1332),
+    .ray_out_5(_n1333),
+    .ray_out_6(_n1334),
+    .ray_out_7(_n1335),
+    .knight_out(_n1336),
+    .king_out(_n1337),
+    .pawn_out(_n1338),
+    .pass_out(_n1339),
+    .victim(_n1360),
+    .target(_n1361),
+    .attacker(_n1362),
+    .cap_count(_n1358),
+    .quiet_count(_n1359),
+    .own_pawn(_n1363),
+    .vprio(_n1364),
+    .aprio(_n1365),
+    .piece(_n1357)
   );
   qchip_cell e2 (
     .clk(clk),
@@ -5859,7 +5846,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[12]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5883,8 +5869,8 @@ module qchip_array (
     .ray_in_5(ray5_21),
     .ray_in_6(ray6_13),
     .ray_in_7(ray7_5),
-    .knight_in(_n1387),
-    .king_in(_n1388),
+    .knight_in(_n1373),
+    .king_in(_n1374),
     .pawn_ne(pawn_21),
     .pawn_nw(pawn_19),
     .pawn_se(pawn_5),
@@ -5893,35 +5879,35 @@ module qchip_array (
     .pawn_s(pawn_4),
     .pass_n(pass_20),
     .pass_s(pass_4),
-    .put(_n1411),
-    .put_piece(_n1413),
-    .put_vprio(_n1415),
-    .put_aprio(_n1417),
+    .put(_n1397),
+    .put_piece(_n1399),
+    .put_vprio(_n1401),
+    .put_aprio(_n1403),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1389),
-    .ray_out_1(_n1390),
-    .ray_out_2(_n1391),
-    .ray_out_3(_n1392),
-    .ray_out_4(_n1393),
-    .ray_out_5(_n1394),
-    .ray_out_6(_n1395),
-    .ray_out_7(_n1396),
-    .knight_out(_n1397),
-    .king_out(_n1398),
-    .pawn_out(_n1399),
-    .pass_out(_n1400),
-    .victim(_n1421),
-    .target(_n1422),
-    .attacker(_n1423),
-    .cap_count(_n1419),
-    .quiet_count(_n1420),
-    .own_pawn(_n1424),
-    .vprio(_n1425),
-    .aprio(_n1426),
-    .piece(_n1418)
+    .ray_out_0(_n1375),
+    .ray_out_1(_n1376),
+    .ray_out_2(_n1377),
+    .ray_out_3(_n1378),
+    .ray_out_4(_n1379),
+    .ray_out_5(_n1380),
+    .ray_out_6(_n1381),
+    .ray_out_7(_n1382),
+    .knight_out(_n1383),
+    .king_out(_n1384),
+    .pawn_out(_n1385),
+    .pass_out(_n1386),
+    .victim(_n1407),
+    .target(_n1408),
+    .attacker(_n1409),
+    .cap_count(_n1405),
+    .quiet_count(_n1406),
+    .own_pawn(_n1410),
+    .vprio(_n1411),
+    .aprio(_n1412),
+    .piece(_n1404)
   );
   qchip_cell f2 (
     .clk(clk),
@@ -5930,7 +5916,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[13]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -5954,8 +5939,8 @@ module qchip_array (
     .ray_in_5(ray5_22),
     .ray_in_6(ray6_14),
     .ray_in_7(ray7_6),
-    .knight_in(_n1435),
-    .king_in(_n1436),
+    .knight_in(_n1420),
+    .king_in(_n1421),
     .pawn_ne(pawn_22),
     .pawn_nw(pawn_20),
     .pawn_se(pawn_6),
@@ -5964,35 +5949,35 @@ module qchip_array (
     .pawn_s(pawn_5),
     .pass_n(pass_21),
     .pass_s(pass_5),
-    .put(_n1459),
-    .put_piece(_n1461),
-    .put_vprio(_n1463),
-    .put_aprio(_n1465),
+    .put(_n1444),
+    .put_piece(_n1446),
+    .put_vprio(_n1448),
+    .put_aprio(_n1450),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1437),
-    .ray_out_1(_n1438),
-    .ray_out_2(_n1439),
-    .ray_out_3(_n1440),
-    .ray_out_4(_n1441),
-    .ray_out_5(_n1442),
-    .ray_out_6(_n1443),
-    .ray_out_7(_n1444),
-    .knight_out(_n1445),
-    .king_out(_n1446),
-    .pawn_out(_n1447),
-    .pass_out(_n1448),
-    .victim(_n1469),
-    .target(_n1470),
-    .attacker(_n1471),
-    .cap_count(_n1467),
-    .quiet_count(_n1468),
-    .own_pawn(_n1472),
-    .vprio(_n1473),
-    .aprio(_n1474),
-    .piece(_n1466)
+    .ray_out_0(_n1422),
+    .ray_out_1(_n1423),
+    .ray_out_2(_n1424),
+    .ray_out_3(_n1425),
+    .ray_out_4(_n1426),
+    .ray_out_5(_n1427),
+    .ray_out_6(_n1428),
+    .ray_out_7(_n1429),
+    .knight_out(_n1430),
+    .king_out(_n1431),
+    .pawn_out(_n1432),
+    .pass_out(_n1433),
+    .victim(_n1454),
+    .target(_n1455),
+    .attacker(_n1456),
+    .cap_count(_n1452),
+    .quiet_count(_n1453),
+    .own_pawn(_n1457),
+    .vprio(_n1458),
+    .aprio(_n1459),
+    .piece(_n1451)
   );
   qchip_cell g2 (
     .clk(clk),
@@ -6001,7 +5986,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[14]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6025,8 +6009,8 @@ module qchip_array (
     .ray_in_5(ray5_23),
     .ray_in_6(ray6_15),
     .ray_in_7(ray7_7),
-    .knight_in(_n1483),
-    .king_in(_n1484),
+    .knight_in(_n1467),
+    .king_in(_n1468),
     .pawn_ne(pawn_23),
     .pawn_nw(pawn_21),
     .pawn_se(pawn_7),
@@ -6035,35 +6019,35 @@ module qchip_array (
     .pawn_s(pawn_6),
     .pass_n(pass_22),
     .pass_s(pass_6),
-    .put(_n1507),
-    .put_piece(_n1509),
-    .put_vprio(_n1511),
-    .put_aprio(_n1513),
+    .put(_n1491),
+    .put_piece(_n1493),
+    .put_vprio(_n1495),
+    .put_aprio(_n1497),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1485),
-    .ray_out_1(_n1486),
-    .ray_out_2(_n1487),
-    .ray_out_3(_n1488),
-    .ray_out_4(_n1489),
-    .ray_out_5(_n1490),
-    .ray_out_6(_n1491),
-    .ray_out_7(_n1492),
-    .knight_out(_n1493),
-    .king_out(_n1494),
-    .pawn_out(_n1495),
-    .pass_out(_n1496),
-    .victim(_n1517),
-    .target(_n1518),
-    .attacker(_n1519),
-    .cap_count(_n1515),
-    .quiet_count(_n1516),
-    .own_pawn(_n1520),
-    .vprio(_n1521),
-    .aprio(_n1522),
-    .piece(_n1514)
+    .ray_out_0(_n1469),
+    .ray_out_1(_n1470),
+    .ray_out_2(_n1471),
+    .ray_out_3(_n1472),
+    .ray_out_4(_n1473),
+    .ray_out_5(_n1474),
+    .ray_out_6(_n1475),
+    .ray_out_7(_n1476),
+    .knight_out(_n1477),
+    .king_out(_n1478),
+    .pawn_out(_n1479),
+    .pass_out(_n1480),
+    .victim(_n1501),
+    .target(_n1502),
+    .attacker(_n1503),
+    .cap_count(_n1499),
+    .quiet_count(_n1500),
+    .own_pawn(_n1504),
+    .vprio(_n1505),
+    .aprio(_n1506),
+    .piece(_n1498)
   );
   qchip_cell h2 (
     .clk(clk),
@@ -6072,7 +6056,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[15]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6096,8 +6079,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1531),
-    .king_in(_n1532),
+    .knight_in(_n1514),
+    .king_in(_n1515),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_22),
     .pawn_se(1'h0),
@@ -6106,35 +6089,35 @@ module qchip_array (
     .pawn_s(pawn_7),
     .pass_n(pass_23),
     .pass_s(pass_7),
-    .put(_n1555),
-    .put_piece(_n1557),
-    .put_vprio(_n1559),
-    .put_aprio(_n1561),
+    .put(_n1538),
+    .put_piece(_n1540),
+    .put_vprio(_n1542),
+    .put_aprio(_n1544),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1533),
-    .ray_out_1(_n1534),
-    .ray_out_2(_n1535),
-    .ray_out_3(_n1536),
-    .ray_out_4(_n1537),
-    .ray_out_5(_n1538),
-    .ray_out_6(_n1539),
-    .ray_out_7(_n1540),
-    .knight_out(_n1541),
-    .king_out(_n1542),
-    .pawn_out(_n1543),
-    .pass_out(_n1544),
-    .victim(_n1565),
-    .target(_n1566),
-    .attacker(_n1567),
-    .cap_count(_n1563),
-    .quiet_count(_n1564),
-    .own_pawn(_n1568),
-    .vprio(_n1569),
-    .aprio(_n1570),
-    .piece(_n1562)
+    .ray_out_0(_n1516),
+    .ray_out_1(_n1517),
+    .ray_out_2(_n1518),
+    .ray_out_3(_n1519),
+    .ray_out_4(_n1520),
+    .ray_out_5(_n1521),
+    .ray_out_6(_n1522),
+    .ray_out_7(_n1523),
+    .knight_out(_n1524),
+    .king_out(_n1525),
+    .pawn_out(_n1526),
+    .pass_out(_n1527),
+    .victim(_n1548),
+    .target(_n1549),
+    .attacker(_n1550),
+    .cap_count(_n1546),
+    .quiet_count(_n1547),
+    .own_pawn(_n1551),
+    .vprio(_n1552),
+    .aprio(_n1553),
+    .piece(_n1545)
   );
   qchip_cell a3 (
     .clk(clk),
@@ -6143,7 +6126,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[16]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6167,8 +6149,8 @@ module qchip_array (
     .ray_in_5(ray5_25),
     .ray_in_6(ray6_17),
     .ray_in_7(ray7_9),
-    .knight_in(_n1579),
-    .king_in(_n1580),
+    .knight_in(_n1561),
+    .king_in(_n1562),
     .pawn_ne(pawn_25),
     .pawn_nw(1'h0),
     .pawn_se(pawn_9),
@@ -6177,35 +6159,35 @@ module qchip_array (
     .pawn_s(pawn_8),
     .pass_n(pass_24),
     .pass_s(pass_8),
-    .put(_n1603),
-    .put_piece(_n1605),
-    .put_vprio(_n1607),
-    .put_aprio(_n1609),
+    .put(_n1585),
+    .put_piece(_n1587),
+    .put_vprio(_n1589),
+    .put_aprio(_n1591),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1581),
-    .ray_out_1(_n1582),
-    .ray_out_2(_n1583),
-    .ray_out_3(_n1584),
-    .ray_out_4(_n1585),
-    .ray_out_5(_n1586),
-    .ray_out_6(_n1587),
-    .ray_out_7(_n1588),
-    .knight_out(_n1589),
-    .king_out(_n1590),
-    .pawn_out(_n1591),
-    .pass_out(_n1592),
-    .victim(_n1613),
-    .target(_n1614),
-    .attacker(_n1615),
-    .cap_count(_n1611),
-    .quiet_count(_n1612),
-    .own_pawn(_n1616),
-    .vprio(_n1617),
-    .aprio(_n1618),
-    .piece(_n1610)
+    .ray_out_0(_n1563),
+    .ray_out_1(_n1564),
+    .ray_out_2(_n1565),
+    .ray_out_3(_n1566),
+    .ray_out_4(_n1567),
+    .ray_out_5(_n1568),
+    .ray_out_6(_n1569),
+    .ray_out_7(_n1570),
+    .knight_out(_n1571),
+    .king_out(_n1572),
+    .pawn_out(_n1573),
+    .pass_out(_n1574),
+    .victim(_n1595),
+    .target(_n1596),
+    .attacker(_n1597),
+    .cap_count(_n1593),
+    .quiet_count(_n1594),
+    .own_pawn(_n1598),
+    .vprio(_n1599),
+    .aprio(_n1600),
+    .piece(_n1592)
   );
   qchip_cell b3 (
     .clk(clk),
@@ -6214,7 +6196,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[17]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6238,8 +6219,8 @@ module qchip_array (
     .ray_in_5(ray5_26),
     .ray_in_6(ray6_18),
     .ray_in_7(ray7_10),
-    .knight_in(_n1627),
-    .king_in(_n1628),
+    .knight_in(_n1608),
+    .king_in(_n1609),
     .pawn_ne(pawn_26),
     .pawn_nw(pawn_24),
     .pawn_se(pawn_10),
@@ -6248,35 +6229,35 @@ module qchip_array (
     .pawn_s(pawn_9),
     .pass_n(pass_25),
     .pass_s(pass_9),
-    .put(_n1651),
-    .put_piece(_n1653),
-    .put_vprio(_n1655),
-    .put_aprio(_n1657),
+    .put(_n1632),
+    .put_piece(_n1634),
+    .put_vprio(_n1636),
+    .put_aprio(_n1638),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1629),
-    .ray_out_1(_n1630),
-    .ray_out_2(_n1631),
-    .ray_out_3(_n1632),
-    .ray_out_4(_n1633),
-    .ray_out_5(_n1634),
-    .ray_out_6(_n1635),
-    .ray_out_7(_n1636),
-    .knight_out(_n1637),
-    .king_out(_n1638),
-    .pawn_out(_n1639),
-    .pass_out(_n1640),
-    .victim(_n1661),
-    .target(_n1662),
-    .attacker(_n1663),
-    .cap_count(_n1659),
-    .quiet_count(_n1660),
-    .own_pawn(_n1664),
-    .vprio(_n1665),
-    .aprio(_n1666),
-    .piece(_n1658)
+    .ray_out_0(_n1610),
+    .ray_out_1(_n1611),
+    .ray_out_2(_n1612),
+    .ray_out_3(_n1613),
+    .ray_out_4(_n1614),
+    .ray_out_5(_n1615),
+    .ray_out_6(_n1616),
+    .ray_out_7(_n1617),
+    .knight_out(_n1618),
+    .king_out(_n1619),
+    .pawn_out(_n1620),
+    .pass_out(_n1621),
+    .victim(_n1642),
+    .target(_n1643),
+    .attacker(_n1644),
+    .cap_count(_n1640),
+    .quiet_count(_n1641),
+    .own_pawn(_n1645),
+    .vprio(_n1646),
+    .aprio(_n1647),
+    .piece(_n1639)
   );
   qchip_cell c3 (
     .clk(clk),
@@ -6285,7 +6266,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[18]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6309,8 +6289,8 @@ module qchip_array (
     .ray_in_5(ray5_27),
     .ray_in_6(ray6_19),
     .ray_in_7(ray7_11),
-    .knight_in(_n1675),
-    .king_in(_n1676),
+    .knight_in(_n1655),
+    .king_in(_n1656),
     .pawn_ne(pawn_27),
     .pawn_nw(pawn_25),
     .pawn_se(pawn_11),
@@ -6319,35 +6299,35 @@ module qchip_array (
     .pawn_s(pawn_10),
     .pass_n(pass_26),
     .pass_s(pass_10),
-    .put(_n1699),
-    .put_piece(_n1701),
-    .put_vprio(_n1703),
-    .put_aprio(_n1705),
+    .put(_n1679),
+    .put_piece(_n1681),
+    .put_vprio(_n1683),
+    .put_aprio(_n1685),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1677),
-    .ray_out_1(_n1678),
-    .ray_out_2(_n1679),
-    .ray_out_3(_n1680),
-    .ray_out_4(_n1681),
-    .ray_out_5(_n1682),
-    .ray_out_6(_n1683),
-    .ray_out_7(_n1684),
-    .knight_out(_n1685),
-    .king_out(_n1686),
-    .pawn_out(_n1687),
-    .pass_out(_n1688),
-    .victim(_n1709),
-    .target(_n1710),
-    .attacker(_n1711),
-    .cap_count(_n1707),
-    .quiet_count(_n1708),
-    .own_pawn(_n1712),
-    .vprio(_n1713),
-    .aprio(_n1714),
-    .piece(_n1706)
+    .ray_out_0(_n1657),
+    .ray_out_1(_n1658),
+    .ray_out_2(_n1659),
+    .ray_out_3(_n1660),
+    .ray_out_4(_n1661),
+    .ray_out_5(_n1662),
+    .ray_out_6(_n1663),
+    .ray_out_7(_n1664),
+    .knight_out(_n1665),
+    .king_out(_n1666),
+    .pawn_out(_n1667),
+    .pass_out(_n1668),
+    .victim(_n1689),
+    .target(_n1690),
+    .attacker(_n1691),
+    .cap_count(_n1687),
+    .quiet_count(_n1688),
+    .own_pawn(_n1692),
+    .vprio(_n1693),
+    .aprio(_n1694),
+    .piece(_n1686)
   );
   qchip_cell d3 (
     .clk(clk),
@@ -6356,7 +6336,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[19]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6380,8 +6359,8 @@ module qchip_array (
     .ray_in_5(ray5_28),
     .ray_in_6(ray6_20),
     .ray_in_7(ray7_12),
-    .knight_in(_n1723),
-    .king_in(_n1724),
+    .knight_in(_n1702),
+    .king_in(_n1703),
     .pawn_ne(pawn_28),
     .pawn_nw(pawn_26),
     .pawn_se(pawn_12),
@@ -6390,35 +6369,35 @@ module qchip_array (
     .pawn_s(pawn_11),
     .pass_n(pass_27),
     .pass_s(pass_11),
-    .put(_n1747),
-    .put_piece(_n1749),
-    .put_vprio(_n1751),
-    .put_aprio(_n1753),
+    .put(_n1726),
+    .put_piece(_n1728),
+    .put_vprio(_n1730),
+    .put_aprio(_n1732),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1725),
-    .ray_out_1(_n1726),
-    .ray_out_2(_n1727),
-    .ray_out_3(_n1728),
-    .ray_out_4(_n1729),
-    .ray_out_5(_n1730),
-    .ray_out_6(_n1731),
-    .ray_out_7(_n1732),
-    .knight_out(_n1733),
-    .king_out(_n1734),
-    .pawn_out(_n1735),
-    .pass_out(_n1736),
-    .victim(_n1757),
-    .target(_n1758),
-    .attacker(_n1759),
-    .cap_count(_n1755),
-    .quiet_count(_n1756),
-    .own_pawn(_n1760),
-    .vprio(_n1761),
-    .aprio(_n1762),
-    .piece(_n1754)
+    .ray_out_0(_n1704),
+    .ray_out_1(_n1705),
+    .ray_out_2(_n1706),
+    .ray_out_3(_n1707),
+    .ray_out_4(_n1708),
+    .ray_out_5(_n1709),
+    .ray_out_6(_n1710),
+    .ray_out_7(_n1711),
+    .knight_out(_n1712),
+    .king_out(_n1713),
+    .pawn_out(_n1714),
+    .pass_out(_n1715),
+    .victim(_n1736),
+    .target(_n1737),
+    .attacker(_n1738),
+    .cap_count(_n1734),
+    .quiet_count(_n1735),
+    .own_pawn(_n1739),
+    .vprio(_n1740),
+    .aprio(_n1741),
+    .piece(_n1733)
   );
   qchip_cell e3 (
     .clk(clk),
@@ -6427,7 +6406,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[20]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6451,8 +6429,8 @@ module qchip_array (
     .ray_in_5(ray5_29),
     .ray_in_6(ray6_21),
     .ray_in_7(ray7_13),
-    .knight_in(_n1771),
-    .king_in(_n1772),
+    .knight_in(_n1749),
+    .king_in(_n1750),
     .pawn_ne(pawn_29),
     .pawn_nw(pawn_27),
     .pawn_se(pawn_13),
@@ -6461,35 +6439,35 @@ module qchip_array (
     .pawn_s(pawn_12),
     .pass_n(pass_28),
     .pass_s(pass_12),
-    .put(_n1795),
-    .put_piece(_n1797),
-    .put_vprio(_n1799),
-    .put_aprio(_n1801),
+    .put(_n1773),
+    .put_piece(_n1775),
+    .put_vprio(_n1777),
+    .put_aprio(_n1779),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1773),
-    .ray_out_1(_n1774),
-    .ray_out_2(_n1775),
-    .ray_out_3(_n1776),
-    .ray_out_4(_n1777),
-    .ray_out_5(_n1778),
-    .ray_out_6(_n1779),
-    .ray_out_7(_n1780),
-    .knight_out(_n1781),
-    .king_out(_n1782),
-    .pawn_out(_n1783),
-    .pass_out(_n1784),
-    .victim(_n1805),
-    .target(_n1806),
-    .attacker(_n1807),
-    .cap_count(_n1803),
-    .quiet_count(_n1804),
-    .own_pawn(_n1808),
-    .vprio(_n1809),
-    .aprio(_n1810),
-    .piece(_n1802)
+    .ray_out_0(_n1751),
+    .ray_out_1(_n1752),
+    .ray_out_2(_n1753),
+    .ray_out_3(_n1754),
+    .ray_out_4(_n1755),
+    .ray_out_5(_n1756),
+    .ray_out_6(_n1757),
+    .ray_out_7(_n1758),
+    .knight_out(_n1759),
+    .king_out(_n1760),
+    .pawn_out(_n1761),
+    .pass_out(_n1762),
+    .victim(_n1783),
+    .target(_n1784),
+    .attacker(_n1785),
+    .cap_count(_n1781),
+    .quiet_count(_n1782),
+    .own_pawn(_n1786),
+    .vprio(_n1787),
+    .aprio(_n1788),
+    .piece(_n1780)
   );
   qchip_cell f3 (
     .clk(clk),
@@ -6498,7 +6476,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[21]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6522,8 +6499,8 @@ module qchip_array (
     .ray_in_5(ray5_30),
     .ray_in_6(ray6_22),
     .ray_in_7(ray7_14),
-    .knight_in(_n1819),
-    .king_in(_n1820),
+    .knight_in(_n1796),
+    .king_in(_n1797),
     .pawn_ne(pawn_30),
     .pawn_nw(pawn_28),
     .pawn_se(pawn_14),
@@ -6532,35 +6509,35 @@ module qchip_array (
     .pawn_s(pawn_13),
     .pass_n(pass_29),
     .pass_s(pass_13),
-    .put(_n1843),
-    .put_piece(_n1845),
-    .put_vprio(_n1847),
-    .put_aprio(_n1849),
+    .put(_n1820),
+    .put_piece(_n1822),
+    .put_vprio(_n1824),
+    .put_aprio(_n1826),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1821),
-    .ray_out_1(_n1822),
-    .ray_out_2(_n1823),
-    .ray_out_3(_n1824),
-    .ray_out_4(_n1825),
-    .ray_out_5(_n1826),
-    .ray_out_6(_n1827),
-    .ray_out_7(_n1828),
-    .knight_out(_n1829),
-    .king_out(_n1830),
-    .pawn_out(_n1831),
-    .pass_out(_n1832),
-    .victim(_n1853),
-    .target(_n1854),
-    .attacker(_n1855),
-    .cap_count(_n1851),
-    .quiet_count(_n1852),
-    .own_pawn(_n1856),
-    .vprio(_n1857),
-    .aprio(_n1858),
-    .piece(_n1850)
+    .ray_out_0(_n1798),
+    .ray_out_1(_n1799),
+    .ray_out_2(_n1800),
+    .ray_out_3(_n1801),
+    .ray_out_4(_n1802),
+    .ray_out_5(_n1803),
+    .ray_out_6(_n1804),
+    .ray_out_7(_n1805),
+    .knight_out(_n1806),
+    .king_out(_n1807),
+    .pawn_out(_n1808),
+    .pass_out(_n1809),
+    .victim(_n1830),
+    .target(_n1831),
+    .attacker(_n1832),
+    .cap_count(_n1828),
+    .quiet_count(_n1829),
+    .own_pawn(_n1833),
+    .vprio(_n1834),
+    .aprio(_n1835),
+    .piece(_n1827)
   );
   qchip_cell g3 (
     .clk(clk),
@@ -6569,7 +6546,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[22]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6593,8 +6569,8 @@ module qchip_array (
     .ray_in_5(ray5_31),
     .ray_in_6(ray6_23),
     .ray_in_7(ray7_15),
-    .knight_in(_n1867),
-    .king_in(_n1868),
+    .knight_in(_n1843),
+    .king_in(_n1844),
     .pawn_ne(pawn_31),
     .pawn_nw(pawn_29),
     .pawn_se(pawn_15),
@@ -6603,35 +6579,35 @@ module qchip_array (
     .pawn_s(pawn_14),
     .pass_n(pass_30),
     .pass_s(pass_14),
-    .put(_n1891),
-    .put_piece(_n1893),
-    .put_vprio(_n1895),
-    .put_aprio(_n1897),
+    .put(_n1867),
+    .put_piece(_n1869),
+    .put_vprio(_n1871),
+    .put_aprio(_n1873),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1869),
-    .ray_out_1(_n1870),
-    .ray_out_2(_n1871),
-    .ray_out_3(_n1872),
-    .ray_out_4(_n1873),
-    .ray_out_5(_n1874),
-    .ray_out_6(_n1875),
-    .ray_out_7(_n1876),
-    .knight_out(_n1877),
-    .king_out(_n1878),
-    .pawn_out(_n1879),
-    .pass_out(_n1880),
-    .victim(_n1901),
-    .target(_n1902),
-    .attacker(_n1903),
-    .cap_count(_n1899),
-    .quiet_count(_n1900),
-    .own_pawn(_n1904),
-    .vprio(_n1905),
-    .aprio(_n1906),
-    .piece(_n1898)
+    .ray_out_0(_n1845),
+    .ray_out_1(_n1846),
+    .ray_out_2(_n1847),
+    .ray_out_3(_n1848),
+    .ray_out_4(_n1849),
+    .ray_out_5(_n1850),
+    .ray_out_6(_n1851),
+    .ray_out_7(_n1852),
+    .knight_out(_n1853),
+    .king_out(_n1854),
+    .pawn_out(_n1855),
+    .pass_out(_n1856),
+    .victim(_n1877),
+    .target(_n1878),
+    .attacker(_n1879),
+    .cap_count(_n1875),
+    .quiet_count(_n1876),
+    .own_pawn(_n1880),
+    .vprio(_n1881),
+    .aprio(_n1882),
+    .piece(_n1874)
   );
   qchip_cell h3 (
     .clk(clk),
@@ -6640,7 +6616,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[23]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6664,8 +6639,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n1915),
-    .king_in(_n1916),
+    .knight_in(_n1890),
+    .king_in(_n1891),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_30),
     .pawn_se(1'h0),
@@ -6674,35 +6649,35 @@ module qchip_array (
     .pawn_s(pawn_15),
     .pass_n(pass_31),
     .pass_s(pass_15),
-    .put(_n1939),
-    .put_piece(_n1941),
-    .put_vprio(_n1943),
-    .put_aprio(_n1945),
+    .put(_n1914),
+    .put_piece(_n1916),
+    .put_vprio(_n1918),
+    .put_aprio(_n1920),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1917),
-    .ray_out_1(_n1918),
-    .ray_out_2(_n1919),
-    .ray_out_3(_n1920),
-    .ray_out_4(_n1921),
-    .ray_out_5(_n1922),
-    .ray_out_6(_n1923),
-    .ray_out_7(_n1924),
-    .knight_out(_n1925),
-    .king_out(_n1926),
-    .pawn_out(_n1927),
-    .pass_out(_n1928),
-    .victim(_n1949),
-    .target(_n1950),
-    .attacker(_n1951),
-    .cap_count(_n1947),
-    .quiet_count(_n1948),
-    .own_pawn(_n1952),
-    .vprio(_n1953),
-    .aprio(_n1954),
-    .piece(_n1946)
+    .ray_out_0(_n1892),
+    .ray_out_1(_n1893),
+    .ray_out_2(_n1894),
+    .ray_out_3(_n1895),
+    .ray_out_4(_n1896),
+    .ray_out_5(_n1897),
+    .ray_out_6(_n1898),
+    .ray_out_7(_n1899),
+    .knight_out(_n1900),
+    .king_out(_n1901),
+    .pawn_out(_n1902),
+    .pass_out(_n1903),
+    .victim(_n1924),
+    .target(_n1925),
+    .attacker(_n1926),
+    .cap_count(_n1922),
+    .quiet_count(_n1923),
+    .own_pawn(_n1927),
+    .vprio(_n1928),
+    .aprio(_n1929),
+    .piece(_n1921)
   );
   qchip_cell a4 (
     .clk(clk),
@@ -6711,7 +6686,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[24]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6735,8 +6709,8 @@ module qchip_array (
     .ray_in_5(ray5_33),
     .ray_in_6(ray6_25),
     .ray_in_7(ray7_17),
-    .knight_in(_n1963),
-    .king_in(_n1964),
+    .knight_in(_n1937),
+    .king_in(_n1938),
     .pawn_ne(pawn_33),
     .pawn_nw(1'h0),
     .pawn_se(pawn_17),
@@ -6745,35 +6719,35 @@ module qchip_array (
     .pawn_s(pawn_16),
     .pass_n(pass_32),
     .pass_s(pass_16),
-    .put(_n1987),
-    .put_piece(_n1989),
-    .put_vprio(_n1991),
-    .put_aprio(_n1993),
+    .put(_n1961),
+    .put_piece(_n1963),
+    .put_vprio(_n1965),
+    .put_aprio(_n1967),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n1965),
-    .ray_out_1(_n1966),
-    .ray_out_2(_n1967),
-    .ray_out_3(_n1968),
-    .ray_out_4(_n1969),
-    .ray_out_5(_n1970),
-    .ray_out_6(_n1971),
-    .ray_out_7(_n1972),
-    .knight_out(_n1973),
-    .king_out(_n1974),
-    .pawn_out(_n1975),
-    .pass_out(_n1976),
-    .victim(_n1997),
-    .target(_n1998),
-    .attacker(_n1999),
-    .cap_count(_n1995),
-    .quiet_count(_n1996),
-    .own_pawn(_n2000),
-    .vprio(_n2001),
-    .aprio(_n2002),
-    .piece(_n1994)
+    .ray_out_0(_n1939),
+    .ray_out_1(_n1940),
+    .ray_out_2(_n1941),
+    .ray_out_3(_n1942),
+    .ray_out_4(_n1943),
+    .ray_out_5(_n1944),
+    .ray_out_6(_n1945),
+    .ray_out_7(_n1946),
+    .knight_out(_n1947),
+    .king_out(_n1948),
+    .pawn_out(_n1949),
+    .pass_out(_n1950),
+    .victim(_n1971),
+    .target(_n1972),
+    .attacker(_n1973),
+    .cap_count(_n1969),
+    .quiet_count(_n1970),
+    .own_pawn(_n1974),
+    .vprio(_n1975),
+    .aprio(_n1976),
+    .piece(_n1968)
   );
   qchip_cell b4 (
     .clk(clk),
@@ -6782,7 +6756,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[25]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6806,8 +6779,8 @@ module qchip_array (
     .ray_in_5(ray5_34),
     .ray_in_6(ray6_26),
     .ray_in_7(ray7_18),
-    .knight_in(_n2011),
-    .king_in(_n2012),
+    .knight_in(_n1984),
+    .king_in(_n1985),
     .pawn_ne(pawn_34),
     .pawn_nw(pawn_32),
     .pawn_se(pawn_18),
@@ -6816,35 +6789,35 @@ module qchip_array (
     .pawn_s(pawn_17),
     .pass_n(pass_33),
     .pass_s(pass_17),
-    .put(_n2035),
-    .put_piece(_n2037),
-    .put_vprio(_n2039),
-    .put_aprio(_n2041),
+    .put(_n2008),
+    .put_piece(_n2010),
+    .put_vprio(_n2012),
+    .put_aprio(_n2014),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2013),
-    .ray_out_1(_n2014),
-    .ray_out_2(_n2015),
-    .ray_out_3(_n2016),
-    .ray_out_4(_n2017),
-    .ray_out_5(_n2018),
-    .ray_out_6(_n2019),
-    .ray_out_7(_n2020),
-    .knight_out(_n2021),
-    .king_out(_n2022),
-    .pawn_out(_n2023),
-    .pass_out(_n2024),
-    .victim(_n2045),
-    .target(_n2046),
-    .attacker(_n2047),
-    .cap_count(_n2043),
-    .quiet_count(_n2044),
-    .own_pawn(_n2048),
-    .vprio(_n2049),
-    .aprio(_n2050),
-    .piece(_n2042)
+    .ray_out_0(_n1986),
+    .ray_out_1(_n1987),
+    .ray_out_2(_n1988),
+    .ray_out_3(_n1989),
+    .ray_out_4(_n1990),
+    .ray_out_5(_n1991),
+    .ray_out_6(_n1992),
+    .ray_out_7(_n1993),
+    .knight_out(_n1994),
+    .king_out(_n1995),
+    .pawn_out(_n1996),
+    .pass_out(_n1997),
+    .victim(_n2018),
+    .target(_n2019),
+    .attacker(_n2020),
+    .cap_count(_n2016),
+    .quiet_count(_n2017),
+    .own_pawn(_n2021),
+    .vprio(_n2022),
+    .aprio(_n2023),
+    .piece(_n2015)
   );
   qchip_cell c4 (
     .clk(clk),
@@ -6853,7 +6826,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[26]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6877,8 +6849,8 @@ module qchip_array (
     .ray_in_5(ray5_35),
     .ray_in_6(ray6_27),
     .ray_in_7(ray7_19),
-    .knight_in(_n2059),
-    .king_in(_n2060),
+    .knight_in(_n2031),
+    .king_in(_n2032),
     .pawn_ne(pawn_35),
     .pawn_nw(pawn_33),
     .pawn_se(pawn_19),
@@ -6887,35 +6859,35 @@ module qchip_array (
     .pawn_s(pawn_18),
     .pass_n(pass_34),
     .pass_s(pass_18),
-    .put(_n2083),
-    .put_piece(_n2085),
-    .put_vprio(_n2087),
-    .put_aprio(_n2089),
+    .put(_n2055),
+    .put_piece(_n2057),
+    .put_vprio(_n2059),
+    .put_aprio(_n2061),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2061),
-    .ray_out_1(_n2062),
-    .ray_out_2(_n2063),
-    .ray_out_3(_n2064),
-    .ray_out_4(_n2065),
-    .ray_out_5(_n2066),
-    .ray_out_6(_n2067),
-    .ray_out_7(_n2068),
-    .knight_out(_n2069),
-    .king_out(_n2070),
-    .pawn_out(_n2071),
-    .pass_out(_n2072),
-    .victim(_n2093),
-    .target(_n2094),
-    .attacker(_n2095),
-    .cap_count(_n2091),
-    .quiet_count(_n2092),
-    .own_pawn(_n2096),
-    .vprio(_n2097),
-    .aprio(_n2098),
-    .piece(_n2090)
+    .ray_out_0(_n2033),
+    .ray_out_1(_n2034),
+    .ray_out_2(_n2035),
+    .ray_out_3(_n2036),
+    .ray_out_4(_n2037),
+    .ray_out_5(_n2038),
+    .ray_out_6(_n2039),
+    .ray_out_7(_n2040),
+    .knight_out(_n2041),
+    .king_out(_n2042),
+    .pawn_out(_n2043),
+    .pass_out(_n2044),
+    .victim(_n2065),
+    .target(_n2066),
+    .attacker(_n2067),
+    .cap_count(_n2063),
+    .quiet_count(_n2064),
+    .own_pawn(_n2068),
+    .vprio(_n2069),
+    .aprio(_n2070),
+    .piece(_n2062)
   );
   qchip_cell d4 (
     .clk(clk),
@@ -6924,7 +6896,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[27]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -6948,8 +6919,8 @@ module qchip_array (
     .ray_in_5(ray5_36),
     .ray_in_6(ray6_28),
     .ray_in_7(ray7_20),
-    .knight_in(_n2107),
-    .king_in(_n2108),
+    .knight_in(_n2078),
+    .king_in(_n2079),
     .pawn_ne(pawn_36),
     .pawn_nw(pawn_34),
     .pawn_se(pawn_20),
@@ -6958,35 +6929,35 @@ module qchip_array (
     .pawn_s(pawn_19),
     .pass_n(pass_35),
     .pass_s(pass_19),
-    .put(_n2131),
-    .put_piece(_n2133),
-    .put_vprio(_n2135),
-    .put_aprio(_n2137),
+    .put(_n2102),
+    .put_piece(_n2104),
+    .put_vprio(_n2106),
+    .put_aprio(_n2108),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2109),
-    .ray_out_1(_n2110),
-    .ray_out_2(_n2111),
-    .ray_out_3(_n2112),
-    .ray_out_4(_n2113),
-    .ray_out_5(_n2114),
-    .ray_out_6(_n2115),
-    .ray_out_7(_n2116),
-    .knight_out(_n2117),
-    .king_out(_n2118),
-    .pawn_out(_n2119),
-    .pass_out(_n2120),
-    .victim(_n2141),
-    .target(_n2142),
-    .attacker(_n2143),
-    .cap_count(_n2139),
-    .quiet_count(_n2140),
-    .own_pawn(_n2144),
-    .vprio(_n2145),
-    .aprio(_n2146),
-    .piece(_n2138)
+    .ray_out_0(_n2080),
+    .ray_out_1(_n2081),
+    .ray_out_2(_n2082),
+    .ray_out_3(_n2083),
+    .ray_out_4(_n2084),
+    .ray_out_5(_n2085),
+    .ray_out_6(_n2086),
+    .ray_out_7(_n2087),
+    .knight_out(_n2088),
+    .king_out(_n2089),
+    .pawn_out(_n2090),
+    .pass_out(_n2091),
+    .victim(_n2112),
+    .target(_n2113),
+    .attacker(_n2114),
+    .cap_count(_n2110),
+    .quiet_count(_n2111),
+    .own_pawn(_n2115),
+    .vprio(_n2116),
+    .aprio(_n2117),
+    .piece(_n2109)
   );
   qchip_cell e4 (
     .clk(clk),
@@ -6995,7 +6966,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[28]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7019,8 +6989,8 @@ module qchip_array (
     .ray_in_5(ray5_37),
     .ray_in_6(ray6_29),
     .ray_in_7(ray7_21),
-    .knight_in(_n2155),
-    .king_in(_n2156),
+    .knight_in(_n2125),
+    .king_in(_n2126),
     .pawn_ne(pawn_37),
     .pawn_nw(pawn_35),
     .pawn_se(pawn_21),
@@ -7029,35 +6999,35 @@ module qchip_array (
     .pawn_s(pawn_20),
     .pass_n(pass_36),
     .pass_s(pass_20),
-    .put(_n2179),
-    .put_piece(_n2181),
-    .put_vprio(_n2183),
-    .put_aprio(_n2185),
+    .put(_n2149),
+    .put_piece(_n2151),
+    .put_vprio(_n2153),
+    .put_aprio(_n2155),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2157),
-    .ray_out_1(_n2158),
-    .ray_out_2(_n2159),
-    .ray_out_3(_n2160),
-    .ray_out_4(_n2161),
-    .ray_out_5(_n2162),
-    .ray_out_6(_n2163),
-    .ray_out_7(_n2164),
-    .knight_out(_n2165),
-    .king_out(_n2166),
-    .pawn_out(_n2167),
-    .pass_out(_n2168),
-    .victim(_n2189),
-    .target(_n2190),
-    .attacker(_n2191),
-    .cap_count(_n2187),
-    .quiet_count(_n2188),
-    .own_pawn(_n2192),
-    .vprio(_n2193),
-    .aprio(_n2194),
-    .piece(_n2186)
+    .ray_out_0(_n2127),
+    .ray_out_1(_n2128),
+    .ray_out_2(_n2129),
+    .ray_out_3(_n2130),
+    .ray_out_4(_n2131),
+    .ray_out_5(_n2132),
+    .ray_out_6(_n2133),
+    .ray_out_7(_n2134),
+    .knight_out(_n2135),
+    .king_out(_n2136),
+    .pawn_out(_n2137),
+    .pass_out(_n2138),
+    .victim(_n2159),
+    .target(_n2160),
+    .attacker(_n2161),
+    .cap_count(_n2157),
+    .quiet_count(_n2158),
+    .own_pawn(_n2162),
+    .vprio(_n2163),
+    .aprio(_n2164),
+    .piece(_n2156)
   );
   qchip_cell f4 (
     .clk(clk),
@@ -7066,7 +7036,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[29]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7090,8 +7059,8 @@ module qchip_array (
     .ray_in_5(ray5_38),
     .ray_in_6(ray6_30),
     .ray_in_7(ray7_22),
-    .knight_in(_n2203),
-    .king_in(_n2204),
+    .knight_in(_n2172),
+    .king_in(_n2173),
     .pawn_ne(pawn_38),
     .pawn_nw(pawn_36),
     .pawn_se(pawn_22),
@@ -7100,35 +7069,35 @@ module qchip_array (
     .pawn_s(pawn_21),
     .pass_n(pass_37),
     .pass_s(pass_21),
-    .put(_n2227),
-    .put_piece(_n2229),
-    .put_vprio(_n2231),
-    .put_aprio(_n2233),
+    .put(_n2196),
+    .put_piece(_n2198),
+    .put_vprio(_n2200),
+    .put_aprio(_n2202),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2205),
-    .ray_out_1(_n2206),
-    .ray_out_2(_n2207),
-    .ray_out_3(_n2208),
-    .ray_out_4(_n2209),
-    .ray_out_5(_n2210),
-    .ray_out_6(_n2211),
-    .ray_out_7(_n2212),
-    .knight_out(_n2213),
-    .king_out(_n2214),
-    .pawn_out(_n2215),
-    .pass_out(_n2216),
-    .victim(_n2237),
-    .target(_n2238),
-    .attacker(_n2239),
-    .cap_count(_n2235),
-    .quiet_count(_n2236),
-    .own_pawn(_n2240),
-    .vprio(_n2241),
-    .aprio(_n2242),
-    .piece(_n2234)
+    .ray_out_0(_n2174),
+    .ray_out_1(_n2175),
+    .ray_out_2(_n2176),
+    .ray_out_3(_n2177),
+    .ray_out_4(_n2178),
+    .ray_out_5(_n2179),
+    .ray_out_6(_n2180),
+    .ray_out_7(_n2181),
+    .knight_out(_n2182),
+    .king_out(_n2183),
+    .pawn_out(_n2184),
+    .pass_out(_n2185),
+    .victim(_n2206),
+    .target(_n2207),
+    .attacker(_n2208),
+    .cap_count(_n2204),
+    .quiet_count(_n2205),
+    .own_pawn(_n2209),
+    .vprio(_n2210),
+    .aprio(_n2211),
+    .piece(_n2203)
   );
   qchip_cell g4 (
     .clk(clk),
@@ -7137,7 +7106,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[30]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7161,8 +7129,8 @@ module qchip_array (
     .ray_in_5(ray5_39),
     .ray_in_6(ray6_31),
     .ray_in_7(ray7_23),
-    .knight_in(_n2251),
-    .king_in(_n2252),
+    .knight_in(_n2219),
+    .king_in(_n2220),
     .pawn_ne(pawn_39),
     .pawn_nw(pawn_37),
     .pawn_se(pawn_23),
@@ -7171,35 +7139,35 @@ module qchip_array (
     .pawn_s(pawn_22),
     .pass_n(pass_38),
     .pass_s(pass_22),
-    .put(_n2275),
-    .put_piece(_n2277),
-    .put_vprio(_n2279),
-    .put_aprio(_n2281),
+    .put(_n2243),
+    .put_piece(_n2245),
+    .put_vprio(_n2247),
+    .put_aprio(_n2249),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2253),
-    .ray_out_1(_n2254),
-    .ray_out_2(_n2255),
-    .ray_out_3(_n2256),
-    .ray_out_4(_n2257),
-    .ray_out_5(_n2258),
-    .ray_out_6(_n2259),
-    .ray_out_7(_n2260),
-    .knight_out(_n2261),
-    .king_out(_n2262),
-    .pawn_out(_n2263),
-    .pass_out(_n2264),
-    .victim(_n2285),
-    .target(_n2286),
-    .attacker(_n2287),
-    .cap_count(_n2283),
-    .quiet_count(_n2284),
-    .own_pawn(_n2288),
-    .vprio(_n2289),
-    .aprio(_n2290),
-    .piece(_n2282)
+    .ray_out_0(_n2221),
+    .ray_out_1(_n2222),
+    .ray_out_2(_n2223),
+    .ray_out_3(_n2224),
+    .ray_out_4(_n2225),
+    .ray_out_5(_n2226),
+    .ray_out_6(_n2227),
+    .ray_out_7(_n2228),
+    .knight_out(_n2229),
+    .king_out(_n2230),
+    .pawn_out(_n2231),
+    .pass_out(_n2232),
+    .victim(_n2253),
+    .target(_n2254),
+    .attacker(_n2255),
+    .cap_count(_n2251),
+    .quiet_count(_n2252),
+    .own_pawn(_n2256),
+    .vprio(_n2257),
+    .aprio(_n2258),
+    .piece(_n2250)
   );
   qchip_cell h4 (
     .clk(clk),
@@ -7208,7 +7176,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[31]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7232,8 +7199,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2299),
-    .king_in(_n2300),
+    .knight_in(_n2266),
+    .king_in(_n2267),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_38),
     .pawn_se(1'h0),
@@ -7242,35 +7209,35 @@ module qchip_array (
     .pawn_s(pawn_23),
     .pass_n(pass_39),
     .pass_s(pass_23),
-    .put(_n2323),
-    .put_piece(_n2325),
-    .put_vprio(_n2327),
-    .put_aprio(_n2329),
+    .put(_n2290),
+    .put_piece(_n2292),
+    .put_vprio(_n2294),
+    .put_aprio(_n2296),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2301),
-    .ray_out_1(_n2302),
-    .ray_out_2(_n2303),
-    .ray_out_3(_n2304),
-    .ray_out_4(_n2305),
-    .ray_out_5(_n2306),
-    .ray_out_6(_n2307),
-    .ray_out_7(_n2308),
-    .knight_out(_n2309),
-    .king_out(_n2310),
-    .pawn_out(_n2311),
-    .pass_out(_n2312),
-    .victim(_n2333),
-    .target(_n2334),
-    .attacker(_n2335),
-    .cap_count(_n2331),
-    .quiet_count(_n2332),
-    .own_pawn(_n2336),
-    .vprio(_n2337),
-    .aprio(_n2338),
-    .piece(_n2330)
+    .ray_out_0(_n2268),
+    .ray_out_1(_n2269),
+    .ray_out_2(_n2270),
+    .ray_out_3(_n2271),
+    .ray_out_4(_n2272),
+    .ray_out_5(_n2273),
+    .ray_out_6(_n2274),
+    .ray_out_7(_n2275),
+    .knight_out(_n2276),
+    .king_out(_n2277),
+    .pawn_out(_n2278),
+    .pass_out(_n2279),
+    .victim(_n2300),
+    .target(_n2301),
+    .attacker(_n2302),
+    .cap_count(_n2298),
+    .quiet_count(_n2299),
+    .own_pawn(_n2303),
+    .vprio(_n2304),
+    .aprio(_n2305),
+    .piece(_n2297)
   );
   qchip_cell a5 (
     .clk(clk),
@@ -7279,7 +7246,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[32]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7303,8 +7269,8 @@ module qchip_array (
     .ray_in_5(ray5_41),
     .ray_in_6(ray6_33),
     .ray_in_7(ray7_25),
-    .knight_in(_n2347),
-    .king_in(_n2348),
+    .knight_in(_n2313),
+    .king_in(_n2314),
     .pawn_ne(pawn_41),
     .pawn_nw(1'h0),
     .pawn_se(pawn_25),
@@ -7313,35 +7279,35 @@ module qchip_array (
     .pawn_s(pawn_24),
     .pass_n(pass_40),
     .pass_s(pass_24),
-    .put(_n2371),
-    .put_piece(_n2373),
-    .put_vprio(_n2375),
-    .put_aprio(_n2377),
+    .put(_n2337),
+    .put_piece(_n2339),
+    .put_vprio(_n2341),
+    .put_aprio(_n2343),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2349),
-    .ray_out_1(_n2350),
-    .ray_out_2(_n2351),
-    .ray_out_3(_n2352),
-    .ray_out_4(_n2353),
-    .ray_out_5(_n2354),
-    .ray_out_6(_n2355),
-    .ray_out_7(_n2356),
-    .knight_out(_n2357),
-    .king_out(_n2358),
-    .pawn_out(_n2359),
-    .pass_out(_n2360),
-    .victim(_n2381),
-    .target(_n2382),
-    .attacker(_n2383),
-    .cap_count(_n2379),
-    .quiet_count(_n2380),
-    .own_pawn(_n2384),
-    .vprio(_n2385),
-    .aprio(_n2386),
-    .piece(_n2378)
+    .ray_out_0(_n2315),
+    .ray_out_1(_n2316),
+    .ray_out_2(_n2317),
+    .ray_out_3(_n2318),
+    .ray_out_4(_n2319),
+    .ray_out_5(_n2320),
+    .ray_out_6(_n2321),
+    .ray_out_7(_n2322),
+    .knight_out(_n2323),
+    .king_out(_n2324),
+    .pawn_out(_n2325),
+    .pass_out(_n2326),
+    .victim(_n2347),
+    .target(_n2348),
+    .attacker(_n2349),
+    .cap_count(_n2345),
+    .quiet_count(_n2346),
+    .own_pawn(_n2350),
+    .vprio(_n2351),
+    .aprio(_n2352),
+    .piece(_n2344)
   );
   qchip_cell b5 (
     .clk(clk),
@@ -7350,7 +7316,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[33]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7374,8 +7339,8 @@ module qchip_array (
     .ray_in_5(ray5_42),
     .ray_in_6(ray6_34),
     .ray_in_7(ray7_26),
-    .knight_in(_n2395),
-    .king_in(_n2396),
+    .knight_in(_n2360),
+    .king_in(_n2361),
     .pawn_ne(pawn_42),
     .pawn_nw(pawn_40),
     .pawn_se(pawn_26),
@@ -7384,35 +7349,35 @@ module qchip_array (
     .pawn_s(pawn_25),
     .pass_n(pass_41),
     .pass_s(pass_25),
-    .put(_n2419),
-    .put_piece(_n2421),
-    .put_vprio(_n2423),
-    .put_aprio(_n2425),
+    .put(_n2384),
+    .put_piece(_n2386),
+    .put_vprio(_n2388),
+    .put_aprio(_n2390),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2397),
-    .ray_out_1(_n2398),
-    .ray_out_2(_n2399),
-    .ray_out_3(_n2400),
-    .ray_out_4(_n2401),
-    .ray_out_5(_n2402),
-    .ray_out_6(_n2403),
-    .ray_out_7(_n2404),
-    .knight_out(_n2405),
-    .king_out(_n2406),
-    .pawn_out(_n2407),
-    .pass_out(_n2408),
-    .victim(_n2429),
-    .target(_n2430),
-    .attacker(_n2431),
-    .cap_count(_n2427),
-    .quiet_count(_n2428),
-    .own_pawn(_n2432),
-    .vprio(_n2433),
-    .aprio(_n2434),
-    .piece(_n2426)
+    .ray_out_0(_n2362),
+    .ray_out_1(_n2363),
+    .ray_out_2(_n2364),
+    .ray_out_3(_n2365),
+    .ray_out_4(_n2366),
+    .ray_out_5(_n2367),
+    .ray_out_6(_n2368),
+    .ray_out_7(_n2369),
+    .knight_out(_n2370),
+    .king_out(_n2371),
+    .pawn_out(_n2372),
+    .pass_out(_n2373),
+    .victim(_n2394),
+    .target(_n2395),
+    .attacker(_n2396),
+    .cap_count(_n2392),
+    .quiet_count(_n2393),
+    .own_pawn(_n2397),
+    .vprio(_n2398),
+    .aprio(_n2399),
+    .piece(_n2391)
   );
   qchip_cell c5 (
     .clk(clk),
@@ -7421,7 +7386,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[34]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7445,8 +7409,8 @@ module qchip_array (
     .ray_in_5(ray5_43),
     .ray_in_6(ray6_35),
     .ray_in_7(ray7_27),
-    .knight_in(_n2443),
-    .king_in(_n2444),
+    .knight_in(_n2407),
+    .king_in(_n2408),
     .pawn_ne(pawn_43),
     .pawn_nw(pawn_41),
     .pawn_se(pawn_27),
@@ -7455,35 +7419,35 @@ module qchip_array (
     .pawn_s(pawn_26),
     .pass_n(pass_42),
     .pass_s(pass_26),
-    .put(_n2467),
-    .put_piece(_n2469),
-    .put_vprio(_n2471),
-    .put_aprio(_n2473),
+    .put(_n2431),
+    .put_piece(_n2433),
+    .put_vprio(_n2435),
+    .put_aprio(_n2437),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2445),
-    .ray_out_1(_n2446),
-    .ray_out_2(_n2447),
-    .ray_out_3(_n2448),
-    .ray_out_4(_n2449),
-    .ray_out_5(_n2450),
-    .ray_out_6(_n2451),
-    .ray_out_7(_n2452),
-    .knight_out(_n2453),
-    .king_out(_n2454),
-    .pawn_out(_n2455),
-    .pass_out(_n2456),
-    .victim(_n2477),
-    .target(_n2478),
-    .attacker(_n2479),
-    .cap_count(_n2475),
-    .quiet_count(_n2476),
-    .own_pawn(_n2480),
-    .vprio(_n2481),
-    .aprio(_n2482),
-    .piece(_n2474)
+    .ray_out_0(_n2409),
+    .ray_out_1(_n2410),
+    .ray_out_2(_n2411),
+    .ray_out_3(_n2412),
+    .ray_out_4(_n2413),
+    .ray_out_5(_n2414),
+    .ray_out_6(_n2415),
+    .ray_out_7(_n2416),
+    .knight_out(_n2417),
+    .king_out(_n2418),
+    .pawn_out(_n2419),
+    .pass_out(_n2420),
+    .victim(_n2441),
+    .target(_n2442),
+    .attacker(_n2443),
+    .cap_count(_n2439),
+    .quiet_count(_n2440),
+    .own_pawn(_n2444),
+    .vprio(_n2445),
+    .aprio(_n2446),
+    .piece(_n2438)
   );
   qchip_cell d5 (
     .clk(clk),
@@ -7492,7 +7456,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[35]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7516,8 +7479,8 @@ module qchip_array (
     .ray_in_5(ray5_44),
     .ray_in_6(ray6_36),
     .ray_in_7(ray7_28),
-    .knight_in(_n2491),
-    .king_in(_n2492),
+    .knight_in(_n2454),
+    .king_in(_n2455),
     .pawn_ne(pawn_44),
     .pawn_nw(pawn_42),
     .pawn_se(pawn_28),
@@ -7526,35 +7489,35 @@ module qchip_array (
     .pawn_s(pawn_27),
     .pass_n(pass_43),
     .pass_s(pass_27),
-    .put(_n2515),
-    .put_piece(_n2517),
-    .put_vprio(_n2519),
-    .put_aprio(_n2521),
+    .put(_n2478),
+    .put_piece(_n2480),
+    .put_vprio(_n2482),
+    .put_aprio(_n2484),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2493),
-    .ray_out_1(_n2494),
-    .ray_out_2(_n2495),
-    .ray_out_3(_n2496),
-    .ray_out_4(_n2497),
-    .ray_out_5(_n2498),
-    .ray_out_6(_n2499),
-    .ray_out_7(_n2500),
-    .knight_out(_n2501),
-    .king_out(_n2502),
-    .pawn_out(_n2503),
-    .pass_out(_n2504),
-    .victim(_n2525),
-    .target(_n2526),
-    .attacker(_n2527),
-    .cap_count(_n2523),
-    .quiet_count(_n2524),
-    .own_pawn(_n2528),
-    .vprio(_n2529),
-    .aprio(_n2530),
-    .piece(_n2522)
+    .ray_out_0(_n2456),
+    .ray_out_1(_n2457),
+    .ray_out_2(_n2458),
+    .ray_out_3(_n2459),
+    .ray_out_4(_n2460),
+    .ray_out_5(_n2461),
+    .ray_out_6(_n2462),
+    .ray_out_7(_n2463),
+    .knight_out(_n2464),
+    .king_out(_n2465),
+    .pawn_out(_n2466),
+    .pass_out(_n2467),
+    .victim(_n2488),
+    .target(_n2489),
+    .attacker(_n2490),
+    .cap_count(_n2486),
+    .quiet_count(_n2487),
+    .own_pawn(_n2491),
+    .vprio(_n2492),
+    .aprio(_n2493),
+    .piece(_n2485)
   );
   qchip_cell e5 (
     .clk(clk),
@@ -7563,7 +7526,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[36]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7587,8 +7549,8 @@ module qchip_array (
     .ray_in_5(ray5_45),
     .ray_in_6(ray6_37),
     .ray_in_7(ray7_29),
-    .knight_in(_n2539),
-    .king_in(_n2540),
+    .knight_in(_n2501),
+    .king_in(_n2502),
     .pawn_ne(pawn_45),
     .pawn_nw(pawn_43),
     .pawn_se(pawn_29),
@@ -7597,35 +7559,35 @@ module qchip_array (
     .pawn_s(pawn_28),
     .pass_n(pass_44),
     .pass_s(pass_28),
-    .put(_n2563),
-    .put_piece(_n2565),
-    .put_vprio(_n2567),
-    .put_aprio(_n2569),
+    .put(_n2525),
+    .put_piece(_n2527),
+    .put_vprio(_n2529),
+    .put_aprio(_n2531),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2541),
-    .ray_out_1(_n2542),
-    .ray_out_2(_n2543),
-    .ray_out_3(_n2544),
-    .ray_out_4(_n2545),
-    .ray_out_5(_n2546),
-    .ray_out_6(_n2547),
-    .ray_out_7(_n2548),
-    .knight_out(_n2549),
-    .king_out(_n2550),
-    .pawn_out(_n2551),
-    .pass_out(_n2552),
-    .victim(_n2573),
-    .target(_n2574),
-    .attacker(_n2575),
-    .cap_count(_n2571),
-    .quiet_count(_n2572),
-    .own_pawn(_n2576),
-    .vprio(_n2577),
-    .aprio(_n2578),
-    .piece(_n2570)
+    .ray_out_0(_n2503),
+    .ray_out_1(_n2504),
+    .ray_out_2(_n2505),
+    .ray_out_3(_n2506),
+    .ray_out_4(_n2507),
+    .ray_out_5(_n2508),
+    .ray_out_6(_n2509),
+    .ray_out_7(_n2510),
+    .knight_out(_n2511),
+    .king_out(_n2512),
+    .pawn_out(_n2513),
+    .pass_out(_n2514),
+    .victim(_n2535),
+    .target(_n2536),
+    .attacker(_n2537),
+    .cap_count(_n2533),
+    .quiet_count(_n2534),
+    .own_pawn(_n2538),
+    .vprio(_n2539),
+    .aprio(_n2540),
+    .piece(_n2532)
   );
   qchip_cell f5 (
     .clk(clk),
@@ -7634,7 +7596,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[37]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7658,8 +7619,8 @@ module qchip_array (
     .ray_in_5(ray5_46),
     .ray_in_6(ray6_38),
     .ray_in_7(ray7_30),
-    .knight_in(_n2587),
-    .king_in(_n2588),
+    .knight_in(_n2548),
+    .king_in(_n2549),
     .pawn_ne(pawn_46),
     .pawn_nw(pawn_44),
     .pawn_se(pawn_30),
@@ -7668,35 +7629,35 @@ module qchip_array (
     .pawn_s(pawn_29),
     .pass_n(pass_45),
     .pass_s(pass_29),
-    .put(_n2611),
-    .put_piece(_n2613),
-    .put_vprio(_n2615),
-    .put_aprio(_n2617),
+    .put(_n2572),
+    .put_piece(_n2574),
+    .put_vprio(_n2576),
+    .put_aprio(_n2578),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2589),
-    .ray_out_1(_n2590),
-    .ray_out_2(_n2591),
-    .ray_out_3(_n2592),
-    .ray_out_4(_n2593),
-    .ray_out_5(_n2594),
-    .ray_out_6(_n2595),
-    .ray_out_7(_n2596),
-    .knight_out(_n2597),
-    .king_out(_n2598),
-    .pawn_out(_n2599),
-    .pass_out(_n2600),
-    .victim(_n2621),
-    .target(_n2622),
-    .attacker(_n2623),
-    .cap_count(_n2619),
-    .quiet_count(_n2620),
-    .own_pawn(_n2624),
-    .vprio(_n2625),
-    .aprio(_n2626),
-    .piece(_n2618)
+    .ray_out_0(_n2550),
+    .ray_out_1(_n2551),
+    .ray_out_2(_n2552),
+    .ray_out_3(_n2553),
+    .ray_out_4(_n2554),
+    .ray_out_5(_n2555),
+    .ray_out_6(_n2556),
+    .ray_out_7(_n2557),
+    .knight_out(_n2558),
+    .king_out(_n2559),
+    .pawn_out(_n2560),
+    .pass_out(_n2561),
+    .victim(_n2582),
+    .target(_n2583),
+    .attacker(_n2584),
+    .cap_count(_n2580),
+    .quiet_count(_n2581),
+    .own_pawn(_n2585),
+    .vprio(_n2586),
+    .aprio(_n2587),
+    .piece(_n2579)
   );
   qchip_cell g5 (
     .clk(clk),
@@ -7705,7 +7666,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[38]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7729,8 +7689,8 @@ module qchip_array (
     .ray_in_5(ray5_47),
     .ray_in_6(ray6_39),
     .ray_in_7(ray7_31),
-    .knight_in(_n2635),
-    .king_in(_n2636),
+    .knight_in(_n2595),
+    .king_in(_n2596),
     .pawn_ne(pawn_47),
     .pawn_nw(pawn_45),
     .pawn_se(pawn_31),
@@ -7739,35 +7699,35 @@ module qchip_array (
     .pawn_s(pawn_30),
     .pass_n(pass_46),
     .pass_s(pass_30),
-    .put(_n2659),
-    .put_piece(_n2661),
-    .put_vprio(_n2663),
-    .put_aprio(_n2665),
+    .put(_n2619),
+    .put_piece(_n2621),
+    .put_vprio(_n2623),
+    .put_aprio(_n2625),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2637),
-    .ray_out_1(_n2638),
-    .ray_out_2(_n2639),
-    .ray_out_3(_n2640),
-    .ray_out_4(_n2641),
-    .ray_out_5(_n2642),
-    .ray_out_6(_n2643),
-    .ray_out_7(_n2644),
-    .knight_out(_n2645),
-    .king_out(_n2646),
-    .pawn_out(_n2647),
-    .pass_out(_n2648),
-    .victim(_n2669),
-    .target(_n2670),
-    .attacker(_n2671),
-    .cap_count(_n2667),
-    .quiet_count(_n2668),
-    .own_pawn(_n2672),
-    .vprio(_n2673),
-    .aprio(_n2674),
-    .piece(_n2666)
+    .ray_out_0(_n2597),
+    .ray_out_1(_n2598),
+    .ray_out_2(_n2599),
+    .ray_out_3(_n2600),
+    .ray_out_4(_n2601),
+    .ray_out_5(_n2602),
+    .ray_out_6(_n2603),
+    .ray_out_7(_n2604),
+    .knight_out(_n2605),
+    .king_out(_n2606),
+    .pawn_out(_n2607),
+    .pass_out(_n2608),
+    .victim(_n2629),
+    .target(_n2630),
+    .attacker(_n2631),
+    .cap_count(_n2627),
+    .quiet_count(_n2628),
+    .own_pawn(_n2632),
+    .vprio(_n2633),
+    .aprio(_n2634),
+    .piece(_n2626)
   );
   qchip_cell h5 (
     .clk(clk),
@@ -7776,7 +7736,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[39]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7800,8 +7759,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n2683),
-    .king_in(_n2684),
+    .knight_in(_n2642),
+    .king_in(_n2643),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_46),
     .pawn_se(1'h0),
@@ -7810,35 +7769,35 @@ module qchip_array (
     .pawn_s(pawn_31),
     .pass_n(pass_47),
     .pass_s(pass_31),
-    .put(_n2707),
-    .put_piece(_n2709),
-    .put_vprio(_n2711),
-    .put_aprio(_n2713),
+    .put(_n2666),
+    .put_piece(_n2668),
+    .put_vprio(_n2670),
+    .put_aprio(_n2672),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2685),
-    .ray_out_1(_n2686),
-    .ray_out_2(_n2687),
-    .ray_out_3(_n2688),
-    .ray_out_4(_n2689),
-    .ray_out_5(_n2690),
-    .ray_out_6(_n2691),
-    .ray_out_7(_n2692),
-    .knight_out(_n2693),
-    .king_out(_n2694),
-    .pawn_out(_n2695),
-    .pass_out(_n2696),
-    .victim(_n2717),
-    .target(_n2718),
-    .attacker(_n2719),
-    .cap_count(_n2715),
-    .quiet_count(_n2716),
-    .own_pawn(_n2720),
-    .vprio(_n2721),
-    .aprio(_n2722),
-    .piece(_n2714)
+    .ray_out_0(_n2644),
+    .ray_out_1(_n2645),
+    .ray_out_2(_n2646),
+    .ray_out_3(_n2647),
+    .ray_out_4(_n2648),
+    .ray_out_5(_n2649),
+    .ray_out_6(_n2650),
+    .ray_out_7(_n2651),
+    .knight_out(_n2652),
+    .king_out(_n2653),
+    .pawn_out(_n2654),
+    .pass_out(_n2655),
+    .victim(_n2676),
+    .target(_n2677),
+    .attacker(_n2678),
+    .cap_count(_n2674),
+    .quiet_count(_n2675),
+    .own_pawn(_n2679),
+    .vprio(_n2680),
+    .aprio(_n2681),
+    .piece(_n2673)
   );
   qchip_cell a6 (
     .clk(clk),
@@ -7847,7 +7806,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[40]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7871,8 +7829,8 @@ module qchip_array (
     .ray_in_5(ray5_49),
     .ray_in_6(ray6_41),
     .ray_in_7(ray7_33),
-    .knight_in(_n2731),
-    .king_in(_n2732),
+    .knight_in(_n2689),
+    .king_in(_n2690),
     .pawn_ne(pawn_49),
     .pawn_nw(1'h0),
     .pawn_se(pawn_33),
@@ -7881,35 +7839,35 @@ module qchip_array (
     .pawn_s(pawn_32),
     .pass_n(pass_48),
     .pass_s(pass_32),
-    .put(_n2755),
-    .put_piece(_n2757),
-    .put_vprio(_n2759),
-    .put_aprio(_n2761),
+    .put(_n2713),
+    .put_piece(_n2715),
+    .put_vprio(_n2717),
+    .put_aprio(_n2719),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2733),
-    .ray_out_1(_n2734),
-    .ray_out_2(_n2735),
-    .ray_out_3(_n2736),
-    .ray_out_4(_n2737),
-    .ray_out_5(_n2738),
-    .ray_out_6(_n2739),
-    .ray_out_7(_n2740),
-    .knight_out(_n2741),
-    .king_out(_n2742),
-    .pawn_out(_n2743),
-    .pass_out(_n2744),
-    .victim(_n2765),
-    .target(_n2766),
-    .attacker(_n2767),
-    .cap_count(_n2763),
-    .quiet_count(_n2764),
-    .own_pawn(_n2768),
-    .vprio(_n2769),
-    .aprio(_n2770),
-    .piece(_n2762)
+    .ray_out_0(_n2691),
+    .ray_out_1(_n2692),
+    .ray_out_2(_n2693),
+    .ray_out_3(_n2694),
+    .ray_out_4(_n2695),
+    .ray_out_5(_n2696),
+    .ray_out_6(_n2697),
+    .ray_out_7(_n2698),
+    .knight_out(_n2699),
+    .king_out(_n2700),
+    .pawn_out(_n2701),
+    .pass_out(_n2702),
+    .victim(_n2723),
+    .target(_n2724),
+    .attacker(_n2725),
+    .cap_count(_n2721),
+    .quiet_count(_n2722),
+    .own_pawn(_n2726),
+    .vprio(_n2727),
+    .aprio(_n2728),
+    .piece(_n2720)
   );
   qchip_cell b6 (
     .clk(clk),
@@ -7918,7 +7876,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[41]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -7942,8 +7899,8 @@ module qchip_array (
     .ray_in_5(ray5_50),
     .ray_in_6(ray6_42),
     .ray_in_7(ray7_34),
-    .knight_in(_n2779),
-    .king_in(_n2780),
+    .knight_in(_n2736),
+    .king_in(_n2737),
     .pawn_ne(pawn_50),
     .pawn_nw(pawn_48),
     .pawn_se(pawn_34),
@@ -7952,35 +7909,35 @@ module qchip_array (
     .pawn_s(pawn_33),
     .pass_n(pass_49),
     .pass_s(pass_33),
-    .put(_n2803),
-    .put_piece(_n2805),
-    .put_vprio(_n2807),
-    .put_aprio(_n2809),
+    .put(_n2760),
+    .put_piece(_n2762),
+    .put_vprio(_n2764),
+    .put_aprio(_n2766),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2781),
-    .ray_out_1(_n2782),
-    .ray_out_2(_n2783),
-    .ray_out_3(_n2784),
-    .ray_out_4(_n2785),
-    .ray_out_5(_n2786),
-    .ray_out_6(_n2787),
-    .ray_out_7(_n2788),
-    .knight_out(_n2789),
-    .king_out(_n2790),
-    .pawn_out(_n2791),
-    .pass_out(_n2792),
-    .victim(_n2813),
-    .target(_n2814),
-    .attacker(_n2815),
-    .cap_count(_n2811),
-    .quiet_count(_n2812),
-    .own_pawn(_n2816),
-    .vprio(_n2817),
-    .aprio(_n2818),
-    .piece(_n2810)
+    .ray_out_0(_n2738),
+    .ray_out_1(_n2739),
+    .ray_out_2(_n2740),
+    .ray_out_3(_n2741),
+    .ray_out_4(_n2742),
+    .ray_out_5(_n2743),
+    .ray_out_6(_n2744),
+    .ray_out_7(_n2745),
+    .knight_out(_n2746),
+    .king_out(_n2747),
+    .pawn_out(_n2748),
+    .pass_out(_n2749),
+    .victim(_n2770),
+    .target(_n2771),
+    .attacker(_n2772),
+    .cap_count(_n2768),
+    .quiet_count(_n2769),
+    .own_pawn(_n2773),
+    .vprio(_n2774),
+    .aprio(_n2775),
+    .piece(_n2767)
   );
   qchip_cell c6 (
     .clk(clk),
@@ -7989,7 +7946,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[42]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8013,8 +7969,8 @@ module qchip_array (
     .ray_in_5(ray5_51),
     .ray_in_6(ray6_43),
     .ray_in_7(ray7_35),
-    .knight_in(_n2827),
-    .king_in(_n2828),
+    .knight_in(_n2783),
+    .king_in(_n2784),
     .pawn_ne(pawn_51),
     .pawn_nw(pawn_49),
     .pawn_se(pawn_35),
@@ -8023,35 +7979,35 @@ module qchip_array (
     .pawn_s(pawn_34),
     .pass_n(pass_50),
     .pass_s(pass_34),
-    .put(_n2851),
-    .put_piece(_n2853),
-    .put_vprio(_n2855),
-    .put_aprio(_n2857),
+    .put(_n2807),
+    .put_piece(_n2809),
+    .put_vprio(_n2811),
+    .put_aprio(_n2813),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2829),
-    .ray_out_1(_n2830),
-    .ray_out_2(_n2831),
-    .ray_out_3(_n2832),
-    .ray_out_4(_n2833),
-    .ray_out_5(_n2834),
-    .ray_out_6(_n2835),
-    .ray_out_7(_n2836),
-    .knight_out(_n2837),
-    .king_out(_n2838),
-    .pawn_out(_n2839),
-    .pass_out(_n2840),
-    .victim(_n2861),
-    .target(_n2862),
-    .attacker(_n2863),
-    .cap_count(_n2859),
-    .quiet_count(_n2860),
-    .own_pawn(_n2864),
-    .vprio(_n2865),
-    .aprio(_n2866),
-    .piece(_n2858)
+    .ray_out_0(_n2785),
+    .ray_out_1(_n2786),
+    .ray_out_2(_n2787),
+    .ray_out_3(_n2788),
+    .ray_out_4(_n2789),
+    .ray_out_5(_n2790),
+    .ray_out_6(_n2791),
+    .ray_out_7(_n2792),
+    .knight_out(_n2793),
+    .king_out(_n2794),
+    .pawn_out(_n2795),
+    .pass_out(_n2796),
+    .victim(_n2817),
+    .target(_n2818),
+    .attacker(_n2819),
+    .cap_count(_n2815),
+    .quiet_count(_n2816),
+    .own_pawn(_n2820),
+    .vprio(_n2821),
+    .aprio(_n2822),
+    .piece(_n2814)
   );
   qchip_cell d6 (
     .clk(clk),
@@ -8060,7 +8016,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[43]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8084,8 +8039,8 @@ module qchip_array (
     .ray_in_5(ray5_52),
     .ray_in_6(ray6_44),
     .ray_in_7(ray7_36),
-    .knight_in(_n2875),
-    .king_in(_n2876),
+    .knight_in(_n2830),
+    .king_in(_n2831),
     .pawn_ne(pawn_52),
     .pawn_nw(pawn_50),
     .pawn_se(pawn_36),
@@ -8094,35 +8049,35 @@ module qchip_array (
     .pawn_s(pawn_35),
     .pass_n(pass_51),
     .pass_s(pass_35),
-    .put(_n2899),
-    .put_piece(_n2901),
-    .put_vprio(_n2903),
-    .put_aprio(_n2905),
+    .put(_n2854),
+    .put_piece(_n2856),
+    .put_vprio(_n2858),
+    .put_aprio(_n2860),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2877),
-    .ray_out_1(_n2878),
-    .ray_out_2(_n2879),
-    .ray_out_3(_n2880),
-    .ray_out_4(_n2881),
-    .ray_out_5(_n2882),
-    .ray_out_6(_n2883),
-    .ray_out_7(_n2884),
-    .knight_out(_n2885),
-    .king_out(_n2886),
-    .pawn_out(_n2887),
-    .pass_out(_n2888),
-    .victim(_n2909),
-    .target(_n2910),
-    .attacker(_n2911),
-    .cap_count(_n2907),
-    .quiet_count(_n2908),
-    .own_pawn(_n2912),
-    .vprio(_n2913),
-    .aprio(_n2914),
-    .piece(_n2906)
+    .ray_out_0(_n2832),
+    .ray_out_1(_n2833),
+    .ray_out_2(_n2834),
+    .ray_out_3(_n2835),
+    .ray_out_4(_n2836),
+    .ray_out_5(_n2837),
+    .ray_out_6(_n2838),
+    .ray_out_7(_n2839),
+    .knight_out(_n2840),
+    .king_out(_n2841),
+    .pawn_out(_n2842),
+    .pass_out(_n2843),
+    .victim(_n2864),
+    .target(_n2865),
+    .attacker(_n2866),
+    .cap_count(_n2862),
+    .quiet_count(_n2863),
+    .own_pawn(_n2867),
+    .vprio(_n2868),
+    .aprio(_n2869),
+    .piece(_n2861)
   );
   qchip_cell e6 (
     .clk(clk),
@@ -8131,7 +8086,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[44]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8155,8 +8109,8 @@ module qchip_array (
     .ray_in_5(ray5_53),
     .ray_in_6(ray6_45),
     .ray_in_7(ray7_37),
-    .knight_in(_n2923),
-    .king_in(_n2924),
+    .knight_in(_n2877),
+    .king_in(_n2878),
     .pawn_ne(pawn_53),
     .pawn_nw(pawn_51),
     .pawn_se(pawn_37),
@@ -8165,35 +8119,35 @@ module qchip_array (
     .pawn_s(pawn_36),
     .pass_n(pass_52),
     .pass_s(pass_36),
-    .put(_n2947),
-    .put_piece(_n2949),
-    .put_vprio(_n2951),
-    .put_aprio(_n2953),
+    .put(_n2901),
+    .put_piece(_n2903),
+    .put_vprio(_n2905),
+    .put_aprio(_n2907),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n2925),
-    .ray_out_1(_n2926),
-    .ray_out_2(_n2927),
-    .ray_out_3(_n2928),
-    .ray_out_4(_n2929),
-    .ray_out_5(_n2930),
-    .ray_out_6(_n2931),
-    .ray_out_7(_n2932),
-    .knight_out(_n2933),
-    .king_out(_n2934),
-    .pawn_out(_n2935),
-    .pass_out(_n2936),
-    .victim(_n2957),
-    .target(_n2958),
-    .attacker(_n2959),
-    .cap_count(_n2955),
-    .quiet_count(_n2956),
-    .own_pawn(_n2960),
-    .vprio(_n2961),
-    .aprio(_n2962),
-    .piece(_n2954)
+    .ray_out_0(_n2879),
+    .ray_out_1(_n2880),
+    .ray_out_2(_n2881),
+    .ray_out_3(_n2882),
+    .ray_out_4(_n2883),
+    .ray_out_5(_n2884),
+    .ray_out_6(_n2885),
+    .ray_out_7(_n2886),
+    .knight_out(_n2887),
+    .king_out(_n2888),
+    .pawn_out(_n2889),
+    .pass_out(_n2890),
+    .victim(_n2911),
+    .target(_n2912),
+    .attacker(_n2913),
+    .cap_count(_n2909),
+    .quiet_count(_n2910),
+    .own_pawn(_n2914),
+    .vprio(_n2915),
+    .aprio(_n2916),
+    .piece(_n2908)
   );
   qchip_cell f6 (
     .clk(clk),
@@ -8202,7 +8156,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[45]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8226,8 +8179,8 @@ module qchip_array (
     .ray_in_5(ray5_54),
     .ray_in_6(ray6_46),
     .ray_in_7(ray7_38),
-    .knight_in(_n2971),
-    .king_in(_n2972),
+    .knight_in(_n2924),
+    .king_in(_n2925),
     .pawn_ne(pawn_54),
     .pawn_nw(pawn_52),
     .pawn_se(pawn_38),
@@ -8236,6 +8189,76 @@ module qchip_array (
     .pawn_s(pawn_37),
     .pass_n(pass_53),
     .pass_s(pass_37),
+    .put(_n2948),
+    .put_piece(_n2950),
+    .put_vprio(_n2952),
+    .put_aprio(_n2954),
+    .save(save),
+    .restore(restore),
+    .rank1(1'h0),
+    .rank8(1'h0),
+    .ray_out_0(_n2926),
+    .ray_out_1(_n2927),
+    .ray_out_2(_n2928),
+    .ray_out_3(_n2929),
+    .ray_out_4(_n2930),
+    .ray_out_5(_n2931),
+    .ray_out_6(_n2932),
+    .ray_out_7(_n2933),
+    .knight_out(_n2934),
+    .king_out(_n2935),
+    .pawn_out(_n2936),
+    .pass_out(_n2937),
+    .victim(_n2958),
+    .target(_n2959),
+    .attacker(_n2960),
+    .cap_count(_n2956),
+    .quiet_count(_n2957),
+    .own_pawn(_n2961),
+    .vprio(_n2962),
+    .aprio(_n2963),
+    .piece(_n2955)
+  );
+  qchip_cell g6 (
+    .clk(clk),
+    .rst(rst),
+    .we(we[5]),
+    .piece_in(row[27:24]),
+    .vprio_in(vprio_row[20:18]),
+    .aprio_in(aprio_row[20:18]),
+    .ep_prio(ep_prio),
+    .black(black),
+    .start(start),
+    .black_next(black_next),
+    .find_victim(find_victim),
+    .all_enemies(all_enemies),
+    .quiet_pat(quiet_pat),
+    .src_sel(src_sel[46]),
+    .src_full(src_full[46]),
+    .active(active),
+    .ep_here(ep_here[46]),
+    .rank2(1'h0),
+    .rank4(1'h0),
+    .rank5(1'h0),
+    .rank7(1'h0),
+    .ray_in_0(ray0_38),
+    .ray_in_1(ray1_37),
+    .ray_in_2(ray2_45),
+    .ray_in_3(ray3_53),
+    .ray_in_4(ray4_54),
+    .ray_in_5(ray5_55),
+    .ray_in_6(ray6_47),
+    .ray_in_7(ray7_39),
+    .knight_in(_n2971),
+    .king_in(_n2972),
+    .pawn_ne(pawn_55),
+    .pawn_nw(pawn_53),
+    .pawn_se(pawn_39),
+    .pawn_sw(pawn_37),
+    .pawn_n(pawn_54),
+    .pawn_s(pawn_38),
+    .pass_n(pass_54),
+    .pass_s(pass_38),
     .put(_n2995),
     .put_piece(_n2997),
     .put_vprio(_n2999),
@@ -8266,77 +8289,6 @@ module qchip_array (
     .aprio(_n3010),
     .piece(_n3002)
   );
-  qchip_cell g6 (
-    .clk(clk),
-    .rst(rst),
-    .we(we[5]),
-    .piece_in(row[27:24]),
-    .vprio_in(vprio_row[20:18]),
-    .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[46]),
-    .ep_prio(ep_prio),
-    .black(black),
-    .start(start),
-    .black_next(black_next),
-    .find_victim(find_victim),
-    .all_enemies(all_enemies),
-    .quiet_pat(quiet_pat),
-    .src_sel(src_sel[46]),
-    .src_full(src_full[46]),
-    .active(active),
-    .ep_here(ep_here[46]),
-    .rank2(1'h0),
-    .rank4(1'h0),
-    .rank5(1'h0),
-    .rank7(1'h0),
-    .ray_in_0(ray0_38),
-    .ray_in_1(ray1_37),
-    .ray_in_2(ray2_45),
-    .ray_in_3(ray3_53),
-    .ray_in_4(ray4_54),
-    .ray_in_5(ray5_55),
-    .ray_in_6(ray6_47),
-    .ray_in_7(ray7_39),
-    .knight_in(_n3019),
-    .king_in(_n3020),
-    .pawn_ne(pawn_55),
-    .pawn_nw(pawn_53),
-    .pawn_se(pawn_39),
-    .pawn_sw(pawn_37),
-    .pawn_n(pawn_54),
-    .pawn_s(pawn_38),
-    .pass_n(pass_54),
-    .pass_s(pass_38),
-    .put(_n3043),
-    .put_piece(_n3045),
-    .put_vprio(_n3047),
-    .put_aprio(_n3049),
-    .save(save),
-    .restore(restore),
-    .rank1(1'h0),
-    .rank8(1'h0),
-    .ray_out_0(_n3021),
-    .ray_out_1(_n3022),
-    .ray_out_2(_n3023),
-    .ray_out_3(_n3024),
-    .ray_out_4(_n3025),
-    .ray_out_5(_n3026),
-    .ray_out_6(_n3027),
-    .ray_out_7(_n3028),
-    .knight_out(_n3029),
-    .king_out(_n3030),
-    .pawn_out(_n3031),
-    .pass_out(_n3032),
-    .victim(_n3053),
-    .target(_n3054),
-    .attacker(_n3055),
-    .cap_count(_n3051),
-    .quiet_count(_n3052),
-    .own_pawn(_n3056),
-    .vprio(_n3057),
-    .aprio(_n3058),
-    .piece(_n3050)
-  );
   qchip_cell h6 (
     .clk(clk),
     .rst(rst),
@@ -8344,7 +8296,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[47]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8368,8 +8319,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n3067),
-    .king_in(_n3068),
+    .knight_in(_n3018),
+    .king_in(_n3019),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_54),
     .pawn_se(1'h0),
@@ -8378,35 +8329,35 @@ module qchip_array (
     .pawn_s(pawn_39),
     .pass_n(pass_55),
     .pass_s(pass_39),
-    .put(_n3091),
-    .put_piece(_n3093),
-    .put_vprio(_n3095),
-    .put_aprio(_n3097),
+    .put(_n3042),
+    .put_piece(_n3044),
+    .put_vprio(_n3046),
+    .put_aprio(_n3048),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3069),
-    .ray_out_1(_n3070),
-    .ray_out_2(_n3071),
-    .ray_out_3(_n3072),
-    .ray_out_4(_n3073),
-    .ray_out_5(_n3074),
-    .ray_out_6(_n3075),
-    .ray_out_7(_n3076),
-    .knight_out(_n3077),
-    .king_out(_n3078),
-    .pawn_out(_n3079),
-    .pass_out(_n3080),
-    .victim(_n3101),
-    .target(_n3102),
-    .attacker(_n3103),
-    .cap_count(_n3099),
-    .quiet_count(_n3100),
-    .own_pawn(_n3104),
-    .vprio(_n3105),
-    .aprio(_n3106),
-    .piece(_n3098)
+    .ray_out_0(_n3020),
+    .ray_out_1(_n3021),
+    .ray_out_2(_n3022),
+    .ray_out_3(_n3023),
+    .ray_out_4(_n3024),
+    .ray_out_5(_n3025),
+    .ray_out_6(_n3026),
+    .ray_out_7(_n3027),
+    .knight_out(_n3028),
+    .king_out(_n3029),
+    .pawn_out(_n3030),
+    .pass_out(_n3031),
+    .victim(_n3052),
+    .target(_n3053),
+    .attacker(_n3054),
+    .cap_count(_n3050),
+    .quiet_count(_n3051),
+    .own_pawn(_n3055),
+    .vprio(_n3056),
+    .aprio(_n3057),
+    .piece(_n3049)
   );
   qchip_cell a7 (
     .clk(clk),
@@ -8415,7 +8366,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[48]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8439,8 +8389,8 @@ module qchip_array (
     .ray_in_5(ray5_57),
     .ray_in_6(ray6_49),
     .ray_in_7(ray7_41),
-    .knight_in(_n3115),
-    .king_in(_n3116),
+    .knight_in(_n3065),
+    .king_in(_n3066),
     .pawn_ne(pawn_57),
     .pawn_nw(1'h0),
     .pawn_se(pawn_41),
@@ -8449,35 +8399,35 @@ module qchip_array (
     .pawn_s(pawn_40),
     .pass_n(pass_56),
     .pass_s(pass_40),
-    .put(_n3139),
-    .put_piece(_n3141),
-    .put_vprio(_n3143),
-    .put_aprio(_n3145),
+    .put(_n3089),
+    .put_piece(_n3091),
+    .put_vprio(_n3093),
+    .put_aprio(_n3095),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3117),
-    .ray_out_1(_n3118),
-    .ray_out_2(_n3119),
-    .ray_out_3(_n3120),
-    .ray_out_4(_n3121),
-    .ray_out_5(_n3122),
-    .ray_out_6(_n3123),
-    .ray_out_7(_n3124),
-    .knight_out(_n3125),
-    .king_out(_n3126),
-    .pawn_out(_n3127),
-    .pass_out(_n3128),
-    .victim(_n3149),
-    .target(_n3150),
-    .attacker(_n3151),
-    .cap_count(_n3147),
-    .quiet_count(_n3148),
-    .own_pawn(_n3152),
-    .vprio(_n3153),
-    .aprio(_n3154),
-    .piece(_n3146)
+    .ray_out_0(_n3067),
+    .ray_out_1(_n3068),
+    .ray_out_2(_n3069),
+    .ray_out_3(_n3070),
+    .ray_out_4(_n3071),
+    .ray_out_5(_n3072),
+    .ray_out_6(_n3073),
+    .ray_out_7(_n3074),
+    .knight_out(_n3075),
+    .king_out(_n3076),
+    .pawn_out(_n3077),
+    .pass_out(_n3078),
+    .victim(_n3099),
+    .target(_n3100),
+    .attacker(_n3101),
+    .cap_count(_n3097),
+    .quiet_count(_n3098),
+    .own_pawn(_n3102),
+    .vprio(_n3103),
+    .aprio(_n3104),
+    .piece(_n3096)
   );
   qchip_cell b7 (
     .clk(clk),
@@ -8486,7 +8436,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[49]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8510,8 +8459,8 @@ module qchip_array (
     .ray_in_5(ray5_58),
     .ray_in_6(ray6_50),
     .ray_in_7(ray7_42),
-    .knight_in(_n3163),
-    .king_in(_n3164),
+    .knight_in(_n3112),
+    .king_in(_n3113),
     .pawn_ne(pawn_58),
     .pawn_nw(pawn_56),
     .pawn_se(pawn_42),
@@ -8520,35 +8469,35 @@ module qchip_array (
     .pawn_s(pawn_41),
     .pass_n(pass_57),
     .pass_s(pass_41),
-    .put(_n3187),
-    .put_piece(_n3189),
-    .put_vprio(_n3191),
-    .put_aprio(_n3193),
+    .put(_n3136),
+    .put_piece(_n3138),
+    .put_vprio(_n3140),
+    .put_aprio(_n3142),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3165),
-    .ray_out_1(_n3166),
-    .ray_out_2(_n3167),
-    .ray_out_3(_n3168),
-    .ray_out_4(_n3169),
-    .ray_out_5(_n3170),
-    .ray_out_6(_n3171),
-    .ray_out_7(_n3172),
-    .knight_out(_n3173),
-    .king_out(_n3174),
-    .pawn_out(_n3175),
-    .pass_out(_n3176),
-    .victim(_n3197),
-    .target(_n3198),
-    .attacker(_n3199),
-    .cap_count(_n3195),
-    .quiet_count(_n3196),
-    .own_pawn(_n3200),
-    .vprio(_n3201),
-    .aprio(_n3202),
-    .piece(_n3194)
+    .ray_out_0(_n3114),
+    .ray_out_1(_n3115),
+    .ray_out_2(_n3116),
+    .ray_out_3(_n3117),
+    .ray_out_4(_n3118),
+    .ray_out_5(_n3119),
+    .ray_out_6(_n3120),
+    .ray_out_7(_n3121),
+    .knight_out(_n3122),
+    .king_out(_n3123),
+    .pawn_out(_n3124),
+    .pass_out(_n3125),
+    .victim(_n3146),
+    .target(_n3147),
+    .attacker(_n3148),
+    .cap_count(_n3144),
+    .quiet_count(_n3145),
+    .own_pawn(_n3149),
+    .vprio(_n3150),
+    .aprio(_n3151),
+    .piece(_n3143)
   );
   qchip_cell c7 (
     .clk(clk),
@@ -8557,7 +8506,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[50]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8581,8 +8529,8 @@ module qchip_array (
     .ray_in_5(ray5_59),
     .ray_in_6(ray6_51),
     .ray_in_7(ray7_43),
-    .knight_in(_n3211),
-    .king_in(_n3212),
+    .knight_in(_n3159),
+    .king_in(_n3160),
     .pawn_ne(pawn_59),
     .pawn_nw(pawn_57),
     .pawn_se(pawn_43),
@@ -8591,35 +8539,35 @@ module qchip_array (
     .pawn_s(pawn_42),
     .pass_n(pass_58),
     .pass_s(pass_42),
-    .put(_n3235),
-    .put_piece(_n3237),
-    .put_vprio(_n3239),
-    .put_aprio(_n3241),
+    .put(_n3183),
+    .put_piece(_n3185),
+    .put_vprio(_n3187),
+    .put_aprio(_n3189),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3213),
-    .ray_out_1(_n3214),
-    .ray_out_2(_n3215),
-    .ray_out_3(_n3216),
-    .ray_out_4(_n3217),
-    .ray_out_5(_n3218),
-    .ray_out_6(_n3219),
-    .ray_out_7(_n3220),
-    .knight_out(_n3221),
-    .king_out(_n3222),
-    .pawn_out(_n3223),
-    .pass_out(_n3224),
-    .victim(_n3245),
-    .target(_n3246),
-    .attacker(_n3247),
-    .cap_count(_n3243),
-    .quiet_count(_n3244),
-    .own_pawn(_n3248),
-    .vprio(_n3249),
-    .aprio(_n3250),
-    .piece(_n3242)
+    .ray_out_0(_n3161),
+    .ray_out_1(_n3162),
+    .ray_out_2(_n3163),
+    .ray_out_3(_n3164),
+    .ray_out_4(_n3165),
+    .ray_out_5(_n3166),
+    .ray_out_6(_n3167),
+    .ray_out_7(_n3168),
+    .knight_out(_n3169),
+    .king_out(_n3170),
+    .pawn_out(_n3171),
+    .pass_out(_n3172),
+    .victim(_n3193),
+    .target(_n3194),
+    .attacker(_n3195),
+    .cap_count(_n3191),
+    .quiet_count(_n3192),
+    .own_pawn(_n3196),
+    .vprio(_n3197),
+    .aprio(_n3198),
+    .piece(_n3190)
   );
   qchip_cell d7 (
     .clk(clk),
@@ -8628,7 +8576,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[51]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8652,8 +8599,8 @@ module qchip_array (
     .ray_in_5(ray5_60),
     .ray_in_6(ray6_52),
     .ray_in_7(ray7_44),
-    .knight_in(_n3259),
-    .king_in(_n3260),
+    .knight_in(_n3206),
+    .king_in(_n3207),
     .pawn_ne(pawn_60),
     .pawn_nw(pawn_58),
     .pawn_se(pawn_44),
@@ -8662,35 +8609,35 @@ module qchip_array (
     .pawn_s(pawn_43),
     .pass_n(pass_59),
     .pass_s(pass_43),
-    .put(_n3283),
-    .put_piece(_n3285),
-    .put_vprio(_n3287),
-    .put_aprio(_n3289),
+    .put(_n3230),
+    .put_piece(_n3232),
+    .put_vprio(_n3234),
+    .put_aprio(_n3236),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3261),
-    .ray_out_1(_n3262),
-    .ray_out_2(_n3263),
-    .ray_out_3(_n3264),
-    .ray_out_4(_n3265),
-    .ray_out_5(_n3266),
-    .ray_out_6(_n3267),
-    .ray_out_7(_n3268),
-    .knight_out(_n3269),
-    .king_out(_n3270),
-    .pawn_out(_n3271),
-    .pass_out(_n3272),
-    .victim(_n3293),
-    .target(_n3294),
-    .attacker(_n3295),
-    .cap_count(_n3291),
-    .quiet_count(_n3292),
-    .own_pawn(_n3296),
-    .vprio(_n3297),
-    .aprio(_n3298),
-    .piece(_n3290)
+    .ray_out_0(_n3208),
+    .ray_out_1(_n3209),
+    .ray_out_2(_n3210),
+    .ray_out_3(_n3211),
+    .ray_out_4(_n3212),
+    .ray_out_5(_n3213),
+    .ray_out_6(_n3214),
+    .ray_out_7(_n3215),
+    .knight_out(_n3216),
+    .king_out(_n3217),
+    .pawn_out(_n3218),
+    .pass_out(_n3219),
+    .victim(_n3240),
+    .target(_n3241),
+    .attacker(_n3242),
+    .cap_count(_n3238),
+    .quiet_count(_n3239),
+    .own_pawn(_n3243),
+    .vprio(_n3244),
+    .aprio(_n3245),
+    .piece(_n3237)
   );
   qchip_cell e7 (
     .clk(clk),
@@ -8699,7 +8646,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[52]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8723,8 +8669,8 @@ module qchip_array (
     .ray_in_5(ray5_61),
     .ray_in_6(ray6_53),
     .ray_in_7(ray7_45),
-    .knight_in(_n3307),
-    .king_in(_n3308),
+    .knight_in(_n3253),
+    .king_in(_n3254),
     .pawn_ne(pawn_61),
     .pawn_nw(pawn_59),
     .pawn_se(pawn_45),
@@ -8733,35 +8679,35 @@ module qchip_array (
     .pawn_s(pawn_44),
     .pass_n(pass_60),
     .pass_s(pass_44),
-    .put(_n3331),
-    .put_piece(_n3333),
-    .put_vprio(_n3335),
-    .put_aprio(_n3337),
+    .put(_n3277),
+    .put_piece(_n3279),
+    .put_vprio(_n3281),
+    .put_aprio(_n3283),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3309),
-    .ray_out_1(_n3310),
-    .ray_out_2(_n3311),
-    .ray_out_3(_n3312),
-    .ray_out_4(_n3313),
-    .ray_out_5(_n3314),
-    .ray_out_6(_n3315),
-    .ray_out_7(_n3316),
-    .knight_out(_n3317),
-    .king_out(_n3318),
-    .pawn_out(_n3319),
-    .pass_out(_n3320),
-    .victim(_n3341),
-    .target(_n3342),
-    .attacker(_n3343),
-    .cap_count(_n3339),
-    .quiet_count(_n3340),
-    .own_pawn(_n3344),
-    .vprio(_n3345),
-    .aprio(_n3346),
-    .piece(_n3338)
+    .ray_out_0(_n3255),
+    .ray_out_1(_n3256),
+    .ray_out_2(_n3257),
+    .ray_out_3(_n3258),
+    .ray_out_4(_n3259),
+    .ray_out_5(_n3260),
+    .ray_out_6(_n3261),
+    .ray_out_7(_n3262),
+    .knight_out(_n3263),
+    .king_out(_n3264),
+    .pawn_out(_n3265),
+    .pass_out(_n3266),
+    .victim(_n3287),
+    .target(_n3288),
+    .attacker(_n3289),
+    .cap_count(_n3285),
+    .quiet_count(_n3286),
+    .own_pawn(_n3290),
+    .vprio(_n3291),
+    .aprio(_n3292),
+    .piece(_n3284)
   );
   qchip_cell f7 (
     .clk(clk),
@@ -8770,7 +8716,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[53]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8794,8 +8739,8 @@ module qchip_array (
     .ray_in_5(ray5_62),
     .ray_in_6(ray6_54),
     .ray_in_7(ray7_46),
-    .knight_in(_n3355),
-    .king_in(_n3356),
+    .knight_in(_n3300),
+    .king_in(_n3301),
     .pawn_ne(pawn_62),
     .pawn_nw(pawn_60),
     .pawn_se(pawn_46),
@@ -8804,35 +8749,35 @@ module qchip_array (
     .pawn_s(pawn_45),
     .pass_n(pass_61),
     .pass_s(pass_45),
-    .put(_n3379),
-    .put_piece(_n3381),
-    .put_vprio(_n3383),
-    .put_aprio(_n3385),
+    .put(_n3324),
+    .put_piece(_n3326),
+    .put_vprio(_n3328),
+    .put_aprio(_n3330),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3357),
-    .ray_out_1(_n3358),
-    .ray_out_2(_n3359),
-    .ray_out_3(_n3360),
-    .ray_out_4(_n3361),
-    .ray_out_5(_n3362),
-    .ray_out_6(_n3363),
-    .ray_out_7(_n3364),
-    .knight_out(_n3365),
-    .king_out(_n3366),
-    .pawn_out(_n3367),
-    .pass_out(_n3368),
-    .victim(_n3389),
-    .target(_n3390),
-    .attacker(_n3391),
-    .cap_count(_n3387),
-    .quiet_count(_n3388),
-    .own_pawn(_n3392),
-    .vprio(_n3393),
-    .aprio(_n3394),
-    .piece(_n3386)
+    .ray_out_0(_n3302),
+    .ray_out_1(_n3303),
+    .ray_out_2(_n3304),
+    .ray_out_3(_n3305),
+    .ray_out_4(_n3306),
+    .ray_out_5(_n3307),
+    .ray_out_6(_n3308),
+    .ray_out_7(_n3309),
+    .knight_out(_n3310),
+    .king_out(_n3311),
+    .pawn_out(_n3312),
+    .pass_out(_n3313),
+    .victim(_n3334),
+    .target(_n3335),
+    .attacker(_n3336),
+    .cap_count(_n3332),
+    .quiet_count(_n3333),
+    .own_pawn(_n3337),
+    .vprio(_n3338),
+    .aprio(_n3339),
+    .piece(_n3331)
   );
   qchip_cell g7 (
     .clk(clk),
@@ -8841,7 +8786,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[54]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8865,8 +8809,8 @@ module qchip_array (
     .ray_in_5(ray5_63),
     .ray_in_6(ray6_55),
     .ray_in_7(ray7_47),
-    .knight_in(_n3403),
-    .king_in(_n3404),
+    .knight_in(_n3347),
+    .king_in(_n3348),
     .pawn_ne(pawn_63),
     .pawn_nw(pawn_61),
     .pawn_se(pawn_47),
@@ -8875,35 +8819,35 @@ module qchip_array (
     .pawn_s(pawn_46),
     .pass_n(pass_62),
     .pass_s(pass_46),
-    .put(_n3427),
-    .put_piece(_n3429),
-    .put_vprio(_n3431),
-    .put_aprio(_n3433),
+    .put(_n3371),
+    .put_piece(_n3373),
+    .put_vprio(_n3375),
+    .put_aprio(_n3377),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3405),
-    .ray_out_1(_n3406),
-    .ray_out_2(_n3407),
-    .ray_out_3(_n3408),
-    .ray_out_4(_n3409),
-    .ray_out_5(_n3410),
-    .ray_out_6(_n3411),
-    .ray_out_7(_n3412),
-    .knight_out(_n3413),
-    .king_out(_n3414),
-    .pawn_out(_n3415),
-    .pass_out(_n3416),
-    .victim(_n3437),
-    .target(_n3438),
-    .attacker(_n3439),
-    .cap_count(_n3435),
-    .quiet_count(_n3436),
-    .own_pawn(_n3440),
-    .vprio(_n3441),
-    .aprio(_n3442),
-    .piece(_n3434)
+    .ray_out_0(_n3349),
+    .ray_out_1(_n3350),
+    .ray_out_2(_n3351),
+    .ray_out_3(_n3352),
+    .ray_out_4(_n3353),
+    .ray_out_5(_n3354),
+    .ray_out_6(_n3355),
+    .ray_out_7(_n3356),
+    .knight_out(_n3357),
+    .king_out(_n3358),
+    .pawn_out(_n3359),
+    .pass_out(_n3360),
+    .victim(_n3381),
+    .target(_n3382),
+    .attacker(_n3383),
+    .cap_count(_n3379),
+    .quiet_count(_n3380),
+    .own_pawn(_n3384),
+    .vprio(_n3385),
+    .aprio(_n3386),
+    .piece(_n3378)
   );
   qchip_cell h7 (
     .clk(clk),
@@ -8912,7 +8856,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[55]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -8936,8 +8879,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n3451),
-    .king_in(_n3452),
+    .knight_in(_n3394),
+    .king_in(_n3395),
     .pawn_ne(1'h0),
     .pawn_nw(pawn_62),
     .pawn_se(1'h0),
@@ -8946,35 +8889,35 @@ module qchip_array (
     .pawn_s(pawn_47),
     .pass_n(pass_63),
     .pass_s(pass_47),
-    .put(_n3475),
-    .put_piece(_n3477),
-    .put_vprio(_n3479),
-    .put_aprio(_n3481),
+    .put(_n3418),
+    .put_piece(_n3420),
+    .put_vprio(_n3422),
+    .put_aprio(_n3424),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h0),
-    .ray_out_0(_n3453),
-    .ray_out_1(_n3454),
-    .ray_out_2(_n3455),
-    .ray_out_3(_n3456),
-    .ray_out_4(_n3457),
-    .ray_out_5(_n3458),
-    .ray_out_6(_n3459),
-    .ray_out_7(_n3460),
-    .knight_out(_n3461),
-    .king_out(_n3462),
-    .pawn_out(_n3463),
-    .pass_out(_n3464),
-    .victim(_n3485),
-    .target(_n3486),
-    .attacker(_n3487),
-    .cap_count(_n3483),
-    .quiet_count(_n3484),
-    .own_pawn(_n3488),
-    .vprio(_n3489),
-    .aprio(_n3490),
-    .piece(_n3482)
+    .ray_out_0(_n3396),
+    .ray_out_1(_n3397),
+    .ray_out_2(_n3398),
+    .ray_out_3(_n3399),
+    .ray_out_4(_n3400),
+    .ray_out_5(_n3401),
+    .ray_out_6(_n3402),
+    .ray_out_7(_n3403),
+    .knight_out(_n3404),
+    .king_out(_n3405),
+    .pawn_out(_n3406),
+    .pass_out(_n3407),
+    .victim(_n3428),
+    .target(_n3429),
+    .attacker(_n3430),
+    .cap_count(_n3426),
+    .quiet_count(_n3427),
+    .own_pawn(_n3431),
+    .vprio(_n3432),
+    .aprio(_n3433),
+    .piece(_n3425)
   );
   qchip_cell a8 (
     .clk(clk),
@@ -8983,7 +8926,6 @@ module qchip_array (
     .piece_in(row[3:0]),
     .vprio_in(vprio_row[2:0]),
     .aprio_in(aprio_row[2:0]),
-    .ep_set(ep_set[56]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9007,8 +8949,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_57),
     .ray_in_7(ray7_49),
-    .knight_in(_n3499),
-    .king_in(_n3500),
+    .knight_in(_n3441),
+    .king_in(_n3442),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_49),
@@ -9017,35 +8959,35 @@ module qchip_array (
     .pawn_s(pawn_48),
     .pass_n(1'h0),
     .pass_s(pass_48),
-    .put(_n3523),
-    .put_piece(_n3525),
-    .put_vprio(_n3527),
-    .put_aprio(_n3529),
+    .put(_n3465),
+    .put_piece(_n3467),
+    .put_vprio(_n3469),
+    .put_aprio(_n3471),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3501),
-    .ray_out_1(_n3502),
-    .ray_out_2(_n3503),
-    .ray_out_3(_n3504),
-    .ray_out_4(_n3505),
-    .ray_out_5(_n3506),
-    .ray_out_6(_n3507),
-    .ray_out_7(_n3508),
-    .knight_out(_n3509),
-    .king_out(_n3510),
-    .pawn_out(_n3511),
-    .pass_out(_n3512),
-    .victim(_n3533),
-    .target(_n3534),
-    .attacker(_n3535),
-    .cap_count(_n3531),
-    .quiet_count(_n3532),
-    .own_pawn(_n3536),
-    .vprio(_n3537),
-    .aprio(_n3538),
-    .piece(_n3530)
+    .ray_out_0(_n3443),
+    .ray_out_1(_n3444),
+    .ray_out_2(_n3445),
+    .ray_out_3(_n3446),
+    .ray_out_4(_n3447),
+    .ray_out_5(_n3448),
+    .ray_out_6(_n3449),
+    .ray_out_7(_n3450),
+    .knight_out(_n3451),
+    .king_out(_n3452),
+    .pawn_out(_n3453),
+    .pass_out(_n3454),
+    .victim(_n3475),
+    .target(_n3476),
+    .attacker(_n3477),
+    .cap_count(_n3473),
+    .quiet_count(_n3474),
+    .own_pawn(_n3478),
+    .vprio(_n3479),
+    .aprio(_n3480),
+    .piece(_n3472)
   );
   qchip_cell b8 (
     .clk(clk),
@@ -9054,7 +8996,6 @@ module qchip_array (
     .piece_in(row[7:4]),
     .vprio_in(vprio_row[5:3]),
     .aprio_in(aprio_row[5:3]),
-    .ep_set(ep_set[57]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9078,8 +9019,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_58),
     .ray_in_7(ray7_50),
-    .knight_in(_n3547),
-    .king_in(_n3548),
+    .knight_in(_n3488),
+    .king_in(_n3489),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_50),
@@ -9088,35 +9029,35 @@ module qchip_array (
     .pawn_s(pawn_49),
     .pass_n(1'h0),
     .pass_s(pass_49),
-    .put(_n3571),
-    .put_piece(_n3573),
-    .put_vprio(_n3575),
-    .put_aprio(_n3577),
+    .put(_n3512),
+    .put_piece(_n3514),
+    .put_vprio(_n3516),
+    .put_aprio(_n3518),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3549),
-    .ray_out_1(_n3550),
-    .ray_out_2(_n3551),
-    .ray_out_3(_n3552),
-    .ray_out_4(_n3553),
-    .ray_out_5(_n3554),
-    .ray_out_6(_n3555),
-    .ray_out_7(_n3556),
-    .knight_out(_n3557),
-    .king_out(_n3558),
-    .pawn_out(_n3559),
-    .pass_out(_n3560),
-    .victim(_n3581),
-    .target(_n3582),
-    .attacker(_n3583),
-    .cap_count(_n3579),
-    .quiet_count(_n3580),
-    .own_pawn(_n3584),
-    .vprio(_n3585),
-    .aprio(_n3586),
-    .piece(_n3578)
+    .ray_out_0(_n3490),
+    .ray_out_1(_n3491),
+    .ray_out_2(_n3492),
+    .ray_out_3(_n3493),
+    .ray_out_4(_n3494),
+    .ray_out_5(_n3495),
+    .ray_out_6(_n3496),
+    .ray_out_7(_n3497),
+    .knight_out(_n3498),
+    .king_out(_n3499),
+    .pawn_out(_n3500),
+    .pass_out(_n3501),
+    .victim(_n3522),
+    .target(_n3523),
+    .attacker(_n3524),
+    .cap_count(_n3520),
+    .quiet_count(_n3521),
+    .own_pawn(_n3525),
+    .vprio(_n3526),
+    .aprio(_n3527),
+    .piece(_n3519)
   );
   qchip_cell c8 (
     .clk(clk),
@@ -9125,7 +9066,6 @@ module qchip_array (
     .piece_in(row[11:8]),
     .vprio_in(vprio_row[8:6]),
     .aprio_in(aprio_row[8:6]),
-    .ep_set(ep_set[58]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9149,8 +9089,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_59),
     .ray_in_7(ray7_51),
-    .knight_in(_n3595),
-    .king_in(_n3596),
+    .knight_in(_n3535),
+    .king_in(_n3536),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_51),
@@ -9159,35 +9099,35 @@ module qchip_array (
     .pawn_s(pawn_50),
     .pass_n(1'h0),
     .pass_s(pass_50),
-    .put(_n3619),
-    .put_piece(_n3621),
-    .put_vprio(_n3623),
-    .put_aprio(_n3625),
+    .put(_n3559),
+    .put_piece(_n3561),
+    .put_vprio(_n3563),
+    .put_aprio(_n3565),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3597),
-    .ray_out_1(_n3598),
-    .ray_out_2(_n3599),
-    .ray_out_3(_n3600),
-    .ray_out_4(_n3601),
-    .ray_out_5(_n3602),
-    .ray_out_6(_n3603),
-    .ray_out_7(_n3604),
-    .knight_out(_n3605),
-    .king_out(_n3606),
-    .pawn_out(_n3607),
-    .pass_out(_n3608),
-    .victim(_n3629),
-    .target(_n3630),
-    .attacker(_n3631),
-    .cap_count(_n3627),
-    .quiet_count(_n3628),
-    .own_pawn(_n3632),
-    .vprio(_n3633),
-    .aprio(_n3634),
-    .piece(_n3626)
+    .ray_out_0(_n3537),
+    .ray_out_1(_n3538),
+    .ray_out_2(_n3539),
+    .ray_out_3(_n3540),
+    .ray_out_4(_n3541),
+    .ray_out_5(_n3542),
+    .ray_out_6(_n3543),
+    .ray_out_7(_n3544),
+    .knight_out(_n3545),
+    .king_out(_n3546),
+    .pawn_out(_n3547),
+    .pass_out(_n3548),
+    .victim(_n3569),
+    .target(_n3570),
+    .attacker(_n3571),
+    .cap_count(_n3567),
+    .quiet_count(_n3568),
+    .own_pawn(_n3572),
+    .vprio(_n3573),
+    .aprio(_n3574),
+    .piece(_n3566)
   );
   qchip_cell d8 (
     .clk(clk),
@@ -9196,7 +9136,6 @@ module qchip_array (
     .piece_in(row[15:12]),
     .vprio_in(vprio_row[11:9]),
     .aprio_in(aprio_row[11:9]),
-    .ep_set(ep_set[59]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9220,8 +9159,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_60),
     .ray_in_7(ray7_52),
-    .knight_in(_n3643),
-    .king_in(_n3644),
+    .knight_in(_n3582),
+    .king_in(_n3583),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_52),
@@ -9230,35 +9169,35 @@ module qchip_array (
     .pawn_s(pawn_51),
     .pass_n(1'h0),
     .pass_s(pass_51),
-    .put(_n3667),
-    .put_piece(_n3669),
-    .put_vprio(_n3671),
-    .put_aprio(_n3673),
+    .put(_n3606),
+    .put_piece(_n3608),
+    .put_vprio(_n3610),
+    .put_aprio(_n3612),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3645),
-    .ray_out_1(_n3646),
-    .ray_out_2(_n3647),
-    .ray_out_3(_n3648),
-    .ray_out_4(_n3649),
-    .ray_out_5(_n3650),
-    .ray_out_6(_n3651),
-    .ray_out_7(_n3652),
-    .knight_out(_n3653),
-    .king_out(_n3654),
-    .pawn_out(_n3655),
-    .pass_out(_n3656),
-    .victim(_n3677),
-    .target(_n3678),
-    .attacker(_n3679),
-    .cap_count(_n3675),
-    .quiet_count(_n3676),
-    .own_pawn(_n3680),
-    .vprio(_n3681),
-    .aprio(_n3682),
-    .piece(_n3674)
+    .ray_out_0(_n3584),
+    .ray_out_1(_n3585),
+    .ray_out_2(_n3586),
+    .ray_out_3(_n3587),
+    .ray_out_4(_n3588),
+    .ray_out_5(_n3589),
+    .ray_out_6(_n3590),
+    .ray_out_7(_n3591),
+    .knight_out(_n3592),
+    .king_out(_n3593),
+    .pawn_out(_n3594),
+    .pass_out(_n3595),
+    .victim(_n3616),
+    .target(_n3617),
+    .attacker(_n3618),
+    .cap_count(_n3614),
+    .quiet_count(_n3615),
+    .own_pawn(_n3619),
+    .vprio(_n3620),
+    .aprio(_n3621),
+    .piece(_n3613)
   );
   qchip_cell e8 (
     .clk(clk),
@@ -9267,7 +9206,6 @@ module qchip_array (
     .piece_in(row[19:16]),
     .vprio_in(vprio_row[14:12]),
     .aprio_in(aprio_row[14:12]),
-    .ep_set(ep_set[60]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9291,8 +9229,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_61),
     .ray_in_7(ray7_53),
-    .knight_in(_n3691),
-    .king_in(_n3692),
+    .knight_in(_n3629),
+    .king_in(_n3630),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_53),
@@ -9301,35 +9239,35 @@ module qchip_array (
     .pawn_s(pawn_52),
     .pass_n(1'h0),
     .pass_s(pass_52),
-    .put(_n3715),
-    .put_piece(_n3717),
-    .put_vprio(_n3719),
-    .put_aprio(_n3721),
+    .put(_n3653),
+    .put_piece(_n3655),
+    .put_vprio(_n3657),
+    .put_aprio(_n3659),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3693),
-    .ray_out_1(_n3694),
-    .ray_out_2(_n3695),
-    .ray_out_3(_n3696),
-    .ray_out_4(_n3697),
-    .ray_out_5(_n3698),
-    .ray_out_6(_n3699),
-    .ray_out_7(_n3700),
-    .knight_out(_n3701),
-    .king_out(_n3702),
-    .pawn_out(_n3703),
-    .pass_out(_n3704),
-    .victim(_n3725),
-    .target(_n3726),
-    .attacker(_n3727),
-    .cap_count(_n3723),
-    .quiet_count(_n3724),
-    .own_pawn(_n3728),
-    .vprio(_n3729),
-    .aprio(_n3730),
-    .piece(_n3722)
+    .ray_out_0(_n3631),
+    .ray_out_1(_n3632),
+    .ray_out_2(_n3633),
+    .ray_out_3(_n3634),
+    .ray_out_4(_n3635),
+    .ray_out_5(_n3636),
+    .ray_out_6(_n3637),
+    .ray_out_7(_n3638),
+    .knight_out(_n3639),
+    .king_out(_n3640),
+    .pawn_out(_n3641),
+    .pass_out(_n3642),
+    .victim(_n3663),
+    .target(_n3664),
+    .attacker(_n3665),
+    .cap_count(_n3661),
+    .quiet_count(_n3662),
+    .own_pawn(_n3666),
+    .vprio(_n3667),
+    .aprio(_n3668),
+    .piece(_n3660)
   );
   qchip_cell f8 (
     .clk(clk),
@@ -9338,7 +9276,6 @@ module qchip_array (
     .piece_in(row[23:20]),
     .vprio_in(vprio_row[17:15]),
     .aprio_in(aprio_row[17:15]),
-    .ep_set(ep_set[61]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9362,8 +9299,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_62),
     .ray_in_7(ray7_54),
-    .knight_in(_n3739),
-    .king_in(_n3740),
+    .knight_in(_n3676),
+    .king_in(_n3677),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_54),
@@ -9372,35 +9309,35 @@ module qchip_array (
     .pawn_s(pawn_53),
     .pass_n(1'h0),
     .pass_s(pass_53),
-    .put(_n3763),
-    .put_piece(_n3765),
-    .put_vprio(_n3767),
-    .put_aprio(_n3769),
+    .put(_n3700),
+    .put_piece(_n3702),
+    .put_vprio(_n3704),
+    .put_aprio(_n3706),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3741),
-    .ray_out_1(_n3742),
-    .ray_out_2(_n3743),
-    .ray_out_3(_n3744),
-    .ray_out_4(_n3745),
-    .ray_out_5(_n3746),
-    .ray_out_6(_n3747),
-    .ray_out_7(_n3748),
-    .knight_out(_n3749),
-    .king_out(_n3750),
-    .pawn_out(_n3751),
-    .pass_out(_n3752),
-    .victim(_n3773),
-    .target(_n3774),
-    .attacker(_n3775),
-    .cap_count(_n3771),
-    .quiet_count(_n3772),
-    .own_pawn(_n3776),
-    .vprio(_n3777),
-    .aprio(_n3778),
-    .piece(_n3770)
+    .ray_out_0(_n3678),
+    .ray_out_1(_n3679),
+    .ray_out_2(_n3680),
+    .ray_out_3(_n3681),
+    .ray_out_4(_n3682),
+    .ray_out_5(_n3683),
+    .ray_out_6(_n3684),
+    .ray_out_7(_n3685),
+    .knight_out(_n3686),
+    .king_out(_n3687),
+    .pawn_out(_n3688),
+    .pass_out(_n3689),
+    .victim(_n3710),
+    .target(_n3711),
+    .attacker(_n3712),
+    .cap_count(_n3708),
+    .quiet_count(_n3709),
+    .own_pawn(_n3713),
+    .vprio(_n3714),
+    .aprio(_n3715),
+    .piece(_n3707)
   );
   qchip_cell g8 (
     .clk(clk),
@@ -9409,7 +9346,6 @@ module qchip_array (
     .piece_in(row[27:24]),
     .vprio_in(vprio_row[20:18]),
     .aprio_in(aprio_row[20:18]),
-    .ep_set(ep_set[62]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9433,8 +9369,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(ray6_63),
     .ray_in_7(ray7_55),
-    .knight_in(_n3787),
-    .king_in(_n3788),
+    .knight_in(_n3723),
+    .king_in(_n3724),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(pawn_55),
@@ -9443,35 +9379,35 @@ module qchip_array (
     .pawn_s(pawn_54),
     .pass_n(1'h0),
     .pass_s(pass_54),
-    .put(_n3811),
-    .put_piece(_n3813),
-    .put_vprio(_n3815),
-    .put_aprio(_n3817),
+    .put(_n3747),
+    .put_piece(_n3749),
+    .put_vprio(_n3751),
+    .put_aprio(_n3753),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3789),
-    .ray_out_1(_n3790),
-    .ray_out_2(_n3791),
-    .ray_out_3(_n3792),
-    .ray_out_4(_n3793),
-    .ray_out_5(_n3794),
-    .ray_out_6(_n3795),
-    .ray_out_7(_n3796),
-    .knight_out(_n3797),
-    .king_out(_n3798),
-    .pawn_out(_n3799),
-    .pass_out(_n3800),
-    .victim(_n3821),
-    .target(_n3822),
-    .attacker(_n3823),
-    .cap_count(_n3819),
-    .quiet_count(_n3820),
-    .own_pawn(_n3824),
-    .vprio(_n3825),
-    .aprio(_n3826),
-    .piece(_n3818)
+    .ray_out_0(_n3725),
+    .ray_out_1(_n3726),
+    .ray_out_2(_n3727),
+    .ray_out_3(_n3728),
+    .ray_out_4(_n3729),
+    .ray_out_5(_n3730),
+    .ray_out_6(_n3731),
+    .ray_out_7(_n3732),
+    .knight_out(_n3733),
+    .king_out(_n3734),
+    .pawn_out(_n3735),
+    .pass_out(_n3736),
+    .victim(_n3757),
+    .target(_n3758),
+    .attacker(_n3759),
+    .cap_count(_n3755),
+    .quiet_count(_n3756),
+    .own_pawn(_n3760),
+    .vprio(_n3761),
+    .aprio(_n3762),
+    .piece(_n3754)
   );
   qchip_cell h8 (
     .clk(clk),
@@ -9480,7 +9416,6 @@ module qchip_array (
     .piece_in(row[31:28]),
     .vprio_in(vprio_row[23:21]),
     .aprio_in(aprio_row[23:21]),
-    .ep_set(ep_set[63]),
     .ep_prio(ep_prio),
     .black(black),
     .start(start),
@@ -9504,8 +9439,8 @@ module qchip_array (
     .ray_in_5(1'h0),
     .ray_in_6(1'h0),
     .ray_in_7(1'h0),
-    .knight_in(_n3835),
-    .king_in(_n3836),
+    .knight_in(_n3770),
+    .king_in(_n3771),
     .pawn_ne(1'h0),
     .pawn_nw(1'h0),
     .pawn_se(1'h0),
@@ -9514,35 +9449,35 @@ module qchip_array (
     .pawn_s(pawn_55),
     .pass_n(1'h0),
     .pass_s(pass_55),
-    .put(_n3859),
-    .put_piece(_n3861),
-    .put_vprio(_n3863),
-    .put_aprio(_n3865),
+    .put(_n3794),
+    .put_piece(_n3796),
+    .put_vprio(_n3798),
+    .put_aprio(_n3800),
     .save(save),
     .restore(restore),
     .rank1(1'h0),
     .rank8(1'h1),
-    .ray_out_0(_n3837),
-    .ray_out_1(_n3838),
-    .ray_out_2(_n3839),
-    .ray_out_3(_n3840),
-    .ray_out_4(_n3841),
-    .ray_out_5(_n3842),
-    .ray_out_6(_n3843),
-    .ray_out_7(_n3844),
-    .knight_out(_n3845),
-    .king_out(_n3846),
-    .pawn_out(_n3847),
-    .pass_out(_n3848),
-    .victim(_n3869),
-    .target(_n3870),
-    .attacker(_n3871),
-    .cap_count(_n3867),
-    .quiet_count(_n3868),
-    .own_pawn(_n3872),
-    .vprio(_n3873),
-    .aprio(_n3874),
-    .piece(_n3866)
+    .ray_out_0(_n3772),
+    .ray_out_1(_n3773),
+    .ray_out_2(_n3774),
+    .ray_out_3(_n3775),
+    .ray_out_4(_n3776),
+    .ray_out_5(_n3777),
+    .ray_out_6(_n3778),
+    .ray_out_7(_n3779),
+    .knight_out(_n3780),
+    .king_out(_n3781),
+    .pawn_out(_n3782),
+    .pass_out(_n3783),
+    .victim(_n3804),
+    .target(_n3805),
+    .attacker(_n3806),
+    .cap_count(_n3802),
+    .quiet_count(_n3803),
+    .own_pawn(_n3807),
+    .vprio(_n3808),
+    .aprio(_n3809),
+    .piece(_n3801)
   );
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */

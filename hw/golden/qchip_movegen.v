@@ -253,291 +253,138 @@ module qchip_movegen (
   wire _n451;
   wire [2:0] _n453;
   wire [23:0] aprio_row;
-  wire _n455;
+  reg [2:0] ep_prio;
+  wire _n457;
   wire _n458;
   wire _n459;
-  wire _n461;
-  wire _n462;
-  wire _n464;
-  wire _n465;
-  wire _n467;
-  wire _n468;
-  wire _n470;
-  wire _n471;
-  wire _n473;
+  wire _n460;
+  wire [63:0] _n461;
+  wire [63:0] _n462;
+  wire _n463;
+  wire [63:0] _n464;
+  wire [63:0] _n465;
+  wire [63:0] _n466;
+  wire [63:0] _n467;
+  wire [63:0] _n468;
+  wire _n469;
+  wire [63:0] _n470;
+  wire [191:0] _n471;
+  wire _n472;
   wire _n474;
+  wire [191:0] _n475;
   wire _n476;
   wire _n477;
-  wire _n479;
+  wire _n478;
+  wire [5:0] _n479;
   wire _n480;
+  wire _n481;
   wire _n482;
-  wire _n483;
-  wire _n485;
-  wire _n486;
+  wire [5:0] _n483;
+  wire _n484;
+  wire [63:0] victim_grant;
+  wire [7:0] _n486;
+  wire _n487;
   wire _n488;
   wire _n489;
-  wire _n491;
-  wire _n492;
+  wire [5:0] _n490;
+  wire [5:0] _n491;
+  wire [2:0] _n492;
+  wire _n493;
   wire _n494;
-  wire _n495;
-  wire _n497;
-  wire _n498;
-  wire _n500;
-  wire _n501;
+  wire [15:0] _n495;
   wire _n503;
-  wire _n504;
-  wire _n506;
+  wire [2:0] _n505;
   wire _n507;
-  wire _n508;
-  wire _n510;
+  wire [2:0] _n509;
   wire _n511;
-  wire _n512;
-  wire _n514;
+  wire [2:0] _n513;
   wire _n515;
-  wire _n516;
-  wire _n518;
+  wire [2:0] _n517;
   wire _n519;
-  wire _n520;
-  wire _n522;
+  wire [2:0] _n521;
   wire _n523;
-  wire _n524;
-  wire _n526;
-  wire _n527;
-  wire _n528;
-  wire _n530;
-  wire _n531;
-  wire _n532;
-  wire _n534;
-  wire _n535;
-  wire _n536;
-  wire _n538;
-  wire _n539;
+  wire [2:0] _n525;
+  wire _n529;
+  wire [2:0] _n531;
+  wire _n533;
+  wire [2:0] _n535;
+  wire _n537;
+  wire [2:0] _n539;
   wire _n541;
-  wire _n542;
-  wire _n544;
+  wire [2:0] _n543;
   wire _n545;
-  wire _n547;
-  wire _n548;
-  wire _n550;
-  wire _n551;
-  wire _n553;
-  wire _n554;
-  wire _n556;
-  wire _n557;
+  wire [2:0] _n547;
+  wire _n549;
+  wire [2:0] _n551;
   wire _n559;
-  wire _n560;
-  wire _n562;
+  wire [2:0] _n561;
   wire _n563;
-  wire _n565;
-  wire _n566;
-  wire _n568;
-  wire _n569;
+  wire [2:0] _n565;
+  wire _n567;
+  wire [2:0] _n569;
   wire _n571;
-  wire _n572;
-  wire _n574;
+  wire [2:0] _n573;
   wire _n575;
-  wire _n577;
-  wire _n578;
-  wire _n580;
-  wire _n581;
-  wire _n583;
-  wire _n584;
-  wire _n586;
-  wire _n587;
-  wire _n588;
+  wire [2:0] _n577;
+  wire _n579;
+  wire [2:0] _n581;
+  wire _n585;
+  wire [2:0] _n587;
   wire _n589;
-  wire _n591;
-  wire _n592;
+  wire [2:0] _n591;
   wire _n593;
-  wire _n594;
-  wire _n596;
+  wire [2:0] _n595;
   wire _n597;
-  wire _n598;
-  wire _n599;
+  wire [2:0] _n599;
   wire _n601;
-  wire _n602;
-  wire _n603;
-  wire _n604;
-  wire _n606;
-  wire _n607;
-  wire _n608;
-  wire _n609;
-  wire _n611;
-  wire _n612;
-  wire _n613;
-  wire _n614;
-  wire _n616;
-  wire _n617;
-  wire _n618;
+  wire [2:0] _n603;
+  wire _n605;
+  wire [2:0] _n607;
+  wire _n615;
+  wire [2:0] _n617;
   wire _n619;
-  wire _n621;
-  wire _n622;
+  wire [2:0] _n621;
   wire _n623;
-  wire _n624;
-  wire _n626;
+  wire [2:0] _n625;
   wire _n627;
-  wire _n629;
-  wire _n630;
-  wire _n632;
-  wire _n633;
+  wire [2:0] _n629;
+  wire _n631;
+  wire [2:0] _n633;
   wire _n635;
-  wire _n636;
-  wire _n638;
-  wire _n639;
+  wire [2:0] _n637;
   wire _n641;
-  wire _n642;
-  wire _n644;
+  wire [2:0] _n643;
   wire _n645;
-  wire _n647;
-  wire _n648;
-  wire _n650;
-  wire _n651;
+  wire [2:0] _n647;
+  wire _n649;
+  wire [2:0] _n651;
   wire _n653;
-  wire _n654;
-  wire _n656;
+  wire [2:0] _n655;
   wire _n657;
-  wire _n659;
-  wire _n660;
-  wire _n662;
-  wire _n663;
-  wire _n665;
-  wire _n666;
-  wire _n668;
+  wire [2:0] _n659;
+  wire _n661;
+  wire [2:0] _n663;
+  wire [255:0] _n666;
+  wire [383:0] _n667;
+  wire [319:0] _n668;
   wire _n669;
+  wire _n670;
   wire _n671;
   wire _n672;
-  wire [63:0] ep_set;
-  wire _n675;
-  wire _n676;
-  wire _n677;
-  wire _n678;
-  wire [63:0] _n679;
-  wire [63:0] _n680;
-  wire _n681;
-  wire [63:0] _n682;
-  wire [63:0] _n683;
-  wire [63:0] _n684;
-  wire [63:0] _n685;
-  wire [63:0] _n686;
-  wire _n687;
-  wire [63:0] _n688;
-  wire [191:0] _n689;
-  wire _n690;
-  wire _n692;
-  wire [191:0] _n693;
-  wire _n694;
-  wire _n695;
-  wire _n696;
-  wire [5:0] _n697;
-  wire _n698;
-  wire _n699;
-  wire _n700;
-  wire [5:0] _n701;
-  wire _n702;
-  wire [63:0] victim_grant;
-  wire [7:0] _n704;
-  wire _n705;
-  wire _n706;
-  wire _n707;
-  wire [5:0] _n708;
-  wire [5:0] _n709;
-  wire [2:0] _n710;
-  wire _n711;
-  wire _n712;
-  wire [15:0] _n713;
-  wire _n721;
-  wire [2:0] _n723;
-  wire _n725;
-  wire [2:0] _n727;
-  wire _n729;
-  wire [2:0] _n731;
-  wire _n733;
-  wire [2:0] _n735;
-  wire _n737;
-  wire [2:0] _n739;
-  wire _n741;
-  wire [2:0] _n743;
-  wire _n747;
-  wire [2:0] _n749;
-  wire _n751;
-  wire [2:0] _n753;
-  wire _n755;
-  wire [2:0] _n757;
-  wire _n759;
-  wire [2:0] _n761;
-  wire _n763;
-  wire [2:0] _n765;
-  wire _n767;
-  wire [2:0] _n769;
-  wire _n777;
-  wire [2:0] _n779;
-  wire _n781;
-  wire [2:0] _n783;
-  wire _n785;
-  wire [2:0] _n787;
-  wire _n789;
-  wire [2:0] _n791;
-  wire _n793;
-  wire [2:0] _n795;
-  wire _n797;
-  wire [2:0] _n799;
-  wire _n803;
-  wire [2:0] _n805;
-  wire _n807;
-  wire [2:0] _n809;
-  wire _n811;
-  wire [2:0] _n813;
-  wire _n815;
-  wire [2:0] _n817;
-  wire _n819;
-  wire [2:0] _n821;
-  wire _n823;
-  wire [2:0] _n825;
-  wire _n833;
-  wire [2:0] _n835;
-  wire _n837;
-  wire [2:0] _n839;
-  wire _n841;
-  wire [2:0] _n843;
-  wire _n845;
-  wire [2:0] _n847;
-  wire _n849;
-  wire [2:0] _n851;
-  wire _n853;
-  wire [2:0] _n855;
-  wire _n859;
-  wire [2:0] _n861;
-  wire _n863;
-  wire [2:0] _n865;
-  wire _n867;
-  wire [2:0] _n869;
-  wire _n871;
-  wire [2:0] _n873;
-  wire _n875;
-  wire [2:0] _n877;
-  wire _n879;
-  wire [2:0] _n881;
-  wire [255:0] _n884;
-  wire [383:0] _n885;
-  wire [319:0] _n886;
-  wire _n887;
-  wire _n888;
-  wire _n889;
-  wire _n890;
-  wire [5:0] _n891;
-  wire [5:0] _n892;
-  wire [2:0] _n893;
+  wire [5:0] _n673;
+  wire [5:0] _n674;
+  wire [2:0] _n675;
   wire [63:0] victim_mask;
   wire [63:0] attacker_mask;
   wire [63:0] victim_candidates;
   wire [63:0] attacker_candidates;
-  wire [63:0] _n898;
+  wire [63:0] _n680;
   wire [63:0] victim_disable;
-  wire [63:0] _n900;
+  wire [63:0] _n682;
   wire [63:0] attacker_disable;
   wire [63:0] attacker_grant;
-  wire [63:0] _n903;
-  wire [63:0] _n904;
+  wire [63:0] _n685;
+  wire [63:0] _n686;
   wire [63:0] attackers_heard;
   wire [3:0] _sequencer_phase;
   wire _victim_walker_tag;
@@ -753,257 +600,103 @@ module qchip_movegen (
   assign _n451 = load_row[30:28] == 3'h6;
   assign _n453 = _n451 ? prio[35:33] : _n449;
   assign aprio_row = {_n453, _n427, _n401, _n375, _n349, _n323, _n297, _n271};
-  assign _n455 = start & ep_valid;
-  assign _n458 = ep_file == 3'h0;
-  assign _n459 = _n455 & _n458;
-  assign _n461 = ep_file == 3'h1;
-  assign _n462 = _n455 & _n461;
-  assign _n464 = ep_file == 3'h2;
-  assign _n465 = _n455 & _n464;
-  assign _n467 = ep_file == 3'h3;
-  assign _n468 = _n455 & _n467;
-  assign _n470 = ep_file == 3'h4;
-  assign _n471 = _n455 & _n470;
-  assign _n473 = ep_file == 3'h5;
-  assign _n474 = _n455 & _n473;
-  assign _n476 = ep_file == 3'h6;
-  assign _n477 = _n455 & _n476;
-  assign _n479 = ep_file == 3'h7;
-  assign _n480 = _n455 & _n479;
-  assign _n482 = ep_file == 3'h0;
-  assign _n483 = _n455 & _n482;
-  assign _n485 = ep_file == 3'h1;
-  assign _n486 = _n455 & _n485;
-  assign _n488 = ep_file == 3'h2;
-  assign _n489 = _n455 & _n488;
-  assign _n491 = ep_file == 3'h3;
-  assign _n492 = _n455 & _n491;
-  assign _n494 = ep_file == 3'h4;
-  assign _n495 = _n455 & _n494;
-  assign _n497 = ep_file == 3'h5;
-  assign _n498 = _n455 & _n497;
-  assign _n500 = ep_file == 3'h6;
-  assign _n501 = _n455 & _n500;
-  assign _n503 = ep_file == 3'h7;
-  assign _n504 = _n455 & _n503;
-  assign _n506 = ep_file == 3'h0;
-  assign _n507 = _n455 & _n506;
-  assign _n508 = _n507 & black;
-  assign _n510 = ep_file == 3'h1;
-  assign _n511 = _n455 & _n510;
-  assign _n512 = _n511 & black;
-  assign _n514 = ep_file == 3'h2;
-  assign _n515 = _n455 & _n514;
-  assign _n516 = _n515 & black;
-  assign _n518 = ep_file == 3'h3;
-  assign _n519 = _n455 & _n518;
-  assign _n520 = _n519 & black;
-  assign _n522 = ep_file == 3'h4;
-  assign _n523 = _n455 & _n522;
-  assign _n524 = _n523 & black;
-  assign _n526 = ep_file == 3'h5;
-  assign _n527 = _n455 & _n526;
-  assign _n528 = _n527 & black;
-  assign _n530 = ep_file == 3'h6;
-  assign _n531 = _n455 & _n530;
-  assign _n532 = _n531 & black;
-  assign _n534 = ep_file == 3'h7;
-  assign _n535 = _n455 & _n534;
-  assign _n536 = _n535 & black;
-  assign _n538 = ep_file == 3'h0;
-  assign _n539 = _n455 & _n538;
-  assign _n541 = ep_file == 3'h1;
-  assign _n542 = _n455 & _n541;
-  assign _n544 = ep_file == 3'h2;
-  assign _n545 = _n455 & _n544;
-  assign _n547 = ep_file == 3'h3;
-  assign _n548 = _n455 & _n547;
-  assign _n550 = ep_file == 3'h4;
-  assign _n551 = _n455 & _n550;
-  assign _n553 = ep_file == 3'h5;
-  assign _n554 = _n455 & _n553;
-  assign _n556 = ep_file == 3'h6;
-  assign _n557 = _n455 & _n556;
-  assign _n559 = ep_file == 3'h7;
-  assign _n560 = _n455 & _n559;
-  assign _n562 = ep_file == 3'h0;
-  assign _n563 = _n455 & _n562;
-  assign _n565 = ep_file == 3'h1;
-  assign _n566 = _n455 & _n565;
-  assign _n568 = ep_file == 3'h2;
-  assign _n569 = _n455 & _n568;
-  assign _n571 = ep_file == 3'h3;
-  assign _n572 = _n455 & _n571;
-  assign _n574 = ep_file == 3'h4;
-  assign _n575 = _n455 & _n574;
-  assign _n577 = ep_file == 3'h5;
-  assign _n578 = _n455 & _n577;
-  assign _n580 = ep_file == 3'h6;
-  assign _n581 = _n455 & _n580;
-  assign _n583 = ep_file == 3'h7;
-  assign _n584 = _n455 & _n583;
-  assign _n586 = ep_file == 3'h0;
-  assign _n587 = _n455 & _n586;
-  assign _n588 = ~black;
-  assign _n589 = _n587 & _n588;
-  assign _n591 = ep_file == 3'h1;
-  assign _n592 = _n455 & _n591;
-  assign _n593 = ~black;
-  assign _n594 = _n592 & _n593;
-  assign _n596 = ep_file == 3'h2;
-  assign _n597 = _n455 & _n596;
-  assign _n598 = ~black;
-  assign _n599 = _n597 & _n598;
-  assign _n601 = ep_file == 3'h3;
-  assign _n602 = _n455 & _n601;
-  assign _n603 = ~black;
-  assign _n604 = _n602 & _n603;
-  assign _n606 = ep_file == 3'h4;
-  assign _n607 = _n455 & _n606;
-  assign _n608 = ~black;
-  assign _n609 = _n607 & _n608;
-  assign _n611 = ep_file == 3'h5;
-  assign _n612 = _n455 & _n611;
-  assign _n613 = ~black;
-  assign _n614 = _n612 & _n613;
-  assign _n616 = ep_file == 3'h6;
-  assign _n617 = _n455 & _n616;
-  assign _n618 = ~black;
-  assign _n619 = _n617 & _n618;
-  assign _n621 = ep_file == 3'h7;
-  assign _n622 = _n455 & _n621;
-  assign _n623 = ~black;
-  assign _n624 = _n622 & _n623;
-  assign _n626 = ep_file == 3'h0;
-  assign _n627 = _n455 & _n626;
-  assign _n629 = ep_file == 3'h1;
-  assign _n630 = _n455 & _n629;
-  assign _n632 = ep_file == 3'h2;
-  assign _n633 = _n455 & _n632;
-  assign _n635 = ep_file == 3'h3;
-  assign _n636 = _n455 & _n635;
-  assign _n638 = ep_file == 3'h4;
-  assign _n639 = _n455 & _n638;
-  assign _n641 = ep_file == 3'h5;
-  assign _n642 = _n455 & _n641;
-  assign _n644 = ep_file == 3'h6;
-  assign _n645 = _n455 & _n644;
-  assign _n647 = ep_file == 3'h7;
-  assign _n648 = _n455 & _n647;
-  assign _n650 = ep_file == 3'h0;
-  assign _n651 = _n455 & _n650;
-  assign _n653 = ep_file == 3'h1;
-  assign _n654 = _n455 & _n653;
-  assign _n656 = ep_file == 3'h2;
-  assign _n657 = _n455 & _n656;
-  assign _n659 = ep_file == 3'h3;
-  assign _n660 = _n455 & _n659;
-  assign _n662 = ep_file == 3'h4;
-  assign _n663 = _n455 & _n662;
-  assign _n665 = ep_file == 3'h5;
-  assign _n666 = _n455 & _n665;
-  assign _n668 = ep_file == 3'h6;
-  assign _n669 = _n455 & _n668;
-  assign _n671 = ep_file == 3'h7;
-  assign _n672 = _n455 & _n671;
-  assign ep_set = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n624, _n619, _n614, _n609, _n604, _n599, _n594, _n589, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, _n536, _n532, _n528, _n524, _n520, _n516, _n512, _n508, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
-  assign _n721 = put_piece0[2:0] == 3'h1;
-  assign _n723 = _n721 ? prio[2:0] : 3'h0;
-  assign _n725 = put_piece0[2:0] == 3'h2;
-  assign _n727 = _n725 ? prio[5:3] : _n723;
-  assign _n729 = put_piece0[2:0] == 3'h3;
-  assign _n731 = _n729 ? prio[8:6] : _n727;
-  assign _n733 = put_piece0[2:0] == 3'h4;
-  assign _n735 = _n733 ? prio[11:9] : _n731;
-  assign _n737 = put_piece0[2:0] == 3'h5;
-  assign _n739 = _n737 ? prio[14:12] : _n735;
-  assign _n741 = put_piece0[2:0] == 3'h6;
-  assign _n743 = _n741 ? prio[17:15] : _n739;
-  assign _n747 = put_piece0[2:0] == 3'h1;
-  assign _n749 = _n747 ? prio[20:18] : 3'h0;
-  assign _n751 = put_piece0[2:0] == 3'h2;
-  assign _n753 = _n751 ? prio[23:21] : _n749;
-  assign _n755 = put_piece0[2:0] == 3'h3;
-  assign _n757 = _n755 ? prio[26:24] : _n753;
-  assign _n759 = put_piece0[2:0] == 3'h4;
-  assign _n761 = _n759 ? prio[29:27] : _n757;
-  assign _n763 = put_piece0[2:0] == 3'h5;
-  assign _n765 = _n763 ? prio[32:30] : _n761;
-  assign _n767 = put_piece0[2:0] == 3'h6;
-  assign _n769 = _n767 ? prio[35:33] : _n765;
-  assign _n777 = put_piece1[2:0] == 3'h1;
-  assign _n779 = _n777 ? prio[2:0] : 3'h0;
-  assign _n781 = put_piece1[2:0] == 3'h2;
-  assign _n783 = _n781 ? prio[5:3] : _n779;
-  assign _n785 = put_piece1[2:0] == 3'h3;
-  assign _n787 = _n785 ? prio[8:6] : _n783;
-  assign _n789 = put_piece1[2:0] == 3'h4;
-  assign _n791 = _n789 ? prio[11:9] : _n787;
-  assign _n793 = put_piece1[2:0] == 3'h5;
-  assign _n795 = _n793 ? prio[14:12] : _n791;
-  assign _n797 = put_piece1[2:0] == 3'h6;
-  assign _n799 = _n797 ? prio[17:15] : _n795;
-  assign _n803 = put_piece1[2:0] == 3'h1;
-  assign _n805 = _n803 ? prio[20:18] : 3'h0;
-  assign _n807 = put_piece1[2:0] == 3'h2;
-  assign _n809 = _n807 ? prio[23:21] : _n805;
-  assign _n811 = put_piece1[2:0] == 3'h3;
-  assign _n813 = _n811 ? prio[26:24] : _n809;
-  assign _n815 = put_piece1[2:0] == 3'h4;
-  assign _n817 = _n815 ? prio[29:27] : _n813;
-  assign _n819 = put_piece1[2:0] == 3'h5;
-  assign _n821 = _n819 ? prio[32:30] : _n817;
-  assign _n823 = put_piece1[2:0] == 3'h6;
-  assign _n825 = _n823 ? prio[35:33] : _n821;
-  assign _n833 = put_piece2[2:0] == 3'h1;
-  assign _n835 = _n833 ? prio[2:0] : 3'h0;
-  assign _n837 = put_piece2[2:0] == 3'h2;
-  assign _n839 = _n837 ? prio[5:3] : _n835;
-  assign _n841 = put_piece2[2:0] == 3'h3;
-  assign _n843 = _n841 ? prio[8:6] : _n839;
-  assign _n845 = put_piece2[2:0] == 3'h4;
-  assign _n847 = _n845 ? prio[11:9] : _n843;
-  assign _n849 = put_piece2[2:0] == 3'h5;
-  assign _n851 = _n849 ? prio[14:12] : _n847;
-  assign _n853 = put_piece2[2:0] == 3'h6;
-  assign _n855 = _n853 ? prio[17:15] : _n851;
-  assign _n859 = put_piece2[2:0] == 3'h1;
-  assign _n861 = _n859 ? prio[20:18] : 3'h0;
-  assign _n863 = put_piece2[2:0] == 3'h2;
-  assign _n865 = _n863 ? prio[23:21] : _n861;
-  assign _n867 = put_piece2[2:0] == 3'h3;
-  assign _n869 = _n867 ? prio[26:24] : _n865;
-  assign _n871 = put_piece2[2:0] == 3'h4;
-  assign _n873 = _n871 ? prio[29:27] : _n869;
-  assign _n875 = put_piece2[2:0] == 3'h5;
-  assign _n877 = _n875 ? prio[32:30] : _n873;
-  assign _n879 = put_piece2[2:0] == 3'h6;
-  assign _n881 = _n879 ? prio[35:33] : _n877;
-  assign _n898 = ~victim_mask;
-  assign victim_disable = victim_candidates & _n898;
-  assign _n900 = ~attacker_mask;
-  assign attacker_disable = attacker_candidates & _n900;
-  assign _n903 = {_n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676, _n676};
-  assign _n904 = ~_n903;
-  assign attackers_heard = _n685 & _n904;
-  assign valid = _n706;
-  assign done = _n707;
-  assign from = _n708;
-  assign to = _n709;
-  assign promo = _n710;
-  assign capture_forced = _n711;
-  assign no_legal_move = _n712;
-  assign cycles = _n713;
-  assign pieces = _n884;
-  assign cap_counts = _n885;
-  assign quiet_counts = _n886;
-  assign quiet_now = _n887;
-  assign no_move_now = _n888;
-  assign valid_next = _n889;
-  assign done_next = _n890;
-  assign from_next = _n891;
-  assign to_next = _n892;
-  assign promo_next_out = _n893;
+  assign _n503 = put_piece0[2:0] == 3'h1;
+  assign _n505 = _n503 ? prio[2:0] : 3'h0;
+  assign _n507 = put_piece0[2:0] == 3'h2;
+  assign _n509 = _n507 ? prio[5:3] : _n505;
+  assign _n511 = put_piece0[2:0] == 3'h3;
+  assign _n513 = _n511 ? prio[8:6] : _n509;
+  assign _n515 = put_piece0[2:0] == 3'h4;
+  assign _n517 = _n515 ? prio[11:9] : _n513;
+  assign _n519 = put_piece0[2:0] == 3'h5;
+  assign _n521 = _n519 ? prio[14:12] : _n517;
+  assign _n523 = put_piece0[2:0] == 3'h6;
+  assign _n525 = _n523 ? prio[17:15] : _n521;
+  assign _n529 = put_piece0[2:0] == 3'h1;
+  assign _n531 = _n529 ? prio[20:18] : 3'h0;
+  assign _n533 = put_piece0[2:0] == 3'h2;
+  assign _n535 = _n533 ? prio[23:21] : _n531;
+  assign _n537 = put_piece0[2:0] == 3'h3;
+  assign _n539 = _n537 ? prio[26:24] : _n535;
+  assign _n541 = put_piece0[2:0] == 3'h4;
+  assign _n543 = _n541 ? prio[29:27] : _n539;
+  assign _n545 = put_piece0[2:0] == 3'h5;
+  assign _n547 = _n545 ? prio[32:30] : _n543;
+  assign _n549 = put_piece0[2:0] == 3'h6;
+  assign _n551 = _n549 ? prio[35:33] : _n547;
+  assign _n559 = put_piece1[2:0] == 3'h1;
+  assign _n561 = _n559 ? prio[2:0] : 3'h0;
+  assign _n563 = put_piece1[2:0] == 3'h2;
+  assign _n565 = _n563 ? prio[5:3] : _n561;
+  assign _n567 = put_piece1[2:0] == 3'h3;
+  assign _n569 = _n567 ? prio[8:6] : _n565;
+  assign _n571 = put_piece1[2:0] == 3'h4;
+  assign _n573 = _n571 ? prio[11:9] : _n569;
+  assign _n575 = put_piece1[2:0] == 3'h5;
+  assign _n577 = _n575 ? prio[14:12] : _n573;
+  assign _n579 = put_piece1[2:0] == 3'h6;
+  assign _n581 = _n579 ? prio[17:15] : _n577;
+  assign _n585 = put_piece1[2:0] == 3'h1;
+  assign _n587 = _n585 ? prio[20:18] : 3'h0;
+  assign _n589 = put_piece1[2:0] == 3'h2;
+  assign _n591 = _n589 ? prio[23:21] : _n587;
+  assign _n593 = put_piece1[2:0] == 3'h3;
+  assign _n595 = _n593 ? prio[26:24] : _n591;
+  assign _n597 = put_piece1[2:0] == 3'h4;
+  assign _n599 = _n597 ? prio[29:27] : _n595;
+  assign _n601 = put_piece1[2:0] == 3'h5;
+  assign _n603 = _n601 ? prio[32:30] : _n599;
+  assign _n605 = put_piece1[2:0] == 3'h6;
+  assign _n607 = _n605 ? prio[35:33] : _n603;
+  assign _n615 = put_piece2[2:0] == 3'h1;
+  assign _n617 = _n615 ? prio[2:0] : 3'h0;
+  assign _n619 = put_piece2[2:0] == 3'h2;
+  assign _n621 = _n619 ? prio[5:3] : _n617;
+  assign _n623 = put_piece2[2:0] == 3'h3;
+  assign _n625 = _n623 ? prio[8:6] : _n621;
+  assign _n627 = put_piece2[2:0] == 3'h4;
+  assign _n629 = _n627 ? prio[11:9] : _n625;
+  assign _n631 = put_piece2[2:0] == 3'h5;
+  assign _n633 = _n631 ? prio[14:12] : _n629;
+  assign _n635 = put_piece2[2:0] == 3'h6;
+  assign _n637 = _n635 ? prio[17:15] : _n633;
+  assign _n641 = put_piece2[2:0] == 3'h1;
+  assign _n643 = _n641 ? prio[20:18] : 3'h0;
+  assign _n645 = put_piece2[2:0] == 3'h2;
+  assign _n647 = _n645 ? prio[23:21] : _n643;
+  assign _n649 = put_piece2[2:0] == 3'h3;
+  assign _n651 = _n649 ? prio[26:24] : _n647;
+  assign _n653 = put_piece2[2:0] == 3'h4;
+  assign _n655 = _n653 ? prio[29:27] : _n651;
+  assign _n657 = put_piece2[2:0] == 3'h5;
+  assign _n659 = _n657 ? prio[32:30] : _n655;
+  assign _n661 = put_piece2[2:0] == 3'h6;
+  assign _n663 = _n661 ? prio[35:33] : _n659;
+  assign _n680 = ~victim_mask;
+  assign victim_disable = victim_candidates & _n680;
+  assign _n682 = ~attacker_mask;
+  assign attacker_disable = attacker_candidates & _n682;
+  assign _n685 = {_n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458, _n458};
+  assign _n686 = ~_n685;
+  assign attackers_heard = _n467 & _n686;
+  assign valid = _n488;
+  assign done = _n489;
+  assign from = _n490;
+  assign to = _n491;
+  assign promo = _n492;
+  assign capture_forced = _n493;
+  assign no_legal_move = _n494;
+  assign cycles = _n495;
+  assign pieces = _n666;
+  assign cap_counts = _n667;
+  assign quiet_counts = _n668;
+  assign quiet_now = _n669;
+  assign no_move_now = _n670;
+  assign valid_next = _n671;
+  assign done_next = _n672;
+  assign from_next = _n673;
+  assign to_next = _n674;
+  assign promo_next_out = _n675;
   qchip_array array (
     .clk(clk),
     .rst(rst),
@@ -1011,44 +704,43 @@ module qchip_movegen (
     .row(load_row),
     .vprio_row(vprio_row),
     .aprio_row(aprio_row),
-    .ep_set(ep_set),
-    .ep_prio(prio[2:0]),
-    .black(_n675),
+    .ep_prio(ep_prio),
+    .black(_n457),
     .start(start),
     .black_next(black),
-    .find_victim(_n676),
-    .all_enemies(_n677),
-    .quiet_pat(_n678),
-    .src_sel(_n679),
-    .src_full(_n680),
-    .active(_n681),
-    .ep_here(_n682),
+    .find_victim(_n458),
+    .all_enemies(_n459),
+    .quiet_pat(_n460),
+    .src_sel(_n461),
+    .src_full(_n462),
+    .active(_n463),
+    .ep_here(_n464),
     .put_sq0(put_sq0),
     .put_piece0(put_piece0),
-    .put_vprio0(_n743),
-    .put_aprio0(_n769),
+    .put_vprio0(_n525),
+    .put_aprio0(_n551),
     .put_en0(put_en0),
     .put_sq1(put_sq1),
     .put_piece1(put_piece1),
-    .put_vprio1(_n799),
-    .put_aprio1(_n825),
+    .put_vprio1(_n581),
+    .put_aprio1(_n607),
     .put_en1(put_en1),
     .put_sq2(put_sq2),
     .put_piece2(put_piece2),
-    .put_vprio2(_n855),
-    .put_aprio2(_n881),
+    .put_vprio2(_n637),
+    .put_aprio2(_n663),
     .put_en2(put_en2),
     .save(save),
     .restore(restore),
-    .victims(_n683),
-    .targets(_n684),
-    .attackers(_n685),
-    .own_pawns(_n686),
-    .vprios(_n689),
-    .aprios(_n693),
-    .pieces(_n884),
-    .cap_counts(_n885),
-    .quiet_counts(_n886)
+    .victims(_n465),
+    .targets(_n466),
+    .attackers(_n467),
+    .own_pawns(_n468),
+    .vprios(_n471),
+    .aprios(_n475),
+    .pieces(_n666),
+    .cap_counts(_n667),
+    .quiet_counts(_n668)
   );
   qchip_sequencer sequencer (
     .clk(clk),
@@ -1059,89 +751,94 @@ module qchip_movegen (
     .ep_valid_in(ep_valid),
     .ep_file_in(ep_file),
     .shortcuts_in(shortcuts),
-    .victims(_n683),
-    .targets(_n684),
-    .attackers(_n685),
-    .own_pawns(_n686),
-    .v_ready(_n695),
-    .v_valid(_n696),
-    .v_square(_n697),
-    .v_more(_n698),
+    .victims(_n465),
+    .targets(_n466),
+    .attackers(_n467),
+    .own_pawns(_n468),
+    .v_ready(_n477),
+    .v_valid(_n478),
+    .v_square(_n479),
+    .v_more(_n480),
     .v_grant(victim_grant),
-    .v_rank_grant(_n704),
-    .a_ready(_n699),
-    .a_valid(_n700),
-    .a_square(_n701),
-    .a_more(_n702),
-    .a_tag(_n705),
-    .black(_n675),
-    .ep_here(_n682),
-    .find_victim(_n676),
-    .all_enemies(_n677),
-    .quiet_pat(_n678),
-    .src_sel(_n679),
-    .src_full(_n680),
-    .active(_n681),
-    .v_load(_n687),
-    .v_cand(_n688),
-    .v_take(_n690),
-    .a_load(_n692),
-    .a_take(_n694),
+    .v_rank_grant(_n486),
+    .a_ready(_n481),
+    .a_valid(_n482),
+    .a_square(_n483),
+    .a_more(_n484),
+    .a_tag(_n487),
+    .black(_n457),
+    .ep_here(_n464),
+    .find_victim(_n458),
+    .all_enemies(_n459),
+    .quiet_pat(_n460),
+    .src_sel(_n461),
+    .src_full(_n462),
+    .active(_n463),
+    .v_load(_n469),
+    .v_cand(_n470),
+    .v_take(_n472),
+    .a_load(_n474),
+    .a_take(_n476),
     .outer(victim_candidates),
     .ac(attacker_candidates),
-    .valid(_n706),
-    .done(_n707),
-    .from(_n708),
-    .to(_n709),
-    .promo(_n710),
-    .capture_forced(_n711),
-    .no_legal_move(_n712),
-    .cycles(_n713),
+    .valid(_n488),
+    .done(_n489),
+    .from(_n490),
+    .to(_n491),
+    .promo(_n492),
+    .capture_forced(_n493),
+    .no_legal_move(_n494),
+    .cycles(_n495),
     .phase(_sequencer_phase),
-    .quiet_now(_n887),
-    .no_move_now(_n888),
-    .valid_next(_n889),
-    .done_next(_n890),
-    .from_next(_n891),
-    .to_next(_n892),
-    .promo_next_out(_n893)
+    .quiet_now(_n669),
+    .no_move_now(_n670),
+    .valid_next(_n671),
+    .done_next(_n672),
+    .from_next(_n673),
+    .to_next(_n674),
+    .promo_next_out(_n675)
   );
   chip_walker victim_walker (
     .clk(clk),
     .rst(rst),
-    .load(_n687),
-    .cand(_n688),
-    .prios(_n689),
+    .load(_n469),
+    .cand(_n470),
+    .prios(_n471),
     .tags(64'h0000000000000000),
-    .take(_n690),
-    .ready(_n695),
-    .valid(_n696),
+    .take(_n472),
+    .ready(_n477),
+    .valid(_n478),
     .grant(victim_grant),
-    .rank_grant(_n704),
-    .square(_n697),
+    .rank_grant(_n486),
+    .square(_n479),
     .tag(_victim_walker_tag),
-    .more(_n698),
+    .more(_n480),
     .remaining(victim_mask)
   );
   chip_walker attacker_walker (
     .clk(clk),
     .rst(rst),
-    .load(_n692),
-    .cand(_n685),
-    .prios(_n693),
-    .tags(_n686),
-    .take(_n694),
-    .ready(_n699),
-    .valid(_n700),
+    .load(_n474),
+    .cand(_n467),
+    .prios(_n475),
+    .tags(_n468),
+    .take(_n476),
+    .ready(_n481),
+    .valid(_n482),
     .grant(attacker_grant),
     .rank_grant(_attacker_walker_rank_grant),
-    .square(_n701),
-    .tag(_n705),
-    .more(_n702),
+    .square(_n483),
+    .tag(_n487),
+    .more(_n484),
     .remaining(attacker_mask)
   );
+  initial ep_prio = 3'h0;
+  always @(posedge clk) begin
+    if (rst) ep_prio <= 3'h0;
+    else if (start) ep_prio <= prio[2:0];
+  end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _sequencer_phase, _victim_walker_tag, _attacker_walker_rank_grant, _n459, _n462, _n465, _n468, _n471, _n474, _n477, _n480, _n483, _n486, _n489, _n492, _n495, _n498, _n501, _n504, _n539, _n542, _n545, _n548, _n551, _n554, _n557, _n560, _n563, _n566, _n569, _n572, _n575, _n578, _n581, _n584, _n627, _n630, _n633, _n636, _n639, _n642, _n645, _n648, _n651, _n654, _n657, _n660, _n663, _n666, _n669, _n672, victim_disable, attacker_disable, attacker_grant, attackers_heard, 1'b0};
+  wire _unused = &{1'b0, _sequencer_phase, _victim_walker_tag, _attacker_walker_rank_grant, victim_disable, attacker_disable, attacker_grant, attackers_heard, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -5,7 +5,7 @@
 //! ```text
 //!  we[7:0], row[31:0] ----> rank r's 8 piece registers (file a in row[3:0])
 //!  vprio_row[23:0], aprio_row[23:0] -> their priorities (looked up per file)
-//!  ep_set[63:0], ep_prio[2:0] -----> the en-passant cell's victim priority (at start)
+//!  ep_prio[2:0] ---------------------> the en-passant cell's victim priority
 //!  black, find_victim, all_enemies, quiet_pat, src_sel[63:0], src_full[63:0],
 //!  ep_here[63:0], active
 //!  start, black_next                  (the cells latch own/enemy flags at start)
@@ -52,7 +52,6 @@ pub fn array_of(variant: Variant) -> Result<Module, HwError> {
     let row = m.input("row", 32);
     let vprio_row = m.input("vprio_row", 24);
     let aprio_row = m.input("aprio_row", 24);
-    let ep_set = m.input("ep_set", 64);
     let ep_prio = m.input("ep_prio", 3);
     let black = m.input("black", 1);
     let start = m.input("start", 1);
@@ -121,7 +120,6 @@ pub fn array_of(variant: Variant) -> Result<Module, HwError> {
         u.connect("piece_in", row.bits(4 * f..4 * f + 4));
         u.connect("vprio_in", vprio_row.bits(3 * f..3 * f + 3));
         u.connect("aprio_in", aprio_row.bits(3 * f..3 * f + 3));
-        u.connect("ep_set", ep_set.bit(sq as u32));
         u.connect("ep_prio", ep_prio);
         u.connect("black", black);
         u.connect("start", start);

@@ -7,7 +7,8 @@
 //!  we, piece_in[3:0], vprio_in, aprio_in --> [ piece, vacant, vprio, aprio ]
 //!  start, black_next --> [ enemy, own rook/queen, bishop/queen, knight, king,
 //!                          pawn ]  (latched with the side to move)
-//!  ep_set, ep_prio[2:0]  (start: the en-passant cell becomes a pawn victim)
+//!  ep_here, ep_prio[2:0]  (while the en-passant register names the cell, it is a
+//!                         pawn victim: vprio = ep_prio)
 //!  find_victim = 1: own pieces transmit their own patterns
 //!  find_victim = 0: selected sources transmit the super-piece pattern
 //!  ray_in[d] --(vacant)--> ray_out[d]      knight_in, king_in, pawn_*, pass_* from the
@@ -43,7 +44,6 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
     let piece_in = m.input("piece_in", 4);
     let vprio_in = m.input("vprio_in", 3);
     let aprio_in = m.input("aprio_in", 3);
-    let ep_set = m.input("ep_set", 1);
     let ep_prio = m.input("ep_prio", 3);
     // Broadcast control from the sequencer.
     let black = m.input("black", 1);
@@ -80,7 +80,7 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
     // the flags latched at `start`).
     let (piece, vprio, aprio, vacant, piece_next) = if q {
         let piece = m.reg_reset("piece", 4, 0);
-        let vprio = m.reg_reset("vprio", 3, 0);
+        let vprio = m.reg_reset("vprio_q", 3, 0);
         let aprio = m.reg_reset("aprio", 3, 0);
         let vacant = m.reg_reset("vacant", 1, 1);
         let put = m.input("put", 1);
@@ -107,8 +107,8 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
         let piece_in_q = write(put_piece, snap_piece, piece_in);
         piece.set_next(piece_in_q);
         piece.set_enable(we | put | restore);
-        vprio.set_next(write(put_vprio, snap_v, mux(we, vprio_in, ep_prio)));
-        vprio.set_enable(we | ep_set | put | restore);
+        vprio.set_next(write(put_vprio, snap_v, vprio_in));
+        vprio.set_enable(we | put | restore);
         aprio.set_next(write(put_aprio, snap_a, aprio_in));
         aprio.set_enable(we | put | restore);
         vacant.set_next(piece_in_q.bits(0..3).eq(0));
@@ -119,9 +119,9 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
         let piece = m.reg_reset("piece", 4, 0);
         piece.set_next(piece_in);
         piece.set_enable(we);
-        let vprio = m.reg_reset("vprio", 3, 0);
-        vprio.set_next(mux(we, vprio_in, ep_prio));
-        vprio.set_enable(we | ep_set);
+        let vprio = m.reg_reset("vprio_q", 3, 0);
+        vprio.set_next(vprio_in);
+        vprio.set_enable(we);
         let aprio = m.reg_reset("aprio", 3, 0);
         aprio.set_next(aprio_in);
         aprio.set_enable(we);
@@ -263,7 +263,10 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
     }
 
     m.output("own_pawn", own_pawn);
-    m.output("vprio", vprio);
+    // The en-passant cell is a pawn victim for as long as the register names it (and
+    // no longer: the cell's own priority is untouched, so no later position inherits
+    // it).
+    m.output("vprio", mux(ep_here, ep_prio, vprio));
     m.output("aprio", aprio);
     m.output("piece", piece);
     m.finish()

@@ -28,7 +28,7 @@ use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 use super::Variant;
 use super::array::array_of;
 use super::interface::{CycleSignals, InputSignals, OutputSignals};
-use super::sequencer::{ep_decode, sequencer_of};
+use super::sequencer::sequencer_of;
 use super::walker::walker;
 
 /// Build the generator; `debug` adds the internal signals ([`Cycle`](super::Cycle)) as
@@ -90,10 +90,11 @@ pub fn generator_of(variant: Variant, debug: bool) -> Result<Module, HwError> {
     };
     a.connect("vprio_row", lookup(prio.bits(0..18)).named("vprio_row"));
     a.connect("aprio_row", lookup(prio.bits(18..36)).named("aprio_row"));
-    // At start the en-passant cell takes the pawn's victim priority.
-    let ep_set = ep_decode(&m, black, start & ep_valid, ep_file).named("ep_set");
-    a.connect("ep_set", ep_set);
-    a.connect("ep_prio", prio.bits(0..3));
+    // The en-passant cell's victim priority: the pawn's, latched at start.
+    let ep_prio = m.reg_reset("ep_prio", 3, 0);
+    ep_prio.set_next(prio.bits(0..3));
+    ep_prio.set_enable(start);
+    a.connect("ep_prio", ep_prio);
     a.connect("start", start);
     a.connect("black_next", black);
     for port in [

@@ -297,9 +297,6 @@ impl Model {
         r.promo_return = Phase::Idle;
         r.promo_done = false;
         r.out = Outputs::default();
-        if let Some(s) = r.board.ep_square() {
-            r.cell_victim_priority[usize::from(s)] = config.priorities.of_kind(PAWN).0;
-        }
         r.config = config;
         r.phase = Phase::First;
         self.idle_walkers();
@@ -353,8 +350,18 @@ impl Model {
         }
     }
 
+    /// A cell's victim priority: the en-passant cell's is the pawn's for as long as
+    /// the en-passant register names it.
     fn vprio(&self) -> impl Fn(u8) -> u8 + '_ {
-        |s| self.regs.cell_victim_priority[usize::from(s)]
+        let ep = self.regs.board.ep_square();
+        let pawn = self.regs.config.priorities.of_kind(PAWN).0;
+        move |s| {
+            if Some(s) == ep {
+                pawn
+            } else {
+                self.regs.cell_victim_priority[usize::from(s)]
+            }
+        }
     }
 
     fn aprio(&self) -> impl Fn(u8) -> u8 + '_ {
