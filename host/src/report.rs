@@ -83,6 +83,9 @@ pub struct ReportOptions {
     /// The quiescence horizon of every engine and job (`None`: every capture sequence
     /// to its end).
     pub quiescence_plies: Option<u32>,
+    /// Plies the chip-equipped engine of section 5 hands its chips as full-width jobs
+    /// (0: quiescence jobs alone).
+    pub full_width_plies: u32,
 }
 
 /// Section 1.
@@ -137,19 +140,20 @@ pub const JOB_SAMPLE: usize = 3_000;
 pub const TIMING_RUNS: usize = 3;
 
 /// What a chip-equipped search of section 4 hands its chips: (quiet horizon positions
-/// evaluated on the host, the last ply as full-width jobs).
-type Jobs = (bool, bool);
+/// evaluated on the host, the last plies as full-width jobs: how many).
+type Jobs = (bool, u32);
 
 /// The chip-equipped searches of section 4: quiescence jobs; the same with quiet
-/// positions on the host; full-width jobs.
-const JOBS: [Jobs; 3] = [(false, false), (true, false), (false, true)];
+/// positions on the host; full-width jobs of 1, 2 and 3 plies.
+const JOBS: [Jobs; 5] = [(false, 0), (true, 0), (false, 1), (false, 2), (false, 3)];
 
 /// A section-4 row's name.
-fn jobs_name(jobs: Jobs) -> &'static str {
+fn jobs_name(jobs: Jobs) -> String {
     match jobs {
-        (_, true) => "full width",
-        (true, _) => "quiescence, quiet on the host",
-        _ => "quiescence",
+        (_, 1) => "full width, 1 ply".to_string(),
+        (_, p) if p > 1 => format!("full width, {p} plies"),
+        (true, _) => "quiescence, quiet on the host".to_string(),
+        _ => "quiescence".to_string(),
     }
 }
 
@@ -178,8 +182,8 @@ pub struct SpeedUp {
     pub link: &'static str,
     /// Quiet positions evaluated on the host.
     pub host_quiet: bool,
-    /// The chips take the last ply too, as full-width jobs.
-    pub full_width: bool,
+    /// Plies the chips take as full-width jobs (0: quiescence jobs).
+    pub full_width: u32,
     /// Chips.
     pub chips: usize,
     /// Modeled search time, seconds.
@@ -240,9 +244,9 @@ pub struct Report {
     /// Section 4: the jobs the chip-equipped searches used, and how many of them the
     /// host's table of job results answered without a chip.
     pub jobs_used: (u64, u64),
-    /// Section 4: the measured host work of the searches whose chips take the last ply
-    /// too (full-width jobs), seconds.
-    pub host_full_width_s: f64,
+    /// Section 4: the measured host work of the searches whose chips take the last
+    /// plies too (full-width jobs): (plies, seconds).
+    pub host_full_width_s: Vec<(u32, f64)>,
     /// Section 4.
     pub speed_ups: Vec<SpeedUp>,
     /// Section 5: won positions tried.
@@ -347,7 +351,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     let search = |kind: QuiescenceKind, chips: usize, jobs: Jobs, pos: &Position| {
         let (host_quiet, full_width) = jobs;
         let mut settings = Settings::new(config.clone(), evaluator, kind);
-        settings.config.full_width_jobs = full_width;
+        settings.config.full_width_plies = full_width;
         settings.chips = ChipSettings {
             count: chips,
             host_quiet,
@@ -368,7 +372,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         // figure is the median.
         let mut alone = Vec::with_capacity(TIMING_RUNS);
         let mut timed: Vec<Vec<Trace>> = vec![Vec::new(); JOBS.len()];
-        let mut first = [None, None];
+        let mut first: Vec<Option<crate::engine::search::SearchResult>> = vec![None; JOBS.len()];
         for _ in 0..TIMING_RUNS {
             let mut sw = Searcher::software(config.clone(), evaluator);
             sw.clear();
@@ -378,12 +382,12 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             for (q, jobs) in JOBS.into_iter().enumerate() {
                 let (r, trace) = search(QuiescenceKind::ChipModel, 1, jobs, pos)?;
                 timed[q].push(trace);
-                if !jobs.0 && first[usize::from(jobs.1)].is_none() {
-                    if !jobs.1 {
+                if !jobs.0 && first[q].is_none() {
+                    if jobs.1 == 0 {
                         jobs_used.0 += r.dispatch.jobs;
                         jobs_used.1 += r.dispatch.table_hits;
                     }
-                    first[usize::from(jobs.1)] = Some(r);
+                    first[q] = Some(r);
                 }
             }
         }
@@ -393,12 +397,12 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             traces.push((jobs, runs.swap_remove(runs.len() / 2)));
         }
         // Whole searches: the reference, 1 chip and K chips, with quiescence jobs and
-        // with full-width jobs.
-        for (full, one) in first.into_iter().enumerate() {
-            let jobs = (false, full == 1);
+        // with full-width jobs of each depth.
+        for (jobs, one) in JOBS.into_iter().zip(first) {
+            let Some(one) = one else { continue };
             let results = [
                 search(QuiescenceKind::Reference, 1, jobs, pos)?.0,
-                one.expect("at least one timed run"),
+                one,
                 search(QuiescenceKind::ChipModel, options.chips, jobs, pos)?.0,
             ];
             for r in &results[1..3] {
@@ -421,8 +425,12 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             .sum::<f64>()
             / 1e9
     };
-    let host_with_chips_s = host_of((false, false));
-    let host_full_width_s = host_of((false, true));
+    let host_with_chips_s = host_of((false, 0));
+    let host_full_width_s: Vec<(u32, f64)> = JOBS
+        .iter()
+        .filter(|j| j.1 > 0)
+        .map(|&j| (j.1, host_of(j)))
+        .collect();
     let mut speed_ups = Vec::new();
     for link in Link::PRESETS {
         for jobs in JOBS {
@@ -461,7 +469,11 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     // The chip-equipped engine hands its chips the last ply too.
     let settings_of = |kind: QuiescenceKind, chips: usize| {
         let mut s = Settings::new(config.clone(), evaluator, kind);
-        s.config.full_width_jobs = kind.on_chips();
+        s.config.full_width_plies = if kind.on_chips() {
+            options.full_width_plies
+        } else {
+            0
+        };
         s.chips = ChipSettings {
             count: chips,
             link: options.link,
@@ -543,10 +555,11 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     if options.games > 0 {
         let chip = |se: bool| {
             format!(
-                "full:quiescence=chip-model,chips={},link={},mhz={},singular={},name=chip{}{}",
+                "full:quiescence=chip-model,chips={},link={},mhz={},fullwidth={},singular={},name=chip{}{}",
                 options.chips,
                 options.link.name,
                 options.mhz,
+                options.full_width_plies,
                 if se { "on" } else { "off" },
                 options.chips,
                 if se { "" } else { "-nose" }
@@ -644,7 +657,7 @@ impl Report {
         link: &str,
         chips: usize,
         host_quiet: bool,
-        full_width: bool,
+        full_width: u32,
     ) -> Option<&SpeedUp> {
         self.speed_ups.iter().find(|s| {
             s.link == link
@@ -734,8 +747,8 @@ impl Report {
              (each the median of {TIMING_RUNS} interleaved runs): \
              with chips that took no time on a free link, the speed-up would be {:.2}x. \
              Of the {} quiescence jobs it used, the host's table of job results answered \
-             {} without a chip. When the chips take the last ply too (full-width jobs), the \
-             host's own work is {:.3} s (free chips: {:.2}x). Modeled time of the \
+             {} without a chip. When the chips take the last plies too (full-width jobs), the \
+             host's own work is {} seconds. Modeled time of the \
              chip-equipped search and its speed-up over the host alone:\n\n| link | jobs | ",
             o.positions.len(),
             o.depth,
@@ -744,8 +757,15 @@ impl Report {
             self.host_alone_s / self.host_with_chips_s.max(1e-9),
             self.jobs_used.0,
             self.jobs_used.1,
-            self.host_full_width_s,
-            self.host_alone_s / self.host_full_width_s.max(1e-9)
+            self.host_full_width_s
+                .iter()
+                .map(|&(p, s)| format!(
+                    "{s:.3} with {p} {} (free chips: {:.2}x)",
+                    if p == 1 { "ply" } else { "plies" },
+                    self.host_alone_s / s.max(1e-9)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         md.push_str(
             &CHIP_COUNTS
@@ -770,15 +790,17 @@ impl Report {
         }
         md.push_str(&format!(
             "\n![speed-up](speedup.svg)\n\nChip work on the {} link (modeled seconds), useful \
-             and given up after cutoffs, with quiescence jobs and with full-width jobs:\n\n\
+             and given up after cutoffs, with quiescence jobs and with full-width jobs of {} \
+             plies (section 5's engine):\n\n\
              | K | modeled s | useful s | wasted s | full width: modeled s | useful s | wasted s |\n\
              |---:|---:|---:|---:|---:|---:|---:|\n",
-            o.link.name
+            o.link.name,
+            o.full_width_plies.max(1)
         ));
         for k in CHIP_COUNTS {
             if let (Some(s), Some(f)) = (
-                self.speed_up(o.link.name, k, false, false),
-                self.speed_up(o.link.name, k, false, true),
+                self.speed_up(o.link.name, k, false, 0),
+                self.speed_up(o.link.name, k, false, o.full_width_plies.max(1)),
             ) {
                 md.push_str(&format!(
                     "| {k} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |\n",
@@ -790,11 +812,12 @@ impl Report {
         md.push_str("## 5. Accuracy at equal time per move\n\n");
         md.push_str(&format!(
             "{} ms per move: wall time for the software engine (measured), modeled time for \
-             the chip-equipped engine ({} chips taking the last ply as full-width jobs, {} \
-             link, {} MHz).\n\n\
+             the chip-equipped engine ({} chips taking the last {} plies as full-width jobs, \
+             {} link, {} MHz).\n\n\
              | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}) |\n|---|---:|---:|\n",
             o.movetime_ms,
             o.chips,
+            o.full_width_plies,
             o.link.name,
             o.mhz,
             self.won_positions,
@@ -898,8 +921,9 @@ impl Report {
             .iter()
             .map(|s| s.speed_up)
             .fold(1.0f64, f64::max);
-        // Per link: quiescence jobs (dashed) and full-width jobs (solid).
-        let series: Vec<Series> = [true, false]
+        // Per link: quiescence jobs (dashed) and section 5's full-width jobs (solid).
+        let plies = self.options.full_width_plies.max(1);
+        let series: Vec<Series> = [plies, 0]
             .into_iter()
             .flat_map(|full| {
                 Link::PRESETS
@@ -908,18 +932,14 @@ impl Report {
                     .map(move |(link, color)| (full, link, color))
             })
             .map(|(full, link, color)| Series {
-                name: format!(
-                    "{}, {}",
-                    link.name,
-                    if full { "full width" } else { "quiescence" }
-                ),
+                name: format!("{}, {}", link.name, jobs_name((false, full))),
                 color,
                 points: CHIP_COUNTS
                     .iter()
                     .filter_map(|&k| self.speed_up(link.name, k, false, full))
                     .map(|s| (s.chips as f64, s.speed_up))
                     .collect(),
-                dashed: !full,
+                dashed: full == 0,
             })
             .collect();
         let speedup = line_chart(
@@ -937,19 +957,22 @@ impl Report {
         let pick = |f: fn(&SpeedUp) -> f64| -> Vec<(f64, f64)> {
             CHIP_COUNTS
                 .iter()
-                .filter_map(|&k| self.speed_up(link, k, false, true))
+                .filter_map(|&k| self.speed_up(link, k, false, plies))
                 .map(|s| (s.chips as f64, f(s)))
                 .collect()
         };
         let most = self
             .speed_ups
             .iter()
-            .filter(|s| s.link == link && s.full_width)
+            .filter(|s| s.link == link && s.full_width == plies)
             .map(|s| s.useful_s.max(s.wasted_s).max(s.modeled_s))
             .fold(0.001f64, f64::max);
         let work = line_chart(
             &Axes {
-                title: format!("Chip work and search time, full-width jobs, {link} link (modeled)"),
+                title: format!(
+                    "Chip work and search time, {}, {link} link (modeled)",
+                    jobs_name((false, plies))
+                ),
                 x_label: "chips".into(),
                 y_label: "seconds".into(),
                 x: (1.0, 64.0),

@@ -94,20 +94,21 @@ fn an_unknown_move_generator_is_rejected() {
 
 #[test]
 fn qsearch_at_full_width_on_the_chip_equals_the_reference() {
-    // Quiet positions (searched one ply at full width), one with captures, one with a
-    // window, and a bad line.
+    // Quiet positions (searched one and two plies at full width), one with captures,
+    // one with a window, and a bad line.
     let input = "8/8/8/8/3p4/8/4P3/8 w - - 0 1\n\
                  6n1/8/8/8/4P3/r7/3K4/8 b - e3 0 4\n\
                  8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\n\
                  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\t-50\t50\n\
                  8/8/8/8/8/8/8/9 w - - 0 1\n";
-    let run = |kind: &str| {
+    let run = |kind: &str, plies: &str| {
         let out = antichip(
             &[
                 "qsearch",
                 "--quiescence",
                 kind,
-                "--full-width-jobs",
+                "--full-width-plies",
+                plies,
                 "--quiescence-plies",
                 "6",
             ],
@@ -120,9 +121,12 @@ fn qsearch_at_full_width_on_the_chip_equals_the_reference() {
             .map(|l| l.rsplit_once('\t').unwrap().0.to_string())
             .collect::<Vec<_>>()
     };
-    let chip = run("chip-model");
-    assert_eq!(chip, run("reference"));
+    let chip = run("chip-model", "1");
+    assert_eq!(chip, run("reference", "1"));
     assert_eq!(chip.len(), 4);
+    let deeper = run("chip-model", "2");
+    assert_eq!(deeper, run("reference", "2"));
+    assert_ne!(deeper, chip, "two plies search more");
     // A quiet position has a best move at full width (none as a quiescence job).
     assert!(!chip[0].ends_with("\t-"), "{}", chip[0]);
     let plain = antichip(&["qsearch", "--quiescence", "reference"], input);
@@ -132,12 +136,25 @@ fn qsearch_at_full_width_on_the_chip_equals_the_reference() {
         "{first}"
     );
     // The software search has no full-width jobs.
-    let software = antichip(&["qsearch", "--full-width-jobs"], input);
+    let software = antichip(&["qsearch", "--full-width-plies", "1"], input);
     assert_eq!(software.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&software.stderr)
-            .contains("--full-width-jobs needs --quiescence reference, chip-model or chip"),
+            .contains("--full-width-plies needs --quiescence reference, chip-model or chip"),
         "{}",
         String::from_utf8_lossy(&software.stderr)
     );
+    // The chip holds at most three full-width plies.
+    let four = antichip(
+        &[
+            "qsearch",
+            "--quiescence",
+            "chip-model",
+            "--full-width-plies",
+            "4",
+        ],
+        input,
+    );
+    assert_eq!(four.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&four.stderr).contains("--full-width-plies"));
 }

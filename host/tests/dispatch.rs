@@ -124,16 +124,17 @@ fn seed_004s_scheme_searches_the_same_tree_on_any_number_of_chips() {
 
 #[test]
 fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
-    // The chips take the main search's last ply too: a node one ply above the horizon
-    // is one job, its younger brothers handed over together.
-    let config = SearchConfig {
-        full_width_jobs: true,
-        ..SearchConfig::default()
-    };
-    for fen in &POSITIONS[1..4] {
-        let reference = search_with(config.clone(), QuiescenceKind::Reference, 1, fen, 4);
-        let one = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, 4);
-        let many = search_with(config.clone(), QuiescenceKind::ChipModel, 6, fen, 4);
+    // The chips take the main search's last plies too: a node one (or up to two) plies
+    // above the horizon is one job, its younger brothers handed over together.
+    for (fen, plies) in POSITIONS[1..4].iter().zip([1, 2, 2]) {
+        let config = SearchConfig {
+            full_width_plies: plies,
+            ..SearchConfig::default()
+        };
+        let depth = 3 + plies;
+        let reference = search_with(config.clone(), QuiescenceKind::Reference, 1, fen, depth);
+        let one = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, depth);
+        let many = search_with(config.clone(), QuiescenceKind::ChipModel, 6, fen, depth);
         same_search(
             &reference,
             &one,
@@ -157,7 +158,7 @@ fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
         );
         // The host searched only the plies above the last: far fewer nodes of its own
         // than the same search handing over quiescence alone.
-        let plain = search(QuiescenceKind::Reference, 1, fen, 4);
+        let plain = search(QuiescenceKind::Reference, 1, fen, depth);
         assert!(
             reference.total_nodes - reference.last.qnodes < plain.total_nodes - plain.last.qnodes,
             "{fen}: host nodes {} against {}",
@@ -166,6 +167,10 @@ fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
         );
     }
     // The software quiescence has no full-width jobs: the option leaves it alone.
+    let config = SearchConfig {
+        full_width_plies: 2,
+        ..SearchConfig::default()
+    };
     let software = search_with(config, QuiescenceKind::Software, 1, POSITIONS[1], 4);
     let plain = search(QuiescenceKind::Software, 1, POSITIONS[1], 4);
     same_search(&software, &plain, "software with and without the option");

@@ -23,7 +23,7 @@ fn jobs(n: usize) -> Vec<Job> {
     let weights = Arc::new(chip_weights(&Evaluator::default()));
     let mut model = QModel::new(Params::DEFAULT);
     let mut jobs: Vec<Job> = Vec::with_capacity(n);
-    let mut full = 0;
+    let (mut full, mut deep) = (0, 0);
     let recorded = record_jobs(
         &JobSource {
             seed: 9,
@@ -37,8 +37,10 @@ fn jobs(n: usize) -> Vec<Job> {
         // Every other job at a horizon of 1 to 5 plies.
         let k = jobs.len();
         let horizon = (k % 2 == 1).then_some(1 + k % 5);
+        // One quiet job in four at full width, one or two plies.
+        let wide = k % 4 == 3 && !j.position.capture_forced();
         let job = Job {
-            full: k % 4 == 3 && !j.position.capture_forced(),
+            full_plies: if wide { 1 + (k / 4 % 2) as u8 } else { 0 },
             ..chip_job(
                 &j.position,
                 j.alpha,
@@ -50,7 +52,8 @@ fn jobs(n: usize) -> Vec<Job> {
         };
         let out = model.run(&job, 1 << 24).unwrap();
         if out.cycles <= 400 {
-            full += usize::from(job.full);
+            full += usize::from(job.full_plies > 0);
+            deep += usize::from(job.full_plies > 1);
             jobs.push(job);
             if jobs.len() == n {
                 break;
@@ -59,6 +62,7 @@ fn jobs(n: usize) -> Vec<Job> {
     }
     assert_eq!(jobs.len(), n);
     assert!(full >= n / 20, "{full} full-width jobs of {n}");
+    assert!(deep >= n / 100, "{deep} two-ply full-width jobs of {n}");
     jobs
 }
 

@@ -40,14 +40,14 @@ where
         >,
     QModel: testbench::chip::Driver<U>,
 {
-    check_with::<U>(params, jobs, |i| (horizon(i), false))
+    check_with::<U>(params, jobs, |i| (horizon(i), 0))
 }
 
-/// [`check_at`] with job `i` at the horizon and full width `setup(i)`.
+/// [`check_at`] with job `i` at the horizon and full-width plies `setup(i)`.
 fn check_with<U>(
     params: Params,
     jobs: &[QJob],
-    setup: impl Fn(usize) -> (Option<usize>, bool),
+    setup: impl Fn(usize) -> (Option<usize>, u8),
 ) -> (Vec<Outputs>, [u64; 5])
 where
     U: Unit<
@@ -74,17 +74,17 @@ where
         .zip(chip_jobs(jobs, &evaluator, None))
         .enumerate()
     {
-        (reference.horizon, reference.full) = setup(i);
+        (reference.horizon, reference.full_plies) = setup(i);
         job.horizon = chip_horizon(reference.horizon);
-        job.full = reference.full;
+        job.full_plies = reference.full_plies;
         let what = format!(
-            "job {i}: {} [{}, {}] ply {} horizon {:?} full {}",
+            "job {i}: {} [{}, {}] ply {} horizon {:?} full-width plies {}",
             j.position.to_fen(),
             j.alpha,
             j.beta,
             j.ply,
             reference.horizon,
-            reference.full
+            reference.full_plies
         );
         lockstep(&mut model, &mut netlist, &job, 10_000_000)
             .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
@@ -315,9 +315,10 @@ fn a_small_chip_overflows_where_the_reference_does_and_sweeps_its_table() {
 
 #[test]
 fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
-    // Quiet horizon positions of real searches, searched one ply at full width: with
-    // the window they were searched with and with the full window, at the production
-    // horizon (one ply deeper, below the full-width ply) and to the end.
+    // Quiet horizon positions of real searches, searched one or two plies at full
+    // width (one job in ten three): with the window they were searched with and with
+    // the full window, at the production horizon (below the full-width plies) and to
+    // the end.
     let (small, _) = game_jobs();
     let quiet: Vec<QJob> = small
         .iter()
@@ -336,8 +337,12 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     // (e2-e4 and d4xe3); a quiet promotion to each piece; a position with captures
     // (searched as any job); no move at all; an en-passant register without a capture
     // onto it (after e2-e4 here; the generator gives that square a pawn's victim
-    // priority, so the rook's move there comes first among equals).
+    // priority, so the rook's move there comes first among equals); double steps one
+    // and two plies down that give en passant below them (d7-d5 and e5xd6; e2-e4 and
+    // d4xe3), searched at three plies.
     let corners = [
+        "8/3p4/8/4P3/8/8/8/K7 w - - 0 1",
+        "k7/8/8/8/3p4/8/4P3/K7 b - - 0 1",
         "6n1/8/8/8/4P3/r7/3K4/8 b - e3 0 4",
         "8/8/8/8/3p4/8/4P3/8 w - - 0 1",
         "8/8/8/8/4p3/8/3P1P2/8 w - - 0 1",
@@ -350,8 +355,16 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         jobs.push(job(fen, -INFINITE, INFINITE));
     }
     let n = jobs.len();
+    let plies = |i: usize| {
+        if i >= n - corners.len() || i % 10 == 9 {
+            3
+        } else {
+            1 + (i % 2) as u8
+        }
+    };
     let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
-        (if i % 3 == 2 { None } else { Some(7) }, true)
+        let horizon = if i % 3 == 2 { None } else { Some(6) };
+        (horizon.map(|h| h + usize::from(plies(i))), plies(i))
     });
     let nodes: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
     eprintln!("{n} full-width jobs, {nodes} nodes, promotions {promotions:?}");
@@ -360,13 +373,13 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     // other (e3 also gives it a capture; the chip and reference agree on which).
     let corner = &outs[n - corners.len()..];
     assert!(corner.iter().all(|o| !o.overflow));
-    assert_eq!(corner[6].score_value(), win_at(3), "no move: a win at once");
+    assert_eq!(corner[8].score_value(), win_at(3), "no move: a win at once");
     // Searched at full width, a quiet job visits its children: more nodes than the
     // evaluation alone (one node).
     assert!(outs[..quiet.len()].iter().filter(|o| o.nodes > 1).count() > quiet.len() / 2);
     // A chip with 4 moves a list overflows on the wide ones, where the reference does.
-    let (small_outs, _) = check_with::<SmallChip>(Params::of::<4, 4, 64, 2>(), &jobs[..60], |_| {
-        (Some(7), true)
+    let (small_outs, _) = check_with::<SmallChip>(Params::of::<4, 4, 64, 2>(), &jobs[..60], |i| {
+        (Some(8), 1 + (i % 2) as u8)
     });
     assert!(small_outs.iter().any(|o| o.overflow));
 }

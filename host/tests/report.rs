@@ -43,7 +43,8 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         "## 2. Cycles per quiescence node",
         "## 3. Per job",
         "## 4. Speed-up",
-        "| pcie | full width |",
+        "| pcie | full width, 1 ply |",
+        "| pcie | full width, 3 plies |",
         "## 5. Accuracy",
         "| chip4 | software |",
         "| chip4-nose | software-nose |",
@@ -63,19 +64,24 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         assert_eq!(e[key], 0, "{key}");
     }
     // 10 positions: reference against 1 chip and K chips, with quiescence jobs and
-    // with full-width jobs.
-    assert_eq!(e["searches"], 40);
-    assert!(json["host_full_width_s"].as_f64().unwrap() > 0.0);
+    // with full-width jobs of 1, 2 and 3 plies.
+    assert_eq!(e["searches"], 80);
+    let full = json["host_full_width_s"].as_array().unwrap();
+    assert_eq!(full.len(), 3);
+    for (plies, f) in full.iter().enumerate() {
+        assert_eq!(f[0], plies + 1);
+        assert!(f[1].as_f64().unwrap() > 0.0);
+    }
     assert_eq!(json["options"]["quiescence_plies"], 6);
     assert!(json["host_with_chips_s"].as_f64().unwrap() > 0.0);
     // Jobs used by the chip-equipped searches, and those the host's table answered.
     let used = json["jobs_used"].as_array().unwrap();
     assert!(used[1].as_u64().unwrap() <= used[0].as_u64().unwrap());
     assert!(used[0].as_u64().unwrap() > 0);
-    // 5 links x 3 kinds of jobs x 7 chip counts.
+    // 5 links x 5 kinds of jobs x 7 chip counts.
     let speed_ups = json["speed_ups"].as_array().unwrap();
-    assert_eq!(speed_ups.len(), 105);
-    assert!(speed_ups.iter().any(|s| s["full_width"] == true));
+    assert_eq!(speed_ups.len(), 175);
+    assert!(speed_ups.iter().any(|s| s["full_width"] == 3));
     for s in speed_ups {
         assert!(s["speed_up"].as_f64().unwrap() > 0.0, "{s}");
     }
@@ -96,6 +102,10 @@ fn bad_report_arguments_are_named() {
         (
             vec!["report", "--quiescence-plies", "33"],
             "--quiescence-plies",
+        ),
+        (
+            vec!["report", "--full-width-plies", "4"],
+            "--full-width-plies",
         ),
     ] {
         let out = antichip(&args);

@@ -104,6 +104,10 @@ fn handshake_and_a_short_game() {
         "{hello:?}"
     );
     assert!(
+        hello.contains(&"option name FullWidthPlies type spin default 0 min 0 max 3".to_string()),
+        "{hello:?}"
+    );
+    assert!(
         hello.contains(&"option name Pruning type check default true".to_string()),
         "{hello:?}"
     );
@@ -235,6 +239,11 @@ fn bad_input_is_reported_and_survived() {
         "info string error: QuiescencePlies must be a number from 0 (no horizon) to 64, not \"99\""
     );
     e.send("setoption name QuiescencePlies value 8");
+    e.send("setoption name FullWidthPlies value 4");
+    assert_eq!(
+        e.next(),
+        "info string error: FullWidthPlies must be a number from 0 to 3, not \"4\""
+    );
     e.send("setoption name Contempt value 3");
     assert_eq!(e.next(), "info string error: unknown option \"Contempt\"");
     e.send("setoption name ForcedMoveExtension value 10");

@@ -281,7 +281,7 @@ impl Quiescence for ChipPool {
                 alpha,
                 beta,
                 ply,
-                full: false,
+                full_plies: 0,
             },
             abort,
         )
@@ -293,6 +293,7 @@ impl Quiescence for ChipPool {
         alpha: Score,
         beta: Score,
         ply: usize,
+        plies: u8,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
         self.run_job(
@@ -301,7 +302,7 @@ impl Quiescence for ChipPool {
                 alpha,
                 beta,
                 ply,
-                full: true,
+                full_plies: plies,
             },
             abort,
         )

@@ -42,7 +42,7 @@ pub fn chip_job(
         beta,
         ply: ply as u16,
         horizon: chip_horizon(horizon),
-        full: false,
+        full_plies: 0,
         priorities: Priorities::ANTICHESS,
         weights,
     }

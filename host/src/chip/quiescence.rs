@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use hw::chip::qsearch::model::QModel;
-use hw::chip::qsearch::{ChipWeights, Job, Params, Qchip};
+use hw::chip::qsearch::{ChipWeights, Job, MAX_FULL_PLIES, Params, Qchip};
 use testbench::chip::{Driver, Netlist, NetlistError};
 
 use super::qjob::{chip_job, chip_weights};
@@ -128,7 +128,7 @@ impl Quiescence for ChipQuiescence {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        self.run(pos, alpha, beta, ply, false, abort)
+        self.run(pos, alpha, beta, ply, 0, abort)
     }
 
     fn full_width(
@@ -137,32 +137,39 @@ impl Quiescence for ChipQuiescence {
         alpha: Score,
         beta: Score,
         ply: usize,
+        plies: u8,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        self.run(pos, alpha, beta, ply, true, abort)
+        self.run(pos, alpha, beta, ply, plies, abort)
     }
 }
 
 impl ChipQuiescence {
-    /// One job, at full width or not.
+    /// One job, with `full_plies` full-width plies (0: a quiescence job).
     fn run(
         &mut self,
         pos: &Position,
         alpha: Score,
         beta: Score,
         ply: usize,
-        full: bool,
+        full_plies: u8,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
+        anyhow::ensure!(
+            full_plies <= MAX_FULL_PLIES,
+            "the quiescence chip searches at most {MAX_FULL_PLIES} plies at full width, not {full_plies}"
+        );
         let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
-        let horizon = if full {
-            full_width_horizon(self.horizon)
-        } else {
-            self.horizon
-        };
         let job = Job {
-            full,
-            ..chip_job(pos, alpha, beta, ply, horizon, weights)
+            full_plies,
+            ..chip_job(
+                pos,
+                alpha,
+                beta,
+                ply,
+                full_width_horizon(self.horizon, full_plies),
+                weights,
+            )
         };
         self.driver.load(&job);
         self.loaded = true;
@@ -189,8 +196,9 @@ impl ChipQuiescence {
         self.totals.cycles += u64::from(out.cycles);
         if out.overflow {
             self.totals.overflows += 1;
-            let redo = if full {
-                self.fallback.full_width(pos, alpha, beta, ply, abort)?
+            let redo = if full_plies > 0 {
+                self.fallback
+                    .full_width(pos, alpha, beta, ply, full_plies, abort)?
             } else {
                 self.fallback.qsearch_within(pos, alpha, beta, ply, abort)?
             };

@@ -108,7 +108,7 @@ fn chip_run(
             alpha: j.alpha,
             beta: j.beta,
             ply: j.ply,
-            full: false,
+            full_plies: 0,
         };
         if table.answer(&job).is_some() {
             tabled.0 += 1;

@@ -13,7 +13,7 @@ use host::chip::pool::MAX_CHIPS;
 use host::engine::book::Book;
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
-use host::engine::search::{MAX_QUIESCENCE_PLIES, SearchConfig};
+use host::engine::search::{MAX_FULL_WIDTH_PLIES, MAX_QUIESCENCE_PLIES, SearchConfig};
 use host::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link};
 use host::frontends::uci::{ChipSettings, Settings};
 
@@ -50,9 +50,10 @@ pub struct EngineArgs {
     #[arg(long)]
     pub chip_split: bool,
     /// With a chip quiescence (or the reference): the chips take the main search's
-    /// last ply too, each node one ply above the horizon as one full-width job.
-    #[arg(long)]
-    pub full_width_jobs: bool,
+    /// last plies too, this many (0 to 3): each node at most this many plies above the
+    /// horizon is one full-width job of the plies it has left. 0 when absent: none.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
+    pub full_width_plies: Option<u32>,
     /// The quiescence search's horizon, of every kind (the chips take it with each
     /// job): positions this many plies into a quiescence search are evaluated even with
     /// captures forced (0: none, every capture sequence searched to its end); 6 when
@@ -86,7 +87,7 @@ impl Default for EngineArgs {
             host_quiet: false,
             modeled_clock: false,
             chip_split: false,
-            full_width_jobs: false,
+            full_width_plies: None,
             quiescence_plies: None,
         }
     }
@@ -112,7 +113,9 @@ impl EngineArgs {
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         let mut config = config;
         config.chip_split |= self.chip_split;
-        config.full_width_jobs |= self.full_width_jobs;
+        if let Some(n) = self.full_width_plies {
+            config.full_width_plies = n;
+        }
         if let Some(n) = self.quiescence_plies {
             config.set_quiescence_plies(n);
         }

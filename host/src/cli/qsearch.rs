@@ -13,9 +13,9 @@ use super::engine::EngineArgs;
 /// the reference, or the quiescence chip (its model or its simulated netlist), with the
 /// chip's hand-set reference weights unless `--weights` names a file, and every
 /// capture sequence searched to its end unless `--quiescence-plies` gives the search
-/// (of any kind) a horizon. With `--full-width-jobs` (the reference and the chip) each
-/// position is one full-width job: without a capture, its quiet moves are searched too,
-/// one ply over the quiescence search.
+/// (of any kind) a horizon. With `--full-width-plies N` (the reference and the chip)
+/// each position is one full-width job: a node fewer than N plies below it searches its
+/// quiet moves too when it has no capture, the quiescence search below them.
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
@@ -42,10 +42,10 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     let mut quiescence = settings
         .quiescence
         .build_for(&settings.config, settings.evaluator, 1)?;
-    let full = settings.config.full_width_jobs;
-    if full && !quiescence.dispatches() {
+    let full = settings.config.full_width_plies as u8;
+    if full > 0 && !quiescence.dispatches() {
         return Err(super::input::bad_input(format!(
-            "--full-width-jobs needs --quiescence reference, chip-model or chip, not {}",
+            "--full-width-plies needs --quiescence reference, chip-model or chip, not {}",
             quiescence.name()
         )));
     }

@@ -64,6 +64,10 @@ pub struct ReportArgs {
     /// (every capture sequence to its end) [default: the production search's 6].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     quiescence_plies: Option<u32>,
+    /// Plies the chip-equipped engine of the accuracy section hands its chips as
+    /// full-width jobs, 0 to 3 (0: quiescence jobs alone).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=3))]
+    full_width_plies: u32,
 }
 
 pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
@@ -95,6 +99,7 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
             Some(p) => Some(p),
             None => Some(host::engine::search::DEFAULT_QUIESCENCE_PLIES),
         },
+        full_width_plies: args.full_width_plies,
     };
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;

@@ -22,7 +22,7 @@ use crate::rules::Move;
 /// Entries of a [`JobTable`]: 2^16.
 pub const JOB_TABLE_ENTRIES: usize = 1 << 16;
 
-/// Mixed into a full-width job's key.
+/// Mixed into a full-width job's key, times its full-width plies.
 const FULL_WIDTH_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
 #[derive(Clone, Copy, Debug)]
@@ -73,9 +73,10 @@ impl JobTable {
         key as usize & (self.slots.len() - 1)
     }
 
-    /// A job's key: its position's, another for a full-width job (a different search).
+    /// A job's key: its position's, another for each number of full-width plies (a
+    /// different search).
     fn key(job: &QJob) -> u64 {
-        job.pos.zobrist() ^ if job.full { FULL_WIDTH_KEY } else { 0 }
+        job.pos.zobrist() ^ FULL_WIDTH_KEY.wrapping_mul(u64::from(job.full_plies))
     }
 
     /// The answer to `job` when an earlier job of its position settles its window: the
@@ -132,7 +133,7 @@ mod tests {
             alpha,
             beta,
             ply,
-            full: false,
+            full_plies: 0,
         }
     }
 

@@ -154,9 +154,10 @@ pub struct QJob {
     pub beta: Score,
     /// Distance from the root of the main search.
     pub ply: usize,
-    /// Search the position at full width ([`Quiescence::full_width`]): a frontier node
-    /// of the main search with its children's quiescence, as one job.
-    pub full: bool,
+    /// Plies searched at full width above the quiescence search
+    /// ([`Quiescence::full_width`]): a node of the main search this many plies above
+    /// its horizon, with the quiescence below, as one job. 0: a quiescence job.
+    pub full_plies: u8,
 }
 
 /// A searcher that runs jobs ahead of the host on several chips: the main search hands
@@ -217,20 +218,21 @@ pub trait Quiescence: Send {
         self.qsearch(pos, alpha, beta, ply)
     }
 
-    /// One ply of full-width search over the quiescence search, as the chip runs it
-    /// ([`hw::chip::qsearch`]'s full width): when `pos` has no capture each of its
-    /// moves is searched, its children being quiescence positions one ply further from
-    /// the root (the horizon counted from them); with a capture, as
-    /// [`Quiescence::qsearch_within`]. Only the chips and the reference have it.
+    /// `plies` plies of full-width search over the quiescence search, as the chip runs
+    /// them ([`hw::chip::qsearch`]'s full width): a node fewer than `plies` plies below
+    /// `pos` searches each of its moves when it has no capture (its captures when it
+    /// has some); below them the quiescence search runs, its horizon counted from
+    /// there. Only the chips and the reference have it.
     fn full_width(
         &mut self,
         pos: &Position,
         alpha: Score,
         beta: Score,
         ply: usize,
+        plies: u8,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        let _ = (pos, alpha, beta, ply, abort);
+        let _ = (pos, alpha, beta, ply, plies, abort);
         anyhow::bail!(
             "the {} quiescence search has no full-width jobs",
             self.name()
@@ -239,8 +241,15 @@ pub trait Quiescence: Send {
 
     /// Runs `job`: [`Quiescence::full_width`] or [`Quiescence::qsearch_within`].
     fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
-        if job.full {
-            self.full_width(&job.pos, job.alpha, job.beta, job.ply, abort)
+        if job.full_plies > 0 {
+            self.full_width(
+                &job.pos,
+                job.alpha,
+                job.beta,
+                job.ply,
+                job.full_plies,
+                abort,
+            )
         } else {
             self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort)
         }

@@ -86,9 +86,10 @@ pub struct ReferenceQuiescence {
     /// Plies below the job's position at which a position with captures is evaluated
     /// (`None`: every capture sequence is searched to its end).
     pub horizon: Option<usize>,
-    /// Search the job's position at full width: without a capture, each of its moves
-    /// is searched (in the chip's order) instead of the position being evaluated.
-    pub full: bool,
+    /// Plies searched at full width: a node fewer than this many plies below the job's
+    /// position, without a capture, searches each of its moves (in the chip's order)
+    /// instead of being evaluated. The table is the quiescence plies' alone.
+    pub full_plies: u8,
 }
 
 /// The chip's memory limits (see [`ReferenceQuiescence::limits`]).
@@ -141,7 +142,7 @@ impl ReferenceQuiescence {
             stats: ReferenceStats::default(),
             limits: None,
             horizon: None,
-            full: false,
+            full_plies: 0,
             table_entries: TABLE_ENTRIES,
             table: Vec::new(),
         }
@@ -206,7 +207,7 @@ impl ReferenceQuiescence {
         let beyond = self
             .horizon
             .is_some_and(|h| depth > 0 && depth as usize >= h);
-        let wide = depth == 0 && self.full;
+        let wide = depth < u32::from(self.full_plies);
         if (!moves[0].is_capture() && !wide) || beyond {
             self.stats.quiet_leaves += 1;
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
@@ -217,7 +218,7 @@ impl ReferenceQuiescence {
             return Err(Overflow { nodes: *nodes });
         }
         self.stats.capture_nodes += 1;
-        let slot = (self.table_entries > 0).then(|| self.slot(pos));
+        let slot = (self.table_entries > 0 && !wide).then(|| self.slot(pos));
         let mut first = None;
         if let Some((i, check)) = slot
             && let Some(e) = self.table[i]
@@ -357,11 +358,11 @@ pub fn emission_key(priorities: &Priorities, m: &Move, ep: Option<Square>) -> (u
     )
 }
 
-/// The horizon of a full-width job over quiescence searches with horizon `plies`: one
-/// ply more, counted from the job's position, so that its children's quiescence
-/// searches have `plies`.
-pub fn full_width_horizon(plies: Option<usize>) -> Option<usize> {
-    plies.map(|p| p + 1)
+/// The horizon of a job of `full_plies` full-width plies over quiescence searches with
+/// horizon `plies`: counted from the job's position, so that the quiescence searches
+/// below the full-width plies have `plies`.
+pub fn full_width_horizon(plies: Option<usize>, full_plies: u8) -> Option<usize> {
+    plies.map(|p| p + usize::from(full_plies))
 }
 
 /// The number of legal moves the opponent has after `m`.
@@ -408,13 +409,14 @@ impl Quiescence for ReferenceQuiescence {
         alpha: Score,
         beta: Score,
         ply: usize,
+        plies: u8,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        let (full, horizon) = (self.full, self.horizon);
-        self.full = true;
-        self.horizon = full_width_horizon(horizon);
+        let (full, horizon) = (self.full_plies, self.horizon);
+        self.full_plies = plies;
+        self.horizon = full_width_horizon(horizon, plies);
         let result = self.qsearch_within(pos, alpha, beta, ply, abort);
-        (self.full, self.horizon) = (full, horizon);
+        (self.full_plies, self.horizon) = (full, horizon);
         result
     }
 }

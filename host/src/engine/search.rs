@@ -260,12 +260,14 @@ pub struct SearchConfig {
     /// replies, ties included) are searched 2 plies deeper by the host while the chips
     /// run the quiescence of the other siblings, handed over before.
     pub chip_split: bool,
-    /// With a quiescence search that takes batches: the chips take the last ply of the
-    /// main search too. A node one ply above the horizon (not the root) is handed over
-    /// whole as a full-width job ([`Quiescence::full_width`]): its moves and their
-    /// quiescence searched on a chip, as Deep Blue's chips searched the last plies of
-    /// full width; its younger brothers go out together as the quiescence jobs do.
-    pub full_width_jobs: bool,
+    /// With a quiescence search that takes batches: the chips take the last plies of
+    /// the main search too, this many (0 to [`MAX_FULL_WIDTH_PLIES`]; 0: none). A node
+    /// at most this many plies above the horizon (not the root) is handed over whole as
+    /// a full-width job ([`Quiescence::full_width`]) of as many plies as it has left:
+    /// its moves and their quiescence searched on a chip, as Deep Blue's chips searched
+    /// the last plies of full width; its younger brothers go out together as the
+    /// quiescence jobs do.
+    pub full_width_plies: u32,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
     /// sequence is searched to its end). Every kind has it: the software search, the
@@ -273,6 +275,9 @@ pub struct SearchConfig {
     /// [`DEFAULT_QUIESCENCE_PLIES`].
     pub quiescence_plies: Option<u32>,
 }
+
+/// The most plies [`SearchConfig::full_width_plies`] takes: the chip's limit.
+pub const MAX_FULL_WIDTH_PLIES: u32 = hw::chip::qsearch::MAX_FULL_PLIES as u32;
 
 /// The deepest horizon [`SearchConfig::quiescence_plies`] takes from the front ends.
 pub const MAX_QUIESCENCE_PLIES: u32 = 64;
@@ -300,7 +305,7 @@ impl Default for SearchConfig {
             max_depth: 64,
             host_capture_plies: 0,
             chip_split: false,
-            full_width_jobs: false,
+            full_width_plies: 0,
             quiescence_plies: Some(DEFAULT_QUIESCENCE_PLIES),
         }
     }
@@ -868,46 +873,45 @@ impl Searcher {
         Ok(r.score)
     }
 
-    /// A node one ply above the horizon handed over whole (see
-    /// [`SearchConfig::full_width_jobs`]); `pv` gets the job's best move.
+    /// A node `plies` plies above the horizon handed over whole (see
+    /// [`SearchConfig::full_width_plies`]); `pv` gets the job's best move.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn full_width_job(
         &mut self,
         pos: &Position,
         alpha: Score,
         beta: Score,
         ply: usize,
+        plies: u8,
         pv: &mut Vec<Move>,
     ) -> anyhow::Result<Score> {
-        self.before_leaf(ply + 1);
+        self.before_leaf(ply + usize::from(plies));
         let r = self
             .horizon
-            .search_full(pos, alpha, beta, ply, &self.abort)?;
+            .search_full(pos, alpha, beta, ply, plies, &self.abort)?;
         self.after_leaf(&r);
         pv.clear();
         pv.extend(r.best_move);
         Ok(r.score)
     }
 
-    /// Whether a node at `depth` and `ply` is handed over as a full-width job (see
-    /// [`SearchConfig::full_width_jobs`]; a node that leaves a move out, a singular
-    /// extension's test, never is).
-    pub(super) fn is_full_width_leaf(&self, depth: i32, ply: usize) -> bool {
-        self.config.full_width_jobs
-            && self.horizon.dispatches()
-            && ply > 0
-            && depth > 0
-            && depth <= ONE_PLY
+    /// The full-width plies of the job a node at `depth` and `ply` is handed over as
+    /// (see [`SearchConfig::full_width_plies`]): its depth in plies, rounded up; `None`
+    /// when the host searches it (a node that leaves a move out, a singular
+    /// extension's test, always).
+    pub(super) fn full_width_leaf(&self, depth: i32, ply: usize) -> Option<u8> {
+        let plies = self.config.full_width_plies.min(MAX_FULL_WIDTH_PLIES) as i32;
+        (self.horizon.dispatches() && ply > 0 && depth > 0 && depth <= plies * ONE_PLY)
+            .then(|| ((depth + ONE_PLY - 1) / ONE_PLY) as u8)
     }
 
-    /// What a child at `depth` and `ply` is: a quiescence job (`Some(false)`), a
-    /// full-width job (`Some(true)`), or a node the host searches (`None`).
-    fn leaf_kind(&self, pos: &Position, depth: i32, ply: usize) -> Option<bool> {
+    /// What a child at `depth` and `ply` is: a quiescence job (`Some(0)`), a
+    /// full-width job of that many plies, or a node the host searches (`None`).
+    fn leaf_kind(&self, pos: &Position, depth: i32, ply: usize) -> Option<u8> {
         if self.is_leaf(pos, depth, ply) {
-            Some(false)
-        } else if self.is_full_width_leaf(depth, ply) {
-            Some(true)
+            Some(0)
         } else {
-            None
+            self.full_width_leaf(depth, ply)
         }
     }
 
@@ -983,19 +987,19 @@ impl Searcher {
         let Some(kinds) = rest
             .iter()
             .map(|(p, d)| self.leaf_kind(p, *d, ply + 1))
-            .collect::<Option<Vec<bool>>>()
+            .collect::<Option<Vec<u8>>>()
         else {
             return Ok(None);
         };
         let jobs: Vec<QJob> = rest
             .into_iter()
             .zip(kinds)
-            .map(|((pos, _), full)| QJob {
+            .map(|((pos, _), full_plies)| QJob {
                 pos,
                 alpha: -alpha - 1,
                 beta: -alpha,
                 ply: ply + 1,
-                full,
+                full_plies,
             })
             .collect();
         self.horizon.count_batch(jobs.len());

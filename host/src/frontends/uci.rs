@@ -49,7 +49,8 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{
-    Iteration, Limits, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig, SearchResult, Searcher,
+    Iteration, Limits, MAX_FULL_WIDTH_PLIES, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig,
+    SearchResult, Searcher,
 };
 use crate::engine::timeline::{ChipClock, Link};
 use crate::rules::{Position, printable, uci};
@@ -338,8 +339,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.settings.config.chip_split
                 ));
                 self.out.line(&format!(
-                    "option name FullWidthJobs type check default {}",
-                    self.settings.config.full_width_jobs
+                    "option name FullWidthPlies type spin default {} min 0 max {MAX_FULL_WIDTH_PLIES}",
+                    self.settings.config.full_width_plies
                 ));
                 self.out.line(&format!(
                     "option name QuiescencePlies type spin default {} min 0 max {MAX_QUIESCENCE_PLIES}",
@@ -579,14 +580,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     printable(&value)
                 )),
             },
-            "fullwidthjobs" => match value.as_str() {
-                "true" | "false" => {
+            "fullwidthplies" => match value.parse::<u32>() {
+                Ok(n) if n <= MAX_FULL_WIDTH_PLIES => {
                     let mut settings = self.settings.clone();
-                    settings.config.full_width_jobs = value == "true";
-                    rebuild = Some((settings, format!("FullWidthJobs {value}")));
+                    settings.config.full_width_plies = n;
+                    rebuild = Some((settings, format!("FullWidthPlies {n}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: FullWidthJobs must be true or false, not \"{}\"",
+                    "info string error: FullWidthPlies must be a number from 0 to {MAX_FULL_WIDTH_PLIES}, not \"{}\"",
                     printable(&value)
                 )),
             },

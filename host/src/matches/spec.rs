@@ -39,7 +39,9 @@ use crate::engine::eval::{Evaluator, Weights};
 use crate::engine::quiescence::QuiescenceKind;
 #[cfg(doc)]
 use crate::engine::search::DEFAULT_QUIESCENCE_PLIES;
-use crate::engine::search::{MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig};
+use crate::engine::search::{
+    MAX_FULL_WIDTH_PLIES, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig,
+};
 use crate::engine::timeline::{ChipClock, Link};
 use crate::frontends::uci::{ChipSettings, Settings};
 
@@ -83,8 +85,9 @@ pub struct PlayerSpec {
     pub prune: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
-    /// The chips take the last ply too ([`SearchConfig::full_width_jobs`]).
-    pub full_width: bool,
+    /// The chips take the last plies too, this many
+    /// ([`SearchConfig::full_width_plies`]; 0, the default: none).
+    pub full_width: u32,
     /// The quiescence search's horizon, plies (the default: the engine's,
     /// [`DEFAULT_QUIESCENCE_PLIES`]; `None`: no horizon).
     pub quiescence_plies: Option<u32>,
@@ -129,7 +132,7 @@ impl PlayerSpec {
             singular: None,
             prune: None,
             split: false,
-            full_width: false,
+            full_width: 0,
             quiescence_plies: SearchConfig::default().quiescence_plies,
             quiescence: QuiescenceKind::Software,
             chips: ChipSettings {
@@ -243,13 +246,16 @@ impl PlayerSpec {
                 }
                 "fullwidth" => {
                     spec.full_width = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => {
-                            return Err(err(format!(
-                                "fullwidth must be on or off, not \"{value}\""
-                            )));
-                        }
+                        "on" => 1,
+                        "off" => 0,
+                        _ => match value.parse::<u32>() {
+                            Ok(n) if n <= MAX_FULL_WIDTH_PLIES => n,
+                            _ => {
+                                return Err(err(format!(
+                                    "fullwidth must be plies from 0 to {MAX_FULL_WIDTH_PLIES}, on (1) or off (0), not \"{value}\""
+                                )));
+                            }
+                        },
                     }
                 }
                 "quiescence" => {
@@ -413,7 +419,7 @@ impl PlayerSpec {
                     config.pruning = PruningConfig::off();
                 }
                 config.chip_split = self.split;
-                config.full_width_jobs = self.full_width;
+                config.full_width_plies = self.full_width;
                 config.quiescence_plies = self.quiescence_plies;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
                 settings.chips = self.chips.clone();
@@ -468,12 +474,11 @@ mod tests {
             Some(false)
         );
         assert_eq!(PlayerSpec::parse("full").unwrap().prune, None);
-        assert!(
-            PlayerSpec::parse("full:quiescence=chip-model,fullwidth=on")
-                .unwrap()
-                .full_width
-        );
-        assert!(!PlayerSpec::parse("full").unwrap().full_width);
+        let plies = |s: &str| PlayerSpec::parse(s).unwrap().full_width;
+        assert_eq!(plies("full:quiescence=chip-model,fullwidth=on"), 1);
+        assert_eq!(plies("full:quiescence=chip-model,fullwidth=2"), 2);
+        assert_eq!(plies("full:fullwidth=off"), 0);
+        assert_eq!(plies("full"), 0);
         // The engine's defaults: the learned weights, the quiescence horizon.
         let s = PlayerSpec::parse("full").unwrap();
         assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));
@@ -513,8 +518,8 @@ mod tests {
             "player \"full:prune=yes\": prune must be on or off, not \"yes\""
         );
         assert_eq!(
-            e("full:fullwidth=1"),
-            "player \"full:fullwidth=1\": fullwidth must be on or off, not \"1\""
+            e("full:fullwidth=4"),
+            "player \"full:fullwidth=4\": fullwidth must be plies from 0 to 3, on (1) or off (0), not \"4\""
         );
         assert_eq!(
             e("full:qplies=0"),

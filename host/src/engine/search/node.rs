@@ -40,8 +40,10 @@ impl Searcher {
         if self.is_leaf(pos, depth, ply) {
             return self.quiesce(pos, alpha, beta, ply);
         }
-        if excluded == 0 && self.is_full_width_leaf(depth, ply) {
-            return self.full_width_job(pos, alpha, beta, ply, pv);
+        if excluded == 0
+            && let Some(plies) = self.full_width_leaf(depth, ply)
+        {
+            return self.full_width_job(pos, alpha, beta, ply, plies, pv);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -235,7 +237,7 @@ impl Searcher {
                         alpha: -beta,
                         beta: -alpha,
                         ply: ply + 1,
-                        full: false,
+                        full_plies: 0,
                     })
                     .collect();
                 singular_moves = singular.len();

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
-//!  job_beta, job_ply, job_horizon, job_full, req
+//!  job_beta, job_ply, job_horizon, job_full_plies, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
 //!  any_capture, any_quiet, captures, quiets, insufficient,    counts, material,
@@ -224,7 +224,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let beta_in = m.input("job_beta", sw);
     let ply_in = m.input("job_ply", 9);
     let horizon_in = m.input("job_horizon", 6);
-    let full_in = m.input("job_full", 1);
+    let full_in = m.input("job_full_plies", 2);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -262,7 +262,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let root_ep_file = reg("root_ep_file", 3);
     let root_ply = reg("root_ply", 9);
     let horizon = reg("horizon", 6);
-    let root_full = reg("root_full", 1);
+    let full_plies = reg("full_plies", 2);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -349,6 +349,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let depth = sp.zext(7);
     let at_horizon = (sp.ne(0) & depth.ge(horizon.zext(7))).named("at_horizon");
     let child_at_horizon = (depth + 1u64).ge(horizon.zext(7)).named("child_at_horizon");
+    // The full-width plies: a node this shallow without a capture searches its quiet
+    // moves; the table is the quiescence plies' alone.
+    let wide_at = |d: Signal| d.lt(full_plies.zext(7));
+    let wide = wide_at(depth).named("wide");
+    let child_wide = wide_at(depth + 1u64).named("child_wide");
     let table_index = |n: Signal| saturate(n, 255, 8);
     let opp_value = sext(opp, sw);
     let own_value = sext(own, sw);
@@ -367,7 +372,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             insufficient,
             lit(ChildKind::Draw as u64, 2),
             mux(
-                !any_capture | child_at_horizon,
+                (!any_capture & !child_wide) | child_at_horizon,
                 lit(ChildKind::Quiet as u64, 2),
                 lit(ChildKind::Node as u64, 2),
             ),
@@ -474,18 +479,21 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     };
     let mover_now = piece_at(next_from);
     let ep_square = concat(&[mux(root_black, lit(2, 3), lit(5, 3)), root_ep_file]);
-    // Below a full-width job's position, the square its pawn's double step (the last
-    // descent) passed: the en-passant square of the node one ply down. (A capture is
-    // never a double step, so no other job has one; no other pawn move is 16 squares
-    // long, modulo 64 either.)
+    // Below the job's position, the square a pawn's double step (the last descent,
+    // made at a full-width ply) passed: the en-passant square of the node it entered.
+    // (A capture is never a double step, so only full-width plies make one; no other
+    // pawn move is 16 squares long, modulo 64 either.)
     let double_step = |e: &Entry| {
         e.mover.bits(0..3).eq(u64::from(PAWN)) & (e.to.eq(e.from + 16u64) | e.from.eq(e.to + 16u64))
     };
     let step = Entry::of(descent);
-    let passed = concat(&[mux(root_black, lit(5, 3), lit(2, 3)), step.from.bits(0..3)]);
+    let passed = concat(&[
+        mux(step.mover.bit(3), lit(5, 3), lit(2, 3)),
+        step.from.bits(0..3),
+    ]);
     let ep_now = mover_now.bits(0..3).eq(u64::from(PAWN))
         & ((sp.eq(0) & root_ep_valid & next_to.eq(ep_square))
-            | (sp.eq(1) & double_step(&step) & next_to.eq(passed)));
+            | (sp.ne(0) & double_step(&step) & next_to.eq(passed)));
     let victim_now = mux(
         ep_now,
         concat(&[!mover_now.bit(3), lit(u64::from(PAWN), 3)]),
@@ -517,8 +525,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Second: the node is known.
     let s_win = second & no_move_now;
     let s_draw = second & !no_move_now & insufficient;
-    // A full-width job's position searches its quiet moves as captures.
-    let wide = (sp.eq(0) & root_full).named("wide");
+    // A node of a full-width ply searches its quiet moves as captures.
     let quiet_node = (quiet_now & !wide) | at_horizon;
     let s_quiet = second & !no_move_now & !insufficient & quiet_node;
     let s_caps = second & !no_move_now & !insufficient & !quiet_node;
@@ -541,6 +548,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             !gt_signed(t_score, ctx.alpha),
         ),
     );
+    let t_hit = (t_hit & !wide).named("table_hit_used");
     let s_cut = (s_caps & !s_overflow & t_hit & t_settles).named("table_cut");
     let s_gen = s_caps & !s_overflow & !s_cut;
     // A quiet node's value: its material and own term, summed in `QuietFv`, and the
@@ -617,7 +625,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (root_ep_file, ep_file_in),
         (root_ply, ply_in),
         (horizon, horizon_in),
-        (root_full, full_in),
+        (full_plies, full_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -822,9 +830,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         "gen_black",
         mux(start, black_in, mux(order & quiet2, side, child_side)),
     );
-    // A child of the job's position made by a double step (for its replies, or
+    // A child made by a double step (at a full-width ply, for its replies, or
     // entered) has the en-passant square it passed.
-    let made_ep = sp.eq(0) & double_step(&made) & (descend | (o_make & !quiet2));
+    let made_ep = double_step(&made) & (descend | (o_make & !quiet2));
     m.output("gen_ep_valid", (start & ep_valid_in) | made_ep);
     m.output("gen_ep_file", mux(start, ep_file_in, made.from.bits(0..3)));
     m.output("gen_req", enter | s_gen | in_gen);
@@ -935,7 +943,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         stored_bound,
         new_bm,
     ]);
-    m.output("table_we", node_returns | sweeping);
+    // The node returning: the parent of a returned child, or the current node.
+    let node_wide = mux(ret_state, wide_at(depth - 1u64), wide);
+    m.output("table_we", (node_returns & !node_wide) | sweeping);
     m.output(
         "table_waddr",
         mux(sweeping, sweep, ctx_in.hash.bits(0..tiw)),

@@ -24,6 +24,9 @@ use super::Qchip;
 /// The horizon that never comes: every capture sequence is searched to its end.
 pub const NO_HORIZON: u8 = 63;
 
+/// The most plies a job searches at full width (the `full_plies` port's range).
+pub const MAX_FULL_PLIES: u8 = 3;
+
 /// Width of a score, a window bound and an evaluation (two's complement).
 pub const SCORE_BITS: u32 = 22;
 
@@ -77,10 +80,11 @@ ports! {
         /// [`NO_HORIZON`] or any depth the stack does not reach searches every capture
         /// sequence to its end).
         horizon: u8 = 6,
-        /// Search the job's position at full width: when it has no capture, each of its
-        /// moves is searched (its children are quiescence nodes) instead of the
-        /// position being evaluated.
-        full: bool = 1,
+        /// Plies searched at full width (0 to [`MAX_FULL_PLIES`]): a node fewer than
+        /// this many plies below the job's position, when it has no capture, searches
+        /// each of its moves instead of being evaluated; below them the search is the
+        /// quiescence search. 0: a quiescence job.
+        full_plies: u8 = 2,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -205,9 +209,9 @@ pub struct Job {
     /// Plies below the position at which a node with captures is evaluated
     /// ([`NO_HORIZON`]: none).
     pub horizon: u8,
-    /// Search the position at full width (every move when it has no capture), one
-    /// ply above the quiescence search.
-    pub full: bool,
+    /// Plies searched at full width above the quiescence search (every move of a
+    /// node without a capture), at most [`MAX_FULL_PLIES`]; 0: a quiescence job.
+    pub full_plies: u8,
     /// The move generator's priority table (the emission order the search starts from).
     pub priorities: Priorities,
     /// Weights to write before the job (the chip keeps them between jobs).
@@ -248,7 +252,7 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         beta: score_word(job.beta),
         ply: job.ply,
         horizon: job.horizon.min(NO_HORIZON),
-        full: job.full,
+        full_plies: job.full_plies.min(MAX_FULL_PLIES),
         ..Inputs::default()
     });
     seq

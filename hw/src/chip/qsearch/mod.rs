@@ -91,7 +91,7 @@ pub mod stack;
 pub mod table;
 pub mod weights;
 
-pub use interface::{ChipWeights, Debug, Inputs, Job, NO_HORIZON, Outputs};
+pub use interface::{ChipWeights, Debug, Inputs, Job, MAX_FULL_PLIES, NO_HORIZON, Outputs};
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
 /// and list, `LIST` captures per list, `TABLE` transposition-table entries, `TAG`

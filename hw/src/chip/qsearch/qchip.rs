@@ -154,7 +154,7 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("job_beta", i.beta);
     c.connect("job_ply", i.ply);
     c.connect("job_horizon", i.horizon);
-    c.connect("job_full", i.full);
+    c.connect("job_full_plies", i.full_plies);
     c.connect("req", i.req);
     for port in [
         "quiet_now",

@@ -99,6 +99,11 @@ impl QModel {
         }
     }
 
+    /// Whether a node at depth `sp` is in one of the job's full-width plies.
+    fn wide(&self, sp: u8) -> bool {
+        sp < self.regs.full_plies
+    }
+
     /// Whether a node at depth `sp` is at or beyond the job's horizon (the job's
     /// position never is: it is always searched).
     fn at_horizon(&self, sp: u8) -> bool {
@@ -118,9 +123,9 @@ impl QModel {
         let g = &self.generator.regs;
         let no_captures = g.outer == 0;
         let no_move = no_captures && g.targets == 0;
-        // Quiet, or at the horizon: evaluated; a full-width job's position searches
-        // its quiet moves instead.
-        let wide = self.regs.sp == 0 && self.regs.root_full;
+        // Quiet, or at the horizon: evaluated; a node of a full-width ply searches its
+        // quiet moves instead.
+        let wide = self.wide(self.regs.sp);
         let quiet = (no_captures && !wide) || self.at_horizon(self.regs.sp);
         if no_move {
             self.entered(NodeKind::Decided);
@@ -147,6 +152,9 @@ impl QModel {
                 1 => t.score >= beta,
                 _ => t.score <= alpha,
             };
+            // A full-width ply neither reads nor writes the table: its entries are
+            // the quiescence search's.
+            let hit = hit && !wide;
             if hit && settles {
                 self.ret(t.score, e);
                 return;
@@ -182,19 +190,18 @@ impl QModel {
             }
             let board = &self.generator.regs.board;
             let mover = board.squares[usize::from(m.from)];
-            // The node's en-passant square: the job's, or below a full-width job's
-            // position the square its pawn's double step (the last descent) passed.
+            // The node's en-passant square: the job's, or below it the square a pawn's
+            // double step (the last descent, made at a full-width ply) passed.
             let ep_square = match self.regs.sp {
                 0 => self
                     .regs
                     .root_ep
                     .map(|f| if self.regs.root_black { 16 + f } else { 40 + f }),
-                1 => self
+                _ => self
                     .regs
                     .descent
                     .double_step()
                     .map(|_| (self.regs.descent.from + self.regs.descent.to) / 2),
-                _ => None,
             };
             let ep = mover & 7 == PAWN && Some(m.to) == ep_square;
             let victim = if ep {
@@ -283,7 +290,9 @@ impl QModel {
                 ChildKind::Win
             } else if self.regs.insufficient {
                 ChildKind::Draw
-            } else if c.captures == 0 || self.at_horizon(self.regs.sp + 1) {
+            } else if (c.captures == 0 && !self.wide(self.regs.sp + 1))
+                || self.at_horizon(self.regs.sp + 1)
+            {
                 ChildKind::Quiet
             } else {
                 ChildKind::Node
@@ -323,13 +332,9 @@ impl QModel {
                 e.material = Some([snap[0] + delta[0], snap[1] + delta[1]]);
                 e.puts = entry.make_writes();
                 self.regs.cur_move = (entry.from, entry.to);
-                // A child's replies: after a double step at the job's position, with
-                // its en-passant square.
-                let ep = if other || self.regs.sp != 0 {
-                    None
-                } else {
-                    entry.double_step()
-                };
+                // A child's replies: after a double step (a full-width ply's move),
+                // with its en-passant square.
+                let ep = if other { None } else { entry.double_step() };
                 e.inputs = self.gen_start(if other { us } else { !us }, ep);
                 next1 = Op {
                     valid: true,
@@ -425,8 +430,7 @@ impl QModel {
         self.regs.descent = entry;
         e.puts = entry.make_writes();
         self.regs.cur_move = (entry.from, entry.to);
-        let ep = if sp == 0 { entry.double_step() } else { None };
-        e.inputs = self.gen_start(!self.side(sp), ep);
+        e.inputs = self.gen_start(!self.side(sp), entry.double_step());
         self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
         self.regs.sp = sp + 1;
         self.regs.state = State::Enter;
@@ -437,6 +441,7 @@ impl QModel {
     fn after_child(&mut self, score: i32, entry: Entry, e: &mut Edge) {
         let cutoff = self.regs.ctx.apply(score, entry.chip_move());
         if cutoff || !self.regs.ctx.remaining() {
+            let store = !self.wide(self.regs.sp);
             let c = &self.regs.ctx;
             let bound = if c.best >= c.beta {
                 1
@@ -445,16 +450,18 @@ impl QModel {
             } else {
                 2
             };
-            e.write_table = Some((
-                c.hash as usize & (self.params.table - 1),
-                TableEntry {
-                    tag: self.regs.job_tag,
-                    check: self.check(c.hash),
-                    score: c.best,
-                    bound,
-                    best: c.best_move.unwrap_or_default(),
-                },
-            ));
+            e.write_table = store.then(|| {
+                (
+                    c.hash as usize & (self.params.table - 1),
+                    TableEntry {
+                        tag: self.regs.job_tag,
+                        check: self.check(c.hash),
+                        score: c.best,
+                        bound,
+                        best: c.best_move.unwrap_or_default(),
+                    },
+                )
+            });
             let best = c.best;
             self.ret(best, e);
         } else {

@@ -261,9 +261,9 @@ pub struct QRegs {
     pub root_ply: u16,
     /// The job's horizon (plies below its position).
     pub horizon: u8,
-    /// The job's position is searched at full width (every move when it has no
+    /// The job's plies searched at full width (every move of a node without a
     /// capture).
-    pub root_full: bool,
+    pub full_plies: u8,
     /// The current node's context.
     pub ctx: Context,
     /// The value being returned (the current node's view).
@@ -410,7 +410,7 @@ impl QModel {
                 root_ep: None,
                 root_ply: 0,
                 horizon: 0,
-                root_full: false,
+                full_plies: 0,
                 ctx: Context::new(0, 0),
                 value: 0,
                 counts1: None,
@@ -611,7 +611,7 @@ impl QModel {
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
         r.horizon = i.horizon;
-        r.root_full = i.full;
+        r.full_plies = i.full_plies;
         r.sp = 0;
         r.ctx = Context::new(
             super::interface::word_score(i.alpha),
