@@ -24,7 +24,7 @@ pub struct ReportArgs {
     #[arg(long, default_value = "docs/report")]
     out: PathBuf,
     /// Depth of the searches of the benchmark positions (speed-up and exactness).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=8))]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=8))]
     depth: u32,
     /// Seeded games whose quiescence jobs join the per-job sections.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1000))]
