@@ -3,7 +3,7 @@
 //! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
 //! that overflows the chip's stack or lists is searched again by the software
 //! reference, and counted. A full-width job ([`Quiescence::full_width`]) is a `qchip`
-//! job with `full` set.
+//! job with `full_plies` set.
 
 use std::sync::Arc;
 

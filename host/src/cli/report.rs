@@ -16,8 +16,8 @@ use super::engine::parse_mhz;
 use super::progress::Progress;
 
 /// The speed and accuracy report: the chip's modeled time against the software's
-/// measured time, and what that buys in play. About 5 minutes with the defaults on two
-/// cores, most of them the matches (about a minute with `--games 0`).
+/// measured time, and what that buys in play. About 8 minutes with the defaults on two
+/// cores, about half of it the matches (`--games 0` leaves them out).
 #[derive(Args)]
 pub struct ReportArgs {
     /// Directory for report.md, report.json and the SVG plots (created if missing).
@@ -66,7 +66,7 @@ pub struct ReportArgs {
     quiescence_plies: Option<u32>,
     /// Plies the chip-equipped engine of the accuracy section hands its chips as
     /// full-width jobs, 0 to 3 (0: quiescence jobs alone).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=3))]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=3))]
     full_width_plies: u32,
 }
 

@@ -9,9 +9,10 @@
 //! search's [`SearchConfig::quiescence_plies`](crate::engine::search::SearchConfig)),
 //! a position that many plies below the job's (the job's own position never) is
 //! evaluated even with captures forced, its own move count being its captures. A
-//! full-width job ([`ReferenceQuiescence::full`]) searches its own position's quiet
-//! moves, when it has no capture, as a node searches its captures (same order, same
-//! table), one ply of the main search done on the chip. The search is fail-soft alpha-beta with the chip's transposition
+//! full-width job ([`ReferenceQuiescence::full_plies`]) searches the quiet moves of a
+//! node in its full-width plies, when it has no capture, as a node searches its
+//! captures (same order; the table is the quiescence plies' alone), the last plies of
+//! the main search done on the chip. The search is fail-soft alpha-beta with the chip's transposition
 //! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
 //! storing a node's score, its bound and its best move; a hit whose bound settles the

@@ -21,7 +21,8 @@
 //! book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme),
-//! `fullwidth=on|off` (the chips take the last ply too, as full-width jobs) and
+//! `fullwidth=0..3` (the chips take the last plies too, as full-width jobs; `on` is 1,
+//! `off` 0) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
 

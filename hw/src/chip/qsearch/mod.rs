@@ -61,17 +61,20 @@
 //! context), and `Return` pops the context, unmakes the move and applies the child's
 //! score; later elections are a tournament over the registered keys.
 //!
-//! # Full width at the job's position
+//! # Full-width plies
 //!
-//! A job may ask for its position to be searched at full width (`full`): when it has
-//! no capture, it is not evaluated but searched as a node with captures is, over its
-//! quiet moves (the generator emits them when there is no capture; promotions to each
-//! piece included), ordered and elected the same way; its children are quiescence
-//! nodes. So one ply of the host's main search, the frontier node with its children's
-//! quiescence, runs as one job. A child made by a pawn's double step has the square the
-//! pawn passed as its en-passant square (the generator is started with it, for the
-//! child's reply count and when the child is entered, and the child's list marks the
-//! capture there as en passant).
+//! A job may ask for up to [`MAX_FULL_PLIES`] plies at full width (`full_plies`): a node
+//! fewer than that many plies below the job's position, when it has no capture, is not
+//! evaluated but searched as a node with captures is, over its quiet moves (the
+//! generator emits them when there is no capture; promotions to each piece included),
+//! ordered and elected the same way; below those plies the nodes are quiescence nodes.
+//! So the last plies of the host's main search, with the quiescence below them, run as
+//! one job. A child made by a pawn's double step has the square the pawn passed as its
+//! en-passant square (the generator is started with it, for the child's reply count
+//! and when the child is entered, and the child's list marks the capture there as en
+//! passant). Ordering takes a child that is itself in a full-width ply for a node, not
+//! a quiet leaf. The transposition table belongs to the quiescence plies: a full-width
+//! node neither reads nor writes it, so an entry always stands for the same search.
 //!
 //! The order of the search is therefore the emission order stably sorted by the
 //! opponent's reply count capped at 15: the software reference
