@@ -16,7 +16,7 @@ use super::engine::parse_mhz;
 use super::progress::Progress;
 
 /// The speed and accuracy report: the chip's modeled time against the software's
-/// measured time, and what that buys in play. About 8 minutes with the defaults on two
+/// measured time, and what that buys in play. About 7 minutes with the defaults on two
 /// cores, about half of it the matches (`--games 0` leaves them out).
 #[derive(Args)]
 pub struct ReportArgs {
