@@ -471,7 +471,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             options.chips,
         ),
     ];
-    // The chip-equipped engine hands its chips the last ply too.
+    // The chip-equipped engine hands its chips the last plies too, as many as asked.
     let settings_of = |kind: QuiescenceKind, chips: usize| {
         let mut s = Settings::new(config.clone(), evaluator, kind);
         s.config.full_width_plies = if kind.on_chips() {
@@ -672,6 +672,12 @@ impl Report {
         })
     }
 
+    /// The full-width jobs section 4's work table and plots show: section 5's engine's,
+    /// or 1 ply when it takes none.
+    fn full_width_shown(&self) -> u32 {
+        self.options.full_width_plies.max(1)
+    }
+
     /// The report as Markdown (the figures' SVG files are named beside it).
     pub fn markdown(&self) -> String {
         let o = &self.options;
@@ -796,17 +802,16 @@ impl Report {
         }
         md.push_str(&format!(
             "\n![speed-up](speedup.svg)\n\nChip work on the {} link (modeled seconds), useful \
-             and given up after cutoffs, with quiescence jobs and with full-width jobs of {} \
-             plies (section 5's engine):\n\n\
+             and given up after cutoffs, with quiescence jobs and with {}:\n\n\
              | K | modeled s | useful s | wasted s | full width: modeled s | useful s | wasted s |\n\
              |---:|---:|---:|---:|---:|---:|---:|\n",
             o.link.name,
-            o.full_width_plies.max(1)
+            jobs_name((false, self.full_width_shown()))
         ));
         for k in CHIP_COUNTS {
             if let (Some(s), Some(f)) = (
                 self.speed_up(o.link.name, k, false, 0),
-                self.speed_up(o.link.name, k, false, o.full_width_plies.max(1)),
+                self.speed_up(o.link.name, k, false, self.full_width_shown()),
             ) {
                 md.push_str(&format!(
                     "| {k} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |\n",
@@ -818,12 +823,14 @@ impl Report {
         md.push_str("## 5. Accuracy at equal time per move\n\n");
         md.push_str(&format!(
             "{} ms per move: wall time for the software engine (measured), modeled time for \
-             the chip-equipped engine ({} chips taking the last {} plies as full-width jobs, \
-             {} link, {} MHz).\n\n\
+             the chip-equipped engine ({} chips, {}, {} link, {} MHz).\n\n\
              | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}) |\n|---|---:|---:|\n",
             o.movetime_ms,
             o.chips,
-            o.full_width_plies,
+            match o.full_width_plies {
+                0 => "quiescence jobs".to_string(),
+                p => format!("taking the last {p} plies as full-width jobs"),
+            },
             o.link.name,
             o.mhz,
             self.won_positions,
@@ -928,7 +935,7 @@ impl Report {
             .map(|s| s.speed_up)
             .fold(1.0f64, f64::max);
         // Per link: quiescence jobs (dashed) and section 5's full-width jobs (solid).
-        let plies = self.options.full_width_plies.max(1);
+        let plies = self.full_width_shown();
         let series: Vec<Series> = [plies, 0]
             .into_iter()
             .flat_map(|full| {

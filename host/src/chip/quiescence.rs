@@ -14,7 +14,7 @@ use testbench::chip::{Driver, Netlist, NetlistError};
 use super::qjob::{chip_job, chip_weights};
 use super::to_move;
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{Abort, QResult, Quiescence};
+use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::{ReferenceQuiescence, full_width_horizon};
 use crate::engine::score::Score;
 use crate::rules::Position;
@@ -128,7 +128,16 @@ impl Quiescence for ChipQuiescence {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        self.run(pos, alpha, beta, ply, 0, abort)
+        self.run_job(
+            &QJob {
+                pos: pos.clone(),
+                alpha,
+                beta,
+                ply,
+                full_plies: 0,
+            },
+            abort,
+        )
     }
 
     fn full_width(
@@ -140,38 +149,38 @@ impl Quiescence for ChipQuiescence {
         plies: u8,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        self.run(pos, alpha, beta, ply, plies, abort)
+        self.run_job(
+            &QJob {
+                pos: pos.clone(),
+                alpha,
+                beta,
+                ply,
+                full_plies: plies,
+            },
+            abort,
+        )
     }
-}
 
-impl ChipQuiescence {
-    /// One job, with `full_plies` full-width plies (0: a quiescence job).
-    fn run(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        full_plies: u8,
-        abort: &Abort,
-    ) -> anyhow::Result<QResult> {
+    /// Any job, with its full-width plies (0: a quiescence job) loaded with it.
+    fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        let full_plies = job.full_plies;
         anyhow::ensure!(
             full_plies <= MAX_FULL_PLIES,
             "the quiescence chip searches at most {MAX_FULL_PLIES} plies at full width, not {full_plies}"
         );
         let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
-        let job = Job {
+        let loaded = Job {
             full_plies,
             ..chip_job(
-                pos,
-                alpha,
-                beta,
-                ply,
+                &job.pos,
+                job.alpha,
+                job.beta,
+                job.ply,
                 full_width_horizon(self.horizon, full_plies),
                 weights,
             )
         };
-        self.driver.load(&job);
+        self.driver.load(&loaded);
         self.loaded = true;
         let mut cycles = 0u32;
         let out = loop {
@@ -196,18 +205,13 @@ impl ChipQuiescence {
         self.totals.cycles += u64::from(out.cycles);
         if out.overflow {
             self.totals.overflows += 1;
-            let redo = if full_plies > 0 {
-                self.fallback
-                    .full_width(pos, alpha, beta, ply, full_plies, abort)?
-            } else {
-                self.fallback.qsearch_within(pos, alpha, beta, ply, abort)?
-            };
+            let redo = self.fallback.run_job(job, abort)?;
             return Ok(QResult {
                 cycles: u64::from(out.cycles),
                 ..redo
             });
         }
-        let best_move = out.best_move().map(|m| to_move(pos, m)).transpose()?;
+        let best_move = out.best_move().map(|m| to_move(&job.pos, m)).transpose()?;
         Ok(QResult {
             score: out.score_value(),
             nodes: u64::from(out.nodes),

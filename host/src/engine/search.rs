@@ -897,8 +897,8 @@ impl Searcher {
 
     /// The full-width plies of the job a node at `depth` and `ply` is handed over as
     /// (see [`SearchConfig::full_width_plies`]): its depth in plies, rounded up; `None`
-    /// when the host searches it (a node that leaves a move out, a singular
-    /// extension's test, always).
+    /// when the host searches it. (A node that leaves a move out, a singular
+    /// extension's test, is never handed over: its caller checks that.)
     pub(super) fn full_width_leaf(&self, depth: i32, ply: usize) -> Option<u8> {
         let plies = self.config.full_width_plies.min(MAX_FULL_WIDTH_PLIES) as i32;
         (self.horizon.dispatches() && ply > 0 && depth > 0 && depth <= plies * ONE_PLY)
