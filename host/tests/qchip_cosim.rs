@@ -37,10 +37,12 @@ fn jobs(n: usize) -> Vec<Job> {
         // Every other job at a horizon of 1 to 5 plies.
         let k = jobs.len();
         let horizon = (k % 2 == 1).then_some(1 + k % 5);
-        // One quiet job in four at full width, one or two plies.
+        // One quiet job in four at full width, one to two plies (quarter plies
+        // between), its forced moves extended by a quarter ply or by three.
         let wide = k % 4 == 3 && !j.position.capture_forced();
         let job = Job {
-            full_plies: if wide { 1 + (k / 4 % 2) as u8 } else { 0 },
+            depth: if wide { 4 + (k / 4 % 5) as u8 } else { 0 },
+            forced_ext: if k / 4 % 3 == 2 { 3 } else { 1 },
             ..chip_job(
                 &j.position,
                 j.alpha,
@@ -52,8 +54,8 @@ fn jobs(n: usize) -> Vec<Job> {
         };
         let out = model.run(&job, 1 << 24).unwrap();
         if out.cycles <= 400 {
-            full += usize::from(job.full_plies > 0);
-            deep += usize::from(job.full_plies > 1);
+            full += usize::from(job.depth > 0);
+            deep += usize::from(job.depth > 4);
             jobs.push(job);
             if jobs.len() == n {
                 break;
@@ -62,7 +64,10 @@ fn jobs(n: usize) -> Vec<Job> {
     }
     assert_eq!(jobs.len(), n);
     assert!(full >= n / 20, "{full} full-width jobs of {n}");
-    assert!(deep >= n / 100, "{deep} two-ply full-width jobs of {n}");
+    assert!(
+        deep >= n / 100,
+        "{deep} full-width jobs deeper than a ply of {n}"
+    );
     jobs
 }
 

@@ -40,14 +40,15 @@ where
         >,
     QModel: testbench::chip::Driver<U>,
 {
-    check_with::<U>(params, jobs, |i| (horizon(i), 0))
+    check_with::<U>(params, jobs, |i| (horizon(i), 0, 0))
 }
 
-/// [`check_at`] with job `i` at the horizon and full-width plies `setup(i)`.
+/// [`check_at`] with job `i` at the horizon, full-width depth (quarter plies) and
+/// forced-move extension `setup(i)`.
 fn check_with<U>(
     params: Params,
     jobs: &[QJob],
-    setup: impl Fn(usize) -> (Option<usize>, u8),
+    setup: impl Fn(usize) -> (Option<usize>, u8, i8),
 ) -> (Vec<Outputs>, [u64; 5])
 where
     U: Unit<
@@ -74,17 +75,18 @@ where
         .zip(chip_jobs(jobs, &evaluator, None))
         .enumerate()
     {
-        (reference.horizon, reference.full_plies) = setup(i);
+        (reference.horizon, reference.depth, reference.forced_ext) = setup(i);
         job.horizon = chip_horizon(reference.horizon);
-        job.full_plies = reference.full_plies;
+        (job.depth, job.forced_ext) = (reference.depth, reference.forced_ext);
         let what = format!(
-            "job {i}: {} [{}, {}] ply {} horizon {:?} full-width plies {}",
+            "job {i}: {} [{}, {}] ply {} horizon {:?} depth {}/4 extension {}/4",
             j.position.to_fen(),
             j.alpha,
             j.beta,
             j.ply,
             reference.horizon,
-            reference.full_plies
+            reference.depth,
+            reference.forced_ext
         );
         lockstep(&mut model, &mut netlist, &job, 10_000_000)
             .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
@@ -316,9 +318,10 @@ fn a_small_chip_overflows_where_the_reference_does_and_sweeps_its_table() {
 #[test]
 fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     // Quiet horizon positions of real searches, searched one or two plies at full
-    // width (one job in ten three): with the window they were searched with and with
-    // the full window, at the production horizon (below the full-width plies) and to
-    // the end.
+    // width (one job in ten three; one in four a depth of quarter plies between), with
+    // the forced-move extension of the main search (a quarter ply) and others: with the
+    // window they were searched with and with the full window, at the production
+    // horizon (counted from the end of the full-width search) and to the end.
     let (small, _) = game_jobs();
     let quiet: Vec<QJob> = small
         .iter()
@@ -350,21 +353,31 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         "8/P7/8/8/8/8/8/7k w - - 0 1",
         "8/8/8/3p4/4P3/8/8/8 w - - 0 1",
         "8/8/8/8/8/p7/P7/8 w - - 0 1",
+        // exd5 is the only move: extended, Black's king moves are searched below it.
+        "8/8/8/3p4/4P3/8/8/7k w - - 0 1",
     ];
     for fen in corners {
         jobs.push(job(fen, -INFINITE, INFINITE));
     }
     let n = jobs.len();
-    let plies = |i: usize| {
+    let depth = |i: usize| {
         if i >= n - corners.len() || i % 10 == 9 {
-            3
+            12
+        } else if i % 4 == 3 {
+            5 + (i / 4 % 6) as u8
         } else {
-            1 + (i % 2) as u8
+            4 * (1 + (i % 2) as u8)
         }
+    };
+    let extension = |i: usize| match i % 5 {
+        0 | 1 => 1,
+        2 => -4,
+        3 => 3,
+        _ => -2,
     };
     let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
         let horizon = if i % 3 == 2 { None } else { Some(6) };
-        (horizon.map(|h| h + usize::from(plies(i))), plies(i))
+        (horizon, depth(i), extension(i))
     });
     let nodes: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
     eprintln!("{n} full-width jobs, {nodes} nodes, promotions {promotions:?}");
@@ -374,12 +387,19 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     let corner = &outs[n - corners.len()..];
     assert!(corner.iter().all(|o| !o.overflow));
     assert_eq!(corner[8].score_value(), win_at(3), "no move: a win at once");
+    // The only move, extended: its child keeps depth and searches its moves; spent as
+    // any move, the child is evaluated (two nodes).
+    let forced = [job(corners[9], -INFINITE, INFINITE)];
+    let (spent, _) = check_with::<Qchip>(Params::DEFAULT, &forced, |_| (None, 4, -4));
+    let (kept, _) = check_with::<Qchip>(Params::DEFAULT, &forced, |_| (None, 4, 1));
+    assert_eq!(spent[0].nodes, 2);
+    assert!(kept[0].nodes > 4, "{} nodes", kept[0].nodes);
     // Searched at full width, a quiet job visits its children: more nodes than the
     // evaluation alone (one node).
     assert!(outs[..quiet.len()].iter().filter(|o| o.nodes > 1).count() > quiet.len() / 2);
     // A chip with 4 moves a list overflows on the wide ones, where the reference does.
     let (small_outs, _) = check_with::<SmallChip>(Params::of::<4, 4, 64, 2>(), &jobs[..60], |i| {
-        (Some(8), 1 + (i % 2) as u8)
+        (Some(8), 4 * (1 + (i % 2) as u8), 1)
     });
     assert!(small_outs.iter().any(|o| o.overflow));
 }

@@ -17,7 +17,8 @@ module qchip (
   input wire [21:0] beta,
   input wire [8:0] ply,
   input wire [5:0] horizon,
-  input wire [1:0] full_plies,
+  input wire [3:0] depth,
+  input wire [2:0] forced_ext,
   input wire req,
   output wire done,
   output wire overflow,
@@ -30,88 +31,88 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n18;
+  wire _n19;
   wire [35:0] prio_now;
-  wire _n21;
   wire _n22;
   wire _n23;
-  wire [2:0] _n24;
-  wire _n25;
+  wire _n24;
+  wire [2:0] _n25;
   wire _n26;
   wire _n27;
-  wire [5:0] _n28;
-  wire [3:0] _n29;
-  wire _n30;
-  wire [5:0] _n31;
-  wire [3:0] _n32;
-  wire _n33;
-  wire [5:0] _n34;
-  wire [3:0] _n35;
-  wire _n36;
-  wire [7:0] _n37;
+  wire _n28;
+  wire [5:0] _n29;
+  wire [3:0] _n30;
+  wire _n31;
+  wire [5:0] _n32;
+  wire [3:0] _n33;
+  wire _n34;
+  wire [5:0] _n35;
+  wire [3:0] _n36;
+  wire _n37;
   wire [7:0] _n38;
-  wire [191:0] _n39;
-  wire _n40;
+  wire [7:0] _n39;
+  wire [191:0] _n40;
   wire _n41;
   wire _n42;
-  wire [3:0] _n43;
+  wire _n43;
   wire [3:0] _n44;
   wire [3:0] _n45;
-  wire [255:0] _n46;
-  wire _n47;
-  wire [11:0] _n48;
-  wire [70:0] _n49;
-  wire [11:0] _n50;
-  wire [383:0] _n51;
-  wire [319:0] _n52;
-  wire _n53;
-  wire [9:0] _n54;
-  wire [23:0] _n55;
-  wire [9:0] _n56;
-  wire _n57;
-  wire [9:0] _n58;
-  wire [23:0] _n59;
-  wire [9:0] _n60;
-  wire _n61;
-  wire [4:0] _n62;
-  wire [358:0] _n63;
-  wire [4:0] _n64;
-  wire _n65;
+  wire [3:0] _n46;
+  wire [255:0] _n47;
+  wire _n48;
+  wire [11:0] _n49;
+  wire [70:0] _n50;
+  wire [11:0] _n51;
+  wire [383:0] _n52;
+  wire [319:0] _n53;
+  wire _n54;
+  wire [9:0] _n55;
+  wire [23:0] _n56;
+  wire [9:0] _n57;
+  wire _n58;
+  wire [9:0] _n59;
+  wire [23:0] _n60;
+  wire [9:0] _n61;
+  wire _n62;
+  wire [4:0] _n63;
+  wire [367:0] _n64;
+  wire [4:0] _n65;
   wire _n66;
   wire _n67;
   wire _n68;
-  wire [5:0] _n69;
+  wire _n69;
   wire [5:0] _n70;
-  wire [2:0] _n71;
-  wire _n72;
+  wire [5:0] _n71;
+  wire [2:0] _n72;
   wire _n73;
-  wire [11:0] _n74;
-  wire [10:0] _n75;
-  wire _n76;
-  wire [21:0] _n77;
+  wire _n74;
+  wire [11:0] _n75;
+  wire [10:0] _n76;
+  wire _n77;
   wire [21:0] _n78;
-  wire [15:0] _n79;
+  wire [21:0] _n79;
   wire [15:0] _n80;
-  wire [23:0] _n81;
+  wire [15:0] _n81;
   wire [23:0] _n82;
-  wire [358:0] _n83;
-  wire [31:0] _n84;
-  wire [70:0] _n85;
-  wire _n86;
+  wire [23:0] _n83;
+  wire [367:0] _n84;
+  wire [31:0] _n85;
+  wire [70:0] _n86;
   wire _n87;
-  wire [21:0] _n88;
-  wire _n89;
-  wire [5:0] _n90;
+  wire _n88;
+  wire [21:0] _n89;
+  wire _n90;
   wire [5:0] _n91;
-  wire [2:0] _n92;
-  wire [31:0] _n93;
+  wire [5:0] _n92;
+  wire [2:0] _n93;
   wire [31:0] _n94;
+  wire [31:0] _n95;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n100;
+  wire [5:0] _n101;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -124,41 +125,41 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n18 = load_we | start;
-  assign prio_now = _n18 ? prio : prio_q;
-  assign done = _n86;
-  assign overflow = _n87;
-  assign score = _n88;
-  assign best_valid = _n89;
-  assign best_from = _n90;
-  assign best_to = _n91;
-  assign best_promo = _n92;
-  assign nodes = _n93;
-  assign cycles = _n94;
+  assign _n19 = load_we | start;
+  assign prio_now = _n19 ? prio : prio_q;
+  assign done = _n87;
+  assign overflow = _n88;
+  assign score = _n89;
+  assign best_valid = _n90;
+  assign best_from = _n91;
+  assign best_to = _n92;
+  assign best_promo = _n93;
+  assign nodes = _n94;
+  assign cycles = _n95;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n21),
-    .black(_n22),
-    .ep_valid(_n23),
-    .ep_file(_n24),
+    .start(_n22),
+    .black(_n23),
+    .ep_valid(_n24),
+    .ep_file(_n25),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n25),
-    .put_piece0(_n29),
-    .put_sq0(_n28),
-    .put_en0(_n30),
-    .put_piece1(_n32),
-    .put_sq1(_n31),
-    .put_en1(_n33),
-    .put_piece2(_n35),
-    .put_sq2(_n34),
-    .put_en2(_n36),
-    .save(_n26),
-    .restore(_n27),
+    .req(_n26),
+    .put_piece0(_n30),
+    .put_sq0(_n29),
+    .put_en0(_n31),
+    .put_piece1(_n33),
+    .put_sq1(_n32),
+    .put_en1(_n34),
+    .put_piece2(_n36),
+    .put_sq2(_n35),
+    .put_en2(_n37),
+    .save(_n27),
+    .restore(_n28),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -167,16 +168,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n46),
-    .cap_counts(_n51),
-    .quiet_counts(_n52),
-    .quiet_now(_n65),
-    .no_move_now(_n66),
-    .valid_next(_n67),
-    .done_next(_n68),
-    .from_next(_n69),
-    .to_next(_n70),
-    .promo_next_out(_n71)
+    .pieces(_n47),
+    .cap_counts(_n52),
+    .quiet_counts(_n53),
+    .quiet_now(_n66),
+    .no_move_now(_n67),
+    .valid_next(_n68),
+    .done_next(_n69),
+    .from_next(_n70),
+    .to_next(_n71),
+    .promo_next_out(_n72)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -184,64 +185,64 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n37),
-    .opp_addr(_n38),
-    .pieces(_n39),
-    .own(_n79),
-    .opp(_n80)
+    .own_addr(_n38),
+    .opp_addr(_n39),
+    .pieces(_n40),
+    .own(_n80),
+    .opp(_n81)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n39),
+    .weights(_n40),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n40),
-    .delta_neg(_n41),
-    .from_snap(_n42),
-    .placed(_n43),
-    .mover(_n44),
-    .victim(_n45),
-    .save(_n26),
-    .restore(_n27),
-    .white(_n77),
-    .black(_n78)
+    .delta_en(_n41),
+    .delta_neg(_n42),
+    .from_snap(_n43),
+    .placed(_n44),
+    .mover(_n45),
+    .victim(_n46),
+    .save(_n27),
+    .restore(_n28),
+    .white(_n78),
+    .black(_n79)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n46),
-    .insufficient(_n76)
+    .pieces(_n47),
+    .insufficient(_n77)
   );
   qchip_mobility move_counter (
-    .cap_counts(_n51),
-    .quiet_counts(_n52),
-    .any_capture(_n72),
-    .any_quiet(_n73),
-    .captures(_n74),
-    .quiets(_n75)
+    .cap_counts(_n52),
+    .quiet_counts(_n53),
+    .any_capture(_n73),
+    .any_quiet(_n74),
+    .captures(_n75),
+    .quiets(_n76)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n53),
-    .entry_waddr(_n54),
-    .entry_wdata(_n55),
-    .entry_raddr(_n56),
-    .leaf_we(_n57),
-    .leaf_waddr(_n58),
-    .leaf_wdata(_n59),
-    .leaf_raddr(_n60),
-    .entry(_n81),
-    .leaf(_n82)
+    .entry_we(_n54),
+    .entry_waddr(_n55),
+    .entry_wdata(_n56),
+    .entry_raddr(_n57),
+    .leaf_we(_n58),
+    .leaf_waddr(_n59),
+    .leaf_wdata(_n60),
+    .leaf_raddr(_n61),
+    .entry(_n82),
+    .leaf(_n83)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n61),
-    .waddr(_n62),
-    .wdata(_n63),
-    .raddr(_n64),
-    .frame(_n83)
+    .we(_n62),
+    .waddr(_n63),
+    .wdata(_n64),
+    .raddr(_n65),
+    .frame(_n84)
   );
   qchip_control controller (
     .clk(clk),
@@ -254,109 +255,110 @@ module qchip (
     .job_beta(beta),
     .job_ply(ply),
     .job_horizon(horizon),
-    .job_full_plies(full_plies),
+    .job_depth(depth),
+    .job_forced_ext(forced_ext),
     .req(req),
-    .quiet_now(_n65),
-    .no_move_now(_n66),
-    .valid_next(_n67),
-    .done_next(_n68),
-    .from_next(_n69),
-    .to_next(_n70),
-    .promo_next_out(_n71),
-    .pieces(_n46),
-    .any_capture(_n72),
-    .any_quiet(_n73),
-    .captures(_n74),
-    .quiets(_n75),
-    .insufficient(_n76),
-    .white(_n77),
-    .black_mat(_n78),
-    .own(_n79),
-    .opp(_n80),
-    .entry(_n81),
-    .leaf(_n82),
-    .frame(_n83),
-    .hash(_n84),
-    .table_entry(_n85),
-    .gen_start(_n21),
-    .gen_black(_n22),
-    .gen_ep_valid(_n23),
-    .gen_ep_file(_n24),
-    .gen_req(_n25),
-    .put_sq0(_n28),
-    .put_piece0(_n29),
-    .put_en0(_n30),
-    .put_sq1(_n31),
-    .put_piece1(_n32),
-    .put_en1(_n33),
-    .put_sq2(_n34),
-    .put_piece2(_n35),
-    .put_en2(_n36),
-    .save(_n26),
-    .restore(_n27),
-    .delta_en(_n40),
-    .delta_neg(_n41),
-    .from_snap(_n42),
-    .placed(_n43),
-    .mover(_n44),
-    .victim(_n45),
-    .own_addr(_n37),
-    .opp_addr(_n38),
-    .entry_raddr(_n56),
-    .leaf_raddr(_n60),
-    .entry_we(_n53),
-    .entry_waddr(_n54),
-    .entry_wdata(_n55),
-    .leaf_we(_n57),
-    .leaf_waddr(_n58),
-    .leaf_wdata(_n59),
-    .frame_raddr(_n64),
-    .frame_we(_n61),
-    .frame_waddr(_n62),
-    .frame_wdata(_n63),
-    .table_raddr(_n50),
-    .table_we(_n47),
-    .table_waddr(_n48),
-    .table_wdata(_n49),
-    .done(_n86),
-    .overflow(_n87),
-    .score(_n88),
-    .best_valid(_n89),
-    .best_from(_n90),
-    .best_to(_n91),
-    .best_promo(_n92),
-    .nodes(_n93),
-    .cycles(_n94),
+    .quiet_now(_n66),
+    .no_move_now(_n67),
+    .valid_next(_n68),
+    .done_next(_n69),
+    .from_next(_n70),
+    .to_next(_n71),
+    .promo_next_out(_n72),
+    .pieces(_n47),
+    .any_capture(_n73),
+    .any_quiet(_n74),
+    .captures(_n75),
+    .quiets(_n76),
+    .insufficient(_n77),
+    .white(_n78),
+    .black_mat(_n79),
+    .own(_n80),
+    .opp(_n81),
+    .entry(_n82),
+    .leaf(_n83),
+    .frame(_n84),
+    .hash(_n85),
+    .table_entry(_n86),
+    .gen_start(_n22),
+    .gen_black(_n23),
+    .gen_ep_valid(_n24),
+    .gen_ep_file(_n25),
+    .gen_req(_n26),
+    .put_sq0(_n29),
+    .put_piece0(_n30),
+    .put_en0(_n31),
+    .put_sq1(_n32),
+    .put_piece1(_n33),
+    .put_en1(_n34),
+    .put_sq2(_n35),
+    .put_piece2(_n36),
+    .put_en2(_n37),
+    .save(_n27),
+    .restore(_n28),
+    .delta_en(_n41),
+    .delta_neg(_n42),
+    .from_snap(_n43),
+    .placed(_n44),
+    .mover(_n45),
+    .victim(_n46),
+    .own_addr(_n38),
+    .opp_addr(_n39),
+    .entry_raddr(_n57),
+    .leaf_raddr(_n61),
+    .entry_we(_n54),
+    .entry_waddr(_n55),
+    .entry_wdata(_n56),
+    .leaf_we(_n58),
+    .leaf_waddr(_n59),
+    .leaf_wdata(_n60),
+    .frame_raddr(_n65),
+    .frame_we(_n62),
+    .frame_waddr(_n63),
+    .frame_wdata(_n64),
+    .table_raddr(_n51),
+    .table_we(_n48),
+    .table_waddr(_n49),
+    .table_wdata(_n50),
+    .done(_n87),
+    .overflow(_n88),
+    .score(_n89),
+    .best_valid(_n90),
+    .best_from(_n91),
+    .best_to(_n92),
+    .best_promo(_n93),
+    .nodes(_n94),
+    .cycles(_n95),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n100),
+    .count(_n101),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
     .material(material)
   );
   qchip_hash hasher (
-    .pieces(_n46),
-    .hash(_n84)
+    .pieces(_n47),
+    .hash(_n85)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n47),
-    .waddr(_n48),
-    .wdata(_n49),
-    .raddr(_n50),
-    .entry(_n85)
+    .we(_n48),
+    .waddr(_n49),
+    .wdata(_n50),
+    .raddr(_n51),
+    .entry(_n86)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n18) prio_q <= prio;
+    else if (_n19) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n100, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n101, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -275,37 +275,7 @@ impl Quiescence for ChipPool {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        self.run_job(
-            &QJob {
-                pos: pos.clone(),
-                alpha,
-                beta,
-                ply,
-                full_plies: 0,
-            },
-            abort,
-        )
-    }
-
-    fn full_width(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        plies: u8,
-        abort: &Abort,
-    ) -> anyhow::Result<QResult> {
-        self.run_job(
-            &QJob {
-                pos: pos.clone(),
-                alpha,
-                beta,
-                ply,
-                full_plies: plies,
-            },
-            abort,
-        )
+        self.run_job(&QJob::quiescence(pos.clone(), alpha, beta, ply), abort)
     }
 
     /// Any job: queued for the next free chip, and waited for.

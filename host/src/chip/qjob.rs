@@ -3,12 +3,13 @@
 
 use std::sync::Arc;
 
-use hw::chip::qsearch::{ChipWeights, Job, NO_HORIZON};
+use hw::chip::qsearch::{ChipWeights, FORCED_EXT_RANGE, Job, MAX_DEPTH, NO_HORIZON};
 use hw::chip::types::Priorities;
 
 use super::board_of;
 use crate::engine::eval::Evaluator;
 use crate::engine::qjobs::QJob;
+use crate::engine::quiescence::QJob as QueuedJob;
 use crate::engine::score::Score;
 use crate::rules::Position;
 
@@ -42,10 +43,38 @@ pub fn chip_job(
         beta,
         ply: ply as u16,
         horizon: chip_horizon(horizon),
-        full_plies: 0,
+        depth: 0,
+        forced_ext: 0,
         priorities: Priorities::ANTICHESS,
         weights,
     }
+}
+
+/// The chip's job for the host's `job` (a quiescence or a full-width job) with a
+/// horizon of `horizon` quiescence plies; an error names a depth or an extension the
+/// chip does not take.
+pub fn chip_job_of(
+    job: &QueuedJob,
+    horizon: Option<usize>,
+    weights: Option<Arc<ChipWeights>>,
+) -> anyhow::Result<Job> {
+    anyhow::ensure!(
+        job.depth <= MAX_DEPTH,
+        "the quiescence chip searches at most {MAX_DEPTH} quarter plies at full width, not {}",
+        job.depth
+    );
+    anyhow::ensure!(
+        FORCED_EXT_RANGE.contains(&job.forced_ext),
+        "the quiescence chip's forced-move extension is {} to {} quarter plies, not {}",
+        FORCED_EXT_RANGE.start(),
+        FORCED_EXT_RANGE.end(),
+        job.forced_ext
+    );
+    Ok(Job {
+        depth: job.depth,
+        forced_ext: job.forced_ext,
+        ..chip_job(&job.pos, job.alpha, job.beta, job.ply, horizon, weights)
+    })
 }
 
 /// The chip's horizon word for a horizon of `plies` (`None`: none): the chip's stack

@@ -2,20 +2,20 @@
 //! job, run on its cycle-exact model (`chip-model`) or its simulated netlist (`chip`);
 //! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
 //! that overflows the chip's stack or lists is searched again by the software
-//! reference, and counted. A full-width job ([`Quiescence::full_width`]) is a `qchip`
-//! job with `full_plies` set.
+//! reference, and counted. A full-width job ([`QJob::depth`]) is a `qchip` job with its
+//! depth and forced-move extension set.
 
 use std::sync::Arc;
 
 use hw::chip::qsearch::model::QModel;
-use hw::chip::qsearch::{ChipWeights, Job, MAX_FULL_PLIES, Params, Qchip};
+use hw::chip::qsearch::{ChipWeights, Params, Qchip};
 use testbench::chip::{Driver, Netlist, NetlistError};
 
-use super::qjob::{chip_job, chip_weights};
+use super::qjob::{chip_job_of, chip_weights};
 use super::to_move;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
-use crate::engine::reference::{ReferenceQuiescence, full_width_horizon};
+use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::score::Score;
 use crate::rules::Position;
 
@@ -128,58 +128,13 @@ impl Quiescence for ChipQuiescence {
         ply: usize,
         abort: &Abort,
     ) -> anyhow::Result<QResult> {
-        self.run_job(
-            &QJob {
-                pos: pos.clone(),
-                alpha,
-                beta,
-                ply,
-                full_plies: 0,
-            },
-            abort,
-        )
+        self.run_job(&QJob::quiescence(pos.clone(), alpha, beta, ply), abort)
     }
 
-    fn full_width(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        plies: u8,
-        abort: &Abort,
-    ) -> anyhow::Result<QResult> {
-        self.run_job(
-            &QJob {
-                pos: pos.clone(),
-                alpha,
-                beta,
-                ply,
-                full_plies: plies,
-            },
-            abort,
-        )
-    }
-
-    /// Any job, with its full-width plies (0: a quiescence job) loaded with it.
+    /// Any job, with its full-width depth (0: a quiescence job) loaded with it.
     fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
-        let full_plies = job.full_plies;
-        anyhow::ensure!(
-            full_plies <= MAX_FULL_PLIES,
-            "the quiescence chip searches at most {MAX_FULL_PLIES} plies at full width, not {full_plies}"
-        );
         let weights = (!self.loaded).then(|| Arc::clone(&self.weights));
-        let loaded = Job {
-            full_plies,
-            ..chip_job(
-                &job.pos,
-                job.alpha,
-                job.beta,
-                job.ply,
-                full_width_horizon(self.horizon, full_plies),
-                weights,
-            )
-        };
+        let loaded = chip_job_of(job, self.horizon, weights)?;
         self.driver.load(&loaded);
         self.loaded = true;
         let mut cycles = 0u32;

@@ -103,13 +103,8 @@ fn chip_run(
     let mut table = JobTable::default();
     let mut tabled = (0, 0, 0);
     for (j, out) in jobs.iter().zip(&outputs) {
-        let job = host::engine::quiescence::QJob {
-            pos: j.position.clone(),
-            alpha: j.alpha,
-            beta: j.beta,
-            ply: j.ply,
-            full_plies: 0,
-        };
+        let job =
+            host::engine::quiescence::QJob::quiescence(j.position.clone(), j.alpha, j.beta, j.ply);
         if table.answer(&job).is_some() {
             tabled.0 += 1;
             tabled.2 += 1;

@@ -14,8 +14,9 @@ use super::engine::EngineArgs;
 /// chip's hand-set reference weights unless `--weights` names a file, and every
 /// capture sequence searched to its end unless `--quiescence-plies` gives the search
 /// (of any kind) a horizon. With `--full-width-plies N` (the reference and the chip)
-/// each position is one full-width job: a node fewer than N plies below it searches its
-/// quiet moves too when it has no capture, the quiescence search below them.
+/// each position is one full-width job of N plies' depth: a node with depth left
+/// searches its quiet moves too when it has no capture, a forced move extended as the
+/// main search extends it, the quiescence search below.
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
@@ -43,6 +44,10 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         .quiescence
         .build_for(&settings.config, settings.evaluator, 1)?;
     let full = settings.config.full_width_plies as u8;
+    let width = (
+        full * hw::chip::qsearch::PLY as u8,
+        settings.config.chip_forced_ext(),
+    );
     if full > 0 && !quiescence.dispatches() {
         return Err(super::input::bad_input(format!(
             "--full-width-plies needs --quiescence reference, chip-model or chip, not {}",
@@ -53,7 +58,7 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
     super::input::output_result(
-        run_qsearch(input, &mut out, &mut err, quiescence.as_mut(), full)
+        run_qsearch(input, &mut out, &mut err, quiescence.as_mut(), width)
             .and_then(|summary| out.flush().map(|()| summary.exit_code())),
     )
 }

@@ -309,7 +309,7 @@ impl Horizon {
     pub fn submit(&mut self, jobs: Vec<QJob>) -> anyhow::Result<Vec<Ticket>> {
         let mut tickets = Vec::with_capacity(jobs.len());
         let mut open = Vec::with_capacity(jobs.len());
-        self.stats.full_width_jobs += jobs.iter().filter(|j| j.full_plies > 0).count() as u64;
+        self.stats.full_width_jobs += jobs.iter().filter(|j| j.depth > 0).count() as u64;
         for job in jobs {
             match self.jobs.answer(&job) {
                 Some(r) => {
@@ -336,7 +336,7 @@ impl Horizon {
                 Err(r) => slots.push(Err(r)),
                 Ok(job) => {
                     if let Some(eval) = &mut self.host_eval
-                        && job.full_plies == 0
+                        && job.depth == 0
                         && !job.pos.capture_forced()
                     {
                         let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;
@@ -468,40 +468,13 @@ impl Horizon {
                 None => self.quiescence.qsearch_within(pos, alpha, beta, ply, abort),
             };
         }
-        self.now(
-            QJob {
-                pos: pos.clone(),
-                alpha,
-                beta,
-                ply,
-                full_plies: 0,
-            },
-            abort,
-        )
+        self.now(QJob::quiescence(pos.clone(), alpha, beta, ply), abort)
     }
 
-    /// One full-width job, now ([`Quiescence::full_width`]), through the host's table
-    /// of job results: `plies` plies at full width.
-    #[allow(clippy::too_many_arguments)]
-    pub fn search_full(
-        &mut self,
-        pos: &Position,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        plies: u8,
-        abort: &Abort,
-    ) -> anyhow::Result<QResult> {
-        self.now(
-            QJob {
-                pos: pos.clone(),
-                alpha,
-                beta,
-                ply,
-                full_plies: plies,
-            },
-            abort,
-        )
+    /// One job (a full-width job: see [`QJob::depth`]), now, through the host's table
+    /// of job results.
+    pub fn search_job(&mut self, job: QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        self.now(job, abort)
     }
 
     /// One job handed over and taken at once.

@@ -73,10 +73,11 @@ impl JobTable {
         key as usize & (self.slots.len() - 1)
     }
 
-    /// A job's key: its position's, another for each number of full-width plies (a
+    /// A job's key: its position's, another for each full-width depth and extension (a
     /// different search).
     fn key(job: &QJob) -> u64 {
-        job.pos.zobrist() ^ FULL_WIDTH_KEY.wrapping_mul(u64::from(job.full_plies))
+        let width = u64::from(job.depth) << 8 | u64::from(job.forced_ext as u8);
+        job.pos.zobrist() ^ FULL_WIDTH_KEY.wrapping_mul(width)
     }
 
     /// The answer to `job` when an earlier job of its position settles its window: the
@@ -128,13 +129,7 @@ mod tests {
     use crate::rules::Position;
 
     fn job(fen: &str, alpha: Score, beta: Score, ply: usize) -> QJob {
-        QJob {
-            pos: Position::from_fen_strict(fen).unwrap(),
-            alpha,
-            beta,
-            ply,
-            full_plies: 0,
-        }
+        QJob::quiescence(Position::from_fen_strict(fen).unwrap(), alpha, beta, ply)
     }
 
     const FEN: &str = "8/8/8/3p4/4P3/8/8/8 w - - 0 1";

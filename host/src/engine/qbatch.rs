@@ -41,15 +41,15 @@ pub fn window(line: &FenLine) -> Result<(Score, Score), String> {
     }
 }
 
-/// Searches every position of `input` with `quiescence`, with `full_plies` plies at full
-/// width (0: quiescence jobs);
+/// Searches every position of `input` with `quiescence`, with `depth` quarter plies at
+/// full width and that forced-move extension (depth 0: quiescence jobs);
 /// answers on `out`, errors on `err` with their line numbers.
 pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
     input: R,
     out: &mut W,
     err: &mut E,
     quiescence: &mut dyn Quiescence,
-    full_plies: u8,
+    (depth, forced_ext): (u8, i8),
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     for item in read_fen_lines(input)? {
@@ -80,7 +80,8 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
             alpha,
             beta,
             ply: 0,
-            full_plies,
+            depth,
+            forced_ext: if depth > 0 { forced_ext } else { 0 },
         };
         match quiescence.run_job(&job, &Abort::never()) {
             Ok(r) => {
@@ -116,7 +117,7 @@ mod tests {
     fn run(input: &str) -> (String, String, u8) {
         let mut q = ReferenceQuiescence::new(Evaluator::default());
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let s = run_qsearch(input.as_bytes(), &mut out, &mut err, &mut q, 0).unwrap();
+        let s = run_qsearch(input.as_bytes(), &mut out, &mut err, &mut q, (0, 0)).unwrap();
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),

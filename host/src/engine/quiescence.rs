@@ -154,10 +154,29 @@ pub struct QJob {
     pub beta: Score,
     /// Distance from the root of the main search.
     pub ply: usize,
-    /// Plies searched at full width above the quiescence search
-    /// ([`Quiescence::full_width`]): a node of the main search this many plies above
-    /// its horizon, with the quiescence below, as one job. 0: a quiescence job.
-    pub full_plies: u8,
+    /// Depth searched at full width above the quiescence search, in quarter plies
+    /// ([`hw::chip::qsearch::PLY`] to a ply): a node of the main search with this
+    /// much depth left, with the quiescence below, as one job (see
+    /// [`Quiescence::run_job`]). 0: a quiescence job.
+    pub depth: u8,
+    /// The forced-move extension inside a full-width job, quarter plies: the only
+    /// move of a node with depth left adds this to the depth (any other move spends
+    /// a ply). 0 in a quiescence job.
+    pub forced_ext: i8,
+}
+
+impl QJob {
+    /// A quiescence job.
+    pub fn quiescence(pos: Position, alpha: Score, beta: Score, ply: usize) -> QJob {
+        QJob {
+            pos,
+            alpha,
+            beta,
+            ply,
+            depth: 0,
+            forced_ext: 0,
+        }
+    }
 }
 
 /// A searcher that runs jobs ahead of the host on several chips: the main search hands
@@ -218,41 +237,17 @@ pub trait Quiescence: Send {
         self.qsearch(pos, alpha, beta, ply)
     }
 
-    /// `plies` plies of full-width search over the quiescence search, as the chip runs
-    /// them ([`hw::chip::qsearch`]'s full width): a node fewer than `plies` plies below
-    /// `pos` searches each of its moves when it has no capture (its captures when it
-    /// has some); below them the quiescence search runs, its horizon counted from
-    /// there. Only the chips and the reference have it.
-    fn full_width(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        plies: u8,
-        abort: &Abort,
-    ) -> anyhow::Result<QResult> {
-        let _ = (pos, alpha, beta, ply, plies, abort);
-        anyhow::bail!(
+    /// Runs `job`: a quiescence job through [`Quiescence::qsearch_within`]. A
+    /// full-width job (depth left over the quiescence search, as the chip runs it: see
+    /// [`hw::chip::qsearch`]'s full-width depth) only the chips and the reference
+    /// run, overriding this.
+    fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        anyhow::ensure!(
+            job.depth == 0,
             "the {} quiescence search has no full-width jobs",
             self.name()
-        )
-    }
-
-    /// Runs `job`: [`Quiescence::full_width`] or [`Quiescence::qsearch_within`].
-    fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
-        if job.full_plies > 0 {
-            self.full_width(
-                &job.pos,
-                job.alpha,
-                job.beta,
-                job.ply,
-                job.full_plies,
-                abort,
-            )
-        } else {
-            self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort)
-        }
+        );
+        self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort)
     }
 
     /// Whether the main search hands this searcher the younger brothers of a frontier

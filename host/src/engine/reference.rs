@@ -9,10 +9,13 @@
 //! search's [`SearchConfig::quiescence_plies`](crate::engine::search::SearchConfig)),
 //! a position that many plies below the job's (the job's own position never) is
 //! evaluated even with captures forced, its own move count being its captures. A
-//! full-width job ([`ReferenceQuiescence::full_plies`]) searches the quiet moves of a
-//! node in its full-width plies, when it has no capture, as a node searches its
+//! full-width job ([`ReferenceQuiescence::depth`], quarter plies) searches the quiet
+//! moves of a node with depth left, when it has no capture, as a node searches its
 //! captures (same order; the table is the quiescence plies' alone), the last plies of
-//! the main search done on the chip. The search is fail-soft alpha-beta with the chip's transposition
+//! the main search done on the chip: a child has a ply less depth, the only move of a
+//! node with depth left the forced-move extension more
+//! ([`ReferenceQuiescence::forced_ext`]); the horizon counts the quiescence plies from
+//! the first node without depth left. The search is fail-soft alpha-beta with the chip's transposition
 //! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
 //! storing a node's score, its bound and its best move; a hit whose bound settles the
@@ -30,9 +33,10 @@ use hw::chip::qsearch::hash::position_hash;
 use hw::chip::types::Priorities;
 
 use crate::engine::eval::Evaluator;
-use crate::engine::quiescence::{Abort, QResult, Quiescence};
+use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::score::{INFINITE, Score, win_at};
 use crate::rules::{Move, Position, Role, Square};
+use hw::chip::qsearch::PLY;
 
 /// Reply counts at or above this share one key (the chip keeps a 4-bit key).
 pub const REPLY_KEY_CAP: usize = 15;
@@ -84,13 +88,17 @@ pub struct ReferenceQuiescence {
     /// overflow: a node with captures at this depth below the job's position, or with
     /// more captures than a list holds.
     pub limits: Option<Limits>,
-    /// Plies below the job's position at which a position with captures is evaluated
-    /// (`None`: every capture sequence is searched to its end).
+    /// Plies of quiescence search (counted from the first node without full-width
+    /// depth left; the job's own position never) at which a position with captures is
+    /// evaluated (`None`: every capture sequence is searched to its end).
     pub horizon: Option<usize>,
-    /// Plies searched at full width: a node fewer than this many plies below the job's
-    /// position, without a capture, searches each of its moves (in the chip's order)
-    /// instead of being evaluated. The table is the quiescence plies' alone.
-    pub full_plies: u8,
+    /// The job's full-width depth in quarter plies ([`PLY`] to a ply): a node with
+    /// depth left, without a capture, searches each of its moves (in the chip's
+    /// order) instead of being evaluated. The table is the quiescence plies' alone.
+    pub depth: u8,
+    /// The forced-move extension in quarter plies: the only move of a node with depth
+    /// left gives its child the node's depth plus this (any other move a ply less).
+    pub forced_ext: i8,
 }
 
 /// The chip's memory limits (see [`ReferenceQuiescence::limits`]).
@@ -143,7 +151,8 @@ impl ReferenceQuiescence {
             stats: ReferenceStats::default(),
             limits: None,
             horizon: None,
-            full_plies: 0,
+            depth: 0,
+            forced_ext: 0,
             table_entries: TABLE_ENTRIES,
             table: Vec::new(),
         }
@@ -187,7 +196,7 @@ impl ReferenceQuiescence {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        depth: u32,
+        (sp, left): (u32, i32),
         nodes: &mut u64,
         abort: &Abort,
     ) -> Result<(Score, Option<Move>), Overflow> {
@@ -195,7 +204,7 @@ impl ReferenceQuiescence {
         if abort.spend(1) {
             return Ok((0, None));
         }
-        self.stats.max_depth = self.stats.max_depth.max(depth);
+        self.stats.max_depth = self.stats.max_depth.max(sp);
         let moves = pos.legal_moves();
         if moves.is_empty() {
             self.stats.decided_leaves += 1;
@@ -207,14 +216,14 @@ impl ReferenceQuiescence {
         }
         let beyond = self
             .horizon
-            .is_some_and(|h| depth > 0 && depth as usize >= h);
-        let wide = depth < u32::from(self.full_plies);
+            .is_some_and(|h| sp > 0 && i64::from(left) + i64::from(PLY) * h as i64 <= 0);
+        let wide = left > 0;
         if (!moves[0].is_capture() && !wide) || beyond {
             self.stats.quiet_leaves += 1;
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
         }
         if let Some(l) = self.limits
-            && depth as usize >= l.plies
+            && sp as usize >= l.plies
         {
             return Err(Overflow { nodes: *nodes });
         }
@@ -246,6 +255,11 @@ impl ReferenceQuiescence {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
+        let child_left = if wide && moves.len() == 1 {
+            left + i32::from(self.forced_ext)
+        } else {
+            left - PLY
+        };
         for m in self.ordered(pos, &moves, first) {
             self.stats.children += 1;
             if let Some(role) = m.promotion() {
@@ -262,7 +276,8 @@ impl ReferenceQuiescence {
                 self.stats.promotions[i] += 1;
             }
             let child = pos.after(&m);
-            let (s, _) = self.search(&child, -beta, -alpha, ply + 1, depth + 1, nodes, abort)?;
+            let below = (sp + 1, child_left);
+            let (s, _) = self.search(&child, -beta, -alpha, ply + 1, below, nodes, abort)?;
             if abort.fired() {
                 // Unfinished: nothing of it goes into the table.
                 return Ok((0, None));
@@ -316,7 +331,8 @@ impl ReferenceQuiescence {
         self.table.clear();
         self.table.resize(self.table_entries, None);
         let mut nodes = 0;
-        let (score, best_move) = self.search(pos, alpha, beta, ply, 0, &mut nodes, abort)?;
+        let root = (0, i32::from(self.depth));
+        let (score, best_move) = self.search(pos, alpha, beta, ply, root, &mut nodes, abort)?;
         Ok(QResult {
             score,
             nodes,
@@ -359,13 +375,6 @@ pub fn emission_key(priorities: &Priorities, m: &Move, ep: Option<Square>) -> (u
     )
 }
 
-/// The horizon of a job of `full_plies` full-width plies over quiescence searches with
-/// horizon `plies`: counted from the job's position, so that the quiescence searches
-/// below the full-width plies have `plies`.
-pub fn full_width_horizon(plies: Option<usize>, full_plies: u8) -> Option<usize> {
-    plies.map(|p| p + usize::from(full_plies))
-}
-
 /// The number of legal moves the opponent has after `m`.
 pub fn reply_count(pos: &Position, m: &Move) -> usize {
     pos.after(m).mobility().0
@@ -404,20 +413,12 @@ impl Quiescence for ReferenceQuiescence {
         Ok(result.expect("no overflow without limits"))
     }
 
-    fn full_width(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        plies: u8,
-        abort: &Abort,
-    ) -> anyhow::Result<QResult> {
-        let (full, horizon) = (self.full_plies, self.horizon);
-        self.full_plies = plies;
-        self.horizon = full_width_horizon(horizon, plies);
-        let result = self.qsearch_within(pos, alpha, beta, ply, abort);
-        (self.full_plies, self.horizon) = (full, horizon);
+    /// Any job, its full-width depth and extension taken for this search.
+    fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
+        let saved = (self.depth, self.forced_ext);
+        (self.depth, self.forced_ext) = (job.depth, job.forced_ext);
+        let result = self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort);
+        (self.depth, self.forced_ext) = saved;
         result
     }
 }

@@ -263,10 +263,11 @@ pub struct SearchConfig {
     /// With a quiescence search that takes batches: the chips take the last plies of
     /// the main search too, this many (0 to [`MAX_FULL_WIDTH_PLIES`]; 0: none). A node
     /// at most this many plies above the horizon (not the root) is handed over whole as
-    /// a full-width job ([`Quiescence::full_width`]) of as many plies as it has left:
-    /// its moves and their quiescence searched on a chip, as Deep Blue's chips searched
-    /// the last plies of full width; its younger brothers go out together as the
-    /// quiescence jobs do.
+    /// a full-width job ([`QJob::depth`]) of the depth it has left, in quarter plies,
+    /// with the forced-move extension ([`SearchConfig::chip_forced_ext`]): its moves
+    /// and their quiescence searched on a chip, as Deep Blue's chips searched the last
+    /// plies of full width; its younger brothers go out together as the quiescence
+    /// jobs do.
     pub full_width_plies: u32,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
@@ -312,6 +313,24 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
+    /// The forced-move extension as a chip job carries it: quarter plies, rounded, within
+    /// the chip's range ([`hw::chip::qsearch::FORCED_EXT_RANGE`]; -1 ply, the least,
+    /// spends a ply on a forced move as on any other).
+    pub fn chip_forced_ext(&self) -> i8 {
+        let range = hw::chip::qsearch::FORCED_EXT_RANGE;
+        let q = (self.forced_move_extension * f64::from(hw::chip::qsearch::PLY)).round();
+        q.clamp(f64::from(*range.start()), f64::from(*range.end())) as i8
+    }
+
+    /// A full-width job of `pos` with `depth` quarter plies (0: a quiescence job).
+    pub fn job(&self, pos: Position, alpha: Score, beta: Score, ply: usize, depth: u8) -> QJob {
+        QJob {
+            depth,
+            forced_ext: if depth > 0 { self.chip_forced_ext() } else { 0 },
+            ..QJob::quiescence(pos, alpha, beta, ply)
+        }
+    }
+
     /// This configuration with no quiescence horizon: every forced capture sequence
     /// searched to its end.
     pub fn exact_quiescence(mut self) -> Self {
@@ -873,7 +892,7 @@ impl Searcher {
         Ok(r.score)
     }
 
-    /// A node `plies` plies above the horizon handed over whole (see
+    /// A node with `quarters` quarter plies of depth left handed over whole (see
     /// [`SearchConfig::full_width_plies`]); `pv` gets the job's best move.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn full_width_job(
@@ -882,31 +901,33 @@ impl Searcher {
         alpha: Score,
         beta: Score,
         ply: usize,
-        plies: u8,
+        quarters: u8,
         pv: &mut Vec<Move>,
     ) -> anyhow::Result<Score> {
+        let plies = quarters.div_ceil(hw::chip::qsearch::PLY as u8);
         self.before_leaf(ply + usize::from(plies));
-        let r = self
-            .horizon
-            .search_full(pos, alpha, beta, ply, plies, &self.abort)?;
+        let job = self.config.job(pos.clone(), alpha, beta, ply, quarters);
+        let r = self.horizon.search_job(job, &self.abort)?;
         self.after_leaf(&r);
         pv.clear();
         pv.extend(r.best_move);
         Ok(r.score)
     }
 
-    /// The full-width plies of the job a node at `depth` and `ply` is handed over as
-    /// (see [`SearchConfig::full_width_plies`]): its depth in plies, rounded up; `None`
-    /// when the host searches it. (A node that leaves a move out, a singular
-    /// extension's test, is never handed over: its caller checks that.)
+    /// The full-width depth of the job a node at `depth` and `ply` is handed over as
+    /// (see [`SearchConfig::full_width_plies`]): its depth in quarter plies, rounded
+    /// up (every depth the search reaches is a whole number of them but for its
+    /// reductions); `None` when the host searches it. (A node that leaves a move out, a
+    /// singular extension's test, is never handed over: its caller checks that.)
     pub(super) fn full_width_leaf(&self, depth: i32, ply: usize) -> Option<u8> {
         let plies = self.config.full_width_plies.min(MAX_FULL_WIDTH_PLIES) as i32;
+        let quarter = ONE_PLY / hw::chip::qsearch::PLY;
         (self.horizon.dispatches() && ply > 0 && depth > 0 && depth <= plies * ONE_PLY)
-            .then(|| ((depth + ONE_PLY - 1) / ONE_PLY) as u8)
+            .then(|| (depth + quarter - 1).div_euclid(quarter) as u8)
     }
 
     /// What a child at `depth` and `ply` is: a quiescence job (`Some(0)`), a
-    /// full-width job of that many plies, or a node the host searches (`None`).
+    /// full-width job of that many quarter plies, or a node the host searches (`None`).
     fn leaf_kind(&self, pos: &Position, depth: i32, ply: usize) -> Option<u8> {
         if self.is_leaf(pos, depth, ply) {
             Some(0)
@@ -994,13 +1015,7 @@ impl Searcher {
         let jobs: Vec<QJob> = rest
             .into_iter()
             .zip(kinds)
-            .map(|((pos, _), full_plies)| QJob {
-                pos,
-                alpha: -alpha - 1,
-                beta: -alpha,
-                ply: ply + 1,
-                full_plies,
-            })
+            .map(|((pos, _), depth)| self.config.job(pos, -alpha - 1, -alpha, ply + 1, depth))
             .collect();
         self.horizon.count_batch(jobs.len());
         let tickets = self.horizon.submit(jobs)?;

@@ -41,9 +41,9 @@ impl Searcher {
             return self.quiesce(pos, alpha, beta, ply);
         }
         if excluded == 0
-            && let Some(plies) = self.full_width_leaf(depth, ply)
+            && let Some(quarters) = self.full_width_leaf(depth, ply)
         {
-            return self.full_width_job(pos, alpha, beta, ply, plies, pv);
+            return self.full_width_job(pos, alpha, beta, ply, quarters, pv);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -232,13 +232,7 @@ impl Searcher {
                         .partition(|c| c.replies == fewest);
                 let jobs: Vec<QJob> = others
                     .iter()
-                    .map(|c| QJob {
-                        pos: c.child.clone(),
-                        alpha: -beta,
-                        beta: -alpha,
-                        ply: ply + 1,
-                        full_plies: 0,
-                    })
+                    .map(|c| QJob::quiescence(c.child.clone(), -beta, -alpha, ply + 1))
                     .collect();
                 singular_moves = singular.len();
                 ordered = singular.into_iter().chain(others).collect();

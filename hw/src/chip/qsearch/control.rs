@@ -4,7 +4,7 @@
 //!
 //! ```text
 //!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
-//!  job_beta, job_ply, job_horizon, job_full_plies, req
+//!  job_beta, job_ply, job_horizon, job_depth, job_forced_ext, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
 //!  any_capture, any_quiet, captures, quiets, insufficient,    counts, material,
@@ -24,7 +24,7 @@ use crate::chip::types::{EMPTY, PAWN, PROMOTION_ORDER};
 use crate::gates::{ge_signed, gt_signed, or_all, saturate, sext};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
 
-use super::interface::{DebugSignals, OutputSignals, SCORE_BITS};
+use super::interface::{DebugSignals, FORCED_EXT_RANGE, MAX_DEPTH, OutputSignals, PLY, SCORE_BITS};
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{WORD, slot_bits};
 use super::{ChildKind, Params, State};
@@ -107,6 +107,7 @@ struct Ctx {
     tmv: Signal,
     tidx_valid: Signal,
     tidx: Signal,
+    depth: Signal,
 }
 
 impl Ctx {
@@ -130,6 +131,7 @@ impl Ctx {
             self.tmv,
             self.tidx_valid,
             self.tidx,
+            self.depth,
         ]);
         v
     }
@@ -163,6 +165,7 @@ impl Ctx {
             tmv: take(&like.tmv),
             tidx_valid: take(&like.tidx_valid),
             tidx: take(&like.tidx),
+            depth: take(&like.depth),
         }
     }
 
@@ -195,7 +198,13 @@ fn context_bits(p: Params) -> u32 {
         + 15
         + 1
         + iw
+        + DEPTH_BITS
 }
+
+/// Width of a node's depth left (quarter plies, two's complement): from the deepest
+/// job's depth plus the greatest extension at every ply of the stack, down to a
+/// quiescence ply at the bottom of the stack.
+const DEPTH_BITS: u32 = 9;
 
 /// Width of a transposition-table entry: tag, check bits, score, bound, move.
 pub fn table_bits(p: Params) -> u32 {
@@ -206,6 +215,9 @@ pub fn table_bits(p: Params) -> u32 {
 pub fn control(p: Params) -> Result<Module, HwError> {
     assert!(p.list.is_power_of_two() && p.list >= 2 && p.list <= 64);
     assert!(p.plies.is_power_of_two() && p.plies >= 2 && p.plies <= 32);
+    let ext_max = i64::from(*FORCED_EXT_RANGE.end());
+    assert!(i64::from(MAX_DEPTH) + ext_max * (p.plies as i64 + 1) < 1 << (DEPTH_BITS - 1));
+    assert!(i64::from(PLY) * (p.plies as i64 + 2) < 1 << (DEPTH_BITS - 1));
     assert!(p.table.is_power_of_two() && p.table >= 2 && p.table <= 1 << 16);
     assert!((1..=16).contains(&p.tag_bits));
     let m = ModuleBuilder::new("qchip_control");
@@ -224,7 +236,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let beta_in = m.input("job_beta", sw);
     let ply_in = m.input("job_ply", 9);
     let horizon_in = m.input("job_horizon", 6);
-    let full_in = m.input("job_full_plies", 2);
+    let depth_in = m.input("job_depth", 4);
+    let forced_ext_in = m.input("job_forced_ext", 3);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -262,7 +275,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let root_ep_file = reg("root_ep_file", 3);
     let root_ply = reg("root_ply", 9);
     let horizon = reg("horizon", 6);
-    let full_plies = reg("full_plies", 2);
+    let forced_ext = reg("forced_ext", 3);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -280,6 +293,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tmv: reg("table_move", 15),
         tidx_valid: reg("table_index_valid", 1),
         tidx: reg("table_index", iw),
+        depth: reg("ctx_depth", DEPTH_BITS),
     };
     let job_tag = reg("job_tag", p.tag_bits);
     let sweep = reg("sweep", tiw);
@@ -344,16 +358,20 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let win = |extra: u64| slit(WIN) - ply - lit(extra, sw);
     let material_of = |black: Signal| mux(black, mat_black, mat_white);
     let legal = mux(captures.ne(0), captures, quiets.zext(12));
-    // The horizon: a node this deep (the job's position never) or a child of a node
-    // one ply above it is evaluated, captures or not.
-    let depth = sp.zext(7);
-    let at_horizon = (sp.ne(0) & depth.ge(horizon.zext(7))).named("at_horizon");
-    let child_at_horizon = (depth + 1u64).ge(horizon.zext(7)).named("child_at_horizon");
-    // The full-width plies: a node this shallow without a capture searches its quiet
-    // moves; the table is the quiescence plies' alone.
-    let wide_at = |d: Signal| d.lt(full_plies.zext(7));
-    let wide = wide_at(depth).named("wide");
-    let child_wide = wide_at(depth + 1u64).named("child_wide");
+    // The full-width depth: a node with depth left, without a capture, searches its
+    // quiet moves; the table is the quiescence plies' alone. A child of a node with two
+    // or more moves has a ply less.
+    let dw = DEPTH_BITS;
+    let wide_at = |d: Signal| gt_signed(d, lit(0, dw));
+    let wide = wide_at(ctx.depth).named("wide");
+    let child_wide = gt_signed(ctx.depth, lit(PLY as u64, dw)).named("child_wide");
+    // The horizon: a node `horizon` plies into the quiescence search (the job's
+    // position never), its depth left at most minus that many plies, or a child of a
+    // node a ply above it is evaluated, captures or not.
+    let hz = concat(&[lit(0, 2), horizon, lit(0, 2)]);
+    let beyond = |slack: u64| !gt_signed(sext(ctx.depth, dw + 1) + hz, lit(slack, dw + 1));
+    let at_horizon = (sp.ne(0) & beyond(0)).named("at_horizon");
+    let child_at_horizon = beyond(PLY as u64).named("child_at_horizon");
     let table_index = |n: Signal| saturate(n, 255, 8);
     let opp_value = sext(opp, sw);
     let own_value = sext(own, sw);
@@ -625,7 +643,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (root_ep_file, ep_file_in),
         (root_ply, ply_in),
         (horizon, horizon_in),
-        (full_plies, full_in),
+        (forced_ext, forced_ext_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -650,11 +668,20 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tmv: lit(0, 15),
         tidx_valid: lit(0, 1),
         tidx: lit(0, iw),
+        depth: depth_in.zext(DEPTH_BITS),
     };
+    // A child's depth: a ply less, or the extension more for the only move of a node
+    // with depth left (a descent from `Gen`).
+    let depth_step = mux(
+        gen_single & wide,
+        sext(forced_ext, dw),
+        lit((1u64 << dw) - PLY as u64, dw),
+    );
     let ctx_child = Ctx {
         alpha: lit(0, sw) - ctx.beta,
         beta: lit(0, sw) - ctx.alpha,
         alpha0: lit(0, sw) - ctx.beta,
+        depth: ctx.depth + depth_step,
         ..ctx_start.clone()
     };
     // Enter takes the node's hash; Second what the table knows.
@@ -686,6 +713,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tmv: ctx_in.tmv,
         tidx_valid: ctx_in.tidx_valid,
         tidx: ctx_in.tidx,
+        depth: ctx_in.depth,
     };
     let with_keys: Vec<Signal> = (0..p.list)
         .map(|i| mux(r2 & op_index[1].eq(i as u64), key_now, ctx.keys[i]))
@@ -944,7 +972,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         new_bm,
     ]);
     // The node returning: the parent of a returned child, or the current node.
-    let node_wide = mux(ret_state, wide_at(depth - 1u64), wide);
+    let node_wide = wide_at(ctx_in.depth);
     m.output("table_we", (node_returns & !node_wide) | sweeping);
     m.output(
         "table_waddr",

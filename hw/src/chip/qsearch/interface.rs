@@ -7,7 +7,7 @@
 //! piece weights, then the two 256-entry mobility tables) and stay until rewritten;
 //! then per job eight rank writes (`load_we`, as the move generator loads, with the
 //! priority table on `prio`), one `start` (side to move, en-passant register, window,
-//! ply, horizon, full width), and `req` high until `done`. `done` comes with the score, the best move (when
+//! ply, horizon, full-width depth and forced-move extension), and `req` high until `done`. `done` comes with the score, the best move (when
 //! the position had captures), the nodes and the cycles; `overflow` instead when the
 //! job needs more plies or a longer capture list than the chip holds (the host then
 //! searches the job in software).
@@ -24,8 +24,18 @@ use super::Qchip;
 /// The horizon that never comes: every capture sequence is searched to its end.
 pub const NO_HORIZON: u8 = 63;
 
-/// The most plies a job searches at full width (the `full_plies` port's range).
+/// The unit of a job's full-width depth: quarter plies, as many to a ply.
+pub const PLY: i32 = 4;
+
+/// The most plies a host hands a chip at full width (its depth at most
+/// `MAX_FULL_PLIES * PLY`, within the `depth` port's range).
 pub const MAX_FULL_PLIES: u8 = 3;
+
+/// The deepest full-width depth the `depth` port takes, in quarter plies.
+pub const MAX_DEPTH: u8 = 15;
+
+/// The range of the forced-move extension (the `forced_ext` port), in quarter plies.
+pub const FORCED_EXT_RANGE: std::ops::RangeInclusive<i8> = -4..=3;
 
 /// Width of a score, a window bound and an evaluation (two's complement).
 pub const SCORE_BITS: u32 = 22;
@@ -75,16 +85,22 @@ ports! {
         beta: u32 = 22,
         /// Distance of the job's position from the root of the host's search.
         ply: u16 = 9,
-        /// The horizon: a node this many plies below the job's position, or deeper, is
-        /// evaluated even when it has captures (the job's position is always searched;
-        /// [`NO_HORIZON`] or any depth the stack does not reach searches every capture
-        /// sequence to its end).
+        /// The horizon: a node this many plies into the quiescence search (counted from
+        /// the first node without full-width depth left), or deeper, is evaluated even
+        /// when it has captures (the job's position is always searched; [`NO_HORIZON`]
+        /// or any depth the stack does not reach searches every capture sequence to its
+        /// end).
         horizon: u8 = 6,
-        /// Plies searched at full width (0 to [`MAX_FULL_PLIES`]): a node fewer than
-        /// this many plies below the job's position, when it has no capture, searches
-        /// each of its moves instead of being evaluated; below them the search is the
-        /// quiescence search. 0: a quiescence job.
-        full_plies: u8 = 2,
+        /// The depth searched at full width, in quarter plies (0 to [`MAX_DEPTH`]): a
+        /// node with depth left, when it has no capture, searches each of its moves
+        /// instead of being evaluated; a child has a ply less, or, when it is its
+        /// parent's only move, `forced_ext` more. A node without depth left is a
+        /// quiescence node. 0: a quiescence job.
+        depth: u8 = 4,
+        /// The forced-move extension, in quarter plies (two's complement,
+        /// [`FORCED_EXT_RANGE`]): the depth an only move adds at a node with depth
+        /// left; -4 spends a ply as any move does.
+        forced_ext: u8 = 3,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -206,16 +222,29 @@ pub struct Job {
     pub beta: i32,
     /// Distance from the host search's root.
     pub ply: u16,
-    /// Plies below the position at which a node with captures is evaluated
-    /// ([`NO_HORIZON`]: none).
+    /// Plies of quiescence search after which a node with captures is evaluated,
+    /// counted from the first node without full-width depth left ([`NO_HORIZON`]:
+    /// none).
     pub horizon: u8,
-    /// Plies searched at full width above the quiescence search (every move of a
-    /// node without a capture), at most [`MAX_FULL_PLIES`]; 0: a quiescence job.
-    pub full_plies: u8,
+    /// Full-width depth, in quarter plies (every move of a node without a capture),
+    /// at most [`MAX_DEPTH`]; 0: a quiescence job.
+    pub depth: u8,
+    /// The forced-move extension in quarter plies ([`FORCED_EXT_RANGE`]).
+    pub forced_ext: i8,
     /// The move generator's priority table (the emission order the search starts from).
     pub priorities: Priorities,
     /// Weights to write before the job (the chip keeps them between jobs).
     pub weights: Option<Arc<ChipWeights>>,
+}
+
+/// The `forced_ext` port's word of an extension (clamped to [`FORCED_EXT_RANGE`]).
+pub fn forced_ext_word(ext: i8) -> u8 {
+    (ext.clamp(*FORCED_EXT_RANGE.start(), *FORCED_EXT_RANGE.end()) as u8) & 7
+}
+
+/// The extension of a `forced_ext` port word.
+pub fn forced_ext_of(word: u8) -> i8 {
+    ((word << 5) as i8) >> 5
 }
 
 /// The inputs of the load protocol of `job`: the weight writes (when it carries
@@ -252,7 +281,8 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         beta: score_word(job.beta),
         ply: job.ply,
         horizon: job.horizon.min(NO_HORIZON),
-        full_plies: job.full_plies.min(MAX_FULL_PLIES),
+        depth: job.depth.min(MAX_DEPTH),
+        forced_ext: forced_ext_word(job.forced_ext),
         ..Inputs::default()
     });
     seq

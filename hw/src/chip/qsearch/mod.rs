@@ -61,20 +61,26 @@
 //! context), and `Return` pops the context, unmakes the move and applies the child's
 //! score; later elections are a tournament over the registered keys.
 //!
-//! # Full-width plies
+//! # Full-width depth
 //!
-//! A job may ask for up to [`MAX_FULL_PLIES`] plies at full width (`full_plies`): a node
-//! fewer than that many plies below the job's position, when it has no capture, is not
+//! A job may carry a depth to search at full width (`depth`, in quarter plies, up to
+//! [`MAX_DEPTH`]), as the host's main search counts depth: each node's context holds
+//! the depth it has left. A node with depth left, when it has no capture, is not
 //! evaluated but searched as a node with captures is, over its quiet moves (the
 //! generator emits them when there is no capture; promotions to each piece included),
-//! ordered and elected the same way; below those plies the nodes are quiescence nodes.
+//! ordered and elected the same way. A child has a ply ([`PLY`]) less than its parent,
+//! but the only move of a node with depth left gives its child the parent's depth plus
+//! the forced-move extension (`forced_ext`, [`FORCED_EXT_RANGE`]), as the host extends
+//! forced moves. A node without depth left is a quiescence node; the depth keeps
+//! counting down through the quiescence plies, so the horizon (`horizon` plies of
+//! quiescence) is counted from the first of them wherever the full-width search ended.
 //! So the last plies of the host's main search, with the quiescence below them, run as
 //! one job. A child made by a pawn's double step has the square the pawn passed as its
 //! en-passant square (the generator is started with it, for the child's reply count
 //! and when the child is entered, and the child's list marks the capture there as en
-//! passant). Ordering takes a child that is itself in a full-width ply for a node, not
-//! a quiet leaf. The transposition table belongs to the quiescence plies: a full-width
-//! node neither reads nor writes it, so an entry always stands for the same search.
+//! passant). Ordering takes a child that has depth left for a node, not a quiet leaf.
+//! The transposition table belongs to the quiescence plies: a node with depth left
+//! neither reads nor writes it, so an entry always stands for the same search.
 //!
 //! The order of the search is therefore the emission order stably sorted by the
 //! opponent's reply count capped at 15: the software reference
@@ -94,7 +100,10 @@ pub mod stack;
 pub mod table;
 pub mod weights;
 
-pub use interface::{ChipWeights, Debug, Inputs, Job, MAX_FULL_PLIES, NO_HORIZON, Outputs};
+pub use interface::{
+    ChipWeights, Debug, FORCED_EXT_RANGE, Inputs, Job, MAX_DEPTH, MAX_FULL_PLIES, NO_HORIZON,
+    Outputs, PLY,
+};
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
 /// and list, `LIST` captures per list, `TABLE` transposition-table entries, `TAG`

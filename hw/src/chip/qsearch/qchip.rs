@@ -154,7 +154,8 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("job_beta", i.beta);
     c.connect("job_ply", i.ply);
     c.connect("job_horizon", i.horizon);
-    c.connect("job_full_plies", i.full_plies);
+    c.connect("job_depth", i.depth);
+    c.connect("job_forced_ext", i.forced_ext);
     c.connect("req", i.req);
     for port in [
         "quiet_now",

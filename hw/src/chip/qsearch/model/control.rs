@@ -4,7 +4,7 @@
 use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
-use crate::chip::qsearch::{ChildKind, State};
+use crate::chip::qsearch::{ChildKind, PLY, State};
 use crate::chip::types::{BLACK, PAWN};
 
 /// Ordering keys saturate here.
@@ -99,15 +99,16 @@ impl QModel {
         }
     }
 
-    /// Whether a node at depth `sp` is in one of the job's full-width plies.
-    fn wide(&self, sp: u8) -> bool {
-        sp < self.regs.full_plies
+    /// Whether a node with `depth` left searches at full width.
+    fn wide(depth: i32) -> bool {
+        depth > 0
     }
 
-    /// Whether a node at depth `sp` is at or beyond the job's horizon (the job's
-    /// position never is: it is always searched).
-    fn at_horizon(&self, sp: u8) -> bool {
-        sp != 0 && sp >= self.regs.horizon
+    /// Whether a node at `sp` with `depth` left is at or beyond the job's horizon,
+    /// `horizon` plies into the quiescence search (the job's position never is: it is
+    /// always searched).
+    fn at_horizon(&self, sp: u8, depth: i32) -> bool {
+        sp != 0 && depth + PLY * i32::from(self.regs.horizon) <= 0
     }
 
     fn ply(&self) -> i32 {
@@ -125,8 +126,9 @@ impl QModel {
         let no_move = no_captures && g.targets == 0;
         // Quiet, or at the horizon: evaluated; a node of a full-width ply searches its
         // quiet moves instead.
-        let wide = self.wide(self.regs.sp);
-        let quiet = (no_captures && !wide) || self.at_horizon(self.regs.sp);
+        let depth = self.regs.ctx.depth;
+        let wide = Self::wide(depth);
+        let quiet = (no_captures && !wide) || self.at_horizon(self.regs.sp, depth);
         if no_move {
             self.entered(NodeKind::Decided);
             self.ret(WIN - self.ply(), e);
@@ -236,7 +238,7 @@ impl QModel {
                 (g.victim_walker, g.attacker_walker) = walkers;
                 let entry = self.regs.gen_entry;
                 self.regs.nodes = self.regs.nodes.wrapping_add(1);
-                self.descend(entry, e);
+                self.descend(entry, true, e);
             } else {
                 // The first ordering cycle: snapshot, read the first capture.
                 e.save = true;
@@ -290,8 +292,8 @@ impl QModel {
                 ChildKind::Win
             } else if self.regs.insufficient {
                 ChildKind::Draw
-            } else if (c.captures == 0 && !self.wide(self.regs.sp + 1))
-                || self.at_horizon(self.regs.sp + 1)
+            } else if (c.captures == 0 && !Self::wide(self.regs.ctx.depth - PLY))
+                || self.at_horizon(self.regs.sp + 1, self.regs.ctx.depth - PLY)
             {
                 ChildKind::Quiet
             } else {
@@ -414,15 +416,17 @@ impl QModel {
             }
             None => {
                 self.stats.add(NodeKind::Capture, 1, 0);
-                self.descend(entry, e);
+                self.descend(entry, false, e);
             }
         }
     }
 
-    /// Descends into the child `entry` (already counted as a node): push the context,
-    /// make the capture on the cells, start the generator for the child's side. The
-    /// material sums follow in `Enter`, from the capture registered here.
-    fn descend(&mut self, entry: Entry, e: &mut Edge) {
+    /// Descends into the child `entry` (already counted as a node; `only`: the node's
+    /// only move): push the context, make the capture on the cells, start the
+    /// generator for the child's side. The material sums follow in `Enter`, from the
+    /// capture registered here. The child has a ply less depth, or the forced-move
+    /// extension more when it is the only move of a node with depth left.
+    fn descend(&mut self, entry: Entry, only: bool, e: &mut Edge) {
         let sp = self.regs.sp;
         let mut parent = self.regs.ctx;
         parent.child = entry;
@@ -431,7 +435,15 @@ impl QModel {
         e.puts = entry.make_writes();
         self.regs.cur_move = (entry.from, entry.to);
         e.inputs = self.gen_start(!self.side(sp), entry.double_step());
-        self.regs.ctx = Context::new(-parent.beta, -parent.alpha);
+        let depth = if only && Self::wide(parent.depth) {
+            parent.depth + i32::from(self.regs.forced_ext)
+        } else {
+            parent.depth - PLY
+        };
+        self.regs.ctx = Context {
+            depth,
+            ..Context::new(-parent.beta, -parent.alpha)
+        };
         self.regs.sp = sp + 1;
         self.regs.state = State::Enter;
     }
@@ -441,7 +453,7 @@ impl QModel {
     fn after_child(&mut self, score: i32, entry: Entry, e: &mut Edge) {
         let cutoff = self.regs.ctx.apply(score, entry.chip_move());
         if cutoff || !self.regs.ctx.remaining() {
-            let store = !self.wide(self.regs.sp);
+            let store = !Self::wide(self.regs.ctx.depth);
             let c = &self.regs.ctx;
             let bound = if c.best >= c.beta {
                 1

@@ -169,6 +169,9 @@ pub struct Context {
     pub table_move: Option<ChipMove>,
     /// The index in the list of the table's move, when the generator emitted it.
     pub table_index: Option<u8>,
+    /// The full-width depth the node has left, in quarter plies (at most 0: a
+    /// quiescence node, minus the quiescence plies above it).
+    pub depth: i32,
 }
 
 /// A transposition-table entry.
@@ -206,6 +209,7 @@ impl Context {
             alpha0: alpha,
             table_move: None,
             table_index: None,
+            depth: 0,
         }
     }
 
@@ -261,9 +265,8 @@ pub struct QRegs {
     pub root_ply: u16,
     /// The job's horizon (plies below its position).
     pub horizon: u8,
-    /// The job's plies searched at full width (every move of a node without a
-    /// capture).
-    pub full_plies: u8,
+    /// The job's forced-move extension, quarter plies.
+    pub forced_ext: i8,
     /// The current node's context.
     pub ctx: Context,
     /// The value being returned (the current node's view).
@@ -410,7 +413,7 @@ impl QModel {
                 root_ep: None,
                 root_ply: 0,
                 horizon: 0,
-                full_plies: 0,
+                forced_ext: 0,
                 ctx: Context::new(0, 0),
                 value: 0,
                 counts1: None,
@@ -611,12 +614,15 @@ impl QModel {
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
         r.horizon = i.horizon;
-        r.full_plies = i.full_plies;
+        r.forced_ext = super::interface::forced_ext_of(i.forced_ext);
         r.sp = 0;
-        r.ctx = Context::new(
-            super::interface::word_score(i.alpha),
-            super::interface::word_score(i.beta),
-        );
+        r.ctx = Context {
+            depth: i32::from(i.depth),
+            ..Context::new(
+                super::interface::word_score(i.alpha),
+                super::interface::word_score(i.beta),
+            )
+        };
         r.value = 0;
         r.nodes = 1;
         r.cycles = 0;
