@@ -12,7 +12,7 @@ use host::engine::eval::Evaluator;
 use host::engine::qjobs::{JobSource, record_jobs};
 use hw::chip::Unit;
 use hw::chip::qsearch::model::QModel;
-use hw::chip::qsearch::{Job, Params, Qchip};
+use hw::chip::qsearch::{FullWidth, Job, Params, Qchip};
 use testbench::chip::job_stimulus;
 use testbench::{Backend, cosim};
 
@@ -38,11 +38,16 @@ fn jobs(n: usize) -> Vec<Job> {
         let k = jobs.len();
         let horizon = (k % 2 == 1).then_some(1 + k % 5);
         // One quiet job in four at full width, one to two plies (quarter plies
-        // between), its forced moves extended by a quarter ply or by three.
+        // between), its forced moves extended by a quarter ply or by three, half of
+        // them with late-move pruning.
         let wide = k % 4 == 3 && !j.position.capture_forced();
         let job = Job {
-            depth: if wide { 4 + (k / 4 % 5) as u8 } else { 0 },
-            forced_ext: if k / 4 % 3 == 2 { 3 } else { 1 },
+            width: FullWidth {
+                depth: if wide { 4 + (k / 4 % 5) as u8 } else { 0 },
+                forced_ext: if k / 4 % 3 == 2 { 3 } else { 1 },
+                late_moves: if (k / 4).is_multiple_of(2) { 2 } else { 0 },
+                late_depth: 12,
+            },
             ..chip_job(
                 &j.position,
                 j.alpha,
@@ -54,8 +59,8 @@ fn jobs(n: usize) -> Vec<Job> {
         };
         let out = model.run(&job, 1 << 24).unwrap();
         if out.cycles <= 400 {
-            full += usize::from(job.depth > 0);
-            deep += usize::from(job.depth > 4);
+            full += usize::from(job.width.depth > 0);
+            deep += usize::from(job.width.depth > 4);
             jobs.push(job);
             if jobs.len() == n {
                 break;

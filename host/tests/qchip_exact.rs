@@ -20,7 +20,7 @@ use host::positions::random::random_placements;
 use host::rules::{Position, uci};
 use hw::chip::Unit;
 use hw::chip::qsearch::model::QModel;
-use hw::chip::qsearch::{Outputs, Params, Qchip};
+use hw::chip::qsearch::{FullWidth, Outputs, Params, Qchip};
 use testbench::chip::{Netlist, lockstep};
 
 /// Runs `jobs` through netlist and model in lockstep, job `i` at the horizon
@@ -40,15 +40,14 @@ where
         >,
     QModel: testbench::chip::Driver<U>,
 {
-    check_with::<U>(params, jobs, |i| (horizon(i), 0, 0))
+    check_with::<U>(params, jobs, |i| (horizon(i), FullWidth::default()))
 }
 
-/// [`check_at`] with job `i` at the horizon, full-width depth (quarter plies) and
-/// forced-move extension `setup(i)`.
+/// [`check_at`] with job `i` at the horizon and full-width search `setup(i)`.
 fn check_with<U>(
     params: Params,
     jobs: &[QJob],
-    setup: impl Fn(usize) -> (Option<usize>, u8, i8),
+    setup: impl Fn(usize) -> (Option<usize>, FullWidth),
 ) -> (Vec<Outputs>, [u64; 5])
 where
     U: Unit<
@@ -75,18 +74,17 @@ where
         .zip(chip_jobs(jobs, &evaluator, None))
         .enumerate()
     {
-        (reference.horizon, reference.depth, reference.forced_ext) = setup(i);
+        (reference.horizon, reference.width) = setup(i);
         job.horizon = chip_horizon(reference.horizon);
-        (job.depth, job.forced_ext) = (reference.depth, reference.forced_ext);
+        job.width = reference.width;
         let what = format!(
-            "job {i}: {} [{}, {}] ply {} horizon {:?} depth {}/4 extension {}/4",
+            "job {i}: {} [{}, {}] ply {} horizon {:?} {:?}",
             j.position.to_fen(),
             j.alpha,
             j.beta,
             j.ply,
             reference.horizon,
-            reference.depth,
-            reference.forced_ext
+            reference.width
         );
         lockstep(&mut model, &mut netlist, &job, 10_000_000)
             .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
@@ -319,9 +317,11 @@ fn a_small_chip_overflows_where_the_reference_does_and_sweeps_its_table() {
 fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     // Quiet horizon positions of real searches, searched one or two plies at full
     // width (one job in ten three; one in four a depth of quarter plies between), with
-    // the forced-move extension of the main search (a quarter ply) and others: with the
-    // window they were searched with and with the full window, at the production
-    // horizon (counted from the end of the full-width search) and to the end.
+    // the forced-move extension of the main search (a quarter ply) and others, one job
+    // in three with late-move pruning (the main search's, and tighter): with the
+    // window they were searched with (mostly null windows) and with the full window, at
+    // the production horizon (counted from the end of the full-width search) and to
+    // the end.
     let (small, _) = game_jobs();
     let quiet: Vec<QJob> = small
         .iter()
@@ -375,10 +375,39 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         3 => 3,
         _ => -2,
     };
+    let late = |i: usize| match i % 6 {
+        0 => (4, 12),
+        3 => (1, 15),
+        _ => (0, 0),
+    };
+    let width = |i: usize| FullWidth {
+        depth: depth(i),
+        forced_ext: extension(i),
+        late_moves: late(i).0,
+        late_depth: late(i).1,
+    };
     let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
         let horizon = if i % 3 == 2 { None } else { Some(6) };
-        (horizon, depth(i), extension(i))
+        (horizon, width(i))
     });
+    // Late-move pruning searches fewer nodes than the same jobs without it.
+    let unpruned = |i: usize| FullWidth {
+        late_moves: 0,
+        ..width(i)
+    };
+    let pruned: Vec<QJob> = (0..quiet.len())
+        .filter(|i| i % 6 == 0)
+        .map(|i| jobs[i].clone())
+        .collect();
+    let (all, _) = check_with::<Qchip>(Params::DEFAULT, &pruned, |k| (Some(6), unpruned(6 * k)));
+    let (some, _) = check_with::<Qchip>(Params::DEFAULT, &pruned, |k| (Some(6), width(6 * k)));
+    let sum = |o: &[Outputs]| o.iter().map(|o| u64::from(o.nodes)).sum::<u64>();
+    eprintln!(
+        "late-move pruning: {} nodes, {} without",
+        sum(&some),
+        sum(&all)
+    );
+    assert!(sum(&some) < sum(&all));
     let nodes: u64 = outs.iter().map(|o| u64::from(o.nodes)).sum();
     eprintln!("{n} full-width jobs, {nodes} nodes, promotions {promotions:?}");
     assert!(promotions.iter().all(|&p| p > 0), "{promotions:?}");
@@ -390,8 +419,13 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     // The only move, extended: its child keeps depth and searches its moves; spent as
     // any move, the child is evaluated (two nodes).
     let forced = [job(corners[9], -INFINITE, INFINITE)];
-    let (spent, _) = check_with::<Qchip>(Params::DEFAULT, &forced, |_| (None, 4, -4));
-    let (kept, _) = check_with::<Qchip>(Params::DEFAULT, &forced, |_| (None, 4, 1));
+    let ply = |forced_ext| FullWidth {
+        depth: 4,
+        forced_ext,
+        ..FullWidth::default()
+    };
+    let (spent, _) = check_with::<Qchip>(Params::DEFAULT, &forced, |_| (None, ply(-4)));
+    let (kept, _) = check_with::<Qchip>(Params::DEFAULT, &forced, |_| (None, ply(1)));
     assert_eq!(spent[0].nodes, 2);
     assert!(kept[0].nodes > 4, "{} nodes", kept[0].nodes);
     // Searched at full width, a quiet job visits its children: more nodes than the
@@ -399,7 +433,7 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     assert!(outs[..quiet.len()].iter().filter(|o| o.nodes > 1).count() > quiet.len() / 2);
     // A chip with 4 moves a list overflows on the wide ones, where the reference does.
     let (small_outs, _) = check_with::<SmallChip>(Params::of::<4, 4, 64, 2>(), &jobs[..60], |i| {
-        (Some(8), 4 * (1 + (i % 2) as u8), 1)
+        (Some(8), width(i))
     });
     assert!(small_outs.iter().any(|o| o.overflow));
 }

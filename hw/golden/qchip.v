@@ -19,6 +19,8 @@ module qchip (
   input wire [5:0] horizon,
   input wire [3:0] depth,
   input wire [2:0] forced_ext,
+  input wire [3:0] late_moves,
+  input wire [3:0] late_depth,
   input wire req,
   output wire done,
   output wire overflow,
@@ -31,88 +33,88 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n19;
+  wire _n21;
   wire [35:0] prio_now;
-  wire _n22;
-  wire _n23;
   wire _n24;
-  wire [2:0] _n25;
+  wire _n25;
   wire _n26;
-  wire _n27;
+  wire [2:0] _n27;
   wire _n28;
-  wire [5:0] _n29;
-  wire [3:0] _n30;
-  wire _n31;
-  wire [5:0] _n32;
-  wire [3:0] _n33;
-  wire _n34;
-  wire [5:0] _n35;
-  wire [3:0] _n36;
-  wire _n37;
-  wire [7:0] _n38;
-  wire [7:0] _n39;
-  wire [191:0] _n40;
-  wire _n41;
-  wire _n42;
+  wire _n29;
+  wire _n30;
+  wire [5:0] _n31;
+  wire [3:0] _n32;
+  wire _n33;
+  wire [5:0] _n34;
+  wire [3:0] _n35;
+  wire _n36;
+  wire [5:0] _n37;
+  wire [3:0] _n38;
+  wire _n39;
+  wire [7:0] _n40;
+  wire [7:0] _n41;
+  wire [191:0] _n42;
   wire _n43;
-  wire [3:0] _n44;
-  wire [3:0] _n45;
+  wire _n44;
+  wire _n45;
   wire [3:0] _n46;
-  wire [255:0] _n47;
-  wire _n48;
-  wire [11:0] _n49;
-  wire [70:0] _n50;
+  wire [3:0] _n47;
+  wire [3:0] _n48;
+  wire [255:0] _n49;
+  wire _n50;
   wire [11:0] _n51;
-  wire [383:0] _n52;
-  wire [319:0] _n53;
-  wire _n54;
-  wire [9:0] _n55;
-  wire [23:0] _n56;
+  wire [70:0] _n52;
+  wire [11:0] _n53;
+  wire [383:0] _n54;
+  wire [319:0] _n55;
+  wire _n56;
   wire [9:0] _n57;
-  wire _n58;
+  wire [23:0] _n58;
   wire [9:0] _n59;
-  wire [23:0] _n60;
+  wire _n60;
   wire [9:0] _n61;
-  wire _n62;
-  wire [4:0] _n63;
-  wire [367:0] _n64;
+  wire [23:0] _n62;
+  wire [9:0] _n63;
+  wire _n64;
   wire [4:0] _n65;
-  wire _n66;
-  wire _n67;
+  wire [381:0] _n66;
+  wire [4:0] _n67;
   wire _n68;
   wire _n69;
-  wire [5:0] _n70;
-  wire [5:0] _n71;
-  wire [2:0] _n72;
-  wire _n73;
-  wire _n74;
-  wire [11:0] _n75;
-  wire [10:0] _n76;
-  wire _n77;
-  wire [21:0] _n78;
-  wire [21:0] _n79;
-  wire [15:0] _n80;
-  wire [15:0] _n81;
-  wire [23:0] _n82;
-  wire [23:0] _n83;
-  wire [367:0] _n84;
-  wire [31:0] _n85;
-  wire [70:0] _n86;
-  wire _n87;
-  wire _n88;
-  wire [21:0] _n89;
+  wire _n70;
+  wire _n71;
+  wire [5:0] _n72;
+  wire [5:0] _n73;
+  wire [2:0] _n74;
+  wire _n75;
+  wire _n76;
+  wire [11:0] _n77;
+  wire [10:0] _n78;
+  wire _n79;
+  wire [21:0] _n80;
+  wire [21:0] _n81;
+  wire [15:0] _n82;
+  wire [15:0] _n83;
+  wire [23:0] _n84;
+  wire [23:0] _n85;
+  wire [381:0] _n86;
+  wire [31:0] _n87;
+  wire [70:0] _n88;
+  wire _n89;
   wire _n90;
-  wire [5:0] _n91;
-  wire [5:0] _n92;
-  wire [2:0] _n93;
-  wire [31:0] _n94;
-  wire [31:0] _n95;
+  wire [21:0] _n91;
+  wire _n92;
+  wire [5:0] _n93;
+  wire [5:0] _n94;
+  wire [2:0] _n95;
+  wire [31:0] _n96;
+  wire [31:0] _n97;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n101;
+  wire [5:0] _n103;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -125,41 +127,41 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n19 = load_we | start;
-  assign prio_now = _n19 ? prio : prio_q;
-  assign done = _n87;
-  assign overflow = _n88;
-  assign score = _n89;
-  assign best_valid = _n90;
-  assign best_from = _n91;
-  assign best_to = _n92;
-  assign best_promo = _n93;
-  assign nodes = _n94;
-  assign cycles = _n95;
+  assign _n21 = load_we | start;
+  assign prio_now = _n21 ? prio : prio_q;
+  assign done = _n89;
+  assign overflow = _n90;
+  assign score = _n91;
+  assign best_valid = _n92;
+  assign best_from = _n93;
+  assign best_to = _n94;
+  assign best_promo = _n95;
+  assign nodes = _n96;
+  assign cycles = _n97;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n22),
-    .black(_n23),
-    .ep_valid(_n24),
-    .ep_file(_n25),
+    .start(_n24),
+    .black(_n25),
+    .ep_valid(_n26),
+    .ep_file(_n27),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n26),
-    .put_piece0(_n30),
-    .put_sq0(_n29),
-    .put_en0(_n31),
-    .put_piece1(_n33),
-    .put_sq1(_n32),
-    .put_en1(_n34),
-    .put_piece2(_n36),
-    .put_sq2(_n35),
-    .put_en2(_n37),
-    .save(_n27),
-    .restore(_n28),
+    .req(_n28),
+    .put_piece0(_n32),
+    .put_sq0(_n31),
+    .put_en0(_n33),
+    .put_piece1(_n35),
+    .put_sq1(_n34),
+    .put_en1(_n36),
+    .put_piece2(_n38),
+    .put_sq2(_n37),
+    .put_en2(_n39),
+    .save(_n29),
+    .restore(_n30),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -168,16 +170,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n47),
-    .cap_counts(_n52),
-    .quiet_counts(_n53),
-    .quiet_now(_n66),
-    .no_move_now(_n67),
-    .valid_next(_n68),
-    .done_next(_n69),
-    .from_next(_n70),
-    .to_next(_n71),
-    .promo_next_out(_n72)
+    .pieces(_n49),
+    .cap_counts(_n54),
+    .quiet_counts(_n55),
+    .quiet_now(_n68),
+    .no_move_now(_n69),
+    .valid_next(_n70),
+    .done_next(_n71),
+    .from_next(_n72),
+    .to_next(_n73),
+    .promo_next_out(_n74)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -185,64 +187,64 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n38),
-    .opp_addr(_n39),
-    .pieces(_n40),
-    .own(_n80),
-    .opp(_n81)
+    .own_addr(_n40),
+    .opp_addr(_n41),
+    .pieces(_n42),
+    .own(_n82),
+    .opp(_n83)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n40),
+    .weights(_n42),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n41),
-    .delta_neg(_n42),
-    .from_snap(_n43),
-    .placed(_n44),
-    .mover(_n45),
-    .victim(_n46),
-    .save(_n27),
-    .restore(_n28),
-    .white(_n78),
-    .black(_n79)
+    .delta_en(_n43),
+    .delta_neg(_n44),
+    .from_snap(_n45),
+    .placed(_n46),
+    .mover(_n47),
+    .victim(_n48),
+    .save(_n29),
+    .restore(_n30),
+    .white(_n80),
+    .black(_n81)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n47),
-    .insufficient(_n77)
+    .pieces(_n49),
+    .insufficient(_n79)
   );
   qchip_mobility move_counter (
-    .cap_counts(_n52),
-    .quiet_counts(_n53),
-    .any_capture(_n73),
-    .any_quiet(_n74),
-    .captures(_n75),
-    .quiets(_n76)
+    .cap_counts(_n54),
+    .quiet_counts(_n55),
+    .any_capture(_n75),
+    .any_quiet(_n76),
+    .captures(_n77),
+    .quiets(_n78)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n54),
-    .entry_waddr(_n55),
-    .entry_wdata(_n56),
-    .entry_raddr(_n57),
-    .leaf_we(_n58),
-    .leaf_waddr(_n59),
-    .leaf_wdata(_n60),
-    .leaf_raddr(_n61),
-    .entry(_n82),
-    .leaf(_n83)
+    .entry_we(_n56),
+    .entry_waddr(_n57),
+    .entry_wdata(_n58),
+    .entry_raddr(_n59),
+    .leaf_we(_n60),
+    .leaf_waddr(_n61),
+    .leaf_wdata(_n62),
+    .leaf_raddr(_n63),
+    .entry(_n84),
+    .leaf(_n85)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n62),
-    .waddr(_n63),
-    .wdata(_n64),
-    .raddr(_n65),
-    .frame(_n84)
+    .we(_n64),
+    .waddr(_n65),
+    .wdata(_n66),
+    .raddr(_n67),
+    .frame(_n86)
   );
   qchip_control controller (
     .clk(clk),
@@ -257,108 +259,110 @@ module qchip (
     .job_horizon(horizon),
     .job_depth(depth),
     .job_forced_ext(forced_ext),
+    .job_late_moves(late_moves),
+    .job_late_depth(late_depth),
     .req(req),
-    .quiet_now(_n66),
-    .no_move_now(_n67),
-    .valid_next(_n68),
-    .done_next(_n69),
-    .from_next(_n70),
-    .to_next(_n71),
-    .promo_next_out(_n72),
-    .pieces(_n47),
-    .any_capture(_n73),
-    .any_quiet(_n74),
-    .captures(_n75),
-    .quiets(_n76),
-    .insufficient(_n77),
-    .white(_n78),
-    .black_mat(_n79),
-    .own(_n80),
-    .opp(_n81),
-    .entry(_n82),
-    .leaf(_n83),
-    .frame(_n84),
-    .hash(_n85),
-    .table_entry(_n86),
-    .gen_start(_n22),
-    .gen_black(_n23),
-    .gen_ep_valid(_n24),
-    .gen_ep_file(_n25),
-    .gen_req(_n26),
-    .put_sq0(_n29),
-    .put_piece0(_n30),
-    .put_en0(_n31),
-    .put_sq1(_n32),
-    .put_piece1(_n33),
-    .put_en1(_n34),
-    .put_sq2(_n35),
-    .put_piece2(_n36),
-    .put_en2(_n37),
-    .save(_n27),
-    .restore(_n28),
-    .delta_en(_n41),
-    .delta_neg(_n42),
-    .from_snap(_n43),
-    .placed(_n44),
-    .mover(_n45),
-    .victim(_n46),
-    .own_addr(_n38),
-    .opp_addr(_n39),
-    .entry_raddr(_n57),
-    .leaf_raddr(_n61),
-    .entry_we(_n54),
-    .entry_waddr(_n55),
-    .entry_wdata(_n56),
-    .leaf_we(_n58),
-    .leaf_waddr(_n59),
-    .leaf_wdata(_n60),
-    .frame_raddr(_n65),
-    .frame_we(_n62),
-    .frame_waddr(_n63),
-    .frame_wdata(_n64),
-    .table_raddr(_n51),
-    .table_we(_n48),
-    .table_waddr(_n49),
-    .table_wdata(_n50),
-    .done(_n87),
-    .overflow(_n88),
-    .score(_n89),
-    .best_valid(_n90),
-    .best_from(_n91),
-    .best_to(_n92),
-    .best_promo(_n93),
-    .nodes(_n94),
-    .cycles(_n95),
+    .quiet_now(_n68),
+    .no_move_now(_n69),
+    .valid_next(_n70),
+    .done_next(_n71),
+    .from_next(_n72),
+    .to_next(_n73),
+    .promo_next_out(_n74),
+    .pieces(_n49),
+    .any_capture(_n75),
+    .any_quiet(_n76),
+    .captures(_n77),
+    .quiets(_n78),
+    .insufficient(_n79),
+    .white(_n80),
+    .black_mat(_n81),
+    .own(_n82),
+    .opp(_n83),
+    .entry(_n84),
+    .leaf(_n85),
+    .frame(_n86),
+    .hash(_n87),
+    .table_entry(_n88),
+    .gen_start(_n24),
+    .gen_black(_n25),
+    .gen_ep_valid(_n26),
+    .gen_ep_file(_n27),
+    .gen_req(_n28),
+    .put_sq0(_n31),
+    .put_piece0(_n32),
+    .put_en0(_n33),
+    .put_sq1(_n34),
+    .put_piece1(_n35),
+    .put_en1(_n36),
+    .put_sq2(_n37),
+    .put_piece2(_n38),
+    .put_en2(_n39),
+    .save(_n29),
+    .restore(_n30),
+    .delta_en(_n43),
+    .delta_neg(_n44),
+    .from_snap(_n45),
+    .placed(_n46),
+    .mover(_n47),
+    .victim(_n48),
+    .own_addr(_n40),
+    .opp_addr(_n41),
+    .entry_raddr(_n59),
+    .leaf_raddr(_n63),
+    .entry_we(_n56),
+    .entry_waddr(_n57),
+    .entry_wdata(_n58),
+    .leaf_we(_n60),
+    .leaf_waddr(_n61),
+    .leaf_wdata(_n62),
+    .frame_raddr(_n67),
+    .frame_we(_n64),
+    .frame_waddr(_n65),
+    .frame_wdata(_n66),
+    .table_raddr(_n53),
+    .table_we(_n50),
+    .table_waddr(_n51),
+    .table_wdata(_n52),
+    .done(_n89),
+    .overflow(_n90),
+    .score(_n91),
+    .best_valid(_n92),
+    .best_from(_n93),
+    .best_to(_n94),
+    .best_promo(_n95),
+    .nodes(_n96),
+    .cycles(_n97),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n101),
+    .count(_n103),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
     .material(material)
   );
   qchip_hash hasher (
-    .pieces(_n47),
-    .hash(_n85)
+    .pieces(_n49),
+    .hash(_n87)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n48),
-    .waddr(_n49),
-    .wdata(_n50),
-    .raddr(_n51),
-    .entry(_n86)
+    .we(_n50),
+    .waddr(_n51),
+    .wdata(_n52),
+    .raddr(_n53),
+    .entry(_n88)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n19) prio_q <= prio;
+    else if (_n21) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n101, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n103, move_from, move_to, value, material, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use hw::chip::qsearch::{ChipWeights, FORCED_EXT_RANGE, Job, MAX_DEPTH, NO_HORIZON};
+use hw::chip::qsearch::{ChipWeights, FORCED_EXT_RANGE, FullWidth, Job, MAX_DEPTH, NO_HORIZON};
 use hw::chip::types::Priorities;
 
 use super::board_of;
@@ -43,8 +43,7 @@ pub fn chip_job(
         beta,
         ply: ply as u16,
         horizon: chip_horizon(horizon),
-        depth: 0,
-        forced_ext: 0,
+        width: FullWidth::default(),
         priorities: Priorities::ANTICHESS,
         weights,
     }
@@ -58,21 +57,27 @@ pub fn chip_job_of(
     horizon: Option<usize>,
     weights: Option<Arc<ChipWeights>>,
 ) -> anyhow::Result<Job> {
+    let w = job.width;
     anyhow::ensure!(
-        job.depth <= MAX_DEPTH,
+        w.depth <= MAX_DEPTH,
         "the quiescence chip searches at most {MAX_DEPTH} quarter plies at full width, not {}",
-        job.depth
+        w.depth
     );
     anyhow::ensure!(
-        FORCED_EXT_RANGE.contains(&job.forced_ext),
+        FORCED_EXT_RANGE.contains(&w.forced_ext),
         "the quiescence chip's forced-move extension is {} to {} quarter plies, not {}",
         FORCED_EXT_RANGE.start(),
         FORCED_EXT_RANGE.end(),
-        job.forced_ext
+        w.forced_ext
+    );
+    anyhow::ensure!(
+        w.late_moves <= 15 && w.late_depth <= MAX_DEPTH,
+        "the quiescence chip prunes late moves after at most 15 moves a ply at a depth of at most {MAX_DEPTH} quarter plies, not {} at {}",
+        w.late_moves,
+        w.late_depth
     );
     Ok(Job {
-        depth: job.depth,
-        forced_ext: job.forced_ext,
+        width: w,
         ..chip_job(&job.pos, job.alpha, job.beta, job.ply, horizon, weights)
     })
 }

@@ -44,10 +44,9 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         .quiescence
         .build_for(&settings.config, settings.evaluator, 1)?;
     let full = settings.config.full_width_plies as u8;
-    let width = (
-        full * hw::chip::qsearch::PLY as u8,
-        settings.config.chip_forced_ext(),
-    );
+    let width = settings
+        .config
+        .chip_width(full * hw::chip::qsearch::PLY as u8);
     if full > 0 && !quiescence.dispatches() {
         return Err(super::input::bad_input(format!(
             "--full-width-plies needs --quiescence reference, chip-model or chip, not {}",

@@ -309,7 +309,7 @@ impl Horizon {
     pub fn submit(&mut self, jobs: Vec<QJob>) -> anyhow::Result<Vec<Ticket>> {
         let mut tickets = Vec::with_capacity(jobs.len());
         let mut open = Vec::with_capacity(jobs.len());
-        self.stats.full_width_jobs += jobs.iter().filter(|j| j.depth > 0).count() as u64;
+        self.stats.full_width_jobs += jobs.iter().filter(|j| j.width.depth > 0).count() as u64;
         for job in jobs {
             match self.jobs.answer(&job) {
                 Some(r) => {
@@ -336,7 +336,7 @@ impl Horizon {
                 Err(r) => slots.push(Err(r)),
                 Ok(job) => {
                     if let Some(eval) = &mut self.host_eval
-                        && job.depth == 0
+                        && job.width.depth == 0
                         && !job.pos.capture_forced()
                     {
                         let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;

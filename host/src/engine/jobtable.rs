@@ -73,10 +73,20 @@ impl JobTable {
         key as usize & (self.slots.len() - 1)
     }
 
-    /// A job's key: its position's, another for each full-width depth and extension (a
-    /// different search).
+    /// A job's key: its position's, another for each full-width search (a different
+    /// search).
     fn key(job: &QJob) -> u64 {
-        let width = u64::from(job.depth) << 8 | u64::from(job.forced_ext as u8);
+        let w = job.width;
+        let width = u64::from_le_bytes([
+            w.depth,
+            w.forced_ext as u8,
+            w.late_moves,
+            w.late_depth,
+            0,
+            0,
+            0,
+            0,
+        ]);
         job.pos.zobrist() ^ FULL_WIDTH_KEY.wrapping_mul(width)
     }
 

@@ -6,6 +6,7 @@
 //! position is one full-width job ([`Quiescence::full_width`]): without a capture its
 //! quiet moves are searched too.
 
+use hw::chip::qsearch::FullWidth;
 use std::io::{self, BufRead, Write};
 
 use crate::engine::quiescence::{Abort, QJob, Quiescence};
@@ -41,15 +42,15 @@ pub fn window(line: &FenLine) -> Result<(Score, Score), String> {
     }
 }
 
-/// Searches every position of `input` with `quiescence`, with `depth` quarter plies at
-/// full width and that forced-move extension (depth 0: quiescence jobs);
+/// Searches every position of `input` with `quiescence`, with `width` (the default:
+/// quiescence jobs);
 /// answers on `out`, errors on `err` with their line numbers.
 pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
     input: R,
     out: &mut W,
     err: &mut E,
     quiescence: &mut dyn Quiescence,
-    (depth, forced_ext): (u8, i8),
+    width: FullWidth,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     for item in read_fen_lines(input)? {
@@ -80,8 +81,7 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
             alpha,
             beta,
             ply: 0,
-            depth,
-            forced_ext: if depth > 0 { forced_ext } else { 0 },
+            width,
         };
         match quiescence.run_job(&job, &Abort::never()) {
             Ok(r) => {
@@ -117,7 +117,14 @@ mod tests {
     fn run(input: &str) -> (String, String, u8) {
         let mut q = ReferenceQuiescence::new(Evaluator::default());
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let s = run_qsearch(input.as_bytes(), &mut out, &mut err, &mut q, (0, 0)).unwrap();
+        let s = run_qsearch(
+            input.as_bytes(),
+            &mut out,
+            &mut err,
+            &mut q,
+            FullWidth::default(),
+        )
+        .unwrap();
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),

@@ -14,6 +14,7 @@
 //! capture allows several answers), so the main search hands each call an [`Abort`]
 //! that the implementation polls: a search under a clock then answers on time.
 
+use hw::chip::qsearch::FullWidth;
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -154,15 +155,12 @@ pub struct QJob {
     pub beta: Score,
     /// Distance from the root of the main search.
     pub ply: usize,
-    /// Depth searched at full width above the quiescence search, in quarter plies
-    /// ([`hw::chip::qsearch::PLY`] to a ply): a node of the main search with this
-    /// much depth left, with the quiescence below, as one job (see
-    /// [`Quiescence::run_job`]). 0: a quiescence job.
-    pub depth: u8,
-    /// The forced-move extension inside a full-width job, quarter plies: the only
-    /// move of a node with depth left adds this to the depth (any other move spends
-    /// a ply). 0 in a quiescence job.
-    pub forced_ext: i8,
+    /// The search at full width above the quiescence search, as the chip runs it
+    /// ([`FullWidth`]: a depth in quarter plies, the forced-move extension, late-move
+    /// pruning): a node of the main search with that much depth left, with the
+    /// quiescence below, as one job (see [`Quiescence::run_job`]). The default: a
+    /// quiescence job.
+    pub width: FullWidth,
 }
 
 impl QJob {
@@ -173,8 +171,7 @@ impl QJob {
             alpha,
             beta,
             ply,
-            depth: 0,
-            forced_ext: 0,
+            width: FullWidth::default(),
         }
     }
 }
@@ -243,7 +240,7 @@ pub trait Quiescence: Send {
     /// run, overriding this.
     fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
         anyhow::ensure!(
-            job.depth == 0,
+            job.width.depth == 0,
             "the {} quiescence search has no full-width jobs",
             self.name()
         );

@@ -14,7 +14,7 @@
 //! captures (same order; the table is the quiescence plies' alone), the last plies of
 //! the main search done on the chip: a child has a ply less depth, the only move of a
 //! node with depth left the forced-move extension more
-//! ([`ReferenceQuiescence::forced_ext`]); the horizon counts the quiescence plies from
+//! ([`ReferenceQuiescence::width`]), and late-move pruning as the chip's; the horizon counts the quiescence plies from
 //! the first node without depth left. The search is fail-soft alpha-beta with the chip's transposition
 //! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
@@ -36,7 +36,10 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::score::{INFINITE, Score, win_at};
 use crate::rules::{Move, Position, Role, Square};
-use hw::chip::qsearch::PLY;
+use hw::chip::qsearch::{FullWidth, PLY, WIN_BOUND};
+
+// The chip's bound of decided scores is the host's.
+const _: () = assert!(WIN_BOUND == crate::engine::score::WIN_BOUND);
 
 /// Reply counts at or above this share one key (the chip keeps a 4-bit key).
 pub const REPLY_KEY_CAP: usize = 15;
@@ -92,13 +95,13 @@ pub struct ReferenceQuiescence {
     /// depth left; the job's own position never) at which a position with captures is
     /// evaluated (`None`: every capture sequence is searched to its end).
     pub horizon: Option<usize>,
-    /// The job's full-width depth in quarter plies ([`PLY`] to a ply): a node with
-    /// depth left, without a capture, searches each of its moves (in the chip's
-    /// order) instead of being evaluated. The table is the quiescence plies' alone.
-    pub depth: u8,
-    /// The forced-move extension in quarter plies: the only move of a node with depth
-    /// left gives its child the node's depth plus this (any other move a ply less).
-    pub forced_ext: i8,
+    /// The job's full-width search ([`FullWidth`]): its depth in quarter plies
+    /// ([`PLY`] to a ply): a node with depth left, without a capture, searches each
+    /// of its moves (in the chip's order) instead of being evaluated; the only move of
+    /// a node with depth left gives its child the node's depth plus the forced-move
+    /// extension (any other move a ply less); late-move pruning stops a null-window
+    /// node's quiet moves as the chip does. The table is the quiescence plies' alone.
+    pub width: FullWidth,
 }
 
 /// The chip's memory limits (see [`ReferenceQuiescence::limits`]).
@@ -151,8 +154,7 @@ impl ReferenceQuiescence {
             stats: ReferenceStats::default(),
             limits: None,
             horizon: None,
-            depth: 0,
-            forced_ext: 0,
+            width: FullWidth::default(),
             table_entries: TABLE_ENTRIES,
             table: Vec::new(),
         }
@@ -256,11 +258,16 @@ impl ReferenceQuiescence {
         let mut best = -INFINITE;
         let mut best_move = None;
         let child_left = if wide && moves.len() == 1 {
-            left + i32::from(self.forced_ext)
+            left + i32::from(self.width.forced_ext)
         } else {
             left - PLY
         };
-        for m in self.ordered(pos, &moves, first) {
+        let limit = if moves[0].is_capture() {
+            None
+        } else {
+            self.width.late_move_limit(left, alpha, beta)
+        };
+        for (tried, m) in (1..).zip(self.ordered(pos, &moves, first)) {
             self.stats.children += 1;
             if let Some(role) = m.promotion() {
                 let i = [
@@ -292,6 +299,9 @@ impl ReferenceQuiescence {
                         break;
                     }
                 }
+            }
+            if limit.is_some_and(|l| tried >= l) && best > -WIN_BOUND {
+                break;
             }
         }
         if let Some((i, check)) = slot {
@@ -331,7 +341,7 @@ impl ReferenceQuiescence {
         self.table.clear();
         self.table.resize(self.table_entries, None);
         let mut nodes = 0;
-        let root = (0, i32::from(self.depth));
+        let root = (0, i32::from(self.width.depth));
         let (score, best_move) = self.search(pos, alpha, beta, ply, root, &mut nodes, abort)?;
         Ok(QResult {
             score,
@@ -415,10 +425,9 @@ impl Quiescence for ReferenceQuiescence {
 
     /// Any job, its full-width depth and extension taken for this search.
     fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
-        let saved = (self.depth, self.forced_ext);
-        (self.depth, self.forced_ext) = (job.depth, job.forced_ext);
+        let saved = std::mem::replace(&mut self.width, job.width);
         let result = self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort);
-        (self.depth, self.forced_ext) = saved;
+        self.width = saved;
         result
     }
 }

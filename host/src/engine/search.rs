@@ -62,6 +62,7 @@
 mod node;
 pub mod ordering;
 
+use hw::chip::qsearch::FullWidth;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -313,20 +314,32 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
-    /// The forced-move extension as a chip job carries it: quarter plies, rounded, within
-    /// the chip's range ([`hw::chip::qsearch::FORCED_EXT_RANGE`]; -1 ply, the least,
-    /// spends a ply on a forced move as on any other).
-    pub fn chip_forced_ext(&self) -> i8 {
+    /// The full-width search of a chip job of `depth` quarter plies (0: a quiescence
+    /// job) as this configuration searches: its forced-move extension and its
+    /// late-move pruning in quarter plies, rounded, within the chip's ranges
+    /// ([`hw::chip::qsearch::FORCED_EXT_RANGE`]: -1 ply, the least, spends a ply on a
+    /// forced move as on any other; at most 15 moves a ply, up to 15 quarter plies).
+    pub fn chip_width(&self, depth: u8) -> FullWidth {
+        if depth == 0 {
+            return FullWidth::default();
+        }
+        let quarters = |plies: f64| (plies * f64::from(hw::chip::qsearch::PLY)).round();
         let range = hw::chip::qsearch::FORCED_EXT_RANGE;
-        let q = (self.forced_move_extension * f64::from(hw::chip::qsearch::PLY)).round();
-        q.clamp(f64::from(*range.start()), f64::from(*range.end())) as i8
+        let ext = quarters(self.forced_move_extension)
+            .clamp(f64::from(*range.start()), f64::from(*range.end()));
+        let max = f64::from(hw::chip::qsearch::MAX_DEPTH);
+        FullWidth {
+            depth,
+            forced_ext: ext as i8,
+            late_moves: self.pruning.late_moves.min(15) as u8,
+            late_depth: quarters(self.pruning.late_move_depth).clamp(0.0, max) as u8,
+        }
     }
 
-    /// A full-width job of `pos` with `depth` quarter plies (0: a quiescence job).
+    /// A job of `pos` with `depth` quarter plies at full width (0: a quiescence job).
     pub fn job(&self, pos: Position, alpha: Score, beta: Score, ply: usize, depth: u8) -> QJob {
         QJob {
-            depth,
-            forced_ext: if depth > 0 { self.chip_forced_ext() } else { 0 },
+            width: self.chip_width(depth),
             ..QJob::quiescence(pos, alpha, beta, ply)
         }
     }

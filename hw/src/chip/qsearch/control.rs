@@ -24,7 +24,9 @@ use crate::chip::types::{EMPTY, PAWN, PROMOTION_ORDER};
 use crate::gates::{ge_signed, gt_signed, or_all, saturate, sext};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
 
-use super::interface::{DebugSignals, FORCED_EXT_RANGE, MAX_DEPTH, OutputSignals, PLY, SCORE_BITS};
+use super::interface::{
+    DebugSignals, FORCED_EXT_RANGE, MAX_DEPTH, OutputSignals, PLY, SCORE_BITS, WIN_BOUND,
+};
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{WORD, slot_bits};
 use super::{ChildKind, Params, State};
@@ -108,6 +110,8 @@ struct Ctx {
     tidx_valid: Signal,
     tidx: Signal,
     depth: Signal,
+    limit: Signal,
+    tried: Signal,
 }
 
 impl Ctx {
@@ -132,6 +136,8 @@ impl Ctx {
             self.tidx_valid,
             self.tidx,
             self.depth,
+            self.limit,
+            self.tried,
         ]);
         v
     }
@@ -166,6 +172,8 @@ impl Ctx {
             tidx_valid: take(&like.tidx_valid),
             tidx: take(&like.tidx),
             depth: take(&like.depth),
+            limit: take(&like.limit),
+            tried: take(&like.tried),
         }
     }
 
@@ -199,7 +207,12 @@ fn context_bits(p: Params) -> u32 {
         + 1
         + iw
         + DEPTH_BITS
+        + LIMIT_BITS
+        + (iw + 1)
 }
+
+/// Width of late-move pruning's limit (at most 15 moves times 3 plies squared).
+const LIMIT_BITS: u32 = 8;
 
 /// Width of a node's depth left (quarter plies, two's complement): from the deepest
 /// job's depth plus the greatest extension at every ply of the stack, down to a
@@ -238,6 +251,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let horizon_in = m.input("job_horizon", 6);
     let depth_in = m.input("job_depth", 4);
     let forced_ext_in = m.input("job_forced_ext", 3);
+    let late_moves_in = m.input("job_late_moves", 4);
+    let late_depth_in = m.input("job_late_depth", 4);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -276,6 +291,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let root_ply = reg("root_ply", 9);
     let horizon = reg("horizon", 6);
     let forced_ext = reg("forced_ext", 3);
+    let late_moves = reg("late_moves", 4);
+    let late_depth = reg("late_depth", 4);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -294,6 +311,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tidx_valid: reg("table_index_valid", 1),
         tidx: reg("table_index", iw),
         depth: reg("ctx_depth", DEPTH_BITS),
+        limit: reg("ctx_limit", LIMIT_BITS),
+        tried: reg("ctx_tried", cw),
     };
     let job_tag = reg("job_tag", p.tag_bits);
     let sweep = reg("sweep", tiw);
@@ -481,7 +500,13 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     )
     .named("searched_next");
     let applying = leaf_child | ret_state;
-    let continue_search = applying & !cutoff & remaining;
+    // Late-move pruning: the node has searched its limit of moves and found a move
+    // that does not lose.
+    let late_stop = (ctx_in.limit.ne(0)
+        & !ctx_in.tried.zext(LIMIT_BITS).lt(ctx_in.limit)
+        & gt_signed(new_best, slit(-WIN_BOUND)))
+    .named("late_stop");
+    let continue_search = applying & !cutoff & remaining & !late_stop;
     let node_returns = applying & !continue_search;
     let elect_now = continue_search | o_elect;
 
@@ -644,6 +669,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (root_ply, ply_in),
         (horizon, horizon_in),
         (forced_ext, forced_ext_in),
+        (late_moves, late_moves_in),
+        (late_depth, late_depth_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -669,6 +696,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tidx_valid: lit(0, 1),
         tidx: lit(0, iw),
         depth: depth_in.zext(DEPTH_BITS),
+        limit: lit(0, LIMIT_BITS),
+        tried: lit(0, cw),
     };
     // A child's depth: a ply less, or the extension more for the only move of a node
     // with depth left (a descent from `Gen`).
@@ -689,7 +718,20 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         hash: hash_now,
         ..ctx.clone()
     };
+    // Late-move pruning's limit, for a node with depth left that searches its quiet
+    // moves with a null window: late_moves times its whole plies (at least 1) squared.
+    let prunes = (quiet_now
+        & wide
+        & late_moves.ne(0)
+        & !gt_signed(ctx.depth, late_depth.zext(dw))
+        & (ctx.beta - ctx.alpha0).eq(1))
+    .named("late_prunes");
+    let whole = ctx.depth.bits(2..4);
+    let lm = late_moves.zext(LIMIT_BITS);
+    let per_ply = mux(whole.eq(3), (lm << 3) + lm, mux(whole.eq(2), lm << 2, lm));
     let ctx_second = Ctx {
+        limit: mux(prunes, per_ply, lit(0, LIMIT_BITS)),
+        tried: lit(0, cw),
         tmv_valid: t_hit,
         tmv: t_move,
         tidx_valid: lit(0, 1),
@@ -714,6 +756,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tidx_valid: ctx_in.tidx_valid,
         tidx: ctx_in.tidx,
         depth: ctx_in.depth,
+        limit: ctx_in.limit,
+        tried: mux(elect_now, ctx_in.tried + 1u64, ctx_in.tried),
     };
     let with_keys: Vec<Signal> = (0..p.list)
         .map(|i| mux(r2 & op_index[1].eq(i as u64), key_now, ctx.keys[i]))
@@ -722,6 +766,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         keys: with_keys,
         cur: mux(o_elect, elected, ctx.cur),
         searched: mux(o_elect, searched_elected, ctx.searched),
+        tried: mux(o_elect, ctx.tried + 1u64, ctx.tried),
         ..ctx.clone()
     };
     let gen_tmatch = gen_write & ctx.tmv_valid & gen_move.eq(ctx.tmv);

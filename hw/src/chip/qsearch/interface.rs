@@ -101,6 +101,13 @@ ports! {
         /// [`FORCED_EXT_RANGE`]): the depth an only move adds at a node with depth
         /// left; -4 spends a ply as any move does.
         forced_ext: u8 = 3,
+        /// Late-move pruning: a node with depth left of at most `late_depth` quarter
+        /// plies, searching its quiet moves with a null window, stops after `late_moves
+        /// * d * d` moves (`d` its depth in whole plies, at least 1) once its best score
+        /// is not a loss. 0: no pruning.
+        late_moves: u8 = 4,
+        /// The deepest depth left (quarter plies) of a node whose late moves are pruned.
+        late_depth: u8 = 4,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -226,16 +233,47 @@ pub struct Job {
     /// counted from the first node without full-width depth left ([`NO_HORIZON`]:
     /// none).
     pub horizon: u8,
-    /// Full-width depth, in quarter plies (every move of a node without a capture),
-    /// at most [`MAX_DEPTH`]; 0: a quiescence job.
-    pub depth: u8,
-    /// The forced-move extension in quarter plies ([`FORCED_EXT_RANGE`]).
-    pub forced_ext: i8,
+    /// How far it searches at full width (the default: a quiescence job).
+    pub width: FullWidth,
     /// The move generator's priority table (the emission order the search starts from).
     pub priorities: Priorities,
     /// Weights to write before the job (the chip keeps them between jobs).
     pub weights: Option<Arc<ChipWeights>>,
 }
+
+/// How a job searches at full width above its quiescence search (the ports `depth`,
+/// `forced_ext`, `late_moves`, `late_depth`). The default is a quiescence job.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FullWidth {
+    /// Full-width depth, in quarter plies ([`PLY`] to a ply; every move of a node
+    /// without a capture), at most [`MAX_DEPTH`]; 0: a quiescence job.
+    pub depth: u8,
+    /// The forced-move extension in quarter plies ([`FORCED_EXT_RANGE`]).
+    pub forced_ext: i8,
+    /// Late-move pruning's moves per square ply (0 to 15; 0: none).
+    pub late_moves: u8,
+    /// The deepest depth left, quarter plies, at which late moves are pruned.
+    pub late_depth: u8,
+}
+
+impl FullWidth {
+    /// The most moves a node with `depth` quarter plies left and this window searches
+    /// when it has no capture (`None`: all): late-move pruning.
+    pub fn late_move_limit(&self, depth: i32, alpha: i32, beta: i32) -> Option<u32> {
+        let prunes = self.late_moves > 0
+            && depth > 0
+            && depth <= i32::from(self.late_depth)
+            && beta.wrapping_sub(alpha) == 1;
+        prunes.then(|| {
+            let d = (depth / PLY).max(1) as u32;
+            u32::from(self.late_moves) * d * d
+        })
+    }
+}
+
+/// A score at or beyond which (either sign) a position is won or lost: late-move
+/// pruning stops only once the best score is above minus this.
+pub const WIN_BOUND: i32 = 1_000_000 - 512;
 
 /// The `forced_ext` port's word of an extension (clamped to [`FORCED_EXT_RANGE`]).
 pub fn forced_ext_word(ext: i8) -> u8 {
@@ -281,8 +319,10 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         beta: score_word(job.beta),
         ply: job.ply,
         horizon: job.horizon.min(NO_HORIZON),
-        depth: job.depth.min(MAX_DEPTH),
-        forced_ext: forced_ext_word(job.forced_ext),
+        depth: job.width.depth.min(MAX_DEPTH),
+        forced_ext: forced_ext_word(job.width.forced_ext),
+        late_moves: job.width.late_moves.min(15),
+        late_depth: job.width.late_depth.min(MAX_DEPTH),
         ..Inputs::default()
     });
     seq

@@ -71,7 +71,12 @@
 //! ordered and elected the same way. A child has a ply ([`PLY`]) less than its parent,
 //! but the only move of a node with depth left gives its child the parent's depth plus
 //! the forced-move extension (`forced_ext`, [`FORCED_EXT_RANGE`]), as the host extends
-//! forced moves. A node without depth left is a quiescence node; the depth keeps
+//! forced moves. Late-move pruning as the host's (`late_moves`, `late_depth`): a node
+//! with at most `late_depth` quarter plies left, searching its quiet moves with a null
+//! window, stops after `late_moves * d * d` of them (`d` its depth in whole plies, at
+//! least one) once its best score is not a loss; the fewest-replies order has already
+//! put first the moves that leave the opponent a capture, which the host never prunes.
+//! A node without depth left is a quiescence node; the depth keeps
 //! counting down through the quiescence plies, so the horizon (`horizon` plies of
 //! quiescence) is counted from the first of them wherever the full-width search ended.
 //! So the last plies of the host's main search, with the quiescence below them, run as
@@ -101,8 +106,8 @@ pub mod table;
 pub mod weights;
 
 pub use interface::{
-    ChipWeights, Debug, FORCED_EXT_RANGE, Inputs, Job, MAX_DEPTH, MAX_FULL_PLIES, NO_HORIZON,
-    Outputs, PLY,
+    ChipWeights, Debug, FORCED_EXT_RANGE, FullWidth, Inputs, Job, MAX_DEPTH, MAX_FULL_PLIES,
+    NO_HORIZON, Outputs, PLY, WIN_BOUND,
 };
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack

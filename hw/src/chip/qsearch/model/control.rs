@@ -4,7 +4,7 @@
 use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
-use crate::chip::qsearch::{ChildKind, PLY, State};
+use crate::chip::qsearch::{ChildKind, PLY, State, WIN_BOUND};
 use crate::chip::types::{BLACK, PAWN};
 
 /// Ordering keys saturate here.
@@ -163,6 +163,15 @@ impl QModel {
             }
             self.regs.ctx.table_move = hit.then_some(t.best);
             self.regs.ctx.table_index = None;
+            // Late-move pruning, for a node that searches its quiet moves.
+            let c = &self.regs.ctx;
+            let limit = if no_captures {
+                self.regs.width.late_move_limit(c.depth, c.alpha0, c.beta)
+            } else {
+                None
+            };
+            self.regs.ctx.limit = limit.unwrap_or(0) as u8;
+            self.regs.ctx.tried = 0;
             e.inputs = run_gen();
             self.regs.ctx.count = 0;
             self.regs.state = State::Gen;
@@ -381,6 +390,7 @@ impl QModel {
         };
         self.regs.ctx.searched |= 1 << i;
         self.regs.ctx.cur = i;
+        self.regs.ctx.tried = self.regs.ctx.tried.wrapping_add(1);
         e.read_entry = Some(self.slot(usize::from(i)));
         e.read_leaf = Some(self.slot(usize::from(i)));
         self.regs.state = State::Fetch;
@@ -436,7 +446,7 @@ impl QModel {
         self.regs.cur_move = (entry.from, entry.to);
         e.inputs = self.gen_start(!self.side(sp), entry.double_step());
         let depth = if only && Self::wide(parent.depth) {
-            parent.depth + i32::from(self.regs.forced_ext)
+            parent.depth + i32::from(self.regs.width.forced_ext)
         } else {
             parent.depth - PLY
         };
@@ -452,7 +462,9 @@ impl QModel {
     /// returns the node's best; else the next capture is selected.
     fn after_child(&mut self, score: i32, entry: Entry, e: &mut Edge) {
         let cutoff = self.regs.ctx.apply(score, entry.chip_move());
-        if cutoff || !self.regs.ctx.remaining() {
+        let c = &self.regs.ctx;
+        let pruned = c.limit != 0 && c.tried >= c.limit && c.best > -WIN_BOUND;
+        if cutoff || !self.regs.ctx.remaining() || pruned {
             let store = !Self::wide(self.regs.ctx.depth);
             let c = &self.regs.ctx;
             let bound = if c.best >= c.beta {

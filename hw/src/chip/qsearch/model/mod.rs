@@ -14,7 +14,8 @@ use crate::chip::types::{
 };
 
 use super::interface::{
-    Debug, Inputs, Job, OPPONENT_TABLE_BASE, OWN_TABLE_BASE, Outputs, load_sequence, score_word,
+    Debug, FullWidth, Inputs, Job, OPPONENT_TABLE_BASE, OWN_TABLE_BASE, Outputs, load_sequence,
+    score_word,
 };
 use super::{ChildKind, Params, State};
 
@@ -172,6 +173,10 @@ pub struct Context {
     /// The full-width depth the node has left, in quarter plies (at most 0: a
     /// quiescence node, minus the quiescence plies above it).
     pub depth: i32,
+    /// Late-move pruning's limit on the moves searched (0: none).
+    pub limit: u8,
+    /// Moves elected so far.
+    pub tried: u8,
 }
 
 /// A transposition-table entry.
@@ -210,6 +215,8 @@ impl Context {
             table_move: None,
             table_index: None,
             depth: 0,
+            limit: 0,
+            tried: 0,
         }
     }
 
@@ -265,8 +272,9 @@ pub struct QRegs {
     pub root_ply: u16,
     /// The job's horizon (plies below its position).
     pub horizon: u8,
-    /// The job's forced-move extension, quarter plies.
-    pub forced_ext: i8,
+    /// The job's full-width search: its forced-move extension and late-move pruning
+    /// (its depth is the root context's).
+    pub width: FullWidth,
     /// The current node's context.
     pub ctx: Context,
     /// The value being returned (the current node's view).
@@ -413,7 +421,7 @@ impl QModel {
                 root_ep: None,
                 root_ply: 0,
                 horizon: 0,
-                forced_ext: 0,
+                width: FullWidth::default(),
                 ctx: Context::new(0, 0),
                 value: 0,
                 counts1: None,
@@ -614,7 +622,12 @@ impl QModel {
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
         r.horizon = i.horizon;
-        r.forced_ext = super::interface::forced_ext_of(i.forced_ext);
+        r.width = FullWidth {
+            depth: i.depth,
+            forced_ext: super::interface::forced_ext_of(i.forced_ext),
+            late_moves: i.late_moves,
+            late_depth: i.late_depth,
+        };
         r.sp = 0;
         r.ctx = Context {
             depth: i32::from(i.depth),
