@@ -30,6 +30,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::jobtable::JobTable;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
+use crate::engine::score::Score;
 use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Trace};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::Position;
@@ -481,6 +482,16 @@ impl Horizon {
     fn now(&mut self, job: QJob, abort: &Abort) -> anyhow::Result<QResult> {
         let t = self.submit(vec![job])?;
         self.take(t[0], abort)
+    }
+
+    /// A ticket whose result the host already has: `score`, one node, no job.
+    pub fn known(&mut self, score: Score) -> Ticket {
+        self.keep(Pending::Known(QResult {
+            score,
+            nodes: 1,
+            cycles: 0,
+            best_move: None,
+        }))
     }
 
     /// Gives `tickets` up (a cutoff made them useless): counted as wasted.

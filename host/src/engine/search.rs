@@ -453,7 +453,8 @@ pub struct SearchResult {
 /// were made with, the index of the first of them among the node's moves, and whether
 /// their windows were the node's own (their values need no second search).
 pub(super) struct Batch {
-    pub(super) tickets: std::collections::VecDeque<Ticket>,
+    /// Each move's ticket, and whether its job was sent at a reduced depth.
+    pub(super) tickets: std::collections::VecDeque<(Ticket, bool)>,
     pub(super) alpha: Score,
     pub(super) from: usize,
     pub(super) exact: bool,
@@ -1003,14 +1004,39 @@ impl Searcher {
         self.poll_limits();
     }
 
-    /// The younger brothers `rest` (each child position with its depth) of a node at
-    /// `ply`, handed to the quiescence search together when every one is a leaf (a
-    /// quiescence or a full-width job): each with the null window at `alpha`, the
-    /// window known now. Whatever the number of
-    /// chips, the same nodes make the same batches, so the tree does not depend on it.
+    /// Reverse futility at a node without a forced capture or move (`moves` its legal
+    /// moves) at `depth`, null window below `beta`: its static evaluation when that is
+    /// far enough above beta near the horizon for the node to be taken to hold.
+    pub(super) fn reverse_futility(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        depth: i32,
+        beta: Score,
+    ) -> Option<Score> {
+        let pr = &self.config.pruning;
+        if moves.len() < 2
+            || moves[0].is_capture()
+            || depth > plies_to_units(pr.futility_depth)
+            || is_decisive(beta)
+        {
+            return None;
+        }
+        let eval = self.evaluator.evaluate(pos, Some(moves.len()));
+        let plies = (depth / ONE_PLY).max(1);
+        (eval - pr.futility_margin * plies >= beta).then_some(eval)
+    }
+
+    /// The younger brothers `rest` (each child position with its depth and the depth
+    /// it is searched at, less when reduced) of a node at `ply`, handed to the
+    /// quiescence search together when every one is a leaf (a quiescence or a
+    /// full-width job): each with the null window at `alpha`, the window known now. A
+    /// full-width child that reverse futility settles, as the host's node would, is
+    /// answered by the host. Whatever the number of chips, the same nodes make the same
+    /// batches, so the tree does not depend on it.
     pub(super) fn frontier_batch(
         &mut self,
-        rest: Vec<(Position, i32)>,
+        rest: Vec<(Position, i32, i32)>,
         alpha: Score,
         ply: usize,
         from: usize,
@@ -1020,20 +1046,44 @@ impl Searcher {
         }
         let Some(kinds) = rest
             .iter()
-            .map(|(p, d)| self.leaf_kind(p, *d, ply + 1))
+            .map(|(p, _, d)| self.leaf_kind(p, *d, ply + 1))
             .collect::<Option<Vec<u8>>>()
         else {
             return Ok(None);
         };
-        let jobs: Vec<QJob> = rest
-            .into_iter()
-            .zip(kinds)
-            .map(|((pos, _), depth)| self.config.job(pos, -alpha - 1, -alpha, ply + 1, depth))
-            .collect();
+        let mut jobs = Vec::new();
+        let mut settled = Vec::new();
+        for ((pos, full, depth), quarters) in rest.into_iter().zip(kinds) {
+            let reduced = depth < full;
+            if quarters > 0 {
+                let moves = pos.legal_moves();
+                if !moves.is_empty()
+                    && !pos.is_insufficient_material()
+                    && let Some(eval) = self.reverse_futility(&pos, &moves, depth, -alpha)
+                {
+                    self.nodes += 1;
+                    settled.push(Some((eval, reduced)));
+                    continue;
+                }
+            }
+            settled.push(None);
+            jobs.push((
+                self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
+                reduced,
+            ));
+        }
         self.horizon.count_batch(jobs.len());
-        let tickets = self.horizon.submit(jobs)?;
+        let (jobs, reduced): (Vec<QJob>, Vec<bool>) = jobs.into_iter().unzip();
+        let mut sent = self.horizon.submit(jobs)?.into_iter().zip(reduced);
+        let mut tickets = std::collections::VecDeque::new();
+        for s in settled {
+            tickets.push_back(match s {
+                Some((eval, reduced)) => (self.horizon.known(eval), reduced),
+                None => sent.next().expect("a ticket per job"),
+            });
+        }
         Ok(Some(Batch {
-            tickets: tickets.into(),
+            tickets,
             alpha,
             from,
             exact: false,

@@ -40,11 +40,6 @@ impl Searcher {
         if self.is_leaf(pos, depth, ply) {
             return self.quiesce(pos, alpha, beta, ply);
         }
-        if excluded == 0
-            && let Some(quarters) = self.full_width_leaf(depth, ply)
-        {
-            return self.full_width_job(pos, alpha, beta, ply, quarters, pv);
-        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         self.poll_limits();
@@ -101,21 +96,21 @@ impl Searcher {
 
         // Reverse futility: far enough above beta near the horizon, with no capture
         // forced, the node is taken to hold.
-        let pr = &self.config.pruning;
         if !pv_node
             && ply > 0
             && excluded == 0
-            && !capture_forced
-            && !forced
-            && depth <= plies_to_units(pr.futility_depth)
-            && !is_decisive(beta)
+            && let Some(eval) = self.reverse_futility(pos, &moves, depth, beta)
         {
-            let eval = self.evaluator.evaluate(pos, Some(moves.len()));
-            let plies = (depth / ONE_PLY).max(1);
-            if eval - pr.futility_margin * plies >= beta {
-                return Ok(eval);
-            }
+            return Ok(eval);
         }
+        // The last plies handed over whole (after the checks above, as the host's own
+        // node would make them).
+        if excluded == 0
+            && let Some(quarters) = self.full_width_leaf(depth, ply)
+        {
+            return self.full_width_job(pos, alpha, beta, ply, quarters, pv);
+        }
+        let pr = &self.config.pruning;
         let late_move_limit = if !pv_node
             && ply > 0
             && !capture_forced
@@ -238,7 +233,12 @@ impl Searcher {
                 ordered = singular.into_iter().chain(others).collect();
                 self.horizon.count_batch(jobs.len());
                 batch = Some(Batch {
-                    tickets: self.horizon.submit(jobs)?.into(),
+                    tickets: self
+                        .horizon
+                        .submit(jobs)?
+                        .into_iter()
+                        .map(|t| (t, false))
+                        .collect(),
                     alpha,
                     from: singular_moves,
                     exact: true,
@@ -266,7 +266,7 @@ impl Searcher {
             if selective && searched >= late_move_limit && best > -WIN_BOUND {
                 // Pruned: its quiescence job, if one was handed over, is given up.
                 if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
-                    let ticket = b.tickets.pop_front().expect("a ticket per batched move");
+                    let (ticket, _) = b.tickets.pop_front().expect("a ticket per batched move");
                     self.horizon.cancel(&[ticket])?;
                 }
                 continue;
@@ -281,20 +281,48 @@ impl Searcher {
             // The younger brothers wait for the eldest (it usually decides a cut node,
             // and its value narrows the window at the others).
             if batch.is_none() && searched > 0 && self.horizon.dispatches() {
-                let rest: Vec<(Position, i32)> = ordered[i..]
+                // Each with the depth the loop below would search it at: late quiet
+                // moves reduced, to be searched again at full depth if they beat alpha.
+                let rest: Vec<(Position, i32, i32)> = ordered[i..]
                     .iter()
                     .filter(|c| !skipped(&c.mv))
-                    .map(|c| (c.child.clone(), depth_of(c.key)))
+                    .enumerate()
+                    .map(|(k, c)| {
+                        let full = depth_of(c.key);
+                        let quiet = !c.gives_capture && !ordering::is_special(c.key);
+                        let mut reduced = full;
+                        if reducing && quiet && searched + k >= full_moves {
+                            let mut r = self.reductions.get(depth, searched + k + 1);
+                            if pv_node {
+                                r -= ONE_PLY;
+                            }
+                            reduced = (full - r.max(0)).max(ONE_PLY).min(full);
+                        }
+                        (c.child.clone(), full, reduced)
+                    })
                     .collect();
                 batch = self.frontier_batch(rest, alpha, ply, i)?;
             }
             self.split_depth += u32::from(singular_line);
             let score = if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
-                let ticket = b.tickets.pop_front().expect("a ticket per batched move");
+                let (ticket, reduced) = b.tickets.pop_front().expect("a ticket per batched move");
                 self.before_leaf(ply + 1);
                 let r = self.horizon.take(ticket, &self.abort)?;
                 self.after_leaf(&r);
-                let s = -r.score;
+                let mut s = -r.score;
+                // A reduced job that beats alpha is searched again at full depth.
+                if reduced && !self.aborted && s > alpha {
+                    child_pv.clear();
+                    s = -self.negamax(
+                        child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        0,
+                        &mut child_pv,
+                    )?;
+                }
                 // A null-window result above the window it was sent with is a bound:
                 // the exact value comes from a search with the current window.
                 if !b.exact && !self.aborted && s > b.alpha && s < beta {
@@ -366,8 +394,9 @@ impl Searcher {
                             self.history
                                 .cutoff(pos.turn(), m, &quiets_tried, depth, ply);
                         }
-                        if let Some(mut b) = batch.take() {
-                            self.horizon.cancel(b.tickets.make_contiguous())?;
+                        if let Some(b) = batch.take() {
+                            let left: Vec<_> = b.tickets.into_iter().map(|(t, _)| t).collect();
+                            self.horizon.cancel(&left)?;
                         }
                         break;
                     }
