@@ -2,8 +2,8 @@
 //! job, run on its cycle-exact model (`chip-model`) or its simulated netlist (`chip`);
 //! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
 //! that overflows the chip's stack or lists is searched again by the software
-//! reference, and counted. A full-width job ([`QJob::depth`]) is a `qchip` job with its
-//! depth and forced-move extension set.
+//! reference, and counted. A full-width job ([`QJob::width`]) is a `qchip` job with its
+//! [`FullWidth`](hw::chip::qsearch::FullWidth) set.
 
 use std::sync::Arc;
 

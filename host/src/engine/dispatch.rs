@@ -472,7 +472,7 @@ impl Horizon {
         self.now(QJob::quiescence(pos.clone(), alpha, beta, ply), abort)
     }
 
-    /// One job (a full-width job: see [`QJob::depth`]), now, through the host's table
+    /// One job (a full-width job: see [`QJob::width`]), now, through the host's table
     /// of job results.
     pub fn search_job(&mut self, job: QJob, abort: &Abort) -> anyhow::Result<QResult> {
         self.now(job, abort)

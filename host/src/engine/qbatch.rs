@@ -3,8 +3,8 @@
 //! given, TAB, the score, TAB, the nodes, TAB, the best move in UCI (`-` when the
 //! position had no capture to search), TAB, the cycles (0 for software). Bad lines are
 //! reported with their line number and the others still answered. With full width each
-//! position is one full-width job ([`Quiescence::full_width`]): without a capture its
-//! quiet moves are searched too.
+//! position is one full-width job ([`QJob::width`]): without a capture its quiet moves
+//! are searched too.
 
 use hw::chip::qsearch::FullWidth;
 use std::io::{self, BufRead, Write};

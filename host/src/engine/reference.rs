@@ -9,7 +9,7 @@
 //! search's [`SearchConfig::quiescence_plies`](crate::engine::search::SearchConfig)),
 //! a position that many plies below the job's (the job's own position never) is
 //! evaluated even with captures forced, its own move count being its captures. A
-//! full-width job ([`ReferenceQuiescence::depth`], quarter plies) searches the quiet
+//! full-width job ([`ReferenceQuiescence::width`], quarter plies) searches the quiet
 //! moves of a node with depth left, when it has no capture, as a node searches its
 //! captures (same order; the table is the quiescence plies' alone), the last plies of
 //! the main search done on the chip: a child has a ply less depth, the only move of a

@@ -264,8 +264,10 @@ pub struct SearchConfig {
     /// With a quiescence search that takes batches: the chips take the last plies of
     /// the main search too, this many (0 to [`MAX_FULL_WIDTH_PLIES`]; 0: none). A node
     /// at most this many plies above the horizon (not the root) is handed over whole as
-    /// a full-width job ([`QJob::depth`]) of the depth it has left, in quarter plies,
-    /// with the forced-move extension ([`SearchConfig::chip_forced_ext`]): its moves
+    /// a full-width job ([`QJob::width`]) of the depth it has left, in quarter plies,
+    /// with the host's forced-move extension and late-move pruning
+    /// ([`SearchConfig::chip_width`]), once its node's own checks (a repetition, the
+    /// table, reverse futility) have not settled it: its moves
     /// and their quiescence searched on a chip, as Deep Blue's chips searched the last
     /// plies of full width; its younger brothers go out together as the quiescence
     /// jobs do.
