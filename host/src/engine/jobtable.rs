@@ -22,7 +22,7 @@ use crate::rules::Move;
 /// Entries of a [`JobTable`]: 2^16.
 pub const JOB_TABLE_ENTRIES: usize = 1 << 16;
 
-/// Mixed into a full-width job's key, times its full-width plies.
+/// Mixed into a full-width job's key, times its full-width search packed into a word.
 const FULL_WIDTH_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
 #[derive(Clone, Copy, Debug)]
