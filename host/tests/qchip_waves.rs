@@ -1,7 +1,7 @@
 //! A quiescence job's waveform: the simulated `qchip` netlist writes a VCD file under
-//! `waveforms/` in which the controller's state, the stack pointer, the node's window
-//! and best score, the move being made, the value returned and the material term can be
-//! read by name; reading them back gives the model's values cycle for cycle.
+//! `waveforms/` in which the controller's state, the stack pointer, the node's window,
+//! best score and depth left, the move being made, the value returned and the material
+//! term can be read by name; reading them back gives the model's values cycle for cycle.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -119,6 +119,7 @@ module qchip (
   wire [5:0] move_to;
   wire [21:0] value;
   wire [21:0] material;
+  wire [8:0] node_depth;
   wire _movegen_valid;
   wire _movegen_done;
   wire [5:0] _movegen_from;
@@ -342,7 +343,8 @@ module qchip (
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
-    .material(material)
+    .material(material),
+    .node_depth(node_depth)
   );
   qchip_hash hasher (
     .pieces(_n49),
@@ -363,6 +365,6 @@ module qchip (
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n103, move_from, move_to, value, material, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n103, move_from, move_to, value, material, node_depth, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

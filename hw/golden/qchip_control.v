@@ -95,7 +95,8 @@ module qchip_control (
   output wire [5:0] move_from,
   output wire [5:0] move_to,
   output wire [21:0] value,
-  output wire [21:0] material
+  output wire [21:0] material,
+  output wire [8:0] node_depth
 );
   reg [3:0] ctl_state;
   reg [5:0] stack_pointer;
@@ -3713,6 +3714,7 @@ module qchip_control (
   assign move_to = cur_move[11:6];
   assign value = ret_value;
   assign material = _n3295;
+  assign node_depth = ctx_depth;
   initial ctl_state = 4'h0;
   initial stack_pointer = 6'h00;
   initial root_black = 1'h0;

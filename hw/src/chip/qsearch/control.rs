@@ -1048,6 +1048,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         move_to: cur_move.bits(6..12),
         value,
         material: material_of(side),
+        node_depth: ctx.depth,
     }
     .outputs(&m);
     m.finish()

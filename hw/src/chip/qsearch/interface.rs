@@ -162,6 +162,9 @@ ports! {
         value: u32 = 22,
         /// The side to move's material term of the evaluation (kept incrementally).
         material: u32 = 22,
+        /// The current node's full-width depth left, quarter plies (two's complement;
+        /// at most 0 in the quiescence plies).
+        node_depth: u16 = 9,
     }
 }
 

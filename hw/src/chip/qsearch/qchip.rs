@@ -201,6 +201,7 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
         d.move_to.named("move_to");
         d.value.named("value");
         d.material.named("material");
+        d.node_depth.named("node_depth");
     }
     m.finish()
 }

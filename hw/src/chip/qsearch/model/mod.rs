@@ -534,6 +534,7 @@ impl QModel {
             move_to: r.cur_move.1,
             value: score_word(r.value),
             material: score_word(self.material_for(self.side(r.sp))),
+            node_depth: (r.ctx.depth as u16) & 0x1ff,
         }
     }
 
