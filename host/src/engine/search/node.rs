@@ -25,6 +25,17 @@ impl Searcher {
         self.node(pos, depth, alpha, beta, ply, excluded, true, pv)
     }
 
+    /// The depth a late quiet move is searched at first under late-move reductions, at a
+    /// node of `depth` that has searched `before` moves: `full` less the reduction (a
+    /// ply less at a PV node), at least a ply and at most `full`.
+    pub(super) fn reduced_depth(&self, full: i32, depth: i32, before: usize, pv_node: bool) -> i32 {
+        let mut r = self.reductions.get(depth, before + 1);
+        if pv_node {
+            r -= ONE_PLY;
+        }
+        (full - r.max(0)).max(ONE_PLY).min(full)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
@@ -290,14 +301,12 @@ impl Searcher {
                     .map(|(k, c)| {
                         let full = depth_of(c.key);
                         let quiet = !c.gives_capture && !ordering::is_special(c.key);
-                        let mut reduced = full;
-                        if reducing && quiet && searched + k >= full_moves {
-                            let mut r = self.reductions.get(depth, searched + k + 1);
-                            if pv_node {
-                                r -= ONE_PLY;
-                            }
-                            reduced = (full - r.max(0)).max(ONE_PLY).min(full);
-                        }
+                        let before = searched + k;
+                        let reduced = if reducing && quiet && before >= full_moves {
+                            self.reduced_depth(full, depth, before, pv_node)
+                        } else {
+                            full
+                        };
                         (c.child.clone(), full, reduced)
                     })
                     .collect();
@@ -335,14 +344,11 @@ impl Searcher {
             } else {
                 // Late quiet moves that offer nothing to capture: a reduced search
                 // first.
-                let mut reduced = new_depth;
-                if reducing && selective && searched >= full_moves {
-                    let mut r = self.reductions.get(depth, searched + 1);
-                    if pv_node {
-                        r -= ONE_PLY;
-                    }
-                    reduced = (new_depth - r.max(0)).max(ONE_PLY).min(new_depth);
-                }
+                let reduced = if reducing && selective && searched >= full_moves {
+                    self.reduced_depth(new_depth, depth, searched, pv_node)
+                } else {
+                    new_depth
+                };
                 let mut s = -self.negamax(
                     child,
                     reduced,
