@@ -263,7 +263,8 @@ pub struct SearchConfig {
     pub chip_split: bool,
     /// With a quiescence search that takes batches: the chips take the last plies of
     /// the main search too, this many (0 to [`MAX_FULL_WIDTH_PLIES`]; 0: none). A node
-    /// at most this many plies above the horizon (not the root) is handed over whole as
+    /// at most this many plies above the horizon, off the principal variation (a null
+    /// window; not the root), is handed over whole as
     /// a full-width job ([`QJob::width`]) of the depth it has left, in quarter plies,
     /// with the host's forced-move extension and late-move pruning
     /// ([`SearchConfig::chip_width`]), once its node's own checks (a repetition, the

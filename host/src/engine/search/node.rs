@@ -115,8 +115,11 @@ impl Searcher {
             return Ok(eval);
         }
         // The last plies handed over whole (after the checks above, as the host's own
-        // node would make them).
+        // node would make them), off the principal variation: a PV node stays on the
+        // host, which searches its younger brothers with a null window (the chip's
+        // search is plain alpha-beta, whose full window leaves its pruning idle).
         if excluded == 0
+            && !pv_node
             && let Some(quarters) = self.full_width_leaf(depth, ply)
         {
             return self.full_width_job(pos, alpha, beta, ply, quarters, pv);
