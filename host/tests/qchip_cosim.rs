@@ -39,7 +39,8 @@ fn jobs(n: usize) -> Vec<Job> {
         let horizon = (k % 2 == 1).then_some(1 + k % 5);
         // One quiet job in four at full width, one to two plies (quarter plies
         // between), its forced moves extended by a quarter ply or by three, half of
-        // them with late-move pruning.
+        // them with late-move pruning, two in three with reverse futility (margins of
+        // 0 and 150 a ply).
         let wide = k % 4 == 3 && !j.position.capture_forced();
         let job = Job {
             width: FullWidth {
@@ -47,6 +48,8 @@ fn jobs(n: usize) -> Vec<Job> {
                 forced_ext: if k / 4 % 3 == 2 { 3 } else { 1 },
                 late_moves: if (k / 4).is_multiple_of(2) { 2 } else { 0 },
                 late_depth: 12,
+                futility_depth: if (k / 8).is_multiple_of(3) { 0 } else { 12 },
+                futility_margin: if k / 8 % 3 == 1 { 0 } else { 150 },
             },
             ..chip_job(
                 &j.position,

@@ -380,11 +380,21 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         3 => (1, 15),
         _ => (0, 0),
     };
+    // Reverse futility: the main search's, tighter and looser margins, at most 2 plies
+    // or any depth the port takes, or none.
+    let futility = |i: usize| match (i % 3, i % 2) {
+        (0, _) => (12, 150),
+        (1, _) => (8, 0),
+        (_, 0) => (15, 1023),
+        _ => (0, 0),
+    };
     let width = |i: usize| FullWidth {
         depth: depth(i),
         forced_ext: extension(i),
         late_moves: late(i).0,
         late_depth: late(i).1,
+        futility_depth: futility(i).0,
+        futility_margin: futility(i).1,
     };
     let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
         let horizon = if i % 3 == 2 { None } else { Some(6) };
@@ -404,6 +414,27 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     let sum = |o: &[Outputs]| o.iter().map(|o| u64::from(o.nodes)).sum::<u64>();
     eprintln!(
         "late-move pruning: {} nodes, {} without",
+        sum(&some),
+        sum(&all)
+    );
+    assert!(sum(&some) < sum(&all));
+    // Reverse futility likewise: the same jobs with the main search's, and without.
+    let futile: Vec<usize> = (0..quiet.len())
+        .filter(|&i| i % 3 == 0 && depth(i) >= 8)
+        .collect();
+    let futile_jobs: Vec<QJob> = futile.iter().map(|&i| jobs[i].clone()).collect();
+    let without = |i: usize| FullWidth {
+        futility_depth: 0,
+        ..width(i)
+    };
+    let (all, _) = check_with::<Qchip>(Params::DEFAULT, &futile_jobs, |k| {
+        (Some(6), without(futile[k]))
+    });
+    let (some, _) = check_with::<Qchip>(Params::DEFAULT, &futile_jobs, |k| {
+        (Some(6), width(futile[k]))
+    });
+    eprintln!(
+        "reverse futility: {} nodes, {} without",
         sum(&some),
         sum(&all)
     );

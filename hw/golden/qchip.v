@@ -21,6 +21,8 @@ module qchip (
   input wire [2:0] forced_ext,
   input wire [3:0] late_moves,
   input wire [3:0] late_depth,
+  input wire [3:0] futility_depth,
+  input wire [9:0] futility_margin,
   input wire req,
   output wire done,
   output wire overflow,
@@ -33,88 +35,88 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n21;
+  wire _n23;
   wire [35:0] prio_now;
-  wire _n24;
-  wire _n25;
   wire _n26;
-  wire [2:0] _n27;
+  wire _n27;
   wire _n28;
-  wire _n29;
+  wire [2:0] _n29;
   wire _n30;
-  wire [5:0] _n31;
-  wire [3:0] _n32;
-  wire _n33;
-  wire [5:0] _n34;
-  wire [3:0] _n35;
-  wire _n36;
-  wire [5:0] _n37;
-  wire [3:0] _n38;
-  wire _n39;
-  wire [7:0] _n40;
-  wire [7:0] _n41;
-  wire [191:0] _n42;
-  wire _n43;
-  wire _n44;
+  wire _n31;
+  wire _n32;
+  wire [5:0] _n33;
+  wire [3:0] _n34;
+  wire _n35;
+  wire [5:0] _n36;
+  wire [3:0] _n37;
+  wire _n38;
+  wire [5:0] _n39;
+  wire [3:0] _n40;
+  wire _n41;
+  wire [7:0] _n42;
+  wire [7:0] _n43;
+  wire [191:0] _n44;
   wire _n45;
-  wire [3:0] _n46;
-  wire [3:0] _n47;
+  wire _n46;
+  wire _n47;
   wire [3:0] _n48;
-  wire [255:0] _n49;
-  wire _n50;
-  wire [11:0] _n51;
-  wire [70:0] _n52;
+  wire [3:0] _n49;
+  wire [3:0] _n50;
+  wire [255:0] _n51;
+  wire _n52;
   wire [11:0] _n53;
-  wire [383:0] _n54;
-  wire [319:0] _n55;
-  wire _n56;
-  wire [9:0] _n57;
-  wire [23:0] _n58;
+  wire [70:0] _n54;
+  wire [11:0] _n55;
+  wire [383:0] _n56;
+  wire [319:0] _n57;
+  wire _n58;
   wire [9:0] _n59;
-  wire _n60;
+  wire [23:0] _n60;
   wire [9:0] _n61;
-  wire [23:0] _n62;
+  wire _n62;
   wire [9:0] _n63;
-  wire _n64;
-  wire [4:0] _n65;
-  wire [381:0] _n66;
+  wire [24:0] _n64;
+  wire [9:0] _n65;
+  wire _n66;
   wire [4:0] _n67;
-  wire _n68;
-  wire _n69;
+  wire [381:0] _n68;
+  wire [4:0] _n69;
   wire _n70;
   wire _n71;
-  wire [5:0] _n72;
-  wire [5:0] _n73;
-  wire [2:0] _n74;
-  wire _n75;
-  wire _n76;
-  wire [11:0] _n77;
-  wire [10:0] _n78;
-  wire _n79;
-  wire [21:0] _n80;
-  wire [21:0] _n81;
-  wire [15:0] _n82;
-  wire [15:0] _n83;
-  wire [23:0] _n84;
-  wire [23:0] _n85;
-  wire [381:0] _n86;
-  wire [31:0] _n87;
-  wire [70:0] _n88;
-  wire _n89;
-  wire _n90;
-  wire [21:0] _n91;
+  wire _n72;
+  wire _n73;
+  wire [5:0] _n74;
+  wire [5:0] _n75;
+  wire [2:0] _n76;
+  wire _n77;
+  wire _n78;
+  wire [11:0] _n79;
+  wire [10:0] _n80;
+  wire _n81;
+  wire [21:0] _n82;
+  wire [21:0] _n83;
+  wire [15:0] _n84;
+  wire [15:0] _n85;
+  wire [23:0] _n86;
+  wire [24:0] _n87;
+  wire [381:0] _n88;
+  wire [31:0] _n89;
+  wire [70:0] _n90;
+  wire _n91;
   wire _n92;
-  wire [5:0] _n93;
-  wire [5:0] _n94;
-  wire [2:0] _n95;
-  wire [31:0] _n96;
-  wire [31:0] _n97;
+  wire [21:0] _n93;
+  wire _n94;
+  wire [5:0] _n95;
+  wire [5:0] _n96;
+  wire [2:0] _n97;
+  wire [31:0] _n98;
+  wire [31:0] _n99;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n103;
+  wire [5:0] _n105;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -128,41 +130,41 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n21 = load_we | start;
-  assign prio_now = _n21 ? prio : prio_q;
-  assign done = _n89;
-  assign overflow = _n90;
-  assign score = _n91;
-  assign best_valid = _n92;
-  assign best_from = _n93;
-  assign best_to = _n94;
-  assign best_promo = _n95;
-  assign nodes = _n96;
-  assign cycles = _n97;
+  assign _n23 = load_we | start;
+  assign prio_now = _n23 ? prio : prio_q;
+  assign done = _n91;
+  assign overflow = _n92;
+  assign score = _n93;
+  assign best_valid = _n94;
+  assign best_from = _n95;
+  assign best_to = _n96;
+  assign best_promo = _n97;
+  assign nodes = _n98;
+  assign cycles = _n99;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n24),
-    .black(_n25),
-    .ep_valid(_n26),
-    .ep_file(_n27),
+    .start(_n26),
+    .black(_n27),
+    .ep_valid(_n28),
+    .ep_file(_n29),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n28),
-    .put_piece0(_n32),
-    .put_sq0(_n31),
-    .put_en0(_n33),
-    .put_piece1(_n35),
-    .put_sq1(_n34),
-    .put_en1(_n36),
-    .put_piece2(_n38),
-    .put_sq2(_n37),
-    .put_en2(_n39),
-    .save(_n29),
-    .restore(_n30),
+    .req(_n30),
+    .put_piece0(_n34),
+    .put_sq0(_n33),
+    .put_en0(_n35),
+    .put_piece1(_n37),
+    .put_sq1(_n36),
+    .put_en1(_n38),
+    .put_piece2(_n40),
+    .put_sq2(_n39),
+    .put_en2(_n41),
+    .save(_n31),
+    .restore(_n32),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -171,16 +173,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n49),
-    .cap_counts(_n54),
-    .quiet_counts(_n55),
-    .quiet_now(_n68),
-    .no_move_now(_n69),
-    .valid_next(_n70),
-    .done_next(_n71),
-    .from_next(_n72),
-    .to_next(_n73),
-    .promo_next_out(_n74)
+    .pieces(_n51),
+    .cap_counts(_n56),
+    .quiet_counts(_n57),
+    .quiet_now(_n70),
+    .no_move_now(_n71),
+    .valid_next(_n72),
+    .done_next(_n73),
+    .from_next(_n74),
+    .to_next(_n75),
+    .promo_next_out(_n76)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -188,64 +190,64 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n40),
-    .opp_addr(_n41),
-    .pieces(_n42),
-    .own(_n82),
-    .opp(_n83)
+    .own_addr(_n42),
+    .opp_addr(_n43),
+    .pieces(_n44),
+    .own(_n84),
+    .opp(_n85)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n42),
+    .weights(_n44),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n43),
-    .delta_neg(_n44),
-    .from_snap(_n45),
-    .placed(_n46),
-    .mover(_n47),
-    .victim(_n48),
-    .save(_n29),
-    .restore(_n30),
-    .white(_n80),
-    .black(_n81)
+    .delta_en(_n45),
+    .delta_neg(_n46),
+    .from_snap(_n47),
+    .placed(_n48),
+    .mover(_n49),
+    .victim(_n50),
+    .save(_n31),
+    .restore(_n32),
+    .white(_n82),
+    .black(_n83)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n49),
-    .insufficient(_n79)
+    .pieces(_n51),
+    .insufficient(_n81)
   );
   qchip_mobility move_counter (
-    .cap_counts(_n54),
-    .quiet_counts(_n55),
-    .any_capture(_n75),
-    .any_quiet(_n76),
-    .captures(_n77),
-    .quiets(_n78)
+    .cap_counts(_n56),
+    .quiet_counts(_n57),
+    .any_capture(_n77),
+    .any_quiet(_n78),
+    .captures(_n79),
+    .quiets(_n80)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n56),
-    .entry_waddr(_n57),
-    .entry_wdata(_n58),
-    .entry_raddr(_n59),
-    .leaf_we(_n60),
-    .leaf_waddr(_n61),
-    .leaf_wdata(_n62),
-    .leaf_raddr(_n63),
-    .entry(_n84),
-    .leaf(_n85)
+    .entry_we(_n58),
+    .entry_waddr(_n59),
+    .entry_wdata(_n60),
+    .entry_raddr(_n61),
+    .leaf_we(_n62),
+    .leaf_waddr(_n63),
+    .leaf_wdata(_n64),
+    .leaf_raddr(_n65),
+    .entry(_n86),
+    .leaf(_n87)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n64),
-    .waddr(_n65),
-    .wdata(_n66),
-    .raddr(_n67),
-    .frame(_n86)
+    .we(_n66),
+    .waddr(_n67),
+    .wdata(_n68),
+    .raddr(_n69),
+    .frame(_n88)
   );
   qchip_control controller (
     .clk(clk),
@@ -262,84 +264,86 @@ module qchip (
     .job_forced_ext(forced_ext),
     .job_late_moves(late_moves),
     .job_late_depth(late_depth),
+    .job_futility_depth(futility_depth),
+    .job_futility_margin(futility_margin),
     .req(req),
-    .quiet_now(_n68),
-    .no_move_now(_n69),
-    .valid_next(_n70),
-    .done_next(_n71),
-    .from_next(_n72),
-    .to_next(_n73),
-    .promo_next_out(_n74),
-    .pieces(_n49),
-    .any_capture(_n75),
-    .any_quiet(_n76),
-    .captures(_n77),
-    .quiets(_n78),
-    .insufficient(_n79),
-    .white(_n80),
-    .black_mat(_n81),
-    .own(_n82),
-    .opp(_n83),
-    .entry(_n84),
-    .leaf(_n85),
-    .frame(_n86),
-    .hash(_n87),
-    .table_entry(_n88),
-    .gen_start(_n24),
-    .gen_black(_n25),
-    .gen_ep_valid(_n26),
-    .gen_ep_file(_n27),
-    .gen_req(_n28),
-    .put_sq0(_n31),
-    .put_piece0(_n32),
-    .put_en0(_n33),
-    .put_sq1(_n34),
-    .put_piece1(_n35),
-    .put_en1(_n36),
-    .put_sq2(_n37),
-    .put_piece2(_n38),
-    .put_en2(_n39),
-    .save(_n29),
-    .restore(_n30),
-    .delta_en(_n43),
-    .delta_neg(_n44),
-    .from_snap(_n45),
-    .placed(_n46),
-    .mover(_n47),
-    .victim(_n48),
-    .own_addr(_n40),
-    .opp_addr(_n41),
-    .entry_raddr(_n59),
-    .leaf_raddr(_n63),
-    .entry_we(_n56),
-    .entry_waddr(_n57),
-    .entry_wdata(_n58),
-    .leaf_we(_n60),
-    .leaf_waddr(_n61),
-    .leaf_wdata(_n62),
-    .frame_raddr(_n67),
-    .frame_we(_n64),
-    .frame_waddr(_n65),
-    .frame_wdata(_n66),
-    .table_raddr(_n53),
-    .table_we(_n50),
-    .table_waddr(_n51),
-    .table_wdata(_n52),
-    .done(_n89),
-    .overflow(_n90),
-    .score(_n91),
-    .best_valid(_n92),
-    .best_from(_n93),
-    .best_to(_n94),
-    .best_promo(_n95),
-    .nodes(_n96),
-    .cycles(_n97),
+    .quiet_now(_n70),
+    .no_move_now(_n71),
+    .valid_next(_n72),
+    .done_next(_n73),
+    .from_next(_n74),
+    .to_next(_n75),
+    .promo_next_out(_n76),
+    .pieces(_n51),
+    .any_capture(_n77),
+    .any_quiet(_n78),
+    .captures(_n79),
+    .quiets(_n80),
+    .insufficient(_n81),
+    .white(_n82),
+    .black_mat(_n83),
+    .own(_n84),
+    .opp(_n85),
+    .entry(_n86),
+    .leaf(_n87),
+    .frame(_n88),
+    .hash(_n89),
+    .table_entry(_n90),
+    .gen_start(_n26),
+    .gen_black(_n27),
+    .gen_ep_valid(_n28),
+    .gen_ep_file(_n29),
+    .gen_req(_n30),
+    .put_sq0(_n33),
+    .put_piece0(_n34),
+    .put_en0(_n35),
+    .put_sq1(_n36),
+    .put_piece1(_n37),
+    .put_en1(_n38),
+    .put_sq2(_n39),
+    .put_piece2(_n40),
+    .put_en2(_n41),
+    .save(_n31),
+    .restore(_n32),
+    .delta_en(_n45),
+    .delta_neg(_n46),
+    .from_snap(_n47),
+    .placed(_n48),
+    .mover(_n49),
+    .victim(_n50),
+    .own_addr(_n42),
+    .opp_addr(_n43),
+    .entry_raddr(_n61),
+    .leaf_raddr(_n65),
+    .entry_we(_n58),
+    .entry_waddr(_n59),
+    .entry_wdata(_n60),
+    .leaf_we(_n62),
+    .leaf_waddr(_n63),
+    .leaf_wdata(_n64),
+    .frame_raddr(_n69),
+    .frame_we(_n66),
+    .frame_waddr(_n67),
+    .frame_wdata(_n68),
+    .table_raddr(_n55),
+    .table_we(_n52),
+    .table_waddr(_n53),
+    .table_wdata(_n54),
+    .done(_n91),
+    .overflow(_n92),
+    .score(_n93),
+    .best_valid(_n94),
+    .best_from(_n95),
+    .best_to(_n96),
+    .best_promo(_n97),
+    .nodes(_n98),
+    .cycles(_n99),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n103),
+    .count(_n105),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -347,24 +351,24 @@ module qchip (
     .node_depth(node_depth)
   );
   qchip_hash hasher (
-    .pieces(_n49),
-    .hash(_n87)
+    .pieces(_n51),
+    .hash(_n89)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n50),
-    .waddr(_n51),
-    .wdata(_n52),
-    .raddr(_n53),
-    .entry(_n88)
+    .we(_n52),
+    .waddr(_n53),
+    .wdata(_n54),
+    .raddr(_n55),
+    .entry(_n90)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n21) prio_q <= prio;
+    else if (_n23) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n103, move_from, move_to, value, material, node_depth, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n105, move_from, move_to, value, material, node_depth, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

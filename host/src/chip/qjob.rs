@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use hw::chip::qsearch::{ChipWeights, FORCED_EXT_RANGE, FullWidth, Job, MAX_DEPTH, NO_HORIZON};
+use hw::chip::qsearch::{
+    ChipWeights, FORCED_EXT_RANGE, FullWidth, Job, MAX_DEPTH, MAX_FUTILITY_MARGIN, NO_HORIZON,
+};
 use hw::chip::types::Priorities;
 
 use super::board_of;
@@ -75,6 +77,12 @@ pub fn chip_job_of(
         "the quiescence chip prunes late moves after at most 15 moves a ply at a depth of at most {MAX_DEPTH} quarter plies, not {} at {}",
         w.late_moves,
         w.late_depth
+    );
+    anyhow::ensure!(
+        w.futility_depth <= MAX_DEPTH && w.futility_margin <= MAX_FUTILITY_MARGIN,
+        "the quiescence chip's reverse futility acts at a depth of at most {MAX_DEPTH} quarter plies with a margin of at most {MAX_FUTILITY_MARGIN} a ply, not {} with {}",
+        w.futility_depth,
+        w.futility_margin
     );
     Ok(Job {
         width: w,

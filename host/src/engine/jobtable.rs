@@ -82,9 +82,9 @@ impl JobTable {
             w.forced_ext as u8,
             w.late_moves,
             w.late_depth,
-            0,
-            0,
-            0,
+            w.futility_depth,
+            w.futility_margin.to_le_bytes()[0],
+            w.futility_margin.to_le_bytes()[1],
             0,
         ]);
         job.pos.zobrist() ^ FULL_WIDTH_KEY.wrapping_mul(width)

@@ -14,9 +14,9 @@
 //! captures (same order; the table is the quiescence plies' alone), the last plies of
 //! the main search done on the chip: a child has a ply less depth, the only move of a
 //! node with depth left the forced-move extension more
-//! ([`ReferenceQuiescence::width`]), and late-move pruning as the chip's; the horizon counts the quiescence plies from
-//! the first node without depth left. The search is fail-soft alpha-beta with the chip's transposition
-//! table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
+//! ([`ReferenceQuiescence::width`]), late-move pruning and reverse futility as the
+//! chip's; the horizon counts the quiescence plies from the first node without depth
+//! left. The search is fail-soft alpha-beta with the chip's transposition table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
 //! storing a node's score, its bound and its best move; a hit whose bound settles the
 //! window returns its score, any other hit's move is searched first.
@@ -100,7 +100,8 @@ pub struct ReferenceQuiescence {
     /// of its moves (in the chip's order) instead of being evaluated; the only move of
     /// a node with depth left gives its child the node's depth plus the forced-move
     /// extension (any other move a ply less); late-move pruning stops a null-window
-    /// node's quiet moves as the chip does. The table is the quiescence plies' alone.
+    /// node's quiet moves, and reverse futility takes a node's evaluation for its
+    /// value, as the chip does. The table is the quiescence plies' alone.
     pub width: FullWidth,
 }
 
@@ -198,7 +199,7 @@ impl ReferenceQuiescence {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        (sp, left): (u32, i32),
+        (sp, left, ordered): (u32, i32, bool),
         nodes: &mut u64,
         abort: &Abort,
     ) -> Result<(Score, Option<Move>), Overflow> {
@@ -223,6 +224,15 @@ impl ReferenceQuiescence {
         if (!moves[0].is_capture() && !wide) || beyond {
             self.stats.quiet_leaves += 1;
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
+        }
+        // Reverse futility, at a node its parent ordered (it had two moves or more),
+        // before anything the chip would learn by entering it.
+        if ordered && wide && !moves[0].is_capture() && moves.len() >= 2 {
+            let eval = self.evaluator.evaluate(pos, Some(moves.len()));
+            if self.width.futile(left, eval, alpha, beta) {
+                self.stats.quiet_leaves += 1;
+                return Ok((eval, None));
+            }
         }
         if let Some(l) = self.limits
             && sp as usize >= l.plies
@@ -283,7 +293,7 @@ impl ReferenceQuiescence {
                 self.stats.promotions[i] += 1;
             }
             let child = pos.after(&m);
-            let below = (sp + 1, child_left);
+            let below = (sp + 1, child_left, moves.len() >= 2);
             let (s, _) = self.search(&child, -beta, -alpha, ply + 1, below, nodes, abort)?;
             if abort.fired() {
                 // Unfinished: nothing of it goes into the table.
@@ -341,7 +351,7 @@ impl ReferenceQuiescence {
         self.table.clear();
         self.table.resize(self.table_entries, None);
         let mut nodes = 0;
-        let root = (0, i32::from(self.width.depth));
+        let root = (0, i32::from(self.width.depth), false);
         let (score, best_move) = self.search(pos, alpha, beta, ply, root, &mut nodes, abort)?;
         Ok(QResult {
             score,

@@ -318,10 +318,11 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// The full-width search of a chip job of `depth` quarter plies (0: a quiescence
-    /// job) as this configuration searches: its forced-move extension and its
-    /// late-move pruning in quarter plies, rounded, within the chip's ranges
-    /// ([`hw::chip::qsearch::FORCED_EXT_RANGE`]: -1 ply, the least, spends a ply on a
-    /// forced move as on any other; at most 15 moves a ply, up to 15 quarter plies).
+    /// job) as this configuration searches: its forced-move extension, its
+    /// late-move pruning and its reverse futility in quarter plies, rounded, within the
+    /// chip's ranges ([`hw::chip::qsearch::FORCED_EXT_RANGE`]: -1 ply, the least, spends
+    /// a ply on a forced move as on any other; at most 15 moves a ply, up to 15 quarter
+    /// plies; a margin of at most [`hw::chip::qsearch::MAX_FUTILITY_MARGIN`] a ply).
     pub fn chip_width(&self, depth: u8) -> FullWidth {
         if depth == 0 {
             return FullWidth::default();
@@ -336,6 +337,12 @@ impl SearchConfig {
             forced_ext: ext as i8,
             late_moves: self.pruning.late_moves.min(15) as u8,
             late_depth: quarters(self.pruning.late_move_depth).clamp(0.0, max) as u8,
+            futility_depth: quarters(self.pruning.futility_depth).clamp(0.0, max) as u8,
+            futility_margin: self
+                .pruning
+                .futility_margin
+                .clamp(0, i32::from(hw::chip::qsearch::MAX_FUTILITY_MARGIN))
+                as u16,
         }
     }
 

@@ -25,10 +25,11 @@ use crate::gates::{ge_signed, gt_signed, or_all, saturate, sext};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
 
 use super::interface::{
-    DebugSignals, FORCED_EXT_RANGE, MAX_DEPTH, OutputSignals, PLY, SCORE_BITS, WIN_BOUND,
+    DebugSignals, FORCED_EXT_RANGE, MAX_DEPTH, MAX_FUTILITY_MARGIN, OutputSignals, PLY, SCORE_BITS,
+    WIN_BOUND,
 };
 use super::model::{CHECK_BITS, INFINITE, WIN};
-use super::movelist::{WORD, slot_bits};
+use super::movelist::{LEAF_WORD, WORD, slot_bits};
 use super::{ChildKind, Params, State};
 
 /// Ordering keys saturate here (4 bits).
@@ -211,6 +212,10 @@ fn context_bits(p: Params) -> u32 {
         + (iw + 1)
 }
 
+/// Width of reverse futility's margin per ply.
+const MARGIN_BITS: u32 = 10;
+const _: () = assert!(MAX_FUTILITY_MARGIN as u64 == (1 << MARGIN_BITS) - 1);
+
 /// Width of late-move pruning's limit (at most 15 moves times 3 plies squared).
 const LIMIT_BITS: u32 = 8;
 
@@ -253,6 +258,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let forced_ext_in = m.input("job_forced_ext", 3);
     let late_moves_in = m.input("job_late_moves", 4);
     let late_depth_in = m.input("job_late_depth", 4);
+    let futility_depth_in = m.input("job_futility_depth", 4);
+    let futility_margin_in = m.input("job_futility_margin", MARGIN_BITS);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -272,7 +279,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let own = m.input("own", 16);
     let opp = m.input("opp", 16);
     let rd_entry = Entry::of(m.input("entry", WORD));
-    let rd_leaf = m.input("leaf", WORD);
+    let rd_leaf = m.input("leaf", LEAF_WORD);
     let rd_frame_word = m.input("frame", frame_bits(p));
     let hash_now = m.input("hash", 32);
     let rd_table = m.input("table_entry", table_bits(p));
@@ -293,6 +300,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let forced_ext = reg("forced_ext", 3);
     let late_moves = reg("late_moves", 4);
     let late_depth = reg("late_depth", 4);
+    let futility_depth = reg("futility_depth", 4);
+    let futility_margin = reg("futility_margin", MARGIN_BITS);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -328,6 +337,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let op2_mat = reg("op2_material", sw);
     let op3_mat = reg("op3_material", sw);
     let op3_kind = reg("op3_kind", 2);
+    let op3_futile = reg("op3_futile", 1);
     // The capture ordering elects first: the fewest replies so far, the first among
     // equals (keys come in list order).
     let run_valid = reg("order_best_valid", 1);
@@ -335,9 +345,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let run_index = reg("order_best_index", iw);
     let partial = reg("partial", sw);
     let partial_valid = reg("partial_valid", 1);
+    let partial_futile = reg("partial_futile", 1);
     let bypass = reg("bypass", 1);
     let last_index = reg("last_index", iw);
-    let last_leaf = reg("last_leaf", WORD);
+    let last_leaf = reg("last_leaf", LEAF_WORD);
     let gen_entry = reg("gen_entry", WORD);
     let descent = reg("descent", WORD);
     let nodes = reg("node_count", 32);
@@ -415,18 +426,39 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             ),
         ),
     );
+    // Reverse futility's candidates: at a node with a null window not deciding the
+    // game, a child with depth left of at most `futility_depth` (a ply less than the
+    // node's), without a capture and with two moves or more, is evaluated as a quiet
+    // child is; `Fetch` takes that value when it beats the child's beta by the margin.
+    let futile_node = (futility_depth.ne(0)
+        & !gt_signed(ctx.depth, futility_depth.zext(dw) + PLY as u64)
+        & (ctx.beta - ctx.alpha0).eq(1)
+        & gt_signed(ctx.alpha, slit(-WIN_BOUND))
+        & gt_signed(slit(WIN_BOUND), ctx.alpha))
+    .named("futile_node");
+    let candidate =
+        (r2 & futile_node & kind_now.eq(ChildKind::Node as u64) & !any_capture & quiets.ge(2u64))
+            .named("futile_candidate");
     let w_kind = order & r2 & kind_now.ne(ChildKind::Quiet as u64);
     let w_quiet = order & op_valid[1] & op_other[1] & partial_valid;
     let leaf_we_order = (w_kind | w_quiet).named("order_leaf_we");
     let order_leaf = mux(
         w_quiet,
-        concat(&[partial + opp_value, lit(ChildKind::Quiet as u64, 2)]),
-        concat(&[lit(0, sw), kind_now]),
+        concat(&[
+            partial_futile,
+            partial + opp_value,
+            mux(
+                partial_futile,
+                lit(ChildKind::Node as u64, 2),
+                lit(ChildKind::Quiet as u64, 2),
+            ),
+        ]),
+        concat(&[lit(0, 1), lit(0, sw), kind_now]),
     )
     .named("order_leaf");
-    // A quiet child is made again and counted for its other side; else the next child
-    // in the list is made.
-    let quiet2 = (r2 & kind_now.eq(ChildKind::Quiet as u64)).named("order_quiet");
+    // A quiet child (or a candidate) is made again and counted for its other side;
+    // else the next child in the list is made.
+    let quiet2 = ((r2 & kind_now.eq(ChildKind::Quiet as u64)) | candidate).named("order_quiet");
     let r_make = !quiet2 & next_r.lt(n);
     let o_make = (order & (quiet2 | r_make)).named("order_make");
     let o_make_r = order & r_make;
@@ -444,13 +476,32 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let fetched = rd_entry;
     let leaf_word = mux(bypass & ctx.cur.eq(last_index), last_leaf, rd_leaf);
     let leaf_kind = leaf_word.bits(0..2);
-    let leaf_value = leaf_word.bits(2..WORD);
+    let leaf_value = leaf_word.bits(2..2 + sw);
+    let leaf_futile = leaf_word.bit(2 + sw);
     let child_value = mux(
         leaf_kind.eq(ChildKind::Win as u64),
         win(1),
         mux(leaf_kind.eq(ChildKind::Draw as u64), lit(0, sw), leaf_value),
     );
-    let leaf_child = fetch & leaf_kind.ne(ChildKind::Node as u64);
+    // Reverse futility: a candidate's evaluation, less the margin times its whole
+    // plies left (at least 1), at least its beta (minus the node's alpha).
+    let xw = sw + 2;
+    let child_whole = (ctx.depth - PLY as u64).bits(2..4);
+    let mw = MARGIN_BITS + 2;
+    let margin = futility_margin.zext(mw);
+    let margin_plies = mux(
+        child_whole.eq(3),
+        (margin << 1) + margin,
+        mux(child_whole.eq(2), margin << 1, margin),
+    );
+    let futile = (leaf_futile
+        & ge_signed(
+            sext(leaf_value, xw) - margin_plies.zext(xw),
+            lit(0, xw) - sext(ctx.alpha, xw),
+        ))
+    .named("futile");
+    let node_child = leaf_kind.eq(ChildKind::Node as u64) & !futile;
+    let leaf_child = fetch & !node_child;
 
     // A child's score is applied to the context it returns to: the registers after a
     // leaf child, the frame read back after a returning one.
@@ -561,7 +612,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let gen_order = gen_done & !count_after.le(1u64);
     // A node's only capture is searched without ordering: it descends in the clock
     // `Gen` ends, with the capture emitted then or the one in the register.
-    let descend = ((fetch & leaf_kind.eq(ChildKind::Node as u64)) | gen_single).named("descend");
+    let descend = ((fetch & node_child) | gen_single).named("descend");
     let gen_child = Entry::pick(gen_write, Entry::of(gen_word), Entry::of(gen_entry));
     let descent_entry = Entry::pick(in_gen, gen_child, fetched);
 
@@ -671,6 +722,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (forced_ext, forced_ext_in),
         (late_moves, late_moves_in),
         (late_depth, late_depth_in),
+        (futility_depth, futility_depth_in),
+        (futility_margin, futility_margin_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -843,10 +896,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         kind_now,
     ));
     op3_kind.set_enable(gen_order | order);
+    op3_futile.set_next(!gen_order & candidate);
+    op3_futile.set_enable(gen_order | order);
     // The third stage: a quiet child's material and own mobility term.
-    let partial_now = op_valid[2] & !op_other[2] & op3_kind.eq(ChildKind::Quiet as u64);
+    let partial_now =
+        op_valid[2] & !op_other[2] & (op3_kind.eq(ChildKind::Quiet as u64) | op3_futile);
     partial_valid.set_next(partial_now);
     partial_valid.set_enable(order);
+    partial_futile.set_next(op3_futile);
+    partial_futile.set_enable(order & partial_now);
     partial.set_next(mux(quiet_fv, material_of(side), op3_mat) + own_value);
     partial.set_enable((order & partial_now) | quiet_fv);
     // The running best: emptied by `Gen`'s last cycle.

@@ -7,10 +7,11 @@
 //! piece weights, then the two 256-entry mobility tables) and stay until rewritten;
 //! then per job eight rank writes (`load_we`, as the move generator loads, with the
 //! priority table on `prio`), one `start` (side to move, en-passant register, window,
-//! ply, horizon, full-width depth and forced-move extension), and `req` high until `done`. `done` comes with the score, the best move (when
-//! the position had captures), the nodes and the cycles; `overflow` instead when the
-//! job needs more plies or a longer capture list than the chip holds (the host then
-//! searches the job in software).
+//! ply, horizon, and the full-width search: depth, forced-move extension, late-move
+//! pruning and reverse futility), and `req` high until `done`. `done` comes with the
+//! score, the best move (when the position had captures), the nodes and the cycles;
+//! `overflow` instead when the job needs more plies or a longer capture list than the
+//! chip holds (the host then searches the job in software).
 
 use std::sync::Arc;
 
@@ -108,6 +109,15 @@ ports! {
         late_moves: u8 = 4,
         /// The deepest depth left (quarter plies) of a node whose late moves are pruned.
         late_depth: u8 = 4,
+        /// Reverse futility: a node with depth left of at most `futility_depth` quarter
+        /// plies, entered from a node that ordered its moves, with a null window not
+        /// deciding the game, without a capture and with two moves or more, is taken
+        /// to hold at its static evaluation when that beats beta by `futility_margin`
+        /// times its whole plies left (at least 1). 0: none.
+        futility_depth: u8 = 4,
+        /// Reverse futility's margin per ply, score units (0 to
+        /// [`MAX_FUTILITY_MARGIN`]).
+        futility_margin: u16 = 10,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -245,7 +255,8 @@ pub struct Job {
 }
 
 /// How a job searches at full width above its quiescence search (the ports `depth`,
-/// `forced_ext`, `late_moves`, `late_depth`). The default is a quiescence job.
+/// `forced_ext`, `late_moves`, `late_depth`, `futility_depth`, `futility_margin`). The
+/// default is a quiescence job.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FullWidth {
     /// Full-width depth, in quarter plies ([`PLY`] to a ply; every move of a node
@@ -257,7 +268,16 @@ pub struct FullWidth {
     pub late_moves: u8,
     /// The deepest depth left, quarter plies, at which late moves are pruned.
     pub late_depth: u8,
+    /// The deepest depth left, quarter plies, at which reverse futility takes a node's
+    /// static evaluation for its value (0: never).
+    pub futility_depth: u8,
+    /// Reverse futility's margin per whole ply left, score units (at most
+    /// [`MAX_FUTILITY_MARGIN`]).
+    pub futility_margin: u16,
 }
+
+/// The widest reverse-futility margin per ply the `futility_margin` port takes.
+pub const MAX_FUTILITY_MARGIN: u16 = 1023;
 
 impl FullWidth {
     /// The most moves a node with `depth` quarter plies left and this window searches
@@ -271,6 +291,26 @@ impl FullWidth {
             let d = (depth / PLY).max(1) as u32;
             u32::from(self.late_moves) * d * d
         })
+    }
+
+    /// Reverse futility at a node with `depth` quarter plies left and the window
+    /// (`alpha`, `beta`) whose static evaluation is `eval`, when it has no capture, two
+    /// moves or more, and its parent ordered its moves (a job's position and an only
+    /// move are never cut): whether it holds without a search. Its score is then
+    /// `eval`.
+    pub fn futile(&self, depth: i32, eval: i32, alpha: i32, beta: i32) -> bool {
+        self.futility_depth > 0
+            && depth > 0
+            && depth <= i32::from(self.futility_depth)
+            && beta.wrapping_sub(alpha) == 1
+            && beta.abs() < WIN_BOUND
+            && i64::from(eval) - self.futility_bound(depth) >= i64::from(beta)
+    }
+
+    /// How far reverse futility wants a node's evaluation above beta at `depth` quarter
+    /// plies left: the margin times its whole plies, at least 1.
+    pub fn futility_bound(&self, depth: i32) -> i64 {
+        i64::from(self.futility_margin) * i64::from((depth / PLY).max(1))
     }
 }
 
@@ -326,6 +366,8 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         forced_ext: forced_ext_word(job.width.forced_ext),
         late_moves: job.width.late_moves.min(15),
         late_depth: job.width.late_depth.min(MAX_DEPTH),
+        futility_depth: job.width.futility_depth.min(MAX_DEPTH),
+        futility_margin: job.width.futility_margin.min(MAX_FUTILITY_MARGIN),
         ..Inputs::default()
     });
     seq

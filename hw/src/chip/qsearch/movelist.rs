@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!  entry: from[5:0] to[11:6] promo[14:12] mover[18:15] victim[22:19] ep[23]
-//!  leaf:  kind[1:0] value[23:2]
+//!  leaf:  kind[1:0] value[23:2] futile[24]
 //!  entry_we, entry_waddr, entry_wdata   entry_raddr --> entry (next clock)
 //!  leaf_we, leaf_waddr, leaf_wdata      leaf_raddr  --> leaf  (next clock)
 //! ```
@@ -14,8 +14,12 @@ use crate::{HwError, Module, ModuleBuilder};
 
 use super::Params;
 
-/// Width of a list entry and of a leaf word.
+/// Width of a list entry.
 pub const WORD: u32 = 24;
+
+/// Width of a leaf word: the child's kind, a value (a quiet child's evaluation, or a
+/// child with depth left whose evaluation reverse futility may take, flagged).
+pub const LEAF_WORD: u32 = WORD + 1;
 
 /// Address bits of a list slot.
 pub fn slot_bits(p: Params) -> u32 {
@@ -26,12 +30,12 @@ pub fn slot_bits(p: Params) -> u32 {
 pub fn movelist(p: Params) -> Result<Module, HwError> {
     let m = ModuleBuilder::new("qchip_movelist");
     let aw = slot_bits(p);
-    for name in ["entry", "leaf"] {
+    for (name, width) in [("entry", WORD), ("leaf", LEAF_WORD)] {
         let we = m.input(&format!("{name}_we"), 1);
         let waddr = m.input(&format!("{name}_waddr"), aw);
-        let wdata = m.input(&format!("{name}_wdata"), WORD);
+        let wdata = m.input(&format!("{name}_wdata"), width);
         let raddr = m.input(&format!("{name}_raddr"), aw);
-        let mem = m.memory(&format!("{name}s"), p.plies * p.list, WORD);
+        let mem = m.memory(&format!("{name}s"), p.plies * p.list, width);
         mem.write(waddr, wdata, we);
         m.output(name, mem.read_sync(raddr));
     }

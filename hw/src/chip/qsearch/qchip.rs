@@ -158,6 +158,8 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("job_forced_ext", i.forced_ext);
     c.connect("job_late_moves", i.late_moves);
     c.connect("job_late_depth", i.late_depth);
+    c.connect("job_futility_depth", i.futility_depth);
+    c.connect("job_futility_margin", i.futility_margin);
     c.connect("req", i.req);
     for port in [
         "quiet_now",

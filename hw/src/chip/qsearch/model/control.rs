@@ -111,6 +111,17 @@ impl QModel {
         sp != 0 && depth + PLY * i32::from(self.regs.horizon) <= 0
     }
 
+    /// Whether this node's children with depth left are reverse futility's
+    /// candidates: the job has reverse futility down to their depth (a ply less than
+    /// the node's), and the node a null window that does not decide the game.
+    fn futile_node(&self) -> bool {
+        let (c, w) = (&self.regs.ctx, &self.regs.width);
+        w.futility_depth != 0
+            && c.depth - PLY <= i32::from(w.futility_depth)
+            && c.beta.wrapping_sub(c.alpha0) == 1
+            && c.alpha.abs() < WIN_BOUND
+    }
+
     fn ply(&self) -> i32 {
         i32::from(self.regs.root_ply) + i32::from(self.regs.sp)
     }
@@ -282,16 +293,20 @@ impl QModel {
         let us = self.side(self.regs.sp);
         let [op1, op2, op3] = self.regs.ops;
         let (partial_valid, partial) = (self.regs.partial_valid, self.regs.partial);
-        // The third stage: a quiet child's own mobility term is in.
-        self.regs.partial_valid = op3.valid && !op3.other && op3.kind == ChildKind::Quiet;
+        let partial_futile = self.regs.partial_futile;
+        // The third stage: a quiet child's (or a candidate's) own mobility term is in.
+        self.regs.partial_valid =
+            op3.valid && !op3.other && (op3.kind == ChildKind::Quiet || op3.futile);
         if self.regs.partial_valid {
             self.regs.partial = op3.material + i32::from(self.regs.own_rd);
+            self.regs.partial_futile = op3.futile;
         }
         // The second stage: the cells' counts of a count are in, and their sums.
         let c = self.counts();
         let legal = c.legal();
         let mut next3 = Op {
             kind: ChildKind::Node,
+            futile: false,
             ..op2
         };
         let mut written = None;
@@ -310,16 +325,29 @@ impl QModel {
             };
             self.regs.ctx.keys[usize::from(op2.index)] = legal.min(KEY_CAP) as u8;
             e.read_own = Some(table_index(legal));
+            // Reverse futility's candidate: evaluated as a quiet child is.
+            let futile =
+                kind == ChildKind::Node && c.captures == 0 && c.quiets >= 2 && self.futile_node();
             next3.kind = kind;
-            quiet = kind == ChildKind::Quiet;
-            if !quiet {
-                written = Some(Leaf { kind, value: 0 });
+            next3.futile = futile;
+            quiet = kind == ChildKind::Quiet || futile;
+            if kind != ChildKind::Quiet {
+                written = Some(Leaf {
+                    kind,
+                    value: 0,
+                    futile: false,
+                });
             }
         } else if op2.valid && partial_valid {
             let opp = self.opp_table[usize::from(table_index(legal))];
             written = Some(Leaf {
-                kind: ChildKind::Quiet,
+                kind: if partial_futile {
+                    ChildKind::Node
+                } else {
+                    ChildKind::Quiet
+                },
                 value: partial + i32::from(opp),
+                futile: partial_futile,
             });
         }
         if let Some(leaf) = written {
@@ -408,13 +436,20 @@ impl QModel {
             self.regs.rd_leaf
         };
         self.regs.nodes = self.regs.nodes.wrapping_add(1);
+        // Reverse futility: a candidate's evaluation beats its beta by the margin.
+        let d = self.regs.ctx.depth - PLY;
+        let futile = leaf.futile
+            && i64::from(leaf.value) - self.regs.width.futility_bound(d)
+                >= -i64::from(self.regs.ctx.alpha);
         let child_value = match leaf.kind {
+            ChildKind::Node if futile => Some(leaf.value),
             ChildKind::Node => None,
             ChildKind::Win => Some(WIN - self.ply() - 1),
             ChildKind::Draw => Some(0),
             ChildKind::Quiet => Some(leaf.value),
         };
         let kind = match leaf.kind {
+            ChildKind::Node if futile => NodeKind::Quiet,
             ChildKind::Node => NodeKind::Capture,
             ChildKind::Quiet => NodeKind::Quiet,
             ChildKind::Win | ChildKind::Draw => NodeKind::Decided,

@@ -118,8 +118,12 @@ impl Writes {
 pub struct Leaf {
     /// Its kind.
     pub kind: ChildKind,
-    /// A quiet child's evaluation (its side to move's view).
+    /// A quiet child's evaluation (its side to move's view), or a child's with depth
+    /// left that reverse futility may take (`futile`).
     pub value: i32,
+    /// A child with depth left (a `Node`) whose evaluation is `value`: reverse
+    /// futility's candidate.
+    pub futile: bool,
 }
 
 /// A count in the ordering pipeline: which child, and which side of it.
@@ -138,6 +142,8 @@ pub struct Op {
     pub material: i32,
     /// The child's kind, in the third stage.
     pub kind: ChildKind,
+    /// The child is reverse futility's candidate, in the third stage.
+    pub futile: bool,
 }
 
 /// A node's context: its window, its best so far, its list's state, and the capture it
@@ -322,6 +328,8 @@ pub struct QRegs {
     pub partial: i32,
     /// `partial` is a quiet child's (its other side's count comes in the next cycle).
     pub partial_valid: bool,
+    /// `partial` is a reverse-futility candidate's.
+    pub partial_futile: bool,
     /// The coming `Fetch` takes the leaf of child `last_index` from `last_leaf` (written
     /// in ordering's last cycle, when the `Fetch`'s read was issued).
     pub bypass: bool,
@@ -442,6 +450,7 @@ impl QModel {
                 ops: [Op::default(); 3],
                 partial: 0,
                 partial_valid: false,
+                partial_futile: false,
                 bypass: false,
                 last_index: 0,
                 last_leaf: Leaf::default(),
@@ -628,6 +637,8 @@ impl QModel {
             forced_ext: super::interface::forced_ext_of(i.forced_ext),
             late_moves: i.late_moves,
             late_depth: i.late_depth,
+            futility_depth: i.futility_depth,
+            futility_margin: i.futility_margin,
         };
         r.sp = 0;
         r.ctx = Context {
