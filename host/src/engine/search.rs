@@ -74,7 +74,7 @@ use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence, SoftwareQuiesc
 use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
 use crate::engine::search::ordering::{History, Reductions};
 use crate::engine::solver::{Solver, Verdict};
-use crate::engine::tt::TranspositionTable;
+use crate::engine::tt::{Bound, TranspositionTable, pack_move};
 use crate::rules::{Move, Position};
 
 /// Depth units per ply.
@@ -463,11 +463,21 @@ pub struct SearchResult {
 /// were made with, the index of the first of them among the node's moves, and whether
 /// their windows were the node's own (their values need no second search).
 pub(super) struct Batch {
-    /// Each move's ticket, and whether its job was sent at a reduced depth.
-    pub(super) tickets: std::collections::VecDeque<(Ticket, bool)>,
+    /// Each move's job, in move order.
+    pub(super) tickets: std::collections::VecDeque<Sent>,
     pub(super) alpha: Score,
     pub(super) from: usize,
     pub(super) exact: bool,
+}
+
+/// One move of a [`Batch`]: its ticket, whether its job was sent at a reduced depth,
+/// and, for a full-width job a chip runs, the depth it searches (its result goes into
+/// the main search's table, as the host's own node's would).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sent {
+    pub(super) ticket: Ticket,
+    pub(super) reduced: bool,
+    pub(super) width_depth: Option<i32>,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -916,16 +926,14 @@ impl Searcher {
         Ok(r.score)
     }
 
-    /// A node with `quarters` quarter plies of depth left handed over whole (see
+    /// A node with `depth` left (`quarters` quarter plies) handed over whole (see
     /// [`SearchConfig::full_width_plies`]); `pv` gets the job's best move.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn full_width_job(
         &mut self,
         pos: &Position,
-        alpha: Score,
-        beta: Score,
+        (alpha, beta): (Score, Score),
         ply: usize,
-        quarters: u8,
+        (depth, quarters): (i32, u8),
         pv: &mut Vec<Move>,
     ) -> anyhow::Result<Score> {
         let plies = quarters.div_ceil(hw::chip::qsearch::PLY as u8);
@@ -933,9 +941,31 @@ impl Searcher {
         let job = self.config.job(pos.clone(), alpha, beta, ply, quarters);
         let r = self.horizon.search_job(job, &self.abort)?;
         self.after_leaf(&r);
+        self.remember_job(pos, depth, alpha, beta, ply, &r);
         pv.clear();
         pv.extend(r.best_move);
         Ok(r.score)
+    }
+
+    /// A full-width job's result into the main search's table, as the host's own node
+    /// at `depth` with the window (`alpha`, `beta`) stores its value: when a later
+    /// iteration searches the node on the host, the job's best move goes first.
+    pub(super) fn remember_job(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        r: &QResult,
+    ) {
+        if self.aborted {
+            return;
+        }
+        let packed = r.best_move.as_ref().map_or(0, pack_move);
+        let bound = Bound::of(r.score, alpha, beta);
+        self.tt
+            .store(pos.zobrist(), depth, r.score, bound, packed, ply);
     }
 
     /// The full-width depth of the job a node at `depth` and `ply` is handed over as
@@ -1042,7 +1072,8 @@ impl Searcher {
     /// quiescence search together when every one is a leaf (a quiescence or a
     /// full-width job): each with the null window at `alpha`, the window known now. A
     /// full-width child that reverse futility settles, as the host's node would, is
-    /// answered by the host. Whatever the number of chips, the same nodes make the same
+    /// answered by the host, and one that repeats a position of the path is a draw.
+    /// Whatever the number of chips, the same nodes make the same
     /// batches, so the tree does not depend on it.
     pub(super) fn frontier_batch(
         &mut self,
@@ -1067,29 +1098,46 @@ impl Searcher {
             let reduced = depth < full;
             if quarters > 0 {
                 let moves = pos.legal_moves();
-                if !moves.is_empty()
-                    && !pos.is_insufficient_material()
-                    && let Some(eval) = self.reverse_futility(&pos, &moves, depth, -alpha)
-                {
-                    self.nodes += 1;
-                    settled.push(Some((eval, reduced)));
-                    continue;
+                if !moves.is_empty() && !pos.is_insufficient_material() {
+                    // A repetition is a draw, as the host's node finds it.
+                    let held = if self.is_repetition(pos.zobrist(), pos.halfmoves()) {
+                        Some(0)
+                    } else {
+                        self.reverse_futility(&pos, &moves, depth, -alpha)
+                    };
+                    if let Some(score) = held {
+                        self.nodes += 1;
+                        settled.push(Some((score, reduced)));
+                        continue;
+                    }
                 }
             }
             settled.push(None);
+            let width_depth = (quarters > 0).then_some(depth);
             jobs.push((
                 self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
-                reduced,
+                (reduced, width_depth),
             ));
         }
         self.horizon.count_batch(jobs.len());
-        let (jobs, reduced): (Vec<QJob>, Vec<bool>) = jobs.into_iter().unzip();
-        let mut sent = self.horizon.submit(jobs)?.into_iter().zip(reduced);
+        let (jobs, how): (Vec<QJob>, Vec<(bool, Option<i32>)>) = jobs.into_iter().unzip();
+        let mut sent = self.horizon.submit(jobs)?.into_iter().zip(how);
         let mut tickets = std::collections::VecDeque::new();
         for s in settled {
             tickets.push_back(match s {
-                Some((eval, reduced)) => (self.horizon.known(eval), reduced),
-                None => sent.next().expect("a ticket per job"),
+                Some((score, reduced)) => Sent {
+                    ticket: self.horizon.known(score),
+                    reduced,
+                    width_depth: None,
+                },
+                None => {
+                    let (ticket, (reduced, width_depth)) = sent.next().expect("a ticket per job");
+                    Sent {
+                        ticket,
+                        reduced,
+                        width_depth,
+                    }
+                }
             });
         }
         Ok(Some(Batch {

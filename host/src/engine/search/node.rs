@@ -3,7 +3,7 @@
 use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
-use crate::engine::search::{Batch, ONE_PLY, Searcher, plies_to_units};
+use crate::engine::search::{Batch, ONE_PLY, Searcher, Sent, plies_to_units};
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
 
@@ -122,7 +122,7 @@ impl Searcher {
             && !pv_node
             && let Some(quarters) = self.full_width_leaf(depth, ply)
         {
-            return self.full_width_job(pos, alpha, beta, ply, quarters, pv);
+            return self.full_width_job(pos, (alpha, beta), ply, (depth, quarters), pv);
         }
         let pr = &self.config.pruning;
         let late_move_limit = if !pv_node
@@ -251,7 +251,11 @@ impl Searcher {
                         .horizon
                         .submit(jobs)?
                         .into_iter()
-                        .map(|t| (t, false))
+                        .map(|ticket| Sent {
+                            ticket,
+                            reduced: false,
+                            width_depth: None,
+                        })
                         .collect(),
                     alpha,
                     from: singular_moves,
@@ -280,8 +284,8 @@ impl Searcher {
             if selective && searched >= late_move_limit && best > -WIN_BOUND {
                 // Pruned: its quiescence job, if one was handed over, is given up.
                 if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
-                    let (ticket, _) = b.tickets.pop_front().expect("a ticket per batched move");
-                    self.horizon.cancel(&[ticket])?;
+                    let sent = b.tickets.pop_front().expect("a ticket per batched move");
+                    self.horizon.cancel(&[sent.ticket])?;
                 }
                 continue;
             }
@@ -317,10 +321,14 @@ impl Searcher {
             }
             self.split_depth += u32::from(singular_line);
             let score = if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
-                let (ticket, reduced) = b.tickets.pop_front().expect("a ticket per batched move");
+                let sent = b.tickets.pop_front().expect("a ticket per batched move");
+                let reduced = sent.reduced;
                 self.before_leaf(ply + 1);
-                let r = self.horizon.take(ticket, &self.abort)?;
+                let r = self.horizon.take(sent.ticket, &self.abort)?;
                 self.after_leaf(&r);
+                if let Some(d) = sent.width_depth {
+                    self.remember_job(child, d, -b.alpha - 1, -b.alpha, ply + 1, &r);
+                }
                 let mut s = -r.score;
                 // A reduced job that beats alpha is searched again at full depth.
                 if reduced && !self.aborted && s > alpha {
@@ -404,7 +412,7 @@ impl Searcher {
                                 .cutoff(pos.turn(), m, &quiets_tried, depth, ply);
                         }
                         if let Some(b) = batch.take() {
-                            let left: Vec<_> = b.tickets.into_iter().map(|(t, _)| t).collect();
+                            let left: Vec<_> = b.tickets.into_iter().map(|s| s.ticket).collect();
                             self.horizon.cancel(&left)?;
                         }
                         break;
