@@ -199,7 +199,7 @@ impl ReferenceQuiescence {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        (sp, left, ordered): (u32, i32, bool),
+        (sp, left, tests): (u32, i32, bool),
         nodes: &mut u64,
         abort: &Abort,
     ) -> Result<(Score, Option<Move>), Overflow> {
@@ -225,9 +225,10 @@ impl ReferenceQuiescence {
             self.stats.quiet_leaves += 1;
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
         }
-        // Reverse futility, at a node its parent ordered (it had two moves or more),
-        // before anything the chip would learn by entering it.
-        if ordered && wide && !moves[0].is_capture() && moves.len() >= 2 {
+        // Reverse futility (`tests`: below the job's position, and the parent's only
+        // move or a move of a parent with a null window), before anything the chip
+        // would learn by searching the node's moves.
+        if tests && wide && !moves[0].is_capture() && moves.len() >= 2 {
             let eval = self.evaluator.evaluate(pos, Some(moves.len()));
             if self.width.futile(left, eval, alpha, beta) {
                 self.stats.quiet_leaves += 1;
@@ -293,7 +294,11 @@ impl ReferenceQuiescence {
                 self.stats.promotions[i] += 1;
             }
             let child = pos.after(&m);
-            let below = (sp + 1, child_left, moves.len() >= 2);
+            let below = (
+                sp + 1,
+                child_left,
+                moves.len() == 1 || beta.wrapping_sub(original_alpha) == 1,
+            );
             let (s, _) = self.search(&child, -beta, -alpha, ply + 1, below, nodes, abort)?;
             if abort.fired() {
                 // Unfinished: nothing of it goes into the table.

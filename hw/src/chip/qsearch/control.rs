@@ -302,6 +302,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let late_depth = reg("late_depth", 4);
     let futility_depth = reg("futility_depth", 4);
     let futility_margin = reg("futility_margin", MARGIN_BITS);
+    // Reverse futility at a node entered as its parent's only move (no node ordered
+    // it): `only_entry` it was, `testing` its evaluation is being made for the test,
+    // `tested` the test failed and the node was entered again for its own moves.
+    let only_entry = reg("only_entry", 1);
+    let testing = reg("futility_testing", 1);
+    let tested = reg("futility_tested", 1);
     let ctx = Ctx {
         alpha: reg("ctx_alpha", sw),
         beta: reg("ctx_beta", sw),
@@ -622,7 +628,23 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // A node of a full-width ply searches its quiet moves as captures.
     let quiet_node = (quiet_now & !wide) | at_horizon;
     let s_quiet = second & !no_move_now & !insufficient & quiet_node;
-    let s_caps = second & !no_move_now & !insufficient & !quiet_node;
+    // Reverse futility at a node its parent did not order (its only move): a node with
+    // depth left of at most `futility_depth`, a null window not deciding the game, no
+    // capture and two moves or more is evaluated first, as a quiet node is.
+    let self_test = (only_entry
+        & !tested
+        & sp.ne(0)
+        & wide
+        & quiet_now
+        & quiets.ge(2u64)
+        & futility_depth.ne(0)
+        & !gt_signed(ctx.depth, futility_depth.zext(dw))
+        & (ctx.beta - ctx.alpha0).eq(1)
+        & gt_signed(ctx.beta, slit(-WIN_BOUND))
+        & gt_signed(slit(WIN_BOUND), ctx.beta))
+    .named("futility_self_test");
+    let s_test = second & !no_move_now & !insufficient & !quiet_node & self_test;
+    let s_caps = second & !no_move_now & !insufficient & !quiet_node & !self_test;
     let s_overflow = s_caps & sp.ge(p.plies as u64);
     // The table, read in the last cycle: a hit that settles the window returns its
     // score; any other hit's move is searched first.
@@ -648,9 +670,24 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // A quiet node's value: its material and own term, summed in `QuietFv`, and the
     // other side's term.
     let quiet_value = partial + opp_value;
+    // The test: the evaluation, less the margin times the node's whole plies left (at
+    // least 1), at least beta: the node returns it; else it is entered again, the
+    // generator started for its own side, and searched.
+    let own_whole = ctx.depth.bits(2..4);
+    let own_margin = mux(
+        own_whole.eq(3),
+        (margin << 1) + margin,
+        mux(own_whole.eq(2), margin << 1, margin),
+    );
+    let self_futile = ge_signed(
+        sext(quiet_value, xw) - own_margin.zext(xw),
+        sext(ctx.beta, xw),
+    );
+    let restart = (quiet_eval & testing & !self_futile).named("futility_restart");
 
     // Returning a value: at the job's position the search is done.
-    let returns = (s_win | s_draw | s_cut | quiet_eval | node_returns).named("returns");
+    let returns =
+        (s_win | s_draw | s_cut | (quiet_eval & !restart) | node_returns).named("returns");
     let ret_value = mux(
         s_win,
         win(0),
@@ -668,14 +705,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let case = |c: Signal, s: State| mux(c, lit(s as u64, 4), lit(0, 4));
     let next_state = or_all(&[
         case(enter, State::Second),
-        case(s_quiet, State::QuietFv),
+        case(s_quiet | s_test, State::QuietFv),
         case(s_gen, State::Gen),
         case(quiet_fv, State::QuietEval),
         case(in_gen & !next_done & !gen_overflow, State::Gen),
         case(gen_order, State::Order),
         case(order & !o_elect, State::Order),
         case(elect_now, State::Fetch),
-        case(descend, State::Enter),
+        case(descend | restart, State::Enter),
         case(returns & !at_root, State::Return),
         case(finishes, State::Done),
         case(overflows, State::Overflow),
@@ -924,6 +961,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     gen_entry.set_enable(gen_write);
     descent.set_next(descent_entry.word());
     descent.set_enable(descend);
+    only_entry.set_next(!start & gen_single);
+    only_entry.set_enable(start | descend);
+    testing.set_next(!start & s_test);
+    testing.set_enable(start | s_test | quiet_eval);
+    tested.set_next(!start & restart);
+    tested.set_enable(start | descend | restart);
     nodes.set_next(mux(start, lit(1, 32), nodes + 1u64));
     nodes.set_enable(start | fetch | gen_single);
     cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
@@ -955,17 +998,30 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // To the generator: a start for a node's side (the job's, a descent's, ordering's
     // and a quiet node's other side), or a cycle.
     let child_side = !side;
-    let gen_start = start | s_quiet | descend | o_make;
+    let gen_start = start | s_quiet | s_test | descend | o_make | restart;
     m.output("gen_start", gen_start);
     m.output(
         "gen_black",
-        mux(start, black_in, mux(order & quiet2, side, child_side)),
+        mux(
+            start,
+            black_in,
+            mux((order & quiet2) | restart, side, child_side),
+        ),
     );
     // A child made by a double step (at a full-width ply, for its replies, or
-    // entered) has the en-passant square it passed.
+    // entered, or entered again after reverse futility's test) has the en-passant
+    // square it passed.
     let made_ep = double_step(&made) & (descend | (o_make & !quiet2));
-    m.output("gen_ep_valid", (start & ep_valid_in) | made_ep);
-    m.output("gen_ep_file", mux(start, ep_file_in, made.from.bits(0..3)));
+    let again_ep = restart & double_step(&step);
+    m.output("gen_ep_valid", (start & ep_valid_in) | made_ep | again_ep);
+    m.output(
+        "gen_ep_file",
+        mux(
+            start,
+            ep_file_in,
+            mux(restart, step.from.bits(0..3), made.from.bits(0..3)),
+        ),
+    );
     m.output("gen_req", enter | s_gen | in_gen);
 
     // Cell writes: a make (ordering's over the snapshot, or a descent's) or an unmake.
@@ -990,7 +1046,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // The material sums: ordering's make (over the snapshot), an unmake, and a
     // descent's make one clock later, in the child's `Enter`, from the capture it
     // registered (off the path from the generator's emission).
-    let descended = (enter & sp.ne(0)).named("descended");
+    let descended = (enter & sp.ne(0) & !tested).named("descended");
     let d = Entry::pick(
         descended,
         Entry::of(descent),

@@ -76,6 +76,17 @@
 //! window, stops after `late_moves * d * d` of them (`d` its depth in whole plies, at
 //! least one) once its best score is not a loss; the fewest-replies order has already
 //! put first the moves that leave the opponent a capture, which the host never prunes.
+//! Reverse futility as the host's (`futility_depth`, `futility_margin`): a node below
+//! the job's position with at most `futility_depth` quarter plies left, a null window
+//! that does not decide the game, no capture and two moves or more returns its static
+//! evaluation when that beats beta by `futility_margin` times its whole plies (at
+//! least one). A node that orders its moves tests its children so: such a child is
+//! valued in ordering as a quiet child is (one cycle more), flagged in the leaf list,
+//! and `Fetch` takes its value when the test holds, else enters it. A node entered as
+//! its parent's only move (which no node ordered) tests itself: after `Second` it is
+//! evaluated as a quiet node is (`QuietFv`, `QuietEval`) and returns that value when
+//! the test holds; else it is entered again (`Enter`, `Second`, the generator started
+//! for its own side, the material not changed twice) and searched.
 //! A node without depth left is a quiescence node; the depth keeps
 //! counting down through the quiescence plies, so the horizon (`horizon` plies of
 //! quiescence) is counted from the first of them wherever the full-width search ended.

@@ -22,8 +22,9 @@ impl QModel {
         self.account(state);
         match self.regs.state {
             State::Enter => {
-                // A descent's material change, from the capture it registered.
-                if self.regs.sp > 0 {
+                // A descent's material change, from the capture it registered (not
+                // again when reverse futility's test enters the node a second time).
+                if self.regs.sp > 0 && !self.regs.tested {
                     let d = self.make_delta(&self.regs.descent);
                     let m = self.regs.material;
                     e.material = Some([m[0] + d[0], m[1] + d[1]]);
@@ -56,7 +57,24 @@ impl QModel {
                 let legal = self.counts().legal();
                 let opp = self.opp_table[usize::from(table_index(legal))];
                 let value = self.regs.partial + i32::from(opp);
-                self.ret(value, e);
+                if std::mem::take(&mut self.regs.testing) {
+                    // Reverse futility's test: the node holds at its evaluation, or
+                    // it is entered again for its own moves.
+                    let c = &self.regs.ctx;
+                    if i64::from(value) - self.regs.width.futility_bound(c.depth)
+                        >= i64::from(c.beta)
+                    {
+                        self.entered(NodeKind::Quiet);
+                        self.ret(value, e);
+                    } else {
+                        self.regs.tested = true;
+                        let sp = self.regs.sp;
+                        e.inputs = self.gen_start(self.side(sp), self.regs.descent.double_step());
+                        self.regs.state = State::Enter;
+                    }
+                } else {
+                    self.ret(value, e);
+                }
             }
             State::Gen => self.generate(e),
             State::Order => self.order(e),
@@ -122,6 +140,25 @@ impl QModel {
             && c.alpha.abs() < WIN_BOUND
     }
 
+    /// Whether this node, entered as its parent's only move, is evaluated for reverse
+    /// futility's test before its moves: not yet tested, below the job's position,
+    /// with depth left of at most the job's `futility_depth`, a null window that does
+    /// not decide the game, no capture and two moves or more.
+    fn self_test(&mut self, no_captures: bool) -> bool {
+        let quiets = self.counts().quiets;
+        let (r, c) = (&self.regs, &self.regs.ctx);
+        r.only_entry
+            && !r.tested
+            && r.sp != 0
+            && Self::wide(c.depth)
+            && no_captures
+            && quiets >= 2
+            && r.width.futility_depth != 0
+            && c.depth <= i32::from(r.width.futility_depth)
+            && c.beta.wrapping_sub(c.alpha0) == 1
+            && c.beta.abs() < WIN_BOUND
+    }
+
     fn ply(&self) -> i32 {
         i32::from(self.regs.root_ply) + i32::from(self.regs.sp)
     }
@@ -148,6 +185,12 @@ impl QModel {
             self.ret(0, e);
         } else if quiet {
             self.entered(NodeKind::Quiet);
+            e.inputs = self.gen_start(!self.side(self.regs.sp), None);
+            self.regs.state = State::QuietFv;
+        } else if self.self_test(no_captures) {
+            // Reverse futility at a node no node ordered: evaluated first (its cycles
+            // are counted with the kind it turns out to be).
+            self.regs.testing = true;
             e.inputs = self.gen_start(!self.side(self.regs.sp), None);
             self.regs.state = State::QuietFv;
         } else if usize::from(self.regs.sp) >= self.params.plies {
@@ -477,6 +520,8 @@ impl QModel {
         parent.child = entry;
         e.write_frame = Some((usize::from(sp), parent));
         self.regs.descent = entry;
+        self.regs.only_entry = only;
+        self.regs.tested = false;
         e.puts = entry.make_writes();
         self.regs.cur_move = (entry.from, entry.to);
         e.inputs = self.gen_start(!self.side(sp), entry.double_step());

@@ -330,6 +330,12 @@ pub struct QRegs {
     pub partial_valid: bool,
     /// `partial` is a reverse-futility candidate's.
     pub partial_futile: bool,
+    /// The node was entered as its parent's only move (no node ordered it).
+    pub only_entry: bool,
+    /// Its evaluation is being made for reverse futility's test.
+    pub testing: bool,
+    /// The test failed: the node was entered again for its own moves.
+    pub tested: bool,
     /// The coming `Fetch` takes the leaf of child `last_index` from `last_leaf` (written
     /// in ordering's last cycle, when the `Fetch`'s read was issued).
     pub bypass: bool,
@@ -451,6 +457,9 @@ impl QModel {
                 partial: 0,
                 partial_valid: false,
                 partial_futile: false,
+                only_entry: false,
+                testing: false,
+                tested: false,
                 bypass: false,
                 last_index: 0,
                 last_leaf: Leaf::default(),
@@ -641,6 +650,9 @@ impl QModel {
             futility_margin: i.futility_margin,
         };
         r.sp = 0;
+        r.only_entry = false;
+        r.testing = false;
+        r.tested = false;
         r.ctx = Context {
             depth: i32::from(i.depth),
             ..Context::new(
