@@ -16,7 +16,8 @@
 //! node with depth left the forced-move extension more
 //! ([`ReferenceQuiescence::width`]), late-move pruning and reverse futility as the
 //! chip's; the horizon counts the quiescence plies from the first node without depth
-//! left. The search is fail-soft alpha-beta with the chip's transposition table: [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
+//! left. The search is fail-soft alpha-beta with the chip's transposition table:
+//! [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
 //! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
 //! storing a node's score, its bound and its best move; a hit whose bound settles the
 //! window returns its score, any other hit's move is searched first.
@@ -228,9 +229,13 @@ impl ReferenceQuiescence {
         // Reverse futility (`tests`: below the job's position, and the parent's only
         // move or a move of a parent with a null window), before anything the chip
         // would learn by searching the node's moves.
-        if tests && wide && !moves[0].is_capture() && moves.len() >= 2 {
+        if tests
+            && !moves[0].is_capture()
+            && moves.len() >= 2
+            && self.width.futility_tests(left, alpha, beta)
+        {
             let eval = self.evaluator.evaluate(pos, Some(moves.len()));
-            if self.width.futile(left, eval, alpha, beta) {
+            if self.width.futility_holds(left, eval, beta) {
                 self.stats.quiet_leaves += 1;
                 return Ok((eval, None));
             }

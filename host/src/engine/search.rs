@@ -266,7 +266,7 @@ pub struct SearchConfig {
     /// at most this many plies above the horizon, off the principal variation (a null
     /// window; not the root), is handed over whole as
     /// a full-width job ([`QJob::width`]) of the depth it has left, in quarter plies,
-    /// with the host's forced-move extension and late-move pruning
+    /// with the host's forced-move extension, late-move pruning and reverse futility
     /// ([`SearchConfig::chip_width`]), once its node's own checks (a repetition, the
     /// table, reverse futility) have not settled it: its moves
     /// and their quiescence searched on a chip, as Deep Blue's chips searched the last

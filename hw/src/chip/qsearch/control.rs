@@ -495,11 +495,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let child_whole = (ctx.depth - PLY as u64).bits(2..4);
     let mw = MARGIN_BITS + 2;
     let margin = futility_margin.zext(mw);
-    let margin_plies = mux(
-        child_whole.eq(3),
-        (margin << 1) + margin,
-        mux(child_whole.eq(2), margin << 1, margin),
-    );
+    // The margin times whole plies (1 to 3; 0 counts as 1).
+    let times_plies = |whole: Signal| {
+        mux(
+            whole.eq(3),
+            (margin << 1) + margin,
+            mux(whole.eq(2), margin << 1, margin),
+        )
+    };
+    let margin_plies = times_plies(child_whole);
     let futile = (leaf_futile
         & ge_signed(
             sext(leaf_value, xw) - margin_plies.zext(xw),
@@ -673,12 +677,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // The test: the evaluation, less the margin times the node's whole plies left (at
     // least 1), at least beta: the node returns it; else it is entered again, the
     // generator started for its own side, and searched.
-    let own_whole = ctx.depth.bits(2..4);
-    let own_margin = mux(
-        own_whole.eq(3),
-        (margin << 1) + margin,
-        mux(own_whole.eq(2), margin << 1, margin),
-    );
+    let own_margin = times_plies(ctx.depth.bits(2..4));
     let self_futile = ge_signed(
         sext(quiet_value, xw) - own_margin.zext(xw),
         sext(ctx.beta, xw),

@@ -109,11 +109,11 @@ ports! {
         late_moves: u8 = 4,
         /// The deepest depth left (quarter plies) of a node whose late moves are pruned.
         late_depth: u8 = 4,
-        /// Reverse futility: a node with depth left of at most `futility_depth` quarter
-        /// plies, entered from a node that ordered its moves, with a null window not
-        /// deciding the game, without a capture and with two moves or more, is taken
-        /// to hold at its static evaluation when that beats beta by `futility_margin`
-        /// times its whole plies left (at least 1). 0: none.
+        /// Reverse futility: a node below the job's position with depth left of at
+        /// most `futility_depth` quarter plies, a null window not deciding the game, no
+        /// capture and two moves or more is taken to hold at its static evaluation
+        /// when that beats beta by `futility_margin` times its whole plies left (at
+        /// least 1). 0: none.
         futility_depth: u8 = 4,
         /// Reverse futility's margin per ply, score units (0 to
         /// [`MAX_FUTILITY_MARGIN`]).
@@ -293,24 +293,25 @@ impl FullWidth {
         })
     }
 
-    /// Reverse futility at a node with `depth` quarter plies left and the window
-    /// (`alpha`, `beta`) whose static evaluation is `eval`, when it has no capture, two
-    /// moves or more, and its parent ordered its moves (a job's position and an only
-    /// move are never cut): whether it holds without a search. Its score is then
-    /// `eval`.
-    pub fn futile(&self, depth: i32, eval: i32, alpha: i32, beta: i32) -> bool {
+    /// Whether reverse futility tests a node with `depth` quarter plies left and the
+    /// window (`alpha`, `beta`): depth left of at most `futility_depth`, a null window
+    /// that does not decide the game. (The node must also be below the job's position,
+    /// without a capture and with two moves or more; the chip tests the children a node
+    /// orders in its ordering, and a node entered as its parent's only move itself.)
+    pub fn futility_tests(&self, depth: i32, alpha: i32, beta: i32) -> bool {
         self.futility_depth > 0
             && depth > 0
             && depth <= i32::from(self.futility_depth)
             && beta.wrapping_sub(alpha) == 1
             && beta.abs() < WIN_BOUND
-            && i64::from(eval) - self.futility_bound(depth) >= i64::from(beta)
     }
 
-    /// How far reverse futility wants a node's evaluation above beta at `depth` quarter
-    /// plies left: the margin times its whole plies, at least 1.
-    pub fn futility_bound(&self, depth: i32) -> i64 {
-        i64::from(self.futility_margin) * i64::from((depth / PLY).max(1))
+    /// Whether a tested node with `depth` quarter plies left holds at its static
+    /// evaluation `eval` against `beta`: `eval` beats it by the margin times the node's
+    /// whole plies (at least 1). Its score is then `eval`.
+    pub fn futility_holds(&self, depth: i32, eval: i32, beta: i32) -> bool {
+        let bound = i64::from(self.futility_margin) * i64::from((depth / PLY).max(1));
+        i64::from(eval) - bound >= i64::from(beta)
     }
 }
 

@@ -61,9 +61,7 @@ impl QModel {
                     // Reverse futility's test: the node holds at its evaluation, or
                     // it is entered again for its own moves.
                     let c = &self.regs.ctx;
-                    if i64::from(value) - self.regs.width.futility_bound(c.depth)
-                        >= i64::from(c.beta)
-                    {
+                    if self.regs.width.futility_holds(c.depth, value, c.beta) {
                         self.entered(NodeKind::Quiet);
                         self.ret(value, e);
                     } else {
@@ -133,11 +131,11 @@ impl QModel {
     /// candidates: the job has reverse futility down to their depth (a ply less than
     /// the node's), and the node a null window that does not decide the game.
     fn futile_node(&self) -> bool {
-        let (c, w) = (&self.regs.ctx, &self.regs.width);
-        w.futility_depth != 0
-            && c.depth - PLY <= i32::from(w.futility_depth)
-            && c.beta.wrapping_sub(c.alpha0) == 1
-            && c.alpha.abs() < WIN_BOUND
+        let c = &self.regs.ctx;
+        // Before any child is searched the node's alpha is its first (`alpha0`).
+        self.regs
+            .width
+            .futility_tests(c.depth - PLY, -c.beta, -c.alpha0)
     }
 
     /// Whether this node, entered as its parent's only move, is evaluated for reverse
@@ -150,13 +148,9 @@ impl QModel {
         r.only_entry
             && !r.tested
             && r.sp != 0
-            && Self::wide(c.depth)
             && no_captures
             && quiets >= 2
-            && r.width.futility_depth != 0
-            && c.depth <= i32::from(r.width.futility_depth)
-            && c.beta.wrapping_sub(c.alpha0) == 1
-            && c.beta.abs() < WIN_BOUND
+            && r.width.futility_tests(c.depth, c.alpha0, c.beta)
     }
 
     fn ply(&self) -> i32 {
@@ -482,8 +476,10 @@ impl QModel {
         // Reverse futility: a candidate's evaluation beats its beta by the margin.
         let d = self.regs.ctx.depth - PLY;
         let futile = leaf.futile
-            && i64::from(leaf.value) - self.regs.width.futility_bound(d)
-                >= -i64::from(self.regs.ctx.alpha);
+            && self
+                .regs
+                .width
+                .futility_holds(d, leaf.value, -self.regs.ctx.alpha);
         let child_value = match leaf.kind {
             ChildKind::Node if futile => Some(leaf.value),
             ChildKind::Node => None,
