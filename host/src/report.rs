@@ -35,7 +35,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::qjobs::{JobSource, record_jobs, record_search_jobs};
 use crate::engine::quiescence::{Quiescence, QuiescenceKind, SoftwareQuiescence};
 use crate::engine::reference::ReferenceQuiescence;
-use crate::engine::search::{Limits, SearchConfig, Searcher};
+use crate::engine::search::{Limits, MAX_FULL_WIDTH_PLIES, SearchConfig, Searcher};
 use crate::engine::solver::{Solver, Verdict, move_wins_within};
 use crate::engine::timeline::{ChipClock, Link, Trace};
 use crate::frontends::uci::{ChipSettings, Settings};
@@ -143,9 +143,17 @@ pub const TIMING_RUNS: usize = 3;
 /// evaluated on the host, the last plies as full-width jobs: how many).
 type Jobs = (bool, u32);
 
-/// The chip-equipped searches of section 4: quiescence jobs; the same with quiet
-/// positions on the host; full-width jobs of 1, 2 and 3 plies.
-const JOBS: [Jobs; 5] = [(false, 0), (true, 0), (false, 1), (false, 2), (false, 3)];
+/// The chip-equipped searches of section 4 at a nominal `depth`: quiescence jobs; the
+/// same with quiet positions on the host; full-width jobs of each depth from 1 ply to 3
+/// or to all but the root's, the deeper (the most the chip takes,
+/// [`MAX_FULL_WIDTH_PLIES`], at most).
+fn section4_jobs(depth: u32) -> Vec<Jobs> {
+    let deepest = depth.saturating_sub(1).clamp(3, MAX_FULL_WIDTH_PLIES);
+    [(false, 0), (true, 0)]
+        .into_iter()
+        .chain((1..=deepest).map(|p| (false, p)))
+        .collect()
+}
 
 /// A section-4 row's name.
 fn jobs_name(jobs: Jobs) -> String {
@@ -351,6 +359,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     let mut search_config = config.clone();
     search_config.endgame.enabled = false;
     let mut host_alone = Duration::ZERO;
+    let rows = section4_jobs(options.depth);
     let mut traces: Vec<(Jobs, Trace)> = Vec::new();
     let mut jobs_used = (0, 0);
     let search = |kind: QuiescenceKind, chips: usize, jobs: Jobs, pos: &Position| {
@@ -376,15 +385,15 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         // alone and the chip-equipped search's host work see the same machine; each
         // figure is the median.
         let mut alone = Vec::with_capacity(TIMING_RUNS);
-        let mut timed: Vec<Vec<Trace>> = vec![Vec::new(); JOBS.len()];
-        let mut first: Vec<Option<crate::engine::search::SearchResult>> = vec![None; JOBS.len()];
+        let mut timed: Vec<Vec<Trace>> = vec![Vec::new(); rows.len()];
+        let mut first: Vec<Option<crate::engine::search::SearchResult>> = vec![None; rows.len()];
         for _ in 0..TIMING_RUNS {
             let mut sw = Searcher::software(search_config.clone(), evaluator);
             sw.clear();
             let t = ThreadTime::now();
             sw.search(pos, &[], &limits, &mut |_| {})?;
             alone.push(t.elapsed());
-            for (q, jobs) in JOBS.into_iter().enumerate() {
+            for (q, &jobs) in rows.iter().enumerate() {
                 let (r, trace) = search(QuiescenceKind::ChipModel, 1, jobs, pos)?;
                 timed[q].push(trace);
                 if !jobs.0 && first[q].is_none() {
@@ -397,13 +406,13 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             }
         }
         host_alone += median(alone);
-        for (jobs, mut runs) in JOBS.into_iter().zip(timed) {
+        for (&jobs, mut runs) in rows.iter().zip(timed) {
             runs.sort_by(|a, b| a.host_ns().total_cmp(&b.host_ns()));
             traces.push((jobs, runs.swap_remove(runs.len() / 2)));
         }
         // Whole searches: the reference, 1 chip and K chips, with quiescence jobs and
         // with full-width jobs of each depth.
-        for (jobs, one) in JOBS.into_iter().zip(first) {
+        for (&jobs, one) in rows.iter().zip(first) {
             let Some(one) = one else { continue };
             let results = [
                 search(QuiescenceKind::Reference, 1, jobs, pos)?.0,
@@ -431,14 +440,14 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             / 1e9
     };
     let host_with_chips_s = host_of((false, 0));
-    let host_full_width_s: Vec<(u32, f64)> = JOBS
+    let host_full_width_s: Vec<(u32, f64)> = rows
         .iter()
         .filter(|j| j.1 > 0)
         .map(|&j| (j.1, host_of(j)))
         .collect();
     let mut speed_ups = Vec::new();
     for link in Link::PRESETS {
-        for jobs in JOBS {
+        for &jobs in &rows {
             for k in CHIP_COUNTS {
                 let (mut ns, mut useful, mut wasted) = (0.0, 0.0, 0.0);
                 for (_, trace) in traces.iter().filter(|(q, _)| *q == jobs) {
@@ -672,10 +681,15 @@ impl Report {
         })
     }
 
-    /// The full-width jobs section 4's work table and plots show: section 5's engine's,
-    /// or 1 ply when it takes none.
+    /// The full-width jobs section 4's work table and plots show: the deepest it
+    /// measured (1 ply when it measured none).
     fn full_width_shown(&self) -> u32 {
-        self.options.full_width_plies.max(1)
+        section4_jobs(self.options.depth)
+            .iter()
+            .map(|j| j.1)
+            .max()
+            .unwrap_or(0)
+            .max(1)
     }
 
     /// The report as Markdown (the figures' SVG files are named beside it).
@@ -790,7 +804,7 @@ impl Report {
         md.push_str(&"---:|".repeat(CHIP_COUNTS.len()));
         md.push('\n');
         for link in Link::PRESETS {
-            for jobs in JOBS {
+            for jobs in section4_jobs(o.depth) {
                 md.push_str(&format!("| {} | {} |", link.name, jobs_name(jobs)));
                 for k in CHIP_COUNTS {
                     if let Some(s) = self.speed_up(link.name, k, jobs.0, jobs.1) {

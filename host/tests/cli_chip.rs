@@ -144,17 +144,17 @@ fn qsearch_at_full_width_on_the_chip_equals_the_reference() {
         "{}",
         String::from_utf8_lossy(&software.stderr)
     );
-    // The chip holds at most three full-width plies.
-    let four = antichip(
+    // The chip holds at most seven full-width plies.
+    let eight = antichip(
         &[
             "qsearch",
             "--quiescence",
             "chip-model",
             "--full-width-plies",
-            "4",
+            "8",
         ],
         input,
     );
-    assert_eq!(four.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&four.stderr).contains("--full-width-plies"));
+    assert_eq!(eight.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&eight.stderr).contains("--full-width-plies"));
 }

@@ -23,7 +23,7 @@ fn jobs(n: usize) -> Vec<Job> {
     let weights = Arc::new(chip_weights(&Evaluator::default()));
     let mut model = QModel::new(Params::DEFAULT);
     let mut jobs: Vec<Job> = Vec::with_capacity(n);
-    let (mut full, mut deep) = (0, 0);
+    let (mut full, mut deep, mut deepest) = (0, 0, 0);
     let recorded = record_jobs(
         &JobSource {
             seed: 9,
@@ -38,13 +38,18 @@ fn jobs(n: usize) -> Vec<Job> {
         let k = jobs.len();
         let horizon = (k % 2 == 1).then_some(1 + k % 5);
         // One quiet job in four at full width, one to two plies (quarter plies
-        // between), its forced moves extended by a quarter ply or by three, half of
+        // between; one in seven of them 4 to 7 plies, the `depth` port's high bit), its
+        // forced moves extended by a quarter ply or by three, half of
         // them with late-move pruning, two in three with reverse futility (margins of
         // 0 and 150 a ply).
         let wide = k % 4 == 3 && !j.position.capture_forced();
         let job = Job {
             width: FullWidth {
-                depth: if wide { 4 + (k / 4 % 5) as u8 } else { 0 },
+                depth: match (wide, k / 4 % 7) {
+                    (false, _) => 0,
+                    (true, 6) => 16 + (k / 28 % 13) as u8,
+                    _ => 4 + (k / 4 % 5) as u8,
+                },
                 forced_ext: if k / 4 % 3 == 2 { 3 } else { 1 },
                 late_moves: if (k / 4).is_multiple_of(2) { 2 } else { 0 },
                 late_depth: 12,
@@ -64,6 +69,7 @@ fn jobs(n: usize) -> Vec<Job> {
         if out.cycles <= 400 {
             full += usize::from(job.width.depth > 0);
             deep += usize::from(job.width.depth > 4);
+            deepest += usize::from(job.width.depth > 15);
             jobs.push(job);
             if jobs.len() == n {
                 break;
@@ -71,10 +77,17 @@ fn jobs(n: usize) -> Vec<Job> {
         }
     }
     assert_eq!(jobs.len(), n);
+    eprintln!(
+        "{n} jobs: {full} at full width, {deep} deeper than a ply, {deepest} of 4 plies or more"
+    );
     assert!(full >= n / 20, "{full} full-width jobs of {n}");
     assert!(
         deep >= n / 100,
         "{deep} full-width jobs deeper than a ply of {n}"
+    );
+    assert!(
+        deepest >= n / 1000,
+        "{deepest} full-width jobs of 4 plies or more of {n}"
     );
     jobs
 }

@@ -20,7 +20,9 @@ use host::positions::random::random_placements;
 use host::rules::{Position, uci};
 use hw::chip::Unit;
 use hw::chip::qsearch::model::QModel;
-use hw::chip::qsearch::{FullWidth, Outputs, Params, Qchip};
+use hw::chip::qsearch::{
+    FullWidth, MAX_FULL_PLIES, MAX_PRUNING_DEPTH, Outputs, PLY, Params, Qchip,
+};
 use testbench::chip::{Netlist, lockstep};
 
 /// Runs `jobs` through netlist and model in lockstep, job `i` at the horizon
@@ -385,7 +387,7 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
     let futility = |i: usize| match (i % 3, i % 2) {
         (0, _) => (12, 150),
         (1, _) => (8, 0),
-        (_, 0) => (15, 1023),
+        (_, 0) => (MAX_PRUNING_DEPTH, 1023),
         _ => (0, 0),
     };
     let width = |i: usize| FullWidth {
@@ -467,4 +469,67 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         (Some(8), width(i))
     });
     assert!(small_outs.iter().any(|o| o.overflow));
+}
+
+#[test]
+fn deep_full_width_jobs_agree_to_the_deepest_the_host_hands_over() {
+    // Quiet positions of real searches searched 4 to 7 plies deep at full width (the
+    // `depth` port's high bit; quarter plies between on some), with the main search's
+    // pruning and extension, reverse futility to the deepest its port takes on some: those
+    // that the chip holds, of at most 3,000 reference nodes, so that the lockstep
+    // netlist stays quick.
+    const BUDGET: u64 = 3_000;
+    let (small, _) = game_jobs();
+    let deepest = MAX_FULL_PLIES * PLY as u8;
+    let width = |i: usize| FullWidth {
+        depth: (4 * PLY as u8 + (i as u8 % 13) * 2).min(deepest),
+        forced_ext: 1,
+        late_moves: 4,
+        late_depth: 12,
+        futility_depth: if i.is_multiple_of(2) {
+            12
+        } else {
+            MAX_PRUNING_DEPTH
+        },
+        futility_margin: 150,
+    };
+    let mut reference = ReferenceQuiescence::new(Evaluator::default());
+    reference.limits = Some(Limits {
+        plies: Params::DEFAULT.plies,
+        list: Params::DEFAULT.list,
+    });
+    let mut jobs = Vec::new();
+    for j in small.iter().filter(|j| !j.position.capture_forced()) {
+        reference.width = width(jobs.len());
+        reference.horizon = Some(6);
+        if let Ok(r) = reference.run(&j.position, j.alpha, j.beta, j.ply)
+            && (100..=BUDGET).contains(&r.nodes)
+        {
+            jobs.push(j.clone());
+            if jobs.len() == 40 {
+                break;
+            }
+        }
+    }
+    assert_eq!(jobs.len(), 40, "deep jobs within the budget");
+    let (outs, _) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| (Some(6), width(i)));
+    // The same jobs at 3 plies, as deep as the chip went before the port's high bit:
+    // fewer nodes.
+    let (shallow, _) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
+        (
+            Some(6),
+            FullWidth {
+                depth: 3 * PLY as u8,
+                ..width(i)
+            },
+        )
+    });
+    let sum = |o: &[Outputs]| o.iter().map(|o| u64::from(o.nodes)).sum::<u64>();
+    eprintln!(
+        "{} full-width jobs of 4 to {MAX_FULL_PLIES} plies: {} nodes, {} at 3 plies",
+        jobs.len(),
+        sum(&outs),
+        sum(&shallow)
+    );
+    assert!(sum(&outs) > sum(&shallow));
 }

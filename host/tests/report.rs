@@ -104,7 +104,7 @@ fn bad_report_arguments_are_named() {
             "--quiescence-plies",
         ),
         (
-            vec!["report", "--full-width-plies", "4"],
+            vec!["report", "--full-width-plies", "8"],
             "--full-width-plies",
         ),
     ] {

@@ -104,7 +104,7 @@ fn handshake_and_a_short_game() {
         "{hello:?}"
     );
     assert!(
-        hello.contains(&"option name FullWidthPlies type spin default 0 min 0 max 3".to_string()),
+        hello.contains(&"option name FullWidthPlies type spin default 0 min 0 max 7".to_string()),
         "{hello:?}"
     );
     assert!(
@@ -239,10 +239,10 @@ fn bad_input_is_reported_and_survived() {
         "info string error: QuiescencePlies must be a number from 0 (no horizon) to 64, not \"99\""
     );
     e.send("setoption name QuiescencePlies value 8");
-    e.send("setoption name FullWidthPlies value 4");
+    e.send("setoption name FullWidthPlies value 8");
     assert_eq!(
         e.next(),
-        "info string error: FullWidthPlies must be a number from 0 to 3, not \"4\""
+        "info string error: FullWidthPlies must be a number from 0 to 7, not \"8\""
     );
     e.send("setoption name Contempt value 3");
     assert_eq!(e.next(), "info string error: unknown option \"Contempt\"");

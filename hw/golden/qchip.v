@@ -17,7 +17,7 @@ module qchip (
   input wire [21:0] beta,
   input wire [8:0] ply,
   input wire [5:0] horizon,
-  input wire [3:0] depth,
+  input wire [4:0] depth,
   input wire [2:0] forced_ext,
   input wire [3:0] late_moves,
   input wire [3:0] late_depth,

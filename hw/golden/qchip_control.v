@@ -10,7 +10,7 @@ module qchip_control (
   input wire [21:0] job_beta,
   input wire [8:0] job_ply,
   input wire [5:0] job_horizon,
-  input wire [3:0] job_depth,
+  input wire [4:0] job_depth,
   input wire [2:0] job_forced_ext,
   input wire [3:0] job_late_moves,
   input wire [3:0] job_late_depth,
@@ -3480,7 +3480,7 @@ module qchip_control (
   assign _n2460 = start ? 6'h00 : _n2459;
   assign _n2461 = start | descend;
   assign _n2462 = _n2461 | _n236;
-  assign _n2477 = {5'h00, job_depth};
+  assign _n2477 = {4'h0, job_depth};
   assign _n2480 = _n2179 & wide;
   assign _n2482 = {forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2]};
   assign _n2483 = {_n2482, forced_ext};

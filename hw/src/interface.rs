@@ -108,6 +108,12 @@ pub trait PortSet: Copy + Default + PartialEq + Debug {
         (0..Self::PORTS.len()).map(|i| self.word(i)).collect()
     }
 
+    /// The width of the port named `name`, if there is one: for a block inside the
+    /// unit that takes the port's value and must be as wide.
+    fn width_of(name: &str) -> Option<u32> {
+        Self::PORTS.iter().find(|p| p.name == name).map(|p| p.width)
+    }
+
     /// The value of the port named `name`, if there is one.
     fn word_of(&self, name: &str) -> Option<u64> {
         Self::PORTS

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use hw::chip::qsearch::{
-    ChipWeights, FORCED_EXT_RANGE, FullWidth, Job, MAX_DEPTH, MAX_FUTILITY_MARGIN, NO_HORIZON,
+    ChipWeights, FORCED_EXT_RANGE, FullWidth, Job, MAX_DEPTH, MAX_FUTILITY_MARGIN,
+    MAX_PRUNING_DEPTH, NO_HORIZON,
 };
 use hw::chip::types::Priorities;
 
@@ -73,14 +74,14 @@ pub fn chip_job_of(
         w.forced_ext
     );
     anyhow::ensure!(
-        w.late_moves <= 15 && w.late_depth <= MAX_DEPTH,
-        "the quiescence chip prunes late moves after at most 15 moves a ply at a depth of at most {MAX_DEPTH} quarter plies, not {} at {}",
+        w.late_moves <= 15 && w.late_depth <= MAX_PRUNING_DEPTH,
+        "the quiescence chip prunes late moves after at most 15 moves a ply at a depth of at most {MAX_PRUNING_DEPTH} quarter plies, not {} at {}",
         w.late_moves,
         w.late_depth
     );
     anyhow::ensure!(
-        w.futility_depth <= MAX_DEPTH && w.futility_margin <= MAX_FUTILITY_MARGIN,
-        "the quiescence chip's reverse futility acts at a depth of at most {MAX_DEPTH} quarter plies with a margin of at most {MAX_FUTILITY_MARGIN} a ply, not {} with {}",
+        w.futility_depth <= MAX_PRUNING_DEPTH && w.futility_margin <= MAX_FUTILITY_MARGIN,
+        "the quiescence chip's reverse futility acts at a depth of at most {MAX_PRUNING_DEPTH} quarter plies with a margin of at most {MAX_FUTILITY_MARGIN} a ply, not {} with {}",
         w.futility_depth,
         w.futility_margin
     );

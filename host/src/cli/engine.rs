@@ -50,7 +50,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub chip_split: bool,
     /// With a chip quiescence (or the reference): the chips take the main search's
-    /// last plies too, this many (0 to 3): each node at most this many plies above the
+    /// last plies too, this many (0 to 7): each node at most this many plies above the
     /// horizon is one full-width job of the plies it has left. 0 when absent: none.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     pub full_width_plies: Option<u32>,

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use clap::Args;
+use host::engine::search::MAX_FULL_WIDTH_PLIES;
 use host::engine::timeline::{DEEP_BLUE_MHZ, Link};
 use host::report::{ReportOptions, run};
 
@@ -65,8 +66,8 @@ pub struct ReportArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     quiescence_plies: Option<u32>,
     /// Plies the chip-equipped engine of the accuracy section hands its chips as
-    /// full-width jobs, 0 to 3 (0: quiescence jobs alone).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=3))]
+    /// full-width jobs, 0 to 7 (0: quiescence jobs alone).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     full_width_plies: u32,
 }
 

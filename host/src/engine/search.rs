@@ -321,8 +321,8 @@ impl SearchConfig {
     /// job) as this configuration searches: its forced-move extension, its
     /// late-move pruning and its reverse futility in quarter plies, rounded, within the
     /// chip's ranges ([`hw::chip::qsearch::FORCED_EXT_RANGE`]: -1 ply, the least, spends
-    /// a ply on a forced move as on any other; at most 15 moves a ply, up to 15 quarter
-    /// plies; a margin of at most [`hw::chip::qsearch::MAX_FUTILITY_MARGIN`] a ply).
+    /// a ply on a forced move as on any other; at most 15 moves a ply, pruning up to
+    /// [`hw::chip::qsearch::MAX_PRUNING_DEPTH`] quarter plies; a margin of at most [`hw::chip::qsearch::MAX_FUTILITY_MARGIN`] a ply).
     pub fn chip_width(&self, depth: u8) -> FullWidth {
         if depth == 0 {
             return FullWidth::default();
@@ -331,7 +331,7 @@ impl SearchConfig {
         let range = hw::chip::qsearch::FORCED_EXT_RANGE;
         let ext = quarters(self.forced_move_extension)
             .clamp(f64::from(*range.start()), f64::from(*range.end()));
-        let max = f64::from(hw::chip::qsearch::MAX_DEPTH);
+        let max = f64::from(hw::chip::qsearch::MAX_PRUNING_DEPTH);
         FullWidth {
             depth,
             forced_ext: ext as i8,

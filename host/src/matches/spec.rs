@@ -519,8 +519,8 @@ mod tests {
             "player \"full:prune=yes\": prune must be on or off, not \"yes\""
         );
         assert_eq!(
-            e("full:fullwidth=4"),
-            "player \"full:fullwidth=4\": fullwidth must be plies from 0 to 3, on (1) or off (0), not \"4\""
+            e("full:fullwidth=8"),
+            "player \"full:fullwidth=8\": fullwidth must be plies from 0 to 7, on (1) or off (0), not \"8\""
         );
         assert_eq!(
             e("full:qplies=0"),

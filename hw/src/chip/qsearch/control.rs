@@ -22,11 +22,12 @@
 
 use crate::chip::types::{EMPTY, PAWN, PROMOTION_ORDER};
 use crate::gates::{ge_signed, gt_signed, or_all, saturate, sext};
+use crate::interface::{PortSet, width_mask};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mux};
 
 use super::interface::{
-    DebugSignals, FORCED_EXT_RANGE, MAX_DEPTH, MAX_FUTILITY_MARGIN, OutputSignals, PLY, SCORE_BITS,
-    WIN_BOUND,
+    DebugSignals, FORCED_EXT_RANGE, Inputs, MAX_DEPTH, MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH,
+    OutputSignals, PLY, SCORE_BITS, WIN_BOUND,
 };
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{LEAF_WORD, WORD, slot_bits};
@@ -245,6 +246,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let saw = p.plies.trailing_zeros();
     let spw = saw + 1;
     let slw = slot_bits(p);
+    // The job's depths are as wide as `qchip`'s ports that bring them.
+    let port = |name: &str| Inputs::width_of(name).expect("a port of qchip's interface");
+    assert!(u64::from(MAX_DEPTH) <= width_mask(port("depth")));
+    // Pruning's depths: at most 3 whole plies (the margin's product below).
+    for name in ["late_depth", "futility_depth"] {
+        assert!(u64::from(MAX_PRUNING_DEPTH) <= width_mask(port(name)));
+    }
+    assert!(i32::from(MAX_PRUNING_DEPTH) < 4 * PLY);
 
     let start = m.input("start", 1);
     let black_in = m.input("job_black", 1);
@@ -254,11 +263,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let beta_in = m.input("job_beta", sw);
     let ply_in = m.input("job_ply", 9);
     let horizon_in = m.input("job_horizon", 6);
-    let depth_in = m.input("job_depth", 4);
+    let depth_in = m.input("job_depth", port("depth"));
     let forced_ext_in = m.input("job_forced_ext", 3);
     let late_moves_in = m.input("job_late_moves", 4);
-    let late_depth_in = m.input("job_late_depth", 4);
-    let futility_depth_in = m.input("job_futility_depth", 4);
+    let late_depth_in = m.input("job_late_depth", port("late_depth"));
+    let futility_depth_in = m.input("job_futility_depth", port("futility_depth"));
     let futility_margin_in = m.input("job_futility_margin", MARGIN_BITS);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
@@ -299,8 +308,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let horizon = reg("horizon", 6);
     let forced_ext = reg("forced_ext", 3);
     let late_moves = reg("late_moves", 4);
-    let late_depth = reg("late_depth", 4);
-    let futility_depth = reg("futility_depth", 4);
+    let late_depth = reg("late_depth", port("late_depth"));
+    let futility_depth = reg("futility_depth", port("futility_depth"));
     let futility_margin = reg("futility_margin", MARGIN_BITS);
     // Reverse futility at a node entered as its parent's only move (no node ordered
     // it): `only_entry` it was, `testing` its evaluation is being made for the test,

@@ -29,11 +29,17 @@ pub const NO_HORIZON: u8 = 63;
 pub const PLY: i32 = 4;
 
 /// The most plies a host hands a chip at full width (its depth at most
-/// `MAX_FULL_PLIES * PLY`, within the `depth` port's range).
-pub const MAX_FULL_PLIES: u8 = 3;
+/// `MAX_FULL_PLIES * PLY`, within the `depth` port's range): as Deep Blue's chips
+/// searched the last four to five plies of its main search, and deeper.
+pub const MAX_FULL_PLIES: u8 = 7;
 
 /// The deepest full-width depth the `depth` port takes, in quarter plies.
-pub const MAX_DEPTH: u8 = 15;
+pub const MAX_DEPTH: u8 = 31;
+
+/// The deepest depth left, quarter plies, at which late-move pruning and reverse
+/// futility act (the `late_depth` and `futility_depth` ports' range): pruning near the
+/// horizon, as the host's (3 plies).
+pub const MAX_PRUNING_DEPTH: u8 = 15;
 
 /// The range of the forced-move extension (the `forced_ext` port), in quarter plies.
 pub const FORCED_EXT_RANGE: std::ops::RangeInclusive<i8> = -4..=3;
@@ -97,7 +103,7 @@ ports! {
         /// instead of being evaluated; a child has a ply less, or, when it is its
         /// parent's only move, `forced_ext` more. A node without depth left is a
         /// quiescence node. 0: a quiescence job.
-        depth: u8 = 4,
+        depth: u8 = 5,
         /// The forced-move extension, in quarter plies (two's complement,
         /// [`FORCED_EXT_RANGE`]): the depth an only move adds at a node with depth
         /// left; -4 spends a ply as any move does.
@@ -266,10 +272,11 @@ pub struct FullWidth {
     pub forced_ext: i8,
     /// Late-move pruning's moves per square ply (0 to 15; 0: none).
     pub late_moves: u8,
-    /// The deepest depth left, quarter plies, at which late moves are pruned.
+    /// The deepest depth left, quarter plies, at which late moves are pruned (at most
+    /// [`MAX_PRUNING_DEPTH`]).
     pub late_depth: u8,
     /// The deepest depth left, quarter plies, at which reverse futility takes a node's
-    /// static evaluation for its value (0: never).
+    /// static evaluation for its value (0: never; at most [`MAX_PRUNING_DEPTH`]).
     pub futility_depth: u8,
     /// Reverse futility's margin per whole ply left, score units (at most
     /// [`MAX_FUTILITY_MARGIN`]).
@@ -366,8 +373,8 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         depth: job.width.depth.min(MAX_DEPTH),
         forced_ext: forced_ext_word(job.width.forced_ext),
         late_moves: job.width.late_moves.min(15),
-        late_depth: job.width.late_depth.min(MAX_DEPTH),
-        futility_depth: job.width.futility_depth.min(MAX_DEPTH),
+        late_depth: job.width.late_depth.min(MAX_PRUNING_DEPTH),
+        futility_depth: job.width.futility_depth.min(MAX_PRUNING_DEPTH),
         futility_margin: job.width.futility_margin.min(MAX_FUTILITY_MARGIN),
         ..Inputs::default()
     });
