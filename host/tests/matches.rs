@@ -112,6 +112,12 @@ fn a_shard_merge_gives_the_whole_match() {
             .join("\n")
     };
     assert_eq!(strip(&merged_out), strip(&out));
+    // The engine searched every move to its depth of 1; the results files keep it.
+    assert!(
+        merged_out
+            .contains("\nMean depth per move: full-d1 1.00 (36 moves), advanced-d1-eps0.5 -\n"),
+        "{merged_out}"
+    );
     assert_eq!(
         std::fs::read_to_string(&merged).unwrap(),
         std::fs::read_to_string(&whole).unwrap()
@@ -138,6 +144,11 @@ fn antichip_itself_plays_as_an_external_engine() {
         "{out}"
     );
     assert!(!out.contains("Failures"), "{out}");
+    // The depth of its last `info` line before each `bestmove`.
+    assert!(
+        out.contains("Mean depth per move: antichip-uci 1.00 ("),
+        "{out}"
+    );
 }
 
 #[test]

@@ -261,6 +261,9 @@ fn finish(
     let summary = Summary::of(records);
     print!("{}", summary.report(names));
     println!("{}", summary.time_line(names));
+    if let Some(line) = summary.depth_line(names) {
+        println!("{line}");
+    }
     Ok(())
 }
 

@@ -32,6 +32,8 @@ pub struct UciPlayer {
     /// Longest wait for an answer that no time limit bounds (start-up, depth and node
     /// limits).
     hang_timeout: Duration,
+    /// The depth of the last `info` line before the last `bestmove`.
+    last_depth: Option<u32>,
 }
 
 impl UciPlayer {
@@ -42,6 +44,7 @@ impl UciPlayer {
             command,
             process: None,
             hang_timeout,
+            last_depth: None,
         }
     }
 
@@ -124,8 +127,19 @@ impl Player for UciPlayer {
             .and_then(|_| p.send(&go))
             .and_then(|_| p.wait_for("bestmove", Some(Instant::now() + wait)));
         match answer {
-            Ok((best, _)) => Ok(field(&best, "bestmove").unwrap_or("(none)").to_string()),
+            Ok((best, info)) => {
+                self.last_depth = info
+                    .iter()
+                    .rev()
+                    .filter(|l| l.starts_with("info"))
+                    .find_map(|l| field(l, "depth")?.parse().ok());
+                Ok(field(&best, "bestmove").unwrap_or("(none)").to_string())
+            }
             Err(e) => Err(self.fault("go", e)),
         }
+    }
+
+    fn last_depth(&self) -> Option<u32> {
+        self.last_depth
     }
 }

@@ -102,6 +102,8 @@ pub struct PlayedGame {
     pub time: [Duration; 2],
     /// Moves White and Black chose (the opening's not counted).
     pub moves: [u32; 2],
+    /// White's and Black's depths searched (summed) and the moves that reported one.
+    pub depth: [(u64, u32); 2],
 }
 
 fn side(c: Color) -> usize {
@@ -138,6 +140,7 @@ pub fn play_game(
         reason: String::new(),
         time: [Duration::ZERO; 2],
         moves: [0; 2],
+        depth: [(0, 0); 2],
     };
     let mut clock = rules.clock.map(|tc| [tc.base; 2]);
     let lose = |c: Color| PgnResult::win(!c);
@@ -177,7 +180,13 @@ pub fn play_game(
         played.time[side(turn)] += elapsed;
         played.moves[side(turn)] += 1;
         let text = match answer {
-            Ok(t) => t,
+            Ok(t) => {
+                if let Some(d) = players[side(turn)].last_depth() {
+                    played.depth[side(turn)].0 += u64::from(d);
+                    played.depth[side(turn)].1 += 1;
+                }
+                t
+            }
             Err(f) => {
                 end = Some(match (&f, clock) {
                     (Fault::Hung(_), Some(_)) => (

@@ -108,6 +108,12 @@ pub trait Player: Send {
     fn new_game(&mut self, seed: u64) -> Result<(), Fault>;
     /// The move to play, in UCI notation.
     fn choose(&mut self, request: &MoveRequest<'_>) -> Result<String, Fault>;
+    /// The depth (plies) of the search behind the move just chosen, its last completed
+    /// iteration, when the player reports one (not for a book move): the match's mean
+    /// depth per move.
+    fn last_depth(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// Uniformly random legal moves.
@@ -258,6 +264,7 @@ pub struct EnginePlayer {
     name: String,
     settings: Settings,
     searcher: Option<Searcher>,
+    last_depth: Option<u32>,
 }
 
 impl EnginePlayer {
@@ -267,6 +274,7 @@ impl EnginePlayer {
             name,
             settings,
             searcher: None,
+            last_depth: None,
         }
     }
 }
@@ -298,9 +306,14 @@ impl Player for EnginePlayer {
         let result = searcher
             .search(request.position, request.history, &limits, &mut |_| {})
             .map_err(|e| Fault::Crashed(format!("search failed: {e:#}")))?;
+        self.last_depth = (!result.from_book && result.last.depth > 0).then_some(result.last.depth);
         Ok(result
             .best_move
             .map_or_else(|| "0000".to_string(), |m| uci(&m)))
+    }
+
+    fn last_depth(&self) -> Option<u32> {
+        self.last_depth
     }
 }
 
@@ -311,6 +324,7 @@ pub struct EpsilonPlayer {
     inner: Box<dyn Player>,
     epsilon: f64,
     rng: fastrand::Rng,
+    random_last: bool,
 }
 
 impl EpsilonPlayer {
@@ -321,6 +335,7 @@ impl EpsilonPlayer {
             inner,
             epsilon: epsilon.clamp(0.0, 1.0),
             rng: fastrand::Rng::with_seed(0),
+            random_last: false,
         }
     }
 }
@@ -340,13 +355,23 @@ impl Player for EpsilonPlayer {
         // depend on the inner player.
         let roll = self.rng.f64();
         let pick = self.rng.usize(..usize::MAX);
+        self.random_last = false;
         if roll < self.epsilon {
             let moves = request.position.legal_moves();
             if !moves.is_empty() {
+                self.random_last = true;
                 return Ok(uci(&moves[pick % moves.len()]));
             }
         }
         self.inner.choose(request)
+    }
+
+    fn last_depth(&self) -> Option<u32> {
+        if self.random_last {
+            None
+        } else {
+            self.inner.last_depth()
+        }
     }
 }
 

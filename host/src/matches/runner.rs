@@ -56,6 +56,10 @@ pub struct GameRecord {
     pub seconds: [f64; 2],
     /// Moves chosen by A and B.
     pub moves: [u32; 2],
+    /// A's and B's depths searched, summed, and the moves that reported one (none for
+    /// a player that does not, and in results files written before depths were kept).
+    #[serde(default)]
+    pub depth: [(u64, u32); 2],
     /// The game as PGN.
     pub pgn: String,
 }
@@ -197,10 +201,12 @@ fn play_one(
     };
     let mut seconds = [0.0; 2];
     let mut moves = [0; 2];
+    let mut depth = [(0, 0); 2];
     for c in [Color::White, Color::Black] {
         let i = usize::from(c == Color::Black);
         seconds[by_slot(c)] = played.time[i].as_secs_f64();
         moves[by_slot(c)] = played.moves[i];
+        depth[by_slot(c)] = played.depth[i];
     }
     GameRecord {
         index,
@@ -214,6 +220,7 @@ fn play_one(
         plies: game.moves.len(),
         seconds,
         moves,
+        depth,
         pgn: game.to_pgn(),
     }
 }

@@ -21,6 +21,8 @@ pub struct Summary {
     pub failures: [BTreeMap<&'static str, usize>; 2],
     /// Per player: thinking seconds and moves.
     pub time: [(f64, u64); 2],
+    /// Per player: depths searched (summed) and the moves that reported one.
+    pub depth: [(u64, u64); 2],
 }
 
 impl Summary {
@@ -48,6 +50,8 @@ impl Summary {
             for p in 0..2 {
                 s.time[p].0 += r.seconds[p];
                 s.time[p].1 += u64::from(r.moves[p]);
+                s.depth[p].0 += r.depth[p].0;
+                s.depth[p].1 += u64::from(r.depth[p].1);
             }
         }
         s
@@ -104,6 +108,20 @@ impl Summary {
             part(1)
         )
     }
+
+    /// `Mean depth per move: A x (n moves), B y (m moves)` over the moves each player
+    /// reported a depth for (a time limit makes it vary from run to run); `None` when
+    /// neither did.
+    pub fn depth_line(&self, names: [&str; 2]) -> Option<String> {
+        if self.depth.iter().all(|&(_, n)| n == 0) {
+            return None;
+        }
+        let part = |p: usize| match self.depth[p] {
+            (_, 0) => format!("{} -", names[p]),
+            (d, n) => format!("{} {:.2} ({n} moves)", names[p], d as f64 / n as f64),
+        };
+        Some(format!("Mean depth per move: {}, {}", part(0), part(1)))
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +139,7 @@ mod tests {
             plies: 10,
             seconds: [0.5, 0.25],
             moves: [5, 5],
+            depth: [(30, 5), (0, 0)],
             pgn: String::new(),
         }
     }
@@ -158,5 +177,11 @@ mod tests {
             s.time_line(["A", "B"]),
             "Mean time per move: A 100.00 ms (30 moves), B 50.00 ms (30 moves) (measured wall time)"
         );
+        // A reported a depth for every move (6 plies each), B for none.
+        assert_eq!(
+            s.depth_line(["A", "B"]).as_deref(),
+            Some("Mean depth per move: A 6.00 (30 moves), B -")
+        );
+        assert_eq!(Summary::default().depth_line(["A", "B"]), None);
     }
 }
