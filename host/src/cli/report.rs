@@ -17,8 +17,8 @@ use super::engine::parse_mhz;
 use super::progress::Progress;
 
 /// The speed and accuracy report: the chip's modeled time against the software's
-/// measured time, and what that buys in play. About 7 minutes with the defaults on two
-/// cores, about half of it the matches (`--games 0` leaves them out).
+/// measured time, and what that buys in play. About 9 minutes with the defaults on two
+/// cores, two thirds of it the matches (`--games 0` leaves them out).
 #[derive(Args)]
 pub struct ReportArgs {
     /// Directory for report.md, report.json and the SVG plots (created if missing).
@@ -67,7 +67,7 @@ pub struct ReportArgs {
     quiescence_plies: Option<u32>,
     /// Plies the chip-equipped engine of the accuracy section hands its chips as
     /// full-width jobs, 0 to 7 (0: quiescence jobs alone).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     full_width_plies: u32,
 }
 
