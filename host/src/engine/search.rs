@@ -322,7 +322,8 @@ impl SearchConfig {
     /// late-move pruning and its reverse futility in quarter plies, rounded, within the
     /// chip's ranges ([`hw::chip::qsearch::FORCED_EXT_RANGE`]: -1 ply, the least, spends
     /// a ply on a forced move as on any other; at most 15 moves a ply, pruning up to
-    /// [`hw::chip::qsearch::MAX_PRUNING_DEPTH`] quarter plies; a margin of at most [`hw::chip::qsearch::MAX_FUTILITY_MARGIN`] a ply).
+    /// [`hw::chip::qsearch::MAX_PRUNING_DEPTH`] quarter plies; a margin of at most
+    /// [`hw::chip::qsearch::MAX_FUTILITY_MARGIN`] a ply).
     pub fn chip_width(&self, depth: u8) -> FullWidth {
         if depth == 0 {
             return FullWidth::default();

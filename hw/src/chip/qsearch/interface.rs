@@ -29,8 +29,8 @@ pub const NO_HORIZON: u8 = 63;
 pub const PLY: i32 = 4;
 
 /// The most plies a host hands a chip at full width (its depth at most
-/// `MAX_FULL_PLIES * PLY`, within the `depth` port's range): as Deep Blue's chips
-/// searched the last four to five plies of its main search, and deeper.
+/// `MAX_FULL_PLIES * PLY`, within the `depth` port's range; Deep Blue's chips searched
+/// the last four or five plies of its main search).
 pub const MAX_FULL_PLIES: u8 = 7;
 
 /// The deepest full-width depth the `depth` port takes, in quarter plies.
