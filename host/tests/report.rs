@@ -108,6 +108,10 @@ fn bad_report_arguments_are_named() {
             "--full-width-plies",
         ),
     ] {
+        // Written into the test's own directory, should an argument ever be taken.
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report_bad");
+        let mut args = args;
+        args.extend(["--out", dir.to_str().unwrap()]);
         let out = antichip(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
