@@ -533,3 +533,75 @@ fn deep_full_width_jobs_agree_to_the_deepest_the_host_hands_over() {
     );
     assert!(sum(&outs) > sum(&shallow));
 }
+
+#[test]
+fn the_table_keeps_the_values_of_full_width_plies() {
+    // Without the forced-move extension, pruning or a horizon, a node's value depends
+    // on its board, side to move, en-passant state and depth alone, and at one ply of a
+    // job the depth is one: so the table, which takes an entry only at the ply and
+    // en-passant state it was written at, changes no score. A board reached at another
+    // ply (the other side to move after a piece's triangle) must miss. Endgames, where
+    // quiet moves transpose most, with the full window, and quiet positions of real
+    // searches with the window they were searched with.
+    let endgames = [
+        "8/1K2k1b1/2P1p3/p6p/8/8/7K/4k3 w - - 0 30",
+        "8/K3k3/2P1p3/p6p/8/2b5/4k2K/8 w - - 6 33",
+        "2N5/K3k3/4p3/p6p/8/8/4k2K/4b3 w - - 1 39",
+        "8/K3N3/8/p3p3/7K/8/4k3/8 w - - 0 42",
+        "8/8/8/K7/4p1K1/4N3/8/b7 w - - 0 48",
+        "5Rr1/4K3/2p5/p1P5/8/8/8/r7 w - - 1 36",
+        "8/8/2p1K3/2P5/8/p7/8/6R1 w - - 0 39",
+        "8/2P5/8/8/3p4/8/p7/6R1 w - - 0 42",
+        "8/8/8/8/8/8/2p5/R7 w - - 0 45",
+        "8/2p5/8/1P1P4/8/8/4p1R1/8 b - - 0 40",
+    ];
+    let (small, _) = game_jobs();
+    let mut jobs: Vec<(QJob, u8)> = endgames
+        .iter()
+        .map(|f| (job(f, -INFINITE, INFINITE), 4))
+        .collect();
+    jobs.extend(
+        small
+            .iter()
+            .filter(|j| !j.position.capture_forced())
+            .step_by(5)
+            .take(60)
+            .map(|j| (j.clone(), 3)),
+    );
+    let search = |entries: usize, j: &QJob, plies: u8| {
+        let mut r = ReferenceQuiescence::new(Evaluator::default());
+        r.table_entries = entries;
+        r.width = FullWidth {
+            depth: plies * PLY as u8,
+            ..FullWidth::default()
+        };
+        r.run(&j.position, j.alpha, j.beta, j.ply).unwrap()
+    };
+    let (mut with, mut without) = (0, 0);
+    for (j, plies) in &jobs {
+        let t = search(
+            ReferenceQuiescence::new(Evaluator::default()).table_entries,
+            j,
+            *plies,
+        );
+        let plain = search(0, j, *plies);
+        assert_eq!(
+            t.score,
+            plain.score,
+            "{} ({}, {}) at {plies} plies",
+            j.position.to_fen(),
+            j.alpha,
+            j.beta
+        );
+        with += t.nodes;
+        without += plain.nodes;
+    }
+    eprintln!(
+        "{} full-width jobs: {with} nodes with the table, {without} without",
+        jobs.len()
+    );
+    assert!(
+        2 * with < without,
+        "transpositions searched once: {with} against {without}"
+    );
+}

@@ -65,7 +65,7 @@ module qchip (
   wire [255:0] _n51;
   wire _n52;
   wire [11:0] _n53;
-  wire [70:0] _n54;
+  wire [79:0] _n54;
   wire [11:0] _n55;
   wire [383:0] _n56;
   wire [319:0] _n57;
@@ -101,7 +101,7 @@ module qchip (
   wire [24:0] _n87;
   wire [381:0] _n88;
   wire [31:0] _n89;
-  wire [70:0] _n90;
+  wire [79:0] _n90;
   wire _n91;
   wire _n92;
   wire [21:0] _n93;

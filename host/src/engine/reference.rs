@@ -11,16 +11,16 @@
 //! evaluated even with captures forced, its own move count being its captures. A
 //! full-width job ([`ReferenceQuiescence::width`], quarter plies) searches the quiet
 //! moves of a node with depth left, when it has no capture, as a node searches its
-//! captures (same order; the table is the quiescence plies' alone), the last plies of
-//! the main search done on the chip: a child has a ply less depth, the only move of a
+//! captures (same order), the last plies of the main search done on the chip: a child has a ply less depth, the only move of a
 //! node with depth left the forced-move extension more
 //! ([`ReferenceQuiescence::width`]), late-move pruning and reverse futility as the
 //! chip's; the horizon counts the quiescence plies from the first node without depth
 //! left. The search is fail-soft alpha-beta with the chip's transposition table:
-//! [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed and
-//! checked by the chip's position hash (`hw::chip::qsearch::hash`), always replaced,
-//! storing a node's score, its bound and its best move; a hit whose bound settles the
-//! window returns its score, any other hit's move is searched first.
+//! [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed by the chip's
+//! position hash (`hw::chip::qsearch::hash`) and checked by it with the node's ply and
+//! en-passant file, always replaced, storing a node's depth left, score, bound and best
+//! move; a hit (at a node with depth left, only of at least its depth) whose bound
+//! settles the window returns its score, any other hit's move is searched first.
 //!
 //! Move order is the chip's: the table's move first, then the captures in the move
 //! generator's emission order (victims by the priority table, then square; for each
@@ -51,10 +51,11 @@ pub const TABLE_ENTRIES: usize = hw::chip::qsearch::Params::DEFAULT.table;
 /// Bits of the position hash that check an entry (above the index bits).
 pub const CHECK_BITS: u32 = 16;
 
-/// A table entry: check bits, score, bound, best move.
+/// A table entry: check bits, the node's depth left, score, bound, best move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
     check: u32,
+    depth: i32,
     score: Score,
     bound: crate::engine::tt::Bound,
     best: Option<Move>,
@@ -102,7 +103,8 @@ pub struct ReferenceQuiescence {
     /// a node with depth left gives its child the node's depth plus the forced-move
     /// extension (any other move a ply less); late-move pruning stops a null-window
     /// node's quiet moves, and reverse futility takes a node's evaluation for its
-    /// value, as the chip does. The table is the quiescence plies' alone.
+    /// value, as the chip does. A node with depth left takes a table entry only of at
+    /// least its depth.
     pub width: FullWidth,
 }
 
@@ -183,13 +185,18 @@ impl ReferenceQuiescence {
         list
     }
 
-    /// The table slot and check bits of a position.
-    fn slot(&self, pos: &Position) -> (usize, u32) {
+    /// The table slot and check bits of a node: its position `sp` plies below the job's,
+    /// with the en-passant file `ep` (the job's at the job's position, else the file a
+    /// pawn's double step into the node passed). The chip's hash is of the board alone;
+    /// the check bits carry the ply and the en-passant file too
+    /// ([`node_check`](hw::chip::qsearch::model::node_check)), so an entry stands for one
+    /// side to move, one distance from the job's position and one en-passant state.
+    fn slot(&self, pos: &Position, sp: u32, ep: Option<u8>) -> (usize, u32) {
         let h = position_hash(&crate::chip::board_of(pos));
         let bits = self.table_entries.trailing_zeros();
         (
             h as usize & (self.table_entries - 1),
-            (h >> bits) & ((1 << CHECK_BITS) - 1),
+            hw::chip::qsearch::model::node_check(h >> bits, sp, ep),
         )
     }
 
@@ -200,7 +207,7 @@ impl ReferenceQuiescence {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        (sp, left, tests): (u32, i32, bool),
+        (sp, left, tests, ep): (u32, i32, bool, Option<u8>),
         nodes: &mut u64,
         abort: &Abort,
     ) -> Result<(Score, Option<Move>), Overflow> {
@@ -246,11 +253,14 @@ impl ReferenceQuiescence {
             return Err(Overflow { nodes: *nodes });
         }
         self.stats.capture_nodes += 1;
-        let slot = (self.table_entries > 0 && !wide).then(|| self.slot(pos));
+        let slot = (self.table_entries > 0).then(|| self.slot(pos, sp, ep));
         let mut first = None;
+        // A node with depth left takes an entry of at least its depth; a quiescence
+        // node any.
         if let Some((i, check)) = slot
             && let Some(e) = self.table[i]
             && e.check == check
+            && (!wide || e.depth >= left)
         {
             use crate::engine::tt::Bound;
             let settles = match e.bound {
@@ -299,10 +309,13 @@ impl ReferenceQuiescence {
                 self.stats.promotions[i] += 1;
             }
             let child = pos.after(&m);
+            let double_step =
+                m.role() == Role::Pawn && m.from().is_some_and(|f| f.distance(m.to()) == 2);
             let below = (
                 sp + 1,
                 child_left,
                 moves.len() == 1 || beta.wrapping_sub(original_alpha) == 1,
+                double_step.then(|| m.to().file() as u8),
             );
             let (s, _) = self.search(&child, -beta, -alpha, ply + 1, below, nodes, abort)?;
             if abort.fired() {
@@ -327,6 +340,7 @@ impl ReferenceQuiescence {
         if let Some((i, check)) = slot {
             self.table[i] = Some(Entry {
                 check,
+                depth: left,
                 score: best,
                 bound: crate::engine::tt::Bound::of(best, original_alpha, beta),
                 best: best_move,
@@ -361,7 +375,12 @@ impl ReferenceQuiescence {
         self.table.clear();
         self.table.resize(self.table_entries, None);
         let mut nodes = 0;
-        let root = (0, i32::from(self.width.depth), false);
+        let root = (
+            0,
+            i32::from(self.width.depth),
+            false,
+            pos.ep_target().map(|s| s.file() as u8),
+        );
         let (score, best_move) = self.search(pos, alpha, beta, ply, root, &mut nodes, abort)?;
         Ok(QResult {
             score,

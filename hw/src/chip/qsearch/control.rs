@@ -225,9 +225,9 @@ const LIMIT_BITS: u32 = 8;
 /// quiescence ply at the bottom of the stack.
 const DEPTH_BITS: u32 = 9;
 
-/// Width of a transposition-table entry: tag, check bits, score, bound, move.
+/// Width of a transposition-table entry: tag, check bits, depth, score, bound, move.
 pub fn table_bits(p: Params) -> u32 {
-    p.tag_bits + CHECK_BITS + SCORE_BITS + 2 + 15
+    p.tag_bits + CHECK_BITS + DEPTH_BITS + SCORE_BITS + 2 + 15
 }
 
 /// Build the controller.
@@ -404,7 +404,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let material_of = |black: Signal| mux(black, mat_black, mat_white);
     let legal = mux(captures.ne(0), captures, quiets.zext(12));
     // The full-width depth: a node with depth left, without a capture, searches its
-    // quiet moves; the table is the quiescence plies' alone. A child of a node with two
+    // quiet moves. A child of a node with two
     // or more moves has a ply less.
     let dw = DEPTH_BITS;
     let wide_at = |d: Signal| gt_signed(d, lit(0, dw));
@@ -664,8 +664,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let t_move = rd_table.bits(0..15);
     let t_bound = rd_table.bits(15..17);
     let t_score = rd_table.bits(17..17 + sw);
-    let t_check = rd_table.bits(17 + sw..17 + sw + CHECK_BITS);
-    let t_tag = rd_table.bits(17 + sw + CHECK_BITS..table_bits(p));
+    let t_depth = rd_table.bits(17 + sw..17 + sw + DEPTH_BITS);
+    let at_check = 17 + sw + DEPTH_BITS;
+    let t_check = rd_table.bits(at_check..at_check + CHECK_BITS);
+    let t_tag = rd_table.bits(at_check + CHECK_BITS..table_bits(p));
     let check_of = |h: Signal| h.bits(tiw..tiw + CHECK_BITS);
     let t_hit = (t_tag.eq(job_tag) & t_check.eq(check_of(ctx.hash))).named("table_hit");
     let t_settles = mux(
@@ -677,7 +679,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             !gt_signed(t_score, ctx.alpha),
         ),
     );
-    let t_hit = (t_hit & !wide).named("table_hit_used");
+    // A node with depth left takes an entry of at least its depth; a quiescence node
+    // any.
+    let t_deep = ge_signed(t_depth, ctx.depth);
+    let t_hit = (t_hit & (!wide | t_deep)).named("table_hit_used");
     let s_cut = (s_caps & !s_overflow & t_hit & t_settles).named("table_cut");
     let s_gen = s_caps & !s_overflow & !s_cut;
     // A quiet node's value: its material and own term, summed in `QuietFv`, and the
@@ -811,9 +816,18 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         depth: ctx.depth + depth_step,
         ..ctx_start.clone()
     };
-    // Enter takes the node's hash; Second what the table knows.
+    // Enter takes the node's hash, with its ply and en-passant file folded into the
+    // check bits (`model::node_check`; the index is the board's alone); Second what
+    // the table knows.
+    let node_ep_valid = mux(sp.eq(0), root_ep_valid, double_step(&step));
+    let node_ep_file = mux(
+        node_ep_valid,
+        mux(sp.eq(0), root_ep_file, step.from.bits(0..3)),
+        lit(0, 3),
+    );
+    let fold = concat_lsb_first(&[sp.zext(6), node_ep_valid, node_ep_file]);
     let ctx_enter = Ctx {
-        hash: hash_now,
+        hash: hash_now ^ concat_lsb_first(&[lit(0, tiw), fold, lit(0, 32 - tiw - 10)]),
         ..ctx.clone()
     };
     // Late-move pruning's limit, for a node with depth left that searches its quiet
@@ -1123,8 +1137,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         concat_lsb_first(&[parent.word(), any_live & !in_gen, elected_here]),
     );
 
-    // The transposition table: read at Enter, written when a node with captures
-    // returns (its score, bound and best move) and by the sweep.
+    // The transposition table: read at Enter, written when a searched node returns
+    // (its depth, score, bound and best move) and by the sweep.
     m.output("table_raddr", hash_now.bits(0..tiw));
     let stored_bound = mux(
         ge_signed(new_best, ctx_in.beta),
@@ -1134,13 +1148,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let stored = concat(&[
         job_tag,
         check_of(ctx_in.hash),
+        ctx_in.depth,
         new_best,
         stored_bound,
         new_bm,
     ]);
-    // The node returning: the parent of a returned child, or the current node.
-    let node_wide = wide_at(ctx_in.depth);
-    m.output("table_we", (node_returns & !node_wide) | sweeping);
+    m.output("table_we", node_returns | sweeping);
     m.output(
         "table_waddr",
         mux(sweeping, sweep, ctx_in.hash.bits(0..tiw)),

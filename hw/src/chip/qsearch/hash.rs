@@ -2,8 +2,8 @@
 //! square contributes a fixed random word for the piece on it (an empty square
 //! nothing); the hash is the XOR of the 64 contributions, computed in parallel from the
 //! piece registers (a 16-entry constant table per square, then an XOR tree). The side
-//! to move is not in it: within a quiescence job a position's piece count fixes its
-//! depth, so one position is always reached with the same side to move.
+//! to move is not in it: the table's check bits carry the node's ply below the job's
+//! position and its en-passant file (`model::node_check`).
 //!
 //! ```text
 //!  pieces[255:0] --> hash[31:0]   (combinational)

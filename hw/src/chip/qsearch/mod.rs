@@ -95,8 +95,12 @@
 //! en-passant square (the generator is started with it, for the child's reply count
 //! and when the child is entered, and the child's list marks the capture there as en
 //! passant). Ordering takes a child that has depth left for a node, not a quiet leaf.
-//! The transposition table belongs to the quiescence plies: a node with depth left
-//! neither reads nor writes it, so an entry always stands for the same search.
+//! The transposition table serves every ply of the job. An entry keeps the node's depth
+//! left, and its check bits carry the node's ply below the job's position and its
+//! en-passant file besides the board's hash (`model::node_check`), so it stands for
+//! one side to move at one distance from the root: a node with depth left takes an
+//! entry at least as deep as itself (transpositions of the full-width plies' moves
+//! are searched once), a quiescence node any entry of its position.
 //!
 //! The order of the search is therefore the emission order stably sorted by the
 //! opponent's reply count capped at 15: the software reference

@@ -30,8 +30,12 @@ impl QModel {
                     e.material = Some([m[0] + d[0], m[1] + d[1]]);
                 }
                 e.inputs = run_gen();
+                // The node's hash: the board's, the ply and en-passant file folded into
+                // the check bits (the index is the board's alone).
                 let hash = position_hash(&self.generator.regs.board);
-                self.regs.ctx.hash = hash;
+                let tiw = self.params.table.trailing_zeros();
+                let fold = super::node_check(0, u32::from(self.regs.sp), self.node_ep());
+                self.regs.ctx.hash = hash ^ (fold << tiw);
                 e.read_table = Some(hash as usize & (self.params.table - 1));
                 self.regs.state = State::Second;
             }
@@ -202,9 +206,9 @@ impl QModel {
                 1 => t.score >= beta,
                 _ => t.score <= alpha,
             };
-            // A full-width ply neither reads nor writes the table: its entries are
-            // the quiescence search's.
-            let hit = hit && !wide;
+            // A node with depth left takes an entry of at least its depth; a
+            // quiescence node any.
+            let hit = hit && (!wide || t.depth >= depth);
             if hit && settles {
                 self.ret(t.score, e);
                 return;
@@ -307,9 +311,19 @@ impl QModel {
         }
     }
 
-    /// The table's check bits of a hash.
+    /// The table's check bits of a node's hash (the ply and en-passant file are in
+    /// it already: see `State::Enter`).
     fn check(&self, hash: u32) -> u32 {
         (hash >> self.params.table.trailing_zeros()) & ((1 << super::CHECK_BITS) - 1)
+    }
+
+    /// The node's en-passant file: the job's at its position, else the file a pawn's
+    /// double step (the last descent) passed.
+    fn node_ep(&self) -> Option<u8> {
+        match self.regs.sp {
+            0 => self.regs.root_ep,
+            _ => self.regs.descent.double_step(),
+        }
     }
 
     /// The list slot of capture `i` of the current node.
@@ -541,7 +555,6 @@ impl QModel {
         let c = &self.regs.ctx;
         let pruned = c.limit != 0 && c.tried >= c.limit && c.best > -WIN_BOUND;
         if cutoff || !self.regs.ctx.remaining() || pruned {
-            let store = !Self::wide(self.regs.ctx.depth);
             let c = &self.regs.ctx;
             let bound = if c.best >= c.beta {
                 1
@@ -550,18 +563,17 @@ impl QModel {
             } else {
                 2
             };
-            e.write_table = store.then(|| {
-                (
-                    c.hash as usize & (self.params.table - 1),
-                    TableEntry {
-                        tag: self.regs.job_tag,
-                        check: self.check(c.hash),
-                        score: c.best,
-                        bound,
-                        best: c.best_move.unwrap_or_default(),
-                    },
-                )
-            });
+            e.write_table = Some((
+                c.hash as usize & (self.params.table - 1),
+                TableEntry {
+                    tag: self.regs.job_tag,
+                    check: self.check(c.hash),
+                    depth: c.depth,
+                    score: c.best,
+                    bound,
+                    best: c.best_move.unwrap_or_default(),
+                },
+            ));
             let best = c.best;
             self.ret(best, e);
         } else {

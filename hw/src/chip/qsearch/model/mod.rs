@@ -190,8 +190,11 @@ pub struct Context {
 pub struct TableEntry {
     /// The job it was written in (0: swept).
     pub tag: u32,
-    /// Hash bits above the index.
+    /// Hash bits above the index, with the node's ply and en-passant file
+    /// ([`node_check`]).
     pub check: u32,
+    /// The node's depth left (quarter plies; at most 0 in the quiescence plies).
+    pub depth: i32,
     /// The node's score.
     pub score: i32,
     /// 0 exact, 1 lower bound, 2 upper bound.
@@ -202,6 +205,16 @@ pub struct TableEntry {
 
 /// Hash bits that check a table entry.
 pub const CHECK_BITS: u32 = 16;
+
+/// The check bits of a node's table entry: the hash bits above the index (`above`),
+/// with the node's distance from the job's position (`sp`, below 64) in the low six
+/// bits and its en-passant file (`ep`) in the next four (a valid bit, the file),
+/// XORed in. The hash is of the board alone; a board seen at another ply of the job
+/// (another side to move) or with another en-passant state never checks.
+pub fn node_check(above: u32, sp: u32, ep: Option<u8>) -> u32 {
+    let fold = (sp & 63) | ep.map_or(0, |f| 64 | (u32::from(f) & 7) << 7);
+    (above ^ fold) & ((1 << CHECK_BITS) - 1)
+}
 
 impl Context {
     /// A fresh node's context with this window.
