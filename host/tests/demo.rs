@@ -3,9 +3,12 @@
 
 use std::process::Command;
 
+mod common;
+
 #[test]
 fn demo_runs_the_chip_and_the_solver_on_the_default_position() {
-    let vcd = std::env::temp_dir().join(format!("antichip-demo-{}.vcd", std::process::id()));
+    let dir = common::Scratch::new("demo");
+    let vcd = dir.join("demo.vcd");
     let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
         .args(["demo", "--vcd"])
         .arg(&vcd)
@@ -30,7 +33,6 @@ fn demo_runs_the_chip_and_the_solver_on_the_default_position() {
     assert!(stdout.contains("all equal to shakmaty's"), "{stdout}");
     let wave = std::fs::read_to_string(&vcd).unwrap();
     assert!(wave.contains("$var wire 64 ") && wave.contains(" victim_mask $end"));
-    std::fs::remove_file(&vcd).unwrap();
 }
 
 #[test]

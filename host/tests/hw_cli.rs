@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn antichip(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
         .args(args)
@@ -17,8 +19,8 @@ fn antichip(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn verilog_writes_one_file_per_module() {
-    let dir = std::env::temp_dir().join(format!("antichip-hw-cli-{}", std::process::id()));
-    let d = dir.to_str().unwrap();
+    let dir = common::Scratch::new("hw-cli");
+    let d = dir.path().to_str().unwrap();
     let (code, out, err) = antichip(&["hw", "verilog", "--out", d, "arbiter64"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().count(), 2, "{out}");
@@ -28,7 +30,6 @@ fn verilog_writes_one_file_per_module() {
     let (code, _, err) = antichip(&["hw", "verilog", "--out", d]);
     assert_eq!(code, 0, "{err}");
     assert!(dir.join("counter").join("counter.v").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

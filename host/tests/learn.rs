@@ -80,8 +80,7 @@ fn a_black_win_pushes_the_other_way_round() {
 
 #[test]
 fn learn_writes_loadable_weights_and_names_bad_games() {
-    let dir = std::env::temp_dir().join(format!("antichip-learn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("learn");
     let pgn = dir.join("games.pgn");
     let (_, err, code) = common::run(
         &[

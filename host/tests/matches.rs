@@ -12,14 +12,9 @@ fn fake(mode: &str) -> String {
     )
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichip-matches-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn faulty_engines_lose_their_games_and_the_match_goes_on() {
+    let dir = common::Scratch::new("matches");
     for (mode, termination, extra) in [
         ("crash", "abandoned", vec!["--depth", "1"]),
         ("illegal", "illegal move", vec!["--depth", "1"]),
@@ -30,7 +25,7 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
         ),
         ("slow", "time forfeit", vec!["--tc", "1+0"]),
     ] {
-        let pgn = temp(&format!("{mode}.pgn"));
+        let pgn = dir.join(format!("{mode}.pgn"));
         let player = fake(mode);
         let mut args = vec![
             "match",
@@ -64,7 +59,8 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
 
 #[test]
 fn a_shard_merge_gives_the_whole_match() {
-    let whole = temp("whole.pgn");
+    let dir = common::Scratch::new("matches");
+    let whole = dir.join("whole.pgn");
     // The full engine (a fresh searcher per game, so a game does not depend on the games
     // its worker played before) against seeded random moves, short games.
     let common_args = [
@@ -85,7 +81,7 @@ fn a_shard_merge_gives_the_whole_match() {
     let mut results = Vec::new();
     for k in 0..3 {
         let shard = format!("{k}/3");
-        let file = temp(&format!("shard{k}.jsonl"));
+        let file = dir.join(format!("shard{k}.jsonl"));
         let mut args = vec!["match"];
         args.extend(common_args);
         args.extend([
@@ -100,7 +96,7 @@ fn a_shard_merge_gives_the_whole_match() {
         assert_eq!(code, 0, "{err}");
         results.push(file.to_str().unwrap().to_string());
     }
-    let merged = temp("merged.pgn");
+    let merged = dir.join("merged.pgn");
     let mut args = vec!["match", "--pgnout", merged.to_str().unwrap(), "--merge"];
     args.extend(results.iter().map(String::as_str));
     let (merged_out, err, code) = run(&args, "");

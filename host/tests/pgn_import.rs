@@ -51,8 +51,7 @@ fn games_round_trip_through_pgn() {
 
 #[test]
 fn match_pgn_reads_back_to_the_same_games() {
-    let dir = std::env::temp_dir().join(format!("antichip-pgn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("pgn");
     let pgn = dir.join("m.pgn");
     let (_, err, code) = common::run(
         &[

@@ -66,8 +66,7 @@ fn bad_weights_files_are_errors() {
         err == "error: cannot read weights file /nonexistent/weights.json: No such file or directory (os error 2)\n",
         "{err}"
     );
-    let dir = std::env::temp_dir().join(format!("antichip-weights-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("weights");
     let file = dir.join("w.json");
     std::fs::write(&file, "{\"own\": {}}").unwrap();
     let (_, err, code) = play(&["--weights", file.to_str().unwrap()], "");
@@ -79,7 +78,6 @@ fn bad_weights_files_are_errors() {
             file.display()
         )
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -60,8 +60,7 @@ fn without_times(report: &str) -> String {
 
 #[test]
 fn a_ray_sharded_match_equals_the_one_machine_match_and_solve_too() {
-    let dir = std::env::temp_dir().join(format!("antichip-ray-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("ray");
     let (one_pgn, ray_pgn) = (dir.join("one.pgn"), dir.join("ray.pgn"));
     // Cheap players (a full engine's forced-capture searches would dominate the test's
     // time; its determinism across shards is tested in matches.rs), with seeded random

@@ -5,8 +5,10 @@
 //! patterns). Blocks fenced as `text` are samples of measured or slow commands and are
 //! not run. A README that drifts from what the program prints fails here.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+
+mod common;
 
 /// One quoted command and the output quoted after it.
 struct Example {
@@ -54,13 +56,6 @@ fn examples(readme: &str) -> Vec<Example> {
     out
 }
 
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichip-readme-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn readme_console_examples_print_what_they_quote() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -73,13 +68,13 @@ fn readme_console_examples_print_what_they_quote() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let dir = scratch_dir();
+    let dir = common::Scratch::new("readme");
     for example in &examples {
         let out = Command::new("sh")
             .arg("-c")
             .arg(format!("{{ {}\n}} 2>&1", example.command))
             .env("PATH", &path)
-            .current_dir(&dir)
+            .current_dir(dir.path())
             .output()
             .unwrap();
         let actual = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -97,5 +92,4 @@ fn readme_console_examples_print_what_they_quote() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

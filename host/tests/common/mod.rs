@@ -36,3 +36,37 @@ pub fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
         out.status.code().expect("exit code"),
     )
 }
+
+/// A directory of its own under the system's temporary directory, removed with
+/// everything in it when dropped (also when the test fails), so that test runs leave
+/// nothing behind. Named by the test binary's process and a count, so that tests that
+/// share a process (`cargo test` runs a file's tests as threads) do not share one.
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// A fresh, empty directory `antichip-NAME-PID-N`.
+    pub fn new(name: &str) -> Scratch {
+        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("antichip-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        Scratch(dir)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    /// A path in the directory.
+    pub fn join(&self, name: impl AsRef<std::path::Path>) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
