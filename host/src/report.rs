@@ -86,6 +86,9 @@ pub struct ReportOptions {
     /// Plies the chip-equipped engine of section 5 hands its chips as full-width jobs
     /// (0: quiescence jobs alone).
     pub full_width_plies: u32,
+    /// The chip-equipped engine of section 5 searches positions of at most this many
+    /// pieces on the host alone ([`SearchConfig::host_pieces`]; 0: none).
+    pub host_pieces: u32,
 }
 
 /// Section 1.
@@ -488,6 +491,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         } else {
             0
         };
+        s.config.host_pieces = options.host_pieces;
         s.chips = ChipSettings {
             count: chips,
             link: options.link,
@@ -569,11 +573,12 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     if options.games > 0 {
         let chip = |se: bool| {
             format!(
-                "full:quiescence=chip-model,chips={},link={},mhz={},fullwidth={},singular={},name=chip{}{}",
+                "full:quiescence=chip-model,chips={},link={},mhz={},fullwidth={},hostpieces={},singular={},name=chip{}{}",
                 options.chips,
                 options.link.name,
                 options.mhz,
                 options.full_width_plies,
+                options.host_pieces,
                 if se { "on" } else { "off" },
                 options.chips,
                 if se { "" } else { "-nose" }
@@ -837,13 +842,17 @@ impl Report {
         md.push_str("## 5. Accuracy at equal time per move\n\n");
         md.push_str(&format!(
             "{} ms per move: wall time for the software engine (measured), modeled time for \
-             the chip-equipped engine ({} chips, {}, {} link, {} MHz).\n\n\
+             the chip-equipped engine ({} chips, {}{}, {} link, {} MHz).\n\n\
              | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}) |\n|---|---:|---:|\n",
             o.movetime_ms,
             o.chips,
             match o.full_width_plies {
                 0 => "quiescence jobs".to_string(),
                 p => format!("taking the last {p} plies as full-width jobs"),
+            },
+            match o.host_pieces {
+                0 => String::new(),
+                n => format!("; positions of {n} pieces or fewer searched on the host alone"),
             },
             o.link.name,
             o.mhz,

@@ -260,3 +260,72 @@ fn quiet_positions_on_the_host_change_nothing_but_the_jobs_sent() {
     assert!(host.dispatch.host_quiet > 0);
     assert!(host.last.qcycles < chips.last.qcycles);
 }
+
+#[test]
+fn positions_of_few_pieces_are_searched_on_the_host_alone() {
+    // With `host_pieces`, a chip searcher searches a position of at most that many
+    // pieces as the software searcher does (the same tree, no job, the wall clock), and
+    // the next position of more pieces on its chips again, as without the setting.
+    let endgame = "8/K3N3/8/p3p3/7K/8/4k3/8 w - - 0 42"; // 6 pieces
+    let config = SearchConfig {
+        host_pieces: 6,
+        full_width_plies: 2,
+        ..SearchConfig::default()
+    };
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), 4)
+        .unwrap();
+    let mut hybrid = Searcher::new(config.clone(), q);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let run = |s: &mut Searcher, fen: &str| {
+        let pos = Position::from_fen_strict(fen).unwrap();
+        s.search(&pos, &[], &limits, &mut |_| {}).unwrap()
+    };
+    let on_host = run(&mut hybrid, endgame);
+    let software = run(
+        &mut Searcher::software(config.clone(), Evaluator::default()),
+        endgame,
+    );
+    same_search(&on_host, &software, "6 pieces, on the host");
+    assert_eq!(on_host.dispatch, software.dispatch, "nothing handed over");
+    assert!(
+        on_host.modeled.is_none(),
+        "the host's search has no modeled clock"
+    );
+    // A position of more pieces goes to the chips, as it does for a searcher without
+    // the setting, whose tree it searches.
+    let busy = POSITIONS[2];
+    let chips = run(&mut hybrid, busy);
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), 4)
+        .unwrap();
+    let plain = run(
+        &mut Searcher::new(
+            SearchConfig {
+                host_pieces: 0,
+                ..config.clone()
+            },
+            q,
+        ),
+        busy,
+    );
+    assert!(chips.dispatch.jobs > 0 && chips.dispatch.full_width_jobs > 0);
+    assert!(chips.modeled.is_some());
+    assert_eq!(chips.best_move, plain.best_move);
+    assert_eq!(chips.last.score, plain.last.score);
+    // And with more pieces allowed on the host than the endgame has, the chips again.
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), 4)
+        .unwrap();
+    let mut five = Searcher::new(
+        SearchConfig {
+            host_pieces: 5,
+            ..config
+        },
+        q,
+    );
+    assert!(run(&mut five, endgame).dispatch.full_width_jobs > 0);
+}

@@ -108,6 +108,10 @@ fn handshake_and_a_short_game() {
         "{hello:?}"
     );
     assert!(
+        hello.contains(&"option name HostPieces type spin default 0 min 0 max 32".to_string()),
+        "{hello:?}"
+    );
+    assert!(
         hello.contains(&"option name Pruning type check default true".to_string()),
         "{hello:?}"
     );
@@ -244,6 +248,12 @@ fn bad_input_is_reported_and_survived() {
         e.next(),
         "info string error: FullWidthPlies must be a number from 0 to 7, not \"8\""
     );
+    e.send("setoption name HostPieces value 33");
+    assert_eq!(
+        e.next(),
+        "info string error: HostPieces must be a number from 0 to 32, not \"33\""
+    );
+    e.send("setoption name HostPieces value 20");
     e.send("setoption name Contempt value 3");
     assert_eq!(e.next(), "info string error: unknown option \"Contempt\"");
     e.send("setoption name ForcedMoveExtension value 10");

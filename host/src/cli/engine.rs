@@ -13,7 +13,9 @@ use host::chip::pool::MAX_CHIPS;
 use host::engine::book::Book;
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
-use host::engine::search::{MAX_FULL_WIDTH_PLIES, MAX_QUIESCENCE_PLIES, SearchConfig};
+use host::engine::search::{
+    MAX_FULL_WIDTH_PLIES, MAX_HOST_PIECES, MAX_QUIESCENCE_PLIES, SearchConfig,
+};
 use host::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link};
 use host::frontends::uci::{ChipSettings, Settings};
 
@@ -54,6 +56,11 @@ pub struct EngineArgs {
     /// horizon is one full-width job of the plies it has left. 0 when absent: none.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     pub full_width_plies: Option<u32>,
+    /// With a chip quiescence: a position of at most this many pieces is searched on
+    /// the host alone, with the software quiescence and the wall clock (0 when absent:
+    /// every position goes to the chips).
+    #[arg(long, value_name = "PIECES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOST_PIECES)))]
+    pub host_pieces: Option<u32>,
     /// The quiescence search's horizon, of every kind (the chips take it with each
     /// job): positions this many plies into a quiescence search are evaluated even with
     /// captures forced (0: none, every capture sequence searched to its end); 6 when
@@ -88,6 +95,7 @@ impl Default for EngineArgs {
             modeled_clock: false,
             chip_split: false,
             full_width_plies: None,
+            host_pieces: None,
             quiescence_plies: None,
         }
     }
@@ -118,6 +126,9 @@ impl EngineArgs {
         }
         if let Some(n) = self.quiescence_plies {
             config.set_quiescence_plies(n);
+        }
+        if let Some(n) = self.host_pieces {
+            config.host_pieces = n;
         }
         Ok(Settings {
             config,

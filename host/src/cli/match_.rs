@@ -28,7 +28,8 @@ use super::progress::Progress;
 /// futility and late-move pruning near the horizon, on when absent), qplies=N|none (the
 /// quiescence search's horizon, of every kind, 6 when absent), book=on|off|FILE (off when
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
-/// chips, link, mhz, split=on|off, fullwidth=0..3 (plies the chips take as full-width jobs)
+/// chips, link, mhz, split=on|off, fullwidth=0..7 (plies the chips take as full-width jobs),
+/// hostpieces=0..32 (positions of at most that many pieces searched on the host alone)
 /// and clock=modeled|wall.
 ///
 /// Game i plays opening i/2 with the first player White when i is even, Black when odd.

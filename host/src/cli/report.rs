@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use clap::Args;
-use host::engine::search::MAX_FULL_WIDTH_PLIES;
+use host::engine::search::{MAX_FULL_WIDTH_PLIES, MAX_HOST_PIECES};
 use host::engine::timeline::{DEEP_BLUE_MHZ, Link};
 use host::report::{ReportOptions, run};
 
@@ -69,6 +69,10 @@ pub struct ReportArgs {
     /// full-width jobs, 0 to 7 (0: quiescence jobs alone).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     full_width_plies: u32,
+    /// The chip-equipped engine of the accuracy section searches a position of at most
+    /// this many pieces on the host alone, 0 to 32 (0: every position on the chips).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOST_PIECES)))]
+    host_pieces: u32,
 }
 
 pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
@@ -101,6 +105,7 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
             None => Some(host::engine::search::DEFAULT_QUIESCENCE_PLIES),
         },
         full_width_plies: args.full_width_plies,
+        host_pieces: args.host_pieces,
     };
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;

@@ -75,7 +75,7 @@ use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
 use crate::engine::search::ordering::{History, Reductions};
 use crate::engine::solver::{Solver, Verdict};
 use crate::engine::tt::{Bound, TranspositionTable, pack_move};
-use crate::rules::{Move, Position};
+use crate::rules::{Color, Move, Position};
 
 /// Depth units per ply.
 pub const ONE_PLY: i32 = 100;
@@ -279,7 +279,16 @@ pub struct SearchConfig {
     /// reference and the chips (a `qchip` job carries it). The default is
     /// [`DEFAULT_QUIESCENCE_PLIES`].
     pub quiescence_plies: Option<u32>,
+    /// A searcher that hands its work to chips searches a position of at most this
+    /// many pieces on the host alone, with the software quiescence and the wall clock
+    /// (0: never). Measured at 20 ms a move, the chips' engine saw less deep than the
+    /// software from 20 pieces down, where trees are narrow and transpose (see the
+    /// README's section on play).
+    pub host_pieces: u32,
 }
+
+/// The most pieces [`SearchConfig::host_pieces`] takes (all of them).
+pub const MAX_HOST_PIECES: u32 = 32;
 
 /// The most plies [`SearchConfig::full_width_plies`] takes: the chip's limit.
 pub const MAX_FULL_WIDTH_PLIES: u32 = hw::chip::qsearch::MAX_FULL_PLIES as u32;
@@ -312,6 +321,7 @@ impl Default for SearchConfig {
             chip_split: false,
             full_width_plies: 0,
             quiescence_plies: Some(DEFAULT_QUIESCENCE_PLIES),
+            host_pieces: 0,
         }
     }
 }
@@ -486,6 +496,12 @@ pub struct Searcher {
     config: SearchConfig,
     tt: TranspositionTable,
     horizon: Horizon,
+    /// The horizon not in use: the host's software one while `horizon` dispatches to
+    /// chips (made when first needed), the chips' while a position of at most
+    /// [`SearchConfig::host_pieces`] pieces is searched on the host.
+    other_horizon: Option<Horizon>,
+    /// `horizon` is the host's stand-in for the chips'.
+    on_host: bool,
     evaluator: Evaluator,
     stop: Arc<AtomicBool>,
     history: History,
@@ -535,6 +551,8 @@ impl Searcher {
             config,
             tt,
             horizon: Horizon::new(quiescence, HorizonConfig::default()),
+            other_horizon: None,
+            on_host: false,
             evaluator,
             stop: Arc::new(AtomicBool::new(false)),
             history: History::new(MAX_PLY),
@@ -596,9 +614,31 @@ impl Searcher {
         &mut self.horizon
     }
 
-    /// Sets the link, clock and quiet-position handling of the horizon.
+    /// Sets the link, clock and quiet-position handling of the horizon (the chips',
+    /// also while a search runs on the host).
     pub fn set_horizon(&mut self, config: HorizonConfig) {
-        self.horizon.configure(config);
+        match (self.on_host, self.other_horizon.as_mut()) {
+            (true, Some(chips)) => chips.configure(config),
+            _ => self.horizon.configure(config),
+        }
+    }
+
+    /// Puts the host's own horizon in place for a position of at most
+    /// [`SearchConfig::host_pieces`] pieces when this searcher dispatches to chips, and
+    /// the chips' back for any other.
+    fn choose_horizon(&mut self, pos: &Position) {
+        let pieces = pos.piece_count(Color::White) + pos.piece_count(Color::Black);
+        let host = pieces <= self.config.host_pieces;
+        if host == self.on_host || (!self.on_host && !self.horizon.dispatches()) {
+            return;
+        }
+        let (evaluator, config) = (self.evaluator, &self.config);
+        let other = self.other_horizon.get_or_insert_with(|| {
+            let q = SoftwareQuiescence::for_config(evaluator, config);
+            Horizon::new(Box::new(q), HorizonConfig::default())
+        });
+        std::mem::swap(&mut self.horizon, other);
+        self.on_host = host;
     }
 
     /// A flag that, once raised, makes the running search return at once (with the
@@ -613,6 +653,9 @@ impl Searcher {
         self.tt.clear();
         self.history.clear();
         self.horizon.clear();
+        if let Some(other) = self.other_horizon.as_mut() {
+            other.clear();
+        }
     }
 
     /// Switches singular extensions on or off.
@@ -633,6 +676,15 @@ impl Searcher {
         }
         self.reductions = Reductions::new(config.lmr.base, config.lmr.divisor);
         self.config = config;
+        // The host's horizon is made again from the new configuration when needed.
+        if self.on_host {
+            std::mem::swap(
+                &mut self.horizon,
+                self.other_horizon.as_mut().expect("the chips'"),
+            );
+            self.on_host = false;
+        }
+        self.other_horizon = None;
     }
 
     /// Resizes the transposition table (and clears it).
@@ -652,6 +704,7 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> anyhow::Result<SearchResult> {
         let start = limits.started.unwrap_or_else(Instant::now);
+        self.choose_horizon(pos);
         self.tt.new_search();
         self.history.new_search();
         self.path = game_history.to_vec();

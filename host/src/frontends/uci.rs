@@ -49,8 +49,8 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::QuiescenceKind;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{
-    Iteration, Limits, MAX_FULL_WIDTH_PLIES, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig,
-    SearchResult, Searcher,
+    Iteration, Limits, MAX_FULL_WIDTH_PLIES, MAX_HOST_PIECES, MAX_QUIESCENCE_PLIES, PruningConfig,
+    SearchConfig, SearchResult, Searcher,
 };
 use crate::engine::timeline::{ChipClock, Link};
 use crate::rules::{Position, printable, uci};
@@ -343,6 +343,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.settings.config.full_width_plies
                 ));
                 self.out.line(&format!(
+                    "option name HostPieces type spin default {} min 0 max {MAX_HOST_PIECES}",
+                    self.settings.config.host_pieces
+                ));
+                self.out.line(&format!(
                     "option name QuiescencePlies type spin default {} min 0 max {MAX_QUIESCENCE_PLIES}",
                     self.settings.config.quiescence_plies.unwrap_or(0)
                 ));
@@ -588,6 +592,17 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: FullWidthPlies must be a number from 0 to {MAX_FULL_WIDTH_PLIES}, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "hostpieces" => match value.parse::<u32>() {
+                Ok(n) if n <= MAX_HOST_PIECES => {
+                    let mut settings = self.settings.clone();
+                    settings.config.host_pieces = n;
+                    rebuild = Some((settings, format!("HostPieces {n}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: HostPieces must be a number from 0 to {MAX_HOST_PIECES}, not \"{}\"",
                     printable(&value)
                 )),
             },

@@ -21,8 +21,9 @@
 //! book, none (the default), or a book file),
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme),
-//! `fullwidth=0..3` (the chips take the last plies too, as full-width jobs; `on` is 1,
-//! `off` 0) and
+//! `fullwidth=0..7` (the chips take the last plies too, as full-width jobs; `on` is 1,
+//! `off` 0), `hostpieces=0..32` (a position of at most that many pieces is searched on
+//! the host alone; 0, the default: none) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
 
@@ -41,7 +42,7 @@ use crate::engine::quiescence::QuiescenceKind;
 #[cfg(doc)]
 use crate::engine::search::DEFAULT_QUIESCENCE_PLIES;
 use crate::engine::search::{
-    MAX_FULL_WIDTH_PLIES, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig,
+    MAX_FULL_WIDTH_PLIES, MAX_HOST_PIECES, MAX_QUIESCENCE_PLIES, PruningConfig, SearchConfig,
 };
 use crate::engine::timeline::{ChipClock, Link};
 use crate::frontends::uci::{ChipSettings, Settings};
@@ -89,6 +90,9 @@ pub struct PlayerSpec {
     /// The chips take the last plies too, this many
     /// ([`SearchConfig::full_width_plies`]; 0, the default: none).
     pub full_width: u32,
+    /// Positions of at most this many pieces are searched on the host alone
+    /// ([`SearchConfig::host_pieces`]; 0, the default: none).
+    pub host_pieces: u32,
     /// The quiescence search's horizon, plies (the default: the engine's,
     /// [`DEFAULT_QUIESCENCE_PLIES`]; `None`: no horizon).
     pub quiescence_plies: Option<u32>,
@@ -134,6 +138,7 @@ impl PlayerSpec {
             prune: None,
             split: false,
             full_width: 0,
+            host_pieces: 0,
             quiescence_plies: SearchConfig::default().quiescence_plies,
             quiescence: QuiescenceKind::Software,
             chips: ChipSettings {
@@ -257,6 +262,16 @@ impl PlayerSpec {
                                 )));
                             }
                         },
+                    }
+                }
+                "hostpieces" => {
+                    spec.host_pieces = match value.parse::<u32>() {
+                        Ok(n) if n <= MAX_HOST_PIECES => n,
+                        _ => {
+                            return Err(err(format!(
+                                "hostpieces must be a number of pieces from 0 to {MAX_HOST_PIECES}, not \"{value}\""
+                            )));
+                        }
                     }
                 }
                 "quiescence" => {
@@ -421,6 +436,7 @@ impl PlayerSpec {
                 }
                 config.chip_split = self.split;
                 config.full_width_plies = self.full_width;
+                config.host_pieces = self.host_pieces;
                 config.quiescence_plies = self.quiescence_plies;
                 let mut settings = Settings::new(config, self.evaluator, self.quiescence);
                 settings.chips = self.chips.clone();
@@ -480,6 +496,11 @@ mod tests {
         assert_eq!(plies("full:quiescence=chip-model,fullwidth=2"), 2);
         assert_eq!(plies("full:fullwidth=off"), 0);
         assert_eq!(plies("full"), 0);
+        let pieces = |s: &str| PlayerSpec::parse(s).map(|s| s.host_pieces);
+        assert_eq!(pieces("full:quiescence=chip-model,hostpieces=20"), Ok(20));
+        assert_eq!(pieces("full"), Ok(0));
+        assert!(pieces("full:hostpieces=33").is_err());
+        assert!(pieces("full:hostpieces=many").is_err());
         // The engine's defaults: the learned weights, the quiescence horizon.
         let s = PlayerSpec::parse("full").unwrap();
         assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));
