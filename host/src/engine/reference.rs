@@ -48,9 +48,6 @@ pub const REPLY_KEY_CAP: usize = 15;
 /// Entries of the chip's transposition table.
 pub const TABLE_ENTRIES: usize = hw::chip::qsearch::Params::DEFAULT.table;
 
-/// Bits of the position hash that check an entry (above the index bits).
-pub const CHECK_BITS: u32 = 16;
-
 /// A table entry: check bits, the node's depth left, score, bound, best move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
