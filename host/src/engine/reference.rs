@@ -11,11 +11,11 @@
 //! evaluated even with captures forced, its own move count being its captures. A
 //! full-width job ([`ReferenceQuiescence::width`], quarter plies) searches the quiet
 //! moves of a node with depth left, when it has no capture, as a node searches its
-//! captures (same order), the last plies of the main search done on the chip: a child has a ply less depth, the only move of a
-//! node with depth left the forced-move extension more
-//! ([`ReferenceQuiescence::width`]), late-move pruning and reverse futility as the
-//! chip's; the horizon counts the quiescence plies from the first node without depth
-//! left. The search is fail-soft alpha-beta with the chip's transposition table:
+//! captures (same order), the last plies of the main search done on the chip: a child
+//! has a ply less depth, the only move of a node with depth left the forced-move
+//! extension more ([`ReferenceQuiescence::width`]), late-move pruning and reverse
+//! futility as the chip's; the horizon counts the quiescence plies from the first node
+//! without depth left. The search is fail-soft alpha-beta with the chip's transposition table:
 //! [`TABLE_ENTRIES`] entries, empty at the start of each job, indexed by the chip's
 //! position hash (`hw::chip::qsearch::hash`) and checked by it with the node's ply and
 //! en-passant file, always replaced, storing a node's depth left, score, bound and best

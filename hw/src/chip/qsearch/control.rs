@@ -404,8 +404,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let material_of = |black: Signal| mux(black, mat_black, mat_white);
     let legal = mux(captures.ne(0), captures, quiets.zext(12));
     // The full-width depth: a node with depth left, without a capture, searches its
-    // quiet moves. A child of a node with two
-    // or more moves has a ply less.
+    // quiet moves. A child of a node with two or more moves has a ply less.
     let dw = DEPTH_BITS;
     let wide_at = |d: Signal| gt_signed(d, lit(0, dw));
     let wide = wide_at(ctx.depth).named("wide");

@@ -253,19 +253,10 @@ impl QModel {
             }
             let board = &self.generator.regs.board;
             let mover = board.squares[usize::from(m.from)];
-            // The node's en-passant square: the job's, or below it the square a pawn's
-            // double step (the last descent, made at a full-width ply) passed.
-            let ep_square = match self.regs.sp {
-                0 => self
-                    .regs
-                    .root_ep
-                    .map(|f| if self.regs.root_black { 16 + f } else { 40 + f }),
-                _ => self
-                    .regs
-                    .descent
-                    .double_step()
-                    .map(|_| (self.regs.descent.from + self.regs.descent.to) / 2),
-            };
+            // The node's en-passant square: on the third rank when Black is to move
+            // (White's pawn passed it), else on the sixth.
+            let black = self.side(self.regs.sp);
+            let ep_square = self.node_ep().map(|f| if black { 16 + f } else { 40 + f });
             let ep = mover & 7 == PAWN && Some(m.to) == ep_square;
             let victim = if ep {
                 (mover & BLACK) ^ BLACK | PAWN
