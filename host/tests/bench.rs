@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+mod common;
+
 #[test]
 fn the_search_signature_at_depth_two() {
     let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
@@ -68,4 +70,62 @@ fn meaningless_bench_arguments_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// `--positions FILE` searches a file's positions instead of the built-in ones; its bad
+/// lines are named and make the exit status 2, the good ones are still searched.
+#[test]
+fn the_search_bench_takes_a_file_of_positions() {
+    let dir = common::Scratch::new("bench_positions");
+    let file = dir.join("positions.epd");
+    std::fs::write(
+        &file,
+        "# two positions and a bad line\n\
+         8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n\
+         not a fen\n\
+         rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1 bm b5;\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "bench",
+            "search",
+            "--depth",
+            "2",
+            "--runs",
+            "1",
+            "--positions",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{text}{err}");
+    assert!(err.contains("line 3: "), "{err}");
+    assert!(
+        text.starts_with(&format!(
+            "search bench: 2 positions of {}, depth 2, software quiescence",
+            file.display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n"),
+        "{text}"
+    );
+    assert!(text.contains("\ntotal nodes: "), "{text}");
+
+    std::fs::write(&file, "# nothing\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["bench", "search", "--depth", "1", "--positions"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("no positions in"),
+    );
 }

@@ -70,6 +70,10 @@ enum BenchKind {
         /// Number of timed runs (the median is reported), 1 to 1000.
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
         runs: u64,
+        /// Search the positions of this file (FEN or EPD, one a line) instead of the
+        /// built-in ten; bad lines are reported and make the exit code 2.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<std::path::PathBuf>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -182,6 +186,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         None => BenchKind::Search {
             depth: engine::SEARCH_DEPTH,
             runs: 3,
+            positions: None,
             engine: EngineArgs::default(),
         },
     };
@@ -245,8 +250,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         BenchKind::Search {
             depth,
             runs,
+            positions,
             engine: e,
-        } => engine::search(depth, runs as usize, &e.settings(SearchConfig::default())?),
+        } => engine::search(
+            depth,
+            runs as usize,
+            positions.as_deref(),
+            &e.settings(SearchConfig::default())?,
+        ),
         BenchKind::Solve {
             count,
             max_moves,

@@ -89,7 +89,43 @@ fn score_text(score: i32) -> String {
     }
 }
 
-pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8> {
+/// The positions of a FEN or EPD file with their FENs as given; bad lines are
+/// reported on stderr and make the exit code 2.
+fn positions_of_file(file: &std::path::Path) -> anyhow::Result<(Vec<(Position, String)>, u8)> {
+    let input = super::input::open(Some(file))?;
+    let mut set = Vec::new();
+    let mut code = 0;
+    let lines = host::positions::batch::read_fen_lines(input)
+        .with_context(|| format!("reading {}", file.display()))?;
+    for item in lines {
+        match item {
+            Ok(line) => set.push((line.position, line.fen)),
+            Err(e) => {
+                eprintln!(
+                    "error: {}: {}",
+                    file.display(),
+                    host::rules::printable(&e.to_string())
+                );
+                code = 2;
+            }
+        }
+    }
+    if set.is_empty() {
+        return Err(super::input::bad_input(format!(
+            "no positions in {}: there is nothing to search",
+            file.display()
+        )));
+    }
+    Ok((set, code))
+}
+
+/// The search bench on the built-in positions, or on those of `file`.
+pub fn search(
+    depth: u32,
+    runs: usize,
+    file: Option<&std::path::Path>,
+    settings: &Settings,
+) -> anyhow::Result<u8> {
     if depth == 0 {
         bail!("--depth must be at least 1 ply");
     }
@@ -97,9 +133,22 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
         depth: Some(depth),
         ..Limits::default()
     };
-    let set = positions(&SEARCH_POSITIONS);
+    let (set, code, source) = match file {
+        Some(f) => {
+            let (set, code) = positions_of_file(f)?;
+            (set, code, format!(" of {}", f.display()))
+        }
+        None => (
+            positions(&SEARCH_POSITIONS)
+                .into_iter()
+                .zip(SEARCH_POSITIONS.iter().map(|f| f.to_string()))
+                .collect(),
+            0,
+            String::new(),
+        ),
+    };
     println!(
-        "search bench: {} positions, depth {depth}, {} quiescence (measured, one core)",
+        "search bench: {} positions{source}, depth {depth}, {} quiescence (measured, one core)",
         set.len(),
         settings.quiescence
     );
@@ -112,7 +161,7 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
-        for (i, pos) in set.iter().enumerate() {
+        for (i, (pos, fen)) in set.iter().enumerate() {
             let (r, t, cpu) = fresh_search_cpu(pos, settings, &limits)?;
             cpu_total = cpu_total.zip(cpu).map(|(a, b)| a + b);
             elapsed += t;
@@ -133,7 +182,7 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
                     r.last.qnodes,
                     score_text(r.last.score),
                     r.best_move.as_ref().map_or("-".to_string(), uci),
-                    SEARCH_POSITIONS[i]
+                    fen
                 );
             }
         }
@@ -171,7 +220,7 @@ pub fn search(depth: u32, runs: usize, settings: &Settings) -> anyhow::Result<u8
             total as f64 / m.as_secs_f64()
         );
     }
-    Ok(0)
+    Ok(code)
 }
 
 pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyhow::Result<u8> {
