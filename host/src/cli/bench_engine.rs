@@ -92,24 +92,8 @@ fn score_text(score: i32) -> String {
 /// The positions of a FEN or EPD file with their FENs as given; bad lines are
 /// reported on stderr and make the exit code 2.
 fn positions_of_file(file: &std::path::Path) -> anyhow::Result<(Vec<(Position, String)>, u8)> {
-    let input = super::input::open(Some(file))?;
-    let mut set = Vec::new();
-    let mut code = 0;
-    let lines = host::positions::batch::read_fen_lines(input)
-        .with_context(|| format!("reading {}", file.display()))?;
-    for item in lines {
-        match item {
-            Ok(line) => set.push((line.position, line.fen)),
-            Err(e) => {
-                eprintln!(
-                    "error: {}: {}",
-                    file.display(),
-                    host::rules::printable(&e.to_string())
-                );
-                code = 2;
-            }
-        }
-    }
+    let (lines, code) = super::input::fen_lines(file)?;
+    let set: Vec<(Position, String)> = lines.into_iter().map(|l| (l.position, l.fen)).collect();
     if set.is_empty() {
         return Err(super::input::bad_input(format!(
             "no positions in {}: there is nothing to search",

@@ -6,7 +6,6 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use host::chip::stats::{CycleStats, measure};
 use host::chip::{Chip, board_of};
-use host::positions::batch::read_fen_lines;
 use host::positions::corpus::random_positions;
 use hw::chip::types::{Board, Config, Shortcuts};
 
@@ -97,19 +96,8 @@ pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
 
 /// The positions of a FEN file as boards; bad lines are reported and make the exit code 2.
 pub fn read_boards(file: &std::path::Path) -> anyhow::Result<(Vec<Board>, u8)> {
-    let input = super::input::open(Some(file))?;
-    let mut boards = Vec::new();
-    let mut code = 0;
-    for item in read_fen_lines(input).with_context(|| format!("reading {}", file.display()))? {
-        match item {
-            Ok(line) => boards.push(board_of(&line.position)),
-            Err(e) => {
-                eprintln!("error: {}", host::rules::printable(&e.to_string()));
-                code = 2;
-            }
-        }
-    }
-    Ok((boards, code))
+    let (lines, code) = super::input::fen_lines(file)?;
+    Ok((lines.iter().map(|l| board_of(&l.position)).collect(), code))
 }
 
 fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> anyhow::Result<u8> {

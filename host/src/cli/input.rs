@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use host::pgn::{AntichessGame, PgnReader};
+use host::positions::batch::{FenLine, read_fen_lines};
 
 /// Opens `path` for reading, or stdin when it is `None` or `-`.
 pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
@@ -28,6 +29,24 @@ pub fn open_file(path: &Path) -> anyhow::Result<BufReader<File>> {
     }
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     Ok(BufReader::new(file))
+}
+
+/// The lines of a FEN or EPD `file` (stdin for `-`); bad lines are reported on stderr
+/// and make the exit code (second) 2.
+pub fn fen_lines(file: &Path) -> anyhow::Result<(Vec<FenLine>, u8)> {
+    let input = open(Some(file))?;
+    let mut lines = Vec::new();
+    let mut code = 0;
+    for item in read_fen_lines(input).with_context(|| format!("reading {}", file.display()))? {
+        match item {
+            Ok(line) => lines.push(line),
+            Err(e) => {
+                eprintln!("error: {}", host::rules::printable(&e.to_string()));
+                code = 2;
+            }
+        }
+    }
+    Ok((lines, code))
 }
 
 /// Reads the games of the PGN `files` in order and hands each antichess game to `game`
