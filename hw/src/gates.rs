@@ -1,5 +1,6 @@
 //! Generic gate-level helpers for building wide logic as balanced trees: an OR of many
-//! signals, "any and several" over a set of bits, and a one-hot encoder. They produce
+//! signals, "any and several" over a set of bits, a sum of many small numbers, and a
+//! one-hot encoder. They produce
 //! plain operators of the builder, so every back end (simulator, Verilog) sees ordinary
 //! logic.
 
@@ -13,6 +14,29 @@ pub fn or_all(parts: &[Signal]) -> Signal {
             let (a, b) = parts.split_at(parts.len() / 2);
             or_all(a) | or_all(b)
         }
+    }
+}
+
+/// The sum of unsigned `parts` in `width` bits, as a balanced adder tree: each sum is
+/// one bit wider than its operands, so the adders near the leaves are narrow and the
+/// depth grows with the logarithm of the count (a popcount when the parts are bits).
+pub fn sum_tree(parts: &[Signal], width: u32) -> Signal {
+    fn tree(parts: &[Signal]) -> Signal {
+        match parts {
+            [one] => *one,
+            _ => {
+                let (a, b) = parts.split_at(parts.len() / 2);
+                let (a, b) = (tree(a), tree(b));
+                let w = a.width().max(b.width()) + 1;
+                a.zext(w) + b.zext(w)
+            }
+        }
+    }
+    let total = tree(parts);
+    if total.width() >= width {
+        total.bits(0..width)
+    } else {
+        total.zext(width)
     }
 }
 

@@ -20,6 +20,7 @@
 //! neighbour's). The cell does not know its square: the array ties the rank flags to
 //! constants.
 
+use crate::gates::sum_tree;
 use crate::{HwError, Module, ModuleBuilder, Signal, any, mux};
 
 use super::Variant;
@@ -230,10 +231,9 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
         // when nobody reads them).
         let rank1 = m.input("rank1", 1);
         let rank8 = m.input("rank8", 1);
-        let count = |bits: &[Signal], width: u32| -> Signal {
-            bits.iter()
-                .fold(m.lit(0, width), |acc, b| acc + b.zext(width))
-        };
+        // Popcounts as balanced adder trees: the count is on the path from the ray
+        // network to the counters' registers.
+        let count = |bits: &[Signal], width: u32| -> Signal { sum_tree(bits, width) };
         let reached: Vec<Signal> = ray_in
             .iter()
             .copied()

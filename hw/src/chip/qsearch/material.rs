@@ -25,14 +25,38 @@ use super::interface::SCORE_BITS;
 pub fn contribution(m: &ModuleBuilder, weights: Signal, piece: Signal) -> (Signal, Signal) {
     let kind = piece.bits(0..3);
     let black = piece.bit(3);
+    // A mux tree on the kind's three bits (kinds 0 and 7 weigh nothing).
     let weight = |base: u32| {
-        (1..=6u32).fold(m.lit(0, 16), |acc, k| {
-            let lo = 16 * (base + k - 1);
-            mux(kind.eq(u64::from(k)), weights.bits(lo..lo + 16), acc)
-        })
+        let mut level: Vec<Signal> = (0..8u32)
+            .map(|k| match k {
+                1..=6 => {
+                    let lo = 16 * (base + k - 1);
+                    weights.bits(lo..lo + 16)
+                }
+                _ => m.lit(0, 16),
+            })
+            .collect();
+        for bit in 0..3 {
+            level = level
+                .chunks(2)
+                .map(|pair| mux(kind.bit(bit), pair[1], pair[0]))
+                .collect();
+        }
+        level[0]
     };
     let (own, opp) = (sext(weight(0), SCORE_BITS), sext(weight(6), SCORE_BITS));
     (mux(black, opp, own), mux(black, own, opp))
+}
+
+/// The sum of same-width values modulo their width, as a balanced tree.
+fn wrapping_sum(parts: &[Signal]) -> Signal {
+    match parts {
+        [one] => *one,
+        _ => {
+            let (a, b) = parts.split_at(parts.len() / 2);
+            wrapping_sum(a) + wrapping_sum(b)
+        }
+    }
 }
 
 /// Build the material block.
@@ -57,23 +81,22 @@ pub fn material() -> Result<Module, HwError> {
     let snap_white = m.reg_reset("snap_white", SCORE_BITS, 0);
     let snap_black = m.reg_reset("snap_black", SCORE_BITS, 0);
     // The rank's eight pieces.
-    let (mut row_w, mut row_b) = (zero, zero);
-    for f in 0..8 {
-        let (w, b) = contribution(&m, weights, load_row.bits(4 * f..4 * f + 4));
-        row_w = row_w + w;
-        row_b = row_b + b;
-    }
-    // A make: placed in, mover and victim out.
+    let (row_w, row_b): (Vec<Signal>, Vec<Signal>) = (0..8)
+        .map(|f| contribution(&m, weights, load_row.bits(4 * f..4 * f + 4)))
+        .unzip();
+    let (row_w, row_b) = (wrapping_sum(&row_w), wrapping_sum(&row_b));
+    // A make: placed in, mover and victim out; an unmake the reverse, both differences
+    // formed side by side so that the choice is one mux.
     let (pw, pb) = contribution(&m, weights, placed);
     let (mw, mb) = contribution(&m, weights, mover);
     let (vw, vb) = contribution(&m, weights, victim);
-    let (dw, db) = (pw - mw - vw, pb - mb - vb);
+    let (outw, outb) = (mw + vw, mb + vb);
     let first = load_rank.eq(0);
-    for (sum, snap, row, delta) in [
-        (white, snap_white, row_w, dw),
-        (black, snap_black, row_b, db),
+    for (sum, snap, row, placed_in, taken_out) in [
+        (white, snap_white, row_w, pw, outw),
+        (black, snap_black, row_b, pb, outb),
     ] {
-        let delta = mux(delta_neg, zero - delta, delta);
+        let delta = mux(delta_neg, taken_out - placed_in, placed_in - taken_out);
         let base = mux(from_snap, snap, sum);
         let next = mux(
             load_we,

@@ -7,29 +7,8 @@
 //!  quiet_counts[319:0] (5 bits per cell) --> quiets[10:0],   any_quiet
 //! ```
 
+use crate::gates::sum_tree;
 use crate::{HwError, Module, ModuleBuilder, Signal};
-
-/// A balanced adder tree of `parts` (each `w` bits wide), each sum one bit wider than
-/// its operands, so that the leaves' adders are narrow; the total in `width` bits.
-fn sum(parts: &[Signal], width: u32) -> Signal {
-    fn tree(parts: &[Signal]) -> Signal {
-        match parts {
-            [one] => *one,
-            _ => {
-                let (a, b) = parts.split_at(parts.len() / 2);
-                let (a, b) = (tree(a), tree(b));
-                let w = a.width().max(b.width()) + 1;
-                a.zext(w) + b.zext(w)
-            }
-        }
-    }
-    let total = tree(parts);
-    if total.width() >= width {
-        total.bits(0..width)
-    } else {
-        total.zext(width)
-    }
-}
 
 /// Build the count tree.
 pub fn mobility() -> Result<Module, HwError> {
@@ -41,7 +20,7 @@ pub fn mobility() -> Result<Module, HwError> {
     };
     m.output("any_capture", caps.ne(0));
     m.output("any_quiet", quiets.ne(0));
-    m.output("captures", sum(&cells(caps, 6), 12));
-    m.output("quiets", sum(&cells(quiets, 5), 11));
+    m.output("captures", sum_tree(&cells(caps, 6), 12));
+    m.output("quiets", sum_tree(&cells(quiets, 5), 11));
     m.finish()
 }
