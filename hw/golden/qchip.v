@@ -93,30 +93,31 @@ module qchip (
   wire [11:0] _n79;
   wire [10:0] _n80;
   wire _n81;
-  wire [21:0] _n82;
+  wire _n82;
   wire [21:0] _n83;
-  wire [15:0] _n84;
+  wire [21:0] _n84;
   wire [15:0] _n85;
-  wire [23:0] _n86;
-  wire [24:0] _n87;
-  wire [381:0] _n88;
-  wire [31:0] _n89;
-  wire [79:0] _n90;
-  wire _n91;
+  wire [15:0] _n86;
+  wire [23:0] _n87;
+  wire [24:0] _n88;
+  wire [381:0] _n89;
+  wire [31:0] _n90;
+  wire [79:0] _n91;
   wire _n92;
-  wire [21:0] _n93;
-  wire _n94;
-  wire [5:0] _n95;
+  wire _n93;
+  wire [21:0] _n94;
+  wire _n95;
   wire [5:0] _n96;
-  wire [2:0] _n97;
-  wire [31:0] _n98;
+  wire [5:0] _n97;
+  wire [2:0] _n98;
   wire [31:0] _n99;
+  wire [31:0] _n100;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n105;
+  wire [5:0] _n106;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -132,15 +133,15 @@ module qchip (
   wire [15:0] _movegen_cycles;
   assign _n23 = load_we | start;
   assign prio_now = _n23 ? prio : prio_q;
-  assign done = _n91;
-  assign overflow = _n92;
-  assign score = _n93;
-  assign best_valid = _n94;
-  assign best_from = _n95;
-  assign best_to = _n96;
-  assign best_promo = _n97;
-  assign nodes = _n98;
-  assign cycles = _n99;
+  assign done = _n92;
+  assign overflow = _n93;
+  assign score = _n94;
+  assign best_valid = _n95;
+  assign best_from = _n96;
+  assign best_to = _n97;
+  assign best_promo = _n98;
+  assign nodes = _n99;
+  assign cycles = _n100;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
@@ -193,8 +194,8 @@ module qchip (
     .own_addr(_n42),
     .opp_addr(_n43),
     .pieces(_n44),
-    .own(_n84),
-    .opp(_n85)
+    .own(_n85),
+    .opp(_n86)
   );
   qchip_material material_sums (
     .clk(clk),
@@ -211,14 +212,14 @@ module qchip (
     .victim(_n50),
     .save(_n31),
     .restore(_n32),
-    .white(_n82),
-    .black(_n83)
+    .white(_n83),
+    .black(_n84)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
     .pieces(_n51),
-    .insufficient(_n81)
+    .insufficient(_n82)
   );
   qchip_mobility move_counter (
     .cap_counts(_n56),
@@ -226,7 +227,8 @@ module qchip (
     .any_capture(_n77),
     .any_quiet(_n78),
     .captures(_n79),
-    .quiets(_n80)
+    .quiets(_n80),
+    .several_quiets(_n81)
   );
   qchip_movelist move_lists (
     .clk(clk),
@@ -238,8 +240,8 @@ module qchip (
     .leaf_waddr(_n63),
     .leaf_wdata(_n64),
     .leaf_raddr(_n65),
-    .entry(_n86),
-    .leaf(_n87)
+    .entry(_n87),
+    .leaf(_n88)
   );
   qchip_stack frame_stack (
     .clk(clk),
@@ -247,7 +249,7 @@ module qchip (
     .waddr(_n67),
     .wdata(_n68),
     .raddr(_n69),
-    .frame(_n88)
+    .frame(_n89)
   );
   qchip_control controller (
     .clk(clk),
@@ -279,16 +281,17 @@ module qchip (
     .any_quiet(_n78),
     .captures(_n79),
     .quiets(_n80),
-    .insufficient(_n81),
-    .white(_n82),
-    .black_mat(_n83),
-    .own(_n84),
-    .opp(_n85),
-    .entry(_n86),
-    .leaf(_n87),
-    .frame(_n88),
-    .hash(_n89),
-    .table_entry(_n90),
+    .several_quiets(_n81),
+    .insufficient(_n82),
+    .white(_n83),
+    .black_mat(_n84),
+    .own(_n85),
+    .opp(_n86),
+    .entry(_n87),
+    .leaf(_n88),
+    .frame(_n89),
+    .hash(_n90),
+    .table_entry(_n91),
     .gen_start(_n26),
     .gen_black(_n27),
     .gen_ep_valid(_n28),
@@ -329,21 +332,21 @@ module qchip (
     .table_we(_n52),
     .table_waddr(_n53),
     .table_wdata(_n54),
-    .done(_n91),
-    .overflow(_n92),
-    .score(_n93),
-    .best_valid(_n94),
-    .best_from(_n95),
-    .best_to(_n96),
-    .best_promo(_n97),
-    .nodes(_n98),
-    .cycles(_n99),
+    .done(_n92),
+    .overflow(_n93),
+    .score(_n94),
+    .best_valid(_n95),
+    .best_from(_n96),
+    .best_to(_n97),
+    .best_promo(_n98),
+    .nodes(_n99),
+    .cycles(_n100),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n105),
+    .count(_n106),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -352,7 +355,7 @@ module qchip (
   );
   qchip_hash hasher (
     .pieces(_n51),
-    .hash(_n89)
+    .hash(_n90)
   );
   qchip_table transpositions (
     .clk(clk),
@@ -360,7 +363,7 @@ module qchip (
     .waddr(_n53),
     .wdata(_n54),
     .raddr(_n55),
-    .entry(_n90)
+    .entry(_n91)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
@@ -369,6 +372,6 @@ module qchip (
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n105, move_from, move_to, value, material, node_depth, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n106, move_from, move_to, value, material, node_depth, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -7,7 +7,8 @@
 //!  job_beta, job_ply, job_horizon, job_depth, job_forced_ext, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
-//!  any_capture, any_quiet, captures, quiets, insufficient,    counts, material,
+//!  any_capture, any_quiet, captures, quiets, several_quiets,  counts, material,
+//!  insufficient,
 //!  white, black_mat, own, opp
 //!  entry, leaf, frame                                          tables, memories
 //!        |
@@ -282,6 +283,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let any_quiet = m.input("any_quiet", 1);
     let captures = m.input("captures", 12);
     let quiets = m.input("quiets", 11);
+    let several_quiets = m.input("several_quiets", 1);
     let insufficient = m.input("insufficient", 1);
     let mat_white = m.input("white", sw);
     let mat_black = m.input("black_mat", sw);
@@ -402,7 +404,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let ply = (root_ply.zext(sw) + sp.zext(sw)).named("ply_abs");
     let win = |extra: u64| slit(WIN) - ply - lit(extra, sw);
     let material_of = |black: Signal| mux(black, mat_black, mat_white);
-    let legal = mux(captures.ne(0), captures, quiets.zext(12));
+    let legal = mux(any_capture, captures, quiets.zext(12));
     // The full-width depth: a node with depth left, without a capture, searches its
     // quiet moves. A child of a node with two or more moves has a ply less.
     let dw = DEPTH_BITS;
@@ -451,7 +453,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         & gt_signed(slit(WIN_BOUND), ctx.alpha))
     .named("futile_node");
     let candidate =
-        (r2 & futile_node & kind_now.eq(ChildKind::Node as u64) & !any_capture & quiets.ge(2u64))
+        (r2 & futile_node & kind_now.eq(ChildKind::Node as u64) & !any_capture & several_quiets)
             .named("futile_candidate");
     let w_kind = order & r2 & kind_now.ne(ChildKind::Quiet as u64);
     let w_quiet = order & op_valid[1] & op_other[1] & partial_valid;
@@ -512,10 +514,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         )
     };
     let margin_plies = times_plies(child_whole);
+    // (The bound formed from registers, so that the value read is only compared.)
     let futile = (leaf_futile
         & ge_signed(
-            sext(leaf_value, xw) - margin_plies.zext(xw),
-            lit(0, xw) - sext(ctx.alpha, xw),
+            sext(leaf_value, xw),
+            margin_plies.zext(xw) - sext(ctx.alpha, xw),
         ))
     .named("futile");
     let node_child = leaf_kind.eq(ChildKind::Node as u64) & !futile;
@@ -648,7 +651,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         & sp.ne(0)
         & wide
         & quiet_now
-        & quiets.ge(2u64)
+        & several_quiets
         & futility_depth.ne(0)
         & !gt_signed(ctx.depth, futility_depth.zext(dw))
         & (ctx.beta - ctx.alpha0).eq(1)
@@ -691,9 +694,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // least 1), at least beta: the node returns it; else it is entered again, the
     // generator started for its own side, and searched.
     let own_margin = times_plies(ctx.depth.bits(2..4));
+    // (As `partial + opp - margin >= beta`, the bound formed from registers, so that
+    // the other side's term, read in this clock, is only compared.)
     let self_futile = ge_signed(
-        sext(quiet_value, xw) - own_margin.zext(xw),
-        sext(ctx.beta, xw),
+        sext(opp_value, xw),
+        sext(ctx.beta, xw) + own_margin.zext(xw) - sext(partial, xw),
     );
     let restart = (quiet_eval & testing & !self_futile).named("futility_restart");
 

@@ -4,10 +4,14 @@
 //!
 //! ```text
 //!  cap_counts[383:0]   (6 bits per cell) --> captures[11:0], any_capture
-//!  quiet_counts[319:0] (5 bits per cell) --> quiets[10:0],   any_quiet
+//!  quiet_counts[319:0] (5 bits per cell) --> quiets[10:0],   any_quiet,
+//!                                            several_quiets
 //! ```
+//!
+//! `several_quiets` (two non-captures or more) is formed from the cells' counts
+//! directly, beside the sums, for the tests that need no more than that.
 
-use crate::gates::sum_tree;
+use crate::gates::{any_and_many, or_all, sum_tree};
 use crate::{HwError, Module, ModuleBuilder, Signal};
 
 /// Build the count tree.
@@ -22,5 +26,11 @@ pub fn mobility() -> Result<Module, HwError> {
     m.output("any_quiet", quiets.ne(0));
     m.output("captures", sum_tree(&cells(caps, 6), 12));
     m.output("quiets", sum_tree(&cells(quiets, 5), 11));
+    // Two or more: a cell with two, or two cells with one.
+    let per_cell = cells(quiets, 5);
+    let some: Vec<Signal> = per_cell.iter().map(|c| c.ne(0)).collect();
+    let two: Vec<Signal> = per_cell.iter().map(|c| c.bits(1..5).ne(0)).collect();
+    let (_, many) = any_and_many(&some);
+    m.output("several_quiets", or_all(&two) | many);
     m.finish()
 }
