@@ -67,8 +67,8 @@ module qchip (
   wire [11:0] _n53;
   wire [79:0] _n54;
   wire [11:0] _n55;
-  wire [383:0] _n56;
-  wire [319:0] _n57;
+  wire [71:0] _n56;
+  wire [63:0] _n57;
   wire _n58;
   wire [9:0] _n59;
   wire [23:0] _n60;
@@ -175,8 +175,8 @@ module qchip (
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
     .pieces(_n51),
-    .cap_counts(_n56),
-    .quiet_counts(_n57),
+    .rank_cap_counts(_n56),
+    .rank_quiet_counts(_n57),
     .quiet_now(_n70),
     .no_move_now(_n71),
     .valid_next(_n72),
@@ -222,8 +222,8 @@ module qchip (
     .insufficient(_n82)
   );
   qchip_mobility move_counter (
-    .cap_counts(_n56),
-    .quiet_counts(_n57),
+    .rank_cap_counts(_n56),
+    .rank_quiet_counts(_n57),
     .any_capture(_n77),
     .any_quiet(_n78),
     .captures(_n79),

@@ -62,8 +62,8 @@ module qchip_cell (
   output wire victim,
   output wire target,
   output wire attacker,
-  output reg [5:0] cap_count,
-  output reg [4:0] quiet_count,
+  output wire [5:0] cap_count,
+  output wire [4:0] quiet_count,
   output reg own_pawn,
   output wire [2:0] vprio,
   output reg [2:0] aprio,
@@ -296,7 +296,6 @@ module qchip_cell (
   wire [5:0] _n358;
   wire _n359;
   wire [5:0] _n361;
-  wire [5:0] _n362;
   wire [5:0] _n364;
   wire [5:0] _n366;
   wire [5:0] _n367;
@@ -305,7 +304,7 @@ module qchip_cell (
   wire [5:0] _n371;
   wire [5:0] _n372;
   wire [5:0] _n374;
-  wire [2:0] _n378;
+  wire [2:0] _n376;
   assign _n50 = restore ? snap_piece : piece_in;
   assign _n51 = put ? put_piece : _n50;
   assign _n52 = we | put;
@@ -521,7 +520,7 @@ module qchip_cell (
   assign _n358 = reach_count + _n357;
   assign _n359 = ep_here & vacant;
   assign _n361 = _n359 ? _n353 : 6'h00;
-  assign _n362 = enemy ? _n358 : _n361;
+  assign cap_count = enemy ? _n358 : _n361;
   assign _n364 = {5'h00, _n183};
   assign _n366 = _n364 << 2'h2;
   assign _n367 = _n366 + _n364;
@@ -530,7 +529,8 @@ module qchip_cell (
   assign _n371 = _n368 + _n370;
   assign _n372 = reach_count + _n371;
   assign _n374 = vacant ? _n372 : 6'h00;
-  assign _n378 = ep_here ? ep_prio : vprio_q;
+  assign quiet_count = _n374[4:0];
+  assign _n376 = ep_here ? ep_prio : vprio_q;
   assign ray_out_0 = ray;
   assign ray_out_1 = ray_2;
   assign ray_out_2 = ray_3;
@@ -542,7 +542,7 @@ module qchip_cell (
   assign knight_out = _n160;
   assign king_out = _n162;
   assign pass_out = pass;
-  assign vprio = _n378;
+  assign vprio = _n376;
   initial piece = 4'h0;
   initial vprio_q = 3'h0;
   initial aprio = 3'h0;
@@ -562,8 +562,6 @@ module qchip_cell (
   initial first_king = 1'h0;
   initial first_pawn = 1'h0;
   initial second_enemy = 1'h0;
-  initial cap_count = 6'h00;
-  initial quiet_count = 5'h00;
   always @(posedge clk) begin
     if (rst) piece <= 4'h0;
     else if (_n53) piece <= _n51;
@@ -639,14 +637,6 @@ module qchip_cell (
   always @(posedge clk) begin
     if (rst) second_enemy <= 1'h0;
     else if (_n138) second_enemy <= _n137;
-  end
-  always @(posedge clk) begin
-    if (rst) cap_count <= 6'h00;
-    else cap_count <= _n362;
-  end
-  always @(posedge clk) begin
-    if (rst) quiet_count <= 5'h00;
-    else quiet_count <= _n374[4:0];
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */

@@ -32,8 +32,8 @@ module qchip_movegen (
   output wire no_legal_move,
   output wire [15:0] cycles,
   output wire [255:0] pieces,
-  output wire [383:0] cap_counts,
-  output wire [319:0] quiet_counts,
+  output wire [71:0] rank_cap_counts,
+  output wire [63:0] rank_quiet_counts,
   output wire quiet_now,
   output wire no_move_now,
   output wire valid_next,
@@ -365,8 +365,8 @@ module qchip_movegen (
   wire _n661;
   wire [2:0] _n663;
   wire [255:0] _n666;
-  wire [383:0] _n667;
-  wire [319:0] _n668;
+  wire [71:0] _n667;
+  wire [63:0] _n668;
   wire _n669;
   wire _n670;
   wire _n671;
@@ -688,8 +688,8 @@ module qchip_movegen (
   assign no_legal_move = _n494;
   assign cycles = _n495;
   assign pieces = _n666;
-  assign cap_counts = _n667;
-  assign quiet_counts = _n668;
+  assign rank_cap_counts = _n667;
+  assign rank_quiet_counts = _n668;
   assign quiet_now = _n669;
   assign no_move_now = _n670;
   assign valid_next = _n671;
@@ -739,8 +739,8 @@ module qchip_movegen (
     .vprios(_n471),
     .aprios(_n475),
     .pieces(_n666),
-    .cap_counts(_n667),
-    .quiet_counts(_n668)
+    .rank_cap_counts(_n667),
+    .rank_quiet_counts(_n668)
   );
   qchip_sequencer sequencer (
     .clk(clk),

@@ -19,6 +19,7 @@
 //!  vprios[191:0], aprios[191:0]  (3 bits per square, a1 in the low bits)
 //! ```
 
+use crate::gates::sum_tree;
 use crate::grid::{DIRECTIONS, KNIGHT_JUMPS};
 use crate::{HwError, Module, ModuleBuilder, Signal, concat_lsb_first, mux};
 
@@ -34,6 +35,11 @@ struct CellWires {
     pass: Signal,
 }
 
+/// Width of a rank's capture count (eight cells of at most 34 each).
+pub const RANK_CAP_BITS: u32 = 9;
+/// Width of a rank's non-capture count (eight cells of at most 31 each).
+pub const RANK_QUIET_BITS: u32 = 8;
+
 /// Build the array of the move generator.
 pub fn array() -> Result<Module, HwError> {
     array_of(Variant::Movegen)
@@ -42,8 +48,10 @@ pub fn array() -> Result<Module, HwError> {
 /// Build the array. Inside the quiescence engine (`qchip_array`) it adds three square
 /// write ports (`put_sq*`, `put_piece*`, `put_vprio*`, `put_aprio*`, `put_en*`; the
 /// first port wins where two name one square), `save` and `restore` of every cell,
-/// and the outputs `pieces` (every piece register, a1 in the low bits), `cap_counts`
-/// and `quiet_counts` (every cell's counters).
+/// and the outputs `pieces` (every piece register, a1 in the low bits),
+/// `rank_cap_counts` and `rank_quiet_counts`: per rank (rank 1 in the low bits), the
+/// sum of its cells' counts of a find-victim cycle, registered at its end (9 and 8
+/// bits), so that a third of the count tree is in the array's clock.
 pub fn array_of(variant: Variant) -> Result<Module, HwError> {
     let q = variant == Variant::Quiescence;
     let cell = cell_of(variant)?;
@@ -205,8 +213,21 @@ pub fn array_of(variant: Variant) -> Result<Module, HwError> {
         );
     }
     if q {
-        for (i, name) in ["pieces", "cap_counts", "quiet_counts"].iter().enumerate() {
-            m.output(name, concat_lsb_first(&q_outs[i]));
+        m.output("pieces", concat_lsb_first(&q_outs[0]));
+        for (i, name, width) in [
+            (1, "rank_cap_counts", RANK_CAP_BITS),
+            (2, "rank_quiet_counts", RANK_QUIET_BITS),
+        ] {
+            let ranks: Vec<Signal> = q_outs[i]
+                .chunks(8)
+                .enumerate()
+                .map(|(r, cells)| {
+                    let sum = m.reg_reset(&format!("{name}_{r}"), width, 0);
+                    sum.set_next(sum_tree(cells, width));
+                    sum
+                })
+                .collect();
+            m.output(name, concat_lsb_first(&ranks));
         }
     }
     m.finish()

@@ -34,10 +34,11 @@ pub fn cell() -> Result<Module, HwError> {
 /// Build the cell. The quiescence engine's cell ([`Variant::Quiescence`], module
 /// `qchip_cell`) adds: a square write (`put`, `put_piece`, `put_vprio`, `put_aprio`:
 /// make and unmake), a snapshot of its piece and priorities (`save`, `restore`), flags
-/// latched at `start` from the piece being written in the same clock, and two counters
-/// of the moves that end here in a find-victim cycle (`cap_count`, `quiet_count`,
-/// registered): the signals it hears, one per slider direction, knight, king and pawn,
-/// a pawn's move to the last rank (`rank1`, `rank8`) five times.
+/// latched at `start` from the piece being written in the same clock, and two counts
+/// of the moves that end here in a find-victim cycle (`cap_count`, `quiet_count`, not
+/// registered: the array sums them by rank and registers the sums): the signals it
+/// hears, one per slider direction, knight, king and pawn, a pawn's move to the last
+/// rank (`rank1`, `rank8`) five times.
 pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
     let q = variant == Variant::Quiescence;
     let m = ModuleBuilder::new(if q { "qchip_cell" } else { "chip_cell" });
@@ -254,12 +255,8 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
         );
         let pushes = times(count(&[push_in], 6)) + count(&[double], 6);
         let quiet_n = mux(empty, reach_n + pushes, m.lit(0, 6));
-        let cap_count = m.reg_reset("cap_count", 6, 0);
-        cap_count.set_next(cap);
-        let quiet_count = m.reg_reset("quiet_count", 5, 0);
-        quiet_count.set_next(quiet_n.bits(0..5));
-        m.output("cap_count", cap_count);
-        m.output("quiet_count", quiet_count);
+        m.output("cap_count", cap.named("cap_count"));
+        m.output("quiet_count", quiet_n.bits(0..5).named("quiet_count"));
     }
 
     m.output("own_pawn", own_pawn);

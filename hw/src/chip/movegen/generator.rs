@@ -40,7 +40,7 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
 /// Build the generator for a chip. Inside the quiescence engine (`qchip_movegen`, no
 /// debug ports) it adds the array's three square write ports (`put_sq*`, `put_piece*`,
 /// `put_en*`; the priorities of a written piece are looked up here), `save` and
-/// `restore`, and passes on the array's `pieces`, `cap_counts` and `quiet_counts` and
+/// `restore`, and passes on the array's `pieces`, `rank_cap_counts` and `rank_quiet_counts` and
 /// the sequencer's `quiet_now`, `no_move_now` and `*_next` outputs.
 pub fn generator_of(variant: Variant, debug: bool) -> Result<Module, HwError> {
     let q = variant == Variant::Quiescence;
@@ -157,7 +157,7 @@ pub fn generator_of(variant: Variant, debug: bool) -> Result<Module, HwError> {
         }
         a.connect("save", m.input("save", 1));
         a.connect("restore", m.input("restore", 1));
-        for port in ["pieces", "cap_counts", "quiet_counts"] {
+        for port in ["pieces", "rank_cap_counts", "rank_quiet_counts"] {
             m.output(port, a.output(port));
         }
         for port in [

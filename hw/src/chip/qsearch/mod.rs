@@ -17,9 +17,9 @@
 //!   write two or three cells), a snapshot of every cell (the ordering pass restores
 //!   the board in one clock), and in every cell a counter of the signals it hears in a
 //!   find-victim cycle: the side's legal captures and non-captures are counted in
-//!   parallel (`mobility`): the cells register their counts at the end of the
-//!   find-victim cycle and the count tree sums them in the next clock, without
-//!   emitting a move.
+//!   parallel (`mobility`): the array sums its cells' counts by rank and registers
+//!   the eight rank sums at the end of the find-victim cycle, and the count tree sums
+//!   those in the next clock, without emitting a move.
 //! - `material`: the two material sums (the side to move's evaluation for White and
 //!   for Black to move), written from the loaded ranks and kept incrementally by every
 //!   make and unmake (a descent's make in the child's `Enter`, a clock after its cell

@@ -8,7 +8,7 @@
 //!  prio (latched)                       |     start, black, req (qchip_control)
 //!  w_we, w_addr, w_data --> qchip_weights --pieces--> qchip_material
 //!                                |own, opp            | white, black
-//!  pieces --> qchip_insufficient |   cap/quiet_counts --> qchip_mobility
+//!  pieces --> qchip_insufficient |   rank counts --> qchip_mobility
 //!        \________________________\____________________|_____________________
 //!                                         qchip_control <--> qchip_movelist, qchip_stack
 //!  start, black, ep_valid, ep_file, alpha, beta, ply, req --^
@@ -122,8 +122,8 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     ] {
         tt.connect(port, c.output(from));
     }
-    mob.connect("cap_counts", g.output("cap_counts"));
-    mob.connect("quiet_counts", g.output("quiet_counts"));
+    mob.connect("rank_cap_counts", g.output("rank_cap_counts"));
+    mob.connect("rank_quiet_counts", g.output("rank_quiet_counts"));
 
     for port in [
         "entry_we",

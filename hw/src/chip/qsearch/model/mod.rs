@@ -520,8 +520,8 @@ impl QModel {
         }
     }
 
-    /// The counts of the last find-victim cycle, summed from the cells' counters in the
-    /// cycle after it (counted once per edge).
+    /// The counts of the last find-victim cycle, summed from the array's registered
+    /// rank sums in the cycle after it (counted once per edge).
     pub fn counts(&mut self) -> MoveCounts {
         let r = &mut self.regs;
         *r.sums.get_or_insert_with(|| {
