@@ -40,8 +40,9 @@ pub fn generator(debug: bool) -> Result<Module, HwError> {
 /// Build the generator for a chip. Inside the quiescence engine (`qchip_movegen`, no
 /// debug ports) it adds the array's three square write ports (`put_sq*`, `put_piece*`,
 /// `put_en*`; the priorities of a written piece are looked up here), `save` and
-/// `restore`, and passes on the array's `pieces`, `rank_cap_counts` and `rank_quiet_counts` and
-/// the sequencer's `quiet_now`, `no_move_now` and `*_next` outputs.
+/// `restore`, and passes on the array's `pieces`, `rank_cap_counts` and
+/// `rank_quiet_counts` and the sequencer's `quiet_now`, `no_move_now` and `*_next`
+/// outputs.
 pub fn generator_of(variant: Variant, debug: bool) -> Result<Module, HwError> {
     let q = variant == Variant::Quiescence;
     let arr = array_of(variant)?;
