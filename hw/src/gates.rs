@@ -1,38 +1,35 @@
 //! Generic gate-level helpers for building wide logic as balanced trees: an OR of many
 //! signals, "any and several" over a set of bits, a sum of many small numbers, and a
-//! one-hot encoder. They produce
-//! plain operators of the builder, so every back end (simulator, Verilog) sees ordinary
-//! logic.
+//! one-hot encoder. They produce plain operators of the builder, so every back end
+//! (simulator, Verilog) sees ordinary logic.
 
 use crate::{Signal, any, concat, mux};
 
-/// The bitwise OR of same-width signals, as a balanced tree.
-pub fn or_all(parts: &[Signal]) -> Signal {
+/// `parts` combined pairwise by `op` as a balanced tree (each half of the list, then
+/// the two halves), so that the depth grows with the logarithm of their number.
+pub fn balanced(parts: &[Signal], op: impl Fn(Signal, Signal) -> Signal + Copy) -> Signal {
     match parts {
         [one] => *one,
         _ => {
             let (a, b) = parts.split_at(parts.len() / 2);
-            or_all(a) | or_all(b)
+            op(balanced(a, op), balanced(b, op))
         }
     }
+}
+
+/// The bitwise OR of same-width signals, as a balanced tree.
+pub fn or_all(parts: &[Signal]) -> Signal {
+    balanced(parts, |a, b| a | b)
 }
 
 /// The sum of unsigned `parts` in `width` bits, as a balanced adder tree: each sum is
 /// one bit wider than its operands, so the adders near the leaves are narrow and the
 /// depth grows with the logarithm of the count (a popcount when the parts are bits).
 pub fn sum_tree(parts: &[Signal], width: u32) -> Signal {
-    fn tree(parts: &[Signal]) -> Signal {
-        match parts {
-            [one] => *one,
-            _ => {
-                let (a, b) = parts.split_at(parts.len() / 2);
-                let (a, b) = (tree(a), tree(b));
-                let w = a.width().max(b.width()) + 1;
-                a.zext(w) + b.zext(w)
-            }
-        }
-    }
-    let total = tree(parts);
+    let total = balanced(parts, |a, b| {
+        let w = a.width().max(b.width()) + 1;
+        a.zext(w) + b.zext(w)
+    });
     if total.width() >= width {
         total.bits(0..width)
     } else {

@@ -233,18 +233,17 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
         let rank1 = m.input("rank1", 1);
         let rank8 = m.input("rank8", 1);
         // Popcounts as balanced adder trees: the count is on the path from the ray
-        // network to the counters' registers.
-        let count = |bits: &[Signal], width: u32| -> Signal { sum_tree(bits, width) };
+        // network to the array's rank-sum registers.
         let reached: Vec<Signal> = ray_in
             .iter()
             .copied()
             .chain((0..8).map(|i| knight_in.bit(i)))
             .chain((0..8).map(|i| king_in.bit(i)))
             .collect();
-        let reach_n = count(&reached, 6).named("reach_count");
+        let reach_n = sum_tree(&reached, 6).named("reach_count");
         let last = mux(black, rank1, rank8);
         let times = |n: Signal| mux(last, (n << 2u32) + n, n);
-        let pawn_caps = count(
+        let pawn_caps = sum_tree(
             &[mux(black, pawn_ne, pawn_se), mux(black, pawn_nw, pawn_sw)],
             6,
         );
@@ -253,7 +252,7 @@ pub fn cell_of(variant: Variant) -> Result<Module, HwError> {
             reach_n + times(pawn_caps),
             mux(ep_here & empty, pawn_caps, m.lit(0, 6)),
         );
-        let pushes = times(count(&[push_in], 6)) + count(&[double], 6);
+        let pushes = times(sum_tree(&[push_in], 6)) + sum_tree(&[double], 6);
         let quiet_n = mux(empty, reach_n + pushes, m.lit(0, 6));
         m.output("cap_count", cap.named("cap_count"));
         m.output("quiet_count", quiet_n.bits(0..5).named("quiet_count"));

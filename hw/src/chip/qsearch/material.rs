@@ -15,7 +15,7 @@
 //!  white[21:0], black[21:0]
 //! ```
 
-use crate::gates::sext;
+use crate::gates::{balanced, sext};
 use crate::{HwError, Module, ModuleBuilder, Signal, mux};
 
 use super::interface::SCORE_BITS;
@@ -48,17 +48,6 @@ pub fn contribution(m: &ModuleBuilder, weights: Signal, piece: Signal) -> (Signa
     (mux(black, opp, own), mux(black, own, opp))
 }
 
-/// The sum of same-width values modulo their width, as a balanced tree.
-fn wrapping_sum(parts: &[Signal]) -> Signal {
-    match parts {
-        [one] => *one,
-        _ => {
-            let (a, b) = parts.split_at(parts.len() / 2);
-            wrapping_sum(a) + wrapping_sum(b)
-        }
-    }
-}
-
 /// Build the material block.
 pub fn material() -> Result<Module, HwError> {
     let m = ModuleBuilder::new("qchip_material");
@@ -84,7 +73,11 @@ pub fn material() -> Result<Module, HwError> {
     let (row_w, row_b): (Vec<Signal>, Vec<Signal>) = (0..8)
         .map(|f| contribution(&m, weights, load_row.bits(4 * f..4 * f + 4)))
         .unzip();
-    let (row_w, row_b) = (wrapping_sum(&row_w), wrapping_sum(&row_b));
+    // Sums modulo the score width, as balanced trees.
+    let (row_w, row_b) = (
+        balanced(&row_w, |a, b| a + b),
+        balanced(&row_b, |a, b| a + b),
+    );
     // A make: placed in, mover and victim out; an unmake the reverse, both differences
     // formed side by side so that the choice is one mux.
     let (pw, pb) = contribution(&m, weights, placed);
