@@ -55,6 +55,7 @@ fn jobs(n: usize) -> Vec<Job> {
                 late_depth: 12,
                 futility_depth: if (k / 8).is_multiple_of(3) { 0 } else { 12 },
                 futility_margin: if k / 8 % 3 == 1 { 0 } else { 150 },
+                reduce_depth: if (k / 4).is_multiple_of(3) { 0 } else { 9 },
             },
             ..chip_job(
                 &j.position,

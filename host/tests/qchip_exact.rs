@@ -390,6 +390,14 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         (_, 0) => (MAX_PRUNING_DEPTH, 1023),
         _ => (0, 0),
     };
+    // Late-move reductions from 3 plies (the main search's), from a ply (a child's
+    // depth reduced to the least, a ply), from 2 1/4 plies, or none.
+    let reduce = |i: usize| match i % 7 {
+        0..=2 => 12,
+        3 => 4,
+        4 => 9,
+        _ => 0,
+    };
     let width = |i: usize| FullWidth {
         depth: depth(i),
         forced_ext: extension(i),
@@ -397,6 +405,7 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         late_depth: late(i).1,
         futility_depth: futility(i).0,
         futility_margin: futility(i).1,
+        reduce_depth: reduce(i),
     };
     let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
         let horizon = if i % 3 == 2 { None } else { Some(6) };
@@ -492,6 +501,7 @@ fn deep_full_width_jobs_agree_to_the_deepest_the_host_hands_over() {
             MAX_PRUNING_DEPTH
         },
         futility_margin: 150,
+        reduce_depth: if i % 3 == 2 { 0 } else { 12 },
     };
     let mut reference = ReferenceQuiescence::new(Evaluator::default());
     reference.limits = Some(Limits {
@@ -532,6 +542,98 @@ fn deep_full_width_jobs_agree_to_the_deepest_the_host_hands_over() {
         sum(&shallow)
     );
     assert!(sum(&outs) > sum(&shallow));
+    // Late-move reductions: the jobs that reduce search fewer nodes than without, and
+    // some reduced move beat alpha and was searched again (on chip and model too,
+    // above).
+    let reducing: Vec<usize> = (0..jobs.len()).filter(|i| i % 3 != 2).collect();
+    let (mut reduced, mut researched, mut with, mut without) = (0, 0, 0, 0);
+    for &i in &reducing {
+        let j = &jobs[i];
+        for reductions in [true, false] {
+            reference.width = FullWidth {
+                reduce_depth: if reductions { 12 } else { 0 },
+                ..width(i)
+            };
+            let r = reference.run(&j.position, j.alpha, j.beta, j.ply).unwrap();
+            if reductions {
+                with += r.nodes;
+                reduced += reference.stats.reduced;
+                researched += reference.stats.researched;
+            } else {
+                without += r.nodes;
+            }
+        }
+    }
+    eprintln!(
+        "late-move reductions: {with} nodes, {without} without; {reduced} moves reduced, \
+         {researched} searched again"
+    );
+    assert!(with < without);
+    assert!(reduced > 0);
+}
+
+#[test]
+fn reduced_moves_that_beat_alpha_are_searched_again_as_the_reference_does() {
+    // A late move searched at a reduced depth that beats alpha is searched again at
+    // full depth (on the chip: entered again without an unmake, its frame rewritten).
+    // Real searches' quiet positions, 3 to 5 plies at full width with the main
+    // search's reductions, each with null windows below its score (so that some late
+    // move beats alpha): those whose reference search searches a move again, of at
+    // most 3,000 nodes.
+    const BUDGET: u64 = 3_000;
+    let (small, _) = game_jobs();
+    let width = |i: usize| FullWidth {
+        depth: (3 + (i % 3) as u8) * PLY as u8,
+        forced_ext: 1,
+        late_moves: 4,
+        late_depth: 12,
+        futility_depth: 12,
+        futility_margin: 150,
+        reduce_depth: 12,
+    };
+    let mut reference = ReferenceQuiescence::new(Evaluator::default());
+    reference.limits = Some(Limits {
+        plies: Params::DEFAULT.plies,
+        list: Params::DEFAULT.list,
+    });
+    reference.horizon = Some(6);
+    let mut jobs = Vec::new();
+    let (mut reduced, mut researched) = (0, 0);
+    'positions: for j in small.iter().filter(|j| !j.position.capture_forced()) {
+        reference.width = width(jobs.len());
+        let Ok(full) = reference.run(&j.position, -INFINITE, INFINITE, j.ply) else {
+            continue;
+        };
+        if full.nodes > BUDGET || full.score.abs() >= hw::chip::qsearch::WIN_BOUND {
+            continue;
+        }
+        for below in [1, 40, 150, 400] {
+            let alpha = full.score - below;
+            if let Ok(r) = reference.run(&j.position, alpha, alpha + 1, j.ply)
+                && r.nodes <= BUDGET
+                && reference.stats.researched > 0
+            {
+                reduced += reference.stats.reduced;
+                researched += reference.stats.researched;
+                jobs.push(QJob {
+                    alpha,
+                    beta: alpha + 1,
+                    ..j.clone()
+                });
+                if jobs.len() == 24 {
+                    break 'positions;
+                }
+                continue 'positions;
+            }
+        }
+    }
+    eprintln!(
+        "{} jobs that search a reduced move again: {reduced} moves reduced, {researched} \
+         searched again",
+        jobs.len()
+    );
+    assert_eq!(jobs.len(), 24, "jobs that search a reduced move again");
+    check_with::<Qchip>(Params::DEFAULT, &jobs, |i| (Some(6), width(i)));
 }
 
 #[test]

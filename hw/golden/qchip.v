@@ -23,6 +23,7 @@ module qchip (
   input wire [3:0] late_depth,
   input wire [3:0] futility_depth,
   input wire [9:0] futility_margin,
+  input wire [4:0] reduce_depth,
   input wire req,
   output wire done,
   output wire overflow,
@@ -35,89 +36,89 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n23;
+  wire _n24;
   wire [35:0] prio_now;
-  wire _n26;
   wire _n27;
   wire _n28;
-  wire [2:0] _n29;
-  wire _n30;
+  wire _n29;
+  wire [2:0] _n30;
   wire _n31;
   wire _n32;
-  wire [5:0] _n33;
-  wire [3:0] _n34;
-  wire _n35;
-  wire [5:0] _n36;
-  wire [3:0] _n37;
-  wire _n38;
-  wire [5:0] _n39;
-  wire [3:0] _n40;
-  wire _n41;
-  wire [7:0] _n42;
+  wire _n33;
+  wire [5:0] _n34;
+  wire [3:0] _n35;
+  wire _n36;
+  wire [5:0] _n37;
+  wire [3:0] _n38;
+  wire _n39;
+  wire [5:0] _n40;
+  wire [3:0] _n41;
+  wire _n42;
   wire [7:0] _n43;
-  wire [191:0] _n44;
-  wire _n45;
+  wire [7:0] _n44;
+  wire [191:0] _n45;
   wire _n46;
   wire _n47;
-  wire [3:0] _n48;
+  wire _n48;
   wire [3:0] _n49;
   wire [3:0] _n50;
-  wire [255:0] _n51;
-  wire _n52;
-  wire [11:0] _n53;
-  wire [79:0] _n54;
-  wire [11:0] _n55;
-  wire [71:0] _n56;
-  wire [63:0] _n57;
-  wire _n58;
-  wire [9:0] _n59;
-  wire [23:0] _n60;
-  wire [9:0] _n61;
-  wire _n62;
-  wire [9:0] _n63;
-  wire [24:0] _n64;
-  wire [9:0] _n65;
-  wire _n66;
-  wire [4:0] _n67;
-  wire [381:0] _n68;
-  wire [4:0] _n69;
-  wire _n70;
+  wire [3:0] _n51;
+  wire [255:0] _n52;
+  wire _n53;
+  wire [11:0] _n54;
+  wire [79:0] _n55;
+  wire [11:0] _n56;
+  wire [71:0] _n57;
+  wire [63:0] _n58;
+  wire _n59;
+  wire [9:0] _n60;
+  wire [23:0] _n61;
+  wire [9:0] _n62;
+  wire _n63;
+  wire [9:0] _n64;
+  wire [25:0] _n65;
+  wire [9:0] _n66;
+  wire _n67;
+  wire [4:0] _n68;
+  wire [382:0] _n69;
+  wire [4:0] _n70;
   wire _n71;
   wire _n72;
   wire _n73;
-  wire [5:0] _n74;
+  wire _n74;
   wire [5:0] _n75;
-  wire [2:0] _n76;
-  wire _n77;
+  wire [5:0] _n76;
+  wire [2:0] _n77;
   wire _n78;
-  wire [11:0] _n79;
-  wire [10:0] _n80;
-  wire _n81;
+  wire _n79;
+  wire [11:0] _n80;
+  wire [10:0] _n81;
   wire _n82;
-  wire [21:0] _n83;
+  wire _n83;
   wire [21:0] _n84;
-  wire [15:0] _n85;
+  wire [21:0] _n85;
   wire [15:0] _n86;
-  wire [23:0] _n87;
-  wire [24:0] _n88;
-  wire [381:0] _n89;
-  wire [31:0] _n90;
-  wire [79:0] _n91;
-  wire _n92;
+  wire [15:0] _n87;
+  wire [23:0] _n88;
+  wire [25:0] _n89;
+  wire [382:0] _n90;
+  wire [31:0] _n91;
+  wire [79:0] _n92;
   wire _n93;
-  wire [21:0] _n94;
-  wire _n95;
-  wire [5:0] _n96;
+  wire _n94;
+  wire [21:0] _n95;
+  wire _n96;
   wire [5:0] _n97;
-  wire [2:0] _n98;
-  wire [31:0] _n99;
+  wire [5:0] _n98;
+  wire [2:0] _n99;
   wire [31:0] _n100;
+  wire [31:0] _n101;
   wire [3:0] state;
   wire [5:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [5:0] _n106;
+  wire [5:0] _n107;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -131,41 +132,41 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n23 = load_we | start;
-  assign prio_now = _n23 ? prio : prio_q;
-  assign done = _n92;
-  assign overflow = _n93;
-  assign score = _n94;
-  assign best_valid = _n95;
-  assign best_from = _n96;
-  assign best_to = _n97;
-  assign best_promo = _n98;
-  assign nodes = _n99;
-  assign cycles = _n100;
+  assign _n24 = load_we | start;
+  assign prio_now = _n24 ? prio : prio_q;
+  assign done = _n93;
+  assign overflow = _n94;
+  assign score = _n95;
+  assign best_valid = _n96;
+  assign best_from = _n97;
+  assign best_to = _n98;
+  assign best_promo = _n99;
+  assign nodes = _n100;
+  assign cycles = _n101;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n26),
-    .black(_n27),
-    .ep_valid(_n28),
-    .ep_file(_n29),
+    .start(_n27),
+    .black(_n28),
+    .ep_valid(_n29),
+    .ep_file(_n30),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n30),
-    .put_piece0(_n34),
-    .put_sq0(_n33),
-    .put_en0(_n35),
-    .put_piece1(_n37),
-    .put_sq1(_n36),
-    .put_en1(_n38),
-    .put_piece2(_n40),
-    .put_sq2(_n39),
-    .put_en2(_n41),
-    .save(_n31),
-    .restore(_n32),
+    .req(_n31),
+    .put_piece0(_n35),
+    .put_sq0(_n34),
+    .put_en0(_n36),
+    .put_piece1(_n38),
+    .put_sq1(_n37),
+    .put_en1(_n39),
+    .put_piece2(_n41),
+    .put_sq2(_n40),
+    .put_en2(_n42),
+    .save(_n32),
+    .restore(_n33),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -174,16 +175,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n51),
-    .rank_cap_counts(_n56),
-    .rank_quiet_counts(_n57),
-    .quiet_now(_n70),
-    .no_move_now(_n71),
-    .valid_next(_n72),
-    .done_next(_n73),
-    .from_next(_n74),
-    .to_next(_n75),
-    .promo_next_out(_n76)
+    .pieces(_n52),
+    .rank_cap_counts(_n57),
+    .rank_quiet_counts(_n58),
+    .quiet_now(_n71),
+    .no_move_now(_n72),
+    .valid_next(_n73),
+    .done_next(_n74),
+    .from_next(_n75),
+    .to_next(_n76),
+    .promo_next_out(_n77)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -191,65 +192,65 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n42),
-    .opp_addr(_n43),
-    .pieces(_n44),
-    .own(_n85),
-    .opp(_n86)
+    .own_addr(_n43),
+    .opp_addr(_n44),
+    .pieces(_n45),
+    .own(_n86),
+    .opp(_n87)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n44),
+    .weights(_n45),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n45),
-    .delta_neg(_n46),
-    .from_snap(_n47),
-    .placed(_n48),
-    .mover(_n49),
-    .victim(_n50),
-    .save(_n31),
-    .restore(_n32),
-    .white(_n83),
-    .black(_n84)
+    .delta_en(_n46),
+    .delta_neg(_n47),
+    .from_snap(_n48),
+    .placed(_n49),
+    .mover(_n50),
+    .victim(_n51),
+    .save(_n32),
+    .restore(_n33),
+    .white(_n84),
+    .black(_n85)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n51),
-    .insufficient(_n82)
+    .pieces(_n52),
+    .insufficient(_n83)
   );
   qchip_mobility move_counter (
-    .rank_cap_counts(_n56),
-    .rank_quiet_counts(_n57),
-    .any_capture(_n77),
-    .any_quiet(_n78),
-    .captures(_n79),
-    .quiets(_n80),
-    .several_quiets(_n81)
+    .rank_cap_counts(_n57),
+    .rank_quiet_counts(_n58),
+    .any_capture(_n78),
+    .any_quiet(_n79),
+    .captures(_n80),
+    .quiets(_n81),
+    .several_quiets(_n82)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n58),
-    .entry_waddr(_n59),
-    .entry_wdata(_n60),
-    .entry_raddr(_n61),
-    .leaf_we(_n62),
-    .leaf_waddr(_n63),
-    .leaf_wdata(_n64),
-    .leaf_raddr(_n65),
-    .entry(_n87),
-    .leaf(_n88)
+    .entry_we(_n59),
+    .entry_waddr(_n60),
+    .entry_wdata(_n61),
+    .entry_raddr(_n62),
+    .leaf_we(_n63),
+    .leaf_waddr(_n64),
+    .leaf_wdata(_n65),
+    .leaf_raddr(_n66),
+    .entry(_n88),
+    .leaf(_n89)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n66),
-    .waddr(_n67),
-    .wdata(_n68),
-    .raddr(_n69),
-    .frame(_n89)
+    .we(_n67),
+    .waddr(_n68),
+    .wdata(_n69),
+    .raddr(_n70),
+    .frame(_n90)
   );
   qchip_control controller (
     .clk(clk),
@@ -268,85 +269,86 @@ module qchip (
     .job_late_depth(late_depth),
     .job_futility_depth(futility_depth),
     .job_futility_margin(futility_margin),
+    .job_reduce_depth(reduce_depth),
     .req(req),
-    .quiet_now(_n70),
-    .no_move_now(_n71),
-    .valid_next(_n72),
-    .done_next(_n73),
-    .from_next(_n74),
-    .to_next(_n75),
-    .promo_next_out(_n76),
-    .pieces(_n51),
-    .any_capture(_n77),
-    .any_quiet(_n78),
-    .captures(_n79),
-    .quiets(_n80),
-    .several_quiets(_n81),
-    .insufficient(_n82),
-    .white(_n83),
-    .black_mat(_n84),
-    .own(_n85),
-    .opp(_n86),
-    .entry(_n87),
-    .leaf(_n88),
-    .frame(_n89),
-    .hash(_n90),
-    .table_entry(_n91),
-    .gen_start(_n26),
-    .gen_black(_n27),
-    .gen_ep_valid(_n28),
-    .gen_ep_file(_n29),
-    .gen_req(_n30),
-    .put_sq0(_n33),
-    .put_piece0(_n34),
-    .put_en0(_n35),
-    .put_sq1(_n36),
-    .put_piece1(_n37),
-    .put_en1(_n38),
-    .put_sq2(_n39),
-    .put_piece2(_n40),
-    .put_en2(_n41),
-    .save(_n31),
-    .restore(_n32),
-    .delta_en(_n45),
-    .delta_neg(_n46),
-    .from_snap(_n47),
-    .placed(_n48),
-    .mover(_n49),
-    .victim(_n50),
-    .own_addr(_n42),
-    .opp_addr(_n43),
-    .entry_raddr(_n61),
-    .leaf_raddr(_n65),
-    .entry_we(_n58),
-    .entry_waddr(_n59),
-    .entry_wdata(_n60),
-    .leaf_we(_n62),
-    .leaf_waddr(_n63),
-    .leaf_wdata(_n64),
-    .frame_raddr(_n69),
-    .frame_we(_n66),
-    .frame_waddr(_n67),
-    .frame_wdata(_n68),
-    .table_raddr(_n55),
-    .table_we(_n52),
-    .table_waddr(_n53),
-    .table_wdata(_n54),
-    .done(_n92),
-    .overflow(_n93),
-    .score(_n94),
-    .best_valid(_n95),
-    .best_from(_n96),
-    .best_to(_n97),
-    .best_promo(_n98),
-    .nodes(_n99),
-    .cycles(_n100),
+    .quiet_now(_n71),
+    .no_move_now(_n72),
+    .valid_next(_n73),
+    .done_next(_n74),
+    .from_next(_n75),
+    .to_next(_n76),
+    .promo_next_out(_n77),
+    .pieces(_n52),
+    .any_capture(_n78),
+    .any_quiet(_n79),
+    .captures(_n80),
+    .quiets(_n81),
+    .several_quiets(_n82),
+    .insufficient(_n83),
+    .white(_n84),
+    .black_mat(_n85),
+    .own(_n86),
+    .opp(_n87),
+    .entry(_n88),
+    .leaf(_n89),
+    .frame(_n90),
+    .hash(_n91),
+    .table_entry(_n92),
+    .gen_start(_n27),
+    .gen_black(_n28),
+    .gen_ep_valid(_n29),
+    .gen_ep_file(_n30),
+    .gen_req(_n31),
+    .put_sq0(_n34),
+    .put_piece0(_n35),
+    .put_en0(_n36),
+    .put_sq1(_n37),
+    .put_piece1(_n38),
+    .put_en1(_n39),
+    .put_sq2(_n40),
+    .put_piece2(_n41),
+    .put_en2(_n42),
+    .save(_n32),
+    .restore(_n33),
+    .delta_en(_n46),
+    .delta_neg(_n47),
+    .from_snap(_n48),
+    .placed(_n49),
+    .mover(_n50),
+    .victim(_n51),
+    .own_addr(_n43),
+    .opp_addr(_n44),
+    .entry_raddr(_n62),
+    .leaf_raddr(_n66),
+    .entry_we(_n59),
+    .entry_waddr(_n60),
+    .entry_wdata(_n61),
+    .leaf_we(_n63),
+    .leaf_waddr(_n64),
+    .leaf_wdata(_n65),
+    .frame_raddr(_n70),
+    .frame_we(_n67),
+    .frame_waddr(_n68),
+    .frame_wdata(_n69),
+    .table_raddr(_n56),
+    .table_we(_n53),
+    .table_waddr(_n54),
+    .table_wdata(_n55),
+    .done(_n93),
+    .overflow(_n94),
+    .score(_n95),
+    .best_valid(_n96),
+    .best_from(_n97),
+    .best_to(_n98),
+    .best_promo(_n99),
+    .nodes(_n100),
+    .cycles(_n101),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n106),
+    .count(_n107),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -354,24 +356,24 @@ module qchip (
     .node_depth(node_depth)
   );
   qchip_hash hasher (
-    .pieces(_n51),
-    .hash(_n90)
+    .pieces(_n52),
+    .hash(_n91)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n52),
-    .waddr(_n53),
-    .wdata(_n54),
-    .raddr(_n55),
-    .entry(_n91)
+    .we(_n53),
+    .waddr(_n54),
+    .wdata(_n55),
+    .raddr(_n56),
+    .entry(_n92)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n23) prio_q <= prio;
+    else if (_n24) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n106, move_from, move_to, value, material, node_depth, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n107, move_from, move_to, value, material, node_depth, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

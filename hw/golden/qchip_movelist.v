@@ -7,23 +7,23 @@ module qchip_movelist (
   input wire [9:0] entry_raddr,
   input wire leaf_we,
   input wire [9:0] leaf_waddr,
-  input wire [24:0] leaf_wdata,
+  input wire [25:0] leaf_wdata,
   input wire [9:0] leaf_raddr,
   output wire [23:0] entry,
-  output wire [24:0] leaf
+  output wire [25:0] leaf
 );
   reg [23:0] entrys [0:1023];
   integer _i_entrys;
-  reg [24:0] leafs [0:1023];
+  reg [25:0] leafs [0:1023];
   integer _i_leafs;
   reg [23:0] _n4;
-  reg [24:0] _n9;
+  reg [25:0] _n9;
   assign entry = _n4;
   assign leaf = _n9;
   initial for (_i_entrys = 0; _i_entrys < 1024; _i_entrys = _i_entrys + 1) entrys[_i_entrys] = {24{1'b0}};
-  initial for (_i_leafs = 0; _i_leafs < 1024; _i_leafs = _i_leafs + 1) leafs[_i_leafs] = {25{1'b0}};
+  initial for (_i_leafs = 0; _i_leafs < 1024; _i_leafs = _i_leafs + 1) leafs[_i_leafs] = {26{1'b0}};
   initial _n4 = 24'h000000;
-  initial _n9 = 25'h0000000;
+  initial _n9 = 26'h0000000;
   always @(posedge clk) begin
     if (entry_we) entrys[entry_waddr] <= entry_wdata;
   end

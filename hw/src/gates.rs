@@ -1,6 +1,6 @@
 //! Generic gate-level helpers for building wide logic as balanced trees: an OR of many
-//! signals, "any and several" over a set of bits, a sum of many small numbers, and a
-//! one-hot encoder. They produce plain operators of the builder, so every back end
+//! signals, "any and several" over a set of bits, a sum of many small numbers, a table
+//! of constants, and a one-hot encoder. They produce plain operators of the builder, so every back end
 //! (simulator, Verilog) sees ordinary logic.
 
 use crate::{Signal, any, concat, mux};
@@ -51,6 +51,21 @@ pub fn any_and_many(bits: &[Signal]) -> (Signal, Signal) {
             .collect();
     }
     level[0]
+}
+
+/// A table of constants looked up by `index` (`table[index]`, `width` bits each; the
+/// table's length a power of two no longer than the index reaches), as a tree of
+/// multiplexers on the index bits, most significant first.
+pub fn lookup(index: Signal, table: &[u64], width: u32) -> Signal {
+    debug_assert!(table.len().is_power_of_two() && table.len() <= 1 << index.width());
+    match table {
+        [one] => index.constant_of(*one, width),
+        _ => {
+            let (low, high) = table.split_at(table.len() / 2);
+            let bit = index.bit(table.len().trailing_zeros() - 1);
+            crate::mux(bit, lookup(index, high, width), lookup(index, low, width))
+        }
+    }
 }
 
 /// The index of the set bit of a one-hot vector whose length is a power of two (the

@@ -140,6 +140,10 @@ pub struct ReferenceStats {
     pub table_cutoffs: u64,
     /// Captures searched that promote, by piece: queen, rook, bishop, knight, king.
     pub promotions: [u64; 5],
+    /// Moves searched at a reduced depth (late-move reductions).
+    pub reduced: u64,
+    /// Of those, moves searched again at full depth, having beaten alpha.
+    pub researched: u64,
 }
 
 impl ReferenceQuiescence {
@@ -204,7 +208,7 @@ impl ReferenceQuiescence {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        (sp, left, tests, ep): (u32, i32, bool, Option<u8>),
+        (sp, left, tests, ep): (u32, i32, Option<i32>, Option<u8>),
         nodes: &mut u64,
         abort: &Abort,
     ) -> Result<(Score, Option<Move>), Overflow> {
@@ -231,15 +235,16 @@ impl ReferenceQuiescence {
             return Ok((self.evaluator.evaluate(pos, Some(moves.len())), None));
         }
         // Reverse futility (`tests`: below the job's position, and the parent's only
-        // move or a move of a parent with a null window), before anything the chip
-        // would learn by searching the node's moves.
-        if tests
+        // move or a move of a parent with a null window; the depth it judges at, the
+        // node's before any late-move reduction), before anything the chip would learn
+        // by searching the node's moves.
+        if let Some(judged) = tests
             && !moves[0].is_capture()
             && moves.len() >= 2
-            && self.width.futility_tests(left, alpha, beta)
+            && self.width.futility_tests(judged, alpha, beta)
         {
             let eval = self.evaluator.evaluate(pos, Some(moves.len()));
-            if self.width.futility_holds(left, eval, beta) {
+            if self.width.futility_holds(judged, eval, beta) {
                 self.stats.quiet_leaves += 1;
                 return Ok((eval, None));
             }
@@ -308,13 +313,44 @@ impl ReferenceQuiescence {
             let child = pos.after(&m);
             let double_step =
                 m.role() == Role::Pawn && m.from().is_some_and(|f| f.distance(m.to()) == 2);
+            let tests = moves.len() == 1 || beta.wrapping_sub(original_alpha) == 1;
             let below = (
                 sp + 1,
                 child_left,
-                moves.len() == 1 || beta.wrapping_sub(original_alpha) == 1,
+                tests.then_some(child_left),
                 double_step.then(|| m.to().file() as u8),
             );
-            let (s, _) = self.search(&child, -beta, -alpha, ply + 1, below, nodes, abort)?;
+            // Late-move reductions: a late quiet move that leaves the opponent no
+            // capture is searched less deep first, and again at full depth when it
+            // beats alpha.
+            let reduced = if wide && !m.is_capture() && moves.len() > 1 {
+                let forcing = child.legal_moves().first().is_some_and(|r| r.is_capture());
+                self.width
+                    .reduced_depth(left, (original_alpha, beta), tried, forcing)
+            } else {
+                None
+            };
+            let mut first_pass = None;
+            if let Some(depth) = reduced {
+                self.stats.reduced += 1;
+                let shallow = (below.0, depth, below.2, below.3);
+                let (s, _) = self.search(&child, -beta, -alpha, ply + 1, shallow, nodes, abort)?;
+                if abort.fired() {
+                    return Ok((0, None));
+                }
+                if -s <= alpha {
+                    first_pass = Some(s);
+                } else {
+                    self.stats.researched += 1;
+                }
+            }
+            let s = match first_pass {
+                Some(s) => s,
+                None => {
+                    self.search(&child, -beta, -alpha, ply + 1, below, nodes, abort)?
+                        .0
+                }
+            };
             if abort.fired() {
                 // Unfinished: nothing of it goes into the table.
                 return Ok((0, None));
@@ -375,7 +411,7 @@ impl ReferenceQuiescence {
         let root = (
             0,
             i32::from(self.width.depth),
-            false,
+            None,
             pos.ep_target().map(|s| s.file() as u8),
         );
         let (score, best_move) = self.search(pos, alpha, beta, ply, root, &mut nodes, abort)?;

@@ -331,7 +331,8 @@ impl Default for SearchConfig {
 impl SearchConfig {
     /// The full-width search of a chip job of `depth` quarter plies (0: a quiescence
     /// job) as this configuration searches: its forced-move extension, its
-    /// late-move pruning and its reverse futility in quarter plies, rounded, within the
+    /// late-move pruning, its reverse futility and the least depth of its late-move
+    /// reductions (the chip's own formula, the default's) in quarter plies, rounded, within the
     /// chip's ranges ([`hw::chip::qsearch::FORCED_EXT_RANGE`]: -1 ply, the least, spends
     /// a ply on a forced move as on any other; at most 15 moves a ply, pruning up to
     /// [`hw::chip::qsearch::MAX_PRUNING_DEPTH`] quarter plies; a margin of at most
@@ -356,6 +357,12 @@ impl SearchConfig {
                 .futility_margin
                 .clamp(0, i32::from(hw::chip::qsearch::MAX_FUTILITY_MARGIN))
                 as u16,
+            reduce_depth: if self.lmr.enabled {
+                quarters(self.lmr.min_depth).clamp(1.0, f64::from(hw::chip::qsearch::MAX_DEPTH))
+                    as u8
+            } else {
+                0
+            },
         }
     }
 

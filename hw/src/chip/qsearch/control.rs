@@ -4,7 +4,8 @@
 //!
 //! ```text
 //!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
-//!  job_beta, job_ply, job_horizon, job_depth, job_forced_ext, req
+//!  job_beta, job_ply, job_horizon, job_depth, job_forced_ext,
+//!  job_late_*, job_futility_*, job_reduce_depth, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
 //!  any_capture, any_quiet, captures, quiets, several_quiets,  counts, material,
@@ -28,7 +29,8 @@ use crate::{HwError, Module, ModuleBuilder, Signal, concat, concat_lsb_first, mu
 
 use super::interface::{
     DebugSignals, FORCED_EXT_RANGE, Inputs, MAX_DEPTH, MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH,
-    OutputSignals, PLY, SCORE_BITS, WIN_BOUND,
+    OutputSignals, PLY, REDUCE_AFTER, REDUCTION_MOVES, REDUCTION_PLIES, SCORE_BITS, WIN_BOUND,
+    reduction,
 };
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{LEAF_WORD, WORD, slot_bits};
@@ -115,6 +117,7 @@ struct Ctx {
     depth: Signal,
     limit: Signal,
     tried: Signal,
+    reduced: Signal,
 }
 
 impl Ctx {
@@ -141,6 +144,7 @@ impl Ctx {
             self.depth,
             self.limit,
             self.tried,
+            self.reduced,
         ]);
         v
     }
@@ -177,6 +181,7 @@ impl Ctx {
             depth: take(&like.depth),
             limit: take(&like.limit),
             tried: take(&like.tried),
+            reduced: take(&like.reduced),
         }
     }
 
@@ -212,6 +217,7 @@ fn context_bits(p: Params) -> u32 {
         + DEPTH_BITS
         + LIMIT_BITS
         + (iw + 1)
+        + 1
 }
 
 /// Width of reverse futility's margin per ply.
@@ -270,6 +276,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let late_depth_in = m.input("job_late_depth", port("late_depth"));
     let futility_depth_in = m.input("job_futility_depth", port("futility_depth"));
     let futility_margin_in = m.input("job_futility_margin", MARGIN_BITS);
+    let reduce_depth_in = m.input("job_reduce_depth", port("reduce_depth"));
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -313,6 +320,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let late_depth = reg("late_depth", port("late_depth"));
     let futility_depth = reg("futility_depth", port("futility_depth"));
     let futility_margin = reg("futility_margin", MARGIN_BITS);
+    let reduce_depth = reg("reduce_depth", port("reduce_depth"));
     // Reverse futility at a node entered as its parent's only move (no node ordered
     // it): `only_entry` it was, `testing` its evaluation is being made for the test,
     // `tested` the test failed and the node was entered again for its own moves.
@@ -339,6 +347,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         depth: reg("ctx_depth", DEPTH_BITS),
         limit: reg("ctx_limit", LIMIT_BITS),
         tried: reg("ctx_tried", cw),
+        reduced: reg("ctx_reduced", 1),
     };
     let job_tag = reg("job_tag", p.tag_bits);
     let sweep = reg("sweep", tiw);
@@ -461,6 +470,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let order_leaf = mux(
         w_quiet,
         concat(&[
+            lit(0, 1),
             partial_futile,
             partial + opp_value,
             mux(
@@ -469,7 +479,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
                 lit(ChildKind::Quiet as u64, 2),
             ),
         ]),
-        concat(&[lit(0, 1), lit(0, sw), kind_now]),
+        concat(&[any_capture, lit(0, 1), lit(0, sw), kind_now]),
     )
     .named("order_leaf");
     // A quiet child (or a candidate) is made again and counted for its other side;
@@ -494,6 +504,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let leaf_kind = leaf_word.bits(0..2);
     let leaf_value = leaf_word.bits(2..2 + sw);
     let leaf_futile = leaf_word.bit(2 + sw);
+    let leaf_forcing = leaf_word.bit(3 + sw);
     let child_value = mux(
         leaf_kind.eq(ChildKind::Win as u64),
         win(1),
@@ -523,9 +534,56 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     .named("futile");
     let node_child = leaf_kind.eq(ChildKind::Node as u64) & !futile;
     let leaf_child = fetch & !node_child;
+    // Late-move reductions: at a node with at least `reduce_depth` left and a null
+    // window, searching its quiet moves (a capture's victim is never empty), a move
+    // after the first `REDUCE_AFTER` that leaves the opponent no capture goes down
+    // `reduction` quarter plies less deep (at least a ply), all formed from registers
+    // but the leaf's flag.
+    let tw = REDUCTION_PLIES.trailing_ones() + REDUCTION_MOVES.trailing_ones();
+    let reductions: Vec<u64> = (0..1u32 << tw)
+        .map(|i| {
+            let r = reduction(i >> REDUCTION_MOVES.trailing_ones(), i & REDUCTION_MOVES);
+            assert!((0..16).contains(&r));
+            r as u64
+        })
+        .collect();
+    let whole_plies = saturate(
+        ctx.depth.bits(2..dw),
+        u64::from(REDUCTION_PLIES),
+        REDUCTION_PLIES.trailing_ones(),
+    );
+    let nw = REDUCTION_MOVES.trailing_ones();
+    let number = if cw > nw {
+        saturate(ctx.tried, u64::from(REDUCTION_MOVES), nw)
+    } else {
+        ctx.tried.zext(nw)
+    };
+    let cut = crate::gates::lookup(concat(&[whole_plies, number]), &reductions, 4);
+    let full_child = ctx.depth - PLY as u64;
+    let shallow = full_child - cut.zext(dw);
+    let reduced_depth = mux(
+        gt_signed(shallow, lit(PLY as u64, dw)),
+        shallow,
+        lit(PLY as u64, dw),
+    )
+    .named("reduced_depth");
+    let reducible = (reduce_depth.ne(0)
+        & ge_signed(ctx.depth, reduce_depth.zext(dw))
+        & (ctx.beta - ctx.alpha0).eq(1)
+        & ctx.tried.gt(lit(u64::from(REDUCE_AFTER), cw))
+        & gt_signed(full_child, reduced_depth))
+    .named("reducible");
+    let reduce =
+        (fetch & node_child & fetched.victim.eq(u64::from(EMPTY)) & !leaf_forcing & reducible)
+            .named("reduce");
 
     // A child's score is applied to the context it returns to: the registers after a
     // leaf child, the frame read back after a returning one.
+    // A child searched at a reduced depth whose score beats alpha is entered again at
+    // full depth: still made on the cells, the frame rewritten without the flag.
+    let research = (ret_state & rd_frame.reduced & gt_signed(lit(0, sw) - value, rd_frame.alpha))
+        .named("research");
+    let ret_apply = ret_state & !research;
     let ctx_in = Ctx::pick(ret_state, &rd_frame, &ctx);
     let applied_entry = Entry::pick(ret_state, Entry::of(rd_frame.child), fetched);
     let score = lit(0, sw) - mux(ret_state, value, child_value);
@@ -571,7 +629,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         ),
     )
     .named("searched_next");
-    let applying = leaf_child | ret_state;
+    let applying = leaf_child | ret_apply;
     // Late-move pruning: the node has searched its limit of moves and found a move
     // that does not lose.
     let late_stop = (ctx_in.limit.ne(0)
@@ -729,7 +787,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         case(gen_order, State::Order),
         case(order & !o_elect, State::Order),
         case(elect_now, State::Fetch),
-        case(descend | restart, State::Enter),
+        case(descend | restart | research, State::Enter),
         case(returns & !at_root, State::Return),
         case(finishes, State::Done),
         case(overflows, State::Overflow),
@@ -766,7 +824,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
 
     // The stack pointer and the job's registers.
     sp.set_next(mux(start, lit(0, spw), mux(descend, sp + 1u64, sp - 1u64)));
-    sp.set_enable(start | descend | ret_state);
+    sp.set_enable(start | descend | ret_apply);
     for (r, v) in [
         (root_black, black_in),
         (root_ep_valid, ep_valid_in),
@@ -778,6 +836,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (late_depth, late_depth_in),
         (futility_depth, futility_depth_in),
         (futility_margin, futility_margin_in),
+        (reduce_depth, reduce_depth_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -805,6 +864,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         depth: depth_in.zext(DEPTH_BITS),
         limit: lit(0, LIMIT_BITS),
         tried: lit(0, cw),
+        reduced: lit(0, 1),
     };
     // A child's depth: a ply less, or the extension more for the only move of a node
     // with depth left (a descent from `Gen`).
@@ -817,7 +877,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         alpha: lit(0, sw) - ctx.beta,
         beta: lit(0, sw) - ctx.alpha,
         alpha0: lit(0, sw) - ctx.beta,
-        depth: ctx.depth + depth_step,
+        depth: mux(reduce, reduced_depth, ctx.depth + depth_step),
+        ..ctx_start.clone()
+    };
+    // Entered again at full depth, from the parent's frame.
+    let ctx_research = Ctx {
+        alpha: lit(0, sw) - rd_frame.beta,
+        beta: lit(0, sw) - rd_frame.alpha,
+        alpha0: lit(0, sw) - rd_frame.beta,
+        depth: rd_frame.depth - PLY as u64,
         ..ctx_start.clone()
     };
     // Enter takes the node's hash, with its ply and en-passant file folded into the
@@ -874,6 +942,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         depth: ctx_in.depth,
         limit: ctx_in.limit,
         tried: mux(elect_now, ctx_in.tried + 1u64, ctx_in.tried),
+        reduced: ctx_in.reduced,
     };
     let with_keys: Vec<Signal> = (0..p.list)
         .map(|i| mux(r2 & op_index[1].eq(i as u64), key_now, ctx.keys[i]))
@@ -905,15 +974,19 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             descend,
             &ctx_child,
             &Ctx::pick(
-                applying,
-                &ctx_applied,
+                research,
+                &ctx_research,
                 &Ctx::pick(
-                    order,
-                    &ctx_order,
+                    applying,
+                    &ctx_applied,
                     &Ctx::pick(
-                        in_gen,
-                        &ctx_gen,
-                        &Ctx::pick(enter, &ctx_enter, &Ctx::pick(s_gen, &ctx_second, &ctx)),
+                        order,
+                        &ctx_order,
+                        &Ctx::pick(
+                            in_gen,
+                            &ctx_gen,
+                            &Ctx::pick(enter, &ctx_enter, &Ctx::pick(s_gen, &ctx_second, &ctx)),
+                        ),
                     ),
                 ),
             ),
@@ -985,16 +1058,16 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     last_leaf.set_enable(o_elect & leaf_we_order);
     gen_entry.set_next(gen_word);
     gen_entry.set_enable(gen_write);
-    descent.set_next(descent_entry.word());
-    descent.set_enable(descend);
+    descent.set_next(mux(research, rd_frame.child, descent_entry.word()));
+    descent.set_enable(descend | research);
     only_entry.set_next(!start & gen_single);
-    only_entry.set_enable(start | descend);
+    only_entry.set_enable(start | descend | research);
     testing.set_next(!start & s_test);
     testing.set_enable(start | s_test | quiet_eval);
-    tested.set_next(!start & restart);
-    tested.set_enable(start | descend | restart);
+    tested.set_next(!start & (restart | research));
+    tested.set_enable(start | descend | restart | research);
     nodes.set_next(mux(start, lit(1, 32), nodes + 1u64));
-    nodes.set_enable(start | fetch | gen_single);
+    nodes.set_enable(start | fetch | gen_single | research);
     cycles.set_next(mux(start, lit(0, 32), cycles + 1u64));
     cycles.set_enable(start | go);
 
@@ -1024,34 +1097,39 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // To the generator: a start for a node's side (the job's, a descent's, ordering's
     // and a quiet node's other side), or a cycle.
     let child_side = !side;
-    let gen_start = start | s_quiet | s_test | descend | o_make | restart;
+    let gen_start = start | s_quiet | s_test | descend | o_make | restart | research;
     m.output("gen_start", gen_start);
     m.output(
         "gen_black",
         mux(
             start,
             black_in,
-            mux((order & quiet2) | restart, side, child_side),
+            mux((order & quiet2) | restart | research, side, child_side),
         ),
     );
     // A child made by a double step (at a full-width ply, for its replies, or
     // entered, or entered again after reverse futility's test) has the en-passant
     // square it passed.
     let made_ep = double_step(&made) & (descend | (o_make & !quiet2));
-    let again_ep = restart & double_step(&step);
+    let returned = Entry::of(rd_frame.child);
+    let again_ep = (restart & double_step(&step)) | (research & double_step(&returned));
     m.output("gen_ep_valid", (start & ep_valid_in) | made_ep | again_ep);
     m.output(
         "gen_ep_file",
         mux(
             start,
             ep_file_in,
-            mux(restart, step.from.bits(0..3), made.from.bits(0..3)),
+            mux(
+                restart,
+                step.from.bits(0..3),
+                mux(research, returned.from.bits(0..3), made.from.bits(0..3)),
+            ),
         ),
     );
     m.output("gen_req", enter | s_gen | in_gen);
 
     // Cell writes: a make (ordering's over the snapshot, or a descent's) or an unmake.
-    let unmake = ret_state;
+    let unmake = ret_apply;
     let w = Entry::pick(unmake, Entry::of(rd_frame.child), made);
     let placed = w.placed(&m);
     let empty = lit(u64::from(EMPTY), 4);
@@ -1123,8 +1201,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let frame_raddr = mux(frame_read, up, frame_raddr_q);
     frame_raddr_q.set_next(frame_raddr);
     m.output("frame_raddr", frame_raddr);
-    m.output("frame_we", descend);
-    m.output("frame_waddr", sp.bits(0..saw));
+    m.output("frame_we", descend | research);
+    m.output("frame_waddr", mux(research, sp - 1u64, sp).bits(0..saw));
     // The context pushed: `Gen`'s for its only capture (its list state as `Gen` leaves
     // it, nothing left to search), else the registers.
     let parent = Ctx {
@@ -1134,11 +1212,20 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         tidx_valid: mux(in_gen, ctx_gen.tidx_valid, ctx.tidx_valid),
         tidx: mux(in_gen, ctx_gen.tidx, ctx.tidx),
         child: descent_entry.word(),
+        reduced: reduce,
         ..ctx.clone()
+    };
+    let unflagged = Ctx {
+        reduced: lit(0, 1),
+        ..rd_frame.clone()
     };
     m.output(
         "frame_wdata",
-        concat_lsb_first(&[parent.word(), any_live & !in_gen, elected_here]),
+        mux(
+            research,
+            concat_lsb_first(&[unflagged.word(), rd_next_valid, rd_next]),
+            concat_lsb_first(&[parent.word(), any_live & !in_gen, elected_here]),
+        ),
     );
 
     // The transposition table: read at Enter, written when a searched node returns

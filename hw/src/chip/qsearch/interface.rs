@@ -8,7 +8,7 @@
 //! then per job eight rank writes (`load_we`, as the move generator loads, with the
 //! priority table on `prio`), one `start` (side to move, en-passant register, window,
 //! ply, horizon, and the full-width search: depth, forced-move extension, late-move
-//! pruning and reverse futility), and `req` high until `done`. `done` comes with the
+//! pruning, reverse futility and late-move reductions), and `req` high until `done`. `done` comes with the
 //! score, the best move (when the position had captures), the nodes and the cycles;
 //! `overflow` instead when the job needs more plies or a longer capture list than the
 //! chip holds (the host then searches the job in software).
@@ -124,6 +124,12 @@ ports! {
         /// Reverse futility's margin per ply, score units (0 to
         /// [`MAX_FUTILITY_MARGIN`]).
         futility_margin: u16 = 10,
+        /// Late-move reductions: at a node with at least `reduce_depth` quarter plies
+        /// left, searching its quiet moves with a null window, a move after the first
+        /// [`REDUCE_AFTER`] that leaves the opponent no capture is searched
+        /// [`reduction`] quarter plies less deep first (its depth at least a ply), and
+        /// again at full depth when it beats alpha. 0: none.
+        reduce_depth: u8 = 5,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -261,7 +267,8 @@ pub struct Job {
 }
 
 /// How a job searches at full width above its quiescence search (the ports `depth`,
-/// `forced_ext`, `late_moves`, `late_depth`, `futility_depth`, `futility_margin`). The
+/// `forced_ext`, `late_moves`, `late_depth`, `futility_depth`, `futility_margin`,
+/// `reduce_depth`). The
 /// default is a quiescence job.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FullWidth {
@@ -281,10 +288,37 @@ pub struct FullWidth {
     /// Reverse futility's margin per whole ply left, score units (at most
     /// [`MAX_FUTILITY_MARGIN`]).
     pub futility_margin: u16,
+    /// The shallowest depth left, quarter plies, at which late moves are reduced (0:
+    /// never; at most [`MAX_DEPTH`]).
+    pub reduce_depth: u8,
 }
 
 /// The widest reverse-futility margin per ply the `futility_margin` port takes.
 pub const MAX_FUTILITY_MARGIN: u16 = 1023;
+
+/// Moves a node searches at full depth before late-move reductions start (the host's
+/// default).
+pub const REDUCE_AFTER: u32 = 3;
+
+/// The deepest node, in whole plies, and the latest move number that the reduction
+/// table tells apart: deeper nodes and later moves take the last row and column.
+pub const REDUCTION_PLIES: u32 = 7;
+/// See [`REDUCTION_PLIES`].
+pub const REDUCTION_MOVES: u32 = 31;
+
+/// Late-move reduction, in quarter plies, of the `number`-th move (1 = first) of a
+/// node with `whole` plies left: `0.5 + ln(whole) ln(number) / 2.25` plies, rounded
+/// to quarters, the host's default formula, with `whole` capped at
+/// [`REDUCTION_PLIES`] and `number` at [`REDUCTION_MOVES`]. The chip holds it as a
+/// table of constants.
+pub fn reduction(whole: u32, number: u32) -> i32 {
+    let (d, n) = (whole.min(REDUCTION_PLIES), number.min(REDUCTION_MOVES));
+    if d == 0 || n == 0 {
+        return 0;
+    }
+    let plies = 0.5 + f64::from(d).ln() * f64::from(n).ln() / 2.25;
+    (plies * f64::from(PLY)).round() as i32
+}
 
 impl FullWidth {
     /// The most moves a node with `depth` quarter plies left and this window searches
@@ -311,6 +345,28 @@ impl FullWidth {
             && depth <= i32::from(self.futility_depth)
             && beta.wrapping_sub(alpha) == 1
             && beta.abs() < WIN_BOUND
+    }
+
+    /// The depth, quarter plies, at which a node with `depth` quarter plies left and
+    /// the window (`alpha`, `beta`) first searches its `number`-th move (1 = first):
+    /// `None` when the move is searched at the full depth of a ply less, else reduced
+    /// by [`reduction`], at least a ply. Only a node searching its quiet moves reduces
+    /// them, and only a move that leaves the opponent no capture (`forcing` false).
+    pub fn reduced_depth(
+        &self,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        number: u32,
+        forcing: bool,
+    ) -> Option<i32> {
+        let reduces = self.reduce_depth > 0
+            && depth >= i32::from(self.reduce_depth)
+            && beta.wrapping_sub(alpha) == 1
+            && number > REDUCE_AFTER
+            && !forcing;
+        let whole = (depth / PLY).max(0) as u32;
+        let reduced = (depth - PLY - reduction(whole, number)).max(PLY);
+        (reduces && reduced < depth - PLY).then_some(reduced)
     }
 
     /// Whether a tested node with `depth` quarter plies left holds at its static
@@ -376,6 +432,7 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         late_depth: job.width.late_depth.min(MAX_PRUNING_DEPTH),
         futility_depth: job.width.futility_depth.min(MAX_PRUNING_DEPTH),
         futility_margin: job.width.futility_margin.min(MAX_FUTILITY_MARGIN),
+        reduce_depth: job.width.reduce_depth.min(MAX_DEPTH),
         ..Inputs::default()
     });
     seq

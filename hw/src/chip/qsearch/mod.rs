@@ -122,7 +122,8 @@ pub mod weights;
 
 pub use interface::{
     ChipWeights, Debug, FORCED_EXT_RANGE, FullWidth, Inputs, Job, MAX_DEPTH, MAX_FULL_PLIES,
-    MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON, Outputs, PLY, WIN_BOUND,
+    MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON, Outputs, PLY, REDUCE_AFTER,
+    REDUCTION_MOVES, REDUCTION_PLIES, WIN_BOUND, reduction,
 };
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack

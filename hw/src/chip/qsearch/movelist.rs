@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!  entry: from[5:0] to[11:6] promo[14:12] mover[18:15] victim[22:19] ep[23]
-//!  leaf:  kind[1:0] value[23:2] futile[24]
+//!  leaf:  kind[1:0] value[23:2] futile[24] forcing[25]
 //!  entry_we, entry_waddr, entry_wdata   entry_raddr --> entry (next clock)
 //!  leaf_we, leaf_waddr, leaf_wdata      leaf_raddr  --> leaf  (next clock)
 //! ```
@@ -18,8 +18,9 @@ use super::Params;
 pub const WORD: u32 = 24;
 
 /// Width of a leaf word: the child's kind, a value (a quiet child's evaluation, or a
-/// child with depth left whose evaluation reverse futility may take, flagged).
-pub const LEAF_WORD: u32 = WORD + 1;
+/// child with depth left whose evaluation reverse futility may take, flagged), and
+/// whether the child has a capture (late-move reductions spare the move to it).
+pub const LEAF_WORD: u32 = WORD + 2;
 
 /// Address bits of a list slot.
 pub fn slot_bits(p: Params) -> u32 {

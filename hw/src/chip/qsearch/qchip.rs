@@ -160,6 +160,7 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("job_late_depth", i.late_depth);
     c.connect("job_futility_depth", i.futility_depth);
     c.connect("job_futility_margin", i.futility_margin);
+    c.connect("job_reduce_depth", i.reduce_depth);
     c.connect("req", i.req);
     for port in [
         "quiet_now",

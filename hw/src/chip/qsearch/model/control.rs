@@ -5,7 +5,7 @@ use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
 use crate::chip::qsearch::{ChildKind, PLY, State, WIN_BOUND};
-use crate::chip::types::{BLACK, PAWN};
+use crate::chip::types::{BLACK, EMPTY, PAWN};
 
 /// Ordering keys saturate here.
 pub const KEY_CAP: u32 = 15;
@@ -290,7 +290,7 @@ impl QModel {
                 (g.victim_walker, g.attacker_walker) = walkers;
                 let entry = self.regs.gen_entry;
                 self.regs.nodes = self.regs.nodes.wrapping_add(1);
-                self.descend(entry, true, e);
+                self.descend(entry, true, None, e);
             } else {
                 // The first ordering cycle: snapshot, read the first capture.
                 e.save = true;
@@ -378,6 +378,7 @@ impl QModel {
                     kind,
                     value: 0,
                     futile: false,
+                    forcing: c.captures > 0,
                 });
             }
         } else if op2.valid && partial_valid {
@@ -390,6 +391,7 @@ impl QModel {
                 },
                 value: partial + i32::from(opp),
                 futile: partial_futile,
+                forcing: false,
             });
         }
         if let Some(leaf) = written {
@@ -505,7 +507,21 @@ impl QModel {
             }
             None => {
                 self.stats.add(NodeKind::Capture, 1, 0);
-                self.descend(entry, false, e);
+                // Late-move reductions: a late quiet move that leaves the opponent no
+                // capture is searched less deep first (a capture's victim is never
+                // empty, so the node is one that searches its quiet moves).
+                let c = &self.regs.ctx;
+                let reduced = if entry.victim == EMPTY {
+                    self.regs.width.reduced_depth(
+                        c.depth,
+                        (c.alpha0, c.beta),
+                        u32::from(c.tried),
+                        leaf.forcing,
+                    )
+                } else {
+                    None
+                };
+                self.descend(entry, false, reduced, e);
             }
         }
     }
@@ -514,11 +530,13 @@ impl QModel {
     /// only move): push the context, make the capture on the cells, start the
     /// generator for the child's side. The material sums follow in `Enter`, from the
     /// capture registered here. The child has a ply less depth, or the forced-move
-    /// extension more when it is the only move of a node with depth left.
-    fn descend(&mut self, entry: Entry, only: bool, e: &mut Edge) {
+    /// extension more when it is the only move of a node with depth left, or the
+    /// `reduced` depth late-move reductions give it.
+    fn descend(&mut self, entry: Entry, only: bool, reduced: Option<i32>, e: &mut Edge) {
         let sp = self.regs.sp;
         let mut parent = self.regs.ctx;
         parent.child = entry;
+        parent.reduced = reduced.is_some();
         e.write_frame = Some((usize::from(sp), parent));
         self.regs.descent = entry;
         self.regs.only_entry = only;
@@ -529,7 +547,7 @@ impl QModel {
         let depth = if only && Self::wide(parent.depth) {
             parent.depth + i32::from(self.regs.width.forced_ext)
         } else {
-            parent.depth - PLY
+            reduced.unwrap_or(parent.depth - PLY)
         };
         self.regs.ctx = Context {
             depth,
@@ -572,10 +590,33 @@ impl QModel {
         }
     }
 
-    /// The parent's context is back: unmake the capture, apply the child's score.
+    /// The parent's context is back: unmake the capture, apply the child's score. A
+    /// child searched at a reduced depth whose score beats the parent's alpha is
+    /// entered again instead, at full depth (still made on the cells: no unmake, no
+    /// material change), and counted as a node again.
     fn return1(&mut self, e: &mut Edge) {
         let parent = self.regs.rd_frame;
         let entry = parent.child;
+        if parent.reduced && -self.regs.value > parent.alpha {
+            e.write_frame = Some((
+                usize::from(self.regs.sp - 1),
+                Context {
+                    reduced: false,
+                    ..parent
+                },
+            ));
+            self.regs.descent = entry;
+            self.regs.only_entry = false;
+            self.regs.tested = true;
+            self.regs.nodes = self.regs.nodes.wrapping_add(1);
+            e.inputs = self.gen_start(self.side(self.regs.sp), entry.double_step());
+            self.regs.ctx = Context {
+                depth: parent.depth - PLY,
+                ..Context::new(-parent.beta, -parent.alpha)
+            };
+            self.regs.state = State::Enter;
+            return;
+        }
         let d = self.make_delta(&entry);
         let m = self.regs.material;
         e.material = Some([m[0] - d[0], m[1] - d[1]]);

@@ -124,6 +124,9 @@ pub struct Leaf {
     /// A child with depth left (a `Node`) whose evaluation is `value`: reverse
     /// futility's candidate.
     pub futile: bool,
+    /// The child has a capture (the opponent must capture): late-move reductions
+    /// spare the move that led to it.
+    pub forcing: bool,
 }
 
 /// A count in the ordering pipeline: which child, and which side of it.
@@ -183,6 +186,9 @@ pub struct Context {
     pub limit: u8,
     /// Moves elected so far.
     pub tried: u8,
+    /// The child being searched (`child`) was entered with a reduced depth: it is
+    /// searched again at full depth when its score beats alpha.
+    pub reduced: bool,
 }
 
 /// A transposition-table entry.
@@ -236,6 +242,7 @@ impl Context {
             depth: 0,
             limit: 0,
             tried: 0,
+            reduced: false,
         }
     }
 
@@ -661,6 +668,7 @@ impl QModel {
             late_depth: i.late_depth,
             futility_depth: i.futility_depth,
             futility_margin: i.futility_margin,
+            reduce_depth: i.reduce_depth,
         };
         r.sp = 0;
         r.only_entry = false;
