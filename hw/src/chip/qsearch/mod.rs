@@ -87,6 +87,15 @@
 //! evaluated as a quiet node is (`QuietFv`, `QuietEval`) and returns that value when
 //! the test holds; else it is entered again (`Enter`, `Second`, the generator started
 //! for its own side, the material not changed twice) and searched.
+//! Late-move reductions as the host's (`reduce_depth`): a node with at least
+//! `reduce_depth` quarter plies left, searching its quiet moves with a null window,
+//! enters each move after the first [`REDUCE_AFTER`] that leaves the opponent no
+//! capture (ordering writes a `forcing` bit into the leaf list) [`reduction`] quarter
+//! plies less deep, at least a ply, and flags the frame it pushes. A `Return` to a
+//! flagged frame whose child's score beats alpha enters the child again at full depth
+//! (`Enter`, the generator started for the child's side, no unmake and no material
+//! change, the frame rewritten unflagged) and counts it as a node again. Reverse
+//! futility judges the child at its unreduced depth.
 //! A node without depth left is a quiescence node; the depth keeps
 //! counting down through the quiescence plies, so the horizon (`horizon` plies of
 //! quiescence) is counted from the first of them wherever the full-width search ended.
