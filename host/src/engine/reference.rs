@@ -322,11 +322,15 @@ impl ReferenceQuiescence {
             );
             // Late-move reductions: a late quiet move that leaves the opponent no
             // capture is searched less deep first, and again at full depth when it
-            // beats alpha.
+            // beats alpha. A decided child (no move, or a draw) is the chip's leaf,
+            // never entered, so never reduced.
             let reduced = if wide && !m.is_capture() && moves.len() > 1 {
-                let forcing = child.legal_moves().first().is_some_and(|r| r.is_capture());
+                let replies = child.legal_moves();
+                let decided = replies.is_empty() || child.is_insufficient_material();
+                let forcing = replies.first().is_some_and(|r| r.is_capture());
                 self.width
                     .reduced_depth(left, (original_alpha, beta), tried, forcing)
+                    .filter(|_| !decided)
             } else {
                 None
             };
