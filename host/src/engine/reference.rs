@@ -324,13 +324,15 @@ impl ReferenceQuiescence {
             // capture is searched less deep first, and again at full depth when it
             // beats alpha. A decided child (no move, or a draw) is the chip's leaf,
             // never entered, so never reduced.
+            // (The child's replies are generated only for a move the node would reduce.)
             let reduced = if wide && !m.is_capture() && moves.len() > 1 {
-                let replies = child.legal_moves();
-                let decided = replies.is_empty() || child.is_insufficient_material();
-                let forcing = replies.first().is_some_and(|r| r.is_capture());
                 self.width
-                    .reduced_depth(left, (original_alpha, beta), tried, forcing)
-                    .filter(|_| !decided)
+                    .reduced_depth(left, (original_alpha, beta), tried, false)
+                    .filter(|_| {
+                        let replies = child.legal_moves();
+                        let decided = replies.is_empty() || child.is_insufficient_material();
+                        !decided && !replies[0].is_capture()
+                    })
             } else {
                 None
             };

@@ -577,13 +577,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (fetch & node_child & fetched.victim.eq(u64::from(EMPTY)) & !leaf_forcing & reducible)
             .named("reduce");
 
-    // A child's score is applied to the context it returns to: the registers after a
-    // leaf child, the frame read back after a returning one.
     // A child searched at a reduced depth whose score beats alpha is entered again at
     // full depth: still made on the cells, the frame rewritten without the flag.
     let research = (ret_state & rd_frame.reduced & gt_signed(lit(0, sw) - value, rd_frame.alpha))
         .named("research");
     let ret_apply = ret_state & !research;
+
+    // A child's score is applied to the context it returns to: the registers after a
+    // leaf child, the frame read back after a returning one.
     let ctx_in = Ctx::pick(ret_state, &rd_frame, &ctx);
     let applied_entry = Entry::pick(ret_state, Entry::of(rd_frame.child), fetched);
     let score = lit(0, sw) - mux(ret_state, value, child_value);
