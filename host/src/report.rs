@@ -207,6 +207,28 @@ pub struct SpeedUp {
     pub wasted_s: f64,
 }
 
+/// Section 4, one position: the host alone against the chips taking the deepest
+/// full-width plies measured, `options.chips` of them on `options.link`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionSpeedUp {
+    /// The position.
+    pub fen: String,
+    /// The host alone's nodes.
+    pub host_nodes: u64,
+    /// The host alone's time, seconds (measured, median).
+    pub host_alone_s: f64,
+    /// Plies the chips take as full-width jobs.
+    pub full_width: u32,
+    /// The chip-equipped search's nodes, the host's and the chips'.
+    pub chip_nodes: u64,
+    /// The chip-equipped search's own host work, seconds (measured, median).
+    pub host_s: f64,
+    /// The chip-equipped search's time, seconds (host measured, chips modeled).
+    pub modeled_s: f64,
+    /// Host alone over modeled.
+    pub speed_up: f64,
+}
+
 /// Section 5: one engine's showing.
 #[derive(Clone, Debug, Serialize)]
 pub struct Showing {
@@ -260,6 +282,8 @@ pub struct Report {
     pub host_full_width_s: Vec<(u32, f64)>,
     /// Section 4.
     pub speed_ups: Vec<SpeedUp>,
+    /// Section 4, position by position.
+    pub per_position: Vec<PositionSpeedUp>,
     /// Section 5: won positions tried.
     pub won_positions: usize,
     /// Section 5: positions compared with the deeper search.
@@ -365,6 +389,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     let rows = section4_jobs(options.depth);
     let mut traces: Vec<(Jobs, Trace)> = Vec::new();
     let mut jobs_used = (0, 0);
+    let deepest = rows.iter().map(|j| j.1).max().unwrap_or(0);
+    let mut per_position = Vec::with_capacity(positions.len());
     let search = |kind: QuiescenceKind, chips: usize, jobs: Jobs, pos: &Position| {
         let (host_quiet, full_width) = jobs;
         let mut settings = Settings::new(search_config.clone(), evaluator, kind);
@@ -388,13 +414,14 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         // alone and the chip-equipped search's host work see the same machine; each
         // figure is the median.
         let mut alone = Vec::with_capacity(TIMING_RUNS);
+        let mut host_nodes = 0;
         let mut timed: Vec<Vec<Trace>> = vec![Vec::new(); rows.len()];
         let mut first: Vec<Option<crate::engine::search::SearchResult>> = vec![None; rows.len()];
         for _ in 0..TIMING_RUNS {
             let mut sw = Searcher::software(search_config.clone(), evaluator);
             sw.clear();
             let t = ThreadTime::now();
-            sw.search(pos, &[], &limits, &mut |_| {})?;
+            host_nodes = sw.search(pos, &[], &limits, &mut |_| {})?.total_nodes;
             alone.push(t.elapsed());
             for (q, &jobs) in rows.iter().enumerate() {
                 let (r, trace) = search(QuiescenceKind::ChipModel, 1, jobs, pos)?;
@@ -408,10 +435,28 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
                 }
             }
         }
-        host_alone += median(alone);
-        for (&jobs, mut runs) in rows.iter().zip(timed) {
+        let alone = median(alone);
+        host_alone += alone;
+        for (q, (&jobs, mut runs)) in rows.iter().zip(timed).enumerate() {
             runs.sort_by(|a, b| a.host_ns().total_cmp(&b.host_ns()));
-            traces.push((jobs, runs.swap_remove(runs.len() / 2)));
+            let trace = runs.swap_remove(runs.len() / 2);
+            // The deepest full-width row, position by position.
+            if jobs == (false, deepest)
+                && let Some(r) = &first[q]
+            {
+                let (ns, _) = trace.replay(options.chips, options.link, clock);
+                per_position.push(PositionSpeedUp {
+                    fen: options.positions[i].clone(),
+                    host_nodes,
+                    host_alone_s: alone.as_secs_f64(),
+                    full_width: deepest,
+                    chip_nodes: r.total_nodes,
+                    host_s: trace.host_ns() / 1e9,
+                    modeled_s: ns / 1e9,
+                    speed_up: alone.as_secs_f64() / (ns / 1e9).max(1e-12),
+                });
+            }
+            traces.push((jobs, trace));
         }
         // Whole searches: the reference, 1 chip and K chips, with quiescence jobs and
         // with full-width jobs of each depth.
@@ -658,6 +703,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         jobs_used,
         host_full_width_s,
         speed_ups,
+        per_position,
         showings,
         matches,
         wall_s: started.elapsed().as_secs_f64(),
@@ -839,6 +885,32 @@ impl Report {
             }
         }
         md.push_str("\n![chip work](work.svg)\n\n");
+        if let Some(first) = self.per_position.first() {
+            md.push_str(&format!(
+                "Position by position, the chips ({} on the {} link) taking {}: the host \
+                 alone's nodes and time (measured), the chip-equipped search's nodes (the \
+                 host's and the chips'), its own host work (measured) and its time (host \
+                 measured, chips modeled):\n\n\
+                 | position | host alone: nodes | s | with chips: nodes | host s | modeled s | speed-up |\n\
+                 |---|---:|---:|---:|---:|---:|---:|\n",
+                o.chips,
+                o.link.name,
+                jobs_name((false, first.full_width))
+            ));
+            for p in &self.per_position {
+                md.push_str(&format!(
+                    "| `{}` | {} | {:.4} | {} | {:.4} | {:.4} | {:.2}x |\n",
+                    p.fen,
+                    p.host_nodes,
+                    p.host_alone_s,
+                    p.chip_nodes,
+                    p.host_s,
+                    p.modeled_s,
+                    p.speed_up
+                ));
+            }
+            md.push('\n');
+        }
         md.push_str("## 5. Accuracy at equal time per move\n\n");
         md.push_str(&format!(
             "{} ms per move: wall time for the software engine (measured), modeled time for \

@@ -1,6 +1,6 @@
 //! `antichip report` end to end on a small run: every section in the Markdown, the JSON
-//! and four SVG plots, no exactness mismatch, speed-ups for every link and chip count;
-//! and its bad arguments.
+//! and four SVG plots, no exactness mismatch, speed-ups for every link and chip count
+//! and for every position; and its bad arguments.
 
 use std::process::Command;
 
@@ -45,6 +45,7 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         "## 4. Speed-up",
         "| pcie | full width, 1 ply |",
         "| pcie | full width, 3 plies |",
+        "Position by position, the chips (4 on the pcie link) taking full width, 3 plies",
         "## 5. Accuracy",
         "| chip4 | software |",
         "| chip4-nose | software-nose |",
@@ -84,6 +85,24 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     assert!(speed_ups.iter().any(|s| s["full_width"] == 3));
     for s in speed_ups {
         assert!(s["speed_up"].as_f64().unwrap() > 0.0, "{s}");
+    }
+    // Position by position: the deepest full-width jobs measured, 4 chips on PCIe, and
+    // the whole of section 4's figure is the sum of its positions'.
+    let per = json["per_position"].as_array().unwrap();
+    assert_eq!(per.len(), 10);
+    let alone: f64 = per.iter().map(|p| p["host_alone_s"].as_f64().unwrap()).sum();
+    assert!((alone - json["host_alone_s"].as_f64().unwrap()).abs() < 1e-6);
+    let modeled: f64 = per.iter().map(|p| p["modeled_s"].as_f64().unwrap()).sum();
+    let pcie4 = speed_ups
+        .iter()
+        .find(|s| s["link"] == "pcie" && s["chips"] == 4 && s["full_width"] == 3)
+        .unwrap();
+    assert!((modeled - pcie4["modeled_s"].as_f64().unwrap()).abs() < 1e-9);
+    for p in per {
+        assert_eq!(p["full_width"], 3);
+        assert!(p["host_nodes"].as_u64().unwrap() > 0, "{p}");
+        assert!(p["chip_nodes"].as_u64().unwrap() > 0, "{p}");
+        assert!(p["modeled_s"].as_f64().unwrap() >= p["host_s"].as_f64().unwrap(), "{p}");
     }
     assert_eq!(json["matches"].as_array().unwrap().len(), 2);
     for plot in ["cycles.svg", "jobs.svg", "speedup.svg", "work.svg"] {
