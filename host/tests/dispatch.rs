@@ -329,3 +329,60 @@ fn positions_of_few_pieces_are_searched_on_the_host_alone() {
     );
     assert!(run(&mut five, endgame).dispatch.full_width_jobs > 0);
 }
+
+#[test]
+fn a_job_that_overflows_a_chip_costs_the_host_its_search_again() {
+    use host::engine::dispatch::Horizon;
+    use host::engine::quiescence::{Abort, QJob};
+    // A position without a capture and with more quiet moves than the chip's list
+    // holds: a full-width job of 2 plies overflows at its first node.
+    let fen = "4k3/8/8/8/8/8/8/R2QK2R w - - 0 1";
+    let pos = Position::from_fen_strict(fen).unwrap();
+    let moves = pos.legal_moves();
+    assert!(!moves[0].is_capture());
+    assert!(
+        moves.len() > hw::chip::qsearch::Params::DEFAULT.list,
+        "{}",
+        moves.len()
+    );
+    let config = SearchConfig::default();
+    let job = config.job(pos, -30, -29, 3, 8);
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), 2)
+        .unwrap();
+    let mut horizon = Horizon::new(
+        q,
+        HorizonConfig {
+            link: Link::PCIE,
+            clock: ChipClock::DEEP_BLUE,
+            host_quiet: None,
+        },
+    );
+    // A first job that fits: the host's table of job results is allocated then, not
+    // in the host work measured after the second.
+    let fits = QJob::quiescence(Position::startpos(), -30, -29, 3);
+    let tickets = horizon.submit(vec![fits, job.clone()]).unwrap();
+    horizon.take(tickets[0], &Abort::never()).unwrap();
+    let r = horizon.take(tickets[1], &Abort::never()).unwrap();
+    let events = horizon.trace().events.clone();
+    // The host's search is the reference's, and it took measured host time.
+    let mut reference = QuiescenceKind::Reference
+        .build_for(&config, Evaluator::default(), 1)
+        .unwrap();
+    let want = reference.run_job(&job, &Abort::never()).unwrap();
+    assert_eq!(
+        (r.score, r.nodes, r.best_move),
+        (want.score, want.nodes, want.best_move)
+    );
+    assert!(r.host_ns > 0 && r.cycles > 0, "{r:?}");
+    assert_eq!(horizon.stats().overflows, 1);
+    // On the timeline that search is host work after the chip's result.
+    let take = events
+        .iter()
+        .position(|e| matches!(e, Event::Take(1)))
+        .unwrap();
+    assert!(
+        matches!(events.get(take + 1), Some(Event::Host(ns)) if *ns >= r.host_ns as f64),
+        "{events:?}"
+    );
+}

@@ -90,7 +90,10 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     // the whole of section 4's figure is the sum of its positions'.
     let per = json["per_position"].as_array().unwrap();
     assert_eq!(per.len(), 10);
-    let alone: f64 = per.iter().map(|p| p["host_alone_s"].as_f64().unwrap()).sum();
+    let alone: f64 = per
+        .iter()
+        .map(|p| p["host_alone_s"].as_f64().unwrap())
+        .sum();
     assert!((alone - json["host_alone_s"].as_f64().unwrap()).abs() < 1e-6);
     let modeled: f64 = per.iter().map(|p| p["modeled_s"].as_f64().unwrap()).sum();
     let pcie4 = speed_ups
@@ -102,7 +105,10 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         assert_eq!(p["full_width"], 3);
         assert!(p["host_nodes"].as_u64().unwrap() > 0, "{p}");
         assert!(p["chip_nodes"].as_u64().unwrap() > 0, "{p}");
-        assert!(p["modeled_s"].as_f64().unwrap() >= p["host_s"].as_f64().unwrap(), "{p}");
+        assert!(
+            p["modeled_s"].as_f64().unwrap() >= p["host_s"].as_f64().unwrap(),
+            "{p}"
+        );
     }
     assert_eq!(json["matches"].as_array().unwrap().len(), 2);
     for plot in ["cycles.svg", "jobs.svg", "speedup.svg", "work.svg"] {

@@ -2,10 +2,13 @@
 //! job, run on its cycle-exact model (`chip-model`) or its simulated netlist (`chip`);
 //! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
 //! that overflows the chip's stack or lists is searched again by the software
-//! reference, and counted. A full-width job ([`QJob::width`]) is a `qchip` job with its
+//! reference, and counted; the result carries that search's measured time
+//! ([`QResult::host_ns`]), which the timeline model counts as host work. A full-width job ([`QJob::width`]) is a `qchip` job with its
 //! [`FullWidth`](hw::chip::qsearch::FullWidth) set.
 
 use std::sync::Arc;
+
+use cpu_time::ThreadTime;
 
 use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{ChipWeights, Params, Qchip};
@@ -13,6 +16,7 @@ use testbench::chip::{Driver, Netlist, NetlistError};
 
 use super::qjob::{chip_job_of, chip_weights};
 use super::to_move;
+use crate::engine::dispatch::clock_cost;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
@@ -160,9 +164,12 @@ impl Quiescence for ChipQuiescence {
         self.totals.cycles += u64::from(out.cycles);
         if out.overflow {
             self.totals.overflows += 1;
+            let t = ThreadTime::now();
             let redo = self.fallback.run_job(job, abort)?;
+            let host = t.elapsed().saturating_sub(clock_cost());
             return Ok(QResult {
                 cycles: u64::from(out.cycles),
+                host_ns: (host.as_nanos() as u64).max(1),
                 ..redo
             });
         }
@@ -171,6 +178,7 @@ impl Quiescence for ChipQuiescence {
             score: out.score_value(),
             nodes: u64::from(out.nodes),
             cycles: u64::from(out.cycles),
+            host_ns: 0,
             best_move,
         })
     }

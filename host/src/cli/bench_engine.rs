@@ -140,7 +140,7 @@ pub fn search(
     let mut total = 0;
     let (mut qnodes, mut qcycles) = (0, 0);
     let mut modeled: Option<Duration> = None;
-    let (mut wasted_jobs, mut jobs, mut table_hits) = (0, 0, 0);
+    let (mut wasted_jobs, mut jobs, mut table_hits, mut overflows) = (0, 0, 0, 0);
     let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
@@ -159,6 +159,7 @@ pub fn search(
                 jobs += r.dispatch.jobs;
                 wasted_jobs += r.dispatch.wasted_jobs;
                 table_hits += r.dispatch.table_hits;
+                overflows += r.dispatch.overflows;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -196,7 +197,8 @@ pub fn search(
         println!(
             "modeled time (first run): {:.3} s on {} chips at {} MHz over the {} link \
              (host measured, chips modeled) = {:.0} nodes/s; {jobs} jobs used ({table_hits} answered \
-             from the host's table of job results), {wasted_jobs} given up",
+             from the host's table of job results, {overflows} searched again on the host after \
+             overflowing a chip), {wasted_jobs} given up",
             m.as_secs_f64(),
             chips.count,
             chips.clock.mhz(),

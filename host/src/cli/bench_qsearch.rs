@@ -116,6 +116,7 @@ fn chip_run(
             score: out.score_value(),
             nodes: u64::from(out.nodes),
             cycles: u64::from(out.cycles),
+            host_ns: 0,
             best_move: None,
         };
         table.remember(&job, &result);

@@ -67,6 +67,8 @@ pub struct DispatchStats {
     pub table_hits: u64,
     /// Full-width jobs handed over (those given up included).
     pub full_width_jobs: u64,
+    /// Jobs used that overflowed a chip and were searched again on the host.
+    pub overflows: u64,
 }
 
 enum Pending {
@@ -438,6 +440,12 @@ impl Horizon {
                     self.learn_cycles(event, index, r.cycles);
                 }
                 self.push_event(Event::Take(id), 0);
+                // An overflowed job is searched again on the host once the chip has
+                // said so: host work after the chip's.
+                if r.host_ns > 0 {
+                    self.stats.overflows += 1;
+                    self.push_event(Event::Host(r.host_ns as f64), 0);
+                }
                 self.resume();
                 (job, r)
             }
@@ -490,6 +498,7 @@ impl Horizon {
             score,
             nodes: 1,
             cycles: 0,
+            host_ns: 0,
             best_move: None,
         }))
     }

@@ -112,6 +112,7 @@ impl JobTable {
             score,
             nodes: 1,
             cycles: 0,
+            host_ns: 0,
             best_move: e.best,
         })
     }
@@ -151,6 +152,7 @@ mod tests {
             score: 40,
             nodes: 7,
             cycles: 50,
+            host_ns: 0,
             best_move: None,
         };
         // Searched with (50, 60): 40 fails low, an upper bound.
@@ -176,6 +178,7 @@ mod tests {
             score: win_at(9),
             nodes: 3,
             cycles: 20,
+            host_ns: 0,
             best_move: None,
         };
         t.remember(&job(FEN, -100, 100, 4), &r);

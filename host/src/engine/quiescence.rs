@@ -35,6 +35,10 @@ pub struct QResult {
     pub nodes: u64,
     /// Clock cycles spent, for hardware implementations; 0 for software.
     pub cycles: u64,
+    /// Host time (nanoseconds of measured thread CPU time) that a chip's job cost besides
+    /// its cycles: the software's search of a job that overflowed the chip, which the
+    /// host would make on receiving the overflow; 0 for none.
+    pub host_ns: u64,
     /// The move that gave the score at the searched position (none at a leaf).
     pub best_move: Option<Move>,
 }
@@ -569,6 +573,7 @@ impl SoftwareQuiescence {
             score,
             nodes: walk.nodes,
             cycles: 0,
+            host_ns: 0,
             best_move,
         }
     }

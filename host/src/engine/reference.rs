@@ -425,6 +425,7 @@ impl ReferenceQuiescence {
             score,
             nodes,
             cycles: 0,
+            host_ns: 0,
             best_move,
         })
     }
