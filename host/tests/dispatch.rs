@@ -336,7 +336,7 @@ fn a_job_that_overflows_a_chip_costs_the_host_its_search_again() {
     use host::engine::quiescence::{Abort, QJob};
     // A position without a capture and with more quiet moves than the chip's list
     // holds: a full-width job of 2 plies overflows at its first node.
-    let fen = "4k3/8/8/8/8/8/8/R2QK2R w - - 0 1";
+    let fen = "6k1/8/8/8/8/8/8/QQQQQ2K w - - 0 1";
     let pos = Position::from_fen_strict(fen).unwrap();
     let moves = pos.legal_moves();
     assert!(!moves[0].is_capture());

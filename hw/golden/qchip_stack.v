@@ -3,16 +3,16 @@ module qchip_stack (
   input wire clk,
   input wire we,
   input wire [4:0] waddr,
-  input wire [382:0] wdata,
+  input wire [547:0] wdata,
   input wire [4:0] raddr,
-  output wire [382:0] frame
+  output wire [547:0] frame
 );
-  reg [382:0] frames [0:31];
+  reg [547:0] frames [0:31];
   integer _i_frames;
-  reg [382:0] _n4;
+  reg [547:0] _n4;
   assign frame = _n4;
-  initial for (_i_frames = 0; _i_frames < 32; _i_frames = _i_frames + 1) frames[_i_frames] = {383{1'b0}};
-  initial _n4 = 383'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+  initial for (_i_frames = 0; _i_frames < 32; _i_frames = _i_frames + 1) frames[_i_frames] = {548{1'b0}};
+  initial _n4 = 548'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
   always @(posedge clk) begin
     if (we) frames[waddr] <= wdata;
   end

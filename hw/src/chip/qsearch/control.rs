@@ -1270,7 +1270,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         node_alpha: ctx.alpha,
         node_beta: ctx.beta,
         node_best: ctx.best,
-        count: n.zext(6),
+        count: n.zext(7),
         move_from: cur_move.bits(0..6),
         move_to: cur_move.bits(6..12),
         value,

@@ -173,8 +173,8 @@ ports! {
         node_beta: u32 = 22,
         /// The current node's best score so far.
         node_best: u32 = 22,
-        /// Captures in the current node's list.
-        count: u8 = 6,
+        /// Moves in the current node's list (up to 64).
+        count: u8 = 7,
         /// Origin of the move being made or searched.
         move_from: u8 = 6,
         /// Destination of the move being made or searched.
