@@ -3,7 +3,8 @@
 //! the answer (score, nodes, best move) is the chip's, with the cycles it took. A job
 //! that overflows the chip's stack or lists is searched again by the software
 //! reference, and counted; the result carries that search's measured time
-//! ([`QResult::host_ns`]), which the timeline model counts as host work. A full-width job ([`QJob::width`]) is a `qchip` job with its
+//! ([`QResult::host_ns`]), which the timeline model counts as host work. A full-width
+//! job ([`QJob::width`]) is a `qchip` job with its
 //! [`FullWidth`](hw::chip::qsearch::FullWidth) set.
 
 use std::sync::Arc;
