@@ -177,6 +177,39 @@ fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
 }
 
 #[test]
+fn an_expected_all_node_hands_its_eldest_over_with_its_brothers() {
+    // With `eager_batches` (the default) a frontier node an even number of plies below
+    // the principal variation sends its eldest out with the younger brothers; without
+    // it, every eldest goes alone first. Either way the tree does not depend on the
+    // number of chips, and the eager search batches more of its jobs.
+    let fen = POSITIONS[2];
+    let eager = SearchConfig {
+        full_width_plies: 2,
+        ..SearchConfig::default()
+    };
+    assert!(eager.eager_batches);
+    let lazy = SearchConfig {
+        eager_batches: false,
+        ..eager.clone()
+    };
+    let mut batched = Vec::new();
+    for config in [eager, lazy] {
+        let reference = search_with(config.clone(), QuiescenceKind::Reference, 1, fen, 5);
+        let one = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, 5);
+        let many = search_with(config.clone(), QuiescenceKind::ChipModel, 6, fen, 5);
+        let what = format!("eager {}", config.eager_batches);
+        same_search(&reference, &one, &format!("{what}: reference vs 1 chip"));
+        same_search(&one, &many, &format!("{what}: 1 chip vs 6 chips"));
+        batched.push(one.dispatch);
+    }
+    let (eager, lazy) = (batched[0], batched[1]);
+    assert!(
+        eager.batched_jobs > lazy.batched_jobs,
+        "eager {eager:?}, lazy {lazy:?}"
+    );
+}
+
+#[test]
 fn the_netlist_pool_searches_the_same_tree_as_the_model() {
     // Small enough for the netlist simulator, big enough for batches.
     let fen = "8/1p3p2/2p5/3n4/2P1P3/5N2/1P6/8 w - - 0 1";

@@ -56,6 +56,11 @@ pub struct EngineArgs {
     /// horizon is one full-width job of the plies it has left. 0 when absent: none.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     pub full_width_plies: Option<u32>,
+    /// With a chip quiescence (or the reference): at every frontier node the younger
+    /// brothers wait for the eldest's value; by default an expected all-node hands its
+    /// eldest over together with them.
+    #[arg(long)]
+    pub eldest_first: bool,
     /// With a chip quiescence: a position of at most this many pieces is searched on
     /// the host alone, with the software quiescence and the wall clock (0 when absent:
     /// every position goes to the chips).
@@ -95,6 +100,7 @@ impl Default for EngineArgs {
             modeled_clock: false,
             chip_split: false,
             full_width_plies: None,
+            eldest_first: false,
             host_pieces: None,
             quiescence_plies: None,
         }
@@ -121,6 +127,7 @@ impl EngineArgs {
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         let mut config = config;
         config.chip_split |= self.chip_split;
+        config.eager_batches &= !self.eldest_first;
         if let Some(n) = self.full_width_plies {
             config.full_width_plies = n;
         }

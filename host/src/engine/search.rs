@@ -273,6 +273,15 @@ pub struct SearchConfig {
     /// plies of full width; its younger brothers go out together as the quiescence
     /// jobs do.
     pub full_width_plies: u32,
+    /// With a quiescence search that takes batches: a frontier node expected to be an
+    /// all-node (off the principal variation, an even number of plies below its nearest
+    /// node on it, so that alpha-beta expects to search every move) hands its eldest over
+    /// together with the younger brothers, instead of waiting for the eldest's value
+    /// first. Its window is a null window known before any child returns, and the
+    /// results are used in order, so the tree is the same whatever the number of chips;
+    /// when the eldest cuts the node off after all, the brothers are given up (wasted
+    /// work).
+    pub eager_batches: bool,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
     /// sequence is searched to its end). Every kind has it: the software search, the
@@ -322,6 +331,7 @@ impl Default for SearchConfig {
             host_capture_plies: 0,
             chip_split: false,
             full_width_plies: 0,
+            eager_batches: true,
             quiescence_plies: Some(DEFAULT_QUIESCENCE_PLIES),
             host_pieces: 0,
         }
@@ -516,6 +526,9 @@ pub struct Searcher {
     history: History,
     reductions: Reductions,
     path: Vec<u64>,
+    /// Whether the node the search is in at each ply is on the principal variation
+    /// (a window wider than null), for [`SearchConfig::eager_batches`].
+    pv_plies: Vec<bool>,
     nodes: u64,
     qnodes: u64,
     qcycles: u64,
@@ -567,6 +580,7 @@ impl Searcher {
             history: History::new(MAX_PLY),
             reductions,
             path: Vec::new(),
+            pv_plies: Vec::new(),
             nodes: 0,
             qnodes: 0,
             qcycles: 0,
@@ -1053,6 +1067,25 @@ impl Searcher {
         }
     }
 
+    /// Notes whether the node at `ply` is on the principal variation.
+    pub(super) fn note_node(&mut self, ply: usize, pv_node: bool) {
+        if self.pv_plies.len() <= ply {
+            self.pv_plies.resize(ply + 1, false);
+        }
+        self.pv_plies[ply] = pv_node;
+    }
+
+    /// Whether the node at `ply`, off the principal variation, is expected to be an
+    /// all-node: an even number of plies below its nearest ancestor on the principal
+    /// variation (the children of that ancestor's younger brothers, which are expected
+    /// to cut, and every second ply below them).
+    pub(super) fn expected_all_node(&self, ply: usize) -> bool {
+        (0..ply.min(self.pv_plies.len()))
+            .rev()
+            .find(|&q| self.pv_plies[q])
+            .is_some_and(|q| (ply - q) % 2 == 0)
+    }
+
     fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
         let len = self.path.len();
         let reach = (halfmoves as usize).min(len);
@@ -1226,6 +1259,23 @@ mod tests {
             ..Limits::default()
         };
         s.search(&pos, &[], &limits, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn all_nodes_are_an_even_number_of_plies_below_the_principal_variation() {
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        for (ply, pv) in [true, true, false, false, false].into_iter().enumerate() {
+            s.note_node(ply, pv);
+        }
+        // Ply 2 is a younger brother of the principal variation's node at ply 1: it
+        // is expected to cut, its children not, theirs again.
+        assert!(!s.expected_all_node(2));
+        assert!(s.expected_all_node(3));
+        assert!(!s.expected_all_node(4));
+        // A singular test at ply 1 notes it off the principal variation for a while.
+        s.note_node(1, false);
+        assert!(s.expected_all_node(2));
+        assert!(!s.expected_all_node(3));
     }
 
     #[test]

@@ -339,6 +339,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.settings.config.chip_split
                 ));
                 self.out.line(&format!(
+                    "option name EagerBatches type check default {}",
+                    self.settings.config.eager_batches
+                ));
+                self.out.line(&format!(
                     "option name FullWidthPlies type spin default {} min 0 max {MAX_FULL_WIDTH_PLIES}",
                     self.settings.config.full_width_plies
                 ));
@@ -581,6 +585,17 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: ChipSplit must be true or false, not \"{}\"",
+                    printable(&value)
+                )),
+            },
+            "eagerbatches" => match value.as_str() {
+                "true" | "false" => {
+                    let mut settings = self.settings.clone();
+                    settings.config.eager_batches = value == "true";
+                    rebuild = Some((settings, format!("EagerBatches {value}")));
+                }
+                _ => self.out.line(&format!(
+                    "info string error: EagerBatches must be true or false, not \"{}\"",
                     printable(&value)
                 )),
             },

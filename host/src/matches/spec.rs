@@ -22,7 +22,8 @@
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme),
 //! `fullwidth=0..7` (the chips take the last plies too, as full-width jobs; `on` is 1,
-//! `off` 0), `hostpieces=0..32` (a position of at most that many pieces is searched on
+//! `off` 0), `eager=on|off` (an expected all-node hands its eldest over with the
+//! younger brothers; the default: on), `hostpieces=0..32` (a position of at most that many pieces is searched on
 //! the host alone; 0, the default: none) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
@@ -87,6 +88,9 @@ pub struct PlayerSpec {
     pub prune: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
+    /// An expected all-node hands its eldest over with the younger brothers
+    /// ([`SearchConfig::eager_batches`]; the default: on).
+    pub eager: bool,
     /// The chips take the last plies too, this many
     /// ([`SearchConfig::full_width_plies`]; 0, the default: none).
     pub full_width: u32,
@@ -137,6 +141,7 @@ impl PlayerSpec {
             singular: None,
             prune: None,
             split: false,
+            eager: true,
             full_width: 0,
             host_pieces: 0,
             quiescence_plies: SearchConfig::default().quiescence_plies,
@@ -248,6 +253,13 @@ impl PlayerSpec {
                         "on" => true,
                         "off" => false,
                         _ => return Err(err(format!("split must be on or off, not \"{value}\""))),
+                    }
+                }
+                "eager" => {
+                    spec.eager = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(err(format!("eager must be on or off, not \"{value}\""))),
                     }
                 }
                 "fullwidth" => {
@@ -435,6 +447,7 @@ impl PlayerSpec {
                     config.pruning = PruningConfig::off();
                 }
                 config.chip_split = self.split;
+                config.eager_batches = self.eager;
                 config.full_width_plies = self.full_width;
                 config.host_pieces = self.host_pieces;
                 config.quiescence_plies = self.quiescence_plies;

@@ -70,6 +70,7 @@ impl Searcher {
             return Ok(0);
         }
         let pv_node = beta - alpha > 1;
+        self.note_node(ply, pv_node);
         if ply > 0 {
             // Mate distance: the side to move wins at the earliest when it is to move
             // again with nothing left to play, and loses at the latest when the
@@ -224,7 +225,12 @@ impl Searcher {
                 child_depth
             }
         };
-        // Siblings handed to the quiescence search together (see `frontier_batch`).
+        // Siblings handed to the quiescence search together (see `frontier_batch`);
+        // at an expected all-node the eldest goes with them (see
+        // `SearchConfig::eager_batches`). A singular test at this ply has noted itself
+        // off the principal variation: this node notes itself again.
+        self.note_node(ply, pv_node);
+        let eager = self.config.eager_batches && !pv_node && self.expected_all_node(ply);
         let mut batch: Option<Batch> = None;
         // Seed 004's scheme at the host's frontier (see `SearchConfig::chip_split`): the
         // most forcing moves first, searched 2 plies deeper by the host; the others'
@@ -297,8 +303,9 @@ impl Searcher {
             };
             child_pv.clear();
             // The younger brothers wait for the eldest (it usually decides a cut node,
-            // and its value narrows the window at the others).
-            if batch.is_none() && searched > 0 && self.horizon.dispatches() {
+            // and its value narrows the window at the others), but at an expected
+            // all-node, whose null window no child changes.
+            if batch.is_none() && (searched > 0 || eager) && self.horizon.dispatches() {
                 // Each with the depth the loop below would search it at: late quiet
                 // moves reduced, to be searched again at full depth if they beat alpha.
                 let rest: Vec<(Position, i32, i32)> = ordered[i..]
