@@ -407,7 +407,15 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         futility_margin: futility(i).1,
         reduce_depth: reduce(i),
     };
-    let (outs, promotions) = check_with::<Qchip>(Params::DEFAULT, &jobs, |i| {
+    // On a chip of 32 plies: with the extension of 3/4 ply, a forced line loses a
+    // quarter ply a move, and one full-window job here then searches 700 M nodes before
+    // it overflows a 64-ply stack (1,976 to overflow 32). The default chip's depth is
+    // covered by the other tests.
+    let params = Params {
+        plies: 32,
+        ..Params::DEFAULT
+    };
+    let (outs, promotions) = check_with::<Qchip<32>>(params, &jobs, |i| {
         let horizon = if i % 3 == 2 { None } else { Some(6) };
         (horizon, width(i))
     });

@@ -38,9 +38,9 @@ module qchip_control (
   input wire [15:0] opp,
   input wire [23:0] entry,
   input wire [25:0] leaf,
-  input wire [547:0] frame,
+  input wire [548:0] frame,
   input wire [31:0] hash,
-  input wire [79:0] table_entry,
+  input wire [80:0] table_entry,
   output wire gen_start,
   output wire gen_black,
   output wire gen_ep_valid,
@@ -65,22 +65,22 @@ module qchip_control (
   output wire [3:0] victim,
   output wire [7:0] own_addr,
   output wire [7:0] opp_addr,
-  output wire [10:0] entry_raddr,
-  output wire [10:0] leaf_raddr,
+  output wire [11:0] entry_raddr,
+  output wire [11:0] leaf_raddr,
   output wire entry_we,
-  output wire [10:0] entry_waddr,
+  output wire [11:0] entry_waddr,
   output wire [23:0] entry_wdata,
   output wire leaf_we,
-  output wire [10:0] leaf_waddr,
+  output wire [11:0] leaf_waddr,
   output wire [25:0] leaf_wdata,
-  output wire [4:0] frame_raddr,
+  output wire [5:0] frame_raddr,
   output wire frame_we,
-  output wire [4:0] frame_waddr,
-  output wire [547:0] frame_wdata,
+  output wire [5:0] frame_waddr,
+  output wire [548:0] frame_wdata,
   output wire [11:0] table_raddr,
   output wire table_we,
   output wire [11:0] table_waddr,
-  output wire [79:0] table_wdata,
+  output wire [80:0] table_wdata,
   output wire done,
   output wire overflow,
   output wire [21:0] score,
@@ -91,7 +91,7 @@ module qchip_control (
   output wire [31:0] nodes,
   output wire [31:0] cycles,
   output wire [3:0] state,
-  output wire [5:0] sp,
+  output wire [6:0] sp,
   output wire [21:0] node_alpha,
   output wire [21:0] node_beta,
   output wire [21:0] node_best,
@@ -100,10 +100,10 @@ module qchip_control (
   output wire [5:0] move_to,
   output wire [21:0] value,
   output wire [21:0] material,
-  output wire [8:0] node_depth
+  output wire [9:0] node_depth
 );
   reg [3:0] ctl_state;
-  reg [5:0] stack_pointer;
+  reg [6:0] stack_pointer;
   reg root_black;
   reg root_ep_valid;
   reg [2:0] root_ep_file;
@@ -197,7 +197,7 @@ module qchip_control (
   reg [14:0] table_move;
   reg table_index_valid;
   reg [5:0] table_index;
-  reg [8:0] ctx_depth;
+  reg [9:0] ctx_depth;
   reg [7:0] ctx_limit;
   reg [6:0] ctx_tried;
   reg ctx_reduced;
@@ -274,25 +274,25 @@ module qchip_control (
   wire [21:0] ply_abs;
   wire [11:0] _n317;
   wire [11:0] _n318;
-  wire [8:0] _n321;
-  wire [8:0] _n322;
+  wire [9:0] _n321;
+  wire [9:0] _n322;
   wire wide;
-  wire [8:0] _n326;
-  wire [8:0] _n327;
+  wire [9:0] _n326;
+  wire [9:0] _n327;
   wire child_wide;
-  wire [9:0] _n331;
+  wire [10:0] _n331;
   wire _n333;
-  wire [9:0] _n335;
-  wire [9:0] _n336;
-  wire [9:0] _n339;
-  wire [9:0] _n340;
+  wire [10:0] _n335;
+  wire [10:0] _n336;
+  wire [10:0] _n339;
+  wire [10:0] _n340;
   wire _n341;
   wire _n342;
   wire at_horizon;
-  wire [9:0] _n345;
-  wire [9:0] _n346;
-  wire [9:0] _n349;
-  wire [9:0] _n350;
+  wire [10:0] _n345;
+  wire [10:0] _n346;
+  wire [10:0] _n349;
+  wire [10:0] _n350;
   wire _n351;
   wire child_at_horizon;
   wire [5:0] _n354;
@@ -314,10 +314,10 @@ module qchip_control (
   wire [1:0] _n378;
   wire [1:0] _n379;
   wire _n381;
-  wire [8:0] _n383;
-  wire [8:0] _n385;
-  wire [8:0] _n387;
-  wire [8:0] _n388;
+  wire [9:0] _n383;
+  wire [9:0] _n385;
+  wire [9:0] _n387;
+  wire [9:0] _n388;
   wire _n389;
   wire _n390;
   wire _n391;
@@ -388,7 +388,7 @@ module qchip_control (
   wire _n490;
   wire [21:0] _n492;
   wire [21:0] _n493;
-  wire [8:0] _n495;
+  wire [9:0] _n495;
   wire [11:0] _n498;
   wire _n500;
   wire [11:0] _n502;
@@ -673,17 +673,17 @@ module qchip_control (
   wire [3:0] _n1306;
   wire [3:0] _n1307;
   wire [3:0] _n1308;
-  wire [8:0] _n1310;
-  wire [8:0] _n1312;
-  wire [8:0] _n1313;
-  wire [8:0] _n1316;
-  wire [8:0] _n1317;
+  wire [9:0] _n1310;
+  wire [9:0] _n1312;
+  wire [9:0] _n1313;
+  wire [9:0] _n1316;
+  wire [9:0] _n1317;
   wire _n1318;
-  wire [8:0] reduced_depth;
+  wire [9:0] reduced_depth;
   wire _n1322;
-  wire [8:0] _n1324;
-  wire [8:0] _n1326;
-  wire [8:0] _n1327;
+  wire [9:0] _n1324;
+  wire [9:0] _n1326;
+  wire [9:0] _n1327;
   wire _n1328;
   wire _n1329;
   wire _n1330;
@@ -692,8 +692,8 @@ module qchip_control (
   wire _n1334;
   wire _n1336;
   wire _n1337;
-  wire [8:0] _n1339;
-  wire [8:0] _n1340;
+  wire [9:0] _n1339;
+  wire [9:0] _n1340;
   wire _n1341;
   wire reducible;
   wire _n1343;
@@ -710,9 +710,9 @@ module qchip_control (
   wire research;
   wire _n1358;
   wire _n1359;
-  wire [540:0] _n1360;
-  wire [540:0] _n1361;
-  wire [540:0] _n1362;
+  wire [541:0] _n1360;
+  wire [541:0] _n1361;
+  wire [541:0] _n1362;
   wire [23:0] _n1452;
   wire [23:0] _n1453;
   wire [23:0] _n1454;
@@ -2361,9 +2361,9 @@ module qchip_control (
   wire _n3930;
   wire _n3932;
   wire _n3933;
-  wire [8:0] _n3935;
-  wire [8:0] _n3937;
-  wire [8:0] _n3938;
+  wire [9:0] _n3935;
+  wire [9:0] _n3937;
+  wire [9:0] _n3938;
   wire _n3939;
   wire _n3940;
   wire _n3941;
@@ -2410,8 +2410,8 @@ module qchip_control (
   wire _n4000;
   wire _n4001;
   wire _n4002;
-  wire [8:0] _n4004;
-  wire [8:0] _n4005;
+  wire [9:0] _n4004;
+  wire [9:0] _n4005;
   wire _n4006;
   wire _n4007;
   wire _n4008;
@@ -2515,26 +2515,26 @@ module qchip_control (
   wire [11:0] _n4156;
   wire [11:0] _n4157;
   wire _n4158;
-  wire [5:0] _n4161;
-  wire [5:0] _n4163;
-  wire [5:0] _n4164;
-  wire [5:0] _n4165;
+  wire [6:0] _n4161;
+  wire [6:0] _n4163;
+  wire [6:0] _n4164;
+  wire [6:0] _n4165;
   wire _n4166;
   wire _n4167;
-  wire [8:0] _n4182;
+  wire [9:0] _n4182;
   wire _n4186;
-  wire [5:0] _n4188;
-  wire [8:0] _n4189;
-  wire [8:0] _n4191;
+  wire [6:0] _n4188;
+  wire [9:0] _n4189;
+  wire [9:0] _n4191;
   wire [21:0] _n4193;
   wire [21:0] _n4195;
   wire [21:0] _n4197;
-  wire [8:0] _n4198;
-  wire [8:0] _n4199;
+  wire [9:0] _n4198;
+  wire [9:0] _n4199;
   wire [21:0] _n4201;
   wire [21:0] _n4203;
   wire [21:0] _n4205;
-  wire [8:0] _n4207;
+  wire [9:0] _n4207;
   wire _n4209;
   wire _n4212;
   wire [5:0] _n4214;
@@ -2547,15 +2547,15 @@ module qchip_control (
   wire _n4223;
   wire [2:0] _n4225;
   wire [2:0] _n4227;
-  wire [9:0] _n4228;
+  wire [10:0] _n4228;
   wire [31:0] _n4231;
   wire [31:0] _n4232;
   wire _n4233;
   wire _n4235;
   wire _n4236;
-  wire [8:0] _n4238;
-  wire [8:0] _n4240;
-  wire [8:0] _n4241;
+  wire [9:0] _n4238;
+  wire [9:0] _n4240;
+  wire [9:0] _n4241;
   wire _n4242;
   wire _n4243;
   wire _n4244;
@@ -2779,30 +2779,30 @@ module qchip_control (
   wire [63:0] _n4542;
   wire [63:0] _n4543;
   wire [5:0] _n4545;
-  wire [540:0] _n4546;
-  wire [540:0] _n4547;
-  wire [540:0] _n4548;
-  wire [540:0] _n4632;
-  wire [540:0] _n4633;
-  wire [540:0] _n4634;
-  wire [540:0] _n4718;
-  wire [540:0] _n4719;
-  wire [540:0] _n4720;
-  wire [540:0] _n4804;
-  wire [540:0] _n4805;
-  wire [540:0] _n4806;
-  wire [540:0] _n4890;
-  wire [540:0] _n4891;
-  wire [540:0] _n4892;
-  wire [540:0] _n4976;
-  wire [540:0] _n4977;
-  wire [540:0] _n4978;
-  wire [540:0] _n5062;
-  wire [540:0] _n5063;
-  wire [540:0] _n5064;
-  wire [540:0] _n5148;
-  wire [540:0] _n5149;
-  wire [540:0] _n5150;
+  wire [541:0] _n4546;
+  wire [541:0] _n4547;
+  wire [541:0] _n4548;
+  wire [541:0] _n4632;
+  wire [541:0] _n4633;
+  wire [541:0] _n4634;
+  wire [541:0] _n4718;
+  wire [541:0] _n4719;
+  wire [541:0] _n4720;
+  wire [541:0] _n4804;
+  wire [541:0] _n4805;
+  wire [541:0] _n4806;
+  wire [541:0] _n4890;
+  wire [541:0] _n4891;
+  wire [541:0] _n4892;
+  wire [541:0] _n4976;
+  wire [541:0] _n4977;
+  wire [541:0] _n4978;
+  wire [541:0] _n5062;
+  wire [541:0] _n5063;
+  wire [541:0] _n5064;
+  wire [541:0] _n5148;
+  wire [541:0] _n5149;
+  wire [541:0] _n5150;
   wire _n5234;
   wire _n5235;
   wire _n5236;
@@ -3113,42 +3113,42 @@ module qchip_control (
   wire [7:0] _n5659;
   wire _n5661;
   wire [7:0] _n5664;
-  reg [10:0] entry_raddr_q;
+  reg [11:0] entry_raddr_q;
   wire _n5666;
   wire _n5667;
   wire [6:0] _n5670;
   wire [5:0] _n5672;
   wire [5:0] _n5673;
-  wire [5:0] _n5675;
-  wire [10:0] _n5677;
-  wire [10:0] _n5679;
-  wire [10:0] _n5680;
-  wire [10:0] _n5681;
-  wire [10:0] _n5684;
-  wire [10:0] _n5686;
-  reg [4:0] frame_raddr_q;
+  wire [6:0] _n5675;
+  wire [11:0] _n5677;
+  wire [11:0] _n5679;
+  wire [11:0] _n5680;
+  wire [11:0] _n5681;
+  wire [11:0] _n5684;
+  wire [11:0] _n5686;
+  reg [5:0] frame_raddr_q;
   wire _n5688;
   wire _n5689;
-  wire [5:0] _n5691;
-  wire [5:0] _n5693;
-  wire [5:0] _n5694;
-  wire [4:0] _n5696;
+  wire [6:0] _n5691;
+  wire [6:0] _n5693;
+  wire [6:0] _n5694;
+  wire [5:0] _n5696;
   wire _n5697;
-  wire [5:0] _n5699;
-  wire [5:0] _n5700;
+  wire [6:0] _n5699;
+  wire [6:0] _n5700;
   wire [6:0] _n5702;
   wire [5:0] _n5703;
   wire [63:0] _n5704;
   wire _n5705;
   wire [5:0] _n5706;
   wire [23:0] _n5707;
-  wire [540:0] _n5709;
-  wire [547:0] _n5710;
-  wire [540:0] _n5711;
+  wire [541:0] _n5709;
+  wire [548:0] _n5710;
+  wire [541:0] _n5711;
   wire _n5712;
   wire _n5713;
-  wire [547:0] _n5714;
-  wire [547:0] _n5715;
+  wire [548:0] _n5714;
+  wire [548:0] _n5715;
   wire [21:0] _n5718;
   wire [21:0] _n5719;
   wire _n5720;
@@ -3158,10 +3158,10 @@ module qchip_control (
   wire _n5726;
   wire [1:0] _n5729;
   wire [1:0] _n5730;
-  wire [79:0] _n5732;
+  wire [80:0] _n5732;
   wire _n5733;
   wire [11:0] _n5735;
-  wire [79:0] _n5737;
+  wire [80:0] _n5737;
   wire [21:0] _n5743;
   assign _n271 = ctl_state == 4'h0;
   assign _n273 = ctl_state == 4'h9;
@@ -3192,29 +3192,29 @@ module qchip_control (
   assign _n308 = go & _n307;
   assign side = root_black ^ stack_pointer[0];
   assign _n312 = {13'h0000, root_ply};
-  assign _n314 = {16'h0000, stack_pointer};
+  assign _n314 = {15'h0000, stack_pointer};
   assign ply_abs = _n312 + _n314;
   assign _n317 = {1'h0, quiets};
   assign _n318 = any_capture ? captures : _n317;
-  assign _n321 = ctx_depth ^ 9'h100;
-  assign _n322 = 9'h000 ^ 9'h100;
+  assign _n321 = ctx_depth ^ 10'h200;
+  assign _n322 = 10'h000 ^ 10'h200;
   assign wide = _n321 > _n322;
-  assign _n326 = ctx_depth ^ 9'h100;
-  assign _n327 = 9'h004 ^ 9'h100;
+  assign _n326 = ctx_depth ^ 10'h200;
+  assign _n327 = 10'h004 ^ 10'h200;
   assign child_wide = _n326 > _n327;
-  assign _n331 = {2'h0, horizon, 2'h0};
-  assign _n333 = stack_pointer != 6'h00;
-  assign _n335 = {ctx_depth[8], ctx_depth};
+  assign _n331 = {3'h0, horizon, 2'h0};
+  assign _n333 = stack_pointer != 7'h00;
+  assign _n335 = {ctx_depth[9], ctx_depth};
   assign _n336 = _n335 + _n331;
-  assign _n339 = _n336 ^ 10'h200;
-  assign _n340 = 10'h000 ^ 10'h200;
+  assign _n339 = _n336 ^ 11'h400;
+  assign _n340 = 11'h000 ^ 11'h400;
   assign _n341 = _n339 > _n340;
   assign _n342 = ~_n341;
   assign at_horizon = _n333 & _n342;
-  assign _n345 = {ctx_depth[8], ctx_depth};
+  assign _n345 = {ctx_depth[9], ctx_depth};
   assign _n346 = _n345 + _n331;
-  assign _n349 = _n346 ^ 10'h200;
-  assign _n350 = 10'h004 ^ 10'h200;
+  assign _n349 = _n346 ^ 11'h400;
+  assign _n350 = 11'h004 ^ 11'h400;
   assign _n351 = _n349 > _n350;
   assign child_at_horizon = ~_n351;
   assign _n354 = {opp[15], opp[15], opp[15], opp[15], opp[15], opp[15]};
@@ -3236,10 +3236,10 @@ module qchip_control (
   assign _n378 = insufficient ? 2'h2 : _n377;
   assign _n379 = _n368 ? 2'h1 : _n378;
   assign _n381 = futility_depth != 4'h0;
-  assign _n383 = {5'h00, futility_depth};
-  assign _n385 = _n383 + 9'h004;
-  assign _n387 = ctx_depth ^ 9'h100;
-  assign _n388 = _n385 ^ 9'h100;
+  assign _n383 = {6'h00, futility_depth};
+  assign _n385 = _n383 + 10'h004;
+  assign _n387 = ctx_depth ^ 10'h200;
+  assign _n388 = _n385 ^ 10'h200;
   assign _n389 = _n387 > _n388;
   assign _n390 = ~_n389;
   assign _n391 = _n381 & _n390;
@@ -3310,7 +3310,7 @@ module qchip_control (
   assign _n490 = _n478[1:0] == 2'h2;
   assign _n492 = _n490 ? 22'h000000 : _n478[23:2];
   assign _n493 = _n484 ? _n488 : _n492;
-  assign _n495 = ctx_depth - 9'h004;
+  assign _n495 = ctx_depth - 10'h004;
   assign _n498 = {2'h0, futility_margin};
   assign _n500 = _n495[3:2] == 2'h3;
   assign _n502 = _n498 << 1'h1;
@@ -3335,7 +3335,7 @@ module qchip_control (
   assign _n528 = _n526 & _n527;
   assign _n529 = ~_n528;
   assign _n530 = _n302 & _n529;
-  assign _n533 = ctx_depth[8:2] >= 7'h07;
+  assign _n533 = ctx_depth[9:2] >= 8'h07;
   assign _n536 = _n533 ? 3'h7 : ctx_depth[4:2];
   assign _n538 = ctx_tried >= 7'h1f;
   assign _n541 = _n538 ? 5'h1f : ctx_tried[4:0];
@@ -3595,17 +3595,17 @@ module qchip_control (
   assign _n1306 = _n542[5] ? _n1211 : _n1305;
   assign _n1307 = _n542[6] ? _n1116 : _n1306;
   assign _n1308 = _n542[7] ? _n925 : _n1307;
-  assign _n1310 = ctx_depth - 9'h004;
-  assign _n1312 = {5'h00, _n1308};
+  assign _n1310 = ctx_depth - 10'h004;
+  assign _n1312 = {6'h00, _n1308};
   assign _n1313 = _n1310 - _n1312;
-  assign _n1316 = _n1313 ^ 9'h100;
-  assign _n1317 = 9'h004 ^ 9'h100;
+  assign _n1316 = _n1313 ^ 10'h200;
+  assign _n1317 = 10'h004 ^ 10'h200;
   assign _n1318 = _n1316 > _n1317;
-  assign reduced_depth = _n1318 ? _n1313 : 9'h004;
+  assign reduced_depth = _n1318 ? _n1313 : 10'h004;
   assign _n1322 = reduce_depth != 5'h00;
-  assign _n1324 = {4'h0, reduce_depth};
-  assign _n1326 = _n1324 ^ 9'h100;
-  assign _n1327 = ctx_depth ^ 9'h100;
+  assign _n1324 = {5'h00, reduce_depth};
+  assign _n1326 = _n1324 ^ 10'h200;
+  assign _n1327 = ctx_depth ^ 10'h200;
   assign _n1328 = _n1326 > _n1327;
   assign _n1329 = ~_n1328;
   assign _n1330 = _n1322 & _n1329;
@@ -3614,8 +3614,8 @@ module qchip_control (
   assign _n1334 = _n1330 & _n1333;
   assign _n1336 = ctx_tried > 7'h03;
   assign _n1337 = _n1334 & _n1336;
-  assign _n1339 = _n1310 ^ 9'h100;
-  assign _n1340 = reduced_depth ^ 9'h100;
+  assign _n1339 = _n1310 ^ 10'h200;
+  assign _n1340 = reduced_depth ^ 10'h200;
   assign _n1341 = _n1339 > _n1340;
   assign reducible = _n1337 & _n1341;
   assign _n1343 = _n302 & _n528;
@@ -3624,7 +3624,7 @@ module qchip_control (
   assign _n1347 = ~_n478[25];
   assign _n1348 = _n1346 & _n1347;
   assign reduce = _n1348 & reducible;
-  assign _n1350 = _n305 & frame[540];
+  assign _n1350 = _n305 & frame[541];
   assign _n1352 = 22'h000000 - ret_value;
   assign _n1354 = _n1352 ^ 22'h200000;
   assign _n1355 = frame[21:0] ^ 22'h200000;
@@ -3632,7 +3632,7 @@ module qchip_control (
   assign research = _n1350 & _n1356;
   assign _n1358 = ~research;
   assign _n1359 = _n305 & _n1358;
-  assign _n1360 = {frame[540], frame[539:533], frame[532:525], frame[524:516], frame[515:510], frame[509], frame[508:494], frame[493], frame[492:471], frame[470:439], frame[438:415], frame[414:351], frame[350:347], frame[346:343], frame[342:339], frame[338:335], frame[334:331], frame[330:327], frame[326:323], frame[322:319], frame[318:315], frame[314:311], frame[310:307], frame[306:303], frame[302:299], frame[298:295], frame[294:291], frame[290:287], frame[286:283], frame[282:279], frame[278:275], frame[274:271], frame[270:267], frame[266:263], frame[262:259], frame[258:255], frame[254:251], frame[250:247], frame[246:243], frame[242:239], frame[238:235], frame[234:231], frame[230:227], frame[226:223], frame[222:219], frame[218:215], frame[214:211], frame[210:207], frame[206:203], frame[202:199], frame[198:195], frame[194:191], frame[190:187], frame[186:183], frame[182:179], frame[178:175], frame[174:171], frame[170:167], frame[166:163], frame[162:159], frame[158:155], frame[154:151], frame[150:147], frame[146:143], frame[142:139], frame[138:135], frame[134:131], frame[130:127], frame[126:123], frame[122:119], frame[118:115], frame[114:111], frame[110:107], frame[106:103], frame[102:99], frame[98:95], frame[94:89], frame[88:82], frame[81:67], frame[66], frame[65:44], frame[43:22], frame[21:0]};
+  assign _n1360 = {frame[541], frame[540:534], frame[533:526], frame[525:516], frame[515:510], frame[509], frame[508:494], frame[493], frame[492:471], frame[470:439], frame[438:415], frame[414:351], frame[350:347], frame[346:343], frame[342:339], frame[338:335], frame[334:331], frame[330:327], frame[326:323], frame[322:319], frame[318:315], frame[314:311], frame[310:307], frame[306:303], frame[302:299], frame[298:295], frame[294:291], frame[290:287], frame[286:283], frame[282:279], frame[278:275], frame[274:271], frame[270:267], frame[266:263], frame[262:259], frame[258:255], frame[254:251], frame[250:247], frame[246:243], frame[242:239], frame[238:235], frame[234:231], frame[230:227], frame[226:223], frame[222:219], frame[218:215], frame[214:211], frame[210:207], frame[206:203], frame[202:199], frame[198:195], frame[194:191], frame[190:187], frame[186:183], frame[182:179], frame[178:175], frame[174:171], frame[170:167], frame[166:163], frame[162:159], frame[158:155], frame[154:151], frame[150:147], frame[146:143], frame[142:139], frame[138:135], frame[134:131], frame[130:127], frame[126:123], frame[122:119], frame[118:115], frame[114:111], frame[110:107], frame[106:103], frame[102:99], frame[98:95], frame[94:89], frame[88:82], frame[81:67], frame[66], frame[65:44], frame[43:22], frame[21:0]};
   assign _n1361 = {ctx_reduced, ctx_tried, ctx_limit, ctx_depth, table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, searched, key_63, key_62, key_61, key_60, key_59, key_58, key_57, key_56, key_55, key_54, key_53, key_52, key_51, key_50, key_49, key_48, key_47, key_46, key_45, key_44, key_43, key_42, key_41, key_40, key_39, key_38, key_37, key_36, key_35, key_34, key_33, key_32, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n1362 = _n305 ? _n1360 : _n1361;
   assign _n1452 = {frame[438], frame[437:434], frame[433:430], frame[429:427], frame[426:421], frame[420:415]};
@@ -4673,73 +4673,73 @@ module qchip_control (
   assign _n2752 = _n2562 & _n2751;
   assign _n2754 = elected_here == 6'h3f;
   assign _n2755 = _n2562 & _n2754;
-  assign remaining = _n305 ? frame[541] : _n2562;
+  assign remaining = _n305 ? frame[542] : _n2562;
   assign _n2757 = _n299 ? order_pick : elected_here;
-  assign elected = _n305 ? frame[547:542] : _n2757;
-  assign _n2760 = frame[547:542] == 6'h00;
-  assign _n2762 = frame[547:542] == 6'h01;
-  assign _n2764 = frame[547:542] == 6'h02;
-  assign _n2766 = frame[547:542] == 6'h03;
-  assign _n2768 = frame[547:542] == 6'h04;
-  assign _n2770 = frame[547:542] == 6'h05;
-  assign _n2772 = frame[547:542] == 6'h06;
-  assign _n2774 = frame[547:542] == 6'h07;
-  assign _n2776 = frame[547:542] == 6'h08;
-  assign _n2778 = frame[547:542] == 6'h09;
-  assign _n2780 = frame[547:542] == 6'h0a;
-  assign _n2782 = frame[547:542] == 6'h0b;
-  assign _n2784 = frame[547:542] == 6'h0c;
-  assign _n2786 = frame[547:542] == 6'h0d;
-  assign _n2788 = frame[547:542] == 6'h0e;
-  assign _n2790 = frame[547:542] == 6'h0f;
-  assign _n2792 = frame[547:542] == 6'h10;
-  assign _n2794 = frame[547:542] == 6'h11;
-  assign _n2796 = frame[547:542] == 6'h12;
-  assign _n2798 = frame[547:542] == 6'h13;
-  assign _n2800 = frame[547:542] == 6'h14;
-  assign _n2802 = frame[547:542] == 6'h15;
-  assign _n2804 = frame[547:542] == 6'h16;
-  assign _n2806 = frame[547:542] == 6'h17;
-  assign _n2808 = frame[547:542] == 6'h18;
-  assign _n2810 = frame[547:542] == 6'h19;
-  assign _n2812 = frame[547:542] == 6'h1a;
-  assign _n2814 = frame[547:542] == 6'h1b;
-  assign _n2816 = frame[547:542] == 6'h1c;
-  assign _n2818 = frame[547:542] == 6'h1d;
-  assign _n2820 = frame[547:542] == 6'h1e;
-  assign _n2822 = frame[547:542] == 6'h1f;
-  assign _n2824 = frame[547:542] == 6'h20;
-  assign _n2826 = frame[547:542] == 6'h21;
-  assign _n2828 = frame[547:542] == 6'h22;
-  assign _n2830 = frame[547:542] == 6'h23;
-  assign _n2832 = frame[547:542] == 6'h24;
-  assign _n2834 = frame[547:542] == 6'h25;
-  assign _n2836 = frame[547:542] == 6'h26;
-  assign _n2838 = frame[547:542] == 6'h27;
-  assign _n2840 = frame[547:542] == 6'h28;
-  assign _n2842 = frame[547:542] == 6'h29;
-  assign _n2844 = frame[547:542] == 6'h2a;
-  assign _n2846 = frame[547:542] == 6'h2b;
-  assign _n2848 = frame[547:542] == 6'h2c;
-  assign _n2850 = frame[547:542] == 6'h2d;
-  assign _n2852 = frame[547:542] == 6'h2e;
-  assign _n2854 = frame[547:542] == 6'h2f;
-  assign _n2856 = frame[547:542] == 6'h30;
-  assign _n2858 = frame[547:542] == 6'h31;
-  assign _n2860 = frame[547:542] == 6'h32;
-  assign _n2862 = frame[547:542] == 6'h33;
-  assign _n2864 = frame[547:542] == 6'h34;
-  assign _n2866 = frame[547:542] == 6'h35;
-  assign _n2868 = frame[547:542] == 6'h36;
-  assign _n2870 = frame[547:542] == 6'h37;
-  assign _n2872 = frame[547:542] == 6'h38;
-  assign _n2874 = frame[547:542] == 6'h39;
-  assign _n2876 = frame[547:542] == 6'h3a;
-  assign _n2878 = frame[547:542] == 6'h3b;
-  assign _n2880 = frame[547:542] == 6'h3c;
-  assign _n2882 = frame[547:542] == 6'h3d;
-  assign _n2884 = frame[547:542] == 6'h3e;
-  assign _n2886 = frame[547:542] == 6'h3f;
+  assign elected = _n305 ? frame[548:543] : _n2757;
+  assign _n2760 = frame[548:543] == 6'h00;
+  assign _n2762 = frame[548:543] == 6'h01;
+  assign _n2764 = frame[548:543] == 6'h02;
+  assign _n2766 = frame[548:543] == 6'h03;
+  assign _n2768 = frame[548:543] == 6'h04;
+  assign _n2770 = frame[548:543] == 6'h05;
+  assign _n2772 = frame[548:543] == 6'h06;
+  assign _n2774 = frame[548:543] == 6'h07;
+  assign _n2776 = frame[548:543] == 6'h08;
+  assign _n2778 = frame[548:543] == 6'h09;
+  assign _n2780 = frame[548:543] == 6'h0a;
+  assign _n2782 = frame[548:543] == 6'h0b;
+  assign _n2784 = frame[548:543] == 6'h0c;
+  assign _n2786 = frame[548:543] == 6'h0d;
+  assign _n2788 = frame[548:543] == 6'h0e;
+  assign _n2790 = frame[548:543] == 6'h0f;
+  assign _n2792 = frame[548:543] == 6'h10;
+  assign _n2794 = frame[548:543] == 6'h11;
+  assign _n2796 = frame[548:543] == 6'h12;
+  assign _n2798 = frame[548:543] == 6'h13;
+  assign _n2800 = frame[548:543] == 6'h14;
+  assign _n2802 = frame[548:543] == 6'h15;
+  assign _n2804 = frame[548:543] == 6'h16;
+  assign _n2806 = frame[548:543] == 6'h17;
+  assign _n2808 = frame[548:543] == 6'h18;
+  assign _n2810 = frame[548:543] == 6'h19;
+  assign _n2812 = frame[548:543] == 6'h1a;
+  assign _n2814 = frame[548:543] == 6'h1b;
+  assign _n2816 = frame[548:543] == 6'h1c;
+  assign _n2818 = frame[548:543] == 6'h1d;
+  assign _n2820 = frame[548:543] == 6'h1e;
+  assign _n2822 = frame[548:543] == 6'h1f;
+  assign _n2824 = frame[548:543] == 6'h20;
+  assign _n2826 = frame[548:543] == 6'h21;
+  assign _n2828 = frame[548:543] == 6'h22;
+  assign _n2830 = frame[548:543] == 6'h23;
+  assign _n2832 = frame[548:543] == 6'h24;
+  assign _n2834 = frame[548:543] == 6'h25;
+  assign _n2836 = frame[548:543] == 6'h26;
+  assign _n2838 = frame[548:543] == 6'h27;
+  assign _n2840 = frame[548:543] == 6'h28;
+  assign _n2842 = frame[548:543] == 6'h29;
+  assign _n2844 = frame[548:543] == 6'h2a;
+  assign _n2846 = frame[548:543] == 6'h2b;
+  assign _n2848 = frame[548:543] == 6'h2c;
+  assign _n2850 = frame[548:543] == 6'h2d;
+  assign _n2852 = frame[548:543] == 6'h2e;
+  assign _n2854 = frame[548:543] == 6'h2f;
+  assign _n2856 = frame[548:543] == 6'h30;
+  assign _n2858 = frame[548:543] == 6'h31;
+  assign _n2860 = frame[548:543] == 6'h32;
+  assign _n2862 = frame[548:543] == 6'h33;
+  assign _n2864 = frame[548:543] == 6'h34;
+  assign _n2866 = frame[548:543] == 6'h35;
+  assign _n2868 = frame[548:543] == 6'h36;
+  assign _n2870 = frame[548:543] == 6'h37;
+  assign _n2872 = frame[548:543] == 6'h38;
+  assign _n2874 = frame[548:543] == 6'h39;
+  assign _n2876 = frame[548:543] == 6'h3a;
+  assign _n2878 = frame[548:543] == 6'h3b;
+  assign _n2880 = frame[548:543] == 6'h3c;
+  assign _n2882 = frame[548:543] == 6'h3d;
+  assign _n2884 = frame[548:543] == 6'h3e;
+  assign _n2886 = frame[548:543] == 6'h3f;
   assign _n2887 = {_n2886, _n2884, _n2882, _n2880, _n2878, _n2876, _n2874, _n2872, _n2870, _n2868, _n2866, _n2864, _n2862, _n2860, _n2858, _n2856, _n2854, _n2852, _n2850, _n2848, _n2846, _n2844, _n2842, _n2840, _n2838, _n2836, _n2834, _n2832, _n2830, _n2828, _n2826, _n2824, _n2822, _n2820, _n2818, _n2816, _n2814, _n2812, _n2810, _n2808, _n2806, _n2804, _n2802, _n2800, _n2798, _n2796, _n2794, _n2792, _n2790, _n2788, _n2786, _n2784, _n2782, _n2780, _n2778, _n2776, _n2774, _n2772, _n2770, _n2768, _n2766, _n2764, _n2762, _n2760};
   assign _n2888 = frame[414:351] | _n2887;
   assign _n2890 = order_pick == 6'h00;
@@ -4812,9 +4812,9 @@ module qchip_control (
   assign _n3020 = _n299 ? _n3017 : _n3019;
   assign searched_next = _n305 ? _n2888 : _n3020;
   assign _n3022 = _n530 | _n1359;
-  assign _n3024 = _n1362[532:525] != 8'h00;
-  assign _n3026 = {1'h0, _n1362[539:533]};
-  assign _n3027 = _n3026 < _n1362[532:525];
+  assign _n3024 = _n1362[533:526] != 8'h00;
+  assign _n3026 = {1'h0, _n1362[540:534]};
+  assign _n3027 = _n3026 < _n1362[533:526];
   assign _n3028 = ~_n3027;
   assign _n3029 = _n3024 & _n3028;
   assign _n3032 = _n1479 ^ 22'h200000;
@@ -5025,11 +5025,11 @@ module qchip_control (
   assign _n3440 = descent[18] ? 3'h5 : 3'h2;
   assign _n3442 = {_n3440, descent[2:0]};
   assign _n3445 = _n3426[2:0] == 3'h1;
-  assign _n3447 = stack_pointer == 6'h00;
+  assign _n3447 = stack_pointer == 7'h00;
   assign _n3448 = _n3447 & root_ep_valid;
   assign _n3449 = to_next == _n3430;
   assign _n3450 = _n3448 & _n3449;
-  assign _n3452 = stack_pointer != 6'h00;
+  assign _n3452 = stack_pointer != 7'h00;
   assign _n3455 = descent[17:15] == 3'h1;
   assign _n3457 = descent[5:0] + 6'h10;
   assign _n3458 = descent[11:6] == _n3457;
@@ -5276,16 +5276,16 @@ module qchip_control (
   assign _n3922 = _n3921 & _n3917;
   assign _n3923 = ~futility_tested;
   assign _n3924 = only_entry & _n3923;
-  assign _n3926 = stack_pointer != 6'h00;
+  assign _n3926 = stack_pointer != 7'h00;
   assign _n3927 = _n3924 & _n3926;
   assign _n3928 = _n3927 & wide;
   assign _n3929 = _n3928 & quiet_now;
   assign _n3930 = _n3929 & several_quiets;
   assign _n3932 = futility_depth != 4'h0;
   assign _n3933 = _n3930 & _n3932;
-  assign _n3935 = {5'h00, futility_depth};
-  assign _n3937 = ctx_depth ^ 9'h100;
-  assign _n3938 = _n3935 ^ 9'h100;
+  assign _n3935 = {6'h00, futility_depth};
+  assign _n3937 = ctx_depth ^ 10'h200;
+  assign _n3938 = _n3935 ^ 10'h200;
   assign _n3939 = _n3937 > _n3938;
   assign _n3940 = ~_n3939;
   assign _n3941 = _n3933 & _n3940;
@@ -5315,10 +5315,10 @@ module qchip_control (
   assign _n3970 = _n3968 & _n3969;
   assign _n3971 = ~futility_self_test;
   assign _n3972 = _n3970 & _n3971;
-  assign _n3974 = stack_pointer >= 6'h20;
+  assign _n3974 = stack_pointer >= 7'h40;
   assign _n3975 = _n3972 & _n3974;
-  assign _n3982 = table_entry[79:64] == job_tag;
-  assign _n3984 = table_entry[63:48] == ctx_hash[27:12];
+  assign _n3982 = table_entry[80:65] == job_tag;
+  assign _n3984 = table_entry[64:49] == ctx_hash[27:12];
   assign table_hit = _n3982 & _n3984;
   assign _n3987 = table_entry[16:15] == 2'h0;
   assign _n3990 = table_entry[16:15] == 2'h1;
@@ -5332,8 +5332,8 @@ module qchip_control (
   assign _n4000 = ~_n3999;
   assign _n4001 = _n3990 ? _n3995 : _n4000;
   assign _n4002 = _n3987 ? 1'h1 : _n4001;
-  assign _n4004 = ctx_depth ^ 9'h100;
-  assign _n4005 = table_entry[47:39] ^ 9'h100;
+  assign _n4004 = ctx_depth ^ 10'h200;
+  assign _n4005 = table_entry[48:39] ^ 10'h200;
   assign _n4006 = _n4004 > _n4005;
   assign _n4007 = ~_n4006;
   assign _n4008 = ~wide;
@@ -5383,8 +5383,8 @@ module qchip_control (
   assign _n4065 = table_cut ? table_entry[38:17] : _n4064;
   assign _n4066 = _n3914 ? 22'h000000 : _n4065;
   assign _n4067 = _n3911 ? _n4062 : _n4066;
-  assign _n4069 = stack_pointer == 6'h01;
-  assign _n4071 = stack_pointer == 6'h00;
+  assign _n4069 = stack_pointer == 7'h01;
+  assign _n4071 = stack_pointer == 7'h00;
   assign _n4072 = _n305 ? _n4069 : _n4071;
   assign _n4073 = returns & _n4072;
   assign _n4074 = _n3975 | _n3865;
@@ -5437,17 +5437,17 @@ module qchip_control (
   assign _n4156 = sweep + 12'h001;
   assign _n4157 = start ? 12'h000 : _n4156;
   assign _n4158 = start | _n308;
-  assign _n4161 = stack_pointer + 6'h01;
-  assign _n4163 = stack_pointer - 6'h01;
+  assign _n4161 = stack_pointer + 7'h01;
+  assign _n4163 = stack_pointer - 7'h01;
   assign _n4164 = descend ? _n4161 : _n4163;
-  assign _n4165 = start ? 6'h00 : _n4164;
+  assign _n4165 = start ? 7'h00 : _n4164;
   assign _n4166 = start | descend;
   assign _n4167 = _n4166 | _n1359;
-  assign _n4182 = {4'h0, job_depth};
+  assign _n4182 = {5'h00, job_depth};
   assign _n4186 = _n3874 & wide;
-  assign _n4188 = {forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2]};
+  assign _n4188 = {forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2], forced_ext[2]};
   assign _n4189 = {_n4188, forced_ext};
-  assign _n4191 = _n4186 ? _n4189 : 9'h1fc;
+  assign _n4191 = _n4186 ? _n4189 : 10'h3fc;
   assign _n4193 = 22'h000000 - ctx_beta;
   assign _n4195 = 22'h000000 - ctx_alpha;
   assign _n4197 = 22'h000000 - ctx_beta;
@@ -5456,8 +5456,8 @@ module qchip_control (
   assign _n4201 = 22'h000000 - frame[43:22];
   assign _n4203 = 22'h000000 - frame[21:0];
   assign _n4205 = 22'h000000 - frame[43:22];
-  assign _n4207 = frame[524:516] - 9'h004;
-  assign _n4209 = stack_pointer == 6'h00;
+  assign _n4207 = frame[525:516] - 10'h004;
+  assign _n4209 = stack_pointer == 7'h00;
   assign _n4212 = descent[17:15] == 3'h1;
   assign _n4214 = descent[5:0] + 6'h10;
   assign _n4215 = descent[11:6] == _n4214;
@@ -5466,18 +5466,18 @@ module qchip_control (
   assign _n4219 = _n4215 | _n4218;
   assign _n4220 = _n4212 & _n4219;
   assign _n4221 = _n4209 ? root_ep_valid : _n4220;
-  assign _n4223 = stack_pointer == 6'h00;
+  assign _n4223 = stack_pointer == 7'h00;
   assign _n4225 = _n4223 ? root_ep_file : descent[2:0];
   assign _n4227 = _n4221 ? _n4225 : 3'h0;
   assign _n4228 = {_n4227, _n4221, stack_pointer};
-  assign _n4231 = {10'h000, _n4228, 12'h000};
+  assign _n4231 = {9'h000, _n4228, 12'h000};
   assign _n4232 = hash ^ _n4231;
   assign _n4233 = quiet_now & wide;
   assign _n4235 = late_moves != 4'h0;
   assign _n4236 = _n4233 & _n4235;
-  assign _n4238 = {5'h00, late_depth};
-  assign _n4240 = ctx_depth ^ 9'h100;
-  assign _n4241 = _n4238 ^ 9'h100;
+  assign _n4238 = {6'h00, late_depth};
+  assign _n4240 = ctx_depth ^ 10'h200;
+  assign _n4241 = _n4238 ^ 10'h200;
   assign _n4242 = _n4240 > _n4241;
   assign _n4243 = ~_n4242;
   assign _n4244 = _n4236 & _n4243;
@@ -5495,8 +5495,8 @@ module qchip_control (
   assign _n4264 = late_prunes ? _n4262 : 8'h00;
   assign _n4268 = _n3043 ? elected : _n1362[94:89];
   assign _n4269 = _n3043 ? searched_next : _n1362[414:351];
-  assign _n4271 = _n1362[539:533] + 7'h01;
-  assign _n4272 = _n3043 ? _n4271 : _n1362[539:533];
+  assign _n4271 = _n1362[540:534] + 7'h01;
+  assign _n4272 = _n3043 ? _n4271 : _n1362[540:534];
   assign _n4274 = op2_index == 6'h00;
   assign _n4275 = order_replies_in & _n4274;
   assign _n4276 = _n4275 ? key_now : key_0;
@@ -5705,25 +5705,25 @@ module qchip_control (
   assign _n4547 = {ctx_reduced, ctx_tried, ctx_limit, ctx_depth, table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, searched, key_63, key_62, key_61, key_60, key_59, key_58, key_57, key_56, key_55, key_54, key_53, key_52, key_51, key_50, key_49, key_48, key_47, key_46, key_45, key_44, key_43, key_42, key_41, key_40, key_39, key_38, key_37, key_36, key_35, key_34, key_33, key_32, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n4548 = _n4018 ? _n4546 : _n4547;
   assign _n4632 = {ctx_reduced, ctx_tried, ctx_limit, ctx_depth, table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, _n4232, child, searched, key_63, key_62, key_61, key_60, key_59, key_58, key_57, key_56, key_55, key_54, key_53, key_52, key_51, key_50, key_49, key_48, key_47, key_46, key_45, key_44, key_43, key_42, key_41, key_40, key_39, key_38, key_37, key_36, key_35, key_34, key_33, key_32, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, cur, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
-  assign _n4633 = {_n4548[540], _n4548[539:533], _n4548[532:525], _n4548[524:516], _n4548[515:510], _n4548[509], _n4548[508:494], _n4548[493], _n4548[492:471], _n4548[470:439], _n4548[438:415], _n4548[414:351], _n4548[350:347], _n4548[346:343], _n4548[342:339], _n4548[338:335], _n4548[334:331], _n4548[330:327], _n4548[326:323], _n4548[322:319], _n4548[318:315], _n4548[314:311], _n4548[310:307], _n4548[306:303], _n4548[302:299], _n4548[298:295], _n4548[294:291], _n4548[290:287], _n4548[286:283], _n4548[282:279], _n4548[278:275], _n4548[274:271], _n4548[270:267], _n4548[266:263], _n4548[262:259], _n4548[258:255], _n4548[254:251], _n4548[250:247], _n4548[246:243], _n4548[242:239], _n4548[238:235], _n4548[234:231], _n4548[230:227], _n4548[226:223], _n4548[222:219], _n4548[218:215], _n4548[214:211], _n4548[210:207], _n4548[206:203], _n4548[202:199], _n4548[198:195], _n4548[194:191], _n4548[190:187], _n4548[186:183], _n4548[182:179], _n4548[178:175], _n4548[174:171], _n4548[170:167], _n4548[166:163], _n4548[162:159], _n4548[158:155], _n4548[154:151], _n4548[150:147], _n4548[146:143], _n4548[142:139], _n4548[138:135], _n4548[134:131], _n4548[130:127], _n4548[126:123], _n4548[122:119], _n4548[118:115], _n4548[114:111], _n4548[110:107], _n4548[106:103], _n4548[102:99], _n4548[98:95], _n4548[94:89], _n4548[88:82], _n4548[81:67], _n4548[66], _n4548[65:44], _n4548[43:22], _n4548[21:0]};
+  assign _n4633 = {_n4548[541], _n4548[540:534], _n4548[533:526], _n4548[525:516], _n4548[515:510], _n4548[509], _n4548[508:494], _n4548[493], _n4548[492:471], _n4548[470:439], _n4548[438:415], _n4548[414:351], _n4548[350:347], _n4548[346:343], _n4548[342:339], _n4548[338:335], _n4548[334:331], _n4548[330:327], _n4548[326:323], _n4548[322:319], _n4548[318:315], _n4548[314:311], _n4548[310:307], _n4548[306:303], _n4548[302:299], _n4548[298:295], _n4548[294:291], _n4548[290:287], _n4548[286:283], _n4548[282:279], _n4548[278:275], _n4548[274:271], _n4548[270:267], _n4548[266:263], _n4548[262:259], _n4548[258:255], _n4548[254:251], _n4548[250:247], _n4548[246:243], _n4548[242:239], _n4548[238:235], _n4548[234:231], _n4548[230:227], _n4548[226:223], _n4548[222:219], _n4548[218:215], _n4548[214:211], _n4548[210:207], _n4548[206:203], _n4548[202:199], _n4548[198:195], _n4548[194:191], _n4548[190:187], _n4548[186:183], _n4548[182:179], _n4548[178:175], _n4548[174:171], _n4548[170:167], _n4548[166:163], _n4548[162:159], _n4548[158:155], _n4548[154:151], _n4548[150:147], _n4548[146:143], _n4548[142:139], _n4548[138:135], _n4548[134:131], _n4548[130:127], _n4548[126:123], _n4548[122:119], _n4548[118:115], _n4548[114:111], _n4548[110:107], _n4548[106:103], _n4548[102:99], _n4548[98:95], _n4548[94:89], _n4548[88:82], _n4548[81:67], _n4548[66], _n4548[65:44], _n4548[43:22], _n4548[21:0]};
   assign _n4634 = _n284 ? _n4632 : _n4633;
   assign _n4718 = {ctx_reduced, ctx_tried, ctx_limit, ctx_depth, _n4539, _n4537, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, _n4543, key_63, key_62, key_61, key_60, key_59, key_58, key_57, key_56, key_55, key_54, key_53, key_52, key_51, key_50, key_49, key_48, key_47, key_46, key_45, key_44, key_43, key_42, key_41, key_40, key_39, key_38, key_37, key_36, key_35, key_34, key_33, key_32, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, _n4545, _n3868, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
-  assign _n4719 = {_n4634[540], _n4634[539:533], _n4634[532:525], _n4634[524:516], _n4634[515:510], _n4634[509], _n4634[508:494], _n4634[493], _n4634[492:471], _n4634[470:439], _n4634[438:415], _n4634[414:351], _n4634[350:347], _n4634[346:343], _n4634[342:339], _n4634[338:335], _n4634[334:331], _n4634[330:327], _n4634[326:323], _n4634[322:319], _n4634[318:315], _n4634[314:311], _n4634[310:307], _n4634[306:303], _n4634[302:299], _n4634[298:295], _n4634[294:291], _n4634[290:287], _n4634[286:283], _n4634[282:279], _n4634[278:275], _n4634[274:271], _n4634[270:267], _n4634[266:263], _n4634[262:259], _n4634[258:255], _n4634[254:251], _n4634[250:247], _n4634[246:243], _n4634[242:239], _n4634[238:235], _n4634[234:231], _n4634[230:227], _n4634[226:223], _n4634[222:219], _n4634[218:215], _n4634[214:211], _n4634[210:207], _n4634[206:203], _n4634[202:199], _n4634[198:195], _n4634[194:191], _n4634[190:187], _n4634[186:183], _n4634[182:179], _n4634[178:175], _n4634[174:171], _n4634[170:167], _n4634[166:163], _n4634[162:159], _n4634[158:155], _n4634[154:151], _n4634[150:147], _n4634[146:143], _n4634[142:139], _n4634[138:135], _n4634[134:131], _n4634[130:127], _n4634[126:123], _n4634[122:119], _n4634[118:115], _n4634[114:111], _n4634[110:107], _n4634[106:103], _n4634[102:99], _n4634[98:95], _n4634[94:89], _n4634[88:82], _n4634[81:67], _n4634[66], _n4634[65:44], _n4634[43:22], _n4634[21:0]};
+  assign _n4719 = {_n4634[541], _n4634[540:534], _n4634[533:526], _n4634[525:516], _n4634[515:510], _n4634[509], _n4634[508:494], _n4634[493], _n4634[492:471], _n4634[470:439], _n4634[438:415], _n4634[414:351], _n4634[350:347], _n4634[346:343], _n4634[342:339], _n4634[338:335], _n4634[334:331], _n4634[330:327], _n4634[326:323], _n4634[322:319], _n4634[318:315], _n4634[314:311], _n4634[310:307], _n4634[306:303], _n4634[302:299], _n4634[298:295], _n4634[294:291], _n4634[290:287], _n4634[286:283], _n4634[282:279], _n4634[278:275], _n4634[274:271], _n4634[270:267], _n4634[266:263], _n4634[262:259], _n4634[258:255], _n4634[254:251], _n4634[250:247], _n4634[246:243], _n4634[242:239], _n4634[238:235], _n4634[234:231], _n4634[230:227], _n4634[226:223], _n4634[222:219], _n4634[218:215], _n4634[214:211], _n4634[210:207], _n4634[206:203], _n4634[202:199], _n4634[198:195], _n4634[194:191], _n4634[190:187], _n4634[186:183], _n4634[182:179], _n4634[178:175], _n4634[174:171], _n4634[170:167], _n4634[166:163], _n4634[162:159], _n4634[158:155], _n4634[154:151], _n4634[150:147], _n4634[146:143], _n4634[142:139], _n4634[138:135], _n4634[134:131], _n4634[130:127], _n4634[126:123], _n4634[122:119], _n4634[118:115], _n4634[114:111], _n4634[110:107], _n4634[106:103], _n4634[102:99], _n4634[98:95], _n4634[94:89], _n4634[88:82], _n4634[81:67], _n4634[66], _n4634[65:44], _n4634[43:22], _n4634[21:0]};
   assign _n4720 = _n296 ? _n4718 : _n4719;
   assign _n4804 = {ctx_reduced, _n4533, ctx_limit, ctx_depth, table_index, table_index_valid, table_move, table_move_valid, ctx_alpha0, ctx_hash, child, _n4530, _n4528, _n4524, _n4520, _n4516, _n4512, _n4508, _n4504, _n4500, _n4496, _n4492, _n4488, _n4484, _n4480, _n4476, _n4472, _n4468, _n4464, _n4460, _n4456, _n4452, _n4448, _n4444, _n4440, _n4436, _n4432, _n4428, _n4424, _n4420, _n4416, _n4412, _n4408, _n4404, _n4400, _n4396, _n4392, _n4388, _n4384, _n4380, _n4376, _n4372, _n4368, _n4364, _n4360, _n4356, _n4352, _n4348, _n4344, _n4340, _n4336, _n4332, _n4328, _n4324, _n4320, _n4316, _n4312, _n4308, _n4304, _n4300, _n4296, _n4292, _n4288, _n4284, _n4280, _n4276, _n4529, ctx_count, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
-  assign _n4805 = {_n4720[540], _n4720[539:533], _n4720[532:525], _n4720[524:516], _n4720[515:510], _n4720[509], _n4720[508:494], _n4720[493], _n4720[492:471], _n4720[470:439], _n4720[438:415], _n4720[414:351], _n4720[350:347], _n4720[346:343], _n4720[342:339], _n4720[338:335], _n4720[334:331], _n4720[330:327], _n4720[326:323], _n4720[322:319], _n4720[318:315], _n4720[314:311], _n4720[310:307], _n4720[306:303], _n4720[302:299], _n4720[298:295], _n4720[294:291], _n4720[290:287], _n4720[286:283], _n4720[282:279], _n4720[278:275], _n4720[274:271], _n4720[270:267], _n4720[266:263], _n4720[262:259], _n4720[258:255], _n4720[254:251], _n4720[250:247], _n4720[246:243], _n4720[242:239], _n4720[238:235], _n4720[234:231], _n4720[230:227], _n4720[226:223], _n4720[222:219], _n4720[218:215], _n4720[214:211], _n4720[210:207], _n4720[206:203], _n4720[202:199], _n4720[198:195], _n4720[194:191], _n4720[190:187], _n4720[186:183], _n4720[182:179], _n4720[178:175], _n4720[174:171], _n4720[170:167], _n4720[166:163], _n4720[162:159], _n4720[158:155], _n4720[154:151], _n4720[150:147], _n4720[146:143], _n4720[142:139], _n4720[138:135], _n4720[134:131], _n4720[130:127], _n4720[126:123], _n4720[122:119], _n4720[118:115], _n4720[114:111], _n4720[110:107], _n4720[106:103], _n4720[102:99], _n4720[98:95], _n4720[94:89], _n4720[88:82], _n4720[81:67], _n4720[66], _n4720[65:44], _n4720[43:22], _n4720[21:0]};
+  assign _n4805 = {_n4720[541], _n4720[540:534], _n4720[533:526], _n4720[525:516], _n4720[515:510], _n4720[509], _n4720[508:494], _n4720[493], _n4720[492:471], _n4720[470:439], _n4720[438:415], _n4720[414:351], _n4720[350:347], _n4720[346:343], _n4720[342:339], _n4720[338:335], _n4720[334:331], _n4720[330:327], _n4720[326:323], _n4720[322:319], _n4720[318:315], _n4720[314:311], _n4720[310:307], _n4720[306:303], _n4720[302:299], _n4720[298:295], _n4720[294:291], _n4720[290:287], _n4720[286:283], _n4720[282:279], _n4720[278:275], _n4720[274:271], _n4720[270:267], _n4720[266:263], _n4720[262:259], _n4720[258:255], _n4720[254:251], _n4720[250:247], _n4720[246:243], _n4720[242:239], _n4720[238:235], _n4720[234:231], _n4720[230:227], _n4720[226:223], _n4720[222:219], _n4720[218:215], _n4720[214:211], _n4720[210:207], _n4720[206:203], _n4720[202:199], _n4720[198:195], _n4720[194:191], _n4720[190:187], _n4720[186:183], _n4720[182:179], _n4720[178:175], _n4720[174:171], _n4720[170:167], _n4720[166:163], _n4720[162:159], _n4720[158:155], _n4720[154:151], _n4720[150:147], _n4720[146:143], _n4720[142:139], _n4720[138:135], _n4720[134:131], _n4720[130:127], _n4720[126:123], _n4720[122:119], _n4720[118:115], _n4720[114:111], _n4720[110:107], _n4720[106:103], _n4720[102:99], _n4720[98:95], _n4720[94:89], _n4720[88:82], _n4720[81:67], _n4720[66], _n4720[65:44], _n4720[43:22], _n4720[21:0]};
   assign _n4806 = _n299 ? _n4804 : _n4805;
-  assign _n4890 = {_n1362[540], _n4272, _n1362[532:525], _n1362[524:516], _n1362[515:510], _n1362[509], _n1362[508:494], _n1362[493], _n1362[492:471], _n1362[470:439], _n1362[438:415], _n4269, _n1362[350:347], _n1362[346:343], _n1362[342:339], _n1362[338:335], _n1362[334:331], _n1362[330:327], _n1362[326:323], _n1362[322:319], _n1362[318:315], _n1362[314:311], _n1362[310:307], _n1362[306:303], _n1362[302:299], _n1362[298:295], _n1362[294:291], _n1362[290:287], _n1362[286:283], _n1362[282:279], _n1362[278:275], _n1362[274:271], _n1362[270:267], _n1362[266:263], _n1362[262:259], _n1362[258:255], _n1362[254:251], _n1362[250:247], _n1362[246:243], _n1362[242:239], _n1362[238:235], _n1362[234:231], _n1362[230:227], _n1362[226:223], _n1362[222:219], _n1362[218:215], _n1362[214:211], _n1362[210:207], _n1362[206:203], _n1362[202:199], _n1362[198:195], _n1362[194:191], _n1362[190:187], _n1362[186:183], _n1362[182:179], _n1362[178:175], _n1362[174:171], _n1362[170:167], _n1362[166:163], _n1362[162:159], _n1362[158:155], _n1362[154:151], _n1362[150:147], _n1362[146:143], _n1362[142:139], _n1362[138:135], _n1362[134:131], _n1362[130:127], _n1362[126:123], _n1362[122:119], _n1362[118:115], _n1362[114:111], _n1362[110:107], _n1362[106:103], _n1362[102:99], _n1362[98:95], _n4268, _n1362[88:82], _n1483, _n1482, _n1479, _n1362[43:22], _n1480};
-  assign _n4891 = {_n4806[540], _n4806[539:533], _n4806[532:525], _n4806[524:516], _n4806[515:510], _n4806[509], _n4806[508:494], _n4806[493], _n4806[492:471], _n4806[470:439], _n4806[438:415], _n4806[414:351], _n4806[350:347], _n4806[346:343], _n4806[342:339], _n4806[338:335], _n4806[334:331], _n4806[330:327], _n4806[326:323], _n4806[322:319], _n4806[318:315], _n4806[314:311], _n4806[310:307], _n4806[306:303], _n4806[302:299], _n4806[298:295], _n4806[294:291], _n4806[290:287], _n4806[286:283], _n4806[282:279], _n4806[278:275], _n4806[274:271], _n4806[270:267], _n4806[266:263], _n4806[262:259], _n4806[258:255], _n4806[254:251], _n4806[250:247], _n4806[246:243], _n4806[242:239], _n4806[238:235], _n4806[234:231], _n4806[230:227], _n4806[226:223], _n4806[222:219], _n4806[218:215], _n4806[214:211], _n4806[210:207], _n4806[206:203], _n4806[202:199], _n4806[198:195], _n4806[194:191], _n4806[190:187], _n4806[186:183], _n4806[182:179], _n4806[178:175], _n4806[174:171], _n4806[170:167], _n4806[166:163], _n4806[162:159], _n4806[158:155], _n4806[154:151], _n4806[150:147], _n4806[146:143], _n4806[142:139], _n4806[138:135], _n4806[134:131], _n4806[130:127], _n4806[126:123], _n4806[122:119], _n4806[118:115], _n4806[114:111], _n4806[110:107], _n4806[106:103], _n4806[102:99], _n4806[98:95], _n4806[94:89], _n4806[88:82], _n4806[81:67], _n4806[66], _n4806[65:44], _n4806[43:22], _n4806[21:0]};
+  assign _n4890 = {_n1362[541], _n4272, _n1362[533:526], _n1362[525:516], _n1362[515:510], _n1362[509], _n1362[508:494], _n1362[493], _n1362[492:471], _n1362[470:439], _n1362[438:415], _n4269, _n1362[350:347], _n1362[346:343], _n1362[342:339], _n1362[338:335], _n1362[334:331], _n1362[330:327], _n1362[326:323], _n1362[322:319], _n1362[318:315], _n1362[314:311], _n1362[310:307], _n1362[306:303], _n1362[302:299], _n1362[298:295], _n1362[294:291], _n1362[290:287], _n1362[286:283], _n1362[282:279], _n1362[278:275], _n1362[274:271], _n1362[270:267], _n1362[266:263], _n1362[262:259], _n1362[258:255], _n1362[254:251], _n1362[250:247], _n1362[246:243], _n1362[242:239], _n1362[238:235], _n1362[234:231], _n1362[230:227], _n1362[226:223], _n1362[222:219], _n1362[218:215], _n1362[214:211], _n1362[210:207], _n1362[206:203], _n1362[202:199], _n1362[198:195], _n1362[194:191], _n1362[190:187], _n1362[186:183], _n1362[182:179], _n1362[178:175], _n1362[174:171], _n1362[170:167], _n1362[166:163], _n1362[162:159], _n1362[158:155], _n1362[154:151], _n1362[150:147], _n1362[146:143], _n1362[142:139], _n1362[138:135], _n1362[134:131], _n1362[130:127], _n1362[126:123], _n1362[122:119], _n1362[118:115], _n1362[114:111], _n1362[110:107], _n1362[106:103], _n1362[102:99], _n1362[98:95], _n4268, _n1362[88:82], _n1483, _n1482, _n1479, _n1362[43:22], _n1480};
+  assign _n4891 = {_n4806[541], _n4806[540:534], _n4806[533:526], _n4806[525:516], _n4806[515:510], _n4806[509], _n4806[508:494], _n4806[493], _n4806[492:471], _n4806[470:439], _n4806[438:415], _n4806[414:351], _n4806[350:347], _n4806[346:343], _n4806[342:339], _n4806[338:335], _n4806[334:331], _n4806[330:327], _n4806[326:323], _n4806[322:319], _n4806[318:315], _n4806[314:311], _n4806[310:307], _n4806[306:303], _n4806[302:299], _n4806[298:295], _n4806[294:291], _n4806[290:287], _n4806[286:283], _n4806[282:279], _n4806[278:275], _n4806[274:271], _n4806[270:267], _n4806[266:263], _n4806[262:259], _n4806[258:255], _n4806[254:251], _n4806[250:247], _n4806[246:243], _n4806[242:239], _n4806[238:235], _n4806[234:231], _n4806[230:227], _n4806[226:223], _n4806[222:219], _n4806[218:215], _n4806[214:211], _n4806[210:207], _n4806[206:203], _n4806[202:199], _n4806[198:195], _n4806[194:191], _n4806[190:187], _n4806[186:183], _n4806[182:179], _n4806[178:175], _n4806[174:171], _n4806[170:167], _n4806[166:163], _n4806[162:159], _n4806[158:155], _n4806[154:151], _n4806[150:147], _n4806[146:143], _n4806[142:139], _n4806[138:135], _n4806[134:131], _n4806[130:127], _n4806[126:123], _n4806[122:119], _n4806[118:115], _n4806[114:111], _n4806[110:107], _n4806[106:103], _n4806[102:99], _n4806[98:95], _n4806[94:89], _n4806[88:82], _n4806[81:67], _n4806[66], _n4806[65:44], _n4806[43:22], _n4806[21:0]};
   assign _n4892 = _n3022 ? _n4890 : _n4891;
   assign _n4976 = {1'h0, 7'h00, 8'h00, _n4207, 6'h00, 1'h0, 15'h0000, 1'h0, _n4205, 32'h00000000, 24'h000000, 64'h0000000000000000, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 6'h00, 7'h00, 15'h0000, 1'h0, 22'h30bdbf, _n4203, _n4201};
-  assign _n4977 = {_n4892[540], _n4892[539:533], _n4892[532:525], _n4892[524:516], _n4892[515:510], _n4892[509], _n4892[508:494], _n4892[493], _n4892[492:471], _n4892[470:439], _n4892[438:415], _n4892[414:351], _n4892[350:347], _n4892[346:343], _n4892[342:339], _n4892[338:335], _n4892[334:331], _n4892[330:327], _n4892[326:323], _n4892[322:319], _n4892[318:315], _n4892[314:311], _n4892[310:307], _n4892[306:303], _n4892[302:299], _n4892[298:295], _n4892[294:291], _n4892[290:287], _n4892[286:283], _n4892[282:279], _n4892[278:275], _n4892[274:271], _n4892[270:267], _n4892[266:263], _n4892[262:259], _n4892[258:255], _n4892[254:251], _n4892[250:247], _n4892[246:243], _n4892[242:239], _n4892[238:235], _n4892[234:231], _n4892[230:227], _n4892[226:223], _n4892[222:219], _n4892[218:215], _n4892[214:211], _n4892[210:207], _n4892[206:203], _n4892[202:199], _n4892[198:195], _n4892[194:191], _n4892[190:187], _n4892[186:183], _n4892[182:179], _n4892[178:175], _n4892[174:171], _n4892[170:167], _n4892[166:163], _n4892[162:159], _n4892[158:155], _n4892[154:151], _n4892[150:147], _n4892[146:143], _n4892[142:139], _n4892[138:135], _n4892[134:131], _n4892[130:127], _n4892[126:123], _n4892[122:119], _n4892[118:115], _n4892[114:111], _n4892[110:107], _n4892[106:103], _n4892[102:99], _n4892[98:95], _n4892[94:89], _n4892[88:82], _n4892[81:67], _n4892[66], _n4892[65:44], _n4892[43:22], _n4892[21:0]};
+  assign _n4977 = {_n4892[541], _n4892[540:534], _n4892[533:526], _n4892[525:516], _n4892[515:510], _n4892[509], _n4892[508:494], _n4892[493], _n4892[492:471], _n4892[470:439], _n4892[438:415], _n4892[414:351], _n4892[350:347], _n4892[346:343], _n4892[342:339], _n4892[338:335], _n4892[334:331], _n4892[330:327], _n4892[326:323], _n4892[322:319], _n4892[318:315], _n4892[314:311], _n4892[310:307], _n4892[306:303], _n4892[302:299], _n4892[298:295], _n4892[294:291], _n4892[290:287], _n4892[286:283], _n4892[282:279], _n4892[278:275], _n4892[274:271], _n4892[270:267], _n4892[266:263], _n4892[262:259], _n4892[258:255], _n4892[254:251], _n4892[250:247], _n4892[246:243], _n4892[242:239], _n4892[238:235], _n4892[234:231], _n4892[230:227], _n4892[226:223], _n4892[222:219], _n4892[218:215], _n4892[214:211], _n4892[210:207], _n4892[206:203], _n4892[202:199], _n4892[198:195], _n4892[194:191], _n4892[190:187], _n4892[186:183], _n4892[182:179], _n4892[178:175], _n4892[174:171], _n4892[170:167], _n4892[166:163], _n4892[162:159], _n4892[158:155], _n4892[154:151], _n4892[150:147], _n4892[146:143], _n4892[142:139], _n4892[138:135], _n4892[134:131], _n4892[130:127], _n4892[126:123], _n4892[122:119], _n4892[118:115], _n4892[114:111], _n4892[110:107], _n4892[106:103], _n4892[102:99], _n4892[98:95], _n4892[94:89], _n4892[88:82], _n4892[81:67], _n4892[66], _n4892[65:44], _n4892[43:22], _n4892[21:0]};
   assign _n4978 = research ? _n4976 : _n4977;
   assign _n5062 = {1'h0, 7'h00, 8'h00, _n4199, 6'h00, 1'h0, 15'h0000, 1'h0, _n4197, 32'h00000000, 24'h000000, 64'h0000000000000000, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 6'h00, 7'h00, 15'h0000, 1'h0, 22'h30bdbf, _n4195, _n4193};
-  assign _n5063 = {_n4978[540], _n4978[539:533], _n4978[532:525], _n4978[524:516], _n4978[515:510], _n4978[509], _n4978[508:494], _n4978[493], _n4978[492:471], _n4978[470:439], _n4978[438:415], _n4978[414:351], _n4978[350:347], _n4978[346:343], _n4978[342:339], _n4978[338:335], _n4978[334:331], _n4978[330:327], _n4978[326:323], _n4978[322:319], _n4978[318:315], _n4978[314:311], _n4978[310:307], _n4978[306:303], _n4978[302:299], _n4978[298:295], _n4978[294:291], _n4978[290:287], _n4978[286:283], _n4978[282:279], _n4978[278:275], _n4978[274:271], _n4978[270:267], _n4978[266:263], _n4978[262:259], _n4978[258:255], _n4978[254:251], _n4978[250:247], _n4978[246:243], _n4978[242:239], _n4978[238:235], _n4978[234:231], _n4978[230:227], _n4978[226:223], _n4978[222:219], _n4978[218:215], _n4978[214:211], _n4978[210:207], _n4978[206:203], _n4978[202:199], _n4978[198:195], _n4978[194:191], _n4978[190:187], _n4978[186:183], _n4978[182:179], _n4978[178:175], _n4978[174:171], _n4978[170:167], _n4978[166:163], _n4978[162:159], _n4978[158:155], _n4978[154:151], _n4978[150:147], _n4978[146:143], _n4978[142:139], _n4978[138:135], _n4978[134:131], _n4978[130:127], _n4978[126:123], _n4978[122:119], _n4978[118:115], _n4978[114:111], _n4978[110:107], _n4978[106:103], _n4978[102:99], _n4978[98:95], _n4978[94:89], _n4978[88:82], _n4978[81:67], _n4978[66], _n4978[65:44], _n4978[43:22], _n4978[21:0]};
+  assign _n5063 = {_n4978[541], _n4978[540:534], _n4978[533:526], _n4978[525:516], _n4978[515:510], _n4978[509], _n4978[508:494], _n4978[493], _n4978[492:471], _n4978[470:439], _n4978[438:415], _n4978[414:351], _n4978[350:347], _n4978[346:343], _n4978[342:339], _n4978[338:335], _n4978[334:331], _n4978[330:327], _n4978[326:323], _n4978[322:319], _n4978[318:315], _n4978[314:311], _n4978[310:307], _n4978[306:303], _n4978[302:299], _n4978[298:295], _n4978[294:291], _n4978[290:287], _n4978[286:283], _n4978[282:279], _n4978[278:275], _n4978[274:271], _n4978[270:267], _n4978[266:263], _n4978[262:259], _n4978[258:255], _n4978[254:251], _n4978[250:247], _n4978[246:243], _n4978[242:239], _n4978[238:235], _n4978[234:231], _n4978[230:227], _n4978[226:223], _n4978[222:219], _n4978[218:215], _n4978[214:211], _n4978[210:207], _n4978[206:203], _n4978[202:199], _n4978[198:195], _n4978[194:191], _n4978[190:187], _n4978[186:183], _n4978[182:179], _n4978[178:175], _n4978[174:171], _n4978[170:167], _n4978[166:163], _n4978[162:159], _n4978[158:155], _n4978[154:151], _n4978[150:147], _n4978[146:143], _n4978[142:139], _n4978[138:135], _n4978[134:131], _n4978[130:127], _n4978[126:123], _n4978[122:119], _n4978[118:115], _n4978[114:111], _n4978[110:107], _n4978[106:103], _n4978[102:99], _n4978[98:95], _n4978[94:89], _n4978[88:82], _n4978[81:67], _n4978[66], _n4978[65:44], _n4978[43:22], _n4978[21:0]};
   assign _n5064 = descend ? _n5062 : _n5063;
   assign _n5148 = {1'h0, 7'h00, 8'h00, _n4182, 6'h00, 1'h0, 15'h0000, 1'h0, job_alpha, 32'h00000000, 24'h000000, 64'h0000000000000000, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 4'h0, 6'h00, 7'h00, 15'h0000, 1'h0, 22'h30bdbf, job_beta, job_alpha};
-  assign _n5149 = {_n5064[540], _n5064[539:533], _n5064[532:525], _n5064[524:516], _n5064[515:510], _n5064[509], _n5064[508:494], _n5064[493], _n5064[492:471], _n5064[470:439], _n5064[438:415], _n5064[414:351], _n5064[350:347], _n5064[346:343], _n5064[342:339], _n5064[338:335], _n5064[334:331], _n5064[330:327], _n5064[326:323], _n5064[322:319], _n5064[318:315], _n5064[314:311], _n5064[310:307], _n5064[306:303], _n5064[302:299], _n5064[298:295], _n5064[294:291], _n5064[290:287], _n5064[286:283], _n5064[282:279], _n5064[278:275], _n5064[274:271], _n5064[270:267], _n5064[266:263], _n5064[262:259], _n5064[258:255], _n5064[254:251], _n5064[250:247], _n5064[246:243], _n5064[242:239], _n5064[238:235], _n5064[234:231], _n5064[230:227], _n5064[226:223], _n5064[222:219], _n5064[218:215], _n5064[214:211], _n5064[210:207], _n5064[206:203], _n5064[202:199], _n5064[198:195], _n5064[194:191], _n5064[190:187], _n5064[186:183], _n5064[182:179], _n5064[178:175], _n5064[174:171], _n5064[170:167], _n5064[166:163], _n5064[162:159], _n5064[158:155], _n5064[154:151], _n5064[150:147], _n5064[146:143], _n5064[142:139], _n5064[138:135], _n5064[134:131], _n5064[130:127], _n5064[126:123], _n5064[122:119], _n5064[118:115], _n5064[114:111], _n5064[110:107], _n5064[106:103], _n5064[102:99], _n5064[98:95], _n5064[94:89], _n5064[88:82], _n5064[81:67], _n5064[66], _n5064[65:44], _n5064[43:22], _n5064[21:0]};
+  assign _n5149 = {_n5064[541], _n5064[540:534], _n5064[533:526], _n5064[525:516], _n5064[515:510], _n5064[509], _n5064[508:494], _n5064[493], _n5064[492:471], _n5064[470:439], _n5064[438:415], _n5064[414:351], _n5064[350:347], _n5064[346:343], _n5064[342:339], _n5064[338:335], _n5064[334:331], _n5064[330:327], _n5064[326:323], _n5064[322:319], _n5064[318:315], _n5064[314:311], _n5064[310:307], _n5064[306:303], _n5064[302:299], _n5064[298:295], _n5064[294:291], _n5064[290:287], _n5064[286:283], _n5064[282:279], _n5064[278:275], _n5064[274:271], _n5064[270:267], _n5064[266:263], _n5064[262:259], _n5064[258:255], _n5064[254:251], _n5064[250:247], _n5064[246:243], _n5064[242:239], _n5064[238:235], _n5064[234:231], _n5064[230:227], _n5064[226:223], _n5064[222:219], _n5064[218:215], _n5064[214:211], _n5064[210:207], _n5064[206:203], _n5064[202:199], _n5064[198:195], _n5064[194:191], _n5064[190:187], _n5064[186:183], _n5064[182:179], _n5064[178:175], _n5064[174:171], _n5064[170:167], _n5064[166:163], _n5064[162:159], _n5064[158:155], _n5064[154:151], _n5064[150:147], _n5064[146:143], _n5064[142:139], _n5064[138:135], _n5064[134:131], _n5064[130:127], _n5064[126:123], _n5064[122:119], _n5064[118:115], _n5064[114:111], _n5064[110:107], _n5064[106:103], _n5064[102:99], _n5064[98:95], _n5064[94:89], _n5064[88:82], _n5064[81:67], _n5064[66], _n5064[65:44], _n5064[43:22], _n5064[21:0]};
   assign _n5150 = start ? _n5148 : _n5149;
   assign _n5234 = start | go;
   assign _n5235 = start | go;
@@ -6004,7 +6004,7 @@ module qchip_control (
   assign _n5588 = _n1359 ? _n5547[22:19] : 4'h0;
   assign _n5589 = _n5437 | _n1359;
   assign _n5590 = _n5589 & _n5547[23];
-  assign _n5592 = stack_pointer != 6'h00;
+  assign _n5592 = stack_pointer != 7'h00;
   assign _n5593 = _n284 & _n5592;
   assign _n5594 = ~futility_tested;
   assign descended = _n5593 & _n5594;
@@ -6039,21 +6039,21 @@ module qchip_control (
   assign _n5670 = next_r + 7'h01;
   assign _n5672 = _n461 ? _n5670[5:0] : elected;
   assign _n5673 = _n3878 ? 6'h00 : _n5672;
-  assign _n5675 = stack_pointer - 6'h01;
-  assign _n5677 = {_n5675[4:0], _n5673};
-  assign _n5679 = {stack_pointer[4:0], _n5673};
+  assign _n5675 = stack_pointer - 7'h01;
+  assign _n5677 = {_n5675[5:0], _n5673};
+  assign _n5679 = {stack_pointer[5:0], _n5673};
   assign _n5680 = _n305 ? _n5677 : _n5679;
   assign _n5681 = _n5667 ? _n5680 : entry_raddr_q;
-  assign _n5684 = {stack_pointer[4:0], ctx_count[5:0]};
-  assign _n5686 = {stack_pointer[4:0], op2_index};
+  assign _n5684 = {stack_pointer[5:0], ctx_count[5:0]};
+  assign _n5686 = {stack_pointer[5:0], op2_index};
   assign _n5688 = ~_n4072;
   assign _n5689 = returns & _n5688;
-  assign _n5691 = stack_pointer - 6'h02;
-  assign _n5693 = stack_pointer - 6'h01;
+  assign _n5691 = stack_pointer - 7'h02;
+  assign _n5693 = stack_pointer - 7'h01;
   assign _n5694 = _n305 ? _n5691 : _n5693;
-  assign _n5696 = _n5689 ? _n5694[4:0] : frame_raddr_q;
+  assign _n5696 = _n5689 ? _n5694[5:0] : frame_raddr_q;
   assign _n5697 = descend | research;
-  assign _n5699 = stack_pointer - 6'h01;
+  assign _n5699 = stack_pointer - 7'h01;
   assign _n5700 = research ? _n5699 : stack_pointer;
   assign _n5702 = _n296 ? _n3868 : ctx_count;
   assign _n5703 = _n296 ? _n4545 : cur;
@@ -6061,8 +6061,8 @@ module qchip_control (
   assign _n5705 = _n296 ? _n4537 : table_index_valid;
   assign _n5706 = _n296 ? _n4539 : table_index;
   assign _n5707 = {_n3904[23], _n3904[22:19], _n3904[18:15], _n3904[14:12], _n3904[11:6], _n3904[5:0]};
-  assign _n5709 = {1'h0, frame[539:533], frame[532:525], frame[524:516], frame[515:510], frame[509], frame[508:494], frame[493], frame[492:471], frame[470:439], frame[438:415], frame[414:351], frame[350:347], frame[346:343], frame[342:339], frame[338:335], frame[334:331], frame[330:327], frame[326:323], frame[322:319], frame[318:315], frame[314:311], frame[310:307], frame[306:303], frame[302:299], frame[298:295], frame[294:291], frame[290:287], frame[286:283], frame[282:279], frame[278:275], frame[274:271], frame[270:267], frame[266:263], frame[262:259], frame[258:255], frame[254:251], frame[250:247], frame[246:243], frame[242:239], frame[238:235], frame[234:231], frame[230:227], frame[226:223], frame[222:219], frame[218:215], frame[214:211], frame[210:207], frame[206:203], frame[202:199], frame[198:195], frame[194:191], frame[190:187], frame[186:183], frame[182:179], frame[178:175], frame[174:171], frame[170:167], frame[166:163], frame[162:159], frame[158:155], frame[154:151], frame[150:147], frame[146:143], frame[142:139], frame[138:135], frame[134:131], frame[130:127], frame[126:123], frame[122:119], frame[118:115], frame[114:111], frame[110:107], frame[106:103], frame[102:99], frame[98:95], frame[94:89], frame[88:82], frame[81:67], frame[66], frame[65:44], frame[43:22], frame[21:0]};
-  assign _n5710 = {frame[547:542], frame[541], _n5709};
+  assign _n5709 = {1'h0, frame[540:534], frame[533:526], frame[525:516], frame[515:510], frame[509], frame[508:494], frame[493], frame[492:471], frame[470:439], frame[438:415], frame[414:351], frame[350:347], frame[346:343], frame[342:339], frame[338:335], frame[334:331], frame[330:327], frame[326:323], frame[322:319], frame[318:315], frame[314:311], frame[310:307], frame[306:303], frame[302:299], frame[298:295], frame[294:291], frame[290:287], frame[286:283], frame[282:279], frame[278:275], frame[274:271], frame[270:267], frame[266:263], frame[262:259], frame[258:255], frame[254:251], frame[250:247], frame[246:243], frame[242:239], frame[238:235], frame[234:231], frame[230:227], frame[226:223], frame[222:219], frame[218:215], frame[214:211], frame[210:207], frame[206:203], frame[202:199], frame[198:195], frame[194:191], frame[190:187], frame[186:183], frame[182:179], frame[178:175], frame[174:171], frame[170:167], frame[166:163], frame[162:159], frame[158:155], frame[154:151], frame[150:147], frame[146:143], frame[142:139], frame[138:135], frame[134:131], frame[130:127], frame[126:123], frame[122:119], frame[118:115], frame[114:111], frame[110:107], frame[106:103], frame[102:99], frame[98:95], frame[94:89], frame[88:82], frame[81:67], frame[66], frame[65:44], frame[43:22], frame[21:0]};
+  assign _n5710 = {frame[548:543], frame[542], _n5709};
   assign _n5711 = {reduce, ctx_tried, ctx_limit, ctx_depth, _n5706, _n5705, table_move, table_move_valid, ctx_alpha0, ctx_hash, _n5707, _n5704, key_63, key_62, key_61, key_60, key_59, key_58, key_57, key_56, key_55, key_54, key_53, key_52, key_51, key_50, key_49, key_48, key_47, key_46, key_45, key_44, key_43, key_42, key_41, key_40, key_39, key_38, key_37, key_36, key_35, key_34, key_33, key_32, key_31, key_30, key_29, key_28, key_27, key_26, key_25, key_24, key_23, key_22, key_21, key_20, key_19, key_18, key_17, key_16, key_15, key_14, key_13, key_12, key_11, key_10, key_9, key_8, key_7, key_6, key_5, key_4, key_3, key_2, key_1, key_0, _n5703, _n5702, best_move, best_move_valid, ctx_best, ctx_beta, ctx_alpha};
   assign _n5712 = ~_n296;
   assign _n5713 = _n2562 & _n5712;
@@ -6077,10 +6077,10 @@ module qchip_control (
   assign _n5726 = _n5724 > _n5725;
   assign _n5729 = _n5726 ? 2'h0 : 2'h2;
   assign _n5730 = _n5721 ? 2'h1 : _n5729;
-  assign _n5732 = {job_tag, _n1362[466:451], _n1362[524:516], _n1479, _n5730, _n1483};
+  assign _n5732 = {job_tag, _n1362[466:451], _n1362[525:516], _n1479, _n5730, _n1483};
   assign _n5733 = _n3042 | _n308;
   assign _n5735 = _n308 ? sweep : _n1362[450:439];
-  assign _n5737 = _n308 ? 80'h00000000000000000000 : _n5732;
+  assign _n5737 = _n308 ? 81'h000000000000000000000 : _n5732;
   assign _n5743 = side ? black_mat : white;
   assign gen_start = _n5476;
   assign gen_black = _n5481;
@@ -6116,7 +6116,7 @@ module qchip_control (
   assign leaf_wdata = order_leaf;
   assign frame_raddr = _n5696;
   assign frame_we = _n5697;
-  assign frame_waddr = _n5700[4:0];
+  assign frame_waddr = _n5700[5:0];
   assign frame_wdata = _n5715;
   assign table_raddr = hash[11:0];
   assign table_we = _n5733;
@@ -6143,7 +6143,7 @@ module qchip_control (
   assign material = _n5743;
   assign node_depth = ctx_depth;
   initial ctl_state = 4'h0;
-  initial stack_pointer = 6'h00;
+  initial stack_pointer = 7'h00;
   initial root_black = 1'h0;
   initial root_ep_valid = 1'h0;
   initial root_ep_file = 3'h0;
@@ -6237,7 +6237,7 @@ module qchip_control (
   initial table_move = 15'h0000;
   initial table_index_valid = 1'h0;
   initial table_index = 6'h00;
-  initial ctx_depth = 9'h000;
+  initial ctx_depth = 10'h000;
   initial ctx_limit = 8'h00;
   initial ctx_tried = 7'h00;
   initial ctx_reduced = 1'h0;
@@ -6282,14 +6282,14 @@ module qchip_control (
   initial out_nodes = 32'h00000000;
   initial out_cycles = 32'h00000000;
   initial own_addr_q = 8'h00;
-  initial entry_raddr_q = 11'h000;
-  initial frame_raddr_q = 5'h00;
+  initial entry_raddr_q = 12'h000;
+  initial frame_raddr_q = 6'h00;
   always @(posedge clk) begin
     if (rst) ctl_state <= 4'h0;
     else if (_n4145) ctl_state <= _n4144;
   end
   always @(posedge clk) begin
-    if (rst) stack_pointer <= 6'h00;
+    if (rst) stack_pointer <= 7'h00;
     else if (_n4167) stack_pointer <= _n4165;
   end
   always @(posedge clk) begin
@@ -6665,20 +6665,20 @@ module qchip_control (
     else if (_n5312) table_index <= _n5150[515:510];
   end
   always @(posedge clk) begin
-    if (rst) ctx_depth <= 9'h000;
-    else if (_n5313) ctx_depth <= _n5150[524:516];
+    if (rst) ctx_depth <= 10'h000;
+    else if (_n5313) ctx_depth <= _n5150[525:516];
   end
   always @(posedge clk) begin
     if (rst) ctx_limit <= 8'h00;
-    else if (_n5314) ctx_limit <= _n5150[532:525];
+    else if (_n5314) ctx_limit <= _n5150[533:526];
   end
   always @(posedge clk) begin
     if (rst) ctx_tried <= 7'h00;
-    else if (_n5315) ctx_tried <= _n5150[539:533];
+    else if (_n5315) ctx_tried <= _n5150[540:534];
   end
   always @(posedge clk) begin
     if (rst) ctx_reduced <= 1'h0;
-    else if (_n5316) ctx_reduced <= _n5150[540];
+    else if (_n5316) ctx_reduced <= _n5150[541];
   end
   always @(posedge clk) begin
     if (rst) job_tag <= 16'h0000;
@@ -6845,15 +6845,15 @@ module qchip_control (
     else own_addr_q <= _n5659;
   end
   always @(posedge clk) begin
-    if (rst) entry_raddr_q <= 11'h000;
+    if (rst) entry_raddr_q <= 12'h000;
     else entry_raddr_q <= _n5681;
   end
   always @(posedge clk) begin
-    if (rst) frame_raddr_q <= 5'h00;
+    if (rst) frame_raddr_q <= 6'h00;
     else frame_raddr_q <= _n5696;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, op3_index, _n495[1:0], _n495[8:4], _n1454[23:15], _n2563, _n5619[11:0], _n5619[23], _n5670[6], _n5675[5], _n5694[5], _n5700[5], 1'b0};
+  wire _unused = &{1'b0, op3_index, _n495[1:0], _n495[9:4], _n1454[23:15], _n2563, _n5619[11:0], _n5619[23], _n5670[6], _n5675[6], _n5694[6], _n5700[6], 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

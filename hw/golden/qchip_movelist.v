@@ -2,26 +2,26 @@
 module qchip_movelist (
   input wire clk,
   input wire entry_we,
-  input wire [10:0] entry_waddr,
+  input wire [11:0] entry_waddr,
   input wire [23:0] entry_wdata,
-  input wire [10:0] entry_raddr,
+  input wire [11:0] entry_raddr,
   input wire leaf_we,
-  input wire [10:0] leaf_waddr,
+  input wire [11:0] leaf_waddr,
   input wire [25:0] leaf_wdata,
-  input wire [10:0] leaf_raddr,
+  input wire [11:0] leaf_raddr,
   output wire [23:0] entry,
   output wire [25:0] leaf
 );
-  reg [23:0] entrys [0:2047];
+  reg [23:0] entrys [0:4095];
   integer _i_entrys;
-  reg [25:0] leafs [0:2047];
+  reg [25:0] leafs [0:4095];
   integer _i_leafs;
   reg [23:0] _n4;
   reg [25:0] _n9;
   assign entry = _n4;
   assign leaf = _n9;
-  initial for (_i_entrys = 0; _i_entrys < 2048; _i_entrys = _i_entrys + 1) entrys[_i_entrys] = {24{1'b0}};
-  initial for (_i_leafs = 0; _i_leafs < 2048; _i_leafs = _i_leafs + 1) leafs[_i_leafs] = {26{1'b0}};
+  initial for (_i_entrys = 0; _i_entrys < 4096; _i_entrys = _i_entrys + 1) entrys[_i_entrys] = {24{1'b0}};
+  initial for (_i_leafs = 0; _i_leafs < 4096; _i_leafs = _i_leafs + 1) leafs[_i_leafs] = {26{1'b0}};
   initial _n4 = 24'h000000;
   initial _n9 = 26'h0000000;
   always @(posedge clk) begin

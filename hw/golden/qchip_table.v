@@ -3,16 +3,16 @@ module qchip_table (
   input wire clk,
   input wire we,
   input wire [11:0] waddr,
-  input wire [79:0] wdata,
+  input wire [80:0] wdata,
   input wire [11:0] raddr,
-  output wire [79:0] entry
+  output wire [80:0] entry
 );
-  reg [79:0] entries [0:4095];
+  reg [80:0] entries [0:4095];
   integer _i_entries;
-  reg [79:0] _n4;
+  reg [80:0] _n4;
   assign entry = _n4;
-  initial for (_i_entries = 0; _i_entries < 4096; _i_entries = _i_entries + 1) entries[_i_entries] = {80{1'b0}};
-  initial _n4 = 80'h00000000000000000000;
+  initial for (_i_entries = 0; _i_entries < 4096; _i_entries = _i_entries + 1) entries[_i_entries] = {81{1'b0}};
+  initial _n4 = 81'h000000000000000000000;
   always @(posedge clk) begin
     if (we) entries[waddr] <= wdata;
   end

@@ -230,7 +230,7 @@ const LIMIT_BITS: u32 = 8;
 /// Width of a node's depth left (quarter plies, two's complement): from the deepest
 /// job's depth plus the greatest extension at every ply of the stack, down to a
 /// quiescence ply at the bottom of the stack.
-const DEPTH_BITS: u32 = 9;
+const DEPTH_BITS: u32 = 10;
 
 /// Width of a transposition-table entry: tag, check bits, depth, score, bound, move.
 pub fn table_bits(p: Params) -> u32 {
@@ -240,7 +240,7 @@ pub fn table_bits(p: Params) -> u32 {
 /// Build the controller.
 pub fn control(p: Params) -> Result<Module, HwError> {
     assert!(p.list.is_power_of_two() && p.list >= 2 && p.list <= 64);
-    assert!(p.plies.is_power_of_two() && p.plies >= 2 && p.plies <= 32);
+    assert!(p.plies.is_power_of_two() && p.plies >= 2 && p.plies <= 64);
     let ext_max = i64::from(*FORCED_EXT_RANGE.end());
     assert!(i64::from(MAX_DEPTH) + ext_max * (p.plies as i64 + 1) < 1 << (DEPTH_BITS - 1));
     assert!(i64::from(PLY) * (p.plies as i64 + 2) < 1 << (DEPTH_BITS - 1));
@@ -423,7 +423,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // The horizon: a node `horizon` plies into the quiescence search (the job's
     // position never), its depth left at most minus that many plies, or a child of a
     // node a ply above it is evaluated, captures or not.
-    let hz = concat(&[lit(0, 2), horizon, lit(0, 2)]);
+    let hz = concat(&[lit(0, dw + 1 - 6 - 2), horizon, lit(0, 2)]);
     let beyond = |slack: u64| !gt_signed(sext(ctx.depth, dw + 1) + hz, lit(slack, dw + 1));
     let at_horizon = (sp.ne(0) & beyond(0)).named("at_horizon");
     let child_at_horizon = beyond(PLY as u64).named("child_at_horizon");
@@ -898,9 +898,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         mux(sp.eq(0), root_ep_file, step.from.bits(0..3)),
         lit(0, 3),
     );
-    let fold = concat_lsb_first(&[sp.zext(6), node_ep_valid, node_ep_file]);
+    let fold = concat_lsb_first(&[sp.zext(7), node_ep_valid, node_ep_file]);
     let ctx_enter = Ctx {
-        hash: hash_now ^ concat_lsb_first(&[lit(0, tiw), fold, lit(0, 32 - tiw - 10)]),
+        hash: hash_now ^ concat_lsb_first(&[lit(0, tiw), fold, lit(0, 32 - tiw - 11)]),
         ..ctx.clone()
     };
     // Late-move pruning's limit, for a node with depth left that searches its quiet
@@ -1266,7 +1266,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     .outputs(&m);
     DebugSignals {
         state,
-        sp: sp.zext(6),
+        sp: sp.zext(7),
         node_alpha: ctx.alpha,
         node_beta: ctx.beta,
         node_best: ctx.best,

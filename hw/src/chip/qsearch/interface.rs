@@ -166,7 +166,7 @@ ports! {
         /// The controller's state ([`State`](super::State) code).
         state: u8 = 4,
         /// The stack pointer: depth of the current node below the job's position.
-        sp: u8 = 6,
+        sp: u8 = 7,
         /// The current node's alpha.
         node_alpha: u32 = 22,
         /// The current node's beta.
@@ -186,7 +186,7 @@ ports! {
         material: u32 = 22,
         /// The current node's full-width depth left, quarter plies (two's complement;
         /// at most 0 in the quiescence plies).
-        node_depth: u16 = 9,
+        node_depth: u16 = 10,
     }
 }
 

@@ -213,12 +213,12 @@ pub struct TableEntry {
 pub const CHECK_BITS: u32 = 16;
 
 /// The check bits of a node's table entry: the hash bits above the index (`above`),
-/// with the node's distance from the job's position (`sp`, below 64) in the low six
-/// bits and its en-passant file (`ep`) in the next four (a valid bit, the file),
+/// with the node's distance from the job's position (`sp`, below 128) in the low
+/// seven bits and its en-passant file (`ep`) in the next four (a valid bit, the file),
 /// XORed in. The hash is of the board alone; a board seen at another ply of the job
 /// (another side to move) or with another en-passant state never checks.
 pub fn node_check(above: u32, sp: u32, ep: Option<u8>) -> u32 {
-    let fold = (sp & 63) | ep.map_or(0, |f| 64 | (u32::from(f) & 7) << 7);
+    let fold = (sp & 127) | ep.map_or(0, |f| 128 | (u32::from(f) & 7) << 8);
     (above ^ fold) & ((1 << CHECK_BITS) - 1)
 }
 
@@ -572,7 +572,7 @@ impl QModel {
             move_to: r.cur_move.1,
             value: score_word(r.value),
             material: score_word(self.material_for(self.side(r.sp))),
-            node_depth: (r.ctx.depth as u16) & 0x1ff,
+            node_depth: (r.ctx.depth as u16) & 0x3ff,
         }
     }
 
