@@ -112,6 +112,10 @@ fn handshake_and_a_short_game() {
         "{hello:?}"
     );
     assert!(
+        hello.contains(&"option name EagerBatches type check default true".to_string()),
+        "{hello:?}"
+    );
+    assert!(
         hello.contains(&"option name Pruning type check default true".to_string()),
         "{hello:?}"
     );
@@ -120,6 +124,11 @@ fn handshake_and_a_short_game() {
     assert_eq!(
         e.next(),
         "info string error: Pruning must be true or false, not \"maybe\""
+    );
+    e.send("setoption name EagerBatches value often");
+    assert_eq!(
+        e.next(),
+        "info string error: EagerBatches must be true or false, not \"often\""
     );
     e.send("ucinewgame");
     e.send("isready");

@@ -514,6 +514,11 @@ mod tests {
         assert_eq!(pieces("full"), Ok(0));
         assert!(pieces("full:hostpieces=33").is_err());
         assert!(pieces("full:hostpieces=many").is_err());
+        let eager = |s: &str| PlayerSpec::parse(s).map(|s| s.eager);
+        assert_eq!(eager("full:quiescence=chip-model,eager=off"), Ok(false));
+        assert_eq!(eager("full:eager=on"), Ok(true));
+        assert_eq!(eager("full"), Ok(true));
+        assert!(eager("full:eager=sometimes").is_err());
         // The engine's defaults: the learned weights, the quiescence horizon.
         let s = PlayerSpec::parse("full").unwrap();
         assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));
