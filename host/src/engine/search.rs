@@ -273,14 +273,16 @@ pub struct SearchConfig {
     /// plies of full width; its younger brothers go out together as the quiescence
     /// jobs do.
     pub full_width_plies: u32,
-    /// With a quiescence search that takes batches: a frontier node expected to be an
+    /// With a quiescence search that takes batches: a frontier node whose children are
+    /// full-width jobs ([`Self::full_width_plies`]) and which is expected to be an
     /// all-node (off the principal variation, an even number of plies below its nearest
     /// node on it, so that alpha-beta expects to search every move) hands its eldest over
     /// together with the younger brothers, instead of waiting for the eldest's value
     /// first. Its window is a null window known before any child returns, and the
     /// results are used in order, so the tree is the same whatever the number of chips;
     /// when the eldest cuts the node off after all, the brothers are given up (wasted
-    /// work).
+    /// work). Quiescence jobs wait for their eldest as before: each is too small for
+    /// the chips' time to matter beside the host's for every job handed over in vain.
     pub eager_batches: bool,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture

@@ -226,11 +226,14 @@ impl Searcher {
             }
         };
         // Siblings handed to the quiescence search together (see `frontier_batch`);
-        // at an expected all-node the eldest goes with them (see
-        // `SearchConfig::eager_batches`). A singular test at this ply has noted itself
+        // at an expected all-node whose children are full-width jobs the eldest goes
+        // with them (see `SearchConfig::eager_batches`). A singular test at this ply has noted itself
         // off the principal variation: this node notes itself again.
         self.note_node(ply, pv_node);
-        let eager = self.config.eager_batches && !pv_node && self.expected_all_node(ply);
+        let eager = self.config.eager_batches
+            && !pv_node
+            && self.expected_all_node(ply)
+            && self.full_width_leaf(child_depth, ply + 1).is_some();
         let mut batch: Option<Batch> = None;
         // Seed 004's scheme at the host's frontier (see `SearchConfig::chip_split`): the
         // most forcing moves first, searched 2 plies deeper by the host; the others'
@@ -304,7 +307,7 @@ impl Searcher {
             child_pv.clear();
             // The younger brothers wait for the eldest (it usually decides a cut node,
             // and its value narrows the window at the others), but at an expected
-            // all-node, whose null window no child changes.
+            // all-node over full-width jobs, whose null window no child changes.
             if batch.is_none() && (searched > 0 || eager) && self.horizon.dispatches() {
                 // Each with the depth the loop below would search it at: late quiet
                 // moves reduced, to be searched again at full depth if they beat alpha.
