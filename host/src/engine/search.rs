@@ -1085,7 +1085,7 @@ impl Searcher {
         (0..ply.min(self.pv_plies.len()))
             .rev()
             .find(|&q| self.pv_plies[q])
-            .is_some_and(|q| (ply - q) % 2 == 0)
+            .is_some_and(|q| (ply - q).is_multiple_of(2))
     }
 
     fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
