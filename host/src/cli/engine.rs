@@ -57,8 +57,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_FULL_WIDTH_PLIES)))]
     pub full_width_plies: Option<u32>,
     /// With a chip quiescence (or the reference): at every frontier node the younger
-    /// brothers wait for the eldest's value; by default an expected all-node hands its
-    /// eldest over together with them.
+    /// brothers wait for the eldest's value; by default an expected all-node whose
+    /// children are full-width jobs hands its eldest over together with them.
     #[arg(long)]
     pub eldest_first: bool,
     /// With a chip quiescence: a position of at most this many pieces is searched on

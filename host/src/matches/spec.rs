@@ -22,9 +22,10 @@
 //! `quiescence=KIND` (`software`, `reference`, `chip-model`, `chip`), and for the chip
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme),
 //! `fullwidth=0..7` (the chips take the last plies too, as full-width jobs; `on` is 1,
-//! `off` 0), `eager=on|off` (an expected all-node hands its eldest over with the
-//! younger brothers; the default: on), `hostpieces=0..32` (a position of at most that many pieces is searched on
-//! the host alone; 0, the default: none) and
+//! `off` 0), `eager=on|off` (an expected all-node over full-width jobs hands its
+//! eldest over with the younger brothers; the default: on), `hostpieces=0..32` (a
+//! position of at most that many pieces is searched on the host alone; 0, the
+//! default: none) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
 
@@ -88,8 +89,8 @@ pub struct PlayerSpec {
     pub prune: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
-    /// An expected all-node hands its eldest over with the younger brothers
-    /// ([`SearchConfig::eager_batches`]; the default: on).
+    /// An expected all-node over full-width jobs hands its eldest over with the
+    /// younger brothers ([`SearchConfig::eager_batches`]; the default: on).
     pub eager: bool,
     /// The chips take the last plies too, this many
     /// ([`SearchConfig::full_width_plies`]; 0, the default: none).

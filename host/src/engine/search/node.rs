@@ -227,8 +227,8 @@ impl Searcher {
         };
         // Siblings handed to the quiescence search together (see `frontier_batch`);
         // at an expected all-node whose children are full-width jobs the eldest goes
-        // with them (see `SearchConfig::eager_batches`). A singular test at this ply has noted itself
-        // off the principal variation: this node notes itself again.
+        // with them (see `SearchConfig::eager_batches`). A singular test at this ply
+        // has noted itself off the principal variation: this node notes itself again.
         self.note_node(ply, pv_node);
         let eager = self.config.eager_batches
             && !pv_node
