@@ -453,11 +453,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
                 )),
             },
-            "latemovereductions" | "nullmove" | "pruning" => match value.as_str() {
+            "latemovereductions" | "nullmove" | "pruning" | "eagerbatches" => match value.as_str() {
                 "true" | "false" => {
                     let on = value == "true";
                     if name.eq_ignore_ascii_case("nullmove") {
                         self.settings.config.null_move.enabled = on;
+                    } else if name.eq_ignore_ascii_case("eagerbatches") {
+                        self.settings.config.eager_batches = on;
                     } else if name.eq_ignore_ascii_case("pruning") {
                         self.settings.config.pruning = if on {
                             PruningConfig::default()
@@ -585,17 +587,6 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
                 _ => self.out.line(&format!(
                     "info string error: ChipSplit must be true or false, not \"{}\"",
-                    printable(&value)
-                )),
-            },
-            "eagerbatches" => match value.as_str() {
-                "true" | "false" => {
-                    let mut settings = self.settings.clone();
-                    settings.config.eager_batches = value == "true";
-                    rebuild = Some((settings, format!("EagerBatches {value}")));
-                }
-                _ => self.out.line(&format!(
-                    "info string error: EagerBatches must be true or false, not \"{}\"",
                     printable(&value)
                 )),
             },
