@@ -184,6 +184,8 @@ impl Searcher {
                 false,
                 &mut scratch,
             )?;
+            // The test at this ply noted itself off the principal variation.
+            self.note_node(ply, pv_node);
             if self.aborted {
                 return Ok(0);
             }
@@ -227,9 +229,7 @@ impl Searcher {
         };
         // Siblings handed to the quiescence search together (see `frontier_batch`);
         // at an expected all-node whose children are full-width jobs the eldest goes
-        // with them (see `SearchConfig::eager_batches`). A singular test at this ply
-        // has noted itself off the principal variation: this node notes itself again.
-        self.note_node(ply, pv_node);
+        // with them (see `SearchConfig::eager_batches`).
         let eager = self.config.eager_batches
             && !pv_node
             && self.expected_all_node(ply)
