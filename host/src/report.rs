@@ -424,7 +424,9 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             host_nodes = sw.search(pos, &[], &limits, &mut |_| {})?.total_nodes;
             alone.push(t.elapsed());
             for (q, &jobs) in rows.iter().enumerate() {
-                let (r, trace) = search(QuiescenceKind::ChipModel, 1, jobs, pos)?;
+                // On the pool of K chips, whose host looks ahead (see
+                // `SearchConfig::look_ahead`); replayed below on 1 to 64.
+                let (r, trace) = search(QuiescenceKind::ChipModel, options.chips, jobs, pos)?;
                 timed[q].push(trace);
                 if !jobs.0 && first[q].is_none() {
                     if jobs.1 == 0 {
@@ -460,12 +462,12 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         }
         // Whole searches: the reference, 1 chip and K chips, with quiescence jobs and
         // with full-width jobs of each depth.
-        for (&jobs, one) in rows.iter().zip(first) {
-            let Some(one) = one else { continue };
+        for (&jobs, many) in rows.iter().zip(first) {
+            let Some(many) = many else { continue };
             let results = [
                 search(QuiescenceKind::Reference, 1, jobs, pos)?.0,
-                one,
-                search(QuiescenceKind::ChipModel, options.chips, jobs, pos)?.0,
+                search(QuiescenceKind::ChipModel, 1, jobs, pos)?.0,
+                many,
             ];
             for r in &results[1..3] {
                 exact.searches += 1;
@@ -825,8 +827,11 @@ impl Report {
              with chips that took no time on a free link, the speed-up would be {:.2}x. \
              Of the {} quiescence jobs it used, the host's table of job results answered \
              {} without a chip. When the chips take the last plies too (full-width jobs), the \
-             host's own work is {} seconds. Modeled time of the \
-             chip-equipped search and its speed-up over the host alone:\n\n| link | jobs | ",
+             host's own work is {} seconds. Each search ran once on {} chips, its host \
+             looking ahead into the brothers it would search (up to {} jobs out ahead), and \
+             its trace is replayed on each K (on one chip the host would not look ahead). \
+             Modeled time of the chip-equipped search and its speed-up over the host \
+             alone:\n\n| link | jobs | ",
             o.positions.len(),
             o.depth,
             self.host_alone_s,
@@ -842,7 +847,9 @@ impl Report {
                     self.host_alone_s / s.max(1e-9)
                 ))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            o.chips,
+            crate::engine::search::AHEAD_JOBS,
         ));
         md.push_str(
             &CHIP_COUNTS

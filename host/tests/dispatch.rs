@@ -52,6 +52,12 @@ fn same_search(a: &SearchResult, b: &SearchResult, what: &str) {
     );
 }
 
+/// The jobs the search itself gave up after cutoffs: those handed over ahead of it
+/// (see `SearchConfig::look_ahead`) and never asked for aside.
+fn given_up(r: &SearchResult) -> u64 {
+    r.dispatch.wasted_jobs - (r.dispatch.ahead_jobs - r.dispatch.ahead_used)
+}
+
 #[test]
 fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
     let mut table_hits = 0;
@@ -67,7 +73,7 @@ fn one_chip_many_chips_and_the_reference_search_the_same_tree() {
         same_search(&reference, &one, &format!("{fen}: reference vs 1 chip"));
         same_search(&one, &many, &format!("{fen}: 1 chip vs 7 chips"));
         assert_eq!(one.last.qcycles, many.last.qcycles, "{fen}: cycles");
-        assert_eq!(one.dispatch.wasted_jobs, many.dispatch.wasted_jobs);
+        assert_eq!(given_up(&one), given_up(&many), "{fen}: jobs given up");
         assert!(one.modeled.is_some() && reference.modeled.is_none());
         table_hits += one.dispatch.table_hits;
     }
@@ -207,6 +213,41 @@ fn an_expected_all_node_hands_its_eldest_over_with_its_brothers() {
         eager.batched_jobs > lazy.batched_jobs,
         "eager {eager:?}, lazy {lazy:?}"
     );
+}
+
+#[test]
+fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
+    // With several chips the host looks ahead into the brothers it will search and
+    // hands their first jobs over early; the search, its counts and the jobs it uses
+    // are those of the search that does not, and most jobs handed over ahead are used.
+    for fen in &POSITIONS[1..3] {
+        let ahead = SearchConfig {
+            full_width_plies: 2,
+            ..SearchConfig::default()
+        };
+        assert!(ahead.look_ahead);
+        let plain = SearchConfig {
+            look_ahead: false,
+            ..ahead.clone()
+        };
+        let with = search_with(ahead.clone(), QuiescenceKind::ChipModel, 6, fen, 5);
+        let without = search_with(plain, QuiescenceKind::ChipModel, 6, fen, 5);
+        let one = search_with(ahead, QuiescenceKind::ChipModel, 1, fen, 5);
+        same_search(&with, &without, &format!("{fen}: look-ahead on vs off"));
+        same_search(&with, &one, &format!("{fen}: 6 chips vs 1"));
+        assert_eq!(with.last.qcycles, without.last.qcycles, "{fen}: cycles");
+        assert_eq!(
+            with.dispatch.jobs, without.dispatch.jobs,
+            "{fen}: jobs used"
+        );
+        assert_eq!(given_up(&with), given_up(&without), "{fen}: jobs given up");
+        let d = with.dispatch;
+        assert!(d.ahead_jobs > 0 && d.ahead_used > 0, "{fen}: {d:?}");
+        assert!(2 * d.ahead_used > d.ahead_jobs, "{fen}: {d:?}");
+        assert_eq!(without.dispatch.ahead_jobs, 0, "{fen}");
+        // One chip has nothing to run side by side: it never looks ahead.
+        assert_eq!(one.dispatch.ahead_jobs, 0, "{fen}");
+    }
 }
 
 #[test]

@@ -116,6 +116,10 @@ fn handshake_and_a_short_game() {
         "{hello:?}"
     );
     assert!(
+        hello.contains(&"option name LookAhead type check default true".to_string()),
+        "{hello:?}"
+    );
+    assert!(
         hello.contains(&"option name Pruning type check default true".to_string()),
         "{hello:?}"
     );
@@ -129,6 +133,11 @@ fn handshake_and_a_short_game() {
     assert_eq!(
         e.next(),
         "info string error: EagerBatches must be true or false, not \"often\""
+    );
+    e.send("setoption name LookAhead value soon");
+    assert_eq!(
+        e.next(),
+        "info string error: LookAhead must be true or false, not \"soon\""
     );
     e.send("ucinewgame");
     e.send("isready");

@@ -141,6 +141,7 @@ pub fn search(
     let (mut qnodes, mut qcycles) = (0, 0);
     let mut modeled: Option<Duration> = None;
     let (mut wasted_jobs, mut jobs, mut table_hits, mut overflows) = (0, 0, 0, 0);
+    let (mut ahead_jobs, mut ahead_used) = (0, 0);
     let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
@@ -160,6 +161,8 @@ pub fn search(
                 wasted_jobs += r.dispatch.wasted_jobs;
                 table_hits += r.dispatch.table_hits;
                 overflows += r.dispatch.overflows;
+                ahead_jobs += r.dispatch.ahead_jobs;
+                ahead_used += r.dispatch.ahead_used;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -198,7 +201,8 @@ pub fn search(
             "modeled time (first run): {:.3} s on {} chips at {} MHz over the {} link \
              (host measured, chips modeled) = {:.0} nodes/s; {jobs} jobs used ({table_hits} answered \
              from the host's table of job results, {overflows} searched again on the host after \
-             overflowing a chip), {wasted_jobs} given up",
+             overflowing a chip), {wasted_jobs} given up; {ahead_jobs} handed over ahead of the \
+             search, {ahead_used} of them used",
             m.as_secs_f64(),
             chips.count,
             chips.clock.mhz(),

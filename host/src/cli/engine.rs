@@ -61,6 +61,11 @@ pub struct EngineArgs {
     /// children are full-width jobs hands its eldest over together with them.
     #[arg(long)]
     pub eldest_first: bool,
+    /// With a chip quiescence: the host does not look ahead into the brothers it will
+    /// search (by default, where every brother is expected to be searched, it hands
+    /// their first jobs over before it gets to them; the results are the same).
+    #[arg(long)]
+    pub no_look_ahead: bool,
     /// With a chip quiescence: a position of at most this many pieces is searched on
     /// the host alone, with the software quiescence and the wall clock (0 when absent:
     /// every position goes to the chips).
@@ -101,6 +106,7 @@ impl Default for EngineArgs {
             chip_split: false,
             full_width_plies: None,
             eldest_first: false,
+            no_look_ahead: false,
             host_pieces: None,
             quiescence_plies: None,
         }
@@ -128,6 +134,7 @@ impl EngineArgs {
         let mut config = config;
         config.chip_split |= self.chip_split;
         config.eager_batches &= !self.eldest_first;
+        config.look_ahead &= !self.no_look_ahead;
         if let Some(n) = self.full_width_plies {
             config.full_width_plies = n;
         }

@@ -69,6 +69,11 @@ pub struct DispatchStats {
     pub full_width_jobs: u64,
     /// Jobs used that overflowed a chip and were searched again on the host.
     pub overflows: u64,
+    /// Jobs handed over ahead of the search (see [`Horizon::look_ahead`]).
+    pub ahead_jobs: u64,
+    /// Of those, the jobs the search then handed over itself (the rest were given up,
+    /// counted in [`Self::wasted_jobs`]).
+    pub ahead_used: u64,
 }
 
 enum Pending {
@@ -83,6 +88,8 @@ enum Pending {
         index: usize,
         id: usize,
         known: bool,
+        /// Handed over ahead of the search, and not yet asked for by it.
+        ahead: bool,
     },
     /// Answered on the host already (a quiet position evaluated there).
     Ready(QJob, QResult),
@@ -108,10 +115,54 @@ pub struct Horizon {
     /// The search thread's CPU time when the host last took over from the chips.
     mark: Duration,
     stats: DispatchStats,
+    /// The search is looking ahead (see [`Horizon::look_ahead`]).
+    looking_ahead: bool,
+    /// The jobs handed over ahead and not yet asked for, by what identifies a job.
+    ahead: HashMap<JobKey, Ticket>,
 }
 
 /// A handed-over job.
 pub type Ticket = u64;
+
+/// What identifies a job for a look-ahead: its result is a function of these alone
+/// (with the position, compared in full when a key matches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct JobKey {
+    zobrist: u64,
+    alpha: Score,
+    beta: Score,
+    ply: usize,
+    width: hw::chip::qsearch::FullWidth,
+}
+
+impl JobKey {
+    fn of(job: &QJob) -> Self {
+        JobKey {
+            zobrist: job.pos.zobrist(),
+            alpha: job.alpha,
+            beta: job.beta,
+            ply: job.ply,
+            width: job.width,
+        }
+    }
+}
+
+/// What a look-ahead gets when it asks for the result of a job a chip runs (see
+/// [`Horizon::look_ahead`]): the job's window, for the search to guess the result by,
+/// or to end the look-ahead.
+#[derive(Debug)]
+pub struct AheadEnd {
+    /// The job's window.
+    pub window: (Score, Score),
+}
+
+impl std::fmt::Display for AheadEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a look-ahead reached a job on a chip")
+    }
+}
+
+impl std::error::Error for AheadEnd {}
 
 /// The calling thread's CPU time.
 fn thread_cpu() -> Duration {
@@ -155,6 +206,8 @@ impl Horizon {
             cursor: 0,
             mark: thread_cpu(),
             stats: DispatchStats::default(),
+            looking_ahead: false,
+            ahead: HashMap::new(),
         };
         h.configure(config);
         h
@@ -201,6 +254,8 @@ impl Horizon {
             pool.abandon();
         }
         self.pending.clear();
+        self.ahead.clear();
+        self.looking_ahead = false;
         self.trace = Trace::default();
         self.unknown.clear();
         self.next_job = 0;
@@ -317,17 +372,21 @@ impl Horizon {
             match self.jobs.answer(&job) {
                 Some(r) => {
                     self.stats.table_hits += 1;
-                    open.push(Err(r));
+                    open.push(Err(Ok(r)));
                 }
-                None => open.push(Ok(job)),
+                None => match self.handed_ahead(&job) {
+                    Some(t) => open.push(Err(Err(t))),
+                    None => open.push(Ok(job)),
+                },
             }
         }
         if !self.has_pool() {
             for job in open {
-                tickets.push(self.keep(match job {
-                    Ok(job) => Pending::Lazy(job),
-                    Err(r) => Pending::Known(r),
-                }));
+                tickets.push(match job {
+                    Ok(job) => self.keep(Pending::Lazy(job)),
+                    Err(Ok(r)) => self.keep(Pending::Known(r)),
+                    Err(Err(t)) => t,
+                });
             }
             return Ok(tickets);
         }
@@ -336,7 +395,7 @@ impl Horizon {
         let mut slots = Vec::new();
         for job in open {
             match job {
-                Err(r) => slots.push(Err(r)),
+                Err(known_or_ahead) => slots.push(Err(known_or_ahead)),
                 Ok(job) => {
                     if let Some(eval) = &mut self.host_eval
                         && job.width.depth == 0
@@ -366,12 +425,20 @@ impl Horizon {
         let mut next_pool = out.into_iter().zip(pool_tickets).enumerate();
         for slot in slots {
             let pending = match slot {
-                Err(r) => Pending::Known(r),
+                Err(Ok(r)) => Pending::Known(r),
+                Err(Err(t)) => {
+                    tickets.push(t);
+                    continue;
+                }
                 Ok(Some((job, r))) => Pending::Ready(job, r),
                 Ok(None) => {
                     let (index, (job, ticket)) = next_pool.next().expect("one ticket per job sent");
                     let id = self.next_job;
                     self.next_job += 1;
+                    if self.looking_ahead {
+                        self.stats.ahead_jobs += 1;
+                        self.ahead.insert(JobKey::of(&job), self.next);
+                    }
                     Pending::Pool {
                         job,
                         ticket,
@@ -379,6 +446,7 @@ impl Horizon {
                         index,
                         id,
                         known: false,
+                        ahead: self.looking_ahead,
                     }
                 }
             };
@@ -408,6 +476,14 @@ impl Horizon {
     /// sees [`Abort::fired`]). A finished result goes into the host's table of job
     /// results.
     pub fn take(&mut self, ticket: Ticket, abort: &Abort) -> anyhow::Result<QResult> {
+        if self.looking_ahead
+            && let Some(Pending::Pool { job, .. }) = self.pending.get(&ticket)
+        {
+            return Err(AheadEnd {
+                window: (job.alpha, job.beta),
+            }
+            .into());
+        }
         let pending = self
             .pending
             .remove(&ticket)
@@ -427,6 +503,7 @@ impl Horizon {
                 index,
                 id,
                 known,
+                ahead: _,
             } => {
                 self.host_work();
                 let pool = self.quiescence.pool().expect("a pool job has a pool");
@@ -450,7 +527,7 @@ impl Horizon {
                 (job, r)
             }
         };
-        if !abort.fired() {
+        if !abort.fired() && !self.looking_ahead {
             self.jobs.remember(&job, &r);
         }
         Ok(r)
@@ -510,12 +587,16 @@ impl Horizon {
             if let Some(Pending::Pool {
                 ticket,
                 event,
-                job: _,
+                job,
                 index,
                 id,
                 known,
+                ahead,
             }) = self.pending.remove(t)
             {
+                if ahead {
+                    self.ahead.remove(&JobKey::of(&job));
+                }
                 pool_jobs.push((ticket, event, index, id, known));
             }
         }
@@ -545,6 +626,88 @@ impl Horizon {
             pool.abandon();
         }
         self.pending.clear();
+        self.ahead.clear();
+        self.looking_ahead = false;
+    }
+
+    /// Whether the search may look ahead: the jobs go to a pool of chips.
+    pub fn looks_ahead(&mut self) -> bool {
+        self.has_pool()
+    }
+
+    /// Starts or ends a look-ahead: while it lasts, the jobs handed over are kept as
+    /// handed over ahead of the search, and asking for the result of a job a chip runs
+    /// ends it with [`AheadEnd`]. Nothing a look-ahead does is seen by the search but
+    /// its jobs' being handed over early: its statistics are put back at its end (the
+    /// count of jobs it handed over kept), and when the search later hands over a job
+    /// that one handed over ahead, the same job, it gets that job's ticket, so that the
+    /// job's modeled time runs from the look-ahead on. A job's result is a function of
+    /// the job alone, so the search's results are the same with and without it.
+    ///
+    /// `look_ahead(true)` returns the statistics to put back with `end_ahead`.
+    pub fn look_ahead(&mut self) -> DispatchStats {
+        self.looking_ahead = true;
+        self.stats
+    }
+
+    /// Ends a look-ahead begun with [`Horizon::look_ahead`]; `saved` the statistics it
+    /// returned.
+    pub fn end_ahead(&mut self, saved: DispatchStats) {
+        self.looking_ahead = false;
+        let ahead = self.stats.ahead_jobs;
+        let wasted = (self.stats.wasted_jobs, self.stats.wasted_cycles);
+        self.stats = saved;
+        self.stats.ahead_jobs = ahead;
+        (self.stats.wasted_jobs, self.stats.wasted_cycles) = wasted;
+    }
+
+    /// Jobs handed over ahead and not yet asked for by the search.
+    pub fn ahead_open(&self) -> usize {
+        self.ahead.len()
+    }
+
+    /// The next ticket: the jobs handed over ahead from now on have this one or later,
+    /// for [`Horizon::drop_ahead`].
+    pub fn ahead_mark(&self) -> Ticket {
+        self.next
+    }
+
+    /// Gives up the jobs handed over ahead with tickets in `tickets` (from
+    /// [`Horizon::ahead_mark`]s) that the search has not asked for: wasted work.
+    pub fn drop_ahead(&mut self, tickets: std::ops::Range<Ticket>) -> anyhow::Result<()> {
+        let mut left: Vec<Ticket> = self
+            .ahead
+            .values()
+            .copied()
+            .filter(|t| tickets.contains(t))
+            .collect();
+        if left.is_empty() {
+            return Ok(());
+        }
+        left.sort_unstable();
+        self.cancel(&left)
+    }
+
+    /// The ticket of a job handed over ahead that is this one, which the search now
+    /// asks for (outside a look-ahead, it is the search's from now on).
+    fn handed_ahead(&mut self, job: &QJob) -> Option<Ticket> {
+        let key = JobKey::of(job);
+        let t = *self.ahead.get(&key)?;
+        let Some(Pending::Pool {
+            job: sent, ahead, ..
+        }) = self.pending.get_mut(&t)
+        else {
+            return None;
+        };
+        if sent.pos != job.pos {
+            return None;
+        }
+        if !self.looking_ahead {
+            *ahead = false;
+            self.ahead.remove(&key);
+            self.stats.ahead_used += 1;
+        }
+        Some(t)
     }
 
     /// Counts a batch of younger brothers (for the statistics).

@@ -343,6 +343,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.settings.config.eager_batches
                 ));
                 self.out.line(&format!(
+                    "option name LookAhead type check default {}",
+                    self.settings.config.look_ahead
+                ));
+                self.out.line(&format!(
                     "option name FullWidthPlies type spin default {} min 0 max {MAX_FULL_WIDTH_PLIES}",
                     self.settings.config.full_width_plies
                 ));
@@ -453,13 +457,15 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: SingularExtensions must be true or false, not \"{value}\""
                 )),
             },
-            "latemovereductions" | "nullmove" | "pruning" | "eagerbatches" => match value.as_str() {
+            "latemovereductions" | "nullmove" | "pruning" | "eagerbatches" | "lookahead" => match value.as_str() {
                 "true" | "false" => {
                     let on = value == "true";
                     if name.eq_ignore_ascii_case("nullmove") {
                         self.settings.config.null_move.enabled = on;
                     } else if name.eq_ignore_ascii_case("eagerbatches") {
                         self.settings.config.eager_batches = on;
+                    } else if name.eq_ignore_ascii_case("lookahead") {
+                        self.settings.config.look_ahead = on;
                     } else if name.eq_ignore_ascii_case("pruning") {
                         self.settings.config.pruning = if on {
                             PruningConfig::default()

@@ -23,7 +23,9 @@
 //! kinds `chips=K`, `link=PRESET`, `mhz=CLOCK`, `split=on|off` (seed 004's scheme),
 //! `fullwidth=0..7` (the chips take the last plies too, as full-width jobs; `on` is 1,
 //! `off` 0), `eager=on|off` (an expected all-node over full-width jobs hands its
-//! eldest over with the younger brothers; the default: on), `hostpieces=0..32` (a
+//! eldest over with the younger brothers; the default: on), `ahead=on|off` (the host
+//! looks ahead into the brothers it will search and hands their first jobs over
+//! early; the default: on), `hostpieces=0..32` (a
 //! position of at most that many pieces is searched on the host alone; 0, the
 //! default: none) and
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
@@ -92,6 +94,9 @@ pub struct PlayerSpec {
     /// An expected all-node over full-width jobs hands its eldest over with the
     /// younger brothers ([`SearchConfig::eager_batches`]; the default: on).
     pub eager: bool,
+    /// The host looks ahead into the brothers it will search
+    /// ([`SearchConfig::look_ahead`]; the default: on).
+    pub ahead: bool,
     /// The chips take the last plies too, this many
     /// ([`SearchConfig::full_width_plies`]; 0, the default: none).
     pub full_width: u32,
@@ -143,6 +148,7 @@ impl PlayerSpec {
             prune: None,
             split: false,
             eager: true,
+            ahead: true,
             full_width: 0,
             host_pieces: 0,
             quiescence_plies: SearchConfig::default().quiescence_plies,
@@ -261,6 +267,13 @@ impl PlayerSpec {
                         "on" => true,
                         "off" => false,
                         _ => return Err(err(format!("eager must be on or off, not \"{value}\""))),
+                    }
+                }
+                "ahead" => {
+                    spec.ahead = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(err(format!("ahead must be on or off, not \"{value}\""))),
                     }
                 }
                 "fullwidth" => {
@@ -449,6 +462,7 @@ impl PlayerSpec {
                 }
                 config.chip_split = self.split;
                 config.eager_batches = self.eager;
+                config.look_ahead = self.ahead;
                 config.full_width_plies = self.full_width;
                 config.host_pieces = self.host_pieces;
                 config.quiescence_plies = self.quiescence_plies;
@@ -520,6 +534,10 @@ mod tests {
         assert_eq!(eager("full:eager=on"), Ok(true));
         assert_eq!(eager("full"), Ok(true));
         assert!(eager("full:eager=sometimes").is_err());
+        let ahead = |s: &str| PlayerSpec::parse(s).map(|s| s.ahead);
+        assert_eq!(ahead("full:quiescence=chip-model,ahead=off"), Ok(false));
+        assert_eq!(ahead("full"), Ok(true));
+        assert!(ahead("full:ahead=later").is_err());
         // The engine's defaults: the learned weights, the quiescence horizon.
         let s = PlayerSpec::parse("full").unwrap();
         assert_eq!(s.evaluator, Evaluator::new(Weights::learned()));

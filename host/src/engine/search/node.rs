@@ -3,7 +3,7 @@
 use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
-use crate::engine::search::{Batch, ONE_PLY, Searcher, Sent, plies_to_units};
+use crate::engine::search::{Batch, ONE_PLY, Searcher, Sent, Ticket, plies_to_units};
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
 
@@ -235,6 +235,17 @@ impl Searcher {
             && self.expected_all_node(ply)
             && self.full_width_leaf(child_depth, ply + 1).is_some();
         let mut batch: Option<Batch> = None;
+        // Brothers looked into ahead (see `SearchConfig::look_ahead`), when they are
+        // nodes of the host's (jobs go out in batches): the index in `ordered` up to
+        // which, and each one's jobs (their tickets).
+        let look_ahead = child_depth > 0
+            && self.full_width_leaf(child_depth, ply + 1).is_none()
+            && self.looks_ahead();
+        let all_node = !pv_node && self.expected_all_node(ply);
+        let ahead_from = self.horizon.ahead_mark();
+        let mut ahead_next = 0;
+        let mut ahead_alpha = alpha;
+        let mut ahead_jobs: Vec<(usize, std::ops::Range<Ticket>)> = Vec::new();
         // Seed 004's scheme at the host's frontier (see `SearchConfig::chip_split`): the
         // most forcing moves first, searched 2 plies deeper by the host; the others'
         // quiescence handed over before, with the node's window.
@@ -329,12 +340,50 @@ impl Searcher {
                     .collect();
                 batch = self.frontier_batch(rest, alpha, ply, i)?;
             }
+            if look_ahead && batch.is_none() && (all_node || (searched > 0 && pv_node)) {
+                // A raised alpha makes what was handed over ahead useless: looked into
+                // again with the new window.
+                if ahead_alpha != alpha {
+                    for (_, tickets) in ahead_jobs.drain(..) {
+                        self.horizon.drop_ahead(tickets)?;
+                    }
+                    ahead_next = i;
+                    ahead_alpha = alpha;
+                }
+                let limit = self.ahead_limit();
+                let mut before = searched;
+                for (j, c) in ordered.iter().enumerate().skip(i) {
+                    if skipped(&c.mv) {
+                        continue;
+                    }
+                    let quiet = !c.gives_capture && !ordering::is_special(c.key);
+                    if j >= ahead_next {
+                        if j >= i + limit
+                            || self.horizon.ahead_open() >= limit
+                            || (quiet && before >= late_move_limit)
+                        {
+                            break;
+                        }
+                        let full = depth_of(c.key);
+                        let d = if before > 0 && reducing && quiet && before >= full_moves {
+                            self.reduced_depth(full, depth, before, pv_node)
+                        } else {
+                            full
+                        };
+                        let from = self.horizon.ahead_mark();
+                        self.look_ahead_into(&c.child, d, alpha, ply)?;
+                        ahead_jobs.push((j, from..self.horizon.ahead_mark()));
+                        ahead_next = j + 1;
+                    }
+                    before += 1;
+                }
+            }
             self.split_depth += u32::from(singular_line);
             let score = if let Some(b) = batch.as_mut().filter(|b| i >= b.from) {
                 let sent = b.tickets.pop_front().expect("a ticket per batched move");
                 let reduced = sent.reduced;
                 self.before_leaf(ply + 1);
-                let r = self.horizon.take(sent.ticket, &self.abort)?;
+                let r = self.take_job(sent.ticket, ply + 1)?;
                 self.after_leaf(&r);
                 if let Some(d) = sent.width_depth {
                     self.remember_job(child, d, -b.alpha - 1, -b.alpha, ply + 1, &r);
@@ -399,6 +448,11 @@ impl Searcher {
                 }
             };
             self.split_depth -= u32::from(singular_line);
+            // What was handed over ahead for this move and not asked for is useless now.
+            if let Some(k) = ahead_jobs.iter().position(|(j, _)| *j == i) {
+                let (_, tickets) = ahead_jobs.swap_remove(k);
+                self.horizon.drop_ahead(tickets)?;
+            }
             if self.aborted {
                 self.horizon.abandon();
                 self.path.pop();
@@ -417,7 +471,7 @@ impl Searcher {
                     pv.push(*m);
                     pv.extend_from_slice(&child_pv);
                     if score >= beta {
-                        if !capture_forced {
+                        if !capture_forced && !self.looking_ahead {
                             self.history
                                 .cutoff(pos.turn(), m, &quiets_tried, depth, ply);
                         }
@@ -434,12 +488,16 @@ impl Searcher {
             }
         }
         self.path.pop();
+        if look_ahead {
+            self.horizon
+                .drop_ahead(ahead_from..self.horizon.ahead_mark())?;
+        }
         if searched == 0 {
             // Only the excluded move existed: nothing else can reach the bound.
             return Ok(alpha);
         }
         // A root searched over some moves only (searchmoves) has no value to keep.
-        if excluded == 0 && !filtered {
+        if excluded == 0 && !filtered && !self.looking_ahead {
             let bound = Bound::of(best, original_alpha, beta);
             self.tt.store(key, depth, best, bound, best_packed, ply);
         }
