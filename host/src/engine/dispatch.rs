@@ -635,9 +635,10 @@ impl Horizon {
         self.has_pool()
     }
 
-    /// Starts or ends a look-ahead: while it lasts, the jobs handed over are kept as
-    /// handed over ahead of the search, and asking for the result of a job a chip runs
-    /// ends it with [`AheadEnd`]. Nothing a look-ahead does is seen by the search but
+    /// Starts a look-ahead: while it lasts, the jobs handed over are kept as handed
+    /// over ahead of the search, asking for the result of a job a chip runs gets
+    /// [`AheadEnd`] (the search guesses the result or ends the look-ahead there), and
+    /// no result goes into the table of job results. Nothing a look-ahead does is seen by the search but
     /// its jobs' being handed over early: its statistics are put back at its end (the
     /// count of jobs it handed over kept), and when the search later hands over a job
     /// that one handed over ahead, the same job, it gets that job's ticket, so that the

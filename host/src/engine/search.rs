@@ -284,21 +284,25 @@ pub struct SearchConfig {
     /// work). Quiescence jobs wait for their eldest as before: each is too small for
     /// the chips' time to matter beside the host's for every job handed over in vain.
     pub eager_batches: bool,
-    /// With a pool of chips: where every younger brother is expected to be searched
-    /// (at a node on the principal variation, after the eldest, and at an expected
-    /// all-node), the host looks ahead into the next brothers before searching one,
-    /// each as the loop will search it (its window and depth as known now), up to the
-    /// first job a chip runs, and hands the jobs it meets over at once; when the search
-    /// gets to a brother and hands over the same job, it takes the result of the one
-    /// already running. Brothers' first jobs so run side by side, as Deep Blue's host
+    /// With a pool of two chips or more: where every younger brother is expected to be
+    /// searched (at a node on the principal variation, after the eldest, and at an
+    /// expected all-node) and the brothers are nodes of the host's (not jobs, which go
+    /// out in batches), the host looks ahead into the next brothers before searching
+    /// one: it runs each brother's search as the loop will run it (its window and
+    /// depth as known now) and hands the jobs it meets over at once. For the result of
+    /// a null-window job it guesses what the job's node type says (an expected all-node
+    /// fails low, a cut-node high) and goes on; a wider window, or [`AHEAD_JOBS`] jobs
+    /// out ahead, ends the look-ahead. When the search gets to a brother and hands over
+    /// a job a look-ahead handed over, the same job, it takes the ticket of the one
+    /// already running. So brothers' jobs run side by side, as Deep Blue's host
     /// processors searched brothers side by side, while the search stays the
-    /// sequential one: a look-ahead leaves no trace in the table, the history or the
-    /// counts, and a job's result depends on the job alone, so the results are the same
-    /// with it and without it, and the same whatever the number of chips. A job the
-    /// search does not ask for (another move first, a narrower window, a cutoff) is
-    /// given up when its brother has been searched (wasted work). At most twice as many
-    /// jobs ahead as chips are out at once. Not with a node limit (jobs then depend on
-    /// the nodes left).
+    /// sequential one: a look-ahead leaves nothing the search reads (the table, the
+    /// history, the table of job results, the counts), and a job's result depends on
+    /// the job alone, so the results are the same with it and without it, and whatever
+    /// the number of chips. A job the search does not ask for (a wrong guess, another
+    /// move first, a raised alpha, a cutoff) is given up once its brother has been
+    /// searched (wasted work). Not with a node limit (jobs then depend on the nodes
+    /// left).
     pub look_ahead: bool,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
@@ -1089,7 +1093,7 @@ impl Searcher {
         self.config.look_ahead
             && !self.looking_ahead
             && self.node_limit.is_none()
-            && self.horizon.looks_ahead()
+            && self.ahead_limit() > 0
     }
 
     /// The result of the job with `ticket`, whose position is at `ply`; in a look-ahead,
@@ -1127,10 +1131,11 @@ impl Searcher {
 
     /// The most jobs out ahead of the search at once (see [`SearchConfig::look_ahead`]).
     pub(super) fn ahead_limit(&mut self) -> usize {
-        if self.horizon.chips() < 2 {
-            return 0;
+        if self.horizon.looks_ahead() && self.horizon.chips() >= 2 {
+            AHEAD_JOBS
+        } else {
+            0
         }
-        AHEAD_JOBS
     }
 
     /// Looks ahead into the child `pos` of a node at `ply`, as the node will search it,
