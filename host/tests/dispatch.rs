@@ -222,7 +222,7 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
     // are those of the search that does not, and most jobs handed over ahead are used.
     for fen in &POSITIONS[1..3] {
         let ahead = SearchConfig {
-            full_width_plies: 2,
+            full_width_plies: 3,
             ..SearchConfig::default()
         };
         assert!(ahead.look_ahead);
@@ -230,9 +230,9 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
             look_ahead: false,
             ..ahead.clone()
         };
-        let with = search_with(ahead.clone(), QuiescenceKind::ChipModel, 6, fen, 5);
-        let without = search_with(plain, QuiescenceKind::ChipModel, 6, fen, 5);
-        let one = search_with(ahead, QuiescenceKind::ChipModel, 1, fen, 5);
+        let with = search_with(ahead.clone(), QuiescenceKind::ChipModel, 6, fen, 6);
+        let without = search_with(plain, QuiescenceKind::ChipModel, 6, fen, 6);
+        let one = search_with(ahead.clone(), QuiescenceKind::ChipModel, 1, fen, 6);
         same_search(&with, &without, &format!("{fen}: look-ahead on vs off"));
         same_search(&with, &one, &format!("{fen}: 6 chips vs 1"));
         assert_eq!(with.last.qcycles, without.last.qcycles, "{fen}: cycles");
@@ -245,8 +245,15 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
         assert!(d.ahead_jobs > 0 && d.ahead_used > 0, "{fen}: {d:?}");
         assert!(2 * d.ahead_used > d.ahead_jobs, "{fen}: {d:?}");
         assert_eq!(without.dispatch.ahead_jobs, 0, "{fen}");
-        // One chip has nothing to run side by side: it never looks ahead.
+        // One chip has nothing to run side by side: it never looks ahead; nor does a
+        // search whose chips take too few plies for it to pay.
         assert_eq!(one.dispatch.ahead_jobs, 0, "{fen}");
+        let shallow = SearchConfig {
+            full_width_plies: 2,
+            ..ahead
+        };
+        let shallow = search_with(shallow, QuiescenceKind::ChipModel, 6, fen, 5);
+        assert_eq!(shallow.dispatch.ahead_jobs, 0, "{fen}");
     }
 }
 

@@ -147,13 +147,13 @@ impl JobKey {
     }
 }
 
-/// What a look-ahead gets when it asks for the result of a job a chip runs (see
-/// [`Horizon::look_ahead`]): the job's window, for the search to guess the result by,
-/// or to end the look-ahead.
+/// What ends a look-ahead (see [`Horizon::look_ahead`]), or what it gets when it asks
+/// for the result of a job a chip runs: that job's window, for the search to guess the
+/// result by or to end the look-ahead there.
 #[derive(Debug)]
 pub struct AheadEnd {
-    /// The job's window.
-    pub window: (Score, Score),
+    /// The window of the job whose result was asked for (`None`: the look-ahead ends).
+    pub window: Option<(Score, Score)>,
 }
 
 impl std::fmt::Display for AheadEnd {
@@ -480,7 +480,7 @@ impl Horizon {
             && let Some(Pending::Pool { job, .. }) = self.pending.get(&ticket)
         {
             return Err(AheadEnd {
-                window: (job.alpha, job.beta),
+                window: Some((job.alpha, job.beta)),
             }
             .into());
         }
