@@ -258,6 +258,42 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
 }
 
 #[test]
+fn a_job_handed_over_ahead_serves_only_the_job_the_chip_would_see() {
+    // After 1. e4 the chip loads the en-passant target e3, though no capture onto it
+    // is legal; the same position from a FEN without it hashes and compares equal, but
+    // the chip sees another job (its table checks the file): a look-ahead's job must
+    // not serve it.
+    use host::engine::dispatch::Horizon;
+    let config = SearchConfig::default();
+    let pool = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), 2)
+        .unwrap();
+    let mut horizon = Horizon::new(pool, HorizonConfig::default());
+    let mut pushed = Position::startpos();
+    let e4 = pushed
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to_string().contains("e4") && m.to_string().contains("e2"))
+        .unwrap();
+    pushed.play(&e4);
+    let plain =
+        Position::from_fen_strict("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1")
+            .unwrap();
+    assert!(pushed.ep_target().is_some() && plain.ep_target().is_none());
+    assert_eq!(pushed.zobrist(), plain.zobrist());
+    let job = |pos: &Position| config.job(pos.clone(), -30, -29, 1, 8);
+    let saved = horizon.look_ahead();
+    let ahead = horizon.submit(vec![job(&pushed)]).unwrap();
+    horizon.end_ahead(saved);
+    let other = horizon.submit(vec![job(&plain)]).unwrap();
+    assert_ne!(ahead, other);
+    assert_eq!(horizon.stats().ahead_used, 0);
+    let same = horizon.submit(vec![job(&pushed)]).unwrap();
+    assert_eq!(ahead, same);
+    assert_eq!(horizon.stats().ahead_used, 1);
+}
+
+#[test]
 fn the_netlist_pool_searches_the_same_tree_as_the_model() {
     // Small enough for the netlist simulator, big enough for batches.
     let fen = "8/1p3p2/2p5/3n4/2P1P3/5N2/1P6/8 w - - 0 1";

@@ -125,10 +125,14 @@ pub struct Horizon {
 pub type Ticket = u64;
 
 /// What identifies a job for a look-ahead: its result is a function of these alone
-/// (with the position, compared in full when a key matches).
+/// (with the position, compared in full when a key matches). The en-passant target is
+/// the one a double push recorded, whether or not a capture onto it is legal: the chip
+/// loads it (the position's hash and equality leave it out when no capture is legal),
+/// and its table checks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct JobKey {
     zobrist: u64,
+    ep_target: Option<crate::rules::Square>,
     alpha: Score,
     beta: Score,
     ply: usize,
@@ -139,6 +143,7 @@ impl JobKey {
     fn of(job: &QJob) -> Self {
         JobKey {
             zobrist: job.pos.zobrist(),
+            ep_target: job.pos.ep_target(),
             alpha: job.alpha,
             beta: job.beta,
             ply: job.ply,
