@@ -124,6 +124,13 @@ pub struct Horizon {
 /// A handed-over job.
 pub type Ticket = u64;
 
+/// A job `submit` needs not hand over: the host's table of job results answers it, or
+/// a look-ahead has handed it over already (its ticket).
+enum Settled {
+    Known(QResult),
+    Ahead(Ticket),
+}
+
 /// What identifies a job for a look-ahead: its result is a function of these alone
 /// (with the position, compared in full when a key matches). The en-passant target is
 /// the one a double push recorded, whether or not a capture onto it is legal: the chip
@@ -163,7 +170,10 @@ pub struct AheadEnd {
 
 impl std::fmt::Display for AheadEnd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a look-ahead reached a job on a chip")
+        match self.window {
+            Some(_) => f.write_str("a look-ahead asked for the result of a job a chip runs"),
+            None => f.write_str("a look-ahead reached a job too small to hand over ahead"),
+        }
     }
 }
 
@@ -377,10 +387,10 @@ impl Horizon {
             match self.jobs.answer(&job) {
                 Some(r) => {
                     self.stats.table_hits += 1;
-                    open.push(Err(Ok(r)));
+                    open.push(Err(Settled::Known(r)));
                 }
                 None => match self.handed_ahead(&job) {
-                    Some(t) => open.push(Err(Err(t))),
+                    Some(t) => open.push(Err(Settled::Ahead(t))),
                     None => open.push(Ok(job)),
                 },
             }
@@ -389,8 +399,8 @@ impl Horizon {
             for job in open {
                 tickets.push(match job {
                     Ok(job) => self.keep(Pending::Lazy(job)),
-                    Err(Ok(r)) => self.keep(Pending::Known(r)),
-                    Err(Err(t)) => t,
+                    Err(Settled::Known(r)) => self.keep(Pending::Known(r)),
+                    Err(Settled::Ahead(t)) => t,
                 });
             }
             return Ok(tickets);
@@ -400,7 +410,7 @@ impl Horizon {
         let mut slots = Vec::new();
         for job in open {
             match job {
-                Err(known_or_ahead) => slots.push(Err(known_or_ahead)),
+                Err(settled) => slots.push(Err(settled)),
                 Ok(job) => {
                     if let Some(eval) = &mut self.host_eval
                         && job.width.depth == 0
@@ -430,8 +440,8 @@ impl Horizon {
         let mut next_pool = out.into_iter().zip(pool_tickets).enumerate();
         for slot in slots {
             let pending = match slot {
-                Err(Ok(r)) => Pending::Known(r),
-                Err(Err(t)) => {
+                Err(Settled::Known(r)) => Pending::Known(r),
+                Err(Settled::Ahead(t)) => {
                     tickets.push(t);
                     continue;
                 }

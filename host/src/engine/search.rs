@@ -322,17 +322,18 @@ pub struct SearchConfig {
 }
 
 /// The most jobs out ahead of the search at once, with two chips or more (see
-/// [`SearchConfig::look_ahead`]). In the middle-game benchmark at depth 8 (16 chips, 5
-/// plies on the chips) 16, 32 and 64 measured within the machine's noise of each
-/// other, and each 15% to 20% faster than no look-ahead on 4, 16 and 64 chips.
+/// [`SearchConfig::look_ahead`]). In the middle-game benchmark at depth 8 (5 plies on
+/// the chips) 16, 32 and 64 measured within the machine's noise of each other, and
+/// each 12% to 20% faster than no look-ahead on 4, 16 and 64 chips.
 pub const AHEAD_JOBS: usize = 32;
 
 /// The fewest plies the chips take ([`SearchConfig::full_width_plies`]) for the host to
 /// look ahead (see [`SearchConfig::look_ahead`]): a look-ahead doubles the host's work
 /// over the brothers it looks into, which pays only when the chips' jobs are long
-/// beside it. In the report's searches at depth 5 it cut the modeled time by 12% with 3
-/// and 4 plies, and lengthened it 1.6 times with 2, 2.1 times with 1 and 3.4 times with
-/// quiescence jobs alone (the host's own work 3 to 4 times as long).
+/// beside it. In the report's searches at depth 5, against the run before without it,
+/// it cut the modeled time by about 12% with 3 and 4 plies, and made it 1.6 times as
+/// long with 2, 2.1 times with 1 and 3.4 times with quiescence jobs alone (the host's
+/// own work 3 to 4 times as long).
 pub const AHEAD_MIN_PLIES: u32 = 3;
 
 /// The most pieces [`SearchConfig::host_pieces`] takes (all of them).
