@@ -88,8 +88,6 @@ enum Pending {
         index: usize,
         id: usize,
         known: bool,
-        /// Handed over ahead of the search, and not yet asked for by it.
-        ahead: bool,
     },
     /// Answered on the host already (a quiet position evaluated there).
     Ready(QJob, QResult),
@@ -117,7 +115,8 @@ pub struct Horizon {
     stats: DispatchStats,
     /// The search is looking ahead (see [`Horizon::look_ahead`]).
     looking_ahead: bool,
-    /// The jobs handed over ahead and not yet asked for, by what identifies a job.
+    /// The jobs handed over ahead and not yet asked for, by what identifies a job:
+    /// a ticket is ahead while it is here.
     ahead: HashMap<JobKey, Ticket>,
 }
 
@@ -461,7 +460,6 @@ impl Horizon {
                         index,
                         id,
                         known: false,
-                        ahead: self.looking_ahead,
                     }
                 }
             };
@@ -518,7 +516,6 @@ impl Horizon {
                 index,
                 id,
                 known,
-                ahead: _,
             } => {
                 self.host_work();
                 let pool = self.quiescence.pool().expect("a pool job has a pool");
@@ -572,12 +569,6 @@ impl Horizon {
         self.now(QJob::quiescence(pos.clone(), alpha, beta, ply), abort)
     }
 
-    /// One job (a full-width job: see [`QJob::width`]), now, through the host's table
-    /// of job results.
-    pub fn search_job(&mut self, job: QJob, abort: &Abort) -> anyhow::Result<QResult> {
-        self.now(job, abort)
-    }
-
     /// One job handed over and taken at once.
     fn now(&mut self, job: QJob, abort: &Abort) -> anyhow::Result<QResult> {
         let t = self.submit(vec![job])?;
@@ -606,11 +597,13 @@ impl Horizon {
                 index,
                 id,
                 known,
-                ahead,
             }) = self.pending.remove(t)
             {
-                if ahead {
-                    self.ahead.remove(&JobKey::of(&job));
+                if !self.ahead.is_empty() {
+                    let key = JobKey::of(&job);
+                    if self.ahead.get(&key) == Some(t) {
+                        self.ahead.remove(&key);
+                    }
                 }
                 pool_jobs.push((ticket, event, index, id, known));
             }
@@ -645,22 +638,17 @@ impl Horizon {
         self.looking_ahead = false;
     }
 
-    /// Whether the search may look ahead: the jobs go to a pool of chips.
-    pub fn looks_ahead(&mut self) -> bool {
-        self.has_pool()
-    }
-
     /// Starts a look-ahead: while it lasts, the jobs handed over are kept as handed
     /// over ahead of the search, asking for the result of a job a chip runs gets
     /// [`AheadEnd`] (the search guesses the result or ends the look-ahead there), and
-    /// no result goes into the table of job results. Nothing a look-ahead does is seen by the search but
-    /// its jobs' being handed over early: its statistics are put back at its end (the
+    /// no result goes into the table of job results. Nothing a look-ahead does is seen
+    /// by the search but its jobs' being handed over early: its statistics are put back at its end (the
     /// count of jobs it handed over kept), and when the search later hands over a job
     /// that one handed over ahead, the same job, it gets that job's ticket, so that the
     /// job's modeled time runs from the look-ahead on. A job's result is a function of
     /// the job alone, so the search's results are the same with and without it.
     ///
-    /// `look_ahead(true)` returns the statistics to put back with `end_ahead`.
+    /// Returns the statistics to put back with [`Horizon::end_ahead`].
     pub fn look_ahead(&mut self) -> DispatchStats {
         self.looking_ahead = true;
         self.stats
@@ -709,17 +697,13 @@ impl Horizon {
     fn handed_ahead(&mut self, job: &QJob) -> Option<Ticket> {
         let key = JobKey::of(job);
         let t = *self.ahead.get(&key)?;
-        let Some(Pending::Pool {
-            job: sent, ahead, ..
-        }) = self.pending.get_mut(&t)
-        else {
+        let Some(Pending::Pool { job: sent, .. }) = self.pending.get(&t) else {
             return None;
         };
         if sent.pos != job.pos {
             return None;
         }
         if !self.looking_ahead {
-            *ahead = false;
             self.ahead.remove(&key);
             self.stats.ahead_used += 1;
         }

@@ -293,9 +293,9 @@ pub struct SearchConfig {
     /// depth as known now) and hands the full-width jobs it meets over at once. For the
     /// result of a null-window job it guesses what the job's node type says (an
     /// expected all-node fails low, a cut-node high) and goes on; a wider window, a
-    /// quiescence job, or [`AHEAD_JOBS`] jobs out ahead, ends the look-ahead. When the search gets to a brother and hands over
-    /// a job a look-ahead handed over, the same job, it takes the ticket of the one
-    /// already running. So brothers' jobs run side by side, as Deep Blue's host
+    /// quiescence job, or [`AHEAD_JOBS`] jobs out ahead, ends the look-ahead. When the
+    /// search gets to a brother and hands over a job a look-ahead handed over, the same
+    /// job, it takes the ticket of the one already running. So brothers' jobs run side by side, as Deep Blue's host
     /// processors searched brothers side by side, while the search stays the
     /// sequential one: a look-ahead leaves nothing the search reads (the table, the
     /// history, the table of job results, the counts), and a job's result depends on
@@ -1044,16 +1044,10 @@ impl Searcher {
             return Err(AheadEnd { window: None }.into());
         }
         self.before_leaf(ply);
-        let r = if self.horizon.dispatches() {
-            let t = self
-                .horizon
-                .submit(vec![QJob::quiescence(pos.clone(), alpha, beta, ply)])?;
-            self.take_job(t[0], ply)?
-        } else {
-            let table = self.config.shared_table.then_some(&mut self.tt);
-            self.horizon
-                .search(pos, alpha, beta, ply, &self.abort, table)?
-        };
+        let table = self.config.shared_table.then_some(&mut self.tt);
+        let r = self
+            .horizon
+            .search(pos, alpha, beta, ply, &self.abort, table)?;
         self.after_leaf(&r);
         Ok(r.score)
     }
@@ -1146,7 +1140,7 @@ impl Searcher {
 
     /// The most jobs out ahead of the search at once (see [`SearchConfig::look_ahead`]).
     pub(super) fn ahead_limit(&mut self) -> usize {
-        if self.horizon.looks_ahead() && self.horizon.chips() >= 2 {
+        if self.horizon.chips() >= 2 {
             AHEAD_JOBS
         } else {
             0

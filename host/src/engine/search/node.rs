@@ -206,6 +206,8 @@ impl Searcher {
         let lmr = &self.config.lmr;
         let reducing = lmr.enabled && !capture_forced && depth >= plies_to_units(lmr.min_depth);
         let full_moves = lmr.full_moves + usize::from(ply == 0);
+        // Whether a late quiet move, searched after `before` others, is reduced first.
+        let reduces = |quiet: bool, before: usize| reducing && quiet && before >= full_moves;
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_packed = 0;
@@ -230,9 +232,9 @@ impl Searcher {
         // Siblings handed to the quiescence search together (see `frontier_batch`);
         // at an expected all-node whose children are full-width jobs the eldest goes
         // with them (see `SearchConfig::eager_batches`).
+        let all_node = !pv_node && self.expected_all_node(ply);
         let eager = self.config.eager_batches
-            && !pv_node
-            && self.expected_all_node(ply)
+            && all_node
             && self.full_width_leaf(child_depth, ply + 1).is_some();
         let mut batch: Option<Batch> = None;
         // Brothers looked into ahead (see `SearchConfig::look_ahead`), when they are
@@ -241,7 +243,6 @@ impl Searcher {
         let look_ahead = child_depth > 0
             && self.full_width_leaf(child_depth, ply + 1).is_none()
             && self.looks_ahead();
-        let all_node = !pv_node && self.expected_all_node(ply);
         let ahead_from = self.horizon.ahead_mark();
         let mut ahead_next = 0;
         let mut ahead_alpha = alpha;
@@ -330,7 +331,7 @@ impl Searcher {
                         let full = depth_of(c.key);
                         let quiet = !c.gives_capture && !ordering::is_special(c.key);
                         let before = searched + k;
-                        let reduced = if reducing && quiet && before >= full_moves {
+                        let reduced = if reduces(quiet, before) {
                             self.reduced_depth(full, depth, before, pv_node)
                         } else {
                             full
@@ -365,7 +366,7 @@ impl Searcher {
                             break;
                         }
                         let full = depth_of(c.key);
-                        let d = if before > 0 && reducing && quiet && before >= full_moves {
+                        let d = if before > 0 && reduces(quiet, before) {
                             self.reduced_depth(full, depth, before, pv_node)
                         } else {
                             full
@@ -414,7 +415,7 @@ impl Searcher {
             } else {
                 // Late quiet moves that offer nothing to capture: a reduced search
                 // first.
-                let reduced = if reducing && selective && searched >= full_moves {
+                let reduced = if reduces(selective, searched) {
                     self.reduced_depth(new_depth, depth, searched, pv_node)
                 } else {
                     new_depth
