@@ -158,26 +158,6 @@ impl JobKey {
     }
 }
 
-/// What ends a look-ahead (see [`Horizon::look_ahead`]), or what it gets when it asks
-/// for the result of a job a chip runs: that job's window, for the search to guess the
-/// result by or to end the look-ahead there.
-#[derive(Debug)]
-pub struct AheadEnd {
-    /// The window of the job whose result was asked for (`None`: the look-ahead ends).
-    pub window: Option<(Score, Score)>,
-}
-
-impl std::fmt::Display for AheadEnd {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.window {
-            Some(_) => f.write_str("a look-ahead asked for the result of a job a chip runs"),
-            None => f.write_str("a look-ahead reached a job too small to hand over ahead"),
-        }
-    }
-}
-
-impl std::error::Error for AheadEnd {}
-
 /// The calling thread's CPU time.
 fn thread_cpu() -> Duration {
     ThreadTime::now().as_duration()
@@ -487,15 +467,14 @@ impl Horizon {
     /// The result of `ticket`, waiting for it when a chip runs it. When `abort` fires
     /// first, every outstanding job is dropped and an empty result returned (the caller
     /// sees [`Abort::fired`]). A finished result goes into the host's table of job
-    /// results.
+    /// results. In a look-ahead, a job a chip runs is an error (see
+    /// [`Horizon::ahead_window`]).
     pub fn take(&mut self, ticket: Ticket, abort: &Abort) -> anyhow::Result<QResult> {
-        if self.looking_ahead
-            && let Some(Pending::Pool { job, .. }) = self.pending.get(&ticket)
-        {
-            return Err(AheadEnd {
-                window: Some((job.alpha, job.beta)),
-            }
-            .into());
+        if let Some((alpha, beta)) = self.ahead_window(ticket) {
+            anyhow::bail!(
+                "a look-ahead asked for the result of job {ticket} (window {alpha}, {beta}), \
+                 which a chip runs"
+            );
         }
         let pending = self
             .pending
@@ -638,10 +617,20 @@ impl Horizon {
         self.looking_ahead = false;
     }
 
+    /// In a look-ahead, the window of the job with `ticket` when a chip runs it: its
+    /// result is not there to take (the search guesses it or ends the look-ahead), and
+    /// [`Horizon::take`] refuses it. `None` outside a look-ahead and for a job the host
+    /// answers.
+    pub fn ahead_window(&self, ticket: Ticket) -> Option<(Score, Score)> {
+        match self.pending.get(&ticket) {
+            Some(Pending::Pool { job, .. }) if self.looking_ahead => Some((job.alpha, job.beta)),
+            _ => None,
+        }
+    }
+
     /// Starts a look-ahead: while it lasts, the jobs handed over are kept as handed
-    /// over ahead of the search, asking for the result of a job a chip runs gets
-    /// [`AheadEnd`] (the search guesses the result or ends the look-ahead there), and
-    /// no result goes into the table of job results. Nothing a look-ahead does is seen
+    /// over ahead of the search, the result of a job a chip runs is not taken (see
+    /// [`Horizon::ahead_window`]), and no result goes into the table of job results. Nothing a look-ahead does is seen
     /// by the search but its jobs' being handed over early: its statistics are put back at its end (the
     /// count of jobs it handed over kept), and when the search later hands over a job
     /// that one handed over ahead, the same job, it gets that job's ticket, so that the

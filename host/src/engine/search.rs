@@ -68,7 +68,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::book::Book;
-use crate::engine::dispatch::{AheadEnd, DispatchStats, Horizon, HorizonConfig, Ticket};
+use crate::engine::dispatch::{DispatchStats, Horizon, HorizonConfig, Ticket};
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence, SoftwareQuiescence};
 use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
@@ -528,6 +528,37 @@ pub struct SearchResult {
     pub from_book: bool,
 }
 
+/// Why a node's search returned no value.
+#[derive(Debug)]
+pub(super) enum Halt {
+    /// A look-ahead ends here (see [`SearchConfig::look_ahead`]): the search unwinds to
+    /// where the look-ahead began, which is no error. Not an `anyhow::Error`, whose
+    /// making captures a backtrace when `RUST_BACKTRACE` is set: look-aheads end
+    /// thousands of times a search, and that time would count as the host's work.
+    AheadEnd,
+    /// The search failed (a chip, a pool, a job the horizon does not know).
+    Failed(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Halt {
+    fn from(e: anyhow::Error) -> Self {
+        Halt::Failed(e)
+    }
+}
+
+impl Halt {
+    /// The error, outside a look-ahead (where a look-ahead's end cannot reach).
+    fn into_error(self) -> anyhow::Error {
+        match self {
+            Halt::Failed(e) => e,
+            Halt::AheadEnd => anyhow::anyhow!("a look-ahead's end reached the root"),
+        }
+    }
+}
+
+/// What a node's search returns: its value, or why it has none.
+pub(super) type Flow<T> = Result<T, Halt>;
+
 /// Siblings handed over together: their tickets in move order, the alpha their windows
 /// were made with, the index of the first of them among the node's moves, and whether
 /// their windows were the node's own (their values need no second search).
@@ -854,7 +885,9 @@ impl Searcher {
                 depth
             };
             self.split_depth = 0;
-            let score = self.root_search(pos, host_depth, last.score, &mut pv)?;
+            let score = self
+                .root_search(pos, host_depth, last.score, &mut pv)
+                .map_err(Halt::into_error)?;
             if self.aborted {
                 // The unfinished iteration's best move, if it proved one; else the last
                 // completed iteration's (or the first legal move).
@@ -897,7 +930,7 @@ impl Searcher {
         depth: u32,
         last_score: Score,
         pv: &mut Vec<Move>,
-    ) -> anyhow::Result<Score> {
+    ) -> Flow<Score> {
         let units = depth as i32 * ONE_PLY;
         let width = self.config.aspiration;
         if width <= 0 || depth < 5 || is_decisive(last_score) {
@@ -1038,10 +1071,10 @@ impl Searcher {
         alpha: Score,
         beta: Score,
         ply: usize,
-    ) -> anyhow::Result<Score> {
+    ) -> Flow<Score> {
         // A quiescence job is too small for a look-ahead's host work to pay for itself.
         if self.looking_ahead {
-            return Err(AheadEnd { window: None }.into());
+            return Err(Halt::AheadEnd);
         }
         self.before_leaf(ply);
         let table = self.config.shared_table.then_some(&mut self.tt);
@@ -1061,7 +1094,7 @@ impl Searcher {
         ply: usize,
         (depth, quarters): (i32, u8),
         pv: &mut Vec<Move>,
-    ) -> anyhow::Result<Score> {
+    ) -> Flow<Score> {
         let plies = quarters.div_ceil(hw::chip::qsearch::PLY as u8);
         self.before_leaf(ply + usize::from(plies));
         let job = self.config.job(pos.clone(), alpha, beta, ply, quarters);
@@ -1110,19 +1143,12 @@ impl Searcher {
     /// window, that it fails low when its position is expected to be an all-node and
     /// high when it is expected to cut, while fewer jobs than [`Self::ahead_limit`] are
     /// out ahead; else the look-ahead ends there.
-    pub(super) fn take_job(&mut self, ticket: Ticket, ply: usize) -> anyhow::Result<QResult> {
-        let r = self.horizon.take(ticket, &self.abort);
-        let Err(e) = r else {
-            return r;
-        };
-        let Some(&AheadEnd {
-            window: Some((alpha, beta)),
-        }) = e.downcast_ref()
-        else {
-            return Err(e);
+    pub(super) fn take_job(&mut self, ticket: Ticket, ply: usize) -> Flow<QResult> {
+        let Some((alpha, beta)) = self.horizon.ahead_window(ticket) else {
+            return Ok(self.horizon.take(ticket, &self.abort)?);
         };
         if beta - alpha > 1 || self.horizon.ahead_open() >= self.ahead_limit() {
-            return Err(e);
+            return Err(Halt::AheadEnd);
         }
         let score = if self.expected_all_node(ply) {
             alpha
@@ -1157,7 +1183,7 @@ impl Searcher {
         depth: i32,
         alpha: Score,
         ply: usize,
-    ) -> anyhow::Result<()> {
+    ) -> Flow<()> {
         let stats = self.horizon.look_ahead();
         let counts = (
             self.nodes,
@@ -1191,7 +1217,7 @@ impl Searcher {
         self.split_depth = split_depth;
         self.horizon.end_ahead(stats);
         match r {
-            Err(e) if !e.is::<AheadEnd>() => Err(e),
+            Err(Halt::Failed(e)) => Err(Halt::Failed(e)),
             _ => Ok(()),
         }
     }
@@ -1328,7 +1354,7 @@ impl Searcher {
         alpha: Score,
         ply: usize,
         from: usize,
-    ) -> anyhow::Result<Option<Batch>> {
+    ) -> Flow<Option<Batch>> {
         if rest.len() < 2 {
             return Ok(None);
         }
@@ -1340,7 +1366,7 @@ impl Searcher {
             return Ok(None);
         };
         if self.looking_ahead && kinds.contains(&0) {
-            return Err(AheadEnd { window: None }.into());
+            return Err(Halt::AheadEnd);
         }
         let mut jobs = Vec::new();
         let mut settled = Vec::new();

@@ -3,7 +3,7 @@
 use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
-use crate::engine::search::{Batch, ONE_PLY, Searcher, Sent, Ticket, plies_to_units};
+use crate::engine::search::{Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units};
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
 
@@ -21,7 +21,7 @@ impl Searcher {
         ply: usize,
         excluded: u16,
         pv: &mut Vec<Move>,
-    ) -> anyhow::Result<Score> {
+    ) -> Flow<Score> {
         self.node(pos, depth, alpha, beta, ply, excluded, true, pv)
     }
 
@@ -47,7 +47,7 @@ impl Searcher {
         excluded: u16,
         null_allowed: bool,
         pv: &mut Vec<Move>,
-    ) -> anyhow::Result<Score> {
+    ) -> Flow<Score> {
         if self.is_leaf(pos, depth, ply) {
             return self.quiesce(pos, alpha, beta, ply);
         }
@@ -521,7 +521,7 @@ impl Searcher {
         forced: bool,
         own_moves: usize,
         key: u64,
-    ) -> anyhow::Result<Option<Score>> {
+    ) -> Flow<Option<Score>> {
         let nm = &self.config.null_move;
         let turn = pos.turn();
         if !nm.enabled
