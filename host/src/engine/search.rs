@@ -286,8 +286,9 @@ pub struct SearchConfig {
     pub eager_batches: bool,
     /// With a pool of two chips or more taking at least [`AHEAD_MIN_PLIES`] plies
     /// ([`Self::full_width_plies`]): where every younger brother is expected to be
-    /// searched (at a node on the principal variation, after the eldest, and at an
-    /// expected all-node) and the brothers are nodes of the host's (not jobs, which go
+    /// searched (at an expected all-node, and at any other node once its eldest has
+    /// not cut it off, as the young brothers wait for the eldest in Feldmann's
+    /// parallel search) and the brothers are nodes of the host's (not jobs, which go
     /// out in batches), the host looks ahead into the next brothers before searching
     /// one: it runs each brother's search as the loop will run it (its window and
     /// depth as known now) and hands the full-width jobs it meets over at once. For the

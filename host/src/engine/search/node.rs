@@ -341,7 +341,7 @@ impl Searcher {
                     .collect();
                 batch = self.frontier_batch(rest, alpha, ply, i)?;
             }
-            if look_ahead && batch.is_none() && (all_node || (searched > 0 && pv_node)) {
+            if look_ahead && batch.is_none() && (all_node || searched > 0) {
                 // A raised alpha makes what was handed over ahead useless: looked into
                 // again with the new window.
                 if ahead_alpha != alpha {
