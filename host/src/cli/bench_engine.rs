@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use host::engine::score::moves_to_end;
-use host::engine::search::{Limits, SearchResult};
+use host::engine::search::{Limits, ModeledWork, SearchResult};
 use host::engine::solver::{Verdict, solve_all};
 use host::frontends::uci::Settings;
 use host::peers::fairy::{self, FairyStockfish};
@@ -140,6 +140,7 @@ pub fn search(
     let mut total = 0;
     let (mut qnodes, mut qcycles) = (0, 0);
     let mut modeled: Option<Duration> = None;
+    let mut work: Option<ModeledWork> = None;
     let (mut wasted_jobs, mut jobs, mut table_hits, mut overflows) = (0, 0, 0, 0);
     let (mut ahead_jobs, mut ahead_used) = (0, 0);
     let mut cpu_total = Some(0.0);
@@ -156,6 +157,9 @@ pub fn search(
                 qcycles += r.last.qcycles;
                 if let Some(m) = r.modeled {
                     modeled = Some(modeled.unwrap_or_default() + m);
+                }
+                if let Some(w) = r.modeled_work {
+                    work = Some(work.unwrap_or_default() + w);
                 }
                 jobs += r.dispatch.jobs;
                 wasted_jobs += r.dispatch.wasted_jobs;
@@ -208,6 +212,18 @@ pub fn search(
             chips.clock.mhz(),
             chips.link.name,
             total as f64 / m.as_secs_f64()
+        );
+    }
+    if let Some(w) = work {
+        println!(
+            "  of it: host work {:.3} s (measured), link {:.3} s, waiting for results {:.3} s; \
+             chip time (summed over the chips, modeled) {:.3} s on results used, {:.3} s on jobs \
+             given up",
+            w.host.as_secs_f64(),
+            w.link.as_secs_f64(),
+            w.wait.as_secs_f64(),
+            w.chips_used.as_secs_f64(),
+            w.chips_wasted.as_secs_f64()
         );
     }
     Ok(code)

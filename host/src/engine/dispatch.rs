@@ -31,7 +31,7 @@ use crate::engine::jobtable::JobTable;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::score::Score;
-use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Trace};
+use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Totals, Trace};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::Position;
 
@@ -348,6 +348,12 @@ impl Horizon {
         Ok(Some(Duration::from_secs_f64(
             (self.live.now() + later) / 1e9,
         )))
+    }
+
+    /// Where the modeled time has gone so far (as far as [`Horizon::modeled`] last
+    /// replayed the trace), with a pool.
+    pub fn modeled_totals(&mut self) -> Option<Totals> {
+        self.has_pool().then(|| self.live.totals())
     }
 
     fn push_event(&mut self, event: Event, unknown: usize) -> usize {

@@ -75,6 +75,7 @@ use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
 use crate::engine::search::ordering::{History, Reductions};
 use crate::engine::solver::{Solver, Verdict};
 use crate::engine::tt::{Bound, TranspositionTable, pack_move};
+use crate::engine::timeline::Totals;
 use crate::rules::{Color, Move, Position};
 
 /// Depth units per ply.
@@ -502,6 +503,50 @@ pub struct Iteration {
     pub pv: Vec<Move>,
 }
 
+/// Where a search's modeled time went, with a pool of chips: the host's own work
+/// (measured), its time moving words over the link and its time waiting for results
+/// (modeled) add up to the modeled time; beside them, the chips' time (modeled, summed
+/// over the chips) on jobs whose results were used and on jobs given up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModeledWork {
+    /// The host's own work.
+    pub host: Duration,
+    /// The host's time moving words over the link.
+    pub link: Duration,
+    /// The host's time waiting for a result.
+    pub wait: Duration,
+    /// Chip time of the jobs whose results were used.
+    pub chips_used: Duration,
+    /// Chip time of the jobs given up.
+    pub chips_wasted: Duration,
+}
+
+impl ModeledWork {
+    fn of(t: Totals) -> Self {
+        let d = |ns: f64| Duration::from_secs_f64(ns.max(0.0) / 1e9);
+        ModeledWork {
+            host: d(t.host_ns),
+            link: d(t.link_ns),
+            wait: d(t.wait_ns),
+            chips_used: d(t.useful_ns),
+            chips_wasted: d(t.wasted_ns),
+        }
+    }
+}
+
+impl std::ops::Add for ModeledWork {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        ModeledWork {
+            host: self.host + o.host,
+            link: self.link + o.link,
+            wait: self.wait + o.wait,
+            chips_used: self.chips_used + o.chips_used,
+            chips_wasted: self.chips_wasted + o.chips_wasted,
+        }
+    }
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -522,6 +567,8 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// Modeled time of the whole search, with a pool of chips.
     pub modeled: Option<Duration>,
+    /// Where the modeled time went, with a pool of chips.
+    pub modeled_work: Option<ModeledWork>,
     /// What the horizon handed to the quiescence search.
     pub dispatch: DispatchStats,
     /// True when the move came from the opening book, unsearched (`last` is then an
@@ -1010,8 +1057,10 @@ impl Searcher {
             self.horizon.abandon();
         }
         let modeled = self.horizon.modeled().ok().flatten();
+        let modeled_work = modeled.and(self.horizon.modeled_totals().map(ModeledWork::of));
         SearchResult {
             modeled,
+            modeled_work,
             dispatch: self.horizon.stats(),
             best_move,
             last,
