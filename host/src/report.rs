@@ -849,7 +849,7 @@ impl Report {
                 .collect::<Vec<_>>()
                 .join(", "),
             o.chips,
-            crate::engine::search::AHEAD_JOBS,
+            o.chips.saturating_mul(crate::engine::search::AHEAD_JOBS_PER_CHIP),
         ));
         md.push_str(
             &CHIP_COUNTS

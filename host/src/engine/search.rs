@@ -74,8 +74,8 @@ use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence, SoftwareQuiesc
 use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
 use crate::engine::search::ordering::{History, Reductions};
 use crate::engine::solver::{Solver, Verdict};
-use crate::engine::tt::{Bound, TranspositionTable, pack_move};
 use crate::engine::timeline::Totals;
+use crate::engine::tt::{Bound, TranspositionTable, pack_move};
 use crate::rules::{Color, Move, Position};
 
 /// Depth units per ply.
@@ -287,25 +287,25 @@ pub struct SearchConfig {
     pub eager_batches: bool,
     /// With a pool of two chips or more taking at least [`AHEAD_MIN_PLIES`] plies
     /// ([`Self::full_width_plies`]): where every younger brother is expected to be
-    /// searched (at an expected all-node, and at any other node once its eldest has
-    /// not cut it off, as the young brothers wait for the eldest in Feldmann's
-    /// parallel search) and the brothers are nodes of the host's (not jobs, which go
-    /// out in batches), the host looks ahead into the next brothers before searching
-    /// one: it runs each brother's search as the loop will run it (its window and
-    /// depth as known now) and hands the full-width jobs it meets over at once. For the
-    /// result of a null-window job it guesses what the job's node type says (an
-    /// expected all-node fails low, a cut-node high) and goes on; a wider window, a
-    /// quiescence job, or [`AHEAD_JOBS`] jobs out ahead, ends the look-ahead. When the
+    /// searched (at an expected all-node, and at any other node once its eldest has not
+    /// cut it off, as the young brothers wait for the eldest in Feldmann's parallel
+    /// search) and the brothers are nodes of the host's (not jobs, which go out in
+    /// batches), the host looks ahead into the next brothers before searching one: it
+    /// runs each brother's search as the loop will run it (its window and depth as
+    /// known now) and hands the full-width jobs it meets over at once. For the result
+    /// of a null-window job it guesses what the job's node type says (an expected
+    /// all-node fails low, a cut-node high) and goes on; a wider window, a quiescence job,
+    /// or [`AHEAD_JOBS_PER_CHIP`] jobs a chip out ahead, ends the look-ahead. When the
     /// search gets to a brother and hands over a job a look-ahead handed over, the same
-    /// job, it takes the ticket of the one already running. So brothers' jobs run side by side, as Deep Blue's host
-    /// processors searched brothers side by side, while the search stays the
-    /// sequential one: a look-ahead leaves nothing the search reads (the table, the
-    /// history, the table of job results, the counts), and a job's result depends on
-    /// the job alone, so the results are the same with it and without it, and whatever
-    /// the number of chips. A job the search does not ask for (a wrong guess, another
-    /// move first, a raised alpha, a cutoff) is given up once its brother has been
-    /// searched (wasted work). Not with a node limit (jobs then depend on the nodes
-    /// left).
+    /// job, it takes the ticket of the one already running. So brothers' jobs run side
+    /// by side, as Deep Blue's host processors searched brothers side by side, while
+    /// the search stays the sequential one: a look-ahead leaves nothing the search
+    /// reads (the table, the history, the table of job results, the counts), and a
+    /// job's result depends on the job alone, so the results are the same with it and
+    /// without it, and whatever the number of chips. A job the search does not ask for
+    /// (a wrong guess, another move first, a raised alpha, a cutoff) is given up once
+    /// its brother has been searched (wasted work). Not with a node limit (jobs then
+    /// depend on the nodes left).
     pub look_ahead: bool,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
@@ -323,11 +323,13 @@ pub struct SearchConfig {
     pub host_pieces: u32,
 }
 
-/// The most jobs out ahead of the search at once, with two chips or more (see
-/// [`SearchConfig::look_ahead`]). In the middle-game benchmark at depth 8 (5 plies on
-/// the chips) 16, 32 and 64 measured within the machine's noise of each other, and
-/// each 12% to 20% faster than no look-ahead on 4, 16 and 64 chips.
-pub const AHEAD_JOBS: usize = 32;
+/// The most jobs out ahead of the search at once, per chip of a pool of two or more
+/// (see [`SearchConfig::look_ahead`]). In the middle-game benchmark at depth 8 (5 plies
+/// on the chips, PCIe): on 16 chips, 32 jobs ahead in all took 1.72 s of modeled time,
+/// 64 1.65 s, 128 1.59 s, 256 1.53 s, 512 and 1024 1.53 s; on 4 chips 32 took 2.05 s,
+/// 128 2.07 s and 256 2.13 s (on few chips the jobs out ahead queue before the search's
+/// own); on 64 chips 32 took 1.87 s, 128 1.61 s and 256 1.58 s.
+pub const AHEAD_JOBS_PER_CHIP: usize = 16;
 
 /// The fewest plies the chips take ([`SearchConfig::full_width_plies`]) for the host to
 /// look ahead (see [`SearchConfig::look_ahead`]): a look-ahead doubles the host's work
@@ -1214,12 +1216,12 @@ impl Searcher {
         })
     }
 
-    /// The most jobs out ahead of the search at once (see [`SearchConfig::look_ahead`]).
+    /// The most jobs out ahead of the search at once (see [`SearchConfig::look_ahead`]):
+    /// [`AHEAD_JOBS_PER_CHIP`] a chip, with two chips or more.
     pub(super) fn ahead_limit(&mut self) -> usize {
-        if self.horizon.chips() >= 2 {
-            AHEAD_JOBS
-        } else {
-            0
+        match self.horizon.chips() {
+            k if k >= 2 => k.saturating_mul(AHEAD_JOBS_PER_CHIP),
+            _ => 0,
         }
     }
 
