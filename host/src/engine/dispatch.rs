@@ -636,12 +636,13 @@ impl Horizon {
 
     /// Starts a look-ahead: while it lasts, the jobs handed over are kept as handed
     /// over ahead of the search, the result of a job a chip runs is not taken (see
-    /// [`Horizon::ahead_window`]), and no result goes into the table of job results. Nothing a look-ahead does is seen
-    /// by the search but its jobs' being handed over early: its statistics are put back at its end (the
-    /// count of jobs it handed over kept), and when the search later hands over a job
-    /// that one handed over ahead, the same job, it gets that job's ticket, so that the
-    /// job's modeled time runs from the look-ahead on. A job's result is a function of
-    /// the job alone, so the search's results are the same with and without it.
+    /// [`Horizon::ahead_window`]), and no result goes into the table of job results.
+    /// Nothing a look-ahead does is seen by the search but its jobs' being handed over
+    /// early: its statistics are put back at its end (the count of jobs it handed over
+    /// kept), and when the search later hands over a job that one handed over ahead,
+    /// the same job, it gets that job's ticket, so that the job's modeled time runs
+    /// from the look-ahead on. A job's result is a function of the job alone, so the
+    /// search's results are the same with and without it.
     ///
     /// Returns the statistics to put back with [`Horizon::end_ahead`].
     pub fn look_ahead(&mut self) -> DispatchStats {
