@@ -353,6 +353,21 @@ fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
         modeled <= one + 1.0 && modeled + after + 1.0 >= one,
         "live {modeled} ns, replayed {one} ns, host work at the end {after} ns"
     );
+    // Where the modeled time went: the host's work, the link and the waiting add up
+    // to it, and the chips' time used is the replay's.
+    let w = r
+        .modeled_work
+        .expect("a search on chips says where its time went");
+    let parts = (w.host + w.link + w.wait).as_secs_f64() * 1e9;
+    assert!(
+        (parts - modeled).abs() <= 10.0,
+        "host, link and waiting {parts} ns, modeled {modeled} ns"
+    );
+    assert!(w.link > std::time::Duration::ZERO && w.chips_used > std::time::Duration::ZERO);
+    assert!((w.chips_used.as_secs_f64() * 1e9 - t1.useful_ns).abs() <= 10.0);
+    // A search on the host has no modeled time, nor any split of it.
+    let host = search(QuiescenceKind::Software, 1, POSITIONS[2], 2);
+    assert_eq!((host.modeled, host.modeled_work), (None, None));
 }
 
 #[test]
