@@ -628,8 +628,12 @@ impl Horizon {
     /// [`Horizon::take`] refuses it. `None` outside a look-ahead and for a job the host
     /// answers.
     pub fn ahead_window(&self, ticket: Ticket) -> Option<(Score, Score)> {
+        // Asked before every job is taken: outside a look-ahead, no lookup.
+        if !self.looking_ahead {
+            return None;
+        }
         match self.pending.get(&ticket) {
-            Some(Pending::Pool { job, .. }) if self.looking_ahead => Some((job.alpha, job.beta)),
+            Some(Pending::Pool { job, .. }) => Some((job.alpha, job.beta)),
             _ => None,
         }
     }
