@@ -337,6 +337,7 @@ impl Horizon {
                     self.live.submit(jobs);
                 }
                 Event::Take(id) => self.live.take(*id),
+                Event::Claim(ids) => self.live.claim(ids),
                 Event::Cancel(ids) => self.live.cancel(ids),
             }
             self.cursor += 1;
@@ -412,6 +413,22 @@ impl Horizon {
             }
         }
         self.host_work();
+        // Jobs handed over ahead that the search now asks for are its own from now on.
+        if !self.looking_ahead {
+            let claimed: Vec<usize> = slots
+                .iter()
+                .filter_map(|slot| match slot {
+                    Err(Settled::Ahead(t)) => match self.pending.get(t) {
+                        Some(Pending::Pool { id, .. }) => Some(*id),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            if !claimed.is_empty() {
+                self.push_event(Event::Claim(claimed), 0);
+            }
+        }
         let pool_tickets = match self.quiescence.pool() {
             Some(pool) if !out.is_empty() => pool.submit(&out)?,
             _ => Vec::new(),
@@ -419,7 +436,12 @@ impl Horizon {
         let event = if pool_tickets.is_empty() {
             None
         } else {
-            let placeholder = vec![Job::new(0); pool_tickets.len()];
+            let job = if self.looking_ahead {
+                Job::new(0).ahead()
+            } else {
+                Job::new(0)
+            };
+            let placeholder = vec![job; pool_tickets.len()];
             Some(self.push_event(Event::Submit(placeholder), pool_tickets.len()))
         };
         let mut next_pool = out.into_iter().zip(pool_tickets).enumerate();

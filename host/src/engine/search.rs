@@ -324,12 +324,15 @@ pub struct SearchConfig {
 }
 
 /// The most jobs out ahead of the search at once, per chip of a pool of two or more
-/// (see [`SearchConfig::look_ahead`]). In the middle-game benchmark at depth 8 (5 plies
-/// on the chips, PCIe): on 16 chips, 32 jobs ahead in all took 1.72 s of modeled time,
-/// 64 1.65 s, 128 1.59 s, 256 1.53 s, 512 and 1024 1.53 s; on 4 chips 32 took 2.05 s,
-/// 128 2.07 s and 256 2.13 s (on few chips the jobs out ahead queue before the search's
-/// own); on 64 chips 32 took 1.87 s, 128 1.61 s and 256 1.58 s.
-pub const AHEAD_JOBS_PER_CHIP: usize = 16;
+/// (see [`SearchConfig::look_ahead`]). The chips run jobs handed over ahead only when
+/// none of the search's own waits ([`crate::engine::timeline`]), so more of them cost
+/// the search little but the host's look-ahead. At depth 7 on `bench search`'s ten
+/// positions (4 plies on the chips, PCIe), the host waited for results 0.61 s with 16
+/// jobs a chip, 0.49 s with 64 and 0.47 s with 256 on 16 chips, and 1.19 s, 1.10 s and
+/// 1.07 s on 4 chips. Before the chips put the search's own jobs first, more jobs ahead
+/// queued before them: on 4 chips in the middle-game benchmark, 32 jobs ahead in all
+/// took 2.05 s of modeled time and 256 took 2.13 s.
+pub const AHEAD_JOBS_PER_CHIP: usize = 64;
 
 /// The fewest plies the chips take ([`SearchConfig::full_width_plies`]) for the host to
 /// look ahead (see [`SearchConfig::look_ahead`]): a look-ahead doubles the host's work

@@ -4,10 +4,19 @@
 //! The host's own work is **measured** (wall time of this machine's search, with the
 //! time spent simulating chips taken out); a chip's work is **modeled** (its cycles
 //! divided by a clock); the link between them costs a fixed time per 32-bit word sent
-//! and a round-trip latency. Jobs queue in the order the host hands them over and go to
-//! the chip that falls free first; the host waits only when it needs a result that has
-//! not arrived. A job that a cutoff made useless costs the chip time it ran before the
-//! host gave it up ("wasted"); a job that had not started by then costs nothing.
+//! and a round-trip latency. Jobs queue on the chips' side of the link; a chip that
+//! falls free takes the search's own jobs first, in the order the host handed them over,
+//! and only then the jobs the host handed over ahead of the search (a look-ahead's
+//! guesses), which become the search's own when it asks for them
+//! ([`Timeline::claim`]). The host waits only when it needs a result that has not
+//! arrived. A job that a cutoff made useless costs the chip time it ran before the host
+//! gave it up ("wasted"); a job that had not started by then costs nothing, and the jobs
+//! behind it move up.
+//!
+//! Which job a chip takes at a moment depends on what the host hands over, claims and
+//! gives up until then, so the timeline decides a chip's next job only once the host's
+//! clock has passed the moment the chip falls free (or while the host waits: then
+//! nothing else can happen).
 //!
 //! The same [`Timeline`] runs live (the modeled clock of a search, [`Timeline::now`])
 //! and replays a recorded [`Trace`] for any number of chips, link and clock
@@ -26,6 +35,8 @@
 //! assert_eq!(t.now(), 100_000.0); // 100 µs, in nanoseconds
 //! assert_eq!(t.totals().useful_ns, 200_000.0);
 //! ```
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -148,20 +159,42 @@ pub struct Job {
     pub words_in: u32,
     /// Words back.
     pub words_out: u32,
+    /// Handed over ahead of the search: a chip takes it only when none of the search's
+    /// own jobs waits (until the search claims it).
+    #[serde(default)]
+    pub ahead: bool,
 }
 
 impl Job {
-    /// A job of `cycles` with the usual words each way.
+    /// A job of `cycles` with the usual words each way, the search's own.
     pub fn new(cycles: u64) -> Self {
         Job {
             cycles,
             words_in: JOB_WORDS,
             words_out: RESULT_WORDS,
+            ahead: false,
+        }
+    }
+
+    /// The same job handed over ahead of the search.
+    pub fn ahead(self) -> Self {
+        Job {
+            ahead: true,
+            ..self
         }
     }
 }
 
-/// Where a submitted job that is neither taken nor given up stands in modeled time.
+/// A job handed over that no chip has started yet.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    /// When its words have reached the chips' side.
+    arrive: f64,
+    cycles: u64,
+    words_out: u32,
+}
+
+/// Where a started job that is neither taken nor given up stands in modeled time.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     chip: usize,
@@ -195,9 +228,15 @@ pub struct Timeline {
     link: Link,
     ns_per_cycle: f64,
     now: f64,
+    /// When each chip falls free (its last started job's end).
     chip_free: Vec<f64>,
-    /// The jobs still open, by id.
-    open: std::collections::BTreeMap<usize, Slot>,
+    /// The search's own jobs not started yet, by id (ids, like arrivals, follow the
+    /// order of handing over).
+    own: BTreeMap<usize, Queued>,
+    /// The jobs handed over ahead, not started yet and not claimed, by id.
+    ahead: BTreeMap<usize, Queued>,
+    /// The started jobs still open, by id.
+    started: BTreeMap<usize, Slot>,
     next_id: usize,
     totals: Totals,
 }
@@ -210,7 +249,9 @@ impl Timeline {
             ns_per_cycle: clock.ns_per_cycle(),
             now: 0.0,
             chip_free: vec![0.0; chips.max(1)],
-            open: std::collections::BTreeMap::new(),
+            own: BTreeMap::new(),
+            ahead: BTreeMap::new(),
+            started: BTreeMap::new(),
             next_id: 0,
             totals: Totals::default(),
         }
@@ -232,8 +273,8 @@ impl Timeline {
         self.totals.host_ns += ns;
     }
 
-    /// The host hands `jobs` over (its words cost host time); each goes to the chip
-    /// free first, in order. Returns their ids for [`Timeline::take`] and
+    /// The host hands `jobs` over (its words cost host time); they queue for the chips.
+    /// Returns their ids for [`Timeline::take`], [`Timeline::claim`] and
     /// [`Timeline::cancel`].
     pub fn submit(&mut self, jobs: &[Job]) -> Vec<usize> {
         let mut ids = Vec::with_capacity(jobs.len());
@@ -241,38 +282,91 @@ impl Timeline {
             let send = f64::from(job.words_in) * self.link.ns_per_word;
             self.now += send;
             self.totals.link_ns += send;
-            let arrive = self.now + self.link.round_trip_ns / 2.0;
-            let (chip, free) = self
-                .chip_free
-                .iter()
-                .copied()
-                .enumerate()
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .expect("at least one chip");
-            let start = arrive.max(free);
-            let done = start + job.cycles as f64 * self.ns_per_cycle;
-            self.chip_free[chip] = done;
-            let back = done
-                + self.link.round_trip_ns / 2.0
-                + f64::from(job.words_out) * self.link.ns_per_word;
-            ids.push(self.next_id);
-            self.open.insert(
-                self.next_id,
-                Slot {
-                    chip,
-                    start,
-                    done,
-                    back,
-                },
-            );
+            let queued = Queued {
+                arrive: self.now + self.link.round_trip_ns / 2.0,
+                cycles: job.cycles,
+                words_out: job.words_out,
+            };
+            let id = self.next_id;
             self.next_id += 1;
+            if job.ahead {
+                self.ahead.insert(id, queued);
+            } else {
+                self.own.insert(id, queued);
+            }
+            ids.push(id);
         }
         ids
     }
 
+    /// Starts the next job on the chip that can start one first, if it starts before
+    /// `until`; returns the job's id.
+    fn start_next(&mut self, until: f64) -> Option<usize> {
+        let first = |q: &BTreeMap<usize, Queued>| q.first_key_value().map(|(&id, j)| (id, *j));
+        let (own, ahead) = (first(&self.own), first(&self.ahead));
+        let arrive = match (own, ahead) {
+            (Some(a), Some(b)) => a.1.arrive.min(b.1.arrive),
+            (Some(a), None) | (None, Some(a)) => a.1.arrive,
+            (None, None) => return None,
+        };
+        let (chip, free) = self
+            .chip_free
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("at least one chip");
+        let start = free.max(arrive);
+        if start >= until {
+            return None;
+        }
+        // The search's own job if one is there by then, else the oldest one ahead.
+        let (id, job) = match own {
+            Some((id, j)) if j.arrive <= start => {
+                self.own.remove(&id);
+                (id, j)
+            }
+            _ => {
+                let (id, j) = ahead.expect("a job has arrived");
+                self.ahead.remove(&id);
+                (id, j)
+            }
+        };
+        let done = start + job.cycles as f64 * self.ns_per_cycle;
+        self.chip_free[chip] = done;
+        let back =
+            done + self.link.round_trip_ns / 2.0 + f64::from(job.words_out) * self.link.ns_per_word;
+        self.started.insert(
+            id,
+            Slot {
+                chip,
+                start,
+                done,
+                back,
+            },
+        );
+        Some(id)
+    }
+
+    /// Decides every start before the host's clock: nothing the host does from now on
+    /// changes them.
+    fn settle(&mut self) {
+        while self.start_next(self.now).is_some() {}
+    }
+
     /// The host uses job `id`'s result: it waits for it if it has not arrived.
     pub fn take(&mut self, id: usize) {
-        let Some(slot) = self.open.remove(&id) else {
+        self.settle();
+        if self.own.contains_key(&id) || self.ahead.contains_key(&id) {
+            // The host does nothing until the result is back: the chips' next starts
+            // are decided, up to this job's.
+            while let Some(started) = self.start_next(f64::INFINITY) {
+                if started == id {
+                    break;
+                }
+            }
+        }
+        let Some(slot) = self.started.remove(&id) else {
             return;
         };
         if slot.back > self.now {
@@ -283,31 +377,37 @@ impl Timeline {
         self.totals.useful_jobs += 1;
     }
 
+    /// The search asks for jobs `ids`, handed over ahead: from now on they are its own
+    /// (those not started go before the jobs still ahead).
+    pub fn claim(&mut self, ids: &[usize]) {
+        self.settle();
+        for id in ids {
+            if let Some(job) = self.ahead.remove(id) {
+                self.own.insert(*id, job);
+            }
+        }
+    }
+
     /// The host gives jobs `ids` up (a cutoff made them useless): a job that had not
     /// started is dropped, one that runs stops now, and the time chips spent on them is
-    /// wasted. Chips whose queue loses jobs fall free earlier.
+    /// wasted.
     pub fn cancel(&mut self, ids: &[usize]) {
+        self.settle();
         let now = self.now;
-        let mut touched = Vec::new();
         for id in ids {
-            let Some(slot) = self.open.remove(id) else {
+            if self.own.remove(id).is_some() || self.ahead.remove(id).is_some() {
+                self.totals.cancelled_jobs += 1;
+                continue;
+            }
+            let Some(slot) = self.started.remove(id) else {
                 continue;
             };
             self.totals.cancelled_jobs += 1;
-            if slot.start < now {
-                self.totals.wasted_ns += slot.done.min(now) - slot.start;
+            self.totals.wasted_ns += (slot.done.min(now) - slot.start).max(0.0);
+            // Only a chip's last started job can still run: the chip stops now.
+            if slot.done > now {
+                self.chip_free[slot.chip] = now.max(slot.start);
             }
-            touched.push(slot.chip);
-        }
-        // A chip is free again now, or when the last open job it holds ends (jobs
-        // handed over later still queue behind their predecessors' planned times).
-        for chip in touched {
-            self.chip_free[chip] = self
-                .open
-                .values()
-                .filter(|s| s.chip == chip)
-                .map(|s| s.done)
-                .fold(now, f64::max);
         }
     }
 }
@@ -321,6 +421,8 @@ pub enum Event {
     Submit(Vec<Job>),
     /// The result of job `id` is used.
     Take(usize),
+    /// Jobs handed over ahead that the search now asks for (see [`Timeline::claim`]).
+    Claim(Vec<usize>),
     /// Jobs given up.
     Cancel(Vec<usize>),
 }
@@ -381,6 +483,7 @@ impl Trace {
                     t.submit(jobs);
                 }
                 Event::Take(id) => t.take(*id),
+                Event::Claim(ids) => t.claim(ids),
                 Event::Cancel(ids) => t.cancel(ids),
             }
         }
@@ -428,6 +531,7 @@ mod tests {
             cycles: 1,
             words_in: 2,
             words_out: 3,
+            ahead: false,
         }]);
         t.take(ids[0]);
         // 20 ns sending, 500 there, 1000 running, 500 back, 30 receiving.
@@ -451,6 +555,56 @@ mod tests {
         let next = t.submit(&[Job::new(1)]);
         t.take(next[0]);
         assert_eq!(t.now(), 16_000.0);
+    }
+
+    #[test]
+    fn a_chip_takes_the_searchs_own_jobs_before_those_ahead() {
+        let mut t = Timeline::new(1, Link::FREE, MHZ_1);
+        let first = t.submit(&[Job::new(10)]);
+        let ahead = t.submit(&[Job::new(20).ahead(), Job::new(20).ahead()]);
+        t.host(5_000.0);
+        // Handed over later, but the search's own: it runs as soon as the chip is free.
+        let own = t.submit(&[Job::new(5)]);
+        t.take(own[0]);
+        assert_eq!(t.now(), 15_000.0);
+        t.take(first[0]);
+        assert_eq!(t.now(), 15_000.0);
+        // The search claims the second job ahead: it goes before the first.
+        t.claim(&ahead[1..]);
+        t.take(ahead[1]);
+        assert_eq!(t.now(), 35_000.0);
+        // The first job ahead has not started: given up, it costs nothing.
+        t.cancel(&ahead[..1]);
+        let totals = t.totals();
+        assert_eq!(totals.wasted_ns, 0.0);
+        assert_eq!(totals.cancelled_jobs, 1);
+        assert_eq!(totals.useful_ns, 35_000.0);
+        assert_eq!(totals.wait_ns, 30_000.0);
+    }
+
+    #[test]
+    fn jobs_ahead_run_on_chips_the_search_leaves_idle() {
+        let mut t = Timeline::new(2, Link::FREE, MHZ_1);
+        let own = t.submit(&[Job::new(10)]);
+        let ahead = t.submit(&[Job::new(10).ahead()]);
+        t.host(10_000.0);
+        // Claimed once it has run: its result is there.
+        t.claim(&ahead);
+        t.take(ahead[0]);
+        t.take(own[0]);
+        assert_eq!(t.now(), 10_000.0);
+        assert_eq!(t.totals().wait_ns, 0.0);
+    }
+
+    #[test]
+    fn a_job_given_up_before_it_starts_lets_the_next_one_up() {
+        let mut t = Timeline::new(1, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10), Job::new(10), Job::new(10)]);
+        t.host(5_000.0);
+        t.cancel(&ids[1..2]);
+        t.take(ids[2]);
+        assert_eq!(t.now(), 20_000.0);
+        assert_eq!(t.totals().wasted_ns, 0.0);
     }
 
     #[test]
