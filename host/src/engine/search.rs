@@ -612,6 +612,17 @@ impl Halt {
 /// What a node's search returns: its value, or why it has none.
 pub(super) type Flow<T> = Result<T, Halt>;
 
+/// What a search counts as it goes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    nodes: u64,
+    qnodes: u64,
+    qcycles: u64,
+    seldepth: usize,
+    singular_extensions: u64,
+    forced_extensions: u64,
+}
+
 /// Siblings handed over together: their tickets in move order, the alpha their windows
 /// were made with, the index of the first of them among the node's moves, and whether
 /// their windows were the node's own (their values need no second search).
@@ -652,10 +663,8 @@ pub struct Searcher {
     /// Whether the node the search is in at each ply is on the principal variation
     /// (a window wider than null), for [`SearchConfig::eager_batches`].
     pv_plies: Vec<bool>,
-    nodes: u64,
-    qnodes: u64,
-    qcycles: u64,
-    seldepth: usize,
+    /// The search's counts (put back whole at a look-ahead's end).
+    counts: Counts,
     root_depth: u32,
     completed: u32,
     aborted: bool,
@@ -664,8 +673,6 @@ pub struct Searcher {
     abort: Abort,
     root_filter: Vec<Move>,
     root_best: Option<Move>,
-    singular_extensions: u64,
-    forced_extensions: u64,
     /// The limits are in modeled time.
     modeled_time: bool,
     /// Seed 004's singular lines being searched (no split below them).
@@ -706,10 +713,7 @@ impl Searcher {
             reductions,
             path: Vec::new(),
             pv_plies: Vec::new(),
-            nodes: 0,
-            qnodes: 0,
-            qcycles: 0,
-            seldepth: 0,
+            counts: Counts::default(),
             root_depth: 0,
             completed: 0,
             aborted: false,
@@ -718,8 +722,6 @@ impl Searcher {
             abort: Abort::never(),
             root_filter: Vec::new(),
             root_best: None,
-            singular_extensions: 0,
-            forced_extensions: 0,
             modeled_time: false,
             modeled_hard: None,
             split_depth: 0,
@@ -857,14 +859,9 @@ impl Searcher {
         self.tt.new_search();
         self.history.new_search();
         self.path = game_history.to_vec();
-        self.nodes = 0;
-        self.qnodes = 0;
-        self.qcycles = 0;
-        self.seldepth = 0;
+        self.counts = Counts::default();
         self.completed = 0;
         self.aborted = false;
-        self.singular_extensions = 0;
-        self.forced_extensions = 0;
         self.node_limit = limits.nodes;
         self.next_poll = 0; // the first node checks, so that a search asked to stop does not start
         self.horizon.begin();
@@ -918,7 +915,7 @@ impl Searcher {
             last.score = score;
             last.depth = 1;
             last.pv = vec![m];
-            last.nodes = self.nodes;
+            last.nodes = self.counts.nodes;
             last.elapsed = start.elapsed();
             on_iteration(&last);
             return Ok(self.result(Some(m), last, start));
@@ -951,11 +948,11 @@ impl Searcher {
             best_move = Some(pv.first().copied().unwrap_or(fallback));
             last = Iteration {
                 depth,
-                seldepth: self.seldepth,
+                seldepth: self.counts.seldepth,
                 score,
-                nodes: self.nodes + self.qnodes,
-                qnodes: self.qnodes,
-                qcycles: self.qcycles,
+                nodes: self.counts.nodes + self.counts.qnodes,
+                qnodes: self.counts.qnodes,
+                qcycles: self.counts.qcycles,
                 elapsed: start.elapsed(),
                 pv,
             };
@@ -1038,7 +1035,7 @@ impl Searcher {
         let budget = limits.nodes.map_or(eg.max_nodes, |n| n.min(eg.max_nodes));
         let before = self.solver.nodes();
         let verdict = self.solver.solve_until(pos, eg.max_moves, budget, deadline);
-        self.nodes += self.solver.nodes() - before;
+        self.counts.nodes += self.solver.nodes() - before;
         match verdict {
             // A win the fifty-move rule may cut short is left to the search, which
             // sees the halfmove clock.
@@ -1069,9 +1066,9 @@ impl Searcher {
             dispatch: self.horizon.stats(),
             best_move,
             last,
-            singular_extensions: self.singular_extensions,
-            forced_extensions: self.forced_extensions,
-            total_nodes: self.nodes + self.qnodes,
+            singular_extensions: self.counts.singular_extensions,
+            forced_extensions: self.counts.forced_extensions,
+            total_nodes: self.counts.nodes + self.counts.qnodes,
             aborted: self.aborted,
             elapsed: start.elapsed(),
             from_book: false,
@@ -1080,7 +1077,7 @@ impl Searcher {
 
     fn out_of_nodes(&self) -> bool {
         self.node_limit
-            .is_some_and(|n| self.nodes + self.qnodes >= n)
+            .is_some_and(|n| self.counts.nodes + self.counts.qnodes >= n)
     }
 
     /// Nodes (main or quiescence) between two checks of the limits: about 0.5 ms.
@@ -1091,7 +1088,7 @@ impl Searcher {
         if self.looking_ahead {
             return;
         }
-        let total = self.nodes + self.qnodes;
+        let total = self.counts.nodes + self.counts.qnodes;
         if total >= self.next_poll {
             // A node limit is checked when it is reached, not up to an interval later.
             self.next_poll = (total + Self::POLL_INTERVAL).min(self.node_limit.unwrap_or(u64::MAX));
@@ -1240,14 +1237,7 @@ impl Searcher {
         ply: usize,
     ) -> Flow<()> {
         let stats = self.horizon.look_ahead();
-        let counts = (
-            self.nodes,
-            self.qnodes,
-            self.qcycles,
-            self.seldepth,
-            self.singular_extensions,
-            self.forced_extensions,
-        );
+        let counts = self.counts;
         let (aborted, next_poll, path, split_depth) = (
             self.aborted,
             self.next_poll,
@@ -1258,14 +1248,7 @@ impl Searcher {
         let mut scratch = Vec::new();
         let r = self.negamax(pos, depth, -alpha - 1, -alpha, ply + 1, 0, &mut scratch);
         self.looking_ahead = false;
-        (
-            self.nodes,
-            self.qnodes,
-            self.qcycles,
-            self.seldepth,
-            self.singular_extensions,
-            self.forced_extensions,
-        ) = counts;
+        self.counts = counts;
         self.aborted = aborted || self.abort.fired();
         self.next_poll = next_poll;
         self.path.truncate(path);
@@ -1353,19 +1336,19 @@ impl Searcher {
     /// Before a quiescence search at `ply`: the selective depth and the node budget.
     pub(super) fn before_leaf(&mut self, ply: usize) {
         // A leaf counts for the selective depth: it is never less than the nominal one.
-        self.seldepth = self.seldepth.max(ply);
+        self.counts.seldepth = self.counts.seldepth.max(ply);
         if self.completed > 0 {
             let left = self
                 .node_limit
-                .map(|n| n.saturating_sub(self.nodes + self.qnodes));
+                .map(|n| n.saturating_sub(self.counts.nodes + self.counts.qnodes));
             self.abort.set_node_budget(left);
         }
     }
 
     /// After a quiescence search: its work, and the limits.
     pub(super) fn after_leaf(&mut self, r: &QResult) {
-        self.qnodes += r.nodes;
-        self.qcycles += r.cycles;
+        self.counts.qnodes += r.nodes;
+        self.counts.qcycles += r.cycles;
         if self.abort.fired() {
             self.aborted = true;
         }
@@ -1437,7 +1420,7 @@ impl Searcher {
                         self.reverse_futility(&pos, &moves, depth, -alpha)
                     };
                     if let Some(score) = held {
-                        self.nodes += 1;
+                        self.counts.nodes += 1;
                         settled.push(Some((score, reduced)));
                         continue;
                     }

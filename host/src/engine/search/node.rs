@@ -51,8 +51,8 @@ impl Searcher {
         if self.is_leaf(pos, depth, ply) {
             return self.quiesce(pos, alpha, beta, ply);
         }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.counts.nodes += 1;
+        self.counts.seldepth = self.counts.seldepth.max(ply);
         self.poll_limits();
         if self.aborted {
             return Ok(0);
@@ -191,14 +191,14 @@ impl Searcher {
             }
             if s < singular_beta {
                 singular_bonus = extension;
-                self.singular_extensions += 1;
+                self.counts.singular_extensions += 1;
             }
         }
 
         let mut ordered = ordering::order(pos, &moves, tt_move, &self.history, ply);
 
         let child_depth = if forced && depth > 0 {
-            self.forced_extensions += 1;
+            self.counts.forced_extensions += 1;
             depth + plies_to_units(self.config.forced_move_extension)
         } else {
             depth - ONE_PLY
