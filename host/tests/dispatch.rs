@@ -260,6 +260,58 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
 }
 
 #[test]
+fn jobs_handed_over_ahead_are_marked_and_claimed_in_the_trace() {
+    // The chips run the look-ahead's jobs only when none of the search's own waits, so
+    // the trace marks them, and claims each one the search then asks for; replayed on
+    // the pool's chips it is the live modeled clock.
+    let config = SearchConfig {
+        full_width_plies: 3,
+        ..SearchConfig::default()
+    };
+    let chips = 6;
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), chips)
+        .unwrap();
+    let mut searcher = Searcher::new(config, q);
+    let pos = Position::from_fen_strict(POSITIONS[1]).unwrap();
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    let trace = searcher.horizon().trace().clone();
+    let d = r.dispatch;
+    assert!(d.ahead_used > 0, "{d:?}");
+    let marked: u64 = trace
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Submit(jobs) => jobs.iter().filter(|j| j.ahead).count() as u64,
+            _ => 0,
+        })
+        .sum();
+    let claimed: u64 = trace
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Claim(ids) => ids.len() as u64,
+            _ => 0,
+        })
+        .sum();
+    assert_eq!((marked, claimed), (d.ahead_jobs, d.ahead_used));
+    let modeled = r.modeled.unwrap().as_secs_f64() * 1e9;
+    let (replayed, _) = trace.replay(chips, Link::PCIE, ChipClock::DEEP_BLUE);
+    let after = match trace.events.last() {
+        Some(Event::Host(ns)) => *ns,
+        _ => 0.0,
+    };
+    assert!(
+        modeled <= replayed + 1.0 && modeled + after + 1.0 >= replayed,
+        "live {modeled} ns, replayed {replayed} ns, host work at the end {after} ns"
+    );
+}
+
+#[test]
 fn a_job_handed_over_ahead_serves_only_the_job_the_chip_would_see() {
     // After 1. e4 the chip loads the en-passant target e3, though no capture onto it
     // is legal; the same position from a FEN without it hashes and compares equal, but
