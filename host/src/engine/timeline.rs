@@ -11,7 +11,8 @@
 //! ([`Timeline::claim`]). The host waits only when it needs a result that has not
 //! arrived. A job that a cutoff made useless costs the chip time it ran before the host
 //! gave it up ("wasted"); a job that had not started by then costs nothing, and the jobs
-//! behind it move up.
+//! behind it move up. A claim and a give-up act at once: the few words that carry them
+//! are not modeled on the link (on PCIe, half a microsecond each way).
 //!
 //! Which job a chip takes at a moment depends on what the host hands over, claims and
 //! gives up until then, so the timeline decides a chip's next job only once the host's
