@@ -849,7 +849,7 @@ impl Report {
                 .collect::<Vec<_>>()
                 .join(", "),
             o.chips,
-            o.chips.saturating_mul(crate::engine::search::AHEAD_JOBS_PER_CHIP),
+            crate::engine::search::ahead_jobs(o.chips),
         ));
         md.push_str(
             &CHIP_COUNTS

@@ -27,6 +27,18 @@ fn search_with(
     fen: &str,
     depth: u32,
 ) -> SearchResult {
+    searched(config, kind, chips, fen, depth).0
+}
+
+/// A search to `depth` from `fen`, and the searcher that ran it (its horizon keeps the
+/// search's trace).
+fn searched(
+    config: SearchConfig,
+    kind: QuiescenceKind,
+    chips: usize,
+    fen: &str,
+    depth: u32,
+) -> (SearchResult, Searcher) {
     let q = kind
         .build_for(&config, Evaluator::default(), chips)
         .unwrap();
@@ -36,7 +48,8 @@ fn search_with(
         depth: Some(depth),
         ..Limits::default()
     };
-    searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap()
+    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    (r, searcher)
 }
 
 fn same_search(a: &SearchResult, b: &SearchResult, what: &str) {
@@ -269,16 +282,7 @@ fn jobs_handed_over_ahead_are_marked_and_claimed_in_the_trace() {
         ..SearchConfig::default()
     };
     let chips = 6;
-    let q = QuiescenceKind::ChipModel
-        .build_for(&config, Evaluator::default(), chips)
-        .unwrap();
-    let mut searcher = Searcher::new(config, q);
-    let pos = Position::from_fen_strict(POSITIONS[1]).unwrap();
-    let limits = Limits {
-        depth: Some(6),
-        ..Limits::default()
-    };
-    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    let (r, mut searcher) = searched(config, QuiescenceKind::ChipModel, chips, POSITIONS[1], 6);
     let trace = searcher.horizon().trace().clone();
     let d = r.dispatch;
     assert!(d.ahead_used > 0, "{d:?}");

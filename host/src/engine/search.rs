@@ -334,6 +334,16 @@ pub struct SearchConfig {
 /// took 2.05 s of modeled time and 256 took 2.13 s.
 pub const AHEAD_JOBS_PER_CHIP: usize = 64;
 
+/// The most jobs out ahead of the search at once on a pool of `chips` (see
+/// [`SearchConfig::look_ahead`]): [`AHEAD_JOBS_PER_CHIP`] a chip, with two chips or
+/// more; none on one chip, which has nothing to run side by side.
+pub fn ahead_jobs(chips: usize) -> usize {
+    match chips {
+        k if k >= 2 => k.saturating_mul(AHEAD_JOBS_PER_CHIP),
+        _ => 0,
+    }
+}
+
 /// The fewest plies the chips take ([`SearchConfig::full_width_plies`]) for the host to
 /// look ahead (see [`SearchConfig::look_ahead`]): a look-ahead doubles the host's work
 /// over the brothers it looks into, which pays only when the chips' jobs are long
@@ -1216,13 +1226,10 @@ impl Searcher {
         })
     }
 
-    /// The most jobs out ahead of the search at once (see [`SearchConfig::look_ahead`]):
-    /// [`AHEAD_JOBS_PER_CHIP`] a chip, with two chips or more.
+    /// The most jobs out ahead of the search at once on this searcher's pool
+    /// ([`ahead_jobs`]).
     pub(super) fn ahead_limit(&mut self) -> usize {
-        match self.horizon.chips() {
-            k if k >= 2 => k.saturating_mul(AHEAD_JOBS_PER_CHIP),
-            _ => 0,
-        }
+        ahead_jobs(self.horizon.chips())
     }
 
     /// Looks ahead into the child `pos` of a node at `ply`, as the node will search it,
