@@ -412,8 +412,7 @@ impl Model {
         let heard = self.heard_now();
         let mut t = Transition::new(self, heard);
         t.run();
-        let (next, vctl, actl) = t.finish();
-        self.regs = next;
+        let (vctl, actl) = t.finish();
         self.regs
             .victim_walker
             .clock(vctl.load, vctl.take, &vctl.winner);

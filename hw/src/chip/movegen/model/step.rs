@@ -17,10 +17,11 @@ pub(super) struct WalkerControl {
 }
 
 /// One cycle's transition: the registers before the edge (`regs`), the elections and
-/// receivers of the cycle, and what is being decided (`next`, the walker controls).
-pub(super) struct Transition {
+/// receivers of the cycle, and what is being decided (`next`, the model's registers
+/// written in place; the walker controls).
+pub(super) struct Transition<'a> {
     regs: Registers,
-    next: Registers,
+    next: &'a mut Registers,
     /// The victim walker's winner and as a key.
     velect: Election,
     vkey: Key,
@@ -40,13 +41,15 @@ pub(super) struct Transition {
     atake: bool,
 }
 
-impl Transition {
-    pub(super) fn new(model: &Model, heard: u64) -> Self {
+impl<'a> Transition<'a> {
+    /// The cycle's transition of `model`, whose registers it then writes (one copy of
+    /// them keeps the values before the edge).
+    pub(super) fn new(model: &'a mut Model, heard: u64) -> Self {
         let regs = model.regs;
         let velect = regs.victim_walker.winner(model.vprio());
         let aelect = regs.attacker_walker.winner(model.aprio());
         let pawns = regs.planes.kind(PAWN);
-        let mut next = regs;
+        let next = &mut model.regs;
         next.out.valid = false;
         next.out.done = false;
         next.out.cycles = regs.out.cycles.wrapping_add(1);
@@ -72,10 +75,9 @@ impl Transition {
         }
     }
 
-    /// The next registers and the walkers' controls.
-    pub(super) fn finish(self) -> (Registers, WalkerControl, WalkerControl) {
+    /// The walkers' controls (the other registers are written).
+    pub(super) fn finish(self) -> (WalkerControl, WalkerControl) {
         (
-            self.next,
             WalkerControl {
                 load: self.vload,
                 take: self.vtake,
@@ -164,7 +166,7 @@ impl Transition {
 
     /// Restricted find-attacker: latch `A` and raise the flags from the latched sets.
     fn second(&mut self) {
-        let regs = self.regs;
+        let regs = &self.regs;
         self.next.heard = self.heard;
         let quiet = regs.outer == 0;
         let no_move = quiet && regs.targets == 0;
@@ -279,7 +281,7 @@ impl Transition {
 
     /// Holding a promotion: the next promotion piece.
     fn promo(&mut self) {
-        let regs = self.regs;
+        let regs = &self.regs;
         let next = &mut self.next;
         next.out.valid = true;
         next.out.promo = regs.promo_next;
