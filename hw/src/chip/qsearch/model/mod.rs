@@ -305,13 +305,9 @@ pub struct QRegs {
     pub ctx: Context,
     /// The value being returned (the current node's view).
     pub value: i32,
-    /// Per-cell counts latched at the last edge: the board of a find-victim cycle
-    /// (counted when sampled: the model counts lazily what the cells count every
-    /// cycle), or none for a cycle of another kind. The count tree sums them in the
-    /// cycle after the edge.
-    pub counts1: Option<(Board, Planes)>,
-    /// The sum of `counts1` once the model has computed it (a cache of the model's,
-    /// not chip state).
+    /// The counts latched at the last edge, summed: a find-victim cycle's (what the
+    /// cells count, summed by the count tree in the cycle after the edge), or none
+    /// for a cycle of another kind.
     pub sums: Option<MoveCounts>,
     /// Insufficient material on the board of the last cycle.
     pub insufficient: bool,
@@ -458,7 +454,6 @@ impl QModel {
                 width: FullWidth::default(),
                 ctx: Context::new(0, 0),
                 value: 0,
-                counts1: None,
                 sums: None,
                 insufficient: false,
                 material: [0; 2],
@@ -530,13 +525,7 @@ impl QModel {
     /// The counts of the last find-victim cycle, summed from the array's registered
     /// rank sums in the cycle after it (counted once per edge).
     pub fn counts(&mut self) -> MoveCounts {
-        let r = &mut self.regs;
-        *r.sums.get_or_insert_with(|| {
-            r.counts1
-                .as_ref()
-                .map(|(b, p)| move_counts_on(b, p))
-                .unwrap_or_default()
-        })
+        self.regs.sums.unwrap_or_default()
     }
 
     /// Material change of making `entry`: the placed piece in, the moving piece and
@@ -734,18 +723,17 @@ impl QModel {
         if let Some(n) = e.read_own {
             self.regs.own_rd = self.own_table[usize::from(n)];
         }
-        self.regs.sums = None;
         // A cycle in which the controller clocked the generator was a generation cycle.
         let g = &self.generator.regs;
-        self.regs.counts1 = (!e.clocked && g.phase == Phase::First).then_some((g.board, g.planes));
+        self.regs.sums =
+            (!e.clocked && g.phase == Phase::First).then(|| move_counts_on(&g.board, &g.planes));
         self.regs.insufficient = Self::insufficient_on(&g.planes);
         if e.save {
             self.snapshot = self.generator.snapshot();
             self.regs.snap_material = self.regs.material;
         }
         if e.restore {
-            let snap = self.snapshot;
-            self.generator.restore(&snap);
+            self.generator.restore(&self.snapshot);
         }
         if let Some(m) = e.material {
             self.regs.material = m;
