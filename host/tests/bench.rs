@@ -26,7 +26,7 @@ fn the_search_signature_at_depth_two() {
 /// becomes 1.
 #[test]
 fn meaningless_bench_arguments_are_refused() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["bench", "search", "--depth", "0"],
             "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=32\n",
@@ -58,6 +58,14 @@ fn meaningless_bench_arguments_are_refused() {
         (
             &["bench", "perft", "--depth", "-1"],
             "error: invalid value '-1' for '--depth <DEPTH>': -1 is not in 1..=8\n",
+        ),
+        (
+            &["bench", "qsearch", "--mhz", "0"],
+            "error: invalid value '0' for '--mhz <MHZ>': must be a clock in MHz above 0",
+        ),
+        (
+            &["bench", "qsearch", "--mhz", "30", "--report", "r.json"],
+            "error: the argument '--mhz <MHZ>' cannot be used with '--report <REPORT>'",
         ),
     ];
     for (args, message) in cases {

@@ -55,6 +55,10 @@ enum BenchKind {
         /// absent].
         #[arg(long)]
         report: Option<std::path::PathBuf>,
+        /// The chip's clock in MHz, in place of an FPGA report's Fmax (the ECP5
+        /// netlist's measured Fmax when this checkout has no report, say).
+        #[arg(long, value_parser = super::engine::parse_mhz, conflicts_with = "report")]
+        mhz: Option<f64>,
         /// The quiescence horizon of chip, reference and software alike, 1 to 32 plies
         /// below each job's position, or 0 for none [default: both none and the
         /// production search's 6].
@@ -229,6 +233,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
             depth,
             games,
             report,
+            mhz,
             quiescence_plies,
         } => {
             let horizons = match quiescence_plies {
@@ -244,6 +249,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
                 depth,
                 games as usize,
                 report.as_deref(),
+                mhz,
                 &horizons,
             )
         }

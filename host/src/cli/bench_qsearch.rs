@@ -4,7 +4,7 @@
 //! nodes, and by kind); its nodes beside the production software's, alone and behind
 //! the host's table of job results (which answers the repeated jobs it settles, as in
 //! a search); **modeled** chip
-//! time (cycles / clock: the FPGA Fmax when a report is there, and Deep Blue's 24 MHz)
+//! time (cycles / clock: the FPGA Fmax when a report is there or the clock `--mhz` gives, and Deep Blue's 24 MHz)
 //! beside the **measured** wall time of the reference (the chip's algorithm in
 //! software) and of the production software quiescence search (its table shared across
 //! the jobs, as in a search), on one core, medians of repeated runs; and the measured
@@ -187,9 +187,12 @@ pub fn run(
     depth: u32,
     games: usize,
     report: Option<&Path>,
+    mhz: Option<f64>,
     horizons: &[Option<usize>],
 ) -> anyhow::Result<u8> {
+    // The clock and where it comes from.
     let fmax = match report {
+        _ if mhz.is_some() => mhz.map(|f| (f, "given with --mhz".to_string())),
         Some(path) => {
             if !path.exists() {
                 return Err(super::input::bad_input(format!(
@@ -197,9 +200,9 @@ pub fn run(
                     path.display()
                 )));
             }
-            fpga_fmax(path)?.map(|(f, _)| (f, path.display().to_string()))
+            fpga_fmax(path)?.map(|(f, _)| (f, format!("FPGA Fmax from {}", path.display())))
         }
-        None => measured_fmax()?,
+        None => measured_fmax()?.map(|(f, path)| (f, format!("FPGA Fmax from {path}"))),
     };
     let positions: Vec<Position> = super::bench_engine::SEARCH_POSITIONS
         .iter()
@@ -224,9 +227,9 @@ pub fn run(
     let evaluator = Evaluator::default();
     println!("quiescence chip against software on the quiescence jobs of real searches");
     match &fmax {
-        Some((f, path)) => println!(
-            "  clocks: {f:.1} MHz (FPGA Fmax from {path}) and {DEEP_BLUE_MHZ} MHz (Deep Blue's chip)"
-        ),
+        Some((f, source)) => {
+            println!("  clocks: {f:.1} MHz ({source}) and {DEEP_BLUE_MHZ} MHz (Deep Blue's chip)")
+        }
         None => println!(
             "  clocks: {DEEP_BLUE_MHZ} MHz (Deep Blue's chip); no FPGA report with an Fmax at {} (run `antichip chip fpga --design qchip --target ecp5-45f`)",
             QCHIP_REPORTS.join(", ")
