@@ -1,11 +1,16 @@
 //! A pool of K quiescence chips, each a simulated instance (the cycle-exact model or
-//! the netlist) on its own worker thread, fed in order from one queue. The main search
-//! sees it as a [`Quiescence`] that runs jobs ahead ([`JobPool`]); one job at a time
-//! (`qsearch`) it is simply the chip.
+//! the netlist), fed in order from one queue: K - 1 on worker threads, and one on the
+//! thread that waits for the answers, which runs a job it waits for when no worker has
+//! taken it yet (so a pool of one chip has no worker, and hands no job between
+//! threads). The main search sees it as a [`Quiescence`] that runs jobs ahead
+//! ([`JobPool`]); one job at a time (`qsearch`) it is simply the chip.
 //!
 //! A chip's answer depends on its job alone (a fresh transposition table each job), so
 //! which chip runs a job, and how many there are, changes no result: only the time,
 //! which the timeline model ([`crate::engine::timeline`]) works out from the cycles.
+//! (The one exception is a job's cycles when its chip sweeps its table first, once in
+//! 65,535 jobs, 4,096 cycles: with more than one chip, the job that pays it depends
+//! on which simulated chip ran which jobs.)
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,6 +68,9 @@ pub struct ChipPool {
     next_ticket: u64,
     cancel: Arc<AtomicBool>,
     workers: Vec<JoinHandle<()>>,
+    /// The chip on the thread that waits: a job waited for that no worker has taken
+    /// yet runs here, without two threads handing it over and back.
+    local: ChipQuiescence,
 }
 
 impl ChipPool {
@@ -78,16 +86,19 @@ impl ChipPool {
             (1..=MAX_CHIPS).contains(&chips),
             "a pool has 1 to {MAX_CHIPS} chips, not {chips}"
         );
-        let mut instances = Vec::with_capacity(chips);
-        for _ in 0..chips {
-            instances.push(
-                match sim {
-                    ChipSim::Model => ChipQuiescence::model(evaluator),
-                    ChipSim::Netlist => ChipQuiescence::netlist(evaluator)?,
-                }
-                .with_horizon(horizon),
-            );
-        }
+        let instance = || -> anyhow::Result<ChipQuiescence> {
+            Ok(match sim {
+                ChipSim::Model => ChipQuiescence::model(evaluator),
+                ChipSim::Netlist => ChipQuiescence::netlist(evaluator)?,
+            }
+            .with_horizon(horizon))
+        };
+        // One chip on the thread that waits, the others on workers: a pool of one
+        // chip runs every job on the waiting thread, in the order waited for.
+        let local = instance()?;
+        let instances = (1..chips)
+            .map(|_| instance())
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue::default()),
             ready: Condvar::new(),
@@ -118,11 +129,28 @@ impl ChipPool {
             next_ticket: 0,
             cancel: Arc::new(AtomicBool::new(false)),
             workers,
+            local,
         })
     }
 
-    /// Waits for `ticket`'s answer; `None` when `abort` fired first.
+    /// Takes `ticket`'s job out of the queue if no worker has taken it yet.
+    fn steal(&self, ticket: u64) -> Option<Queued> {
+        let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+        let i = queue.jobs.iter().position(|q| q.ticket == ticket)?;
+        queue.jobs.remove(i)
+    }
+
+    /// Waits for `ticket`'s answer; `None` when `abort` fired first. A job still in the
+    /// queue runs on the waiting thread's chip (any chip gives the same answer).
     fn wait(&mut self, ticket: u64, abort: &Abort) -> Option<anyhow::Result<QResult>> {
+        if !self.arrived.contains_key(&ticket)
+            && let Some(queued) = self.steal(ticket)
+        {
+            let answer = self.local.run_job(&queued.job, abort);
+            // Done, or given up: either way no worker will answer for it.
+            self.pending -= 1;
+            return (!abort.fired()).then_some(answer);
+        }
         loop {
             if let Some(answer) = self.arrived.remove(&ticket) {
                 self.pending -= 1;
@@ -304,6 +332,82 @@ impl Drop for ChipPool {
         self.shared.ready.notify_all();
         for worker in self.workers.drain(..) {
             let _ = worker.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::score::INFINITE;
+
+    /// Quiescence jobs with captures to search, some with a narrow window.
+    fn jobs() -> Vec<QJob> {
+        [
+            "rnbqkbnr/p1pppppp/8/1p6/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2",
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2",
+            "r1bqkbnr/pppppppp/8/1n6/8/P7/1PPPPPPP/RNBQKBNR w - - 1 3",
+            "6n1/8/8/3r4/8/8/2B1P3/4K3 b - - 0 1",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| {
+            let pos = Position::from_fen_strict(fen).expect("a valid FEN");
+            let (alpha, beta) = if i % 2 == 0 {
+                (-INFINITE, INFINITE)
+            } else {
+                (-50, -49)
+            };
+            QJob::quiescence(pos, alpha, beta, 4)
+        })
+        .collect()
+    }
+
+    /// Each job on a chip of its own: the answers a pool must give.
+    fn alone(jobs: &[QJob]) -> Vec<QResult> {
+        jobs.iter()
+            .map(|j| {
+                ChipQuiescence::model(Evaluator::default())
+                    .run_job(j, &Abort::never())
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    /// Taken in another order than handed over, on one chip (the waiting thread alone)
+    /// and on three (two workers beside it): the answers of each job on a chip alone.
+    #[test]
+    fn a_pool_answers_each_job_as_a_chip_alone_does() {
+        let jobs = jobs();
+        let want = alone(&jobs);
+        for chips in [1, 3] {
+            let mut pool =
+                ChipPool::new(ChipSim::Model, chips, Evaluator::default(), None).expect("a pool");
+            let tickets = pool.submit(&jobs).unwrap();
+            for i in [2, 0, 3, 1] {
+                let got = pool.take(tickets[i], &Abort::never()).unwrap();
+                assert_eq!(got, want[i], "job {i} on {chips} chips");
+            }
+        }
+    }
+
+    /// A job's cycles learnt before it is taken, a job given up, the rest abandoned:
+    /// nothing waits for an answer that will not come.
+    #[test]
+    fn giving_jobs_up_and_abandoning_the_rest_returns() {
+        let jobs = jobs();
+        let want = alone(&jobs);
+        for chips in [1, 2] {
+            let mut pool =
+                ChipPool::new(ChipSim::Model, chips, Evaluator::default(), None).expect("a pool");
+            let tickets = pool.submit(&jobs).unwrap();
+            assert_eq!(pool.cycles(tickets[3]).unwrap(), want[3].cycles);
+            assert_eq!(pool.discard(&tickets[..1]).unwrap(), vec![want[0].cycles]);
+            assert_eq!(pool.take(tickets[3], &Abort::never()).unwrap(), want[3]);
+            pool.abandon();
+            // Still usable afterwards.
+            let t = pool.submit(&jobs[1..2]).unwrap();
+            assert_eq!(pool.take(t[0], &Abort::never()).unwrap(), want[1]);
         }
     }
 }
