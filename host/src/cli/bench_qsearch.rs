@@ -3,11 +3,11 @@
 //! benchmark's positions and of seeded games. Per set: the chip's cycles per node (all
 //! nodes, and by kind); its nodes beside the production software's, alone and behind
 //! the host's table of job results (which answers the repeated jobs it settles, as in
-//! a search); **modeled** chip
-//! time (cycles / clock: the FPGA Fmax when a report is there or the clock `--mhz` gives, and Deep Blue's 24 MHz)
-//! beside the **measured** wall time of the reference (the chip's algorithm in
-//! software) and of the production software quiescence search (its table shared across
-//! the jobs, as in a search), on one core, medians of repeated runs; and the measured
+//! a search); **modeled** chip time (cycles / clock: the FPGA Fmax when a report is
+//! there, or the clock `--mhz` gives; and Deep Blue's 24 MHz) beside the **measured**
+//! wall time of the reference (the chip's algorithm in software) and of the production
+//! software quiescence search (its table shared across the jobs, as in a search), on
+//! one core, medians of repeated runs; and the measured
 //! wall time of the chip's cycle-exact model against the reference's (how fast the
 //! simulated chip serves a search). Each set runs with every capture sequence searched
 //! to its end and at the production search's horizon (chip, reference and software
@@ -191,9 +191,9 @@ pub fn run(
     horizons: &[Option<usize>],
 ) -> anyhow::Result<u8> {
     // The clock and where it comes from.
-    let fmax = match report {
-        _ if mhz.is_some() => mhz.map(|f| (f, "given with --mhz".to_string())),
-        Some(path) => {
+    let fmax = match (mhz, report) {
+        (Some(f), _) => Some((f, "given with --mhz".to_string())),
+        (None, Some(path)) => {
             if !path.exists() {
                 return Err(super::input::bad_input(format!(
                     "--report {}: no such file (`antichip chip fpga --design qchip` writes {QCHIP_REPORT})",
@@ -202,7 +202,7 @@ pub fn run(
             }
             fpga_fmax(path)?.map(|(f, _)| (f, format!("FPGA Fmax from {}", path.display())))
         }
-        None => measured_fmax()?.map(|(f, path)| (f, format!("FPGA Fmax from {path}"))),
+        (None, None) => measured_fmax()?.map(|(f, path)| (f, format!("FPGA Fmax from {path}"))),
     };
     let positions: Vec<Position> = super::bench_engine::SEARCH_POSITIONS
         .iter()
