@@ -264,16 +264,7 @@ pub fn move_counts_on(board: &Board, planes: &Planes) -> MoveCounts {
     }
     let knights = mine(KNIGHT);
     if knights != 0 {
-        for (dx, dy) in [
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ] {
+        for (dx, dy) in crate::grid::KNIGHT_JUMPS {
             tally(knight_jump(knights, dx, dy));
         }
     }
