@@ -141,15 +141,25 @@ impl ChipPool {
     }
 
     /// Waits for `ticket`'s answer; `None` when `abort` fired first. A job still in the
-    /// queue runs on the waiting thread's chip (any chip gives the same answer).
+    /// queue runs on the waiting thread's chip (any chip gives the same answer), which
+    /// obeys `abort`'s stop flag and deadline but not its node budget, as a worker's
+    /// job does not.
     fn wait(&mut self, ticket: u64, abort: &Abort) -> Option<anyhow::Result<QResult>> {
         if !self.arrived.contains_key(&ticket)
             && let Some(queued) = self.steal(ticket)
         {
-            let answer = self.local.run_job(&queued.job, abort);
+            let own = abort.unbudgeted();
+            let answer = (!abort.poll()).then(|| self.local.run_job(&queued.job, &own));
             // Done, or given up: either way no worker will answer for it.
             self.pending -= 1;
-            return (!abort.fired()).then_some(answer);
+            return match answer {
+                Some(answer) if !own.fired() => Some(answer),
+                // Stopped: `abort` says so too from now on.
+                _ => {
+                    abort.poll();
+                    None
+                }
+            };
         }
         loop {
             if let Some(answer) = self.arrived.remove(&ticket) {
@@ -389,6 +399,24 @@ mod tests {
                 assert_eq!(got, want[i], "job {i} on {chips} chips");
             }
         }
+    }
+
+    /// The search's stop flag raised: a job waited for on the waiting thread is not
+    /// run, as a worker's is given up, and the pool goes on afterwards.
+    #[test]
+    fn the_waiting_thread_obeys_the_stop_flag() {
+        let jobs = jobs();
+        let want = alone(&jobs);
+        let mut pool =
+            ChipPool::new(ChipSim::Model, 1, Evaluator::default(), None).expect("a pool");
+        let stop = Arc::new(AtomicBool::new(true));
+        let stopped = Abort::new(Some(Arc::clone(&stop)), None);
+        let t = pool.submit(&jobs[..2]).unwrap();
+        assert_eq!(pool.take(t[0], &stopped).unwrap(), QResult::default());
+        assert!(stopped.fired());
+        // The stop gave up the other job too; the pool goes on.
+        let t = pool.submit(&jobs[2..3]).unwrap();
+        assert_eq!(pool.take(t[0], &Abort::never()).unwrap(), want[2]);
     }
 
     /// A job's cycles learnt before it is taken, a job given up, the rest abandoned:

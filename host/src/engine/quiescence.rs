@@ -122,6 +122,12 @@ impl Abort {
         self.fired.get()
     }
 
+    /// An abort on the same stop flag and deadline, without the node budget: what a
+    /// chip obeys, whose nodes are not the main search's to count.
+    pub fn unbudgeted(&self) -> Abort {
+        Abort::new(self.stop.clone(), self.deadline)
+    }
+
     /// An abort that never fires (a search limited by depth only).
     pub fn never() -> Self {
         Abort::default()
