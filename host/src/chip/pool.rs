@@ -141,9 +141,9 @@ impl ChipPool {
     }
 
     /// Waits for `ticket`'s answer; `None` when `abort` fired first. A job still in the
-    /// queue runs on the waiting thread's chip (any chip gives the same answer), which
-    /// obeys `abort`'s stop flag and deadline but not its node budget, as a worker's
-    /// job does not.
+    /// queue runs on the waiting thread's chip (any chip gives the same answer): it stops
+    /// at `abort`'s stop flag or deadline, where a worker's job would be given up, and
+    /// spends none of its node budget, as a worker's job has none.
     fn wait(&mut self, ticket: u64, abort: &Abort) -> Option<anyhow::Result<QResult>> {
         if !self.arrived.contains_key(&ticket)
             && let Some(queued) = self.steal(ticket)
