@@ -177,9 +177,10 @@ fn model_equals_reference_on_the_largest_jobs() {
     let evaluator = Evaluator::default();
     let mut model = QModel::new(Params::DEFAULT);
     let mut reference = ReferenceQuiescence::new(evaluator);
-    let mut nodes = 0;
+    let (mut nodes, mut cycles) = (0, 0);
     for (j, job) in jobs.iter().zip(chip_jobs(&jobs, &evaluator, None)) {
         let out = model.run(&job, u32::MAX).unwrap();
+        cycles += u64::from(out.cycles);
         let r = reference.run(&j.position, j.alpha, j.beta, j.ply).unwrap();
         let what = format!("{} [{}, {}]", j.position.to_fen(), j.alpha, j.beta);
         assert_eq!(
@@ -194,6 +195,13 @@ fn model_equals_reference_on_the_largest_jobs() {
         nodes += r.nodes;
     }
     eprintln!("{} jobs, {nodes} nodes", jobs.len());
+    // The model's accounting: every cycle the chip counted, in one state or another.
+    let s = model.stats;
+    assert_eq!(s.state_cycles.iter().sum::<u64>(), cycles);
+    assert_eq!(
+        s.capture_cycles + s.quiet_cycles + s.decided_cycles + s.sweep_cycles,
+        cycles
+    );
 }
 
 #[test]

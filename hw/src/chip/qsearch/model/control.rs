@@ -92,6 +92,7 @@ impl QModel {
     /// The cycle's accounting (before the cycle's decisions; `Second` and `Fetch`
     /// account in `decide` and `fetch`, once the kind is known).
     fn account(&mut self, state: State) {
+        self.stats.state_cycles[state as usize] += 1;
         match state {
             State::Enter | State::Second => self.entry_cycles += 1,
             State::QuietFv | State::QuietEval => self.stats.add(NodeKind::Quiet, 1, 0),

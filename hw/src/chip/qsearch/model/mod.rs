@@ -390,6 +390,9 @@ pub struct QStats {
     pub decided_cycles: u64,
     /// Cycles of table sweeps.
     pub sweep_cycles: u64,
+    /// Running cycles by the controller's state (indexed by its code, [`State`]'s
+    /// discriminant): where the cycles go, whatever the node.
+    pub state_cycles: [u64; 12],
 }
 
 /// A kind of node, for [`QStats`].
