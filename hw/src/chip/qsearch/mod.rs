@@ -218,6 +218,9 @@ pub enum State {
 }
 
 impl State {
+    /// The number of states (their codes are 0 to `COUNT - 1`, `Sweep` the last).
+    pub const COUNT: usize = State::Sweep as usize + 1;
+
     /// The state of a 4-bit code.
     pub fn from_code(code: u8) -> State {
         use State::*;

@@ -392,7 +392,7 @@ pub struct QStats {
     pub sweep_cycles: u64,
     /// Running cycles by the controller's state (indexed by its code, [`State`]'s
     /// discriminant): where the cycles go, whatever the node.
-    pub state_cycles: [u64; 12],
+    pub state_cycles: [u64; State::COUNT],
 }
 
 /// A kind of node, for [`QStats`].
@@ -527,7 +527,7 @@ impl QModel {
 
     /// The counts of the last find-victim cycle, summed from the array's registered
     /// rank sums in the cycle after it (counted once per edge).
-    pub fn counts(&mut self) -> MoveCounts {
+    pub fn counts(&self) -> MoveCounts {
         self.regs.sums.unwrap_or_default()
     }
 
