@@ -6,7 +6,7 @@ use host::engine::dispatch::HorizonConfig;
 use host::engine::eval::Evaluator;
 use host::engine::quiescence::QuiescenceKind;
 use host::engine::search::{Limits, SearchConfig, SearchResult, Searcher};
-use host::engine::timeline::{ChipClock, Event, Link};
+use host::engine::timeline::{ChipClock, Event, Link, Trace};
 use host::rules::Position;
 
 const POSITIONS: [&str; 4] = [
@@ -50,6 +50,22 @@ fn searched(
     };
     let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
     (r, searcher)
+}
+
+/// The search's live modeled clock is `replayed`, the replay of its trace on the pool's
+/// own chips, up to the little host time the trace has since the search ended; the
+/// live clock in nanoseconds.
+fn live_clock_is_replay(r: &SearchResult, trace: &Trace, replayed: f64) -> f64 {
+    let modeled = r.modeled.unwrap().as_secs_f64() * 1e9;
+    let after = match trace.events.last() {
+        Some(Event::Host(ns)) => *ns,
+        _ => 0.0,
+    };
+    assert!(
+        modeled <= replayed + 1.0 && modeled + after + 1.0 >= replayed,
+        "live {modeled} ns, replayed {replayed} ns, host work at the end {after} ns"
+    );
+    modeled
 }
 
 fn same_search(a: &SearchResult, b: &SearchResult, what: &str) {
@@ -303,16 +319,8 @@ fn jobs_handed_over_ahead_are_marked_and_claimed_in_the_trace() {
         })
         .sum();
     assert_eq!((marked, claimed), (d.ahead_jobs, d.ahead_used));
-    let modeled = r.modeled.unwrap().as_secs_f64() * 1e9;
     let (replayed, _) = trace.replay(chips, Link::PCIE, ChipClock::DEEP_BLUE);
-    let after = match trace.events.last() {
-        Some(Event::Host(ns)) => *ns,
-        _ => 0.0,
-    };
-    assert!(
-        modeled <= replayed + 1.0 && modeled + after + 1.0 >= replayed,
-        "live {modeled} ns, replayed {replayed} ns, host work at the end {after} ns"
-    );
+    live_clock_is_replay(&r, &trace, replayed);
 }
 
 #[test]
@@ -401,15 +409,7 @@ fn the_trace_replays_faster_on_more_chips_and_counts_every_job() {
     );
     // The live modeled clock is the replay on the pool's own chip count (the trace
     // has the little host time since the search ended on top).
-    let modeled = r.modeled.unwrap().as_secs_f64() * 1e9;
-    let after = match trace.events.last() {
-        Some(Event::Host(ns)) => *ns,
-        _ => 0.0,
-    };
-    assert!(
-        modeled <= one + 1.0 && modeled + after + 1.0 >= one,
-        "live {modeled} ns, replayed {one} ns, host work at the end {after} ns"
-    );
+    let modeled = live_clock_is_replay(&r, &trace, one);
     // Where the modeled time went: the host's work, the link and the waiting add up
     // to it, and the chips' time used is the replay's.
     let w = r

@@ -373,6 +373,11 @@ mod tests {
         .collect()
     }
 
+    /// A pool of `chips` models with the default weights and no horizon.
+    fn pool(chips: usize) -> ChipPool {
+        ChipPool::new(ChipSim::Model, chips, Evaluator::default(), None).expect("a pool")
+    }
+
     /// Each job on a chip of its own: the answers a pool must give.
     fn alone(jobs: &[QJob]) -> Vec<QResult> {
         jobs.iter()
@@ -391,8 +396,7 @@ mod tests {
         let jobs = jobs();
         let want = alone(&jobs);
         for chips in [1, 3] {
-            let mut pool =
-                ChipPool::new(ChipSim::Model, chips, Evaluator::default(), None).expect("a pool");
+            let mut pool = pool(chips);
             let tickets = pool.submit(&jobs).unwrap();
             for i in [2, 0, 3, 1] {
                 let got = pool.take(tickets[i], &Abort::never()).unwrap();
@@ -407,8 +411,7 @@ mod tests {
     fn the_waiting_thread_obeys_the_stop_flag() {
         let jobs = jobs();
         let want = alone(&jobs);
-        let mut pool =
-            ChipPool::new(ChipSim::Model, 1, Evaluator::default(), None).expect("a pool");
+        let mut pool = pool(1);
         let stop = Arc::new(AtomicBool::new(true));
         let stopped = Abort::new(Some(Arc::clone(&stop)), None);
         let t = pool.submit(&jobs[..2]).unwrap();
@@ -426,8 +429,7 @@ mod tests {
         let jobs = jobs();
         let want = alone(&jobs);
         for chips in [1, 2] {
-            let mut pool =
-                ChipPool::new(ChipSim::Model, chips, Evaluator::default(), None).expect("a pool");
+            let mut pool = pool(chips);
             let tickets = pool.submit(&jobs).unwrap();
             assert_eq!(pool.cycles(tickets[3]).unwrap(), want[3].cycles);
             assert_eq!(pool.discard(&tickets[..1]).unwrap(), vec![want[0].cycles]);
