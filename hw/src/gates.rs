@@ -93,6 +93,12 @@ pub fn encode(onehot: &[Signal]) -> Signal {
 /// index (0 when none is alive) and whether any cell is alive. The number of cells is a
 /// power of two, at least 2.
 pub fn elect_tree(alive: &[Signal], prio: &[Signal]) -> (Signal, Signal) {
+    let (index, present, _) = elect_tree_prio(alive, prio);
+    (index, present)
+}
+
+/// [`elect_tree`], with the winner's priority (that of cell 0 when none is alive).
+pub fn elect_tree_prio(alive: &[Signal], prio: &[Signal]) -> (Signal, Signal, Signal) {
     assert!(alive.len().is_power_of_two() && alive.len() >= 2 && prio.len() == alive.len());
     // (alive, priority, index within the group: None for a single cell)
     let mut level: Vec<(Signal, Signal, Option<Signal>)> = alive
@@ -114,8 +120,8 @@ pub fn elect_tree(alive: &[Signal], prio: &[Signal]) -> (Signal, Signal) {
             })
             .collect();
     }
-    let (present, _, index) = level.remove(0);
-    (index.expect("two cells or more"), present)
+    let (present, winner, index) = level.remove(0);
+    (index.expect("two cells or more"), present, winner)
 }
 
 /// `a > b` for two's complement values of one width.

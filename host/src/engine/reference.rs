@@ -28,7 +28,10 @@
 //! knight, king), stably sorted by the number of legal replies the opponent has after
 //! the capture, capped at [`REPLY_KEY_CAP`] (fewest first). The chip counts replies in
 //! parallel in its array (each cell counts the signals it hears), so the key costs it
-//! no move generation.
+//! no move generation; it counts the moves in emission order, and stops at the table's
+//! move or, without one, at the first move that leaves at most [`STOP_KEY`] replies:
+//! that move is searched first, and the moves after it are counted only when it does
+//! not cut ([`Order::Replies`]).
 
 use hw::chip::qsearch::hash::position_hash;
 use hw::chip::types::Priorities;
@@ -37,7 +40,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::score::{INFINITE, Score, win_at};
 use crate::rules::{Move, Position, Role, Square};
-use hw::chip::qsearch::{FullWidth, PLY, WIN_BOUND};
+use hw::chip::qsearch::{FullWidth, PLY, STOP_KEY, WIN_BOUND};
 
 // The chip's bound of decided scores is the host's.
 const _: () = assert!(WIN_BOUND == crate::engine::score::WIN_BOUND);
@@ -64,10 +67,16 @@ struct Entry {
 pub enum Order {
     /// The move generator's emission order.
     Generation,
-    /// Emission order, stably sorted by the opponent's reply count capped at
-    /// [`REPLY_KEY_CAP`].
+    /// The chip's: emission order, stably sorted by the opponent's reply count capped
+    /// at [`REPLY_KEY_CAP`], but for the first move searched when the node has no
+    /// table move: the first in emission order that leaves at most
+    /// [`STOP_KEY`] replies, if any (the chip's ordering stops there, and counts the
+    /// moves after it only when that move does not cut).
     #[default]
     Replies,
+    /// Emission order, stably sorted by the opponent's reply count capped at
+    /// [`REPLY_KEY_CAP`], every move counted before the first is searched.
+    AllReplies,
     /// Emission order, stably sorted by the exact reply count.
     ExactReplies,
 }
@@ -179,7 +188,23 @@ impl ReferenceQuiescence {
         list.sort_by_key(|m| emission_key(&self.priorities, m, ep));
         match self.order {
             Order::Generation => {}
-            Order::Replies => list.sort_by_key(|m| reply_count(pos, m).min(REPLY_KEY_CAP)),
+            Order::Replies => {
+                let keys: Vec<usize> = list
+                    .iter()
+                    .map(|m| reply_count(pos, m).min(REPLY_KEY_CAP))
+                    .collect();
+                let stop = (!first.is_some_and(|f| list.contains(&f)))
+                    .then(|| keys.iter().position(|&k| k <= STOP_KEY as usize))
+                    .flatten();
+                let mut rest: Vec<(usize, Move)> = keys.into_iter().zip(list).collect();
+                let head = stop.map(|s| rest.remove(s).1);
+                rest.sort_by_key(|&(k, _)| k);
+                list = head
+                    .into_iter()
+                    .chain(rest.into_iter().map(|(_, m)| m))
+                    .collect();
+            }
+            Order::AllReplies => list.sort_by_key(|m| reply_count(pos, m).min(REPLY_KEY_CAP)),
             Order::ExactReplies => list.sort_by_key(|m| reply_count(pos, m)),
         }
         list.sort_by_key(|m| Some(*m) != first);
@@ -508,5 +533,52 @@ impl Quiescence for ReferenceQuiescence {
         let result = self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort);
         self.width = saved;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::positions::random::random_placements;
+
+    /// The chip's order is the eager order of every reply count, but for its first
+    /// move in a node without a table move: the first in emission order that leaves
+    /// at most `STOP_KEY` replies, where ordering stops.
+    #[test]
+    fn the_chips_order_searches_first_where_its_ordering_stops() {
+        let chip = ReferenceQuiescence::new(Evaluator::default());
+        let mut eager = chip.clone();
+        eager.order = Order::AllReplies;
+        let mut stopped = 0;
+        for pos in random_placements(7, 400) {
+            let moves = pos.legal_moves();
+            if moves.len() < 2 {
+                continue;
+            }
+            let (a, b) = (
+                chip.ordered(&pos, &moves, None),
+                eager.ordered(&pos, &moves, None),
+            );
+            let mut emitted = moves.to_vec();
+            emitted.sort_by_key(|m| emission_key(&chip.priorities, m, pos.ep_target()));
+            let key = |m: &Move| reply_count(&pos, m).min(REPLY_KEY_CAP);
+            match emitted.iter().find(|m| key(m) <= STOP_KEY as usize) {
+                Some(first) => {
+                    stopped += 1;
+                    assert_eq!(a[0], *first);
+                    let rest: Vec<Move> = b.iter().filter(|m| *m != first).cloned().collect();
+                    assert_eq!(a[1..], rest[..]);
+                }
+                None => assert_eq!(a, b),
+            }
+            // A table move goes first in both.
+            let t = emitted[emitted.len() - 1];
+            let (a, b) = (
+                chip.ordered(&pos, &moves, Some(t)),
+                eager.ordered(&pos, &moves, Some(t)),
+            );
+            assert_eq!((a[0], &a), (t, &b));
+        }
+        assert!(stopped > 0);
     }
 }

@@ -15,6 +15,7 @@
 //!        |
 //!  state: Idle -> Enter -> Second -> (QuietFv -> QuietEval |
 //!         Gen -> [Order] -> Fetch -> (Enter ... | Fetch | Return)) ... Done
+//!         (Fetch | Return) -> Resume -> Order: ordering that stopped goes on
 //!        |
 //!  gen_start, gen_black, gen_req, put_*, save, restore        to the generator
 //!  delta_*, placed, mover, victim                             to the material sums
@@ -34,7 +35,7 @@ use super::interface::{
 };
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{LEAF_WORD, WORD, slot_bits};
-use super::{ChildKind, Params, State};
+use super::{ChildKind, Params, STOP_KEY, State};
 
 /// Ordering keys saturate here (4 bits).
 const KEY_CAP: u64 = 15;
@@ -118,6 +119,8 @@ struct Ctx {
     limit: Signal,
     tried: Signal,
     reduced: Signal,
+    counted: Signal,
+    pending: Signal,
 }
 
 impl Ctx {
@@ -145,6 +148,8 @@ impl Ctx {
             self.limit,
             self.tried,
             self.reduced,
+            self.counted,
+            self.pending,
         ]);
         v
     }
@@ -182,6 +187,8 @@ impl Ctx {
             limit: take(&like.limit),
             tried: take(&like.tried),
             reduced: take(&like.reduced),
+            counted: take(&like.counted),
+            pending: take(&like.pending),
         }
     }
 
@@ -216,6 +223,8 @@ fn context_bits(p: Params) -> u32 {
         + iw
         + DEPTH_BITS
         + LIMIT_BITS
+        + (iw + 1)
+        + 1
         + (iw + 1)
         + 1
 }
@@ -348,11 +357,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         limit: reg("ctx_limit", LIMIT_BITS),
         tried: reg("ctx_tried", cw),
         reduced: reg("ctx_reduced", 1),
+        counted: reg("ctx_counted", cw),
+        pending: reg("ctx_pending", 1),
     };
     let job_tag = reg("job_tag", p.tag_bits);
     let sweep = reg("sweep", tiw);
     let value = reg("ret_value", sw);
     let next_r = reg("next_r", cw);
+    // Ordering has stopped at the first child to search: the pipeline drains.
+    let stopped = reg("order_stopped", 1);
     // The ordering pipeline (see the model's `Op`): the count of this cycle, the one
     // whose cell counts (and their sums) are in, the one whose own mobility term is in.
     let op_valid: Vec<Signal> = (1..=3).map(|k| reg(&format!("op{k}_valid"), 1)).collect();
@@ -401,12 +414,13 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         is(State::QuietFv),
         is(State::QuietEval),
     );
-    let (in_gen, order, fetch, ret_state, sweeping) = (
+    let (in_gen, order, fetch, ret_state, sweeping, resume) = (
         is(State::Gen),
         is(State::Order),
         is(State::Fetch),
         is(State::Return),
         is(State::Sweep),
+        is(State::Resume),
     );
 
     let side = (root_black ^ sp.bit(0)).named("side");
@@ -485,13 +499,28 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // A quiet child (or a candidate) is made again and counted for its other side;
     // else the next child in the list is made.
     let quiet2 = ((r2 & kind_now.eq(ChildKind::Quiet as u64)) | candidate).named("order_quiet");
-    let r_make = !quiet2 & next_r.lt(n);
+    // Ordering stops (once a node) at the first child to search, the table's move or
+    // else the first child that leaves at most `STOP_KEY` replies, when children are
+    // left to count: the child counted in this cycle (unless it is a quiet child's
+    // second count) is dropped, and no more are made.
+    let after_op2 = op_index[1].zext(cw) + 1u64;
+    let stop = (order
+        & r2
+        & ctx.counted.eq(0)
+        & after_op2.lt(n)
+        & mux(
+            ctx.tidx_valid,
+            ctx.tidx.eq(op_index[1]),
+            legal.le(u64::from(STOP_KEY)),
+        ))
+    .named("order_stop");
+    let op1_live = op_valid[0] & !(stop & !op_other[0]);
+    let r_make = !quiet2 & next_r.lt(n) & !stopped & !stop;
     let o_make = (order & (quiet2 | r_make)).named("order_make");
     let o_make_r = order & r_make;
     let order_entry = Entry::pick(quiet2, Entry::of(op2_entry), rd_entry);
     let o_read_next = o_make_r & (next_r + 1u64).lt(n);
-    let o_elect =
-        (order & op_valid[1] & !op_valid[0] & !quiet2 & !next_r.lt(n)).named("order_last");
+    let o_elect = (order & op_valid[1] & !op1_live & !quiet2 & !r_make).named("order_last");
     // Ordering's election: the table's move, else the running best, unless the key
     // that is in now beats it.
     let beats = r2 & (!run_valid | key_now.lt(run_key));
@@ -600,8 +629,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // replies, first in the list (the table's move before all). Ordering elects from
     // its running best; a node that descends pushes the election of its next capture
     // with its context, and a return takes it from the frame it reads back.
+    // Ordering that has stopped has counted only the children before `counted`.
     let live: Vec<Signal> = (0..p.list)
-        .map(|i| !ctx.searched.bit(i as u32) & ctx.count.gt(lit(i as u64, cw)))
+        .map(|i| {
+            let i64 = i as u64;
+            !ctx.searched.bit(i as u32)
+                & ctx.count.gt(lit(i64, cw))
+                & (!ctx.pending | ctx.counted.gt(lit(i64, cw)))
+        })
         .collect();
     let prio: Vec<Signal> = ctx
         .keys
@@ -609,7 +644,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         .enumerate()
         .map(|(i, k)| concat(&[ctx.tidx_valid & ctx.tidx.eq(i as u64), !*k]))
         .collect();
-    let (elected_here, any_live) = crate::gates::elect_tree(&live, &prio);
+    let (elected_here, any_live, elected_prio) = crate::gates::elect_tree_prio(&live, &prio);
     let elected_here = elected_here.named("elected_here");
     let grant: Vec<Signal> = (0..p.list)
         .map(|i| any_live & elected_here.eq(i as u64))
@@ -619,15 +654,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let one_hot = |i: Signal| -> Signal {
         concat_lsb_first(&(0..p.list).map(|k| i.eq(k as u64)).collect::<Vec<_>>())
     };
-    // Ordering elects before any capture is searched.
+    // Ordering elects among captures not searched: none, or after it resumed, the
+    // one it stopped at.
     let searched_elected = mux(
         ret_state,
         rd_frame.searched | one_hot(rd_next),
-        mux(
-            order,
-            one_hot(order_pick),
-            ctx.searched | concat_lsb_first(&grant),
-        ),
+        ctx.searched | mux(order, one_hot(order_pick), concat_lsb_first(&grant)),
     )
     .named("searched_next");
     let applying = leaf_child | ret_apply;
@@ -637,9 +669,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         & !ctx_in.tried.zext(LIMIT_BITS).lt(ctx_in.limit)
         & gt_signed(new_best, slit(-WIN_BOUND)))
     .named("late_stop");
-    let continue_search = applying & !cutoff & remaining & !late_stop;
+    let continue_search = applying & !cutoff & (remaining | ctx_in.pending) & !late_stop;
     let node_returns = applying & !continue_search;
-    let elect_now = continue_search | o_elect;
+    // Ordering stopped at this child, which did not cut: it resumes.
+    let resume_now = (continue_search & ctx_in.pending).named("resume_now");
+    let elect_now = (continue_search & !ctx_in.pending) | o_elect;
 
     // Gen: each capture in the clock it is emitted.
     let piece_at = |sq: Signal| -> Signal {
@@ -786,7 +820,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         case(quiet_fv, State::QuietEval),
         case(in_gen & !next_done & !gen_overflow, State::Gen),
         case(gen_order, State::Order),
-        case(order & !o_elect, State::Order),
+        case((order & !o_elect) | resume, State::Order),
+        case(resume_now, State::Resume),
         case(elect_now, State::Fetch),
         case(descend | restart | research, State::Enter),
         case(returns & !at_root, State::Return),
@@ -866,6 +901,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         limit: lit(0, LIMIT_BITS),
         tried: lit(0, cw),
         reduced: lit(0, 1),
+        counted: lit(0, cw),
+        pending: lit(0, 1),
     };
     // A child's depth: a ply less, or the extension more for the only move of a node
     // with depth left (a descent from `Gen`).
@@ -944,6 +981,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         limit: ctx_in.limit,
         tried: mux(elect_now, ctx_in.tried + 1u64, ctx_in.tried),
         reduced: ctx_in.reduced,
+        counted: ctx_in.counted,
+        pending: ctx_in.pending,
     };
     let with_keys: Vec<Signal> = (0..p.list)
         .map(|i| mux(r2 & op_index[1].eq(i as u64), key_now, ctx.keys[i]))
@@ -953,6 +992,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         cur: mux(o_elect, elected, ctx.cur),
         searched: mux(o_elect, searched_elected, ctx.searched),
         tried: mux(o_elect, ctx.tried + 1u64, ctx.tried),
+        counted: mux(stop, after_op2, ctx.counted),
+        pending: ctx.pending | stop,
+        ..ctx.clone()
+    };
+    // Resuming: the table's move (if any) was the child ordering stopped at, and is
+    // searched.
+    let ctx_resume = Ctx {
+        pending: lit(0, 1),
+        tidx_valid: lit(0, 1),
         ..ctx.clone()
     };
     let gen_tmatch = gen_write & ctx.tmv_valid & gen_move.eq(ctx.tmv);
@@ -984,9 +1032,13 @@ pub fn control(p: Params) -> Result<Module, HwError> {
                         order,
                         &ctx_order,
                         &Ctx::pick(
-                            in_gen,
-                            &ctx_gen,
-                            &Ctx::pick(enter, &ctx_enter, &Ctx::pick(s_gen, &ctx_second, &ctx)),
+                            resume,
+                            &ctx_resume,
+                            &Ctx::pick(
+                                in_gen,
+                                &ctx_gen,
+                                &Ctx::pick(enter, &ctx_enter, &Ctx::pick(s_gen, &ctx_second, &ctx)),
+                            ),
                         ),
                     ),
                 ),
@@ -1001,10 +1053,18 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Values, pipelines and flags.
     value.set_next(mux(start, lit(0, sw), ret_value));
     value.set_enable(start | returns);
-    next_r.set_next(mux(gen_order, lit(0, cw), next_r + 1u64));
-    next_r.set_enable(gen_order | o_make_r);
-    // The pipeline moves on every ordering cycle; `Gen`'s last cycle empties it.
-    let next_op_valid = [o_make, op_valid[0], op_valid[1]];
+    next_r.set_next(mux(
+        gen_order,
+        lit(0, cw),
+        mux(resume, ctx.counted, mux(stop, after_op2, next_r + 1u64)),
+    ));
+    next_r.set_enable(gen_order | resume | stop | o_make_r);
+    stopped.set_next(stop);
+    stopped.set_enable(gen_order | resume | stop);
+    // The pipeline moves on every ordering cycle; `Gen`'s last cycle and `Resume`
+    // empty it.
+    let fresh = gen_order | resume;
+    let next_op_valid = [o_make, op1_live, op_valid[1]];
     let next_op_other = [quiet2, op_other[0], op_other[1]];
     let next_op_index = [
         mux(quiet2, op_index[1], next_r.bits(0..iw)),
@@ -1012,29 +1072,25 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         op_index[1],
     ];
     for k in 0..3 {
-        op_valid[k].set_next(!gen_order & next_op_valid[k]);
-        op_valid[k].set_enable(gen_order | order);
-        op_other[k].set_next(!gen_order & next_op_other[k]);
-        op_other[k].set_enable(gen_order | order);
-        op_index[k].set_next(mux(gen_order, lit(0, iw), next_op_index[k]));
-        op_index[k].set_enable(gen_order | order);
+        op_valid[k].set_next(!fresh & next_op_valid[k]);
+        op_valid[k].set_enable(fresh | order);
+        op_other[k].set_next(!fresh & next_op_other[k]);
+        op_other[k].set_enable(fresh | order);
+        op_index[k].set_next(mux(fresh, lit(0, iw), next_op_index[k]));
+        op_index[k].set_enable(fresh | order);
     }
-    op1_entry.set_next(mux(gen_order | !o_make, lit(0, WORD), order_entry.word()));
-    op1_entry.set_enable(gen_order | order);
-    op2_entry.set_next(mux(gen_order, lit(0, WORD), op1_entry));
-    op2_entry.set_enable(gen_order | order);
-    op2_mat.set_next(mux(gen_order, lit(0, sw), material_of(!side)));
-    op2_mat.set_enable(gen_order | order);
-    op3_mat.set_next(mux(gen_order, lit(0, sw), op2_mat));
-    op3_mat.set_enable(gen_order | order);
-    op3_kind.set_next(mux(
-        gen_order | !r2,
-        lit(ChildKind::Node as u64, 2),
-        kind_now,
-    ));
-    op3_kind.set_enable(gen_order | order);
-    op3_futile.set_next(!gen_order & candidate);
-    op3_futile.set_enable(gen_order | order);
+    op1_entry.set_next(mux(fresh | !o_make, lit(0, WORD), order_entry.word()));
+    op1_entry.set_enable(fresh | order);
+    op2_entry.set_next(mux(fresh, lit(0, WORD), op1_entry));
+    op2_entry.set_enable(fresh | order);
+    op2_mat.set_next(mux(fresh, lit(0, sw), material_of(!side)));
+    op2_mat.set_enable(fresh | order);
+    op3_mat.set_next(mux(fresh, lit(0, sw), op2_mat));
+    op3_mat.set_enable(fresh | order);
+    op3_kind.set_next(mux(fresh | !r2, lit(ChildKind::Node as u64, 2), kind_now));
+    op3_kind.set_enable(fresh | order);
+    op3_futile.set_next(!fresh & candidate);
+    op3_futile.set_enable(fresh | order);
     // The third stage: a quiet child's material and own mobility term.
     let partial_now =
         op_valid[2] & !op_other[2] & (op3_kind.eq(ChildKind::Quiet as u64) | op3_futile);
@@ -1044,13 +1100,14 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     partial_futile.set_enable(order & partial_now);
     partial.set_next(mux(quiet_fv, material_of(side), op3_mat) + own_value);
     partial.set_enable((order & partial_now) | quiet_fv);
-    // The running best: emptied by `Gen`'s last cycle.
-    run_valid.set_next(!gen_order);
-    run_valid.set_enable(gen_order | (order & beats));
-    run_key.set_next(key_now);
-    run_key.set_enable(order & beats);
-    run_index.set_next(op_index[1]);
-    run_index.set_enable(order & beats);
+    // The running best: emptied by `Gen`'s last cycle; `Resume` starts it with the
+    // best of the children counted before ordering stopped and not yet searched.
+    run_valid.set_next(mux(resume, any_live, !gen_order));
+    run_valid.set_enable(fresh | (order & beats));
+    run_key.set_next(mux(resume, !elected_prio.bits(0..4), key_now));
+    run_key.set_enable(resume | (order & beats));
+    run_index.set_next(mux(resume, elected_here, op_index[1]));
+    run_index.set_enable(resume | (order & beats));
     bypass.set_next(o_elect & leaf_we_order);
     bypass.set_enable(o_elect | fetch);
     last_index.set_next(op_index[1]);
@@ -1146,7 +1203,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         let en = if k == 2 { writes & w.ep } else { writes };
         m.output(&format!("put_en{k}"), en);
     }
-    m.output("save", gen_order);
+    m.output("save", gen_order | resume);
     m.output("restore", order);
     // The material sums: ordering's make (over the snapshot), an unmake, and a
     // descent's make one clock later, in the child's `Enter`, from the capture it
@@ -1174,11 +1231,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
 
     // Memories.
     let entry_raddr_q = reg("entry_raddr_q", slw);
-    let entry_read = gen_order | o_read_next | elect_now;
+    let entry_read = gen_order | resume | o_read_next | elect_now;
     let entry_idx = mux(
         gen_order,
         lit(0, iw),
-        mux(o_read_next, (next_r + 1u64).bits(0..iw), elected),
+        mux(
+            resume,
+            ctx.counted.bits(0..iw),
+            mux(o_read_next, (next_r + 1u64).bits(0..iw), elected),
+        ),
     );
     // The read after a return is in the parent's list (one ply up).
     let parent_slot = concat(&[(sp - 1u64).bits(0..saw), entry_idx]);

@@ -296,6 +296,11 @@ pub struct FullWidth {
 /// The widest reverse-futility margin per ply the `futility_margin` port takes.
 pub const MAX_FUTILITY_MARGIN: u16 = 1023;
 
+/// Ordering stops at the first child that leaves the opponent at most this many
+/// replies (or at the table's move, when the node has one): that child is searched
+/// first, and the children after it are counted only when it does not cut.
+pub const STOP_KEY: u32 = 1;
+
 /// Moves a node searches at full depth before late-move reductions start (the host's
 /// default).
 pub const REDUCE_AFTER: u32 = 3;

@@ -56,10 +56,22 @@
 //! child's value is complete with its second count's sums). As keys come in, in list
 //! order, ordering keeps the child with the fewest replies so far, so the cycle in
 //! which the last sums are in elects the first capture with one compare: the table's
-//! move, else the fewest replies, first in emission order among equals. `Fetch` reads
-//! it and either takes a leaf child's value or descends (make, start, push the
-//! context), and `Return` pops the context, unmakes the move and applies the child's
-//! score; later elections are a tournament over the registered keys.
+//! move, else the fewest replies, first in emission order among equals. Ordering does
+//! not always count every child first: it stops at the table's move, or, in a node
+//! without one, at the first child that leaves at most [`STOP_KEY`] replies (a
+//! forcing move, the likeliest to cut), when children are left after it. The child
+//! counted in that cycle is dropped (unless it is a quiet child's second count), the
+//! pipeline drains, and the children counted so far elect the first capture (the one
+//! it stopped at: every child before it has more replies). When that child returns
+//! without a cutoff, `Resume` (one clock: the node's position snapshot again, the
+//! first child not counted read) starts ordering again where it stopped, its running
+//! best seeded with the best of the children counted before, and it counts the rest
+//! without stopping. At the nodes with depth left of full-width jobs, where most
+//! children are quiet moves and the first forcing move often cuts, most children are
+//! never counted. `Fetch` reads the elected capture and
+//! either takes a leaf child's value or descends (make, start, push the context), and
+//! `Return` pops the context, unmakes the move and applies the child's score; later
+//! elections are a tournament over the registered keys.
 //!
 //! # Full-width depth
 //!
@@ -112,9 +124,11 @@
 //! are searched once), a quiescence node any entry of its position.
 //!
 //! The order of the search is therefore the emission order stably sorted by the
-//! opponent's reply count capped at 15: the software reference
-//! (`host::engine::reference`) uses exactly that order, the integer evaluation and the
-//! same limits, and agrees with the chip on score, nodes and best move.
+//! opponent's reply count capped at 15, but for the first move of a node without a
+//! table move, which is the first in emission order with at most [`STOP_KEY`]
+//! replies when there is one: the software reference (`host::engine::reference`) uses
+//! exactly that order, the integer evaluation and the same limits, and agrees with the
+//! chip on score, nodes and best move.
 
 pub mod control;
 pub mod hash;
@@ -132,7 +146,7 @@ pub mod weights;
 pub use interface::{
     ChipWeights, Debug, FORCED_EXT_RANGE, FullWidth, Inputs, Job, MAX_DEPTH, MAX_FULL_PLIES,
     MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON, Outputs, PLY, REDUCE_AFTER,
-    REDUCTION_MOVES, REDUCTION_PLIES, WIN_BOUND, reduction,
+    REDUCTION_MOVES, REDUCTION_PLIES, STOP_KEY, WIN_BOUND, reduction,
 };
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
@@ -215,18 +229,22 @@ pub enum State {
     Overflow = 10,
     /// Before a job whose tag wrapped: every table entry is cleared, one per cycle.
     Sweep = 11,
+    /// Ordering stopped at its first child to search, which did not cut: the node's
+    /// position is snapshot again and ordering goes on with the children not yet
+    /// counted.
+    Resume = 12,
 }
 
 impl State {
-    /// The number of states (their codes are 0 to `COUNT - 1`, `Sweep` the last).
-    pub const COUNT: usize = State::Sweep as usize + 1;
+    /// The number of states (their codes are 0 to `COUNT - 1`, `Resume` the last).
+    pub const COUNT: usize = State::Resume as usize + 1;
 
     /// The state of a 4-bit code.
     pub fn from_code(code: u8) -> State {
         use State::*;
         [
             Idle, Enter, Second, QuietFv, QuietEval, Gen, Order, Fetch, Return, Done, Overflow,
-            Sweep,
+            Sweep, Resume,
         ]
         .get(usize::from(code))
         .copied()

@@ -4,7 +4,7 @@
 use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
-use crate::chip::qsearch::{ChildKind, PLY, State, WIN_BOUND};
+use crate::chip::qsearch::{ChildKind, PLY, STOP_KEY, State, WIN_BOUND};
 use crate::chip::types::{BLACK, EMPTY, PAWN};
 
 /// Ordering keys saturate here.
@@ -82,6 +82,21 @@ impl QModel {
             State::Order => self.order(e),
             State::Fetch => self.fetch(e),
             State::Return => self.return1(e),
+            State::Resume => {
+                // The node's position again (the child is unmade): snapshot it, and
+                // read the first child not counted.
+                let c = self.regs.ctx.counted;
+                e.save = true;
+                e.read_entry = Some(self.slot(usize::from(c)));
+                self.regs.next_r = c;
+                self.regs.ops = [Op::default(); 3];
+                self.regs.stopped = false;
+                self.regs.ctx.pending = false;
+                // The table's move, if the node has one, was the child ordering
+                // stopped at: it is searched.
+                self.regs.ctx.table_index = None;
+                self.regs.state = State::Order;
+            }
             State::Idle | State::Done | State::Overflow => {}
         }
         if matches!(self.regs.state, State::Done | State::Overflow) {
@@ -96,7 +111,9 @@ impl QModel {
         match state {
             State::Enter | State::Second => self.entry_cycles += 1,
             State::QuietFv | State::QuietEval => self.stats.add(NodeKind::Quiet, 1, 0),
-            State::Gen | State::Order | State::Return => self.stats.add(NodeKind::Capture, 1, 0),
+            State::Gen | State::Order | State::Return | State::Resume => {
+                self.stats.add(NodeKind::Capture, 1, 0)
+            }
             State::Sweep => self.stats.sweep_cycles += 1,
             State::Fetch | State::Idle | State::Done | State::Overflow => {}
         }
@@ -297,6 +314,7 @@ impl QModel {
                 e.save = true;
                 e.read_entry = Some(self.slot(0));
                 self.regs.next_r = 0;
+                self.regs.stopped = false;
                 self.regs.ops = [Op::default(); 3];
                 self.regs.state = State::Order;
             }
@@ -354,7 +372,18 @@ impl QModel {
         };
         let mut written = None;
         let mut quiet = false;
+        // Ordering stops (once a node) at the first child to search: the table's
+        // move, or else the first child that leaves at most `STOP_KEY` replies; the
+        // children after it wait until it has returned without a cutoff.
+        let mut stop = false;
         if op2.valid && !op2.other {
+            let ctx = &self.regs.ctx;
+            stop = ctx.counted == 0
+                && op2.index + 1 < n
+                && match ctx.table_index {
+                    Some(t) => t == op2.index,
+                    None => legal <= STOP_KEY,
+                };
             let kind = if legal == 0 {
                 ChildKind::Win
             } else if self.regs.insufficient {
@@ -401,9 +430,18 @@ impl QModel {
         // A quiet child is made again and counted for its other side; else the next
         // child in the list is made.
         let snap = self.regs.snap_material;
+        if stop {
+            self.regs.ctx.counted = op2.index + 1;
+            self.regs.ctx.pending = true;
+            self.regs.next_r = op2.index + 1;
+            self.regs.stopped = true;
+        }
+        // At the stop, the child counted in this cycle (unless it is a quiet child's
+        // second count) is dropped: it is counted again if ordering resumes.
+        let op1_live = op1.valid && (op1.other || !stop);
         let made = if quiet {
             Some((op2.entry, true))
-        } else if self.regs.next_r < n {
+        } else if !self.regs.stopped && self.regs.next_r < n {
             Some((self.regs.rd_entry, false))
         } else {
             None
@@ -438,10 +476,11 @@ impl QModel {
         }
         let next2 = Op {
             material: self.material_for(!us),
+            valid: op1_live,
             ..op1
         };
         self.regs.ops = [next1, next2, next3];
-        if op2.valid && !op1.valid && made.is_none() {
+        if op2.valid && !op1_live && made.is_none() {
             // The last sums are in: elect the first capture. A leaf written in this
             // clock is not yet in the `Fetch`'s read.
             self.regs.bypass = written.is_some();
@@ -559,12 +598,15 @@ impl QModel {
     }
 
     /// A child's score (this node's view) for `entry`: a cutoff or the last capture
-    /// returns the node's best; else the next capture is selected.
+    /// returns the node's best; else ordering resumes if it stopped at this child,
+    /// or the next capture is selected.
     fn after_child(&mut self, score: i32, entry: Entry, e: &mut Edge) {
         let cutoff = self.regs.ctx.apply(score, entry.chip_move());
         let c = &self.regs.ctx;
         let pruned = c.limit != 0 && c.tried >= c.limit && c.best > -WIN_BOUND;
-        if cutoff || !self.regs.ctx.remaining() || pruned {
+        if !cutoff && !pruned && c.pending {
+            self.regs.state = State::Resume;
+        } else if cutoff || !self.regs.ctx.remaining() || pruned {
             let c = &self.regs.ctx;
             let bound = if c.best >= c.beta {
                 1

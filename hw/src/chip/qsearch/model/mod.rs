@@ -189,6 +189,12 @@ pub struct Context {
     /// The child being searched (`child`) was entered with a reduced depth: it is
     /// searched again at full depth when its score beats alpha.
     pub reduced: bool,
+    /// Children ordering counted before it stopped at the first child to search (0:
+    /// it has not stopped; it stops once a node).
+    pub counted: u8,
+    /// Ordering stopped with children left to count: they are counted (`Resume`)
+    /// when the child it stopped at returns without a cutoff.
+    pub pending: bool,
 }
 
 /// A transposition-table entry.
@@ -243,6 +249,8 @@ impl Context {
             limit: 0,
             tried: 0,
             reduced: false,
+            counted: 0,
+            pending: false,
         }
     }
 
@@ -256,11 +264,11 @@ impl Context {
         self.searched & all != all
     }
 
-    /// The unsearched capture to search next: the table's move, else the smallest
-    /// key, first in list order among equals.
+    /// The unsearched capture to search next among those ordering has counted: the
+    /// table's move, else the smallest key, first in list order among equals.
     pub fn elect(&self) -> Option<u8> {
         (0..self.count)
-            .filter(|&i| self.searched >> i & 1 == 0)
+            .filter(|&i| self.searched >> i & 1 == 0 && (!self.pending || i < self.counted))
             .min_by_key(|&i| (self.table_index != Some(i), self.keys[usize::from(i)], i))
     }
 
@@ -335,6 +343,9 @@ pub struct QRegs {
     pub descent: Entry,
     /// Ordering: the next capture to make for its reply count.
     pub next_r: u8,
+    /// Ordering has stopped at the first child to search: it makes no more children
+    /// (the pipeline drains, and the last sums elect).
+    pub stopped: bool,
     /// Ordering pipeline: the child counted in this cycle (made at the last edge), the
     /// one whose cell counts (and their sums) are in, the one whose mobility-table read
     /// is in.
@@ -471,6 +482,7 @@ impl QModel {
                 gen_entry: Entry::default(),
                 descent: Entry::default(),
                 next_r: 0,
+                stopped: false,
                 ops: [Op::default(); 3],
                 partial: 0,
                 partial_valid: false,
