@@ -8,7 +8,7 @@
 //!  job_late_*, job_futility_*, job_reduce_depth, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
-//!  any_capture, any_quiet, captures, quiets, several_quiets,  counts, material,
+//!  any_capture, any_quiet, captures, quiets, several_*,      counts, material,
 //!  insufficient,
 //!  white, black_mat, own, opp
 //!  entry, leaf, frame                                          tables, memories
@@ -300,6 +300,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let captures = m.input("captures", 12);
     let quiets = m.input("quiets", 11);
     let several_quiets = m.input("several_quiets", 1);
+    let several_captures = m.input("several_captures", 1);
     let insufficient = m.input("insufficient", 1);
     let mat_white = m.input("white", sw);
     let mat_black = m.input("black_mat", sw);
@@ -503,6 +504,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // else the first child that leaves at most `STOP_KEY` replies, when children are
     // left to count: the child counted in this cycle (unless it is a quiet child's
     // second count) is dropped, and no more are made.
+    // (At most one reply: the count tree's flags, beside its sums, not the sums.)
+    const _: () = assert!(STOP_KEY == 1);
     let after_op2 = op_index[1].zext(cw) + 1u64;
     let stop = (order
         & r2
@@ -511,7 +514,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         & mux(
             ctx.tidx_valid,
             ctx.tidx.eq(op_index[1]),
-            legal.le(u64::from(STOP_KEY)),
+            !mux(any_capture, several_captures, several_quiets),
         ))
     .named("order_stop");
     let op1_live = op_valid[0] & !(stop & !op_other[0]);

@@ -1,10 +1,11 @@
 //! `qchip_mobility`: the side's legal move counts, summed from the array's rank sums
 //! of a find-victim cycle (the cells' counts summed by rank and registered at its
 //! end) in the clock after it: captures and non-captures, whether there is any of
-//! each, and whether there are two non-captures or more.
+//! each, and whether there are two or more of each.
 //!
 //! ```text
-//!  rank_cap_counts[71:0]   (9 bits per rank) --> captures[11:0], any_capture
+//!  rank_cap_counts[71:0]   (9 bits per rank) --> captures[11:0], any_capture,
+//!                                                several_captures
 //!  rank_quiet_counts[63:0] (8 bits per rank) --> quiets[10:0],   any_quiet,
 //!                                                several_quiets
 //! ```
@@ -26,16 +27,22 @@ pub fn mobility() -> Result<Module, HwError> {
     };
     m.output("any_capture", caps.ne(0));
     m.output("any_quiet", quiets.ne(0));
-    m.output("captures", sum_tree(&ranks(caps, RANK_CAP_BITS), 12));
+    let cap_ranks = ranks(caps, RANK_CAP_BITS);
+    m.output("captures", sum_tree(&cap_ranks, 12));
+    m.output("several_captures", several(&cap_ranks));
     let per_rank = ranks(quiets, RANK_QUIET_BITS);
     m.output("quiets", sum_tree(&per_rank, 11));
-    // Two or more: a rank with two, or two ranks with one.
+    m.output("several_quiets", several(&per_rank));
+    m.finish()
+}
+
+/// Two or more in all: a rank with two, or two ranks with one.
+fn several(per_rank: &[Signal]) -> Signal {
     let some: Vec<Signal> = per_rank.iter().map(|c| c.ne(0)).collect();
     let two: Vec<Signal> = per_rank
         .iter()
-        .map(|c| c.bits(1..RANK_QUIET_BITS).ne(0))
+        .map(|c| c.bits(1..c.width()).ne(0))
         .collect();
     let (_, many) = any_and_many(&some);
-    m.output("several_quiets", or_all(&two) | many);
-    m.finish()
+    or_all(&two) | many
 }

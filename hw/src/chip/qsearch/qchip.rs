@@ -179,6 +179,7 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("captures", mob.output("captures"));
     c.connect("quiets", mob.output("quiets"));
     c.connect("several_quiets", mob.output("several_quiets"));
+    c.connect("several_captures", mob.output("several_captures"));
     c.connect("insufficient", ins.output("insufficient"));
     c.connect("white", mat.output("white"));
     c.connect("black_mat", mat.output("black"));
