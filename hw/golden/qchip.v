@@ -80,7 +80,7 @@ module qchip (
   wire [11:0] _n66;
   wire _n67;
   wire [5:0] _n68;
-  wire [548:0] _n69;
+  wire [556:0] _n69;
   wire [5:0] _n70;
   wire _n71;
   wire _n72;
@@ -95,30 +95,31 @@ module qchip (
   wire [10:0] _n81;
   wire _n82;
   wire _n83;
-  wire [21:0] _n84;
+  wire _n84;
   wire [21:0] _n85;
-  wire [15:0] _n86;
+  wire [21:0] _n86;
   wire [15:0] _n87;
-  wire [23:0] _n88;
-  wire [25:0] _n89;
-  wire [548:0] _n90;
-  wire [31:0] _n91;
-  wire [80:0] _n92;
-  wire _n93;
+  wire [15:0] _n88;
+  wire [23:0] _n89;
+  wire [25:0] _n90;
+  wire [556:0] _n91;
+  wire [31:0] _n92;
+  wire [80:0] _n93;
   wire _n94;
-  wire [21:0] _n95;
-  wire _n96;
-  wire [5:0] _n97;
+  wire _n95;
+  wire [21:0] _n96;
+  wire _n97;
   wire [5:0] _n98;
-  wire [2:0] _n99;
-  wire [31:0] _n100;
+  wire [5:0] _n99;
+  wire [2:0] _n100;
   wire [31:0] _n101;
+  wire [31:0] _n102;
   wire [3:0] state;
   wire [6:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [6:0] _n107;
+  wire [6:0] _n108;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -134,15 +135,15 @@ module qchip (
   wire [15:0] _movegen_cycles;
   assign _n24 = load_we | start;
   assign prio_now = _n24 ? prio : prio_q;
-  assign done = _n93;
-  assign overflow = _n94;
-  assign score = _n95;
-  assign best_valid = _n96;
-  assign best_from = _n97;
-  assign best_to = _n98;
-  assign best_promo = _n99;
-  assign nodes = _n100;
-  assign cycles = _n101;
+  assign done = _n94;
+  assign overflow = _n95;
+  assign score = _n96;
+  assign best_valid = _n97;
+  assign best_from = _n98;
+  assign best_to = _n99;
+  assign best_promo = _n100;
+  assign nodes = _n101;
+  assign cycles = _n102;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
@@ -195,8 +196,8 @@ module qchip (
     .own_addr(_n43),
     .opp_addr(_n44),
     .pieces(_n45),
-    .own(_n86),
-    .opp(_n87)
+    .own(_n87),
+    .opp(_n88)
   );
   qchip_material material_sums (
     .clk(clk),
@@ -213,14 +214,14 @@ module qchip (
     .victim(_n51),
     .save(_n32),
     .restore(_n33),
-    .white(_n84),
-    .black(_n85)
+    .white(_n85),
+    .black(_n86)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
     .pieces(_n52),
-    .insufficient(_n83)
+    .insufficient(_n84)
   );
   qchip_mobility move_counter (
     .rank_cap_counts(_n57),
@@ -228,6 +229,7 @@ module qchip (
     .any_capture(_n78),
     .any_quiet(_n79),
     .captures(_n80),
+    .several_captures(_n83),
     .quiets(_n81),
     .several_quiets(_n82)
   );
@@ -241,8 +243,8 @@ module qchip (
     .leaf_waddr(_n64),
     .leaf_wdata(_n65),
     .leaf_raddr(_n66),
-    .entry(_n88),
-    .leaf(_n89)
+    .entry(_n89),
+    .leaf(_n90)
   );
   qchip_stack frame_stack (
     .clk(clk),
@@ -250,7 +252,7 @@ module qchip (
     .waddr(_n68),
     .wdata(_n69),
     .raddr(_n70),
-    .frame(_n90)
+    .frame(_n91)
   );
   qchip_control controller (
     .clk(clk),
@@ -284,16 +286,17 @@ module qchip (
     .captures(_n80),
     .quiets(_n81),
     .several_quiets(_n82),
-    .insufficient(_n83),
-    .white(_n84),
-    .black_mat(_n85),
-    .own(_n86),
-    .opp(_n87),
-    .entry(_n88),
-    .leaf(_n89),
-    .frame(_n90),
-    .hash(_n91),
-    .table_entry(_n92),
+    .several_captures(_n83),
+    .insufficient(_n84),
+    .white(_n85),
+    .black_mat(_n86),
+    .own(_n87),
+    .opp(_n88),
+    .entry(_n89),
+    .leaf(_n90),
+    .frame(_n91),
+    .hash(_n92),
+    .table_entry(_n93),
     .gen_start(_n27),
     .gen_black(_n28),
     .gen_ep_valid(_n29),
@@ -334,21 +337,21 @@ module qchip (
     .table_we(_n53),
     .table_waddr(_n54),
     .table_wdata(_n55),
-    .done(_n93),
-    .overflow(_n94),
-    .score(_n95),
-    .best_valid(_n96),
-    .best_from(_n97),
-    .best_to(_n98),
-    .best_promo(_n99),
-    .nodes(_n100),
-    .cycles(_n101),
+    .done(_n94),
+    .overflow(_n95),
+    .score(_n96),
+    .best_valid(_n97),
+    .best_from(_n98),
+    .best_to(_n99),
+    .best_promo(_n100),
+    .nodes(_n101),
+    .cycles(_n102),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n107),
+    .count(_n108),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -357,7 +360,7 @@ module qchip (
   );
   qchip_hash hasher (
     .pieces(_n52),
-    .hash(_n91)
+    .hash(_n92)
   );
   qchip_table transpositions (
     .clk(clk),
@@ -365,7 +368,7 @@ module qchip (
     .waddr(_n54),
     .wdata(_n55),
     .raddr(_n56),
-    .entry(_n92)
+    .entry(_n93)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
@@ -374,6 +377,6 @@ module qchip (
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n107, move_from, move_to, value, material, node_depth, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n108, move_from, move_to, value, material, node_depth, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule
