@@ -549,6 +549,8 @@ mod tests {
         let chip = ReferenceQuiescence::new(Evaluator::default());
         let mut eager = chip.clone();
         eager.order = Order::AllReplies;
+        let mut generation = chip.clone();
+        generation.order = Order::Generation;
         let mut stopped = 0;
         for pos in random_placements(7, 400) {
             let moves = pos.legal_moves();
@@ -559,8 +561,7 @@ mod tests {
                 chip.ordered(&pos, &moves, None),
                 eager.ordered(&pos, &moves, None),
             );
-            let mut emitted = moves.to_vec();
-            emitted.sort_by_key(|m| emission_key(&chip.priorities, m, pos.ep_target()));
+            let emitted = generation.ordered(&pos, &moves, None);
             let key = |m: &Move| reply_count(&pos, m).min(REPLY_KEY_CAP);
             match emitted.iter().find(|m| key(m) <= STOP_KEY as usize) {
                 Some(first) => {

@@ -83,19 +83,13 @@ impl QModel {
             State::Fetch => self.fetch(e),
             State::Return => self.return1(e),
             State::Resume => {
-                // The node's position again (the child is unmade): snapshot it, and
-                // read the first child not counted.
-                let c = self.regs.ctx.counted;
-                e.save = true;
-                e.read_entry = Some(self.slot(usize::from(c)));
-                self.regs.next_r = c;
-                self.regs.ops = [Op::default(); 3];
-                self.regs.stopped = false;
+                // The node's position again (the child is unmade), from the first
+                // child not counted.
                 self.regs.ctx.pending = false;
                 // The table's move, if the node has one, was the child ordering
                 // stopped at: it is searched.
                 self.regs.ctx.table_index = None;
-                self.regs.state = State::Order;
+                self.begin_order(self.regs.ctx.counted, e);
             }
             State::Idle | State::Done | State::Overflow => {}
         }
@@ -310,13 +304,7 @@ impl QModel {
                 self.regs.nodes = self.regs.nodes.wrapping_add(1);
                 self.descend(entry, true, None, e);
             } else {
-                // The first ordering cycle: snapshot, read the first capture.
-                e.save = true;
-                e.read_entry = Some(self.slot(0));
-                self.regs.next_r = 0;
-                self.regs.stopped = false;
-                self.regs.ops = [Op::default(); 3];
-                self.regs.state = State::Order;
+                self.begin_order(0, e);
             }
         }
     }
@@ -339,6 +327,17 @@ impl QModel {
     /// The list slot of capture `i` of the current node.
     fn slot(&self, i: usize) -> usize {
         usize::from(self.regs.sp) * self.params.list + i
+    }
+
+    /// The cycle before ordering (`Gen`'s last, or `Resume`): snapshot the node's
+    /// position, read capture `from`, the first to count, and empty the pipeline.
+    fn begin_order(&mut self, from: u8, e: &mut Edge) {
+        e.save = true;
+        e.read_entry = Some(self.slot(usize::from(from)));
+        self.regs.next_r = from;
+        self.regs.stopped = false;
+        self.regs.ops = [Op::default(); 3];
+        self.regs.state = State::Order;
     }
 
     /// Ordering: see the module documentation of `qsearch` for the cycle plan. Each
