@@ -7,9 +7,11 @@
 
 use std::sync::Arc;
 
+use host::chip::chip_move_of_packed;
 use host::chip::qjob::{chip_job, chip_weights};
 use host::engine::eval::Evaluator;
 use host::engine::qjobs::{JobSource, record_jobs};
+use host::engine::tt::pack_move;
 use hw::chip::Unit;
 use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{FullWidth, Job, Params, Qchip};
@@ -18,12 +20,12 @@ use testbench::{Backend, cosim};
 
 /// `n` jobs of seeded games of at most 400 cycles each (the Verilog simulators run a
 /// few thousand cycles per second of this design), the weights with the first; one in
-/// four quiet ones searched at full width.
+/// four quiet ones searched at full width; one in three with a first move.
 fn jobs(n: usize) -> Vec<Job> {
     let weights = Arc::new(chip_weights(&Evaluator::default()));
     let mut model = QModel::new(Params::DEFAULT);
     let mut jobs: Vec<Job> = Vec::with_capacity(n);
-    let (mut full, mut deep, mut deepest) = (0, 0, 0);
+    let (mut full, mut deep, mut deepest, mut firsts) = (0, 0, 0, 0);
     let recorded = record_jobs(
         &JobSource {
             seed: 9,
@@ -43,7 +45,14 @@ fn jobs(n: usize) -> Vec<Job> {
         // them with late-move pruning, two in three with reverse futility (margins of
         // 0 and 150 a ply).
         let wide = k % 4 == 3 && !j.position.capture_forced();
+        // One job in three with a first move (the host's table move), one of the
+        // position's moves.
+        let moves = j.position.legal_moves();
+        let first = (k % 3 == 1 && !moves.is_empty())
+            .then(|| chip_move_of_packed(pack_move(&moves[k / 3 % moves.len()])))
+            .flatten();
         let job = Job {
+            first,
             width: FullWidth {
                 depth: match (wide, k / 4 % 7) {
                     (false, _) => 0,
@@ -70,6 +79,7 @@ fn jobs(n: usize) -> Vec<Job> {
         // the extension of 3/4 ply run to millions of cycles on the 64-ply stack).
         if model.run(&job, 1000).is_some_and(|out| out.cycles <= 400) {
             full += usize::from(job.width.depth > 0);
+            firsts += usize::from(job.first.is_some());
             deep += usize::from(job.width.depth > 4);
             deepest += usize::from(job.width.depth > 15);
             jobs.push(job);
@@ -80,8 +90,9 @@ fn jobs(n: usize) -> Vec<Job> {
     }
     assert_eq!(jobs.len(), n);
     eprintln!(
-        "{n} jobs: {full} at full width, {deep} deeper than a ply, {deepest} of 4 plies or more"
+        "{n} jobs: {full} at full width, {deep} deeper than a ply, {deepest} of 4 plies or more, {firsts} with a first move"
     );
+    assert!(firsts >= n / 5, "{firsts} jobs with a first move of {n}");
     assert!(full >= n / 20, "{full} full-width jobs of {n}");
     assert!(
         deep >= n / 100,

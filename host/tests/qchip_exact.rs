@@ -11,11 +11,13 @@
 
 use std::collections::BTreeSet;
 
+use host::chip::chip_move_of_packed;
 use host::chip::qjob::{chip_horizon, chip_jobs};
 use host::engine::eval::Evaluator;
 use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
 use host::engine::reference::{Limits, ReferenceQuiescence};
 use host::engine::score::{INFINITE, win_at};
+use host::engine::tt::pack_move;
 use host::positions::random::random_placements;
 use host::rules::{Position, uci};
 use hw::chip::Unit;
@@ -60,6 +62,26 @@ where
         >,
     QModel: testbench::chip::Driver<U>,
 {
+    check_first::<U>(params, jobs, setup, |_| None)
+}
+
+/// [`check_with`] with job `i`'s first move `first(i)` (packed as the host's table
+/// packs it).
+fn check_first<U>(
+    params: Params,
+    jobs: &[QJob],
+    setup: impl Fn(usize) -> (Option<usize>, FullWidth),
+    first: impl Fn(usize) -> Option<u16>,
+) -> (Vec<Outputs>, [u64; 5])
+where
+    U: Unit<
+            Inputs = hw::chip::qsearch::Inputs,
+            Outputs = Outputs,
+            Debug = hw::chip::qsearch::Debug,
+            Job = hw::chip::qsearch::Job,
+        >,
+    QModel: testbench::chip::Driver<U>,
+{
     let evaluator = Evaluator::default();
     let mut netlist = Netlist::<U>::new(true).unwrap();
     let mut model = QModel::new(params);
@@ -77,16 +99,19 @@ where
         .enumerate()
     {
         (reference.horizon, reference.width) = setup(i);
+        reference.first = first(i);
         job.horizon = chip_horizon(reference.horizon);
         job.width = reference.width;
+        job.first = reference.first.and_then(chip_move_of_packed);
         let what = format!(
-            "job {i}: {} [{}, {}] ply {} horizon {:?} {:?}",
+            "job {i}: {} [{}, {}] ply {} horizon {:?} {:?} first {:?}",
             j.position.to_fen(),
             j.alpha,
             j.beta,
             j.ply,
             reference.horizon,
-            reference.width
+            reference.width,
+            job.first.map(|m| m.uci())
         );
         lockstep(&mut model, &mut netlist, &job, 10_000_000)
             .unwrap_or_else(|d| panic!("{what}: netlist and model part: {d}"));
@@ -496,6 +521,109 @@ fn full_width_jobs_search_every_quiet_move_as_the_reference_does() {
         (Some(8), width(i))
     });
     assert!(small_outs.iter().any(|o| o.overflow));
+}
+
+#[test]
+fn a_first_move_leads_the_job_as_the_table_move_does() {
+    // Real searches' quiet positions at 2 plies of full width, and forced-capture
+    // positions as quiescence jobs, each with a first move as the host hands it over:
+    // none; one of the position's moves (a capture, a quiet move, or a promotion where
+    // there is one); a move the position does not have (never emitted: the chip's own
+    // order). Quiet promotions to each piece, each one first in turn.
+    let (small, _) = game_jobs();
+    let mut jobs: Vec<QJob> = small
+        .iter()
+        .filter(|j| !j.position.capture_forced() && !j.position.legal_moves().is_empty())
+        .step_by(11)
+        .take(120)
+        .cloned()
+        .collect();
+    let wide = jobs.len();
+    jobs.extend(
+        small
+            .iter()
+            .filter(|j| j.position.capture_forced() && j.position.legal_moves().len() >= 2)
+            .step_by(13)
+            .take(80)
+            .cloned(),
+    );
+    let promoting = "8/P7/8/8/8/8/8/7k w - - 0 1";
+    let promotions = Position::from_fen_strict(promoting).unwrap().legal_moves();
+    for _ in &promotions {
+        jobs.push(job(promoting, -INFINITE, INFINITE));
+    }
+    let firsts: Vec<Option<u16>> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let moves = j.position.legal_moves();
+            if i >= jobs.len() - promotions.len() {
+                return Some(pack_move(&promotions[jobs.len() - 1 - i]));
+            }
+            match i % 4 {
+                0 => None,
+                // Not a move of the position: from an empty square.
+                1 => (0..64u16)
+                    .find(|&s| {
+                        j.position
+                            .piece_at(host::rules::Square::new(u32::from(s)))
+                            .is_none()
+                    })
+                    .map(|s| s | ((s ^ 8) << 6)),
+                2 => moves
+                    .iter()
+                    .find(|m| m.promotion().is_some())
+                    .or(moves.last())
+                    .map(pack_move),
+                _ => Some(pack_move(&moves[i / 4 % moves.len()])),
+            }
+        })
+        .collect();
+    let width = |i: usize| {
+        let depth = if i < wide || i >= jobs.len() - promotions.len() {
+            2 * PLY as u8
+        } else {
+            0
+        };
+        FullWidth {
+            depth,
+            forced_ext: 1,
+            late_moves: 4,
+            late_depth: 12,
+            futility_depth: 8,
+            futility_margin: 150,
+            reduce_depth: 12,
+        }
+    };
+    let setup = |i: usize| (Some(6), width(i));
+    let (with, _) = check_first::<Qchip>(Params::DEFAULT, &jobs, setup, |i| firsts[i]);
+    let (without, _) = check_with::<Qchip>(Params::DEFAULT, &jobs, setup);
+    // A move the position has changes the search where the chip's own order would
+    // have put another first; a move it does not have changes nothing.
+    let changed = |k: usize| {
+        (0..jobs.len())
+            .filter(|&i| i % 4 == k && i < jobs.len() - promotions.len())
+            .filter(|&i| with[i].nodes != without[i].nodes)
+            .count()
+    };
+    eprintln!(
+        "{} jobs; node counts changed by a move of the position: {} and {} of the jobs, by none {}",
+        jobs.len(),
+        changed(2),
+        changed(3),
+        changed(1)
+    );
+    assert!(changed(2) >= 10 && changed(3) >= 10);
+    assert_eq!(changed(1), 0);
+    // Each promotion first in turn: a different search each time.
+    let nodes: BTreeSet<u32> = with[jobs.len() - promotions.len()..]
+        .iter()
+        .map(|o| o.nodes)
+        .collect();
+    assert!(
+        nodes.len() >= 2,
+        "nodes with each promotion first: {nodes:?}"
+    );
 }
 
 #[test]

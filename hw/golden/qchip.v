@@ -24,6 +24,10 @@ module qchip (
   input wire [3:0] futility_depth,
   input wire [9:0] futility_margin,
   input wire [4:0] reduce_depth,
+  input wire first_valid,
+  input wire [5:0] first_from,
+  input wire [5:0] first_to,
+  input wire [2:0] first_promo,
   input wire req,
   output wire done,
   output wire overflow,
@@ -36,90 +40,91 @@ module qchip (
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;
-  wire _n24;
-  wire [35:0] prio_now;
-  wire _n27;
   wire _n28;
-  wire _n29;
-  wire [2:0] _n30;
+  wire [35:0] prio_now;
   wire _n31;
   wire _n32;
   wire _n33;
-  wire [5:0] _n34;
-  wire [3:0] _n35;
+  wire [2:0] _n34;
+  wire _n35;
   wire _n36;
-  wire [5:0] _n37;
-  wire [3:0] _n38;
-  wire _n39;
-  wire [5:0] _n40;
-  wire [3:0] _n41;
-  wire _n42;
-  wire [7:0] _n43;
-  wire [7:0] _n44;
-  wire [191:0] _n45;
+  wire _n37;
+  wire [5:0] _n38;
+  wire [3:0] _n39;
+  wire _n40;
+  wire [5:0] _n41;
+  wire [3:0] _n42;
+  wire _n43;
+  wire [5:0] _n44;
+  wire [3:0] _n45;
   wire _n46;
-  wire _n47;
-  wire _n48;
-  wire [3:0] _n49;
-  wire [3:0] _n50;
-  wire [3:0] _n51;
-  wire [255:0] _n52;
-  wire _n53;
-  wire [11:0] _n54;
-  wire [80:0] _n55;
-  wire [11:0] _n56;
-  wire [71:0] _n57;
-  wire [63:0] _n58;
-  wire _n59;
+  wire [7:0] _n47;
+  wire [7:0] _n48;
+  wire [191:0] _n49;
+  wire _n50;
+  wire _n51;
+  wire _n52;
+  wire [3:0] _n53;
+  wire [3:0] _n54;
+  wire [3:0] _n55;
+  wire [255:0] _n56;
+  wire _n57;
+  wire [11:0] _n58;
+  wire [80:0] _n59;
   wire [11:0] _n60;
-  wire [23:0] _n61;
-  wire [11:0] _n62;
+  wire [71:0] _n61;
+  wire [63:0] _n62;
   wire _n63;
   wire [11:0] _n64;
-  wire [25:0] _n65;
+  wire [23:0] _n65;
   wire [11:0] _n66;
   wire _n67;
-  wire [5:0] _n68;
-  wire [556:0] _n69;
-  wire [5:0] _n70;
+  wire [11:0] _n68;
+  wire [25:0] _n69;
+  wire [11:0] _n70;
   wire _n71;
-  wire _n72;
-  wire _n73;
-  wire _n74;
-  wire [5:0] _n75;
-  wire [5:0] _n76;
-  wire [2:0] _n77;
+  wire [5:0] _n72;
+  wire [556:0] _n73;
+  wire [5:0] _n74;
+  wire [14:0] _n75;
+  wire _n76;
+  wire _n77;
   wire _n78;
   wire _n79;
-  wire [11:0] _n80;
-  wire [10:0] _n81;
-  wire _n82;
+  wire [5:0] _n80;
+  wire [5:0] _n81;
+  wire [2:0] _n82;
   wire _n83;
   wire _n84;
-  wire [21:0] _n85;
-  wire [21:0] _n86;
-  wire [15:0] _n87;
-  wire [15:0] _n88;
-  wire [23:0] _n89;
-  wire [25:0] _n90;
-  wire [556:0] _n91;
-  wire [31:0] _n92;
-  wire [80:0] _n93;
-  wire _n94;
-  wire _n95;
-  wire [21:0] _n96;
-  wire _n97;
-  wire [5:0] _n98;
-  wire [5:0] _n99;
-  wire [2:0] _n100;
-  wire [31:0] _n101;
-  wire [31:0] _n102;
+  wire [11:0] _n85;
+  wire [10:0] _n86;
+  wire _n87;
+  wire _n88;
+  wire _n89;
+  wire [21:0] _n90;
+  wire [21:0] _n91;
+  wire [15:0] _n92;
+  wire [15:0] _n93;
+  wire [23:0] _n94;
+  wire [25:0] _n95;
+  wire [556:0] _n96;
+  wire [31:0] _n97;
+  wire [80:0] _n98;
+  wire _n99;
+  wire _n100;
+  wire [21:0] _n101;
+  wire _n102;
+  wire [5:0] _n103;
+  wire [5:0] _n104;
+  wire [2:0] _n105;
+  wire [31:0] _n106;
+  wire [31:0] _n107;
   wire [3:0] state;
   wire [6:0] sp;
   wire [21:0] node_alpha;
   wire [21:0] node_beta;
   wire [21:0] node_best;
-  wire [6:0] _n108;
+  wire [6:0] _n113;
   wire [5:0] move_from;
   wire [5:0] move_to;
   wire [21:0] value;
@@ -133,41 +138,42 @@ module qchip (
   wire _movegen_capture_forced;
   wire _movegen_no_legal_move;
   wire [15:0] _movegen_cycles;
-  assign _n24 = load_we | start;
-  assign prio_now = _n24 ? prio : prio_q;
-  assign done = _n94;
-  assign overflow = _n95;
-  assign score = _n96;
-  assign best_valid = _n97;
-  assign best_from = _n98;
-  assign best_to = _n99;
-  assign best_promo = _n100;
-  assign nodes = _n101;
-  assign cycles = _n102;
+  assign _n28 = load_we | start;
+  assign prio_now = _n28 ? prio : prio_q;
+  assign _n75 = {first_promo, first_to, first_from};
+  assign done = _n99;
+  assign overflow = _n100;
+  assign score = _n101;
+  assign best_valid = _n102;
+  assign best_from = _n103;
+  assign best_to = _n104;
+  assign best_promo = _n105;
+  assign nodes = _n106;
+  assign cycles = _n107;
   qchip_movegen movegen (
     .clk(clk),
     .rst(rst),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .start(_n27),
-    .black(_n28),
-    .ep_valid(_n29),
-    .ep_file(_n30),
+    .start(_n31),
+    .black(_n32),
+    .ep_valid(_n33),
+    .ep_file(_n34),
     .prio(prio_now),
     .shortcuts(4'hf),
-    .req(_n31),
-    .put_piece0(_n35),
-    .put_sq0(_n34),
-    .put_en0(_n36),
-    .put_piece1(_n38),
-    .put_sq1(_n37),
-    .put_en1(_n39),
-    .put_piece2(_n41),
-    .put_sq2(_n40),
-    .put_en2(_n42),
-    .save(_n32),
-    .restore(_n33),
+    .req(_n35),
+    .put_piece0(_n39),
+    .put_sq0(_n38),
+    .put_en0(_n40),
+    .put_piece1(_n42),
+    .put_sq1(_n41),
+    .put_en1(_n43),
+    .put_piece2(_n45),
+    .put_sq2(_n44),
+    .put_en2(_n46),
+    .save(_n36),
+    .restore(_n37),
     .valid(_movegen_valid),
     .done(_movegen_done),
     .from(_movegen_from),
@@ -176,16 +182,16 @@ module qchip (
     .capture_forced(_movegen_capture_forced),
     .no_legal_move(_movegen_no_legal_move),
     .cycles(_movegen_cycles),
-    .pieces(_n52),
-    .rank_cap_counts(_n57),
-    .rank_quiet_counts(_n58),
-    .quiet_now(_n71),
-    .no_move_now(_n72),
-    .valid_next(_n73),
-    .done_next(_n74),
-    .from_next(_n75),
-    .to_next(_n76),
-    .promo_next_out(_n77)
+    .pieces(_n56),
+    .rank_cap_counts(_n61),
+    .rank_quiet_counts(_n62),
+    .quiet_now(_n76),
+    .no_move_now(_n77),
+    .valid_next(_n78),
+    .done_next(_n79),
+    .from_next(_n80),
+    .to_next(_n81),
+    .promo_next_out(_n82)
   );
   qchip_weights weight_store (
     .clk(clk),
@@ -193,66 +199,66 @@ module qchip (
     .w_we(w_we),
     .w_addr(w_addr),
     .w_data(w_data),
-    .own_addr(_n43),
-    .opp_addr(_n44),
-    .pieces(_n45),
-    .own(_n87),
-    .opp(_n88)
+    .own_addr(_n47),
+    .opp_addr(_n48),
+    .pieces(_n49),
+    .own(_n92),
+    .opp(_n93)
   );
   qchip_material material_sums (
     .clk(clk),
     .rst(rst),
-    .weights(_n45),
+    .weights(_n49),
     .load_we(load_we),
     .load_rank(load_rank),
     .load_row(load_row),
-    .delta_en(_n46),
-    .delta_neg(_n47),
-    .from_snap(_n48),
-    .placed(_n49),
-    .mover(_n50),
-    .victim(_n51),
-    .save(_n32),
-    .restore(_n33),
-    .white(_n85),
-    .black(_n86)
+    .delta_en(_n50),
+    .delta_neg(_n51),
+    .from_snap(_n52),
+    .placed(_n53),
+    .mover(_n54),
+    .victim(_n55),
+    .save(_n36),
+    .restore(_n37),
+    .white(_n90),
+    .black(_n91)
   );
   qchip_insufficient draw_test (
     .clk(clk),
     .rst(rst),
-    .pieces(_n52),
-    .insufficient(_n84)
+    .pieces(_n56),
+    .insufficient(_n89)
   );
   qchip_mobility move_counter (
-    .rank_cap_counts(_n57),
-    .rank_quiet_counts(_n58),
-    .any_capture(_n78),
-    .any_quiet(_n79),
-    .captures(_n80),
-    .several_captures(_n83),
-    .quiets(_n81),
-    .several_quiets(_n82)
+    .rank_cap_counts(_n61),
+    .rank_quiet_counts(_n62),
+    .any_capture(_n83),
+    .any_quiet(_n84),
+    .captures(_n85),
+    .several_captures(_n88),
+    .quiets(_n86),
+    .several_quiets(_n87)
   );
   qchip_movelist move_lists (
     .clk(clk),
-    .entry_we(_n59),
-    .entry_waddr(_n60),
-    .entry_wdata(_n61),
-    .entry_raddr(_n62),
-    .leaf_we(_n63),
-    .leaf_waddr(_n64),
-    .leaf_wdata(_n65),
-    .leaf_raddr(_n66),
-    .entry(_n89),
-    .leaf(_n90)
+    .entry_we(_n63),
+    .entry_waddr(_n64),
+    .entry_wdata(_n65),
+    .entry_raddr(_n66),
+    .leaf_we(_n67),
+    .leaf_waddr(_n68),
+    .leaf_wdata(_n69),
+    .leaf_raddr(_n70),
+    .entry(_n94),
+    .leaf(_n95)
   );
   qchip_stack frame_stack (
     .clk(clk),
-    .we(_n67),
-    .waddr(_n68),
-    .wdata(_n69),
-    .raddr(_n70),
-    .frame(_n91)
+    .we(_n71),
+    .waddr(_n72),
+    .wdata(_n73),
+    .raddr(_n74),
+    .frame(_n96)
   );
   qchip_control controller (
     .clk(clk),
@@ -272,86 +278,88 @@ module qchip (
     .job_futility_depth(futility_depth),
     .job_futility_margin(futility_margin),
     .job_reduce_depth(reduce_depth),
+    .job_first_valid(first_valid),
+    .job_first(_n75),
     .req(req),
-    .quiet_now(_n71),
-    .no_move_now(_n72),
-    .valid_next(_n73),
-    .done_next(_n74),
-    .from_next(_n75),
-    .to_next(_n76),
-    .promo_next_out(_n77),
-    .pieces(_n52),
-    .any_capture(_n78),
-    .any_quiet(_n79),
-    .captures(_n80),
-    .quiets(_n81),
-    .several_quiets(_n82),
-    .several_captures(_n83),
-    .insufficient(_n84),
-    .white(_n85),
-    .black_mat(_n86),
-    .own(_n87),
-    .opp(_n88),
-    .entry(_n89),
-    .leaf(_n90),
-    .frame(_n91),
-    .hash(_n92),
-    .table_entry(_n93),
-    .gen_start(_n27),
-    .gen_black(_n28),
-    .gen_ep_valid(_n29),
-    .gen_ep_file(_n30),
-    .gen_req(_n31),
-    .put_sq0(_n34),
-    .put_piece0(_n35),
-    .put_en0(_n36),
-    .put_sq1(_n37),
-    .put_piece1(_n38),
-    .put_en1(_n39),
-    .put_sq2(_n40),
-    .put_piece2(_n41),
-    .put_en2(_n42),
-    .save(_n32),
-    .restore(_n33),
-    .delta_en(_n46),
-    .delta_neg(_n47),
-    .from_snap(_n48),
-    .placed(_n49),
-    .mover(_n50),
-    .victim(_n51),
-    .own_addr(_n43),
-    .opp_addr(_n44),
-    .entry_raddr(_n62),
-    .leaf_raddr(_n66),
-    .entry_we(_n59),
-    .entry_waddr(_n60),
-    .entry_wdata(_n61),
-    .leaf_we(_n63),
-    .leaf_waddr(_n64),
-    .leaf_wdata(_n65),
-    .frame_raddr(_n70),
-    .frame_we(_n67),
-    .frame_waddr(_n68),
-    .frame_wdata(_n69),
-    .table_raddr(_n56),
-    .table_we(_n53),
-    .table_waddr(_n54),
-    .table_wdata(_n55),
-    .done(_n94),
-    .overflow(_n95),
-    .score(_n96),
-    .best_valid(_n97),
-    .best_from(_n98),
-    .best_to(_n99),
-    .best_promo(_n100),
-    .nodes(_n101),
-    .cycles(_n102),
+    .quiet_now(_n76),
+    .no_move_now(_n77),
+    .valid_next(_n78),
+    .done_next(_n79),
+    .from_next(_n80),
+    .to_next(_n81),
+    .promo_next_out(_n82),
+    .pieces(_n56),
+    .any_capture(_n83),
+    .any_quiet(_n84),
+    .captures(_n85),
+    .quiets(_n86),
+    .several_quiets(_n87),
+    .several_captures(_n88),
+    .insufficient(_n89),
+    .white(_n90),
+    .black_mat(_n91),
+    .own(_n92),
+    .opp(_n93),
+    .entry(_n94),
+    .leaf(_n95),
+    .frame(_n96),
+    .hash(_n97),
+    .table_entry(_n98),
+    .gen_start(_n31),
+    .gen_black(_n32),
+    .gen_ep_valid(_n33),
+    .gen_ep_file(_n34),
+    .gen_req(_n35),
+    .put_sq0(_n38),
+    .put_piece0(_n39),
+    .put_en0(_n40),
+    .put_sq1(_n41),
+    .put_piece1(_n42),
+    .put_en1(_n43),
+    .put_sq2(_n44),
+    .put_piece2(_n45),
+    .put_en2(_n46),
+    .save(_n36),
+    .restore(_n37),
+    .delta_en(_n50),
+    .delta_neg(_n51),
+    .from_snap(_n52),
+    .placed(_n53),
+    .mover(_n54),
+    .victim(_n55),
+    .own_addr(_n47),
+    .opp_addr(_n48),
+    .entry_raddr(_n66),
+    .leaf_raddr(_n70),
+    .entry_we(_n63),
+    .entry_waddr(_n64),
+    .entry_wdata(_n65),
+    .leaf_we(_n67),
+    .leaf_waddr(_n68),
+    .leaf_wdata(_n69),
+    .frame_raddr(_n74),
+    .frame_we(_n71),
+    .frame_waddr(_n72),
+    .frame_wdata(_n73),
+    .table_raddr(_n60),
+    .table_we(_n57),
+    .table_waddr(_n58),
+    .table_wdata(_n59),
+    .done(_n99),
+    .overflow(_n100),
+    .score(_n101),
+    .best_valid(_n102),
+    .best_from(_n103),
+    .best_to(_n104),
+    .best_promo(_n105),
+    .nodes(_n106),
+    .cycles(_n107),
     .state(state),
     .sp(sp),
     .node_alpha(node_alpha),
     .node_beta(node_beta),
     .node_best(node_best),
-    .count(_n108),
+    .count(_n113),
     .move_from(move_from),
     .move_to(move_to),
     .value(value),
@@ -359,24 +367,24 @@ module qchip (
     .node_depth(node_depth)
   );
   qchip_hash hasher (
-    .pieces(_n52),
-    .hash(_n92)
+    .pieces(_n56),
+    .hash(_n97)
   );
   qchip_table transpositions (
     .clk(clk),
-    .we(_n53),
-    .waddr(_n54),
-    .wdata(_n55),
-    .raddr(_n56),
-    .entry(_n93)
+    .we(_n57),
+    .waddr(_n58),
+    .wdata(_n59),
+    .raddr(_n60),
+    .entry(_n98)
   );
   initial prio_q = 36'h000000000;
   always @(posedge clk) begin
     if (rst) prio_q <= 36'h000000000;
-    else if (_n24) prio_q <= prio;
+    else if (_n28) prio_q <= prio;
   end
   // Bits that nothing reads (kept for waveforms).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n108, move_from, move_to, value, material, node_depth, 1'b0};
+  wire _unused = &{1'b0, _movegen_valid, _movegen_done, _movegen_from, _movegen_to, _movegen_promo, _movegen_capture_forced, _movegen_no_legal_move, _movegen_cycles, state, sp, node_alpha, node_beta, node_best, _n113, move_from, move_to, value, material, node_depth, 1'b0};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -105,6 +105,27 @@ pub fn to_move(pos: &Position, m: ChipMove) -> Result<Move, BadChipMove> {
     })
 }
 
+/// The chip's form of a move packed as the main search's table packs it
+/// ([`pack_move`](crate::engine::tt::pack_move)): its squares and promotion code (`None`
+/// for 0, no move, or a promotion code no role has).
+pub fn chip_move_of_packed(packed: u16) -> Option<ChipMove> {
+    if packed == 0 {
+        return None;
+    }
+    let promotion = match packed >> 12 {
+        0 => 0,
+        role => {
+            let code = kind_code(Role::try_from(u32::from(role)).ok()?);
+            1 + PROMOTION_ORDER.iter().position(|&k| k == code)? as u8
+        }
+    };
+    Some(ChipMove {
+        from: (packed & 63) as u8,
+        to: ((packed >> 6) & 63) as u8,
+        promotion,
+    })
+}
+
 /// The simulated chip as a move generator: loads each position, requests moves until
 /// `done`, and converts them to shakmaty moves. It runs either the cycle-exact model or
 /// the simulated `movegen` netlist (the two agree cycle for cycle; `testbench` checks
@@ -179,5 +200,28 @@ impl MoveGenerator for Chip {
 
     fn legal_moves(&mut self, pos: &Position) -> anyhow::Result<Vec<Move>> {
         Ok(self.generate(pos)?.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tt::pack_move;
+    use crate::positions::random::random_placements;
+
+    #[test]
+    fn a_packed_move_is_the_chip_move_it_names() {
+        let mut promotions = 0;
+        for pos in random_placements(0x000f_1e57, 300) {
+            for m in pos.legal_moves() {
+                let chip = chip_move_of_packed(pack_move(&m)).expect("a move packs");
+                assert_eq!(to_move(&pos, chip), Ok(m), "{}", pos.to_fen());
+                promotions += usize::from(chip.promotion != 0);
+            }
+        }
+        assert!(promotions > 0);
+        assert_eq!(chip_move_of_packed(0), None);
+        // No role has the promotion code 7.
+        assert_eq!(chip_move_of_packed(7 << 12 | 1), None);
     }
 }

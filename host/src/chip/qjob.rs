@@ -47,6 +47,7 @@ pub fn chip_job(
         ply: ply as u16,
         horizon: chip_horizon(horizon),
         width: FullWidth::default(),
+        first: None,
         priorities: Priorities::ANTICHESS,
         weights,
     }
@@ -87,6 +88,7 @@ pub fn chip_job_of(
     );
     Ok(Job {
         width: w,
+        first: job.first.and_then(super::chip_move_of_packed),
         ..chip_job(&job.pos, job.alpha, job.beta, job.ply, horizon, weights)
     })
 }

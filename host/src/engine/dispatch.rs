@@ -143,6 +143,7 @@ struct JobKey {
     beta: Score,
     ply: usize,
     width: hw::chip::qsearch::FullWidth,
+    first: Option<u16>,
 }
 
 impl JobKey {
@@ -154,6 +155,7 @@ impl JobKey {
             beta: job.beta,
             ply: job.ply,
             width: job.width,
+            first: job.first,
         }
     }
 }

@@ -82,6 +82,7 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
             beta,
             ply: 0,
             width,
+            first: None,
         };
         match quiescence.run_job(&job, &Abort::never()) {
             Ok(r) => {

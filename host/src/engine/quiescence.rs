@@ -171,6 +171,10 @@ pub struct QJob {
     /// quiescence below, as one job (see [`Quiescence::run_job`]). The default: a
     /// quiescence job.
     pub width: FullWidth,
+    /// The move searched first at the job's position (the host's table move, packed as
+    /// the table packs it, [`pack_move`]), when it is one of its moves: the chip takes
+    /// it as its table's move there. `None`: the chip's own order.
+    pub first: Option<u16>,
 }
 
 impl QJob {
@@ -182,6 +186,7 @@ impl QJob {
             beta,
             ply,
             width: FullWidth::default(),
+            first: None,
         }
     }
 }

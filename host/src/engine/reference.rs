@@ -39,6 +39,7 @@ use hw::chip::types::Priorities;
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::score::{INFINITE, Score, win_at};
+use crate::engine::tt::unpack_move;
 use crate::rules::{Move, Position, Role, Square};
 use hw::chip::qsearch::{FullWidth, PLY, STOP_KEY, WIN_BOUND};
 
@@ -95,6 +96,9 @@ pub struct ReferenceQuiescence {
     /// Entries of the transposition table (a power of two; 0 for none).
     pub table_entries: usize,
     table: Vec<Option<Entry>>,
+    /// The move searched first at the job's position, packed ([`QJob::first`]): the
+    /// table's move there, when it is one of the position's moves.
+    pub first: Option<u16>,
     /// The chip's memory limits, when the search should stop where the chip would
     /// overflow: a node with captures at this depth below the job's position, or with
     /// more captures than a list holds.
@@ -171,6 +175,7 @@ impl ReferenceQuiescence {
             width: FullWidth::default(),
             table_entries: TABLE_ENTRIES,
             table: Vec::new(),
+            first: None,
         }
     }
 
@@ -281,7 +286,11 @@ impl ReferenceQuiescence {
         }
         self.stats.capture_nodes += 1;
         let slot = (self.table_entries > 0).then(|| self.slot(pos, sp, ep));
-        let mut first = None;
+        // The job's position takes the job's first move, as a table hit's elsewhere.
+        let mut first = match (sp, self.first) {
+            (0, Some(packed)) => unpack_move(packed, &moves),
+            _ => None,
+        };
         // A node with depth left takes an entry of at least its depth; a quiescence
         // node any.
         if let Some((i, check)) = slot
@@ -530,7 +539,9 @@ impl Quiescence for ReferenceQuiescence {
     /// Any job, its full-width depth and extension taken for this search.
     fn run_job(&mut self, job: &QJob, abort: &Abort) -> anyhow::Result<QResult> {
         let saved = std::mem::replace(&mut self.width, job.width);
+        let first = std::mem::replace(&mut self.first, job.first);
         let result = self.qsearch_within(&job.pos, job.alpha, job.beta, job.ply, abort);
+        self.first = first;
         self.width = saved;
         result
     }

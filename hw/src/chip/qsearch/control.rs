@@ -286,6 +286,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let futility_depth_in = m.input("job_futility_depth", port("futility_depth"));
     let futility_margin_in = m.input("job_futility_margin", MARGIN_BITS);
     let reduce_depth_in = m.input("job_reduce_depth", port("reduce_depth"));
+    let first_valid_in = m.input("job_first_valid", 1);
+    let first_in = m.input("job_first", 15);
     let req = m.input("req", 1);
     let quiet_now = m.input("quiet_now", 1);
     let no_move_now = m.input("no_move_now", 1);
@@ -331,6 +333,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let futility_depth = reg("futility_depth", port("futility_depth"));
     let futility_margin = reg("futility_margin", MARGIN_BITS);
     let reduce_depth = reg("reduce_depth", port("reduce_depth"));
+    // The job's first move: the root's table move.
+    let root_first_valid = reg("root_first_valid", 1);
+    let root_first = reg("root_first", 15);
     // Reverse futility at a node entered as its parent's only move (no node ordered
     // it): `only_entry` it was, `testing` its evaluation is being made for the test,
     // `tested` the test failed and the node was entered again for its own moves.
@@ -876,6 +881,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         (futility_depth, futility_depth_in),
         (futility_margin, futility_margin_in),
         (reduce_depth, reduce_depth_in),
+        (root_first_valid, first_valid_in),
+        (root_first, first_in),
     ] {
         r.set_next(v);
         r.set_enable(start);
@@ -957,8 +964,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let ctx_second = Ctx {
         limit: mux(prunes, per_ply, lit(0, LIMIT_BITS)),
         tried: lit(0, cw),
-        tmv_valid: t_hit,
-        tmv: t_move,
+        // Without a hit, the job's position takes the job's first move.
+        tmv_valid: t_hit | (sp.eq(0) & root_first_valid),
+        tmv: mux(t_hit, t_move, root_first),
         tidx_valid: lit(0, 1),
         count: lit(0, cw),
         ..ctx.clone()

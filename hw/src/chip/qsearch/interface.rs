@@ -130,6 +130,15 @@ ports! {
         /// [`reduction`] quarter plies less deep first (its depth at least a ply), and
         /// again at full depth when it beats alpha. 0: none.
         reduce_depth: u8 = 5,
+        /// The job's position has a first move (the host's table move): searched
+        /// before the others, as a table hit's move is at any other node.
+        first_valid: bool = 1,
+        /// Origin of the first move.
+        first_from: u8 = 6,
+        /// Destination of the first move.
+        first_to: u8 = 6,
+        /// Promotion code of the first move (0 none, 1..=5 q, r, b, n, k).
+        first_promo: u8 = 3,
         /// Run one cycle this clock.
         req: bool = 1,
     }
@@ -260,6 +269,10 @@ pub struct Job {
     pub horizon: u8,
     /// How far it searches at full width (the default: a quiescence job).
     pub width: FullWidth,
+    /// The move searched first at the job's position (the host's table move), when
+    /// it is one of the position's moves; any other is never emitted and changes
+    /// nothing.
+    pub first: Option<ChipMove>,
     /// The move generator's priority table (the emission order the search starts from).
     pub priorities: Priorities,
     /// Weights to write before the job (the chip keeps them between jobs).
@@ -438,6 +451,10 @@ pub fn load_sequence(job: &Job) -> Vec<Inputs> {
         futility_depth: job.width.futility_depth.min(MAX_PRUNING_DEPTH),
         futility_margin: job.width.futility_margin.min(MAX_FUTILITY_MARGIN),
         reduce_depth: job.width.reduce_depth.min(MAX_DEPTH),
+        first_valid: job.first.is_some(),
+        first_from: job.first.map_or(0, |m| m.from),
+        first_to: job.first.map_or(0, |m| m.to),
+        first_promo: job.first.map_or(0, |m| m.promotion),
         ..Inputs::default()
     });
     seq

@@ -18,7 +18,7 @@
 
 use crate::chip::movegen::Variant;
 use crate::chip::movegen::generator::generator_of;
-use crate::{HwError, Module, ModuleBuilder, mux};
+use crate::{HwError, Module, ModuleBuilder, concat, mux};
 
 use super::Params;
 use super::control::{control, frame_bits};
@@ -161,6 +161,11 @@ pub fn qchip(p: Params, debug: bool) -> Result<Module, HwError> {
     c.connect("job_futility_depth", i.futility_depth);
     c.connect("job_futility_margin", i.futility_margin);
     c.connect("job_reduce_depth", i.reduce_depth);
+    c.connect("job_first_valid", i.first_valid);
+    c.connect(
+        "job_first",
+        concat(&[i.first_promo, i.first_to, i.first_from]),
+    );
     c.connect("req", i.req);
     for port in [
         "quiet_now",

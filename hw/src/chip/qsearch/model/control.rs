@@ -225,7 +225,12 @@ impl QModel {
                 self.ret(t.score, e);
                 return;
             }
-            self.regs.ctx.table_move = hit.then_some(t.best);
+            // Without a hit, the job's position takes the job's first move.
+            self.regs.ctx.table_move = match (hit, self.regs.sp) {
+                (true, _) => Some(t.best),
+                (false, 0) => self.regs.root_first,
+                _ => None,
+            };
             self.regs.ctx.table_index = None;
             // Late-move pruning, for a node that searches its quiet moves.
             let c = &self.regs.ctx;

@@ -304,6 +304,8 @@ pub struct QRegs {
     pub root_ep: Option<u8>,
     /// The job's ply.
     pub root_ply: u16,
+    /// The job's first move (the root's table move).
+    pub root_first: Option<ChipMove>,
     /// The job's horizon (plies below its position).
     pub horizon: u8,
     /// The job's full-width search: its forced-move extension and late-move pruning
@@ -464,6 +466,7 @@ impl QModel {
                 root_black: false,
                 root_ep: None,
                 root_ply: 0,
+                root_first: None,
                 horizon: 0,
                 width: FullWidth::default(),
                 ctx: Context::new(0, 0),
@@ -664,6 +667,11 @@ impl QModel {
         r.root_black = i.black;
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
+        r.root_first = i.first_valid.then_some(ChipMove {
+            from: i.first_from,
+            to: i.first_to,
+            promotion: i.first_promo,
+        });
         r.horizon = i.horizon;
         r.width = FullWidth {
             depth: i.depth,
