@@ -71,6 +71,11 @@ pub struct EngineArgs {
     /// every position goes to the chips).
     #[arg(long, value_name = "PIECES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOST_PIECES)))]
     pub host_pieces: Option<u32>,
+    /// With full-width jobs: a job does not carry the host's table move of its
+    /// position as the move the chip searches first (by default it does, when the
+    /// table's entry there is a cutoff's).
+    #[arg(long)]
+    pub no_first_moves: bool,
     /// The quiescence search's horizon, of every kind (the chips take it with each
     /// job): positions this many plies into a quiescence search are evaluated even with
     /// captures forced (0: none, every capture sequence searched to its end); 6 when
@@ -108,6 +113,7 @@ impl Default for EngineArgs {
             eldest_first: false,
             no_look_ahead: false,
             host_pieces: None,
+            no_first_moves: false,
             quiescence_plies: None,
         }
     }
@@ -135,6 +141,7 @@ impl EngineArgs {
         config.chip_split |= self.chip_split;
         config.eager_batches &= !self.eldest_first;
         config.look_ahead &= !self.no_look_ahead;
+        config.first_moves &= !self.no_first_moves;
         if let Some(n) = self.full_width_plies {
             config.full_width_plies = n;
         }

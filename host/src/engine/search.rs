@@ -321,6 +321,13 @@ pub struct SearchConfig {
     /// plies against 7.71 with every position on its chips, 43.0% at 7.98 against 7.93
     /// with positions of at most 20 pieces on the host (the README's match section).
     pub host_pieces: u32,
+    /// A full-width job carries the host's table move of its position (an earlier
+    /// iteration's node or job), unless the entry is an upper bound, whose move no
+    /// search preferred, as its first move ([`QJob::first`]): the chip searches it
+    /// first, as its own table's move at any other node. The chips' plies have no
+    /// table from one job to the next, and their order (fewest replies first) often
+    /// misses the move that cut the node off before.
+    pub first_moves: bool,
 }
 
 /// The most jobs out ahead of the search at once, per chip of a pool of two or more
@@ -390,6 +397,7 @@ impl Default for SearchConfig {
             eager_batches: true,
             quiescence_plies: Some(DEFAULT_QUIESCENCE_PLIES),
             host_pieces: 0,
+            first_moves: true,
         }
     }
 }
@@ -1159,7 +1167,7 @@ impl Searcher {
     ) -> Flow<Score> {
         let plies = quarters.div_ceil(hw::chip::qsearch::PLY as u8);
         self.before_leaf(ply + usize::from(plies));
-        let job = self.config.job(pos.clone(), alpha, beta, ply, quarters);
+        let job = self.with_first_move(self.config.job(pos.clone(), alpha, beta, ply, quarters));
         let t = self.horizon.submit(vec![job])?;
         let r = self.take_job(t[0], ply)?;
         self.after_leaf(&r);
@@ -1167,6 +1175,21 @@ impl Searcher {
         pv.clear();
         pv.extend(r.best_move);
         Ok(r.score)
+    }
+
+    /// `job` with its first move (see [`SearchConfig::first_moves`]): the table's move
+    /// of its position unless the entry is an upper bound (whose move no search
+    /// preferred), a full-width job's only.
+    pub(super) fn with_first_move(&self, job: QJob) -> QJob {
+        if !self.config.first_moves || job.width.depth == 0 {
+            return job;
+        }
+        let first = self
+            .tt
+            .probe(job.pos.zobrist(), job.ply)
+            .filter(|h| h.bound != Bound::Upper && h.packed_move != 0)
+            .map(|h| h.packed_move);
+        QJob { first, ..job }
     }
 
     /// A full-width job's result into the main search's table, as the host's own node
@@ -1436,7 +1459,7 @@ impl Searcher {
             settled.push(None);
             let width_depth = (quarters > 0).then_some(depth);
             jobs.push((
-                self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
+                self.with_first_move(self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters)),
                 (reduced, width_depth),
             ));
         }
