@@ -42,8 +42,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// 32-bit words a job carries to the chip: the board (8 ranks of eight 4-bit codes) and
-/// one start word group (side to move, en passant, the 22-bit window bounds and the
-/// 16-bit ply: 65 bits, 3 words).
+/// one start word group (side to move, en passant, the 22-bit window bounds, the
+/// 16-bit ply and the 16-bit first move: 81 bits, 3 words).
 pub const JOB_WORDS: u32 = 8 + 3;
 
 /// 32-bit words of a result: the 22-bit score, the 32-bit node count, the best move's
