@@ -4,7 +4,7 @@
 
 use host::engine::dispatch::HorizonConfig;
 use host::engine::eval::Evaluator;
-use host::engine::quiescence::QuiescenceKind;
+use host::engine::quiescence::{QJob, QuiescenceKind};
 use host::engine::search::{Limits, SearchConfig, SearchResult, Searcher};
 use host::engine::timeline::{ChipClock, Event, Link, Trace};
 use host::rules::Position;
@@ -161,6 +161,8 @@ fn seed_004s_scheme_searches_the_same_tree_on_any_number_of_chips() {
 fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
     // The chips take the main search's last plies too: a node one (or up to two) plies
     // above the horizon is one job, its younger brothers handed over together.
+    // Jobs carry the host's table move as their first move (on by default).
+    let mut first_moves = 0;
     for (fen, plies) in POSITIONS[1..4].iter().zip([1, 2, 2]) {
         let config = SearchConfig {
             full_width_plies: plies,
@@ -191,6 +193,8 @@ fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
             "{fen}: {:?}",
             reference.dispatch
         );
+        assert_eq!(one.dispatch.first_moves, many.dispatch.first_moves, "{fen}");
+        first_moves += reference.dispatch.first_moves;
         // The host searched only the plies above the last: far fewer nodes of its own
         // than the same search handing over quiescence alone.
         let plain = search(QuiescenceKind::Reference, 1, fen, depth);
@@ -201,6 +205,7 @@ fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
             plain.total_nodes - plain.last.qnodes
         );
     }
+    assert!(first_moves > 0, "jobs with a first move");
     // The software quiescence has no full-width jobs: the option leaves it alone.
     let config = SearchConfig {
         full_width_plies: 2,
@@ -353,6 +358,16 @@ fn a_job_handed_over_ahead_serves_only_the_job_the_chip_would_see() {
     horizon.end_ahead(saved);
     let other = horizon.submit(vec![job(&plain)]).unwrap();
     assert_ne!(ahead, other);
+    assert_eq!(horizon.stats().ahead_used, 0);
+    // Nor one with another first move.
+    let first = host::engine::tt::pack_move(&pushed.legal_moves()[0]);
+    let led = horizon
+        .submit(vec![QJob {
+            first: Some(first),
+            ..job(&pushed)
+        }])
+        .unwrap();
+    assert_ne!(ahead, led);
     assert_eq!(horizon.stats().ahead_used, 0);
     let same = horizon.submit(vec![job(&pushed)]).unwrap();
     assert_eq!(ahead, same);

@@ -143,6 +143,7 @@ pub fn search(
     let mut work: Option<ModeledWork> = None;
     let (mut wasted_jobs, mut jobs, mut table_hits, mut overflows) = (0, 0, 0, 0);
     let (mut ahead_jobs, mut ahead_used) = (0, 0);
+    let (mut full_width_jobs, mut first_moves) = (0, 0);
     let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
@@ -167,6 +168,8 @@ pub fn search(
                 overflows += r.dispatch.overflows;
                 ahead_jobs += r.dispatch.ahead_jobs;
                 ahead_used += r.dispatch.ahead_used;
+                full_width_jobs += r.dispatch.full_width_jobs;
+                first_moves += r.dispatch.first_moves;
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -212,6 +215,12 @@ pub fn search(
             chips.clock.mhz(),
             chips.link.name,
             total as f64 / m.as_secs_f64()
+        );
+    }
+    if full_width_jobs > 0 {
+        println!(
+            "  full-width jobs: {full_width_jobs} handed over, {first_moves} of them with the \
+             host's table move first"
         );
     }
     if let Some(w) = work {

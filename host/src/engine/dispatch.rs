@@ -67,6 +67,8 @@ pub struct DispatchStats {
     pub table_hits: u64,
     /// Full-width jobs handed over (those given up included).
     pub full_width_jobs: u64,
+    /// Of those, the jobs handed over with a first move ([`QJob::first`]).
+    pub first_moves: u64,
     /// Jobs used that overflowed a chip and were searched again on the host.
     pub overflows: u64,
     /// Jobs handed over ahead of the search (see [`Horizon::look_ahead`]).
@@ -371,6 +373,7 @@ impl Horizon {
         let mut tickets = Vec::with_capacity(jobs.len());
         let mut open = Vec::with_capacity(jobs.len());
         self.stats.full_width_jobs += jobs.iter().filter(|j| j.width.depth > 0).count() as u64;
+        self.stats.first_moves += jobs.iter().filter(|j| j.first.is_some()).count() as u64;
         for job in jobs {
             match self.jobs.answer(&job) {
                 Some(r) => {
