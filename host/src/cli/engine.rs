@@ -72,8 +72,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "PIECES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOST_PIECES)))]
     pub host_pieces: Option<u32>,
     /// With full-width jobs: a job does not carry the host's table move of its
-    /// position as the move the chip searches first (by default it does, when the
-    /// table's entry there is a cutoff's).
+    /// position as the move the chip searches first (by default it does, unless the
+    /// table's entry there is an upper bound).
     #[arg(long)]
     pub no_first_moves: bool,
     /// The quiescence search's horizon, of every kind (the chips take it with each

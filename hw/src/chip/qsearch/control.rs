@@ -5,7 +5,8 @@
 //! ```text
 //!  start, job_black, job_ep_valid, job_ep_file, job_alpha,     the job
 //!  job_beta, job_ply, job_horizon, job_depth, job_forced_ext,
-//!  job_late_*, job_futility_*, job_reduce_depth, req
+//!  job_late_*, job_futility_*, job_reduce_depth,
+//!  job_first_valid, job_first, req
 //!  quiet_now, no_move_now, next_valid, next_done, next_from,   the generator
 //!  next_to, next_promo, pieces[255:0]
 //!  any_capture, any_quiet, captures, quiets, several_*,      counts, material,

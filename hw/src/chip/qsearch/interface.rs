@@ -7,8 +7,9 @@
 //! piece weights, then the two 256-entry mobility tables) and stay until rewritten;
 //! then per job eight rank writes (`load_we`, as the move generator loads, with the
 //! priority table on `prio`), one `start` (side to move, en-passant register, window,
-//! ply, horizon, and the full-width search: depth, forced-move extension, late-move
-//! pruning, reverse futility and late-move reductions), and `req` high until `done`. `done` comes with the
+//! ply, horizon, the full-width search: depth, forced-move extension, late-move
+//! pruning, reverse futility and late-move reductions, and the first move), and `req`
+//! high until `done`. `done` comes with the
 //! score, the best move (when the position had captures), the nodes and the cycles;
 //! `overflow` instead when the job needs more plies or a longer capture list than the
 //! chip holds (the host then searches the job in software).

@@ -56,7 +56,8 @@
 //! child's value is complete with its second count's sums). As keys come in, in list
 //! order, ordering keeps the child with the fewest replies so far, so the cycle in
 //! which the last sums are in elects the first capture with one compare: the table's
-//! move, else the fewest replies, first in emission order among equals. Ordering does
+//! move (at the job's position, without a hit, the job's first move: the host's table
+//! move), else the fewest replies, first in emission order among equals. Ordering does
 //! not always count every child first: it stops at the table's move, or, in a node
 //! without one, at the first child that leaves at most [`STOP_KEY`] replies (a
 //! forcing move, the likeliest to cut), when children are left after it. The child
