@@ -27,6 +27,27 @@ use hw::chip::qsearch::{
 };
 use testbench::chip::{Netlist, lockstep};
 
+/// A `qchip` of any memory sizes, as the lockstep runs below take it.
+trait QchipUnit:
+    Unit<
+        Inputs = hw::chip::qsearch::Inputs,
+        Outputs = Outputs,
+        Debug = hw::chip::qsearch::Debug,
+        Job = hw::chip::qsearch::Job,
+    >
+{
+}
+
+impl<U> QchipUnit for U where
+    U: Unit<
+            Inputs = hw::chip::qsearch::Inputs,
+            Outputs = Outputs,
+            Debug = hw::chip::qsearch::Debug,
+            Job = hw::chip::qsearch::Job,
+        >
+{
+}
+
 /// Runs `jobs` through netlist and model in lockstep, job `i` at the horizon
 /// `horizon(i)`, and compares each result with the reference; returns the chip's outputs
 /// and the promotions the searches made.
@@ -36,12 +57,7 @@ fn check_at<U>(
     horizon: impl Fn(usize) -> Option<usize>,
 ) -> (Vec<Outputs>, [u64; 5])
 where
-    U: Unit<
-            Inputs = hw::chip::qsearch::Inputs,
-            Outputs = Outputs,
-            Debug = hw::chip::qsearch::Debug,
-            Job = hw::chip::qsearch::Job,
-        >,
+    U: QchipUnit,
     QModel: testbench::chip::Driver<U>,
 {
     check_with::<U>(params, jobs, |i| (horizon(i), FullWidth::default()))
@@ -54,12 +70,7 @@ fn check_with<U>(
     setup: impl Fn(usize) -> (Option<usize>, FullWidth),
 ) -> (Vec<Outputs>, [u64; 5])
 where
-    U: Unit<
-            Inputs = hw::chip::qsearch::Inputs,
-            Outputs = Outputs,
-            Debug = hw::chip::qsearch::Debug,
-            Job = hw::chip::qsearch::Job,
-        >,
+    U: QchipUnit,
     QModel: testbench::chip::Driver<U>,
 {
     check_first::<U>(params, jobs, setup, |_| None)
@@ -74,12 +85,7 @@ fn check_first<U>(
     first: impl Fn(usize) -> Option<u16>,
 ) -> (Vec<Outputs>, [u64; 5])
 where
-    U: Unit<
-            Inputs = hw::chip::qsearch::Inputs,
-            Outputs = Outputs,
-            Debug = hw::chip::qsearch::Debug,
-            Job = hw::chip::qsearch::Job,
-        >,
+    U: QchipUnit,
     QModel: testbench::chip::Driver<U>,
 {
     let evaluator = Evaluator::default();
