@@ -200,6 +200,17 @@ ports! {
     }
 }
 
+impl Inputs {
+    /// The first move (`first_*`), when there is one.
+    pub fn first_move(&self) -> Option<ChipMove> {
+        self.first_valid.then_some(ChipMove {
+            from: self.first_from,
+            to: self.first_to,
+            promotion: self.first_promo,
+        })
+    }
+}
+
 impl Outputs {
     /// The best move, when there is one.
     pub fn best_move(&self) -> Option<ChipMove> {

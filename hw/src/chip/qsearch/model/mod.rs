@@ -667,11 +667,7 @@ impl QModel {
         r.root_black = i.black;
         r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
-        r.root_first = i.first_valid.then_some(ChipMove {
-            from: i.first_from,
-            to: i.first_to,
-            promotion: i.first_promo,
-        });
+        r.root_first = i.first_move();
         r.horizon = i.horizon;
         r.width = FullWidth {
             depth: i.depth,
