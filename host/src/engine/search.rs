@@ -75,7 +75,7 @@ use crate::engine::score::{INFINITE, MAX_PLY, Score, WIN, is_decisive, win_at};
 use crate::engine::search::ordering::{History, Reductions};
 use crate::engine::solver::{Solver, Verdict};
 use crate::engine::timeline::Totals;
-use crate::engine::tt::{Bound, TranspositionTable, pack_move};
+use crate::engine::tt::{Bound, Hit, TranspositionTable, pack_move};
 use crate::rules::{Color, Move, Position};
 
 /// Depth units per ply.
@@ -1156,18 +1156,21 @@ impl Searcher {
     }
 
     /// A node with `depth` left (`quarters` quarter plies) handed over whole (see
-    /// [`SearchConfig::full_width_plies`]); `pv` gets the job's best move.
+    /// [`SearchConfig::full_width_plies`]), `hit` its table entry; `pv` gets the job's
+    /// best move.
     pub(super) fn full_width_job(
         &mut self,
         pos: &Position,
         (alpha, beta): (Score, Score),
         ply: usize,
         (depth, quarters): (i32, u8),
+        hit: Option<Hit>,
         pv: &mut Vec<Move>,
     ) -> Flow<Score> {
         let plies = quarters.div_ceil(hw::chip::qsearch::PLY as u8);
         self.before_leaf(ply + usize::from(plies));
-        let job = self.with_first_move(self.config.job(pos.clone(), alpha, beta, ply, quarters));
+        let job = self.config.job(pos.clone(), alpha, beta, ply, quarters);
+        let job = self.with_first_move_of(job, hit);
         let t = self.horizon.submit(vec![job])?;
         let r = self.take_job(t[0], ply)?;
         self.after_leaf(&r);
@@ -1177,16 +1180,20 @@ impl Searcher {
         Ok(r.score)
     }
 
-    /// `job` with its first move (see [`SearchConfig::first_moves`]): the table's move
-    /// of its position unless the entry is an upper bound (whose move no search
-    /// preferred), a full-width job's only.
+    /// `job` with its first move (see [`SearchConfig::first_moves`]), from the table.
     pub(super) fn with_first_move(&self, job: QJob) -> QJob {
+        let hit = self.tt.probe(job.pos.zobrist(), job.ply);
+        self.with_first_move_of(job, hit)
+    }
+
+    /// `job` with its first move from `hit`, the table's entry of its position: the
+    /// entry's move unless it is an upper bound (whose move no search preferred), a
+    /// full-width job's only.
+    pub(super) fn with_first_move_of(&self, job: QJob, hit: Option<Hit>) -> QJob {
         if !self.config.first_moves || job.width.depth == 0 {
             return job;
         }
-        let first = self
-            .tt
-            .probe(job.pos.zobrist(), job.ply)
+        let first = hit
             .filter(|h| h.bound != Bound::Upper && h.packed_move != 0)
             .map(|h| h.packed_move);
         QJob { first, ..job }

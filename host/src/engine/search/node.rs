@@ -123,7 +123,7 @@ impl Searcher {
             && !pv_node
             && let Some(quarters) = self.full_width_leaf(depth, ply)
         {
-            return self.full_width_job(pos, (alpha, beta), ply, (depth, quarters), pv);
+            return self.full_width_job(pos, (alpha, beta), ply, (depth, quarters), hit, pv);
         }
         let pr = &self.config.pruning;
         let late_move_limit = if !pv_node
