@@ -20,12 +20,13 @@ use testbench::{Backend, cosim};
 
 /// `n` jobs of seeded games of at most 400 cycles each (the Verilog simulators run a
 /// few thousand cycles per second of this design), the weights with the first; one in
-/// four quiet ones searched at full width; one in three with a first move.
+/// four quiet ones searched at full width (in about one in ten jobs a node's generator
+/// stops after its first quiet moves); one in three with a first move.
 fn jobs(n: usize) -> Vec<Job> {
     let weights = Arc::new(chip_weights(&Evaluator::default()));
     let mut model = QModel::new(Params::DEFAULT);
     let mut jobs: Vec<Job> = Vec::with_capacity(n);
-    let (mut full, mut deep, mut deepest, mut firsts) = (0, 0, 0, 0);
+    let (mut full, mut deep, mut deepest, mut firsts, mut chunked) = (0, 0, 0, 0, 0);
     let recorded = record_jobs(
         &JobSource {
             seed: 9,
@@ -77,7 +78,9 @@ fn jobs(n: usize) -> Vec<Job> {
         };
         // Jobs of at most 400 cycles: the model stops at 1,000 (some forced lines with
         // the extension of 3/4 ply run to millions of cycles on the 64-ply stack).
+        let chunks = model.stats.chunks;
         if model.run(&job, 1000).is_some_and(|out| out.cycles <= 400) {
+            chunked += usize::from(model.stats.chunks > chunks);
             full += usize::from(job.width.depth > 0);
             firsts += usize::from(job.first.is_some());
             deep += usize::from(job.width.depth > 4);
@@ -90,7 +93,7 @@ fn jobs(n: usize) -> Vec<Job> {
     }
     assert_eq!(jobs.len(), n);
     eprintln!(
-        "{n} jobs: {full} at full width, {deep} deeper than a ply, {deepest} of 4 plies or more, {firsts} with a first move"
+        "{n} jobs: {full} at full width, {deep} deeper than a ply, {deepest} of 4 plies or more, {firsts} with a first move, {chunked} whose generator stopped after a node's first quiet moves"
     );
     assert!(firsts >= n / 5, "{firsts} jobs with a first move of {n}");
     assert!(full >= n / 20, "{full} full-width jobs of {n}");
@@ -101,6 +104,10 @@ fn jobs(n: usize) -> Vec<Job> {
     assert!(
         deepest >= n / 1000,
         "{deepest} full-width jobs of 4 plies or more of {n}"
+    );
+    assert!(
+        chunked >= n / 20,
+        "{chunked} jobs of {n} whose generator stopped after a node's first quiet moves"
     );
     jobs
 }

@@ -859,3 +859,81 @@ fn the_table_keeps_the_values_of_full_width_plies() {
         "transpositions searched once: {with} against {without}"
     );
 }
+
+#[test]
+fn the_generator_stops_after_the_first_quiet_moves_and_starts_over_for_the_rest() {
+    // A node searching its quiet moves without a table's move lets the generator emit
+    // `GEN_CHUNK` of them before ordering counts them, and starts it over for the rest
+    // when ordering has not stopped among them, or when the child it stopped at does
+    // not cut. Quiet positions of real searches at 2 and 3 plies: the model agrees
+    // with the reference, takes both ways of starting over, and the jobs that take
+    // them run in lockstep with the netlist.
+    let (small, _) = game_jobs();
+    let width = |i: usize| FullWidth {
+        depth: (2 + (i % 2) as u8) * PLY as u8,
+        forced_ext: 1,
+        late_moves: 4,
+        late_depth: 12,
+        futility_depth: 12,
+        futility_margin: 150,
+        reduce_depth: if i.is_multiple_of(3) { 12 } else { 0 },
+    };
+    let quiet: Vec<QJob> = small
+        .iter()
+        .filter(|j| !j.position.capture_forced())
+        .step_by(3)
+        .take(150)
+        .cloned()
+        .collect();
+    let evaluator = Evaluator::default();
+    let mut reference = ReferenceQuiescence::new(evaluator);
+    reference.horizon = Some(6);
+    let mut model = QModel::new(Params::DEFAULT);
+    let mut picked = Vec::new();
+    for (i, (j, mut job)) in quiet
+        .iter()
+        .zip(chip_jobs(&quiet, &evaluator, None))
+        .enumerate()
+    {
+        reference.width = width(i);
+        job.horizon = chip_horizon(Some(6));
+        job.width = width(i);
+        let before = model.stats;
+        let out = model.run(&job, u32::MAX).unwrap();
+        let r = reference.run(&j.position, j.alpha, j.beta, j.ply).unwrap();
+        assert_eq!(
+            (
+                out.score_value(),
+                u64::from(out.nodes),
+                out.best_move().map(|m| m.uci())
+            ),
+            (r.score, r.nodes, r.best_move.as_ref().map(uci)),
+            "{} [{}, {}]",
+            j.position.to_fen(),
+            j.alpha,
+            j.beta
+        );
+        let s = model.stats;
+        let took = |now: u64, then: u64| now > then;
+        if picked.len() < 24
+            && (took(s.restarts_counted, before.restarts_counted)
+                || took(s.restarts_resumed, before.restarts_resumed))
+        {
+            picked.push(i);
+        }
+    }
+    let s = model.stats;
+    eprintln!(
+        "{} jobs: {} nodes stopped their generator after its first moves; it started over \
+         {} times after they were counted, {} after the child ordering stopped at",
+        quiet.len(),
+        s.chunks,
+        s.restarts_counted,
+        s.restarts_resumed
+    );
+    assert!(s.chunks > 0 && s.restarts_counted > 0 && s.restarts_resumed > 0);
+    // Most such nodes never need the rest.
+    assert!(s.restarts_counted + s.restarts_resumed < s.chunks);
+    let jobs: Vec<QJob> = picked.iter().map(|&i| quiet[i].clone()).collect();
+    check_with::<Qchip>(Params::DEFAULT, &jobs, |k| (Some(6), width(picked[k])));
+}

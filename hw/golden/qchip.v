@@ -84,7 +84,7 @@ module qchip (
   wire [11:0] _n70;
   wire _n71;
   wire [5:0] _n72;
-  wire [556:0] _n73;
+  wire [562:0] _n73;
   wire [5:0] _n74;
   wire [14:0] _n75;
   wire _n76;
@@ -107,7 +107,7 @@ module qchip (
   wire [15:0] _n93;
   wire [23:0] _n94;
   wire [25:0] _n95;
-  wire [556:0] _n96;
+  wire [562:0] _n96;
   wire [31:0] _n97;
   wire [80:0] _n98;
   wire _n99;

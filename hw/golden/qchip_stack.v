@@ -3,16 +3,16 @@ module qchip_stack (
   input wire clk,
   input wire we,
   input wire [5:0] waddr,
-  input wire [556:0] wdata,
+  input wire [562:0] wdata,
   input wire [5:0] raddr,
-  output wire [556:0] frame
+  output wire [562:0] frame
 );
-  reg [556:0] frames [0:63];
+  reg [562:0] frames [0:63];
   integer _i_frames;
-  reg [556:0] _n4;
+  reg [562:0] _n4;
   assign frame = _n4;
-  initial for (_i_frames = 0; _i_frames < 64; _i_frames = _i_frames + 1) frames[_i_frames] = {557{1'b0}};
-  initial _n4 = 557'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+  initial for (_i_frames = 0; _i_frames < 64; _i_frames = _i_frames + 1) frames[_i_frames] = {563{1'b0}};
+  initial _n4 = 563'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
   always @(posedge clk) begin
     if (we) frames[waddr] <= wdata;
   end

@@ -17,6 +17,8 @@
 //!  state: Idle -> Enter -> Second -> (QuietFv -> QuietEval |
 //!         Gen -> [Order] -> Fetch -> (Enter ... | Fetch | Return)) ... Done
 //!         (Fetch | Return) -> Resume -> Order: ordering that stopped goes on
+//!         Gen -> Order -> Gen -> Resume, Resume -> Gen -> Resume: the generator
+//!         stopped after a node's first quiet moves starts over for the rest
 //!        |
 //!  gen_start, gen_black, gen_req, put_*, save, restore        to the generator
 //!  delta_*, placed, mover, victim                             to the material sums
@@ -36,7 +38,7 @@ use super::interface::{
 };
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{LEAF_WORD, WORD, slot_bits};
-use super::{ChildKind, Params, STOP_KEY, State};
+use super::{ChildKind, GEN_CHUNK, Params, STOP_KEY, State};
 
 /// Ordering keys saturate here (4 bits).
 const KEY_CAP: u64 = 15;
@@ -122,6 +124,10 @@ struct Ctx {
     reduced: Signal,
     counted: Signal,
     pending: Signal,
+    stopped: Signal,
+    more: Signal,
+    ep_valid: Signal,
+    ep_file: Signal,
 }
 
 impl Ctx {
@@ -151,6 +157,10 @@ impl Ctx {
             self.reduced,
             self.counted,
             self.pending,
+            self.stopped,
+            self.more,
+            self.ep_valid,
+            self.ep_file,
         ]);
         v
     }
@@ -190,6 +200,10 @@ impl Ctx {
             reduced: take(&like.reduced),
             counted: take(&like.counted),
             pending: take(&like.pending),
+            stopped: take(&like.stopped),
+            more: take(&like.more),
+            ep_valid: take(&like.ep_valid),
+            ep_file: take(&like.ep_file),
         }
     }
 
@@ -228,6 +242,10 @@ fn context_bits(p: Params) -> u32 {
         + 1
         + (iw + 1)
         + 1
+        + 1
+        + 1
+        + 1
+        + 3
 }
 
 /// Width of reverse futility's margin per ply.
@@ -366,6 +384,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         reduced: reg("ctx_reduced", 1),
         counted: reg("ctx_counted", cw),
         pending: reg("ctx_pending", 1),
+        stopped: reg("ctx_stopped", 1),
+        more: reg("ctx_more", 1),
+        ep_valid: reg("ctx_ep_valid", 1),
+        ep_file: reg("ctx_ep_file", 3),
     };
     let job_tag = reg("job_tag", p.tag_bits);
     let sweep = reg("sweep", tiw);
@@ -373,6 +395,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let next_r = reg("next_r", cw);
     // Ordering has stopped at the first child to search: the pipeline drains.
     let stopped = reg("order_stopped", 1);
+    // The node whose generator runs searches its quiet moves (it has no capture).
+    let gen_quiet = reg("gen_quiet", 1);
     // The ordering pipeline (see the model's `Op`): the count of this cycle, the one
     // whose cell counts (and their sums) are in, the one whose own mobility term is in.
     let op_valid: Vec<Signal> = (1..=3).map(|k| reg(&format!("op{k}_valid"), 1)).collect();
@@ -508,15 +532,16 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let quiet2 = ((r2 & kind_now.eq(ChildKind::Quiet as u64)) | candidate).named("order_quiet");
     // Ordering stops (once a node) at the first child to search, the table's move or
     // else the first child that leaves at most `STOP_KEY` replies, when children are
-    // left to count: the child counted in this cycle (unless it is a quiet child's
-    // second count) is dropped, and no more are made.
+    // left to count (in the list, or not yet emitted): the child counted in this
+    // cycle (unless it is a quiet child's second count) is dropped, and no more are
+    // made.
     // (At most one reply: the count tree's flags, beside its sums, not the sums.)
     const _: () = assert!(STOP_KEY == 1);
     let after_op2 = op_index[1].zext(cw) + 1u64;
     let stop = (order
         & r2
-        & ctx.counted.eq(0)
-        & after_op2.lt(n)
+        & !ctx.stopped
+        & (after_op2.lt(n) | ctx.more)
         & mux(
             ctx.tidx_valid,
             ctx.tidx.eq(op_index[1]),
@@ -529,7 +554,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let o_make_r = order & r_make;
     let order_entry = Entry::pick(quiet2, Entry::of(op2_entry), rd_entry);
     let o_read_next = o_make_r & (next_r + 1u64).lt(n);
-    let o_elect = (order & op_valid[1] & !op1_live & !quiet2 & !r_make).named("order_last");
+    let o_last = (order & op_valid[1] & !op1_live & !quiet2 & !r_make).named("order_last");
+    // The generator emitted only the first moves, and ordering counted them all
+    // without stopping: the generator starts over on the node for the rest.
+    let o_regen = (o_last & ctx.more & !(stopped | stop)).named("order_regenerates");
+    let o_elect = (o_last & !o_regen).named("order_elects");
     // Ordering's election: the table's move, else the running best, unless the key
     // that is in now beats it.
     let beats = r2 & (!run_valid | key_now.lt(run_key));
@@ -695,22 +724,19 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         )
     };
     let mover_now = piece_at(next_from);
-    let ep_square = concat(&[mux(root_black, lit(2, 3), lit(5, 3)), root_ep_file]);
-    // Below the job's position, the square a pawn's double step (the last descent,
-    // made at a full-width ply) passed: the en-passant square of the node it entered.
+    // A pawn's double step passes the en-passant square of the node it enters.
     // (A capture is never a double step, so only full-width plies make one; no other
     // pawn move is 16 squares long, modulo 64 either.)
     let double_step = |e: &Entry| {
         e.mover.bits(0..3).eq(u64::from(PAWN)) & (e.to.eq(e.from + 16u64) | e.from.eq(e.to + 16u64))
     };
     let step = Entry::of(descent);
-    let passed = concat(&[
-        mux(step.mover.bit(3), lit(5, 3), lit(2, 3)),
-        step.from.bits(0..3),
-    ]);
-    let ep_now = mover_now.bits(0..3).eq(u64::from(PAWN))
-        & ((sp.eq(0) & root_ep_valid & next_to.eq(ep_square))
-            | (sp.ne(0) & double_step(&step) & next_to.eq(passed)));
+    // The node's en-passant square, on the third rank when Black is to move, else on
+    // the sixth: kept in its context (the last descent is the node's own only until
+    // the node descends, and the generator may start over on the node after a child
+    // has returned).
+    let ep_square = concat(&[mux(side, lit(2, 3), lit(5, 3)), ctx.ep_file]);
+    let ep_now = mover_now.bits(0..3).eq(u64::from(PAWN)) & ctx.ep_valid & next_to.eq(ep_square);
     let victim_now = mux(
         ep_now,
         concat(&[!mover_now.bit(3), lit(u64::from(PAWN), 3)]),
@@ -731,8 +757,19 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let gen_overflow = in_gen & next_valid & list_full;
     let count_after = mux(gen_write, n + 1u64, n);
     let gen_done = in_gen & next_done & !gen_overflow;
-    let gen_single = gen_done & count_after.le(1u64);
-    let gen_order = gen_done & !count_after.le(1u64);
+    // A node searching its quiet moves without a table's move: ordering counts the
+    // first `GEN_CHUNK` before the generator emits the rest (started over on the
+    // node, it emits them all again, `more` set until its last).
+    let gen_chunk = (gen_write
+        & !next_done
+        & !ctx.more
+        & !ctx.tmv_valid
+        & gen_quiet
+        & count_after.eq(u64::from(GEN_CHUNK)))
+    .named("gen_chunk");
+    let gen_regen_done = (gen_done & ctx.more).named("gen_regenerated");
+    let gen_single = gen_done & !ctx.more & count_after.le(1u64);
+    let gen_order = (gen_done & !ctx.more & !count_after.le(1u64)) | gen_chunk;
     // A node's only capture is searched without ordering: it descends in the clock
     // `Gen` ends, with the capture emitted then or the one in the register.
     let descend = ((fetch & node_child) | gen_single).named("descend");
@@ -827,10 +864,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         case(s_quiet | s_test, State::QuietFv),
         case(s_gen, State::Gen),
         case(quiet_fv, State::QuietEval),
-        case(in_gen & !next_done & !gen_overflow, State::Gen),
+        case(in_gen & !next_done & !gen_overflow & !gen_chunk, State::Gen),
         case(gen_order, State::Order),
-        case((order & !o_elect) | resume, State::Order),
-        case(resume_now, State::Resume),
+        case((order & !o_last) | (resume & !ctx.more), State::Order),
+        case(o_regen | (resume & ctx.more), State::Gen),
+        case(resume_now | gen_regen_done, State::Resume),
         case(elect_now, State::Fetch),
         case(descend | restart | research, State::Enter),
         case(returns & !at_root, State::Return),
@@ -914,6 +952,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         reduced: lit(0, 1),
         counted: lit(0, cw),
         pending: lit(0, 1),
+        stopped: lit(0, 1),
+        more: lit(0, 1),
+        ep_valid: ep_valid_in,
+        ep_file: ep_file_in,
     };
     // A child's depth: a ply less, or the extension more for the only move of a node
     // with depth left (a descent from `Gen`).
@@ -927,6 +969,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         beta: lit(0, sw) - ctx.alpha,
         alpha0: lit(0, sw) - ctx.beta,
         depth: mux(reduce, reduced_depth, ctx.depth + depth_step),
+        ep_valid: double_step(&descent_entry),
+        ep_file: descent_entry.from.bits(0..3),
         ..ctx_start.clone()
     };
     // Entered again at full depth, from the parent's frame.
@@ -935,6 +979,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         beta: lit(0, sw) - rd_frame.alpha,
         alpha0: lit(0, sw) - rd_frame.beta,
         depth: rd_frame.depth - PLY as u64,
+        ep_valid: double_step(&Entry::of(rd_frame.child)),
+        ep_file: Entry::of(rd_frame.child).from.bits(0..3),
         ..ctx_start.clone()
     };
     // Enter takes the node's hash, with its ply and en-passant file folded into the
@@ -995,6 +1041,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         reduced: ctx_in.reduced,
         counted: ctx_in.counted,
         pending: ctx_in.pending,
+        stopped: ctx_in.stopped,
+        more: ctx_in.more,
+        ep_valid: ctx_in.ep_valid,
+        ep_file: ctx_in.ep_file,
     };
     let with_keys: Vec<Signal> = (0..p.list)
         .map(|i| mux(r2 & op_index[1].eq(i as u64), key_now, ctx.keys[i]))
@@ -1004,15 +1054,19 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         cur: mux(o_elect, elected, ctx.cur),
         searched: mux(o_elect, searched_elected, ctx.searched),
         tried: mux(o_elect, ctx.tried + 1u64, ctx.tried),
-        counted: mux(stop, after_op2, ctx.counted),
-        pending: ctx.pending | stop,
+        count: mux(o_regen, lit(0, cw), ctx.count),
+        counted: mux(stop, after_op2, mux(o_regen, n, ctx.counted)),
+        pending: ctx.pending | stop | o_regen,
+        stopped: ctx.stopped | stop,
         ..ctx.clone()
     };
     // Resuming: the table's move (if any) was the child ordering stopped at, and is
-    // searched.
+    // searched. With moves not yet emitted, the generator starts over first (the
+    // election stays among the children counted).
     let ctx_resume = Ctx {
-        pending: lit(0, 1),
+        pending: ctx.pending & ctx.more,
         tidx_valid: lit(0, 1),
+        count: mux(ctx.more, lit(0, cw), ctx.count),
         ..ctx.clone()
     };
     let gen_tmatch = gen_write & ctx.tmv_valid & gen_move.eq(ctx.tmv);
@@ -1023,7 +1077,12 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         searched: mux(
             gen_single,
             lit(1, p.list as u32),
-            mux(gen_done, lit(0, p.list as u32), ctx.searched),
+            mux(gen_order, lit(0, p.list as u32), ctx.searched),
+        ),
+        more: mux(
+            gen_chunk,
+            lit(1, 1),
+            mux(gen_regen_done, lit(0, 1), ctx.more),
         ),
         cur: mux(gen_single, lit(0, iw), ctx.cur),
         ..ctx.clone()
@@ -1073,6 +1132,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     next_r.set_enable(gen_order | resume | stop | o_make_r);
     stopped.set_next(stop);
     stopped.set_enable(gen_order | resume | stop);
+    gen_quiet.set_next(quiet_now);
+    gen_quiet.set_enable(s_gen);
     // The pipeline moves on every ordering cycle; `Gen`'s last cycle and `Resume`
     // empty it.
     let fresh = gen_order | resume;
@@ -1167,14 +1228,20 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // To the generator: a start for a node's side (the job's, a descent's, ordering's
     // and a quiet node's other side), or a cycle.
     let child_side = !side;
-    let gen_start = start | s_quiet | s_test | descend | o_make | restart | research;
+    // The generator started over on the node, for the moves after the first.
+    let regen = (o_regen | (resume & ctx.more)).named("regenerate");
+    let gen_start = start | s_quiet | s_test | descend | o_make | restart | research | regen;
     m.output("gen_start", gen_start);
     m.output(
         "gen_black",
         mux(
             start,
             black_in,
-            mux((order & quiet2) | restart | research, side, child_side),
+            mux(
+                (order & quiet2) | restart | research | regen,
+                side,
+                child_side,
+            ),
         ),
     );
     // A child made by a double step (at a full-width ply, for its replies, or
@@ -1183,7 +1250,10 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let made_ep = double_step(&made) & (descend | (o_make & !quiet2));
     let returned = Entry::of(rd_frame.child);
     let again_ep = (restart & double_step(&step)) | (research & double_step(&returned));
-    m.output("gen_ep_valid", (start & ep_valid_in) | made_ep | again_ep);
+    m.output(
+        "gen_ep_valid",
+        (start & ep_valid_in) | made_ep | again_ep | (regen & ctx.ep_valid),
+    );
     m.output(
         "gen_ep_file",
         mux(
@@ -1192,7 +1262,11 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             mux(
                 restart,
                 step.from.bits(0..3),
-                mux(research, returned.from.bits(0..3), made.from.bits(0..3)),
+                mux(
+                    research,
+                    returned.from.bits(0..3),
+                    mux(regen, ctx.ep_file, made.from.bits(0..3)),
+                ),
             ),
         ),
     );

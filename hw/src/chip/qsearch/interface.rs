@@ -326,6 +326,13 @@ pub const MAX_FUTILITY_MARGIN: u16 = 1023;
 /// first, and the children after it are counted only when it does not cut.
 pub const STOP_KEY: u32 = 1;
 
+/// A node searching its quiet moves without a table's move lets the generator emit
+/// this many before ordering counts them; the rest are emitted (the generator started
+/// over on the node) only when ordering has not stopped among them, or when the child
+/// it stopped at returns without a cutoff. On the depth-7 benchmark's chips 5 and 6
+/// cost the fewest cycles (3, 4 and 8 up to 3% more).
+pub const GEN_CHUNK: u8 = 6;
+
 /// Moves a node searches at full depth before late-move reductions start (the host's
 /// default).
 pub const REDUCE_AFTER: u32 = 3;

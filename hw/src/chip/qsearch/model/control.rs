@@ -4,7 +4,7 @@
 use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
-use crate::chip::qsearch::{ChildKind, PLY, STOP_KEY, State, WIN_BOUND};
+use crate::chip::qsearch::{ChildKind, GEN_CHUNK, PLY, STOP_KEY, State, WIN_BOUND};
 use crate::chip::types::{BLACK, EMPTY, PAWN};
 
 /// Ordering keys saturate here.
@@ -85,11 +85,18 @@ impl QModel {
             State::Resume => {
                 // The node's position again (the child is unmade), from the first
                 // child not counted.
-                self.regs.ctx.pending = false;
                 // The table's move, if the node has one, was the child ordering
                 // stopped at: it is searched.
                 self.regs.ctx.table_index = None;
-                self.begin_order(self.regs.ctx.counted, e);
+                if self.regs.ctx.more {
+                    // The generator has emitted only the first moves: it emits the
+                    // rest first (and `Resume` comes again).
+                    self.stats.restarts_resumed += 1;
+                    self.regenerate(e);
+                } else {
+                    self.regs.ctx.pending = false;
+                    self.begin_order(self.regs.ctx.counted, e);
+                }
             }
             State::Idle | State::Done | State::Overflow => {}
         }
@@ -243,6 +250,7 @@ impl QModel {
             self.regs.ctx.tried = 0;
             e.inputs = run_gen();
             self.regs.ctx.count = 0;
+            self.regs.gen_quiet = no_captures;
             self.regs.state = State::Gen;
         }
     }
@@ -273,7 +281,11 @@ impl QModel {
             // The node's en-passant square: on the third rank when Black is to move
             // (White's pawn passed it), else on the sixth.
             let black = self.side(self.regs.sp);
-            let ep_square = self.node_ep().map(|f| if black { 16 + f } else { 40 + f });
+            let ep_square = self
+                .regs
+                .ctx
+                .ep
+                .map(|f| if black { 16 + f } else { 40 + f });
             let ep = mover & 7 == PAWN && Some(m.to) == ep_square;
             let victim = if ep {
                 (mover & BLACK) ^ BLACK | PAWN
@@ -296,7 +308,26 @@ impl QModel {
             count += 1;
             self.regs.ctx.count = count as u8;
         }
-        if out.done {
+        let c = self.regs.ctx;
+        if out.done && c.more {
+            // The list is whole again: ordering goes on from the first child not
+            // counted, in `Resume` (the clock after the last move is written).
+            self.regs.ctx.more = false;
+            self.regs.state = State::Resume;
+        } else if out.valid
+            && !out.done
+            && !c.more
+            && c.count == GEN_CHUNK
+            && c.table_move.is_none()
+            && self.regs.gen_quiet
+        {
+            // A node searching its quiet moves without a table's move: ordering
+            // counts the first moves before the generator emits the rest.
+            self.stats.chunks += 1;
+            self.regs.ctx.more = true;
+            self.regs.ctx.searched = 0;
+            self.begin_order(0, e);
+        } else if out.done {
             self.regs.ctx.searched = 0;
             if count <= 1 {
                 // The only capture: searched without ordering, descending in this
@@ -312,6 +343,16 @@ impl QModel {
                 self.begin_order(0, e);
             }
         }
+    }
+
+    /// The generator starts over on the node's position (on the board in this clock)
+    /// for the moves after the first [`GEN_CHUNK`]: it emits them all again, the first
+    /// into the slots that hold them already.
+    fn regenerate(&mut self, e: &mut Edge) {
+        let sp = self.regs.sp;
+        e.inputs = self.gen_start(self.side(sp), self.regs.ctx.ep);
+        self.regs.ctx.count = 0;
+        self.regs.state = State::Gen;
     }
 
     /// The table's check bits of a node's hash (the ply and en-passant file are in
@@ -382,8 +423,8 @@ impl QModel {
         let mut stop = false;
         if op2.valid && !op2.other {
             let ctx = &self.regs.ctx;
-            stop = ctx.counted == 0
-                && op2.index + 1 < n
+            stop = !ctx.stopped
+                && (op2.index + 1 < n || ctx.more)
                 && match ctx.table_index {
                     Some(t) => t == op2.index,
                     None => legal <= STOP_KEY,
@@ -437,6 +478,7 @@ impl QModel {
         if stop {
             self.regs.ctx.counted = op2.index + 1;
             self.regs.ctx.pending = true;
+            self.regs.ctx.stopped = true;
             self.regs.next_r = op2.index + 1;
             self.regs.stopped = true;
         }
@@ -485,14 +527,23 @@ impl QModel {
         };
         self.regs.ops = [next1, next2, next3];
         if op2.valid && !op1_live && made.is_none() {
-            // The last sums are in: elect the first capture. A leaf written in this
-            // clock is not yet in the `Fetch`'s read.
-            self.regs.bypass = written.is_some();
-            self.regs.last_index = op2.index;
-            if let Some(leaf) = written {
-                self.regs.last_leaf = leaf;
+            if self.regs.ctx.more && !self.regs.stopped {
+                // Every move emitted is counted and none stopped ordering: the
+                // generator emits the rest, and ordering goes on after them.
+                self.stats.restarts_counted += 1;
+                self.regs.ctx.counted = n;
+                self.regs.ctx.pending = true;
+                self.regenerate(e);
+            } else {
+                // The last sums are in: elect the first capture. A leaf written in
+                // this clock is not yet in the `Fetch`'s read.
+                self.regs.bypass = written.is_some();
+                self.regs.last_index = op2.index;
+                if let Some(leaf) = written {
+                    self.regs.last_leaf = leaf;
+                }
+                self.next_capture(e);
             }
-            self.next_capture(e);
         }
     }
 
@@ -595,6 +646,7 @@ impl QModel {
         };
         self.regs.ctx = Context {
             depth,
+            ep: entry.double_step(),
             ..Context::new(-parent.beta, -parent.alpha)
         };
         self.regs.sp = sp + 1;
@@ -659,6 +711,7 @@ impl QModel {
             e.inputs = self.gen_start(self.side(self.regs.sp), entry.double_step());
             self.regs.ctx = Context {
                 depth: parent.depth - PLY,
+                ep: entry.double_step(),
                 ..Context::new(-parent.beta, -parent.alpha)
             };
             self.regs.state = State::Enter;

@@ -192,9 +192,18 @@ pub struct Context {
     /// Children ordering counted before it stopped at the first child to search (0:
     /// it has not stopped; it stops once a node).
     pub counted: u8,
-    /// Ordering stopped with children left to count: they are counted (`Resume`)
-    /// when the child it stopped at returns without a cutoff.
+    /// Ordering stopped with children left to count, or counted every move the
+    /// generator had emitted: the election is among the children before `counted`
+    /// until ordering resumes (`Resume`).
     pub pending: bool,
+    /// Ordering has stopped at its first child to search (it stops once a node).
+    pub stopped: bool,
+    /// The generator stopped after [`GEN_CHUNK`](crate::chip::qsearch::GEN_CHUNK)
+    /// quiet moves: the list holds only those, and the generator is started over on
+    /// the node for the rest when they are needed.
+    pub more: bool,
+    /// The node's en-passant file (the generator's start over takes it).
+    pub ep: Option<u8>,
 }
 
 /// A transposition-table entry.
@@ -251,6 +260,9 @@ impl Context {
             reduced: false,
             counted: 0,
             pending: false,
+            stopped: false,
+            more: false,
+            ep: None,
         }
     }
 
@@ -365,6 +377,9 @@ pub struct QRegs {
     pub testing: bool,
     /// The test failed: the node was entered again for its own moves.
     pub tested: bool,
+    /// The node whose generator runs (`Gen`) searches its quiet moves: it has no
+    /// capture.
+    pub gen_quiet: bool,
     /// The coming `Fetch` takes the leaf of child `last_index` from `last_leaf` (written
     /// in ordering's last cycle, when the `Fetch`'s read was issued).
     pub bypass: bool,
@@ -403,6 +418,14 @@ pub struct QStats {
     pub decided_cycles: u64,
     /// Cycles of table sweeps.
     pub sweep_cycles: u64,
+    /// Nodes whose generator stopped after its first [`GEN_CHUNK`](crate::chip::qsearch::GEN_CHUNK)
+    /// quiet moves.
+    pub chunks: u64,
+    /// Times the generator started over on such a node because ordering counted
+    /// the first moves without stopping.
+    pub restarts_counted: u64,
+    /// Times it started over because the child ordering stopped at did not cut.
+    pub restarts_resumed: u64,
     /// Running cycles by the controller's state (indexed by its code, [`State`]'s
     /// discriminant): where the cycles go, whatever the node.
     pub state_cycles: [u64; State::COUNT],
@@ -493,6 +516,7 @@ impl QModel {
                 only_entry: false,
                 testing: false,
                 tested: false,
+                gen_quiet: false,
                 bypass: false,
                 last_index: 0,
                 last_leaf: Leaf::default(),
@@ -684,6 +708,7 @@ impl QModel {
         r.tested = false;
         r.ctx = Context {
             depth: i32::from(i.depth),
+            ep: r.root_ep,
             ..Context::new(
                 super::interface::word_score(i.alpha),
                 super::interface::word_score(i.beta),
