@@ -760,12 +760,18 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // A node searching its quiet moves without a table's move: ordering counts the
     // first `GEN_CHUNK` before the generator emits the rest (started over on the
     // node, it emits them all again, `more` set until its last).
-    let gen_chunk = (gen_write
-        & !next_done
-        & !ctx.more
-        & !ctx.tmv_valid
-        & gen_quiet
-        & count_after.eq(u64::from(GEN_CHUNK)))
+    // (A chip whose lists hold fewer moves overflows first.)
+    let chunk_fits = usize::from(GEN_CHUNK) < p.list;
+    let gen_chunk = if chunk_fits {
+        gen_write
+            & !next_done
+            & !ctx.more
+            & !ctx.tmv_valid
+            & gen_quiet
+            & count_after.eq(u64::from(GEN_CHUNK))
+    } else {
+        lit(0, 1)
+    }
     .named("gen_chunk");
     let gen_regen_done = (gen_done & ctx.more).named("gen_regenerated");
     let gen_single = gen_done & !ctx.more & count_after.le(1u64);
