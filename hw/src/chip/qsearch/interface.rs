@@ -331,7 +331,7 @@ pub const STOP_KEY: u32 = 1;
 /// over on the node) only when ordering has not stopped among them, or when the child
 /// it stopped at returns without a cutoff. On the depth-7 benchmark's chips (with
 /// captures chunked as well, which cost 0.5% more on quiescence jobs), 3, 4, 5, 6 and 8
-/// took 77.1, 75.2, 74.8, 74.9 and 75.6 M cycles, against 84.2 M without a chunk.
+/// took 77.1, 75.2, 74.8, 74.8 and 75.6 M cycles, against 84.2 M without a chunk.
 pub const GEN_CHUNK: u8 = 6;
 
 /// Moves a node searches at full depth before late-move reductions start (the host's
