@@ -342,8 +342,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let state = reg("ctl_state", 4);
     let sp = reg("stack_pointer", spw);
     let root_black = reg("root_black", 1);
-    let root_ep_valid = reg("root_ep_valid", 1);
-    let root_ep_file = reg("root_ep_file", 3);
     let root_ply = reg("root_ply", 9);
     let horizon = reg("horizon", 6);
     let forced_ext = reg("forced_ext", 3);
@@ -730,7 +728,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let double_step = |e: &Entry| {
         e.mover.bits(0..3).eq(u64::from(PAWN)) & (e.to.eq(e.from + 16u64) | e.from.eq(e.to + 16u64))
     };
-    let step = Entry::of(descent);
     // The node's en-passant square, on the third rank when Black is to move, else on
     // the sixth: kept in its context (the last descent is the node's own only until
     // the node descends, and the generator may start over on the node after a child
@@ -916,8 +913,6 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     sp.set_enable(start | descend | ret_apply);
     for (r, v) in [
         (root_black, black_in),
-        (root_ep_valid, ep_valid_in),
-        (root_ep_file, ep_file_in),
         (root_ply, ply_in),
         (horizon, horizon_in),
         (forced_ext, forced_ext_in),
@@ -979,26 +974,22 @@ pub fn control(p: Params) -> Result<Module, HwError> {
         ep_file: descent_entry.from.bits(0..3),
         ..ctx_start.clone()
     };
-    // Entered again at full depth, from the parent's frame.
+    // Entered again at full depth, from the parent's frame: the child that returned.
+    let returned = Entry::of(rd_frame.child);
     let ctx_research = Ctx {
         alpha: lit(0, sw) - rd_frame.beta,
         beta: lit(0, sw) - rd_frame.alpha,
         alpha0: lit(0, sw) - rd_frame.beta,
         depth: rd_frame.depth - PLY as u64,
-        ep_valid: double_step(&Entry::of(rd_frame.child)),
-        ep_file: Entry::of(rd_frame.child).from.bits(0..3),
+        ep_valid: double_step(&returned),
+        ep_file: returned.from.bits(0..3),
         ..ctx_start.clone()
     };
     // Enter takes the node's hash, with its ply and en-passant file folded into the
     // check bits (`model::node_check`; the index is the board's alone); Second what
     // the table knows.
-    let node_ep_valid = mux(sp.eq(0), root_ep_valid, double_step(&step));
-    let node_ep_file = mux(
-        node_ep_valid,
-        mux(sp.eq(0), root_ep_file, step.from.bits(0..3)),
-        lit(0, 3),
-    );
-    let fold = concat_lsb_first(&[sp.zext(7), node_ep_valid, node_ep_file]);
+    let node_ep_file = mux(ctx.ep_valid.clone(), ctx.ep_file.clone(), lit(0, 3));
+    let fold = concat_lsb_first(&[sp.zext(7), ctx.ep_valid.clone(), node_ep_file]);
     let ctx_enter = Ctx {
         hash: hash_now ^ concat_lsb_first(&[lit(0, tiw), fold, lit(0, 32 - tiw - 11)]),
         ..ctx.clone()
@@ -1254,11 +1245,15 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // entered, or entered again after reverse futility's test) has the en-passant
     // square it passed.
     let made_ep = double_step(&made) & (descend | (o_make & !quiet2));
-    let returned = Entry::of(rd_frame.child);
-    let again_ep = (restart & double_step(&step)) | (research & double_step(&returned));
+    // The node's own en-passant file, kept in its context: reverse futility's restart
+    // and the generator's restart after the first moves.
+    let own_ep = restart | regen;
     m.output(
         "gen_ep_valid",
-        (start & ep_valid_in) | made_ep | again_ep | (regen & ctx.ep_valid),
+        (start & ep_valid_in)
+            | made_ep
+            | (research & double_step(&returned))
+            | (own_ep & ctx.ep_valid),
     );
     m.output(
         "gen_ep_file",
@@ -1266,13 +1261,9 @@ pub fn control(p: Params) -> Result<Module, HwError> {
             start,
             ep_file_in,
             mux(
-                restart,
-                step.from.bits(0..3),
-                mux(
-                    research,
-                    returned.from.bits(0..3),
-                    mux(regen, ctx.ep_file, made.from.bits(0..3)),
-                ),
+                own_ep,
+                ctx.ep_file,
+                mux(research, returned.from.bits(0..3), made.from.bits(0..3)),
             ),
         ),
     );

@@ -34,7 +34,7 @@ impl QModel {
                 // the check bits (the index is the board's alone).
                 let hash = position_hash(&self.generator.regs.board);
                 let tiw = self.params.table.trailing_zeros();
-                let fold = super::node_check(0, u32::from(self.regs.sp), self.node_ep());
+                let fold = super::node_check(0, u32::from(self.regs.sp), self.regs.ctx.ep);
                 self.regs.ctx.hash = hash ^ (fold << tiw);
                 e.read_table = Some(hash as usize & (self.params.table - 1));
                 self.regs.state = State::Second;
@@ -71,7 +71,7 @@ impl QModel {
                     } else {
                         self.regs.tested = true;
                         let sp = self.regs.sp;
-                        e.inputs = self.gen_start(self.side(sp), self.regs.descent.double_step());
+                        e.inputs = self.gen_start(self.side(sp), self.regs.ctx.ep);
                         self.regs.state = State::Enter;
                     }
                 } else {
@@ -359,15 +359,6 @@ impl QModel {
     /// it already: see `State::Enter`).
     fn check(&self, hash: u32) -> u32 {
         (hash >> self.params.table.trailing_zeros()) & ((1 << super::CHECK_BITS) - 1)
-    }
-
-    /// The node's en-passant file: the job's at its position, else the file a pawn's
-    /// double step (the last descent) passed.
-    fn node_ep(&self) -> Option<u8> {
-        match self.regs.sp {
-            0 => self.regs.root_ep,
-            _ => self.regs.descent.double_step(),
-        }
     }
 
     /// The list slot of capture `i` of the current node.

@@ -312,8 +312,6 @@ pub struct QRegs {
     pub sp: u8,
     /// Black is to move at the job's position.
     pub root_black: bool,
-    /// The job's en-passant file.
-    pub root_ep: Option<u8>,
     /// The job's ply.
     pub root_ply: u16,
     /// The job's first move (the root's table move).
@@ -487,7 +485,6 @@ impl QModel {
                 state: State::Idle,
                 sp: 0,
                 root_black: false,
-                root_ep: None,
                 root_ply: 0,
                 root_first: None,
                 horizon: 0,
@@ -689,7 +686,6 @@ impl QModel {
     fn start(&mut self, i: &Inputs, edge: &mut Edge) {
         let r = &mut self.regs;
         r.root_black = i.black;
-        r.root_ep = i.ep_valid.then_some(i.ep_file);
         r.root_ply = i.ply;
         r.root_first = i.first_move();
         r.horizon = i.horizon;
@@ -708,7 +704,7 @@ impl QModel {
         r.tested = false;
         r.ctx = Context {
             depth: i32::from(i.depth),
-            ep: r.root_ep,
+            ep: i.ep_valid.then_some(i.ep_file),
             ..Context::new(
                 super::interface::word_score(i.alpha),
                 super::interface::word_score(i.beta),
@@ -730,7 +726,7 @@ impl QModel {
             r.state = State::Enter;
         }
         self.priorities = Priorities::from_bits(i.prio);
-        let ep = r.root_ep;
+        let ep = r.ctx.ep;
         edge.inputs = self.gen_start(i.black, ep);
     }
 
