@@ -120,7 +120,7 @@ fn a_shard_merge_gives_the_whole_match() {
     );
     // A shard given twice is refused.
     let (_, err, code) = run(&["match", "--merge", &results[0], &results[0]], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("is in more than one results file"), "{err}");
 }
 
@@ -149,22 +149,41 @@ fn antichip_itself_plays_as_an_external_engine() {
 
 #[test]
 fn bad_arguments_are_named() {
-    for (args, message) in [
+    let dir = common::Scratch::new("matches");
+    let bad_epd = dir.join("bad.epd");
+    std::fs::write(&bad_epd, "8/8/8 w\n").unwrap();
+    let bad_epd = bad_epd.to_str().unwrap();
+    // Bad input exits with 2; a file that cannot be read, with 1.
+    for (args, message, want) in [
         (
             vec!["match", "full", "random"],
             "error: player full has no limit",
+            2,
         ),
         (
             vec!["match", "minimax", "random"],
             "kind must be random, simple",
+            2,
+        ),
+        (
+            vec!["match", "full:chips=0", "random", "--depth", "1"],
+            "chips must be from 1 to 256, not 0",
+            2,
         ),
         (
             vec!["match", "random", "random", "--tc", "x"],
             "--tc must be seconds plus increment",
+            2,
         ),
         (
             vec!["match", "random", "random", "--shard", "2/2"],
             "--shard must be K/N",
+            2,
+        ),
+        (
+            vec!["match", "random", "random", "--openings", bad_epd],
+            "bad.epd: line 1: a FEN has 6 fields",
+            2,
         ),
         (
             vec![
@@ -175,10 +194,11 @@ fn bad_arguments_are_named() {
                 "/nonexistent.epd",
             ],
             "cannot open /nonexistent.epd",
+            1,
         ),
     ] {
         let (_, err, code) = run(&args, "");
-        assert_ne!(code, 0, "{args:?}");
+        assert_eq!(code, want, "{args:?}: {err}");
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }

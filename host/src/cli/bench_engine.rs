@@ -111,7 +111,7 @@ pub fn search(
     settings: &Settings,
 ) -> anyhow::Result<u8> {
     if depth == 0 {
-        bail!("--depth must be at least 1 ply");
+        return Err(super::input::bad_input("--depth must be at least 1 ply"));
     }
     let limits = Limits {
         depth: Some(depth),
@@ -240,13 +240,19 @@ pub fn search(
 
 pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyhow::Result<u8> {
     if count == 0 {
-        bail!("--count must be at least 1 position");
+        return Err(super::input::bad_input(
+            "--count must be at least 1 position",
+        ));
     }
     if !(1..=50).contains(&max_moves) {
-        bail!("--max-moves must be from 1 to 50 (as for antichip solve), not {max_moves}");
+        return Err(super::input::bad_input(format!(
+            "--max-moves must be from 1 to 50 (as for antichip solve), not {max_moves}"
+        )));
     }
     if jobs.is_empty() || jobs.contains(&0) {
-        bail!("--jobs must list thread counts of at least 1, such as 1,2");
+        return Err(super::input::bad_input(
+            "--jobs must list thread counts of at least 1, such as 1,2",
+        ));
     }
     let set = random_positions(count);
     println!(
@@ -397,11 +403,11 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         }
         let fields: Vec<&str> = line.split('\t').collect();
         let [fen, k, _] = fields[..] else {
-            bail!(
+            return Err(super::input::bad_input(format!(
                 "{} line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
                 path.display(),
                 i + 1
-            );
+            )));
         };
         let Ok(k) = k.parse::<u32>() else {
             continue; // "none": no win to find
@@ -423,10 +429,14 @@ pub fn singular(
     suite_file: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
     if depths.is_empty() || depths.contains(&0) {
-        bail!("--depth must list depths of at least 1 ply, such as 4,6,8");
+        return Err(super::input::bad_input(
+            "--depth must list depths of at least 1 ply, such as 4,6,8",
+        ));
     }
     if count == 0 && suite_file.is_none() {
-        bail!("--count must be at least 1 position");
+        return Err(super::input::bad_input(
+            "--count must be at least 1 position",
+        ));
     }
     let suite: Vec<(Position, u32)> = match suite_file {
         Some(path) => {

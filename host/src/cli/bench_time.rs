@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use host::frontends::uci::{Settings, UciEngine, parse_go_in};
 use host::positions::corpus::random_positions;
 use host::rules::Position;
@@ -125,7 +125,7 @@ pub fn run(
     settings: &Settings,
 ) -> anyhow::Result<u8> {
     if searches == 0 {
-        bail!("--searches must be at least 1");
+        return Err(super::input::bad_input("--searches must be at least 1"));
     }
     let set = bench_positions(positions);
     let (tx, rx) = channel();

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::bail;
 use clap::{Args, Subcommand};
 use host::engine::book::Book;
 use host::rules::{san, uci};
@@ -68,7 +67,9 @@ fn build(args: BuildArgs) -> anyhow::Result<u8> {
     let mut games = Vec::new();
     let bad = super::input::pgn_games(&args.files, |_, g| games.push(g))?;
     if games.is_empty() {
-        bail!("no readable games ({bad} unreadable)");
+        return Err(super::input::bad_input(format!(
+            "no readable games ({bad} unreadable)"
+        )));
     }
     let count = games.len();
     let book = Book::build(games, args.plies as usize, args.min_games);

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use host::figures::{Axes, Series, line_chart};
 use host::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings, run_match};
@@ -87,10 +87,14 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
             csv,
         } => {
             if let Some(e) = epsilons.iter().find(|e| !(0.0..=1.0).contains(*e)) {
-                bail!("--epsilons must be probabilities from 0 to 1, not {e}");
+                return Err(super::input::bad_input(format!(
+                    "--epsilons must be probabilities from 0 to 1, not {e}"
+                )));
             }
             if games < 2 || games % 2 != 0 {
-                bail!("--games must be an even number of at least 2, not {games}");
+                return Err(super::input::bad_input(format!(
+                    "--games must be an even number of at least 2, not {games}"
+                )));
             }
             epsilon_figure(
                 &epsilons,

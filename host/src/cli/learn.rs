@@ -4,7 +4,7 @@
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 use host::engine::eval::Weights;
 use host::figures::{Axes, Bar, Series, bar_chart, line_chart};
@@ -65,7 +65,9 @@ pub struct LearnArgs {
 
 fn check(name: &str, v: f64, ok: bool, what: &str) -> anyhow::Result<()> {
     if !(v.is_finite() && ok) {
-        bail!("--{name} must be {what}, not {v}");
+        return Err(super::input::bad_input(format!(
+            "--{name} must be {what}, not {v}"
+        )));
     }
     Ok(())
 }
@@ -105,9 +107,9 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     })?;
     let read = train.len() + holdout.len() + unused + bad;
     if train.is_empty() {
-        bail!(
+        return Err(super::input::bad_input(format!(
             "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
-        );
+        )));
     }
     let positions = |v: &[Example]| v.iter().map(|e| e.grads.len()).sum::<usize>();
     println!(

@@ -14,6 +14,7 @@ use host::matches::{
     run_match, shard_games,
 };
 
+use super::input::bad_input;
 use super::progress::Progress;
 
 /// Play a match between two players: built-in (random, simple, advanced, full) or UCI
@@ -96,13 +97,23 @@ pub struct MatchArgs {
     merge: Vec<PathBuf>,
 }
 
+/// An openings file's error: bad input unless the file could not be read.
+fn opening_error(e: openings::OpeningError) -> anyhow::Error {
+    match e {
+        openings::OpeningError::Io(io) => anyhow::Error::new(io),
+        other => bad_input(other.to_string()),
+    }
+}
+
 /// Parses `BASE+INC` in seconds.
 fn parse_tc(text: &str) -> anyhow::Result<TimeControl> {
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
     let secs = |s: &str| -> anyhow::Result<Duration> {
         match s.parse::<f64>() {
             Ok(v) if (0.0..1e6).contains(&v) => Ok(Duration::from_secs_f64(v)),
-            _ => bail!("--tc must be seconds plus increment such as 10+0.1, not \"{text}\""),
+            _ => Err(bad_input(format!(
+                "--tc must be seconds plus increment such as 10+0.1, not \"{text}\""
+            ))),
         }
     };
     let tc = TimeControl {
@@ -110,7 +121,9 @@ fn parse_tc(text: &str) -> anyhow::Result<TimeControl> {
         increment: secs(inc)?,
     };
     if tc.base.is_zero() {
-        bail!("--tc must give some time for the game, not \"{text}\"");
+        return Err(bad_input(format!(
+            "--tc must give some time for the game, not \"{text}\""
+        )));
     }
     Ok(tc)
 }
@@ -121,7 +134,9 @@ fn parse_shard(text: &str) -> anyhow::Result<(usize, usize)> {
         .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
     match parsed {
         Some((k, n)) if n > 0 && k < n => Ok((k, n)),
-        _ => bail!("--shard must be K/N with 0 <= K < N, such as 0/4, not \"{text}\""),
+        _ => Err(bad_input(format!(
+            "--shard must be K/N with 0 <= K < N, such as 0/4, not \"{text}\""
+        ))),
     }
 }
 
@@ -142,8 +157,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         return merge(&args.merge, args.pgnout.as_deref());
     }
     let players = [
-        PlayerSpec::parse(&args.players[0])?,
-        PlayerSpec::parse(&args.players[1])?,
+        PlayerSpec::parse(&args.players[0]).map_err(|e| bad_input(e.to_string()))?,
+        PlayerSpec::parse(&args.players[1]).map_err(|e| bad_input(e.to_string()))?,
     ];
     let games = args.games as usize;
     let pairs = games.div_ceil(2);
@@ -155,17 +170,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
             if is_pgn {
-                openings::from_pgn(open(path)?, &name, args.opening_plies)?
+                openings::from_pgn(open(path)?, &name, args.opening_plies).map_err(opening_error)?
             } else {
-                openings::from_epd(open(path)?, &name)?
+                openings::from_epd(open(path)?, &name).map_err(opening_error)?
             }
         }
     };
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        bail!(
+        return Err(bad_input(format!(
             "--timeout must be a positive number of seconds, not {}",
             args.timeout
-        );
+        )));
     }
     let config = MatchConfig {
         players,
@@ -200,10 +215,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     };
     for s in &config.players {
         if unlimited(s) {
-            bail!(
+            return Err(bad_input(format!(
                 "player {} has no limit: give --depth, --nodes, --movetime or --tc, or its own depth=, nodes= or movetime=",
                 s.name
-            );
+            )));
         }
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
@@ -277,8 +292,12 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
             if line.trim().is_empty() {
                 continue;
             }
-            let r: GameRecord = serde_json::from_str(&line).with_context(|| {
-                format!("{}: line {}: not a game record", path.display(), i + 1)
+            let r: GameRecord = serde_json::from_str(&line).map_err(|e| {
+                bad_input(format!(
+                    "{}: line {}: not a game record: {e}",
+                    path.display(),
+                    i + 1
+                ))
             })?;
             records.push(r);
         }
@@ -286,10 +305,13 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
     records.sort_by_key(|r| r.index);
     for w in records.windows(2) {
         if w[0].index == w[1].index {
-            bail!("game {} is in more than one results file", w[0].index + 1);
+            return Err(bad_input(format!(
+                "game {} is in more than one results file",
+                w[0].index + 1
+            )));
         }
         if w[0].names != w[1].names {
-            bail!(
+            return Err(bad_input(format!(
                 "games {} and {} are of different matches ({} vs {}, {} vs {})",
                 w[0].index + 1,
                 w[1].index + 1,
@@ -297,7 +319,7 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
                 w[0].names[1],
                 w[1].names[0],
                 w[1].names[1]
-            );
+            )));
         }
     }
     finish(&records, pgnout, None)?;
