@@ -988,8 +988,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     // Enter takes the node's hash, with its ply and en-passant file folded into the
     // check bits (`model::node_check`; the index is the board's alone); Second what
     // the table knows.
-    let node_ep_file = mux(ctx.ep_valid.clone(), ctx.ep_file.clone(), lit(0, 3));
-    let fold = concat_lsb_first(&[sp.zext(7), ctx.ep_valid.clone(), node_ep_file]);
+    let node_ep_file = mux(ctx.ep_valid, ctx.ep_file, lit(0, 3));
+    let fold = concat_lsb_first(&[sp.zext(7), ctx.ep_valid, node_ep_file]);
     let ctx_enter = Ctx {
         hash: hash_now ^ concat_lsb_first(&[lit(0, tiw), fold, lit(0, 32 - tiw - 11)]),
         ..ctx.clone()
