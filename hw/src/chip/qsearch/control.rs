@@ -38,7 +38,7 @@ use super::interface::{
 };
 use super::model::{CHECK_BITS, INFINITE, WIN};
 use super::movelist::{LEAF_WORD, WORD, slot_bits};
-use super::{ChildKind, GEN_CHUNK, Params, STOP_KEY, State};
+use super::{CHUNK_QUIETS, ChildKind, GEN_CHUNK, Params, STOP_KEY, State};
 
 /// Ordering keys saturate here (4 bits).
 const KEY_CAP: u64 = 15;
@@ -754,8 +754,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let gen_overflow = in_gen & next_valid & list_full;
     let count_after = mux(gen_write, n + 1u64, n);
     let gen_done = in_gen & next_done & !gen_overflow;
-    // A node searching its quiet moves without a table's move: ordering counts the
-    // first `GEN_CHUNK` before the generator emits the rest (started over on the
+    // A node searching its quiet moves (more than `CHUNK_QUIETS`) without a table's
+    // move: ordering counts the first `GEN_CHUNK` before the generator emits the rest (started over on the
     // node, it emits them all again, `more` set until its last).
     // (A chip whose lists hold fewer moves overflows first.)
     let chunk_fits = usize::from(GEN_CHUNK) < p.list;
@@ -1129,7 +1129,7 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     next_r.set_enable(gen_order | resume | stop | o_make_r);
     stopped.set_next(stop);
     stopped.set_enable(gen_order | resume | stop);
-    gen_quiet.set_next(quiet_now);
+    gen_quiet.set_next(quiet_now & quiets.gt(u64::from(CHUNK_QUIETS)));
     gen_quiet.set_enable(s_gen);
     // The pipeline moves on every ordering cycle; `Gen`'s last cycle and `Resume`
     // empty it.

@@ -326,13 +326,23 @@ pub const MAX_FUTILITY_MARGIN: u16 = 1023;
 /// first, and the children after it are counted only when it does not cut.
 pub const STOP_KEY: u32 = 1;
 
-/// A node searching its quiet moves without a table's move lets the generator emit
-/// this many before ordering counts them; the rest are emitted (the generator started
-/// over on the node) only when ordering has not stopped among them, or when the child
-/// it stopped at returns without a cutoff. On the depth-7 benchmark's chips (with
-/// captures chunked as well, which cost 0.5% more on quiescence jobs), 3, 4, 5, 6 and 8
-/// took 77.1, 75.2, 74.8, 74.8 and 75.6 M cycles, against 84.2 M without a chunk.
+/// A node searching its quiet moves without a table's move, and with more than
+/// [`CHUNK_QUIETS`] of them, lets the generator emit this many before ordering counts
+/// them; the rest are emitted (the generator started over on the node) only when
+/// ordering has not stopped among them, or when the child it stopped at returns without
+/// a cutoff. On the depth-7 benchmark's chips (every such node chunked, captures too,
+/// which cost 0.5% more on quiescence jobs), 3, 4, 5, 6 and 8 took 77.1, 75.2, 74.8,
+/// 74.8 and 75.6 M cycles, against 84.2 M without a chunk; with [`CHUNK_QUIETS`], 4, 5,
+/// 6, 8 and 10 took 72.2, 71.7, 71.7, 72.2 and 73.3 M.
 pub const GEN_CHUNK: u8 = 6;
+
+/// A node chunks its quiet moves ([`GEN_CHUNK`]) only when it has more than this many:
+/// a shorter list costs fewer cycles to emit whole than a restart costs when ordering
+/// does not stop among the first moves. On the depth-7 benchmark's chips, 0 (every
+/// node), 9, 12, 16, 20, 24, 28 and 34 took 74.8, 74.3, 73.3, 72.2, 71.7, 72.4, 75.6 and
+/// 80.4 M cycles; in the middle-game benchmark (depth 8, 5 chip plies), 0, 16, 20 and 24
+/// took 78.9, 77.4, 76.9 and 76.5 M.
+pub const CHUNK_QUIETS: u32 = 20;
 
 /// Moves a node searches at full depth before late-move reductions start (the host's
 /// default).

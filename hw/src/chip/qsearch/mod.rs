@@ -70,8 +70,8 @@
 //! without stopping. At the nodes with depth left of full-width jobs, where most
 //! children are quiet moves and the first forcing move often cuts, most children are
 //! never counted, and need not be emitted either: at a node that searches its quiet
-//! moves without a table's move, the generator stops after the first [`GEN_CHUNK`]
-//! and ordering counts those. Only when it has counted them all without stopping, or
+//! moves without a table's move, more than [`CHUNK_QUIETS`] of them, the generator
+//! stops after the first [`GEN_CHUNK`] and ordering counts those. Only when it has counted them all without stopping, or
 //! when the child it stopped at returns without a cutoff, is the generator started
 //! over on the node (its walkers' state is not kept while the array counts children):
 //! it emits every move again, the first into the slots that hold them already, and
@@ -152,9 +152,9 @@ pub mod table;
 pub mod weights;
 
 pub use interface::{
-    ChipWeights, Debug, FORCED_EXT_RANGE, FullWidth, GEN_CHUNK, Inputs, Job, MAX_DEPTH,
-    MAX_FULL_PLIES, MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON, Outputs, PLY, REDUCE_AFTER,
-    REDUCTION_MOVES, REDUCTION_PLIES, STOP_KEY, WIN_BOUND, reduction,
+    CHUNK_QUIETS, ChipWeights, Debug, FORCED_EXT_RANGE, FullWidth, GEN_CHUNK, Inputs, Job,
+    MAX_DEPTH, MAX_FULL_PLIES, MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON, Outputs, PLY,
+    REDUCE_AFTER, REDUCTION_MOVES, REDUCTION_PLIES, STOP_KEY, WIN_BOUND, reduction,
 };
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack

@@ -4,7 +4,7 @@
 use super::{Context, Edge, Entry, Leaf, NodeKind, Op, QModel, TableEntry, WIN};
 use crate::chip::movegen::interface::Inputs as GenInputs;
 use crate::chip::qsearch::hash::position_hash;
-use crate::chip::qsearch::{ChildKind, GEN_CHUNK, PLY, STOP_KEY, State, WIN_BOUND};
+use crate::chip::qsearch::{CHUNK_QUIETS, ChildKind, GEN_CHUNK, PLY, STOP_KEY, State, WIN_BOUND};
 use crate::chip::types::{BLACK, EMPTY, PAWN};
 
 /// Ordering keys saturate here.
@@ -250,7 +250,7 @@ impl QModel {
             self.regs.ctx.tried = 0;
             e.inputs = run_gen();
             self.regs.ctx.count = 0;
-            self.regs.gen_quiet = no_captures;
+            self.regs.gen_quiet = no_captures && self.counts().quiets > CHUNK_QUIETS;
             self.regs.state = State::Gen;
         }
     }

@@ -375,8 +375,8 @@ pub struct QRegs {
     pub testing: bool,
     /// The test failed: the node was entered again for its own moves.
     pub tested: bool,
-    /// The node whose generator runs (`Gen`) searches its quiet moves: it has no
-    /// capture.
+    /// The node whose generator runs (`Gen`) searches its quiet moves (it has no
+    /// capture), more than [`CHUNK_QUIETS`](super::CHUNK_QUIETS) of them.
     pub gen_quiet: bool,
     /// The coming `Fetch` takes the leaf of child `last_index` from `last_leaf` (written
     /// in ordering's last cycle, when the `Fetch`'s read was issued).
