@@ -755,8 +755,8 @@ pub fn control(p: Params) -> Result<Module, HwError> {
     let count_after = mux(gen_write, n + 1u64, n);
     let gen_done = in_gen & next_done & !gen_overflow;
     // A node searching its quiet moves (more than `CHUNK_QUIETS`) without a table's
-    // move: ordering counts the first `GEN_CHUNK` before the generator emits the rest (started over on the
-    // node, it emits them all again, `more` set until its last).
+    // move: ordering counts the first `GEN_CHUNK` before the generator emits the rest
+    // (started over on the node, it emits them all again, `more` set until its last).
     // (A chip whose lists hold fewer moves overflows first.)
     let chunk_fits = usize::from(GEN_CHUNK) < p.list;
     let gen_chunk = if chunk_fits {

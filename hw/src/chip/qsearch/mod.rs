@@ -71,15 +71,15 @@
 //! children are quiet moves and the first forcing move often cuts, most children are
 //! never counted, and need not be emitted either: at a node that searches its quiet
 //! moves without a table's move, more than [`CHUNK_QUIETS`] of them, the generator
-//! stops after the first [`GEN_CHUNK`] and ordering counts those. Only when it has counted them all without stopping, or
-//! when the child it stopped at returns without a cutoff, is the generator started
-//! over on the node (its walkers' state is not kept while the array counts children):
-//! it emits every move again, the first into the slots that hold them already, and
-//! `Resume` orders the rest. The node's en-passant file, kept in its context, starts
-//! it. `Fetch` reads the elected capture and either takes a leaf child's value or
-//! descends (make, start, push the context), and `Return` pops the context, unmakes
-//! the move and applies the child's score; later elections are a tournament over the
-//! registered keys.
+//! stops after the first [`GEN_CHUNK`] and ordering counts those. Only when it has
+//! counted them all without stopping, or when the child it stopped at returns without
+//! a cutoff, is the generator started over on the node (its walkers' state is not kept
+//! while the array counts children): it emits every move again, the first into the
+//! slots that hold them already, and `Resume` orders the rest. The node's en-passant
+//! file, kept in its context, starts it. `Fetch` reads the elected capture and either
+//! takes a leaf child's value or descends (make, start, push the context), and
+//! `Return` pops the context, unmakes the move and applies the child's score; later
+//! elections are a tournament over the registered keys.
 //!
 //! # Full-width depth
 //!
