@@ -591,3 +591,30 @@ fn a_job_that_overflows_a_chip_costs_the_host_its_search_again() {
         "{events:?}"
     );
 }
+
+#[test]
+fn a_clock_read_during_the_search_loses_no_host_work() {
+    // A search whose limits are in modeled time reads its live clock every few
+    // nodes; the host's work after a reading must still reach the clock, so that it
+    // ends where the replay of its trace does.
+    let config = SearchConfig {
+        full_width_plies: 2,
+        ..SearchConfig::default()
+    };
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), 4)
+        .unwrap();
+    let mut searcher = Searcher::new(config, q);
+    let pos = Position::from_fen_strict(POSITIONS[2]).unwrap();
+    let limits = Limits {
+        depth: Some(5),
+        hard_time: Some(std::time::Duration::from_secs(3600)),
+        modeled: true,
+        ..Limits::default()
+    };
+    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    assert!(!r.aborted);
+    let trace = searcher.horizon().trace().clone();
+    let (replayed, _) = trace.replay(4, Link::PCIE, ChipClock::DEEP_BLUE);
+    live_clock_is_replay(&r, &trace, replayed);
+}

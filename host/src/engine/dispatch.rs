@@ -281,8 +281,11 @@ impl Horizon {
         if self.has_pool() {
             let work = now.saturating_sub(self.mark).saturating_sub(clock_cost());
             let ns = work.as_secs_f64() * 1e9;
+            // Merged into the last event when that is host work the live clock has not
+            // replayed yet; else the live clock would miss it.
+            let replayed = self.cursor >= self.trace.events.len();
             match self.trace.events.last_mut() {
-                Some(Event::Host(t)) => *t += ns,
+                Some(Event::Host(t)) if !replayed => *t += ns,
                 _ => {
                     self.push_event(Event::Host(ns), 0);
                 }
