@@ -292,6 +292,9 @@ pub struct Report {
     pub showings: Vec<Showing>,
     /// Section 5.
     pub matches: Vec<MatchLine>,
+    /// Section 5: where fairy-stockfish was looked for when the match against it was
+    /// asked for and none was found there (so it was not played).
+    pub fairy_missing: Option<String>,
     /// Wall time of the report, seconds.
     pub wall_s: f64,
 }
@@ -596,6 +599,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         deep_moves.push((pos, m));
     }
     let mut showings = Vec::new();
+    let mut fairy_missing = None;
     for (name, kind, chips) in &engines {
         let settings = settings_of(*kind, *chips);
         let mut wins_found = 0;
@@ -639,8 +643,13 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             )
         };
         let mut pairs = vec![(chip(true), software(true)), (chip(false), software(false))];
-        if options.fairy && crate::peers::fairy::locate().is_some() {
-            pairs.push((chip(true), "fairy".to_string()));
+        if options.fairy {
+            match crate::peers::fairy::locate() {
+                Some(_) => pairs.push((chip(true), "fairy".to_string())),
+                None => {
+                    fairy_missing = Some(crate::peers::fairy::looked_for().display().to_string())
+                }
+            }
         }
         for (a, b) in pairs {
             let players = [PlayerSpec::parse(&a)?, PlayerSpec::parse(&b)?];
@@ -708,6 +717,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         per_position,
         showings,
         matches,
+        fairy_missing,
         wall_s: started.elapsed().as_secs_f64(),
     })
 }
@@ -962,6 +972,12 @@ impl Report {
                     m.seconds_per_move[1]
                 ));
             }
+        }
+        if let Some(path) = &self.fairy_missing {
+            md.push_str(&format!(
+                "\nNo match against fairy-stockfish: it was not found at `{path}` (the Debian \
+                 package `fairy-stockfish`, or the path in `FAIRY_STOCKFISH`).\n"
+            ));
         }
         md
     }

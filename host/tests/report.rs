@@ -15,26 +15,30 @@ fn antichip(args: &[&str]) -> std::process::Output {
 fn a_small_report_has_every_section_plot_and_no_mismatch() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report_small");
     let _ = std::fs::remove_dir_all(&dir);
-    let out = antichip(&[
-        "report",
-        "--out",
-        dir.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--job-games",
-        "1",
-        "--won",
-        "3",
-        "--agreement",
-        "3",
-        "--games",
-        "2",
-        "--movetime",
-        "5",
-        "--chips",
-        "4",
-        "--no-fairy",
-    ]);
+    // No fairy-stockfish where it is looked for: the report says it played none.
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .env("FAIRY_STOCKFISH", dir.join("no-fairy-stockfish-here"))
+        .args([
+            "report",
+            "--out",
+            dir.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--job-games",
+            "1",
+            "--won",
+            "3",
+            "--agreement",
+            "3",
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--chips",
+            "4",
+        ])
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
@@ -49,6 +53,7 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         "## 5. Accuracy",
         "| chip4 | software |",
         "| chip4-nose | software-nose |",
+        "No match against fairy-stockfish: it was not found at",
     ] {
         assert!(md.contains(section), "{section} missing:\n{md}");
     }

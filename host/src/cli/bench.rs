@@ -317,7 +317,7 @@ fn bench_perft(depth: u32, runs: usize) -> anyhow::Result<u8> {
     match fairy::locate() {
         None => println!(
             "  fairy-stockfish: not installed ({}); no peer figure",
-            fairy::DEFAULT_PATH
+            fairy::looked_for().display()
         ),
         Some(path) => {
             let mut engine = fairy::FairyStockfish::start(&path)?;

@@ -329,7 +329,7 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
     let Some(path) = fairy::locate() else {
         bail!(
             "fairy-stockfish not found at {} (install the Debian package fairy-stockfish or set FAIRY_STOCKFISH)",
-            fairy::DEFAULT_PATH
+            fairy::looked_for().display()
         );
     };
     let mut peer = FairyStockfish::start(&path)?;

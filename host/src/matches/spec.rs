@@ -370,7 +370,7 @@ impl PlayerSpec {
                     let program = program.or_else(crate::peers::fairy::locate).ok_or_else(|| {
                     err(format!(
                         "fairy-stockfish is not installed ({}); set cmd= or $FAIRY_STOCKFISH",
-                        crate::peers::fairy::DEFAULT_PATH
+                        crate::peers::fairy::looked_for().display()
                     ))
                 })?;
                     if !options.iter().any(|(n, _)| n == "Threads") {

@@ -16,10 +16,15 @@ pub const DEFAULT_PATH: &str = "/usr/games/fairy-stockfish";
 
 /// The engine binary: `$FAIRY_STOCKFISH` if set, else the Debian path, if it exists.
 pub fn locate() -> Option<PathBuf> {
-    let path = std::env::var_os("FAIRY_STOCKFISH")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_PATH));
+    let path = looked_for();
     path.exists().then_some(path)
+}
+
+/// Where [`locate`] looks: `FAIRY_STOCKFISH` when set, else [`DEFAULT_PATH`].
+pub fn looked_for() -> PathBuf {
+    std::env::var_os("FAIRY_STOCKFISH")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_PATH))
 }
 
 /// A running fairy-stockfish process in antichess mode.
