@@ -294,6 +294,7 @@ pub struct Report {
     pub matches: Vec<MatchLine>,
     /// Section 5: where fairy-stockfish was looked for when the match against it was
     /// asked for and none was found there (so it was not played).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fairy_missing: Option<String>,
     /// Wall time of the report, seconds.
     pub wall_s: f64,
