@@ -365,7 +365,8 @@ pub const AHEAD_MIN_PLIES: u32 = 3;
 /// for its value, or a brother searched again. A deeper one the host searches itself,
 /// handing its children over (the younger ones together, after the eldest), so that
 /// the search's wait for it is spread over the chips. At 4 and 5 chip plies on 16
-/// chips at 29.3 MHz (PCIe), two runs each: `bench search`'s mate-in-10 position at
+/// chips at 29.3 MHz (PCIe), the chip's reference weights
+/// (`host/data/eval_weights.json`), two runs each: `bench search`'s mate-in-10 position at
 /// depth 7 took 0.272 s of modeled time with it against 0.301 s without, its five
 /// openings 0.194-0.204 s against 0.173-0.175 s (their chips' work is small beside the
 /// host's, which this adds to), and the middle-game benchmark at depth 8 (5 plies)
