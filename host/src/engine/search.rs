@@ -272,7 +272,8 @@ pub struct SearchConfig {
     /// table, reverse futility) have not settled it: its moves
     /// and their quiescence searched on a chip, as Deep Blue's chips searched the last
     /// plies of full width; its younger brothers go out together as the quiescence
-    /// jobs do.
+    /// jobs do. A node handed over alone (not in a batch of brothers) goes out only at
+    /// most [`ALONE_JOB_PLIES`] deep; a deeper one the host searches.
     pub full_width_plies: u32,
     /// With a quiescence search that takes batches: a frontier node whose children are
     /// full-width jobs ([`Self::full_width_plies`]) and which is expected to be an
