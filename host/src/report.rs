@@ -645,11 +645,11 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         };
         let mut pairs = vec![(chip(true), software(true)), (chip(false), software(false))];
         if options.fairy {
-            match crate::peers::fairy::locate() {
-                Some(_) => pairs.push((chip(true), "fairy".to_string())),
-                None => {
-                    fairy_missing = Some(crate::peers::fairy::looked_for().display().to_string())
-                }
+            let path = crate::peers::fairy::looked_for();
+            if path.exists() {
+                pairs.push((chip(true), "fairy".to_string()));
+            } else {
+                fairy_missing = Some(path.display().to_string());
             }
         }
         for (a, b) in pairs {
