@@ -618,3 +618,41 @@ fn a_clock_read_during_the_search_loses_no_host_work() {
     let (replayed, _) = trace.replay(4, Link::PCIE, ChipClock::DEEP_BLUE);
     live_clock_is_replay(&r, &trace, replayed);
 }
+
+#[test]
+fn the_chips_cycles_by_state_are_the_cycles_they_ran() {
+    // On one chip every job runs on the search's thread when it is used or given up,
+    // so the cycles by controller state add up to the cycles of the results used and
+    // of the jobs given up; quiescence jobs and full-width jobs are told apart.
+    let sum = |a: &[u64]| a.iter().sum::<u64>();
+    let quiescence = search(QuiescenceKind::ChipModel, 1, POSITIONS[1], 3);
+    let states = quiescence.chip_states.expect("the model counts its states");
+    assert_eq!(
+        sum(&states.quiescence),
+        quiescence.last.qcycles + quiescence.dispatch.wasted_cycles
+    );
+    assert_eq!(sum(&states.full_width), 0);
+    let config = SearchConfig {
+        full_width_plies: 2,
+        ..SearchConfig::default()
+    };
+    let full = search_with(
+        config.clone(),
+        QuiescenceKind::ChipModel,
+        1,
+        POSITIONS[2],
+        4,
+    );
+    let states = full.chip_states.expect("the model counts its states");
+    assert!(sum(&states.full_width) > 0 && sum(&states.quiescence) > 0);
+    assert_eq!(
+        sum(&states.quiescence) + sum(&states.full_width),
+        full.last.qcycles + full.dispatch.wasted_cycles
+    );
+    // Every full-width job generates moves and orders them at some node.
+    let generating = hw::chip::qsearch::State::Gen as usize;
+    assert!(states.full_width[generating] > 0);
+    // The reference, on the host, counts none.
+    let reference = search_with(config, QuiescenceKind::Reference, 1, POSITIONS[2], 4);
+    assert_eq!(reference.chip_states, None);
+}

@@ -19,7 +19,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::quiescence::ChipQuiescence;
+use super::quiescence::{ChipQuiescence, StateCycles, StateTally};
 use crate::engine::eval::Evaluator;
 use crate::engine::quiescence::{Abort, JobPool, QJob, QResult, Quiescence};
 use crate::engine::score::Score;
@@ -71,6 +71,9 @@ pub struct ChipPool {
     /// The chip on the thread that waits: a job waited for that no worker has taken
     /// yet runs here, without two threads handing it over and back.
     local: ChipQuiescence,
+    /// Every chip's cycles by controller state (the model's chips count them).
+    tally: Arc<StateTally>,
+    sim: ChipSim,
 }
 
 impl ChipPool {
@@ -86,12 +89,14 @@ impl ChipPool {
             (1..=MAX_CHIPS).contains(&chips),
             "a pool has 1 to {MAX_CHIPS} chips, not {chips}"
         );
+        let tally = Arc::new(StateTally::default());
         let instance = || -> anyhow::Result<ChipQuiescence> {
             Ok(match sim {
                 ChipSim::Model => ChipQuiescence::model(evaluator),
                 ChipSim::Netlist => ChipQuiescence::netlist(evaluator)?,
             }
-            .with_horizon(horizon))
+            .with_horizon(horizon)
+            .with_tally(Arc::clone(&tally)))
         };
         // One chip on the thread that waits, the others on workers: a pool of one
         // chip runs every job on the waiting thread, in the order waited for.
@@ -130,6 +135,8 @@ impl ChipPool {
             cancel: Arc::new(AtomicBool::new(false)),
             workers,
             local,
+            tally,
+            sim,
         })
     }
 
@@ -287,6 +294,10 @@ impl JobPool for ChipPool {
         // Answers that had already arrived are dropped with the rest.
         self.arrived.clear();
         self.pending = 0;
+    }
+
+    fn state_cycles(&self) -> Option<StateCycles> {
+        (self.sim == ChipSim::Model).then(|| self.tally.read())
     }
 }
 

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use host::chip::quiescence::StateCycles;
 use host::engine::score::moves_to_end;
 use host::engine::search::{Limits, ModeledWork, SearchResult};
 use host::engine::solver::{Verdict, solve_all};
@@ -144,6 +145,7 @@ pub fn search(
     let (mut wasted_jobs, mut jobs, mut table_hits, mut overflows) = (0, 0, 0, 0);
     let (mut ahead_jobs, mut ahead_used) = (0, 0);
     let (mut full_width_jobs, mut first_moves) = (0, 0);
+    let mut states: Option<StateCycles> = None;
     let mut cpu_total = Some(0.0);
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
@@ -170,6 +172,9 @@ pub fn search(
                 ahead_used += r.dispatch.ahead_used;
                 full_width_jobs += r.dispatch.full_width_jobs;
                 first_moves += r.dispatch.first_moves;
+                if let Some(s) = r.chip_states {
+                    states = Some(states.unwrap_or_default().plus(&s));
+                }
                 println!(
                     "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
                     i + 1,
@@ -234,6 +239,17 @@ pub fn search(
             w.chips_used.as_secs_f64(),
             w.chips_wasted.as_secs_f64()
         );
+    }
+    if let Some(s) = states {
+        for (kind, cycles) in [("quiescence", &s.quiescence), ("full-width", &s.full_width)] {
+            let total: u64 = cycles.iter().sum();
+            if total > 0 {
+                println!(
+                    "  chip cycles of {kind} jobs by controller state (results used and given up, simulated): {total}: {}",
+                    super::bench_qsearch::by_state(cycles)
+                );
+            }
+        }
     }
     Ok(code)
 }

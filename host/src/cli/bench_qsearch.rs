@@ -179,10 +179,10 @@ fn fresh_table_nodes(
 
 /// The share of the running cycles in each controller state that has any, in the
 /// states' order.
-fn by_state(s: &QStats) -> String {
-    let total: u64 = s.state_cycles.iter().sum();
+pub(super) fn by_state(state_cycles: &[u64; hw::chip::qsearch::State::COUNT]) -> String {
+    let total: u64 = state_cycles.iter().sum();
     (0u8..)
-        .zip(s.state_cycles)
+        .zip(*state_cycles)
         .filter(|&(_, c)| c > 0)
         .map(|(code, c)| {
             let name = format!("{:?}", hw::chip::qsearch::State::from_code(code));
@@ -297,7 +297,7 @@ pub fn run(
             per(s.decided_cycles, s.decided_leaves),
             s.decided_leaves
         );
-        println!("  chip cycles by state: {}", by_state(&s));
+        println!("  chip cycles by state: {}", by_state(&s.state_cycles));
         let job_us = |d: Duration| d.as_secs_f64() * 1e6 / jobs.len() as f64;
         let modeled = |mhz: f64| chip.cycles as f64 / mhz / jobs.len() as f64;
         println!(

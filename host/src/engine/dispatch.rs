@@ -26,6 +26,7 @@ use std::time::Duration;
 
 use cpu_time::ThreadTime;
 
+use crate::chip::quiescence::StateCycles;
 use crate::engine::eval::Evaluator;
 use crate::engine::jobtable::JobTable;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
@@ -120,6 +121,8 @@ pub struct Horizon {
     /// The jobs handed over ahead and not yet asked for, by what identifies a job:
     /// a ticket is ahead while it is here.
     ahead: HashMap<JobKey, Ticket>,
+    /// The pool's cycles by state when the search began.
+    states_at_begin: Option<StateCycles>,
 }
 
 /// A handed-over job.
@@ -206,6 +209,7 @@ impl Horizon {
             stats: DispatchStats::default(),
             looking_ahead: false,
             ahead: HashMap::new(),
+            states_at_begin: None,
         };
         h.configure(config);
         h
@@ -260,6 +264,7 @@ impl Horizon {
         let chips = self.chips().max(1);
         self.live = Timeline::new(chips, self.config.link, self.config.clock);
         self.cursor = 0;
+        self.states_at_begin = self.quiescence.pool().and_then(|p| p.state_cycles());
         self.mark = thread_cpu();
         self.stats = DispatchStats::default();
     }
@@ -267,6 +272,16 @@ impl Horizon {
     /// What the horizon did since the search began.
     pub fn stats(&self) -> DispatchStats {
         self.stats
+    }
+
+    /// The cycles the chips have run since the search began in each controller state
+    /// (results used and given up alike), with a pool whose chips report their states.
+    pub fn state_cycles(&mut self) -> Option<StateCycles> {
+        let now = self.quiescence.pool()?.state_cycles()?;
+        Some(match &self.states_at_begin {
+            Some(begin) => now.since(begin),
+            None => now,
+        })
     }
 
     /// The search's trace so far (with a pool; empty otherwise).

@@ -210,6 +210,11 @@ pub trait JobPool {
     fn discard(&mut self, tickets: &[u64]) -> anyhow::Result<Vec<u64>>;
     /// Drops every queued job and stops the running ones (the search is over).
     fn abandon(&mut self);
+    /// The cycles the pool's chips have run so far in each controller state, where
+    /// its chips report their states (see [`crate::chip::quiescence::StateTally`]).
+    fn state_cycles(&self) -> Option<crate::chip::quiescence::StateCycles> {
+        None
+    }
 }
 
 /// A quiescence searcher. The main search calls it at its horizon with the window

@@ -67,6 +67,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::chip::quiescence::StateCycles;
 use crate::engine::book::Book;
 use crate::engine::dispatch::{DispatchStats, Horizon, HorizonConfig, Ticket};
 use crate::engine::eval::Evaluator;
@@ -608,6 +609,9 @@ pub struct SearchResult {
     pub modeled_work: Option<ModeledWork>,
     /// What the horizon handed to the quiescence search.
     pub dispatch: DispatchStats,
+    /// The chips' cycles in each controller state, with a pool of chips that report
+    /// their states (the model's; results used and given up alike).
+    pub chip_states: Option<StateCycles>,
     /// True when the move came from the opening book, unsearched (`last` is then an
     /// iteration of depth 0 whose score means nothing).
     pub from_book: bool,
@@ -1096,6 +1100,7 @@ impl Searcher {
             modeled,
             modeled_work,
             dispatch: self.horizon.stats(),
+            chip_states: self.horizon.state_cycles(),
             best_move,
             last,
             singular_extensions: self.counts.singular_extensions,
