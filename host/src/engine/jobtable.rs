@@ -64,6 +64,14 @@ impl JobTable {
         self.slots.fill(None);
     }
 
+    /// Makes the table's entries now, if it has none yet (else the first result
+    /// remembered makes them).
+    pub fn allocate(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![None; self.entries];
+        }
+    }
+
     /// Jobs answered so far.
     pub fn hits(&self) -> u64 {
         self.hits
@@ -97,7 +105,28 @@ impl JobTable {
             return None;
         }
         let key = Self::key(job);
-        let e = self.slots[self.slot(key)].filter(|e| e.key == key)?;
+        let e = self.slots[self.slot(key)];
+        self.settle(job, key, e)
+    }
+
+    /// [`JobTable::answer`] for each of `jobs`, their entries read in one pass (the
+    /// table's cache misses overlap).
+    pub fn answer_all(&mut self, jobs: &[QJob]) -> Vec<Option<QResult>> {
+        if self.slots.is_empty() {
+            return vec![None; jobs.len()];
+        }
+        let keys: Vec<u64> = jobs.iter().map(Self::key).collect();
+        let entries: Vec<Option<Entry>> = keys.iter().map(|&k| self.slots[self.slot(k)]).collect();
+        jobs.iter()
+            .zip(keys)
+            .zip(entries)
+            .map(|((job, key), e)| self.settle(job, key, e))
+            .collect()
+    }
+
+    /// The answer to `job` (whose key is `key`) from the entry `e` of its slot.
+    fn settle(&mut self, job: &QJob, key: u64, e: Option<Entry>) -> Option<QResult> {
+        let e = e.filter(|e| e.key == key)?;
         let score = from_table(e.score, job.ply);
         let settles = match e.bound {
             Bound::Exact => true,
@@ -119,9 +148,7 @@ impl JobTable {
 
     /// Remembers the result of `job` (always replacing the slot's entry).
     pub fn remember(&mut self, job: &QJob, result: &QResult) {
-        if self.slots.is_empty() {
-            self.slots = vec![None; self.entries];
-        }
+        self.allocate();
         let key = Self::key(job);
         let i = self.slot(key);
         self.slots[i] = Some(Entry {

@@ -1199,12 +1199,6 @@ impl Searcher {
         Ok(r.score)
     }
 
-    /// `job` with its first move (see [`SearchConfig::first_moves`]), from the table.
-    pub(super) fn with_first_move(&self, job: QJob) -> QJob {
-        let hit = self.tt.probe(job.pos.zobrist(), job.ply);
-        self.with_first_move_of(job, hit)
-    }
-
     /// `job` with its first move from `hit`, the table's entry of its position: the
     /// entry's move unless it is an upper bound (whose move no search preferred), a
     /// full-width job's only.
@@ -1462,15 +1456,29 @@ impl Searcher {
         if self.looking_ahead && kinds.contains(&0) {
             return Err(Halt::AheadEnd);
         }
+        // Each brother's hash once, and its table entry where its job takes a first
+        // move, read in one pass: the table's cache misses overlap.
+        let keys: Vec<u64> = rest.iter().map(|(p, _, _)| p.zobrist()).collect();
+        let hits: Vec<Option<Hit>> = keys
+            .iter()
+            .zip(&kinds)
+            .map(|(&key, &quarters)| {
+                (self.config.first_moves && quarters > 0)
+                    .then(|| self.tt.probe(key, ply + 1))
+                    .flatten()
+            })
+            .collect();
         let mut jobs = Vec::new();
         let mut settled = Vec::new();
-        for ((pos, full, depth), quarters) in rest.into_iter().zip(kinds) {
+        for ((((pos, full, depth), quarters), key), hit) in
+            rest.into_iter().zip(kinds).zip(keys).zip(hits)
+        {
             let reduced = depth < full;
             if quarters > 0 {
                 let moves = pos.legal_moves();
                 if !moves.is_empty() && !pos.is_insufficient_material() {
                     // A repetition is a draw, as the host's node finds it.
-                    let held = if self.is_repetition(pos.zobrist(), pos.halfmoves()) {
+                    let held = if self.is_repetition(key, pos.halfmoves()) {
                         Some(0)
                     } else {
                         self.reverse_futility(&pos, &moves, depth, -alpha)
@@ -1485,7 +1493,10 @@ impl Searcher {
             settled.push(None);
             let width_depth = (quarters > 0).then_some(depth);
             jobs.push((
-                self.with_first_move(self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters)),
+                self.with_first_move_of(
+                    self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
+                    hit,
+                ),
                 (reduced, width_depth),
             ));
         }
