@@ -216,6 +216,30 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_is_answered_as_its_jobs_one_by_one() {
+        let mut t = JobTable::new(16);
+        assert_eq!(t.answer_all(&[job(FEN, 0, 1, 2)]), vec![None]);
+        let r = QResult {
+            score: 40,
+            nodes: 7,
+            cycles: 50,
+            host_ns: 0,
+            best_move: None,
+        };
+        t.remember(&job(FEN, 50, 60, 3), &r);
+        let batch = [
+            job(FEN, 45, 46, 3),
+            job(FEN, 30, 31, 3),
+            job("8/8/8/3p4/8/4P3/8/8 w - - 0 1", 45, 46, 3),
+            job(FEN, 41, 42, 4),
+        ];
+        let one_by_one: Vec<_> = batch.iter().map(|j| t.answer(j)).collect();
+        assert_eq!(one_by_one.iter().flatten().count(), 2);
+        assert_eq!(t.answer_all(&batch), one_by_one);
+        assert_eq!(t.hits(), 4);
+    }
+
+    #[test]
     fn clear_forgets() {
         let mut t = JobTable::new(16);
         let r = QResult::default();
