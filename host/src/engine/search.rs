@@ -338,10 +338,14 @@ pub struct SearchConfig {
 /// the search little but the host's look-ahead. At depth 7 on `bench search`'s ten
 /// positions (4 plies on the chips, PCIe), the host waited for results 0.61 s with 16
 /// jobs a chip, 0.49 s with 64 and 0.47 s with 256 on 16 chips, and 1.19 s, 1.10 s and
-/// 1.07 s on 4 chips. Before the chips put the search's own jobs first, more jobs ahead
-/// queued before them: on 4 chips in the middle-game benchmark, 32 jobs ahead in all
-/// took 2.05 s of modeled time and 256 took 2.13 s.
-pub const AHEAD_JOBS_PER_CHIP: usize = 64;
+/// 1.07 s on 4 chips. Once the host's work per job was cut, more paid: on the first six
+/// of those positions (16 chips, 4 plies) the search took 0.436 s of modeled time with
+/// 64 jobs a chip, 0.412 s with 128 and 0.415 s with 256 (the host's work growing with
+/// them), and on all ten 0.866 s against 0.857 s with 128 on 4 chips; with 5 plies,
+/// and in the middle game, the three are level. Before the chips put the search's own
+/// jobs first, more jobs ahead queued before them: on 4 chips in the middle-game
+/// benchmark, 32 jobs ahead in all took 2.05 s of modeled time and 256 took 2.13 s.
+pub const AHEAD_JOBS_PER_CHIP: usize = 128;
 
 /// The most jobs out ahead of the search at once on a pool of `chips` (see
 /// [`SearchConfig::look_ahead`]): [`AHEAD_JOBS_PER_CHIP`] a chip, with two chips or
