@@ -208,7 +208,7 @@ impl ChipQuiescence {
         if let (Some(tally), Some(before), Some(now)) =
             (&self.tally, before, self.sim.state_cycles())
         {
-            let cycles = std::array::from_fn(|i| now[i] - before[i]);
+            let cycles = std::array::from_fn(|i| now[i].saturating_sub(before[i]));
             tally.add(job.width.depth > 0, &cycles);
         }
     }
