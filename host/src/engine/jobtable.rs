@@ -172,16 +172,21 @@ mod tests {
 
     const FEN: &str = "8/8/8/3p4/4P3/8/8/8 w - - 0 1";
 
-    #[test]
-    fn a_bound_answers_only_the_windows_it_settles() {
-        let mut t = JobTable::new(16);
-        let r = QResult {
-            score: 40,
+    /// A chip's result of `score` (7 nodes, 50 cycles).
+    fn scored(score: Score) -> QResult {
+        QResult {
+            score,
             nodes: 7,
             cycles: 50,
             host_ns: 0,
             best_move: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_bound_answers_only_the_windows_it_settles() {
+        let mut t = JobTable::new(16);
+        let r = scored(40);
         // Searched with (50, 60): 40 fails low, an upper bound.
         t.remember(&job(FEN, 50, 60, 3), &r);
         assert_eq!(t.answer(&job(FEN, 45, 46, 3)).map(|r| r.score), Some(40));
@@ -219,13 +224,7 @@ mod tests {
     fn a_batch_is_answered_as_its_jobs_one_by_one() {
         let mut t = JobTable::new(16);
         assert_eq!(t.answer_all(&[job(FEN, 0, 1, 2)]), vec![None]);
-        let r = QResult {
-            score: 40,
-            nodes: 7,
-            cycles: 50,
-            host_ns: 0,
-            best_move: None,
-        };
+        let r = scored(40);
         t.remember(&job(FEN, 50, 60, 3), &r);
         let batch = [
             job(FEN, 45, 46, 3),
