@@ -1203,11 +1203,17 @@ impl Searcher {
         Ok(r.score)
     }
 
+    /// Whether a job of `depth` full-width quarter plies (0: a quiescence job) carries
+    /// a first move (see [`SearchConfig::first_moves`]).
+    fn takes_first_move(&self, depth: u8) -> bool {
+        self.config.first_moves && depth > 0
+    }
+
     /// `job` with its first move from `hit`, the table's entry of its position: the
     /// entry's move unless it is an upper bound (whose move no search preferred), a
     /// full-width job's only.
     pub(super) fn with_first_move_of(&self, job: QJob, hit: Option<Hit>) -> QJob {
-        if !self.config.first_moves || job.width.depth == 0 {
+        if !self.takes_first_move(job.width.depth) {
             return job;
         }
         let first = hit
@@ -1467,7 +1473,7 @@ impl Searcher {
             .iter()
             .zip(&kinds)
             .map(|(&key, &quarters)| {
-                (self.config.first_moves && quarters > 0)
+                self.takes_first_move(quarters)
                     .then(|| self.tt.probe(key, ply + 1))
                     .flatten()
             })
