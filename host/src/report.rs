@@ -207,8 +207,8 @@ pub struct SpeedUp {
     pub wasted_s: f64,
 }
 
-/// Section 4, one position: the host alone against the chips taking the deepest
-/// full-width plies measured, `options.chips` of them on `options.link`.
+/// Section 4, one position: the host alone against the chips taking `full_width`
+/// plies as full-width jobs, `options.chips` of them on `options.link`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PositionSpeedUp {
     /// The position.
@@ -282,7 +282,7 @@ pub struct Report {
     pub host_full_width_s: Vec<(u32, f64)>,
     /// Section 4.
     pub speed_ups: Vec<SpeedUp>,
-    /// Section 4, position by position.
+    /// Section 4, position by position, for each number of full-width plies measured.
     pub per_position: Vec<PositionSpeedUp>,
     /// Section 5: won positions tried.
     pub won_positions: usize,
@@ -393,8 +393,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     let rows = section4_jobs(options.depth);
     let mut traces: Vec<(Jobs, Trace)> = Vec::new();
     let mut jobs_used = (0, 0);
-    let deepest = rows.iter().map(|j| j.1).max().unwrap_or(0);
-    let mut per_position = Vec::with_capacity(positions.len());
+    let mut per_position = Vec::with_capacity(positions.len() * rows.len());
     let search = |kind: QuiescenceKind, chips: usize, jobs: Jobs, pos: &Position| {
         let (host_quiet, full_width) = jobs;
         let mut settings = Settings::new(search_config.clone(), evaluator, kind);
@@ -446,8 +445,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         for (q, (&jobs, mut runs)) in rows.iter().zip(timed).enumerate() {
             runs.sort_by(|a, b| a.host_ns().total_cmp(&b.host_ns()));
             let trace = runs.swap_remove(runs.len() / 2);
-            // The deepest full-width row, position by position.
-            if jobs == (false, deepest)
+            // Every full-width row, position by position.
+            if let (false, plies @ 1..) = jobs
                 && let Some(r) = &first[q]
             {
                 let (ns, _) = trace.replay(options.chips, options.link, clock);
@@ -455,7 +454,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
                     fen: options.positions[i].clone(),
                     host_nodes,
                     host_alone_s: alone.as_secs_f64(),
-                    full_width: deepest,
+                    full_width: plies,
                     chip_nodes: r.total_nodes,
                     host_s: trace.host_ns() / 1e9,
                     modeled_s: ns / 1e9,
@@ -745,15 +744,23 @@ impl Report {
         })
     }
 
-    /// The full-width jobs section 4's work table and plots show: the deepest it
-    /// measured (1 ply when it measured none).
-    fn full_width_shown(&self) -> u32 {
-        section4_jobs(self.options.depth)
+    /// The full-width jobs section 4's work table, position-by-position table and plots
+    /// show: the plies with the best speed-up at the report's number of chips on its
+    /// link, fewer plies first among equals (1 ply when it measured none).
+    pub fn full_width_shown(&self) -> u32 {
+        let o = &self.options;
+        section4_jobs(o.depth)
             .iter()
-            .map(|j| j.1)
-            .max()
-            .unwrap_or(0)
-            .max(1)
+            .filter(|j| !j.0 && j.1 > 0)
+            .filter_map(|j| {
+                self.speed_up(o.link.name, o.chips, false, j.1)
+                    .map(|s| (j.1, s.speed_up))
+            })
+            .fold(None, |best: Option<(u32, f64)>, (p, s)| match best {
+                Some((_, b)) if b >= s => best,
+                _ => Some((p, s)),
+            })
+            .map_or(1, |(p, _)| p)
     }
 
     /// The report as Markdown (the figures' SVG files are named beside it).
@@ -903,19 +910,26 @@ impl Report {
             }
         }
         md.push_str("\n![chip work](work.svg)\n\n");
-        if let Some(first) = self.per_position.first() {
+        let shown = self.full_width_shown();
+        let positions: Vec<&PositionSpeedUp> = self
+            .per_position
+            .iter()
+            .filter(|p| p.full_width == shown)
+            .collect();
+        if !positions.is_empty() {
             md.push_str(&format!(
-                "Position by position, the chips ({} on the {} link) taking {}: the host \
-                 alone's nodes and time (measured), the chip-equipped search's nodes (the \
-                 host's and the chips'), its own host work (measured) and its time (host \
-                 measured, chips modeled):\n\n\
+                "Position by position, the chips ({} on the {} link) taking {} (the best \
+                 speed-up on {} chips on this link): the host alone's nodes and time \
+                 (measured), the chip-equipped search's nodes (the host's and the chips'), \
+                 its own host work (measured) and its time (host measured, chips modeled):\n\n\
                  | position | host alone: nodes | s | with chips: nodes | host s | modeled s | speed-up |\n\
                  |---|---:|---:|---:|---:|---:|---:|\n",
                 o.chips,
                 o.link.name,
-                jobs_name((false, first.full_width))
+                jobs_name((false, shown)),
+                o.chips,
             ));
-            for p in &self.per_position {
+            for p in positions {
                 md.push_str(&format!(
                     "| `{}` | {} | {:.4} | {} | {:.4} | {:.4} | {:.2}x |\n",
                     p.fen,
@@ -1053,7 +1067,8 @@ impl Report {
             .iter()
             .map(|s| s.speed_up)
             .fold(1.0f64, f64::max);
-        // Per link: quiescence jobs (dashed) and section 5's full-width jobs (solid).
+        // Per link: quiescence jobs (dashed) and the full-width jobs shown (solid, see
+        // `full_width_shown`).
         let plies = self.full_width_shown();
         let series: Vec<Series> = [plies, 0]
             .into_iter()
