@@ -747,7 +747,7 @@ impl Report {
     /// The full-width jobs section 4's work table, position-by-position table and plots
     /// show: the plies with the best speed-up at the report's number of chips on its
     /// link, fewer plies first among equals (1 ply when it measured none).
-    pub fn full_width_shown(&self) -> u32 {
+    fn full_width_shown(&self) -> u32 {
         let o = &self.options;
         section4_jobs(o.depth)
             .iter()
