@@ -137,3 +137,63 @@ fn the_search_bench_takes_a_file_of_positions() {
             .contains("no positions in"),
     );
 }
+
+/// With chips, each position's line has its modeled time (the first run's), and the
+/// modeled time is the median run's, its split (host work, link, waiting) adding up to it.
+#[test]
+fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
+    let dir = common::Scratch::new("bench_chips");
+    let file = dir.join("positions.epd");
+    std::fs::write(
+        &file,
+        "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1\n\
+         r1bqkbnr/pppppppp/2n5/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 1 2\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "bench",
+            "search",
+            "--depth",
+            "3",
+            "--runs",
+            "3",
+            "--quiescence",
+            "chip-model",
+            "--chips",
+            "2",
+            "--full-width-plies",
+            "2",
+            "--positions",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let seconds = |line: &str, after: &str| -> f64 {
+        let rest = &line[line
+            .find(after)
+            .unwrap_or_else(|| panic!("{after} in {line}"))
+            + after.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let positions: Vec<&str> = text.lines().filter(|l| l.contains(" nodes (")).collect();
+    assert_eq!(positions.len(), 2, "{text}");
+    for line in positions {
+        assert!(seconds(line, "  modeled ") > 0.0, "{line}");
+    }
+    let modeled = text
+        .lines()
+        .find(|l| l.starts_with("modeled time (median of 3 runs; "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let total = seconds(modeled, "the first run's): ");
+    let split = text.lines().find(|l| l.starts_with("  of it: ")).unwrap();
+    let parts = seconds(split, "host work ")
+        + seconds(split, "link ")
+        + seconds(split, "waiting for results ");
+    assert!(
+        total > 0.0 && (parts - total).abs() <= 0.002,
+        "{modeled}\n{split}"
+    );
+}

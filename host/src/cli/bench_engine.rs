@@ -143,8 +143,9 @@ pub fn search(
     let mut times = Vec::with_capacity(runs);
     let mut total = 0;
     let (mut qnodes, mut qcycles) = (0, 0);
-    let mut modeled: Option<Duration> = None;
-    let mut work: Option<ModeledWork> = None;
+    // Each run's modeled time and its split (a chip quiescence): the host's work in it
+    // is measured, so runs differ as the machine does; the median run is reported.
+    let mut modeled_runs: Vec<(Duration, Option<ModeledWork>)> = Vec::with_capacity(runs);
     let (mut wasted_jobs, mut jobs, mut table_hits, mut overflows) = (0, 0, 0, 0);
     let (mut ahead_jobs, mut ahead_used) = (0, 0);
     let (mut full_width_jobs, mut first_moves) = (0, 0);
@@ -153,20 +154,22 @@ pub fn search(
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
+        let mut modeled: Option<Duration> = None;
+        let mut work: Option<ModeledWork> = None;
         for (i, (pos, fen)) in set.iter().enumerate() {
             let (r, t, cpu) = fresh_search_cpu(pos, settings, &limits)?;
             cpu_total = cpu_total.zip(cpu).map(|(a, b)| a + b);
             elapsed += t;
             nodes += r.last.nodes;
+            if let Some(m) = r.modeled {
+                modeled = Some(modeled.unwrap_or_default() + m);
+            }
+            if let Some(w) = r.modeled_work {
+                work = Some(work.unwrap_or_default() + w);
+            }
             if run == 0 {
                 qnodes += r.last.qnodes;
                 qcycles += r.last.qcycles;
-                if let Some(m) = r.modeled {
-                    modeled = Some(modeled.unwrap_or_default() + m);
-                }
-                if let Some(w) = r.modeled_work {
-                    work = Some(work.unwrap_or_default() + w);
-                }
                 jobs += r.dispatch.jobs;
                 wasted_jobs += r.dispatch.wasted_jobs;
                 table_hits += r.dispatch.table_hits;
@@ -178,8 +181,11 @@ pub fn search(
                 if let Some(s) = r.chip_states {
                     states = Some(states.unwrap_or_default().plus(&s));
                 }
+                let modeled = r.modeled.map_or(String::new(), |m| {
+                    format!("  modeled {:.4} s", m.as_secs_f64())
+                });
                 println!(
-                    "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}",
+                    "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}{modeled}",
                     i + 1,
                     r.last.nodes,
                     r.last.qnodes,
@@ -191,7 +197,18 @@ pub fn search(
         }
         total = nodes;
         times.push(elapsed);
+        if let Some(m) = modeled {
+            modeled_runs.push((m, work));
+        }
     }
+    modeled_runs.sort_by_key(|r| r.0);
+    let (modeled, work) = match modeled_runs.len() {
+        0 => (None, None),
+        n => {
+            let (m, w) = modeled_runs.swap_remove(n / 2);
+            (Some(m), w)
+        }
+    };
     let cpu = cpu_total.map(|c| c / runs as f64);
     let t = median(times);
     println!("total nodes: {total}");
@@ -213,7 +230,8 @@ pub fn search(
     if let Some(m) = modeled {
         let chips = &settings.chips;
         println!(
-            "modeled time (first run): {:.3} s on {} chips at {} MHz over the {} link \
+            "modeled time (median of {runs} runs; the positions' lines: the first run's): \
+             {:.3} s on {} chips at {} MHz over the {} link \
              (host measured, chips modeled) = {:.0} nodes/s; {jobs} jobs used ({table_hits} answered \
              from the host's table of job results, {overflows} searched again on the host after \
              overflowing a chip), {wasted_jobs} given up; {ahead_jobs} handed over ahead of the \
