@@ -85,28 +85,14 @@ fn meaningless_bench_arguments_are_refused() {
 #[test]
 fn the_search_bench_takes_a_file_of_positions() {
     let dir = common::Scratch::new("bench_positions");
-    let file = dir.join("positions.epd");
-    std::fs::write(
-        &file,
+    let (file, out) = bench_search_file(
+        &dir,
         "# two positions and a bad line\n\
          8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n\
          not a fen\n\
          rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1 bm b5;\n",
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args([
-            "bench",
-            "search",
-            "--depth",
-            "2",
-            "--runs",
-            "1",
-            "--positions",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
+        &["--depth", "2", "--runs", "1"],
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{text}{err}");
@@ -143,17 +129,11 @@ fn the_search_bench_takes_a_file_of_positions() {
 #[test]
 fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
     let dir = common::Scratch::new("bench_chips");
-    let file = dir.join("positions.epd");
-    std::fs::write(
-        &file,
+    let (_, out) = bench_search_file(
+        &dir,
         "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1\n\
          r1bqkbnr/pppppppp/2n5/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 1 2\n",
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args([
-            "bench",
-            "search",
+        &[
             "--depth",
             "3",
             "--runs",
@@ -164,11 +144,8 @@ fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
             "2",
             "--full-width-plies",
             "2",
-            "--positions",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
+        ],
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     let seconds = |line: &str, after: &str| -> f64 {
@@ -196,4 +173,22 @@ fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
         total > 0.0 && (parts - total).abs() <= 0.002,
         "{modeled}\n{split}"
     );
+}
+
+/// `bench search ARGS --positions FILE`, FILE a file in `dir` holding `positions`.
+fn bench_search_file(
+    dir: &common::Scratch,
+    positions: &str,
+    args: &[&str],
+) -> (std::path::PathBuf, std::process::Output) {
+    let file = dir.join("positions.epd");
+    std::fs::write(&file, positions).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["bench", "search"])
+        .args(args)
+        .arg("--positions")
+        .arg(&file)
+        .output()
+        .unwrap();
+    (file, out)
 }
