@@ -181,11 +181,11 @@ pub fn search(
                 if let Some(s) = r.chip_states {
                     states = Some(states.unwrap_or_default().plus(&s));
                 }
-                let modeled = r.modeled.map_or(String::new(), |m| {
+                let modeled_text = r.modeled.map_or(String::new(), |m| {
                     format!("  modeled {:.4} s", m.as_secs_f64())
                 });
                 println!(
-                    "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}{modeled}",
+                    "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}{modeled_text}",
                     i + 1,
                     r.last.nodes,
                     r.last.qnodes,
