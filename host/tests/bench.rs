@@ -192,3 +192,55 @@ fn bench_search_file(
         .unwrap();
     (file, out)
 }
+
+/// `bench qsearch` measures the chip's move order against the others it could have had,
+/// on the same jobs: on a seeded game's quiescence jobs the generator's own
+/// victim/attacker order searches more nodes than the chip's fewest-replies order.
+#[test]
+fn the_quiescence_bench_measures_the_chips_move_order() {
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "bench",
+            "qsearch",
+            "--runs",
+            "1",
+            "--depth",
+            "1",
+            "--games",
+            "1",
+            "--quiescence-plies",
+            "6",
+            "--mhz",
+            "30",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let number_after = |line: &str, key: &str| -> u64 {
+        let rest = &line[line.find(key).unwrap_or_else(|| panic!("{key} in {line}")) + key.len()..];
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let sets: Vec<&str> = text.split("\n\n").skip(1).collect();
+    assert_eq!(sets.len(), 2, "{text}");
+    for set in &sets {
+        let nodes = set.lines().find(|l| l.contains("  nodes: chip ")).unwrap();
+        let order = set.lines().find(|l| l.contains("  move order ")).unwrap();
+        let chip = number_after(nodes, "nodes: chip ");
+        assert_eq!(number_after(order, "early stop, "), chip, "{set}");
+        assert!(number_after(order, "counted first ") > 0, "{set}");
+        assert!(number_after(order, "emission order ") > 0, "{set}");
+    }
+    let game = sets[1]
+        .lines()
+        .find(|l| l.contains("  move order "))
+        .unwrap();
+    assert!(
+        number_after(game, "emission order ") > number_after(game, "early stop, "),
+        "{game}"
+    );
+}

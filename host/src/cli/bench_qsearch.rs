@@ -21,7 +21,7 @@ use host::engine::eval::Evaluator;
 use host::engine::jobtable::JobTable;
 use host::engine::qjobs::{JobSource, QJob, record_jobs, record_search_jobs};
 use host::engine::quiescence::{Abort, QResult, Quiescence, SoftwareQuiescence};
-use host::engine::reference::ReferenceQuiescence;
+use host::engine::reference::{Order, ReferenceQuiescence};
 use host::engine::tt::TranspositionTable;
 use host::rules::Position;
 use hw::chip::qsearch::Params;
@@ -177,6 +177,23 @@ fn fresh_table_nodes(
     Ok(nodes)
 }
 
+/// Nodes of the reference (the chip's algorithm) on the jobs with captures ordered by
+/// `order`: the chip's move order set against the others it could have had.
+fn order_nodes(
+    jobs: &[QJob],
+    evaluator: &Evaluator,
+    horizon: Option<usize>,
+    order: Order,
+) -> anyhow::Result<u64> {
+    let mut q = ReferenceQuiescence::new(*evaluator).with_horizon(horizon);
+    q.order = order;
+    let mut nodes = 0;
+    for j in jobs {
+        nodes += q.qsearch(&j.position, j.alpha, j.beta, j.ply)?.nodes;
+    }
+    Ok(nodes)
+}
+
 /// The share of the running cycles in each controller state that has any, in the
 /// states' order.
 pub(super) fn by_state(state_cycles: &[u64; hw::chip::qsearch::State::COUNT]) -> String {
@@ -298,6 +315,16 @@ pub fn run(
             s.decided_leaves
         );
         println!("  chip cycles by state: {}", by_state(&s.state_cycles));
+        let eager = order_nodes(jobs, &evaluator, horizon, Order::AllReplies)?;
+        let emitted = order_nodes(jobs, &evaluator, horizon, Order::Generation)?;
+        println!(
+            "  move order (the reference on the same jobs): the chip's, fewest replies first with ordering's early stop, {} nodes; every child's replies counted first {} ({:.3}x); the generator's victim/attacker emission order {} ({:.3}x)",
+            chip.nodes,
+            eager,
+            per(eager, chip.nodes),
+            emitted,
+            per(emitted, chip.nodes)
+        );
         let job_us = |d: Duration| d.as_secs_f64() * 1e6 / jobs.len() as f64;
         let modeled = |mhz: f64| chip.cycles as f64 / mhz / jobs.len() as f64;
         println!(
