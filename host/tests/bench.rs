@@ -125,7 +125,8 @@ fn the_search_bench_takes_a_file_of_positions() {
 }
 
 /// With chips, each position's line has its modeled time (the first run's), and the
-/// modeled time is the median run's, its split (host work, link, waiting) adding up to it.
+/// modeled time is the median run's, its split (host work, link, waiting) adding up to it,
+/// the wait split again by whether the awaited jobs had started.
 #[test]
 fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
     let dir = common::Scratch::new("bench_chips");
@@ -172,6 +173,17 @@ fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
     assert!(
         total > 0.0 && (parts - total).abs() <= 0.002,
         "{modeled}\n{split}"
+    );
+    // The wait is split into the time before the awaited jobs started and the rest.
+    let waits = &split[split.find("waiting for results ").unwrap()..];
+    let queued = seconds(waits, " s (");
+    assert!(
+        (0.0..=seconds(split, "waiting for results ") + 0.0005).contains(&queued),
+        "{split}"
+    );
+    assert!(
+        waits.contains(" s of it for jobs not yet started on a chip, the rest for jobs running)"),
+        "{split}"
     );
 }
 

@@ -251,12 +251,14 @@ pub fn search(
     }
     if let Some(w) = work {
         println!(
-            "  of it: host work {:.3} s (measured), link {:.3} s, waiting for results {:.3} s; \
+            "  of it: host work {:.3} s (measured), link {:.3} s, waiting for results {:.3} s \
+             ({:.3} s of it for jobs not yet started on a chip, the rest for jobs running); \
              chip time (summed over the chips, modeled) {:.3} s on results used, {:.3} s on jobs \
              given up",
             w.host.as_secs_f64(),
             w.link.as_secs_f64(),
             w.wait.as_secs_f64(),
+            w.wait_queued.as_secs_f64(),
             w.chips_used.as_secs_f64(),
             w.chips_wasted.as_secs_f64()
         );

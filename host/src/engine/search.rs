@@ -557,6 +557,9 @@ pub struct ModeledWork {
     pub link: Duration,
     /// The host's time waiting for a result.
     pub wait: Duration,
+    /// Of that, the time before the awaited job started on a chip (the rest waits for
+    /// a job already running).
+    pub wait_queued: Duration,
     /// Chip time of the jobs whose results were used.
     pub chips_used: Duration,
     /// Chip time of the jobs given up.
@@ -570,6 +573,7 @@ impl ModeledWork {
             host: d(t.host_ns),
             link: d(t.link_ns),
             wait: d(t.wait_ns),
+            wait_queued: d(t.wait_queued_ns),
             chips_used: d(t.useful_ns),
             chips_wasted: d(t.wasted_ns),
         }
@@ -583,6 +587,7 @@ impl std::ops::Add for ModeledWork {
             host: self.host + o.host,
             link: self.link + o.link,
             wait: self.wait + o.wait,
+            wait_queued: self.wait_queued + o.wait_queued,
             chips_used: self.chips_used + o.chips_used,
             chips_wasted: self.chips_wasted + o.chips_wasted,
         }

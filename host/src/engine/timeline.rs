@@ -213,6 +213,10 @@ pub struct Totals {
     pub link_ns: f64,
     /// Host time spent waiting for a result.
     pub wait_ns: f64,
+    /// Of that, the time before the awaited job started on a chip (on the link or
+    /// queued behind other jobs); the rest the host waits for a job already running.
+    #[serde(default)]
+    pub wait_queued_ns: f64,
     /// Chip time of jobs whose results were used.
     pub useful_ns: f64,
     /// Chip time of jobs given up after a cutoff.
@@ -371,7 +375,9 @@ impl Timeline {
             return;
         };
         if slot.back > self.now {
-            self.totals.wait_ns += slot.back - self.now;
+            let wait = slot.back - self.now;
+            self.totals.wait_ns += wait;
+            self.totals.wait_queued_ns += (slot.start - self.now).clamp(0.0, wait);
             self.now = slot.back;
         }
         self.totals.useful_ns += slot.done - slot.start;
@@ -507,6 +513,28 @@ mod tests {
         }
         assert_eq!(t.now(), 35_000.0);
         assert_eq!(t.totals().wait_ns, 35_000.0);
+    }
+
+    #[test]
+    fn a_wait_is_queued_until_its_job_starts_and_running_after() {
+        let mut t = Timeline::new(1, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10), Job::new(20)]);
+        // The second job starts when the first is done, at 10 µs, and is back at 30 µs.
+        t.take(ids[1]);
+        assert_eq!(t.now(), 30_000.0);
+        assert_eq!(t.totals().wait_ns, 30_000.0);
+        assert_eq!(t.totals().wait_queued_ns, 10_000.0);
+        // The first is back already: no wait.
+        t.take(ids[0]);
+        assert_eq!(t.totals().wait_ns, 30_000.0);
+        // Two chips: a job that started before the host asks for it is waited for
+        // while it runs only.
+        let mut t = Timeline::new(2, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10), Job::new(20)]);
+        t.host(4_000.0);
+        t.take(ids[1]);
+        assert_eq!(t.totals().wait_ns, 16_000.0);
+        assert_eq!(t.totals().wait_queued_ns, 0.0);
     }
 
     #[test]
