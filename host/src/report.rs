@@ -205,6 +205,11 @@ pub struct SpeedUp {
     pub useful_s: f64,
     /// Chip time given up after cutoffs, seconds (modeled).
     pub wasted_s: f64,
+    /// The host's time waiting for results, seconds (modeled).
+    pub wait_s: f64,
+    /// Of that, the time before the awaited jobs started on a chip, seconds (modeled):
+    /// the rest waits for jobs already running.
+    pub wait_queued_s: f64,
 }
 
 /// Section 4, one position: the host alone against the chips taking `full_width`
@@ -503,11 +508,14 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         for &jobs in &rows {
             for k in CHIP_COUNTS {
                 let (mut ns, mut useful, mut wasted) = (0.0, 0.0, 0.0);
+                let (mut wait, mut wait_queued) = (0.0, 0.0);
                 for (_, trace) in traces.iter().filter(|(q, _)| *q == jobs) {
                     let (t, totals) = trace.replay(k, link, clock);
                     ns += t;
                     useful += totals.useful_ns;
                     wasted += totals.wasted_ns;
+                    wait += totals.wait_ns;
+                    wait_queued += totals.wait_queued_ns;
                 }
                 speed_ups.push(SpeedUp {
                     link: link.name,
@@ -518,6 +526,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
                     speed_up: host_alone_s / (ns / 1e9),
                     useful_s: useful / 1e9,
                     wasted_s: wasted / 1e9,
+                    wait_s: wait / 1e9,
+                    wait_queued_s: wait_queued / 1e9,
                 });
             }
         }
@@ -911,6 +921,18 @@ impl Report {
         }
         md.push_str("\n![chip work](work.svg)\n\n");
         let shown = self.full_width_shown();
+        if let Some(f) = self.speed_up(o.link.name, o.chips, false, shown) {
+            md.push_str(&format!(
+                "With {} on {} chips the host waits for results {:.3} s of the {:.3} s, \
+                 {:.3} s of it for jobs not yet started on a chip, the rest for jobs \
+                 already running.\n\n",
+                jobs_name((false, shown)),
+                o.chips,
+                f.wait_s,
+                f.modeled_s,
+                f.wait_queued_s,
+            ));
+        }
         let positions: Vec<&PositionSpeedUp> = self
             .per_position
             .iter()

@@ -90,7 +90,19 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     assert!(speed_ups.iter().any(|s| s["full_width"] == 3));
     for s in speed_ups {
         assert!(s["speed_up"].as_f64().unwrap() > 0.0, "{s}");
+        // The wait is part of the modeled time, and the part before the awaited jobs
+        // started part of the wait.
+        let (wait, queued) = (
+            s["wait_s"].as_f64().unwrap(),
+            s["wait_queued_s"].as_f64().unwrap(),
+        );
+        assert!(wait <= s["modeled_s"].as_f64().unwrap() + 1e-12, "{s}");
+        assert!((0.0..=wait + 1e-12).contains(&queued), "{s}");
     }
+    assert!(
+        md.contains(" on 4 chips the host waits for results "),
+        "the wait's split missing:\n{md}"
+    );
     // Position by position, for each number of full-width plies: 4 chips on PCIe, and
     // each row of section 4's figure is the sum of its positions'.
     let per = json["per_position"].as_array().unwrap();
