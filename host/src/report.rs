@@ -1139,7 +1139,7 @@ impl Report {
         let work = line_chart(
             &Axes {
                 title: format!(
-                    "Chip work and search time, {}, {link} link (modeled)",
+                    "Chip work, search time and waits, {}, {link} link (modeled)",
                     jobs_name((false, plies))
                 ),
                 x_label: "chips".into(),
@@ -1165,6 +1165,18 @@ impl Report {
                     name: "wasted chip time".into(),
                     color: (200, 60, 60),
                     points: pick(|s| s.wasted_s),
+                    dashed: true,
+                },
+                Series {
+                    name: "host waiting for results".into(),
+                    color: (60, 90, 200),
+                    points: pick(|s| s.wait_s),
+                    dashed: false,
+                },
+                Series {
+                    name: "of it, for jobs not yet started".into(),
+                    color: (60, 90, 200),
+                    points: pick(|s| s.wait_queued_s),
                     dashed: true,
                 },
             ],

@@ -158,6 +158,14 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         let svg = std::fs::read_to_string(dir.join(plot)).unwrap();
         assert!(svg.starts_with("<svg") && svg.len() > 2000, "{plot}");
     }
+    // The work plot draws the host's waits beside the chips' work.
+    let work = std::fs::read_to_string(dir.join("work.svg")).unwrap();
+    for legend in [
+        "host waiting for results",
+        "of it, for jobs not yet started",
+    ] {
+        assert!(work.contains(legend), "{legend} missing from work.svg");
+    }
 }
 
 #[test]
