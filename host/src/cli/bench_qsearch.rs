@@ -177,23 +177,6 @@ fn fresh_table_nodes(
     Ok(nodes)
 }
 
-/// Nodes of the reference (the chip's algorithm) on the jobs with captures ordered by
-/// `order`: the chip's move order set against the others it could have had.
-fn order_nodes(
-    jobs: &[QJob],
-    evaluator: &Evaluator,
-    horizon: Option<usize>,
-    order: Order,
-) -> anyhow::Result<u64> {
-    let mut q = ReferenceQuiescence::new(*evaluator).with_horizon(horizon);
-    q.order = order;
-    let mut nodes = 0;
-    for j in jobs {
-        nodes += q.qsearch(&j.position, j.alpha, j.beta, j.ply)?.nodes;
-    }
-    Ok(nodes)
-}
-
 /// The share of the running cycles in each controller state that has any, in the
 /// states' order.
 pub(super) fn by_state(state_cycles: &[u64; hw::chip::qsearch::State::COUNT]) -> String {
@@ -315,8 +298,18 @@ pub fn run(
             s.decided_leaves
         );
         println!("  chip cycles by state: {}", by_state(&s.state_cycles));
-        let eager = order_nodes(jobs, &evaluator, horizon, Order::AllReplies)?;
-        let emitted = order_nodes(jobs, &evaluator, horizon, Order::Generation)?;
+        // The reference (the chip's algorithm) with the captures in another order: the
+        // chip's move order set against the others it could have had.
+        let order_nodes = |order: Order| {
+            software_time(jobs, 1, || {
+                let mut q = ReferenceQuiescence::new(evaluator).with_horizon(horizon);
+                q.order = order;
+                Box::new(q)
+            })
+            .map(|(_, nodes)| nodes)
+        };
+        let eager = order_nodes(Order::AllReplies)?;
+        let emitted = order_nodes(Order::Generation)?;
         println!(
             "  move order (the reference on the same jobs): the chip's, fewest replies first with ordering's early stop, {} nodes; every child's replies counted first {} ({:.3}x); the generator's victim/attacker emission order {} ({:.3}x)",
             chip.nodes,
