@@ -1136,6 +1136,25 @@ impl Report {
             .filter(|s| s.link == link && s.full_width == plies)
             .map(|s| s.useful_s.max(s.wasted_s).max(s.modeled_s))
             .fold(0.001f64, f64::max);
+        // Each line: its legend, colour, value of a speed-up row and whether dashed.
+        type Line = (&'static str, (u8, u8, u8), fn(&SpeedUp) -> f64, bool);
+        let lines: [Line; 5] = [
+            ("search time", (40, 40, 40), |s| s.modeled_s, false),
+            ("useful chip time", (90, 160, 90), |s| s.useful_s, false),
+            ("wasted chip time", (200, 60, 60), |s| s.wasted_s, true),
+            (
+                "host waiting for results",
+                (60, 90, 200),
+                |s| s.wait_s,
+                false,
+            ),
+            (
+                "of it, for jobs not yet started",
+                (60, 90, 200),
+                |s| s.wait_queued_s,
+                true,
+            ),
+        ];
         let work = line_chart(
             &Axes {
                 title: format!(
@@ -1148,38 +1167,12 @@ impl Report {
                 y: (0.0, most * 1.1),
                 log_x: true,
             },
-            &[
-                Series {
-                    name: "search time".into(),
-                    color: (40, 40, 40),
-                    points: pick(|s| s.modeled_s),
-                    dashed: false,
-                },
-                Series {
-                    name: "useful chip time".into(),
-                    color: (90, 160, 90),
-                    points: pick(|s| s.useful_s),
-                    dashed: false,
-                },
-                Series {
-                    name: "wasted chip time".into(),
-                    color: (200, 60, 60),
-                    points: pick(|s| s.wasted_s),
-                    dashed: true,
-                },
-                Series {
-                    name: "host waiting for results".into(),
-                    color: (60, 90, 200),
-                    points: pick(|s| s.wait_s),
-                    dashed: false,
-                },
-                Series {
-                    name: "of it, for jobs not yet started".into(),
-                    color: (60, 90, 200),
-                    points: pick(|s| s.wait_queued_s),
-                    dashed: true,
-                },
-            ],
+            &lines.map(|(name, color, value, dashed)| Series {
+                name: name.into(),
+                color,
+                points: pick(value),
+                dashed,
+            }),
         )?;
         Ok(vec![
             ("cycles.svg", cycles),
