@@ -149,42 +149,50 @@ fn the_search_bench_with_chips_reports_the_median_runs_modeled_time() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
-    let seconds = |line: &str, after: &str| -> f64 {
-        let rest = &line[line
-            .find(after)
-            .unwrap_or_else(|| panic!("{after} in {line}"))
-            + after.len()..];
-        rest.split_whitespace().next().unwrap().parse().unwrap()
-    };
     let positions: Vec<&str> = text.lines().filter(|l| l.contains(" nodes (")).collect();
     assert_eq!(positions.len(), 2, "{text}");
     for line in positions {
-        assert!(seconds(line, "  modeled ") > 0.0, "{line}");
+        assert!(number_after::<f64>(line, "  modeled ") > 0.0, "{line}");
     }
     let modeled = text
         .lines()
         .find(|l| l.starts_with("modeled time (median of 3 runs; "))
         .unwrap_or_else(|| panic!("{text}"));
-    let total = seconds(modeled, "the first run's): ");
+    let total = number_after::<f64>(modeled, "the first run's): ");
     let split = text.lines().find(|l| l.starts_with("  of it: ")).unwrap();
-    let parts = seconds(split, "host work ")
-        + seconds(split, "link ")
-        + seconds(split, "waiting for results ");
+    let parts = number_after::<f64>(split, "host work ")
+        + number_after::<f64>(split, "link ")
+        + number_after::<f64>(split, "waiting for results ");
     assert!(
         total > 0.0 && (parts - total).abs() <= 0.002,
         "{modeled}\n{split}"
     );
     // The wait is split into the time before the awaited jobs started and the rest.
     let waits = &split[split.find("waiting for results ").unwrap()..];
-    let queued = seconds(waits, " s (");
+    let queued = number_after::<f64>(waits, " s (");
     assert!(
-        (0.0..=seconds(split, "waiting for results ") + 0.0005).contains(&queued),
+        (0.0..=number_after::<f64>(split, "waiting for results ") + 0.0005).contains(&queued),
         "{split}"
     );
     assert!(
         waits.contains(" s of it for jobs not yet started on a chip, the rest for jobs running)"),
         "{split}"
     );
+}
+
+/// The number that follows the first `key` in `line` (digits and a decimal point).
+fn number_after<T: std::str::FromStr>(line: &str, key: &str) -> T
+where
+    T::Err: std::fmt::Debug,
+{
+    let at = line.find(key).unwrap_or_else(|| panic!("{key} in {line}")) + key.len();
+    let rest = &line[at..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    rest[..end]
+        .parse()
+        .unwrap_or_else(|e| panic!("a number after {key} in {line}: {e:?}"))
 }
 
 /// `bench search ARGS --positions FILE`, FILE a file in `dir` holding `positions`.
@@ -229,30 +237,22 @@ fn the_quiescence_bench_measures_the_chips_move_order() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let number_after = |line: &str, key: &str| -> u64 {
-        let rest = &line[line.find(key).unwrap_or_else(|| panic!("{key} in {line}")) + key.len()..];
-        rest.split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
     let sets: Vec<&str> = text.split("\n\n").skip(1).collect();
     assert_eq!(sets.len(), 2, "{text}");
     for set in &sets {
         let nodes = set.lines().find(|l| l.contains("  nodes: chip ")).unwrap();
         let order = set.lines().find(|l| l.contains("  move order ")).unwrap();
-        let chip = number_after(nodes, "nodes: chip ");
-        assert_eq!(number_after(order, "early stop, "), chip, "{set}");
-        assert!(number_after(order, "counted first ") > 0, "{set}");
-        assert!(number_after(order, "emission order ") > 0, "{set}");
+        let chip = number_after::<u64>(nodes, "nodes: chip ");
+        assert_eq!(number_after::<u64>(order, "early stop, "), chip, "{set}");
+        assert!(number_after::<u64>(order, "counted first ") > 0, "{set}");
+        assert!(number_after::<u64>(order, "emission order ") > 0, "{set}");
     }
     let game = sets[1]
         .lines()
         .find(|l| l.contains("  move order "))
         .unwrap();
     assert!(
-        number_after(game, "emission order ") > number_after(game, "early stop, "),
+        number_after::<u64>(game, "emission order ") > number_after::<u64>(game, "early stop, "),
         "{game}"
     );
 }
