@@ -46,7 +46,9 @@ enum ChipCommand {
         /// The design: `movegen` (the move generator) or `qchip` (the quiescence engine).
         #[arg(long, default_value = "movegen", value_parser = ["movegen", "qchip"])]
         design: String,
-        /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, CABGA381).
+        /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, speed grade 6,
+        /// CABGA381, the ULX3S's parts), `ecp5-45f-8` (the 45F in the fastest grade) or
+        /// `ecp5-85f-8` (LFE5U-85F-8, csfBGA285, the OrangeCrab's 85F part).
         #[arg(long, default_value = "ice40", value_parser = parse_target)]
         target: testbench::Target,
         /// Working directory of the flow [default: build/fpga/DESIGN, with `-TARGET`

@@ -42,7 +42,9 @@ enum HwCommand {
         /// placement's. About a minute per seed for the small blocks.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
-        /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, CABGA381).
+        /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, speed grade 6,
+        /// CABGA381, the ULX3S's parts), `ecp5-45f-8` (the 45F in the fastest grade) or
+        /// `ecp5-85f-8` (LFE5U-85F-8, csfBGA285, the OrangeCrab's 85F part).
         #[arg(long, default_value = "ice40", value_parser = super::chip::parse_target)]
         target: testbench::Target,
     },

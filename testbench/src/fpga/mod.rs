@@ -637,4 +637,25 @@ mod tests {
         }
         assert!("ecp5".parse::<Target>().unwrap_err().contains("ecp5-25f"));
     }
+
+    #[test]
+    fn each_ecp5_target_places_for_its_own_part_and_grade() {
+        let part = |t: Target| {
+            let args = t.nextpnr_args("a.json", "a.config", 1, "a.log");
+            let after = |flag: &str| {
+                let i = args.iter().position(|a| a == flag).unwrap();
+                args[i + 1].clone()
+            };
+            (args[0].clone(), after("--package"), after("--speed"))
+        };
+        let owned = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+        assert_eq!(part(Target::Lfe5u25f), owned("--25k", "CABGA381", "6"));
+        assert_eq!(part(Target::Lfe5u45f), owned("--45k", "CABGA381", "6"));
+        assert_eq!(part(Target::Lfe5u45f8), owned("--45k", "CABGA381", "8"));
+        assert_eq!(part(Target::Lfe5u85f8), owned("--85k", "CSFBGA285", "8"));
+        for t in Target::ALL {
+            assert_eq!(t.is_ecp5(), t.device().starts_with("ECP5"));
+            assert!(t.device().contains(&t.name()[5..].to_uppercase()) || !t.is_ecp5());
+        }
+    }
 }

@@ -23,6 +23,24 @@ pub enum Target {
     /// Lattice ECP5 LFE5U-45F, speed grade 6, CABGA381 (the ULX3S's 45F part).
     #[serde(rename = "ecp5-45f")]
     Lfe5u45f,
+    /// Lattice ECP5 LFE5U-45F in the fastest speed grade, 8, CABGA381: the same die and
+    /// package as [`Target::Lfe5u45f`], so the two differ by the grade alone.
+    #[serde(rename = "ecp5-45f-8")]
+    Lfe5u45f8,
+    /// Lattice ECP5 LFE5U-85F, speed grade 8, csfBGA285 (the OrangeCrab's 85F part).
+    #[serde(rename = "ecp5-85f-8")]
+    Lfe5u85f8,
+}
+
+/// What nextpnr-ecp5 needs to know of an ECP5 part.
+#[derive(Clone, Copy, Debug)]
+struct Ecp5Part {
+    /// nextpnr's device flag.
+    size: &'static str,
+    /// nextpnr's package name.
+    package: &'static str,
+    /// Speed grade (6 slowest, 8 fastest).
+    speed: u8,
 }
 
 /// The names of a target's cells in yosys's netlist and nextpnr's utilisation.
@@ -46,7 +64,13 @@ pub struct CellNames {
 
 impl Target {
     /// Every target, in the order `--target` lists them.
-    pub const ALL: [Target; 3] = [Target::Ice40Hx8k, Target::Lfe5u25f, Target::Lfe5u45f];
+    pub const ALL: [Target; 5] = [
+        Target::Ice40Hx8k,
+        Target::Lfe5u25f,
+        Target::Lfe5u45f,
+        Target::Lfe5u45f8,
+        Target::Lfe5u85f8,
+    ];
 
     /// The name `--target` takes and the report's JSON holds.
     pub fn name(self) -> &'static str {
@@ -54,6 +78,8 @@ impl Target {
             Target::Ice40Hx8k => "ice40",
             Target::Lfe5u25f => "ecp5-25f",
             Target::Lfe5u45f => "ecp5-45f",
+            Target::Lfe5u45f8 => "ecp5-45f-8",
+            Target::Lfe5u85f8 => "ecp5-85f-8",
         }
     }
 
@@ -63,12 +89,32 @@ impl Target {
             Target::Ice40Hx8k => "iCE40 HX8K (ct256)",
             Target::Lfe5u25f => "ECP5 LFE5U-25F-6 (CABGA381)",
             Target::Lfe5u45f => "ECP5 LFE5U-45F-6 (CABGA381)",
+            Target::Lfe5u45f8 => "ECP5 LFE5U-45F-8 (CABGA381)",
+            Target::Lfe5u85f8 => "ECP5 LFE5U-85F-8 (csfBGA285)",
         }
     }
 
     /// Whether the target is an ECP5 (tools from the YoWASP environment).
     pub fn is_ecp5(self) -> bool {
-        !matches!(self, Target::Ice40Hx8k)
+        self.ecp5_part().is_some()
+    }
+
+    /// The ECP5 part, for nextpnr-ecp5.
+    fn ecp5_part(self) -> Option<Ecp5Part> {
+        let part = |size, package, speed| {
+            Some(Ecp5Part {
+                size,
+                package,
+                speed,
+            })
+        };
+        match self {
+            Target::Ice40Hx8k => None,
+            Target::Lfe5u25f => part("--25k", "CABGA381", 6),
+            Target::Lfe5u45f => part("--45k", "CABGA381", 6),
+            Target::Lfe5u45f8 => part("--45k", "CABGA381", 8),
+            Target::Lfe5u85f8 => part("--85k", "CSFBGA285", 8),
+        }
     }
 
     /// What the device has (Lattice's data sheets; nextpnr's utilisation agrees).
@@ -86,11 +132,17 @@ impl Target {
                 ram: 56,
                 io: 197,
             },
-            Target::Lfe5u45f => Capacity {
+            Target::Lfe5u45f | Target::Lfe5u45f8 => Capacity {
                 lut4: 43_848,
                 dff: 43_848,
                 ram: 108,
                 io: 203,
+            },
+            Target::Lfe5u85f8 => Capacity {
+                lut4: 83_640,
+                dff: 83_640,
+                ram: 208,
+                io: 118,
             },
         }
     }
@@ -162,19 +214,14 @@ impl Target {
 
     /// nextpnr's arguments: read `json`, write the placement `placed`, log to `log`.
     pub fn nextpnr_args(self, json: &str, placed: &str, seed: u64, log: &str) -> Vec<String> {
-        let mut args: Vec<String> = match self {
-            Target::Ice40Hx8k => vec!["--hx8k".into(), "--package".into(), "ct256".into()],
-            Target::Lfe5u25f | Target::Lfe5u45f => vec![
-                if self == Target::Lfe5u25f {
-                    "--25k"
-                } else {
-                    "--45k"
-                }
-                .into(),
+        let mut args: Vec<String> = match self.ecp5_part() {
+            None => vec!["--hx8k".into(), "--package".into(), "ct256".into()],
+            Some(part) => vec![
+                part.size.into(),
                 "--package".into(),
-                "CABGA381".into(),
+                part.package.into(),
                 "--speed".into(),
-                "6".into(),
+                part.speed.to_string(),
                 // A target above what the designs reach makes placement timing-driven;
                 // missing it is what the report measures, not a failure.
                 "--freq".into(),
