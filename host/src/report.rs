@@ -37,7 +37,7 @@ use crate::engine::quiescence::{Quiescence, QuiescenceKind, SoftwareQuiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::search::{Limits, MAX_FULL_WIDTH_PLIES, SearchConfig, Searcher};
 use crate::engine::solver::{Solver, Verdict, move_wins_within};
-use crate::engine::timeline::{ChipClock, Link, Trace};
+use crate::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link, Trace};
 use crate::frontends::uci::{ChipSettings, Settings};
 use crate::matches::elo::Tally;
 use crate::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings};
@@ -66,6 +66,9 @@ pub struct ReportOptions {
     pub mhz: f64,
     /// Where the clock comes from (for the text).
     pub clock_source: String,
+    /// Other clocks, MHz, at which section 4's searches are replayed besides `mhz` and
+    /// Deep Blue's 24 (for example another FPGA part's Fmax).
+    pub other_mhz: Vec<f64>,
     /// Time per move in section 5, milliseconds (modeled for the chips).
     pub movetime_ms: u64,
     /// Won positions tried in section 5.
@@ -212,6 +215,22 @@ pub struct SpeedUp {
     pub wait_queued_s: f64,
 }
 
+/// Section 4: the same searches' traces replayed at one chip clock, `options.chips`
+/// chips on `options.link`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockSpeedUp {
+    /// The chips' clock, MHz.
+    pub mhz: f64,
+    /// Quiet positions evaluated on the host.
+    pub host_quiet: bool,
+    /// Plies the chips take as full-width jobs (0: quiescence jobs).
+    pub full_width: u32,
+    /// Modeled search time, seconds.
+    pub modeled_s: f64,
+    /// Host alone (measured) over modeled.
+    pub speed_up: f64,
+}
+
 /// Section 4, one position: the host alone against the chips taking `full_width`
 /// plies as full-width jobs, `options.chips` of them on `options.link`.
 #[derive(Clone, Debug, Serialize)]
@@ -289,6 +308,8 @@ pub struct Report {
     pub speed_ups: Vec<SpeedUp>,
     /// Section 4, position by position, for each number of full-width plies measured.
     pub per_position: Vec<PositionSpeedUp>,
+    /// Section 4 at each clock of [`Report::clocks`].
+    pub clock_speed_ups: Vec<ClockSpeedUp>,
     /// Section 5: won positions tried.
     pub won_positions: usize,
     /// Section 5: positions compared with the deeper search.
@@ -533,6 +554,26 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         }
     }
 
+    // The same traces at other clocks: what the clock alone buys, the host's measured
+    // work held fixed.
+    let mut clock_speed_ups = Vec::new();
+    for mhz in clocks(&options) {
+        for &jobs in &rows {
+            let ns: f64 = traces
+                .iter()
+                .filter(|(q, _)| *q == jobs)
+                .map(|(_, t)| t.replay(options.chips, options.link, ChipClock::Mhz(mhz)).0)
+                .sum();
+            clock_speed_ups.push(ClockSpeedUp {
+                mhz,
+                host_quiet: jobs.0,
+                full_width: jobs.1,
+                modeled_s: ns / 1e9,
+                speed_up: host_alone_s / (ns / 1e9).max(1e-12),
+            });
+        }
+    }
+
     // Section 5.
     let movetime = Duration::from_millis(options.movetime_ms);
     let engines = [
@@ -725,11 +766,22 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         host_full_width_s,
         speed_ups,
         per_position,
+        clock_speed_ups,
         showings,
         matches,
         fairy_missing,
         wall_s: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The clocks of section 4's clock table, MHz, slowest first: Deep Blue's, the
+/// report's and the others asked for, each once.
+fn clocks(options: &ReportOptions) -> Vec<f64> {
+    let mut clocks = vec![DEEP_BLUE_MHZ, options.mhz];
+    clocks.extend(&options.other_mhz);
+    clocks.sort_by(f64::total_cmp);
+    clocks.dedup();
+    clocks
 }
 
 fn per(c: u64, n: u64) -> f64 {
@@ -752,6 +804,13 @@ impl Report {
                 && s.host_quiet == host_quiet
                 && s.full_width == full_width
         })
+    }
+
+    /// Section 4's line at clock `mhz` for `jobs`.
+    fn clock_speed_up(&self, mhz: f64, jobs: Jobs) -> Option<&ClockSpeedUp> {
+        self.clock_speed_ups
+            .iter()
+            .find(|c| c.mhz == mhz && (c.host_quiet, c.full_width) == jobs)
     }
 
     /// The full-width jobs section 4's work table, position-by-position table and plots
@@ -933,6 +992,33 @@ impl Report {
                 f.wait_queued_s,
             ));
         }
+        let clocks = clocks(o);
+        md.push_str(&format!(
+            "The same searches at other chip clocks ({} chips on the {} link; the host's \
+             measured work as above, the chips' cycles over the clock): speed-up over the \
+             host alone, and modeled seconds:\n\n| jobs | ",
+            o.chips, o.link.name
+        ));
+        md.push_str(
+            &clocks
+                .iter()
+                .map(|m| format!("{m} MHz"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        );
+        md.push_str(" |\n|---|");
+        md.push_str(&"---:|".repeat(clocks.len()));
+        md.push('\n');
+        for jobs in section4_jobs(o.depth) {
+            md.push_str(&format!("| {} |", jobs_name(jobs)));
+            for &mhz in &clocks {
+                if let Some(c) = self.clock_speed_up(mhz, jobs) {
+                    md.push_str(&format!(" {:.2}x ({:.4} s) |", c.speed_up, c.modeled_s));
+                }
+            }
+            md.push('\n');
+        }
+        md.push('\n');
         let positions: Vec<&PositionSpeedUp> = self
             .per_position
             .iter()

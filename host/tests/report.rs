@@ -36,6 +36,8 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
             "5",
             "--chips",
             "4",
+            "--also-mhz",
+            "48,96",
         ])
         .output()
         .unwrap();
@@ -151,6 +153,34 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         )),
         "{md}"
     );
+    // The same traces at each clock: Deep Blue's 24 MHz, the report's, 48 and 96; at
+    // the report's own clock each line is section 4's on 4 chips on PCIe.
+    let mhz = json["options"]["mhz"].as_f64().unwrap();
+    let mut clocks = vec![24.0, mhz, 48.0, 96.0];
+    clocks.sort_by(f64::total_cmp);
+    clocks.dedup();
+    let by_clock = json["clock_speed_ups"].as_array().unwrap();
+    assert_eq!(by_clock.len(), clocks.len() * 5);
+    for c in by_clock {
+        assert!(clocks.contains(&c["mhz"].as_f64().unwrap()), "{c}");
+        if c["mhz"].as_f64().unwrap() == mhz {
+            let s = speed_ups
+                .iter()
+                .find(|s| {
+                    s["link"] == "pcie"
+                        && s["chips"] == 4
+                        && s["full_width"] == c["full_width"]
+                        && s["host_quiet"] == c["host_quiet"]
+                })
+                .unwrap();
+            assert_eq!(s["modeled_s"], c["modeled_s"], "{c}");
+        }
+    }
+    let header: Vec<String> = clocks.iter().map(|m| format!("{m} MHz")).collect();
+    assert!(
+        md.contains(&format!("| jobs | {} |", header.join(" | "))),
+        "{md}"
+    );
     let fen = per[0]["fen"].as_str().unwrap();
     assert_eq!(md.matches(&format!("| `{fen}` |")).count(), 1, "{md}");
     assert_eq!(json["matches"].as_array().unwrap().len(), 2);
@@ -175,6 +205,11 @@ fn bad_report_arguments_are_named() {
         (vec!["report", "--chips", "65"], "--chips"),
         (vec!["report", "--link", "carrier-pigeon"], "carrier-pigeon"),
         (vec!["report", "--mhz", "-3"], "--mhz"),
+        (vec!["report", "--also-mhz", "30,0"], "--also-mhz"),
+        (
+            vec!["report", "--also-mhz", "1,2,3,4,5,6,7,8,9"],
+            "--also-mhz",
+        ),
         (
             vec!["report", "--quiescence-plies", "33"],
             "--quiescence-plies",

@@ -34,10 +34,12 @@ use super::measure::median;
 pub const QCHIP_REPORT: &str = "build/fpga/qchip/report.json";
 
 /// Where `antichip chip fpga --design qchip` writes its reports, by target.
-pub const QCHIP_REPORTS: [&str; 3] = [
+pub const QCHIP_REPORTS: [&str; 5] = [
     QCHIP_REPORT,
     "build/fpga/qchip-ecp5-45f/report.json",
     "build/fpga/qchip-ecp5-25f/report.json",
+    "build/fpga/qchip-ecp5-45f-8/report.json",
+    "build/fpga/qchip-ecp5-85f-8/report.json",
 ];
 
 /// The FPGA Fmax of the quiescence chip, from the first report that has one, with the

@@ -40,6 +40,11 @@ pub struct ReportArgs {
     /// when there is one, else Deep Blue's 24].
     #[arg(long, value_parser = parse_mhz)]
     mhz: Option<f64>,
+    /// Other clocks in MHz, comma-separated (up to 8), at which section 4's searches are
+    /// replayed as well, beside `--mhz` and Deep Blue's 24: for example another FPGA
+    /// part's Fmax. The host's measured work is the same at every clock.
+    #[arg(long, value_parser = parse_mhz, value_delimiter = ',', num_args = 1..)]
+    also_mhz: Vec<f64>,
     /// Time per move in the accuracy section, milliseconds (modeled for the chips).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=60_000))]
     movetime: u64,
@@ -75,7 +80,17 @@ pub struct ReportArgs {
     host_pieces: u32,
 }
 
+/// Most clocks `--also-mhz` takes.
+const MAX_OTHER_CLOCKS: usize = 8;
+
 pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
+    if args.also_mhz.len() > MAX_OTHER_CLOCKS {
+        eprintln!(
+            "error: --also-mhz takes up to {MAX_OTHER_CLOCKS} clocks, not {}",
+            args.also_mhz.len()
+        );
+        return Ok(2);
+    }
     let link = Link::preset(&args.link).expect("clap checked the link");
     let (mhz, clock_source) = match args.mhz {
         Some(m) => (m, "given with --mhz".to_string()),
@@ -92,6 +107,7 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         link,
         mhz,
         clock_source,
+        other_mhz: args.also_mhz,
         movetime_ms: args.movetime,
         won_positions: args.won as usize,
         agreement_positions: args.agreement as usize,
