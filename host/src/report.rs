@@ -308,7 +308,8 @@ pub struct Report {
     pub speed_ups: Vec<SpeedUp>,
     /// Section 4, position by position, for each number of full-width plies measured.
     pub per_position: Vec<PositionSpeedUp>,
-    /// Section 4 at each clock of [`Report::clocks`].
+    /// Section 4 replayed at each clock: Deep Blue's 24 MHz, `options.mhz` and
+    /// `options.other_mhz`.
     pub clock_speed_ups: Vec<ClockSpeedUp>,
     /// Section 5: won positions tried.
     pub won_positions: usize,
