@@ -785,6 +785,23 @@ fn clocks(options: &ReportOptions) -> Vec<f64> {
     clocks
 }
 
+/// A Markdown table's header and alignment rows: the `lead` columns left-aligned, the
+/// `figures` right-aligned.
+fn table_head(lead: &[&str], figures: impl Iterator<Item = String>) -> String {
+    let figures: Vec<String> = figures.collect();
+    let names: Vec<&str> = lead
+        .iter()
+        .copied()
+        .chain(figures.iter().map(String::as_str))
+        .collect();
+    format!(
+        "| {} |\n|{}{}\n",
+        names.join(" | "),
+        "---|".repeat(lead.len()),
+        "---:|".repeat(figures.len())
+    )
+}
+
 fn per(c: u64, n: u64) -> f64 {
     c as f64 / n.max(1) as f64
 }
@@ -919,7 +936,7 @@ impl Report {
              looking ahead into the brothers it would search (up to {} jobs out ahead), and \
              its trace is replayed on each K (on one chip the host would not look ahead). \
              Modeled time of the chip-equipped search and its speed-up over the host \
-             alone:\n\n| link | jobs | ",
+             alone:\n\n",
             o.positions.len(),
             o.depth,
             self.host_alone_s,
@@ -939,16 +956,10 @@ impl Report {
             o.chips,
             crate::engine::search::ahead_jobs(o.chips),
         ));
-        md.push_str(
-            &CHIP_COUNTS
-                .iter()
-                .map(|k| format!("K={k}"))
-                .collect::<Vec<_>>()
-                .join(" | "),
-        );
-        md.push_str(" |\n|---|---|");
-        md.push_str(&"---:|".repeat(CHIP_COUNTS.len()));
-        md.push('\n');
+        md.push_str(&table_head(
+            &["link", "jobs"],
+            CHIP_COUNTS.iter().map(|k| format!("K={k}")),
+        ));
         for link in Link::PRESETS {
             for jobs in section4_jobs(o.depth) {
                 md.push_str(&format!("| {} | {} |", link.name, jobs_name(jobs)));
@@ -997,19 +1008,13 @@ impl Report {
         md.push_str(&format!(
             "The same searches at other chip clocks ({} chips on the {} link; the host's \
              measured work as above, the chips' cycles over the clock): speed-up over the \
-             host alone, and modeled seconds:\n\n| jobs | ",
+             host alone, and modeled seconds:\n\n",
             o.chips, o.link.name
         ));
-        md.push_str(
-            &clocks
-                .iter()
-                .map(|m| format!("{m} MHz"))
-                .collect::<Vec<_>>()
-                .join(" | "),
-        );
-        md.push_str(" |\n|---|");
-        md.push_str(&"---:|".repeat(clocks.len()));
-        md.push('\n');
+        md.push_str(&table_head(
+            &["jobs"],
+            clocks.iter().map(|m| format!("{m} MHz")),
+        ));
         for jobs in section4_jobs(o.depth) {
             md.push_str(&format!("| {} |", jobs_name(jobs)));
             for &mhz in &clocks {
