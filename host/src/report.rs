@@ -511,14 +511,17 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         }
     }
     let host_alone_s = host_alone.as_secs_f64();
-    let host_of = |jobs: Jobs| {
-        traces
-            .iter()
-            .filter(|(q, _)| *q == jobs)
-            .map(|(_, t)| t.host_ns())
-            .sum::<f64>()
-            / 1e9
+    // The traces of the searches that handed their chips `jobs`, one a position.
+    let traces_of = {
+        let traces = &traces;
+        move |jobs: Jobs| {
+            traces
+                .iter()
+                .filter(move |(q, _)| *q == jobs)
+                .map(|(_, t)| t)
+        }
     };
+    let host_of = |jobs: Jobs| traces_of(jobs).map(Trace::host_ns).sum::<f64>() / 1e9;
     let host_with_chips_s = host_of((false, 0));
     let host_full_width_s: Vec<(u32, f64)> = rows
         .iter()
@@ -531,7 +534,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             for k in CHIP_COUNTS {
                 let (mut ns, mut useful, mut wasted) = (0.0, 0.0, 0.0);
                 let (mut wait, mut wait_queued) = (0.0, 0.0);
-                for (_, trace) in traces.iter().filter(|(q, _)| *q == jobs) {
+                for trace in traces_of(jobs) {
                     let (t, totals) = trace.replay(k, link, clock);
                     ns += t;
                     useful += totals.useful_ns;
@@ -560,10 +563,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     let mut clock_speed_ups = Vec::new();
     for mhz in clocks(&options) {
         for &jobs in &rows {
-            let ns: f64 = traces
-                .iter()
-                .filter(|(q, _)| *q == jobs)
-                .map(|(_, t)| t.replay(options.chips, options.link, ChipClock::Mhz(mhz)).0)
+            let ns: f64 = traces_of(jobs)
+                .map(|t| t.replay(options.chips, options.link, ChipClock::Mhz(mhz)).0)
                 .sum();
             clock_speed_ups.push(ClockSpeedUp {
                 mhz,
