@@ -2,6 +2,9 @@
 //! `waveforms/` in which the controller's state, the stack pointer, the node's window,
 //! best score and depth left, the move being made, the value returned and the material
 //! term can be read by name; reading them back gives the model's values cycle for cycle.
+//! `antichip qsearch --vcd` writes the same waveform of a batch's jobs.
+
+mod common;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,6 +14,7 @@ use host::engine::eval::Evaluator;
 use host::engine::score::INFINITE;
 use host::rules::Position;
 use hw::chip::Unit;
+use hw::chip::qsearch::Job;
 use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{Debug, Params, Qchip};
 use hw::interface::PortSet;
@@ -45,29 +49,116 @@ fn a_quiescence_job_can_be_read_by_name() {
     .unwrap();
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../waveforms/qchip_job.vcd");
     record_vcd(&module, &stim, &path).unwrap();
-    let got = read_vcd(&path, "qchip", &signals()).unwrap();
-    // Rows: a reset, the load protocol (weights, ranks, start), then the request cycles.
-    let mut model = QModel::new(Params::DEFAULT);
-    let load = <Qchip as Unit>::load(&job);
-    for inputs in &load {
-        model.clock(inputs);
-    }
-    let request = <Qchip as Unit>::request();
-    let mut cycle = usize::from(module.uses_reset) + load.len();
-    let mut states = std::collections::BTreeSet::new();
-    while !model.outputs().done {
-        let expected = model.signals();
-        states.insert(expected.state);
-        for n in signals() {
-            assert_eq!(
-                Some(got[n][cycle]),
-                expected.word_of(n),
-                "{n} in cycle {cycle}"
-            );
-        }
-        model.clock(&request);
-        cycle += 1;
-    }
+    let states = model_agrees(&path, std::slice::from_ref(&job), usize::MAX);
     // The job went through every kind of cycle but the quiet count and the sweep.
     assert!(states.len() >= 7, "states {states:?}");
+}
+
+/// Reads `path` back and checks every named signal against the model running `jobs`
+/// one after another, cycle for cycle, over at most `clocks` rows: the states seen.
+fn model_agrees(
+    path: &std::path::Path,
+    jobs: &[Job],
+    clocks: usize,
+) -> std::collections::BTreeSet<u64> {
+    let got = read_vcd(path, "qchip", &signals()).unwrap();
+    let rows = got["state"].len();
+    let mut model = QModel::new(Params::DEFAULT);
+    // Rows: a reset, then per job the load protocol (weights with the first, ranks,
+    // start), the request cycles and an idle cycle.
+    let mut cycle = usize::from(<Qchip as Unit>::build(false).unwrap().uses_reset);
+    let mut states = std::collections::BTreeSet::new();
+    let request = <Qchip as Unit>::request();
+    for job in jobs {
+        for inputs in &<Qchip as Unit>::load(job) {
+            model.clock(inputs);
+            cycle += 1;
+        }
+        while !model.outputs().done && cycle < clocks {
+            let expected = model.signals();
+            states.insert(u64::from(expected.state));
+            for n in signals() {
+                assert_eq!(
+                    Some(got[n][cycle]),
+                    expected.word_of(n),
+                    "{n} in cycle {cycle}"
+                );
+            }
+            model.clock(&request);
+            cycle += 1;
+        }
+        if cycle >= clocks {
+            break;
+        }
+        model.clock(&<Qchip as Unit>::Inputs::default());
+        cycle += 1;
+    }
+    assert_eq!(rows, cycle.min(clocks), "rows of the waveform");
+    states
+}
+
+#[test]
+fn qsearch_writes_the_waveform_of_its_jobs() {
+    const FENS: [&str; 2] = [
+        "r7/8/2n1b3/3p4/2P1P3/3N4/8/R7 w - - 0 1",
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2",
+    ];
+    let dir = common::Scratch::new("qsearch-vcd");
+    let path = dir.join("jobs.vcd");
+    let input = format!("{}\nnot a fen\n{}\t-50\t50\n", FENS[0], FENS[1]);
+    let vcd = path.to_str().unwrap();
+    let (out, err, code) = common::run(
+        &["qsearch", "--quiescence", "chip-model", "--vcd", vcd],
+        &input,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("error: line 2:"), "{err}");
+    assert!(err.contains("2 of 2 jobs whole"), "{err}");
+    // The answered lines' jobs, as the chip took them (every capture sequence to its
+    // end, the hand-set weights loaded with the first).
+    let weights = Arc::new(chip_weights(&Evaluator::default()));
+    let jobs: Vec<Job> = FENS
+        .iter()
+        .zip([(-INFINITE, INFINITE), (-50, 50)])
+        .enumerate()
+        .map(|(i, (fen, (alpha, beta)))| {
+            let pos = Position::from_fen_strict(fen).unwrap();
+            chip_job(
+                &pos,
+                alpha,
+                beta,
+                0,
+                None,
+                (i == 0).then(|| Arc::clone(&weights)),
+            )
+        })
+        .collect();
+    model_agrees(&path, &jobs, usize::MAX);
+
+    // Cut inside the second job: the rows up to there, and a warning naming its line.
+    let (_, err, code) = common::run(
+        &[
+            "qsearch",
+            "--quiescence",
+            "chip-model",
+            "--vcd",
+            vcd,
+            "--vcd-clocks",
+            "700",
+        ],
+        &input,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("700 clocks, 1 of 2 jobs whole"), "{err}");
+    assert!(
+        err.contains("ends inside line 3's job; 0 later job(s) left out"),
+        "{err}"
+    );
+    model_agrees(&path, &jobs, 700);
+
+    // Software has no waveform.
+    let (out, err, code) = common::run(&["qsearch", "--vcd", vcd], &input);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("--vcd records the quiescence chip"), "{err}");
 }

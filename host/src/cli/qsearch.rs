@@ -1,10 +1,19 @@
 //! `antichip qsearch`: quiescence searches of a file of positions.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
+use host::chip::qjob::{chip_job_of, chip_weights};
+use host::engine::eval::Evaluator;
 use host::engine::qbatch::run_qsearch;
+use host::engine::quiescence::{QJob, QuiescenceKind};
+use hw::chip::Unit;
+use hw::chip::qsearch::model::QModel;
+use hw::chip::qsearch::{Debug, Params, Qchip};
+use hw::interface::PortSet;
+use testbench::chip::job_stimulus_within;
 
 use super::engine::EngineArgs;
 
@@ -22,10 +31,25 @@ use super::engine::EngineArgs;
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
 /// search), TAB, the chip's cycles (0 in software). Bad lines are reported on stderr
 /// with their line number and the others still answered; the exit code is then 2.
+///
+/// With `--vcd FILE` (and a chip quiescence) the simulated `qchip` netlist runs the
+/// answered lines' jobs again one after another, as one chip would (a reset, each job's
+/// load, the weights with the first, and its search), into a VCD waveform (GTKWave,
+/// Surfer) in which every named signal of the chip can be read: the controller's state,
+/// the stack pointer, the node's window, best score and depth left, the move made, the
+/// value returned, the material term.
 #[derive(Args)]
 pub struct QsearchArgs {
     /// File of FEN lines; stdin when absent or '-'.
     file: Option<PathBuf>,
+    /// Also write the chip's waveform of the answered lines' jobs here (needs
+    /// `--quiescence chip` or `chip-model`).
+    #[arg(long, value_name = "FILE")]
+    vcd: Option<PathBuf>,
+    /// The most clocks `--vcd` records, 1 to 2,000,000 (about 0.8 kB of VCD a clock); a
+    /// job that would pass it is cut short there, and the jobs after it left out.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=2_000_000))]
+    vcd_clocks: u64,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -53,11 +77,87 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             quiescence.name()
         )));
     }
+    let chip = matches!(
+        settings.quiescence,
+        QuiescenceKind::Chip | QuiescenceKind::ChipModel
+    );
+    if args.vcd.is_some() && !chip {
+        return Err(super::input::bad_input(format!(
+            "--vcd records the quiescence chip: it needs --quiescence chip or chip-model, not {}",
+            quiescence.name()
+        )));
+    }
+    let mut answered = Vec::new();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
-    super::input::output_result(
-        run_qsearch(input, &mut out, &mut err, quiescence.as_mut(), width)
-            .and_then(|summary| out.flush().map(|()| summary.exit_code())),
-    )
+    let code = super::input::output_result(
+        run_qsearch(
+            input,
+            &mut out,
+            &mut err,
+            quiescence.as_mut(),
+            width,
+            args.vcd.is_some().then_some(&mut answered),
+        )
+        .and_then(|summary| out.flush().map(|()| summary.exit_code())),
+    )?;
+    if let Some(path) = &args.vcd {
+        let horizon = settings.config.quiescence_plies.map(|p| p as usize);
+        write_waveform(
+            path,
+            &answered,
+            &settings.evaluator,
+            horizon,
+            args.vcd_clocks,
+        )?;
+    }
+    Ok(code)
+}
+
+/// The waveform of `jobs` (with their line numbers) on the simulated netlist, at most
+/// `clocks` clocks of it, written to `path`; what it holds goes to stderr.
+fn write_waveform(
+    path: &Path,
+    jobs: &[(usize, QJob)],
+    evaluator: &Evaluator,
+    horizon: Option<usize>,
+    clocks: u64,
+) -> anyhow::Result<()> {
+    let weights = Arc::new(chip_weights(evaluator));
+    let chip_jobs = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, (_, job))| chip_job_of(job, horizon, (i == 0).then(|| Arc::clone(&weights))))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let module = <Qchip as Unit>::build(false)?;
+    let (stimulus, whole) = job_stimulus_within::<Qchip>(
+        &module,
+        &chip_jobs,
+        &mut QModel::new(Params::DEFAULT),
+        usize::try_from(clocks).unwrap_or(usize::MAX),
+    );
+    testbench::record_vcd(&module, &stimulus, path)?;
+    // The debug build's signals, which the top level of the netlist names too (the
+    // list's count is the controller's, in its own scope).
+    let names: Vec<&str> = Debug::PORTS
+        .iter()
+        .map(|p| p.name)
+        .filter(|n| *n != "count")
+        .collect();
+    eprintln!(
+        "waveform: {} ({} clocks, {} of {} jobs whole; {} by name)",
+        path.display(),
+        stimulus.rows.len(),
+        whole,
+        jobs.len(),
+        names.join(", ")
+    );
+    if let Some((line, _)) = jobs.get(whole) {
+        eprintln!(
+            "warning: --vcd-clocks {clocks}: the waveform ends inside line {line}'s job; {} later job(s) left out",
+            jobs.len() - whole - 1
+        );
+    }
+    Ok(())
 }

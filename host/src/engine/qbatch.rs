@@ -44,13 +44,15 @@ pub fn window(line: &FenLine) -> Result<(Score, Score), String> {
 
 /// Searches every position of `input` with `quiescence`, with `width` (the default:
 /// quiescence jobs);
-/// answers on `out`, errors on `err` with their line numbers.
+/// answers on `out`, errors on `err` with their line numbers; with `answered`, the jobs
+/// answered, each with its line number, are added to it in order.
 pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
     input: R,
     out: &mut W,
     err: &mut E,
     quiescence: &mut dyn Quiescence,
     width: FullWidth,
+    mut answered: Option<&mut Vec<(usize, QJob)>>,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     for item in read_fen_lines(input)? {
@@ -93,6 +95,9 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
                     line.fen, r.score, r.nodes, r.cycles
                 )?;
                 summary.answered += 1;
+                if let Some(jobs) = answered.as_deref_mut() {
+                    jobs.push((line.line_no, job));
+                }
             }
             Err(e) => {
                 out.flush()?;
@@ -124,6 +129,7 @@ mod tests {
             &mut err,
             &mut q,
             FullWidth::default(),
+            None,
         )
         .unwrap();
         (

@@ -28,7 +28,7 @@ pub mod qsearch;
 mod stimulus;
 
 pub use netlist::{Netlist, NetlistError};
-pub use stimulus::job_stimulus;
+pub use stimulus::{job_stimulus, job_stimulus_within};
 
 use hw::chip::Unit;
 

@@ -21,6 +21,36 @@ pub fn job_stimulus<'a, U: Unit>(
 where
     U::Job: 'a,
 {
+    record::<U>(module, jobs, reference, limit, usize::MAX).map(|(stim, _)| stim)
+}
+
+/// [`job_stimulus`] cut at `clocks` rows, for a waveform of bounded size: the rows, and
+/// how many of the jobs they hold whole (the next one, if any, is cut short).
+pub fn job_stimulus_within<'a, U: Unit>(
+    module: &Module,
+    jobs: impl IntoIterator<Item = &'a U::Job>,
+    reference: &mut impl Driver<U>,
+    clocks: usize,
+) -> (Stimulus, usize)
+where
+    U::Job: 'a,
+{
+    record::<U>(module, jobs, reference, u32::MAX, clocks)
+        .expect("a job without a cycle limit always ends or is cut at the clocks")
+}
+
+/// The stimulus of `jobs` (a job's search at most `limit` cycles, else `None`), ending
+/// at `clocks` rows; with the number of jobs recorded whole.
+fn record<'a, U: Unit>(
+    module: &Module,
+    jobs: impl IntoIterator<Item = &'a U::Job>,
+    reference: &mut impl Driver<U>,
+    limit: u32,
+    clocks: usize,
+) -> Option<(Stimulus, usize)>
+where
+    U::Job: 'a,
+{
     let mut stim = Stimulus::new(module);
     let row = |stim: &Stimulus, inputs: &U::Inputs| -> Vec<Bits> {
         stim.inputs
@@ -28,14 +58,19 @@ where
             .map(|(name, w)| Bits::from_u64(inputs.word_of(name).unwrap_or(0), *w))
             .collect()
     };
-    if stim.inputs.iter().any(|(n, _)| n == "rst") {
+    if stim.inputs.iter().any(|(n, _)| n == "rst") && clocks > 0 {
         let mut r = row(&stim, &U::Inputs::default());
         r[0] = Bits::from_u64(1, 1);
         stim.push(r);
     }
+    let full = |stim: &Stimulus| stim.rows.len() >= clocks;
     let request = U::request();
+    let mut whole = 0;
     for job in jobs {
         for inputs in U::load(job) {
+            if full(&stim) {
+                return Some((stim, whole));
+            }
             reference.clock(&inputs);
             let r = row(&stim, &inputs);
             stim.push(r);
@@ -45,15 +80,22 @@ where
             if cycles == limit {
                 return None;
             }
+            if full(&stim) {
+                return Some((stim, whole));
+            }
             reference.step();
             let r = row(&stim, &request);
             stim.push(r);
             cycles += 1;
         }
+        if full(&stim) {
+            return Some((stim, whole));
+        }
         let idle = U::Inputs::default();
         reference.clock(&idle);
         let r = row(&stim, &idle);
         stim.push(r);
+        whole += 1;
     }
-    Some(stim)
+    Some((stim, whole))
 }
