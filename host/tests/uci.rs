@@ -506,6 +506,10 @@ fn go_limits_out_of_range_are_named_and_ignored() {
             "go depth 2 frobnicate",
             "go: unknown argument \"frobnicate\"",
         ),
+        (
+            "go ponder depth 2",
+            "go ponder (this engine does not ponder: it has no Ponder option, and searches at once)",
+        ),
     ] {
         e.send(go);
         assert_eq!(

@@ -939,8 +939,10 @@ fn parse_go_args(
                 continue;
             }
             "ponder" => {
-                go.errors
-                    .push("go ponder: pondering is not supported; searching now".to_string());
+                go.errors.push(
+                    "go ponder (this engine does not ponder: it has no Ponder option, and searches at once)"
+                        .to_string(),
+                );
                 continue;
             }
             "searchmoves" => {
