@@ -157,6 +157,23 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
     );
     model_agrees(&path, &jobs, 700);
 
+    // A waveform that cannot be written stops the command before its batch.
+    let blocked = dir.join("a file");
+    std::fs::write(&blocked, "").unwrap();
+    let under = blocked.join("jobs.vcd");
+    let (out, err, code) = common::run(
+        &[
+            "qsearch",
+            "--quiescence",
+            "chip-model",
+            "--vcd",
+            under.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert_eq!((out.as_str(), code), ("", 1), "{err}");
+    assert!(err.starts_with("error: cannot write "), "{err}");
+
     // Software has no waveform.
     let (out, err, code) = common::run(&["qsearch", "--vcd", vcd], &input);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");

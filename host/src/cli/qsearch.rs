@@ -87,6 +87,14 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             quiescence.name()
         )));
     }
+    if let Some(path) = &args.vcd {
+        // A waveform that cannot be written fails now, not after the batch (its
+        // directory made as the waveform's writer makes it).
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        dir.map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::File::create(path).map(drop))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
     let mut answered = Vec::new();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
