@@ -46,9 +46,10 @@ pub struct QsearchArgs {
     /// `--quiescence chip` or `chip-model`).
     #[arg(long, value_name = "FILE")]
     vcd: Option<PathBuf>,
-    /// The most clocks `--vcd` records, 1 to 2,000,000 (about 0.8 kB of VCD a clock); a
-    /// job that would pass it is cut short there, and the jobs after it left out.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=2_000_000))]
+    /// The most clocks `--vcd` records, 1 to 1,000,000 (1.5 to 6.5 kB of VCD a clock, the
+    /// most in full-width jobs); a job that would pass it is cut short there, and the
+    /// jobs after it left out.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     vcd_clocks: u64,
     #[command(flatten)]
     engine: EngineArgs,
