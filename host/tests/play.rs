@@ -110,3 +110,52 @@ fn odd_input_is_answered_and_the_session_goes_on() {
     );
     assert!(out_text.ends_with("> \n"), "{out_text}");
 }
+
+#[test]
+fn the_game_is_written_as_pgn_after_every_move_and_undo() {
+    let dir = common::Scratch::new("play-pgn");
+    let file = dir.join("game.pgn");
+    let (out, err, code) = play(
+        &["--no-book", "--pgn", file.to_str().unwrap()],
+        "e3\nb5\nBxb5\nundo\npgn\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let game = "[Event \"antichip play\"]\n[Site \"antichip\"]\n[Date \"????.??.??\"]\n\
+                [Round \"-\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\
+                [PlyCount \"2\"]\n[Variant \"Antichess\"]\n\n1. e3 b5 *\n\n";
+    // The `pgn` command prints the game so far; the file holds it after the undo.
+    assert!(out.contains(&format!("> {game}")), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), game);
+
+    // From a set-up position to the end: the rules' result and the position's tags.
+    let (_, err, code) = play(
+        &[
+            "--movetime",
+            "200",
+            "--pgn",
+            file.to_str().unwrap(),
+            "8/8/2p5/3p4/4P3/8/8/8 w - - 0 1",
+        ],
+        "go\ngo\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("[Result \"1-0\"]\n"), "{text}");
+    assert!(
+        text.contains("[SetUp \"1\"]\n[FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n\n1. exd5 cxd5 1-0\n\n"), "{text}");
+    // It reads back as the game it records.
+    let games: Vec<_> = host::pgn::PgnReader::new(text.as_bytes()).collect();
+    assert_eq!(games.len(), 1);
+    let game = host::pgn::AntichessGame::from_raw(games[0].as_ref().unwrap()).unwrap();
+    assert_eq!(game.moves.len(), 2);
+
+    // A file that cannot be written stops the command before the session.
+    let blocked = dir.join("a file");
+    std::fs::write(&blocked, "").unwrap();
+    let (out, err, code) = play(&["--pgn", blocked.join("g.pgn").to_str().unwrap()], "");
+    assert_eq!((out.as_str(), code), ("", 1), "{err}");
+    assert!(err.starts_with("error: cannot write "), "{err}");
+}

@@ -1,6 +1,7 @@
 //! `antichip play`: interactive play in the terminal.
 
 use std::io;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -14,7 +15,7 @@ use super::engine::{BookArgs, EngineArgs};
 ///
 /// Shows the board and the legal moves; enter moves for either side in UCI or SAN.
 /// `best` shows the engine's move and the outcome it expects, `go` plays it; `undo`,
-/// `fen`, `help`, `quit`.
+/// `fen`, `pgn` (the game so far), `help`, `quit`.
 #[derive(Args)]
 pub struct PlayArgs {
     /// Start from this position instead of the start position.
@@ -29,6 +30,9 @@ pub struct PlayArgs {
     /// Deepest search per `best` or `go`, in plies (1 to 128).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=128))]
     depth: u32,
+    /// Write the game here as PGN, after every move and undo (the file is replaced).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -53,6 +57,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         args.depth,
     )
     .modeled_clock(modeled);
+    if let Some(path) = args.pgn {
+        session = session.record_to(path)?;
+    }
     let mut out = io::stdout().lock();
     session.run(io::stdin().lock(), &mut out)?;
     Ok(0)

@@ -3,25 +3,33 @@
 //! for the engine's move with its expected outcome.
 //!
 //! Commands: a move; `best` (the engine's move and what it expects); `go` (the engine
-//! plays its move); `undo`; `fen`; `help`; `quit`.
+//! plays its move); `undo`; `fen`; `pgn` (the game so far); `help`; `quit`. With a PGN
+//! file ([`PlaySession::record_to`]) the game is written there after every move and
+//! undo, so that it survives the session however it ends.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::engine::eval::white_view;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{Limits, Searcher};
+use crate::pgn::{AntichessGame, PgnResult};
 use crate::rules::{Color, Move, Outcome, Position, san, uci};
 
 /// A game in progress.
 pub struct PlaySession {
     positions: Vec<Position>,
+    /// The moves played, one fewer than the positions.
+    moves: Vec<Move>,
     searcher: Searcher,
     limits: Limits,
+    /// Where the game is written after every move and undo.
+    pgn: Option<PathBuf>,
 }
 
 const HELP: &str =
-    "commands: a move in UCI (e2e3) or SAN (e3, Nxf7, a8=K); best; go; undo; fen; help; quit";
+    "commands: a move in UCI (e2e3) or SAN (e3, Nxf7, a8=K); best; go; undo; fen; pgn; help; quit";
 
 impl PlaySession {
     /// A session from `start`, thinking `think` per `best` or `go` (at most `max_depth`
@@ -29,6 +37,8 @@ impl PlaySession {
     pub fn new(start: Position, searcher: Searcher, think: Duration, max_depth: u32) -> Self {
         PlaySession {
             positions: vec![start],
+            moves: Vec::new(),
+            pgn: None,
             searcher,
             limits: Limits {
                 depth: Some(max_depth),
@@ -45,8 +55,57 @@ impl PlaySession {
         self
     }
 
+    /// Writes the game to `path` (as PGN) now and after every move and undo; an error
+    /// names the file.
+    pub fn record_to(mut self, path: PathBuf) -> anyhow::Result<Self> {
+        self.pgn = Some(path);
+        self.save()?;
+        Ok(self)
+    }
+
     fn current(&self) -> &Position {
         self.positions.last().expect("never empty")
+    }
+
+    /// The game so far: its moves from the start, the result the rules give its last
+    /// position (`*` while it goes on).
+    pub fn game(&self) -> AntichessGame {
+        let result = match self.current().outcome() {
+            Some(Outcome::Win(c)) => PgnResult::win(c),
+            Some(Outcome::Draw) => PgnResult::Draw,
+            None => PgnResult::Unknown,
+        };
+        let mut game = AntichessGame::new(self.positions[0].clone(), self.moves.clone(), result);
+        for (name, value) in [
+            ("Event", "antichip play"),
+            ("Site", "antichip"),
+            ("Date", "????.??.??"),
+            ("Round", "-"),
+            ("White", "?"),
+            ("Black", "?"),
+            ("Result", result.token()),
+        ] {
+            game.set_tag(name, value);
+        }
+        game.set_tag("PlyCount", self.moves.len().to_string());
+        game
+    }
+
+    /// The game written to the PGN file, if there is one.
+    fn save(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.pgn {
+            std::fs::write(path, self.game().to_pgn())
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Plays `m` in the current position.
+    fn push(&mut self, m: Move) -> anyhow::Result<()> {
+        let next = self.current().after(&m);
+        self.positions.push(next);
+        self.moves.push(m);
+        self.save()
     }
 
     fn show<W: Write>(&self, out: &mut W) -> io::Result<()> {
@@ -151,7 +210,7 @@ impl PlaySession {
             let cmd = line.trim();
             // Commands are words in any case; moves keep their case (b4 is not B4).
             let word = cmd.to_ascii_lowercase();
-            let known = ["quit", "exit", "help", "fen", "undo", "best", "go"];
+            let known = ["quit", "exit", "help", "fen", "pgn", "undo", "best", "go"];
             let cmd = if known.contains(&word.as_str()) {
                 word.as_str()
             } else {
@@ -162,9 +221,12 @@ impl PlaySession {
                 "quit" | "exit" => break,
                 "help" => writeln!(out, "{HELP}")?,
                 "fen" => writeln!(out, "{}", self.current().to_fen())?,
+                "pgn" => write!(out, "{}", self.game().to_pgn())?,
                 "undo" => {
                     if self.positions.len() > 1 {
                         self.positions.pop();
+                        self.moves.pop();
+                        self.save()?;
                         self.show(out)?;
                     } else {
                         writeln!(out, "error: nothing to undo")?;
@@ -175,8 +237,7 @@ impl PlaySession {
                     Some((m, text)) => {
                         writeln!(out, "{text}")?;
                         if cmd == "go" {
-                            let next = self.current().after(&m);
-                            self.positions.push(next);
+                            self.push(m)?;
                             self.show(out)?;
                         }
                     }
@@ -184,8 +245,7 @@ impl PlaySession {
                 // Annotation marks as PGN writes them (e4!, Nf3?!) are not part of a move.
                 text => match self.current().parse_move(text.trim_end_matches(['!', '?'])) {
                     Ok(m) => {
-                        let next = self.current().after(&m);
-                        self.positions.push(next);
+                        self.push(m)?;
                         self.show(out)?;
                     }
                     Err(e) => writeln!(out, "error: {e} (type help for commands)")?,
