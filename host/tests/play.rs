@@ -153,9 +153,8 @@ fn the_game_is_written_as_pgn_after_every_move_and_undo() {
     assert_eq!(game.moves.len(), 2);
 
     // A file that cannot be written stops the command before the session.
-    let blocked = dir.join("a file");
-    std::fs::write(&blocked, "").unwrap();
-    let (out, err, code) = play(&["--pgn", blocked.join("g.pgn").to_str().unwrap()], "");
+    let blocked = dir.unwritable("g.pgn");
+    let (out, err, code) = play(&["--pgn", blocked.to_str().unwrap()], "");
     assert_eq!((out.as_str(), code), ("", 1), "{err}");
     assert!(err.starts_with("error: cannot write "), "{err}");
 }

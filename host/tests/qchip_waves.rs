@@ -158,9 +158,7 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
     model_agrees(&path, &jobs, 700);
 
     // A waveform that cannot be written stops the command before its batch.
-    let blocked = dir.join("a file");
-    std::fs::write(&blocked, "").unwrap();
-    let under = blocked.join("jobs.vcd");
+    let under = dir.unwritable("jobs.vcd");
     let (out, err, code) = common::run(
         &[
             "qsearch",

@@ -63,6 +63,13 @@ impl Scratch {
     pub fn join(&self, name: impl AsRef<std::path::Path>) -> std::path::PathBuf {
         self.0.join(name)
     }
+
+    /// A path `name` that cannot be written, even by root: under a plain file.
+    pub fn unwritable(&self, name: &str) -> std::path::PathBuf {
+        let file = self.0.join("a plain file");
+        std::fs::write(&file, "").expect("a plain file");
+        file.join(name)
+    }
 }
 
 impl Drop for Scratch {
