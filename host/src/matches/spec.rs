@@ -171,6 +171,13 @@ impl PlayerSpec {
                     .parse::<u64>()
                     .map_err(|_| err(format!("{key} must be {what}, not \"{value}\"")))
             };
+            let on_off = || -> Result<bool, SpecError> {
+                match value {
+                    "on" => Ok(true),
+                    "off" => Ok(false),
+                    _ => Err(err(format!("{key} must be on or off, not \"{value}\""))),
+                }
+            };
             match key {
                 "name" => spec.name = value.to_string(),
                 "depth" => {
@@ -212,26 +219,8 @@ impl PlayerSpec {
                         }
                     }
                 }
-                "singular" => {
-                    spec.singular = Some(match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => {
-                            return Err(err(format!(
-                                "singular must be on or off, not \"{value}\""
-                            )));
-                        }
-                    })
-                }
-                "prune" => {
-                    spec.prune = Some(match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => {
-                            return Err(err(format!("prune must be on or off, not \"{value}\"")));
-                        }
-                    })
-                }
+                "singular" => spec.singular = Some(on_off()?),
+                "prune" => spec.prune = Some(on_off()?),
                 "book" => {
                     spec.book = match value {
                         "off" => None,
@@ -255,27 +244,9 @@ impl PlayerSpec {
                         },
                     }
                 }
-                "split" => {
-                    spec.split = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(err(format!("split must be on or off, not \"{value}\""))),
-                    }
-                }
-                "eager" => {
-                    spec.eager = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(err(format!("eager must be on or off, not \"{value}\""))),
-                    }
-                }
-                "ahead" => {
-                    spec.ahead = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(err(format!("ahead must be on or off, not \"{value}\""))),
-                    }
-                }
+                "split" => spec.split = on_off()?,
+                "eager" => spec.eager = on_off()?,
+                "ahead" => spec.ahead = on_off()?,
                 "fullwidth" => {
                     spec.full_width = match value {
                         "on" => 1,
