@@ -16,6 +16,7 @@
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
 //! `prune=on|off` (reverse futility and late-move pruning near the horizon),
+//! `lmr=on|off` (late-move reductions, on the host and in the chips' plies alike),
 //! `qplies=N|none` (the quiescence search's horizon, of every kind; when absent the engine's
 //! default, [`DEFAULT_QUIESCENCE_PLIES`]), `book=on|off|FILE` (the built-in opening
 //! book, none (the default), or a book file),
@@ -89,6 +90,8 @@ pub struct PlayerSpec {
     /// Pruning near the horizon (reverse futility, late-move pruning) of the full
     /// engine on or off (the default: on).
     pub prune: Option<bool>,
+    /// Late-move reductions on or off (`None`: the engine's default, on).
+    pub lmr: Option<bool>,
     /// Seed 004's scheme (the default: off).
     pub split: bool,
     /// An expected all-node over full-width jobs hands its eldest over with the
@@ -146,6 +149,7 @@ impl PlayerSpec {
             forced_move_extension: None,
             singular: None,
             prune: None,
+            lmr: None,
             split: false,
             eager: true,
             ahead: true,
@@ -221,6 +225,7 @@ impl PlayerSpec {
                 }
                 "singular" => spec.singular = Some(on_off()?),
                 "prune" => spec.prune = Some(on_off()?),
+                "lmr" => spec.lmr = Some(on_off()?),
                 "book" => {
                     spec.book = match value {
                         "off" => None,
@@ -431,6 +436,9 @@ impl PlayerSpec {
                 if self.prune == Some(false) {
                     config.pruning = PruningConfig::off();
                 }
+                if let Some(on) = self.lmr {
+                    config.lmr.enabled = on;
+                }
                 config.chip_split = self.split;
                 config.eager_batches = self.eager;
                 config.look_ahead = self.ahead;
@@ -505,6 +513,11 @@ mod tests {
         assert_eq!(eager("full:eager=on"), Ok(true));
         assert_eq!(eager("full"), Ok(true));
         assert!(eager("full:eager=sometimes").is_err());
+        let lmr = |s: &str| PlayerSpec::parse(s).map(|s| s.lmr);
+        assert_eq!(lmr("full:lmr=off"), Ok(Some(false)));
+        assert_eq!(lmr("full:lmr=on"), Ok(Some(true)));
+        assert_eq!(lmr("full"), Ok(None));
+        assert!(lmr("full:lmr=maybe").is_err());
         let ahead = |s: &str| PlayerSpec::parse(s).map(|s| s.ahead);
         assert_eq!(ahead("full:quiescence=chip-model,ahead=off"), Ok(false));
         assert_eq!(ahead("full"), Ok(true));
