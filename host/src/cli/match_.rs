@@ -26,7 +26,8 @@ use super::progress::Progress;
 /// epsilon (probability of a random move), weights (advanced, full; the learned weights
 /// built into antichip when absent), cmd, arg and option.NAME (uci, fairy). Keys of
 /// full: forced (forced-move extension in plies), singular=on|off, prune=on|off (reverse
-/// futility and late-move pruning near the horizon, on when absent), qplies=N|none (the
+/// futility and late-move pruning near the horizon, on when absent), lmr=on|off
+/// (late-move reductions, on when absent), qplies=N|none (the
 /// quiescence search's horizon, of every kind, 6 when absent), book=on|off|FILE (off when
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
 /// chips, link, mhz, split=on|off, fullwidth=0..7 (plies the chips take as full-width jobs),
