@@ -394,7 +394,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
     // (whose state, run between two jobs, would evict the software's from the caches):
     // the jobs in their order, as a search runs them, the software's table kept from
     // job to job; TIMING_RUNS passes, each from a fresh table, each job's median.
-    let mut passes: Vec<Vec<f64>> = vec![Vec::with_capacity(TIMING_RUNS); jobs.len()];
+    let mut passes: Vec<Vec<Duration>> = vec![Vec::with_capacity(TIMING_RUNS); jobs.len()];
     for run in 0..TIMING_RUNS {
         progress("3 software", run, TIMING_RUNS);
         let mut software = SoftwareQuiescence::new(evaluator).with_plies(horizon);
@@ -403,18 +403,15 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             // clock costs: that cost is not the software's.
             let t = ThreadTime::now();
             software.qsearch(&j.position, j.alpha, j.beta, j.ply)?;
-            times.push(t.elapsed().saturating_sub(clock_cost()).as_secs_f64() * 1e6);
+            times.push(t.elapsed().saturating_sub(clock_cost()));
         }
     }
     let job_times: Vec<JobTime> = passes
         .into_iter()
         .zip(chip_us)
-        .map(|(mut times, chip_us)| {
-            times.sort_by(f64::total_cmp);
-            JobTime {
-                software_us: times[times.len() / 2],
-                chip_us,
-            }
+        .map(|(times, chip_us)| JobTime {
+            software_us: median(times).as_secs_f64() * 1e6,
+            chip_us,
         })
         .collect();
     let s = model.stats;

@@ -8,7 +8,7 @@ use clap::Args;
 use host::chip::qjob::{chip_job_of, chip_weights};
 use host::engine::eval::Evaluator;
 use host::engine::qbatch::run_qsearch;
-use host::engine::quiescence::{QJob, QuiescenceKind};
+use host::engine::quiescence::QJob;
 use hw::chip::Unit;
 use hw::chip::qsearch::model::QModel;
 use hw::chip::qsearch::{Debug, Params, Qchip};
@@ -78,11 +78,7 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             quiescence.name()
         )));
     }
-    let chip = matches!(
-        settings.quiescence,
-        QuiescenceKind::Chip | QuiescenceKind::ChipModel
-    );
-    if args.vcd.is_some() && !chip {
+    if args.vcd.is_some() && !settings.quiescence.on_chips() {
         return Err(super::input::bad_input(format!(
             "--vcd records the quiescence chip: it needs --quiescence chip or chip-model, not {}",
             quiescence.name()
