@@ -1,70 +1,113 @@
-//! A one-line progress bar on stderr, drawn only when stderr is a terminal: `solve`'s
-//! positions, `match`'s games, `learn`'s passes.
+//! Progress of long runs on stderr: `solve`'s positions, `match`'s games, `learn`'s
+//! passes, `figure`'s games and `report`'s stages. On a terminal, an `indicatif` bar
+//! redrawn in place; otherwise (a log file, a CI job) a plain line at most every
+//! [`PLAIN_EVERY`], so that a long run shows it is alive without flooding the log.
 
 use std::io::{self, Write};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// The bar: a label, `[####....] done/total`, the elapsed time and a note.
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// The least time between two plain progress lines when stderr is not a terminal.
+pub const PLAIN_EVERY: Duration = Duration::from_secs(30);
+
+/// A run's progress: a label, items done of a total, the elapsed and remaining time and a
+/// note.
 pub struct Progress {
+    /// The bar, hidden when stderr is not a terminal.
+    bar: ProgressBar,
+    /// The plain lines' state when stderr is not a terminal: the label, the total, when
+    /// the run began and when the last line was written.
+    plain: Option<Plain>,
+}
+
+struct Plain {
     label: String,
-    enabled: bool,
     total: usize,
     start: Instant,
-    last_drawn: Mutex<usize>,
+    last: Mutex<Instant>,
 }
 
 impl Progress {
-    /// A bar for `total` items, drawn when `enabled` (stderr is a terminal).
-    pub fn new(label: impl Into<String>, enabled: bool, total: usize) -> Self {
-        Progress {
-            label: label.into(),
-            enabled: enabled && total > 0,
-            total,
-            start: Instant::now(),
-            last_drawn: Mutex::new(usize::MAX),
+    /// Progress of `total` items: a bar when `terminal` (stderr is one), plain lines
+    /// otherwise; nothing at all for an empty run.
+    pub fn new(label: impl Into<String>, terminal: bool, total: usize) -> Self {
+        let label = label.into();
+        if total == 0 {
+            return Progress {
+                bar: ProgressBar::hidden(),
+                plain: None,
+            };
+        }
+        if terminal {
+            let bar = ProgressBar::with_draw_target(
+                Some(total as u64),
+                ProgressDrawTarget::stderr_with_hz(10),
+            );
+            if let Ok(style) = ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {pos}/{len} {elapsed} (left {eta}) {msg}",
+            ) {
+                bar.set_style(style.progress_chars("#>."));
+            }
+            bar.set_prefix(label);
+            Progress { bar, plain: None }
+        } else {
+            let now = Instant::now();
+            Progress {
+                bar: ProgressBar::hidden(),
+                plain: Some(Plain {
+                    label,
+                    total,
+                    start: now,
+                    last: Mutex::new(now),
+                }),
+            }
         }
     }
 
-    /// Draws `done` of the total.
+    /// `done` of the total.
     pub fn update(&self, done: usize) {
         self.update_with(done, "");
     }
 
-    /// Draws `done` of the total with a note after the time (such as the score so far).
+    /// `done` of the total, with a note (such as the score so far).
     pub fn update_with(&self, done: usize, note: &str) {
-        if !self.enabled {
+        if let Some(plain) = &self.plain {
+            plain.line(done, note);
             return;
         }
-        const WIDTH: usize = 30;
-        let filled = done.min(self.total) * WIDTH / self.total;
-        let Ok(mut last) = self.last_drawn.lock() else {
+        if !note.is_empty() {
+            self.bar.set_message(note.to_string());
+        }
+        self.bar.set_position(done as u64);
+    }
+
+    /// Clears the bar (plain lines stay in the log).
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Plain {
+    /// Writes `label: done/total (percent), seconds, note` when [`PLAIN_EVERY`] has passed
+    /// since the last line (or the start).
+    fn line(&self, done: usize, note: &str) {
+        let Ok(mut last) = self.last.lock() else {
             return;
         };
-        if *last == done && note.is_empty() {
+        if last.elapsed() < PLAIN_EVERY || done >= self.total {
             return;
         }
-        *last = done;
-        let bar: String = (0..WIDTH)
-            .map(|i| if i < filled { '#' } else { '.' })
-            .collect();
-        let mut err = io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r{} [{bar}] {done}/{} {:.1} s {note}\x1b[K",
+        *last = Instant::now();
+        let percent = 100 * done.min(self.total) / self.total;
+        let sep = if note.is_empty() { "" } else { ", " };
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{}: {done}/{} ({percent}%), {:.0} s{sep}{note}",
             self.label,
             self.total,
             self.start.elapsed().as_secs_f64()
         );
-        let _ = err.flush();
-    }
-
-    /// Clears the bar.
-    pub fn finish(&self) {
-        if self.enabled {
-            let mut err = io::stderr().lock();
-            let _ = write!(err, "\r\x1b[K");
-            let _ = err.flush();
-        }
     }
 }

@@ -138,7 +138,10 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
             if !terminal {
                 eprintln!("report: {stage} ({total})");
             }
-            *bar = Some((stage.to_string(), Progress::new(stage, terminal, total)));
+            *bar = Some((
+                stage.to_string(),
+                Progress::new(format!("report: {stage}"), terminal, total),
+            ));
         }
         if let Some((_, p)) = bar.as_ref() {
             p.update(done);
