@@ -17,6 +17,7 @@ declare -A PACKAGE=(
     [nextpnr-ice40]=nextpnr-ice40
     [icepack]=fpga-icestorm
     [/usr/games/fairy-stockfish]=fairy-stockfish
+    [vcd2fst]=gtkwave
 )
 missing=()
 for tool in "${!PACKAGE[@]}"; do

@@ -1,5 +1,6 @@
 //! `antichip demo`, the main job: the chip's moves equal the rules', the solver finds
-//! seed 000's win in 4, the line replays through the chip, and a waveform is written.
+//! seed 000's win in 4, the line replays through the chip, and a waveform is written
+//! that GTKWave reads.
 
 use std::process::Command;
 
@@ -33,6 +34,7 @@ fn demo_runs_the_chip_and_the_solver_on_the_default_position() {
     assert!(stdout.contains("all equal to shakmaty's"), "{stdout}");
     let wave = std::fs::read_to_string(&vcd).unwrap();
     assert!(wave.contains("$var wire 64 ") && wave.contains(" victim_mask $end"));
+    testbench::gtkwave_reads(&vcd).unwrap();
 }
 
 #[test]

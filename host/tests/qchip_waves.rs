@@ -2,7 +2,8 @@
 //! `waveforms/` in which the controller's state, the stack pointer, the node's window,
 //! best score and depth left, the move being made, the value returned and the material
 //! term can be read by name; reading them back gives the model's values cycle for cycle.
-//! `antichip qsearch --vcd` writes the same waveform of a batch's jobs.
+//! `antichip qsearch --vcd` writes the same waveform of a batch's jobs. GTKWave's own
+//! reader (`vcd2fst`, then `fst2vcd` back) reads every change of both.
 
 mod common;
 
@@ -50,6 +51,9 @@ fn a_quiescence_job_can_be_read_by_name() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../waveforms/qchip_job.vcd");
     record_vcd(&module, &stim, &path).unwrap();
     let states = model_agrees(&path, std::slice::from_ref(&job), usize::MAX);
+    // GTKWave's own reader reads every variable and change the simulator wrote.
+    let read = testbench::gtkwave_reads(&path).unwrap();
+    assert!(read.variables > signals().len(), "{read:?}");
     // The job went through every kind of cycle but the quiet count and the sweep.
     assert!(states.len() >= 7, "states {states:?}");
 }
@@ -135,6 +139,7 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
         })
         .collect();
     model_agrees(&path, &jobs, usize::MAX);
+    testbench::gtkwave_reads(&path).unwrap();
 
     // Cut inside the second job: the rows up to there, and a warning naming its line.
     let (_, err, code) = common::run(

@@ -1,7 +1,8 @@
 //! Testbenches of antichip: what drives and checks designs. The chip's drivers (the
 //! cycle-exact models and the simulated netlists behind one trait, [`chip::Driver`]),
 //! stimulus recording, co-simulation of the exported Verilog against the Rust
-//! simulator (Icarus, Verilator, yosys gate netlist), the FPGA flow driver, and random
+//! simulator (Icarus, Verilator, yosys gate netlist), waveforms read back through GTKWave's
+//! own reader, the FPGA flow driver, and random
 //! netlists for the differential test of the RTL layer itself. The chip's block-level
 //! tests (walker, netlist against model, co-simulation, waveforms) are in `tests/`.
 //!
@@ -18,6 +19,7 @@
 pub mod chip;
 pub mod cosim;
 pub mod fpga;
+pub mod gtkwave;
 pub mod random;
 pub mod speed;
 pub mod stimulus;
@@ -25,5 +27,6 @@ pub mod tools;
 
 pub use cosim::{Backend, CosimReport, Mismatch, cosim, cosim_expected, lint, synthesize_gates};
 pub use fpga::{FpgaReport, SeedFmax, Target, run_flow, run_flow_on, run_flow_within};
+pub use gtkwave::{GtkwaveRead, gtkwave_reads};
 pub use stimulus::{Stimulus, Trace, read_vcd, record_vcd, simulate};
 pub use tools::ToolError;

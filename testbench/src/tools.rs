@@ -72,6 +72,7 @@ fn package(tool: &str) -> &'static str {
         "yosys" => "yosys",
         "nextpnr-ice40" => "nextpnr-ice40",
         "icepack" | "icetime" => "fpga-icestorm",
+        "vcd2fst" | "fst2vcd" => "gtkwave",
         _ => "unknown",
     }
 }

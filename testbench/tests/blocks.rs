@@ -46,6 +46,12 @@ fn check_block(block: &str, cycles: usize) {
             p.name
         );
     }
+    let read = testbench::gtkwave_reads(&vcd).unwrap();
+    assert!(
+        read.variables >= m.inputs.len() + m.outputs.len(),
+        "{read:?}"
+    );
+    assert!(read.changes >= cycles, "{block}: {read:?}");
     for backend in Backend::ALL {
         let r = cosim(
             &m,

@@ -1,7 +1,7 @@
 //! Waveforms of the move generator: the simulated `movegen` netlist writes VCD files
 //! under `waveforms/` in which each cycle's victim mask, attacker mask, arbiter grants
 //! and disable masks can be read by name; reading them back gives the reference model's
-//! values cycle for cycle.
+//! values cycle for cycle, and GTKWave's own reader reads every change of them.
 
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ use hw::chip::movegen::model::Model;
 use hw::chip::types::{Board, Config};
 use hw::interface::PortSet;
 use testbench::chip::movegen::stimulus as movegen_stimulus;
-use testbench::{read_vcd, record_vcd};
+use testbench::{gtkwave_reads, read_vcd, record_vcd};
 
 /// The named internal signals of a cycle that the top level of `movegen` names (all
 /// but the sequencer's phase, which is named inside the sequencer).
@@ -32,6 +32,9 @@ fn wave(name: &str, fen: &str) {
         .join("../waveforms")
         .join(format!("movegen_{name}.vcd"));
     record_vcd(&module, &stim, &path).unwrap();
+    // GTKWave's own reader sees every variable and change the simulator wrote.
+    let read = gtkwave_reads(&path).unwrap();
+    assert!(read.variables > signals().len(), "{read:?}");
     let got = read_vcd(&path, "movegen", &signals()).unwrap();
     // Rows: reset, the load protocol (8 rank writes, start), then the request cycles.
     let mut model = Model::new();
