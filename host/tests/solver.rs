@@ -143,6 +143,44 @@ fn solve_finds_the_seed_win_in_four_and_reports_bad_lines() {
 }
 
 #[test]
+fn solve_writes_epd_that_reads_back_as_a_suite() {
+    let input = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - bm b5; dm 5; id \"sample\"; c9 \"old\";\n\
+                 8/8/2p5/3p4/4P3/8/8/8 w - - 0 30\n\
+                 8/8/8/8/8/8/8/K7 b - - 3 9\n\
+                 not a fen\n\
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n";
+    let (out, err, code) = antichip(&["solve", "--epd", "--max-moves", "4"], input);
+    assert_eq!(
+        out,
+        "8/8/p7/8/1P6/8/2P1K3/6N1 w - - id \"sample\"; hmvc 0; fmvn 1; dm 4; bm b5; acn 319;\n\
+         8/8/2p5/3p4/4P3/8/8/8 w - - hmvc 0; fmvn 30; dm 1; bm exd5; acn 2;\n\
+         8/8/8/8/8/8/8/K7 b - - hmvc 3; fmvn 9; dm 0; acn 0;\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - hmvc 0; fmvn 1; \
+         c9 \"no win within 4 moves\"; acn 5044;\n"
+    );
+    assert!(err.starts_with("error: line 4: "), "{err}");
+    assert!(
+        err.contains("miss: line 1 (sample): dm 5, the solver finds a win in 4"),
+        "{err}"
+    );
+    assert_eq!(code, 2);
+    // Read again, the answers are the suite's: every dm and bm right, the clocks kept.
+    let (again, err, code) = antichip(&["solve", "--epd", "--max-moves", "4"], &out);
+    assert_eq!((again.as_str(), code), (out.as_str(), 0));
+    assert_eq!(err, "suite: dm 3/3 right\nsuite: bm 2/2 right\n");
+    // Out of nodes: the line says so and keeps the suite's own answer.
+    let (out, _, code) = antichip(
+        &["solve", "--epd", "--max-nodes", "10"],
+        "8/8/p7/8/1P6/8/2P1K3/6N1 w - - dm 4;\n",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("8/8/p7/8/1P6/8/2P1K3/6N1 w - - dm 4; hmvc 0; fmvn 1; c9 \"unknown: "),
+        "{out}"
+    );
+}
+
+#[test]
 fn solve_in_parallel_reproduces_the_suite_file() {
     let path = suite_path();
     let (out, err, code) = antichip(

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use host::engine::solver::{Solver, Verdict, move_wins_within, solve_all_within};
 use host::positions::batch::{BatchSummary, read_fen_lines};
-use host::positions::epd::operands;
-use host::rules::uci;
+use host::positions::epd::{EpdOp, operands, write_operations};
+use host::rules::{san, uci};
 
 use super::progress::Progress;
 
@@ -25,6 +25,13 @@ use super::progress::Progress;
 /// answers are then scored against them on stderr, a `bm` counting when it wins as
 /// fast as the least K (any winning first move is right) and an `am` when it does not.
 ///
+/// With --epd each answer is an EPD line instead, ready to be read again as a suite: the
+/// position's four fields (with `hmvc` and `fmvn` for its clocks), the line's own
+/// operations, and the solver's: for a win in K `dm K; bm MOVE;` (SAN) in place of any
+/// given, `dm 0;` for a side that has already won, `c9 "no win within N moves";` or
+/// `c9 "unknown: ...";` otherwise (given `dm` and `bm` are then kept; a given `c9` never),
+/// and `acn` (positions visited) always.
+///
 /// Time: most positions of up to 8 pieces a side take milliseconds for K <= 5, but the
 /// work grows steeply with K; --max-nodes bounds each position (`unknown` then).
 #[derive(Args)]
@@ -39,6 +46,10 @@ pub struct SolveArgs {
     /// Positions solved in parallel, 1 to 1024 (default: the number of cores).
     #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
+    /// Print EPD lines (the position, its operations and the answer's: `dm`, `bm`, `acn`)
+    /// instead of TAB-separated fields.
+    #[arg(long)]
+    epd: bool,
     /// File of FEN lines; stdin when absent or '-'.
     file: Option<PathBuf>,
 }
@@ -75,7 +86,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut print = || -> io::Result<u8> {
-        for (line, (verdict, _)) in lines.iter().zip(&answers) {
+        for (line, (verdict, nodes)) in lines.iter().zip(&answers) {
+            if args.epd {
+                writeln!(out, "{}", epd_answer(line, *verdict, *nodes))?;
+                summary.answered += 1;
+                continue;
+            }
             match verdict {
                 Some(Verdict::AlreadyWon) => writeln!(out, "{}\t0\t-", line.fen)?,
                 Some(Verdict::WinIn { moves, first }) => {
@@ -95,6 +111,54 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
+/// An answer as an EPD line: the position's four fields, then the line's operations with
+/// the solver's in them (see [`SolveArgs`]).
+fn epd_answer(
+    line: &host::positions::batch::FenLine,
+    verdict: Option<Verdict>,
+    nodes: u64,
+) -> String {
+    let fen = line.position.to_fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let op = |opcode: &str, operand: String| EpdOp {
+        opcode: opcode.into(),
+        operands: vec![operand],
+    };
+    let mut answer = vec![];
+    match verdict {
+        Some(Verdict::AlreadyWon) => answer.push(op("dm", "0".into())),
+        Some(Verdict::WinIn { moves, first }) => {
+            answer.push(op("dm", moves.to_string()));
+            answer.push(op("bm", san(&line.position, &first)));
+        }
+        Some(Verdict::NoWinWithin(n)) => {
+            answer.push(op("c9", format!("no win within {n} moves")));
+        }
+        None => answer.push(op(
+            "c9",
+            format!("unknown: no answer within {nodes} positions (--max-nodes)"),
+        )),
+    }
+    answer.push(op("acn", nodes.to_string()));
+    // The line's own operations, but those the answer gives; its clocks unless given.
+    // `c9` is the solver's own note, replaced always (a note of an earlier run with a
+    // smaller --max-moves would otherwise stay beside a win found now).
+    let replaced = |opcode: &str| opcode == "c9" || answer.iter().any(|a| a.opcode == opcode);
+    let mut ops: Vec<EpdOp> = line
+        .operations
+        .iter()
+        .filter(|o| !replaced(&o.opcode))
+        .cloned()
+        .collect();
+    for (opcode, value) in [("hmvc", fields[4]), ("fmvn", fields[5])] {
+        if operands(&ops, opcode).is_none() {
+            ops.push(op(opcode, value.into()));
+        }
+    }
+    ops.extend(answer);
+    format!("{} {}", fields[..4].join(" "), write_operations(&ops))
+}
+
 /// Scores the answers against the lines' EPD `dm`, `bm` and `am` operations, on stderr:
 /// each miss, then the totals. Silent when no line has them.
 fn score_suite(lines: &[host::positions::batch::FenLine], verdicts: &[Option<Verdict>]) {
@@ -107,16 +171,21 @@ fn score_suite(lines: &[host::positions::batch::FenLine], verdicts: &[Option<Ver
         };
         let found = match verdict {
             Some(Verdict::WinIn { moves, .. }) => Some(*moves),
+            Some(Verdict::AlreadyWon) => Some(0),
             _ => None,
         };
-        let said =
-            |k: Option<u32>| k.map_or("no win found".to_string(), |k| format!("a win in {k}"));
+        let said = || match verdict {
+            Some(Verdict::WinIn { moves, .. }) => format!("a win in {moves}"),
+            Some(Verdict::AlreadyWon) => "the side to move has already won".to_string(),
+            Some(Verdict::NoWinWithin(n)) => format!("no win within {n} moves"),
+            None => "no answer within --max-nodes".to_string(),
+        };
         if let Some(want) = operands(&line.operations, "dm").and_then(|o| o.first()) {
             dm.1 += 1;
             if want.parse::<u32>().ok() == found {
                 dm.0 += 1;
             } else {
-                eprintln!("miss: {name}: dm {want}, the solver finds {}", said(found));
+                eprintln!("miss: {name}: dm {want}, the solver finds {}", said());
             }
         }
         for (opcode, tally, wanted) in [("bm", &mut bm, true), ("am", &mut am, false)] {
@@ -139,7 +208,7 @@ fn score_suite(lines: &[host::positions::batch::FenLine], verdicts: &[Option<Ver
                 eprintln!(
                     "miss: {name}: {opcode} {}, the solver finds {}",
                     moves.join(" "),
-                    said(found)
+                    said()
                 );
             }
         }

@@ -5,7 +5,8 @@
 //! ended by `;`. An operand is a token or a string in double quotes (which may hold `;`
 //! and spaces). The opcodes antichip reads: `bm` (best moves), `am` (moves to avoid),
 //! `dm` (direct mate: here, a win in that many moves), `id`, and the comments `c0` to
-//! `c9`; the others are kept as given.
+//! `c9`; the others are kept as given. [`write_operations`] writes them back (`antichip
+//! solve --epd`).
 //!
 //! ```
 //! use host::positions::epd::{parse_operations, split_operations};
@@ -124,6 +125,38 @@ pub fn operands<'a>(ops: &'a [EpdOp], opcode: &str) -> Option<&'a [String]> {
         .map(|op| op.operands.as_slice())
 }
 
+/// Writes operations as an EPD line's operations part (`bm b5; dm 4; id "seed 000";`),
+/// which [`parse_operations`] reads back: an operand is quoted when its opcode takes a
+/// string (`id`, the comments `c0` to `c9`) or it is empty or holds whitespace or `;` (a
+/// `"` inside it, which a quoted string cannot hold, becomes `'`).
+pub fn write_operations(ops: &[EpdOp]) -> String {
+    let string = |opcode: &str| {
+        opcode == "id"
+            || (opcode.len() == 2
+                && opcode.starts_with('c')
+                && opcode.ends_with(|c: char| c.is_ascii_digit()))
+    };
+    let operand = |opcode: &str, o: &String| {
+        if string(opcode) || o.is_empty() || o.contains(|c: char| c.is_whitespace() || c == ';') {
+            format!("\"{}\"", o.replace('"', "'"))
+        } else {
+            o.clone()
+        }
+    };
+    ops.iter()
+        .map(|op| {
+            let mut text = op.opcode.clone();
+            for o in &op.operands {
+                text.push(' ');
+                text.push_str(&operand(&op.opcode, o));
+            }
+            text.push(';');
+            text
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +175,23 @@ mod tests {
         );
         // A bad clock without operations stays a FEN (whose reader names the fault).
         assert_eq!(split_operations("8/8/8/8/8/8/8/K7 b - - x 1"), None);
+    }
+
+    #[test]
+    fn operations_written_read_back_the_same() {
+        let text = "bm Ka2 Kb1; dm 3; id \"a; b\"; noop; c0 \"\"; c1 \"two words\"; c2 \"one\";";
+        let ops = parse_operations(text).unwrap();
+        assert_eq!(write_operations(&ops), text);
+        let odd = vec![EpdOp {
+            opcode: "v0".into(),
+            operands: vec!["say \"hi\"".into(), "x\"y".into()],
+        }];
+        let written = write_operations(&odd);
+        assert_eq!(written, "v0 \"say 'hi'\" x\"y;");
+        assert_eq!(
+            parse_operations(&written).unwrap()[0].operands,
+            ["say 'hi'", "x\"y"]
+        );
     }
 
     #[test]
