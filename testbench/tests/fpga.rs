@@ -55,6 +55,7 @@ fn seeds_past_their_limit_are_stopped() {
     let m = hw::blocks::counter::counter().unwrap();
     let dir = work("counter-stopped");
     let _ = std::fs::remove_dir_all(&dir);
+    let stages = std::sync::Mutex::new(Vec::new());
     let err = run_flow_within(
         Target::Ice40Hx8k,
         "counter",
@@ -62,11 +63,31 @@ fn seeds_past_their_limit_are_stopped() {
         &dir,
         2,
         Some(Duration::ZERO),
+        &|stage| stages.lock().unwrap().push(stage.to_string()),
     )
     .unwrap_err();
     assert!(
         err.to_string().contains("no placement seed finished"),
         "{err}"
+    );
+    // Each stage was heard as it started, and each seed as it ended.
+    let stages = stages.into_inner().unwrap();
+    assert!(
+        stages[0].starts_with("synthesis: yosys for the iCE40 HX8K"),
+        "{stages:?}"
+    );
+    assert!(
+        stages[1].starts_with("synthesis: ") && stages[1].contains(" LUT4, "),
+        "{stages:?}"
+    );
+    assert_eq!(
+        stages[2..],
+        [
+            "place and route: nextpnr-ice40 seed 1 and 2 (2 of 2 left, two at a time)",
+            "place and route: seed 1: stopped at the time limit",
+            "place and route: seed 2: stopped at the time limit",
+        ],
+        "{stages:?}"
     );
 }
 

@@ -212,7 +212,14 @@ pub fn design_report(
         .find(|b| b.name == design)
         .with_context(|| format!("no chip design `{design}`"))?;
     let module = (block.build)().with_context(|| format!("building `{design}`"))?;
-    testbench::run_flow_within(target, design, &module, dir, seeds, seed_limit)
+    // Each stage on stderr as it starts, with the time so far: the flow of a large
+    // design runs for tens of minutes.
+    let start = std::time::Instant::now();
+    let on_stage = |stage: &str| {
+        let s = start.elapsed().as_secs();
+        eprintln!("chip fpga: {:>3}:{:02} {stage}", s / 60, s % 60);
+    };
+    testbench::run_flow_within(target, design, &module, dir, seeds, seed_limit, &on_stage)
         .with_context(|| format!("FPGA flow in {}", dir.display()))
 }
 

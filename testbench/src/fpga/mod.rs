@@ -274,13 +274,14 @@ pub fn run_flow_on(
     dir: &Path,
     seeds: u32,
 ) -> Result<FpgaReport, ToolError> {
-    run_flow_within(target, name, m, dir, seeds, None)
+    run_flow_within(target, name, m, dir, seeds, None, &|_| {})
 }
 
 /// [`run_flow_on`] where a seed whose place and route has not finished after
 /// `seed_limit` is stopped: it has no Fmax, and the other seeds stand (the flow fails
 /// only when no seed finished). Some placements of a congested design keep nextpnr's
-/// router busy for hours.
+/// router busy for hours. `on_stage` hears each stage as it starts and each placement
+/// seed as it ends, in a line (a large design's flow runs for tens of minutes).
 pub fn run_flow_within(
     target: Target,
     name: &str,
@@ -288,6 +289,7 @@ pub fn run_flow_within(
     dir: &Path,
     seeds: u32,
     seed_limit: Option<Duration>,
+    on_stage: &(dyn Fn(&str) + Sync),
 ) -> Result<FpgaReport, ToolError> {
     let start = Instant::now();
     let mut times = WallTimes::default();
@@ -341,7 +343,14 @@ pub fn run_flow_within(
         target.synth_command(t, &json)
     );
     let reused = unchanged && synthesized_by(dir, &script, &json);
-    if !reused {
+    if reused {
+        on_stage("synthesis: the last run's netlist of this very Verilog is reused");
+    } else {
+        on_stage(&format!(
+            "synthesis: yosys for the {} (log: {})",
+            target.device(),
+            dir.join("yosys.log").display()
+        ));
         let clock = Instant::now();
         tools::run("yosys", &["-q", "-l", "yosys.log", "-p", &script], dir)?;
         times.synth = clock.elapsed().as_secs_f64();
@@ -387,6 +396,10 @@ pub fn run_flow_within(
         wall_seconds: times,
     };
     if report.does_not_fit.is_empty() {
+        on_stage(&format!(
+            "synthesis: {} LUT4, {} flip-flops, {} block RAM",
+            report.lut4, report.dff, report.ram
+        ));
         place_pack(
             &mut report,
             dir,
@@ -394,13 +407,19 @@ pub fn run_flow_within(
             (seeds, seed_limit),
             earlier.as_ref(),
             &mut times,
+            on_stage,
         )?;
+    } else {
+        on_stage(&format!("synthesis: {}", report.does_not_fit.join("; ")));
     }
     report.fits = report.does_not_fit.is_empty();
     let clock = Instant::now();
     report.gate_levels = match earlier.as_ref().and_then(|e| e.gate_levels) {
         Some(levels) if dir.join("ltp.txt").exists() => Some(levels),
-        _ => gate_levels(&read, t, dir)?,
+        _ => {
+            on_stage("gate levels: yosys's generic gates, longest path");
+            gate_levels(&read, t, dir)?
+        }
     };
     times.gate_levels = clock.elapsed().as_secs_f64();
     times.total = start.elapsed().as_secs_f64();
@@ -448,6 +467,7 @@ fn place_pack(
     (seeds, limit): (u32, Option<Duration>),
     earlier: Option<&FpgaReport>,
     times: &mut WallTimes,
+    on_stage: &(dyn Fn(&str) + Sync),
 ) -> Result<(), ToolError> {
     let target = report.target;
     let t = report.top.clone();
@@ -460,7 +480,15 @@ fn place_pack(
         .filter(|s| placed_before.iter().all(|p| p.seed != *s))
         .collect();
     let mut runs: Vec<Placement> = Vec::new();
+    let total = seeds.len();
     for pair in seeds.chunks(2) {
+        let names: Vec<String> = pair.iter().map(u64::to_string).collect();
+        on_stage(&format!(
+            "place and route: {} seed {} ({} of {total} left, two at a time)",
+            target.nextpnr(),
+            names.join(" and "),
+            total - runs.len()
+        ));
         let results: Vec<Result<Placement, ToolError>> = std::thread::scope(|s| {
             let handles: Vec<_> = pair
                 .iter()
@@ -475,7 +503,18 @@ fn place_pack(
                 .collect()
         });
         for r in results {
-            runs.push(r?);
+            let r = r?;
+            on_stage(&format!(
+                "place and route: seed {}: {}",
+                r.seed,
+                match (&r.failed, r.stopped, r.fmax) {
+                    (Some(_), _, _) => "failed".to_string(),
+                    (None, true, _) => "stopped at the time limit".to_string(),
+                    (None, false, Some(f)) => format!("{f:.2} MHz"),
+                    (None, false, None) => "placed (no clocked path)".to_string(),
+                }
+            ));
+            runs.push(r);
         }
         // A design that does not fit fails every seed alike: stop at the first.
         if runs.iter().any(|r| r.failed.is_some()) {
@@ -571,6 +610,11 @@ fn place_pack(
     report.seed = best.seed;
     report.seeds = all;
     let bit = format!("{t}.{}", target.bitstream_ext());
+    on_stage(&format!(
+        "bitstream: {} of seed {}'s placement",
+        target.packer(),
+        best.seed
+    ));
     let clock = Instant::now();
     let args = target.packer_args(&placed, &bit);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
