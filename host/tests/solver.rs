@@ -181,6 +181,47 @@ fn solve_writes_epd_that_reads_back_as_a_suite() {
 }
 
 #[test]
+fn solve_reports_bad_epd_operations_and_still_answers() {
+    let fen = "8/8/p7/8/1P6/8/2P1K3/6N1 w - -";
+    let cases = [
+        (
+            "dm abc;",
+            "dm: a number of moves from 0 to 1000 was expected, not \"abc\"",
+        ),
+        (
+            "dm -1;",
+            "dm: a number of moves from 0 to 1000 was expected, not \"-1\"",
+        ),
+        (
+            "dm 99999999999999999999;",
+            "dm: a number of moves from 0 to 1000 was expected",
+        ),
+        ("dm 4 5;", "dm: one number was expected, not 2"),
+        (
+            "bm zz9;",
+            "bm: \"zz9\" is not a move in UCI or SAN notation",
+        ),
+        ("bm e2e8;", "bm: e2e8 is not legal in this position"),
+        ("am Qxh8;", "am: Qxh8 is not legal in this position"),
+        ("bm;", "bm: no move is given"),
+    ];
+    for (ops, message) in cases {
+        let (out, err, code) = antichip(&["solve"], &format!("{fen} {ops} id \"x\";\n"));
+        assert_eq!(out, format!("{fen}\t4\tb4b5\n"), "{ops}");
+        assert!(
+            err.starts_with(&format!("error: line 1: EPD operation {message}")),
+            "{ops}: {err}"
+        );
+        assert!(!err.contains("suite:"), "{ops}: {err}");
+        assert_eq!(code, 2, "{ops}");
+    }
+    // The good operations of a line are still scored.
+    let (_, err, code) = antichip(&["solve"], &format!("{fen} dm x; bm b5;\n"));
+    assert!(err.ends_with("suite: bm 1/1 right\n"), "{err}");
+    assert_eq!(code, 2);
+}
+
+#[test]
 fn solve_in_parallel_reproduces_the_suite_file() {
     let path = suite_path();
     let (out, err, code) = antichip(

@@ -22,7 +22,8 @@ use super::progress::Progress;
 /// the other lines are still answered, and the exit code is then 2.
 ///
 /// EPD lines may carry `dm K` (a win in K), `bm` and `am` (moves in SAN or UCI): the
-/// answers are then scored against them on stderr, a `bm` counting when it wins as
+/// answers are then scored against them on stderr (an operation that is not a number of
+/// moves or legal moves is an error of its line, which is still answered), a `bm` counting when it wins as
 /// fast as the least K (any winning first move is right) and an `am` when it does not.
 ///
 /// With --epd each answer is an EPD line instead, ready to be read again as a suite: the
@@ -65,9 +66,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let stderr = io::stderr();
     for item in read_fen_lines(input)? {
         match item {
-            Ok(line) => {
+            Ok(mut line) => {
                 for w in &line.warnings {
                     eprintln!("warning: line {}: {w}", line.line_no);
+                }
+                // A bad `dm`, `bm` or `am` is reported and left out; the position is
+                // still answered.
+                let errors = drop_bad_operations(&mut line);
+                for e in &errors {
+                    eprintln!(
+                        "error: line {}: {}",
+                        line.line_no,
+                        host::rules::printable(e)
+                    );
+                }
+                if !errors.is_empty() {
+                    summary.failed += 1;
                 }
                 lines.push(line);
             }
@@ -109,6 +123,39 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let verdicts: Vec<Option<Verdict>> = answers.iter().map(|a| a.0).collect();
     score_suite(&lines, &verdicts);
     Ok(code)
+}
+
+/// Takes out of a line's operations the `dm`, `bm` and `am` the solver cannot score (a
+/// `dm` not a number of moves from 0 to 1000, a `bm` or `am` with no move or one that is
+/// not a legal move of the position), and says what was wrong with each.
+fn drop_bad_operations(line: &mut host::positions::batch::FenLine) -> Vec<String> {
+    let mut errors = Vec::new();
+    let position = &line.position;
+    line.operations.retain(|op| {
+        let problem = match op.opcode.as_str() {
+            "dm" => match op.operands.as_slice() {
+                [k] if k.parse::<u32>().is_ok_and(|k| k <= 1000) => None,
+                [k] => Some(format!(
+                    "a number of moves from 0 to 1000 was expected, not \"{k}\""
+                )),
+                ops => Some(format!("one number was expected, not {}", ops.len())),
+            },
+            "bm" | "am" if op.operands.is_empty() => Some("no move is given".to_string()),
+            "bm" | "am" => op
+                .operands
+                .iter()
+                .find_map(|m| position.parse_move(m).err().map(|e| e.to_string())),
+            _ => None,
+        };
+        match problem {
+            Some(p) => {
+                errors.push(format!("EPD operation {}: {p}", op.opcode));
+                false
+            }
+            None => true,
+        }
+    });
+    errors
 }
 
 /// An answer as an EPD line: the position's four fields, then the line's operations with
