@@ -97,7 +97,8 @@ fn parse() -> Cli {
 
 /// A command whose output is piped into a reader that stops early (`antichip perft
 /// --divide | head`) ends quietly with the shell's SIGPIPE status, 141, instead of
-/// reporting `println!`'s failure to write as a crash. Every other panic is reported as
+/// reporting `println!`'s failure to write as a crash; any other failure to write the
+/// output (a full disk) is an error with exit status 1. Every other panic is reported as
 /// usual.
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
@@ -108,8 +109,12 @@ fn quiet_on_closed_stdout() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(141);
+        if let Some(reason) = message.strip_prefix("failed printing to stdout: ") {
+            if reason.contains("Broken pipe") {
+                std::process::exit(i32::from(cli::input::CLOSED_OUTPUT));
+            }
+            eprintln!("error: cannot write to stdout: {reason}");
+            std::process::exit(1);
         }
         default(info);
     }));

@@ -202,3 +202,288 @@ fn bad_arguments_are_named() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+/// `antichip ARGS` as (stdout, stderr, exit code), killed (and the test failed) when it
+/// has not ended within 30 s: a command that should be refused must not hang.
+fn run_within(args: &[&str]) -> (String, String, i32) {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("antichip runs");
+    // The outputs are short: they fit in the pipes while it runs.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?} did not end within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("antichip finishes");
+    (
+        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        out.status.code().expect("an exit code, not a signal"),
+    )
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_before_playing() {
+    // Each would panic (a timeout past Duration's range), loop for ever (openings of a
+    // billion random plies, each line that ends the game drawn again) or never finish
+    // a move (depth 0 or 65, node and time limits of 2^64 - 1).
+    let max = "18446744073709551615";
+    for (option, value, message) in [
+        (
+            "--timeout",
+            "1e20",
+            "must be seconds above 0 and up to 86400, not \"1e20\"",
+        ),
+        (
+            "--timeout",
+            "1e300",
+            "must be seconds above 0 and up to 86400",
+        ),
+        (
+            "--timeout",
+            "18446744073709551616",
+            "must be seconds above 0",
+        ),
+        ("--timeout", "0", "must be seconds above 0"),
+        ("--timeout", "NaN", "must be seconds above 0"),
+        ("--random-plies", max, "is not in 0..=100"),
+        (
+            "--random-plies",
+            "1000000000",
+            "1000000000 is not in 0..=100",
+        ),
+        ("--random-plies", "101", "101 is not in 0..=100"),
+        ("--depth", "0", "0 is not in 1..=64"),
+        ("--depth", "65", "65 is not in 1..=64"),
+        ("--nodes", "0", "0 is not in 1..=1000000000"),
+        ("--nodes", max, "is not in 1..=1000000000"),
+        ("--movetime", "0", "0 is not in 1..=3600000"),
+        ("--movetime", max, "is not in 1..=3600000"),
+    ] {
+        let args = ["match", "full", "random", "--games", "2", option, value];
+        let (out, err, code) = run_within(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: invalid value '{value}' for '{option} <")),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    // The ends of the ranges are taken: openings of 100 random plies are found.
+    let (out, err, code) = run_within(&[
+        "match",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--random-plies",
+        "100",
+        "--timeout",
+        "86400",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Score of random vs random: "), "{out}");
+}
+
+#[test]
+fn player_specs_take_their_own_keys_once_and_limits_in_range() {
+    for (spec, message) in [
+        ("full:nodes=0", "nodes must be from 1 to 1000000000, not 0"),
+        (
+            "full:movetime=0",
+            "movetime must be milliseconds from 1 to 3600000, not 0",
+        ),
+        ("full:depth=2,depth=3", "key depth given twice"),
+        (
+            "random:depth=2",
+            "random takes no depth= (random's keys: name)",
+        ),
+        (
+            "simple:movetime=100",
+            "simple takes no movetime= (simple's keys: name, epsilon, depth)",
+        ),
+    ] {
+        let (_, err, code) = run_within(&["match", spec, "random", "--depth", "1"]);
+        assert_eq!(code, 2, "{spec}: {err}");
+        assert_eq!(err, format!("error: player \"{spec}\": {message}\n"));
+    }
+}
+
+#[test]
+fn opening_plies_need_a_pgn_of_openings() {
+    let dir = common::Scratch::new("matches");
+    let epd = dir.join("openings.epd");
+    std::fs::write(&epd, "8/1p6/8/8/8/8/P7/8 w - - 0 1\n").unwrap();
+    let epd = epd.to_str().unwrap();
+    let (out, err, code) = run_within(&["match", "random", "random", "--opening-plies", "3"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.starts_with("error: --opening-plies 3 is for a PGN openings file (--openings FILE.pgn"),
+        "{err}"
+    );
+    let (_, err, code) = run_within(&[
+        "match",
+        "random",
+        "random",
+        "--opening-plies",
+        "3",
+        "--openings",
+        epd,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("not {epd}, a file of positions")),
+        "{err}"
+    );
+    // Random plies are for generated openings: with a file they are refused too.
+    let (_, err, code) = run_within(&[
+        "match",
+        "random",
+        "random",
+        "--random-plies",
+        "3",
+        "--openings",
+        epd,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    // With a PGN, the first plies of each game.
+    let pgn = dir.join("openings.pgn");
+    std::fs::write(&pgn, "1. e3 b5 2. Bxb5 *\n").unwrap();
+    let games = dir.join("games.pgn");
+    let (_, err, code) = run_within(&[
+        "match",
+        "random",
+        "random",
+        "--opening-plies",
+        "1",
+        "--openings",
+        pgn.to_str().unwrap(),
+        "--pgnout",
+        games.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let games = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(games.matches("\n1. e3 ").count(), 2, "{games}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_fails_the_match_before_it_plays() {
+    for (spec, message) in [
+        (
+            "uci:cmd=/nonexistent/prog",
+            "error: player uci: cannot start /nonexistent/prog: ",
+        ),
+        (
+            // It starts, and exits at once.
+            "uci:cmd=/bin/sh,arg=-c,arg=exit,name=quitter",
+            "error: player quitter: /bin/sh exited before it finished the UCI handshake",
+        ),
+    ] {
+        let (out, err, code) =
+            run_within(&["match", "--games", "2", "--depth", "1", spec, "random"]);
+        assert_eq!(code, 1, "{spec}: {out}{err}");
+        assert!(err.starts_with(message), "{spec}: {err}");
+        assert!(out.is_empty(), "{spec}: {out}");
+    }
+}
+
+#[test]
+fn merged_records_are_checked() {
+    let dir = common::Scratch::new("matches");
+    let results = dir.join("results.jsonl");
+    let (_, err, code) = run_within(&[
+        "match",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let good = std::fs::read_to_string(&results).unwrap();
+    let first = good.lines().next().unwrap();
+    // The second record with one field changed, after the first and a blank line.
+    let edit = |field: &str, value: serde_json::Value| {
+        let mut record: serde_json::Value =
+            serde_json::from_str(good.lines().nth(1).unwrap()).unwrap();
+        record[field] = value;
+        format!("{first}\n\n{record}\n")
+    };
+    for (name, text, message) in [
+        (
+            "white.jsonl",
+            edit("white", 5.into()),
+            "white must be the player who had White, 0 (A) or 1 (B), not 5",
+        ),
+        (
+            "result.jsonl",
+            edit("result", "2-0".into()),
+            "result must be 1-0, 0-1 or 1/2-1/2, not \"2-0\"",
+        ),
+        (
+            "unfinished.jsonl",
+            edit("result", "*".into()),
+            "result must be 1-0, 0-1 or 1/2-1/2, not \"*\"",
+        ),
+        (
+            "seconds.jsonl",
+            edit("seconds", serde_json::json!([0.5, -1.5])),
+            "seconds must be thinking times of 0 or more, not -1.5",
+        ),
+        (
+            "index.jsonl",
+            edit("index", u64::MAX.into()),
+            "index must be a game index from 0 to 999999, not 18446744073709551615",
+        ),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let file = file.to_str().unwrap();
+        let (out, err, code) = run_within(&["match", "--merge", file]);
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        assert_eq!(
+            err,
+            format!("error: {file}: line 3: not a game record: {message}\n"),
+            "{name}"
+        );
+    }
+    // A file with no records is an error too, not a match of no games.
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "\n").unwrap();
+    let empty = empty.to_str().unwrap();
+    let (out, err, code) = run_within(&["match", "--merge", results.to_str().unwrap(), empty]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: {empty}: no game records (a --results file holds one JSON record a line)\n"
+        )
+    );
+    // The PGN of the merged match does not replace a results file.
+    let results = results.to_str().unwrap();
+    let (out, err, code) = run_within(&["match", "--merge", results, "--pgnout", results]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: --pgnout {results} is the results file {results}: the PGN would overwrite the records it is made from\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(results).unwrap(), good);
+    let (out, err, code) = run_within(&["match", "--merge", results]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Score of random vs random: "), "{out}");
+}

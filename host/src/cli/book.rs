@@ -1,7 +1,9 @@
 //! `antichip book`: build an opening book from games, and show a position's book moves.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use host::engine::book::Book;
 use host::rules::{san, uci};
@@ -64,6 +66,20 @@ pub fn run(args: BookArgs) -> anyhow::Result<u8> {
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<u8> {
+    // The book must not replace the games it is built from (`--out games.pgn
+    // games.pgn`): the same file under another name counts too.
+    if let Ok(out) = std::fs::canonicalize(&args.out)
+        && let Some(input) = args
+            .files
+            .iter()
+            .find(|f| std::fs::canonicalize(f).is_ok_and(|f| f == out))
+    {
+        return Err(super::input::bad_input(format!(
+            "--out {} is the input file {}: the book would overwrite the games it is built from",
+            args.out.display(),
+            input.display()
+        )));
+    }
     let mut games = Vec::new();
     let bad = super::input::pgn_games(&args.files, |_, g| games.push(g))?;
     if games.is_empty() {
@@ -79,17 +95,20 @@ fn build(args: BuildArgs) -> anyhow::Result<u8> {
         keys.dedup();
         keys.len()
     };
-    println!(
-        "{count} games read ({bad} unreadable); {} entries for {positions} positions written to {}",
-        book.len(),
-        args.out.display()
-    );
-    Ok(if bad > 0 { 2 } else { 0 })
+    let code = if bad > 0 { 2 } else { 0 };
+    print_out(code, |out| {
+        writeln!(
+            out,
+            "{count} games read ({bad} unreadable); {} entries for {positions} positions written to {}",
+            book.len(),
+            args.out.display()
+        )
+    })
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<u8> {
     let book = match &args.book {
-        Some(path) => Book::load(path)?,
+        Some(path) => super::engine::book(path)?,
         None => Book::built_in(),
     };
     let pos = match &args.fen {
@@ -97,17 +116,31 @@ fn show(args: ShowArgs) -> anyhow::Result<u8> {
         None => host::rules::Position::startpos(),
     };
     let moves = book.moves(&pos);
-    if moves.is_empty() {
-        println!("no book move");
-    }
-    for (m, e) in moves {
-        println!(
-            "{}\t{}\tweight {}\tgames {}",
-            uci(&m),
-            san(&pos, &m),
-            e.weight,
-            e.learn
-        );
-    }
-    Ok(0)
+    print_out(0, |out| {
+        if moves.is_empty() {
+            writeln!(out, "no book move")?;
+        }
+        for (m, e) in moves {
+            writeln!(
+                out,
+                "{}\t{}\tweight {}\tgames {}",
+                uci(&m),
+                san(&pos, &m),
+                e.weight,
+                e.learn
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes the answer to stdout with `write` and returns `code`: a full disk is an
+/// error (exit code 1), a closed pipe ends quietly (141).
+fn print_out(
+    code: u8,
+    write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>,
+) -> anyhow::Result<u8> {
+    let mut out = io::stdout().lock();
+    let result = write(&mut out).and_then(|()| out.flush()).map(|()| code);
+    super::input::output_result(result).context("cannot write to stdout")
 }

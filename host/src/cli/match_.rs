@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use host::matches::openings::MAX_RANDOM_PLIES;
+use host::matches::runner::MAX_GAMES;
+use host::matches::spec::{DEPTH_RANGE, Kind, MOVETIME_MS_RANGE, NODES_RANGE};
 use host::matches::{
     GameRecord, MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, TimeControl, openings,
     run_match, shard_games,
@@ -22,12 +25,14 @@ use super::progress::Progress;
 ///
 /// A player is KIND[:KEY=VALUE,...], such as `full:depth=4`, `simple`,
 /// `advanced:weights=learned.json`, `full:depth=3,epsilon=0.1`, `fairy:nodes=20000`,
-/// `uci:cmd=./antichip,arg=uci,name=other`. Keys: name, depth, nodes, movetime (ms),
-/// epsilon (probability of a random move), weights (advanced, full; the learned weights
-/// built into antichip when absent), cmd, arg and option.NAME (uci, fairy). Keys of
-/// full: forced (forced-move extension in plies), singular=on|off, prune=on|off (reverse
-/// futility and late-move pruning near the horizon, on when absent), lmr=on|off
-/// (late-move reductions, on when absent), qplies=N|none (the
+/// `uci:cmd=./antichip,arg=uci,name=other`. Keys, each given once but arg: name (every
+/// kind); epsilon (probability of a random move) and depth (1 to 64) (every kind but
+/// random); nodes (1 to 1,000,000,000) and movetime (ms, 1 to 3,600,000) (full, uci,
+/// fairy); weights (advanced, full; the learned weights built into antichip when
+/// absent); cmd, arg (repeatable) and option.NAME (uci, fairy). Keys of full: forced
+/// (forced-move extension in plies), singular=on|off, prune=on|off (reverse futility
+/// and late-move pruning near the horizon, on when absent), lmr=on|off (late-move
+/// reductions, on when absent), qplies=N|none (the
 /// quiescence search's horizon, of every kind, 6 when absent), book=on|off|FILE (off when
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
 /// chips, link, mhz, split=on|off, fullwidth=0..7 (plies the chips take as full-width jobs),
@@ -38,23 +43,24 @@ use super::progress::Progress;
 /// A game ends by the rules (no pieces or no legal move wins; insufficient material,
 /// threefold repetition and the fifty-move rule draw) or is drawn by adjudication at
 /// --max-plies. An engine that crashes, hangs (--timeout), answers an illegal move or
-/// oversteps its clock loses that game; the match goes on.
+/// oversteps its clock loses that game; the match goes on. A UCI engine that cannot be
+/// started, or does not finish the UCI handshake, fails the match before it begins.
 #[derive(Args)]
 pub struct MatchArgs {
     /// The two players (A and B of the score line).
     #[arg(num_args = 2, value_names = ["PLAYER_A", "PLAYER_B"], required_unless_present = "merge")]
     players: Vec<String>,
-    /// Games in all (pairs of games share an opening, colours swapped).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Games in all, 1 to 1,000,000 (pairs of games share an opening, colours swapped).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES as u64))]
     games: u64,
-    /// Depth limit per move (plies) for every player without its own limit.
-    #[arg(long)]
+    /// Depth limit per move, plies (1 to 64), for every player without its own limit.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(wide(&DEPTH_RANGE)))]
     depth: Option<u32>,
-    /// Node limit per move.
-    #[arg(long)]
+    /// Node limit per move, 1 to 1,000,000,000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(NODES_RANGE))]
     nodes: Option<u64>,
-    /// Time per move, milliseconds.
-    #[arg(long)]
+    /// Time per move, milliseconds (1 to 3,600,000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(MOVETIME_MS_RANGE))]
     movetime: Option<u64>,
     /// A clock: seconds for the game plus seconds of increment per move, as `10+0.1`.
     #[arg(long)]
@@ -62,20 +68,23 @@ pub struct MatchArgs {
     /// Openings: an EPD/FEN file (one position a line) or a PGN file (.pgn).
     #[arg(long)]
     openings: Option<PathBuf>,
-    /// With a PGN opening file: play only its first N plies.
+    /// With a PGN opening file (--openings FILE.pgn): play only the first N plies of
+    /// each of its games.
     #[arg(long)]
     opening_plies: Option<usize>,
-    /// Without an opening file: openings of N random plies from the start position.
-    #[arg(long, default_value_t = 4)]
-    random_plies: usize,
+    /// Without an opening file: openings of N random plies from the start position, 0
+    /// to 100 (a random line that ends the game is drawn again).
+    #[arg(long, default_value_t = 4, conflicts_with = "openings", value_parser = clap::value_parser!(u64).range(0..=MAX_RANDOM_PLIES as u64))]
+    random_plies: u64,
     /// Seed of the generated openings and of every random choice in the games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games reaching this many plies are drawn by adjudication.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
-    /// Seconds an external engine may take to answer when no clock bounds it.
-    #[arg(long, default_value_t = 60.0)]
+    /// Seconds an external engine may take to answer when no clock bounds it (and to
+    /// start), above 0 and up to 86400.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_timeout)]
     timeout: f64,
     /// Write every game here as PGN, in game order.
     #[arg(long)]
@@ -96,6 +105,24 @@ pub struct MatchArgs {
     /// summary and write its PGN (--pgnout), as the whole match on one machine would.
     #[arg(long, num_args = 1.., conflicts_with = "players")]
     merge: Vec<PathBuf>,
+}
+
+/// A range of `u32` as clap's integer parsers take it.
+pub fn wide(range: &std::ops::RangeInclusive<u32>) -> std::ops::RangeInclusive<i64> {
+    i64::from(*range.start())..=i64::from(*range.end())
+}
+
+/// The longest `--timeout`: a day.
+const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
+/// `--timeout`'s parser: seconds above 0 and up to [`MAX_TIMEOUT_SECONDS`].
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_TIMEOUT_SECONDS => Ok(s),
+        _ => Err(format!(
+            "must be seconds above 0 and up to {MAX_TIMEOUT_SECONDS}, not \"{text}\""
+        )),
+    }
 }
 
 /// An openings file's error: bad input unless the file could not be read.
@@ -163,13 +190,28 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     ];
     let games = args.games as usize;
     let pairs = games.div_ceil(2);
+    let is_pgn = args
+        .openings
+        .as_ref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")));
+    if let Some(n) = args.opening_plies
+        && !is_pgn
+    {
+        return Err(bad_input(match &args.openings {
+            None => format!(
+                "--opening-plies {n} is for a PGN openings file (--openings FILE.pgn: the first {n} plies of each game), and none is given; generated openings take --random-plies N"
+            ),
+            Some(path) => format!(
+                "--opening-plies {n} is for a PGN openings file (.pgn: the first {n} plies of each game), not {}, a file of positions",
+                path.display()
+            ),
+        }));
+    }
     let openings = match &args.openings {
-        None => openings::generated(args.seed, pairs, args.random_plies),
+        None => openings::try_generated(args.seed, pairs, args.random_plies as usize)
+            .map_err(|e| bad_input(format!("--random-plies {}: {e}", args.random_plies)))?,
         Some(path) => {
             let name = path.display().to_string();
-            let is_pgn = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
             if is_pgn {
                 openings::from_pgn(open(path)?, &name, args.opening_plies).map_err(opening_error)?
             } else {
@@ -177,12 +219,6 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
             }
         }
     };
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        )));
-    }
     let config = MatchConfig {
         players,
         games,
@@ -203,16 +239,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     };
     let unlimited = |s: &PlayerSpec| {
         let l = s.limit_over(&config.limit);
-        let searching = !matches!(s.kind, host::matches::spec::Kind::Random);
-        searching
-            && l.depth.is_none()
+        l.depth.is_none()
             && l.nodes.is_none()
             && l.movetime.is_none()
             && config.rules.clock.is_none()
-            && matches!(
-                s.kind,
-                host::matches::spec::Kind::Full | host::matches::spec::Kind::Uci(_)
-            )
+            && matches!(s.kind, Kind::Full | Kind::Uci(_))
     };
     for s in &config.players {
         if unlimited(s) {
@@ -224,6 +255,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let indices = shard_games(games, shard);
+    // An engine that cannot play at all fails the match now, not each game.
+    for s in &config.players {
+        if let Kind::Uci(command) = &s.kind
+            && !indices.is_empty()
+        {
+            command
+                .check_starts(config.hang_timeout)
+                .map_err(|e| anyhow::anyhow!("player {}: {e}", s.name))?;
+        }
+    }
     let names = [
         config.players[0].name.clone(),
         config.players[1].name.clone(),
@@ -238,69 +279,106 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         }
     });
     progress.finish();
-    finish(&records, args.pgnout.as_deref(), args.results.as_deref())?;
+    let mut report = finish(&records, args.pgnout.as_deref(), args.results.as_deref())?;
     if let Some((k, n)) = shard {
-        println!("Shard {k}/{n}: {} of {games} games", records.len());
+        report.push_str(&format!(
+            "Shard {k}/{n}: {} of {games} games\n",
+            records.len()
+        ));
     }
-    Ok(0)
+    print_out(&report)
 }
 
-/// Writes the PGN and results files and prints the summary.
+/// Prints `text` on stdout: a full disk is an error (exit code 1), a closed pipe ends
+/// quietly (141).
+fn print_out(text: &str) -> anyhow::Result<u8> {
+    let mut out = io::stdout().lock();
+    let result = out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map(|()| 0);
+    super::input::output_result(result).context("cannot write to stdout")
+}
+
+/// Writes the PGN and results files, and returns the summary to print.
 fn finish(
     records: &[GameRecord],
     pgnout: Option<&Path>,
     results: Option<&Path>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<String> {
     if let Some(path) = pgnout {
         let mut out = BufWriter::new(
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
         );
-        for r in records {
-            out.write_all(r.pgn.as_bytes())?;
-        }
-        out.flush()?;
+        records
+            .iter()
+            .try_for_each(|r| out.write_all(r.pgn.as_bytes()))
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = results {
         let mut out = BufWriter::new(
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
         );
-        for r in records {
-            serde_json::to_writer(&mut out, r)?;
-            out.write_all(b"\n")?;
-        }
-        out.flush()?;
+        records
+            .iter()
+            .try_for_each(|r| {
+                serde_json::to_writer(&mut out, r)?;
+                out.write_all(b"\n")
+            })
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let Some(first) = records.first() else {
-        println!("no games");
-        return Ok(());
+        return Ok("no games\n".to_string());
     };
     let names = [first.names[0].as_str(), first.names[1].as_str()];
     let summary = Summary::of(records);
-    print!("{}", summary.report(names));
-    println!("{}", summary.time_line(names));
+    let mut report = summary.report(names);
+    report.push_str(&summary.time_line(names));
+    report.push('\n');
     if let Some(line) = summary.depth_line(names) {
-        println!("{line}");
+        report.push_str(&line);
+        report.push('\n');
     }
-    Ok(())
+    Ok(report)
 }
 
 /// `--merge`: the shards' records, checked to be of one match and disjoint, in game order.
 fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
+    // The PGN must not replace a results file it is made from (under any name).
+    if let Some(path) = pgnout
+        && let Ok(out) = std::fs::canonicalize(path)
+        && let Some(input) = files
+            .iter()
+            .find(|f| std::fs::canonicalize(f).is_ok_and(|f| f == out))
+    {
+        return Err(bad_input(format!(
+            "--pgnout {} is the results file {}: the PGN would overwrite the records it is made from",
+            path.display(),
+            input.display()
+        )));
+    }
     let mut records: Vec<GameRecord> = Vec::new();
     for path in files {
+        let before = records.len();
         for (i, line) in open(path)?.lines().enumerate() {
             let line = line.with_context(|| format!("cannot read {}", path.display()))?;
             if line.trim().is_empty() {
                 continue;
             }
-            let r: GameRecord = serde_json::from_str(&line).map_err(|e| {
-                bad_input(format!(
-                    "{}: line {}: not a game record: {e}",
-                    path.display(),
-                    i + 1
-                ))
-            })?;
+            let at = || format!("{}: line {}", path.display(), i + 1);
+            let r: GameRecord = serde_json::from_str(&line)
+                .map_err(|e| bad_input(format!("{}: not a game record: {e}", at())))?;
+            r.check()
+                .map_err(|e| bad_input(format!("{}: not a game record: {e}", at())))?;
             records.push(r);
+        }
+        if records.len() == before {
+            return Err(bad_input(format!(
+                "{}: no game records (a --results file holds one JSON record a line)",
+                path.display()
+            )));
         }
     }
     records.sort_by_key(|r| r.index);
@@ -323,6 +401,6 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
             )));
         }
     }
-    finish(&records, pgnout, None)?;
-    Ok(0)
+    let report = finish(&records, pgnout, None)?;
+    print_out(&report)
 }

@@ -1,5 +1,8 @@
 //! `antichip perft`: count the leaf nodes of the legal-move tree.
 
+use std::io::{self, Write};
+
+use anyhow::Context;
 use clap::Args;
 use host::rules::movegen::perft_with;
 use host::rules::{Position, divide, perft, uci};
@@ -33,32 +36,49 @@ pub fn run(args: PerftArgs) -> anyhow::Result<u8> {
         None => Position::startpos(),
         Some(text) => super::input::fen_option("--fen", text)?,
     };
-    if args.movegen != Movegen::Software {
+    let divided = args.divide && args.depth > 0;
+    // Each root move's count (sorted) with --divide, and the total.
+    let (split, total) = if args.movegen != Movegen::Software {
         let mut generator = args.movegen.build()?;
-        if args.divide && args.depth > 0 {
+        if divided {
             let mut split = Vec::new();
             for m in generator.legal_moves(&pos)? {
                 let n = perft_with(generator.as_mut(), &pos.after(&m), args.depth - 1)?;
                 split.push((uci(&m), n));
             }
             split.sort_unstable();
-            for (m, n) in &split {
-                println!("{m}: {n}");
-            }
-            println!();
-            println!("{}", split.iter().map(|(_, n)| n).sum::<u64>());
+            with_total(split)
         } else {
-            println!("{}", perft_with(generator.as_mut(), &pos, args.depth)?);
+            (None, perft_with(generator.as_mut(), &pos, args.depth)?)
         }
-    } else if args.divide && args.depth > 0 {
-        let split = divide(&pos, args.depth);
-        for (m, n) in &split {
-            println!("{m}: {n}");
-        }
-        println!();
-        println!("{}", split.iter().map(|(_, n)| n).sum::<u64>());
+    } else if divided {
+        with_total(divide(&pos, args.depth))
     } else {
-        println!("{}", perft(&pos, args.depth));
-    }
-    Ok(0)
+        (None, perft(&pos, args.depth))
+    };
+    print(split.as_deref(), total)
+}
+
+/// The root moves' counts and their sum.
+fn with_total(split: Vec<(String, u64)>) -> (Option<Vec<(String, u64)>>, u64) {
+    let total = split.iter().map(|(_, n)| n).sum();
+    (Some(split), total)
+}
+
+/// Prints each root move's count (with --divide) and a blank line, then the total. A
+/// full disk is an error; a closed pipe ends quietly.
+fn print(split: Option<&[(String, u64)]>, total: u64) -> anyhow::Result<u8> {
+    let mut out = io::stdout().lock();
+    let mut write = || -> io::Result<u8> {
+        if let Some(split) = split {
+            for (m, n) in split {
+                writeln!(out, "{m}: {n}")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out, "{total}")?;
+        out.flush()?;
+        Ok(0)
+    };
+    super::input::output_result(write()).context("cannot write to stdout")
 }

@@ -1,7 +1,9 @@
 //! An external engine as a match player, over UCI ([`crate::peers::uci`]).
 //!
 //! The engine is started at the first game and kept between games (`ucinewgame`); one
-//! that crashed or hung is killed and started again for the next game. A move is asked
+//! that crashed or hung is killed and started again for the next game. Before a match,
+//! [`UciCommand::check_starts`] makes sure that the program starts and answers the
+//! handshake at all. A move is asked
 //! for with `position fen|startpos moves ...` and `go` with the move limit; the answer
 //! must come before the limit's time plus a margin, or, for depth and node limits,
 //! within the hang timeout.
@@ -22,6 +24,33 @@ pub struct UciCommand {
     pub args: Vec<String>,
     /// `setoption` pairs sent after `UCI_Variant antichess`.
     pub options: Vec<(String, String)>,
+}
+
+impl UciCommand {
+    /// Starts the engine, completes the UCI handshake (`uci`, `UCI_Variant antichess`
+    /// and the options, `isready`) within `timeout`, and quits it: a match checks its
+    /// engines so before the first game, so that a program that cannot be started, or
+    /// that exits or hangs in the handshake, fails the match instead of losing every
+    /// game. The message names the program.
+    pub fn check_starts(&self, timeout: Duration) -> Result<(), String> {
+        let program = self.program.display();
+        let mut p = UciProcess::start(&self.program, &self.args).map_err(|e| e.to_string())?;
+        match p.handshake(&self.options, timeout) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                p.kill();
+                Err(match e {
+                    UciError::Exited => {
+                        format!("{program} exited before it finished the UCI handshake")
+                    }
+                    UciError::Timeout(s) => {
+                        format!("{program} did not finish the UCI handshake within {s:.1} s")
+                    }
+                    e @ UciError::Start { .. } => e.to_string(),
+                })
+            }
+        }
+    }
 }
 
 /// A UCI engine playing in a match.

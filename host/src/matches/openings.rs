@@ -6,7 +6,7 @@ use std::io::BufRead;
 use super::game::Opening;
 use crate::pgn::{AntichessGame, PgnReader};
 use crate::positions::batch::read_fen_lines;
-use crate::rules::Position;
+use crate::rules::{Move, Position};
 
 /// Why openings could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -40,7 +40,32 @@ pub enum OpeningError {
         /// What is wrong.
         message: String,
     },
+    /// Every random line tried for a generated opening ended the game.
+    #[error(
+        "opening {} of seed {seed}: each of {tries} lines of {plies} random plies from the start ended the game; give fewer random plies",
+        index + 1
+    )]
+    Generated {
+        /// The opening's 0-based index.
+        index: usize,
+        /// The seed.
+        seed: u64,
+        /// The plies asked for.
+        plies: usize,
+        /// The lines tried.
+        tries: usize,
+    },
 }
+
+/// The most random plies of a generated opening (`antichip match --random-plies`). Few
+/// random games get there (about 6 % last beyond 100 plies, 0.6 % beyond 150), so
+/// that a longer line is mostly redrawn, each line played to its end.
+pub const MAX_RANDOM_PLIES: usize = 100;
+
+/// Random lines tried for one generated opening before giving up (at
+/// [`MAX_RANDOM_PLIES`], about 17 are needed on average): generating an opening takes
+/// at most this many times its plies.
+pub const RANDOM_TRIES: usize = 10_000;
 
 /// Openings from an EPD or FEN file (one position a line, as `antichip moves` reads).
 pub fn from_epd<R: BufRead>(input: R, file: &str) -> Result<Vec<Opening>, OpeningError> {
@@ -112,33 +137,89 @@ fn non_empty(out: Vec<Opening>, file: &str) -> Result<Vec<Opening>, OpeningError
 }
 
 /// `count` openings of `plies` uniformly random moves from the start position; opening
-/// `i` depends only on `seed` and `i`. A line that ends the game is drawn again.
+/// `i` depends only on `seed` and `i`. A line that ends the game is drawn again, up to
+/// [`RANDOM_TRIES`] times in all: an opening whose every line ended the game is
+/// [`OpeningError::Generated`] (that takes hundreds of plies: keep `plies` up to
+/// [`MAX_RANDOM_PLIES`]).
+pub fn try_generated(seed: u64, count: usize, plies: usize) -> Result<Vec<Opening>, OpeningError> {
+    tried(seed, count, plies, RANDOM_TRIES)
+}
+
+/// [`try_generated`] with `tries` lines per opening.
+fn tried(
+    seed: u64,
+    count: usize,
+    plies: usize,
+    tries: usize,
+) -> Result<Vec<Opening>, OpeningError> {
+    (0..count)
+        .map(|index| {
+            random_opening(seed, index, plies, tries).map_err(|_| OpeningError::Generated {
+                index,
+                seed,
+                plies,
+                tries,
+            })
+        })
+        .collect()
+}
+
+/// [`try_generated`] for callers that must have openings: an opening whose every line
+/// ended the game is the last line tried, cut before the move that ended it (so
+/// shorter than `plies`).
 pub fn generated(seed: u64, count: usize, plies: usize) -> Vec<Opening> {
     (0..count)
         .map(|i| {
-            let mut rng =
-                fastrand::Rng::with_seed(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i as u64);
-            loop {
-                let mut pos = Position::startpos();
-                let mut moves = Vec::with_capacity(plies);
-                for _ in 0..plies {
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    let m = legal[rng.usize(..legal.len())];
-                    pos.play(&m);
-                    moves.push(m);
-                }
-                if pos.outcome().is_none() {
-                    return Opening {
-                        start: Position::startpos(),
-                        moves,
-                    };
-                }
-            }
+            random_opening(seed, i, plies, RANDOM_TRIES).unwrap_or_else(|moves| Opening {
+                start: Position::startpos(),
+                moves,
+            })
         })
         .collect()
+}
+
+/// Opening `index` of `seed`: a line of `plies` random moves that leaves the game
+/// unfinished, or, when `tries` lines all ended it, the last one cut before the move
+/// that ended it.
+fn random_opening(
+    seed: u64,
+    index: usize,
+    plies: usize,
+    tries: usize,
+) -> Result<Opening, Vec<Move>> {
+    let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ index as u64);
+    let mut moves = Vec::with_capacity(plies);
+    for _ in 0..tries {
+        let mut pos = Position::startpos();
+        moves.clear();
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.usize(..legal.len())];
+            pos.play(&m);
+            moves.push(m);
+        }
+        if pos.outcome().is_none() {
+            return Ok(Opening {
+                start: Position::startpos(),
+                moves,
+            });
+        }
+    }
+    // The line up to the first position where the game is over, without its last move
+    // (the start position is not over).
+    let mut pos = Position::startpos();
+    let ended = moves
+        .iter()
+        .position(|m| {
+            pos.play(m);
+            pos.outcome().is_some()
+        })
+        .unwrap_or(moves.len());
+    moves.truncate(ended);
+    Err(moves)
 }
 
 #[cfg(test)]
@@ -152,6 +233,34 @@ mod tests {
         assert_eq!(a[..3], b[..]);
         assert!(a.iter().all(|o| o.moves.len() == 6));
         assert_ne!(generated(8, 1, 6)[0], a[0]);
+        assert_eq!(try_generated(7, 5, 6).unwrap(), a);
+    }
+
+    #[test]
+    fn generating_openings_gives_up_when_every_line_ends_the_game() {
+        // Few random games last 150 plies: with 3 tries, some openings find none.
+        let index = (0..100)
+            .find(|&i| random_opening(5, i, 150, 3).is_err())
+            .expect("an opening of 150 plies not found in 3 tries");
+        let err = tried(5, index + 1, 150, 3).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "opening {} of seed 5: each of 3 lines of 150 random plies from the start ended the game; give fewer random plies",
+                index + 1
+            )
+        );
+        // The last line is cut before the move that ended the game.
+        let cut = random_opening(5, index, 150, 3).unwrap_err();
+        let mut pos = Position::startpos();
+        for m in &cut {
+            assert!(pos.outcome().is_none());
+            pos.play(m);
+        }
+        assert!(pos.outcome().is_none() && cut.len() < 150);
+        // The longest lines the match allows are found.
+        let long = try_generated(3, 50, MAX_RANDOM_PLIES).unwrap();
+        assert!(long.iter().all(|o| o.moves.len() == MAX_RANDOM_PLIES));
     }
 
     #[test]

@@ -16,6 +16,9 @@ use super::spec::PlayerSpec;
 use crate::pgn::PgnResult;
 use crate::rules::Color;
 
+/// The most games of a match (`antichip match --games`).
+pub const MAX_GAMES: usize = 1_000_000;
+
 /// Everything that defines a match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -78,6 +81,41 @@ impl GameRecord {
         } else {
             1.0 - white_points
         })
+    }
+
+    /// Checks a record read back from a results file (`antichip match --merge`): an
+    /// index a match can have (below [`MAX_GAMES`]), White by player 0 or 1, a decided
+    /// result (`1-0`, `0-1` or `1/2-1/2`: every game of a match ends), and thinking
+    /// times that are finite and not negative. The message says what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        if self.index >= MAX_GAMES {
+            return Err(format!(
+                "index must be a game index from 0 to {}, not {}",
+                MAX_GAMES - 1,
+                self.index
+            ));
+        }
+        if self.white > 1 {
+            return Err(format!(
+                "white must be the player who had White, 0 (A) or 1 (B), not {}",
+                self.white
+            ));
+        }
+        match PgnResult::from_token(&self.result) {
+            Some(PgnResult::WhiteWins | PgnResult::BlackWins | PgnResult::Draw) => {}
+            _ => {
+                return Err(format!(
+                    "result must be 1-0, 0-1 or 1/2-1/2, not \"{}\"",
+                    self.result
+                ));
+            }
+        }
+        if let Some(s) = self.seconds.iter().find(|s| !(s.is_finite() && **s >= 0.0)) {
+            return Err(format!(
+                "seconds must be thinking times of 0 or more, not {s}"
+            ));
+        }
+        Ok(())
     }
 
     /// The player (0 = A, 1 = B) whose failure ended the game, if any.

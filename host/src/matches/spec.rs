@@ -9,10 +9,13 @@
 //! | `uci` | an external UCI engine: `cmd=PROGRAM` (and `arg=...`, `option.NAME=VALUE`) |
 //! | `fairy` | fairy-stockfish (`$FAIRY_STOCKFISH` or the Debian path), `Threads` 1 |
 //!
-//! Keys for every kind: `name=`, `epsilon=` (seed 003's random move with this
-//! probability), and the move limits `depth=`, `nodes=`, `movetime=` (ms), which replace
-//! the match's. `weights=FILE` sets the evaluation of `advanced` and `full` (the
-//! learned weights built into antichip when absent).
+//! Keys: `name=` for every kind; `epsilon=` (seed 003's random move with this
+//! probability) and `depth=` for every kind but `random`; `nodes=` and `movetime=` (ms)
+//! for `full`, `uci` and `fairy` (the minimax baselines search to a depth only). The
+//! move limits `depth=` ([`DEPTH_RANGE`]), `nodes=` ([`NODES_RANGE`]) and `movetime=`
+//! ([`MOVETIME_MS_RANGE`]) replace the match's. `weights=FILE` sets the evaluation of
+//! `advanced` and `full` (the learned weights built into antichip when absent). A key
+//! a kind does not take is refused, and so is a key given twice (`arg=` excepted).
 //!
 //! Keys of `full`: `forced=` (the forced-move extension, plies), `singular=on|off`,
 //! `prune=on|off` (reverse futility and late-move pruning near the horizon),
@@ -32,6 +35,7 @@
 //! `clock=modeled|wall`: a chip-equipped engine spends its time limits in modeled time
 //! unless `clock=wall`.
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -131,6 +135,63 @@ pub struct SpecError {
 /// The minimax players' depth when neither they nor the match give one: seed 003's.
 pub const SEED_DEPTH: u32 = 3;
 
+/// The depths a move may be searched to, plies: a player's `depth=` and `antichip match
+/// --depth`.
+pub const DEPTH_RANGE: RangeInclusive<u32> = 1..=64;
+
+/// The node limits of a move: a player's `nodes=` and `antichip match --nodes` (a
+/// billion nodes take minutes).
+pub const NODES_RANGE: RangeInclusive<u64> = 1..=1_000_000_000;
+
+/// The time limits of a move, milliseconds (up to an hour): a player's `movetime=` and
+/// `antichip match --movetime`.
+pub const MOVETIME_MS_RANGE: RangeInclusive<u64> = 1..=3_600_000;
+
+/// The keys every kind of player takes.
+const COMMON_KEYS: &[&str] = &["name", "epsilon", "depth"];
+
+/// The keys of the full engine besides [`COMMON_KEYS`].
+const FULL_KEYS: &[&str] = &[
+    "nodes",
+    "movetime",
+    "weights",
+    "forced",
+    "singular",
+    "prune",
+    "lmr",
+    "book",
+    "qplies",
+    "quiescence",
+    "chips",
+    "link",
+    "mhz",
+    "split",
+    "eager",
+    "ahead",
+    "fullwidth",
+    "hostpieces",
+    "clock",
+];
+
+/// The keys of an external engine besides [`COMMON_KEYS`] (`option.NAME` stands for
+/// every option).
+const EXTERNAL_KEYS: &[&str] = &["nodes", "movetime", "cmd", "arg", "option.NAME"];
+
+/// The keys player kind `kind` takes (`None` for an unknown kind). A random player
+/// takes a name alone: it searches nothing and every move of it is already random;
+/// the minimax baselines search to a depth, not to a node count or a time.
+fn keys_of(kind: &str) -> Option<Vec<&'static str>> {
+    let own: &[&str] = match kind {
+        "random" => return Some(vec!["name"]),
+        "simple" => &[],
+        "advanced" => &["weights"],
+        "full" => FULL_KEYS,
+        "uci" | "fairy" => EXTERNAL_KEYS,
+        _ => return None,
+    };
+    Some(COMMON_KEYS.iter().chain(own).copied().collect())
+}
+
 impl PlayerSpec {
     /// Parses `KIND[:KEY=VALUE,...]`.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
@@ -139,6 +200,11 @@ impl PlayerSpec {
             message,
         };
         let (kind_text, rest) = text.split_once(':').unwrap_or((text, ""));
+        let keys = keys_of(kind_text).ok_or_else(|| {
+            err(format!(
+                "kind must be random, simple, advanced, full, uci or fairy, not \"{kind_text}\""
+            ))
+        })?;
         let mut spec = PlayerSpec {
             kind: Kind::Random,
             name: String::new(),
@@ -166,10 +232,35 @@ impl PlayerSpec {
         let mut program = None;
         let mut args = Vec::new();
         let mut options = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
         for pair in rest.split(',').filter(|p| !p.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
                 .ok_or_else(|| err(format!("\"{pair}\" must be KEY=VALUE")))?;
+            // `arg=` is repeatable (the program's arguments in order); any other key,
+            // an `option.NAME` too, is given at most once.
+            if key != "arg" {
+                if seen.contains(&key) {
+                    return Err(err(format!("key {key} given twice")));
+                }
+                seen.push(key);
+            }
+            let generic = if key.starts_with("option.") {
+                "option.NAME"
+            } else {
+                key
+            };
+            let known = keys_of("full")
+                .into_iter()
+                .chain(keys_of("uci"))
+                .flatten()
+                .any(|k| k == generic);
+            if known && !keys.contains(&generic) {
+                return Err(err(format!(
+                    "{kind_text} takes no {generic}= ({kind_text}'s keys: {})",
+                    keys.join(", ")
+                )));
+            }
             let number = |what: &str| -> Result<u64, SpecError> {
                 value
                     .parse::<u64>()
@@ -185,16 +276,34 @@ impl PlayerSpec {
             match key {
                 "name" => spec.name = value.to_string(),
                 "depth" => {
-                    let d = number("a depth from 1 to 64")?;
-                    if !(1..=64).contains(&d) {
-                        return Err(err(format!("depth must be from 1 to 64, not {d}")));
+                    let (low, high) = (*DEPTH_RANGE.start(), *DEPTH_RANGE.end());
+                    let d = number(&format!("a depth from {low} to {high}"))?;
+                    match u32::try_from(d) {
+                        Ok(d) if DEPTH_RANGE.contains(&d) => spec.limit.depth = Some(d),
+                        _ => {
+                            return Err(err(format!(
+                                "depth must be from {low} to {high}, not {d}"
+                            )));
+                        }
                     }
-                    spec.limit.depth = Some(d as u32);
                 }
-                "nodes" => spec.limit.nodes = Some(number("a node count")?.max(1)),
+                "nodes" => {
+                    let (low, high) = (*NODES_RANGE.start(), *NODES_RANGE.end());
+                    let n = number(&format!("a node count from {low} to {high}"))?;
+                    if !NODES_RANGE.contains(&n) {
+                        return Err(err(format!("nodes must be from {low} to {high}, not {n}")));
+                    }
+                    spec.limit.nodes = Some(n);
+                }
                 "movetime" => {
-                    spec.limit.movetime =
-                        Some(Duration::from_millis(number("milliseconds")?.max(1)))
+                    let (low, high) = (*MOVETIME_MS_RANGE.start(), *MOVETIME_MS_RANGE.end());
+                    let t = number(&format!("milliseconds from {low} to {high}"))?;
+                    if !MOVETIME_MS_RANGE.contains(&t) {
+                        return Err(err(format!(
+                            "movetime must be milliseconds from {low} to {high}, not {t}"
+                        )));
+                    }
+                    spec.limit.movetime = Some(Duration::from_millis(t));
                 }
                 "epsilon" => {
                     spec.epsilon = match value.parse::<f64>() {
@@ -327,21 +436,20 @@ impl PlayerSpec {
                 k if k.starts_with("option.") => {
                     options.push((k["option.".len()..].to_string(), value.to_string()))
                 }
-                _ => return Err(err(format!("unknown key \"{key}\""))),
+                _ => {
+                    return Err(err(format!(
+                        "unknown key \"{key}\" ({kind_text}'s keys: {})",
+                        keys.join(", ")
+                    )));
+                }
             }
         }
-        let external = matches!(kind_text, "uci" | "fairy");
-        if !external && (!args.is_empty() || !options.is_empty() || program.is_some()) {
-            return Err(err(
-                "cmd=, arg= and option. are for uci and fairy players".to_string()
-            ));
-        }
+        // `keys_of` has checked the kind: random, simple, advanced, full, fairy or uci.
         spec.kind =
             match kind_text {
                 "random" => Kind::Random,
                 "simple" => Kind::Simple,
                 "advanced" => Kind::Advanced,
-                "full" => Kind::Full,
                 "fairy" => {
                     let program = program.or_else(crate::peers::fairy::locate).ok_or_else(|| {
                     err(format!(
@@ -363,11 +471,7 @@ impl PlayerSpec {
                     args,
                     options,
                 }),
-                other => {
-                    return Err(err(format!(
-                        "kind must be random, simple, advanced, full, uci or fairy, not \"{other}\""
-                    )));
-                }
+                _ => Kind::Full,
             };
         if spec.name.is_empty() {
             spec.name = spec.default_name(kind_text);
@@ -568,5 +672,57 @@ mod tests {
             e("full:qplies=0"),
             "player \"full:qplies=0\": qplies must be none or plies from 1 to 64, not \"0\""
         );
+    }
+
+    #[test]
+    fn limits_out_of_range_repeated_keys_and_keys_of_other_kinds_are_refused() {
+        let e = |t: &str| PlayerSpec::parse(t).unwrap_err().message;
+        // Limits are refused out of their ranges, not moved into them.
+        assert_eq!(
+            e("full:nodes=0"),
+            "nodes must be from 1 to 1000000000, not 0"
+        );
+        assert_eq!(
+            e("full:nodes=18446744073709551615"),
+            "nodes must be from 1 to 1000000000, not 18446744073709551615"
+        );
+        assert_eq!(
+            e("full:movetime=0"),
+            "movetime must be milliseconds from 1 to 3600000, not 0"
+        );
+        assert_eq!(
+            e("full:depth=4294967297"),
+            "depth must be from 1 to 64, not 4294967297"
+        );
+        let ok = PlayerSpec::parse("full:nodes=1,movetime=1").unwrap();
+        assert_eq!(ok.limit.nodes, Some(1));
+        assert_eq!(ok.limit.movetime, Some(Duration::from_millis(1)));
+        // Each key once, but for the program's arguments.
+        assert_eq!(e("full:depth=2,depth=3"), "key depth given twice");
+        assert_eq!(
+            e("uci:cmd=/bin/x,option.Hash=8,option.Hash=16"),
+            "key option.Hash given twice"
+        );
+        let args = PlayerSpec::parse("uci:cmd=/bin/x,arg=a,arg=b").unwrap();
+        assert!(matches!(args.kind, Kind::Uci(c) if c.args == ["a", "b"]));
+        // A kind takes only the keys it uses.
+        assert_eq!(
+            e("random:depth=2"),
+            "random takes no depth= (random's keys: name)"
+        );
+        assert_eq!(
+            e("simple:nodes=100"),
+            "simple takes no nodes= (simple's keys: name, epsilon, depth)"
+        );
+        assert_eq!(
+            e("advanced:cmd=/bin/x"),
+            "advanced takes no cmd= (advanced's keys: name, epsilon, depth, weights)"
+        );
+        assert!(
+            e("full:option.Hash=8").starts_with("full takes no option.NAME= (full's keys: name,")
+        );
+        assert!(e("uci:cmd=/bin/x,weights=w.json").starts_with("uci takes no weights= "));
+        assert!(e("full:colour=white").starts_with("unknown key \"colour\" (full's keys: name,"));
+        assert_eq!(PlayerSpec::parse("random:name=r").unwrap().name, "r");
     }
 }

@@ -26,11 +26,16 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of these games.
+    /// The summary of these games. An unfinished game is left out, and so is a record
+    /// whose `white` is neither player (results files' records are checked with
+    /// [`GameRecord::check`] when they are read).
     pub fn of(records: &[GameRecord]) -> Summary {
         let mut s = Summary::default();
         for r in records {
             let Some(a) = r.score_a() else { continue };
+            if r.white > 1 {
+                continue;
+            }
             let add = |t: &mut Tally, points: f64| {
                 if points == 1.0 {
                     t.wins += 1
@@ -148,7 +153,8 @@ mod tests {
     fn a_known_game_set_is_scored_from_a_side() {
         use Termination::*;
         // A White: wins, draws, loses on an illegal move; A Black: wins twice (once
-        // because B crashed), draws at the ply limit, and an unfinished game.
+        // because B crashed), draws at the ply limit, an unfinished game, and a record
+        // whose White is neither player.
         let games = [
             record(0, 0, "1-0", Normal),
             record(1, 1, "0-1", Normal),
@@ -157,6 +163,7 @@ mod tests {
             record(4, 0, "0-1", IllegalMove),
             record(5, 1, "1/2-1/2", Adjudication),
             record(6, 1, "*", Normal),
+            record(7, 5, "1-0", Normal),
         ];
         let s = Summary::of(&games);
         assert_eq!(s.total.line(), "3 - 1 - 2  [0.667] 6");

@@ -1,0 +1,138 @@
+//! Where the answers go: a full disk (`>/dev/full`) is an error on stderr with exit
+//! code 1, never a panic; a reader that went away (`| head`) ends the command quietly
+//! with 141, as the shell's SIGPIPE status; an output file that is one of the inputs
+//! is refused.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Commands that print their answer on stdout, each cheap.
+fn printing_commands(vcd: &str) -> Vec<Vec<String>> {
+    [
+        vec!["perft", "--depth", "2"],
+        vec!["perft", "--depth", "2", "--divide"],
+        vec!["alphamove", "moves"],
+        vec!["alphamove", "selfplay"],
+        vec!["book", "show"],
+        vec!["chip", "stats", "--model", "--positions", "5"],
+        vec!["match", "random", "random", "--games", "2"],
+        vec!["demo", "--vcd", vcd],
+        // Printed with `println!`: `main`'s panic hook turns its failure into the error.
+        vec!["bench", "perft", "--depth", "2", "--runs", "1"],
+    ]
+    .into_iter()
+    .map(|args| args.into_iter().map(String::from).collect())
+    .collect()
+}
+
+/// Runs `antichip ARGS` with `stdout` as its output, killing it (and failing) after
+/// 60 s; returns its stderr and exit code.
+fn run_into(args: &[String], stdout: Stdio) -> (String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("antichip runs");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?} did not end within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("antichip finishes");
+    (
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        out.status.code().expect("an exit code, not a signal"),
+    )
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_panic() {
+    let dir = common::Scratch::new("cli-output");
+    let vcd = dir.join("demo.vcd");
+    for args in printing_commands(vcd.to_str().unwrap()) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let (err, code) = run_into(&args, Stdio::from(full));
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(
+            err, "error: cannot write to stdout: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_141() {
+    let dir = common::Scratch::new("cli-output");
+    let vcd = dir.join("demo.vcd");
+    for args in printing_commands(vcd.to_str().unwrap()) {
+        // The reading end is closed before the command writes anything.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let (err, code) = run_into(&args, Stdio::from(writer));
+        assert_eq!((code, err.as_str()), (141, ""), "{args:?}");
+    }
+}
+
+#[test]
+fn a_book_does_not_overwrite_its_games() {
+    let dir = common::Scratch::new("cli-output");
+    let games = dir.join("games.pgn");
+    let pgn = "[Variant \"Antichess\"]\n[Result \"1-0\"]\n\n1. e3 b5 2. Bxb5 1-0\n\n";
+    std::fs::write(&games, pgn).unwrap();
+    let other = dir.join("other.pgn");
+    std::fs::write(&other, pgn).unwrap();
+    std::os::unix::fs::symlink(&games, dir.join("link.pgn")).unwrap();
+    let games = games.to_str().unwrap();
+    let other = other.to_str().unwrap();
+    // The same path, or another name of the same file (a symlink, `dir/../dir`).
+    let indirect = format!("{}/../{}/games.pgn", dir.path().display(), {
+        dir.path().file_name().unwrap().to_str().unwrap()
+    });
+    let link = dir.join("link.pgn");
+    for (out, inputs) in [
+        (games, vec![games]),
+        (indirect.as_str(), vec![other, games]),
+        (link.to_str().unwrap(), vec![games, other]),
+    ] {
+        let mut args = vec!["book", "build", "--min-games", "1", "--out", out];
+        args.extend(&inputs);
+        let (stdout, err, code) = common::run(&args, "");
+        assert_eq!(code, 2, "{args:?}: {stdout}{err}");
+        assert!(
+            err.starts_with(&format!("error: --out {out} is the input file ")),
+            "{err}"
+        );
+        assert!(
+            err.ends_with(": the book would overwrite the games it is built from\n"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(games).unwrap(), pgn);
+    }
+    // Another path is written.
+    let book = dir.join("book.bin");
+    let (out, err, code) = common::run(
+        &[
+            "book",
+            "build",
+            "--min-games",
+            "1",
+            "--out",
+            book.to_str().unwrap(),
+            games,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("1 games read (0 unreadable); "), "{out}");
+    assert!(std::fs::metadata(&book).unwrap().len() > 0);
+}
