@@ -55,6 +55,15 @@ fn check_reader(bytes: &[u8], seed: u64) {
         return;
     };
     if let Ok((pos, _)) = Position::from_fen(text) {
+        // A run of empty squares is one digit: "44" is no rank.
+        let board = text.split_ascii_whitespace().next().unwrap_or("");
+        assert!(
+            !board
+                .as_bytes()
+                .windows(2)
+                .any(|w| w.iter().all(u8::is_ascii_digit)),
+            "seed {seed}: {text:?} has two digits in a row"
+        );
         let moves = pos.legal_moves();
         let again = Position::from_fen_strict(&pos.to_fen())
             .unwrap_or_else(|e| panic!("seed {seed}: {text:?} re-read failed: {e}"));
@@ -78,6 +87,50 @@ fn fen_reader_survives_arbitrary_and_mutated_input() {
         };
         check_reader(&bytes, seed);
     }
+}
+
+/// Two digits in a row in a rank (`44`, `71`) are refused, though their squares add
+/// up (shakmaty's reader takes them), and so are clocks beyond 32 bits, named as such.
+#[test]
+fn two_digits_in_a_row_and_clocks_beyond_32_bits_are_refused() {
+    for (fen, message) in [
+        (
+            "44/8/8/8/8/8/8/K7 w - - 0 1",
+            "board field: rank 8 has two digits in a row ('44')",
+        ),
+        (
+            "8/8/8/8/8/8/8/K61 w - - 0 1",
+            "board field: rank 1 has two digits in a row ('61')",
+        ),
+        (
+            "8/8/8/8/p111p3/8/8/K7 w - - 0 1",
+            "board field: rank 4 has two digits in a row ('11')",
+        ),
+        (
+            "8/8/8/8/8/8/8/K7 w - - 4294967296 1",
+            "halfmove clock must be at most 4294967295, not 4294967296",
+        ),
+        (
+            "8/8/8/8/8/8/8/K7 w - - 0 99999999999999999999",
+            "fullmove number must be at most 4294967295, not 99999999999999999999",
+        ),
+        (
+            "8/8/8/8/8/8/8/K7 w - - x 1",
+            "halfmove clock must be a number, not \"x\"",
+        ),
+    ] {
+        assert_eq!(
+            Position::from_fen(fen).unwrap_err().to_string(),
+            message,
+            "{fen}"
+        );
+    }
+    // Clocks at the limit are kept, and a move does not wrap them around.
+    let (pos, _) = Position::from_fen("8/8/8/8/1p6/8/2P5/K7 b - - 4294967295 4294967295").unwrap();
+    let after = pos.after(&pos.parse_move("b3").unwrap());
+    assert_eq!(after.to_fen(), "8/8/8/8/8/1p6/2P5/K7 w - - 0 4294967295");
+    let after = after.after(&after.parse_move("cxb3").unwrap());
+    assert_eq!(after.fullmoves(), u32::MAX);
 }
 
 #[test]

@@ -123,3 +123,138 @@ fn learn_writes_loadable_weights_and_names_bad_games() {
     assert!(weights.check().is_ok());
     assert!(std::fs::read_to_string(&svg).unwrap().contains("own.pawn"));
 }
+
+/// Options out of range, a hold-out that leaves nothing to train on, bad `--init`
+/// weights and unwritable outputs are refused before any game is read (they were taken
+/// and failed at the end, or never ended: `--epochs 18446744073709551615`).
+#[test]
+fn learn_refuses_bad_options_and_outputs_before_the_work() {
+    let dir = common::Scratch::new("learn-inputs");
+    // A drawn game, then a decided one (the second game is held out by --holdout 2).
+    let pgn = dir.join("two.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1/2-1/2\"]\n[FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n\n1. exd5 cxd5 1/2-1/2\n\n\
+         [FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n\n1. exd5 cxd5 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("w.json");
+    let learn = |extra: &[&str]| {
+        let mut args = vec!["learn", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.push(pgn.to_str().unwrap());
+        common::run(&args, "")
+    };
+    for (extra, message) in [
+        (&["--epochs", "18446744073709551615"][..], "--epochs"),
+        (&["--epochs", "100001"], "100001 is not in 1..=100000"),
+        (&["--epochs", "0"], "0 is not in 1..=100000"),
+        (
+            &["--rate", "1e300"],
+            "error: --rate must be above 0 and at most 1, not 1e300",
+        ),
+        (
+            &["--reward", "1e300"],
+            "error: --reward must be from 1 to 100000, not 1e300",
+        ),
+        (
+            &["--holdout", "1"],
+            "error: --holdout 1 would keep every game out of training: give 0 (no held-out games) or 2 or more",
+        ),
+        (
+            &["--holdout", "2"],
+            "error: no decided games left to train on: every one was held out (2 games read: 0 unreadable, 1 drawn or unfinished, 1 held out by --holdout 2)",
+        ),
+    ] {
+        let (stdout, err, code) = learn(extra);
+        assert_eq!(code, 2, "{extra:?}: {stdout}{err}");
+        assert!(err.contains(message), "{extra:?}: {err}");
+        assert!(!out.exists(), "{extra:?}");
+    }
+    // Outputs that cannot be written fail (exit 1) before anything is learned.
+    let subdir = dir.join("adir");
+    std::fs::create_dir(&subdir).unwrap();
+    let missing = dir.join("no such dir").join("c.csv");
+    for (option, path) in [
+        ("--curve", &subdir),
+        ("--curve-svg", &subdir),
+        ("--weights-svg", &missing),
+    ] {
+        let (stdout, err, code) = learn(&[option, path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{option}: {stdout}{err}");
+        assert!(
+            err.starts_with(&format!("error: cannot write {}: ", path.display())),
+            "{option}: {err}"
+        );
+        assert_eq!(stdout, "", "{option}");
+        assert!(!out.exists() && !missing.exists(), "{option}");
+    }
+    let (stdout, err, code) = common::run(
+        &[
+            "learn",
+            "--out",
+            subdir.to_str().unwrap(),
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{stdout}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: cannot write {}: it is a directory, not a file\n",
+            subdir.display()
+        )
+    );
+    assert_eq!(stdout, "");
+    // Weights files to start from: bad content is bad input, as a match player's.
+    let init = dir.join("init.json");
+    for content in [&b""[..], b"\xff\xfe{}", b"{", b"{\"own\": 3}"] {
+        std::fs::write(&init, content).unwrap();
+        let (_, err, code) = learn(&["--init", init.to_str().unwrap()]);
+        assert_eq!(code, 2, "{content:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {}: weights JSON: ", init.display())),
+            "{content:?}: {err}"
+        );
+    }
+    let (_, err, code) = learn(&["--init", dir.join("none.json").to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot read weights file"), "{err}");
+}
+
+/// A learning rate the games make diverge stops the learning where the weights stop
+/// being numbers, with a message that names --rate (it ran every epoch, then failed on
+/// the weights file with exit 1).
+#[test]
+fn a_diverging_learning_rate_is_named() {
+    let dir = common::Scratch::new("learn-diverge");
+    let out = dir.join("w.json");
+    let (stdout, err, code) = common::run(
+        &[
+            "learn",
+            "--out",
+            out.to_str().unwrap(),
+            "--rate",
+            "1",
+            "--epochs",
+            "1000",
+            "--holdout",
+            "0",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/lichess_antichess.pgn"
+            ),
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(
+        err.contains(
+            "error: the learning diverged: the weights were no longer finite numbers in epoch "
+        ),
+        "{err}"
+    );
+    assert!(err.contains("give a smaller --rate than 1"), "{err}");
+    assert!(!out.exists());
+}

@@ -70,7 +70,9 @@ fn bad_weights_files_are_errors() {
     let file = dir.join("w.json");
     std::fs::write(&file, "{\"own\": {}}").unwrap();
     let (_, err, code) = play(&["--weights", file.to_str().unwrap()], "");
-    assert_eq!(code, 1);
+    // What the file holds is bad input (exit 2), as for a match player's `weights=`;
+    // only a file that cannot be read fails (exit 1).
+    assert_eq!(code, 2);
     assert_eq!(
         err,
         format!(

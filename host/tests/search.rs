@@ -45,3 +45,47 @@ fn mate_scores_equal_the_solvers_least_win() {
     }
     assert!(checked >= 70, "only {checked} positions");
 }
+
+/// Clocks at the top of their 32 bits: the halfmove clock is not wrapped around by the
+/// fifty-move arithmetic (4,294,967,295 + 8 plies was read as 7, so the endgame
+/// solver's win in 4 was taken as if the clock were 0), and a fullmove number of
+/// 4,294,967,295 survives moves and PGN.
+#[test]
+fn clocks_at_their_32_bit_limit_do_not_wrap() {
+    let score = |halfmoves: u64| {
+        let fen = format!("8/8/p7/8/1P6/8/2P1K3/6N1 w - - {halfmoves} 4294967295");
+        let pos = Position::from_fen_strict(&fen).unwrap();
+        let mut searcher = Searcher::software(SearchConfig::default(), Evaluator::default());
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+        (moves_to_end(r.last.score), r.best_move)
+    };
+    // With a fresh clock the solver's win in 4 stands; near the fifty-move limit (and
+    // beyond, up to the largest clock) it is left to the search, which sees no mate.
+    assert_eq!(score(0).0, Some(4));
+    for halfmoves in [98, 65_535, 4_294_967_290, 4_294_967_295] {
+        assert_eq!(score(halfmoves).0, None, "halfmove clock {halfmoves}");
+    }
+    // Black's move at the largest fullmove number keeps it there, in the rules and
+    // in the movetext.
+    let start =
+        Position::from_fen_strict("8/8/8/8/1p6/8/2P5/K7 b - - 4294967295 4294967295").unwrap();
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for text in ["b3", "cxb3"] {
+        let m = pos.parse_move(text).unwrap();
+        pos.play(&m);
+        moves.push(m);
+    }
+    assert_eq!(pos.fullmoves(), u32::MAX);
+    let game = host::pgn::AntichessGame::new(start, moves, host::pgn::PgnResult::Unknown);
+    assert!(
+        game.to_pgn()
+            .contains("4294967295... b3 4294967295. cxb3 *"),
+        "{}",
+        game.to_pgn()
+    );
+}

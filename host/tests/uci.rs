@@ -290,20 +290,34 @@ fn bad_input_is_reported_and_survived() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// The end of the input means the GUI is gone: a search of any limits is stopped at
+/// once, answers as after `stop`, and the engine ends (as after `quit`). These searches
+/// ran on for minutes (20 s in the audit, stopped by its timeout).
 #[test]
-fn the_end_of_input_lets_a_running_search_finish() {
-    let mut e = Engine::start();
-    // Seven pieces: beyond the endgame solver, so that the search itself runs.
-    e.send("position fen 8/6pp/p7/8/1P6/8/2P1K3/6N1 w - - 0 1");
-    e.send("go depth 8");
-    e.close();
-    let (best, lines) = e.bestmove();
-    assert_eq!(best, "b4b5");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 8 ")),
-        "{lines:?}"
-    );
-    assert!(e.child.wait().unwrap().success());
+fn the_end_of_input_stops_any_search_at_once_and_ends() {
+    for go in [
+        "go depth 128",
+        "go nodes 100000000000",
+        "go wtime 18446744073709551615 btime 1",
+        "go movetime 18446744073709551615",
+    ] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send(go);
+        let started = std::time::Instant::now();
+        e.close();
+        let (best, _) = e.bestmove();
+        assert!(
+            Position::startpos().parse_move(&best).is_ok(),
+            "{go}: {best}"
+        );
+        assert!(e.child.wait().unwrap().success(), "{go}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{go}: {:?}",
+            started.elapsed()
+        );
+    }
 }
 
 #[test]
@@ -527,10 +541,34 @@ fn go_limits_out_of_range_are_named_and_ignored() {
     e.send("go wtime -20 btime 1000");
     let (best, _) = e.bestmove();
     assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
-    // Numbers too large for any clock do not overflow.
-    e.send("go depth 1 movetime 99999999999999999999");
-    let (best, _) = e.bestmove();
-    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    // Numbers too large for any clock are refused and ignored, as movetime's are (the
+    // clocks were taken as the largest clock, silently).
+    for (go, keyword) in [
+        ("go depth 1 movetime 99999999999999999999", "movetime"),
+        ("go depth 1 wtime 99999999999999999999", "wtime"),
+        ("go depth 1 btime 99999999999999999999", "btime"),
+        ("go depth 1 wtime 1000 winc 99999999999999999999", "winc"),
+        (
+            "go depth 1 btime 1000 binc 999999999999999999999999999999999999999999",
+            "binc",
+        ),
+    ] {
+        e.send(go);
+        let line = e.next();
+        let range = if keyword == "movetime" {
+            "from 0 to 18446744073709551615"
+        } else {
+            "of at most 18446744073709551615"
+        };
+        assert!(
+            line.starts_with(&format!(
+                "info string error: go {keyword} must be a number of milliseconds {range}, not 99999"
+            )) && line.ends_with("; ignored"),
+            "{go}: {line}"
+        );
+        let (best, _) = e.bestmove();
+        assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    }
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
 }
@@ -624,4 +662,76 @@ fn the_book_answers_the_start_unless_switched_off() {
         line.starts_with("info string error: BookFile: cannot read book /nonexistent/book.bin"),
         "{line}"
     );
+}
+
+/// `setoption` with an empty or missing value, an option that waits for another, `debug`
+/// with a bad argument, and a huge garbage line: each answered with what is wrong, the
+/// echoed text cut short.
+#[test]
+fn options_debug_and_garbage_are_answered_with_what_is_wrong() {
+    let mut e = Engine::start_with(&["uci"]);
+    // An empty BookFile is no book (it was read as an unknown option "BookFile value").
+    e.send("setoption name BookFile value");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let searched = e.until("bestmove");
+    assert!(searched[0].starts_with("info depth 1 "), "{searched:?}");
+    e.send("setoption name Hash");
+    assert_eq!(
+        e.next(),
+        "info string error: setoption name Hash: the value is missing (setoption name Hash value <x>)"
+    );
+    e.send("setoption name Hash value");
+    assert_eq!(
+        e.next(),
+        "info string error: setoption name Hash: the value is missing (setoption name Hash value <x>)"
+    );
+    e.send("setoption name FullWidthPlies value 3");
+    assert_eq!(
+        e.next(),
+        "info string FullWidthPlies 3 takes effect only with Quiescence reference, chip-model or chip, not software"
+    );
+    e.send("setoption name Quiescence value reference");
+    e.send("setoption name Quiescence value software");
+    assert_eq!(
+        e.next(),
+        "info string FullWidthPlies 3 takes effect only with Quiescence reference, chip-model or chip, not software"
+    );
+    e.send("debug maybe");
+    assert_eq!(
+        e.next(),
+        "info string error: debug must be followed by \"on\" or \"off\", not \"maybe\""
+    );
+    e.send("debug on");
+    e.send("isready");
+    assert_eq!(e.next(), "readyok");
+    // A megabyte of garbage on one line is echoed as its first 80 characters.
+    let garbage = "x".repeat(1 << 20);
+    e.send(&format!("{garbage} y"));
+    assert_eq!(
+        e.next(),
+        format!(
+            "info string error: unknown command \"{}...\"; commands: uci, isready, setoption, ucinewgame, position, go, stop, quit, debug, ponderhit",
+            "x".repeat(80)
+        )
+    );
+    e.send(&format!("position fen 8/8/8/8/8/8/8/K7 {garbage} - - 0 1"));
+    assert_eq!(
+        e.next(),
+        format!(
+            "info string error: position fen \"8/8/8/8/8/8/8/K7 {}...\": side to move must be \"w\" or \"b\", not \"{}...\"; no position until the next good position command",
+            "x".repeat(80 - 17),
+            "x".repeat(80)
+        )
+    );
+    e.send(&format!("setoption name Hash value {garbage}"));
+    assert_eq!(
+        e.next(),
+        format!(
+            "info string error: Hash must be a number of MiB from 1 to 4096, not \"{}...\"",
+            "x".repeat(80)
+        )
+    );
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
 }

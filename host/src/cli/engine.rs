@@ -10,7 +10,7 @@ use anyhow::anyhow;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use host::chip::pool::MAX_CHIPS;
-use host::engine::book::Book;
+use host::engine::book::{Book, BookError};
 use host::engine::eval::{Evaluator, Weights, WeightsError};
 use host::engine::quiescence::QuiescenceKind;
 use host::engine::search::{
@@ -127,7 +127,8 @@ impl EngineArgs {
     }
 
     /// The engine's settings with this search configuration, and these weights unless
-    /// `--weights` names a file.
+    /// `--weights` names a file ([`weights`]). `--full-width-plies` above 0 is bad input
+    /// with the software quiescence search, which takes no full-width jobs.
     pub fn settings_with(
         &self,
         config: SearchConfig,
@@ -135,6 +136,12 @@ impl EngineArgs {
     ) -> anyhow::Result<Settings> {
         let quiescence = QuiescenceKind::from_name(&self.quiescence)
             .ok_or_else(|| anyhow!("unknown quiescence search \"{}\"", self.quiescence))?;
+        if self.full_width_plies.is_some_and(|n| n > 0) && quiescence == QuiescenceKind::Software {
+            return Err(super::input::bad_input(format!(
+                "--full-width-plies needs --quiescence reference, chip-model or chip, not {}",
+                self.quiescence
+            )));
+        }
         let link =
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         let mut config = config;
@@ -191,7 +198,7 @@ impl BookArgs {
             None
         } else {
             Some(Arc::new(match &self.book {
-                Some(path) => Book::load(path)?,
+                Some(path) => book(path)?,
                 None => Book::built_in(),
             }))
         };
@@ -199,12 +206,28 @@ impl BookArgs {
     }
 }
 
-/// The evaluator of a weights file. A bad file's message names the file.
+/// The weights of a file: a file that cannot be read is an error (exit 1), one that
+/// holds no valid weights is bad input (exit 2) whose message names the file.
+pub fn weights(path: &Path) -> anyhow::Result<Weights> {
+    Weights::load(path).map_err(|e| match e {
+        WeightsError::Io { .. } => anyhow!(e),
+        _ => super::input::bad_input(format!("{}: {e}", path.display())),
+    })
+}
+
+/// The evaluator of a weights file, read as [`weights`] reads it.
 pub fn evaluator(path: &Path) -> anyhow::Result<Evaluator> {
-    Ok(Evaluator::new(Weights::load(path).map_err(
-        |e| match e {
-            WeightsError::Io { .. } => anyhow!(e),
-            _ => anyhow!("{}: {e}", path.display()),
-        },
-    )?))
+    Ok(Evaluator::new(weights(path)?))
+}
+
+/// An opening book file: a file that cannot be read is an error (exit 1), one that is
+/// not a book (its size, its order) bad input (exit 2).
+pub fn book(path: &Path) -> anyhow::Result<Book> {
+    Book::load(path).map_err(|e| {
+        if e.chain().any(|c| c.is::<BookError>()) {
+            super::input::bad_input(format!("{e:#}"))
+        } else {
+            e
+        }
+    })
 }

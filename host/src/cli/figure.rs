@@ -11,6 +11,8 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use host::figures::{Axes, Series, line_chart};
+use host::matches::openings::MAX_RANDOM_PLIES;
+use host::matches::spec::DEPTH_RANGE;
 use host::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings, run_match};
 
 use super::progress::Progress;
@@ -30,25 +32,26 @@ enum Figure {
         /// The epsilons (share of random moves of the full engine).
         #[arg(long, value_delimiter = ',', default_value = "0,0.1,0.2,0.3,0.5,0.7,1")]
         epsilons: Vec<f64>,
-        /// Games per epsilon and opponent (half as White).
-        #[arg(long, default_value_t = 80)]
-        games: usize,
-        /// Depth of every player (seed 003: 3 plies).
-        #[arg(long, default_value_t = 3)]
+        /// Games per epsilon and opponent (half as White): an even number from 2 to
+        /// 1,000,000.
+        #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+        games: u64,
+        /// Depth of every player (seed 003: 3 plies), 1 to 64 as a match player's.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(super::match_::wide(&DEPTH_RANGE)))]
         depth: u32,
         /// Weights of the full engine and the advanced baseline (JSON); the learned
         /// weights built into antichip when absent.
         #[arg(long)]
         weights: Option<PathBuf>,
-        /// Random plies of the paired openings.
-        #[arg(long, default_value_t = 4)]
-        random_plies: usize,
+        /// Random plies of the paired openings (0 to 100, as `match --random-plies`).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=MAX_RANDOM_PLIES as u64))]
+        random_plies: u64,
         /// Seed of the openings and the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Games played at once.
-        #[arg(long, short, default_value_t = 1)]
-        jobs: usize,
+        /// Games played at once (1 to 256, as `match -j`).
+        #[arg(long, short, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: u32,
         /// Where to write the plot.
         #[arg(long, default_value = "epsilon.svg")]
         svg: PathBuf,
@@ -69,7 +72,8 @@ enum Figure {
 pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
     match args.figure {
         Figure::Weights { weights, svg } => {
-            let w = super::engine::evaluator(&weights)?.weights;
+            let w = super::engine::weights(&weights)?;
+            super::learn::check_output(&svg)?;
             std::fs::write(&svg, super::learn::weights_svg(&w)?)
                 .with_context(|| format!("cannot write {}", svg.display()))?;
             println!("{} written", svg.display());
@@ -91,19 +95,35 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                     "--epsilons must be probabilities from 0 to 1, not {e}"
                 )));
             }
-            if games < 2 || games % 2 != 0 {
+            if games % 2 != 0 {
                 return Err(super::input::bad_input(format!(
                     "--games must be an even number of at least 2, not {games}"
                 )));
             }
+            // Everything that can be refused is, before the first game: the weights
+            // (bad content is bad input, as a match player's `weights=`) and the files
+            // written at the end.
+            if let Some(path) = &weights {
+                super::engine::weights(path)?;
+                // The players take the file as `weights=FILE` in a comma-separated spec.
+                if path.to_string_lossy().contains(',') {
+                    return Err(super::input::bad_input(format!(
+                        "--weights {}: the players cannot take a path with a ',' (rename or link the file)",
+                        path.display()
+                    )));
+                }
+            }
+            for path in [Some(&svg), csv.as_ref()].into_iter().flatten() {
+                super::learn::check_output(path)?;
+            }
             epsilon_figure(
                 &epsilons,
-                games,
+                games as usize,
                 depth,
                 weights,
-                random_plies,
+                random_plies as usize,
                 seed,
-                jobs,
+                jobs as usize,
                 &svg,
                 csv,
             )
@@ -132,6 +152,20 @@ fn epsilon_figure(
         ("simple", format!("simple:depth={depth}")),
         ("advanced", format!("advanced:depth={depth}{w}")),
     ];
+    // The players, before any output: a spec refused here is of the arguments (a
+    // weights path that a spec cannot hold, say).
+    let spec =
+        |text: &str| PlayerSpec::parse(text).map_err(|e| super::input::bad_input(e.to_string()));
+    let mut players = Vec::new();
+    for (_, opponent) in &opponents {
+        for &eps in epsilons {
+            players.push([
+                spec(&format!("full:depth={depth},epsilon={eps}{w}"))?,
+                spec(opponent)?,
+            ]);
+        }
+    }
+    let mut players = players.into_iter();
     let total = epsilons.len() * opponents.len() * games;
     let progress = Progress::new("figure", io::stderr().is_terminal(), total);
     let done = AtomicUsize::new(0);
@@ -146,11 +180,10 @@ fn epsilon_figure(
     println!(
         "opponent   epsilon  win% as White  win% as Black  score (W - L - D of the full engine)"
     );
-    for (opponent, spec) in &opponents {
+    for (opponent, _) in &opponents {
         for &eps in epsilons {
-            let full = PlayerSpec::parse(&format!("full:depth={depth},epsilon={eps}{w}"))?;
             let config = MatchConfig {
-                players: [full, PlayerSpec::parse(spec)?],
+                players: players.next().expect("a pair of players per point"),
                 games,
                 openings: openings.clone(),
                 limit: MoveLimit::default(),

@@ -31,13 +31,14 @@ pub struct LearnArgs {
     /// lambda of TD(lambda).
     #[arg(long, default_value_t = 0.7)]
     lambda: f64,
-    /// The learning rate.
+    /// The learning rate (above 0, up to 1; too large a rate makes the weights diverge,
+    /// which stops the learning with an error).
     #[arg(long, default_value_t = TdConfig::default().rate)]
     rate: f64,
-    /// Passes over the training games.
-    #[arg(long, default_value_t = TdConfig::default().epochs)]
-    epochs: usize,
-    /// The reward of a win, in score units (about hundredths of a pawn).
+    /// Passes over the training games (1 to 100,000).
+    #[arg(long, default_value_t = TdConfig::default().epochs as u32, value_parser = clap::value_parser!(u32).range(1..=MAX_EPOCHS))]
+    epochs: u32,
+    /// The reward of a win, in score units (about hundredths of a pawn; 1 to 100,000).
     #[arg(long, default_value_t = TdConfig::default().reward)]
     reward: f64,
     /// Learn from drawn games too (reward 0).
@@ -49,7 +50,8 @@ pub struct LearnArgs {
     /// Start from these weights (JSON) instead of zeros.
     #[arg(long)]
     init: Option<PathBuf>,
-    /// Keep every N-th game out of training to measure the curve (0: none).
+    /// Keep every N-th game out of training to measure the curve (0: none; 1, every
+    /// game, is refused: it leaves none to train on).
     #[arg(long, default_value_t = 10)]
     holdout: usize,
     /// Write the learning curve as CSV.
@@ -63,10 +65,26 @@ pub struct LearnArgs {
     weights_svg: Option<PathBuf>,
 }
 
+/// The most passes `--epochs` takes.
+const MAX_EPOCHS: i64 = 100_000;
+
+/// The largest `--rate` (the default is 0.0002; a rate of 1 already diverges on
+/// lichess games).
+const MAX_RATE: f64 = 1.0;
+
+/// The largest `--reward`, in score units (a thousand pawns).
+const MAX_REWARD: f64 = 100_000.0;
+
 fn check(name: &str, v: f64, ok: bool, what: &str) -> anyhow::Result<()> {
     if !(v.is_finite() && ok) {
+        // 1e300 as 1e300, not as its 301 digits.
+        let shown = if v.is_finite() && v != 0.0 && !(1e-4..1e15).contains(&v.abs()) {
+            format!("{v:e}")
+        } else {
+            format!("{v}")
+        };
         return Err(super::input::bad_input(format!(
-            "--{name} must be {what}, not {v}"
+            "--{name} must be {what}, not {shown}"
         )));
     }
     Ok(())
@@ -79,25 +97,48 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         (0.0..=1.0).contains(&args.lambda),
         "from 0 to 1",
     )?;
-    check("rate", args.rate, args.rate > 0.0, "a positive number")?;
+    check(
+        "rate",
+        args.rate,
+        args.rate > 0.0 && args.rate <= MAX_RATE,
+        &format!("above 0 and at most {MAX_RATE}"),
+    )?;
     check(
         "reward",
         args.reward,
-        args.reward > 0.0,
-        "a positive number",
+        (1.0..=MAX_REWARD).contains(&args.reward),
+        &format!("from 1 to {MAX_REWARD}"),
     )?;
+    if args.holdout == 1 {
+        return Err(super::input::bad_input(
+            "--holdout 1 would keep every game out of training: give 0 (no held-out games) or 2 or more",
+        ));
+    }
     let config = TdConfig {
         lambda: args.lambda,
         rate: args.rate,
-        epochs: args.epochs,
+        epochs: args.epochs as usize,
         reward: args.reward,
         draws: args.draws,
         quiet_only: args.quiet_only,
     };
     let init = match &args.init {
-        Some(p) => Params::from_weights(&super::engine::evaluator(p)?.weights),
+        Some(p) => Params::from_weights(&super::engine::weights(p)?),
         None => Params([0.0; host::learn::td::N]),
     };
+    // Every file written at the end can be written: a directory or a missing directory
+    // fails now, not after the learning.
+    for path in [
+        Some(&args.out),
+        args.curve.as_ref(),
+        args.curve_svg.as_ref(),
+        args.weights_svg.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        check_output(path)?;
+    }
     let (mut train, mut holdout) = (Vec::new(), Vec::new());
     let mut unused = 0usize;
     let bad = super::input::pgn_games(&args.files, |n, game| match prepare(&game, &config) {
@@ -106,6 +147,13 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         None => unused += 1,
     })?;
     let read = train.len() + holdout.len() + unused + bad;
+    if train.is_empty() && !holdout.is_empty() {
+        return Err(super::input::bad_input(format!(
+            "no decided games left to train on: every one was held out ({read} games read: {bad} unreadable, {unused} drawn or unfinished, {} held out by --holdout {})",
+            holdout.len(),
+            args.holdout
+        )));
+    }
     if train.is_empty() {
         return Err(super::input::bad_input(format!(
             "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
@@ -137,6 +185,12 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         progress.update_with(p.epoch, &note);
     });
     progress.finish();
+    if let Some(diverged) = curve.last().filter(|_| !params.is_finite()) {
+        return Err(super::input::bad_input(format!(
+            "the learning diverged: the weights were no longer finite numbers in epoch {} (after {} games); give a smaller --rate than {}",
+            diverged.epoch, diverged.games, config.rate
+        )));
+    }
     println!("epoch   games  train RMSE  held-out RMSE  held-out agreement");
     for p in &curve {
         println!(
@@ -167,6 +221,29 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         write(path, &weights_svg(&weights)?)?;
     }
     Ok(if bad > 0 { 2 } else { 0 })
+}
+
+/// Fails now, before any work, when the output file `path` cannot be written: a
+/// directory, a directory that does not exist, a file without write permission. The
+/// file is left as it was (one made to try it is removed).
+pub fn check_output(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: it is a directory, not a file",
+            path.display()
+        );
+    }
+    // A link that leads nowhere counts as there: it is not removed below.
+    let existed = path.symlink_metadata().is_ok();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {

@@ -45,9 +45,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         (None, true) => Position::startpos(),
         (None, false) => super::input::fen_option("FEN", &args.words.join(" "))?,
     };
-    let settings = args
-        .book
-        .apply(args.engine.settings(SearchConfig::default())?)?;
+    let settings = args.engine.settings(SearchConfig::default())?;
+    let settings = args.book.apply(settings)?;
     let searcher = settings.searcher()?;
     let modeled = settings.limits(Limits::default()).modeled;
     let mut session = PlaySession::new(

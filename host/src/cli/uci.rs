@@ -18,9 +18,8 @@ pub struct UciArgs {
 }
 
 pub fn run(args: UciArgs) -> anyhow::Result<u8> {
-    let settings = args
-        .book
-        .apply(args.engine.settings(SearchConfig::default())?)?;
+    let settings = args.engine.settings(SearchConfig::default())?;
+    let settings = args.book.apply(settings)?;
     let mut engine = UciEngine::new(io::stdout(), settings)?;
     engine.run(io::stdin().lock())?;
     Ok(0)

@@ -67,6 +67,18 @@ pub struct Entry {
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
 
+/// Why bytes are not a book: what a book file holds is wrong (not that it could not
+/// be read).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BookError {
+    /// The size is not a whole number of entries.
+    #[error("a book is a whole number of {ENTRY_BYTES}-byte entries, and {0} bytes are not")]
+    Size(usize),
+    /// An entry's key is smaller than the one before it (numbered from 1).
+    #[error("the entries of a book must be sorted by key, and entry {0} is not")]
+    Unsorted(usize),
+}
+
 /// An opening book: entries sorted by key.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
@@ -173,12 +185,9 @@ impl Book {
     }
 
     /// Reads a book from its bytes: a whole number of entries, sorted by key.
-    pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Self> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, BookError> {
         if !bytes.len().is_multiple_of(ENTRY_BYTES) {
-            anyhow::bail!(
-                "a book is a whole number of {ENTRY_BYTES}-byte entries, and {} bytes are not",
-                bytes.len()
-            );
+            return Err(BookError::Size(bytes.len()));
         }
         let entries: Vec<Entry> = bytes
             .chunks_exact(ENTRY_BYTES)
@@ -190,10 +199,7 @@ impl Book {
             })
             .collect();
         if let Some(i) = entries.windows(2).position(|w| w[0].key > w[1].key) {
-            anyhow::bail!(
-                "the entries of a book must be sorted by key, and entry {} is not",
-                i + 2
-            );
+            return Err(BookError::Unsorted(i + 2));
         }
         Ok(Book { entries })
     }
@@ -210,7 +216,9 @@ impl Book {
         out
     }
 
-    /// Reads a book file; the message names the file.
+    /// Reads a book file; the message names the file. A file that is not a book has a
+    /// [`BookError`] in the error's chain (bad input); a file that cannot be read has
+    /// none.
     pub fn load(path: &Path) -> anyhow::Result<Self> {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read book {}", path.display()))?;

@@ -124,6 +124,9 @@ pub enum WeightsError {
         /// The I/O error.
         error: std::io::Error,
     },
+    /// The file is not text (bytes that are not UTF-8).
+    #[error("weights JSON: the file is not UTF-8 text ({0})")]
+    NotUtf8(std::str::Utf8Error),
     /// The text is not a weights object.
     #[error("weights JSON: {0}")]
     Json(serde_json::Error),
@@ -170,13 +173,15 @@ impl Weights {
         Ok(w)
     }
 
-    /// Reads weights from a JSON file.
+    /// Reads weights from a JSON file. Only a file that cannot be read is
+    /// [`WeightsError::Io`]; every other error is about what the file holds (bytes that
+    /// are not UTF-8 included).
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io {
+        let bytes = std::fs::read(path).map_err(|error| WeightsError::Io {
             path: path.display().to_string(),
             error,
         })?;
-        Weights::from_json(&text)
+        Weights::from_json(std::str::from_utf8(&bytes).map_err(WeightsError::NotUtf8)?)
     }
 
     /// The weights as pretty JSON.

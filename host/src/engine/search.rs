@@ -1083,8 +1083,10 @@ impl Searcher {
         self.counts.nodes += self.solver.nodes() - before;
         match verdict {
             // A win the fifty-move rule may cut short is left to the search, which
-            // sees the halfmove clock.
-            Some(Verdict::WinIn { moves, first }) if pos.halfmoves() + 2 * moves < 100 => {
+            // sees the halfmove clock (saturated: a FEN's clock may be near 2^32).
+            Some(Verdict::WinIn { moves, first })
+                if pos.halfmoves().saturating_add(moves.saturating_mul(2)) < 100 =>
+            {
                 Some((first, win_at(2 * moves as usize)))
             }
             _ => None,

@@ -9,14 +9,16 @@
 //! `LateMoveReductions`, `Pruning` (reverse futility and late-move pruning near the
 //! horizon), `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
 //! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
-//! `<empty>` for none), `ucinewgame`,
+//! `<empty>` or an empty value for none), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
 //! [winc MS] [binc MS] [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search
 //! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
-//! it reaches the deepest depth); the next `go`, `setoption`, `ucinewgame` or the end of
-//! the input stops it, while a limited search is let finish.
+//! it reaches the deepest depth); the next `go`, `setoption` or `ucinewgame` stops it,
+//! while a limited search is let finish. The end of the input is read as `quit`: the GUI
+//! is gone, so a search of any limits is stopped at once (it answers its `bestmove`)
+//! and the session ends.
 //!
 //! Time: a search answers within its time (`movetime`, or the share of the clock it
 //! takes) or at once after `stop`, give or take a millisecond: the search and the
@@ -25,12 +27,15 @@
 //!
 //! Errors are answered as `info string error: ...` lines and the session goes on:
 //! a line without any command (the protocol's rule is kept for unknown tokens *before*
-//! a command: `joho isready` is `isready`), an unknown option, a `go` argument out of
-//! range (named with the range; the argument is ignored), and a bad `position`
-//! (malformed FEN, illegal move). A rejected `position` leaves no position: the next
-//! `go` says so and answers `bestmove (none)` rather than search a position the GUI did
-//! not mean. A position without a legal move (the side to move has won) also answers
-//! `bestmove (none)`. Control characters in echoed input are escaped.
+//! a command: `joho isready` is `isready`), an unknown option or one without its value,
+//! `debug` with anything but `on` or `off`, a `go` argument out of range (named with
+//! the range; the argument is ignored), and a bad `position` (malformed FEN, illegal
+//! move). `FullWidthPlies` above 0 with the software quiescence is kept, with an `info
+//! string` that it waits for a quiescence search that takes full-width jobs. A rejected
+//! `position` leaves no position: the next `go` says so and answers `bestmove (none)`
+//! rather than search a position the GUI did not mean. A position without a legal move (the side to move has won) also answers
+//! `bestmove (none)`. Control characters in echoed input are escaped, and echoed input
+//! is cut after [`crate::rules::EXCERPT_CHARS`] characters.
 //!
 //! Scores are `score cp N` (evaluation units, about centipawns) or `score mate N`,
 //! where N counts the engine's own moves until the game ends: positive when it wins
@@ -53,7 +58,7 @@ use crate::engine::search::{
     SearchConfig, SearchResult, Searcher,
 };
 use crate::engine::timeline::{ChipClock, Link};
-use crate::rules::{Position, printable, uci};
+use crate::rules::{Position, excerpt, printable, uci};
 
 /// What `bestmove` says when there is no move to play (the common engines' convention).
 pub const NO_MOVE: &str = "(none)";
@@ -188,6 +193,32 @@ pub struct UciEngine<W: Write + Send + 'static> {
     panic_next_search: bool,
 }
 
+/// The options of `setoption`, lower case (option names are not case sensitive).
+const OPTIONS: [&str; 22] = [
+    "uci_variant",
+    "hash",
+    "move overhead",
+    "singularextensions",
+    "latemovereductions",
+    "nullmove",
+    "pruning",
+    "eagerbatches",
+    "lookahead",
+    "ownbook",
+    "bookfile",
+    "aspirationwindow",
+    "forcedmoveextension",
+    "quiescence",
+    "chips",
+    "link",
+    "chipmhz",
+    "chipsplit",
+    "fullwidthplies",
+    "hostpieces",
+    "quiescenceplies",
+    "modeledclock",
+];
+
 const COMMANDS: [&str; 10] = [
     "uci",
     "isready",
@@ -226,9 +257,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         &self.settings
     }
 
-    /// Reads commands until `quit` or the end of the input. At the end of the input a
-    /// running search is let finish (an infinite one is stopped), so that
-    /// `echo "go depth 8" | antichip uci` prints its answer.
+    /// Reads commands until `quit` or the end of the input. The end of the input is
+    /// read as `quit`: the GUI is gone, so a running search (of any limits) is stopped
+    /// at once, answers its `bestmove` as after `stop`, and the session ends.
     /// Bytes that are not UTF-8 do not end the session: such a line is read with the
     /// bad bytes replaced, so its unknown tokens are skipped like any others.
     pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
@@ -242,7 +273,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 return Ok(());
             }
         }
-        self.wait_for_search();
+        self.stop_search();
         Ok(())
     }
 
@@ -253,7 +284,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             if !tokens.is_empty() {
                 self.out.line(&format!(
                     "info string error: unknown command \"{}\"; commands: {}",
-                    printable(&tokens.join(" ")),
+                    excerpt(&tokens.join(" ")),
                     COMMANDS.join(", ")
                 ));
             }
@@ -396,7 +427,19 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 self.go(args, received);
             }
             "stop" => self.stop_search(),
-            "ponderhit" | "debug" => {}
+            // No debug output to switch, but the argument is checked.
+            "debug" => {
+                if !matches!(args, ["on"] | ["off"]) {
+                    let found = match args {
+                        [] => "nothing".to_string(),
+                        _ => format!("\"{}\"", excerpt(&args.join(" "))),
+                    };
+                    self.out.line(&format!(
+                        "info string error: debug must be followed by \"on\" or \"off\", not {found}"
+                    ));
+                }
+            }
+            "ponderhit" => {}
             _ => {
                 // "quit"
                 self.stop_search();
@@ -407,28 +450,53 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     }
 
     fn set_option(&mut self, args: &[&str]) {
-        let text = args.join(" ");
-        let (name, value) = match text.strip_prefix("name ") {
-            Some(rest) => match rest.split_once(" value ") {
-                Some((n, v)) => (n.trim().to_string(), v.trim().to_string()),
-                None => (rest.trim().to_string(), String::new()),
-            },
-            None => {
+        // `name <id> [value <x>]`: the name and the value may hold spaces; the protocol
+        // keeps the tokens "name" and "value" out of both.
+        let (name, value) = match args.split_first() {
+            Some((&"name", rest)) if !rest.is_empty() && rest[0] != "value" => {
+                match rest.iter().position(|t| *t == "value") {
+                    Some(at) => (rest[..at].join(" "), Some(rest[at + 1..].join(" "))),
+                    None => (rest.join(" "), None),
+                }
+            }
+            _ => {
                 self.out.line(&format!(
-                    "info string error: setoption must be \"setoption name <id> [value <x>]\", not \"setoption {text}\""
+                    "info string error: setoption must be \"setoption name <id> [value <x>]\", not \"{}\"",
+                    excerpt(&["setoption"].iter().chain(args).copied().collect::<Vec<_>>().join(" "))
                 ));
                 return;
             }
         };
+        let key = name.to_ascii_lowercase();
+        if !OPTIONS.contains(&key.as_str()) {
+            self.out.line(&format!(
+                "info string error: unknown option \"{}\"",
+                excerpt(&name)
+            ));
+            return;
+        }
+        let value = match value {
+            Some(v) if !v.is_empty() => v,
+            // A string option's empty value: BookFile without a file is no book.
+            _ if key == "bookfile" => String::new(),
+            _ => {
+                self.out.line(&format!(
+                    "info string error: setoption name {name}: the value is missing (setoption name {name} value <x>)"
+                ));
+                return;
+            }
+        };
+        // The value as the messages below quote it.
+        let shown = excerpt(&value);
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
         let mut rebuild: Option<(Settings, String)> = None;
-        match name.to_ascii_lowercase().as_str() {
+        match key.as_str() {
             "uci_variant" => {
                 if !value.eq_ignore_ascii_case("antichess") {
                     self.out.line(&format!(
-                        "info string error: UCI_Variant must be antichess, not \"{value}\""
+                        "info string error: UCI_Variant must be antichess, not \"{shown}\""
                     ));
                 }
             }
@@ -438,14 +506,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_hash_mb(mb);
                 }
                 _ => self.out.line(&format!(
-                    "info string error: Hash must be a number of MiB from 1 to 4096, not \"{value}\""
+                    "info string error: Hash must be a number of MiB from 1 to 4096, not \"{shown}\""
                 )),
             },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.move_overhead = ms,
                 _ => self.out.line(&format!(
-                    "info string error: Move Overhead must be milliseconds from 0 to 5000, not \"{}\"",
-                    printable(&value)
+                    "info string error: Move Overhead must be milliseconds from 0 to 5000, not \"{shown}\""
                 )),
             },
             "singularextensions" => match value.as_str() {
@@ -454,7 +521,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_singular_extensions(value == "true");
                 }
                 _ => self.out.line(&format!(
-                    "info string error: SingularExtensions must be true or false, not \"{value}\""
+                    "info string error: SingularExtensions must be true or false, not \"{shown}\""
                 )),
             },
             "latemovereductions" | "nullmove" | "pruning" | "eagerbatches" | "lookahead" => match value.as_str() {
@@ -478,7 +545,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_config(self.settings.config.clone());
                 }
                 _ => self.out.line(&format!(
-                    "info string error: {name} must be true or false, not \"{value}\""
+                    "info string error: {name} must be true or false, not \"{shown}\""
                 )),
             },
             "ownbook" => match value.as_str() {
@@ -487,7 +554,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_book(self.settings.playing_book());
                 }
                 _ => self.out.line(&format!(
-                    "info string error: OwnBook must be true or false, not \"{value}\""
+                    "info string error: OwnBook must be true or false, not \"{shown}\""
                 )),
             },
             "bookfile" => {
@@ -500,9 +567,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                             self.settings.book = Some(Arc::new(book));
                             searcher.set_book(self.settings.playing_book());
                         }
+                        // The message quotes the path, which may be any length.
                         Err(e) => self.out.line(&format!(
                             "info string error: BookFile: {}; book unchanged",
-                            printable(&format!("{e:#}"))
+                            printable(&format!("{e:#}").replace(&value, &shown))
                         )),
                     }
                 }
@@ -513,7 +581,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_config(self.settings.config.clone());
                 }
                 _ => self.out.line(&format!(
-                    "info string error: AspirationWindow must be score units from 0 to 1000, not \"{value}\""
+                    "info string error: AspirationWindow must be score units from 0 to 1000, not \"{shown}\""
                 )),
             },
             "forcedmoveextension" => match value.parse::<i32>() {
@@ -523,7 +591,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_forced_move_extension(plies);
                 }
                 _ => self.out.line(&format!(
-                    "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"{value}\""
+                    "info string error: ForcedMoveExtension must be hundredths of a ply from -100 to 100, not \"{shown}\""
                 )),
             },
             "quiescence" => match QuiescenceKind::from_name(&value.to_ascii_lowercase()) {
@@ -537,6 +605,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                             self.stop = s.stop_flag();
                             *searcher = s;
                             self.settings = settings;
+                            self.note_idle_full_width();
                         }
                         Err(e) => self.out.line(&format!(
                             "info string error: Quiescence {kind}: {e:#}; unchanged"
@@ -546,7 +615,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 None => {
                     let names: Vec<&str> = QuiescenceKind::ALL.iter().map(|k| k.name()).collect();
                     self.out.line(&format!(
-                        "info string error: Quiescence must be one of {}, not \"{value}\"",
+                        "info string error: Quiescence must be one of {}, not \"{shown}\"",
                         names.join(", ")
                     ))
                 }
@@ -558,8 +627,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("Chips {n}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: Chips must be a number from 1 to {MAX_CHIPS}, not \"{}\"",
-                    printable(&value)
+                    "info string error: Chips must be a number from 1 to {MAX_CHIPS}, not \"{shown}\""
                 )),
             },
             "link" => match Link::preset(&value.to_ascii_lowercase()) {
@@ -569,9 +637,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("Link {}", link.name)));
                 }
                 None => self.out.line(&format!(
-                    "info string error: Link must be one of {}, not \"{}\"",
-                    Link::names().join(", "),
-                    printable(&value)
+                    "info string error: Link must be one of {}, not \"{shown}\"",
+                    Link::names().join(", ")
                 )),
             },
             "chipmhz" => match value.parse::<u32>() {
@@ -581,8 +648,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("ChipMHz {mhz}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: ChipMHz must be a number from 1 to 10000, not \"{}\"",
-                    printable(&value)
+                    "info string error: ChipMHz must be a number from 1 to 10000, not \"{shown}\""
                 )),
             },
             "chipsplit" => match value.as_str() {
@@ -592,8 +658,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("ChipSplit {value}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: ChipSplit must be true or false, not \"{}\"",
-                    printable(&value)
+                    "info string error: ChipSplit must be true or false, not \"{shown}\""
                 )),
             },
             "fullwidthplies" => match value.parse::<u32>() {
@@ -603,8 +668,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("FullWidthPlies {n}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: FullWidthPlies must be a number from 0 to {MAX_FULL_WIDTH_PLIES}, not \"{}\"",
-                    printable(&value)
+                    "info string error: FullWidthPlies must be a number from 0 to {MAX_FULL_WIDTH_PLIES}, not \"{shown}\""
                 )),
             },
             "hostpieces" => match value.parse::<u32>() {
@@ -614,8 +678,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("HostPieces {n}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: HostPieces must be a number from 0 to {MAX_HOST_PIECES}, not \"{}\"",
-                    printable(&value)
+                    "info string error: HostPieces must be a number from 0 to {MAX_HOST_PIECES}, not \"{shown}\""
                 )),
             },
             "quiescenceplies" => match value.parse::<u32>() {
@@ -625,20 +688,19 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     rebuild = Some((settings, format!("QuiescencePlies {n}")));
                 }
                 _ => self.out.line(&format!(
-                    "info string error: QuiescencePlies must be a number from 0 (no horizon) to {MAX_QUIESCENCE_PLIES}, not \"{}\"",
-                    printable(&value)
+                    "info string error: QuiescencePlies must be a number from 0 (no horizon) to {MAX_QUIESCENCE_PLIES}, not \"{shown}\""
                 )),
             },
             "modeledclock" => match value.as_str() {
                 "true" | "false" => self.settings.chips.modeled_clock = value == "true",
                 _ => self.out.line(&format!(
-                    "info string error: ModeledClock must be true or false, not \"{}\"",
-                    printable(&value)
+                    "info string error: ModeledClock must be true or false, not \"{shown}\""
                 )),
             },
-            _ => self
-                .out
-                .line(&format!("info string error: unknown option \"{name}\"")),
+            _ => self.out.line(&format!(
+                "info string error: unknown option \"{}\"",
+                excerpt(&name)
+            )),
         }
         if let Some((settings, what)) = rebuild {
             match settings.searcher() {
@@ -646,11 +708,28 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     self.stop = s.stop_flag();
                     self.searcher = Some(s);
                     self.settings = settings;
+                    if key == "fullwidthplies" {
+                        self.note_idle_full_width();
+                    }
                 }
                 Err(e) => self
                     .out
                     .line(&format!("info string error: {what}: {e:#}; unchanged")),
             }
+        }
+    }
+
+    /// `FullWidthPlies` above 0 with the software quiescence search, which takes no
+    /// full-width jobs, is kept (a GUI sets its options in any order) but said to wait
+    /// for a quiescence search that does (the command line's `--full-width-plies` is
+    /// refused with the software quiescence, as `qsearch` refuses it).
+    fn note_idle_full_width(&self) {
+        let plies = self.settings.config.full_width_plies;
+        if plies > 0 && self.settings.quiescence == QuiescenceKind::Software {
+            self.out.line(&format!(
+                "info string FullWidthPlies {plies} takes effect only with Quiescence reference, chip-model or chip, not {}",
+                self.settings.quiescence
+            ));
         }
     }
 
@@ -826,14 +905,14 @@ pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
                 .position(|t| *t == "moves")
                 .unwrap_or(args.len());
             let fen = args[1..end].join(" ");
-            let (pos, _warnings) =
-                Position::from_fen(&fen).map_err(|e| format!("position fen \"{fen}\": {e}"))?;
+            let (pos, _warnings) = Position::from_fen(&fen)
+                .map_err(|e| format!("position fen \"{}\": {e}", excerpt(&fen)))?;
             (pos, &args[end..])
         }
         _ => {
             return Err(format!(
                 "position must be followed by \"startpos\" or \"fen <FEN>\", not \"{}\"",
-                args.join(" ")
+                excerpt(&args.join(" "))
             ));
         }
     };
@@ -844,14 +923,15 @@ pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
             for (i, text) in rest[1..].iter().enumerate() {
                 let m = pos
                     .parse_move(text)
-                    .map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
+                    .map_err(|e| format!("position: move {} ({}): {e}", i + 1, excerpt(text)))?;
                 history.push(pos.zobrist());
                 pos.play(&m);
             }
         }
         Some(other) => {
             return Err(format!(
-                "position: expected \"moves\" after the position, not \"{other}\""
+                "position: expected \"moves\" after the position, not \"{}\"",
+                excerpt(other)
             ));
         }
     }
@@ -901,7 +981,8 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// 1, `movetime` at least 0 ms, `movestogo` at least 1, `mate` 1 to 64 moves; a value
 /// out of range, missing or not a number is reported and ignored, and so is an unknown
 /// argument. A negative clock (`wtime`, `btime`: a GUI's clock after a flag) counts as
-/// 0 and a negative increment as none. `searchmoves` takes the moves that follow it, in
+/// 0 and a negative increment as none; a clock or increment beyond 2^64 - 1 ms is
+/// refused, as `movetime` is. `searchmoves` takes the moves that follow it, in
 /// UCI notation, up to the next keyword; one that is not legal here is reported and left
 /// out.
 ///
@@ -952,24 +1033,39 @@ fn parse_go_args(
                     match pos.map(|p| p.parse_move(text)) {
                         Some(Ok(m)) => go.limits.searchmoves.push(m),
                         Some(Err(e)) => go.errors.push(format!("go searchmoves: {e}")),
-                        None => go
-                            .errors
-                            .push(format!("go searchmoves {text}: no position to check it in")),
+                        None => go.errors.push(format!(
+                            "go searchmoves {}: no position to check it in",
+                            excerpt(text)
+                        )),
                     }
                 }
                 continue;
             }
             _ if !GO_KEYWORDS.contains(&keyword) => {
                 go.errors
-                    .push(format!("go: unknown argument \"{keyword}\""));
+                    .push(format!("go: unknown argument \"{}\"", excerpt(keyword)));
                 continue;
             }
             _ => {}
         }
-        let Some(value) = args.get(i).and_then(|v| v.parse::<i128>().ok()) else {
+        // A number of more digits than any integer holds is a number out of range.
+        let number = |text: &str| match text.parse::<i128>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let digits = text.strip_prefix('-').unwrap_or(text);
+                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(
+                    if text.starts_with('-') {
+                        i128::MIN
+                    } else {
+                        i128::MAX
+                    },
+                )
+            }
+        };
+        let Some(value) = args.get(i).and_then(|v| number(v)) else {
             let found = args
                 .get(i)
-                .map_or("nothing".to_string(), |v| format!("\"{v}\""));
+                .map_or("nothing".to_string(), |v| format!("\"{}\"", excerpt(v)));
             go.errors.push(format!(
                 "go {keyword} must be followed by a number, not {found}"
             ));
@@ -979,22 +1075,23 @@ fn parse_go_args(
             }
             continue;
         };
+        // The number as given, for the messages.
+        let text = excerpt(args[i]);
         i += 1;
+        let any = i128::from(u64::MAX);
         let ranged = |least: i128, most: i128, what: &str| -> Result<u64, String> {
             if (least..=most).contains(&value) {
                 Ok(value as u64)
-            } else if most == i128::from(u64::MAX) {
+            } else if most == any && value < least {
                 Err(format!(
-                    "go {keyword} must be {what} of at least {least}, not {value}"
+                    "go {keyword} must be {what} of at least {least}, not {text}"
                 ))
             } else {
                 Err(format!(
-                    "go {keyword} must be {what} from {least} to {most}, not {value}"
+                    "go {keyword} must be {what} from {least} to {most}, not {text}"
                 ))
             }
         };
-        let any = i128::from(u64::MAX);
-        let clock = value.clamp(0, any) as u64;
         let checked = match keyword {
             "depth" => {
                 ranged(1, 128, "a number of plies").map(|n| go.limits.depth = Some(n as u32))
@@ -1010,7 +1107,13 @@ fn parse_go_args(
             "mate" => {
                 ranged(1, 64, "a number of moves").map(|n| go.limits.depth = Some(2 * n as u32))
             }
+            // A clock below zero (a GUI's after a flag) counts as 0, an increment below
+            // zero as none; one beyond any clock is refused as movetime's is.
+            clock_keyword if value > any => Err(format!(
+                "go {clock_keyword} must be a number of milliseconds of at most {any}, not {text}"
+            )),
             clock_keyword => {
+                let clock = value.max(0) as u64;
                 match clock_keyword {
                     "wtime" => wtime = Some(clock),
                     "btime" => btime = Some(clock),
@@ -1076,6 +1179,19 @@ mod tests {
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(1)));
         let go = parse_go(&["wtime", "40", "btime", "40", "winc", "10"], Color::White);
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(2)));
+        // A clock too large for any is refused as movetime's is, not taken as the
+        // largest; a clock below zero is an empty one.
+        let go = parse_go(
+            &["wtime", "99999999999999999999", "winc", "5", "btime", "-3"],
+            Color::White,
+        );
+        assert_eq!(
+            go.errors,
+            [
+                "go wtime must be a number of milliseconds of at most 18446744073709551615, not 99999999999999999999"
+            ]
+        );
+        assert_eq!(go.limits, Limits::default());
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,

@@ -76,6 +76,12 @@ impl Params {
         }
     }
 
+    /// True when every weight is a finite number (a learning rate too large for the
+    /// games makes them overflow to infinity and NaN).
+    pub fn is_finite(&self) -> bool {
+        self.0.iter().all(|w| w.is_finite())
+    }
+
     /// `w . phi`.
     pub fn value(&self, phi: &[f64; N]) -> f64 {
         self.0.iter().zip(phi).map(|(w, x)| w * x).sum()
@@ -231,7 +237,9 @@ fn evaluate(params: &Params, examples: &[Example], config: &TdConfig) -> (f64, f
 }
 
 /// Learns from `train` starting at `init`, measuring on `holdout` at the points of
-/// [`Curve`]; `on_epoch` sees each point as it is made.
+/// [`Curve`]; `on_epoch` sees each point as it is made. Weights that diverge (see
+/// [`Params::is_finite`]) end the learning after the game that made them so, with a
+/// last point of the curve there.
 pub fn learn(
     init: Params,
     train: &[Example],
@@ -240,7 +248,7 @@ pub fn learn(
     on_epoch: &mut dyn FnMut(&CurvePoint),
 ) -> (Params, Curve) {
     let mut params = init;
-    let mut curve = Vec::with_capacity(config.epochs + 1);
+    let mut curve = Vec::with_capacity(config.epochs.saturating_add(1).min(1 << 16));
     let point = |epoch: usize, games: usize, p: &Params| {
         let (train_rmse, _) = evaluate(p, train, config);
         let (holdout_rmse, holdout_agreement) = evaluate(p, holdout, config);
@@ -260,10 +268,16 @@ pub fn learn(
         for (i, ex) in train.iter().enumerate() {
             td_game(&mut params, ex, config);
             seen += 1;
-            if is_checkpoint(seen) || i + 1 == train.len() {
+            // Weights that diverged (no longer finite) stay so: the learning ends there,
+            // with its last point, rather than run every epoch in vain.
+            let diverged = !params.is_finite();
+            if is_checkpoint(seen) || i + 1 == train.len() || diverged {
                 let p = point(epoch, seen, &params);
                 on_epoch(&p);
                 curve.push(p);
+            }
+            if diverged {
+                return (params, curve);
             }
         }
     }

@@ -36,7 +36,9 @@ pub fn movetext_with_comment(
         }
         tokens.push(san.clone());
         if turn == Color::Black {
-            number += 1;
+            // A FEN's fullmove number may be 2^32 - 1: it stays there, as the rules
+            // keep it, rather than wrap around to 0.
+            number = number.saturating_add(1);
         }
         turn = !turn;
     }

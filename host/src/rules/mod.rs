@@ -135,7 +135,7 @@ impl Position {
         if fields[1] != "w" && fields[1] != "b" {
             return Err(FenError::Malformed(format!(
                 "side to move must be \"w\" or \"b\", not \"{}\"",
-                fields[1]
+                excerpt(fields[1])
             )));
         }
         let mut warnings = Vec::new();
@@ -146,7 +146,8 @@ impl Position {
                 .all(|b| matches!(b, b'K' | b'Q' | b'k' | b'q' | b'A'..=b'H' | b'a'..=b'h'));
             if !valid {
                 return Err(FenError::Malformed(format!(
-                    "castling field must be \"-\" or letters from KQkq, not \"{castling}\""
+                    "castling field must be \"-\" or letters from KQkq, not \"{}\"",
+                    excerpt(castling)
                 )));
             }
             warnings.push(FenWarning::CastlingIgnored(castling.to_string()));
@@ -158,23 +159,43 @@ impl Position {
                 && matches!(ep.as_bytes()[1], b'3' | b'6');
             if !ok {
                 return Err(FenError::Malformed(format!(
-                    "en-passant field must be \"-\" or a square on rank 3 or 6, not \"{ep}\""
+                    "en-passant field must be \"-\" or a square on rank 3 or 6, not \"{}\"",
+                    excerpt(ep)
                 )));
             }
         }
         let (halfmoves, fullmoves) = if fields.len() == 6 {
+            // A number too large for the counters (32 bits) is named as such, not as
+            // "not a number". Every counter that fits is kept: the rules saturate them
+            // (a move never wraps one around) and the engine's arithmetic on them too.
+            let too_large = |field: &str| field.bytes().all(|b| b.is_ascii_digit());
             let half: u32 = fields[4].parse().map_err(|_| {
-                FenError::Malformed(format!(
-                    "halfmove clock must be a number, not \"{}\"",
-                    fields[4]
-                ))
+                FenError::Malformed(if too_large(fields[4]) {
+                    format!(
+                        "halfmove clock must be at most {}, not {}",
+                        u32::MAX,
+                        excerpt(fields[4])
+                    )
+                } else {
+                    format!(
+                        "halfmove clock must be a number, not \"{}\"",
+                        excerpt(fields[4])
+                    )
+                })
             })?;
             let full: u32 = match fields[5].parse() {
                 Ok(n) if n > 0 => n,
+                Err(_) if too_large(fields[5]) => {
+                    return Err(FenError::Malformed(format!(
+                        "fullmove number must be at most {}, not {}",
+                        u32::MAX,
+                        excerpt(fields[5])
+                    )));
+                }
                 _ => {
                     return Err(FenError::Malformed(format!(
                         "fullmove number must be a positive number, not \"{}\"",
-                        fields[5]
+                        excerpt(fields[5])
                     )));
                 }
             };
@@ -314,7 +335,7 @@ impl Position {
             return match san.san.to_move(&self.0) {
                 Ok(m) => Ok(m),
                 Err(shakmaty::san::SanError::AmbiguousSan) => Err(MoveError::Ambiguous {
-                    text: text.to_string(),
+                    text: excerpt(text),
                     candidates: legal
                         .iter()
                         .filter(|m| san.san.matches(**m))
@@ -327,7 +348,7 @@ impl Position {
                 Err(_) => Err(self.illegal(text, &legal)),
             };
         }
-        Err(MoveError::Syntax(text.to_string()))
+        Err(MoveError::Syntax(excerpt(text)))
     }
 
     fn illegal(&self, text: &str, legal: &MoveList) -> MoveError {
@@ -353,7 +374,7 @@ impl Position {
             String::new()
         };
         MoveError::Illegal {
-            text: text.to_string(),
+            text: excerpt(text),
             hint,
         }
     }
@@ -463,6 +484,25 @@ pub fn printable(text: &str) -> String {
     out
 }
 
+/// The most characters of a user's text that [`excerpt`] keeps.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// Text from the user as a message quotes it: [`printable`], and cut after its first
+/// [`EXCERPT_CHARS`] characters (marked by "..."), so that a garbage line of megabytes
+/// is not echoed back whole.
+///
+/// ```
+/// assert_eq!(host::rules::excerpt("e2e4"), "e2e4");
+/// let long = "x".repeat(100);
+/// assert_eq!(host::rules::excerpt(&long), format!("{}...", "x".repeat(80)));
+/// ```
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}...", printable(&text[..cut])),
+        None => printable(text),
+    }
+}
+
 /// A move in UCI notation: `e2e4`, `e5d6` (en passant), `a7a8q` ... `a7a8k`.
 pub fn uci(m: &Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
@@ -550,7 +590,7 @@ fn check_board_field(board: &str) -> Result<(), FenError> {
 }
 
 /// Checks the shape of a FEN piece-placement field (8 ranks of piece letters and digits,
-/// 8 squares each). The error says what is wrong and where, for callers to put in
+/// 8 squares each, a run of empty squares one digit). The error says what is wrong and where, for callers to put in
 /// context.
 pub fn check_placement(field: &str) -> Result<(), String> {
     let ranks: Vec<&str> = field.split('/').collect();
@@ -563,10 +603,16 @@ pub fn check_placement(field: &str) -> Result<(), String> {
     for (i, rank) in ranks.iter().enumerate() {
         let rank_no = 8 - i;
         let mut squares = 0u32;
+        let mut previous = None;
         for c in rank.chars() {
-            match c {
-                '1'..='8' => squares += c as u32 - '0' as u32,
-                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
+            match (previous, c) {
+                // A run of empty squares is one digit (FEN's rule, which shakmaty does
+                // not check): "44" is not a rank, though its squares add up to 8.
+                (Some(d @ '1'..='8'), '1'..='8') => {
+                    return Err(format!("rank {rank_no} has two digits in a row ('{d}{c}')"));
+                }
+                (_, '1'..='8') => squares += c as u32 - '0' as u32,
+                (_, 'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K') => {
                     squares += 1
                 }
                 _ => {
@@ -575,6 +621,7 @@ pub fn check_placement(field: &str) -> Result<(), String> {
                     ));
                 }
             }
+            previous = Some(c);
         }
         if squares != 8 {
             return Err(format!("rank {rank_no} has {squares} squares, not 8"));

@@ -1,0 +1,225 @@
+//! Bad input to the commands that search, learn and draw: every file whose content is
+//! wrong (weights, opening books) and every argument out of range is refused before
+//! any work with exit code 2 and a message naming it; a file that cannot be read or
+//! written fails with exit code 1.
+
+mod common;
+
+use common::{Scratch, run};
+
+/// The commands that take a weights file, with the file's place among their arguments.
+fn weights_commands(path: &str) -> Vec<Vec<String>> {
+    let out = format!("{path}.out.json");
+    [
+        vec!["qsearch", "--weights", path],
+        vec!["play", "--weights", path],
+        vec!["uci", "--weights", path],
+        vec!["learn", "--out", &out, "--init", path, "x.pgn"],
+        vec!["figure", "epsilon", "--weights", path],
+        vec!["figure", "weights", path],
+        vec![
+            "bench",
+            "search",
+            "--depth",
+            "1",
+            "--runs",
+            "1",
+            "--weights",
+            path,
+        ],
+    ]
+    .into_iter()
+    .map(|v| v.into_iter().map(String::from).collect())
+    .collect()
+}
+
+/// Empty, not UTF-8, not JSON, not weights, a weight out of range: bad input, exit 2
+/// (it was 1, but for `match full:weights=...`). A file that is not there: exit 1.
+#[test]
+fn weights_files_with_bad_content_are_bad_input() {
+    let dir = Scratch::new("cli-weights");
+    let file = dir.join("w.json");
+    let path = file.to_str().unwrap();
+    let out_of_range =
+        host::engine::eval::DEFAULT_WEIGHTS_JSON.replacen("\"pawn\": -100", "\"pawn\": -99999", 1);
+    assert_ne!(out_of_range, host::engine::eval::DEFAULT_WEIGHTS_JSON);
+    for content in [
+        &b""[..],
+        b"\xff\xfe\x00{",
+        b"{\"own\": ",
+        b"[1, 2]",
+        out_of_range.as_bytes(),
+    ] {
+        std::fs::write(&file, content).unwrap();
+        for args in weights_commands(path) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (stdout, err, code) = run(&args, "quit\n");
+            assert_eq!(code, 2, "{args:?} {content:?}: {stdout}{err}");
+            assert!(
+                err.starts_with(&format!("error: {path}: weights JSON: ")),
+                "{args:?} {content:?}: {err}"
+            );
+            assert_eq!(stdout, "", "{args:?} {content:?}");
+        }
+    }
+    let missing = dir.join("none.json");
+    for args in weights_commands(missing.to_str().unwrap()) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (_, err, code) = run(&args, "quit\n");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: cannot read weights file {}: ",
+                missing.display()
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A `--book` of a size that is not a whole number of entries, or with entries out of
+/// order, is bad input for `play` and `uci` (it was exit 1); a missing one fails.
+#[test]
+fn malformed_book_files_are_bad_input() {
+    let dir = Scratch::new("cli-book");
+    let short = dir.join("17.bin");
+    std::fs::write(&short, [0u8; 17]).unwrap();
+    let unsorted = dir.join("unsorted.bin");
+    let mut bytes = Vec::new();
+    for key in [2u64, 1] {
+        bytes.extend_from_slice(&key.to_be_bytes());
+        bytes.extend_from_slice(&[0, 0, 0, 1, 0, 0, 0, 1]);
+    }
+    std::fs::write(&unsorted, bytes).unwrap();
+    for command in [&["play"][..], &["uci"], &["book", "show"]] {
+        for (file, message) in [
+            (
+                &short,
+                "a book is a whole number of 16-byte entries, and 17 bytes are not",
+            ),
+            (
+                &unsorted,
+                "the entries of a book must be sorted by key, and entry 2 is not",
+            ),
+        ] {
+            let args = [command, &["--book", file.to_str().unwrap()]].concat();
+            let (_, err, code) = run(&args, "quit\n");
+            assert_eq!(code, 2, "{command:?} {file:?}: {err}");
+            assert_eq!(
+                err,
+                format!("error: book {}: {message}\n", file.display()),
+                "{command:?}"
+            );
+        }
+        let missing = dir.join("none.bin");
+        let args = [command, &["--book", missing.to_str().unwrap()]].concat();
+        let (_, err, code) = run(&args, "quit\n");
+        assert_eq!(code, 1, "{command:?}: {err}");
+        assert!(
+            err.starts_with("error: cannot read book"),
+            "{command:?}: {err}"
+        );
+    }
+}
+
+/// `figure epsilon`'s numbers have the ranges of `match` and of a player's depth, and
+/// its outputs are checked before the first game (`-j 0` was taken; `--depth 0` and
+/// `--svg DIR` failed with exit 1 after the header or after every game).
+#[test]
+fn figure_epsilon_refuses_bad_arguments_before_the_first_game() {
+    let dir = Scratch::new("cli-figure");
+    let fast = [
+        "figure",
+        "epsilon",
+        "--games",
+        "2",
+        "--epsilons",
+        "0",
+        "--depth",
+        "1",
+    ];
+    for (extra, message) in [
+        (&["-j", "0"][..], "0 is not in 1..=256"),
+        (&["--jobs", "257"], "257 is not in 1..=256"),
+        (&["--depth", "0"], "0 is not in 1..=64"),
+        (&["--depth", "65"], "65 is not in 1..=64"),
+        (&["--games", "0"], "0 is not in 2..=1000000"),
+        (
+            &["--random-plies", "18446744073709551615"],
+            "--random-plies",
+        ),
+        (&["--random-plies", "101"], "101 is not in 0..=100"),
+        (&["--games", "18446744073709551614"], "--games"),
+        (
+            &["--games", "3"],
+            "error: --games must be an even number of at least 2, not 3",
+        ),
+    ] {
+        // Few games at a small depth, unless the case is about them.
+        let mut args = vec!["figure", "epsilon", "--epsilons", "0"];
+        for (option, value) in [("--games", "2"), ("--depth", "1")] {
+            if extra[0] != option {
+                args.extend([option, value]);
+            }
+        }
+        args.extend_from_slice(extra);
+        let (stdout, err, code) = run(&args, "");
+        assert_eq!(code, 2, "{extra:?}: {stdout}{err}");
+        assert!(err.contains(message), "{extra:?}: {err}");
+        assert_eq!(stdout, "", "{extra:?}");
+    }
+    let subdir = dir.join("adir");
+    std::fs::create_dir(&subdir).unwrap();
+    for option in ["--svg", "--csv"] {
+        let mut args = fast.to_vec();
+        args.extend([option, subdir.to_str().unwrap()]);
+        let (stdout, err, code) = run(&args, "");
+        assert_eq!(code, 1, "{option}: {stdout}{err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: cannot write {}: it is a directory, not a file\n",
+                subdir.display()
+            )
+        );
+        assert_eq!(stdout, "", "{option}: nothing played");
+    }
+    let (_, err, code) = run(
+        &[
+            "figure",
+            "weights",
+            "--svg",
+            subdir.to_str().unwrap(),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/data/eval_weights.json"),
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("it is a directory, not a file"), "{err}");
+}
+
+/// `--full-width-plies` with the software quiescence search, which takes no full-width
+/// jobs, is refused by `play` and `uci` as by `qsearch`.
+#[test]
+fn full_width_plies_need_a_quiescence_that_takes_them() {
+    for command in ["play", "uci", "qsearch"] {
+        let (_, err, code) = run(&[command, "--full-width-plies", "2"], "quit\n");
+        assert_eq!(code, 2, "{command}: {err}");
+        assert_eq!(
+            err,
+            "error: --full-width-plies needs --quiescence reference, chip-model or chip, not software\n",
+            "{command}"
+        );
+    }
+    let (_, err, code) = run(
+        &[
+            "uci",
+            "--full-width-plies",
+            "2",
+            "--quiescence",
+            "reference",
+        ],
+        "quit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+}
