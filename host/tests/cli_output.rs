@@ -5,8 +5,8 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
 /// Commands that print their answer on stdout, each cheap.
 fn printing_commands(vcd: &str) -> Vec<Vec<String>> {
@@ -30,22 +30,8 @@ fn printing_commands(vcd: &str) -> Vec<Vec<String>> {
 /// Runs `antichip ARGS` with `stdout` as its output, killing it (and failing) after
 /// 60 s; returns its stderr and exit code.
 fn run_into(args: &[String], stdout: Stdio) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("antichip runs");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{args:?} did not end within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let out = child.wait_with_output().expect("antichip finishes");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = common::run_with_deadline(&args, stdout, Duration::from_secs(60));
     (
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
         out.status.code().expect("an exit code, not a signal"),

@@ -206,25 +206,11 @@ fn bad_arguments_are_named() {
 /// `antichip ARGS` as (stdout, stderr, exit code), killed (and the test failed) when it
 /// has not ended within 30 s: a command that should be refused must not hang.
 fn run_within(args: &[&str]) -> (String, String, i32) {
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("antichip runs");
-    // The outputs are short: they fit in the pipes while it runs.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{args:?} did not end within 30 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let out = child.wait_with_output().expect("antichip finishes");
+    let out = common::run_with_deadline(
+        args,
+        std::process::Stdio::piped(),
+        std::time::Duration::from_secs(30),
+    );
     (
         String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),

@@ -37,6 +37,29 @@ pub fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
     )
 }
 
+/// Runs `antichip ARGS` with no input and `stdout` as its output, killing it (and
+/// failing the test) when it has not ended within `limit`: a command that should be
+/// refused must not hang. Its stderr is piped; a piped stdout must stay short enough to
+/// fit in the pipe while the command runs.
+pub fn run_with_deadline(args: &[&str], stdout: Stdio, limit: std::time::Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("antichip runs");
+    let deadline = std::time::Instant::now() + limit;
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?} did not end within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("antichip finishes")
+}
+
 /// A directory of its own under the system's temporary directory, removed with
 /// everything in it when dropped (also when the test fails), so that test runs leave
 /// nothing behind. Named by the test binary's process and a count, so that tests that
