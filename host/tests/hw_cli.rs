@@ -32,6 +32,42 @@ fn verilog_writes_one_file_per_module() {
     assert!(dir.join("counter").join("counter.v").exists());
 }
 
+/// `hw testbench` writes a testbench that runs alone in Icarus and passes: the move
+/// generator on random inputs.
+#[test]
+fn testbench_writes_one_that_runs_alone() {
+    let dir = common::Scratch::new("hw-cli-tb");
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = antichip(&[
+        "hw",
+        "testbench",
+        "movegen",
+        "--out",
+        d,
+        "--cycles",
+        "300",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("/movegen.v\n") && out.contains("/tb.v\n"),
+        "{out}"
+    );
+    assert!(out.ends_with(&format!(
+        "run: sh {d}/run.sh (Icarus Verilog: iverilog, vvp)\n"
+    )));
+    let run = Command::new("sh").arg(dir.join("run.sh")).output().unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{text}");
+    assert!(text.contains("PASS: 300 cycles"), "{text}");
+    let (code, _, err) = antichip(&["hw", "testbench", "movegen", "--out", d, "--cycles", "0"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = antichip(&["hw", "testbench", "nosuch", "--out", d]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: unknown block `nosuch`"), "{err}");
+}
+
 #[test]
 fn unknown_block_is_an_error_naming_it() {
     // An unknown block is bad input: status 2, as every bad argument (it was 1).

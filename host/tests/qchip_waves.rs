@@ -141,6 +141,31 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
     model_agrees(&path, &jobs, usize::MAX);
     testbench::gtkwave_reads(&path).unwrap();
 
+    // The same jobs as a testbench that runs alone in Icarus and passes.
+    let bench = dir.join("bench");
+    let (_, err, code) = common::run(
+        &[
+            "qsearch",
+            "--quiescence",
+            "chip-model",
+            "--testbench",
+            bench.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("testbench: ") && err.contains("2 of 2 jobs whole"),
+        "{err}"
+    );
+    let run = std::process::Command::new("sh")
+        .arg(bench.join("run.sh"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{text}");
+    assert!(text.contains("PASS: "), "{text}");
+
     // Cut inside the second job: the rows up to there, and a warning naming its line.
     let (_, err, code) = common::run(
         &[
@@ -181,4 +206,7 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
     let (out, err, code) = common::run(&["qsearch", "--vcd", vcd], &input);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("--vcd records the quiescence chip"), "{err}");
+    let (out, err, code) = common::run(&["qsearch", "--testbench", vcd], &input);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("--testbench records the quiescence chip"), "{err}");
 }

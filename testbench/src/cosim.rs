@@ -181,10 +181,64 @@ pub fn write_testbench(
     let _ = writeln!(tb, "      clk = 1;\n      #1;\n      clk = 0;");
     let _ = writeln!(tb, "    end");
     let _ = writeln!(tb, "    $display(\"DONE %0d %0d\", cycle, errors);");
+    let _ = writeln!(
+        tb,
+        "    if (errors == 0) $display(\"PASS: %0d cycles, every output equal to the Rust simulation\", cycle);"
+    );
+    let _ = writeln!(
+        tb,
+        "    else $display(\"FAIL: %0d mismatches in %0d cycles\", errors, cycle);"
+    );
     let _ = writeln!(tb, "    $finish;");
     let _ = writeln!(tb, "  end");
     let _ = writeln!(tb, "endmodule");
     tools::write(&dir.join("tb.v"), &tb)
+}
+
+/// Writes a self-checking testbench of `m` on `stim` into `dir` for anyone to run in
+/// Icarus Verilog, without antichip: the design's Verilog, `tb.v` (which reads the inputs
+/// of every cycle from `stim.hex`, the Rust simulation's outputs from `expect.hex`,
+/// compares them output by output and prints `PASS` or `FAIL`), and `run.sh`, which
+/// compiles and runs it and exits non-zero unless it passed. Returns the files written.
+pub fn export_testbench(
+    m: &Module,
+    stim: &Stimulus,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ToolError> {
+    let expected = simulate(m, stim)?;
+    write_testbench(m, stim, &expected, dir)?;
+    let sources = design_files(m, dir)?;
+    let run = format!(
+        "#!/bin/sh\n\
+         # The self-checking testbench of `{name}` ({cycles} cycles) in Icarus Verilog:\n\
+         # PASS when every output of every cycle equals antichip's Rust simulation.\n\
+         set -e\n\
+         cd \"$(dirname \"$0\")\"\n\
+         iverilog -g2005 -o tb.vvp -s tb {files} tb.v\n\
+         vvp -n tb.vvp | tee tb.log\n\
+         grep -q '^PASS' tb.log\n",
+        name = m.name,
+        cycles = stim.rows.len(),
+        files = sources.join(" ")
+    );
+    let script = dir.join("run.sh");
+    tools::write(&script, &run)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).map_err(|e| {
+            ToolError::Io {
+                path: script.display().to_string(),
+                source: e,
+            }
+        })?;
+    }
+    Ok(sources
+        .iter()
+        .map(String::as_str)
+        .chain(["tb.v", "stim.hex", "expect.hex", "run.sh"])
+        .map(|f| dir.join(f))
+        .collect())
 }
 
 /// Parse the testbench's `MISMATCH` and `DONE` lines.

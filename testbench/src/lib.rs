@@ -25,7 +25,9 @@ pub mod speed;
 pub mod stimulus;
 pub mod tools;
 
-pub use cosim::{Backend, CosimReport, Mismatch, cosim, cosim_expected, lint, synthesize_gates};
+pub use cosim::{
+    Backend, CosimReport, Mismatch, cosim, cosim_expected, export_testbench, lint, synthesize_gates,
+};
 pub use fpga::{FpgaReport, SeedFmax, Target, run_flow, run_flow_on, run_flow_within};
 pub use gtkwave::{GtkwaveRead, gtkwave_reads};
 pub use stimulus::{Stimulus, Trace, read_vcd, record_vcd, simulate};

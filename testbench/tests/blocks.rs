@@ -130,3 +130,51 @@ fn ray_blocks_agree_with_each_other_and_with_icarus() {
         assert!(r.passed(), "{name}: {r}");
     }
 }
+
+/// The testbench exported for users runs alone (`sh run.sh`, Icarus) and passes; with
+/// one expected value changed it fails, naming the cycle and the output, and `run.sh`
+/// exits non-zero.
+#[test]
+fn an_exported_testbench_runs_alone_and_can_fail() {
+    let m = hw::blocks::counter::counter().unwrap();
+    let dir = work("counter/exported");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stim = Stimulus::random(&m, 200, 3);
+    let files = testbench::export_testbench(&m, &stim, &dir).unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["counter.v", "tb.v", "stim.hex", "expect.hex", "run.sh"]
+    );
+    let run = || {
+        std::process::Command::new("sh")
+            .arg(dir.join("run.sh"))
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("PASS: 200 cycles, every output equal to the Rust simulation"),
+        "{text}"
+    );
+    // Cycle 100's expected outputs, one digit changed.
+    let expect = dir.join("expect.hex");
+    let mut lines: Vec<String> = std::fs::read_to_string(&expect)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let last = lines[100].pop().unwrap();
+    lines[100].push(if last == '0' { '1' } else { '0' });
+    std::fs::write(&expect, lines.join("\n") + "\n").unwrap();
+    let out = run();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("MISMATCH 100 "), "{text}");
+    assert!(text.contains("FAIL: 1 mismatches in 200 cycles"), "{text}");
+}

@@ -48,6 +48,27 @@ enum HwCommand {
         #[arg(long, default_value = "ice40", value_parser = super::chip::parse_target)]
         target: testbench::Target,
     },
+    /// Write a self-checking testbench of BLOCK into the --out directory, to run in Icarus
+    /// Verilog without antichip: the block's Verilog, `tb.v`, the inputs of every cycle
+    /// (`stim.hex`, random: the reset in the first cycle and then in about one in 32,
+    /// every other input a seeded random value each cycle) and the Rust simulation's
+    /// outputs (`expect.hex`), and
+    /// `run.sh` (iverilog, vvp; PASS when every output of every cycle is equal, exit
+    /// status non-zero otherwise). The chips' testbenches of real positions and jobs:
+    /// `antichip qsearch --testbench DIR`.
+    Testbench {
+        /// Block name (see `antichip hw list`).
+        block: String,
+        /// Output directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Cycles of random stimulus, 1 to 1,000,000.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        cycles: u64,
+        /// Seed of the random stimulus.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Static timing of BLOCK: the longest paths in unit gate delays, signal by signal.
     Timing {
         /// Block name (see `antichip hw list`).
@@ -115,6 +136,24 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             } else {
                 writeln!(stdout, "{report}")?;
             }
+        }
+        HwCommand::Testbench {
+            block,
+            out,
+            cycles,
+            seed,
+        } => {
+            let b = find(&block)?;
+            let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+            let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
+            for f in testbench::export_testbench(&m, &stim, &out)? {
+                writeln!(stdout, "{}", f.display())?;
+            }
+            writeln!(
+                stdout,
+                "run: sh {} (Icarus Verilog: iverilog, vvp)",
+                out.join("run.sh").display()
+            )?;
         }
         HwCommand::Timing { block } => {
             let b = find(&block)?;

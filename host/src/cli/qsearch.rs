@@ -37,7 +37,9 @@ use super::engine::EngineArgs;
 /// load, the weights with the first, and its search), into a VCD waveform (GTKWave,
 /// Surfer) in which every named signal of the chip can be read: the controller's state,
 /// the stack pointer, the node's window, best score and depth left, the move made, the
-/// value returned, the material term.
+/// value returned, the material term. With `--testbench DIR` the same run becomes a
+/// self-checking testbench for Icarus Verilog (`qchip`'s Verilog, the inputs and the
+/// Rust simulation's outputs of every clock, `run.sh`: PASS when they agree).
 #[derive(Args)]
 pub struct QsearchArgs {
     /// File of FEN lines; stdin when absent or '-'.
@@ -46,9 +48,14 @@ pub struct QsearchArgs {
     /// `--quiescence chip` or `chip-model`).
     #[arg(long, value_name = "FILE")]
     vcd: Option<PathBuf>,
-    /// The most clocks `--vcd` records, 1 to 1,000,000 (1.5 to 6.5 kB of VCD a clock, the
-    /// most in full-width jobs); a job that would pass it is cut short there, and the
-    /// jobs after it left out.
+    /// Also write a self-checking testbench of the answered lines' jobs on `qchip` into
+    /// this directory (needs `--quiescence chip` or `chip-model`): run it with
+    /// `sh DIR/run.sh` (Icarus Verilog).
+    #[arg(long, value_name = "DIR")]
+    testbench: Option<PathBuf>,
+    /// The most clocks `--vcd` and `--testbench` record, 1 to 1,000,000 (1.5 to 6.5 kB of
+    /// VCD a clock, the most in full-width jobs); a job that would pass it is cut short
+    /// there, and the jobs after it left out.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     vcd_clocks: u64,
     #[command(flatten)]
@@ -78,12 +85,18 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             quiescence.name()
         )));
     }
-    if args.vcd.is_some() && !settings.quiescence.on_chips() {
-        return Err(super::input::bad_input(format!(
-            "--vcd records the quiescence chip: it needs --quiescence chip or chip-model, not {}",
-            quiescence.name()
-        )));
+    for (given, option) in [
+        (args.vcd.is_some(), "--vcd"),
+        (args.testbench.is_some(), "--testbench"),
+    ] {
+        if given && !settings.quiescence.on_chips() {
+            return Err(super::input::bad_input(format!(
+                "{option} records the quiescence chip: it needs --quiescence chip or chip-model, not {}",
+                quiescence.name()
+            )));
+        }
     }
+    let record = args.vcd.is_some() || args.testbench.is_some();
     if let Some(path) = &args.vcd {
         // A waveform that cannot be written fails now, not after the batch (its
         // directory made as the waveform's writer makes it).
@@ -91,6 +104,11 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         dir.map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::File::create(path).map(drop))
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(dir) = &args.testbench {
+        // As the waveform: a directory that cannot be made fails before the batch.
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))?;
     }
     let mut answered = Vec::new();
     let stdout = io::stdout();
@@ -103,14 +121,15 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             &mut err,
             quiescence.as_mut(),
             width,
-            args.vcd.is_some().then_some(&mut answered),
+            record.then_some(&mut answered),
         )
         .and_then(|summary| out.flush().map(|()| summary.exit_code())),
     )?;
-    if let Some(path) = &args.vcd {
+    if record {
         let horizon = settings.config.quiescence_plies.map(|p| p as usize);
-        write_waveform(
-            path,
+        record_jobs(
+            args.vcd.as_deref(),
+            args.testbench.as_deref(),
             &answered,
             &settings.evaluator,
             horizon,
@@ -120,10 +139,12 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
-/// The waveform of `jobs` (with their line numbers) on the simulated netlist, at most
-/// `clocks` clocks of it, written to `path`; what it holds goes to stderr.
-fn write_waveform(
-    path: &Path,
+/// `jobs` (with their line numbers) run one after another on the simulated netlist, at
+/// most `clocks` clocks of them: their waveform written to `vcd`, their self-checking
+/// testbench into `testbench`; what they hold goes to stderr.
+fn record_jobs(
+    vcd: Option<&Path>,
+    testbench: Option<&Path>,
     jobs: &[(usize, QJob)],
     evaluator: &Evaluator,
     horizon: Option<usize>,
@@ -142,25 +163,38 @@ fn write_waveform(
         &mut QModel::new(Params::DEFAULT),
         usize::try_from(clocks).unwrap_or(usize::MAX),
     );
-    testbench::record_vcd(&module, &stimulus, path)?;
-    // The debug build's signals, which the top level of the netlist names too (the
-    // list's count is the controller's, in its own scope).
-    let names: Vec<&str> = Debug::PORTS
-        .iter()
-        .map(|p| p.name)
-        .filter(|n| *n != "count")
-        .collect();
-    eprintln!(
-        "waveform: {} ({} clocks, {} of {} jobs whole; {} by name)",
-        path.display(),
-        stimulus.rows.len(),
-        whole,
-        jobs.len(),
-        names.join(", ")
-    );
+    if let Some(path) = vcd {
+        testbench::record_vcd(&module, &stimulus, path)?;
+        // The debug build's signals, which the top level of the netlist names too (the
+        // list's count is the controller's, in its own scope).
+        let names: Vec<&str> = Debug::PORTS
+            .iter()
+            .map(|p| p.name)
+            .filter(|n| *n != "count")
+            .collect();
+        eprintln!(
+            "waveform: {} ({} clocks, {} of {} jobs whole; {} by name)",
+            path.display(),
+            stimulus.rows.len(),
+            whole,
+            jobs.len(),
+            names.join(", ")
+        );
+    }
+    if let Some(dir) = testbench {
+        testbench::export_testbench(&module, &stimulus, dir)?;
+        eprintln!(
+            "testbench: {} ({} clocks, {} of {} jobs whole; run: sh {})",
+            dir.display(),
+            stimulus.rows.len(),
+            whole,
+            jobs.len(),
+            dir.join("run.sh").display()
+        );
+    }
     if let Some((line, _)) = jobs.get(whole) {
         eprintln!(
-            "warning: --vcd-clocks {clocks}: the waveform ends inside line {line}'s job; {} later job(s) left out",
+            "warning: --vcd-clocks {clocks}: the recording ends inside line {line}'s job; {} later job(s) left out",
             jobs.len() - whole - 1
         );
     }
