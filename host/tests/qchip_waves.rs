@@ -208,5 +208,8 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
     assert!(err.contains("--vcd records the quiescence chip"), "{err}");
     let (out, err, code) = common::run(&["qsearch", "--testbench", vcd], &input);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
-    assert!(err.contains("--testbench records the quiescence chip"), "{err}");
+    assert!(
+        err.contains("--testbench records the quiescence chip"),
+        "{err}"
+    );
 }

@@ -2,23 +2,43 @@
 module movegen (
   input wire clk,
   input wire rst,
+  // Write one rank of piece registers this clock.
   input wire load_we,
+  // The rank written (0 = rank 1).
   input wire [2:0] load_rank,
+  // The rank's eight 4-bit piece codes (`colour << 3 | kind`), file a in bits 0..4.
   input wire [31:0] load_row,
+  // Latch the side to move, the en-passant register and the shortcut switches, and
+  // begin a generation.
   input wire start,
+  // Black is to move (latched at `start`).
   input wire black,
+  // An en-passant square exists (latched at `start`).
   input wire ep_valid,
+  // The en-passant file, 0 = a (latched at `start`).
   input wire [2:0] ep_file,
+  // The piece-priority table (`Priorities::bits`), looked up while ranks are written
+  // and at `start`.
   input wire [35:0] prio,
+  // The seed's four shortcut switches (`Shortcuts::bits`), latched at `start`.
   input wire [3:0] shortcuts,
+  // Run one generation cycle this clock.
   input wire req,
+  // A move is presented on `from`, `to`, `promo`.
   output wire valid,
+  // Generation has finished: no move follows (may come with the last move).
   output wire done,
+  // Origin square of the presented move (a1 = 0).
   output wire [5:0] from,
+  // Destination square of the presented move.
   output wire [5:0] to,
+  // Promotion code of the presented move (0 none, 1..=5 q, r, b, n, k).
   output wire [2:0] promo,
+  // Set after the second cycle when a capture exists (only captures are generated).
   output wire capture_forced,
+  // Set after the second cycle when the side to move has no legal move.
   output wire no_legal_move,
+  // Generation cycles since `start` (wrapping).
   output wire [15:0] cycles
 );
   wire _n11;

@@ -2,41 +2,100 @@
 module qchip (
   input wire clk,
   input wire rst,
+  // Write one rank of piece registers this clock.
   input wire load_we,
+  // The rank written (0 = rank 1).
   input wire [2:0] load_rank,
+  // The rank's eight 4-bit piece codes, file a in bits 0..4.
   input wire [31:0] load_row,
+  // Write one word of the weights this clock.
   input wire w_we,
+  // The weight written: 0-5 own piece weights (pawn to king), 6-11 the other side's,
+  // 256-511 the side to move's mobility table, 512-767 the other side's.
   input wire [9:0] w_addr,
+  // The weight (two's complement).
   input wire [15:0] w_data,
+  // The piece-priority table of the move generator (its emission order), looked up
+  // while ranks are written and at `start`.
   input wire [35:0] prio,
+  // Latch the side to move, the en-passant register, the window and the ply, and
+  // begin the search.
   input wire start,
+  // Black is to move.
   input wire black,
+  // An en-passant square exists.
   input wire ep_valid,
+  // The en-passant file, 0 = a.
   input wire [2:0] ep_file,
+  // Lower bound of the window (two's complement, `SCORE_BITS`).
   input wire [21:0] alpha,
+  // Upper bound of the window.
   input wire [21:0] beta,
+  // Distance of the job's position from the root of the host's search.
   input wire [8:0] ply,
+  // The horizon: a node this many plies into the quiescence search (counted from the
+  // first node without full-width depth left), or deeper, is evaluated even when it
+  // has captures (the job's position is always searched; `NO_HORIZON` or any depth
+  // the stack does not reach searches every capture sequence to its end).
   input wire [5:0] horizon,
+  // The depth searched at full width, in quarter plies (0 to `MAX_DEPTH`): a node
+  // with depth left, when it has no capture, searches each of its moves instead of
+  // being evaluated; a child has a ply less, or, when it is its parent's only move,
+  // `forced_ext` more. A node without depth left is a quiescence node. 0: a
+  // quiescence job.
   input wire [4:0] depth,
+  // The forced-move extension, in quarter plies (two's complement,
+  // `FORCED_EXT_RANGE`): the depth an only move adds at a node with depth left; -4
+  // spends a ply as any move does.
   input wire [2:0] forced_ext,
+  // Late-move pruning: a node with depth left of at most `late_depth` quarter plies,
+  // searching its quiet moves with a null window, stops after `late_moves * d * d`
+  // moves (`d` its depth in whole plies, at least 1) once its best score is not a
+  // loss. 0: no pruning.
   input wire [3:0] late_moves,
+  // The deepest depth left (quarter plies) of a node whose late moves are pruned.
   input wire [3:0] late_depth,
+  // Reverse futility: a node below the job's position with depth left of at most
+  // `futility_depth` quarter plies, a null window not deciding the game, no capture
+  // and two moves or more is taken to hold at its static evaluation when that beats
+  // beta by `futility_margin` times its whole plies left (at least 1). 0: none.
   input wire [3:0] futility_depth,
+  // Reverse futility's margin per ply, score units (0 to `MAX_FUTILITY_MARGIN`).
   input wire [9:0] futility_margin,
+  // Late-move reductions: at a node with at least `reduce_depth` quarter plies left,
+  // searching its quiet moves with a null window, a move after the first
+  // `REDUCE_AFTER` that leaves the opponent no capture is searched `reduction`
+  // quarter plies less deep first (its depth at least a ply), and again at full
+  // depth when it beats alpha. 0: none.
   input wire [4:0] reduce_depth,
+  // The job's position has a first move (the host's table move): searched before the
+  // others, as a table hit's move is at any other node.
   input wire first_valid,
+  // Origin of the first move.
   input wire [5:0] first_from,
+  // Destination of the first move.
   input wire [5:0] first_to,
+  // Promotion code of the first move (0 none, 1..=5 q, r, b, n, k).
   input wire [2:0] first_promo,
+  // Run one cycle this clock.
   input wire req,
+  // The search has finished (with `score`, `best_*`, or with `overflow`).
   output wire done,
+  // The job needs more plies or a longer capture list than the chip holds.
   output wire overflow,
+  // The fail-soft score for the side to move (two's complement).
   output wire [21:0] score,
+  // The position had captures: `best_*` is the move that gave the score.
   output wire best_valid,
+  // Origin of the best move.
   output wire [5:0] best_from,
+  // Destination of the best move.
   output wire [5:0] best_to,
+  // Promotion code of the best move (0 none, 1..=5 q, r, b, n, k).
   output wire [2:0] best_promo,
+  // Positions visited (every node, the job's position included).
   output wire [31:0] nodes,
+  // Cycles since `start`.
   output wire [31:0] cycles
 );
   reg [35:0] prio_q;

@@ -84,25 +84,47 @@ module qchip_control (
   output wire table_we,
   output wire [11:0] table_waddr,
   output wire [80:0] table_wdata,
+  // The search has finished (with `score`, `best_*`, or with `overflow`).
   output wire done,
+  // The job needs more plies or a longer capture list than the chip holds.
   output wire overflow,
+  // The fail-soft score for the side to move (two's complement).
   output wire [21:0] score,
+  // The position had captures: `best_*` is the move that gave the score.
   output wire best_valid,
+  // Origin of the best move.
   output wire [5:0] best_from,
+  // Destination of the best move.
   output wire [5:0] best_to,
+  // Promotion code of the best move (0 none, 1..=5 q, r, b, n, k).
   output wire [2:0] best_promo,
+  // Positions visited (every node, the job's position included).
   output wire [31:0] nodes,
+  // Cycles since `start`.
   output wire [31:0] cycles,
+  // The controller's state (`State` code).
   output wire [3:0] state,
+  // The stack pointer: depth of the current node below the job's position.
   output wire [6:0] sp,
+  // The current node's alpha.
   output wire [21:0] node_alpha,
+  // The current node's beta.
   output wire [21:0] node_beta,
+  // The current node's best score so far.
   output wire [21:0] node_best,
+  // Moves in the current node's list (up to 64).
   output wire [6:0] count,
+  // Origin of the move being made or searched.
   output wire [5:0] move_from,
+  // Destination of the move being made or searched.
   output wire [5:0] move_to,
+  // The value being returned to the parent (a leaf's evaluation, a win, a draw or a
+  // node's score).
   output wire [21:0] value,
+  // The side to move's material term of the evaluation (kept incrementally).
   output wire [21:0] material,
+  // The current node's full-width depth left, quarter plies (two's complement; at
+  // most 0 in the quiescence plies).
   output wire [9:0] node_depth
 );
   reg [3:0] ctl_state;

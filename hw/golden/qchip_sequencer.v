@@ -38,13 +38,21 @@ module qchip_sequencer (
   output wire a_take,
   output reg [63:0] outer,
   output reg [63:0] ac,
+  // A move is presented on `from`, `to`, `promo`.
   output wire valid,
+  // Generation has finished: no move follows (may come with the last move).
   output wire done,
+  // Origin square of the presented move (a1 = 0).
   output wire [5:0] from,
+  // Destination square of the presented move.
   output wire [5:0] to,
+  // Promotion code of the presented move (0 none, 1..=5 q, r, b, n, k).
   output wire [2:0] promo,
+  // Set after the second cycle when a capture exists (only captures are generated).
   output reg capture_forced,
+  // Set after the second cycle when the side to move has no legal move.
   output wire no_legal_move,
+  // Generation cycles since `start` (wrapping).
   output reg [15:0] cycles,
   output reg [3:0] phase,
   output wire quiet_now,

@@ -212,15 +212,20 @@ macro_rules! ports {
         impl $signals {
             /// Declares the ports as inputs of `m`.
             pub fn inputs(m: &$crate::ModuleBuilder) -> Self {
-                $signals {
+                let signals = $signals {
                     $( $field: m.input(stringify!($field), $width), )*
-                }
+                };
+                $( m.document(stringify!($field), concat!($($doc),+)); )*
+                signals
             }
 
             /// Drives the ports as outputs of `m` (a signal of another width is a
             /// build error).
             pub fn outputs(self, m: &$crate::ModuleBuilder) {
-                $( m.output_of_width(stringify!($field), $width, self.$field); )*
+                $(
+                    m.output_of_width(stringify!($field), $width, self.$field);
+                    m.document(stringify!($field), concat!($($doc),+));
+                )*
             }
 
             /// The same-named outputs of an instance.

@@ -195,6 +195,10 @@ pub struct Port {
     pub width: u32,
     /// For inputs, the `Input` node; for outputs, the node that drives the port.
     pub node: NodeId,
+    /// What the port carries (empty when undocumented): the Verilog writes it as a
+    /// comment above the port. Ports declared with [`ports!`](crate::ports) take their
+    /// documentation from there.
+    pub doc: String,
 }
 
 /// A synchronous write port of a memory.

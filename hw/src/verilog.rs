@@ -188,7 +188,12 @@ impl<'a> Emitter<'a> {
             ports.push("  input wire rst".to_string());
         }
         for p in &m.inputs {
-            ports.push(format!("  input wire {}{}", range(p.width), p.name));
+            ports.push(format!(
+                "{}  input wire {}{}",
+                doc_comment(&p.doc),
+                range(p.width),
+                p.name
+            ));
         }
         for p in &m.outputs {
             let n = &m.nodes[p.node.index()];
@@ -199,7 +204,12 @@ impl<'a> Emitter<'a> {
             } else {
                 "wire"
             };
-            ports.push(format!("  output {kind} {}{}", range(p.width), p.name));
+            ports.push(format!(
+                "{}  output {kind} {}{}",
+                doc_comment(&p.doc),
+                range(p.width),
+                p.name
+            ));
         }
         let _ = writeln!(out, "module {} (\n{}\n);", m.name, ports.join(",\n"));
 
@@ -513,5 +523,75 @@ impl<'a> Emitter<'a> {
         }
         let _ = writeln!(out, "endmodule");
         out
+    }
+}
+
+/// A port's documentation as `//` comment lines of at most about 88 characters, each
+/// ending in a newline (nothing for an undocumented port), its rustdoc links
+/// (`` [`NAME`] ``, `` [`NAME`](path) ``) written as the names alone.
+fn doc_comment(doc: &str) -> String {
+    let mut plain = String::with_capacity(doc.len());
+    let mut rest = doc;
+    while let Some(at) = rest.find("[`") {
+        plain.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        match after.find("`]") {
+            Some(end) => {
+                plain.push_str(&after[..=end]);
+                rest = &after[end + 2..];
+                // A link's target, `(path)`, is left out.
+                if rest.starts_with('(')
+                    && let Some(close) = rest.find(')')
+                {
+                    rest = &rest[close + 1..];
+                }
+            }
+            None => {
+                plain.push('[');
+                rest = after;
+            }
+        }
+    }
+    plain.push_str(rest);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in plain.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > 80 {
+            let _ = writeln!(out, "  // {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "  // {line}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_comment;
+
+    #[test]
+    fn port_docs_become_wrapped_comments_without_rustdoc_links() {
+        assert_eq!(doc_comment(""), "");
+        assert_eq!(
+            doc_comment("The horizon ([`NO_HORIZON`]: none); see [`Phase`](super::Phase)."),
+            "  // The horizon (`NO_HORIZON`: none); see `Phase`.\n"
+        );
+        let long = "word ".repeat(40);
+        let text = doc_comment(&long);
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(
+            text.lines()
+                .all(|l| l.starts_with("  // ") && l.len() <= 88),
+            "{text}"
+        );
+        // A bracket that opens no link stays.
+        assert_eq!(doc_comment("bits [3:0]"), "  // bits [3:0]\n");
+        assert_eq!(doc_comment("a [`b c"), "  // a [`b c\n");
     }
 }

@@ -410,6 +410,7 @@ impl ModuleBuilder {
                 name: name.to_string(),
                 width,
                 node: id,
+                doc: String::new(),
             });
             id
         });
@@ -456,7 +457,27 @@ impl ModuleBuilder {
                 name: name.to_string(),
                 width: value.width,
                 node: value.node,
+                doc: String::new(),
             });
+        });
+    }
+
+    /// Documents the input or output port `name` declared before: the Verilog writes
+    /// `doc` as a comment above the port (a port that is not there is a build error).
+    pub fn document(&self, name: &str, doc: &str) {
+        with_graph(self.id, |g| {
+            match g
+                .inputs
+                .iter_mut()
+                .chain(g.outputs.iter_mut())
+                .find(|p| p.name == name)
+            {
+                Some(p) => p.doc = doc.trim().to_string(),
+                None => g.error(
+                    name,
+                    ErrorKind::Invalid(format!("no port `{name}` to document")),
+                ),
+            }
         });
     }
 
