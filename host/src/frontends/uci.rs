@@ -1248,6 +1248,29 @@ mod tests {
         assert!(!searcher.config().singular.enabled);
     }
 
+    /// `setoption` knows exactly the options the handshake declares.
+    #[test]
+    fn setoption_takes_the_options_the_handshake_declares() {
+        let settings = Settings::new(
+            SearchConfig::default(),
+            Evaluator::default(),
+            QuiescenceKind::Software,
+        );
+        let mut engine = UciEngine::new(Vec::<u8>::new(), settings).unwrap();
+        assert!(engine.command("uci"));
+        let out = String::from_utf8(engine.out.0.lock().unwrap().clone()).unwrap();
+        let mut declared: Vec<String> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("option name "))
+            .filter_map(|l| l.split(" type ").next())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        declared.sort();
+        let mut known: Vec<String> = OPTIONS.iter().map(|o| o.to_string()).collect();
+        known.sort();
+        assert_eq!(declared, known);
+    }
+
     #[test]
     fn bad_positions_are_explained() {
         assert_eq!(
