@@ -122,3 +122,66 @@ fn a_book_does_not_overwrite_its_games() {
     assert!(out.starts_with("1 games read (0 unreadable); "), "{out}");
     assert!(std::fs::metadata(&book).unwrap().len() > 0);
 }
+
+/// `learn` writes none of its outputs over its games, and `match` will not write its PGN
+/// and its records into one file (a path that does not exist yet included).
+#[test]
+fn learning_and_matches_keep_their_files_apart() {
+    let dir = common::Scratch::new("cli-output");
+    let games = dir.join("games.pgn");
+    let pgn = "[Variant \"Antichess\"]\n[Result \"1-0\"]\n\n1. e3 b5 2. Bxb5 1-0\n\n";
+    std::fs::write(&games, pgn).unwrap();
+    let g = games.to_str().unwrap();
+    let weights = dir.join("w.json");
+    let w = weights.to_str().unwrap();
+    for (option, args) in [
+        ("--out", vec!["learn", "--out", g, g]),
+        ("--curve", vec!["learn", "--out", w, "--curve", g, g]),
+        (
+            "--curve-svg",
+            vec!["learn", "--out", w, "--curve-svg", g, g],
+        ),
+        (
+            "--weights-svg",
+            vec!["learn", "--out", w, "--weights-svg", g, g],
+        ),
+    ] {
+        let (_, err, code) = common::run(&args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: {option} {g} is the input file {g}: it would overwrite the games it learns from\n"
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&games).unwrap(), pgn);
+        assert!(!weights.exists());
+    }
+    let pgnout = dir.join("m.pgn");
+    let again = format!(
+        "{}/../{}/m.pgn",
+        dir.path().display(),
+        dir.path().file_name().unwrap().to_str().unwrap()
+    );
+    let p = pgnout.to_str().unwrap();
+    let (_, err, code) = common::run(
+        &[
+            "match",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--pgnout",
+            p,
+            "--results",
+            &again,
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        format!("error: --pgnout {p} and --results {again} are one file: give two\n")
+    );
+    assert!(!pgnout.exists());
+}

@@ -249,6 +249,7 @@ fn numbers_out_of_range_are_refused_before_playing() {
             "1000000000 is not in 0..=100",
         ),
         ("--random-plies", "101", "101 is not in 0..=100"),
+        ("--max-plies", "0", "0 is not in 1..=100000"),
         ("--depth", "0", "0 is not in 1..=64"),
         ("--depth", "65", "65 is not in 1..=64"),
         ("--nodes", "0", "0 is not in 1..=1000000000"),
@@ -465,7 +466,7 @@ fn merged_records_are_checked() {
     assert_eq!(
         err,
         format!(
-            "error: --pgnout {results} is the results file {results}: the PGN would overwrite the records it is made from\n"
+            "error: --pgnout {results} is the input file {results}: the PGN would overwrite the records it is made from\n"
         )
     );
     assert_eq!(std::fs::read_to_string(results).unwrap(), good);

@@ -1,7 +1,7 @@
 //! `antichip book`: build an opening book from games, and show a position's book moves.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -68,18 +68,13 @@ pub fn run(args: BookArgs) -> anyhow::Result<u8> {
 fn build(args: BuildArgs) -> anyhow::Result<u8> {
     // The book must not replace the games it is built from (`--out games.pgn
     // games.pgn`): the same file under another name counts too.
-    if let Ok(out) = std::fs::canonicalize(&args.out)
-        && let Some(input) = args
-            .files
-            .iter()
-            .find(|f| std::fs::canonicalize(f).is_ok_and(|f| f == out))
-    {
-        return Err(super::input::bad_input(format!(
-            "--out {} is the input file {}: the book would overwrite the games it is built from",
-            args.out.display(),
-            input.display()
-        )));
-    }
+    let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    super::input::refuse_overwrite(
+        "--out",
+        &args.out,
+        &inputs,
+        "the book would overwrite the games it is built from",
+    )?;
     let mut games = Vec::new();
     let bad = super::input::pgn_games(&args.files, |_, g| games.push(g))?;
     if games.is_empty() {

@@ -86,6 +86,40 @@ pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(BadInput(message.into()))
 }
 
+/// Whether two paths name one file, whether it exists yet or not (through links and
+/// `..` of the directories that do exist).
+pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    fn resolved(p: &std::path::Path) -> Option<std::path::PathBuf> {
+        std::fs::canonicalize(p).ok().or_else(|| {
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+        })
+    }
+    resolved(a).is_some_and(|a| resolved(b).is_some_and(|b| a == b))
+}
+
+/// Refuses an output file that is one of the inputs under any name (`--out games.pgn
+/// games.pgn`, a link, a path through `..`): bad input naming both, with `what` saying
+/// what would be lost.
+pub fn refuse_overwrite(
+    option: &str,
+    out: &std::path::Path,
+    inputs: &[&std::path::Path],
+    what: &str,
+) -> anyhow::Result<()> {
+    match inputs.iter().find(|f| same_file(out, f)) {
+        Some(input) => Err(bad_input(format!(
+            "{option} {} is the input file {}: {what}",
+            out.display(),
+            input.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Reads the position of a `--fen` option (6 fields, or 4 of EPD; castling rights are
 /// dropped with a warning on stderr). A bad FEN is [`BadInput`] naming the option.
 pub fn fen_option(option: &str, text: &str) -> anyhow::Result<host::rules::Position> {

@@ -126,17 +126,22 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         Some(p) => Params::from_weights(&super::engine::weights(p)?),
         None => Params([0.0; host::learn::td::N]),
     };
-    // Every file written at the end can be written: a directory or a missing directory
-    // fails now, not after the learning.
-    for path in [
-        Some(&args.out),
-        args.curve.as_ref(),
-        args.curve_svg.as_ref(),
-        args.weights_svg.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    {
+    // Every file written at the end can be written, and is none of the games: a
+    // directory, a missing directory or an input fails now, not after the learning.
+    let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    for (option, path) in [
+        ("--out", Some(&args.out)),
+        ("--curve", args.curve.as_ref()),
+        ("--curve-svg", args.curve_svg.as_ref()),
+        ("--weights-svg", args.weights_svg.as_ref()),
+    ] {
+        let Some(path) = path else { continue };
+        super::input::refuse_overwrite(
+            option,
+            path,
+            &inputs,
+            "it would overwrite the games it learns from",
+        )?;
         check_output(path)?;
     }
     let (mut train, mut holdout) = (Vec::new(), Vec::new());

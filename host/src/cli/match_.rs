@@ -79,9 +79,9 @@ pub struct MatchArgs {
     /// Seed of the generated openings and of every random choice in the games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games reaching this many plies are drawn by adjudication.
-    #[arg(long, default_value_t = 400)]
-    max_plies: usize,
+    /// Games reaching this many plies are drawn by adjudication (1 to 100,000).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_plies: u64,
     /// Seconds an external engine may take to answer when no clock bounds it (and to
     /// start), above 0 and up to 86400.
     #[arg(long, default_value_t = 60.0, value_parser = parse_timeout)]
@@ -184,6 +184,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     if !args.merge.is_empty() {
         return merge(&args.merge, args.pgnout.as_deref());
     }
+    // The PGN and the records are two files: one written over the other would lose
+    // either.
+    if let (Some(pgn), Some(results)) = (&args.pgnout, &args.results)
+        && super::input::same_file(pgn, results)
+    {
+        return Err(bad_input(format!(
+            "--pgnout {} and --results {} are one file: give two",
+            pgn.display(),
+            results.display()
+        )));
+    }
     let players = [
         PlayerSpec::parse(&args.players[0]).map_err(|e| bad_input(e.to_string()))?,
         PlayerSpec::parse(&args.players[1]).map_err(|e| bad_input(e.to_string()))?,
@@ -230,7 +241,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
             clock: None,
         },
         rules: MatchRules {
-            max_plies: args.max_plies.max(1),
+            max_plies: args.max_plies as usize,
             clock: args.tc.as_deref().map(parse_tc).transpose()?,
         },
         seed: args.seed,
@@ -251,6 +262,23 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
                 "player {} has no limit: give --depth, --nodes, --movetime or --tc, or its own depth=, nodes= or movetime=",
                 s.name
             )));
+        }
+    }
+    // The minimax baselines search to a depth: a node or time limit, or a clock, does
+    // not bound them (said, not refused: the other player may need it).
+    let bounded = config.limit.nodes.is_some()
+        || config.limit.movetime.is_some()
+        || config.rules.clock.is_some();
+    for s in &config.players {
+        if bounded && matches!(s.kind, Kind::Simple | Kind::Advanced) {
+            let depth = s
+                .limit_over(&config.limit)
+                .depth
+                .unwrap_or(host::matches::spec::SEED_DEPTH);
+            eprintln!(
+                "warning: player {} searches to a depth ({depth} plies): --nodes, --movetime and --tc do not bound it",
+                s.name
+            );
         }
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
@@ -347,17 +375,14 @@ fn finish(
 /// `--merge`: the shards' records, checked to be of one match and disjoint, in game order.
 fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
     // The PGN must not replace a results file it is made from (under any name).
-    if let Some(path) = pgnout
-        && let Ok(out) = std::fs::canonicalize(path)
-        && let Some(input) = files
-            .iter()
-            .find(|f| std::fs::canonicalize(f).is_ok_and(|f| f == out))
-    {
-        return Err(bad_input(format!(
-            "--pgnout {} is the results file {}: the PGN would overwrite the records it is made from",
-            path.display(),
-            input.display()
-        )));
+    if let Some(path) = pgnout {
+        let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        super::input::refuse_overwrite(
+            "--pgnout",
+            path,
+            &inputs,
+            "the PGN would overwrite the records it is made from",
+        )?;
     }
     let mut records: Vec<GameRecord> = Vec::new();
     for path in files {
