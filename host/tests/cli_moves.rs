@@ -65,6 +65,7 @@ P7/8/8/8/8/8/8/k7 w - - 0 1
 QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/k6K w - - 0 1
 8/8/8/8/8/8/8/k6K w KQkq - 0 1
 8/1p6/8/8/8/8/P7/8 w - - 0 1
+8/8/8/8/8/8/8/K7 w - - 0 1
 ";
     let out = antichip(&["moves", "-"], input.as_bytes());
     assert_eq!(
@@ -88,6 +89,7 @@ error: line 11: board field: rank 1 has 9 squares, not 8
 error: line 12: castling field must be \"-\" or letters from KQkq, not \"KX\"
 error: line 13: impossible position: too much material for a game that began from the start position
 warning: line 14: castling rights \"KQkq\" ignored: antichess has no castling
+error: line 16: impossible position: White is to move but Black has no pieces: Black won when its last piece was taken, and the move then passed to it
 "
     );
     assert_eq!(out.status.code(), Some(2));

@@ -113,6 +113,7 @@ impl Position {
     pub fn from_fen(text: &str) -> Result<(Self, Vec<FenWarning>), FenError> {
         let (pos, warnings) = Self::from_fen_any_material(text)?;
         check_promotions(&pos)?;
+        check_side_not_to_move(&pos)?;
         Ok((pos, warnings))
     }
 
@@ -581,6 +582,25 @@ fn check_promotions(pos: &Position) -> Result<(), FenError> {
                 "too much material for a game that began from the start position".into(),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Refuses a position whose side not to move has no pieces: that side won when its
+/// last piece was taken, and the move then passed to it, so no game reaches such a
+/// position (the side to move without pieces is a won position, and stands).
+fn check_side_not_to_move(pos: &Position) -> Result<(), FenError> {
+    let mover = pos.turn();
+    let other = !mover;
+    if pos.pieces_of(other).is_empty() && !pos.pieces_of(mover).is_empty() {
+        let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+        return Err(FenError::Impossible(format!(
+            "{} is to move but {} has no pieces: {} won when its last piece was taken, and \
+             the move then passed to it",
+            name(mover),
+            name(other),
+            name(other)
+        )));
     }
     Ok(())
 }
