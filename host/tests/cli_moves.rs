@@ -196,3 +196,31 @@ fn a_reader_that_stops_early_ends_moves_quietly() {
     assert_eq!(text(&out.stderr), "");
     assert_eq!(out.status.code(), Some(141));
 }
+
+/// `--testbench DIR`: the answered lines' positions on the `movegen` chip, as a
+/// testbench that runs alone in Icarus and passes.
+#[test]
+fn the_answered_positions_become_a_testbench() {
+    let dir = common::Scratch::new("moves-tb");
+    let bench = dir.join("bench");
+    let input = "r1n5/1P6/8/3pP3/8/8/8/8 w - d6 0 1\nnot a fen\n\
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n";
+    let out = antichip(
+        &["moves", "--testbench", bench.to_str().unwrap()],
+        input.as_bytes(),
+    );
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("testbench: ") && text(&out.stderr).contains("(2 positions, "),
+        "{}",
+        text(&out.stderr)
+    );
+    let run = std::process::Command::new("sh")
+        .arg(bench.join("run.sh"))
+        .output()
+        .unwrap();
+    let log = text(&run.stdout);
+    assert!(run.status.success(), "{log}");
+    assert!(log.contains("PASS: "), "{log}");
+}

@@ -1,10 +1,14 @@
 //! `antichip moves`: the legal moves of each position in a file of FEN lines.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use host::positions::batch::run_moves;
+use host::chip::board_of;
+use host::positions::batch::{read_fen_lines, run_moves};
+use hw::chip::movegen::generator::generator as generator_netlist;
+use hw::chip::types::Config;
+use testbench::chip::movegen::stimulus as movegen_stimulus;
 
 use super::movegen::Movegen;
 
@@ -14,6 +18,11 @@ use super::movegen::Movegen;
 /// sorted as byte strings. Blank lines and lines starting with '#' are skipped; anything
 /// after a TAB is ignored. Bad lines are reported on stderr with their line number and
 /// the others are still answered; the exit code is then 2.
+///
+/// With `--testbench DIR` the answered lines' positions also become a self-checking
+/// testbench of the `movegen` chip for Icarus Verilog (its Verilog, every clock's
+/// inputs and the Rust simulation's outputs, `run.sh`: PASS when they agree): each
+/// position loaded and its moves generated, one after another.
 #[derive(Args)]
 pub struct MovesArgs {
     /// File of FEN lines; stdin when absent or '-'.
@@ -21,16 +30,47 @@ pub struct MovesArgs {
     /// Move generator: the software rules or the simulated chip.
     #[arg(long, value_enum, default_value_t = Movegen::Software)]
     movegen: Movegen,
+    /// Also write a testbench of the `movegen` chip generating the answered lines'
+    /// positions into this directory: run it with `sh DIR/run.sh` (Icarus Verilog).
+    #[arg(long, value_name = "DIR")]
+    testbench: Option<PathBuf>,
 }
 
 pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
-    let input = super::input::open(args.file.as_deref())?;
+    let mut input = super::input::open(args.file.as_deref())?;
+    // With a testbench the input is read once into memory: the moves, then the
+    // positions of the lines that were answered.
+    let mut text = Vec::new();
+    if let Some(dir) = &args.testbench {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))?;
+        input.read_to_end(&mut text)?;
+        input = Box::new(io::Cursor::new(text.clone()));
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
     let mut generator = args.movegen.build()?;
-    super::input::output_result(
+    let code = super::input::output_result(
         run_moves(input, &mut out, &mut err, generator.as_mut())
             .and_then(|summary| out.flush().map(|()| summary.exit_code())),
-    )
+    )?;
+    if let Some(dir) = &args.testbench {
+        let boards: Vec<_> = read_fen_lines(io::Cursor::new(text))?
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(|line| board_of(&line.position))
+            .collect();
+        let module = generator_netlist(false)?;
+        let stimulus = movegen_stimulus(&module, &boards, Config::default());
+        testbench::export_testbench(&module, &stimulus, dir)?;
+        eprintln!(
+            "testbench: {} ({} positions, {} clocks; run: sh {})",
+            dir.display(),
+            boards.len(),
+            stimulus.rows.len(),
+            dir.join("run.sh").display()
+        );
+    }
+    Ok(code)
 }
