@@ -104,11 +104,14 @@ impl fmt::Display for CosimReport {
 }
 
 /// Write the self-checking testbench `tb.v` plus `stim.hex` and `expect.hex` into `dir`.
+/// With `waves`, run with the plusarg `+vcd` it also dumps every signal to `tb.vcd`
+/// (Icarus; the co-simulations leave it out, which Verilator would want `--trace` for).
 pub fn write_testbench(
     m: &Module,
     stim: &Stimulus,
     expected: &Trace,
     dir: &Path,
+    waves: bool,
 ) -> Result<(), ToolError> {
     let iw: u32 = stim.inputs.iter().map(|i| i.1).sum::<u32>().max(1);
     let ow: u32 = expected.outputs.iter().map(|o| o.1).sum::<u32>().max(1);
@@ -154,6 +157,12 @@ pub fn write_testbench(
     }
     let _ = writeln!(tb, "  {} dut ({});", m.name, pins.join(", "));
     let _ = writeln!(tb, "  initial begin");
+    if waves {
+        let _ = writeln!(
+            tb,
+            "    if ($test$plusargs(\"vcd\")) begin\n      $dumpfile(\"tb.vcd\");\n      $dumpvars(0, tb);\n    end"
+        );
+    }
     let _ = writeln!(tb, "    $readmemh(\"stim.hex\", stim);");
     let _ = writeln!(tb, "    $readmemh(\"expect.hex\", expv);");
     let _ = writeln!(tb, "    errors = 0;\n    clk = 0;");
@@ -199,23 +208,25 @@ pub fn write_testbench(
 /// Icarus Verilog, without antichip: the design's Verilog, `tb.v` (which reads the inputs
 /// of every cycle from `stim.hex`, the Rust simulation's outputs from `expect.hex`,
 /// compares them output by output and prints `PASS` or `FAIL`), and `run.sh`, which
-/// compiles and runs it and exits non-zero unless it passed. Returns the files written.
+/// compiles and runs it and exits non-zero unless it passed (`run.sh +vcd` also dumps
+/// every signal to `tb.vcd`). Returns the files written.
 pub fn export_testbench(
     m: &Module,
     stim: &Stimulus,
     dir: &Path,
 ) -> Result<Vec<PathBuf>, ToolError> {
     let expected = simulate(m, stim)?;
-    write_testbench(m, stim, &expected, dir)?;
+    write_testbench(m, stim, &expected, dir, true)?;
     let sources = design_files(m, dir)?;
     let run = format!(
         "#!/bin/sh\n\
          # The self-checking testbench of `{name}` ({cycles} cycles) in Icarus Verilog:\n\
          # PASS when every output of every cycle equals antichip's Rust simulation.\n\
+         # `sh run.sh +vcd` also writes Icarus's waveform of every signal to tb.vcd.\n\
          set -e\n\
          cd \"$(dirname \"$0\")\"\n\
          iverilog -g2005 -o tb.vvp -s tb {files} tb.v\n\
-         vvp -n tb.vvp | tee tb.log\n\
+         vvp -n tb.vvp \"$@\" | tee tb.log\n\
          grep -q '^PASS' tb.log\n",
         name = m.name,
         cycles = stim.rows.len(),
@@ -335,7 +346,7 @@ pub fn cosim_expected(
         source: e,
     })?;
     let start = Instant::now();
-    write_testbench(m, stim, expected, dir)?;
+    write_testbench(m, stim, expected, dir, false)?;
     let sources: Vec<String> = match backend {
         Backend::Gates => {
             synthesize_gates(m, dir)?;

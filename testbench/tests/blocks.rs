@@ -131,9 +131,9 @@ fn ray_blocks_agree_with_each_other_and_with_icarus() {
     }
 }
 
-/// The testbench exported for users runs alone (`sh run.sh`, Icarus) and passes; with
-/// one expected value changed it fails, naming the cycle and the output, and `run.sh`
-/// exits non-zero.
+/// The testbench exported for users runs alone (`sh run.sh`, Icarus) and passes, with
+/// `+vcd` writing a waveform GTKWave reads; with one expected value changed it fails,
+/// naming the cycle and the output, and `run.sh` exits non-zero.
 #[test]
 fn an_exported_testbench_runs_alone_and_can_fail() {
     let m = hw::blocks::counter::counter().unwrap();
@@ -149,18 +149,25 @@ fn an_exported_testbench_runs_alone_and_can_fail() {
         names,
         ["counter.v", "tb.v", "stim.hex", "expect.hex", "run.sh"]
     );
-    let run = || {
+    let run = |args: &[&str]| {
         std::process::Command::new("sh")
             .arg(dir.join("run.sh"))
+            .args(args)
             .output()
             .unwrap()
     };
-    let out = run();
+    let out = run(&["+vcd"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{text}");
     assert!(
         text.contains("PASS: 200 cycles, every output equal to the Rust simulation"),
         "{text}"
+    );
+    // `+vcd`: Icarus's own waveform of the run, which GTKWave reads.
+    let read = testbench::gtkwave_reads(&dir.join("tb.vcd")).unwrap();
+    assert!(
+        read.variables > m.inputs.len() + m.outputs.len(),
+        "{read:?}"
     );
     // Cycle 100's expected outputs, one digit changed.
     let expect = dir.join("expect.hex");
@@ -172,7 +179,7 @@ fn an_exported_testbench_runs_alone_and_can_fail() {
     let last = lines[100].pop().unwrap();
     lines[100].push(if last == '0' { '1' } else { '0' });
     std::fs::write(&expect, lines.join("\n") + "\n").unwrap();
-    let out = run();
+    let out = run(&[]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(!out.status.success(), "{text}");
     assert!(text.contains("MISMATCH 100 "), "{text}");
