@@ -19,7 +19,6 @@ fn printing_commands(vcd: &str) -> Vec<Vec<String>> {
         vec!["chip", "stats", "--model", "--positions", "5"],
         vec!["match", "random", "random", "--games", "2"],
         vec!["demo", "--vcd", vcd],
-        // Printed with `println!`: `main`'s panic hook turns its failure into the error.
         vec!["bench", "perft", "--depth", "2", "--runs", "1"],
     ]
     .into_iter()

@@ -1,10 +1,8 @@
 //! `antichip alphamove`: the xkcd 3045 bot — its choice, its self-play games as PGN, and
 //! the search for Black moves that lead it to a given board.
 
-use std::io::{self, Write};
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use host::alphamove::{
     Ranking, ReachConfig, ReachError, Target, Variant, middle_index, pgn, random_target, reach,
@@ -95,8 +93,8 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
                     fen.as_deref().unwrap_or("")
                 ))
             })?;
-            let pgn = write_pgn(&game);
-            print_out(|out| write!(out, "{pgn}"))
+            print!("{}", write_pgn(&game));
+            Ok(0)
         }
         AlphaMoveCommand::Moves { variant, fen } => {
             let sans = sorted_moves(variant.into(), fen.as_deref()).map_err(|e| {
@@ -105,17 +103,16 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
                     fen.as_deref().unwrap_or("")
                 ))
             })?;
-            print_out(|out| {
-                if sans.is_empty() {
-                    return writeln!(out, "no legal moves");
-                }
-                let mid = middle_index(sans.len());
-                for (i, san) in sans.iter().enumerate() {
-                    let mark = if i == mid { "  <- AlphaMove" } else { "" };
-                    writeln!(out, "{:>3}  {san}{mark}", i + 1)?;
-                }
-                Ok(())
-            })
+            if sans.is_empty() {
+                println!("no legal moves");
+                return Ok(0);
+            }
+            let mid = middle_index(sans.len());
+            for (i, san) in sans.iter().enumerate() {
+                let mark = if i == mid { "  <- AlphaMove" } else { "" };
+                println!("{:>3}  {san}{mark}", i + 1);
+            }
+            Ok(0)
         }
         AlphaMoveCommand::Reach {
             target,
@@ -142,34 +139,18 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
                 ReachError::Limit { .. } => anyhow::Error::new(e),
             })?;
             let elapsed = start.elapsed();
-            print_out(|out| {
-                writeln!(
-                    out,
-                    "{}",
-                    pgn::movetext((1, Color::White), &found.sans, None)
-                )?;
-                writeln!(
-                    out,
-                    "reached {} after {} plies: {} expansions, {} positions generated, {:.3} s (measured)",
-                    target.fen(),
-                    found.sans.len(),
-                    found.expansions,
-                    found.generated,
-                    elapsed.as_secs_f64()
-                )
-            })
+            println!("{}", pgn::movetext((1, Color::White), &found.sans, None));
+            println!(
+                "reached {} after {} plies: {} expansions, {} positions generated, {:.3} s (measured)",
+                target.fen(),
+                found.sans.len(),
+                found.expansions,
+                found.generated,
+                elapsed.as_secs_f64()
+            );
+            Ok(0)
         }
     }
-}
-
-/// Writes a command's answer to stdout with `write`: a full disk is an error (exit
-/// code 1), a closed pipe ends quietly (141).
-fn print_out(
-    write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>,
-) -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
-    let result = write(&mut out).and_then(|()| out.flush()).map(|()| 0);
-    super::input::output_result(result).context("cannot write to stdout")
 }
 
 /// `antichip bench alphamove`: the three searches for the comic board, timed in one run.

@@ -1,9 +1,7 @@
 //! `antichip book`: build an opening book from games, and show a position's book moves.
 
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
 use host::engine::book::Book;
 use host::rules::{san, uci};
@@ -90,15 +88,12 @@ fn build(args: BuildArgs) -> anyhow::Result<u8> {
         keys.dedup();
         keys.len()
     };
-    let code = if bad > 0 { 2 } else { 0 };
-    print_out(code, |out| {
-        writeln!(
-            out,
-            "{count} games read ({bad} unreadable); {} entries for {positions} positions written to {}",
-            book.len(),
-            args.out.display()
-        )
-    })
+    println!(
+        "{count} games read ({bad} unreadable); {} entries for {positions} positions written to {}",
+        book.len(),
+        args.out.display()
+    );
+    Ok(if bad > 0 { 2 } else { 0 })
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<u8> {
@@ -111,31 +106,17 @@ fn show(args: ShowArgs) -> anyhow::Result<u8> {
         None => host::rules::Position::startpos(),
     };
     let moves = book.moves(&pos);
-    print_out(0, |out| {
-        if moves.is_empty() {
-            writeln!(out, "no book move")?;
-        }
-        for (m, e) in moves {
-            writeln!(
-                out,
-                "{}\t{}\tweight {}\tgames {}",
-                uci(&m),
-                san(&pos, &m),
-                e.weight,
-                e.learn
-            )?;
-        }
-        Ok(())
-    })
-}
-
-/// Writes the answer to stdout with `write` and returns `code`: a full disk is an
-/// error (exit code 1), a closed pipe ends quietly (141).
-fn print_out(
-    code: u8,
-    write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>,
-) -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
-    let result = write(&mut out).and_then(|()| out.flush()).map(|()| code);
-    super::input::output_result(result).context("cannot write to stdout")
+    if moves.is_empty() {
+        println!("no book move");
+    }
+    for (m, e) in moves {
+        println!(
+            "{}\t{}\tweight {}\tgames {}",
+            uci(&m),
+            san(&pos, &m),
+            e.weight,
+            e.learn
+        );
+    }
+    Ok(0)
 }

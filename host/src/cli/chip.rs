@@ -103,7 +103,6 @@ pub fn read_boards(file: &std::path::Path) -> anyhow::Result<(Vec<Board>, u8)> {
 }
 
 fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> anyhow::Result<u8> {
-    use std::io::{self, Write};
     let (boards, code, source) = match &file {
         Some(path) => {
             let (boards, code) = read_boards(path)?;
@@ -137,72 +136,56 @@ fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> any
         ..Config::default()
     };
     let off = measure(&mut chip, &boards, off_config)?;
+    println!(
+        "chip cycles over {} positions of {source} ({}; cycle counts, not time)",
+        boards.len(),
+        if model {
+            "reference model"
+        } else {
+            "simulated netlist"
+        }
+    );
+    print_stats("shortcuts on", &on);
+    print_stats("shortcuts off", &off);
+    println!(
+        "shortcuts save {:.1}% of the cycles",
+        100.0 * (1.0 - on.cycles as f64 / off.cycles.max(1) as f64)
+    );
+    println!();
+    println!("each shortcut switched off alone (the others on):");
     let names = [
         "one victim, one attacker",
         "several victims, one attacker",
         "several attackers",
         "no victim (non-captures)",
     ];
-    let mut alone = Vec::with_capacity(names.len());
-    for bit in 0..names.len() {
+    for (bit, name) in names.iter().enumerate() {
         let config = Config {
             shortcuts: Shortcuts::from_bits(Shortcuts::ALL.bits() & !(1 << bit)),
             ..Config::default()
         };
-        alone.push(measure(&mut chip, &boards, config)?);
+        let s = measure(&mut chip, &boards, config)?;
+        println!(
+            "  {name:<30} {:>8} cycles (+{:.1}%), {:.3} cycles per move",
+            s.cycles,
+            100.0 * (s.cycles as f64 / on.cycles.max(1) as f64 - 1.0),
+            s.cycles_per_move()
+        );
     }
-    let mut out = io::stdout().lock();
-    let mut print = || -> io::Result<u8> {
-        writeln!(
-            out,
-            "chip cycles over {} positions of {source} ({}; cycle counts, not time)",
-            boards.len(),
-            if model {
-                "reference model"
-            } else {
-                "simulated netlist"
-            }
-        )?;
-        print_stats(&mut out, "shortcuts on", &on)?;
-        print_stats(&mut out, "shortcuts off", &off)?;
-        writeln!(
-            out,
-            "shortcuts save {:.1}% of the cycles",
-            100.0 * (1.0 - on.cycles as f64 / off.cycles.max(1) as f64)
-        )?;
-        writeln!(out)?;
-        writeln!(out, "each shortcut switched off alone (the others on):")?;
-        for (name, s) in names.iter().zip(&alone) {
-            writeln!(
-                out,
-                "  {name:<30} {:>8} cycles (+{:.1}%), {:.3} cycles per move",
-                s.cycles,
-                100.0 * (s.cycles as f64 / on.cycles.max(1) as f64 - 1.0),
-                s.cycles_per_move()
-            )?;
-        }
-        out.flush()?;
-        Ok(code)
-    };
-    // A full disk is an error (exit code 1); a closed pipe ends quietly (141).
-    super::input::output_result(print()).context("cannot write to stdout")
+    Ok(code)
 }
 
-fn print_stats(out: &mut impl std::io::Write, label: &str, s: &CycleStats) -> std::io::Result<()> {
-    writeln!(out)?;
-    writeln!(
-        out,
+fn print_stats(label: &str, s: &CycleStats) {
+    println!();
+    println!(
         "{label}: {} moves in {} cycles = {:.3} cycles per generated move",
         s.moves,
         s.cycles,
         s.cycles_per_move()
-    )?;
-    writeln!(
-        out,
-        "                          mean  median     p99     max"
-    )?;
-    writeln!(out, "  cycles per position  {}", s.per_position)?;
-    writeln!(out, "  cycles per move      {}", s.per_move)
+    );
+    println!("                          mean  median     p99     max");
+    println!("  cycles per position  {}", s.per_position);
+    println!("  cycles per move      {}", s.per_move);
 }
 
 /// The default working directory of `design` on `target`: `build/fpga/movegen` for

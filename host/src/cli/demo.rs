@@ -4,7 +4,6 @@
 //! winning line is then replayed through the chip, and the chip's modeled time is set
 //! beside the measured time of software move generation on the same positions.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -47,19 +46,10 @@ pub struct DemoArgs {
     vcd: PathBuf,
 }
 
-/// `writeln!` to the demo's output, ending the demo when it fails: a full disk is an
-/// error naming stdout (exit code 1), a closed pipe ends it quietly (`main` gives 141).
-macro_rules! say {
-    ($out:expr, $($arg:tt)*) => {
-        writeln!($out, $($arg)*).context("cannot write to stdout")?
-    };
-}
-
 pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     let pos = super::input::fen_option("--fen", &args.fen)?;
-    let mut out = io::stdout().lock();
-    say!(out, "antichip demo on {}\n", pos.to_fen());
-    say!(out, "{pos}\n");
+    println!("antichip demo on {}\n", pos.to_fen());
+    println!("{pos}\n");
 
     // 1. The chip on the position.
     let mut chip = Chip::netlist(Config::default()).context("building the movegen netlist")?;
@@ -70,12 +60,8 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         ..Config::default()
     })?;
     let (_, plain_cycles) = plain.generate(&pos)?;
-    say!(
-        out,
-        "The move-generator chip (the movegen netlist, simulated cycle by cycle):"
-    );
-    say!(
-        out,
+    println!("The move-generator chip (the movegen netlist, simulated cycle by cycle):");
+    println!(
         "  {} moves in {cycles} cycles ({}), {}",
         moves.len(),
         per_move(cycles, moves.len()),
@@ -85,20 +71,15 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
             "DIFFERENT from shakmaty's legal moves"
         }
     );
-    say!(
-        out,
+    println!(
         "  in emission order: {}",
         moves.iter().map(uci).collect::<Vec<_>>().join(" ")
     );
-    say!(
-        out,
-        "  without the four shortcuts (all off): {plain_cycles} cycles"
-    );
+    println!("  without the four shortcuts (all off): {plain_cycles} cycles");
     let module = generator(false)?;
     let stimulus = movegen_stimulus(&module, &[board_of(&pos)], Config::default());
     testbench::record_vcd(&module, &stimulus, &args.vcd)?;
-    say!(
-        out,
+    println!(
         "  waveform: {} (victim_mask, attacker_mask, victim_grant, attacker_grant, victim_disable, attacker_disable by name)\n",
         args.vcd.display()
     );
@@ -108,22 +89,18 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     let mut solver = Solver::new();
     let verdict = solver.solve(&pos, args.max_moves);
     let solve_time = start.elapsed();
-    say!(
-        out,
-        "The exact solver (every move searched, no pruning that can miss a win):"
-    );
+    println!("The exact solver (every move searched, no pruning that can miss a win):");
     let line = match verdict {
         Verdict::AlreadyWon => {
-            say!(out, "  the side to move has already won");
+            println!("  the side to move has already won");
             Vec::new()
         }
         Verdict::NoWinWithin(k) => {
-            say!(out, "  no forced win within {k} moves");
+            println!("  no forced win within {k} moves");
             Vec::new()
         }
         Verdict::WinIn { moves: k, first } => {
-            say!(
-                out,
+            println!(
                 "  {:?} wins in {k} (first move {}), {} positions, {:.1} ms (measured)",
                 pos.turn(),
                 uci(&first),
@@ -131,7 +108,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
                 solve_time.as_secs_f64() * 1e3
             );
             let line = winning_line(&pos, k, first);
-            say!(out, "  line: {}", san_line(&pos, &line));
+            println!("  line: {}", san_line(&pos, &line));
             line
         }
     };
@@ -163,8 +140,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     std::hint::black_box(generated);
     let software = median(times);
     let modeled = total_cycles as f64 / REFERENCE_MHZ; // microseconds
-    say!(
-        out,
+    println!(
         "\nEvery position of the line through the chip: {} positions, {total_moves} moves, {total_cycles} cycles, {}",
         positions.len(),
         if all_agree {
@@ -173,29 +149,25 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
             "SOME DIFFERENT from shakmaty's"
         }
     );
-    say!(
-        out,
+    println!(
         "  chip:     {total_cycles} cycles x {:.1} ns = {modeled:.2} us (modeled at {REFERENCE_MHZ} MHz, Deep Blue's clock)",
         1e3 / REFERENCE_MHZ
     );
     let report = std::path::Path::new(super::bench_chip::FPGA_REPORT);
     match super::bench_chip::fpga_fmax(report) {
-        Ok(Some((fmax, _))) => say!(
-            out,
+        Ok(Some((fmax, _))) => println!(
             "            {total_cycles} cycles x {:.1} ns = {:.2} us (modeled at this design's Fmax on the iCE40 HX8K, {fmax:.1} MHz, from {})",
             1e3 / fmax,
             total_cycles as f64 / fmax,
             report.display()
         ),
-        Ok(None) => say!(
-            out,
+        Ok(None) => println!(
             "            (at this design's Fmax: run `antichip chip fpga` first, 5 to 10 minutes, to measure it into {})",
             report.display()
         ),
-        Err(e) => say!(out, "            (no Fmax figure: {e:#})"),
+        Err(e) => println!("            (no Fmax figure: {e:#})"),
     }
-    say!(
-        out,
+    println!(
         "  software: {:.2} us for the same move lists (measured: the engine's move generator on one core, median of 101 runs)",
         software.as_secs_f64() * 1e6
     );

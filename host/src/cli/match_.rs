@@ -307,33 +307,19 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         }
     });
     progress.finish();
-    let mut report = finish(&records, args.pgnout.as_deref(), args.results.as_deref())?;
+    finish(&records, args.pgnout.as_deref(), args.results.as_deref())?;
     if let Some((k, n)) = shard {
-        report.push_str(&format!(
-            "Shard {k}/{n}: {} of {games} games\n",
-            records.len()
-        ));
+        println!("Shard {k}/{n}: {} of {games} games", records.len());
     }
-    print_out(&report)
+    Ok(0)
 }
 
-/// Prints `text` on stdout: a full disk is an error (exit code 1), a closed pipe ends
-/// quietly (141).
-fn print_out(text: &str) -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
-    let result = out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map(|()| 0);
-    super::input::output_result(result).context("cannot write to stdout")
-}
-
-/// Writes the PGN and results files, and returns the summary to print.
+/// Writes the PGN and results files and prints the summary.
 fn finish(
     records: &[GameRecord],
     pgnout: Option<&Path>,
     results: Option<&Path>,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<()> {
     if let Some(path) = pgnout {
         let mut out = BufWriter::new(
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
@@ -358,18 +344,17 @@ fn finish(
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let Some(first) = records.first() else {
-        return Ok("no games\n".to_string());
+        println!("no games");
+        return Ok(());
     };
     let names = [first.names[0].as_str(), first.names[1].as_str()];
     let summary = Summary::of(records);
-    let mut report = summary.report(names);
-    report.push_str(&summary.time_line(names));
-    report.push('\n');
+    print!("{}", summary.report(names));
+    println!("{}", summary.time_line(names));
     if let Some(line) = summary.depth_line(names) {
-        report.push_str(&line);
-        report.push('\n');
+        println!("{line}");
     }
-    Ok(report)
+    Ok(())
 }
 
 /// `--merge`: the shards' records, checked to be of one match and disjoint, in game order.
@@ -426,6 +411,6 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
             )));
         }
     }
-    let report = finish(&records, pgnout, None)?;
-    print_out(&report)
+    finish(&records, pgnout, None)?;
+    Ok(0)
 }

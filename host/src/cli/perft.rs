@@ -1,8 +1,5 @@
 //! `antichip perft`: count the leaf nodes of the legal-move tree.
 
-use std::io::{self, Write};
-
-use anyhow::Context;
 use clap::Args;
 use host::rules::movegen::perft_with;
 use host::rules::{Position, divide, perft, uci};
@@ -36,49 +33,32 @@ pub fn run(args: PerftArgs) -> anyhow::Result<u8> {
         None => Position::startpos(),
         Some(text) => super::input::fen_option("--fen", text)?,
     };
-    let divided = args.divide && args.depth > 0;
-    // Each root move's count (sorted) with --divide, and the total.
-    let (split, total) = if args.movegen != Movegen::Software {
+    if args.movegen != Movegen::Software {
         let mut generator = args.movegen.build()?;
-        if divided {
+        if args.divide && args.depth > 0 {
             let mut split = Vec::new();
             for m in generator.legal_moves(&pos)? {
                 let n = perft_with(generator.as_mut(), &pos.after(&m), args.depth - 1)?;
                 split.push((uci(&m), n));
             }
             split.sort_unstable();
-            with_total(split)
-        } else {
-            (None, perft_with(generator.as_mut(), &pos, args.depth)?)
-        }
-    } else if divided {
-        with_total(divide(&pos, args.depth))
-    } else {
-        (None, perft(&pos, args.depth))
-    };
-    print(split.as_deref(), total)
-}
-
-/// The root moves' counts and their sum.
-fn with_total(split: Vec<(String, u64)>) -> (Option<Vec<(String, u64)>>, u64) {
-    let total = split.iter().map(|(_, n)| n).sum();
-    (Some(split), total)
-}
-
-/// Prints each root move's count (with --divide) and a blank line, then the total. A
-/// full disk is an error; a closed pipe ends quietly.
-fn print(split: Option<&[(String, u64)]>, total: u64) -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
-    let mut write = || -> io::Result<u8> {
-        if let Some(split) = split {
-            for (m, n) in split {
-                writeln!(out, "{m}: {n}")?;
+            for (m, n) in &split {
+                println!("{m}: {n}");
             }
-            writeln!(out)?;
+            println!();
+            println!("{}", split.iter().map(|(_, n)| n).sum::<u64>());
+        } else {
+            println!("{}", perft_with(generator.as_mut(), &pos, args.depth)?);
         }
-        writeln!(out, "{total}")?;
-        out.flush()?;
-        Ok(0)
-    };
-    super::input::output_result(write()).context("cannot write to stdout")
+    } else if args.divide && args.depth > 0 {
+        let split = divide(&pos, args.depth);
+        for (m, n) in &split {
+            println!("{m}: {n}");
+        }
+        println!();
+        println!("{}", split.iter().map(|(_, n)| n).sum::<u64>());
+    } else {
+        println!("{}", perft(&pos, args.depth));
+    }
+    Ok(0)
 }
