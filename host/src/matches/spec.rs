@@ -266,6 +266,19 @@ impl PlayerSpec {
                     .parse::<u64>()
                     .map_err(|_| err(format!("{key} must be {what}, not \"{value}\"")))
             };
+            // A move limit: a number `what` names ("a depth", "milliseconds"), in `range`;
+            // out of it, refused with the range (`unit` before it in that message).
+            let limit = |what: &str, unit: &str, range: RangeInclusive<u64>| {
+                let (low, high) = (*range.start(), *range.end());
+                let n = number(&format!("{what} from {low} to {high}"))?;
+                if range.contains(&n) {
+                    Ok(n)
+                } else {
+                    Err(err(format!(
+                        "{key} must be {unit}from {low} to {high}, not {n}"
+                    )))
+                }
+            };
             let on_off = || -> Result<bool, SpecError> {
                 match value {
                     "on" => Ok(true),
@@ -276,34 +289,14 @@ impl PlayerSpec {
             match key {
                 "name" => spec.name = value.to_string(),
                 "depth" => {
-                    let (low, high) = (*DEPTH_RANGE.start(), *DEPTH_RANGE.end());
-                    let d = number(&format!("a depth from {low} to {high}"))?;
-                    match u32::try_from(d) {
-                        Ok(d) if DEPTH_RANGE.contains(&d) => spec.limit.depth = Some(d),
-                        _ => {
-                            return Err(err(format!(
-                                "depth must be from {low} to {high}, not {d}"
-                            )));
-                        }
-                    }
+                    let depths = u64::from(*DEPTH_RANGE.start())..=u64::from(*DEPTH_RANGE.end());
+                    // In DEPTH_RANGE, so it fits.
+                    spec.limit.depth = Some(limit("a depth", "", depths)? as u32);
                 }
-                "nodes" => {
-                    let (low, high) = (*NODES_RANGE.start(), *NODES_RANGE.end());
-                    let n = number(&format!("a node count from {low} to {high}"))?;
-                    if !NODES_RANGE.contains(&n) {
-                        return Err(err(format!("nodes must be from {low} to {high}, not {n}")));
-                    }
-                    spec.limit.nodes = Some(n);
-                }
+                "nodes" => spec.limit.nodes = Some(limit("a node count", "", NODES_RANGE)?),
                 "movetime" => {
-                    let (low, high) = (*MOVETIME_MS_RANGE.start(), *MOVETIME_MS_RANGE.end());
-                    let t = number(&format!("milliseconds from {low} to {high}"))?;
-                    if !MOVETIME_MS_RANGE.contains(&t) {
-                        return Err(err(format!(
-                            "movetime must be milliseconds from {low} to {high}, not {t}"
-                        )));
-                    }
-                    spec.limit.movetime = Some(Duration::from_millis(t));
+                    let ms = limit("milliseconds", "milliseconds ", MOVETIME_MS_RANGE)?;
+                    spec.limit.movetime = Some(Duration::from_millis(ms));
                 }
                 "epsilon" => {
                     spec.epsilon = match value.parse::<f64>() {
