@@ -73,7 +73,7 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
     match args.figure {
         Figure::Weights { weights, svg } => {
             let w = super::engine::weights(&weights)?;
-            super::learn::check_output(&svg)?;
+            super::input::check_output(&svg)?;
             std::fs::write(&svg, super::learn::weights_svg(&w)?)
                 .with_context(|| format!("cannot write {}", svg.display()))?;
             println!("{} written", svg.display());
@@ -114,7 +114,7 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                 }
             }
             for path in [Some(&svg), csv.as_ref()].into_iter().flatten() {
-                super::learn::check_output(path)?;
+                super::input::check_output(path)?;
             }
             epsilon_figure(
                 &epsilons,

@@ -86,6 +86,29 @@ pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(BadInput(message.into()))
 }
 
+/// Fails now, before any work, when the output file `path` cannot be written: a
+/// directory, a directory that does not exist, a file without write permission. The
+/// file is left as it was (one made to try it is removed).
+pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: it is a directory, not a file",
+            path.display()
+        );
+    }
+    // A link that leads nowhere counts as there: it is not removed below.
+    let existed = path.symlink_metadata().is_ok();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Whether two paths name one file, whether it exists yet or not (through links and
 /// `..` of the directories that do exist).
 pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {

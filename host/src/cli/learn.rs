@@ -142,7 +142,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             &inputs,
             "it would overwrite the games it learns from",
         )?;
-        check_output(path)?;
+        super::input::check_output(path)?;
     }
     let (mut train, mut holdout) = (Vec::new(), Vec::new());
     let mut unused = 0usize;
@@ -226,29 +226,6 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         write(path, &weights_svg(&weights)?)?;
     }
     Ok(if bad > 0 { 2 } else { 0 })
-}
-
-/// Fails now, before any work, when the output file `path` cannot be written: a
-/// directory, a directory that does not exist, a file without write permission. The
-/// file is left as it was (one made to try it is removed).
-pub fn check_output(path: &Path) -> anyhow::Result<()> {
-    if path.is_dir() {
-        anyhow::bail!(
-            "cannot write {}: it is a directory, not a file",
-            path.display()
-        );
-    }
-    // A link that leads nowhere counts as there: it is not removed below.
-    let existed = path.symlink_metadata().is_ok();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
