@@ -157,7 +157,7 @@ fn moves_batch_answers_or_reports_every_position_line() {
             input.push(b'\n');
         }
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let summary = run_moves(&input[..], &mut out, &mut err, &mut Software).unwrap();
+        let summary = run_moves(&input[..], &mut out, &mut err, &mut Software, None).unwrap();
         assert_eq!(
             summary.answered + summary.failed,
             position_lines,

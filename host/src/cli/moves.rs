@@ -1,11 +1,11 @@
 //! `antichip moves`: the legal moves of each position in a file of FEN lines.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 use host::chip::board_of;
-use host::positions::batch::{read_fen_lines, run_moves};
+use host::positions::batch::run_moves;
 use hw::chip::movegen::generator::generator as generator_netlist;
 use hw::chip::types::Config;
 use testbench::chip::movegen::stimulus as movegen_stimulus;
@@ -37,30 +37,29 @@ pub struct MovesArgs {
 }
 
 pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
-    let mut input = super::input::open(args.file.as_deref())?;
-    // With a testbench the input is read once into memory: the moves, then the
-    // positions of the lines that were answered.
-    let mut text = Vec::new();
+    let input = super::input::open(args.file.as_deref())?;
     if let Some(dir) = &args.testbench {
+        // A directory that cannot be made fails before the batch.
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))?;
-        input.read_to_end(&mut text)?;
-        input = Box::new(io::Cursor::new(text.clone()));
     }
+    let mut answered = Vec::new();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
     let mut generator = args.movegen.build()?;
     let code = super::input::output_result(
-        run_moves(input, &mut out, &mut err, generator.as_mut())
-            .and_then(|summary| out.flush().map(|()| summary.exit_code())),
+        run_moves(
+            input,
+            &mut out,
+            &mut err,
+            generator.as_mut(),
+            args.testbench.is_some().then_some(&mut answered),
+        )
+        .and_then(|summary| out.flush().map(|()| summary.exit_code())),
     )?;
     if let Some(dir) = &args.testbench {
-        let boards: Vec<_> = read_fen_lines(io::Cursor::new(text))?
-            .into_iter()
-            .filter_map(Result::ok)
-            .map(|line| board_of(&line.position))
-            .collect();
+        let boards: Vec<_> = answered.iter().map(board_of).collect();
         let module = generator_netlist(false)?;
         let stimulus = movegen_stimulus(&module, &boards, Config::default());
         testbench::export_testbench(&module, &stimulus, dir)?;

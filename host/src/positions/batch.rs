@@ -130,11 +130,13 @@ impl BatchSummary {
 /// `antichip moves`: for each position, the FEN as given, a TAB, and the legal moves in
 /// UCI notation sorted as byte strings. Errors and warnings go to `err`, prefixed with
 /// the line number; `out` is flushed before each, so the two interleave in input order.
+/// The positions answered are pushed to `answered` when given (`moves --testbench`).
 pub fn run_moves<R: BufRead, W: Write, E: Write>(
     input: R,
     out: &mut W,
     err: &mut E,
     generator: &mut dyn MoveGenerator,
+    mut answered: Option<&mut Vec<Position>>,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     for item in read_fen_lines(input)? {
@@ -152,6 +154,9 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
                         moves.sort_unstable();
                         writeln!(out, "{}\t{}", line.fen, moves.join(" "))?;
                         summary.answered += 1;
+                        if let Some(positions) = answered.as_deref_mut() {
+                            positions.push(line.position.clone());
+                        }
                     }
                     Err(e) => {
                         out.flush()?;
@@ -183,7 +188,7 @@ mod tests {
     fn moves(input: &str) -> (String, String, BatchSummary) {
         let mut out = Vec::new();
         let mut err = Vec::new();
-        let summary = run_moves(input.as_bytes(), &mut out, &mut err, &mut Software).unwrap();
+        let summary = run_moves(input.as_bytes(), &mut out, &mut err, &mut Software, None).unwrap();
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),
