@@ -92,6 +92,11 @@ fn find(name: &str) -> anyhow::Result<Block> {
     }
 }
 
+/// The netlist of block `b`; a build error names the block.
+fn build(b: &Block) -> anyhow::Result<hw::Module> {
+    (b.build)().with_context(|| format!("building block `{}`", b.name))
+}
+
 pub fn run(args: HwArgs) -> anyhow::Result<u8> {
     // Write errors (a closed pipe) are reported as errors, not panics.
     let mut stdout = std::io::stdout().lock();
@@ -110,7 +115,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                     .collect(),
             };
             for (b, dir) in chosen {
-                let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+                let m = build(&b)?;
                 let files = hw::verilog::write_design(&m, &dir)?;
                 for f in files {
                     writeln!(stdout, "{}", f.display())?;
@@ -125,7 +130,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             target,
         } => {
             let b = find(&block)?;
-            let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+            let m = build(&b)?;
             let dir = match target {
                 testbench::Target::Ice40Hx8k => out.join(b.name),
                 t => out.join(format!("{}-{t}", b.name)),
@@ -144,7 +149,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             seed,
         } => {
             let b = find(&block)?;
-            let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+            let m = build(&b)?;
             let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
             for f in testbench::export_testbench(&m, &stim, &out)? {
                 writeln!(stdout, "{}", f.display())?;
@@ -157,7 +162,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
         }
         HwCommand::Timing { block } => {
             let b = find(&block)?;
-            let m = (b.build)().with_context(|| format!("building block `{}`", b.name))?;
+            let m = build(&b)?;
             let t = sim::timing(&m)?;
             for (what, p) in [
                 ("register to register", &t.reg_to_reg),
