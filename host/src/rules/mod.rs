@@ -593,7 +593,7 @@ fn check_side_not_to_move(pos: &Position) -> Result<(), FenError> {
     let mover = pos.turn();
     let other = !mover;
     if pos.pieces_of(other).is_empty() && !pos.pieces_of(mover).is_empty() {
-        let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+        let name = |c: Color| c.fold_wb("White", "Black");
         return Err(FenError::Impossible(format!(
             "{} is to move but {} has no pieces: {} won when its last piece was taken, and \
              the move then passed to it",
