@@ -67,6 +67,20 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
         String::from_utf8_lossy(&out.stderr),
         "error: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
     );
+    // Positions without a legal move: no figure per move (it printed the cycles per
+    // position as "cycles per generated move" of 0 moves).
+    let out = antichip(
+        &["chip", "stats", "--model", "-"],
+        "8/8/8/8/8/8/8/K7 b - - 0 1\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("shortcuts on: 0 moves in 2 cycles\n"),
+        "{text}"
+    );
+    assert!(!text.contains("per move"), "{text}");
+    assert!(!text.contains("per generated move"), "{text}");
     let out = antichip(&["chip", "stats", "/nonexistent/fens.txt"], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -157,4 +171,20 @@ fn qsearch_at_full_width_on_the_chip_equals_the_reference() {
     );
     assert_eq!(eight.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&eight.stderr).contains("--full-width-plies"));
+}
+
+/// `chip fpga --out` naming a file fails before the flow, saying so (it was a bare
+/// "File exists" after the build of the design).
+#[test]
+fn chip_fpga_into_a_file_is_refused() {
+    let dir = common::Scratch::new("cli-chip-fpga");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let f = file.to_str().unwrap();
+    let (out, err, code) = common::run(&["chip", "fpga", "--out", f], "");
+    assert_eq!((out.as_str(), code), ("", 1), "{err}");
+    assert_eq!(
+        err,
+        format!("error: cannot write {f}: it is a file, not a directory\n")
+    );
 }

@@ -107,3 +107,79 @@ fn timing_and_bench_sim_print_figures() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("cycles/s"), "{out}");
 }
+
+/// `hw synth` of a design the device cannot hold prints the report that says why and
+/// exits with 1, as `chip fpga` does (it exited with 0). The synthesis of an earlier
+/// run is reused when its Verilog is unchanged: its cell counts are edited to more
+/// LUT4 than the iCE40 HX8K has.
+#[test]
+fn synth_of_a_design_that_does_not_fit_exits_with_1() {
+    let dir = common::Scratch::new("hw-cli-synth");
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = antichip(&["hw", "synth", "counter", "--out", d]);
+    assert_eq!(code, 0, "{out}{err}");
+    let stat = dir.join("counter").join("stat.txt");
+    let text = std::fs::read_to_string(&stat).unwrap();
+    let edited: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("SB_LUT4 ") {
+                "     SB_LUT4                     99999\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert_ne!(edited, text, "{text}");
+    std::fs::write(&stat, edited).unwrap();
+    let (code, out, err) = antichip(&["hw", "synth", "counter", "--out", d]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("does not fit: needs 99999 LUT4, device has 7680"),
+        "{out}"
+    );
+    let (code, out, err) = antichip(&["hw", "synth", "counter", "--out", d, "--json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("\"fits\": false"), "{out}");
+}
+
+/// An output directory that is a file is named as such (it was a bare "File exists"),
+/// and a full disk on stdout is a failure to write to stdout, as for every command.
+#[test]
+fn output_errors_name_what_cannot_be_written() {
+    let dir = common::Scratch::new("hw-cli-out");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let f = file.to_str().unwrap();
+    for args in [
+        vec!["hw", "verilog", "--out", f, "counter"],
+        vec!["hw", "verilog", "--out", f],
+        vec!["hw", "testbench", "counter", "--out", f],
+        vec!["hw", "synth", "counter", "--out", f],
+    ] {
+        let (code, out, err) = antichip(&args);
+        assert_eq!((code, out.as_str()), (1, ""), "{args:?}: {err}");
+        assert_eq!(
+            err,
+            format!("error: cannot write {f}: it is a file, not a directory\n"),
+            "{args:?}"
+        );
+    }
+    for args in [vec!["hw", "list"], vec!["hw", "timing", "counter"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .args(&args)
+            .stdout(full)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "error: cannot write to stdout: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}

@@ -90,6 +90,7 @@ pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
             seed_minutes,
         } => {
             let dir = out.unwrap_or_else(|| default_dir(&design, target));
+            super::hw::check_out_dir(&dir)?;
             let limit = seed_minutes.map(|m| std::time::Duration::from_secs(m * 60));
             fpga(&design, target, &dir, seeds, limit)
         }
@@ -166,26 +167,38 @@ fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> any
         };
         let s = measure(&mut chip, &boards, config)?;
         println!(
-            "  {name:<30} {:>8} cycles (+{:.1}%), {:.3} cycles per move",
+            "  {name:<30} {:>8} cycles (+{:.1}%){}",
             s.cycles,
             100.0 * (s.cycles as f64 / on.cycles.max(1) as f64 - 1.0),
-            s.cycles_per_move()
+            per_move(&s, "cycles per move", ", ")
         );
     }
     Ok(code)
 }
 
+/// `{sep}{cycles per move} {what}`, or nothing when no move was generated (positions
+/// without a legal move only): there is no figure per move then.
+fn per_move(s: &CycleStats, what: &str, sep: &str) -> String {
+    if s.moves == 0 {
+        String::new()
+    } else {
+        format!("{sep}{:.3} {what}", s.cycles_per_move())
+    }
+}
+
 fn print_stats(label: &str, s: &CycleStats) {
     println!();
     println!(
-        "{label}: {} moves in {} cycles = {:.3} cycles per generated move",
+        "{label}: {} moves in {} cycles{}",
         s.moves,
         s.cycles,
-        s.cycles_per_move()
+        per_move(s, "cycles per generated move", " = ")
     );
     println!("                          mean  median     p99     max");
     println!("  cycles per position  {}", s.per_position);
-    println!("  cycles per move      {}", s.per_move);
+    if s.moves > 0 {
+        println!("  cycles per move      {}", s.per_move);
+    }
 }
 
 /// The default working directory of `design` on `target`: `build/fpga/movegen` for

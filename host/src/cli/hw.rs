@@ -2,7 +2,7 @@
 //! timing, list them.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -92,18 +92,36 @@ fn find(name: &str) -> anyhow::Result<Block> {
     }
 }
 
+/// Fails when the output directory `dir` is a file (creating it would fail with a bare
+/// "File exists").
+pub fn check_out_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: it is a file, not a directory",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// A failure to write the command's output, named as `main` names one of `println!`'s
+/// (a closed pipe is still found in the chain and ends quietly).
+fn stdout_error(e: std::io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("cannot write to stdout")
+}
+
 /// The netlist of block `b`; a build error names the block.
 fn build(b: &Block) -> anyhow::Result<hw::Module> {
     (b.build)().with_context(|| format!("building block `{}`", b.name))
 }
 
 pub fn run(args: HwArgs) -> anyhow::Result<u8> {
-    // Write errors (a closed pipe) are reported as errors, not panics.
+    // Write errors (a closed pipe, a full disk) are reported as errors, not panics.
     let mut stdout = std::io::stdout().lock();
     match args.command {
         HwCommand::List => {
             for b in hw::catalog() {
-                writeln!(stdout, "{:<12} {}", b.name, b.about)?;
+                writeln!(stdout, "{:<12} {}", b.name, b.about).map_err(stdout_error)?;
             }
         }
         HwCommand::Verilog { out, block } => {
@@ -114,11 +132,13 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                     .map(|b| (b, out.join(b.name)))
                     .collect(),
             };
+            check_out_dir(&out)?;
             for (b, dir) in chosen {
+                check_out_dir(&dir)?;
                 let m = build(&b)?;
                 let files = hw::verilog::write_design(&m, &dir)?;
                 for f in files {
-                    writeln!(stdout, "{}", f.display())?;
+                    writeln!(stdout, "{}", f.display()).map_err(stdout_error)?;
                 }
             }
         }
@@ -130,16 +150,23 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             target,
         } => {
             let b = find(&block)?;
-            let m = build(&b)?;
             let dir = match target {
                 testbench::Target::Ice40Hx8k => out.join(b.name),
                 t => out.join(format!("{}-{t}", b.name)),
             };
+            check_out_dir(&out)?;
+            check_out_dir(&dir)?;
+            let m = build(&b)?;
             let report = testbench::run_flow_on(target, b.name, &m, &dir, seeds)?;
             if json {
-                writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)
+                    .map_err(stdout_error)?;
             } else {
-                writeln!(stdout, "{report}")?;
+                writeln!(stdout, "{report}").map_err(stdout_error)?;
+            }
+            // As `chip fpga`: a design the device cannot hold is a failed flow.
+            if !report.fits {
+                return Ok(1);
             }
         }
         HwCommand::Testbench {
@@ -149,16 +176,18 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             seed,
         } => {
             let b = find(&block)?;
+            check_out_dir(&out)?;
             let m = build(&b)?;
             let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
             for f in testbench::export_testbench(&m, &stim, &out)? {
-                writeln!(stdout, "{}", f.display())?;
+                writeln!(stdout, "{}", f.display()).map_err(stdout_error)?;
             }
             writeln!(
                 stdout,
                 "run: sh {} (Icarus Verilog: iverilog, vvp)",
                 out.join("run.sh").display()
-            )?;
+            )
+            .map_err(stdout_error)?;
         }
         HwCommand::Timing { block } => {
             let b = find(&block)?;
@@ -171,8 +200,8 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 ("input to output", &t.in_to_out),
             ] {
                 match p {
-                    Some(p) => write!(stdout, "{what}: {p}")?,
-                    None => writeln!(stdout, "{what}: no such path")?,
+                    Some(p) => write!(stdout, "{what}: {p}").map_err(stdout_error)?,
+                    None => writeln!(stdout, "{what}: no such path").map_err(stdout_error)?,
                 }
             }
         }
