@@ -61,7 +61,7 @@ fn meaningless_bench_arguments_are_refused() {
         ),
         (
             &["bench", "qsearch", "--mhz", "0"],
-            "error: invalid value '0' for '--mhz <MHZ>': must be a clock in MHz above 0",
+            "error: invalid value '0' for '--mhz <MHZ>': must be a clock in MHz from 1 to 10000",
         ),
         (
             &["bench", "qsearch", "--mhz", "30", "--report", "r.json"],
@@ -255,4 +255,42 @@ fn the_quiescence_bench_measures_the_chips_move_order() {
         number_after::<u64>(game, "emission order ") > number_after::<u64>(game, "early stop, "),
         "{game}"
     );
+}
+
+/// `bench singular --suite FILE`: a file without a win to find is bad input (it ran on
+/// no position and reported 0/0 solved, exit 0), and so is a bad FEN in an `antichip
+/// solve` answer line (exit 1, as for a file that cannot be read).
+#[test]
+fn the_singular_bench_refuses_a_suite_without_wins() {
+    let dir = common::Scratch::new("bench_suite");
+    for (name, content, message) in [
+        ("empty.txt", "", "no wins in "),
+        (
+            "none.txt",
+            "8/8/8/8/8/8/8/K6k w - - 0 1\tnone\t-\n8/8/8/8/8/8/8/K6k w - - bm Ka2;\n",
+            "no wins in ",
+        ),
+        ("badfen.txt", "not a fen\t3\te2e3\n", " line 1: "),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let (out, err, code) = common::run(
+            &[
+                "bench",
+                "singular",
+                "--depth",
+                "1",
+                "--suite",
+                path.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!((out.as_str(), code), ("", 2), "{name}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {}", path.display()))
+                || err.starts_with("error: no wins in "),
+            "{name}: {err}"
+        );
+        assert!(err.contains(message), "{name}: {err}");
+    }
 }

@@ -111,6 +111,17 @@ fn malformed_book_files_are_bad_input() {
                 "{command:?}"
             );
         }
+        // A match player's book is named once (it was "book F: book F: ...").
+        let spec = format!("full:book={}", short.display());
+        let (_, err, code) = run(&["match", &spec, "random", "--depth", "1"], "");
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: player \"{spec}\": book {}: a book is a whole number of 16-byte entries, and 17 bytes are not\n",
+                short.display()
+            )
+        );
         let missing = dir.join("none.bin");
         let args = [command, &["--book", missing.to_str().unwrap()]].concat();
         let (_, err, code) = run(&args, "quit\n");
@@ -196,6 +207,53 @@ fn figure_epsilon_refuses_bad_arguments_before_the_first_game() {
     );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("it is a directory, not a file"), "{err}");
+    // A plot over its weights, or the plot and the data in one file, are refused (the
+    // weights were replaced by their plot; the plot replaced the data after every
+    // game).
+    let weights = dir.join("w.json");
+    let content = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/eval_weights.json"
+    ))
+    .unwrap();
+    std::fs::write(&weights, &content).unwrap();
+    let w = weights.to_str().unwrap();
+    let (stdout, err, code) = run(&["figure", "weights", "--svg", w, w], "");
+    assert_eq!((stdout.as_str(), code), ("", 2), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: --svg {w} is the input file {w}: the plot would overwrite the weights it draws\n"
+        )
+    );
+    for option in ["--svg", "--csv"] {
+        let mut args = fast.to_vec();
+        args.extend(["--weights", w, option, w]);
+        let (stdout, err, code) = run(&args, "");
+        assert_eq!((stdout.as_str(), code), ("", 2), "{err}");
+        assert!(
+            err.ends_with("it would overwrite the weights the players use\n"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&weights).unwrap(), content);
+    let both = dir.join("both.svg");
+    let mut args = fast.to_vec();
+    args.extend([
+        "--svg",
+        both.to_str().unwrap(),
+        "--csv",
+        both.to_str().unwrap(),
+    ]);
+    let (stdout, err, code) = run(&args, "");
+    assert_eq!((stdout.as_str(), code), ("", 2), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: --svg and --csv are one file, {}: give two\n",
+            both.display()
+        )
+    );
 }
 
 /// `--full-width-plies` with the software quiescence search, which takes no full-width
@@ -220,6 +278,36 @@ fn full_width_plies_need_a_quiescence_that_takes_them() {
             "reference",
         ],
         "quit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+/// `--mhz` takes the clocks the UCI option `ChipMHz` takes, 1 to 10000 MHz: a clock of
+/// a tiny fraction of a MHz was taken, and a search with a chip quiescence then panicked
+/// converting its modeled time (`uci` answered from a panicked search thread, `match`
+/// exited 101).
+#[test]
+fn a_clock_below_one_mhz_is_refused() {
+    for command in ["uci", "play", "qsearch"] {
+        let (_, err, code) = run(&[command, "--mhz", "1e-300"], "quit\n");
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(
+            err.starts_with(
+                "error: invalid value '1e-300' for '--mhz <MHZ>': must be a clock in MHz from 1 to 10000"
+            ),
+            "{command}: {err}"
+        );
+    }
+    let (_, err, code) = run(
+        &[
+            "uci",
+            "--mhz",
+            "1",
+            "--quiescence",
+            "chip-model",
+            "--no-book",
+        ],
+        "go depth 1\nquit\n",
     );
     assert_eq!(code, 0, "{err}");
 }

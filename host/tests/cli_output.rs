@@ -120,6 +120,28 @@ fn a_book_does_not_overwrite_its_games() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("1 games read (0 unreadable); "), "{out}");
     assert!(std::fs::metadata(&book).unwrap().len() > 0);
+    // A book that cannot be written fails before the games are read (it failed after
+    // reading them all, here on the missing second file first).
+    let missing = dir.join("missing.pgn");
+    let (out, err, code) = common::run(
+        &[
+            "book",
+            "build",
+            "--out",
+            dir.path().to_str().unwrap(),
+            games,
+            missing.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!((out.as_str(), code), ("", 1), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: cannot write {}: it is a directory, not a file\n",
+            dir.path().display()
+        )
+    );
 }
 
 /// `learn` writes none of its outputs over its games, and `match` will not write its PGN

@@ -207,6 +207,16 @@ fn learn_refuses_bad_options_and_outputs_before_the_work() {
         )
     );
     assert_eq!(stdout, "");
+    // Two outputs in one file: the one written last replaced the other (the weights
+    // lost to the curve, exit 0).
+    let out_path = out.to_str().unwrap();
+    let (stdout, err, code) = learn(&["--curve", out_path]);
+    assert_eq!((stdout.as_str(), code), ("", 2), "{err}");
+    assert_eq!(
+        err,
+        format!("error: --out and --curve are one file, {out_path}: give two\n")
+    );
+    assert!(!out.exists());
     // Weights files to start from: bad content is bad input, as a match player's.
     let init = dir.join("init.json");
     for content in [&b""[..], b"\xff\xfe{}", b"{", b"{\"own\": 3}"] {

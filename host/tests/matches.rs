@@ -180,6 +180,17 @@ fn bad_arguments_are_named() {
             "--shard must be K/N",
             2,
         ),
+        // A value with a leading '-' is named with its form, not taken for an option.
+        (
+            vec!["match", "random", "random", "--tc", "-1+0"],
+            "error: --tc must be seconds plus increment such as 10+0.1, not \"-1+0\"",
+            2,
+        ),
+        (
+            vec!["match", "random", "random", "--shard", "-1/2"],
+            "error: --shard must be K/N with 0 <= K < N, such as 0/4, not \"-1/2\"",
+            2,
+        ),
         (
             vec!["match", "random", "random", "--openings", bad_epd],
             "bad.epd: line 1: a FEN has 6 fields",
@@ -473,4 +484,59 @@ fn merged_records_are_checked() {
     let (out, err, code) = run_within(&["match", "--merge", results]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("Score of random vs random: "), "{out}");
+    // The options of playing are refused with --merge (they were taken and ignored:
+    // no --results file was written).
+    let other = dir.join("other.jsonl");
+    for extra in [
+        &["--results", other.to_str().unwrap()][..],
+        &["--games", "4"],
+        &["--shard", "0/2"],
+        &["--depth", "3"],
+    ] {
+        let mut args = vec!["match", "--merge", results];
+        args.extend_from_slice(extra);
+        let (out, err, code) = run_within(&args);
+        assert_eq!((out.as_str(), code), ("", 2), "{extra:?}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: the argument '--merge <MERGE>...' cannot be used with '{} <",
+                extra[0]
+            )),
+            "{extra:?}: {err}"
+        );
+    }
+    assert!(!other.exists());
+}
+
+/// `--pgnout` and `--results` are checked before the first game: one that names the
+/// openings file replaced the openings with the games, and a directory failed only
+/// after every game was played.
+#[test]
+fn match_outputs_are_checked_before_playing() {
+    let dir = common::Scratch::new("match-outputs");
+    let pgn = dir.join("openings.pgn");
+    let openings = "1. e3 b5 2. Bxb5 *\n";
+    std::fs::write(&pgn, openings).unwrap();
+    let pgn = pgn.to_str().unwrap();
+    for option in ["--pgnout", "--results"] {
+        let (out, err, code) =
+            run_within(&["match", "random", "random", "--openings", pgn, option, pgn]);
+        assert_eq!((out.as_str(), code), ("", 2), "{option}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: {option} {pgn} is the input file {pgn}: it would overwrite the openings the match is played from\n"
+            )
+        );
+        assert_eq!(std::fs::read_to_string(pgn).unwrap(), openings);
+        let (out, err, code) = run_within(&[
+            "match",
+            "random",
+            "random",
+            option,
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!((out.as_str(), code), ("", 1), "{option}: {err}");
+        assert!(err.ends_with("it is a directory, not a file\n"), "{err}");
+    }
 }

@@ -202,6 +202,24 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
     assert_eq!((out.as_str(), code), ("", 1), "{err}");
     assert!(err.starts_with("error: cannot write "), "{err}");
 
+    // The waveform is not written over the input file (it emptied it before it was
+    // read: nothing answered, exit 0).
+    let fens = dir.join("jobs.fen");
+    std::fs::write(&fens, &input).unwrap();
+    let fens = fens.to_str().unwrap();
+    let (out, err, code) = common::run(
+        &["qsearch", "--quiescence", "chip-model", "--vcd", fens, fens],
+        "",
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: --vcd {fens} is the input file {fens}: the waveform would overwrite the positions it records\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(fens).unwrap(), input);
+
     // Software has no waveform.
     let (out, err, code) = common::run(&["qsearch", "--vcd", vcd], &input);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");

@@ -219,6 +219,16 @@ fn solve_reports_bad_epd_operations_and_still_answers() {
     let (_, err, code) = antichip(&["solve"], &format!("{fen} dm x; bm b5;\n"));
     assert!(err.ends_with("suite: bm 1/1 right\n"), "{err}");
     assert_eq!(code, 2);
+    // An opcode given twice is an error of its line (the second was silently left
+    // unscored); the first is scored.
+    let (out, err, code) = antichip(&["solve"], &format!("{fen} dm 4; bm b5; dm 5;\n"));
+    assert_eq!(out, format!("{fen}\t4\tb4b5\n"));
+    assert_eq!(
+        err,
+        "error: line 1: EPD operation dm: given again (an opcode is given once a line); the first is scored\n\
+         suite: dm 1/1 right\nsuite: bm 1/1 right\n"
+    );
+    assert_eq!(code, 2);
 }
 
 #[test]

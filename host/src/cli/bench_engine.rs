@@ -454,9 +454,18 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         if k == 0 {
             continue;
         }
-        let pos = Position::from_fen_strict(fen)
-            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), i + 1))?;
+        // A bad FEN is bad input, as in an EPD line (it was exit 1).
+        let pos = Position::from_fen_strict(fen).map_err(|e| {
+            super::input::bad_input(format!("{} line {}: {e}", path.display(), i + 1))
+        })?;
         suite.push((pos, k));
+    }
+    // A suite of no wins measures nothing (it was run, 0/0 solved, exit 0).
+    if suite.is_empty() {
+        return Err(super::input::bad_input(format!(
+            "no wins in {}: there is nothing to measure (a win is an `antichip solve` answer with K above 0, or an EPD line with `dm K`)",
+            path.display()
+        )));
     }
     Ok(suite)
 }

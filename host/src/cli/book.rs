@@ -73,6 +73,8 @@ fn build(args: BuildArgs) -> anyhow::Result<u8> {
         &inputs,
         "the book would overwrite the games it is built from",
     )?;
+    // A book that cannot be written fails now, not after every game is read.
+    super::input::check_output(&args.out)?;
     let mut games = Vec::new();
     let bad = super::input::pgn_games(&args.files, |_, g| games.push(g))?;
     if games.is_empty() {

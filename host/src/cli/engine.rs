@@ -84,12 +84,14 @@ pub struct EngineArgs {
     pub quiescence_plies: Option<u32>,
 }
 
-/// A clock frequency: a positive number of MHz up to 10,000.
+/// A clock frequency: a number of MHz from 1 to 10,000, as the UCI option `ChipMHz`
+/// takes it (a clock of a billionth of a hertz models searches longer than any
+/// `Duration`, which panicked).
 pub fn parse_mhz(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(mhz) if mhz > 0.0 && mhz <= 10_000.0 => Ok(mhz),
+        Ok(mhz) if (1.0..=10_000.0).contains(&mhz) => Ok(mhz),
         _ => Err(format!(
-            "must be a clock in MHz above 0 and up to 10000, not \"{text}\""
+            "must be a clock in MHz from 1 to 10000, not \"{text}\""
         )),
     }
 }

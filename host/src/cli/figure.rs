@@ -73,6 +73,13 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
     match args.figure {
         Figure::Weights { weights, svg } => {
             let w = super::engine::weights(&weights)?;
+            // The plot replaced the weights it draws.
+            super::input::refuse_overwrite(
+                "--svg",
+                &svg,
+                &[&weights],
+                "the plot would overwrite the weights it draws",
+            )?;
             super::input::check_output(&svg)?;
             std::fs::write(&svg, super::learn::weights_svg(&w)?)
                 .with_context(|| format!("cannot write {}", svg.display()))?;
@@ -113,8 +120,24 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                     )));
                 }
             }
-            for path in [Some(&svg), csv.as_ref()].into_iter().flatten() {
+            // Nor the weights, nor one another (the plot replaced the data).
+            for (option, path) in [("--svg", Some(&svg)), ("--csv", csv.as_ref())] {
+                let Some(path) = path else { continue };
+                if let Some(w) = &weights {
+                    super::input::refuse_overwrite(
+                        option,
+                        path,
+                        &[w],
+                        "it would overwrite the weights the players use",
+                    )?;
+                }
                 super::input::check_output(path)?;
+            }
+            if let Some(csv) = csv.as_ref().filter(|c| super::input::same_file(c, &svg)) {
+                return Err(super::input::bad_input(format!(
+                    "--svg and --csv are one file, {}: give two",
+                    csv.display()
+                )));
             }
             epsilon_figure(
                 &epsilons,

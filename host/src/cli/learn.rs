@@ -129,6 +129,9 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     // Every file written at the end can be written, and is none of the games: a
     // directory, a missing directory or an input fails now, not after the learning.
     let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    // Nor one of the others: the one written last replaced the other (the weights lost
+    // to the curve).
+    let mut written: Vec<(&str, &Path)> = Vec::new();
     for (option, path) in [
         ("--out", Some(&args.out)),
         ("--curve", args.curve.as_ref()),
@@ -142,6 +145,16 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             &inputs,
             "it would overwrite the games it learns from",
         )?;
+        if let Some((other, _)) = written
+            .iter()
+            .find(|(_, p)| super::input::same_file(p, path))
+        {
+            return Err(super::input::bad_input(format!(
+                "{other} and {option} are one file, {}: give two",
+                path.display()
+            )));
+        }
+        written.push((option, path));
         super::input::check_output(path)?;
     }
     let (mut train, mut holdout) = (Vec::new(), Vec::new());

@@ -63,7 +63,9 @@ pub struct MatchArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(MOVETIME_MS_RANGE))]
     movetime: Option<u64>,
     /// A clock: seconds for the game plus seconds of increment per move, as `10+0.1`.
-    #[arg(long)]
+    // A value that starts with '-' (`-1+0`) is the clock's to refuse, with its form
+    // (clap took it for an option and tipped `-- -1`).
+    #[arg(long, allow_hyphen_values = true)]
     tc: Option<String>,
     /// Openings: an EPD/FEN file (one position a line) or a PGN file (.pgn).
     #[arg(long)]
@@ -96,14 +98,19 @@ pub struct MatchArgs {
     #[arg(long, short, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: u32,
     /// Play only shard K of N (the games i with i % N == K), as K/N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     shard: Option<String>,
     /// PGN Event tag.
     #[arg(long, default_value = "antichip match")]
     event: String,
     /// Instead of playing: merge the --results files of a match's shards, print its
     /// summary and write its PGN (--pgnout), as the whole match on one machine would.
-    #[arg(long, num_args = 1.., conflicts_with = "players")]
+    // The options of playing are refused with it: they were taken and ignored (no
+    // `--results` file was written).
+    #[arg(long, num_args = 1.., conflicts_with_all = [
+        "players", "games", "depth", "nodes", "movetime", "tc", "openings", "opening_plies",
+        "random_plies", "seed", "max_plies", "timeout", "results", "jobs", "shard", "event",
+    ])]
     merge: Vec<PathBuf>,
 }
 
@@ -194,6 +201,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
             pgn.display(),
             results.display()
         )));
+    }
+    // Each can be written, and is not the openings file: a directory or an input failed
+    // (or was replaced) only after every game was played.
+    for (option, path) in [("--pgnout", &args.pgnout), ("--results", &args.results)] {
+        let Some(path) = path else { continue };
+        if let Some(openings) = &args.openings {
+            super::input::refuse_overwrite(
+                option,
+                path,
+                &[openings],
+                "it would overwrite the openings the match is played from",
+            )?;
+        }
+        super::input::check_output(path)?;
     }
     let players = [
         PlayerSpec::parse(&args.players[0]).map_err(|e| bad_input(e.to_string()))?,

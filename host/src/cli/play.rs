@@ -57,6 +57,19 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
     )
     .modeled_clock(modeled);
     if let Some(path) = args.pgn {
+        // The game replaced the weights or the book it is played with at its first
+        // move.
+        let inputs: Vec<&std::path::Path> =
+            [args.engine.weights.as_deref(), args.book.book.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+        super::input::refuse_overwrite(
+            "--pgn",
+            &path,
+            &inputs,
+            "the game would overwrite a file it is played with",
+        )?;
         session = session.record_to(path)?;
     }
     let mut out = io::stdout().lock();

@@ -98,6 +98,16 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     }
     let record = args.vcd.is_some() || args.testbench.is_some();
     if let Some(path) = &args.vcd {
+        // The waveform is made before the batch is read: made over the input file, it
+        // emptied it (nothing answered, exit 0).
+        if let Some(file) = args.file.as_deref().filter(|f| f.as_os_str() != "-") {
+            super::input::refuse_overwrite(
+                "--vcd",
+                path,
+                &[file],
+                "the waveform would overwrite the positions it records",
+            )?;
+        }
         // A waveform that cannot be written fails now, not after the batch (its
         // directory made as the waveform's writer makes it).
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());

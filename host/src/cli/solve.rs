@@ -127,12 +127,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
 
 /// Takes out of a line's operations the `dm`, `bm` and `am` the solver cannot score (a
 /// `dm` not a number of moves from 0 to 1000, a `bm` or `am` with no move or one that is
-/// not a legal move of the position), and says what was wrong with each.
+/// not a legal move of the position, one given again on its line: EPD gives an opcode
+/// once, and the second was silently left unscored), and says what was wrong with each.
 fn drop_bad_operations(line: &mut host::positions::batch::FenLine) -> Vec<String> {
     let mut errors = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
     let position = &line.position;
     line.operations.retain(|op| {
+        let again = seen.contains(&op.opcode);
+        seen.push(op.opcode.clone());
         let problem = match op.opcode.as_str() {
+            "dm" | "bm" | "am" if again => Some(
+                "given again (an opcode is given once a line); the first is scored".to_string(),
+            ),
             "dm" => match op.operands.as_slice() {
                 [k] if k.parse::<u32>().is_ok_and(|k| k <= 1000) => None,
                 [k] => Some(format!(

@@ -333,8 +333,9 @@ impl PlayerSpec {
                         "off" => None,
                         "on" => Some(Arc::new(Book::built_in())),
                         path => Some(Arc::new(
-                            Book::load(Path::new(path))
-                                .map_err(|e| err(format!("book {path}: {e:#}")))?,
+                            // The loader's message names the book ("book {path}:
+                            // ..." said it twice).
+                            Book::load(Path::new(path)).map_err(|e| err(format!("{e:#}")))?,
                         )),
                     }
                 }
@@ -405,10 +406,10 @@ impl PlayerSpec {
                 }
                 "mhz" => {
                     spec.chips.clock = ChipClock::Mhz(match value.parse::<f64>() {
-                        Ok(m) if m > 0.0 && m <= 10_000.0 => m,
+                        Ok(m) if (1.0..=10_000.0).contains(&m) => m,
                         _ => {
                             return Err(err(format!(
-                                "mhz must be a clock above 0 and up to 10000, not \"{value}\""
+                                "mhz must be a clock from 1 to 10000, not \"{value}\""
                             )));
                         }
                     })
@@ -423,6 +424,11 @@ impl PlayerSpec {
                             )));
                         }
                     }
+                }
+                // An empty program was tried, and failed as exit 1 ("cannot start : No
+                // such file").
+                "cmd" if value.is_empty() => {
+                    return Err(err("cmd must name a program, not \"\"".to_string()));
                 }
                 "cmd" => program = Some(PathBuf::from(value)),
                 "arg" => args.push(value.to_string()),
@@ -649,9 +655,12 @@ mod tests {
             "player \"simple:depth=0\": depth must be from 1 to 64, not 0"
         );
         assert!(e("full:weights=/nonexistent.json").contains("cannot read weights file"));
-        assert!(
-            e("full:book=/nonexistent.bin")
-                .starts_with("player \"full:book=/nonexistent.bin\": book /nonexistent.bin: ")
+        assert!(e("full:book=/nonexistent.bin").starts_with(
+            "player \"full:book=/nonexistent.bin\": cannot read book /nonexistent.bin: "
+        ));
+        assert_eq!(
+            e("uci:cmd="),
+            "player \"uci:cmd=\": cmd must name a program, not \"\""
         );
         assert_eq!(
             e("full:prune=yes"),
@@ -687,6 +696,13 @@ mod tests {
             e("full:depth=4294967297"),
             "depth must be from 1 to 64, not 4294967297"
         );
+        // A clock below 1 MHz (ChipMHz's least) modeled searches longer than any
+        // Duration: the game's search panicked.
+        assert_eq!(
+            e("full:quiescence=chip-model,mhz=1e-300"),
+            "mhz must be a clock from 1 to 10000, not \"1e-300\""
+        );
+        assert!(PlayerSpec::parse("full:mhz=1").is_ok());
         let ok = PlayerSpec::parse("full:nodes=1,movetime=1").unwrap();
         assert_eq!(ok.limit.nodes, Some(1));
         assert_eq!(ok.limit.movetime, Some(Duration::from_millis(1)));

@@ -54,6 +54,8 @@ pub struct PgnReader<R> {
     games: usize,
     current: RawGame,
     in_comment: bool,
+    /// The line of the open brace comment's `{`.
+    comment_line: usize,
     depth: usize,
     done: bool,
     buf: Vec<u8>,
@@ -70,6 +72,7 @@ impl<R: BufRead> PgnReader<R> {
             games: 0,
             current: RawGame::default(),
             in_comment: false,
+            comment_line: 0,
             depth: 0,
             done: false,
             buf: Vec::new(),
@@ -81,6 +84,14 @@ impl<R: BufRead> PgnReader<R> {
         if self.depth > 0 {
             game.errors
                 .push((self.line_no, "a variation '(' is never closed".to_string()));
+        }
+        // A `{` never closed took the rest of the input, the games after it too: said,
+        // not read as a game that ends there.
+        if self.in_comment {
+            game.errors.push((
+                self.comment_line,
+                "a comment '{' is never closed (it takes the rest of the file)".to_string(),
+            ));
         }
         self.in_comment = false;
         self.depth = 0;
@@ -170,7 +181,10 @@ impl<R: BufRead> PgnReader<R> {
                 }
             }
             match c {
-                '{' => self.in_comment = true,
+                '{' => {
+                    self.in_comment = true;
+                    self.comment_line = self.line_no;
+                }
                 ';' => break,
                 '(' => self.depth += 1,
                 ')' if self.depth > 0 => self.depth -= 1,
@@ -262,6 +276,19 @@ mod tests {
         assert_eq!((g[2].number, g[2].line), (3, 7));
         assert_eq!(g[2].errors, [(8, "malformed tag [Bad tag]".to_string())]);
         assert_eq!(g[2].result.as_deref(), Some("0-1"));
+    }
+
+    #[test]
+    fn a_comment_never_closed_is_reported() {
+        let g = games("[Event \"1\"]\n\n1. e3 {oops b5 1-0\n\n[Event \"2\"]\n\n1. e3 b5 1-0\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(
+            g[0].errors,
+            [(
+                3,
+                "a comment '{' is never closed (it takes the rest of the file)".to_string()
+            )]
+        );
     }
 
     #[test]

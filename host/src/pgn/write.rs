@@ -5,8 +5,14 @@ use crate::rules::Color;
 /// The width PGN movetext is wrapped to.
 pub const COLUMNS: usize = 80;
 
-/// One tag pair line, `[Name "value"]`, with `\` and `"` escaped (no newline).
+/// One tag pair line, `[Name "value"]`, with `\` and `"` escaped (no newline), and
+/// control characters (a newline, a TAB) written as spaces: a tag is one line, and a
+/// newline in `match --event` broke the tag, and the game, for every PGN reader.
 pub fn tag_line(name: &str, value: &str) -> String {
+    let value: String = value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
     format!("[{name} \"{escaped}\"]")
 }
@@ -88,5 +94,8 @@ mod tests {
             tag_line("Event", "a \"b\" \\"),
             "[Event \"a \\\"b\\\" \\\\\"]"
         );
+        assert_eq!(tag_line("Event", "a\nb]\r\tc"), "[Event \"a b]  c\"]");
+        let read = crate::pgn::read::parse_tag(&tag_line("Event", "x\ny"));
+        assert_eq!(read, Some(("Event".to_string(), "x y".to_string())));
     }
 }
