@@ -169,6 +169,33 @@ fn an_exported_testbench_runs_alone_and_can_fail() {
         read.variables > m.inputs.len() + m.outputs.len(),
         "{read:?}"
     );
+    // On the time axis of antichip's own waveform of the same run: nanoseconds, and
+    // every instant at which antichip's waveform changes, Icarus's does (its clock
+    // changes every 5 ns), up to the end of the last cycle.
+    let ours = dir.join("ours.vcd");
+    testbench::record_vcd(&m, &stim, &ours).unwrap();
+    let stamps = |path: &std::path::Path| -> (String, Vec<u64>) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let scale = text
+            .split("$timescale")
+            .nth(1)
+            .and_then(|t| t.split("$end").next())
+            .map(|t| t.split_whitespace().collect::<String>())
+            .unwrap();
+        let times = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('#')?.trim().parse().ok())
+            .collect();
+        (scale, times)
+    };
+    let (icarus_scale, icarus) = stamps(&dir.join("tb.vcd"));
+    let (our_scale, ours) = stamps(&ours);
+    assert_eq!((icarus_scale.as_str(), our_scale.as_str()), ("1ns", "1ns"));
+    assert!(ours.len() > 200, "{ours:?}");
+    for t in &ours {
+        assert!(icarus.binary_search(t).is_ok(), "{t} ns not in tb.vcd");
+    }
+    assert_eq!(icarus.last(), Some(&2000));
     // Cycle 100's expected outputs, one digit changed.
     let expect = dir.join("expect.hex");
     let mut lines: Vec<String> = std::fs::read_to_string(&expect)
