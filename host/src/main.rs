@@ -17,7 +17,8 @@ mod cli;
 /// `--out DIR`. Exit status: 0 done; 1 the command failed (a file that cannot be read
 /// or written, a tool that failed); 2 bad input (an argument out of range, a bad FEN,
 /// rejected lines of a batch, whose other lines are still answered); 3 `demo` found
-/// the chip disagreeing with the rules; 141 the reader of the output went away.
+/// a chip disagreeing with the rules or the reference; 141 the reader of the output
+/// went away.
 #[derive(Parser)]
 #[command(name = "antichip", version, about, long_about)]
 struct Cli {

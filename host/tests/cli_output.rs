@@ -18,7 +18,7 @@ fn printing_commands(vcd: &str) -> Vec<Vec<String>> {
         vec!["book", "show"],
         vec!["chip", "stats", "--model", "--positions", "5"],
         vec!["match", "random", "random", "--games", "2"],
-        vec!["demo", "--vcd", vcd],
+        vec!["demo", "--vcd", vcd, "--qchip-vcd", "/dev/null"],
         vec!["bench", "perft", "--depth", "2", "--runs", "1"],
     ]
     .into_iter()

@@ -10,9 +10,12 @@ mod common;
 fn demo_runs_the_chip_and_the_solver_on_the_default_position() {
     let dir = common::Scratch::new("demo");
     let vcd = dir.join("demo.vcd");
+    let qchip_vcd = dir.join("demo-qchip.vcd");
     let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
         .args(["demo", "--vcd"])
         .arg(&vcd)
+        .arg("--qchip-vcd")
+        .arg(&qchip_vcd)
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -32,9 +35,65 @@ fn demo_runs_the_chip_and_the_solver_on_the_default_position() {
     );
     assert!(stdout.contains("9 positions, 42 moves"), "{stdout}");
     assert!(stdout.contains("all equal to shakmaty's"), "{stdout}");
+    // The quiescence chip's netlist finds the win as one job of 3 full-width plies,
+    // as the reference does, and the search on 16 chips as the search on the
+    // reference does (the figures are the chip's and the search's own: cycles and
+    // nodes do not depend on the machine).
+    assert!(
+        stdout.contains(
+            "one job of 3 full-width plies (the most, up to 3, within 50000 cycles) with at most 6 plies of captures below:\n  \
+             a win in 4 moves (best move b4b5), 431 nodes, 2555 cycles (5.93 cycles per node), \
+             the same score, nodes and best move as the software reference\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "best move b4b5, a win in 4 moves, 3797 nodes, the same move, score and nodes as the search on the software reference\n"
+        ),
+        "{stdout}"
+    );
     let wave = std::fs::read_to_string(&vcd).unwrap();
     assert!(wave.contains("$var wire 64 ") && wave.contains(" victim_mask $end"));
     testbench::gtkwave_reads(&vcd).unwrap();
+    // The job's waveform names the controller's state, the stack pointer and the window.
+    let wave = std::fs::read_to_string(&qchip_vcd).unwrap();
+    for name in [
+        " state $end",
+        " sp $end",
+        " node_alpha $end",
+        " node_beta $end",
+    ] {
+        assert!(wave.contains(name), "{name} in {}", qchip_vcd.display());
+    }
+    testbench::gtkwave_reads(&qchip_vcd).unwrap();
+}
+
+#[test]
+fn demo_on_a_won_position_says_so_and_agrees() {
+    // White has no pieces: White, to move, has won. Neither chip has a move to find.
+    let dir = common::Scratch::new("demo-won");
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["demo", "--fen", "8/8/8/8/8/8/p7/8 w - - 0 1", "--vcd"])
+        .arg(dir.join("a.vcd"))
+        .arg("--qchip-vcd")
+        .arg(dir.join("b.vcd"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("the side to move has already won"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  already won (best move -), 1 node, 2 cycles"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  best move -, already won, 0 nodes, the same move"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -48,4 +107,56 @@ fn demo_rejects_a_bad_fen() {
         "error: --fen \"8/8/8/8/8/8/8/8 w - - 0 1\": impossible position: the board is empty\n"
     );
     assert_eq!(out.status.code(), Some(2)); // bad input
+}
+
+#[test]
+fn demo_refuses_waveforms_it_cannot_write_before_the_work() {
+    let dir = common::Scratch::new("demo-bad-vcd");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .arg("demo")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+            out.status.code(),
+        )
+    };
+    let same = dir.join("w.vcd");
+    let (stdout, stderr, code) = run(&[
+        "--vcd".as_ref(),
+        same.as_os_str(),
+        "--qchip-vcd".as_ref(),
+        same.as_os_str(),
+    ]);
+    assert_eq!(
+        (stdout.as_str(), stderr, code),
+        (
+            "",
+            format!(
+                "error: --vcd and --qchip-vcd are one file, {}: give two\n",
+                same.display()
+            ),
+            Some(2)
+        )
+    );
+    let (stdout, stderr, code) = run(&[
+        "--vcd".as_ref(),
+        dir.join("a.vcd").as_os_str(),
+        "--qchip-vcd".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(
+        (stdout.as_str(), stderr, code),
+        (
+            "",
+            format!(
+                "error: cannot write {}: it is a directory, not a file\n",
+                dir.path().display()
+            ),
+            Some(1)
+        )
+    );
 }

@@ -107,8 +107,18 @@ fn specs() -> Vec<Spec> {
         ),
         text(&["play"], "--weights", &[], ""),
         text(&["play"], "--quiescence", &[], ""),
-        num(&["demo", "--vcd", "/dev/null"], "--max-moves", &[], &["1"]),
-        text(&["demo", "--vcd", "/dev/null"], "--fen", &[], ""),
+        num(
+            &["demo", "--vcd", "/dev/null", "--qchip-vcd", "/dev/null"],
+            "--max-moves",
+            &[],
+            &["1"],
+        ),
+        text(
+            &["demo", "--vcd", "/dev/null", "--qchip-vcd", "/dev/null"],
+            "--fen",
+            &[],
+            "",
+        ),
         num(
             &["chip", "stats", "--model"],
             "--positions",

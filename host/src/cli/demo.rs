@@ -2,17 +2,30 @@
 //! simulated move-generator chip (moves checked against the rules, cycles with and
 //! without the four shortcuts of Kumaresh et al.'s chip, a VCD waveform) and through the exact solver; the
 //! winning line is then replayed through the chip, and the chip's modeled time is set
-//! beside the measured time of software move generation on the same positions.
+//! beside the measured time of software move generation on the same positions. Then
+//! the quiescence chip searches the position as one job on its simulated netlist (its
+//! answer checked against the software reference, its modeled time against the
+//! reference's measured time, a VCD waveform), and the engine's search to depth 5 runs
+//! on a pool of 16 chips (checked against the search on the reference, its modeled
+//! time against the measured time of the host alone).
 
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
+use cpu_time::ThreadTime;
 use host::chip::{Chip, board_of};
+use host::engine::eval::{Evaluator, Weights};
+use host::engine::quiescence::{Abort, QJob, QuiescenceKind};
+use host::engine::score::{INFINITE, moves_to_end};
+use host::engine::search::{Limits, SearchConfig};
 use host::engine::solver::{Solver, Verdict};
+use host::engine::timeline::ChipClock;
+use host::frontends::uci::{ChipSettings, Settings};
 use host::rules::{Move, Position, san, sorted_uci, uci};
 use hw::chip::movegen::generator::generator;
+use hw::chip::qsearch::PLY;
 use hw::chip::types::{Config, Shortcuts};
 use testbench::chip::movegen::stimulus as movegen_stimulus;
 
@@ -25,14 +38,19 @@ pub const DEFAULT_FEN: &str = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1";
 /// Deep Blue's chip clock, the reference for modeled time.
 const REFERENCE_MHZ: f64 = 24.0;
 
-/// Run the chip and the solver on one position (default: a win in 4 for White, the
+/// Run the chips and the solver on one position (default: a win in 4 for White, the
 /// sample of Khoma and Safin's Antichess Solver, 2019). About 2 seconds.
 ///
 /// Loads the position into the simulated move-generator netlist, checks its moves
 /// against the rules, counts cycles with and without the four shortcuts of the chip
 /// paper (Kumaresh et al., "Parallelizing Special-Purpose Hardware ..."), writes a VCD
 /// waveform, solves the position exactly, replays the winning line through the chip,
-/// and compares the chip's modeled time with measured software move generation.
+/// and compares the chip's modeled time with measured software move generation. Then
+/// the quiescence chip's netlist searches the position as one job of up to 3
+/// full-width plies (checked against the software reference, with a VCD waveform), and
+/// the engine searches it to depth 5 on 16 chips' cycle-exact model (checked against
+/// the search on the reference), their modeled time against measured software time.
+/// Exit status 3 when a chip disagrees with the rules or the reference.
 #[derive(Args)]
 pub struct DemoArgs {
     /// The position (FEN or EPD).
@@ -44,10 +62,30 @@ pub struct DemoArgs {
     /// Where the waveform of the chip's first generation goes.
     #[arg(long, default_value = "waveforms/demo.vcd")]
     vcd: PathBuf,
+    /// Where the waveform of the quiescence chip's job goes.
+    #[arg(long, default_value = "waveforms/demo-qchip.vcd")]
+    qchip_vcd: PathBuf,
 }
 
 pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     let pos = super::input::fen_option("--fen", &args.fen)?;
+    // The waveforms are written as the work goes: a directory, or both into one file
+    // (the second replacing the first), fail before it. Their directories are made.
+    for path in [&args.vcd, &args.qchip_vcd] {
+        if path.is_dir() {
+            anyhow::bail!(
+                "cannot write {}: it is a directory, not a file",
+                path.display()
+            );
+        }
+    }
+    let device = |p: &Path| p.exists() && !p.is_file();
+    if super::input::same_file(&args.vcd, &args.qchip_vcd) && !device(&args.vcd) {
+        return Err(super::input::bad_input(format!(
+            "--vcd and --qchip-vcd are one file, {}: give two",
+            args.vcd.display()
+        )));
+    }
     println!("antichip demo on {}\n", pos.to_fen());
     println!("{pos}\n");
 
@@ -171,7 +209,234 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         "  software: {:.2} us for the same move lists (measured: the engine's move generator on one core, median of 101 runs)",
         software.as_secs_f64() * 1e6
     );
-    Ok(if agrees && all_agree { 0 } else { 3 })
+
+    // 4. The quiescence chip: the position as one job.
+    let job_agrees = qchip_job(&pos, &args.qchip_vcd)?;
+
+    // 5. The search on a pool of chips.
+    let search_agrees = chip_search(&pos)?;
+    Ok(if agrees && all_agree && job_agrees && search_agrees {
+        0
+    } else {
+        3
+    })
+}
+
+/// Full-width plies of the demo's quiescence-chip job and of its search's chip jobs.
+const CHIP_PLIES: u32 = 3;
+/// The most cycles the demo's quiescence-chip job may take (about 2 seconds of the
+/// netlist's simulation): a position whose job of [`CHIP_PLIES`] would take more is
+/// searched fewer plies deep.
+const JOB_CYCLES: u64 = 50_000;
+/// Depth of the demo's search on a pool of chips.
+const SEARCH_DEPTH: u32 = 5;
+/// Runs of the demo's timed searches, at most, and the seconds they may take (at
+/// least one run each).
+const SEARCH_RUNS: usize = 5;
+const SEARCH_SECONDS: f64 = 2.0;
+/// Chips in the demo's pool.
+const POOL: usize = 16;
+
+/// A score for people: a decided game in moves, else the evaluation's units.
+fn score_words(score: i32) -> String {
+    let moves = |n: i32| format!("{n} move{}", if n == 1 { "" } else { "s" });
+    match moves_to_end(score) {
+        Some(0) if score > 0 => "already won".to_string(),
+        Some(n) if score > 0 => format!("a win in {}", moves(n)),
+        Some(n) => format!("a loss in {}", moves(-n)),
+        None => format!("{score}"),
+    }
+}
+
+fn nodes(n: u64) -> String {
+    format!("{n} node{}", if n == 1 { "" } else { "s" })
+}
+
+/// The chip's clocks the demo models time at: Deep Blue's, and the FPGA's measured
+/// Fmax when `antichip chip fpga --design qchip` has left its report.
+fn qchip_clocks() -> anyhow::Result<Vec<(f64, String)>> {
+    let mut clocks = vec![(REFERENCE_MHZ, "Deep Blue's clock".to_string())];
+    if let Some((fmax, path)) = super::bench_qsearch::measured_fmax()? {
+        clocks.push((fmax, format!("the FPGA's measured Fmax, from {path}")));
+    }
+    Ok(clocks)
+}
+
+/// The position as one job on the simulated `qchip` netlist and on the software
+/// reference (as `antichip qsearch --quiescence chip --quiescence-plies 6
+/// --full-width-plies N`): [`CHIP_PLIES`] full-width plies, or fewer where the chip
+/// would take more than [`JOB_CYCLES`] cycles (the cycle-exact model says how many),
+/// with the engine's quiescence horizon below; its waveform to `vcd`. Whether the two
+/// agree on score, nodes and best move.
+fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
+    let config = SearchConfig::default();
+    let horizon = config.quiescence_plies.map(|p| p as usize);
+    let evaluator = Evaluator::new(Weights::default());
+    let never = Abort::never();
+    let mut model = QuiescenceKind::ChipModel.build_for(&config, evaluator, 1)?;
+    let mut plies = CHIP_PLIES;
+    let job = loop {
+        let job = QJob {
+            width: config.chip_width(plies as u8 * PLY as u8),
+            ..QJob::quiescence(pos.clone(), -INFINITE, INFINITE, 0)
+        };
+        if plies == 0 || model.run_job(&job, &never)?.cycles <= JOB_CYCLES {
+            break job;
+        }
+        plies -= 1;
+    };
+    let mut chip = QuiescenceKind::Chip.build_for(&config, evaluator, 1)?;
+    let on_chip = chip.run_job(&job, &never)?;
+    let mut reference = QuiescenceKind::Reference.build_for(&config, evaluator, 1)?;
+    let plain = reference.run_job(&job, &never)?;
+    let agrees = (on_chip.score, on_chip.nodes, on_chip.best_move)
+        == (plain.score, plain.nodes, plain.best_move);
+    let mut times = Vec::with_capacity(101);
+    for _ in 0..101 {
+        let mut fresh = QuiescenceKind::Reference.build_for(&config, evaluator, 1)?;
+        let start = Instant::now();
+        std::hint::black_box(fresh.run_job(&job, &never)?);
+        times.push(start.elapsed());
+    }
+    let software = median(times);
+    println!(
+        "\nThe quiescence chip (the qchip netlist, simulated cycle by cycle), the position as one job of \
+         {plies} full-width {} (the most, up to {CHIP_PLIES}, within {JOB_CYCLES} cycles) with at most \
+         {} plies of captures below:",
+        if plies == 1 { "ply" } else { "plies" },
+        config.quiescence_plies.unwrap_or(0)
+    );
+    println!(
+        "  {} (best move {}), {}, {} cycles ({:.2} cycles per node), {}",
+        score_words(on_chip.score),
+        on_chip.best_move.as_ref().map_or("-".to_string(), uci),
+        nodes(on_chip.nodes),
+        on_chip.cycles,
+        on_chip.cycles as f64 / on_chip.nodes.max(1) as f64,
+        if agrees {
+            "the same score, nodes and best move as the software reference"
+        } else {
+            "DIFFERENT from the software reference"
+        }
+    );
+    let clocks = qchip_clocks()?;
+    for (i, (mhz, which)) in clocks.iter().enumerate() {
+        println!(
+            "  {}{} cycles x {:.1} ns = {:.1} us (modeled at {mhz:.2} MHz, {which})",
+            if i == 0 { "chip:     " } else { "          " },
+            on_chip.cycles,
+            1e3 / mhz,
+            on_chip.cycles as f64 / mhz
+        );
+    }
+    if clocks.len() == 1 {
+        println!(
+            "            (at the FPGA's Fmax: run `antichip chip fpga --design qchip --target ecp5-45f` first, \
+             half an hour or more, to measure it into {})",
+            super::bench_qsearch::QCHIP_REPORTS[1]
+        );
+    }
+    println!(
+        "  software: {:.1} us for the same search (measured: the reference on one core, median of 101 runs)",
+        software.as_secs_f64() * 1e6
+    );
+    let (module, stimulus, _) =
+        super::qsearch::chip_recording([&job], &evaluator, horizon, u64::MAX)?;
+    testbench::record_vcd(&module, &stimulus, vcd)?;
+    println!(
+        "  waveform: {} ({} clocks; {} by name)",
+        vcd.display(),
+        stimulus.rows.len(),
+        super::qsearch::waveform_names()
+    );
+    Ok(agrees)
+}
+
+/// The engine's alpha-beta search to [`SEARCH_DEPTH`] plies on [`POOL`] chips (the
+/// cycle-exact model), the chips taking its last [`CHIP_PLIES`] plies, against the same
+/// search on the software reference (which must agree exactly) and the host alone on
+/// the software quiescence search (measured). Whether the chips' search agrees.
+fn chip_search(pos: &Position) -> anyhow::Result<bool> {
+    let mut config = SearchConfig::default();
+    // The alpha-beta search itself: the endgame solver, host work in either engine,
+    // would answer a position this small before any search.
+    config.endgame.enabled = false;
+    let evaluator = Evaluator::new(Weights::default());
+    let limits = Limits {
+        depth: Some(SEARCH_DEPTH),
+        ..Limits::default()
+    };
+    let search = |kind: QuiescenceKind, chips: usize, mhz: f64| {
+        let mut settings = Settings::new(config.clone(), evaluator, kind);
+        if kind != QuiescenceKind::Software {
+            settings.config.full_width_plies = CHIP_PLIES;
+        }
+        settings.chips = ChipSettings {
+            count: chips,
+            clock: ChipClock::Mhz(mhz),
+            ..ChipSettings::default()
+        };
+        let mut searcher = settings.searcher()?;
+        searcher.clear();
+        let start = ThreadTime::now();
+        let r = searcher.search(pos, &[], &limits, &mut |_| {})?;
+        anyhow::Ok((r, start.elapsed()))
+    };
+    let clocks = qchip_clocks()?;
+    // The host alone, and the chips' modeled time: medians of up to SEARCH_RUNS runs,
+    // as many as fit in about SEARCH_SECONDS (the host's work is measured in either).
+    let mut alone = Vec::with_capacity(SEARCH_RUNS);
+    let mut modeled: Vec<Vec<Duration>> = vec![Vec::with_capacity(SEARCH_RUNS); clocks.len()];
+    let mut first = None;
+    let start = Instant::now();
+    while alone.len() < SEARCH_RUNS
+        && (alone.is_empty() || start.elapsed().as_secs_f64() < SEARCH_SECONDS)
+    {
+        alone.push(search(QuiescenceKind::Software, 1, REFERENCE_MHZ)?.1);
+        for (runs, (mhz, _)) in modeled.iter_mut().zip(&clocks) {
+            let (r, _) = search(QuiescenceKind::ChipModel, POOL, *mhz)?;
+            runs.push(r.modeled.unwrap_or_default());
+            first.get_or_insert(r);
+        }
+    }
+    let on_chips = first.expect("every clock's search runs at least once");
+    let (plain, _) = search(QuiescenceKind::Reference, 1, REFERENCE_MHZ)?;
+    let agrees = (
+        on_chips.best_move,
+        on_chips.last.score,
+        on_chips.total_nodes,
+    ) == (plain.best_move, plain.last.score, plain.total_nodes);
+    let runs = alone.len();
+    let alone = median(alone);
+    println!(
+        "\nThe search on {POOL} chips (alpha-beta with singular extensions to depth {SEARCH_DEPTH}, the chips' \
+         cycle-exact model taking its last {CHIP_PLIES} plies as full-width jobs over a PCIe link; the endgame solver off):"
+    );
+    println!(
+        "  best move {}, {}, {}, {}",
+        on_chips.best_move.as_ref().map_or("-".to_string(), uci),
+        score_words(on_chips.last.score),
+        nodes(on_chips.total_nodes),
+        if agrees {
+            "the same move, score and nodes as the search on the software reference"
+        } else {
+            "DIFFERENT from the search on the software reference"
+        }
+    );
+    for ((mhz, which), runs) in clocks.iter().zip(modeled) {
+        let m = median(runs);
+        println!(
+            "  chips:     {:.3} ms (modeled: host measured, chips at {mhz:.2} MHz, {which}), {:.2}x the host alone",
+            m.as_secs_f64() * 1e3,
+            alone.as_secs_f64() / m.as_secs_f64().max(1e-12)
+        );
+    }
+    println!(
+        "  host alone: {:.3} ms (measured: the software quiescence search, one core; medians of {} runs)",
+        alone.as_secs_f64() * 1e3,
+        runs
+    );
+    Ok(agrees)
 }
 
 fn same_moves(pos: &Position, moves: &[Move]) -> bool {

@@ -149,6 +149,43 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
+/// The simulated `qchip` netlist running `jobs` one after another as one chip would (a
+/// reset, each job's load, the weights with the first, and its search), at most
+/// `clocks` clocks of them: the netlist, its inputs and outputs clock by clock (the
+/// cycle-exact model's), and how many of the jobs ran whole.
+pub(super) fn chip_recording<'a>(
+    jobs: impl IntoIterator<Item = &'a QJob>,
+    evaluator: &Evaluator,
+    horizon: Option<usize>,
+    clocks: u64,
+) -> anyhow::Result<(hw::Module, testbench::Stimulus, usize)> {
+    let weights = Arc::new(chip_weights(evaluator));
+    let chip_jobs = jobs
+        .into_iter()
+        .enumerate()
+        .map(|(i, job)| chip_job_of(job, horizon, (i == 0).then(|| Arc::clone(&weights))))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let module = <Qchip as Unit>::build(false)?;
+    let (stimulus, whole) = job_stimulus_within::<Qchip>(
+        &module,
+        &chip_jobs,
+        &mut QModel::new(Params::DEFAULT),
+        usize::try_from(clocks).unwrap_or(usize::MAX),
+    );
+    Ok((module, stimulus, whole))
+}
+
+/// The signals a `qchip` waveform names: the debug build's, which the top level of the
+/// netlist names too (the list's count is the controller's, in its own scope).
+pub(super) fn waveform_names() -> String {
+    Debug::PORTS
+        .iter()
+        .map(|p| p.name)
+        .filter(|n| *n != "count")
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `jobs` (with their line numbers) run one after another on the simulated netlist, at
 /// most `clocks` clocks of them: their waveform written to `vcd`, their self-checking
 /// testbench into `testbench`; what they hold goes to stderr.
@@ -160,35 +197,17 @@ fn record_jobs(
     horizon: Option<usize>,
     clocks: u64,
 ) -> anyhow::Result<()> {
-    let weights = Arc::new(chip_weights(evaluator));
-    let chip_jobs = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, (_, job))| chip_job_of(job, horizon, (i == 0).then(|| Arc::clone(&weights))))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let module = <Qchip as Unit>::build(false)?;
-    let (stimulus, whole) = job_stimulus_within::<Qchip>(
-        &module,
-        &chip_jobs,
-        &mut QModel::new(Params::DEFAULT),
-        usize::try_from(clocks).unwrap_or(usize::MAX),
-    );
+    let (module, stimulus, whole) =
+        chip_recording(jobs.iter().map(|(_, job)| job), evaluator, horizon, clocks)?;
     if let Some(path) = vcd {
         testbench::record_vcd(&module, &stimulus, path)?;
-        // The debug build's signals, which the top level of the netlist names too (the
-        // list's count is the controller's, in its own scope).
-        let names: Vec<&str> = Debug::PORTS
-            .iter()
-            .map(|p| p.name)
-            .filter(|n| *n != "count")
-            .collect();
         eprintln!(
             "waveform: {} ({} clocks, {} of {} jobs whole; {} by name)",
             path.display(),
             stimulus.rows.len(),
             whole,
             jobs.len(),
-            names.join(", ")
+            waveform_names()
         );
     }
     if let Some(dir) = testbench {
