@@ -224,3 +224,31 @@ fn the_answered_positions_become_a_testbench() {
     assert!(run.status.success(), "{log}");
     assert!(log.contains("PASS: "), "{log}");
 }
+
+/// `--testbench` naming a file is refused before the batch, the file named (it was a
+/// bare "File exists"), for `moves` and for `qsearch`.
+#[test]
+fn a_testbench_into_a_file_is_refused() {
+    let dir = common::Scratch::new("moves-tb-file");
+    let file = dir.join("afile");
+    std::fs::write(&file, "keep").unwrap();
+    for command in [
+        &["moves"][..],
+        &["qsearch", "--quiescence", "chip-model"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--testbench", file.to_str().unwrap()]);
+        let out = antichip(&args, "8/8/8/8/8/8/8/K7 b - - 0 1\n".as_bytes());
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: cannot write {}: it is a file, not a directory\n",
+                file.display()
+            ),
+            "{args:?}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
+}

@@ -2,7 +2,7 @@
 //! timing, list them.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -92,18 +92,6 @@ fn find(name: &str) -> anyhow::Result<Block> {
     }
 }
 
-/// Fails when the output directory `dir` is a file (creating it would fail with a bare
-/// "File exists").
-pub fn check_out_dir(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        anyhow::bail!(
-            "cannot write {}: it is a file, not a directory",
-            dir.display()
-        );
-    }
-    Ok(())
-}
-
 /// A failure to write the command's output, named as `main` names one of `println!`'s
 /// (a closed pipe is still found in the chain and ends quietly).
 fn stdout_error(e: std::io::Error) -> anyhow::Error {
@@ -132,9 +120,9 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                     .map(|b| (b, out.join(b.name)))
                     .collect(),
             };
-            check_out_dir(&out)?;
+            super::input::check_out_dir(&out)?;
             for (b, dir) in chosen {
-                check_out_dir(&dir)?;
+                super::input::check_out_dir(&dir)?;
                 let m = build(&b)?;
                 let files = hw::verilog::write_design(&m, &dir)?;
                 for f in files {
@@ -154,8 +142,8 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 testbench::Target::Ice40Hx8k => out.join(b.name),
                 t => out.join(format!("{}-{t}", b.name)),
             };
-            check_out_dir(&out)?;
-            check_out_dir(&dir)?;
+            super::input::check_out_dir(&out)?;
+            super::input::check_out_dir(&dir)?;
             let m = build(&b)?;
             let report = testbench::run_flow_on(target, b.name, &m, &dir, seeds)?;
             if json {
@@ -176,7 +164,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             seed,
         } => {
             let b = find(&block)?;
-            check_out_dir(&out)?;
+            super::input::check_out_dir(&out)?;
             let m = build(&b)?;
             let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
             for f in testbench::export_testbench(&m, &stim, &out)? {

@@ -109,6 +109,25 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Fails when the output directory `dir` is a file (creating it would fail with a bare
+/// "File exists").
+pub fn check_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: it is a file, not a directory",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Makes the output directory `dir` and its parents now, before any work: a file in
+/// its place, or a directory that cannot be made, fails naming it.
+pub fn make_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    check_out_dir(dir)?;
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))
+}
+
 /// Whether two paths name one file, whether it exists yet or not (through links and
 /// `..` of the directories that do exist).
 pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {

@@ -40,8 +40,7 @@ pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
     let input = super::input::open(args.file.as_deref())?;
     if let Some(dir) = &args.testbench {
         // A directory that cannot be made fails before the batch.
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))?;
+        super::input::make_out_dir(dir)?;
     }
     let mut answered = Vec::new();
     let stdout = io::stdout();

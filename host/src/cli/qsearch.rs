@@ -116,9 +116,8 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(dir) = &args.testbench {
-        // As the waveform: a directory that cannot be made fails before the batch.
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))?;
+        // A directory that cannot be made fails before the batch.
+        super::input::make_out_dir(dir)?;
     }
     let mut answered = Vec::new();
     let stdout = io::stdout();
