@@ -676,6 +676,12 @@ fn options_debug_and_garbage_are_answered_with_what_is_wrong() {
     e.send("go depth 1");
     let searched = e.until("bestmove");
     assert!(searched[0].starts_with("info depth 1 "), "{searched:?}");
+    // OwnBook on without a book is kept and said to do nothing yet.
+    e.send("setoption name OwnBook value true");
+    assert_eq!(
+        e.next(),
+        "info string OwnBook true takes effect only with a BookFile, and none is set"
+    );
     e.send("setoption name Hash");
     assert_eq!(
         e.next(),

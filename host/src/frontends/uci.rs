@@ -552,6 +552,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 "true" | "false" => {
                     self.settings.own_book = value == "true";
                     searcher.set_book(self.settings.playing_book());
+                    // As FullWidthPlies without a chip: kept, and said to do nothing yet
+                    // (the engine was started without a book, or BookFile emptied).
+                    if self.settings.own_book && self.settings.book.is_none() {
+                        self.out.line(
+                            "info string OwnBook true takes effect only with a BookFile, and none is set",
+                        );
+                    }
                 }
                 _ => self.out.line(&format!(
                     "info string error: OwnBook must be true or false, not \"{shown}\""
