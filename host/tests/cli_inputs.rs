@@ -256,6 +256,31 @@ fn figure_epsilon_refuses_bad_arguments_before_the_first_game() {
     );
 }
 
+/// `figure epsilon` refuses an epsilon given twice, however written, before the first
+/// game (it was played and plotted twice).
+#[test]
+fn figure_epsilon_refuses_an_epsilon_given_twice() {
+    let dir = Scratch::new("cli-figure-twice");
+    let svg = dir.join("e.svg");
+    for (epsilons, twice) in [
+        (&["0,0.5,0.5"][..], "0.5"),
+        (&["0.1,.10"], "0.1"),
+        (&["0,1", "--epsilons", "1"], "1"),
+    ] {
+        let mut args = vec!["figure", "epsilon", "--games", "2", "--depth", "1"];
+        args.extend(["--svg", svg.to_str().unwrap(), "--epsilons"]);
+        args.extend_from_slice(epsilons);
+        let (stdout, err, code) = run(&args, "");
+        assert_eq!((stdout.as_str(), code), ("", 2), "{epsilons:?}: {err}");
+        assert_eq!(
+            err,
+            format!("error: --epsilons lists {twice} twice: give each epsilon once\n"),
+            "{epsilons:?}"
+        );
+        assert!(!svg.exists(), "{epsilons:?}");
+    }
+}
+
 /// `--full-width-plies` with the software quiescence search, which takes no full-width
 /// jobs, is refused by `play` and `uci` as by `qsearch`.
 #[test]

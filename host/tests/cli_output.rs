@@ -8,9 +8,13 @@ mod common;
 use std::process::Stdio;
 use std::time::Duration;
 
-/// Commands that print their answer on stdout, each cheap.
-fn printing_commands(vcd: &str) -> Vec<Vec<String>> {
+/// Commands that print their answer on stdout, each cheap; `fen` is a file of positions.
+fn printing_commands(vcd: &str, fen: &str) -> Vec<Vec<String>> {
     [
+        vec!["moves", fen],
+        vec!["qsearch", fen],
+        vec!["solve", fen],
+        vec!["play", "--depth", "1"],
         vec!["perft", "--depth", "2"],
         vec!["perft", "--depth", "2", "--divide"],
         vec!["alphamove", "moves"],
@@ -41,7 +45,13 @@ fn run_into(args: &[String], stdout: Stdio) -> (String, i32) {
 fn a_full_disk_is_an_error_not_a_panic() {
     let dir = common::Scratch::new("cli-output");
     let vcd = dir.join("demo.vcd");
-    for args in printing_commands(vcd.to_str().unwrap()) {
+    let fen = dir.join("start.fen");
+    std::fs::write(
+        &fen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
+    )
+    .unwrap();
+    for args in printing_commands(vcd.to_str().unwrap(), fen.to_str().unwrap()) {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
@@ -55,11 +65,53 @@ fn a_full_disk_is_an_error_not_a_panic() {
     }
 }
 
+/// `uci` that cannot write ends at once with the error (it wrote nothing and read on
+/// until the end of its input, exit code 0).
+#[test]
+fn uci_ends_on_a_full_disk() {
+    use std::io::Write;
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("antichip runs");
+    // The input stays open: the engine must end by itself.
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(b"uci\n").expect("write uci");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("uci went on after it could not write");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(input);
+    let out = child.wait_with_output().expect("antichip finishes");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: cannot write to stdout: No space left on device (os error 28)\n"
+    );
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly_with_141() {
     let dir = common::Scratch::new("cli-output");
     let vcd = dir.join("demo.vcd");
-    for args in printing_commands(vcd.to_str().unwrap()) {
+    let fen = dir.join("start.fen");
+    std::fs::write(
+        &fen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
+    )
+    .unwrap();
+    for args in printing_commands(vcd.to_str().unwrap(), fen.to_str().unwrap()) {
         // The reading end is closed before the command writes anything.
         let (reader, writer) = std::io::pipe().expect("a pipe");
         drop(reader);

@@ -102,6 +102,17 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                     "--epsilons must be probabilities from 0 to 1, not {e}"
                 )));
             }
+            // The same epsilon twice would play its games twice and plot one point
+            // over another (0.5 and .5 are one epsilon).
+            if let Some(e) = epsilons
+                .iter()
+                .enumerate()
+                .find_map(|(i, e)| epsilons[..i].contains(e).then_some(e))
+            {
+                return Err(super::input::bad_input(format!(
+                    "--epsilons lists {e} twice: give each epsilon once"
+                )));
+            }
             if games % 2 != 0 {
                 return Err(super::input::bad_input(format!(
                     "--games must be an even number of at least 2, not {games}"

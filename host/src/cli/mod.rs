@@ -20,6 +20,7 @@ pub mod match_;
 pub mod measure;
 pub mod movegen;
 pub mod moves;
+pub mod output;
 pub mod perft;
 pub mod play;
 pub mod progress;

@@ -43,8 +43,7 @@ pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
         super::input::make_out_dir(dir)?;
     }
     let mut answered = Vec::new();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     let mut err = io::stderr();
     let mut generator = args.movegen.build()?;
     let code = super::input::output_result(

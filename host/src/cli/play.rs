@@ -72,7 +72,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
         )?;
         session = session.record_to(path)?;
     }
-    let mut out = io::stdout().lock();
+    let mut out = super::output::direct();
     session.run(io::stdin().lock(), &mut out)?;
     Ok(0)
 }

@@ -120,8 +120,7 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         super::input::make_out_dir(dir)?;
     }
     let mut answered = Vec::new();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     let mut err = io::stderr();
     let code = super::input::output_result(
         run_qsearch(

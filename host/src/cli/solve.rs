@@ -97,8 +97,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         progress.update(done)
     })?;
     progress.finish();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     let mut print = || -> io::Result<u8> {
         for (line, (verdict, nodes)) in lines.iter().zip(&answers) {
             if args.epd {

@@ -20,7 +20,6 @@ pub struct UciArgs {
 pub fn run(args: UciArgs) -> anyhow::Result<u8> {
     let settings = args.engine.settings(SearchConfig::default())?;
     let settings = args.book.apply(settings)?;
-    let mut engine = UciEngine::new(io::stdout(), settings)?;
-    engine.run(io::stdin().lock())?;
-    Ok(0)
+    let mut engine = UciEngine::new(super::output::direct(), settings)?;
+    super::input::output_result(engine.run(io::stdin().lock()).map(|()| 0))
 }

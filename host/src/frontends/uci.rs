@@ -64,8 +64,14 @@ use crate::rules::{Position, excerpt, printable, uci};
 pub const NO_MOVE: &str = "(none)";
 
 /// Writes whole lines to a shared output (the search thread and the command loop both
-/// write).
-struct Output<W: Write>(Arc<Mutex<W>>);
+/// write). The first write error is kept, and nothing more is written after it: the
+/// command loop ends with it (see [`UciEngine::run`]).
+struct Output<W: Write>(Arc<Mutex<Sink<W>>>);
+
+struct Sink<W> {
+    w: W,
+    failed: Option<io::Error>,
+}
 
 impl<W: Write> Clone for Output<W> {
     fn clone(&self) -> Self {
@@ -74,11 +80,22 @@ impl<W: Write> Clone for Output<W> {
 }
 
 impl<W: Write> Output<W> {
+    fn new(w: W) -> Self {
+        Output(Arc::new(Mutex::new(Sink { w, failed: None })))
+    }
+
     fn line(&self, text: &str) {
-        if let Ok(mut w) = self.0.lock() {
-            let _ = writeln!(w, "{text}");
-            let _ = w.flush();
+        if let Ok(mut sink) = self.0.lock() {
+            if sink.failed.is_none() {
+                let written = writeln!(sink.w, "{text}").and_then(|()| sink.w.flush());
+                sink.failed = written.err();
+            }
         }
+    }
+
+    /// The first write error, once.
+    fn take_error(&self) -> Option<io::Error> {
+        self.0.lock().ok().and_then(|mut sink| sink.failed.take())
     }
 }
 
@@ -238,7 +255,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         let searcher = settings.searcher()?;
         let stop = searcher.stop_flag();
         Ok(UciEngine {
-            out: Output(Arc::new(Mutex::new(out))),
+            out: Output::new(out),
             settings,
             position: Some(Position::startpos()),
             history: Vec::new(),
@@ -262,6 +279,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// at once, answers its `bestmove` as after `stop`, and the session ends.
     /// Bytes that are not UTF-8 do not end the session: such a line is read with the
     /// bad bytes replaced, so its unknown tokens are skipped like any others.
+    /// A failure to write the output (a closed pipe, a full disk) ends the session with
+    /// that error once the command that met it is handled: the GUI can no longer hear
+    /// the engine.
     pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
         let mut raw = Vec::new();
         loop {
@@ -269,12 +289,21 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             if input.read_until(b'\n', &mut raw)? == 0 {
                 break;
             }
-            if !self.command(&String::from_utf8_lossy(&raw)) {
+            let more = self.command(&String::from_utf8_lossy(&raw));
+            if let Some(e) = self.out.take_error() {
+                // The GUI cannot hear the engine any more (a closed pipe, a full disk).
+                self.stop_search();
+                return Err(e);
+            }
+            if !more {
                 return Ok(());
             }
         }
         self.stop_search();
-        Ok(())
+        match self.out.take_error() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Handles one line; false after `quit`.
@@ -1210,6 +1239,47 @@ mod tests {
         assert_eq!(go.limits, Limits::default());
     }
 
+    /// Writes `room` bytes, then fails as a full disk does.
+    struct Full {
+        room: usize,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::from_raw_os_error(28));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_write_error_ends_the_session_with_it() {
+        let settings = Settings::new(
+            SearchConfig::default(),
+            Evaluator::default(),
+            QuiescenceKind::Software,
+        );
+        // The handshake's first lines fit, a later one does not: the loop ends with the
+        // error after `uci`, and no search is left running.
+        let mut engine = UciEngine::new(Full { room: 40 }, settings.clone()).unwrap();
+        let input = "uci\ngo depth 30\nisready\n";
+        let e = engine.run(input.as_bytes()).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(28), "{e}");
+        assert!(engine.running.is_none());
+        // A session whose output never fails ends as before.
+        let mut engine = UciEngine::new(Vec::<u8>::new(), settings).unwrap();
+        engine.run("isready\nquit\n".as_bytes()).unwrap();
+        let out = String::from_utf8(engine.out.0.lock().unwrap().w.clone()).unwrap();
+        assert_eq!(out, "readyok\n");
+    }
+
     #[test]
     fn settings_survive_a_search_thread_panic() {
         let mut weights = crate::engine::eval::Weights::default();
@@ -1239,7 +1309,7 @@ mod tests {
         engine.command("isready");
         engine.command("go depth 2");
         engine.wait_for_search();
-        let out = String::from_utf8(engine.out.0.lock().unwrap().clone()).unwrap();
+        let out = String::from_utf8(engine.out.0.lock().unwrap().w.clone()).unwrap();
         assert!(
             out.contains("the search thread panicked; search state cleared, settings kept"),
             "{out}"
@@ -1265,7 +1335,7 @@ mod tests {
         );
         let mut engine = UciEngine::new(Vec::<u8>::new(), settings).unwrap();
         assert!(engine.command("uci"));
-        let out = String::from_utf8(engine.out.0.lock().unwrap().clone()).unwrap();
+        let out = String::from_utf8(engine.out.0.lock().unwrap().w.clone()).unwrap();
         let mut declared: Vec<String> = out
             .lines()
             .filter_map(|l| l.strip_prefix("option name "))
