@@ -85,11 +85,11 @@ impl<W: Write> Output<W> {
     }
 
     fn line(&self, text: &str) {
-        if let Ok(mut sink) = self.0.lock() {
-            if sink.failed.is_none() {
-                let written = writeln!(sink.w, "{text}").and_then(|()| sink.w.flush());
-                sink.failed = written.err();
-            }
+        if let Ok(mut sink) = self.0.lock()
+            && sink.failed.is_none()
+        {
+            let written = writeln!(sink.w, "{text}").and_then(|()| sink.w.flush());
+            sink.failed = written.err();
         }
     }
 
