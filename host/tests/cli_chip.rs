@@ -65,7 +65,25 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
     assert!(text.contains("each shortcut switched off alone"), "{text}");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+        "error: stdin: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+    );
+    // A file is named in its errors and warnings (castling rights are read and ignored).
+    let dir = common::Scratch::new("cli-chip");
+    let file = dir.join("p.fen");
+    std::fs::write(
+        &file,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n8/8/8 w - - 0 1\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let out = antichip(&["chip", "stats", "--model", f], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "warning: {f}: line 1: castling rights \"KQkq\" ignored: antichess has no castling\n\
+             error: {f}: line 2: board field: it needs 8 ranks separated by '/', not 3\n"
+        )
     );
     // Positions without a legal move: no figure per move (it printed the cycles per
     // position as "cycles per generated move" of 0 moves).

@@ -374,6 +374,24 @@ fn opening_plies_need_a_pgn_of_openings() {
     assert_eq!(code, 0, "{err}");
     let games = std::fs::read_to_string(&games).unwrap();
     assert_eq!(games.matches("\n1. e3 ").count(), 2, "{games}");
+    // Castling rights in a file of positions are read, ignored and said to be (they
+    // were dropped silently).
+    let castling = dir.join("castling.epd");
+    std::fs::write(
+        &castling,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let c = castling.to_str().unwrap();
+    let (_, err, code) =
+        run_within(&["match", "random", "random", "--games", "2", "--openings", c]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "warning: {c}: line 1: castling rights \"KQkq\" ignored: antichess has no castling\n"
+        )),
+        "{err}"
+    );
 }
 
 #[test]

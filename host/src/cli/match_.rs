@@ -247,7 +247,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
             if is_pgn {
                 openings::from_pgn(open(path)?, &name, args.opening_plies).map_err(opening_error)?
             } else {
-                openings::from_epd(open(path)?, &name).map_err(opening_error)?
+                let (openings, warnings) =
+                    openings::from_epd(open(path)?, &name).map_err(opening_error)?;
+                for w in warnings {
+                    eprintln!("warning: {}", host::rules::printable(&w));
+                }
+                openings
             }
         }
     };

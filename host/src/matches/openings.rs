@@ -67,9 +67,15 @@ pub const MAX_RANDOM_PLIES: usize = 100;
 /// at most this many times its plies.
 pub const RANDOM_TRIES: usize = 10_000;
 
-/// Openings from an EPD or FEN file (one position a line, as `antichip moves` reads).
-pub fn from_epd<R: BufRead>(input: R, file: &str) -> Result<Vec<Opening>, OpeningError> {
+/// Openings from an EPD or FEN file (one position a line, as `antichip moves` reads),
+/// with what was accepted but ignored in them (castling rights), each as `FILE: line N:
+/// what`, for the caller to show.
+pub fn from_epd<R: BufRead>(
+    input: R,
+    file: &str,
+) -> Result<(Vec<Opening>, Vec<String>), OpeningError> {
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     for item in read_fen_lines(input)? {
         let line = item.map_err(|e| OpeningError::Fen {
             file: file.to_string(),
@@ -83,12 +89,17 @@ pub fn from_epd<R: BufRead>(input: R, file: &str) -> Result<Vec<Opening>, Openin
                 message: "the game is already over in this position".to_string(),
             });
         }
+        warnings.extend(
+            line.warnings
+                .iter()
+                .map(|w| format!("{file}: line {}: {w}", line.line_no)),
+        );
         out.push(Opening {
             start: line.position,
             moves: Vec::new(),
         });
     }
-    non_empty(out, file)
+    Ok((non_empty(out, file)?, warnings))
 }
 
 /// Openings from a PGN file: each game's start and its first `plies` moves (all of them
@@ -266,7 +277,15 @@ mod tests {
     #[test]
     fn files_of_openings_are_read_and_faults_named() {
         let epd = "# comment\n8/1p6/8/8/8/8/P7/8 w - -\n";
-        assert_eq!(from_epd(epd.as_bytes(), "o.epd").unwrap().len(), 1);
+        let (openings, warnings) = from_epd(epd.as_bytes(), "o.epd").unwrap();
+        assert_eq!((openings.len(), warnings.len()), (1, 0));
+        let epd = "8/1p6/8/8/8/8/P7/8 w - -\n8/1p6/8/8/8/8/P7/8 b Kq -\n";
+        let (openings, warnings) = from_epd(epd.as_bytes(), "o.epd").unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(
+            warnings,
+            ["o.epd: line 2: castling rights \"Kq\" ignored: antichess has no castling"]
+        );
         let err = from_epd("8/8/8 w - -\n".as_bytes(), "o.epd").unwrap_err();
         assert!(
             err.to_string().starts_with("o.epd: line 1: board field"),
