@@ -65,9 +65,9 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
     assert!(text.contains("each shortcut switched off alone"), "{text}");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: stdin: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
+        "error: line 4: board field: '9' on rank 1 is not a piece letter (pnbrqk, PNBRQK) or a digit 1-8\n"
     );
-    // A file is named in its errors and warnings (castling rights are read and ignored).
+    // Castling rights are read, ignored and said to be, as `moves` says it.
     let dir = common::Scratch::new("cli-chip");
     let file = dir.join("p.fen");
     std::fs::write(
@@ -80,10 +80,8 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        format!(
-            "warning: {f}: line 1: castling rights \"KQkq\" ignored: antichess has no castling\n\
-             error: {f}: line 2: board field: it needs 8 ranks separated by '/', not 3\n"
-        )
+        "warning: line 1: castling rights \"KQkq\" ignored: antichess has no castling\n\
+         error: line 2: board field: it needs 8 ranks separated by '/', not 3\n"
     );
     // Positions without a legal move: no figure per move (it printed the cycles per
     // position as "cycles per generated move" of 0 moves).

@@ -31,33 +31,23 @@ pub fn open_file(path: &Path) -> anyhow::Result<BufReader<File>> {
     Ok(BufReader::new(file))
 }
 
-/// The lines of a FEN or EPD `file` (stdin for `-`); bad lines are reported on stderr,
-/// naming the file and the line, and make the exit code (second) 2; what a line had
-/// that was ignored (castling rights) is a warning.
+/// The lines of a FEN or EPD `file` (stdin for `-`); bad lines are reported on stderr
+/// by their line number, as `moves` reports them, and make the exit code (second) 2;
+/// what a line had that was ignored (castling rights) is a warning.
 pub fn fen_lines(file: &Path) -> anyhow::Result<(Vec<FenLine>, u8)> {
     let input = open(Some(file))?;
-    let name = if file == Path::new("-") {
-        "stdin".to_string()
-    } else {
-        file.display().to_string()
-    };
-    let name = host::rules::printable(&name);
     let mut lines = Vec::new();
     let mut code = 0;
     for item in read_fen_lines(input).with_context(|| format!("reading {}", file.display()))? {
         match item {
             Ok(line) => {
                 for w in &line.warnings {
-                    eprintln!(
-                        "warning: {name}: line {}: {}",
-                        line.line_no,
-                        host::rules::printable(&w.to_string())
-                    );
+                    eprintln!("warning: line {}: {w}", line.line_no);
                 }
                 lines.push(line);
             }
             Err(e) => {
-                eprintln!("error: {name}: {}", host::rules::printable(&e.to_string()));
+                eprintln!("error: {}", host::rules::printable(&e.to_string()));
                 code = 2;
             }
         }
