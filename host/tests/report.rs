@@ -218,6 +218,10 @@ fn bad_report_arguments_are_named() {
             vec!["report", "--full-width-plies", "8"],
             "--full-width-plies",
         ),
+        (
+            vec!["report", "--games", "3"],
+            "error: --games must be 0 or an even number (each opening is played twice, colours swapped), not 3\n",
+        ),
     ] {
         // Written into the test's own directory, should an argument ever be taken.
         let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report_bad");
@@ -228,4 +232,17 @@ fn bad_report_arguments_are_named() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(what), "{args:?}: {stderr}");
     }
+    // An output directory where a file is: named, before any work (it said "cannot
+    // create FILE: File exists").
+    let file = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report_file");
+    std::fs::write(&file, "x").unwrap();
+    let out = antichip(&["report", "--games", "0", "--out", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: cannot write {}: it is a file, not a directory\n",
+            file.display()
+        )
+    );
 }

@@ -91,6 +91,13 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         );
         return Ok(2);
     }
+    if args.games % 2 != 0 {
+        return Err(super::input::bad_input(format!(
+            "--games must be 0 or an even number (each opening is played twice, colours swapped), not {}",
+            args.games
+        )));
+    }
+    super::input::make_out_dir(&args.out)?;
     let link = Link::preset(&args.link).expect("clap checked the link");
     let (mhz, clock_source) = match args.mhz {
         Some(m) => (m, "given with --mhz".to_string()),
@@ -123,8 +130,6 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         full_width_plies: args.full_width_plies,
         host_pieces: args.host_pieces,
     };
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
     let terminal = io::stderr().is_terminal();
     let bar: Mutex<Option<(String, Progress)>> = Mutex::new(None);
     let on_progress = |stage: &str, done: usize, total: usize| {
