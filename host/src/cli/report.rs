@@ -91,7 +91,7 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         );
         return Ok(2);
     }
-    if args.games % 2 != 0 {
+    if !args.games.is_multiple_of(2) {
         return Err(super::input::bad_input(format!(
             "--games must be 0 or an even number (each opening is played twice, colours swapped), not {}",
             args.games
