@@ -8,8 +8,17 @@ mod common;
 use std::process::Stdio;
 use std::time::Duration;
 
-/// Commands that print their answer on stdout, each cheap; `fen` is a file of positions.
-fn printing_commands(vcd: &str, fen: &str) -> Vec<Vec<String>> {
+/// Commands that print their answer on stdout, each cheap, their files in `dir`.
+fn printing_commands(dir: &common::Scratch) -> Vec<Vec<String>> {
+    let vcd = dir.join("demo.vcd");
+    let vcd = vcd.to_str().unwrap();
+    let fen = dir.join("start.fen");
+    std::fs::write(
+        &fen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
+    )
+    .unwrap();
+    let fen = fen.to_str().unwrap();
     [
         vec!["moves", fen],
         vec!["qsearch", fen],
@@ -44,14 +53,7 @@ fn run_into(args: &[String], stdout: Stdio) -> (String, i32) {
 #[test]
 fn a_full_disk_is_an_error_not_a_panic() {
     let dir = common::Scratch::new("cli-output");
-    let vcd = dir.join("demo.vcd");
-    let fen = dir.join("start.fen");
-    std::fs::write(
-        &fen,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
-    )
-    .unwrap();
-    for args in printing_commands(vcd.to_str().unwrap(), fen.to_str().unwrap()) {
+    for args in printing_commands(&dir) {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
@@ -104,14 +106,7 @@ fn uci_ends_on_a_full_disk() {
 #[test]
 fn a_closed_pipe_ends_quietly_with_141() {
     let dir = common::Scratch::new("cli-output");
-    let vcd = dir.join("demo.vcd");
-    let fen = dir.join("start.fen");
-    std::fs::write(
-        &fen,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
-    )
-    .unwrap();
-    for args in printing_commands(vcd.to_str().unwrap(), fen.to_str().unwrap()) {
+    for args in printing_commands(&dir) {
         // The reading end is closed before the command writes anything.
         let (reader, writer) = std::io::pipe().expect("a pipe");
         drop(reader);
