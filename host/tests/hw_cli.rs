@@ -143,6 +143,81 @@ fn synth_of_a_design_that_does_not_fit_exits_with_1() {
     assert!(out.contains("\"fits\": false"), "{out}");
 }
 
+/// `antichip ARGS` run in directory `cwd`, as (exit code, stdout, stderr).
+fn antichip_in(cwd: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The bitstream path and size a `hw synth` report prints.
+fn printed_bitstream(out: &str) -> (String, u64) {
+    let line = out
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("bitstream "))
+        .unwrap_or_else(|| panic!("no bitstream line: {out}"));
+    let (path, rest) = line.trim().rsplit_once(" (").expect("path (N bytes)");
+    let bytes = rest.trim_end_matches(" bytes)").parse().expect("a size");
+    (path.to_string(), bytes)
+}
+
+/// `hw synth` reusing an earlier run's placement prints the bitstream of this run's
+/// directory, spelled as this run's --out from this working directory: it printed the
+/// path the earlier report held, relative to the earlier run's working directory (the
+/// first run's directory for a copy of it; from another working directory, whatever
+/// file that relative path names there).
+#[test]
+fn synth_reusing_an_earlier_run_prints_this_runs_bitstream() {
+    let dir = common::Scratch::new("hw-cli-synth-reuse");
+    let (code, out, err) = antichip_in(dir.path(), &["hw", "synth", "counter", "--out", "one"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (first, bytes) = printed_bitstream(&out);
+    assert_eq!(first, "one/counter/counter.bin", "{out}");
+    assert_eq!(std::fs::metadata(dir.join(&first)).unwrap().len(), bytes);
+    // A copy of the first run's directory, reused under another name.
+    std::fs::create_dir_all(dir.join("two/counter")).unwrap();
+    for f in std::fs::read_dir(dir.join("one/counter")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), dir.join("two/counter").join(f.file_name())).unwrap();
+    }
+    // Another working directory, where the first run's relative path names another file.
+    let other = dir.join("elsewhere");
+    std::fs::create_dir_all(other.join("one/counter")).unwrap();
+    std::fs::write(other.join("one/counter/counter.bin"), "not a bitstream").unwrap();
+    for (cwd, out_dir, expected) in [
+        (dir.path(), "two", "two/counter/counter.bin".to_string()),
+        (
+            other.as_path(),
+            "../one",
+            "../one/counter/counter.bin".into(),
+        ),
+        (
+            other.as_path(),
+            "../two",
+            "../two/counter/counter.bin".into(),
+        ),
+        (
+            other.as_path(),
+            dir.join("two").to_str().unwrap(),
+            dir.join("two/counter/counter.bin").display().to_string(),
+        ),
+    ] {
+        let (code, out, err) = antichip_in(cwd, &["hw", "synth", "counter", "--out", out_dir]);
+        assert_eq!(code, 0, "{out_dir}: {out}{err}");
+        assert!(out.contains("of an earlier run in this directory"), "{out}");
+        let (path, bytes) = printed_bitstream(&out);
+        assert_eq!(path, expected, "{out_dir}: {out}");
+        assert_eq!(std::fs::metadata(cwd.join(&path)).unwrap().len(), bytes);
+    }
+}
+
 /// An output directory that is a file is named as such (it was a bare "File exists"),
 /// and a full disk on stdout is a failure to write to stdout, as for every command.
 #[test]

@@ -445,8 +445,16 @@ fn synthesized_by(dir: &Path, script: &str, json: &str) -> bool {
         && dir.join("stat.txt").is_file()
 }
 
+/// The bitstream file name of top module `top` on `target`, in the run's directory.
+fn bitstream_name(target: Target, top: &str) -> String {
+    format!("{top}.{}", target.bitstream_ext())
+}
+
 /// The report of an earlier run in `dir` for `target` and top module `top` whose
-/// bitstream is still there.
+/// bitstream is still there. The bitstream looked for is the one in `dir`, not the path
+/// the report names: that path was written as the earlier run spelled `dir`, relative to
+/// its working directory, and may name another file (or none) from this one's, or the
+/// directory may have been copied or moved since.
 fn earlier_report(dir: &Path, target: Target, top: &str) -> Option<FpgaReport> {
     let text = std::fs::read_to_string(dir.join("report.json")).ok()?;
     let r: FpgaReport = serde_json::from_str(&text).ok()?;
@@ -454,7 +462,7 @@ fn earlier_report(dir: &Path, target: Target, top: &str) -> Option<FpgaReport> {
         && r.top == top
         && r.fits
         && !r.seeds.is_empty()
-        && Path::new(&r.bitstream).is_file())
+        && dir.join(bitstream_name(target, top)).is_file())
     .then_some(r)
 }
 
@@ -576,8 +584,11 @@ fn place_pack(
         report.fmax_mhz = e.fmax_mhz;
         report.seed = e.seed;
         report.seeds = all;
-        report.bitstream = e.bitstream.clone();
-        report.bitstream_bytes = e.bitstream_bytes;
+        // This run's path of the bitstream in `dir` (as a new one is named below), not
+        // the earlier report's, which is relative to the earlier run's directories.
+        let bit = dir.join(bitstream_name(target, &t));
+        report.bitstream_bytes = std::fs::metadata(&bit).map(|m| m.len()).unwrap_or(0);
+        report.bitstream = bit.display().to_string();
         return Ok(());
     }
     let Some(best) = best else {
@@ -609,7 +620,7 @@ fn place_pack(
     report.fmax_mhz = best.fmax;
     report.seed = best.seed;
     report.seeds = all;
-    let bit = format!("{t}.{}", target.bitstream_ext());
+    let bit = bitstream_name(target, &t);
     on_stage(&format!(
         "bitstream: {} of seed {}'s placement",
         target.packer(),
