@@ -187,3 +187,64 @@ fn the_game_is_written_as_pgn_after_every_move_and_undo() {
         assert_eq!(std::fs::read_to_string(file).unwrap(), content);
     }
 }
+
+/// A drawn game (neither side can lose all its pieces) is over as a won one is: a move,
+/// `best` and `go` are refused, and `undo` goes back. Moves were taken after the board
+/// said "Draw", `go` played on, and the PGN recorded moves after the result.
+#[test]
+fn a_drawn_game_takes_no_more_moves() {
+    // Bxc3 leaves bishops on squares of opposite colours.
+    let (out, err, code) = play(
+        &[
+            "--no-book",
+            "--movetime",
+            "50",
+            "8/8/8/8/8/2n5/8/Bb6 w - - 0 1",
+        ],
+        "Bxc3\nBc2\nb1c2\nbest\ngo\nfen\nundo\nfen\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let answers: Vec<&str> = out
+        .lines()
+        .filter(|l| l.len() > 2 && l.starts_with("> ") && !l.starts_with("> 8 "))
+        .collect();
+    let over = "the game is over: it is a draw (neither side can lose all its pieces)";
+    assert_eq!(
+        answers,
+        [
+            format!("> error: {over}; undo takes back a move"),
+            format!("> error: {over}; undo takes back a move"),
+            format!("> {over}"),
+            format!("> {over}"),
+            "> 8/8/8/8/8/2B5/8/1b6 b - - 0 1".to_string(),
+            "> 8/8/8/8/8/2n5/8/Bb6 w - - 0 1".to_string(),
+        ],
+        "{out}"
+    );
+    // Drawn from the start: nothing to undo.
+    let (out, _, code) = play(
+        &["8/8/8/8/8/8/8/Bb6 w - - 0 1"],
+        "Bb2
+go
+",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!("> error: {over}\n> {over}\n")),
+        "{out}"
+    );
+}
+
+/// A UTF-8 byte order mark at the start of the input is not part of the first command
+/// (as it is not part of the first line of a FEN file): "\u{feff}e3" was "not a move".
+#[test]
+fn a_byte_order_mark_at_the_start_of_the_input_is_skipped() {
+    let out = common::antichip(&["play", "--no-book"], b"\xef\xbb\xbfe3\r\nfen\n");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("> rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1\n"),
+        "{text}"
+    );
+    assert!(!text.contains("error"), "{text}");
+}

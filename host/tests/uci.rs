@@ -488,6 +488,39 @@ fn searchmoves_restricts_the_root() {
         "info string error: go searchmoves: e2e5 is not legal in this position; ignored"
     );
     assert_eq!(e.bestmove().0, "b1c3");
+    // `searchmoves` without a move after it is named, as a number missing after `depth`
+    // is (it was taken silently as no restriction).
+    for (go, found) in [
+        ("go depth 1 searchmoves", "nothing"),
+        ("go searchmoves depth 1", "\"depth\""),
+    ] {
+        e.send(go);
+        assert_eq!(
+            e.next(),
+            format!(
+                "info string error: go searchmoves must be followed by moves in UCI notation, not {found}; ignored"
+            ),
+            "{go}"
+        );
+        let (best, _) = e.bestmove();
+        assert!(
+            Position::startpos().parse_move(&best).is_ok(),
+            "{go}: {best}"
+        );
+    }
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+/// A UTF-8 byte order mark at the start of the input (a command file saved by an editor
+/// that writes one) is not part of the first command, as it is not part of the first
+/// line of a FEN file: it was read as the unknown command "\u{feff}isready", which the
+/// message showed as "isready".
+#[test]
+fn a_byte_order_mark_at_the_start_of_the_input_is_skipped() {
+    let mut e = Engine::start();
+    e.send_bytes(b"\xef\xbb\xbfisready\r\n");
+    assert_eq!(e.next(), "readyok");
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
 }

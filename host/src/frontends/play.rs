@@ -3,7 +3,10 @@
 //! for the engine's move with its expected outcome.
 //!
 //! Commands: a move; `best` (the engine's move and what it expects); `go` (the engine
-//! plays its move); `undo`; `fen`; `pgn` (the game so far); `help`; `quit`. With a PGN
+//! plays its move); `undo`; `fen`; `pgn` (the game so far); `help`; `quit`. A game
+//! that is over takes no move, `best` or `go`: a side has won (it has no legal move),
+//! or it is drawn (neither side can lose all its pieces), which `undo` takes back. A
+//! UTF-8 byte order mark at the start of the input is skipped. With a PGN
 //! file ([`PlaySession::record_to`]) the game is written there after every move and
 //! undo, so that it survives the session however it ends.
 
@@ -15,6 +18,7 @@ use crate::engine::eval::white_view;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{Limits, Searcher};
 use crate::pgn::{AntichessGame, PgnResult};
+use crate::positions::batch::UTF8_BOM;
 use crate::rules::{Color, Move, Outcome, Position, san, uci};
 
 /// A game in progress.
@@ -27,6 +31,9 @@ pub struct PlaySession {
     /// Where the game is written after every move and undo.
     pgn: Option<PathBuf>,
 }
+
+/// What a move, `best` or `go` is answered in a drawn game.
+const DRAWN: &str = "the game is over: it is a draw (neither side can lose all its pieces)";
 
 const HELP: &str =
     "commands: a move in UCI (e2e3) or SAN (e3, Nxf7, a8=K); best; go; undo; fen; pgn; help; quit";
@@ -65,6 +72,12 @@ impl PlaySession {
 
     fn current(&self) -> &Position {
         self.positions.last().expect("never empty")
+    }
+
+    /// The game is over in a draw: neither side can lose all its pieces (the rules'
+    /// insufficient material), though moves are left.
+    fn drawn(&self) -> bool {
+        self.current().outcome() == Some(Outcome::Draw)
     }
 
     /// The game so far: its moves from the start, the result the rules give its last
@@ -192,13 +205,21 @@ impl PlaySession {
         out.flush()?;
         let mut input = input;
         let mut raw = Vec::new();
+        let mut first = true;
         loop {
             raw.clear();
             if input.read_until(b'\n', &mut raw)? == 0 {
                 break;
             }
+            // A UTF-8 byte order mark (as some editors write a file of moves) is not
+            // part of the first command.
+            let bytes = match raw.strip_prefix(UTF8_BOM) {
+                Some(rest) if first => rest,
+                _ => &raw[..],
+            };
+            first = false;
             // One undecodable line is one bad command, not the end of the session.
-            let Ok(line) = std::str::from_utf8(&raw) else {
+            let Ok(line) = std::str::from_utf8(bytes) else {
                 writeln!(
                     out,
                     "error: the line is not valid UTF-8 (type help for commands)"
@@ -232,6 +253,8 @@ impl PlaySession {
                         writeln!(out, "error: nothing to undo")?;
                     }
                 }
+                // A drawn game is over as a won one is, though moves are left.
+                "best" | "go" if self.drawn() => writeln!(out, "{DRAWN}")?,
                 "best" | "go" => match self.best()? {
                     None => writeln!(out, "the game is over: there is no move to play")?,
                     Some((m, text)) => {
@@ -242,6 +265,14 @@ impl PlaySession {
                         }
                     }
                 },
+                _ if self.drawn() => {
+                    let undo = if self.moves.is_empty() {
+                        ""
+                    } else {
+                        "; undo takes back a move"
+                    };
+                    writeln!(out, "error: {DRAWN}{undo}")?
+                }
                 // Annotation marks as PGN writes them (e4!, Nf3?!) are not part of a move.
                 text => match self.current().parse_move(text.trim_end_matches(['!', '?'])) {
                     Ok(m) => {

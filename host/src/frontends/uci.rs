@@ -58,6 +58,7 @@ use crate::engine::search::{
     SearchConfig, SearchResult, Searcher,
 };
 use crate::engine::timeline::{ChipClock, Link};
+use crate::positions::batch::UTF8_BOM;
 use crate::rules::{Position, excerpt, printable, uci};
 
 /// What `bestmove` says when there is no move to play (the common engines' convention).
@@ -278,18 +279,27 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// read as `quit`: the GUI is gone, so a running search (of any limits) is stopped
     /// at once, answers its `bestmove` as after `stop`, and the session ends.
     /// Bytes that are not UTF-8 do not end the session: such a line is read with the
-    /// bad bytes replaced, so its unknown tokens are skipped like any others.
+    /// bad bytes replaced, so its unknown tokens are skipped like any others. A UTF-8
+    /// byte order mark at the start of the input is skipped.
     /// A failure to write the output (a closed pipe, a full disk) ends the session with
     /// that error once the command that met it is handled: the GUI can no longer hear
     /// the engine.
     pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
         let mut raw = Vec::new();
+        let mut first = true;
         loop {
             raw.clear();
             if input.read_until(b'\n', &mut raw)? == 0 {
                 break;
             }
-            let more = self.command(&String::from_utf8_lossy(&raw));
+            // A UTF-8 byte order mark (as some editors write a command file) is not part
+            // of the first command.
+            let line = match raw.strip_prefix(UTF8_BOM) {
+                Some(rest) if first => rest,
+                _ => &raw[..],
+            };
+            first = false;
+            let more = self.command(&String::from_utf8_lossy(line));
             if let Some(e) = self.out.take_error() {
                 // The GUI cannot hear the engine any more (a closed pipe, a full disk).
                 self.stop_search();
@@ -1019,8 +1029,8 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// argument. A negative clock (`wtime`, `btime`: a GUI's clock after a flag) counts as
 /// 0 and a negative increment as none; a clock or increment beyond 2^64 - 1 ms is
 /// refused, as `movetime` is. `searchmoves` takes the moves that follow it, in
-/// UCI notation, up to the next keyword; one that is not legal here is reported and left
-/// out.
+/// UCI notation, up to the next keyword (at least one); one that is not legal here is
+/// reported and left out.
 ///
 /// The time of a clock (`wtime`/`btime` with `winc`/`binc`): with a share of `time /
 /// movestogo (50 when absent) + half the increment`, no new iteration starts after a
@@ -1063,6 +1073,16 @@ fn parse_go_args(
                 continue;
             }
             "searchmoves" => {
+                // Without a move after it, it restricts nothing: named as a number
+                // missing after `depth` is.
+                if args.get(i).is_none_or(|next| GO_KEYWORDS.contains(next)) {
+                    let found = args
+                        .get(i)
+                        .map_or("nothing".to_string(), |v| format!("\"{v}\""));
+                    go.errors.push(format!(
+                        "go searchmoves must be followed by moves in UCI notation, not {found}"
+                    ));
+                }
                 while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
                     let text = args[i];
                     i += 1;

@@ -45,8 +45,9 @@ impl fmt::Display for LineError {
     }
 }
 
-/// The UTF-8 byte order mark, skipped at the start of the input.
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+/// The UTF-8 byte order mark, skipped at the start of the input (here, and by `uci` and
+/// `play`).
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
 /// is skipped. I/O errors end the batch; bad lines do not.
