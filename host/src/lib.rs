@@ -15,6 +15,7 @@
 //! | [`learn`] | TD(lambda) learning of the evaluation weights from game records |
 //! | [`figures`] | SVG charts (plotters): Figure 3 and 4 of seed 003, learning curves |
 //! | [`alphamove`] | the xkcd 3045 bot |
+//! | [`reading`] | input read within bounds: lines (and the byte order mark), whole files |
 //!
 //! ```
 //! use host::rules::{Position, sorted_uci_moves, perft};
@@ -34,5 +35,6 @@ pub mod matches;
 pub mod peers;
 pub mod pgn;
 pub mod positions;
+pub mod reading;
 pub mod report;
 pub mod rules;

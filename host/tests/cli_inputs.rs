@@ -336,3 +336,84 @@ fn a_clock_below_one_mhz_is_refused() {
     );
     assert_eq!(code, 0, "{err}");
 }
+
+/// A file that is not text and never ends (`/dev/zero`) is bad input naming it, read
+/// within a bound: it was read whole until the memory ran out (an abort, or a session
+/// that hung eating memory). Files of positions keep the lines before it.
+#[test]
+fn input_that_is_not_text_is_refused_within_a_bound() {
+    let dir = Scratch::new("cli-zero");
+    let pgn = dir.join("zero.pgn");
+    std::os::unix::fs::symlink("/dev/zero", &pgn).unwrap();
+    let pgn = pgn.to_str().unwrap();
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let line = "error: line 1: a line longer than 1 MiB (not a text file?): the rest of the input is not read\n";
+    let pgn_line = "line 1: a line longer than 16 MiB (not a text file?)";
+    for (args, err_is) in [
+        (vec!["moves", "/dev/zero"], line.to_string()),
+        (vec!["qsearch", "/dev/zero"], line.to_string()),
+        (vec!["solve", "/dev/zero"], line.to_string()),
+        (
+            vec!["match", "random", "random", "--openings", "/dev/zero"],
+            format!("error: /dev/zero: {}", &line[7..]),
+        ),
+        (
+            vec!["match", "random", "random", "--openings", pgn],
+            format!("error: {pgn}: {pgn_line}\n"),
+        ),
+        (
+            vec!["learn", "--out", out, "/dev/zero"],
+            format!("error: /dev/zero: {pgn_line}\n"),
+        ),
+        (
+            vec!["book", "build", "--out", out, "/dev/zero"],
+            format!("error: /dev/zero: {pgn_line}\n"),
+        ),
+        (
+            vec!["play", "--weights", "/dev/zero"],
+            "error: /dev/zero: weights JSON: the file is larger than 1 MiB: not a weights file\n"
+                .to_string(),
+        ),
+        (
+            vec!["uci", "--book", "/dev/zero"],
+            "error: book /dev/zero: the file is larger than 1 GiB: not a book\n".to_string(),
+        ),
+    ] {
+        let (stdout, err, code) = run(&args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err, err_is, "{args:?}");
+        assert_eq!(stdout, "", "{args:?}");
+    }
+    // A file of positions whose last line never ends: the lines before it are answered.
+    let fen = dir.join("p.fen");
+    let mut text = b"8/1p6/8/8/8/8/P7/8 w - - 0 1\n".to_vec();
+    text.resize(text.len() + (1 << 20) + 1, b'x');
+    std::fs::write(&fen, text).unwrap();
+    let (stdout, err, code) = run(&["moves", fen.to_str().unwrap()], "");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(stdout, "8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n");
+    assert!(
+        err.starts_with("error: line 2: a line longer than 1 MiB"),
+        "{err}"
+    );
+}
+
+/// `uci` and `play` reading a stream that is not text end with an error naming the
+/// line, instead of growing one line until the memory runs out.
+#[test]
+fn a_session_on_input_that_is_not_text_ends() {
+    for command in ["uci", "play"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .arg(command)
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .output()
+            .expect("antichip runs");
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "error: input line 1: a line longer than 16 MiB (not a text file?)\n",
+            "{command}"
+        );
+    }
+}

@@ -67,7 +67,18 @@ pub fn pgn_games(
     let (mut read, mut bad) = (0usize, 0usize);
     for path in files {
         for raw in PgnReader::new(open_file(path)?) {
-            let raw = raw.with_context(|| format!("cannot read {}", path.display()))?;
+            let raw = match raw {
+                Ok(raw) => raw,
+                // A line without end: the file is not PGN (bad input, not a failed read).
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    return Err(bad_input(format!("{}: {e}", path.display())));
+                }
+                Err(e) => {
+                    return Err(
+                        anyhow::Error::new(e).context(format!("cannot read {}", path.display()))
+                    );
+                }
+            };
             read += 1;
             match AntichessGame::from_raw(&raw) {
                 Ok(g) => game(read, g),

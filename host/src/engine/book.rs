@@ -74,6 +74,9 @@ pub enum BookError {
     /// The size is not a whole number of entries.
     #[error("a book is a whole number of {ENTRY_BYTES}-byte entries, and {0} bytes are not")]
     Size(usize),
+    /// The file is too large to be a book (`/dev/zero`, say).
+    #[error("the file is {0}: not a book")]
+    TooLarge(String),
     /// An entry's key is smaller than the one before it (numbered from 1).
     #[error("the entries of a book must be sorted by key, and entry {0} is not")]
     Unsorted(usize),
@@ -220,8 +223,16 @@ impl Book {
     /// [`BookError`] in the error's chain (bad input); a file that cannot be read has
     /// none.
     pub fn load(path: &Path) -> anyhow::Result<Self> {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read book {}", path.display()))?;
+        let bytes = match crate::reading::read_file_within(path, crate::reading::MAX_BOOK_FILE) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Err(BookError::TooLarge(e.to_string()))
+                    .with_context(|| format!("book {}", path.display()));
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot read book {}", path.display()));
+            }
+        };
         Book::from_bytes(&bytes).with_context(|| format!("book {}", path.display()))
     }
 

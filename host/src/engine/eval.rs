@@ -124,6 +124,9 @@ pub enum WeightsError {
         /// The I/O error.
         error: std::io::Error,
     },
+    /// The file is too large to be weights (`/dev/zero`, say).
+    #[error("weights JSON: the file is {0}: not a weights file")]
+    TooLarge(String),
     /// The file is not text (bytes that are not UTF-8).
     #[error("weights JSON: the file is not UTF-8 text ({0})")]
     NotUtf8(std::str::Utf8Error),
@@ -177,10 +180,14 @@ impl Weights {
     /// [`WeightsError::Io`]; every other error is about what the file holds (bytes that
     /// are not UTF-8 included).
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let bytes = std::fs::read(path).map_err(|error| WeightsError::Io {
-            path: path.display().to_string(),
-            error,
-        })?;
+        let bytes = crate::reading::read_file_within(path, crate::reading::MAX_WEIGHTS_FILE)
+            .map_err(|error| match error.kind() {
+                std::io::ErrorKind::InvalidData => WeightsError::TooLarge(error.to_string()),
+                _ => WeightsError::Io {
+                    path: path.display().to_string(),
+                    error,
+                },
+            })?;
         Weights::from_json(std::str::from_utf8(&bytes).map_err(WeightsError::NotUtf8)?)
     }
 

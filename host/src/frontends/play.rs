@@ -6,7 +6,8 @@
 //! plays its move); `undo`; `fen`; `pgn` (the game so far); `help`; `quit`. A game
 //! that is over takes no move, `best` or `go`: a side has won (it has no legal move),
 //! or it is drawn (neither side can lose all its pieces), which `undo` takes back. A
-//! UTF-8 byte order mark at the start of the input is skipped. With a PGN
+//! UTF-8 byte order mark at the start of the input is skipped; a line longer than
+//! [`MAX_COMMAND_LINE`] ends the session with an error. With a PGN
 //! file ([`PlaySession::record_to`]) the game is written there after every move and
 //! undo, so that it survives the session however it ends.
 
@@ -18,7 +19,7 @@ use crate::engine::eval::white_view;
 use crate::engine::score::moves_to_end;
 use crate::engine::search::{Limits, Searcher};
 use crate::pgn::{AntichessGame, PgnResult};
-use crate::positions::batch::UTF8_BOM;
+use crate::reading::{MAX_COMMAND_LINE, read_line_within, without_bom};
 use crate::rules::{Color, Move, Outcome, Position, san, uci};
 
 /// A game in progress.
@@ -205,19 +206,18 @@ impl PlaySession {
         out.flush()?;
         let mut input = input;
         let mut raw = Vec::new();
-        let mut first = true;
+        let mut line_no = 0;
         loop {
             raw.clear();
-            if input.read_until(b'\n', &mut raw)? == 0 {
+            line_no += 1;
+            let read = read_line_within(&mut input, &mut raw, MAX_COMMAND_LINE)
+                .map_err(|e| anyhow::anyhow!("input line {line_no}: {e}"))?;
+            if read == 0 {
                 break;
             }
             // A UTF-8 byte order mark (as some editors write a file of moves) is not
             // part of the first command.
-            let bytes = match raw.strip_prefix(UTF8_BOM) {
-                Some(rest) if first => rest,
-                _ => &raw[..],
-            };
-            first = false;
+            let bytes = without_bom(&raw, line_no == 1);
             // One undecodable line is one bad command, not the end of the session.
             let Ok(line) = std::str::from_utf8(bytes) else {
                 writeln!(

@@ -58,7 +58,7 @@ use crate::engine::search::{
     SearchConfig, SearchResult, Searcher,
 };
 use crate::engine::timeline::{ChipClock, Link};
-use crate::positions::batch::UTF8_BOM;
+use crate::reading::{MAX_COMMAND_LINE, read_line_within, without_bom};
 use crate::rules::{Position, excerpt, printable, uci};
 
 /// What `bestmove` says when there is no move to play (the common engines' convention).
@@ -280,25 +280,29 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// at once, answers its `bestmove` as after `stop`, and the session ends.
     /// Bytes that are not UTF-8 do not end the session: such a line is read with the
     /// bad bytes replaced, so its unknown tokens are skipped like any others. A UTF-8
-    /// byte order mark at the start of the input is skipped.
+    /// byte order mark at the start of the input is skipped; a line longer than
+    /// [`MAX_COMMAND_LINE`] ends the session with an error.
     /// A failure to write the output (a closed pipe, a full disk) ends the session with
     /// that error once the command that met it is handled: the GUI can no longer hear
     /// the engine.
     pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
         let mut raw = Vec::new();
-        let mut first = true;
+        let mut line_no = 0;
         loop {
             raw.clear();
-            if input.read_until(b'\n', &mut raw)? == 0 {
+            let read = read_line_within(&mut input, &mut raw, MAX_COMMAND_LINE);
+            line_no += 1;
+            let read = read.map_err(|e| {
+                // Not a GUI talking (a line without end): the session ends.
+                self.stop_search();
+                io::Error::new(e.kind(), format!("input line {line_no}: {e}"))
+            })?;
+            if read == 0 {
                 break;
             }
             // A UTF-8 byte order mark (as some editors write a command file) is not part
             // of the first command.
-            let line = match raw.strip_prefix(UTF8_BOM) {
-                Some(rest) if first => rest,
-                _ => &raw[..],
-            };
-            first = false;
+            let line = without_bom(&raw, line_no == 1);
             let more = self.command(&String::from_utf8_lossy(line));
             if let Some(e) = self.out.take_error() {
                 // The GUI cannot hear the engine any more (a closed pipe, a full disk).

@@ -111,7 +111,15 @@ pub fn from_pgn<R: BufRead>(
 ) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for raw in PgnReader::new(input) {
-        let game = AntichessGame::from_raw(&raw?).map_err(|error| OpeningError::Pgn {
+        // A line without end is content, not a failure to read: the file is not PGN.
+        let raw = raw.map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => OpeningError::Unusable {
+                file: file.to_string(),
+                message: e.to_string(),
+            },
+            _ => OpeningError::Io(e),
+        })?;
+        let game = AntichessGame::from_raw(&raw).map_err(|error| OpeningError::Pgn {
             file: file.to_string(),
             error,
         })?;

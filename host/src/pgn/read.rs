@@ -10,6 +10,8 @@
 
 use std::io::{self, BufRead};
 
+use crate::reading::{MAX_PGN_LINE, read_line_within, without_bom};
+
 /// One game's text, split: the tags in file order and the movetext tokens (moves and
 /// the result) with the line each was on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -113,15 +115,21 @@ impl<R: BufRead> PgnReader<R> {
     fn next_game(&mut self) -> io::Result<Option<RawGame>> {
         while !self.done {
             self.buf.clear();
-            if self.input.read_until(b'\n', &mut self.buf)? == 0 {
+            let read = read_line_within(&mut self.input, &mut self.buf, MAX_PGN_LINE);
+            if matches!(read, Ok(0)) {
                 self.done = true;
                 return Ok(self.take());
             }
             self.line_no += 1;
-            let raw = match self.buf.strip_prefix(b"\xEF\xBB\xBF") {
-                Some(rest) if self.line_no == 1 => rest,
-                _ => &self.buf[..],
-            };
+            if let Err(e) = read {
+                // Not a PGN file (or a read error): the input ends here.
+                self.done = true;
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("line {}: {e}", self.line_no),
+                ));
+            }
+            let raw = without_bom(&self.buf, self.line_no == 1);
             let text = String::from_utf8_lossy(raw).into_owned();
             let line = text.trim();
             let outside = !self.in_comment && self.depth == 0;

@@ -10,6 +10,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use super::epd::{EpdOp, parse_operations, split_operations};
+use crate::reading::{MAX_FEN_LINE, read_line_within, without_bom};
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::{FenWarning, Position, uci};
 
@@ -45,28 +46,33 @@ impl fmt::Display for LineError {
     }
 }
 
-/// The UTF-8 byte order mark, skipped at the start of the input (here, and by `uci` and
-/// `play`).
-pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-
 /// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
-/// is skipped. I/O errors end the batch; bad lines do not.
+/// is skipped. I/O errors end the batch; bad lines do not. A line longer than
+/// [`MAX_FEN_LINE`] (the input is not a file of positions) is a bad line that ends the
+/// batch: the lines before it are kept.
 pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine, LineError>>> {
     let mut out = Vec::new();
     let mut buf = Vec::new();
     let mut line_no = 0;
     loop {
         buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        let read = read_line_within(&mut input, &mut buf, MAX_FEN_LINE);
+        if matches!(read, Ok(0)) {
             break;
         }
         line_no += 1;
+        if let Err(e) = read {
+            if e.kind() != io::ErrorKind::InvalidData {
+                return Err(e);
+            }
+            out.push(Err(LineError {
+                line_no,
+                message: format!("{e}: the rest of the input is not read"),
+            }));
+            break;
+        }
         // A UTF-8 byte order mark (as some editors write) is not part of the first FEN.
-        let raw = match buf.strip_prefix(UTF8_BOM) {
-            Some(rest) if line_no == 1 => rest,
-            _ => &buf[..],
-        };
-        if let Some(item) = parse_line(line_no, raw) {
+        if let Some(item) = parse_line(line_no, without_bom(&buf, line_no == 1)) {
             out.push(item);
         }
     }
