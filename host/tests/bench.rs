@@ -258,19 +258,32 @@ fn the_quiescence_bench_measures_the_chips_move_order() {
 }
 
 /// `bench singular --suite FILE`: a file without a win to find is bad input (it ran on
-/// no position and reported 0/0 solved, exit 0), and so is a bad FEN in an `antichip
-/// solve` answer line (exit 1, as for a file that cannot be read).
+/// no position and reported 0/0 solved, exit 0), and so are a bad FEN in an `antichip
+/// solve` answer line (exit 1, as for a file that cannot be read) and a file that is not
+/// text.
 #[test]
 fn the_singular_bench_refuses_a_suite_without_wins() {
     let dir = common::Scratch::new("bench_suite");
     for (name, content, message) in [
-        ("empty.txt", "", "no wins in "),
+        ("empty.txt", Vec::new(), "no wins in "),
         (
             "none.txt",
-            "8/8/8/8/8/8/8/K6k w - - 0 1\tnone\t-\n8/8/8/8/8/8/8/K6k w - - bm Ka2;\n",
+            b"8/8/8/8/8/8/8/K6k w - - 0 1\tnone\t-\n8/8/8/8/8/8/8/K6k w - - bm Ka2;\n".to_vec(),
             "no wins in ",
         ),
-        ("badfen.txt", "not a fen\t3\te2e3\n", " line 1: "),
+        ("badfen.txt", b"not a fen\t3\te2e3\n".to_vec(), ": line 1: "),
+        // Not text: a byte that is not UTF-8, a line without end (it was exit 1, and
+        // /dev/zero was read until the memory ran out).
+        (
+            "latin1.txt",
+            b"8/8/8/8/8/8/8/K6k w - - 0 1\tnone\t-\n\xe9\n".to_vec(),
+            ": line 2: not UTF-8 text",
+        ),
+        (
+            "endless.txt",
+            vec![b'8'; (1 << 20) + 1],
+            ": line 1: a line longer than 1 MiB",
+        ),
     ] {
         let path = dir.join(name);
         std::fs::write(&path, content).unwrap();

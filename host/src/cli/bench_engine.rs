@@ -421,17 +421,37 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
 /// The wins of a file of `antichip solve` answers, or of EPD lines with `dm K`, with
 /// their K.
 fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    use host::reading::{MAX_FEN_LINE, read_line_within, without_bom};
+    let mut input = super::input::open_file(path)?;
     let mut suite = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    let mut buf = Vec::new();
+    for i in 0.. {
+        buf.clear();
+        let read = read_line_within(&mut input, &mut buf, MAX_FEN_LINE).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                super::input::bad_input(format!("{}: line {}: {e}", path.display(), i + 1))
+            } else {
+                anyhow::Error::new(e).context(format!("cannot read {}", path.display()))
+            }
+        })?;
+        if read == 0 {
+            break;
+        }
+        let Ok(line) = std::str::from_utf8(without_bom(&buf, i == 0)) else {
+            return Err(super::input::bad_input(format!(
+                "{}: line {}: not UTF-8 text",
+                path.display(),
+                i + 1
+            )));
+        };
+        let line = line.trim_end_matches(['\n', '\r']);
         if !line.contains('\t') {
             // An EPD line: its dm operation is the K to find.
             let Some(parsed) = host::positions::batch::parse_line(i + 1, line.as_bytes()) else {
                 continue;
             };
             let parsed =
-                parsed.map_err(|e| super::input::bad_input(format!("{} {e}", path.display())))?;
+                parsed.map_err(|e| super::input::bad_input(format!("{}: {e}", path.display())))?;
             let dm = host::positions::epd::operands(&parsed.operations, "dm")
                 .and_then(|o| o.first())
                 .and_then(|k| k.parse::<u32>().ok());
@@ -443,7 +463,7 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         let fields: Vec<&str> = line.split('\t').collect();
         let [fen, k, _] = fields[..] else {
             return Err(super::input::bad_input(format!(
-                "{} line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
+                "{}: line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
                 path.display(),
                 i + 1
             )));
@@ -456,7 +476,7 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         }
         // A bad FEN is bad input, as in an EPD line (it was exit 1).
         let pos = Position::from_fen_strict(fen).map_err(|e| {
-            super::input::bad_input(format!("{} line {}: {e}", path.display(), i + 1))
+            super::input::bad_input(format!("{}: line {}: {e}", path.display(), i + 1))
         })?;
         suite.push((pos, k));
     }
