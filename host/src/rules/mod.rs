@@ -468,21 +468,37 @@ impl fmt::Display for Position {
 }
 
 /// Text from the user as it may be echoed in a message: control characters (NUL, ESC,
-/// ...) escaped, so that a terminal or a log never receives them raw.
+/// ...) and invisible formatting marks escaped, so that a terminal or a log never
+/// receives them raw and a message shows what was really typed.
 ///
 /// ```
 /// assert_eq!(host::rules::printable("a\u{1b}[2Jb\0"), "a\\u{1b}[2Jb\\u{0}");
+/// // Invisible marks that would hide in a message, or turn the text around it.
+/// assert_eq!(host::rules::printable("\u{feff}e4\u{202e}"), "\\u{feff}e4\\u{202e}");
 /// ```
 pub fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if c.is_control() || invisible(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// An invisible formatting character: zero-width spaces and joiners, the marks and
+/// overrides of text direction, the byte order mark.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
 }
 
 /// The most characters of a user's text that [`excerpt`] keeps.
