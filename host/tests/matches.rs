@@ -406,6 +406,12 @@ fn an_engine_that_cannot_start_fails_the_match_before_it_plays() {
             "uci:cmd=/bin/sh,arg=-c,arg=exit,name=quitter",
             "error: player quitter: /bin/sh exited before it finished the UCI handshake",
         ),
+        (
+            // Output without end: refused within a bound (it was read until the memory
+            // ran out).
+            "uci:cmd=/bin/cat,arg=/dev/zero,name=zero",
+            "error: player zero: /bin/cat: its output is not UCI: line 1: a line longer than 16 MiB",
+        ),
     ] {
         let (out, err, code) =
             run_within(&["match", "--games", "2", "--depth", "1", spec, "random"]);

@@ -46,6 +46,7 @@ impl UciCommand {
                     UciError::Timeout(s) => {
                         format!("{program} did not finish the UCI handshake within {s:.1} s")
                     }
+                    e @ UciError::Garbled(_) => format!("{program}: {e}"),
                     e @ UciError::Start { .. } => e.to_string(),
                 })
             }
@@ -87,6 +88,7 @@ impl UciPlayer {
                 self.name
             )),
             UciError::Exited => Fault::Crashed(format!("{} exited ({what})", self.name)),
+            e @ UciError::Garbled(_) => Fault::Crashed(format!("{} ({what}): {e}", self.name)),
             e @ UciError::Start { .. } => Fault::Crashed(e.to_string()),
         }
     }

@@ -3,13 +3,16 @@
 //!
 //! The engine's output is read on a thread of its own, so that every wait has a
 //! deadline: a match can tell an engine that crashed (its output ended) from one that
-//! hangs (no answer in time) and go on.
+//! hangs (no answer in time) and go on; output that is not lines of text (a line without
+//! end) is a fault of its own, read within a bound.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+use crate::reading::{MAX_COMMAND_LINE, read_line_within};
 
 /// Why talking to an engine failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -28,13 +31,18 @@ pub enum UciError {
     /// No expected answer before the deadline.
     #[error("no answer within {0:.1} s")]
     Timeout(f64),
+    /// The engine's output is not lines of text (one longer than
+    /// [`crate::reading::MAX_COMMAND_LINE`]); nothing more is read from it.
+    #[error("its output is not UCI: {0}")]
+    Garbled(String),
 }
 
 /// A running UCI engine.
 pub struct UciProcess {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// The engine's lines, or why its output could not be read as lines.
+    lines: Receiver<Result<String, String>>,
 }
 
 impl UciProcess {
@@ -56,13 +64,20 @@ impl UciProcess {
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut raw = Vec::new();
-            loop {
+            for line_no in 1.. {
                 raw.clear();
-                match reader.read_until(b'\n', &mut raw) {
-                    Ok(0) | Err(_) => break,
+                match read_line_within(&mut reader, &mut raw, MAX_COMMAND_LINE) {
+                    Ok(0) => break,
+                    // A line without end would take all the memory: the engine is cut
+                    // off there.
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                        let _ = tx.send(Err(format!("line {line_no}: {e}")));
+                        break;
+                    }
+                    Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&raw).trim_end().to_string();
-                        if tx.send(line).is_err() {
+                        if tx.send(Ok(line)).is_err() {
                             break;
                         }
                     }
@@ -84,16 +99,17 @@ impl UciProcess {
 
     /// Reads one line, waiting until `deadline` (forever when `None`).
     pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<String, UciError> {
-        match deadline {
-            None => self.lines.recv().map_err(|_| UciError::Exited),
+        let line = match deadline {
+            None => self.lines.recv().map_err(|_| UciError::Exited)?,
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
                 self.lines.recv_timeout(left).map_err(|e| match e {
                     RecvTimeoutError::Timeout => UciError::Timeout(left.as_secs_f64()),
                     RecvTimeoutError::Disconnected => UciError::Exited,
-                })
+                })?
             }
-        }
+        };
+        line.map_err(UciError::Garbled)
     }
 
     /// Reads lines until one starts with `prefix` (as a whole first word or the whole
