@@ -92,12 +92,6 @@ fn find(name: &str) -> anyhow::Result<Block> {
     }
 }
 
-/// A failure to write the command's output, named as `main` names one of `println!`'s
-/// (a closed pipe is still found in the chain and ends quietly).
-fn stdout_error(e: std::io::Error) -> anyhow::Error {
-    anyhow::Error::new(e).context("cannot write to stdout")
-}
-
 /// The netlist of block `b`; a build error names the block.
 fn build(b: &Block) -> anyhow::Result<hw::Module> {
     (b.build)().with_context(|| format!("building block `{}`", b.name))
@@ -105,11 +99,11 @@ fn build(b: &Block) -> anyhow::Result<hw::Module> {
 
 pub fn run(args: HwArgs) -> anyhow::Result<u8> {
     // Write errors (a closed pipe, a full disk) are reported as errors, not panics.
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = super::output::direct();
     match args.command {
         HwCommand::List => {
             for b in hw::catalog() {
-                writeln!(stdout, "{:<12} {}", b.name, b.about).map_err(stdout_error)?;
+                writeln!(stdout, "{:<12} {}", b.name, b.about)?;
             }
         }
         HwCommand::Verilog { out, block } => {
@@ -126,7 +120,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 let m = build(&b)?;
                 let files = hw::verilog::write_design(&m, &dir)?;
                 for f in files {
-                    writeln!(stdout, "{}", f.display()).map_err(stdout_error)?;
+                    writeln!(stdout, "{}", f.display())?;
                 }
             }
         }
@@ -147,10 +141,9 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             let m = build(&b)?;
             let report = testbench::run_flow_on(target, b.name, &m, &dir, seeds)?;
             if json {
-                writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)
-                    .map_err(stdout_error)?;
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                writeln!(stdout, "{report}").map_err(stdout_error)?;
+                writeln!(stdout, "{report}")?;
             }
             // As `chip fpga`: a design the device cannot hold is a failed flow.
             if !report.fits {
@@ -168,14 +161,13 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             let m = build(&b)?;
             let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
             for f in testbench::export_testbench(&m, &stim, &out)? {
-                writeln!(stdout, "{}", f.display()).map_err(stdout_error)?;
+                writeln!(stdout, "{}", f.display())?;
             }
             writeln!(
                 stdout,
                 "run: sh {} (Icarus Verilog: iverilog, vvp)",
                 out.join("run.sh").display()
-            )
-            .map_err(stdout_error)?;
+            )?;
         }
         HwCommand::Timing { block } => {
             let b = find(&block)?;
@@ -188,8 +180,8 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 ("input to output", &t.in_to_out),
             ] {
                 match p {
-                    Some(p) => write!(stdout, "{what}: {p}").map_err(stdout_error)?,
-                    None => writeln!(stdout, "{what}: no such path").map_err(stdout_error)?,
+                    Some(p) => write!(stdout, "{what}: {p}")?,
+                    None => writeln!(stdout, "{what}: no such path")?,
                 }
             }
         }
