@@ -227,7 +227,7 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
         println!(
             "  {label:<26} {:>10.0} cycles/s wall, {} (measured, one core, median of {runs} x {cycles} cycles; checksum {:x})",
             rate(r.wall),
-            r.cpu.map_or("no CPU time".to_string(), |c| format!(
+            on_cpu(r.cpu).map_or(NO_CPU_TIME.to_string(), |c| format!(
                 "{:>10.0} cycles/s on-CPU",
                 rate(c)
             )),
@@ -246,7 +246,7 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
             "  {:<26} {:>10.0} instance-cycles/s wall, {} (measured, one core, median of {runs} x {per_lane} cycles of {BATCH_LANES} lanes, each lane its own offset into the table; {} gates -> {} instructions, {} lanes per pass; checksum {:x})",
             format!("batch, {BATCH_LANES} lanes"),
             rate(r.wall),
-            r.cpu.map_or("no CPU time".to_string(), |c| format!(
+            on_cpu(r.cpu).map_or(NO_CPU_TIME.to_string(), |c| format!(
                 "{:>10.0} on-CPU",
                 rate(c)
             )),
@@ -267,6 +267,12 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
         return Ok(0);
     }
     let dir = std::path::Path::new("build/bench-sim").join(&m.name);
+    // The C++ build is the longest silent stretch of the benchmark.
+    eprintln!(
+        "bench sim: verilating `{}` into {} (a C++ build of up to a minute)",
+        m.name,
+        dir.display()
+    );
     let start = Instant::now();
     match testbench::speed::verilator_cycles_per_second(&m, &table, cycles, runs, &dir) {
         Ok(v) => {
@@ -293,6 +299,16 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
         Err(e) => println!("  verilator: {e}"),
     }
     Ok(0)
+}
+
+/// What a rate on the CPU says when there is none: no CPU clock, or a run shorter than
+/// its resolution.
+const NO_CPU_TIME: &str = "no CPU time (none measured, or too short a run)";
+
+/// A CPU time to divide by: none when it was not measured or read 0 (a run shorter than
+/// the clock's resolution gave an infinite rate).
+fn on_cpu(cpu: Option<Duration>) -> Option<Duration> {
+    cpu.filter(|c| !c.is_zero())
 }
 
 /// CPU time of this thread in nanoseconds (Linux `/proc/thread-self/schedstat`).
