@@ -211,12 +211,8 @@ fn figure_epsilon_refuses_bad_arguments_before_the_first_game() {
     // weights were replaced by their plot; the plot replaced the data after every
     // game).
     let weights = dir.join("w.json");
-    let content = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/eval_weights.json"
-    ))
-    .unwrap();
-    std::fs::write(&weights, &content).unwrap();
+    let content = host::engine::eval::DEFAULT_WEIGHTS_JSON;
+    std::fs::write(&weights, content).unwrap();
     let w = weights.to_str().unwrap();
     let (stdout, err, code) = run(&["figure", "weights", "--svg", w, w], "");
     assert_eq!((stdout.as_str(), code), ("", 2), "{err}");

@@ -162,19 +162,12 @@ fn the_game_is_written_as_pgn_after_every_move_and_undo() {
 
     // Nor over the weights or the book it plays with (replaced at the first move).
     let weights = dir.join("w.json");
-    let content = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/eval_weights.json"
-    ))
-    .unwrap();
-    std::fs::write(&weights, &content).unwrap();
+    let content = host::engine::eval::DEFAULT_WEIGHTS_JSON;
+    std::fs::write(&weights, content).unwrap();
     // A book of no entries (an empty file) is a book.
     let book = dir.join("book.bin");
     std::fs::write(&book, "").unwrap();
-    for (option, file, content) in [
-        ("--weights", &weights, content.as_str()),
-        ("--book", &book, ""),
-    ] {
+    for (option, file, content) in [("--weights", &weights, content), ("--book", &book, "")] {
         let f = file.to_str().unwrap();
         let (out, err, code) = play(&["--pgn", f, option, f], "e3\nquit\n");
         assert_eq!((out.as_str(), code), ("", 2), "{option}: {err}");
