@@ -222,12 +222,13 @@ mod tests {
         );
         assert_eq!(err, "");
         assert_eq!(summary.exit_code(), 0);
-        // Only at the start: elsewhere it is a bad character like any other.
+        // Only at the start: elsewhere it is a bad character like any other, shown
+        // escaped (it is invisible).
         let (out, err, _) =
             moves("8/8/8/8/8/8/8/K7 b - - 0 1\n\u{feff}8/8/8/8/8/8/8/K7 b - - 0 1\n");
         assert_eq!(out, "8/8/8/8/8/8/8/K7 b - - 0 1\t\n");
         assert!(
-            err.starts_with("error: line 2: board field: '\u{feff}' on rank 8"),
+            err.starts_with("error: line 2: board field: '\\u{feff}' on rank 8"),
             "{err}"
         );
     }
