@@ -5,16 +5,9 @@ use std::process::Command;
 
 mod common;
 
+/// `antichip ARGS` run here, as (exit code, stdout, stderr).
 fn antichip(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    antichip_in(std::path::Path::new("."), args)
 }
 
 #[test]

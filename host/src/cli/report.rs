@@ -85,11 +85,10 @@ const MAX_OTHER_CLOCKS: usize = 8;
 
 pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
     if args.also_mhz.len() > MAX_OTHER_CLOCKS {
-        eprintln!(
-            "error: --also-mhz takes up to {MAX_OTHER_CLOCKS} clocks, not {}",
+        return Err(super::input::bad_input(format!(
+            "--also-mhz takes up to {MAX_OTHER_CLOCKS} clocks, not {}",
             args.also_mhz.len()
-        );
-        return Ok(2);
+        )));
     }
     if !args.games.is_multiple_of(2) {
         return Err(super::input::bad_input(format!(
