@@ -651,6 +651,40 @@ fn a_search_cut_short_reports_every_node() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// Regression: when the unfinished iteration proved a better move than the last
+/// completed one's, `bestmove` played it but the last `info` line repeated the completed
+/// iteration's pv, which starts with another move (here at 2,000 to 4,750 nodes: pv
+/// h7h6 ..., bestmove g8e7). The pv of the last line before `bestmove` starts with the
+/// move played. Node budgets, not time: the same on any machine.
+#[test]
+fn the_last_pv_before_bestmove_starts_with_the_move_played() {
+    let mut e = Engine::start();
+    let mut changed = 0;
+    for nodes in (1000..8000).step_by(250) {
+        e.send("ucinewgame");
+        e.send("position fen 6nr/6pp/4Qp2/8/8/2P1b3/R3P1PP/4KBNR b - - 0 15 moves e3g1 h1g1");
+        e.send(&format!("go nodes {nodes}"));
+        let (best, lines) = e.bestmove();
+        let pv_first = |line: &String| {
+            let (_, pv) = line.split_once(" pv ").expect("a pv");
+            pv.split_whitespace().next().unwrap_or("").to_string()
+        };
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+        assert_eq!(pv_first(infos[infos.len() - 1]), best, "{nodes}: {lines:?}");
+        let completed = infos.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+        if pv_first(completed) != best {
+            changed += 1;
+        }
+    }
+    // The case is met: some budgets end in an iteration that changed the move.
+    assert!(
+        changed > 0,
+        "no budget ended in an iteration that changed the move"
+    );
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 /// Regression for the time overshoot (`go infinite`, `stop` after 50 ms answered 1.17 s
 /// later): one quiescence call below the first iteration here visits about 1.6 million
 /// positions, and the search obeyed `stop` only between such calls and never in its

@@ -898,9 +898,11 @@ impl<W: Write + Send + 'static> UciEngine<W> {
 
 /// The `info` line of a search cut short by a limit: the last completed iteration's
 /// depth, score and pv with every node searched and the whole time, so that the work of
-/// the unfinished iteration is counted; `info string book move M` for a book move.
-/// `None` when the last iteration line already
-/// said it all.
+/// the unfinished iteration is counted; only the nodes, the time and the move played as
+/// the pv when no iteration completed or the unfinished one proved a move other than the
+/// one that line starts with (the pv of the last line before `bestmove` starts with the
+/// move played); `info string book move M` for a book move. `None` when the last
+/// iteration line already said it all.
 pub fn final_info_line(r: &SearchResult) -> Option<String> {
     if r.from_book {
         let pv = r.best_move.as_ref().map(uci).unwrap_or_default();
@@ -911,7 +913,10 @@ pub fn final_info_line(r: &SearchResult) -> Option<String> {
     }
     let nps = (r.total_nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
     let ms = r.elapsed.as_millis();
-    if r.last.depth == 0 {
+    // No iteration completed, or the unfinished one proved another move than the last
+    // completed one's line starts with (the move played): the line names the move
+    // played, without a depth and score it was not searched to.
+    if r.last.depth == 0 || r.last.pv.first() != r.best_move.as_ref() {
         let pv = r.best_move.as_ref().map(uci).unwrap_or_default();
         return Some(format!(
             "info nodes {} nps {nps} time {ms} pv {pv}",
