@@ -685,6 +685,24 @@ fn the_last_pv_before_bestmove_starts_with_the_move_played() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// The endgame solver's line (a proved win at the root) says how deep it looked: its
+/// seldepth is the win's length in plies, never below its depth (it was 0 under
+/// depth 1).
+#[test]
+fn the_solvers_win_reports_its_length_as_seldepth() {
+    let mut e = Engine::start();
+    e.send("position fen 8/4P3/8/8/8/8/8/k7 w - - 0 1");
+    e.send("go depth 2");
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "e7e8q", "{lines:?}");
+    let info = lines.iter().find(|l| l.starts_with("info depth")).unwrap();
+    assert!(info.contains(" score mate 6 "), "{info}");
+    assert_eq!(field(info, "seldepth"), 12, "{info}");
+    assert!(field(info, "seldepth") >= field(info, "depth"), "{info}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 /// Regression for the time overshoot (`go infinite`, `stop` after 50 ms answered 1.17 s
 /// later): one quiescence call below the first iteration here visits about 1.6 million
 /// positions, and the search obeyed `stop` only between such calls and never in its

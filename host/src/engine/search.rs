@@ -959,6 +959,8 @@ impl Searcher {
         if let Some((m, score)) = self.solve_endgame(pos, limits, start) {
             last.score = score;
             last.depth = 1;
+            // The solver looked as deep as the win it proved.
+            last.seldepth = (WIN - score) as usize;
             last.pv = vec![m];
             last.nodes = self.counts.nodes;
             last.elapsed = start.elapsed();
