@@ -703,6 +703,50 @@ fn the_solvers_win_reports_its_length_as_seldepth() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// Regression for the fifty-move rule, which the search did not know (though the
+/// referee, python-chess and lichess apply it, and the endgame solver left wins it could
+/// cut short to the search): at a halfmove clock of 99 every king move draws, yet the
+/// search said "mate 1"; with a pawn whose push resets the clock, it played the king
+/// move that draws rather than the push that wins.
+#[test]
+fn the_fifty_move_rule_draws_in_the_search() {
+    let mut e = Engine::start();
+    let last_depth_line = |lines: &[String]| {
+        lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone()
+    };
+    e.send("position fen 8/8/8/8/8/1p6/8/K7 w - - 99 80");
+    e.send("go depth 4");
+    let (_, lines) = e.bestmove();
+    assert!(
+        last_depth_line(&lines).contains(" score cp 0 "),
+        "{lines:?}"
+    );
+    // One ply earlier the capture that follows resets the clock: the win stands.
+    e.send("position fen 8/8/8/8/8/1p6/8/K7 w - - 98 80");
+    e.send("go depth 4");
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "a1a2");
+    assert!(
+        last_depth_line(&lines).contains(" score mate 1 "),
+        "{lines:?}"
+    );
+    // a1a2 draws at once; g2g3 (or g2g4, taken en passant) wins in 2.
+    e.send("position fen 8/8/8/8/7p/1p6/6P1/K7 w - - 99 80");
+    e.send("go depth 4");
+    let (best, lines) = e.bestmove();
+    assert!(["g2g3", "g2g4"].contains(&best.as_str()), "{lines:?}");
+    assert!(
+        last_depth_line(&lines).contains(" score mate 2 "),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 /// Regression for the time overshoot (`go infinite`, `stop` after 50 ms answered 1.17 s
 /// later): one quiescence call below the first iteration here visits about 1.6 million
 /// positions, and the search obeyed `stop` only between such calls and never in its

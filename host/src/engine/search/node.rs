@@ -50,6 +50,12 @@ impl Searcher {
         null_allowed: bool,
         pv: &mut Vec<Move>,
     ) -> Flow<Score> {
+        // The fifty-move rule: 100 plies without a capture or a pawn move draw, unless
+        // the side to move has already won (no legal move), as the referee judges; at
+        // the horizon too, where the quiescence search would not see it.
+        if ply > 0 && pos.halfmoves() >= 100 && pos.mobility().0 > 0 {
+            return Ok(0);
+        }
         if self.is_leaf(pos, depth, ply) {
             return self.quiesce(pos, alpha, beta, ply);
         }
