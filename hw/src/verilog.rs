@@ -434,6 +434,13 @@ impl<'a> Emitter<'a> {
             }
         }
         let mut extra_unused = Vec::new();
+        // Every name declared so far, for the wires of unread instance outputs:
+        // `_{inst}_{port}` alone can meet another instance's (`u` with `a_b`, `u_a`
+        // with `b`) or a memory's `_i_{mem}`, and two declarations of one name do not
+        // compile (or, read leniently, short two outputs together).
+        let mut taken: HashSet<String> = self.names.iter().cloned().collect();
+        taken.extend(m.memories.iter().map(|mem| format!("_i_{}", mem.name)));
+        taken.insert("_unused".to_string());
         for (k, inst) in m.instances.iter().enumerate() {
             let mut pins = Vec::new();
             if inst.module.uses_clock {
@@ -450,7 +457,13 @@ impl<'a> Emitter<'a> {
                     Some(o) => pins.push(format!("    .{}({})", p.name, self.names[o.index()])),
                     None => {
                         // Unread output: a wire of its own keeps the pin connected.
-                        let wname = format!("_{}_{}", inst.name, p.name);
+                        let base = format!("_{}_{}", inst.name, p.name);
+                        let mut wname = base.clone();
+                        let mut n = 1;
+                        while !taken.insert(wname.clone()) {
+                            n += 1;
+                            wname = format!("{base}_{n}");
+                        }
                         let _ = writeln!(decls, "  wire {}{};", range(p.width), wname);
                         pins.push(format!("    .{}({wname})", p.name));
                         extra_unused.push(wname);

@@ -53,3 +53,40 @@ fn random_netlists_agree_with_verilator_and_gates() {
     run_batches(100..101, Backend::Verilator);
     run_batches(200..202, Backend::Gates);
 }
+
+/// A leaf with an input `d` and two outputs: `y` (read by the parent) and `spare`
+/// (named by the caller, left unread).
+fn leaf(name: &str, spare: &str) -> hw::Module {
+    let m = hw::ModuleBuilder::new(name);
+    let d = m.input("d", 3);
+    m.output(spare, d + 1);
+    m.output("y", !d);
+    m.finish().unwrap()
+}
+
+#[test]
+fn unread_instance_outputs_get_wires_of_their_own() {
+    // Each unread output is kept on a wire `_{instance}_{port}`: instance `u`'s `a_b`
+    // and instance `u_a`'s `b` were both `_u_a_b`, and instance `i`'s `mem` was the
+    // memory `mem`'s loop variable `_i_mem`, declarations Icarus and Verilator reject.
+    let top = hw::ModuleBuilder::new("collide");
+    let x = top.input("x", 3);
+    let u = top.instance("u", &leaf("leaf_ab", "a_b"));
+    u.connect("d", x);
+    let ua = top.instance("u_a", &leaf("leaf_b", "b"));
+    ua.connect("d", x);
+    let i = top.instance("i", &leaf("leaf_mem", "mem"));
+    i.connect("d", x);
+    let mem = top.memory("mem", 4, 3);
+    mem.write(x.bits(0..2), u.output("y"), x.bit(2));
+    top.output("o", mem.read(x.bits(1..3)) ^ ua.output("y") ^ i.output("y"));
+    let top = top.finish().unwrap();
+    let dir = work("collide");
+    let warnings = testbench::lint(&top, &dir.join("lint")).unwrap();
+    assert!(warnings.is_empty(), "{}", warnings.join("\n"));
+    let stim = Stimulus::random(&top, CYCLES, 7);
+    for backend in [Backend::Icarus, Backend::Verilator] {
+        let r = cosim(&top, &stim, backend, &dir.join(backend.name())).unwrap();
+        assert!(r.passed(), "{r}");
+    }
+}
