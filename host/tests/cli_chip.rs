@@ -204,3 +204,28 @@ fn chip_fpga_into_a_file_is_refused() {
         format!("error: cannot write {f}: it is a file, not a directory\n")
     );
 }
+
+/// `chip fpga --help` gives `--seeds` its range, as `hw synth --help` does (it gave
+/// only "1, 2, ..." while 33 is refused).
+#[test]
+fn chip_fpga_help_gives_the_seeds_range() {
+    for cmd in [["chip", "fpga"], ["hw", "synth"]] {
+        let (out, err, code) = common::run(&[cmd[0], cmd[1], "--help"], "");
+        assert_eq!(code, 0, "{err}");
+        let seeds = out
+            .split("--seeds <SEEDS>")
+            .nth(1)
+            .and_then(|s| s.split("\n      --").next())
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            seeds.starts_with("Placement seeds to try (1, 2, ... up to 32)"),
+            "{cmd:?}: {seeds}"
+        );
+    }
+    let (_, err, code) = common::run(&["chip", "fpga", "--seeds", "33"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("33 is not in 1..=32"), "{err}");
+}

@@ -55,9 +55,9 @@ enum ChipCommand {
         /// appended for a target other than ice40].
         #[arg(long, alias = "dir")]
         out: Option<PathBuf>,
-        /// Placement seeds to try (1, 2, ...); the bitstream is the fastest placement's.
-        /// Seeds an earlier run in the directory placed on the same netlist are kept and
-        /// not placed again (its synthesis is reused too).
+        /// Placement seeds to try (1, 2, ... up to 32); the bitstream is the fastest
+        /// placement's. Seeds an earlier run in the directory placed on the same netlist
+        /// are kept and not placed again (its synthesis is reused too).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
         /// Stop a seed whose place and route has not finished after this many minutes
