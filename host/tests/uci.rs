@@ -710,7 +710,27 @@ fn the_solvers_win_reports_its_length_as_seldepth() {
 /// move that draws rather than the push that wins.
 #[test]
 fn the_fifty_move_rule_draws_in_the_search() {
+    // The host's own nodes (software quiescence), and the positions it hands over in
+    // batches to the reference or a pool of chips, quiescence and full-width jobs.
+    for options in [
+        &[][..],
+        &["Quiescence value reference"][..],
+        &["Quiescence value chip-model", "Chips value 2"][..],
+        &[
+            "Quiescence value chip-model",
+            "Chips value 2",
+            "FullWidthPlies value 2",
+        ][..],
+    ] {
+        fifty_move_rule_draws_with(options);
+    }
+}
+
+fn fifty_move_rule_draws_with(options: &[&str]) {
     let mut e = Engine::start();
+    for option in options {
+        e.send(&format!("setoption name {option}"));
+    }
     let last_depth_line = |lines: &[String]| {
         lines
             .iter()
@@ -723,7 +743,7 @@ fn the_fifty_move_rule_draws_in_the_search() {
     let (_, lines) = e.bestmove();
     assert!(
         last_depth_line(&lines).contains(" score cp 0 "),
-        "{lines:?}"
+        "{options:?}: {lines:?}"
     );
     // One ply earlier the capture that follows resets the clock: the win stands.
     e.send("position fen 8/8/8/8/8/1p6/8/K7 w - - 98 80");
@@ -738,10 +758,13 @@ fn the_fifty_move_rule_draws_in_the_search() {
     e.send("position fen 8/8/8/8/7p/1p6/6P1/K7 w - - 99 80");
     e.send("go depth 4");
     let (best, lines) = e.bestmove();
-    assert!(["g2g3", "g2g4"].contains(&best.as_str()), "{lines:?}");
+    assert!(
+        ["g2g3", "g2g4"].contains(&best.as_str()),
+        "{options:?}: {lines:?}"
+    );
     assert!(
         last_depth_line(&lines).contains(" score mate 2 "),
-        "{lines:?}"
+        "{options:?}: {lines:?}"
     );
     e.send("quit");
     assert!(e.child.wait().unwrap().success());

@@ -495,6 +495,14 @@ impl SearchConfig {
 fn plies_to_units(plies: f64) -> i32 {
     (plies * f64::from(ONE_PLY)).round() as i32
 }
+
+/// The fifty-move rule inside the search: 100 plies without a capture or a pawn move
+/// draw, unless the side to move has already won (no legal move), as the referee of
+/// [`crate::matches`] judges first. Below the root, on the host's nodes and the
+/// positions it hands over alike; a chip's own plies have no halfmove clock.
+fn is_fifty_move_draw(pos: &Position) -> bool {
+    pos.halfmoves() >= 100 && pos.mobility().0 > 0
+}
 /// When to stop searching. With no limit at all the search runs to
 /// [`SearchConfig::max_depth`] or until the stop flag is raised.
 ///
@@ -1493,6 +1501,13 @@ impl Searcher {
             rest.into_iter().zip(kinds).zip(keys).zip(hits)
         {
             let reduced = depth < full;
+            // The fifty-move rule, as the host's node judges it (a chip has no
+            // halfmove clock).
+            if is_fifty_move_draw(&pos) {
+                self.counts.nodes += 1;
+                settled.push(Some((0, reduced)));
+                continue;
+            }
             if quarters > 0 {
                 let moves = pos.legal_moves();
                 if !moves.is_empty() && !pos.is_insufficient_material() {
