@@ -6,7 +6,7 @@ module qchip (
   input wire load_we,
   // The rank written (0 = rank 1).
   input wire [2:0] load_rank,
-  // The rank's eight 4-bit piece codes, file a in bits 0..4.
+  // The rank's eight 4-bit piece codes, file a in bits `[3:0]`.
   input wire [31:0] load_row,
   // Write one word of the weights this clock.
   input wire w_we,
@@ -75,7 +75,7 @@ module qchip (
   input wire [5:0] first_from,
   // Destination of the first move.
   input wire [5:0] first_to,
-  // Promotion code of the first move (0 none, 1..=5 q, r, b, n, k).
+  // Promotion code of the first move (0 none, 1 to 5 for q, r, b, n, k).
   input wire [2:0] first_promo,
   // Run one cycle this clock.
   input wire req,
@@ -91,7 +91,7 @@ module qchip (
   output wire [5:0] best_from,
   // Destination of the best move.
   output wire [5:0] best_to,
-  // Promotion code of the best move (0 none, 1..=5 q, r, b, n, k).
+  // Promotion code of the best move (0 none, 1 to 5 for q, r, b, n, k).
   output wire [2:0] best_promo,
   // Positions visited (every node, the job's position included).
   output wire [31:0] nodes,

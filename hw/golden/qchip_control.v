@@ -96,7 +96,7 @@ module qchip_control (
   output wire [5:0] best_from,
   // Destination of the best move.
   output wire [5:0] best_to,
-  // Promotion code of the best move (0 none, 1..=5 q, r, b, n, k).
+  // Promotion code of the best move (0 none, 1 to 5 for q, r, b, n, k).
   output wire [2:0] best_promo,
   // Positions visited (every node, the job's position included).
   output wire [31:0] nodes,

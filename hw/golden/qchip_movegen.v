@@ -6,7 +6,8 @@ module qchip_movegen (
   input wire load_we,
   // The rank written (0 = rank 1).
   input wire [2:0] load_rank,
-  // The rank's eight 4-bit piece codes (`colour << 3 | kind`), file a in bits 0..4.
+  // The rank's eight 4-bit piece codes (`colour << 3 | kind`), file a in bits
+  // `[3:0]`.
   input wire [31:0] load_row,
   // Latch the side to move, the en-passant register and the shortcut switches, and
   // begin a generation.
@@ -43,7 +44,7 @@ module qchip_movegen (
   output wire [5:0] from,
   // Destination square of the presented move.
   output wire [5:0] to,
-  // Promotion code of the presented move (0 none, 1..=5 q, r, b, n, k).
+  // Promotion code of the presented move (0 none, 1 to 5 for q, r, b, n, k).
   output wire [2:0] promo,
   // Set after the second cycle when a capture exists (only captures are generated).
   output wire capture_forced,

@@ -46,7 +46,7 @@ module qchip_sequencer (
   output wire [5:0] from,
   // Destination square of the presented move.
   output wire [5:0] to,
-  // Promotion code of the presented move (0 none, 1..=5 q, r, b, n, k).
+  // Promotion code of the presented move (0 none, 1 to 5 for q, r, b, n, k).
   output wire [2:0] promo,
   // Set after the second cycle when a capture exists (only captures are generated).
   output reg capture_forced,

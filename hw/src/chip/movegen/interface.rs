@@ -23,7 +23,7 @@ ports! {
         load_we: bool = 1,
         /// The rank written (0 = rank 1).
         load_rank: u8 = 3,
-        /// The rank's eight 4-bit piece codes (`colour << 3 | kind`), file a in bits 0..4.
+        /// The rank's eight 4-bit piece codes (`colour << 3 | kind`), file a in bits `[3:0]`.
         load_row: u32 = 32,
         /// Latch the side to move, the en-passant register and the shortcut switches, and
         /// begin a generation.
@@ -56,7 +56,7 @@ ports! {
         from: u8 = 6,
         /// Destination square of the presented move.
         to: u8 = 6,
-        /// Promotion code of the presented move (0 none, 1..=5 q, r, b, n, k).
+        /// Promotion code of the presented move (0 none, 1 to 5 for q, r, b, n, k).
         promo: u8 = 3,
         /// Set after the second cycle when a capture exists (only captures are generated).
         capture_forced: bool = 1,
@@ -118,7 +118,7 @@ pub struct Job {
 /// Clock edges of the load protocol: eight rank writes and a start.
 pub const LOAD_CYCLES: usize = 9;
 
-/// The 32-bit `load_row` word of one rank: file a in bits 0..4.
+/// The 32-bit `load_row` word of one rank: file a in bits `[3:0]`.
 pub fn rank_word(board: &Board, rank: u8) -> u32 {
     (0..8).fold(0, |acc, f| {
         acc | u32::from(board.squares[usize::from(rank) * 8 + f] & 15) << (4 * f)

@@ -66,7 +66,7 @@ ports! {
         load_we: bool = 1,
         /// The rank written (0 = rank 1).
         load_rank: u8 = 3,
-        /// The rank's eight 4-bit piece codes, file a in bits 0..4.
+        /// The rank's eight 4-bit piece codes, file a in bits `[3:0]`.
         load_row: u32 = 32,
         /// Write one word of the weights this clock.
         w_we: bool = 1,
@@ -138,7 +138,7 @@ ports! {
         first_from: u8 = 6,
         /// Destination of the first move.
         first_to: u8 = 6,
-        /// Promotion code of the first move (0 none, 1..=5 q, r, b, n, k).
+        /// Promotion code of the first move (0 none, 1 to 5 for q, r, b, n, k).
         first_promo: u8 = 3,
         /// Run one cycle this clock.
         req: bool = 1,
@@ -160,7 +160,7 @@ ports! {
         best_from: u8 = 6,
         /// Destination of the best move.
         best_to: u8 = 6,
-        /// Promotion code of the best move (0 none, 1..=5 q, r, b, n, k).
+        /// Promotion code of the best move (0 none, 1 to 5 for q, r, b, n, k).
         best_promo: u8 = 3,
         /// Positions visited (every node, the job's position included).
         nodes: u32 = 32,

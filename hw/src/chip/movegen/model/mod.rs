@@ -259,7 +259,7 @@ impl Model {
         self.regs.attacker_walker.fresh = false;
     }
 
-    /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits 0..4)
+    /// A clock edge with `load_we`: writes one rank (8 squares, file a in bits `[3:0]`)
     /// and the cells' priorities looked up in `priorities`.
     pub fn load_rank(&mut self, rank: u8, row: u32, priorities: &Priorities) {
         for f in 0..8 {

@@ -30,7 +30,7 @@ pub struct Entry {
     pub from: u8,
     /// Destination square.
     pub to: u8,
-    /// Promotion code (0 none, 1..=5 q, r, b, n, k).
+    /// Promotion code (0 none, 1 to 5 for q, r, b, n, k).
     pub promo: u8,
     /// The moving piece's register value.
     pub mover: u8,
