@@ -159,4 +159,20 @@ fn demo_refuses_waveforms_it_cannot_write_before_the_work() {
             Some(1)
         )
     );
+    // A waveform under a file: its directory cannot be made, which is said before the
+    // demo starts (it was a bare "File exists" after the chip's run).
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let (stdout, stderr, code) = run(&["--vcd".as_ref(), file.join("w.vcd").as_os_str()]);
+    assert_eq!(
+        (stdout.as_str(), stderr, code),
+        (
+            "",
+            format!(
+                "error: cannot write {}: it is a file, not a directory\n",
+                file.display()
+            ),
+            Some(1)
+        )
+    );
 }

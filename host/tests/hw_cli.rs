@@ -233,6 +233,23 @@ fn output_errors_name_what_cannot_be_written() {
             "{args:?}"
         );
     }
+    // A directory under that file cannot be made: named the same way, before any work.
+    let under = file.join("sub");
+    let u = under.to_str().unwrap();
+    for args in [
+        vec!["hw", "verilog", "--out", u, "counter"],
+        vec!["hw", "testbench", "counter", "--out", u],
+        vec!["hw", "synth", "counter", "--out", u],
+        vec!["chip", "fpga", "--out", u],
+    ] {
+        let (code, out, err) = antichip(&args);
+        assert_eq!((code, out.as_str()), (1, ""), "{args:?}: {err}");
+        assert_eq!(
+            err,
+            format!("error: cannot write {u}: Not a directory (os error 20)\n"),
+            "{args:?}"
+        );
+    }
     for args in [vec!["hw", "list"], vec!["hw", "timing", "counter"]] {
         let full = std::fs::OpenOptions::new()
             .write(true)

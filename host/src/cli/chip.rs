@@ -90,7 +90,7 @@ pub fn run(args: ChipArgs) -> anyhow::Result<u8> {
             seed_minutes,
         } => {
             let dir = out.unwrap_or_else(|| default_dir(&design, target));
-            super::input::check_out_dir(&dir)?;
+            super::input::make_out_dir(&dir)?;
             let limit = seed_minutes.map(|m| std::time::Duration::from_secs(m * 60));
             fpga(&design, target, &dir, seeds, limit)
         }

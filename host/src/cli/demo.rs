@@ -69,15 +69,14 @@ pub struct DemoArgs {
 
 pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     let pos = super::input::fen_option("--fen", &args.fen)?;
-    // The waveforms are written as the work goes: a directory, or both into one file
-    // (the second replacing the first), fail before it. Their directories are made.
+    // The waveforms are written as the work goes: a directory, a file that cannot be
+    // made, or both into one file (the second replacing the first), fail before it.
+    // Their directories are made.
     for path in [&args.vcd, &args.qchip_vcd] {
-        if path.is_dir() {
-            anyhow::bail!(
-                "cannot write {}: it is a directory, not a file",
-                path.display()
-            );
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            super::input::make_out_dir(dir)?;
         }
+        super::input::check_output(path)?;
     }
     let device = |p: &Path| p.exists() && !p.is_file();
     if super::input::same_file(&args.vcd, &args.qchip_vcd) && !device(&args.vcd) {

@@ -114,9 +114,9 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                     .map(|b| (b, out.join(b.name)))
                     .collect(),
             };
-            super::input::check_out_dir(&out)?;
+            super::input::make_out_dir(&out)?;
             for (b, dir) in chosen {
-                super::input::check_out_dir(&dir)?;
+                super::input::make_out_dir(&dir)?;
                 let m = build(&b)?;
                 let files = hw::verilog::write_design(&m, &dir)?;
                 for f in files {
@@ -136,8 +136,8 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
                 testbench::Target::Ice40Hx8k => out.join(b.name),
                 t => out.join(format!("{}-{t}", b.name)),
             };
-            super::input::check_out_dir(&out)?;
-            super::input::check_out_dir(&dir)?;
+            super::input::make_out_dir(&out)?;
+            super::input::make_out_dir(&dir)?;
             let m = build(&b)?;
             let report = testbench::run_flow_on(target, b.name, &m, &dir, seeds)?;
             if json {
@@ -157,7 +157,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             seed,
         } => {
             let b = find(&block)?;
-            super::input::check_out_dir(&out)?;
+            super::input::make_out_dir(&out)?;
             let m = build(&b)?;
             let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
             for f in testbench::export_testbench(&m, &stim, &out)? {

@@ -128,7 +128,7 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
 
 /// Fails when the output directory `dir` is a file (creating it would fail with a bare
 /// "File exists").
-pub fn check_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+fn check_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     if dir.exists() && !dir.is_dir() {
         anyhow::bail!(
             "cannot write {}: it is a file, not a directory",
