@@ -166,7 +166,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             writeln!(
                 stdout,
                 "run: sh {} (Icarus Verilog: iverilog, vvp)",
-                out.join("run.sh").display()
+                super::output::shell_word(&out.join("run.sh"))
             )?;
         }
         HwCommand::Timing { block } => {

@@ -66,7 +66,7 @@ pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
             dir.display(),
             boards.len(),
             stimulus.rows.len(),
-            dir.join("run.sh").display()
+            super::output::shell_word(&dir.join("run.sh"))
         );
     }
     Ok(code)

@@ -37,3 +37,30 @@ struct WriteError(#[source] io::Error);
 fn named(e: io::Error) -> io::Error {
     io::Error::new(e.kind(), WriteError(e))
 }
+
+/// `path` as one word of a POSIX shell command line, to be copied and run as printed:
+/// as it is when every character is one the shell takes literally, else in single
+/// quotes (a quote inside written `'\''`).
+pub fn shell_word(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.into_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+    use std::path::Path;
+
+    #[test]
+    fn shell_words_quote_only_what_the_shell_would_split_or_expand() {
+        assert_eq!(shell_word(Path::new("out/tb-1/run.sh")), "out/tb-1/run.sh");
+        assert_eq!(shell_word(Path::new("my tb/run.sh")), "'my tb/run.sh'");
+        assert_eq!(shell_word(Path::new("it's/$x")), r"'it'\''s/$x'");
+        assert_eq!(shell_word(Path::new("*")), "'*'");
+    }
+}

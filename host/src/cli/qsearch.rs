@@ -216,7 +216,7 @@ fn record_jobs(
             stimulus.rows.len(),
             whole,
             jobs.len(),
-            dir.join("run.sh").display()
+            super::output::shell_word(&dir.join("run.sh"))
         );
     }
     if let Some((line, _)) = jobs.get(whole) {
