@@ -12,24 +12,24 @@ module qchip_movelist (
   output wire [23:0] entry,
   output wire [25:0] leaf
 );
-  reg [23:0] entrys [0:4095];
-  integer _i_entrys;
-  reg [25:0] leafs [0:4095];
-  integer _i_leafs;
+  reg [23:0] entries [0:4095];
+  integer _i_entries;
+  reg [25:0] leaves [0:4095];
+  integer _i_leaves;
   reg [23:0] _n4;
   reg [25:0] _n9;
   assign entry = _n4;
   assign leaf = _n9;
-  initial for (_i_entrys = 0; _i_entrys < 4096; _i_entrys = _i_entrys + 1) entrys[_i_entrys] = {24{1'b0}};
-  initial for (_i_leafs = 0; _i_leafs < 4096; _i_leafs = _i_leafs + 1) leafs[_i_leafs] = {26{1'b0}};
+  initial for (_i_entries = 0; _i_entries < 4096; _i_entries = _i_entries + 1) entries[_i_entries] = {24{1'b0}};
+  initial for (_i_leaves = 0; _i_leaves < 4096; _i_leaves = _i_leaves + 1) leaves[_i_leaves] = {26{1'b0}};
   initial _n4 = 24'h000000;
   initial _n9 = 26'h0000000;
   always @(posedge clk) begin
-    if (entry_we) entrys[entry_waddr] <= entry_wdata;
+    if (entry_we) entries[entry_waddr] <= entry_wdata;
   end
   always @(posedge clk) begin
-    if (leaf_we) leafs[leaf_waddr] <= leaf_wdata;
+    if (leaf_we) leaves[leaf_waddr] <= leaf_wdata;
   end
-  always @(posedge clk) _n4 <= entrys[entry_raddr];
-  always @(posedge clk) _n9 <= leafs[leaf_raddr];
+  always @(posedge clk) _n4 <= entries[entry_raddr];
+  always @(posedge clk) _n9 <= leaves[leaf_raddr];
 endmodule

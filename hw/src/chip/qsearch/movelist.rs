@@ -31,12 +31,12 @@ pub fn slot_bits(p: Params) -> u32 {
 pub fn movelist(p: Params) -> Result<Module, HwError> {
     let m = ModuleBuilder::new("qchip_movelist");
     let aw = slot_bits(p);
-    for (name, width) in [("entry", WORD), ("leaf", LEAF_WORD)] {
+    for (name, memory, width) in [("entry", "entries", WORD), ("leaf", "leaves", LEAF_WORD)] {
         let we = m.input(&format!("{name}_we"), 1);
         let waddr = m.input(&format!("{name}_waddr"), aw);
         let wdata = m.input(&format!("{name}_wdata"), width);
         let raddr = m.input(&format!("{name}_raddr"), aw);
-        let mem = m.memory(&format!("{name}s"), p.plies * p.list, width);
+        let mem = m.memory(memory, p.plies * p.list, width);
         mem.write(waddr, wdata, we);
         m.output(name, mem.read_sync(raddr));
     }
