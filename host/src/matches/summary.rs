@@ -32,34 +32,41 @@ impl Summary {
     pub fn of(records: &[GameRecord]) -> Summary {
         let mut s = Summary::default();
         for r in records {
-            let Some(a) = r.score_a() else { continue };
-            if r.white > 1 {
-                continue;
-            }
-            let add = |t: &mut Tally, points: f64| {
-                if points == 1.0 {
-                    t.wins += 1
-                } else if points == 0.0 {
-                    t.losses += 1
-                } else {
-                    t.draws += 1
-                }
-            };
-            add(&mut s.total, a);
-            add(&mut s.by_colour[r.white], a);
-            add(&mut s.white, if r.white == 0 { a } else { 1.0 - a });
-            *s.terminations.entry(r.termination.tag()).or_default() += 1;
-            if let Some(p) = r.failed() {
-                *s.failures[p].entry(r.termination.tag()).or_default() += 1;
-            }
-            for p in 0..2 {
-                s.time[p].0 += r.seconds[p];
-                s.time[p].1 += u64::from(r.moves[p]);
-                s.depth[p].0 += r.depth[p].0;
-                s.depth[p].1 += u64::from(r.depth[p].1);
-            }
+            s.add(r);
         }
         s
+    }
+
+    /// Counts one more game, as [`Summary::of`] counts each of its records: a running
+    /// match keeps its summary so, at the cost of one game per game played (summing
+    /// every finished game again after each would make a long match quadratic).
+    pub fn add(&mut self, r: &GameRecord) {
+        let Some(a) = r.score_a() else { return };
+        if r.white > 1 {
+            return;
+        }
+        let add = |t: &mut Tally, points: f64| {
+            if points == 1.0 {
+                t.wins += 1
+            } else if points == 0.0 {
+                t.losses += 1
+            } else {
+                t.draws += 1
+            }
+        };
+        add(&mut self.total, a);
+        add(&mut self.by_colour[r.white], a);
+        add(&mut self.white, if r.white == 0 { a } else { 1.0 - a });
+        *self.terminations.entry(r.termination.tag()).or_default() += 1;
+        if let Some(p) = r.failed() {
+            *self.failures[p].entry(r.termination.tag()).or_default() += 1;
+        }
+        for p in 0..2 {
+            self.time[p].0 += r.seconds[p];
+            self.time[p].1 += u64::from(r.moves[p]);
+            self.depth[p].0 += r.depth[p].0;
+            self.depth[p].1 += u64::from(r.depth[p].1);
+        }
     }
 
     /// The report: score lines, Elo, terminations and failures (all deterministic for a
@@ -190,5 +197,28 @@ mod tests {
             Some("Mean depth per move: A 6.00 (30 moves), B -")
         );
         assert_eq!(Summary::default().depth_line(["A", "B"]), None);
+    }
+
+    #[test]
+    fn a_running_summary_is_the_summary_of_the_games_so_far() {
+        use Termination::*;
+        // In the order a match with jobs finishes them, with the records the summary
+        // leaves out (an unfinished game, a White that is neither player) among them.
+        let games = [
+            record(3, 1, "0-1", Abandoned),
+            record(0, 0, "1-0", Normal),
+            record(6, 1, "*", Normal),
+            record(2, 0, "1/2-1/2", Normal),
+            record(4, 0, "0-1", IllegalMove),
+            record(7, 5, "1-0", Normal),
+            record(1, 1, "0-1", Normal),
+            record(5, 1, "1/2-1/2", Adjudication),
+        ];
+        let mut running = Summary::default();
+        for (n, r) in games.iter().enumerate() {
+            running.add(r);
+            assert_eq!(running, Summary::of(&games[..=n]), "after {} games", n + 1);
+        }
+        assert_eq!(running.total.line(), "3 - 1 - 2  [0.667] 6");
     }
 }
