@@ -125,6 +125,78 @@ fn a_shard_merge_gives_the_whole_match() {
 }
 
 #[test]
+fn a_match_cut_short_keeps_its_finished_games_for_merge() {
+    let dir = common::Scratch::new("matches");
+    let (pgn, results) = (dir.join("cut.pgn"), dir.join("cut.jsonl"));
+    // The fake engine loses games 0 and 1 at once (it crashes), then stalls in game 2
+    // until the match is ended: the files are read, and the match killed, while it waits.
+    let player = format!(
+        "uci:cmd=/bin/sh,arg={}/tests/data/fake_engine.sh,arg=stall,arg={},arg=2,name=fake-stall",
+        env!("CARGO_MANIFEST_DIR"),
+        dir.path().display()
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "match",
+            "random",
+            &player,
+            "--games",
+            "6",
+            "--depth",
+            "1",
+            "--timeout",
+            "3600",
+            "--pgnout",
+            pgn.to_str().unwrap(),
+            "--results",
+            results.to_str().unwrap(),
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("antichip runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !dir.join("stalled").exists() {
+        if std::time::Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("the fake engine never stalled in game 3");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().expect("the match is killed");
+    child.wait().expect("the match ends");
+    // The two games played are in both files, whole.
+    let text = std::fs::read_to_string(&pgn).expect("the PGN of the games played");
+    assert_eq!(text.matches("[Event ").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("[Termination \"abandoned\"]").count(),
+        2,
+        "{text}"
+    );
+    let records = std::fs::read_to_string(&results).expect("the records of the games played");
+    assert_eq!(records.lines().count(), 2, "{records}");
+    // They merge as a match of two games, into the same PGN.
+    let merged = dir.join("merged.pgn");
+    let (out, err, code) = run(
+        &[
+            "match",
+            "--merge",
+            results.to_str().unwrap(),
+            "--pgnout",
+            merged.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("Score of random vs fake-stall: 2 - 0 - 0  [1.000] 2\n"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), text);
+}
+
+#[test]
 fn antichip_itself_plays_as_an_external_engine() {
     let me = format!(
         "uci:cmd={},arg=uci,name=antichip-uci",

@@ -88,10 +88,12 @@ pub struct MatchArgs {
     /// start), above 0 and up to 86400.
     #[arg(long, default_value_t = 60.0, value_parser = parse_timeout)]
     timeout: f64,
-    /// Write every game here as PGN, in game order.
+    /// Write every game here as PGN, in game order, each as soon as the games before it
+    /// are written (a match cut short keeps the games it finished).
     #[arg(long)]
     pgnout: Option<PathBuf>,
-    /// Write one JSON record per game here (the input of --merge).
+    /// Write one JSON record per game here (the input of --merge), as --pgnout writes
+    /// the PGN.
     #[arg(long)]
     results: Option<PathBuf>,
     /// Games played at once.
@@ -323,12 +325,23 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         config.players[0].name.clone(),
         config.players[1].name.clone(),
     ];
+    // The files are made now and each game is written as soon as every game before it
+    // is: a match cut short (Ctrl-C, a killed job) keeps its finished games, ready for
+    // `--merge`, where writing them after the last game lost them all.
+    let outputs = Mutex::new(Outputs::create(
+        &indices,
+        args.pgnout.as_deref(),
+        args.results.as_deref(),
+    )?);
     let progress = Progress::new("match", io::stderr().is_terminal(), indices.len());
     // The games so far and their summary, one game added at a time: summing every
     // finished game again after each made a long match's bookkeeping quadratic (a
     // 40,000-game match of quick players spent most of its time there).
     let finished: Mutex<(usize, Summary)> = Mutex::new((0, Summary::default()));
     let records = run_match(&config, &indices, args.jobs as usize, &|record| {
+        if let Ok(mut o) = outputs.lock() {
+            o.finished(record);
+        }
         if let Ok(mut f) = finished.lock() {
             let (done, summary) = &mut *f;
             *done += 1;
@@ -337,45 +350,115 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         }
     });
     progress.finish();
-    finish(&records, args.pgnout.as_deref(), args.results.as_deref())?;
+    outputs
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .close()?;
+    print_summary(&records);
     if let Some((k, n)) = shard {
         println!("Shard {k}/{n}: {} of {games} games", records.len());
     }
     Ok(0)
 }
 
-/// Writes the PGN and results files and prints the summary.
-fn finish(
-    records: &[GameRecord],
-    pgnout: Option<&Path>,
-    results: Option<&Path>,
-) -> anyhow::Result<()> {
-    if let Some(path) = pgnout {
-        let mut out = BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        );
-        records
-            .iter()
-            .try_for_each(|r| out.write_all(r.pgn.as_bytes()))
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(path) = results {
-        let mut out = BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        );
-        records
-            .iter()
-            .try_for_each(|r| {
-                serde_json::to_writer(&mut out, r)?;
-                out.write_all(b"\n")
+/// The PGN and results files of a match being played, written in game order as the
+/// games end: a game waits until every game before it (of those played here) is written,
+/// and then goes to each file in one write of its whole text, so that the files of a
+/// match cut short hold whole games, the first ones, and nothing else.
+struct Outputs {
+    /// The games played here, in order; `next` is the first not yet written.
+    order: Vec<usize>,
+    next: usize,
+    /// Games ended before one ahead of them: index -> (PGN, results line).
+    waiting: std::collections::BTreeMap<usize, (String, Vec<u8>)>,
+    pgn: Option<(PathBuf, File)>,
+    results: Option<(PathBuf, File)>,
+    /// The first failure to write; nothing more is written after it.
+    error: Option<anyhow::Error>,
+}
+
+impl Outputs {
+    /// Creates (empties) the files of `--pgnout` and `--results` for the games `order`.
+    fn create(order: &[usize], pgn: Option<&Path>, results: Option<&Path>) -> anyhow::Result<Self> {
+        let create = |path: Option<&Path>| -> anyhow::Result<Option<(PathBuf, File)>> {
+            path.map(|p| {
+                let file =
+                    File::create(p).with_context(|| format!("cannot create {}", p.display()))?;
+                Ok((p.to_path_buf(), file))
             })
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .transpose()
+        };
+        Ok(Outputs {
+            order: order.to_vec(),
+            next: 0,
+            waiting: std::collections::BTreeMap::new(),
+            pgn: create(pgn)?,
+            results: create(results)?,
+            error: None,
+        })
     }
+
+    /// A game ended: it is written with the games that waited for it.
+    fn finished(&mut self, record: &GameRecord) {
+        if self.error.is_some() || (self.pgn.is_none() && self.results.is_none()) {
+            return;
+        }
+        let line = match serde_json::to_vec(record) {
+            Ok(mut line) => {
+                line.push(b'\n');
+                line
+            }
+            Err(e) => {
+                self.error = Some(anyhow::Error::new(e).context("cannot write a game record"));
+                return;
+            }
+        };
+        self.waiting
+            .insert(record.index, (record.pgn.clone(), line));
+        while let Some(&index) = self.order.get(self.next) {
+            let Some((pgn, line)) = self.waiting.remove(&index) else {
+                break;
+            };
+            for (file, text) in [(&mut self.pgn, pgn.as_bytes()), (&mut self.results, &line)] {
+                if let Some((path, file)) = file
+                    && let Err(e) = file.write_all(text)
+                {
+                    self.error = Some(
+                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                    );
+                    return;
+                }
+            }
+            self.next += 1;
+        }
+    }
+
+    /// The match is over: the first failure to write, if any.
+    fn close(self) -> anyhow::Result<()> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Writes the PGN of the games to `path`.
+fn write_pgn(records: &[GameRecord], path: &Path) -> anyhow::Result<()> {
+    let mut out = BufWriter::new(
+        File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+    );
+    records
+        .iter()
+        .try_for_each(|r| out.write_all(r.pgn.as_bytes()))
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Prints the summary of the games.
+fn print_summary(records: &[GameRecord]) {
     let Some(first) = records.first() else {
         println!("no games");
-        return Ok(());
+        return;
     };
     let names = [first.names[0].as_str(), first.names[1].as_str()];
     let summary = Summary::of(records);
@@ -384,7 +467,6 @@ fn finish(
     if let Some(line) = summary.depth_line(names) {
         println!("{line}");
     }
-    Ok(())
 }
 
 /// `--merge`: the shards' records, checked to be of one match and disjoint, in game order.
@@ -441,6 +523,9 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
             )));
         }
     }
-    finish(&records, pgnout, None)?;
+    if let Some(path) = pgnout {
+        write_pgn(&records, path)?;
+    }
+    print_summary(&records);
     Ok(0)
 }
