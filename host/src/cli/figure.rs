@@ -235,14 +235,17 @@ fn epsilon_figure(
                 100.0 * f64::from(t.wins) / f64::from(t.games().max(1))
             };
             let (white, black) = (pct(&s.by_colour[0]), pct(&s.by_colour[1]));
-            progress.finish();
-            println!(
-                "{opponent:<10} {eps:>7.2}  {white:>13.1}  {black:>13.1}  {}",
-                s.total.line()
-            );
+            // The bar stays for the points still to play.
+            progress.suspend(|| {
+                println!(
+                    "{opponent:<10} {eps:>7.2}  {white:>13.1}  {black:>13.1}  {}",
+                    s.total.line()
+                )
+            });
             rows.push((*opponent, eps, white, black));
         }
     }
+    progress.finish();
     if let Some(path) = &csv {
         let mut text = String::from("opponent,epsilon,win_pct_white,win_pct_black\n");
         for (o, e, wh, bl) in &rows {

@@ -41,17 +41,7 @@ impl Progress {
             };
         }
         if terminal {
-            let bar = ProgressBar::with_draw_target(
-                Some(total as u64),
-                ProgressDrawTarget::stderr_with_hz(10),
-            );
-            if let Ok(style) = ProgressStyle::with_template(
-                "{prefix} [{bar:30}] {pos}/{len} {elapsed} (left {eta}) {msg}",
-            ) {
-                bar.set_style(style.progress_chars("#>."));
-            }
-            bar.set_prefix(label);
-            Progress { bar, plain: None }
+            Progress::drawn(label, total, ProgressDrawTarget::stderr_with_hz(10))
         } else {
             let now = Instant::now();
             Progress {
@@ -64,6 +54,18 @@ impl Progress {
                 }),
             }
         }
+    }
+
+    /// The bar of `total` items, drawn to `target`.
+    fn drawn(label: String, total: usize, target: ProgressDrawTarget) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(total as u64), target);
+        if let Ok(style) = ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} {elapsed} (left {eta}) {msg}",
+        ) {
+            bar.set_style(style.progress_chars("#>."));
+        }
+        bar.set_prefix(label);
+        Progress { bar, plain: None }
     }
 
     /// `done` of the total.
@@ -81,6 +83,13 @@ impl Progress {
             self.bar.set_message(note.to_string());
         }
         self.bar.set_position(done as u64);
+    }
+
+    /// Runs `f`, which prints a result of the run, with the bar cleared, and draws the
+    /// bar again after it: the run goes on. ([`Progress::finish`] clears the bar for
+    /// good: nothing is drawn after it.)
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
     }
 
     /// Clears the bar (plain lines stay in the log).
@@ -109,5 +118,69 @@ impl Plain {
             self.total,
             self.start.elapsed().as_secs_f64()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use indicatif::{ProgressDrawTarget, TermLike};
+
+    use super::Progress;
+
+    /// A terminal that keeps what is written to it.
+    #[derive(Debug, Default)]
+    struct Screen(Arc<Mutex<String>>);
+
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            100
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_bar_is_drawn_again_after_a_result_is_printed() {
+        // `figure epsilon` prints a row after each of its points and goes on: its bar
+        // was cleared for good after the first point, and the run showed no progress
+        // for the other points (13 of the 14 by default).
+        let screen = Arc::new(Mutex::new(String::new()));
+        let target = ProgressDrawTarget::term_like(Box::new(Screen(Arc::clone(&screen))));
+        let progress = Progress::drawn("figure".into(), 4, target);
+        progress.update(2);
+        progress.suspend(|| ());
+        screen.lock().unwrap().clear();
+        progress.update(3);
+        let drawn = screen.lock().unwrap().clone();
+        assert!(
+            drawn.contains("figure [") && drawn.contains("3/4"),
+            "{drawn:?}"
+        );
+        progress.finish();
     }
 }
