@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use host::engine::eval::Weights;
 use host::figures::{Axes, Bar, Series, bar_chart, line_chart};
-use host::learn::td::NAMES;
+use host::learn::td::{CurvePoint, NAMES};
 use host::learn::{Curve, Example, Params, TdConfig, learn, prepare};
 
 use super::progress::Progress;
@@ -197,10 +197,15 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             ""
         }
     );
-    let progress = Progress::new("learning", io::stderr().is_terminal(), config.epochs);
+    let total = config.epochs.saturating_mul(train.len());
+    let progress = Progress::new("learning", io::stderr().is_terminal(), total);
     let (params, curve) = learn(init, &train, &holdout, &config, &mut |p| {
-        let note = format!("held-out agreement {:.1} %", p.holdout_agreement);
-        progress.update_with(p.epoch, &note);
+        let note = format!(
+            "pass {}, held-out agreement {:.1} %",
+            p.epoch, p.holdout_agreement
+        );
+        let (done, _) = progress_at(p, config.epochs, train.len());
+        progress.update_with(done, &note);
     });
     progress.finish();
     if let Some(diverged) = curve.last().filter(|_| !params.is_finite()) {
@@ -298,4 +303,36 @@ pub fn weights_svg(weights: &Weights) -> anyhow::Result<String> {
         ],
     )
     .map_err(|e| anyhow::anyhow!("plotting: {e}"))
+}
+
+/// Where a point of the curve puts the learning, as (done, total): training games played
+/// back, of every pass's. Counting passes showed a pass as done from its first game on
+/// (`--epochs 1`: the whole run at 1/1, and no line in a log, which is written only
+/// before the end).
+fn progress_at(p: &CurvePoint, epochs: usize, train_games: usize) -> (usize, usize) {
+    (p.games, epochs.saturating_mul(train_games))
+}
+
+#[cfg(test)]
+mod tests {
+    use host::learn::td::CurvePoint;
+
+    use super::progress_at;
+
+    #[test]
+    fn a_pass_under_way_is_not_shown_done() {
+        let after = |epoch, games| CurvePoint {
+            epoch,
+            games,
+            train_rmse: 100.0,
+            holdout_rmse: 100.0,
+            holdout_agreement: 60.0,
+        };
+        // One pass over 50 games: after its first game, 1 of 50.
+        assert_eq!(progress_at(&after(1, 1), 1, 50), (1, 50));
+        // The second of 20 passes, half done.
+        assert_eq!(progress_at(&after(2, 75), 20, 50), (75, 1000));
+        // The last point of the run is its end.
+        assert_eq!(progress_at(&after(20, 1000), 20, 50), (1000, 1000));
+    }
 }
