@@ -200,7 +200,7 @@ pub struct CurvePoint {
     /// The same over the held-out games.
     pub holdout_rmse: f64,
     /// Of the held-out positions of decided games, the share where the sign of White's
-    /// value agrees with the result, in percent.
+    /// value agrees with the result, in percent (a value of 0 counting half).
     pub holdout_agreement: f64,
 }
 
@@ -209,7 +209,7 @@ pub struct CurvePoint {
 pub type Curve = Vec<CurvePoint>;
 
 fn evaluate(params: &Params, examples: &[Example], config: &TdConfig) -> (f64, f64) {
-    let (mut sq, mut n, mut agree, mut decided) = (0.0, 0usize, 0usize, 0usize);
+    let (mut sq, mut n, mut agree, mut decided) = (0.0, 0usize, 0.0, 0usize);
     for ex in examples {
         let mut p = *params;
         // Errors without learning: a copy takes the steps at rate 0.
@@ -224,15 +224,21 @@ fn evaluate(params: &Params, examples: &[Example], config: &TdConfig) -> (f64, f
             for (g, sign) in ex.grads.iter().zip(&ex.white_sign) {
                 let white_value = sign * params.value(g);
                 decided += 1;
-                if (white_value > 0.0) == (ex.white_score == 1.0) {
-                    agree += 1;
-                }
+                // A value of 0 says neither side wins: half an agreement, so that zero
+                // weights agree 50 % on any games, however many each side won.
+                agree += if white_value == 0.0 {
+                    0.5
+                } else if (white_value > 0.0) == (ex.white_score == 1.0) {
+                    1.0
+                } else {
+                    0.0
+                };
             }
         }
     }
     (
         (sq / n.max(1) as f64).sqrt(),
-        100.0 * agree as f64 / decided.max(1) as f64,
+        100.0 * agree / decided.max(1) as f64,
     )
 }
 
@@ -341,5 +347,24 @@ mod tests {
         assert_eq!(ex.grads[1][0], -1.0);
         assert_eq!(ex.grads[1][6], -1.0);
         assert_eq!(ex.reward, 1000.0);
+    }
+
+    #[test]
+    fn zero_weights_agree_half_on_games_one_side_won() {
+        // Black wins every game: a value of 0 predicts neither side, so it agrees half
+        // (counting it as a Black win made zero weights agree 100 % here).
+        // 1. exd5 (forced): Black has nothing left and wins.
+        let start = Position::from_fen_strict("8/8/8/3p4/4P3/8/8/7N w - - 0 1").unwrap();
+        let mut pos = start.clone();
+        let m = pos.parse_move("e4d5").unwrap();
+        pos.play(&m);
+        let game = AntichessGame::new(start, vec![m], PgnResult::BlackWins);
+        let config = TdConfig::default();
+        let ex = prepare(&game, &config).unwrap();
+        let (_, agreement) = evaluate(&Params([0.0; N]), &[ex.clone(), ex.clone()], &config);
+        assert_eq!(agreement, 50.0);
+        let learned = Params::from_weights(&Weights::default());
+        let (_, agreement) = evaluate(&learned, &[ex], &config);
+        assert!(agreement == 0.0 || agreement == 100.0, "{agreement}");
     }
 }
