@@ -320,3 +320,43 @@ fn fairy_stockfish_agrees_on_the_suite() {
     }
     assert_eq!(checked, 200);
 }
+
+/// Answers are printed as they are found, in order: a long batch cut short keeps the
+/// answers before the position it was on (they were all held until the last one).
+#[test]
+fn solve_prints_each_answer_before_the_batch_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["solve", "--jobs", "1", "--max-moves", "50"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    // The seed's win in 4, then the start position, whose 50 moves take for ever.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n\
+              rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
+        )
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut first = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut first);
+        let _ = tx.send(first);
+    });
+    // A bound on the wait, not a measurement: the answer comes in milliseconds.
+    let first = rx.recv_timeout(std::time::Duration::from_secs(120));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        first.expect("the first answer while the second position is solved"),
+        "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\n"
+    );
+}

@@ -19,7 +19,8 @@ use super::progress::Progress;
 /// moves, each answered, and then has no legal move (no pieces, or stalemate), which wins
 /// antichess; a side to move that has already won gets `0` and `-`. The search is exact
 /// (every move is examined). Bad lines are reported on stderr with their line number,
-/// the other lines are still answered, and the exit code is then 2.
+/// the other lines are still answered, and the exit code is then 2. Each answer is
+/// printed as soon as the answers before it are, so a batch cut short keeps them.
 ///
 /// EPD lines may carry `dm K` (a win in K), `bm` and `am` (moves in SAN or UCI): the
 /// answers are then scored against them on stderr (an operation that is not a number of
@@ -93,35 +94,90 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     }
     let positions: Vec<_> = lines.iter().map(|l| l.position.clone()).collect();
     let progress = Progress::new("solving", stderr.is_terminal(), positions.len());
-    let answers = solve_all_within(&positions, args.max_moves, args.max_nodes, jobs, &|done| {
+    // Each answer is printed as soon as every answer before it is: a long batch cut
+    // short keeps the answers it has, in order.
+    let printer = std::sync::Mutex::new(InOrder {
+        out: super::output::stdout(),
+        next: 0,
+        waiting: std::collections::BTreeMap::new(),
+        error: None,
+    });
+    let answers = solve_all_within(&positions, args.max_moves, args.max_nodes, jobs, &|done,
+                                                                                       index,
+                                                                                       (
+        verdict,
+        nodes,
+    )| {
+        if let Ok(mut p) = printer.lock() {
+            p.answered(index, answer_line(&lines[index], args.epd, verdict, nodes));
+        }
         progress.update(done)
     })?;
     progress.finish();
-    let mut out = super::output::stdout();
-    let mut print = || -> io::Result<u8> {
-        for (line, (verdict, nodes)) in lines.iter().zip(&answers) {
-            if args.epd {
-                writeln!(out, "{}", epd_answer(line, *verdict, *nodes))?;
-                summary.answered += 1;
-                continue;
-            }
-            match verdict {
-                Some(Verdict::AlreadyWon) => writeln!(out, "{}\t0\t-", line.fen)?,
-                Some(Verdict::WinIn { moves, first }) => {
-                    writeln!(out, "{}\t{moves}\t{}", line.fen, uci(first))?
-                }
-                Some(Verdict::NoWinWithin(_)) => writeln!(out, "{}\tnone\t-", line.fen)?,
-                None => writeln!(out, "{}\tunknown\t-", line.fen)?,
-            }
-            summary.answered += 1;
-        }
-        out.flush()?;
-        Ok(summary.exit_code())
-    };
-    let code = super::input::output_result(print())?;
+    let printer = printer.into_inner().unwrap_or_else(|e| e.into_inner());
+    summary.answered += printer.next;
+    let code = super::input::output_result(printer.close().map(|()| summary.exit_code()))?;
     let verdicts: Vec<Option<Verdict>> = answers.iter().map(|a| a.0).collect();
     score_suite(&lines, &verdicts);
     Ok(code)
+}
+
+/// Standard output of answers that come in any order, written in input order.
+struct InOrder {
+    out: io::BufWriter<super::output::Stdout>,
+    /// The index of the first answer not yet written.
+    next: usize,
+    waiting: std::collections::BTreeMap<usize, String>,
+    /// The first failure to write; nothing more is written after it.
+    error: Option<io::Error>,
+}
+
+impl InOrder {
+    /// The answer of line `index`: written, with those that waited for it.
+    fn answered(&mut self, index: usize, text: String) {
+        if self.error.is_some() {
+            return;
+        }
+        self.waiting.insert(index, text);
+        let mut wrote = false;
+        while let Some(text) = self.waiting.remove(&self.next) {
+            if let Err(e) = writeln!(self.out, "{text}") {
+                self.error = Some(e);
+                return;
+            }
+            self.next += 1;
+            wrote = true;
+        }
+        if wrote && let Err(e) = self.out.flush() {
+            self.error = Some(e);
+        }
+    }
+
+    /// Every answer given: the first failure to write, if any.
+    fn close(mut self) -> io::Result<()> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
+}
+
+/// The output line of one answer: TAB-separated fields, or an EPD line with `--epd`.
+fn answer_line(
+    line: &host::positions::batch::FenLine,
+    epd: bool,
+    verdict: Option<Verdict>,
+    nodes: u64,
+) -> String {
+    if epd {
+        return epd_answer(line, verdict, nodes);
+    }
+    match verdict {
+        Some(Verdict::AlreadyWon) => format!("{}\t0\t-", line.fen),
+        Some(Verdict::WinIn { moves, first }) => format!("{}\t{moves}\t{}", line.fen, uci(&first)),
+        Some(Verdict::NoWinWithin(_)) => format!("{}\tnone\t-", line.fen),
+        None => format!("{}\tunknown\t-", line.fen),
+    }
 }
 
 /// Takes out of a line's operations the `dm`, `bm` and `am` the solver cannot score (a

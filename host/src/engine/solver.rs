@@ -291,24 +291,30 @@ pub fn solve_all(
     jobs: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<Vec<Solved>> {
-    Ok(solve_all_within(positions, max_moves, None, jobs, on_done)?
+    Ok(
+        solve_all_within(positions, max_moves, None, jobs, &|done, _, _| {
+            on_done(done)
+        })?
         .into_iter()
         .map(|(verdict, nodes)| Solved {
             verdict: verdict.expect("no budget, so always an answer"),
             nodes,
         })
-        .collect())
+        .collect(),
+    )
 }
 
 /// [`solve_all`] with a budget of `max_nodes` positions per position (none when
 /// `None`): each answer is the verdict, `None` when the budget ran out first, and the
-/// positions visited.
+/// positions visited. `on_done` is called (from any thread) as each position is
+/// solved, with the number finished so far, the position's index and its answer, so
+/// that a caller can print answers as they come.
 pub fn solve_all_within(
     positions: &[Position],
     max_moves: u32,
     max_nodes: Option<u64>,
     jobs: usize,
-    on_done: &(dyn Fn(usize) + Sync),
+    on_done: &(dyn Fn(usize, usize, (Option<Verdict>, u64)) + Sync),
 ) -> anyhow::Result<Vec<(Option<Verdict>, u64)>> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -318,14 +324,16 @@ pub fn solve_all_within(
     Ok(pool.install(|| {
         positions
             .par_iter()
-            .map_init(Solver::new, |solver, pos| {
+            .enumerate()
+            .map_init(Solver::new, |solver, (index, pos)| {
                 let before = solver.nodes();
                 let verdict = match max_nodes {
                     Some(n) => solver.solve_limited(pos, max_moves, n),
                     None => Some(solver.solve(pos, max_moves)),
                 };
-                on_done(done.fetch_add(1, Ordering::Relaxed) + 1);
-                (verdict, solver.nodes() - before)
+                let answer = (verdict, solver.nodes() - before);
+                on_done(done.fetch_add(1, Ordering::Relaxed) + 1, index, answer);
+                answer
             })
             .collect()
     }))
