@@ -89,3 +89,38 @@ fn clocks_at_their_32_bit_limit_do_not_wrap() {
         game.to_pgn()
     );
 }
+
+/// A raised stop flag ends the search at once even where the endgame solver goes
+/// first (at most 6 pieces): the solver read only its deadline and its budget of
+/// 100,000 positions, so `go infinite` then `stop` in this ending answered only after
+/// the whole budget (about 70 ms; 100,000 positions counted), unlike `stop` anywhere
+/// else. Node-count form: with the flag raised before the search, the solver gives up at
+/// its first reading of the clock.
+#[test]
+fn a_raised_stop_flag_ends_the_endgame_solver_at_once() {
+    // Five pieces, no win the solver can prove within its budget.
+    let pos = Position::from_fen_strict("8/8/8/3k4/8/8/3K4/RN6 w - - 0 1").unwrap();
+    let mut searcher = Searcher::software(SearchConfig::default(), Evaluator::default());
+    // Unstopped, the solver spends its whole budget here (the premise of the test).
+    let r = searcher
+        .search(
+            &pos,
+            &[],
+            &Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+    assert!(r.total_nodes >= 100_000, "{}", r.total_nodes);
+    searcher
+        .stop_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let r = searcher
+        .search(&pos, &[], &Limits::default(), &mut |_| {})
+        .unwrap();
+    assert!(r.aborted);
+    assert!(r.total_nodes <= 2 * 1024, "{}", r.total_nodes);
+    assert!(pos.legal_moves().contains(&r.best_move.unwrap()));
+}

@@ -1089,7 +1089,10 @@ impl Searcher {
             .and_then(|t| start.checked_add(t.mul_f64(eg.time_share.clamp(0.0, 1.0))));
         let budget = limits.nodes.map_or(eg.max_nodes, |n| n.min(eg.max_nodes));
         let before = self.solver.nodes();
-        let verdict = self.solver.solve_until(pos, eg.max_moves, budget, deadline);
+        let stop = Some(Arc::clone(&self.stop));
+        let verdict = self
+            .solver
+            .solve_until(pos, eg.max_moves, budget, deadline, stop);
         self.counts.nodes += self.solver.nodes() - before;
         match verdict {
             // A win the fifty-move rule may cut short is left to the search, which

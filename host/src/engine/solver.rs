@@ -30,7 +30,8 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::engine::tt::{pack_move, unpack_move};
@@ -72,6 +73,8 @@ pub struct Solver {
     give_up_at: Option<u64>,
     /// The moment at which a limited solve gives up (see [`Solver::solve_until`]).
     deadline: Option<Instant>,
+    /// A flag on which a limited solve gives up (see [`Solver::solve_until`]).
+    stop: Option<Arc<AtomicBool>>,
     gave_up: bool,
 }
 
@@ -95,24 +98,28 @@ impl Solver {
         max_moves: u32,
         max_nodes: u64,
     ) -> Option<Verdict> {
-        self.solve_until(pos, max_moves, max_nodes, None)
+        self.solve_until(pos, max_moves, max_nodes, None, None)
     }
 
-    /// [`Solver::solve_limited`] that also gives up at `deadline` (the clock is read
-    /// every [`Self::CLOCK_INTERVAL`] positions): `None` when the budget or the time runs
-    /// out before the answer is known.
+    /// [`Solver::solve_limited`] that also gives up at `deadline` or once `stop` is
+    /// raised (the clock and the flag are read every [`Self::CLOCK_INTERVAL`]
+    /// positions): `None` when the budget or the time runs out, or the flag is raised,
+    /// before the answer is known.
     pub fn solve_until(
         &mut self,
         pos: &Position,
         max_moves: u32,
         max_nodes: u64,
         deadline: Option<Instant>,
+        stop: Option<Arc<AtomicBool>>,
     ) -> Option<Verdict> {
         self.give_up_at = Some(self.nodes.saturating_add(max_nodes));
         self.deadline = deadline;
+        self.stop = stop;
         let verdict = self.solve(pos, max_moves);
         self.give_up_at = None;
         self.deadline = None;
+        self.stop = None;
         let gave_up = std::mem::take(&mut self.gave_up);
         if gave_up {
             self.table.clear();
@@ -122,14 +129,19 @@ impl Solver {
         Some(verdict)
     }
 
-    /// Positions between two readings of the clock in [`Solver::solve_until`].
+    /// Positions between two readings of the clock and the stop flag in
+    /// [`Solver::solve_until`].
     pub const CLOCK_INTERVAL: u64 = 1024;
 
     /// True once a limited solve has spent its budget; the search then unwinds.
     fn out_of_budget(&mut self) -> bool {
         if self.give_up_at.is_some_and(|n| self.nodes >= n)
             || (self.nodes.is_multiple_of(Self::CLOCK_INTERVAL)
-                && self.deadline.is_some_and(|d| Instant::now() >= d))
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|s| s.load(Ordering::Relaxed))))
         {
             self.gave_up = true;
         }
