@@ -342,6 +342,21 @@ fn a_go_without_limits_is_stopped_by_the_next_go_and_by_the_end_of_input() {
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
     );
+    // Root moves alone restrict the search but do not bound it: such a search is
+    // stopped by the next `go` as well (the next `go` waited for it to reach the
+    // deepest depth, and the engine hung on it).
+    e.send("go searchmoves e2e3 d2d4");
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    e.send("go depth 1");
+    let (first, _) = e.bestmove();
+    assert!(["e2e3", "d2d4"].contains(&first.as_str()), "{first}");
+    let (second, lines) = e.bestmove();
+    assert!(Position::startpos().parse_move(&second).is_ok(), "{second}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
     // A plain `go` at the end of the input is stopped too, and answers.
     e.send("go");
     e.close();

@@ -806,7 +806,12 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             self.out
                 .line(&format!("info string error: {}; ignored", printable(&e)));
         }
-        self.running_unbounded = infinite || limits == Limits::default();
+        // Root moves restrict a search but do not bound it.
+        self.running_unbounded = infinite
+            || Limits {
+                searchmoves: Vec::new(),
+                ..limits.clone()
+            } == Limits::default();
         let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
