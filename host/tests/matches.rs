@@ -24,6 +24,12 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
             vec!["--depth", "1", "--timeout", "1"],
         ),
         ("slow", "time forfeit", vec!["--tc", "1+0"]),
+        // Output without end is no answer: the timeout holds, and memory with it.
+        (
+            "flood",
+            "stalled connection",
+            vec!["--depth", "1", "--timeout", "1"],
+        ),
     ] {
         let pgn = dir.join(format!("{mode}.pgn"));
         let player = fake(mode);
@@ -122,6 +128,36 @@ fn a_shard_merge_gives_the_whole_match() {
     let (_, err, code) = run(&["match", "--merge", &results[0], &results[0]], "");
     assert_eq!(code, 2);
     assert!(err.contains("is in more than one results file"), "{err}");
+    // One shard alone is a summary of its games, the others said to be missing.
+    let (out, err, code) = run(&["match", "--merge", &results[1]], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: 3 of games 1 to 5 are in no results file (games 1, 3, 4)"),
+        "{err}"
+    );
+    assert!(out.contains(" 2\n"), "{out}");
+    // A record whose result is not its game's is refused.
+    let text = std::fs::read_to_string(&results[0]).unwrap();
+    let first = text.lines().next().unwrap();
+    let record: serde_json::Value = serde_json::from_str(first).unwrap();
+    let result = record["result"].as_str().unwrap();
+    let other = if result == "1-0" { "0-1" } else { "1-0" };
+    let edited = first.replacen(
+        &format!("\"result\":\"{result}\""),
+        &format!("\"result\":\"{other}\""),
+        1,
+    );
+    assert_ne!(edited, first);
+    let bad = dir.join("edited.jsonl");
+    std::fs::write(&bad, edited).unwrap();
+    let (_, err, code) = run(&["match", "--merge", bad.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "its PGN's Result tag is \"{result}\" where its result is {other}"
+        )),
+        "{err}"
+    );
 }
 
 #[test]

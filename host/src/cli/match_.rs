@@ -523,6 +523,37 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
             )));
         }
     }
+    // Games missing below the last one given (an interrupted match, a shard not
+    // given): said, the summary being of the games there are.
+    let last = records.last().map_or(0, |r| r.index + 1);
+    if records.len() < last {
+        let mut present = records.iter().map(|r| r.index).peekable();
+        let missing: Vec<usize> = (0..last)
+            .filter(|&i| {
+                let here = present.peek() == Some(&i);
+                if here {
+                    present.next();
+                }
+                !here
+            })
+            .collect();
+        let shown: Vec<String> = missing
+            .iter()
+            .take(10)
+            .map(|i| (i + 1).to_string())
+            .collect();
+        let more = if missing.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        };
+        eprintln!(
+            "note: {} of games 1 to {last} are in no results file (games {}{more}); the summary is of the {} there are",
+            missing.len(),
+            shown.join(", "),
+            records.len()
+        );
+    }
     if let Some(path) = pgnout {
         write_pgn(&records, path)?;
     }

@@ -133,6 +133,11 @@ pub enum WeightsError {
     /// The text is not a weights object.
     #[error("weights JSON: {0}")]
     Json(serde_json::Error),
+    /// The weights, or a side's piece weights, are not a JSON object with named fields.
+    #[error(
+        "weights JSON: {0} must be an object with named fields (as the shipped files), not an array"
+    )]
+    NotObject(&'static str),
     /// A weight is NaN or infinite.
     #[error("weights JSON: {0} must be a finite number")]
     NotFinite(&'static str),
@@ -172,6 +177,18 @@ impl Weights {
     /// Parses weights from JSON text.
     pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
         let w: Weights = serde_json::from_str(text).map_err(WeightsError::Json)?;
+        // serde also reads a struct from an array of its fields in order: the file's
+        // form is objects with named weights, and only that is taken.
+        let value: serde_json::Value = serde_json::from_str(text).map_err(WeightsError::Json)?;
+        for (name, v) in [
+            ("the weights", Some(&value)),
+            ("own", value.get("own")),
+            ("opponent", value.get("opponent")),
+        ] {
+            if !v.is_some_and(serde_json::Value::is_object) {
+                return Err(WeightsError::NotObject(name));
+            }
+        }
         w.check()?;
         Ok(w)
     }
@@ -217,7 +234,7 @@ impl Weights {
         }
         for (side, pw) in [("own", &self.own), ("opponent", &self.opponent)] {
             for (kind, w) in KIND_NAMES.iter().zip(pw.by_kind()) {
-                if w.abs() > MAX_PIECE_WEIGHT {
+                if w.unsigned_abs() > MAX_PIECE_WEIGHT.unsigned_abs() {
                     return Err(WeightsError::OutOfRange {
                         name: format!("{side}.{kind}"),
                         value: f64::from(w),
@@ -409,6 +426,25 @@ mod tests {
         assert_eq!(
             err,
             "weights JSON: own_sqrt_mobility must be within ±2051.97, not 4000"
+        );
+        // The most negative i32 has no positive counterpart: still out of range.
+        let text = DEFAULT_WEIGHTS_JSON.replace("\"queen\": -200", "\"queen\": -2147483648");
+        let err = Weights::from_json(&text).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "weights JSON: own.queen must be within ±4095, not -2147483648"
+        );
+        // A side's weights as an array of the six, in order: not the file's form.
+        let w = Weights::default();
+        let own = w.own.by_kind().map(|v| v.to_string()).join(", ");
+        let text = format!(
+            "{{\"own\": [{own}], \"opponent\": {}, \"own_sqrt_mobility\": 40, \"opponent_sqrt_mobility\": -40}}",
+            serde_json::to_string(&w.opponent).unwrap()
+        );
+        let err = Weights::from_json(&text).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "weights JSON: own must be an object with named fields (as the shipped files), not an array"
         );
     }
 }

@@ -742,7 +742,16 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 )),
             },
             "modeledclock" => match value.as_str() {
-                "true" | "false" => self.settings.chips.modeled_clock = value == "true",
+                "true" | "false" => {
+                    self.settings.chips.modeled_clock = value == "true";
+                    if self.settings.chips.modeled_clock {
+                        // The simulation is slower than the chips it models: said, as a
+                        // GUI's clock keeps wall time.
+                        self.out.line(
+                            "info string ModeledClock true: movetime and clocks are spent in modeled time (host measured, chips modeled); simulating the chips takes longer in wall time, so a GUI's clock runs faster than the engine's",
+                        );
+                    }
+                }
                 _ => self.out.line(&format!(
                     "info string error: ModeledClock must be true or false, not \"{shown}\""
                 )),
@@ -1070,6 +1079,8 @@ fn parse_go_args(
 ) -> GoCommand {
     let mut go = GoCommand::default();
     let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
+    // A limit keyword was given (usable or not).
+    let mut limited = false;
     let mut i = 0;
     while i < args.len() {
         let keyword = args[i];
@@ -1118,6 +1129,7 @@ fn parse_go_args(
             }
             _ => {}
         }
+        limited = true;
         // A number of more digits than any integer holds is a number out of range.
         let number = |text: &str| match text.parse::<i128>() {
             Ok(n) => Some(n),
@@ -1202,13 +1214,27 @@ fn parse_go_args(
     } else {
         (btime, binc)
     };
-    if let Some(time) = time
-        && go.limits.hard_time.is_none()
-    {
+    if let Some(time) = time {
         let share = (time / togo.unwrap_or(50).max(1)).saturating_add(inc / 2);
         let hard = share.min(time.saturating_sub(overhead_ms) / 4).max(1);
-        go.limits.soft_time = Some(Duration::from_millis((share / 3).min(hard)));
-        go.limits.hard_time = Some(Duration::from_millis(hard));
+        let soft = Duration::from_millis((share / 3).min(hard));
+        let hard = Duration::from_millis(hard);
+        // With `movetime` as well, the nearer of the two limits holds: the clock is
+        // never overstepped for a move time.
+        go.limits.soft_time = Some(go.limits.soft_time.map_or(soft, |t| t.min(soft)));
+        go.limits.hard_time = Some(go.limits.hard_time.map_or(hard, |t| t.min(hard)));
+    }
+    // A go that gave limits, none of them usable (rejected, or only the other side's
+    // clock), asked for a bounded search all the same: it is answered at once, not
+    // searched until a `stop` the GUI will not send.
+    let unbounded = Limits {
+        searchmoves: Vec::new(),
+        ..go.limits.clone()
+    } == Limits::default();
+    if limited && unbounded && !go.infinite {
+        go.limits.depth = Some(1);
+        go.errors
+            .push("go: no limit it gave can be used; searched to depth 1".to_string());
     }
     go
 }
@@ -1255,22 +1281,54 @@ mod tests {
             &["wtime", "99999999999999999999", "winc", "5", "btime", "-3"],
             Color::White,
         );
+        // No limit left of those given: answered at once, at depth 1, not searched
+        // until a stop that will not come.
+        let at_once = "go: no limit it gave can be used; searched to depth 1";
         assert_eq!(
             go.errors,
             [
-                "go wtime must be a number of milliseconds of at most 18446744073709551615, not 99999999999999999999"
+                "go wtime must be a number of milliseconds of at most 18446744073709551615, not 99999999999999999999",
+                at_once
             ]
         );
-        assert_eq!(go.limits, Limits::default());
+        let depth_1 = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(go.limits, depth_1);
         let go = parse_go(&["depth", "x", "movetime"], Color::White);
         assert_eq!(
             go.errors,
             [
                 "go depth must be followed by a number, not \"x\"",
-                "go movetime must be followed by a number, not nothing"
+                "go movetime must be followed by a number, not nothing",
+                at_once
             ]
         );
-        assert_eq!(go.limits, Limits::default());
+        assert_eq!(go.limits, depth_1);
+        for args in [
+            &["movetime", "-1"][..],
+            &["nodes", "0"],
+            &["mate", "0"],
+            &["movetime", "50.5"],
+            &["btime", "100"],
+        ] {
+            let go = parse_go(args, Color::White);
+            assert_eq!(go.limits, depth_1, "{args:?}");
+            assert_eq!(go.errors.last().map(String::as_str), Some(at_once));
+        }
+        // Infinite stays infinite; root moves alone bound nothing and ask for nothing.
+        let go = parse_go(&["infinite", "movetime", "-1"], Color::White);
+        assert_eq!((go.limits, go.infinite), (Limits::default(), true));
+        // A move time and a clock: the nearer limit holds.
+        let go = parse_go(
+            &["wtime", "100", "btime", "100", "movetime", "150"],
+            Color::White,
+        );
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(2)));
+        let go = parse_go(&["movetime", "10", "wtime", "60000"], Color::White);
+        assert_eq!(go.limits.soft_time, Some(Duration::from_millis(10)));
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(10)));
     }
 
     /// Writes `room` bytes, then fails as a full disk does.

@@ -115,6 +115,24 @@ impl GameRecord {
                 "seconds must be thinking times of 0 or more, not {s}"
             ));
         }
+        // The game's own tags say the same as the record.
+        let round = (self.index + 1).to_string();
+        for (name, value) in self
+            .pgn
+            .lines()
+            .filter_map(|l| crate::pgn::read::parse_tag(l.trim()))
+        {
+            let (field, expected) = match name.as_str() {
+                "Result" => ("result", &self.result),
+                "Round" => ("index + 1", &round),
+                _ => continue,
+            };
+            if value != *expected {
+                return Err(format!(
+                    "its PGN's {name} tag is \"{value}\" where its {field} is {expected}"
+                ));
+            }
+        }
         Ok(())
     }
 

@@ -6,10 +6,11 @@
 //! hangs (no answer in time) and go on; output that is not lines of text (a line without
 //! end) is a fault of its own, read within a bound.
 
+use std::collections::VecDeque;
 use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crate::reading::{MAX_COMMAND_LINE, read_line_within};
@@ -37,6 +38,13 @@ pub enum UciError {
     Garbled(String),
 }
 
+/// Lines read from an engine and not yet taken: the reader waits (and so the engine)
+/// when this many are.
+const LINES_IN_FLIGHT: usize = 64;
+
+/// The text of the lines before an awaited answer that [`UciProcess::wait_for`] keeps.
+pub const KEPT_BYTES: usize = 1 << 20;
+
 /// A running UCI engine.
 pub struct UciProcess {
     child: Child,
@@ -60,7 +68,9 @@ impl UciProcess {
             })?;
         let stdin = child.stdin.take().ok_or(UciError::Exited)?;
         let stdout = child.stdout.take().ok_or(UciError::Exited)?;
-        let (tx, lines) = mpsc::channel();
+        // Bounded: an engine that writes faster than it is read waits on its pipe
+        // instead of filling the memory.
+        let (tx, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut raw = Vec::new();
@@ -97,12 +107,21 @@ impl UciProcess {
         self.stdin.flush().map_err(|_| UciError::Exited)
     }
 
-    /// Reads one line, waiting until `deadline` (forever when `None`).
+    /// Reads one line, waiting until `deadline` (forever when `None`). Once the
+    /// deadline has passed no line is read, however many are waiting: an engine that
+    /// never stops talking still runs out of time.
     pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<String, UciError> {
         let line = match deadline {
             None => self.lines.recv().map_err(|_| UciError::Exited)?,
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    // Past the deadline: only an ended engine says more than a timeout.
+                    return Err(match self.lines.try_recv() {
+                        Err(TryRecvError::Disconnected) => UciError::Exited,
+                        _ => UciError::Timeout(0.0),
+                    });
+                }
                 self.lines.recv_timeout(left).map_err(|e| match e {
                     RecvTimeoutError::Timeout => UciError::Timeout(left.as_secs_f64()),
                     RecvTimeoutError::Disconnected => UciError::Exited,
@@ -113,23 +132,30 @@ impl UciProcess {
     }
 
     /// Reads lines until one starts with `prefix` (as a whole first word or the whole
-    /// prefix); returns it and the lines before it.
+    /// prefix); returns it and the lines before it: the last of them, up to
+    /// [`KEPT_BYTES`] of text (an engine's `info` lines, a `uci` answer's `id` and
+    /// options), the older ones dropped.
     pub fn wait_for(
         &mut self,
         prefix: &str,
         deadline: Option<Instant>,
     ) -> Result<(String, Vec<String>), UciError> {
         let start = Instant::now();
-        let mut before = Vec::new();
+        let mut before = VecDeque::new();
+        let mut kept = 0;
         loop {
             let line = self.read_line(deadline).map_err(|e| match e {
                 UciError::Timeout(_) => UciError::Timeout(start.elapsed().as_secs_f64()),
                 other => other,
             })?;
             if line.starts_with(prefix) {
-                return Ok((line, before));
+                return Ok((line, before.into()));
             }
-            before.push(line);
+            kept += line.len();
+            before.push_back(line);
+            while kept > KEPT_BYTES && before.len() > 1 {
+                kept -= before.pop_front().map_or(0, |l| l.len());
+            }
         }
     }
 

@@ -59,6 +59,8 @@ pub struct PgnReader<R> {
     /// The line of the open brace comment's `{`.
     comment_line: usize,
     depth: usize,
+    /// The line of the outermost open variation's `(`.
+    variation_line: usize,
     done: bool,
     buf: Vec<u8>,
 }
@@ -76,6 +78,7 @@ impl<R: BufRead> PgnReader<R> {
             in_comment: false,
             comment_line: 0,
             depth: 0,
+            variation_line: 0,
             done: false,
             buf: Vec::new(),
         }
@@ -84,8 +87,10 @@ impl<R: BufRead> PgnReader<R> {
     fn take(&mut self) -> Option<RawGame> {
         let mut game = std::mem::take(&mut self.current);
         if self.depth > 0 {
-            game.errors
-                .push((self.line_no, "a variation '(' is never closed".to_string()));
+            game.errors.push((
+                self.variation_line,
+                "a variation '(' is never closed".to_string(),
+            ));
         }
         // A `{` never closed took the rest of the input, the games after it too: said,
         // not read as a game that ends there.
@@ -97,8 +102,13 @@ impl<R: BufRead> PgnReader<R> {
         }
         self.in_comment = false;
         self.depth = 0;
-        if game.is_empty() {
+        // Nothing but faults (a comment or variation left open between games, a stray
+        // `)`) is still a game: its faults are reported, not dropped.
+        if game.is_empty() && game.errors.is_empty() {
             return None;
+        }
+        if game.is_empty() {
+            game.line = game.errors[0].0;
         }
         self.games += 1;
         game.number = self.games;
@@ -194,7 +204,12 @@ impl<R: BufRead> PgnReader<R> {
                     self.comment_line = self.line_no;
                 }
                 ';' => break,
-                '(' => self.depth += 1,
+                '(' => {
+                    if self.depth == 0 {
+                        self.variation_line = self.line_no;
+                    }
+                    self.depth += 1
+                }
                 ')' if self.depth > 0 => self.depth -= 1,
                 ')' => self
                     .current
@@ -296,6 +311,22 @@ mod tests {
                 3,
                 "a comment '{' is never closed (it takes the rest of the file)".to_string()
             )]
+        );
+    }
+
+    #[test]
+    fn a_comment_or_variation_left_open_between_games_is_a_game_with_its_fault() {
+        let g = games("[Event \"1\"]\n1. e3 b5 1-0\n{ oops\n[Event \"2\"]\n1. e3 b5 1-0\n");
+        assert_eq!(g.len(), 2);
+        assert!(g[0].errors.is_empty());
+        assert_eq!((g[1].number, g[1].line), (2, 3));
+        assert_eq!(g[1].errors.len(), 1, "{:?}", g[1].errors);
+        assert!(g[1].errors[0].1.contains("'{' is never closed"));
+        let g = games("((\n[Event \"1\"]\n1. e3 b5 1-0\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(
+            g[0].errors,
+            [(1, "a variation '(' is never closed".to_string())]
         );
     }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A misbehaving UCI engine for the match runner's tests. It answers the handshake, then
 # fails its first `go` as MODE says: crash (exits), hang (never answers), illegal (an
-# illegal move), slow (a move after 1.5 s, past a 1-second clock). `stall DIR N` crashes
+# illegal move), slow (a move after 1.5 s, past a 1-second clock), flood (info lines
+# without end, never a move). `stall DIR N` crashes
 # at each of the first N `go`s of all its runs (counted in DIR/gos), then writes
 # DIR/stalled and answers no more (it ends with its input).
 mode=$1
@@ -16,6 +17,7 @@ while read -r line; do
                 hang) sleep 4 ;;
                 illegal) echo "bestmove e2e5" ;;
                 slow) sleep 1.5; echo "bestmove e2e3" ;;
+                flood) exec yes "info string flood" ;;
                 stall)
                     echo go >> "$2/gos"
                     if [ "$(wc -l < "$2/gos")" -le "$3" ]; then exit 3; fi
