@@ -45,6 +45,29 @@ pub fn read_line_within<R: BufRead>(
     Ok(n)
 }
 
+/// Skips the rest of a line [`read_line_within`] found too long, reading at most `max`
+/// more bytes: true when its end was found (the next line can be read), false at the
+/// end of the input or when the line goes on past `max` (not text).
+pub fn skip_line_within<R: BufRead>(input: &mut R, max: usize) -> io::Result<bool> {
+    let mut skipped = 0;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(false);
+        }
+        if let Some(end) = available.iter().position(|&b| b == b'\n') {
+            input.consume(end + 1);
+            return Ok(true);
+        }
+        let n = available.len();
+        input.consume(n);
+        skipped += n;
+        if skipped > max {
+            return Ok(false);
+        }
+    }
+}
+
 /// `max` bytes as a person reads it: `1 GiB`, `16 MiB`, else `N bytes`.
 fn size(max: u64) -> String {
     if max >= 1 << 30 && max.is_multiple_of(1 << 30) {

@@ -118,6 +118,10 @@ fn two_digits_in_a_row_and_clocks_beyond_32_bits_are_refused() {
             "8/8/8/8/8/8/8/K7 w - - x 1",
             "halfmove clock must be a number, not \"x\"",
         ),
+        (
+            "8/8/8/8/8/8/8/K7 w - - dm 4",
+            "halfmove clock must be a number, not \"dm\" (an EPD operation must end with ';')",
+        ),
     ] {
         assert_eq!(
             Position::from_fen(fen).unwrap_err().to_string(),

@@ -78,8 +78,9 @@ pub struct EngineArgs {
     pub no_first_moves: bool,
     /// The quiescence search's horizon, of every kind (the chips take it with each
     /// job): positions this many plies into a quiescence search are evaluated even with
-    /// captures forced (0: none, every capture sequence searched to its end); 6 when
-    /// absent, the engine's default.
+    /// captures forced (0: none, every capture sequence searched to its end). When
+    /// absent: 6 (the engine's default) for a search, none for `qsearch`, which
+    /// searches every capture sequence to its end.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_QUIESCENCE_PLIES)))]
     pub quiescence_plies: Option<u32>,
 }

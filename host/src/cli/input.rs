@@ -8,12 +8,50 @@ use anyhow::Context;
 use host::pgn::{AntichessGame, PgnReader};
 use host::positions::batch::{FenLine, read_fen_lines};
 
-/// Opens `path` for reading, or stdin when it is `None` or `-`.
+/// Opens `path` for reading, or stdin when it is `None` or `-`. A failure to read
+/// names the input (`standard input: Is a directory`).
 pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
     match path {
-        None => Ok(Box::new(io::stdin().lock())),
-        Some(p) if p.as_os_str() == "-" => Ok(Box::new(io::stdin().lock())),
-        Some(p) => Ok(Box::new(open_file(p)?)),
+        Some(p) if p.as_os_str() != "-" => Ok(Box::new(Named {
+            inner: open_file(p)?,
+            name: p.display().to_string(),
+        })),
+        _ => Ok(Box::new(Named {
+            inner: io::stdin().lock(),
+            name: "standard input".to_string(),
+        })),
+    }
+}
+
+/// A reader whose errors say what was being read.
+struct Named<R> {
+    inner: R,
+    name: String,
+}
+
+impl<R> Named<R> {
+    fn named(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("cannot read {}: {e}", self.name))
+    }
+}
+
+impl<R: io::Read> io::Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| self.named(e))
+    }
+}
+
+impl<R: BufRead> BufRead for Named<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        // Two steps, as the borrow of the buffer outlives the error's.
+        if let Err(e) = self.inner.fill_buf() {
+            return Err(self.named(e));
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount)
     }
 }
 
@@ -38,7 +76,7 @@ pub fn fen_lines(file: &Path) -> anyhow::Result<(Vec<FenLine>, u8)> {
     let input = open(Some(file))?;
     let mut lines = Vec::new();
     let mut code = 0;
-    for item in read_fen_lines(input).with_context(|| format!("reading {}", file.display()))? {
+    for item in read_fen_lines(input)? {
         match item {
             Ok(line) => {
                 for w in &line.warnings {

@@ -2,7 +2,7 @@
 
 use crate::pgn::read::RawGame;
 use crate::pgn::write::{movetext_with_comment, tag_line};
-use crate::rules::{Color, Move, Position, san};
+use crate::rules::{Color, Move, Position, printable, san};
 
 /// The result of a game as PGN records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,11 +145,14 @@ impl AntichessGame {
     /// absent or antichess (lichess writes `Antichess`); the start is the `FEN` tag or
     /// the start position; the result is the movetext's token, else the `Result` tag.
     pub fn from_raw(raw: &RawGame) -> Result<AntichessGame, GameError> {
+        // The file's text in a message is shown with its control bytes escaped.
         let fail = |line: usize, message: String| GameError {
             number: raw.number,
-            players: raw.players().map_or(String::new(), |p| format!(" ({p})")),
+            players: raw
+                .players()
+                .map_or(String::new(), |p| format!(" ({})", printable(&p))),
             line,
-            message,
+            message: printable(&message),
         };
         if let Some((line, message)) = raw.errors.first() {
             return Err(fail(*line, message.clone()));

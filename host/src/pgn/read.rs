@@ -153,10 +153,10 @@ impl<R: BufRead> PgnReader<R> {
                 self.start_line();
                 match parse_tag(line) {
                     Some(tag) => self.current.tags.push(tag),
-                    None => self
-                        .current
-                        .errors
-                        .push((self.line_no, format!("malformed tag {line}"))),
+                    None => self.current.errors.push((
+                        self.line_no,
+                        format!("malformed tag {}", crate::rules::printable(line)),
+                    )),
                 }
                 if finished.is_some() {
                     return Ok(finished);

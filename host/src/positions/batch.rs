@@ -10,7 +10,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use super::epd::{EpdOp, parse_operations, split_operations};
-use crate::reading::{MAX_FEN_LINE, read_line_within, without_bom};
+use crate::reading::{MAX_FEN_LINE, read_line_within, skip_line_within, without_bom};
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::{FenWarning, Position, uci};
 
@@ -46,10 +46,13 @@ impl fmt::Display for LineError {
     }
 }
 
+/// The most of an over-long line [`read_fen_lines`] skips to find its end.
+const MAX_SKIPPED_LINE: usize = 64 << 20;
+
 /// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
 /// is skipped. I/O errors end the batch; bad lines do not. A line longer than
-/// [`MAX_FEN_LINE`] (the input is not a file of positions) is a bad line that ends the
-/// batch: the lines before it are kept.
+/// [`MAX_FEN_LINE`] is a bad line, skipped; one that does not end within 64 MiB more
+/// (the input is not text) ends the batch, the lines before it kept.
 pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine, LineError>>> {
     let mut out = Vec::new();
     let mut buf = Vec::new();
@@ -65,11 +68,20 @@ pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine
             if e.kind() != io::ErrorKind::InvalidData {
                 return Err(e);
             }
+            // A long line is skipped to its end, within a bound: input that has no
+            // line ends (not text) ends the batch there.
+            let next = skip_line_within(&mut input, MAX_SKIPPED_LINE)?;
             out.push(Err(LineError {
                 line_no,
-                message: format!("{e}: the rest of the input is not read"),
+                message: match next {
+                    true => format!("{e}: skipped"),
+                    false => format!("{e}: the rest of the input is not read"),
+                },
             }));
-            break;
+            if !next {
+                break;
+            }
+            continue;
         }
         // A UTF-8 byte order mark (as some editors write) is not part of the first FEN.
         if let Some(item) = parse_line(line_no, without_bom(&buf, line_no == 1)) {
@@ -264,6 +276,22 @@ mod tests {
                 answered: 1,
                 failed: 1
             }
+        );
+        assert_eq!(summary.exit_code(), 2);
+    }
+
+    #[test]
+    fn an_over_long_line_is_skipped_and_the_lines_after_it_answered() {
+        let long = "x".repeat(MAX_FEN_LINE + 5);
+        let input = format!("8/8/8/8/8/8/8/K7 b - - 0 1\n{long}\n8/1p6/8/8/8/8/P7/8 w - - 0 1\n");
+        let (out, err, summary) = moves(&input);
+        assert_eq!(
+            out,
+            "8/8/8/8/8/8/8/K7 b - - 0 1\t\n8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n"
+        );
+        assert_eq!(
+            err,
+            "error: line 2: a line longer than 1 MiB (not a text file?): skipped\n"
         );
         assert_eq!(summary.exit_code(), 2);
     }

@@ -178,8 +178,18 @@ impl Position {
                         excerpt(fields[4])
                     )
                 } else {
+                    // Words where the clocks go are most likely EPD operations
+                    // missing their `;`.
+                    let word = fields[4];
+                    let opcode = word.len() >= 2
+                        && word.starts_with(|c: char| c.is_ascii_alphabetic())
+                        && word.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+                    let hint = match opcode {
+                        true => " (an EPD operation must end with ';')",
+                        false => "",
+                    };
                     format!(
-                        "halfmove clock must be a number, not \"{}\"",
+                        "halfmove clock must be a number, not \"{}\"{hint}",
                         excerpt(fields[4])
                     )
                 })
