@@ -27,6 +27,13 @@ pub fn fpga_fmax(path: &Path) -> anyhow::Result<Option<(f64, u64)>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // Bytes that are not text: a file that is there but is no report.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(super::input::bad_input(format!(
+                "{} is not an FPGA report as `antichip chip fpga` writes: {e}",
+                path.display()
+            )));
+        }
         Err(e) => {
             return Err(anyhow::anyhow!(
                 "cannot read FPGA report {}: {e}",
@@ -49,10 +56,10 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
     let fmax = match report {
         Some(path) => {
             if !path.exists() {
-                return Err(super::input::bad_input(format!(
+                return Err(anyhow::anyhow!(
                     "--report {}: no such file (`antichip chip fpga` writes {FPGA_REPORT})",
                     path.display()
-                )));
+                ));
             }
             fpga_fmax(path)?
         }

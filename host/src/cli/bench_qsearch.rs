@@ -212,10 +212,10 @@ pub fn run(
         (Some(f), _) => Some((f, "given with --mhz".to_string())),
         (None, Some(path)) => {
             if !path.exists() {
-                return Err(super::input::bad_input(format!(
+                return Err(anyhow::anyhow!(
                     "--report {}: no such file (`antichip chip fpga --design qchip` writes {QCHIP_REPORT})",
                     path.display()
-                )));
+                ));
             }
             fpga_fmax(path)?.map(|(f, _)| (f, format!("FPGA Fmax from {}", path.display())))
         }

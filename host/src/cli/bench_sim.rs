@@ -187,9 +187,14 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
         movegen_workload()?
     } else {
         let Some(b) = hw::find(block) else {
-            let known: Vec<&str> = hw::catalog().iter().map(|b| b.name).collect();
+            // `movegen` is a catalogue block too: named once.
+            let known: Vec<&str> = hw::catalog()
+                .iter()
+                .map(|b| b.name)
+                .filter(|&n| n != "movegen")
+                .collect();
             return Err(super::input::bad_input(format!(
-                "unknown block `{}`; blocks: movegen, {}",
+                "unknown block `{}`; blocks: movegen (its workload of real positions), {}",
                 host::rules::printable(block),
                 known.join(", ")
             )));

@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use host::figures::{Axes, Series, line_chart};
 use host::matches::openings::MAX_RANDOM_PLIES;
 use host::matches::spec::DEPTH_RANGE;
-use host::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings, run_match};
+use host::matches::{MatchConfig, MatchRules, MoveLimit, Summary, openings, run_match};
 
 use super::progress::Progress;
 
@@ -188,8 +188,7 @@ fn epsilon_figure(
     ];
     // The players, before any output: a spec refused here is of the arguments (a
     // weights path that a spec cannot hold, say).
-    let spec =
-        |text: &str| PlayerSpec::parse(text).map_err(|e| super::input::bad_input(e.to_string()));
+    let spec = |text: &str| super::input::player_spec(text);
     let mut players = Vec::new();
     for (_, opponent) in &opponents {
         for &eps in epsilons {

@@ -69,6 +69,15 @@ pub fn open_file(path: &Path) -> anyhow::Result<BufReader<File>> {
     Ok(BufReader::new(file))
 }
 
+/// A player description of `match` and `figure epsilon`: bad input when it is wrong,
+/// a failure (exit code 1) when a file it names cannot be read.
+pub fn player_spec(text: &str) -> anyhow::Result<host::matches::spec::PlayerSpec> {
+    host::matches::spec::PlayerSpec::parse(text).map_err(|e| match e.unreadable {
+        true => anyhow::anyhow!(e),
+        false => bad_input(e.to_string()),
+    })
+}
+
 /// The lines of a FEN or EPD `file` (stdin for `-`); bad lines are reported on stderr
 /// by their line number, as `moves` reports them, and make the exit code (second) 2;
 /// what a line had that was ignored (castling rights) is a warning.
@@ -145,6 +154,13 @@ pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
 /// directory, a directory that does not exist, a file without write permission. The
 /// file is left as it was (one made to try it is removed).
 pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
+    // `-` reads standard input; as an output it would be a file named `-` beside the
+    // command's own printing on standard output: asked for by name (`./-`) only.
+    if path.as_os_str() == "-" {
+        return Err(bad_input(
+            "cannot write -: an output here is a file, not standard output (./- for a file named -)",
+        ));
+    }
     if path.is_dir() {
         anyhow::bail!(
             "cannot write {}: it is a directory, not a file",

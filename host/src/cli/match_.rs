@@ -219,8 +219,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         super::input::check_output(path)?;
     }
     let players = [
-        PlayerSpec::parse(&args.players[0]).map_err(|e| bad_input(e.to_string()))?,
-        PlayerSpec::parse(&args.players[1]).map_err(|e| bad_input(e.to_string()))?,
+        super::input::player_spec(&args.players[0])?,
+        super::input::player_spec(&args.players[1])?,
     ];
     let games = args.games as usize;
     let pairs = games.div_ceil(2);

@@ -110,9 +110,10 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         }
         // A waveform that cannot be written fails now, not after the batch (its
         // directory made as the waveform's writer makes it).
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        dir.map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::File::create(path).map(drop))
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            super::input::make_out_dir(dir)?;
+        }
+        std::fs::File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(dir) = &args.testbench {

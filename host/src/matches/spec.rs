@@ -46,7 +46,7 @@ use super::players::{
 };
 use crate::chip::pool::MAX_CHIPS;
 use crate::engine::book::Book;
-use crate::engine::eval::{Evaluator, Weights};
+use crate::engine::eval::{Evaluator, Weights, WeightsError};
 use crate::engine::quiescence::QuiescenceKind;
 #[cfg(doc)]
 use crate::engine::search::DEFAULT_QUIESCENCE_PLIES;
@@ -130,6 +130,8 @@ pub struct SpecError {
     pub spec: String,
     /// What is wrong.
     pub message: String,
+    /// A file it names could not be read (not bad input, but a failure to read).
+    pub unreadable: bool,
 }
 
 /// The minimax players' depth when neither they nor the match give one: seed 003's.
@@ -198,6 +200,11 @@ impl PlayerSpec {
         let err = |message: String| SpecError {
             spec: text.to_string(),
             message,
+            unreadable: false,
+        };
+        let unreadable = |message: String| SpecError {
+            unreadable: true,
+            ..err(message)
         };
         let (kind_text, rest) = text.split_once(':').unwrap_or((text, ""));
         let keys = keys_of(kind_text).ok_or_else(|| {
@@ -308,11 +315,18 @@ impl PlayerSpec {
                         }
                     }
                 }
+                "weights" | "book" if value.is_empty() => {
+                    return Err(err(format!("{key}= must name a file, not nothing")));
+                }
                 "weights" => {
                     let path = PathBuf::from(value);
-                    spec.evaluator = Evaluator::new(
-                        Weights::load(&path).map_err(|e| err(format!("weights {value}: {e}")))?,
-                    );
+                    spec.evaluator = Evaluator::new(Weights::load(&path).map_err(|e| {
+                        let message = format!("weights {value}: {e}");
+                        match e {
+                            WeightsError::Io { .. } => unreadable(message),
+                            _ => err(message),
+                        }
+                    })?);
                     spec.weights = Some(path);
                 }
                 "forced" => {
@@ -335,7 +349,17 @@ impl PlayerSpec {
                         path => Some(Arc::new(
                             // The loader's message names the book ("book {path}:
                             // ..." said it twice).
-                            Book::load(Path::new(path)).map_err(|e| err(format!("{e:#}")))?,
+                            Book::load(Path::new(path)).map_err(|e| {
+                                let message = format!("{e:#}");
+                                // A file that cannot be opened or read, not one that
+                                // is no book.
+                                match e.downcast_ref::<std::io::Error>() {
+                                    Some(io) if io.kind() != std::io::ErrorKind::InvalidData => {
+                                        unreadable(message)
+                                    }
+                                    _ => err(message),
+                                }
+                            })?,
                         )),
                     }
                 }
@@ -472,6 +496,14 @@ impl PlayerSpec {
                 }),
                 _ => Kind::Full,
             };
+        // As `--full-width-plies` on the command line: the software quiescence search
+        // takes no full-width jobs.
+        if spec.full_width > 0 && spec.quiescence == QuiescenceKind::Software {
+            return Err(err(
+                "fullwidth needs quiescence=reference, chip-model or chip, not software"
+                    .to_string(),
+            ));
+        }
         if spec.name.is_empty() {
             spec.name = spec.default_name(kind_text);
         }
@@ -606,6 +638,10 @@ mod tests {
         assert_eq!(plies("full:quiescence=chip-model,fullwidth=2"), 2);
         assert_eq!(plies("full:fullwidth=off"), 0);
         assert_eq!(plies("full"), 0);
+        assert_eq!(
+            PlayerSpec::parse("full:fullwidth=3").unwrap_err().message,
+            "fullwidth needs quiescence=reference, chip-model or chip, not software"
+        );
         let pieces = |s: &str| PlayerSpec::parse(s).map(|s| s.host_pieces);
         assert_eq!(pieces("full:quiescence=chip-model,hostpieces=20"), Ok(20));
         assert_eq!(pieces("full"), Ok(0));
@@ -658,6 +694,17 @@ mod tests {
         assert!(e("full:book=/nonexistent.bin").starts_with(
             "player \"full:book=/nonexistent.bin\": cannot read book /nonexistent.bin: "
         ));
+        // A file that cannot be read is a failure to read, not a bad description; one
+        // that is not weights is a bad description.
+        let unreadable = |t: &str| PlayerSpec::parse(t).unwrap_err().unreadable;
+        assert!(unreadable("full:weights=/nonexistent.json"));
+        assert!(unreadable("full:book=/nonexistent.bin"));
+        assert!(!unreadable("full:weights=/dev/null"));
+        assert!(!unreadable("full:depth=0"));
+        assert_eq!(
+            e("full:weights="),
+            "player \"full:weights=\": weights= must name a file, not nothing"
+        );
         assert_eq!(
             e("uci:cmd="),
             "player \"uci:cmd=\": cmd must name a program, not \"\""
