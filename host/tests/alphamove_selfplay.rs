@@ -108,6 +108,20 @@ fn a_game_from_a_fen_carries_setup_and_fen_and_round_trips() {
     assert_eq!(read.sans, game.sans);
     assert_eq!(read.final_board, game.final_board);
     assert_eq!(read.result.as_deref(), Some(game.result.pgn()));
+    // The start position's board with other clocks is another start: its FEN is kept,
+    // in either variant, so that the move numbers and the clock read back.
+    for variant in [Variant::Chess, Variant::Antichess] {
+        let castling = if variant == Variant::Chess {
+            "KQkq"
+        } else {
+            "-"
+        };
+        let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w {castling} - 5 10");
+        let pgn = write_pgn(&selfplay(variant, Some(&fen)).unwrap());
+        assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+        let pgn = write_pgn(&selfplay(variant, None).unwrap());
+        assert!(!pgn.contains("[SetUp"), "{pgn}");
+    }
 }
 
 const GAMES: &str = include_str!("data/alphamove_selfplay_pychess.tsv");

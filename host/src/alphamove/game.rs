@@ -166,7 +166,9 @@ pub fn selfplay(variant: Variant, fen: Option<&str>) -> Result<Game, StartError>
                 Some(text) => parse_chess_fen(text)?,
             };
             let start_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-            let start_fen = (pos != Chess::default()).then_some(start_fen);
+            // Position equality leaves the clocks out: the FEN compares them too.
+            let standard = Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string();
+            let start_fen = (start_fen != standard).then_some(start_fen);
             play_out(variant, start_fen, pos, chess_ending)
         }
         Variant::Antichess => {
@@ -178,7 +180,8 @@ pub fn selfplay(variant: Variant, fen: Option<&str>) -> Result<Game, StartError>
                         .0
                 }
             };
-            let start_fen = (pos != rules::Position::startpos()).then(|| pos.to_fen());
+            let start_fen =
+                (pos.to_fen() != rules::Position::startpos().to_fen()).then(|| pos.to_fen());
             play_out(
                 variant,
                 start_fen,

@@ -76,6 +76,8 @@ pub struct Solver {
     /// A flag on which a limited solve gives up (see [`Solver::solve_until`]).
     stop: Option<Arc<AtomicBool>>,
     gave_up: bool,
+    /// The most entries of each table when not [`Solver::MAX_ENTRIES`] (tests).
+    table_limit: Option<usize>,
 }
 
 impl Solver {
@@ -127,6 +129,25 @@ impl Solver {
             return None;
         }
         Some(verdict)
+    }
+
+    /// The most positions each of the solver's two tables holds (about 285 MB for both
+    /// when full, measured):
+    /// past it a position's result is not kept, and is found again when needed. Every
+    /// entry only saves work, so the answers are the same; a long solve's memory stays
+    /// bounded.
+    pub const MAX_ENTRIES: usize = 1 << 22;
+
+    fn table_limit(&self) -> usize {
+        self.table_limit.unwrap_or(Self::MAX_ENTRIES)
+    }
+
+    /// The table entry of `key`: `None` when it has none and the table is full.
+    fn entry(&mut self, key: u64) -> Option<&mut Entry> {
+        if self.table.len() >= self.table_limit() && !self.table.contains_key(&key) {
+            return None;
+        }
+        Some(self.table.entry(key).or_default())
     }
 
     /// Positions between two readings of the clock and the stop flag in
@@ -207,14 +228,16 @@ impl Solver {
                 return None;
             }
             if loses {
-                let e = self.table.entry(key).or_default();
-                e.proved = k;
-                e.best = pack_move(m);
+                if let Some(e) = self.entry(key) {
+                    e.proved = k;
+                    e.best = pack_move(m);
+                }
                 return Some(*m);
             }
         }
-        let e = self.table.entry(key).or_default();
-        e.refuted = e.refuted.max(k);
+        if let Some(e) = self.entry(key) {
+            e.refuted = e.refuted.max(k);
+        }
         None
     }
 
@@ -259,7 +282,11 @@ impl Solver {
                 return false;
             }
             if !holds {
-                self.refutations.insert(key, pack_move(r));
+                if self.refutations.len() < self.table_limit()
+                    || self.refutations.contains_key(&key)
+                {
+                    self.refutations.insert(key, pack_move(r));
+                }
                 return false;
             }
         }
@@ -387,6 +414,27 @@ mod tests {
         assert!(move_wins_within(&mut solver, &pos, &b5, 4));
         assert!(!move_wins_within(&mut solver, &pos, &b5, 3));
         assert!(!move_wins_within(&mut solver, &pos, &kd3, 4));
+    }
+
+    #[test]
+    fn full_tables_change_the_work_not_the_answers() {
+        let fens = [
+            "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1",
+            "8/8/2p5/3p4/4P3/8/8/8 w - - 0 1",
+            "r1b1kb1r/p1pp1p1p/2n2n2/8/8/2N5/P1PP1PPP/R1B1KB1R w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen_strict(fen).unwrap();
+            let mut roomy = Solver::new();
+            let mut small = Solver {
+                table_limit: Some(8),
+                ..Solver::new()
+            };
+            let answer = roomy.solve_limited(&pos, 6, 2_000_000);
+            assert!(answer.is_some(), "{fen}");
+            assert_eq!(small.solve_limited(&pos, 6, 20_000_000), answer, "{fen}");
+            assert!(small.table.len() <= 8 && small.refutations.len() <= 8);
+        }
     }
 
     #[test]
