@@ -53,10 +53,11 @@ pub struct QsearchArgs {
     /// `sh DIR/run.sh` (Icarus Verilog).
     #[arg(long, value_name = "DIR")]
     testbench: Option<PathBuf>,
-    /// The most clocks `--vcd` and `--testbench` record, 1 to 1,000,000 (1.5 to 6.5 kB of
-    /// VCD a clock, the most in full-width jobs); a job that would pass it is cut short
-    /// there, and the jobs after it left out.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// The most clocks `--vcd` and `--testbench` record, 1 to 200,000 (1.5 to 6.5 kB of
+    /// VCD a clock, the most in full-width jobs, and about 2.5 kB of memory a clock
+    /// while it is written); a job that would pass it is cut short there, and the jobs
+    /// after it left out.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=200_000))]
     vcd_clocks: u64,
     #[command(flatten)]
     engine: EngineArgs,
