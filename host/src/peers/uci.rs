@@ -107,20 +107,22 @@ impl UciProcess {
         self.stdin.flush().map_err(|_| UciError::Exited)
     }
 
-    /// Reads one line, waiting until `deadline` (forever when `None`). Once the
-    /// deadline has passed no line is read, however many are waiting: an engine that
-    /// never stops talking still runs out of time.
+    /// Reads one line, waiting until `deadline` (forever when `None`); past the
+    /// deadline only a line already read from the engine is taken.
     pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<String, UciError> {
         let line = match deadline {
             None => self.lines.recv().map_err(|_| UciError::Exited)?,
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
                 if left.is_zero() {
-                    // Past the deadline: only an ended engine says more than a timeout.
-                    return Err(match self.lines.try_recv() {
-                        Err(TryRecvError::Disconnected) => UciError::Exited,
-                        _ => UciError::Timeout(0.0),
-                    });
+                    return self
+                        .lines
+                        .try_recv()
+                        .map_err(|e| match e {
+                            TryRecvError::Empty => UciError::Timeout(0.0),
+                            TryRecvError::Disconnected => UciError::Exited,
+                        })?
+                        .map_err(UciError::Garbled);
                 }
                 self.lines.recv_timeout(left).map_err(|e| match e {
                     RecvTimeoutError::Timeout => UciError::Timeout(left.as_secs_f64()),
@@ -143,6 +145,7 @@ impl UciProcess {
         let start = Instant::now();
         let mut before = VecDeque::new();
         let mut kept = 0;
+        let mut late = 0;
         loop {
             let line = self.read_line(deadline).map_err(|e| match e {
                 UciError::Timeout(_) => UciError::Timeout(start.elapsed().as_secs_f64()),
@@ -150,6 +153,15 @@ impl UciProcess {
             })?;
             if line.starts_with(prefix) {
                 return Ok((line, before.into()));
+            }
+            // Past the deadline the lines already read from the engine (at most those
+            // in flight) may still hold the answer; an engine that goes on talking
+            // has run out of time all the same.
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                late += 1;
+                if late > LINES_IN_FLIGHT + 1 {
+                    return Err(UciError::Timeout(start.elapsed().as_secs_f64()));
+                }
             }
             kept += line.len();
             before.push_back(line);
