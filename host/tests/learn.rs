@@ -122,6 +122,41 @@ fn learn_writes_loadable_weights_and_names_bad_games() {
     let weights = host::engine::eval::Weights::load(&out).unwrap();
     assert!(weights.check().is_ok());
     assert!(std::fs::read_to_string(&svg).unwrap().contains("own.pawn"));
+    // No held-out games: no held-out figures (they read 0.0, as if measured), and no
+    // curve of them.
+    let csv = dir.join("curve.csv");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "learn",
+            pgn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--holdout",
+            "0",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let owned = args(&["--curve", csv.to_str().unwrap()]);
+    let argv: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let (stdout, err, code) = common::run(&argv, "");
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(stdout.contains("holding out 0 (0 positions)"), "{stdout}");
+    let row = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap();
+    assert!(row.trim_end().ends_with('-'), "{row}");
+    assert!(!row.contains('%'), "{row}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().nth(1).unwrap().ends_with(",,"), "{text}");
+    let owned = args(&["--curve-svg", dir.join("c.svg").to_str().unwrap()]);
+    let argv: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let (_, err, code) = common::run(&argv, "");
+    assert_eq!(code, 2);
+    assert!(err.contains("none are held out"), "{err}");
 }
 
 /// Options out of range, a hold-out that leaves nothing to train on, bad `--init`

@@ -177,6 +177,16 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
         )));
     }
+    // Without held-out games there is no held-out figure: shown as none, not as 0.
+    let held = !holdout.is_empty();
+    if !held && let Some(path) = &args.curve_svg {
+        return Err(super::input::bad_input(format!(
+            "--curve-svg {}: the curve is of the held-out games, and none are held out (--holdout {}, {} games used)",
+            path.display(),
+            args.holdout,
+            train.len()
+        )));
+    }
     let positions = |v: &[Example]| v.iter().map(|e| e.grads.len()).sum::<usize>();
     println!(
         "{read} games read ({bad} unreadable, {unused} not used: drawn or unfinished); training on {} games ({} positions), holding out {} ({} positions)",
@@ -200,10 +210,13 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     let total = config.epochs.saturating_mul(train.len());
     let progress = Progress::new("learning", io::stderr().is_terminal(), total);
     let (params, curve) = learn(init, &train, &holdout, &config, &mut |p| {
-        let note = format!(
-            "pass {}, held-out agreement {:.1} %",
-            p.epoch, p.holdout_agreement
-        );
+        let note = match held {
+            true => format!(
+                "pass {}, held-out agreement {:.1} %",
+                p.epoch, p.holdout_agreement
+            ),
+            false => format!("pass {}", p.epoch),
+        };
         let (done, _) = progress_at(p, config.epochs, train.len());
         progress.update_with(done, &note);
     });
@@ -216,10 +229,16 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     }
     println!("epoch   games  train RMSE  held-out RMSE  held-out agreement");
     for p in &curve {
-        println!(
-            "{:>5}  {:>6}  {:>10.1}  {:>13.1}  {:>17.1} %",
-            p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
-        );
+        match held {
+            true => println!(
+                "{:>5}  {:>6}  {:>10.1}  {:>13.1}  {:>17.1} %",
+                p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+            ),
+            false => println!(
+                "{:>5}  {:>6}  {:>10.1}  {:>13}  {:>19}",
+                p.epoch, p.games, p.train_rmse, "-", "-"
+            ),
+        }
     }
     let weights = params.to_weights();
     weights.check()?;
@@ -230,9 +249,17 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.curve {
         let mut text = String::from("epoch,games,train_rmse,holdout_rmse,holdout_agreement\n");
         for p in &curve {
+            // No held-out games: empty fields, which a reader takes as missing.
+            let (rmse, agreement) = match held {
+                true => (
+                    format!("{:.3}", p.holdout_rmse),
+                    format!("{:.3}", p.holdout_agreement),
+                ),
+                false => (String::new(), String::new()),
+            };
             text.push_str(&format!(
-                "{},{},{:.3},{:.3},{:.3}\n",
-                p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+                "{},{},{:.3},{rmse},{agreement}\n",
+                p.epoch, p.games, p.train_rmse
             ));
         }
         write(path, &text)?;
