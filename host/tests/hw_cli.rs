@@ -10,6 +10,65 @@ fn antichip(args: &[&str]) -> (i32, String, String) {
     antichip_in(std::path::Path::new("."), args)
 }
 
+/// Each block's `hw testbench` catches one wrong operator in its design: its stimulus
+/// reaches the logic (uniform random bits left the ray blocks' victim nearly always the
+/// same square, and restarted the chips before they answered, so these passed broken).
+#[test]
+fn a_testbench_fails_on_a_broken_operator_of_its_block() {
+    for (block, file, from, to) in [
+        ("ray_board", "ray_board.v", "= slider_q | ", "= slider_q & "),
+        (
+            "ray_array",
+            "ray_cell.v",
+            "ray_pass = slider | ",
+            "ray_pass = slider & ",
+        ),
+        (
+            "movegen",
+            "chip_cell.v",
+            "piece[3] ^ black_next",
+            "piece[3] | black_next",
+        ),
+        ("qchip", "qchip_material.v", " + ", " - "),
+    ] {
+        let dir = common::Scratch::new("hw-cli-mutant");
+        let d = dir.path().to_str().unwrap();
+        let (code, _, err) = antichip(&["hw", "testbench", block, "--out", d]);
+        assert_eq!(code, 0, "{block}: {err}");
+        let run = || Command::new("sh").arg(dir.join("run.sh")).output().unwrap();
+        let passed = run();
+        assert!(
+            passed.status.success(),
+            "{block}: {}",
+            String::from_utf8_lossy(&passed.stdout)
+        );
+        // The first line with the operator, as the exporter writes it: a change of the
+        // netlist that loses it must choose another.
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let at = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("assign ") && l.contains(from))
+            .unwrap_or_else(|| panic!("{block}: no `{from}` in {file}"));
+        let broken: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == at {
+                    l.replacen(from, to, 1)
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        std::fs::write(&path, broken.join("\n") + "\n").unwrap();
+        let failed = run();
+        let out = String::from_utf8_lossy(&failed.stdout);
+        assert!(!failed.status.success(), "{block}: {out}");
+        assert!(out.contains("FAIL: "), "{block}: {out}");
+    }
+}
+
 #[test]
 fn verilog_writes_one_file_per_module() {
     let dir = common::Scratch::new("hw-cli");
@@ -26,7 +85,7 @@ fn verilog_writes_one_file_per_module() {
 }
 
 /// `hw testbench` writes a testbench that runs alone in Icarus and passes: the move
-/// generator on random inputs.
+/// generator on the positions of random games.
 #[test]
 fn testbench_writes_one_that_runs_alone() {
     let dir = common::Scratch::new("hw-cli-tb");

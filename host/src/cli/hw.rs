@@ -50,22 +50,28 @@ enum HwCommand {
     },
     /// Write a self-checking testbench of BLOCK into the --out directory, to run in Icarus
     /// Verilog without antichip: the block's Verilog, `tb.v`, the inputs of every cycle
-    /// (`stim.hex`, random: the reset in the first cycle and then in about one in 32,
-    /// every other input a seeded random value each cycle) and the Rust simulation's
-    /// outputs (`expect.hex`), and
-    /// `run.sh` (iverilog, vvp; PASS when every output of every cycle is equal, exit
-    /// status non-zero otherwise). The chips' testbenches of real positions and jobs:
-    /// `antichip qsearch --testbench DIR`.
+    /// (`stim.hex`) and the Rust simulation's outputs (`expect.hex`), and `run.sh`
+    /// (iverilog, vvp; PASS when every output of every cycle is equal, exit status
+    /// non-zero otherwise). The inputs are seeded and what exercises the block: for the
+    /// small blocks, the reset in the first cycle and then in about one in 32, every
+    /// other input random each cycle; for the ray blocks, boards (1 to 24 pieces, some
+    /// of them sliders, some enemies), as uniform bits would make the first square
+    /// attacked nearly always the same; for the chips, the positions of seeded random
+    /// games through their load, start and request protocol (`movegen`: each
+    /// position's moves; `qchip`: a quiescence job of each, to the production horizon),
+    /// as random control inputs would restart them before they answer. Others' positions
+    /// and jobs: `antichip moves --testbench DIR`, `antichip qsearch --testbench DIR`.
     Testbench {
         /// Block name (see `antichip hw list`).
         block: String,
         /// Output directory (created if missing).
         #[arg(long)]
         out: PathBuf,
-        /// Cycles of random stimulus, 1 to 200,000 (held in memory while the testbench
-        /// is written: up to about 2.5 kB a cycle, `qchip`'s).
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=200_000))]
-        cycles: u64,
+        /// Cycles of stimulus, 1 to 200,000 (held in memory while the testbench is
+        /// written: up to about 2.5 kB a cycle, `qchip`'s); 1,000 when absent, 5,000 for
+        /// `qchip`, whose weights take its first 538.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=200_000))]
+        cycles: Option<u64>,
         /// Seed of the random stimulus.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -160,7 +166,8 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             let b = find(&block)?;
             super::input::make_out_dir(&out)?;
             let m = build(&b)?;
-            let stim = testbench::Stimulus::random(&m, cycles as usize, seed);
+            let cycles = cycles.unwrap_or(if b.name == "qchip" { 5000 } else { 1000 });
+            let (m, stim) = stimulus(b.name, m, cycles as usize, seed)?;
             for f in testbench::export_testbench(&m, &stim, &out)? {
                 writeln!(stdout, "{}", f.display())?;
             }
@@ -188,4 +195,109 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// The stimulus of `hw testbench` for block `name` (netlist `m`): `cycles` clocks that
+/// exercise it (see [`HwCommand::Testbench`]), seeded by `seed`; the netlist it drives.
+fn stimulus(
+    name: &str,
+    m: hw::Module,
+    cycles: usize,
+    seed: u64,
+) -> anyhow::Result<(hw::Module, testbench::Stimulus)> {
+    use host::positions::corpus::random_positions;
+    // Positions of seeded random games, as many as `cycles` clocks of a chip take:
+    // more until they fill them (a chip's clocks a position vary from about 10 to some
+    // thousands).
+    let filled =
+        |per_position: usize,
+         make: &dyn Fn(&[host::rules::Position]) -> anyhow::Result<testbench::Stimulus>|
+         -> anyhow::Result<testbench::Stimulus> {
+            let mut count = cycles.div_ceil(per_position) + 1;
+            loop {
+                let positions: Vec<_> = random_positions(seed, count)
+                    .into_iter()
+                    .filter(|p| !p.legal_moves().is_empty())
+                    .collect();
+                let mut stim = make(&positions)?;
+                if stim.rows.len() >= cycles || count >= 1 << 20 {
+                    stim.rows.truncate(cycles);
+                    return Ok(stim);
+                }
+                count *= 2;
+            }
+        };
+    match name {
+        "movegen" => {
+            let stim = filled(64, &|positions| {
+                let boards: Vec<_> = positions.iter().map(host::chip::board_of).collect();
+                Ok(testbench::chip::movegen::stimulus(
+                    &m,
+                    &boards,
+                    hw::chip::types::Config::default(),
+                ))
+            })?;
+            Ok((m, stim))
+        }
+        "qchip" => {
+            let evaluator =
+                host::engine::eval::Evaluator::new(host::engine::eval::Weights::default());
+            let horizon = host::engine::search::SearchConfig::default()
+                .quiescence_plies
+                .map(|p| p as usize);
+            let stim = filled(32, &|positions| {
+                // Mostly positions with captures, whose jobs search; every fourth
+                // quiet one, a leaf evaluated at once.
+                let jobs: Vec<_> = positions
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, p)| p.legal_moves()[0].is_capture() || i % 4 == 0)
+                    .map(|(_, p)| {
+                        host::engine::quiescence::QJob::quiescence(
+                            p.clone(),
+                            -host::engine::score::INFINITE,
+                            host::engine::score::INFINITE,
+                            0,
+                        )
+                    })
+                    .collect();
+                let (_, stim, _) =
+                    super::qsearch::chip_recording(&jobs, &evaluator, horizon, cycles as u64)?;
+                Ok(stim)
+            })?;
+            Ok((m, stim))
+        }
+        "ray_array" | "ray_board" => {
+            let mut stim = testbench::Stimulus::random(&m, cycles, seed);
+            let column = |n: &str| stim.inputs.iter().position(|(name, _)| name == n);
+            let (Some(occ), Some(slider), Some(enemy)) =
+                (column("occ"), column("slider"), column("enemy"))
+            else {
+                anyhow::bail!("block {name} has not the ports occ, slider and enemy of a board");
+            };
+            let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_b0a7d);
+            for row in &mut stim.rows {
+                // 1 to 24 pieces; a third of them sliders, half of the others enemies.
+                let (mut o, mut s, mut e) = (0u64, 0u64, 0u64);
+                for _ in 0..rng.usize(1..=24) {
+                    let bit = 1u64 << rng.u32(0..64);
+                    o |= bit;
+                    match rng.u8(0..6) {
+                        0 | 1 => s |= bit,
+                        2..=4 => e |= bit,
+                        _ => {}
+                    }
+                }
+                e &= !s;
+                row[occ] = hw::Bits::from_u64(o, 64);
+                row[slider] = hw::Bits::from_u64(s, 64);
+                row[enemy] = hw::Bits::from_u64(e, 64);
+            }
+            Ok((m, stim))
+        }
+        _ => {
+            let stim = testbench::Stimulus::random(&m, cycles, seed);
+            Ok((m, stim))
+        }
+    }
 }
