@@ -3,9 +3,10 @@
 //!
 //! An operation is an opcode (a letter, then letters, digits or `_`) and its operands,
 //! ended by `;`. An operand is a token or a string in double quotes (which may hold `;`
-//! and spaces). The opcodes antichip reads: `bm` (best moves), `am` (moves to avoid),
-//! `dm` (direct mate: here, a win in that many moves), `id`, and the comments `c0` to
-//! `c9`; the others are kept as given. [`write_operations`] writes them back (`antichip
+//! and spaces, and `\"` and `\\` for a quote and a backslash, as PGN strings). The
+//! opcodes antichip reads: `bm` (best moves), `am` (moves to avoid), `dm` (direct
+//! mate: here, a win in that many moves), `id`, and the comments `c0` to `c9`; the
+//! others are kept as given. [`write_operations`] writes them back (`antichip
 //! solve --epd`).
 //!
 //! ```
@@ -100,6 +101,11 @@ pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, String> {
                                 ));
                             }
                             Some('"') => break,
+                            // `\"` and `\\` stand for `"` and `\`, as PGN strings and
+                            // python-chess write them.
+                            Some('\\') if matches!(chars.peek(), Some('"' | '\\')) => {
+                                s.extend(chars.next());
+                            }
                             Some(c) => s.push(c),
                         }
                     }
@@ -127,8 +133,9 @@ pub fn operands<'a>(ops: &'a [EpdOp], opcode: &str) -> Option<&'a [String]> {
 
 /// Writes operations as an EPD line's operations part (`bm b5; dm 4; id "seed 000";`),
 /// which [`parse_operations`] reads back: an operand is quoted when its opcode takes a
-/// string (`id`, the comments `c0` to `c9`) or it is empty or holds whitespace or `;` (a
-/// `"` inside it, which a quoted string cannot hold, becomes `'`).
+/// string (`id`, the comments `c0` to `c9`) or it is empty or holds whitespace, `;`, `"`
+/// or `\` (written `\"` and `\\` inside the quotes, as PGN strings and python-chess
+/// write them).
 pub fn write_operations(ops: &[EpdOp]) -> String {
     let string = |opcode: &str| {
         opcode == "id"
@@ -137,8 +144,11 @@ pub fn write_operations(ops: &[EpdOp]) -> String {
                 && opcode.ends_with(|c: char| c.is_ascii_digit()))
     };
     let operand = |opcode: &str, o: &String| {
-        if string(opcode) || o.is_empty() || o.contains(|c: char| c.is_whitespace() || c == ';') {
-            format!("\"{}\"", o.replace('"', "'"))
+        if string(opcode)
+            || o.is_empty()
+            || o.contains(|c: char| c.is_whitespace() || c == ';' || c == '"' || c == '\\')
+        {
+            format!("\"{}\"", o.replace('\\', "\\\\").replace('"', "\\\""))
         } else {
             o.clone()
         }
@@ -187,10 +197,20 @@ mod tests {
             operands: vec!["say \"hi\"".into(), "x\"y".into()],
         }];
         let written = write_operations(&odd);
-        assert_eq!(written, "v0 \"say 'hi'\" x\"y;");
+        assert_eq!(written, r#"v0 "say \"hi\"" "x\"y";"#);
         assert_eq!(
             parse_operations(&written).unwrap()[0].operands,
-            ["say 'hi'", "x\"y"]
+            ["say \"hi\"", "x\"y"]
+        );
+        // Escapes as python-chess writes them; a backslash before anything else is
+        // itself.
+        let ops = parse_operations(r#"id "say \"hi\" now"; c0 "dir\\"; c1 "a\b";"#).unwrap();
+        assert_eq!(ops[0].operands, [r#"say "hi" now"#]);
+        assert_eq!(ops[1].operands, [r"dir\"]);
+        assert_eq!(ops[2].operands, [r"a\b"]);
+        assert_eq!(
+            write_operations(&ops),
+            r#"id "say \"hi\" now"; c0 "dir\\"; c1 "a\\b";"#
         );
     }
 
