@@ -170,6 +170,9 @@ fn synth_of_a_design_that_does_not_fit_exits_with_1() {
     let d = dir.path().to_str().unwrap();
     let (code, out, err) = antichip(&["hw", "synth", "counter", "--out", d]);
     assert_eq!(code, 0, "{out}{err}");
+    // Each stage is said as it starts, with the time so far.
+    assert!(err.contains("hw synth:   0:00 synthesis: yosys"), "{err}");
+    assert!(err.contains(" place and route: "), "{err}");
     let stat = dir.join("counter").join("stat.txt");
     let text = std::fs::read_to_string(&stat).unwrap();
     let edited: String = text

@@ -146,7 +146,15 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             super::input::make_out_dir(&out)?;
             super::input::make_out_dir(&dir)?;
             let m = build(&b)?;
-            let report = testbench::run_flow_on(target, b.name, &m, &dir, seeds)?;
+            // Each stage on stderr as it starts, as `chip fpga` says them: a large
+            // block's flow runs for many minutes.
+            let start = std::time::Instant::now();
+            let on_stage = |stage: &str| {
+                let s = start.elapsed().as_secs();
+                eprintln!("hw synth: {:>3}:{:02} {stage}", s / 60, s % 60);
+            };
+            let report =
+                testbench::run_flow_within(target, b.name, &m, &dir, seeds, None, &on_stage)?;
             if json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
