@@ -175,7 +175,7 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
             super::input::make_out_dir(&out)?;
             let m = build(&b)?;
             let cycles = cycles.unwrap_or(if b.name == "qchip" { 5000 } else { 1000 });
-            let (m, stim) = stimulus(b.name, m, cycles as usize, seed)?;
+            let stim = stimulus(b.name, &m, cycles as usize, seed)?;
             for f in testbench::export_testbench(&m, &stim, &out)? {
                 writeln!(stdout, "{}", f.display())?;
             }
@@ -206,13 +206,13 @@ pub fn run(args: HwArgs) -> anyhow::Result<u8> {
 }
 
 /// The stimulus of `hw testbench` for block `name` (netlist `m`): `cycles` clocks that
-/// exercise it (see [`HwCommand::Testbench`]), seeded by `seed`; the netlist it drives.
+/// exercise it (see [`HwCommand::Testbench`]), seeded by `seed`.
 fn stimulus(
     name: &str,
-    m: hw::Module,
+    m: &hw::Module,
     cycles: usize,
     seed: u64,
-) -> anyhow::Result<(hw::Module, testbench::Stimulus)> {
+) -> anyhow::Result<testbench::Stimulus> {
     use host::positions::corpus::random_positions;
     // Positions of seeded random games, as many as `cycles` clocks of a chip take:
     // more until they fill them (a chip's clocks a position vary from about 10 to some
@@ -236,24 +236,21 @@ fn stimulus(
             }
         };
     match name {
-        "movegen" => {
-            let stim = filled(64, &|positions| {
-                let boards: Vec<_> = positions.iter().map(host::chip::board_of).collect();
-                Ok(testbench::chip::movegen::stimulus(
-                    &m,
-                    &boards,
-                    hw::chip::types::Config::default(),
-                ))
-            })?;
-            Ok((m, stim))
-        }
+        "movegen" => filled(64, &|positions| {
+            let boards: Vec<_> = positions.iter().map(host::chip::board_of).collect();
+            Ok(testbench::chip::movegen::stimulus(
+                m,
+                &boards,
+                hw::chip::types::Config::default(),
+            ))
+        }),
         "qchip" => {
             let evaluator =
                 host::engine::eval::Evaluator::new(host::engine::eval::Weights::default());
             let horizon = host::engine::search::SearchConfig::default()
                 .quiescence_plies
                 .map(|p| p as usize);
-            let stim = filled(32, &|positions| {
+            filled(32, &|positions| {
                 // Mostly positions with captures, whose jobs search; every fourth
                 // quiet one, a leaf evaluated at once.
                 let jobs: Vec<_> = positions
@@ -272,11 +269,10 @@ fn stimulus(
                 let (_, stim, _) =
                     super::qsearch::chip_recording(&jobs, &evaluator, horizon, cycles as u64)?;
                 Ok(stim)
-            })?;
-            Ok((m, stim))
+            })
         }
         "ray_array" | "ray_board" => {
-            let mut stim = testbench::Stimulus::random(&m, cycles, seed);
+            let mut stim = testbench::Stimulus::random(m, cycles, seed);
             let column = |n: &str| stim.inputs.iter().position(|(name, _)| name == n);
             let (Some(occ), Some(slider), Some(enemy)) =
                 (column("occ"), column("slider"), column("enemy"))
@@ -285,7 +281,8 @@ fn stimulus(
             };
             let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_b0a7d);
             for row in &mut stim.rows {
-                // 1 to 24 pieces; a third of them sliders, half of the others enemies.
+                // 1 to 24 pieces: a third of them sliders, a half enemies, the rest
+                // neither (a square drawn twice, as both, is a slider).
                 let (mut o, mut s, mut e) = (0u64, 0u64, 0u64);
                 for _ in 0..rng.usize(1..=24) {
                     let bit = 1u64 << rng.u32(0..64);
@@ -301,11 +298,8 @@ fn stimulus(
                 row[slider] = hw::Bits::from_u64(s, 64);
                 row[enemy] = hw::Bits::from_u64(e, 64);
             }
-            Ok((m, stim))
+            Ok(stim)
         }
-        _ => {
-            let stim = testbench::Stimulus::random(&m, cycles, seed);
-            Ok((m, stim))
-        }
+        _ => Ok(testbench::Stimulus::random(m, cycles, seed)),
     }
 }
