@@ -413,3 +413,26 @@ fn a_session_on_input_that_is_not_text_ends() {
         );
     }
 }
+
+/// Options of the chip searches given with the software quiescence search do nothing,
+/// and are said to (they were taken silently).
+#[test]
+fn chip_options_with_the_software_quiescence_are_said_to_do_nothing() {
+    let fen = "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\n";
+    let (out, err, code) = run(&["qsearch", "--chips", "5", "--mhz", "30"], fen);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t"),
+        "{out}"
+    );
+    assert!(
+        err.contains("warning: --chips, --mhz do nothing with --quiescence software"),
+        "{err}"
+    );
+    let (_, err, code) = run(
+        &["qsearch", "--chips", "5", "--quiescence", "chip-model"],
+        fen,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}

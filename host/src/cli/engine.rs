@@ -123,6 +123,26 @@ impl Default for EngineArgs {
 }
 
 impl EngineArgs {
+    /// The options of a chip quiescence search given other than as by default.
+    fn chip_options(&self) -> Vec<&'static str> {
+        let defaults = EngineArgs::default();
+        [
+            ("--chips", self.chips != defaults.chips),
+            ("--link", self.link != defaults.link),
+            ("--mhz", self.mhz != defaults.mhz),
+            ("--host-quiet", self.host_quiet),
+            ("--modeled-clock", self.modeled_clock),
+            ("--chip-split", self.chip_split),
+            ("--eldest-first", self.eldest_first),
+            ("--no-look-ahead", self.no_look_ahead),
+            ("--host-pieces", self.host_pieces.is_some()),
+            ("--no-first-moves", self.no_first_moves),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
     /// The engine's settings with this search configuration, and the learned weights
     /// unless `--weights` names a file.
     pub fn settings(&self, config: SearchConfig) -> anyhow::Result<Settings> {
@@ -144,6 +164,15 @@ impl EngineArgs {
                 "--full-width-plies needs --quiescence reference, chip-model or chip, not {}",
                 self.quiescence
             )));
+        }
+        if quiescence == QuiescenceKind::Software {
+            let ignored = self.chip_options();
+            if !ignored.is_empty() {
+                eprintln!(
+                    "warning: {} do nothing with --quiescence software (the default): they are options of the chip quiescence searches",
+                    ignored.join(", ")
+                );
+            }
         }
         let link =
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
