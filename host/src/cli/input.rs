@@ -29,25 +29,22 @@ struct Named<R> {
     name: String,
 }
 
-impl<R> Named<R> {
-    fn named(&self, e: io::Error) -> io::Error {
-        io::Error::new(e.kind(), format!("cannot read {}: {e}", self.name))
-    }
-}
-
 impl<R: io::Read> io::Read for Named<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner.read(buf).map_err(|e| self.named(e))
+        let name = &self.name;
+        self.inner
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
     }
 }
 
 impl<R: BufRead> BufRead for Named<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        // Two steps, as the borrow of the buffer outlives the error's.
-        if let Err(e) = self.inner.fill_buf() {
-            return Err(self.named(e));
-        }
-        self.inner.fill_buf()
+        // One read (a second, at the end of a terminal's input, would wait for more).
+        let Named { inner, name } = self;
+        inner
+            .fill_buf()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
     }
 
     fn consume(&mut self, amount: usize) {
