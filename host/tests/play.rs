@@ -201,7 +201,7 @@ fn a_drawn_game_takes_no_more_moves() {
         .lines()
         .filter(|l| l.len() > 2 && l.starts_with("> ") && !l.starts_with("> 8 "))
         .collect();
-    let over = "the game is over: it is a draw (neither side can lose all its pieces)";
+    let over = "the game is over: a draw by insufficient material";
     assert_eq!(
         answers,
         [
@@ -224,6 +224,37 @@ go
     assert_eq!(code, 0);
     assert!(
         out.contains(&format!("> error: {over}\n> {over}\n")),
+        "{out}"
+    );
+}
+
+/// Threefold repetition and the fifty-move rule end a game in `play` as they end a
+/// match's (they were played on): the board says so, moves are refused, the PGN is a
+/// draw.
+#[test]
+fn repetition_and_fifty_moves_draw_a_game_in_play() {
+    let (out, err, code) = play(
+        &["--no-book", "8/8/8/8/8/2n5/8/K7 w - - 99 80"],
+        "Kb2\ngo\npgn\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Draw by the fifty-move rule.\n"), "{out}");
+    assert!(
+        out.contains("> the game is over: a draw by the fifty-move rule\n"),
+        "{out}"
+    );
+    assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
+    // Kings and a knight walking back and forth: the third time the position stands.
+    let (out, err, code) = play(
+        &["--no-book", "7n/8/8/8/8/8/8/K7 w - - 0 1"],
+        "Ka2\nNg6\nKa1\nNh8\nKa2\nNg6\nKa1\nNh8\nKb1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Draw by threefold repetition.\n"), "{out}");
+    assert!(
+        out.contains(
+            "> error: the game is over: a draw by threefold repetition; undo takes back a move\n"
+        ),
         "{out}"
     );
 }

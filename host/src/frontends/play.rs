@@ -5,7 +5,8 @@
 //! Commands: a move; `best` (the engine's move and what it expects); `go` (the engine
 //! plays its move); `undo`; `fen`; `pgn` (the game so far); `help`; `quit`. A game
 //! that is over takes no move, `best` or `go`: a side has won (it has no legal move),
-//! or it is drawn (neither side can lose all its pieces), which `undo` takes back. A
+//! or it is drawn (neither side can lose all its pieces, a threefold repetition, the
+//! fifty-move rule: as a match's referee judges), which `undo` takes back. A
 //! UTF-8 byte order mark at the start of the input is skipped; a line longer than
 //! [`MAX_COMMAND_LINE`] ends the session with an error. With a PGN
 //! file ([`PlaySession::record_to`]) the game is written there after every move and
@@ -32,9 +33,6 @@ pub struct PlaySession {
     /// Where the game is written after every move and undo.
     pgn: Option<PathBuf>,
 }
-
-/// What a move, `best` or `go` is answered in a drawn game.
-const DRAWN: &str = "the game is over: it is a draw (neither side can lose all its pieces)";
 
 const HELP: &str =
     "commands: a move in UCI (e2e3) or SAN (e3, Nxf7, a8=K); best; go; undo; fen; pgn; help; quit";
@@ -75,20 +73,28 @@ impl PlaySession {
         self.positions.last().expect("never empty")
     }
 
-    /// The game is over in a draw: neither side can lose all its pieces (the rules'
-    /// insufficient material), though moves are left.
-    fn drawn(&self) -> bool {
-        self.current().outcome() == Some(Outcome::Draw)
+    /// How the game is over, as a match's referee judges it: a win or a draw by
+    /// insufficient material (the rules), threefold repetition or the fifty-move rule.
+    fn ending(&self) -> Option<(PgnResult, String)> {
+        let (last, before) = self.positions.split_last().expect("never empty");
+        let history: Vec<u64> = before.iter().map(Position::zobrist).collect();
+        crate::matches::game::ending_by_rules(last, &history)
     }
 
-    /// The game so far: its moves from the start, the result the rules give its last
-    /// position (`*` while it goes on).
+    /// The game is over in a draw, though moves are left: what a move, `best` or `go`
+    /// is answered then.
+    fn drawn(&self) -> Option<String> {
+        self.ending()
+            .filter(|(result, _)| *result == PgnResult::Draw)
+            .map(|(_, reason)| {
+                format!("the game is over: {}", reason.replacen("Draw", "a draw", 1))
+            })
+    }
+
+    /// The game so far: its moves from the start, the result of its ending (`*` while
+    /// it goes on).
     pub fn game(&self) -> AntichessGame {
-        let result = match self.current().outcome() {
-            Some(Outcome::Win(c)) => PgnResult::win(c),
-            Some(Outcome::Draw) => PgnResult::Draw,
-            None => PgnResult::Unknown,
-        };
+        let result = self.ending().map_or(PgnResult::Unknown, |(r, _)| r);
         let mut game = AntichessGame::new(self.positions[0].clone(), self.moves.clone(), result);
         for (name, value) in [
             ("Event", "antichip play"),
@@ -128,6 +134,8 @@ impl PlaySession {
         match pos.outcome() {
             Some(Outcome::Win(c)) => writeln!(out, "{} wins: it has no legal move.", name(c))?,
             Some(Outcome::Draw) => writeln!(out, "Draw: neither side can lose all its pieces.")?,
+            // Moves are left, but the game is drawn by repetition or fifty moves.
+            None if let Some((_, reason)) = self.ending() => writeln!(out, "{reason}.")?,
             None => {
                 let moves: Vec<String> = pos.legal_moves().iter().map(|m| san(pos, m)).collect();
                 let forced = if pos.capture_forced() {
@@ -254,7 +262,7 @@ impl PlaySession {
                     }
                 }
                 // A drawn game is over as a won one is, though moves are left.
-                "best" | "go" if self.drawn() => writeln!(out, "{DRAWN}")?,
+                "best" | "go" if let Some(drawn) = self.drawn() => writeln!(out, "{drawn}")?,
                 "best" | "go" => match self.best()? {
                     None => writeln!(out, "the game is over: there is no move to play")?,
                     Some((m, text)) => {
@@ -265,13 +273,13 @@ impl PlaySession {
                         }
                     }
                 },
-                _ if self.drawn() => {
+                _ if let Some(drawn) = self.drawn() => {
                     let undo = if self.moves.is_empty() {
                         ""
                     } else {
                         "; undo takes back a move"
                     };
-                    writeln!(out, "error: {DRAWN}{undo}")?
+                    writeln!(out, "error: {drawn}{undo}")?
                 }
                 // Annotation marks as PGN writes them (e4!, Nf3?!) are not part of a move.
                 text => match self.current().parse_move(text.trim_end_matches(['!', '?'])) {

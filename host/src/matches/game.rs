@@ -249,27 +249,21 @@ fn fault_ending(c: Color, f: &Fault) -> (PgnResult, Termination, String) {
     (PgnResult::win(!c), term, format!("{}{what}: {f}", name(c)))
 }
 
-/// The ending by the rules and the match's draws, if the game is over at `pos`.
-fn rules_ending(
-    pos: &Position,
-    history: &[u64],
-    plies: usize,
-    rules: &MatchRules,
-) -> Option<(PgnResult, Termination, String)> {
+/// How a game is over at `pos` by the rules and the standard draws, with the reason: a
+/// win or a draw by insufficient material ([`Position::outcome`]), a draw by threefold
+/// repetition (`history`: the keys of the game's positions before `pos`, oldest first)
+/// or by the fifty-move rule. `None` while the game goes on. The referee's, and
+/// `play`'s.
+pub fn ending_by_rules(pos: &Position, history: &[u64]) -> Option<(PgnResult, String)> {
     match pos.outcome() {
         Some(Outcome::Win(c)) => {
             return Some((
                 PgnResult::win(c),
-                Termination::Normal,
                 format!("{} wins: no pieces or no legal move left", name(c)),
             ));
         }
         Some(Outcome::Draw) => {
-            return Some((
-                PgnResult::Draw,
-                Termination::Normal,
-                "Draw by insufficient material".to_string(),
-            ));
+            return Some((PgnResult::Draw, "Draw by insufficient material".to_string()));
         }
         None => {}
     }
@@ -280,18 +274,23 @@ fn rules_ending(
         .filter(|k| **k == key)
         .count();
     if repeats >= 2 {
-        return Some((
-            PgnResult::Draw,
-            Termination::Normal,
-            "Draw by threefold repetition".to_string(),
-        ));
+        return Some((PgnResult::Draw, "Draw by threefold repetition".to_string()));
     }
     if pos.halfmoves() >= 100 {
-        return Some((
-            PgnResult::Draw,
-            Termination::Normal,
-            "Draw by the fifty-move rule".to_string(),
-        ));
+        return Some((PgnResult::Draw, "Draw by the fifty-move rule".to_string()));
+    }
+    None
+}
+
+/// The ending by the rules and the match's draws, if the game is over at `pos`.
+fn rules_ending(
+    pos: &Position,
+    history: &[u64],
+    plies: usize,
+    rules: &MatchRules,
+) -> Option<(PgnResult, Termination, String)> {
+    if let Some((result, reason)) = ending_by_rules(pos, history) {
+        return Some((result, Termination::Normal, reason));
     }
     if plies >= rules.max_plies {
         return Some((
