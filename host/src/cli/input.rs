@@ -29,12 +29,14 @@ struct Named<R> {
     name: String,
 }
 
+/// `e`, a failure to read the input `name`, naming it.
+fn naming(name: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot read {name}: {e}"))
+}
+
 impl<R: io::Read> io::Read for Named<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let name = &self.name;
-        self.inner
-            .read(buf)
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
+        self.inner.read(buf).map_err(|e| naming(&self.name, e))
     }
 }
 
@@ -42,9 +44,7 @@ impl<R: BufRead> BufRead for Named<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         // One read (a second, at the end of a terminal's input, would wait for more).
         let Named { inner, name } = self;
-        inner
-            .fill_buf()
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
+        inner.fill_buf().map_err(|e| naming(name, e))
     }
 
     fn consume(&mut self, amount: usize) {

@@ -527,15 +527,9 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
     // given): said, the summary being of the games there are.
     let last = records.last().map_or(0, |r| r.index + 1);
     if records.len() < last {
-        let mut present = records.iter().map(|r| r.index).peekable();
+        // The records are sorted by index, each index once (checked above).
         let missing: Vec<usize> = (0..last)
-            .filter(|&i| {
-                let here = present.peek() == Some(&i);
-                if here {
-                    present.next();
-                }
-                !here
-            })
+            .filter(|i| records.binary_search_by_key(i, |r| r.index).is_err())
             .collect();
         let shown: Vec<String> = missing
             .iter()

@@ -132,22 +132,24 @@ impl Solver {
     }
 
     /// The most positions each of the solver's two tables holds (about 285 MB for both
-    /// when full, measured):
-    /// past it a position's result is not kept, and is found again when needed. Every
-    /// entry only saves work, so the answers are the same; a long solve's memory stays
-    /// bounded.
+    /// when full, measured): past it a position's result is not kept, and is found
+    /// again when needed. Every entry only saves work, so the answers are the same; a
+    /// long solve's memory stays bounded.
     pub const MAX_ENTRIES: usize = 1 << 22;
 
     fn table_limit(&self) -> usize {
         self.table_limit.unwrap_or(Self::MAX_ENTRIES)
     }
 
+    /// True when `map` may hold `key`: it holds it already, or is not full.
+    fn has_room<V>(&self, map: &HashMap<u64, V>, key: u64) -> bool {
+        map.len() < self.table_limit() || map.contains_key(&key)
+    }
+
     /// The table entry of `key`: `None` when it has none and the table is full.
     fn entry(&mut self, key: u64) -> Option<&mut Entry> {
-        if self.table.len() >= self.table_limit() && !self.table.contains_key(&key) {
-            return None;
-        }
-        Some(self.table.entry(key).or_default())
+        self.has_room(&self.table, key)
+            .then(|| self.table.entry(key).or_default())
     }
 
     /// Positions between two readings of the clock and the stop flag in
@@ -282,9 +284,7 @@ impl Solver {
                 return false;
             }
             if !holds {
-                if self.refutations.len() < self.table_limit()
-                    || self.refutations.contains_key(&key)
-                {
+                if self.has_room(&self.refutations, key) {
                     self.refutations.insert(key, pack_move(r));
                 }
                 return false;

@@ -815,12 +815,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             self.out
                 .line(&format!("info string error: {}; ignored", printable(&e)));
         }
-        // Root moves restrict a search but do not bound it.
-        self.running_unbounded = infinite
-            || Limits {
-                searchmoves: Vec::new(),
-                ..limits.clone()
-            } == Limits::default();
+        self.running_unbounded = infinite || bounds_nothing(&limits);
         let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
@@ -1066,6 +1061,15 @@ pub fn parse_go_in(args: &[&str], pos: &Position) -> GoCommand {
     parse_go_args(args, pos.turn(), Some(pos), DEFAULT_MOVE_OVERHEAD_MS)
 }
 
+/// True when `limits` end a search at no depth, node count or time: root moves restrict
+/// a search but do not bound it.
+fn bounds_nothing(limits: &Limits) -> bool {
+    Limits {
+        searchmoves: Vec::new(),
+        ..limits.clone()
+    } == Limits::default()
+}
+
 /// [`parse_go_in`] with `overhead_ms` kept back from the clock.
 pub fn parse_go_with_overhead(args: &[&str], pos: &Position, overhead_ms: u64) -> GoCommand {
     parse_go_args(args, pos.turn(), Some(pos), overhead_ms)
@@ -1227,11 +1231,7 @@ fn parse_go_args(
     // A go that gave limits, none of them usable (rejected, or only the other side's
     // clock), asked for a bounded search all the same: it is answered at once, not
     // searched until a `stop` the GUI will not send.
-    let unbounded = Limits {
-        searchmoves: Vec::new(),
-        ..go.limits.clone()
-    } == Limits::default();
-    if limited && unbounded && !go.infinite {
+    if limited && bounds_nothing(&go.limits) && !go.infinite {
         go.limits.depth = Some(1);
         go.errors
             .push("go: no limit it gave can be used; searched to depth 1".to_string());
@@ -1317,7 +1317,7 @@ mod tests {
             assert_eq!(go.limits, depth_1, "{args:?}");
             assert_eq!(go.errors.last().map(String::as_str), Some(at_once));
         }
-        // Infinite stays infinite; root moves alone bound nothing and ask for nothing.
+        // Infinite stays infinite.
         let go = parse_go(&["infinite", "movetime", "-1"], Color::White);
         assert_eq!((go.limits, go.infinite), (Limits::default(), true));
         // A move time and a clock: the nearer limit holds.
