@@ -124,17 +124,21 @@ fn a_book_does_not_overwrite_its_games() {
     let other = dir.join("other.pgn");
     std::fs::write(&other, pgn).unwrap();
     std::os::unix::fs::symlink(&games, dir.join("link.pgn")).unwrap();
+    std::fs::hard_link(&games, dir.join("hard.pgn")).unwrap();
     let games = games.to_str().unwrap();
     let other = other.to_str().unwrap();
-    // The same path, or another name of the same file (a symlink, `dir/../dir`).
+    // The same path, or another name of the same file (a symlink, a hard link,
+    // `dir/../dir`).
     let indirect = format!("{}/../{}/games.pgn", dir.path().display(), {
         dir.path().file_name().unwrap().to_str().unwrap()
     });
     let link = dir.join("link.pgn");
+    let hard = dir.join("hard.pgn");
     for (out, inputs) in [
         (games, vec![games]),
         (indirect.as_str(), vec![other, games]),
         (link.to_str().unwrap(), vec![games, other]),
+        (hard.to_str().unwrap(), vec![other, games]),
     ] {
         let mut args = vec!["book", "build", "--min-games", "1", "--out", out];
         args.extend(&inputs);

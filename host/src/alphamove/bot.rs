@@ -10,9 +10,12 @@
 //! piece moves before pawn moves (also when evading check: king first, then pieces, then
 //! pawns), so its stable sort keeps the bishop first, which is exactly what ordering by
 //! (lowercased SAN, SAN) gives without knowing the generation order. The check and mate
-//! suffixes never change the order: no SAN body is a prefix of another except `O-O` of
-//! `O-O-O`, and `+` and `#` sort before `-` just as the end of a string does. So the bot
-//! sorts suffix-free SAN bodies, which are much cheaper to produce than SAN with suffixes.
+//! suffixes change the order only there: no SAN body is a prefix of another except `O-O`
+//! of `O-O-O`, and `+` and `#` sort before `-` just as the end of a string does; but
+//! `bxc3` sorts before `Bxc3+` (shorter first), and `Bxc3#` before `bxc3+`. So the bot
+//! sorts suffix-free SAN bodies, which are much cheaper to produce than SAN with suffixes,
+//! and writes the suffix into the keys of a bishop capture and a b-pawn capture to the
+//! same square alone.
 //!
 //! [`pychess_order`] nevertheless reproduces python-chess's generation order exactly: the
 //! seed's search pushes children in that order into a binary heap whose ties depend on it.
@@ -84,6 +87,15 @@ impl SanKey {
                 key.put(b'-');
                 key.put(b'-');
             }
+        }
+        key.finish()
+    }
+
+    /// The key of a SAN written out, suffix included.
+    fn of_text(san: &str) -> SanKey {
+        let mut key = KeyBytes::default();
+        for b in san.bytes() {
+            key.put(b);
         }
         key.finish()
     }
@@ -168,16 +180,42 @@ pub fn middle_index(n: usize) -> usize {
 
 /// AlphaMove's move in `pos` (any shakmaty variant), or `None` when there is no legal
 /// move.
-pub fn alpha_move<P: Position>(pos: &P) -> Option<Move> {
+pub fn alpha_move<P: Position + Clone>(pos: &P) -> Option<Move> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return None;
     }
     let same_kind_to = same_kind_counts(&moves);
+    // Squares both a bishop and a b-pawn capture on (`Bxc3` and `bxc3`): only there do
+    // the check and mate suffixes decide the order.
+    let (mut bishop_takes, mut b_pawn_takes) = (0u64, 0u64);
+    for m in &moves {
+        if let Move::Normal {
+            role,
+            from,
+            capture: Some(_),
+            to,
+            promotion: None,
+        } = *m
+        {
+            if role == Role::Bishop {
+                bishop_takes |= 1 << u32::from(to);
+            } else if role == Role::Pawn && from.file() == shakmaty::File::B {
+                b_pawn_takes |= 1 << u32::from(to);
+            }
+        }
+    }
+    let tied = bishop_takes & b_pawn_takes;
     // At most 218 legal moves exist in chess; a move index fits in the key's last byte.
     let mut keys = [0u128; 256];
     for (i, m) in moves.iter().enumerate() {
-        keys[i] = SanKey::new(&san_of(*m, &moves, &same_kind_to)).tagged(i as u8);
+        let san = san_of(*m, &moves, &same_kind_to);
+        let key = if tied & (1 << u32::from(m.to())) != 0 && m.is_capture() {
+            SanKey::of_text(&SanPlus::from_move(pos.clone(), *m).to_string())
+        } else {
+            SanKey::new(&san)
+        };
+        keys[i] = key.tagged(i as u8);
     }
     let keys = &mut keys[..moves.len()];
     let mid = middle_index(keys.len());
@@ -191,8 +229,8 @@ pub fn sorted_sans<P: Position + Clone>(pos: &P) -> Vec<(String, Move)> {
     let mut keyed: Vec<(SanKey, String, Move)> = pychess_order(pos)
         .iter()
         .map(|m| {
-            let key = SanKey::new(&San::from_move(pos, *m));
-            (key, SanPlus::from_move(pos.clone(), *m).to_string(), *m)
+            let san = SanPlus::from_move(pos.clone(), *m).to_string();
+            (SanKey::of_text(&san), san, *m)
         })
         .collect();
     keyed.sort_by_key(|k| k.0);
@@ -317,5 +355,19 @@ mod tests {
         let sans: Vec<String> = sorted_sans(&pos).into_iter().map(|(s, _)| s).collect();
         let bishop = sans.iter().position(|s| s == "Bxc3").unwrap();
         assert_eq!(sans[bishop + 1], "bxc3");
+    }
+
+    #[test]
+    fn a_check_suffix_sorts_a_bishop_capture_after_the_b_pawn_capture() {
+        // Python's sorted(key=str.lower) puts `bxc3` before `Bxc3+`: the suffix decides.
+        let pos = chess("8/8/8/4k3/8/2n5/1P6/4B1K1 w - - 0 1");
+        let sans: Vec<String> = sorted_sans(&pos).into_iter().map(|(s, _)| s).collect();
+        let pawn = sans.iter().position(|s| s == "bxc3").unwrap();
+        assert_eq!(sans[pawn + 1], "Bxc3+");
+        // alpha_move picks from the same order: here the middle (index 6 of 13) is bxc3.
+        assert_eq!(sans.len(), 13);
+        let (_, middle) = &sorted_sans(&pos)[middle_index(sans.len())];
+        assert_eq!(alpha_move(&pos), Some(*middle));
+        assert_eq!(sans[middle_index(sans.len())], "bxc3");
     }
 }

@@ -196,9 +196,14 @@ pub fn make_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))
 }
 
-/// Whether two paths name one file, whether it exists yet or not (through links and
-/// `..` of the directories that do exist).
+/// Whether two paths name one file, whether it exists yet or not (through links, hard
+/// links included, and `..` of the directories that do exist).
 pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
     fn resolved(p: &std::path::Path) -> Option<std::path::PathBuf> {
         std::fs::canonicalize(p).ok().or_else(|| {
             let dir = p
