@@ -303,3 +303,100 @@ fn a_diverging_learning_rate_is_named() {
     assert!(err.contains("give a smaller --rate than 1"), "{err}");
     assert!(!out.exists());
 }
+
+/// Weights learned beyond what the engine holds are written clamped, and said so (they
+/// were clamped silently, the printed figures describing other weights than the file's).
+#[test]
+fn clamped_weights_are_said_to_be_clamped() {
+    let dir = common::Scratch::new("learn-clamped");
+    let out = dir.join("w.json");
+    let games = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/lichess_antichess.pgn"
+    );
+    let run = |reward: &str| {
+        common::run(
+            &[
+                "learn",
+                "--out",
+                out.to_str().unwrap(),
+                "--reward",
+                reward,
+                "--rate",
+                "0.01",
+                "--epochs",
+                "1",
+                "--holdout",
+                "0",
+                games,
+            ],
+            "",
+        )
+    };
+    let (_, err, _) = run("100000");
+    assert!(
+        err.contains(
+            "warning: 2 of the 14 learned weights lie beyond what the engine and the chip hold"
+        ),
+        "{err}"
+    );
+    let weights = host::engine::eval::Weights::load(&out).unwrap();
+    assert!(weights.check().is_ok());
+    let (_, err, _) = run("1000");
+    assert!(!err.contains("warning"), "{err}");
+}
+
+/// Held-out games that are all drawn give no agreement figure (it read 0.0 %, where zero
+/// weights agree 50 %), an empty CSV field, and no curve of it.
+#[test]
+fn all_drawn_held_out_games_have_no_agreement() {
+    let dir = common::Scratch::new("learn-drawn");
+    let pgn = dir.join("games.pgn");
+    let text: String = (0..8)
+        .map(|i| {
+            let r = if i % 2 == 0 { "1-0" } else { "1/2-1/2" };
+            format!("[Variant \"Antichess\"]\n[Result \"{r}\"]\n\n1. e3 b5 2. Bxb5 {r}\n\n")
+        })
+        .collect();
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.join("w.json");
+    let csv = dir.join("c.csv");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "learn".to_string(),
+            pgn.to_str().unwrap().into(),
+            "--draws".into(),
+            "--holdout".into(),
+            "2".into(),
+            "--epochs".into(),
+            "1".into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let owned = args(&["--curve", csv.to_str().unwrap()]);
+    let argv: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let (stdout, err, code) = common::run(&argv, "");
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(stdout.contains("holding out 4"), "{stdout}");
+    let row = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("0 "))
+        .unwrap();
+    assert!(
+        row.trim_end().ends_with(" -") && !row.contains('%'),
+        "{row}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().nth(1).unwrap().ends_with(",0.000,"), "{text}");
+    let owned = args(&["--curve-svg", dir.join("c.svg").to_str().unwrap()]);
+    let argv: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let (_, err, code) = common::run(&argv, "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("every one of the 4 held out is a draw"),
+        "{err}"
+    );
+}

@@ -187,6 +187,22 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             train.len()
         )));
     }
+    // Agreement is measured on decided held-out games: none when every one is drawn.
+    let decided_held = holdout.iter().any(|e| e.white_score != 0.5);
+    if held
+        && !decided_held
+        && let Some(path) = &args.curve_svg
+    {
+        return Err(super::input::bad_input(format!(
+            "--curve-svg {}: the curve is the held-out games' agreement with their results, and every one of the {} held out is a draw",
+            path.display(),
+            holdout.len()
+        )));
+    }
+    let agreement = |p: &CurvePoint| match decided_held {
+        true => format!("{:.1} %", p.holdout_agreement),
+        false => "-".to_string(),
+    };
     let positions = |v: &[Example]| v.iter().map(|e| e.grads.len()).sum::<usize>();
     println!(
         "{read} games read ({bad} unreadable, {unused} not used: drawn or unfinished); training on {} games ({} positions), holding out {} ({} positions)",
@@ -211,10 +227,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     let progress = Progress::new("learning", io::stderr().is_terminal(), total);
     let (params, curve) = learn(init, &train, &holdout, &config, &mut |p| {
         let note = match held {
-            true => format!(
-                "pass {}, held-out agreement {:.1} %",
-                p.epoch, p.holdout_agreement
-            ),
+            true => format!("pass {}, held-out agreement {}", p.epoch, agreement(p)),
             false => format!("pass {}", p.epoch),
         };
         let (done, _) = progress_at(p, config.epochs, train.len());
@@ -231,8 +244,12 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     for p in &curve {
         match held {
             true => println!(
-                "{:>5}  {:>6}  {:>10.1}  {:>13.1}  {:>17.1} %",
-                p.epoch, p.games, p.train_rmse, p.holdout_rmse, p.holdout_agreement
+                "{:>5}  {:>6}  {:>10.1}  {:>13.1}  {:>19}",
+                p.epoch,
+                p.games,
+                p.train_rmse,
+                p.holdout_rmse,
+                agreement(p)
             ),
             false => println!(
                 "{:>5}  {:>6}  {:>10.1}  {:>13}  {:>19}",
@@ -242,6 +259,14 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     }
     let weights = params.to_weights();
     weights.check()?;
+    let clamped = params.clamped();
+    if clamped > 0 {
+        eprintln!(
+            "warning: {clamped} of the 14 learned weights lie beyond what the engine and the chip hold (pieces within +/-{}, mobility within +/-{:.3}) and are written clamped; the figures above measure them unclamped (a smaller --reward keeps them in range)",
+            host::engine::eval::MAX_PIECE_WEIGHT,
+            host::engine::eval::max_mobility_weight()
+        );
+    }
     std::fs::write(&args.out, weights.to_json() + "\n")
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!("weights written to {}:", args.out.display());
@@ -253,7 +278,10 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             let (rmse, agreement) = match held {
                 true => (
                     format!("{:.3}", p.holdout_rmse),
-                    format!("{:.3}", p.holdout_agreement),
+                    match decided_held {
+                        true => format!("{:.3}", p.holdout_agreement),
+                        false => String::new(),
+                    },
                 ),
                 false => (String::new(), String::new()),
             };

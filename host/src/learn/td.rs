@@ -76,6 +76,19 @@ impl Params {
         }
     }
 
+    /// How many weights [`Params::to_weights`] clamps to the range the engine and the
+    /// chip hold (the curve measured with the learned weights does not describe the
+    /// clamped ones).
+    pub fn clamped(&self) -> usize {
+        let piece = f64::from(MAX_PIECE_WEIGHT);
+        let limit = (max_mobility_weight() * 1000.0).floor() / 1000.0;
+        let pieces = self.0[..12].iter().filter(|v| v.round().abs() > piece);
+        let mobility = self.0[12..]
+            .iter()
+            .filter(|v| ((*v * 1000.0).round() / 1000.0).abs() > limit);
+        pieces.count() + mobility.count()
+    }
+
     /// True when every weight is a finite number (a learning rate too large for the
     /// games makes them overflow to infinity and NaN).
     pub fn is_finite(&self) -> bool {
@@ -311,6 +324,7 @@ mod tests {
     fn weights_round_trip_through_params() {
         let w = Weights::default();
         assert_eq!(Params::from_weights(&w).to_weights(), w);
+        assert_eq!(Params::from_weights(&w).clamped(), 0);
         let mut p = Params::from_weights(&w);
         p.0[0] = -99.6;
         p.0[4] = 1e9;
@@ -320,6 +334,9 @@ mod tests {
         assert_eq!(back.own.queen, MAX_PIECE_WEIGHT);
         assert_eq!(back.own_sqrt_mobility, 41.235);
         assert!(back.check().is_ok());
+        assert_eq!(p.clamped(), 1);
+        p.0[13] = -1e6;
+        assert_eq!(p.clamped(), 2);
     }
 
     #[test]
