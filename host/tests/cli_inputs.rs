@@ -277,6 +277,37 @@ fn figure_epsilon_refuses_an_epsilon_given_twice() {
     }
 }
 
+/// Epsilons given out of order are played, written and plotted in increasing order (the
+/// curve ran back over itself).
+#[test]
+fn figure_epsilon_sorts_its_epsilons() {
+    let dir = Scratch::new("cli-figure-order");
+    let (svg, csv) = (dir.join("e.svg"), dir.join("e.csv"));
+    let args = [
+        "figure",
+        "epsilon",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--epsilons",
+        "1,0,0.5",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    let (stdout, err, code) = run(&args, "");
+    assert_eq!(code, 0, "{stdout}{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let simple: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("simple,"))
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(simple, ["0", "0.5", "1"], "{text}");
+}
+
 /// `--full-width-plies` with the software quiescence search, which takes no full-width
 /// jobs, is refused by `play` and `uci` as by `qsearch`.
 #[test]

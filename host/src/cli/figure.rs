@@ -29,7 +29,8 @@ enum Figure {
     /// Figure 4: win percentage of the full engine with epsilon-random moves against
     /// the simple and advanced minimax baselines, as White and as Black.
     Epsilon {
-        /// The epsilons (share of random moves of the full engine).
+        /// The epsilons (share of random moves of the full engine), in any order: they
+        /// are played, written and plotted in increasing order.
         #[arg(long, value_delimiter = ',', default_value = "0,0.1,0.2,0.3,0.5,0.7,1")]
         epsilons: Vec<f64>,
         /// Games per epsilon and opponent (half as White): an even number from 2 to
@@ -113,6 +114,10 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                     "--epsilons lists {e} twice: give each epsilon once"
                 )));
             }
+            // The curve joins its points from left to right (given 1,0,0.5 it ran back
+            // over itself).
+            let mut epsilons = epsilons;
+            epsilons.sort_by(f64::total_cmp);
             if games % 2 != 0 {
                 return Err(super::input::bad_input(format!(
                     "--games must be an even number of at least 2, not {games}"
