@@ -21,9 +21,9 @@
 //!
 //! **Building.** [`Book::build`] reads games (from `antichip match` self-play of a
 //! strong engine, say): every move within the first plies of a game counts for its
-//! position, with Polyglot's usual weight of 2 for a move of the game's winner, 1 for a
-//! draw and 0 for the loser; moves seen in fewer than `min_games` games, or that only
-//! lost, are left out.
+//! position, once a game however often the game repeats it, with Polyglot's usual
+//! weight of 2 for a move of the game's winner, 1 for a draw and 0 for the loser; moves
+//! seen in fewer than `min_games` games, or that only lost, are left out.
 //!
 //! **Playing.** [`Book::choose`] plays the legal book move of greatest weight (ties go
 //! to the move played in more games, then to the smaller move code), so that a game
@@ -145,7 +145,11 @@ impl Book {
     ) -> Self {
         // (key, move) -> (games, score in half points for the mover)
         let mut counts: BTreeMap<(u64, u16), (u32, u64)> = BTreeMap::new();
+        // A move played twice in one game (a position repeated) counts once: it was
+        // played in one game, and that game's result speaks for it once.
+        let mut seen = std::collections::HashSet::new();
         for game in games {
+            seen.clear();
             let winner = game.result.winner();
             let decided = game.result != PgnResult::Unknown;
             let mut pos = game.start.clone();
@@ -157,9 +161,12 @@ impl Book {
                     // An unfinished game tells nothing of its moves' worth.
                     None => 0,
                 };
-                let slot = counts.entry((pos.zobrist(), encode_move(m))).or_default();
-                slot.0 += 1;
-                slot.1 += points;
+                let at = (pos.zobrist(), encode_move(m));
+                if seen.insert(at) {
+                    let slot = counts.entry(at).or_default();
+                    slot.0 += 1;
+                    slot.1 += points;
+                }
                 pos.play(m);
             }
         }
@@ -310,6 +317,19 @@ mod tests {
         let king = pos.parse_move("e7e8k").unwrap();
         // e7 = 52, e8 = 60.
         assert_eq!(encode_move(&king), 60 | (52 << 6) | (5 << 12));
+    }
+
+    #[test]
+    fn a_move_a_game_repeats_counts_once() {
+        // One game, Nf3 played twice from the start position: one game, not two.
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+        let one = game(&shuffle, PgnResult::win(Color::White));
+        assert!(Book::build([one.clone()], 16, 2).is_empty());
+        let book = Book::build([one], 16, 1);
+        let start = Position::startpos().zobrist();
+        let first: Vec<&Entry> = book.entries().iter().filter(|e| e.key == start).collect();
+        assert_eq!(first.len(), 1);
+        assert_eq!((first[0].weight, first[0].learn), (2, 1));
     }
 
     #[test]
