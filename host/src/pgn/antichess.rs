@@ -148,9 +148,9 @@ impl AntichessGame {
         // The file's text in a message is shown with its control bytes escaped.
         let fail = |line: usize, message: String| GameError {
             number: raw.number,
-            players: raw
-                .players()
-                .map_or(String::new(), |p| format!(" ({})", printable(&p))),
+            players: raw.players().map_or(String::new(), |p| {
+                format!(" ({})", crate::rules::excerpt(&p))
+            }),
             line,
             message: printable(&message),
         };
@@ -162,7 +162,10 @@ impl AntichessGame {
         {
             return Err(fail(
                 raw.line,
-                format!("variant must be antichess, not \"{v}\""),
+                format!(
+                    "variant must be antichess, not \"{}\"",
+                    crate::rules::excerpt(v)
+                ),
             ));
         }
         let start = match raw.tag("FEN") {
@@ -182,9 +185,19 @@ impl AntichessGame {
             } else {
                 "..."
             };
+            // A token of megabytes is quoted in part, and not twice.
             let m = pos
                 .parse_move(text.trim_end_matches(['+', '#']))
-                .map_err(|e| fail(*line, format!("move {number}{dots} {text}: {e}")))?;
+                .map_err(|e| {
+                    let message = match text.chars().nth(crate::rules::EXCERPT_CHARS) {
+                        Some(_) => format!(
+                            "move {number}{dots} {}: not a move",
+                            crate::rules::excerpt(text)
+                        ),
+                        None => format!("move {number}{dots} {text}: {e}"),
+                    };
+                    fail(*line, message)
+                })?;
             pos.play(&m);
             moves.push(m);
         }
@@ -282,6 +295,23 @@ mod tests {
         let mut again = back.clone();
         again.comment = game.comment.clone();
         assert_eq!(again.to_pgn(), text);
+    }
+
+    #[test]
+    fn a_huge_token_or_tag_is_quoted_in_part() {
+        let long = "x".repeat(100_000);
+        let text =
+            format!("[White \"{long}\"]\n\n1. e3 {long} 1-0\n\n[Variant \"{long}\"]\n\n1. e3 *\n");
+        let games = read(&text);
+        for game in &games {
+            let message = game.as_ref().unwrap_err().to_string();
+            assert!(message.len() < 400, "{}", &message[..400]);
+        }
+        let first = games[0].as_ref().unwrap_err().to_string();
+        assert!(
+            first.ends_with(&format!("move 1... {}...: not a move", "x".repeat(80))),
+            "{first:.400}"
+        );
     }
 
     #[test]

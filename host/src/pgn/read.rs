@@ -155,7 +155,7 @@ impl<R: BufRead> PgnReader<R> {
                     Some(tag) => self.current.tags.push(tag),
                     None => self.current.errors.push((
                         self.line_no,
-                        format!("malformed tag {}", crate::rules::printable(line)),
+                        format!("malformed tag {}", crate::rules::excerpt(line)),
                     )),
                 }
                 if finished.is_some() {
