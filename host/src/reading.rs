@@ -21,6 +21,10 @@ pub const MAX_PGN_LINE: usize = 16 << 20;
 /// is some tens of kilobytes).
 pub const MAX_COMMAND_LINE: usize = 16 << 20;
 
+/// The most of an over-long line a reader skips to find its end: input whose lines go
+/// on further is not text, and ends the reading.
+pub const MAX_SKIPPED_LINE: usize = 64 << 20;
+
 /// Reads one line of `input`, its `\n` included, onto the end of `buf`: the bytes read,
 /// 0 at the end of the input. A line longer than `max` bytes is an
 /// [`io::ErrorKind::InvalidData`] error saying so, after at most `max + 1` of its bytes;

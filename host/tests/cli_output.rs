@@ -257,3 +257,32 @@ fn learning_and_matches_keep_their_files_apart() {
     );
     assert!(!pgnout.exists());
 }
+
+/// `book build` counts the unreadable games among those read, as `learn` does (it said
+/// "1 games read (1 unreadable)" of two games).
+#[test]
+fn a_book_counts_every_game_read() {
+    let dir = common::Scratch::new("cli-book-count");
+    let games = dir.join("games.pgn");
+    let good = "[Variant \"Antichess\"]\n[Result \"1-0\"]\n\n1. e3 b5 2. Bxb5 1-0\n\n";
+    std::fs::write(
+        &games,
+        format!("{good}[Variant \"Antichess\"]\n\n1. e4 d5 2. e5 1-0\n\n{good}"),
+    )
+    .unwrap();
+    let book = dir.join("book.bin");
+    let (out, err, code) = common::run(
+        &[
+            "book",
+            "build",
+            "--min-games",
+            "1",
+            "--out",
+            book.to_str().unwrap(),
+            games.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.starts_with("3 games read (1 unreadable); "), "{out}");
+}

@@ -82,7 +82,8 @@ fn build(args: BuildArgs) -> anyhow::Result<u8> {
             "no readable games ({bad} unreadable)"
         )));
     }
-    let count = games.len();
+    // Games read counts the unreadable ones too, as `learn` counts them.
+    let count = games.len() + bad;
     let book = Book::build(games, args.plies as usize, args.min_games);
     book.save(&args.out)?;
     let positions = {

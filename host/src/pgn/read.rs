@@ -10,7 +10,9 @@
 
 use std::io::{self, BufRead};
 
-use crate::reading::{MAX_PGN_LINE, read_line_within, without_bom};
+use crate::reading::{
+    MAX_PGN_LINE, MAX_SKIPPED_LINE, read_line_within, skip_line_within, without_bom,
+};
 
 /// One game's text, split: the tags in file order and the movetext tokens (moves and
 /// the result) with the line each was on.
@@ -61,6 +63,9 @@ pub struct PgnReader<R> {
     depth: usize,
     /// The line of the outermost open variation's `(`.
     variation_line: usize,
+    /// The current game lost a line too long to hold: its movetext, perhaps; the next
+    /// tag begins another game.
+    cut: bool,
     done: bool,
     buf: Vec<u8>,
 }
@@ -79,6 +84,7 @@ impl<R: BufRead> PgnReader<R> {
             comment_line: 0,
             depth: 0,
             variation_line: 0,
+            cut: false,
             done: false,
             buf: Vec::new(),
         }
@@ -86,6 +92,7 @@ impl<R: BufRead> PgnReader<R> {
 
     fn take(&mut self) -> Option<RawGame> {
         let mut game = std::mem::take(&mut self.current);
+        self.cut = false;
         if self.depth > 0 {
             game.errors.push((
                 self.variation_line,
@@ -132,6 +139,21 @@ impl<R: BufRead> PgnReader<R> {
             }
             self.line_no += 1;
             if let Err(e) = read {
+                // A line too long to hold is a fault of the game it is in, skipped to its
+                // end; the games after it are read. What it opened or closed is not
+                // known: the reading goes on outside comments and variations.
+                if e.kind() == io::ErrorKind::InvalidData
+                    && skip_line_within(&mut self.input, MAX_SKIPPED_LINE)?
+                {
+                    self.start_line();
+                    self.current
+                        .errors
+                        .push((self.line_no, format!("{e}: skipped")));
+                    self.in_comment = false;
+                    self.depth = 0;
+                    self.cut = true;
+                    continue;
+                }
                 // Not a PGN file (or a read error): the input ends here.
                 self.done = true;
                 return Err(io::Error::new(
@@ -145,7 +167,10 @@ impl<R: BufRead> PgnReader<R> {
             let outside = !self.in_comment && self.depth == 0;
             if outside && line.starts_with('[') {
                 // Tags after movetext begin the next game.
-                let finished = if self.current.moves.is_empty() && self.current.result.is_none() {
+                let finished = if self.current.moves.is_empty()
+                    && self.current.result.is_none()
+                    && !self.cut
+                {
                     None
                 } else {
                     self.take()
@@ -299,6 +324,31 @@ mod tests {
         assert_eq!((g[2].number, g[2].line), (3, 7));
         assert_eq!(g[2].errors, [(8, "malformed tag [Bad tag]".to_string())]);
         assert_eq!(g[2].result.as_deref(), Some("0-1"));
+    }
+
+    #[test]
+    fn a_line_too_long_is_a_fault_of_its_game_and_the_next_game_is_read() {
+        let long = "x".repeat(MAX_PGN_LINE + 10);
+        let text =
+            format!("[Event \"1\"]\n\n1. e3 {{{long}}} b5 1-0\n\n[Event \"2\"]\n\n1. e3 b5 0-1\n");
+        let g = games(&text);
+        assert_eq!(
+            g.len(),
+            2,
+            "{:?}",
+            g.iter().map(|g| &g.errors).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            g[0].errors,
+            [(
+                3,
+                "a line longer than 16 MiB (not a text file?): skipped".to_string()
+            )]
+        );
+        assert_eq!(g[1].tag("Event"), Some("2"));
+        assert_eq!(g[1].moves.len(), 2);
+        assert_eq!(g[1].result.as_deref(), Some("0-1"));
+        assert!(g[1].errors.is_empty());
     }
 
     #[test]

@@ -10,7 +10,9 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use super::epd::{EpdOp, parse_operations, split_operations};
-use crate::reading::{MAX_FEN_LINE, read_line_within, skip_line_within, without_bom};
+use crate::reading::{
+    MAX_FEN_LINE, MAX_SKIPPED_LINE, read_line_within, skip_line_within, without_bom,
+};
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::{FenWarning, Position, uci};
 
@@ -45,9 +47,6 @@ impl fmt::Display for LineError {
         write!(f, "line {}: {}", self.line_no, self.message)
     }
 }
-
-/// The most of an over-long line [`read_fen_lines`] skips to find its end.
-const MAX_SKIPPED_LINE: usize = 64 << 20;
 
 /// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
 /// is skipped. I/O errors end the batch; bad lines do not. A line longer than
