@@ -124,3 +124,26 @@ fn a_raised_stop_flag_ends_the_endgame_solver_at_once() {
     assert!(r.total_nodes <= 2 * 1024, "{}", r.total_nodes);
     assert!(pos.legal_moves().contains(&r.best_move.unwrap()));
 }
+
+/// The endgame solver's time without a win is added to the soft limit, not taken from
+/// it: at a short clock (`go wtime 1000`, a soft limit of a third of the hard one and
+/// the solver allowed 30% of the hard one) the search stopped after its first iteration
+/// and threw away the win a deeper one finds. Here the soft limit is below the solver's
+/// share, so before the fix the search always stopped at depth 1.
+#[test]
+fn the_solvers_time_does_not_cut_the_search_to_one_iteration() {
+    let pos = Position::from_fen_strict("8/8/8/3k4/8/8/3K4/RN6 w - - 0 1").unwrap();
+    let mut searcher = Searcher::software(SearchConfig::default(), Evaluator::default());
+    let limits = Limits {
+        soft_time: Some(std::time::Duration::from_millis(20)),
+        hard_time: Some(std::time::Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    assert!(r.last.depth >= 2, "depth {}", r.last.depth);
+    assert!(
+        r.elapsed < std::time::Duration::from_millis(1000),
+        "{:?}",
+        r.elapsed
+    );
+}

@@ -964,6 +964,7 @@ impl Searcher {
             r.from_book = true;
             return Ok(r);
         }
+        let before_solver = self.clock(start);
         if let Some((m, score)) = self.solve_endgame(pos, limits, start) {
             last.score = score;
             last.depth = 1;
@@ -975,6 +976,12 @@ impl Searcher {
             on_iteration(&last);
             return Ok(self.result(Some(m), last, start));
         }
+        // The soft limit is the search's share: the time the solver took without a win
+        // is added to it, not taken from it (at a short clock the solver's share left
+        // the search one iteration, and the win the search would find was thrown away).
+        // The hard limit still holds.
+        let solver_spent = self.clock(start).saturating_sub(before_solver);
+        let soft_time = limits.soft_time.map(|t| t.saturating_add(solver_spent));
         let max_depth = limits
             .depth
             .unwrap_or(self.config.max_depth)
@@ -1012,7 +1019,7 @@ impl Searcher {
                 pv,
             };
             on_iteration(&last);
-            if limits.soft_time.is_some_and(|t| self.clock(start) >= t)
+            if soft_time.is_some_and(|t| self.clock(start) >= t)
                 || self.out_of_nodes()
                 || self.stop.load(Ordering::Relaxed)
             {
