@@ -209,11 +209,10 @@ pub fn alpha_move<P: Position + Clone>(pos: &P) -> Option<Move> {
     // At most 218 legal moves exist in chess; a move index fits in the key's last byte.
     let mut keys = [0u128; 256];
     for (i, m) in moves.iter().enumerate() {
-        let san = san_of(*m, &moves, &same_kind_to);
         let key = if tied & (1 << u32::from(m.to())) != 0 && m.is_capture() {
             SanKey::of_text(&SanPlus::from_move(pos.clone(), *m).to_string())
         } else {
-            SanKey::new(&san)
+            SanKey::new(&san_of(*m, &moves, &same_kind_to))
         };
         keys[i] = key.tagged(i as u8);
     }

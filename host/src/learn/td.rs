@@ -42,6 +42,16 @@ pub fn features(f: &Features) -> [f64; N] {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params(pub [f64; N]);
 
+/// A mobility weight as written: rounded to 1/1000.
+fn to_thousandths(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
+}
+
+/// The largest mobility weight written: the table's bound, down to 1/1000.
+fn mobility_limit() -> f64 {
+    (max_mobility_weight() * 1000.0).floor() / 1000.0
+}
+
 impl Params {
     /// The parameters of integer weights.
     pub fn from_weights(w: &Weights) -> Params {
@@ -66,8 +76,8 @@ impl Params {
                 .clamp(-f64::from(MAX_PIECE_WEIGHT), f64::from(MAX_PIECE_WEIGHT)) as i32
         };
         let kinds = |base: usize| std::array::from_fn(|i| piece(self.0[base + i]));
-        let limit = (max_mobility_weight() * 1000.0).floor() / 1000.0;
-        let mobility = |v: f64| ((v * 1000.0).round() / 1000.0).clamp(-limit, limit);
+        let limit = mobility_limit();
+        let mobility = |v: f64| to_thousandths(v).clamp(-limit, limit);
         Weights {
             own: PieceWeights::from_kinds(kinds(0)),
             opponent: PieceWeights::from_kinds(kinds(6)),
@@ -81,11 +91,10 @@ impl Params {
     /// clamped ones).
     pub fn clamped(&self) -> usize {
         let piece = f64::from(MAX_PIECE_WEIGHT);
-        let limit = (max_mobility_weight() * 1000.0).floor() / 1000.0;
         let pieces = self.0[..12].iter().filter(|v| v.round().abs() > piece);
         let mobility = self.0[12..]
             .iter()
-            .filter(|v| ((*v * 1000.0).round() / 1000.0).abs() > limit);
+            .filter(|v| to_thousandths(**v).abs() > mobility_limit());
         pieces.count() + mobility.count()
     }
 
