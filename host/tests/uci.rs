@@ -323,16 +323,27 @@ fn the_end_of_input_stops_any_search_at_once_and_ends() {
 #[test]
 fn a_go_without_limits_is_stopped_by_the_next_go_and_by_the_end_of_input() {
     let mut e = Engine::start();
-    // Bad arguments are ignored, which leaves a search without any limit.
+    // A `go` whose every limit is bad is not left unlimited (a GUI that gave a limit
+    // waits for an answer it will not ask for): it is searched to depth 1 and answers
+    // by itself.
     e.send("go depth abc");
     assert_eq!(
         e.next(),
         "info string error: go depth must be followed by a number, not \"abc\"; ignored"
     );
+    let (first, lines) = e.bestmove();
+    assert!(Position::startpos().parse_move(&first).is_ok(), "{first}");
+    assert!(
+        lines.iter().any(|l| l.contains("searched to depth 1"))
+            && lines.iter().any(|l| l.starts_with("info depth 1 "))
+            && !lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    // A `go` without any limit searches until stopped; a new `go` ends it (it answers)
+    // instead of waiting forever, and the engine keeps reading commands.
+    e.send("go");
     e.send("isready");
     assert_eq!(e.until("readyok").last().unwrap(), "readyok");
-    // A new `go` ends the unlimited search (which answers) instead of waiting forever,
-    // and the engine keeps reading commands.
     e.send("go depth 2");
     let (first, _) = e.bestmove();
     assert!(Position::startpos().parse_move(&first).is_ok(), "{first}");
