@@ -386,6 +386,24 @@ fn numbers_out_of_range_are_refused_before_playing() {
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}: {out}");
     }
+    // In range, but meaningless with the rest: refused with the reason (the games were
+    // all drawn when their openings ended; the clock's limit was not said).
+    for (args, message) in [
+        (
+            &["--max-plies", "4"][..],
+            "error: --max-plies 4 leaves no move to play after the openings, which are up to 4 plies long; give more than 4\n",
+        ),
+        (
+            &["--tc", "1e6+0"],
+            "error: --tc takes times below 1,000,000 s (11 days), not 1e6 in \"1e6+0\"\n",
+        ),
+    ] {
+        let mut all = vec!["match", "full", "random", "--games", "2"];
+        all.extend(args);
+        let (out, err, code) = run_within(&all);
+        assert_eq!((code, err.as_str()), (2, message), "{all:?}");
+        assert!(out.is_empty(), "{all:?}: {out}");
+    }
     // The ends of the ranges are taken: openings of 100 random plies are found.
     let (out, err, code) = run_within(&[
         "match",
@@ -399,7 +417,7 @@ fn numbers_out_of_range_are_refused_before_playing() {
         "86400",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("Score of random vs random: "), "{out}");
+    assert!(out.starts_with("Score of random vs random-2: "), "{out}");
 }
 
 #[test]
@@ -615,7 +633,7 @@ fn merged_records_are_checked() {
     assert_eq!(std::fs::read_to_string(results).unwrap(), good);
     let (out, err, code) = run_within(&["match", "--merge", results]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("Score of random vs random: "), "{out}");
+    assert!(out.starts_with("Score of random vs random-2: "), "{out}");
     // The options of playing are refused with --merge (they were taken and ignored:
     // no --results file was written).
     let other = dir.join("other.jsonl");
@@ -671,4 +689,94 @@ fn match_outputs_are_checked_before_playing() {
         assert_eq!((out.as_str(), code), ("", 1), "{option}: {err}");
         assert!(err.ends_with("it is a directory, not a file\n"), "{err}");
     }
+}
+
+/// A UCI engine is known by its `id name`, its answers are read whatever the whitespace
+/// around them, a `bestmove` without a move is said as such, and an engine whose
+/// UCI_Variant does not offer antichess fails the match before it plays (it lost every
+/// game on an illegal move, the match's exit status 0).
+#[test]
+fn engines_are_named_by_their_id_and_must_offer_antichess() {
+    let dir = common::Scratch::new("matches");
+    let unnamed = |mode: &str| {
+        format!(
+            "uci:cmd=/bin/sh,arg={}/tests/data/fake_engine.sh,arg={mode}",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
+    for (mode, reason) in [
+        ("bare", "makes an illegal move: nothing after bestmove"),
+        ("spaced", "makes an illegal move: e2e5"),
+    ] {
+        let pgn = dir.join(format!("{mode}.pgn"));
+        let (out, err, code) = run(
+            &[
+                "match",
+                "random",
+                &unnamed(mode),
+                "--games",
+                "2",
+                "--depth",
+                "1",
+                "--pgnout",
+                pgn.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert!(err.is_empty(), "{mode}: {err}");
+        assert!(
+            out.starts_with(&format!("Score of random vs fake-{mode}: 2 - 0 - 0")),
+            "{mode}: {out}"
+        );
+        assert!(
+            out.contains(&format!("Failures of fake-{mode}: 2 illegal move\n")),
+            "{mode}: {out}"
+        );
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(text.matches(reason).count(), 2, "{mode}: {text}");
+        assert!(text.contains(&format!("[Black \"fake-{mode}\"]")), "{text}");
+    }
+    let (out, err, code) = run_within(&[
+        "match",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        &unnamed("chess"),
+        "random",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.starts_with(
+            "error: player uci: /bin/sh: it does not play antichess: its UCI_Variant offers chess, crazyhouse"
+        ),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+    // No UCI_Variant at all: an engine of antichess alone may declare none; said.
+    let (out, err, code) = run(
+        &[
+            "match",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            &unnamed("plain"),
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: player uci: /bin/sh declares no UCI_Variant option"),
+        "{err}"
+    );
+    assert!(out.starts_with("Score of fake-plain vs random: "), "{out}");
+    // Two players of one name are told apart.
+    let (out, err, code) = run(&["match", "random", "random", "--games", "2"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Score of random vs random-2: "), "{out}");
+    assert!(out.contains("Mean time per move: random "), "{out}");
+    assert!(out.contains(", random-2 "), "{out}");
 }

@@ -37,14 +37,20 @@ use super::progress::Progress;
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
 /// chips, link, mhz, split=on|off, fullwidth=0..7 (plies the chips take as full-width jobs),
 /// hostpieces=0..32 (positions of at most that many pieces searched on the host alone)
-/// and clock=modeled|wall.
+/// and clock=modeled|wall; and, on by default, eager=on|off (an expected all-node over
+/// full-width jobs hands its eldest over with the younger brothers) and ahead=on|off
+/// (the host looks ahead into the brothers it will search). A uci engine is named by
+/// its `id name` unless name= is given; two players of one name are told apart by a
+/// "-2" after the second's.
 ///
 /// Game i plays opening i/2 with the first player White when i is even, Black when odd.
 /// A game ends by the rules (no pieces or no legal move wins; insufficient material,
 /// threefold repetition and the fifty-move rule draw) or is drawn by adjudication at
-/// --max-plies. An engine that crashes, hangs (--timeout), answers an illegal move or
-/// oversteps its clock loses that game; the match goes on. A UCI engine that cannot be
-/// started, or does not finish the UCI handshake, fails the match before it begins.
+/// --max-plies. An engine that crashes, hangs (--timeout; with --movetime or a clock,
+/// no answer 0.5 s plus a tenth of its time after that time), answers an illegal move
+/// or oversteps its clock loses that game; the match goes on. A UCI engine that cannot
+/// be started, does not finish the UCI handshake, or whose UCI_Variant option does not
+/// offer antichess, fails the match before it begins.
 #[derive(Args)]
 pub struct MatchArgs {
     /// The two players (A and B of the score line).
@@ -148,6 +154,9 @@ fn parse_tc(text: &str) -> anyhow::Result<TimeControl> {
     let secs = |s: &str| -> anyhow::Result<Duration> {
         match s.parse::<f64>() {
             Ok(v) if (0.0..1e6).contains(&v) => Ok(Duration::from_secs_f64(v)),
+            Ok(v) if v >= 1e6 => Err(bad_input(format!(
+                "--tc takes times below 1,000,000 s (11 days), not {s} in \"{text}\""
+            ))),
             _ => Err(bad_input(format!(
                 "--tc must be seconds plus increment such as 10+0.1, not \"{text}\""
             ))),
@@ -258,7 +267,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
             }
         }
     };
-    let config = MatchConfig {
+    // An opening as long as the games may be leaves nothing to play: every game would be
+    // drawn by adjudication when its opening ends.
+    let longest = openings.iter().map(|o| o.moves.len()).max().unwrap_or(0);
+    if args.max_plies as usize <= longest {
+        return Err(bad_input(format!(
+            "--max-plies {} leaves no move to play after the openings, which are up to {longest} plies long; give more than {longest}",
+            args.max_plies
+        )));
+    }
+    let mut config = MatchConfig {
         players,
         games,
         openings,
@@ -312,14 +330,33 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let indices = shard_games(games, shard);
     // An engine that cannot play at all fails the match now, not each game.
-    for s in &config.players {
+    for s in &mut config.players {
         if let Kind::Uci(command) = &s.kind
             && !indices.is_empty()
         {
-            command
+            let hello = command
                 .check_starts(config.hang_timeout)
                 .map_err(|e| anyhow::anyhow!("player {}: {e}", s.name))?;
+            if hello.variants.is_none() {
+                eprintln!(
+                    "warning: player {}: {} declares no UCI_Variant option; it is taken to play antichess",
+                    s.name,
+                    command.program.display()
+                );
+            }
+            // A `uci` engine is known by the name it gives (its limits after it, as in
+            // the name made for it), unless the match names it.
+            if let Some(id) = hello.name.filter(|n| !n.is_empty())
+                && !s.named
+                && let Some(limits) = s.name.strip_prefix("uci")
+            {
+                s.name = format!("{id}{limits}");
+            }
         }
+    }
+    // Two players of one name would be told apart nowhere (the summary, the PGN).
+    if config.players[0].name == config.players[1].name {
+        config.players[1].name.push_str("-2");
     }
     let names = [
         config.players[0].name.clone(),

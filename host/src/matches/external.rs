@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::players::{Fault, MoveRequest, Player};
-use crate::peers::uci::{UciError, UciProcess, field};
+use crate::peers::uci::{Hello, UciError, UciProcess, field};
 use crate::rules::{Position, uci};
 
 /// How an external engine is started and set up.
@@ -31,12 +31,13 @@ impl UciCommand {
     /// and the options, `isready`) within `timeout`, and quits it: a match checks its
     /// engines so before the first game, so that a program that cannot be started, or
     /// that exits or hangs in the handshake, fails the match instead of losing every
-    /// game. The message names the program.
-    pub fn check_starts(&self, timeout: Duration) -> Result<(), String> {
+    /// game; so does one whose `UCI_Variant` does not offer antichess. The message
+    /// names the program; what the engine said of itself is returned.
+    pub fn check_starts(&self, timeout: Duration) -> Result<Hello, String> {
         let program = self.program.display();
         let mut p = UciProcess::start(&self.program, &self.args).map_err(|e| e.to_string())?;
         match p.handshake(&self.options, timeout) {
-            Ok(_) => Ok(()),
+            Ok(hello) => Ok(hello),
             Err(e) => {
                 p.kill();
                 Err(match e {
@@ -46,7 +47,9 @@ impl UciCommand {
                     UciError::Timeout(s) => {
                         format!("{program} did not finish the UCI handshake within {s:.1} s")
                     }
-                    e @ UciError::Garbled(_) => format!("{program}: {e}"),
+                    e @ (UciError::Garbled(_) | UciError::NoAntichess(_)) => {
+                        format!("{program}: {e}")
+                    }
                     e @ UciError::Start { .. } => e.to_string(),
                 })
             }
@@ -88,7 +91,9 @@ impl UciPlayer {
                 self.name
             )),
             UciError::Exited => Fault::Crashed(format!("{} exited ({what})", self.name)),
-            e @ UciError::Garbled(_) => Fault::Crashed(format!("{} ({what}): {e}", self.name)),
+            e @ (UciError::Garbled(_) | UciError::NoAntichess(_)) => {
+                Fault::Crashed(format!("{} ({what}): {e}", self.name))
+            }
             e @ UciError::Start { .. } => Fault::Crashed(e.to_string()),
         }
     }
@@ -164,7 +169,10 @@ impl Player for UciPlayer {
                     .rev()
                     .filter(|l| l.starts_with("info"))
                     .find_map(|l| field(l, "depth")?.parse().ok());
-                Ok(field(&best, "bestmove").unwrap_or("(none)").to_string())
+                // A bare `bestmove` is not `bestmove (none)`: said as it is.
+                Ok(field(&best, "bestmove")
+                    .unwrap_or("nothing after bestmove")
+                    .to_string())
             }
             Err(e) => Err(self.fault("go", e)),
         }

@@ -296,7 +296,11 @@ fn rules_ending(
         return Some((
             PgnResult::Draw,
             Termination::Adjudication,
-            format!("Draw by adjudication: {} plies", rules.max_plies),
+            format!(
+                "Draw by adjudication: {} {}",
+                rules.max_plies,
+                if rules.max_plies == 1 { "ply" } else { "plies" }
+            ),
         ));
     }
     None

@@ -103,7 +103,7 @@ pub fn from_epd<R: BufRead>(
 }
 
 /// Openings from a PGN file: each game's start and its first `plies` moves (all of them
-/// when `None`).
+/// when `None`; the moves after them are not read).
 pub fn from_pgn<R: BufRead>(
     input: R,
     file: &str,
@@ -119,6 +119,12 @@ pub fn from_pgn<R: BufRead>(
             },
             _ => OpeningError::Io(e),
         })?;
+        // The moves after the first `plies` are not played, so not read either: a line
+        // that goes wrong later is a good opening of its first plies.
+        let mut raw = raw;
+        if let Some(p) = plies {
+            raw.moves.truncate(p);
+        }
         let game = AntichessGame::from_raw(&raw).map_err(|error| OpeningError::Pgn {
             file: file.to_string(),
             error,
@@ -300,12 +306,15 @@ mod tests {
             "{err}"
         );
         let pgn = "1. e3 b5 2. Bxb5 *\n\n1. e4 e5 2. e6 *\n";
-        let err = from_pgn(pgn.as_bytes(), "o.pgn", Some(2)).unwrap_err();
+        let err = from_pgn(pgn.as_bytes(), "o.pgn", None).unwrap_err();
         assert_eq!(
             err.to_string(),
             "o.pgn: game 2 (line 3): move 2. e6: e6 is not legal in this position"
         );
         let ok = from_pgn("1. e3 b5 2. Bxb5 *\n".as_bytes(), "o.pgn", Some(2)).unwrap();
         assert_eq!(ok[0].moves.len(), 2);
+        // Only the plies played are read: the illegal third ply of game 2 is not.
+        let ok = from_pgn(pgn.as_bytes(), "o.pgn", Some(2)).unwrap();
+        assert_eq!((ok.len(), ok[1].moves.len()), (2, 2));
     }
 }

@@ -78,6 +78,9 @@ pub struct PlayerSpec {
     pub kind: Kind,
     /// Its name in PGN and the summary.
     pub name: String,
+    /// The name was given (`name=`); else it is made from the kind and the limits, and
+    /// a UCI engine's is the `id name` it gives.
+    pub named: bool,
     /// Probability of a random move instead of its own (0 = none).
     pub epsilon: f64,
     /// Limits that replace the match's (fields that are set).
@@ -215,6 +218,7 @@ impl PlayerSpec {
         let mut spec = PlayerSpec {
             kind: Kind::Random,
             name: String::new(),
+            named: false,
             epsilon: 0.0,
             limit: MoveLimit::default(),
             weights: None,
@@ -294,7 +298,13 @@ impl PlayerSpec {
                 }
             };
             match key {
-                "name" => spec.name = value.to_string(),
+                "name" => {
+                    if value.trim().is_empty() {
+                        return Err(err("name must not be empty".to_string()));
+                    }
+                    spec.name = value.to_string();
+                    spec.named = true;
+                }
                 "depth" => {
                     let depths = u64::from(*DEPTH_RANGE.start())..=u64::from(*DEPTH_RANGE.end());
                     // In DEPTH_RANGE, so it fits.

@@ -36,6 +36,64 @@ pub enum UciError {
     /// [`crate::reading::MAX_COMMAND_LINE`]); nothing more is read from it.
     #[error("its output is not UCI: {0}")]
     Garbled(String),
+    /// The engine declares the variants it plays (`UCI_Variant`), antichess not among
+    /// them.
+    #[error("it does not play antichess: its UCI_Variant offers {0}")]
+    NoAntichess(String),
+}
+
+/// What an engine said of itself in the UCI handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hello {
+    /// Its `id name`.
+    pub name: Option<String>,
+    /// The variants its `UCI_Variant` option offers; `None` when it declares no such
+    /// option (an engine of one variant need not).
+    pub variants: Option<Vec<String>>,
+}
+
+impl Hello {
+    /// Reads the lines an engine answers `uci` with, up to `uciok`.
+    pub fn read(lines: &[String]) -> Hello {
+        let name = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("id name "))
+            .map(|n| n.trim().to_string());
+        let variants = lines.iter().find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let is_variant = t.len() >= 3
+                && t[0] == "option"
+                && t[1] == "name"
+                && t[2].eq_ignore_ascii_case("UCI_Variant")
+                && t.get(3) == Some(&"type");
+            is_variant.then(|| {
+                t.windows(2)
+                    .filter(|w| w[0] == "var")
+                    .map(|w| w[1].to_string())
+                    .collect::<Vec<String>>()
+            })
+        });
+        Hello { name, variants }
+    }
+
+    /// An engine that offers variants must offer antichess (under that name, as
+    /// fairy-stockfish and antichip do).
+    pub fn plays_antichess(&self) -> Result<(), UciError> {
+        match &self.variants {
+            Some(v) if !v.iter().any(|v| v.eq_ignore_ascii_case("antichess")) => {
+                let mut offered: Vec<&str> = v.iter().map(String::as_str).take(8).collect();
+                if v.len() > offered.len() {
+                    offered.push("...");
+                }
+                Err(UciError::NoAntichess(if offered.is_empty() {
+                    "no variant".to_string()
+                } else {
+                    crate::rules::excerpt(&offered.join(", "))
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Lines read from an engine and not yet taken: the reader waits (and so the engine)
@@ -86,7 +144,8 @@ impl UciProcess {
                     }
                     Err(_) => break,
                     Ok(_) => {
-                        let line = String::from_utf8_lossy(&raw).trim_end().to_string();
+                        // Whitespace around the tokens is not part of them.
+                        let line = String::from_utf8_lossy(&raw).trim().to_string();
                         if tx.send(Ok(line)).is_err() {
                             break;
                         }
@@ -171,26 +230,26 @@ impl UciProcess {
         }
     }
 
-    /// `uci` until `uciok` (returning the `id name`), then `UCI_Variant antichess` and
-    /// the given options, then `isready` until `readyok`, all within `timeout`.
+    /// `uci` until `uciok` (returning what the engine said of itself), then
+    /// `UCI_Variant antichess` and the given options, then `isready` until `readyok`,
+    /// all within `timeout`. An engine whose `UCI_Variant` does not offer antichess is
+    /// refused ([`UciError::NoAntichess`]) before anything is set.
     pub fn handshake(
         &mut self,
         options: &[(String, String)],
         timeout: Duration,
-    ) -> Result<Option<String>, UciError> {
+    ) -> Result<Hello, UciError> {
         let deadline = Some(Instant::now() + timeout);
         self.send("uci")?;
         let (_, before) = self.wait_for("uciok", deadline)?;
-        let name = before
-            .iter()
-            .find_map(|l| l.strip_prefix("id name "))
-            .map(|n| n.trim().to_string());
+        let hello = Hello::read(&before);
+        hello.plays_antichess()?;
         self.send("setoption name UCI_Variant value antichess")?;
         for (name, value) in options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
         self.ready(deadline)?;
-        Ok(name)
+        Ok(hello)
     }
 
     /// `isready` until `readyok`.

@@ -4,18 +4,31 @@
 # illegal move), slow (a move after 1.5 s, past a 1-second clock), flood (info lines
 # without end, never a move). `stall DIR N` crashes
 # at each of the first N `go`s of all its runs (counted in DIR/gos), then writes
-# DIR/stalled and answers no more (it ends with its input).
+# DIR/stalled and answers no more (it ends with its input). It declares UCI_Variant with
+# antichess, but in modes chess (chess and crazyhouse only) and plain (no such option).
+# plain answers an illegal move as illegal does. bare: `bestmove` without a move; spaced:
+# its answers indented (`  uciok`), the move
+# illegal.
 mode=$1
 while read -r line; do
     case "$line" in
-        uci) echo "id name fake-$mode"; echo "uciok" ;;
-        isready) echo "readyok" ;;
+        uci)
+            echo "id name fake-$mode"
+            case "$mode" in
+                chess) echo "option name UCI_Variant type combo default chess var chess var crazyhouse" ;;
+                plain) ;;
+                *) echo "option name UCI_Variant type combo default antichess var antichess" ;;
+            esac
+            echo "  uciok" ;;
+        isready) echo "	readyok" ;;
         quit) exit 0 ;;
         go*)
             case "$mode" in
                 crash) exit 3 ;;
                 hang) sleep 4 ;;
-                illegal) echo "bestmove e2e5" ;;
+                illegal | plain) echo "bestmove e2e5" ;;
+                bare) echo "bestmove" ;;
+                spaced) echo "   bestmove   e2e5" ;;
                 slow) sleep 1.5; echo "bestmove e2e3" ;;
                 flood) exec yes "info string flood" ;;
                 stall)
