@@ -1052,8 +1052,8 @@ impl Report {
             .collect();
         if !positions.is_empty() {
             md.push_str(&format!(
-                "Position by position, the chips ({} on the {} link) taking {} (the best \
-                 speed-up on {} chips on this link): the host alone's nodes and time \
+                "Position by position, the chips ({} on the {} link) taking {} (of the \
+                 full-width jobs, those of the best speed-up on {} chips on this link): the host alone's nodes and time \
                  (measured), the chip-equipped search's nodes (the host's and the chips'), \
                  its own host work (measured) and its time (host measured, chips modeled):\n\n\
                  | position | host alone: nodes | s | with chips: nodes | host s | modeled s | speed-up |\n\
@@ -1081,7 +1081,7 @@ impl Report {
         md.push_str(&format!(
             "{} ms per move: wall time for the software engine (measured), modeled time for \
              the chip-equipped engine ({} chips, {}{}, {} link, {} MHz).\n\n\
-             | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}) |\n|---|---:|---:|\n",
+             | engine | forced wins kept (of {}) | agrees with a 20x longer search (of {}{}) |\n|---|---:|---:|\n",
             o.movetime_ms,
             o.chips,
             match o.full_width_plies {
@@ -1095,7 +1095,16 @@ impl Report {
             o.link.name,
             o.mhz,
             self.won_positions,
-            self.agreement_positions
+            self.agreement_positions,
+            // Positions with one legal move agree by force: left out.
+            if self.agreement_positions < o.agreement_positions {
+                format!(
+                    "; {} of {} openings leave more than one move",
+                    self.agreement_positions, o.agreement_positions
+                )
+            } else {
+                String::new()
+            }
         ));
         for s in &self.showings {
             md.push_str(&format!(

@@ -61,6 +61,18 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     }
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    // Section 5 counts agreement on the positions with a choice of move, and says how
+    // many of the openings asked for those are.
+    let asked = json["options"]["agreement_positions"].as_u64().unwrap();
+    let kept = json["agreement_positions"].as_u64().unwrap();
+    let head = if kept < asked {
+        format!(
+            "agrees with a 20x longer search (of {kept}; {kept} of {asked} openings leave more than one move) |"
+        )
+    } else {
+        format!("agrees with a 20x longer search (of {kept}) |")
+    };
+    assert!(md.contains(&head), "{head} missing:\n{md}");
     let e = &json["exactness"];
     assert!(e["jobs"].as_u64().unwrap() > 100);
     for key in [
@@ -149,7 +161,7 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     };
     assert!(
         md.contains(&format!(
-            "Position by position, the chips (4 on the pcie link) taking {name} (the best"
+            "Position by position, the chips (4 on the pcie link) taking {name} (of the full-width jobs, those of the best"
         )),
         "{md}"
     );
