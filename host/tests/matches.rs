@@ -60,6 +60,13 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
         );
         // The reason is in the movetext: "{Black makes an illegal move: e2e5} 1-0" etc.
         assert!(text.contains("{White") && text.contains("{Black"), "{text}");
+        // And said as each game ends, with the game.
+        for line in [
+            format!("warning: game 1 (random vs fake-{mode}): 1-0 {{Black"),
+            format!("warning: game 2 (fake-{mode} vs random): 0-1 {{White"),
+        ] {
+            assert!(err.contains(&line), "{mode}: {line} missing: {err}");
+        }
     }
 }
 
@@ -724,7 +731,11 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
             "",
         );
         assert_eq!(code, 0, "{mode}: {err}");
-        assert!(err.is_empty(), "{mode}: {err}");
+        // Nothing said but the two games lost (no warning of a UCI_Variant).
+        assert!(
+            err.lines().count() == 2 && err.lines().all(|l| l.starts_with("warning: game ")),
+            "{mode}: {err}"
+        );
         assert!(
             out.starts_with(&format!("Score of random vs fake-{mode}: 2 - 0 - 0")),
             "{mode}: {out}"

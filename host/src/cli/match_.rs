@@ -376,6 +376,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
     // 40,000-game match of quick players spent most of its time there).
     let finished: Mutex<(usize, Summary)> = Mutex::new((0, Summary::default()));
     let records = run_match(&config, &indices, args.jobs as usize, &|record| {
+        // A player's failure is said as it happens, with the game and the reason (the
+        // summary counts them; the PGN has them only when it is written).
+        if record.termination.is_failure() {
+            let white = &record.names[record.white];
+            let black = &record.names[1 - record.white];
+            progress.suspend(|| {
+                eprintln!(
+                    "warning: game {} ({white} vs {black}): {} {{{}}}",
+                    record.index + 1,
+                    record.result,
+                    host::rules::printable(&record.reason)
+                )
+            });
+        }
         if let Ok(mut o) = outputs.lock() {
             o.finished(record);
         }

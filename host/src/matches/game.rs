@@ -220,7 +220,12 @@ pub fn play_game(
             end = Some((
                 lose(turn),
                 Termination::IllegalMove,
-                format!("{} makes an illegal move: {}", name(turn), text.trim()),
+                // Quoted in part: an engine's answer may be a line of megabytes.
+                format!(
+                    "{} makes an illegal move: {}",
+                    name(turn),
+                    crate::rules::excerpt(text.trim())
+                ),
             ));
             break;
         };

@@ -65,6 +65,10 @@ pub struct GameRecord {
     pub depth: [(u64, u32); 2],
     /// The game as PGN.
     pub pgn: String,
+    /// Why it ended, in words (the PGN's last comment; empty in results files written
+    /// before it was kept).
+    #[serde(default)]
+    pub reason: String,
 }
 
 impl GameRecord {
@@ -278,5 +282,6 @@ fn play_one(
         moves,
         depth,
         pgn: game.to_pgn(),
+        reason: played.reason,
     }
 }

@@ -153,6 +153,7 @@ mod tests {
             moves: [5, 5],
             depth: [(30, 5), (0, 0)],
             pgn: String::new(),
+            reason: String::new(),
         }
     }
 
