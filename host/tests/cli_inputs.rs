@@ -460,10 +460,23 @@ fn chip_options_with_the_software_quiescence_are_said_to_do_nothing() {
         err.contains("warning: --chips, --mhz do nothing with --quiescence software"),
         "{err}"
     );
-    let (_, err, code) = run(
+    let (_, err, code) = run(&["qsearch", "--host-quiet"], fen);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("warning: --host-quiet does nothing with --quiescence software (the default): it is one of the options"),
+        "{err}"
+    );
+    // In qsearch each line is one job on one chip: the pool's options do nothing with
+    // the chip either (they were taken silently, the output the same).
+    let (chip_out, err, code) = run(
         &["qsearch", "--chips", "5", "--quiescence", "chip-model"],
         fen,
     );
     assert_eq!(code, 0, "{err}");
-    assert!(!err.contains("warning"), "{err}");
+    assert_eq!(
+        err,
+        "warning: --chips does nothing in qsearch: each line is one job on one chip, and it is an option of a search on a pool of chips\n"
+    );
+    let (plain_out, err, _) = run(&["qsearch", "--quiescence", "chip-model"], fen);
+    assert_eq!((chip_out, err.as_str()), (plain_out, ""));
 }

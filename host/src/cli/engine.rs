@@ -123,8 +123,8 @@ impl Default for EngineArgs {
 }
 
 impl EngineArgs {
-    /// The options of a chip quiescence search given other than as by default.
-    fn chip_options(&self) -> Vec<&'static str> {
+    /// The options of a search on a pool of chips given other than as by default.
+    pub fn chip_options(&self) -> Vec<&'static str> {
         let defaults = EngineArgs::default();
         [
             ("--chips", self.chips != defaults.chips),
@@ -169,8 +169,13 @@ impl EngineArgs {
             let ignored = self.chip_options();
             if !ignored.is_empty() {
                 eprintln!(
-                    "warning: {} do nothing with --quiescence software (the default): they are options of the chip quiescence searches",
-                    ignored.join(", ")
+                    "warning: {} nothing with --quiescence software (the default): {} options of the chip quiescence searches",
+                    do_nothing(&ignored),
+                    if ignored.len() == 1 {
+                        "it is one of the"
+                    } else {
+                        "they are"
+                    }
                 );
             }
         }
@@ -262,4 +267,12 @@ pub fn book(path: &Path) -> anyhow::Result<Book> {
             e
         }
     })
+}
+
+/// "--chips does" or "--chips, --link do": options named as the subject of a warning.
+pub fn do_nothing(options: &[&str]) -> String {
+    match options {
+        [one] => format!("{one} does"),
+        many => format!("{} do", many.join(", ")),
+    }
 }

@@ -25,7 +25,10 @@ use super::engine::EngineArgs;
 /// (of any kind) a horizon. With `--full-width-plies N` (the reference and the chip)
 /// each position is one full-width job of N plies' depth: a node with depth left
 /// searches its quiet moves too when it has no capture, a forced move extended as the
-/// main search extends it, the quiescence search below.
+/// main search extends it, the quiescence search below. As in the main search, a node
+/// with depth left takes the job's table entry of a search at least as deep, so such a
+/// job's score can depend on its window beyond fail-soft bounds (the reference and the
+/// chip alike).
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to
@@ -85,6 +88,20 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             "--full-width-plies needs --quiescence reference, chip-model or chip, not {}",
             quiescence.name()
         )));
+    }
+    // Each line is one job on one chip: the options of a search that hands its jobs to
+    // a pool of chips have nothing to act on (with the software search, said above).
+    let pool = args.engine.chip_options();
+    if !pool.is_empty() && quiescence.dispatches() {
+        eprintln!(
+            "warning: {} nothing in qsearch: each line is one job on one chip, and {} of a search on a pool of chips",
+            super::engine::do_nothing(&pool),
+            if pool.len() == 1 {
+                "it is an option"
+            } else {
+                "they are options"
+            }
+        );
     }
     for (given, option) in [
         (args.vcd.is_some(), "--vcd"),
