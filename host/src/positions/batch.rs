@@ -106,8 +106,16 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
     let mut columns = text.split('\t');
     let fen = columns.next().unwrap_or("");
     let fields: Vec<String> = columns.map(str::to_string).collect();
-    if fen.trim().is_empty() || fen.trim_start().starts_with('#') {
+    if fen.trim_start().starts_with('#') {
         return None;
+    }
+    if fen.trim().is_empty() {
+        // Fields after a TAB with no position before them are a line without its
+        // position, not a blank line.
+        return match fields.iter().any(|f| !f.trim().is_empty()) {
+            true => err("no position before the TAB".to_string()),
+            false => None,
+        };
     }
     let (fen, operations) = match split_operations(fen) {
         Some((position, ops)) => match parse_operations(ops) {
@@ -221,6 +229,12 @@ mod tests {
         assert_eq!(out, "8/1p6/8/8/8/8/P7/8 w - - 0 1\ta2a3 a2a4\n");
         assert_eq!(err, "");
         assert_eq!(summary.exit_code(), 0);
+        // Fields with no position before them are a bad line (they were skipped as a
+        // blank one); a TAB alone is still blank.
+        let (out, err, summary) = moves("\t-5\t5\n \t\n8/8/8/8/8/8/8/K7 b - - 0 1\n");
+        assert_eq!(out, "8/8/8/8/8/8/8/K7 b - - 0 1\t\n");
+        assert_eq!(err, "error: line 1: no position before the TAB\n");
+        assert_eq!(summary.exit_code(), 2);
     }
 
     #[test]
