@@ -17,7 +17,7 @@ fn the_search_signature_at_depth_two() {
         text.starts_with("search bench: 10 positions, depth 2, software quiescence"),
         "{text}"
     );
-    assert!(text.contains("\ntotal nodes: 141565\n"), "{text}");
+    assert!(text.contains("\ntotal nodes: 141867\n"), "{text}");
     assert!(text.contains(" nodes/s\n"), "{text}");
 }
 

@@ -23,7 +23,7 @@ use std::time::Instant;
 use crate::engine::eval::Evaluator;
 use crate::engine::score::{INFINITE, Score, win_at};
 use crate::engine::search::SearchConfig;
-use crate::engine::tt::{Bound, QUIESCENCE_DEPTH, TranspositionTable, pack_move, unpack_move};
+use crate::engine::tt::{Bound, TranspositionTable, pack_move, quiescence_depth, unpack_move};
 use crate::rules::{Move, MoveList, Position};
 
 /// What a quiescence search found, and the work it took.
@@ -406,12 +406,14 @@ impl std::fmt::Display for QuiescenceKind {
 
 /// The software quiescence search, with the linear evaluation at quiet positions.
 ///
-/// A quiescence value depends on the position alone (there is no depth), so the search
-/// keeps its values in a transposition table across calls: capture sequences transpose
-/// a great deal (the same captures in another order), and a stored value never goes
-/// stale. Called by the main search through [`Quiescence::qsearch_with_table`], it
-/// keeps them in the main search's table, marked with depth
-/// [`QUIESCENCE_DEPTH`]: the main search then finds
+/// A quiescence value depends on the position alone (there is no depth), or with a
+/// horizon on the position and the plies left to it, so the search keeps its values in
+/// a transposition table across calls, marked with those plies: capture sequences
+/// transpose a great deal (the same captures in another order), and a stored value
+/// never goes stale. (A value searched with other plies left is not taken: it made a
+/// batch's answers depend on the lines before them.) Called by the main search through
+/// [`Quiescence::qsearch_with_table`], it keeps them in the main search's table,
+/// marked with a depth of [`quiescence_depth`]: the main search then finds
 /// the quiescence search's best capture for its move ordering where a position it
 /// searched at the horizon comes back one iteration later with depth to spare, and the
 /// quiescence search orders by the main search's moves. Only entries of its own kind
@@ -470,9 +472,10 @@ impl Walk<'_> {
         let mut moves = MoveList::new();
         pos.legal_moves_into(&mut moves);
         let key = pos.zobrist();
+        let depth = self.table_depth(ply);
         let mut first = 0;
         if let Some(hit) = self.table.probe(key, ply) {
-            if hit.depth == QUIESCENCE_DEPTH {
+            if hit.depth == depth {
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => hit.score >= beta,
@@ -526,8 +529,14 @@ impl Walk<'_> {
         }
         let bound = Bound::of(best, original_alpha, beta);
         self.table
-            .store_quiescence(key, best, bound, best_move, ply);
+            .store_quiescence(key, depth, best, bound, best_move, ply);
         (best, best_legal)
+    }
+
+    /// The table depth of this search's values at `ply`: with a horizon, a value
+    /// depends on the plies left to it as well as on the position.
+    fn table_depth(&self, ply: usize) -> i32 {
+        quiescence_depth((self.horizon != usize::MAX).then(|| self.horizon - ply))
     }
 }
 
@@ -722,6 +731,39 @@ mod tests {
             .qsearch(&pos, -INFINITE, INFINITE, 0)
             .unwrap();
         assert!(six.nodes * 10 < q(fen).nodes, "{six:?}");
+    }
+
+    #[test]
+    fn a_value_with_a_horizon_is_taken_from_the_table_only_with_as_many_plies_left() {
+        // The second position is met inside the first's search two plies from its
+        // horizon; searched after it with the horizon's whole two plies, it took that
+        // value from the table (-150 in 1 node, where its own search gives -33 in 3),
+        // so a batch's answers depended on the lines before them.
+        let first = "1n1qk3/3p4/pp6/4pP1n/8/R2P1P2/5PB1/3K4 w - e6 0 21";
+        let second = "1n1qk3/3p4/pp2P3/7n/8/R2P1P2/5PB1/3K4 b - - 0 21";
+        let search = |q: &mut SoftwareQuiescence, fen: &str| {
+            let pos = Position::from_fen_strict(fen).unwrap();
+            q.qsearch(&pos, -INFINITE, INFINITE, 0).unwrap()
+        };
+        let alone = search(
+            &mut SoftwareQuiescence::default().with_plies(Some(2)),
+            second,
+        );
+        let mut batch = SoftwareQuiescence::default().with_plies(Some(2));
+        search(&mut batch, first);
+        let after = search(&mut batch, second);
+        assert_eq!((alone.score, alone.nodes), (-33, 3));
+        assert_eq!(
+            (after.score, after.best_move),
+            (alone.score, alone.best_move)
+        );
+        // And as the reference finds it, which keeps no table between jobs.
+        let pos = Position::from_fen_strict(second).unwrap();
+        let reference = crate::engine::reference::ReferenceQuiescence::new(Evaluator::default())
+            .with_horizon(Some(2))
+            .qsearch(&pos, -INFINITE, INFINITE, 0)
+            .unwrap();
+        assert_eq!(reference.score, alone.score);
     }
 
     #[test]

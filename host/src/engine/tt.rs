@@ -10,11 +10,26 @@
 use crate::engine::score::{Score, from_table, to_table};
 use crate::rules::{Move, MoveList};
 
-/// The depth at which the quiescence search stores its values. The main search stores
-/// only at depths of at least one unit (it calls the quiescence search below that), so
-/// an entry of this depth never cuts a main-search node off, and a quiescence search
-/// takes scores only from entries of this depth.
+/// The depth at which the quiescence search without a horizon stores its values. The
+/// main search stores only at depths of at least one unit (it calls the quiescence
+/// search below that), so an entry of this depth never cuts a main-search node off,
+/// and a quiescence search takes scores only from entries of its own depth. A
+/// quiescence search with a horizon stores at [`quiescence_depth`] of the plies left
+/// to it, below this.
 pub const QUIESCENCE_DEPTH: i32 = 0;
+
+/// The table depth of a quiescence value with `left` plies to its horizon (`None`: no
+/// horizon, [`QUIESCENCE_DEPTH`]): minus the plies, so that a value searched with fewer
+/// plies left (a shallower search of the same captures) is never taken for one with
+/// more, nor the other way, and no main-search entry is of such a depth.
+pub fn quiescence_depth(left: Option<usize>) -> i32 {
+    match left {
+        None => QUIESCENCE_DEPTH,
+        // Past i16's range plies are as good as none left out: no capture sequence
+        // is that long.
+        Some(p) => QUIESCENCE_DEPTH - p.min(i16::MAX as usize - 1) as i32 - 1,
+    }
+}
 
 /// What a stored score tells about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,13 +159,16 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a quiescence value (depth [`QUIESCENCE_DEPTH`]). It does not replace a
-    /// main-search entry of the same position, nor one of another position from this
-    /// search (a main-search node is worth more than a quiescence node: there are far
-    /// fewer of them, and each cost more).
+    /// Stores a quiescence value at `depth` (of [`quiescence_depth`], at most
+    /// [`QUIESCENCE_DEPTH`]). It does not replace a main-search entry of the same
+    /// position, nor one of another position from this search (a main-search node is
+    /// worth more than a quiescence node: there are far fewer of them, and each cost
+    /// more).
+    #[allow(clippy::too_many_arguments)]
     pub fn store_quiescence(
         &mut self,
         key: u64,
+        depth: i32,
         score: Score,
         bound: Bound,
         packed_move: u16,
@@ -163,7 +181,14 @@ impl TranspositionTable {
         {
             return;
         }
-        self.store(key, QUIESCENCE_DEPTH, score, bound, packed_move, ply);
+        self.store(
+            key,
+            depth.min(QUIESCENCE_DEPTH),
+            score,
+            bound,
+            packed_move,
+            ply,
+        );
     }
 
     /// Stores a result. An entry for another position is replaced unless it is from
@@ -181,7 +206,10 @@ impl TranspositionTable {
         let generation = self.generation;
         let slot = &mut self.slots[key as usize & self.mask];
         let depth = depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-        if slot.key != key && slot.generation == generation && slot.depth > depth {
+        // An empty slot (no bound) takes any entry, a quiescence value's depth below
+        // zero included.
+        if slot.bound != 0 && slot.key != key && slot.generation == generation && slot.depth > depth
+        {
             return;
         }
         let packed_move = if packed_move == 0 && slot.key == key {
@@ -209,6 +237,28 @@ mod tests {
     use super::*;
     use crate::engine::score::win_at;
     use crate::rules::Position;
+
+    #[test]
+    fn a_fresh_table_takes_quiescence_values_of_every_horizon() {
+        // A value with plies left to a horizon is stored below depth 0; an empty slot
+        // (of depth 0) took it for a deeper entry and kept nothing.
+        let mut t = TranspositionTable::new(1);
+        for (key, left) in [
+            (1u64, None),
+            (2, Some(0)),
+            (3, Some(5)),
+            (4, Some(usize::MAX)),
+        ] {
+            let depth = quiescence_depth(left);
+            assert!(depth <= QUIESCENCE_DEPTH);
+            t.store_quiescence(key, depth, 7, Bound::Exact, 0, 0);
+            let hit = t.probe(key, 0).expect("stored");
+            assert_eq!((hit.depth, hit.score), (depth, 7));
+        }
+        // Each number of plies left has a depth of its own.
+        assert_ne!(quiescence_depth(Some(1)), quiescence_depth(Some(2)));
+        assert_ne!(quiescence_depth(None), quiescence_depth(Some(0)));
+    }
 
     #[test]
     fn every_legal_move_packs_uniquely_and_unpacks() {
