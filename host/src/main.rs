@@ -20,7 +20,7 @@ mod cli;
 /// a chip disagreeing with the rules or the reference; 141 the reader of the output
 /// went away.
 #[derive(Parser)]
-#[command(name = "antichip", version, about, long_about)]
+#[command(name = "antichip", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
