@@ -432,7 +432,7 @@ fn chip_search(pos: &Position) -> anyhow::Result<bool> {
     for ((mhz, which), runs) in clocks.iter().zip(modeled) {
         let m = median(runs);
         println!(
-            "  chips:     {:.3} ms (modeled: host measured, chips at {mhz:.2} MHz, {which}), {:.2}x the host alone",
+            "  chips:     {:.3} ms (modeled: host measured, chips at {mhz:.2} MHz, {which}), a speed-up of {:.2}x over the host alone",
             m.as_secs_f64() * 1e3,
             alone.as_secs_f64() / m.as_secs_f64().max(1e-12)
         );

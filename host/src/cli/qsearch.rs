@@ -56,7 +56,7 @@ pub struct QsearchArgs {
     /// `sh DIR/run.sh` (Icarus Verilog).
     #[arg(long, value_name = "DIR")]
     testbench: Option<PathBuf>,
-    /// The most clocks `--vcd` and `--testbench` record, 1 to 200,000 (1.5 to 6.5 kB of
+    /// The most clocks `--vcd` and `--testbench` record, 1 to 200,000 (1.5 to 7 kB of
     /// VCD a clock, the most in full-width jobs, and about 2.5 kB of memory a clock
     /// while it is written); a job that would pass it is cut short there, and the jobs
     /// after it left out.
