@@ -97,6 +97,19 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
     );
     assert!(!text.contains("per move"), "{text}");
     assert!(!text.contains("per generated move"), "{text}");
+    // The built-in corpus' size and seed with a file of positions: refused (they were
+    // ignored without a word).
+    for option in ["--positions", "--seed"] {
+        let out = antichip(&["chip", "stats", "--model", option, "5", "-"], FENS);
+        assert_eq!(out.status.code(), Some(2), "{option}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .starts_with(&format!("error: the argument '{option} <")),
+            "{option}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{option}");
+    }
     let out = antichip(&["chip", "stats", "/nonexistent/fens.txt"], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(
