@@ -2,9 +2,10 @@
 //! and the ECP5 tools of `scripts/fpga/setup.sh`): a missing tool is a clear error naming
 //! it and how to install it, a failing tool an error with the end of its log.
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Errors of the co-simulation and FPGA drivers.
@@ -93,23 +94,23 @@ pub fn tail(text: &str, n: usize) -> String {
 }
 
 /// [`run`] with a time limit: `None` when the tool was still running after `limit` (it
-/// is then killed; processes it started itself are not).
+/// is then killed, with the processes it started).
 pub fn run_within(
     tool: &str,
     args: &[&str],
     dir: &Path,
     limit: Option<Duration>,
 ) -> Result<Option<Output>, ToolError> {
-    let Some(limit) = limit else {
-        return run(tool, args, dir).map(Some);
-    };
-    let mut child = Command::new(tool)
-        .args(args)
+    let mut cmd = Command::new(tool);
+    cmd.args(args)
         .current_dir(dir)
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| spawn_error(tool, e))?;
+        // A group of its own, which the watcher ends whole.
+        .process_group(0);
+    let mut child = cmd.spawn().map_err(|e| spawn_error(tool, e))?;
+    let watcher = Watcher::start(&child);
     // The pipes are drained while the tool runs, so that it never blocks on them.
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
@@ -118,28 +119,85 @@ pub fn run_within(
         path: tool.into(),
         source: e,
     };
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(io)? {
-            break Some(status);
-        }
-        if started.elapsed() >= limit {
-            let _ = child.kill();
-            child.wait().map_err(io)?;
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(200));
+    let status = match limit {
+        None => Some(child.wait().map_err(io)?),
+        Some(limit) => loop {
+            if let Some(status) = child.try_wait().map_err(io)? {
+                break Some(status);
+            }
+            if started.elapsed() >= limit {
+                let _ = child.kill();
+                child.wait().map_err(io)?;
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        },
     };
     let out = Output {
         status: match status {
             Some(s) => s,
-            // The readers are left to end by themselves: a process the tool started may
-            // still hold its pipes.
-            None => return Ok(None),
+            // The processes the tool started are ended with it (the watcher is told
+            // nothing); their readers are left to end by themselves.
+            None => {
+                drop(watcher);
+                return Ok(None);
+            }
         },
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
     };
+    if let Some(w) = watcher {
+        w.finished();
+    }
     checked(tool, out).map(Some)
+}
+
+/// A `sh` beside a tool that ends the tool's process group when this process ends
+/// before the tool does (a SIGTERM, as `timeout` sends, or a SIGKILL: its input, a
+/// pipe from this process, then ends unanswered), so that no yosys or nextpnr run goes
+/// on for an hour without its parent. Ctrl-C reaches this process alone (the tool's
+/// group is not the terminal's), and this process ending ends the tool so.
+struct Watcher {
+    child: Child,
+    /// Its input: "done" when the tool ended by itself, else its end.
+    input: Option<ChildStdin>,
+}
+
+impl Watcher {
+    /// Watches `tool`, the leader of its process group; `None` when no `sh` starts (the
+    /// tool then runs unwatched).
+    fn start(tool: &Child) -> Option<Watcher> {
+        let mut child = Command::new("sh")
+            .args([
+                "-c",
+                "trap '' INT TERM HUP; read done; [ \"$done\" = done ] || kill -KILL -$0 2>/dev/null",
+                &tool.id().to_string(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let input = child.stdin.take();
+        Some(Watcher { child, input })
+    }
+
+    /// The tool ended by itself: the watcher is told so (and waited for, on drop).
+    fn finished(mut self) {
+        if let Some(input) = self.input.as_mut() {
+            let _ = input.write_all(b"done\n");
+            let _ = input.flush();
+        }
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        // Without "done" (a tool killed past its limit) the end of its input makes the
+        // watcher end the tool's group; either way it is waited for.
+        drop(self.input.take());
+        let _ = self.child.wait();
+    }
 }
 
 /// A thread that reads `pipe` to its end and returns what it read.
@@ -185,14 +243,10 @@ fn checked(tool: &str, out: Output) -> Result<Output, ToolError> {
     Ok(out)
 }
 
-/// Run `tool args...` in `dir`; error unless it exits successfully.
+/// Run `tool args...` in `dir`; error unless it exits successfully. The tool and the
+/// processes it starts are ended if this process ends first.
 pub fn run(tool: &str, args: &[&str], dir: &Path) -> Result<Output, ToolError> {
-    let out = Command::new(tool)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| spawn_error(tool, e))?;
-    checked(tool, out)
+    run_within(tool, args, dir, None).map(|out| out.expect("no limit to pass"))
 }
 
 /// Write a file, mapping the error to [`ToolError::Io`].
@@ -250,6 +304,30 @@ mod tests {
         .unwrap();
         assert!(out.is_none());
         assert!(started.elapsed() < Duration::from_secs(20));
+    }
+
+    #[test]
+    fn a_tool_stopped_past_its_limit_takes_the_processes_it_started_with_it() {
+        // As yosys starts abc and a shell script its commands: the tool's whole process
+        // group ends (a `sleep` it started ran on for its 30 s).
+        let dir = std::env::temp_dir().join(format!("antichip-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = run_within(
+            "sh",
+            &["-c", "sleep 30 & echo $! > started; wait"],
+            &dir,
+            Some(Duration::from_millis(500)),
+        )
+        .unwrap();
+        assert!(out.is_none());
+        let pid = std::fs::read_to_string(dir.join("started")).unwrap();
+        let alive = || Path::new(&format!("/proc/{}", pid.trim())).exists();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while alive() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!alive(), "the tool's child {} outlived it", pid.trim());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
