@@ -152,9 +152,14 @@ fn moves_batch_answers_or_reports_every_position_line() {
             let line: Vec<u8> = line.into_iter().filter(|&b| b != b'\n').collect();
             let fen_part = line.split(|&b| b == b'\t').next().unwrap_or(&[]);
             let trimmed = String::from_utf8_lossy(fen_part);
-            if std::str::from_utf8(&line).is_err()
-                || !(trimmed.trim().is_empty() || trimmed.trim_start().starts_with('#'))
-            {
+            // Fields after a TAB with no position before them are a bad line too.
+            let fields = line
+                .split(|&b| b == b'\t')
+                .skip(1)
+                .any(|f| !String::from_utf8_lossy(f).trim().is_empty());
+            let skipped =
+                trimmed.trim_start().starts_with('#') || (trimmed.trim().is_empty() && !fields);
+            if std::str::from_utf8(&line).is_err() || !skipped {
                 position_lines += 1;
             }
             input.extend_from_slice(&line);
