@@ -784,6 +784,30 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
         "{err}"
     );
     assert!(out.starts_with("Score of fake-plain vs random: "), "{out}");
+    // An option the engine does not declare is sent, and said (a misspelt one went
+    // unnoticed); one it declares, in any case, is not.
+    let (_, err, code) = run(
+        &[
+            "match",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            &format!(
+                "{},option.NoSuchOption=1,option.uci_variant=antichess",
+                unnamed("illegal")
+            ),
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with(
+            "warning: player uci: /bin/sh declares no option \"NoSuchOption\"; it is sent all the same\nwarning: game 1 "
+        ),
+        "{err}"
+    );
     // Two players of one name are told apart.
     let (out, err, code) = run(&["match", "random", "random", "--games", "2"], "");
     assert_eq!(code, 0, "{err}");

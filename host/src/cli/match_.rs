@@ -337,6 +337,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
             let hello = command
                 .check_starts(config.hang_timeout)
                 .map_err(|e| anyhow::anyhow!("player {}: {e}", s.name))?;
+            // An option the engine does not declare is most likely misspelt: it is
+            // sent all the same (UCI engines ignore what they do not know), and said.
+            for (name, _) in &command.options {
+                if !hello.declares(name) {
+                    eprintln!(
+                        "warning: player {}: {} declares no option \"{}\"; it is sent all the same",
+                        s.name,
+                        command.program.display(),
+                        host::rules::excerpt(name)
+                    );
+                }
+            }
             if hello.variants.is_none() {
                 eprintln!(
                     "warning: player {}: {} declares no UCI_Variant option; it is taken to play antichess",

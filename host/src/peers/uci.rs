@@ -50,6 +50,8 @@ pub struct Hello {
     /// The variants its `UCI_Variant` option offers; `None` when it declares no such
     /// option (an engine of one variant need not).
     pub variants: Option<Vec<String>>,
+    /// The names of the options it declares (`option name NAME type ...`).
+    pub options: Vec<String>,
 }
 
 impl Hello {
@@ -73,7 +75,26 @@ impl Hello {
                     .collect::<Vec<String>>()
             })
         });
-        Hello { name, variants }
+        let options = lines
+            .iter()
+            .filter_map(|l| {
+                let t: Vec<&str> = l.split_whitespace().collect();
+                let end = t.iter().position(|w| *w == "type")?;
+                (t.len() > 2 && t[0] == "option" && t[1] == "name" && end > 2)
+                    .then(|| t[2..end].join(" "))
+            })
+            .collect();
+        Hello {
+            name,
+            variants,
+            options,
+        }
+    }
+
+    /// Whether it declares option `name` (option names are not case sensitive).
+    pub fn declares(&self, name: &str) -> bool {
+        let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.options.iter().any(|o| o.eq_ignore_ascii_case(&name))
     }
 
     /// An engine that offers variants must offer antichess (under that name, as
