@@ -808,6 +808,24 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
         ),
         "{err}"
     );
+    // An engine that answers `uci` but never `isready` fails the match, the handshake's
+    // whole time named (it said the last wait's, 2.9 s of a --timeout of 3).
+    let (out, err, code) = run_within(&[
+        "match",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--timeout",
+        "1",
+        "uci:cmd=/bin/sh,arg=-c,arg=read x; echo uciok; sleep 5,name=mute",
+        "random",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        err,
+        "error: player mute: /bin/sh did not finish the UCI handshake within 1.0 s\n"
+    );
     // Two players of one name are told apart.
     let (out, err, code) = run(&["match", "random", "random", "--games", "2"], "");
     assert_eq!(code, 0, "{err}");

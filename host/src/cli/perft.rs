@@ -20,7 +20,8 @@ pub struct PerftArgs {
     /// Start from this FEN instead of the antichess start position.
     #[arg(long)]
     fen: Option<String>,
-    /// First print each root move (UCI) with its count, then a blank line and the total.
+    /// First print each root move (UCI) with its count, then a blank line and the total
+    /// (at depth 0, where no move is made, the total alone).
     #[arg(long)]
     divide: bool,
     /// Move generator: the software rules (bulk counting) or the simulated chip (every

@@ -44,9 +44,11 @@ impl UciCommand {
                     UciError::Exited => {
                         format!("{program} exited before it finished the UCI handshake")
                     }
-                    UciError::Timeout(s) => {
-                        format!("{program} did not finish the UCI handshake within {s:.1} s")
-                    }
+                    // The handshake's whole time, not that of its last wait.
+                    UciError::Timeout(_) => format!(
+                        "{program} did not finish the UCI handshake within {:.1} s",
+                        timeout.as_secs_f64()
+                    ),
                     e @ (UciError::Garbled(_) | UciError::NoAntichess(_)) => {
                         format!("{program}: {e}")
                     }
