@@ -349,7 +349,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
                     );
                 }
             }
-            if hello.variants.is_none() {
+            if !hello.declares("UCI_Variant") {
                 eprintln!(
                     "warning: player {}: {} declares no UCI_Variant option; it is taken to play antichess",
                     s.name,

@@ -48,7 +48,7 @@ pub struct Hello {
     /// Its `id name`.
     pub name: Option<String>,
     /// The variants its `UCI_Variant` option offers; `None` when it declares no such
-    /// option (an engine of one variant need not).
+    /// option (an engine of one variant need not) or one that is not a list (a string).
     pub variants: Option<Vec<String>>,
     /// The names of the options it declares (`option name NAME type ...`).
     pub options: Vec<String>,
@@ -63,11 +63,13 @@ impl Hello {
             .map(|n| n.trim().to_string());
         let variants = lines.iter().find_map(|l| {
             let t: Vec<&str> = l.split_whitespace().collect();
+            // A combo lists its values; another type (a string) takes any.
             let is_variant = t.len() >= 3
                 && t[0] == "option"
                 && t[1] == "name"
                 && t[2].eq_ignore_ascii_case("UCI_Variant")
-                && t.get(3) == Some(&"type");
+                && t.get(3) == Some(&"type")
+                && t.get(4) == Some(&"combo");
             is_variant.then(|| {
                 t.windows(2)
                     .filter(|w| w[0] == "var")
@@ -316,4 +318,49 @@ pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hello(lines: &[&str]) -> Hello {
+        Hello::read(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_handshake_says_the_name_the_options_and_the_variants() {
+        let h = hello(&[
+            "id name Fairy-Stockfish 11.1",
+            "id author the authors",
+            "option name Skill Level type spin default 20 min -20 max 20",
+            "option name UCI_Variant type combo default chess var chess var antichess",
+            "option name Threads type spin default 1 min 1 max 512",
+        ]);
+        assert_eq!(h.name.as_deref(), Some("Fairy-Stockfish 11.1"));
+        assert_eq!(h.options, ["Skill Level", "UCI_Variant", "Threads"]);
+        assert!(h.declares("skill  level") && h.declares("threads") && !h.declares("Hash"));
+        assert_eq!(
+            h.variants.as_deref(),
+            Some(&["chess".to_string(), "antichess".to_string()][..])
+        );
+        assert_eq!(h.plays_antichess(), Ok(()));
+        // A list without antichess is refused, with what it offers.
+        let h =
+            hello(&["option name UCI_Variant type combo default chess var chess var crazyhouse"]);
+        assert_eq!(
+            h.plays_antichess(),
+            Err(UciError::NoAntichess("chess, crazyhouse".to_string()))
+        );
+        // A string takes any variant, and no option at all is an engine of one variant:
+        // neither is refused.
+        for lines in [
+            &["option name UCI_Variant type string default chess"][..],
+            &[],
+        ] {
+            let h = hello(lines);
+            assert_eq!((h.variants.clone(), h.plays_antichess()), (None, Ok(())));
+        }
+        assert!(hello(&["option name UCI_Variant type string"]).declares("uci_variant"));
+    }
 }
