@@ -711,6 +711,13 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
             env!("CARGO_MANIFEST_DIR")
         )
     };
+    // Two games at depth 1 between `players`, with `extra` options.
+    let two_games = |players: [&str; 2], extra: &[&str]| {
+        let mut args = vec!["match", "--games", "2", "--depth", "1"];
+        args.extend(extra);
+        args.extend(players);
+        run_within(&args)
+    };
     for (mode, reason) in [
         ("bare", "makes an illegal move: nothing after bestmove"),
         ("spaced", "makes an illegal move: e2e5"),
@@ -748,15 +755,7 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
         assert_eq!(text.matches(reason).count(), 2, "{mode}: {text}");
         assert!(text.contains(&format!("[Black \"fake-{mode}\"]")), "{text}");
     }
-    let (out, err, code) = run_within(&[
-        "match",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        &unnamed("chess"),
-        "random",
-    ]);
+    let (out, err, code) = two_games([&unnamed("chess"), "random"], &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         err.starts_with(
@@ -766,18 +765,7 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
     );
     assert!(out.is_empty(), "{out}");
     // No UCI_Variant at all: an engine of antichess alone may declare none; said.
-    let (out, err, code) = run(
-        &[
-            "match",
-            "--games",
-            "2",
-            "--depth",
-            "1",
-            &unnamed("plain"),
-            "random",
-        ],
-        "",
-    );
+    let (out, err, code) = two_games([&unnamed("plain"), "random"], &[]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("warning: player uci: /bin/sh declares no UCI_Variant option"),
@@ -786,21 +774,11 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
     assert!(out.starts_with("Score of fake-plain vs random: "), "{out}");
     // An option the engine does not declare is sent, and said (a misspelt one went
     // unnoticed); one it declares, in any case, is not.
-    let (_, err, code) = run(
-        &[
-            "match",
-            "--games",
-            "2",
-            "--depth",
-            "1",
-            &format!(
-                "{},option.NoSuchOption=1,option.uci_variant=antichess",
-                unnamed("illegal")
-            ),
-            "random",
-        ],
-        "",
+    let spec = format!(
+        "{},option.NoSuchOption=1,option.uci_variant=antichess",
+        unnamed("illegal")
     );
+    let (_, err, code) = two_games([&spec, "random"], &[]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.starts_with(
@@ -810,17 +788,13 @@ fn engines_are_named_by_their_id_and_must_offer_antichess() {
     );
     // An engine that answers `uci` but never `isready` fails the match, the handshake's
     // whole time named (it said the last wait's, 2.9 s of a --timeout of 3).
-    let (out, err, code) = run_within(&[
-        "match",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--timeout",
-        "1",
-        "uci:cmd=/bin/sh,arg=-c,arg=read x; echo uciok; sleep 5,name=mute",
-        "random",
-    ]);
+    let (out, err, code) = two_games(
+        [
+            "uci:cmd=/bin/sh,arg=-c,arg=read x; echo uciok; sleep 5,name=mute",
+            "random",
+        ],
+        &["--timeout", "1"],
+    );
     assert_eq!(code, 1, "{out}{err}");
     assert_eq!(
         err,
