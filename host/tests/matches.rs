@@ -67,6 +67,15 @@ fn faulty_engines_lose_their_games_and_the_match_goes_on() {
         ] {
             assert!(err.contains(&line), "{mode}: {line} missing: {err}");
         }
+        // An engine that exits is quoted: its last line on stderr (it was discarded).
+        if mode == "crash" {
+            assert!(
+                err.contains(
+                    "'s engine crashed: fake-crash exited (go): \"fake: crashing on go\"}"
+                ),
+                "{err}"
+            );
+        }
     }
 }
 

@@ -41,9 +41,10 @@ impl UciCommand {
             Err(e) => {
                 p.kill();
                 Err(match e {
-                    UciError::Exited => {
-                        format!("{program} exited before it finished the UCI handshake")
-                    }
+                    UciError::Exited => format!(
+                        "{program} exited before it finished the UCI handshake{}",
+                        said(p.last_words())
+                    ),
                     // The handshake's whole time, not that of its last wait.
                     UciError::Timeout(_) => format!(
                         "{program} did not finish the UCI handshake within {:.1} s",
@@ -83,8 +84,20 @@ impl UciPlayer {
         }
     }
 
+    /// The fault `e` of the running engine, which is ended.
     fn fault(&mut self, what: &str, e: UciError) -> Fault {
-        if let Some(mut p) = self.process.take() {
+        let process = self.process.take();
+        self.fault_of(process, what, e)
+    }
+
+    /// The fault `e` of `process`, which is ended; an engine that exited is quoted
+    /// (its last line on stderr).
+    fn fault_of(&self, process: Option<UciProcess>, what: &str, e: UciError) -> Fault {
+        let words = match (&e, &process) {
+            (UciError::Exited, Some(p)) => p.last_words(),
+            _ => None,
+        };
+        if let Some(mut p) = process {
             p.kill();
         }
         match e {
@@ -92,7 +105,9 @@ impl UciPlayer {
                 "{} did not answer {what} within {s:.1} s",
                 self.name
             )),
-            UciError::Exited => Fault::Crashed(format!("{} exited ({what})", self.name)),
+            UciError::Exited => {
+                Fault::Crashed(format!("{} exited ({what}){}", self.name, said(words)))
+            }
             e @ (UciError::Garbled(_) | UciError::NoAntichess(_)) => {
                 Fault::Crashed(format!("{} ({what}): {e}", self.name))
             }
@@ -106,10 +121,7 @@ impl UciPlayer {
                 .map_err(|e| Fault::Crashed(e.to_string()))?;
             match p.handshake(&self.command.options, self.hang_timeout) {
                 Ok(_) => self.process = Some(p),
-                Err(e) => {
-                    p.kill();
-                    return Err(self.fault("uci", e));
-                }
+                Err(e) => return Err(self.fault_of(Some(p), "uci", e)),
             }
         }
         Ok(self.process.as_mut().expect("started above"))
@@ -183,4 +195,9 @@ impl Player for UciPlayer {
     fn last_depth(&self) -> Option<u32> {
         self.last_depth
     }
+}
+
+/// ": its last words" after a message, or nothing.
+fn said(words: Option<String>) -> String {
+    words.map_or(String::new(), |w| format!(": \"{w}\""))
 }

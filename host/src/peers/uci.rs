@@ -7,10 +7,11 @@
 //! end) is a fault of its own, read within a bound.
 
 use std::collections::VecDeque;
-use std::io::{BufReader, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::reading::{MAX_COMMAND_LINE, read_line_within};
@@ -132,16 +133,22 @@ pub struct UciProcess {
     stdin: ChildStdin,
     /// The engine's lines, or why its output could not be read as lines.
     lines: Receiver<Result<String, String>>,
+    /// The end of what it wrote to stderr, and whether that has ended.
+    stderr: Arc<Mutex<(Vec<u8>, bool)>>,
 }
 
+/// The bytes of an engine's stderr kept (its last ones): enough for its last words.
+const STDERR_KEPT: usize = 4096;
+
 impl UciProcess {
-    /// Starts `command` with `args`; its stderr is discarded.
+    /// Starts `command` with `args`; of its stderr the last [`STDERR_KEPT`] bytes are
+    /// kept, for [`UciProcess::last_words`].
     pub fn start(command: &Path, args: &[String]) -> Result<Self, UciError> {
         let mut child = Command::new(command)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| UciError::Start {
                 command: command.display().to_string(),
@@ -149,6 +156,27 @@ impl UciProcess {
             })?;
         let stdin = child.stdin.take().ok_or(UciError::Exited)?;
         let stdout = child.stdout.take().ok_or(UciError::Exited)?;
+        // Drained as it comes (an engine never waits on it), its end kept.
+        let stderr = Arc::new(Mutex::new((Vec::new(), false)));
+        if let Some(mut pipe) = child.stderr.take() {
+            let kept = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                loop {
+                    let n = pipe.read(&mut chunk).unwrap_or(0);
+                    let Ok(mut k) = kept.lock() else { return };
+                    if n == 0 {
+                        k.1 = true;
+                        return;
+                    }
+                    k.0.extend_from_slice(&chunk[..n]);
+                    let cut = k.0.len().saturating_sub(STDERR_KEPT);
+                    k.0.drain(..cut);
+                }
+            });
+        } else {
+            stderr.lock().map(|mut k| k.1 = true).ok();
+        }
         // Bounded: an engine that writes faster than it is read waits on its pipe
         // instead of filling the memory.
         let (tx, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
@@ -180,7 +208,28 @@ impl UciProcess {
             child,
             stdin,
             lines,
+            stderr,
         })
+    }
+
+    /// The last line the engine wrote to stderr, if any (quoted in part), waiting a
+    /// moment for an engine that has just exited to have been read to its end.
+    pub fn last_words(&self) -> Option<String> {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        loop {
+            let done = self.stderr.lock().map_or(true, |k| k.1);
+            if done || Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let kept = self.stderr.lock().ok()?;
+        let text = String::from_utf8_lossy(&kept.0);
+        text.lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(crate::rules::excerpt)
     }
 
     /// Sends one line.

@@ -24,7 +24,7 @@ while read -r line; do
         quit) exit 0 ;;
         go*)
             case "$mode" in
-                crash) exit 3 ;;
+                crash) echo "fake: crashing on go" >&2; exit 3 ;;
                 hang) sleep 4 ;;
                 illegal | plain) echo "bestmove e2e5" ;;
                 bare) echo "bestmove" ;;
