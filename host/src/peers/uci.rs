@@ -141,7 +141,7 @@ pub struct UciProcess {
 const STDERR_KEPT: usize = 4096;
 
 impl UciProcess {
-    /// Starts `command` with `args`; of its stderr the last [`STDERR_KEPT`] bytes are
+    /// Starts `command` with `args`; of its stderr the last 4 KiB are
     /// kept, for [`UciProcess::last_words`].
     pub fn start(command: &Path, args: &[String]) -> Result<Self, UciError> {
         let mut child = Command::new(command)
