@@ -163,7 +163,11 @@ impl UciProcess {
             std::thread::spawn(move || {
                 let mut chunk = [0u8; 4096];
                 loop {
-                    let n = pipe.read(&mut chunk).unwrap_or(0);
+                    let n = match pipe.read(&mut chunk) {
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(_) => 0,
+                    };
                     let Ok(mut k) = kept.lock() else { return };
                     if n == 0 {
                         k.1 = true;
