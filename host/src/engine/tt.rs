@@ -181,7 +181,9 @@ impl TranspositionTable {
         {
             return;
         }
-        self.store(
+        // Among quiescence values the newest takes the slot, whatever its plies left
+        // (by depth, one a ply from the horizon would keep out those of a call's top).
+        self.write(
             key,
             depth.min(QUIESCENCE_DEPTH),
             score,
@@ -203,15 +205,34 @@ impl TranspositionTable {
         packed_move: u16,
         ply: usize,
     ) {
-        let generation = self.generation;
-        let slot = &mut self.slots[key as usize & self.mask];
-        let depth = depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        let slot = &self.slots[key as usize & self.mask];
+        let clamped = depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
         // An empty slot (no bound) takes any entry, a quiescence value's depth below
         // zero included.
-        if slot.bound != 0 && slot.key != key && slot.generation == generation && slot.depth > depth
+        if slot.bound != 0
+            && slot.key != key
+            && slot.generation == self.generation
+            && slot.depth > clamped
         {
             return;
         }
+        self.write(key, depth, score, bound, packed_move, ply);
+    }
+
+    /// Writes an entry into its slot, keeping the slot's move for the same position
+    /// when the new entry has none.
+    fn write(
+        &mut self,
+        key: u64,
+        depth: i32,
+        score: Score,
+        bound: Bound,
+        packed_move: u16,
+        ply: usize,
+    ) {
+        let generation = self.generation;
+        let slot = &mut self.slots[key as usize & self.mask];
+        let depth = depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
         let packed_move = if packed_move == 0 && slot.key == key {
             slot.packed_move
         } else {
