@@ -152,11 +152,11 @@ pub fn run_within(
     checked(tool, out).map(Some)
 }
 
-/// A `sh` beside a tool that ends the tool's process group when this process ends
-/// before the tool does (a SIGTERM, as `timeout` sends, or a SIGKILL: its input, a
-/// pipe from this process, then ends unanswered), so that no yosys or nextpnr run goes
-/// on for an hour without its parent. Ctrl-C reaches this process alone (the tool's
-/// group is not the terminal's), and this process ending ends the tool so.
+/// A `sh` in a tool's process group that ends the group when this process ends before
+/// the tool does (a SIGTERM, as `timeout` sends, or a SIGKILL: its input, a pipe from
+/// this process, then ends unanswered), so that no yosys or nextpnr run goes on for an
+/// hour without its parent. Ctrl-C reaches this process alone (the tool's group is not
+/// the terminal's), and this process ending ends the tool so.
 struct Watcher {
     child: Child,
     /// Its input: "done" when the tool ended by itself, else its end.
@@ -170,12 +170,16 @@ impl Watcher {
         let mut child = Command::new("sh")
             .args([
                 "-c",
-                "trap '' INT TERM HUP; read done; [ \"$done\" = done ] || kill -KILL -$0 2>/dev/null",
+                "trap '' INT TERM HUP QUIT; read done; [ \"$done\" = done ] || kill -KILL -$0 2>/dev/null",
                 &tool.id().to_string(),
             ])
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            // In the tool's group, not this process's: a signal to this process's whole
+            // group (Ctrl-\, `timeout -k`, a runner's kill of the job) does not take the
+            // watcher with it, and the group's number stays the tool's while it watches.
+            .process_group(tool.id() as i32)
             .spawn()
             .ok()?;
         let input = child.stdin.take();
