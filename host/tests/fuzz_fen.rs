@@ -157,8 +157,9 @@ fn moves_batch_answers_or_reports_every_position_line() {
                 .split(|&b| b == b'\t')
                 .skip(1)
                 .any(|f| !String::from_utf8_lossy(f).trim().is_empty());
-            let skipped =
-                trimmed.trim_start().starts_with('#') || (trimmed.trim().is_empty() && !fields);
+            // A comment may be indented by spaces or TABs.
+            let comment = String::from_utf8_lossy(&line).trim_start().starts_with('#');
+            let skipped = comment || (trimmed.trim().is_empty() && !fields);
             if std::str::from_utf8(&line).is_err() || !skipped {
                 position_lines += 1;
             }

@@ -103,6 +103,10 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
         }
     };
     let text = text.trim_end_matches(['\n', '\r']);
+    // A comment, indented by spaces or TABs.
+    if text.trim_start().starts_with('#') {
+        return None;
+    }
     let mut columns = text.split('\t');
     let fen = columns.next().unwrap_or("");
     let fields: Vec<String> = columns.map(str::to_string).collect();
@@ -231,7 +235,8 @@ mod tests {
         assert_eq!(summary.exit_code(), 0);
         // Fields with no position before them are a bad line (they were skipped as a
         // blank one); a TAB alone is still blank.
-        let (out, err, summary) = moves("\t-5\t5\n \t\n8/8/8/8/8/8/8/K7 b - - 0 1\n");
+        let (out, err, summary) =
+            moves("\t-5\t5\n \t\n\t# a comment\n8/8/8/8/8/8/8/K7 b - - 0 1\n");
         assert_eq!(out, "8/8/8/8/8/8/8/K7 b - - 0 1\t\n");
         assert_eq!(err, "error: line 1: no position before the TAB\n");
         assert_eq!(summary.exit_code(), 2);
