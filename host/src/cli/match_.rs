@@ -268,8 +268,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         }
     };
     // An opening as long as the games may be leaves nothing to play: every game would be
-    // drawn by adjudication when its opening ends.
-    let longest = openings.iter().map(|o| o.moves.len()).max().unwrap_or(0);
+    // drawn by adjudication when its opening ends. Only the openings played count.
+    let longest = openings
+        .iter()
+        .take(pairs)
+        .map(|o| o.moves.len())
+        .max()
+        .unwrap_or(0);
     if args.max_plies as usize <= longest {
         return Err(bad_input(format!(
             "--max-plies {} leaves no move to play after the openings, which are up to {longest} plies long; give more than {longest}",
@@ -362,7 +367,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
                 && !s.named
                 && let Some(limits) = s.name.strip_prefix("uci")
             {
-                s.name = format!("{id}{limits}");
+                // Quoted in part, control bytes escaped: it goes into PGN tags and
+                // every line of the summary.
+                s.name = format!("{}{limits}", host::rules::excerpt(&id));
             }
         }
     }
