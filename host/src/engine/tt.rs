@@ -21,7 +21,8 @@ pub const QUIESCENCE_DEPTH: i32 = 0;
 /// The table depth of a quiescence value with `left` plies to its horizon (`None`: no
 /// horizon, [`QUIESCENCE_DEPTH`]): minus the plies, so that a value searched with fewer
 /// plies left (a shallower search of the same captures) is never taken for one with
-/// more, nor the other way, and no main-search entry is of such a depth.
+/// more, nor the other way, and no main-search entry (of at least one unit, but with
+/// host capture plies, which store past the horizon) is of such a depth.
 pub fn quiescence_depth(left: Option<usize>) -> i32 {
     match left {
         None => QUIESCENCE_DEPTH,

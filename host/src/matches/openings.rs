@@ -120,7 +120,8 @@ pub fn from_pgn<R: BufRead>(
             _ => OpeningError::Io(e),
         })?;
         // The moves after the first `plies` are not played, so not read either: a line
-        // that goes wrong later is a good opening of its first plies.
+        // whose later moves are illegal is a good opening of its first plies (a game
+        // the PGN reader could not read is not).
         let mut raw = raw;
         if let Some(p) = plies {
             raw.moves.truncate(p);
