@@ -207,13 +207,11 @@ impl TranspositionTable {
         ply: usize,
     ) {
         let slot = &self.slots[key as usize & self.mask];
-        let clamped = depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-        // An empty slot (no bound) takes any entry, a quiescence value's depth below
-        // zero included.
+        // An empty slot (no bound) takes an entry of any depth, below its own 0 too.
         if slot.bound != 0
             && slot.key != key
             && slot.generation == self.generation
-            && slot.depth > clamped
+            && slot.depth > stored_depth(depth)
         {
             return;
         }
@@ -233,7 +231,7 @@ impl TranspositionTable {
     ) {
         let generation = self.generation;
         let slot = &mut self.slots[key as usize & self.mask];
-        let depth = depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        let depth = stored_depth(depth);
         let packed_move = if packed_move == 0 && slot.key == key {
             slot.packed_move
         } else {
@@ -252,6 +250,11 @@ impl TranspositionTable {
             generation,
         };
     }
+}
+
+/// A depth as a slot keeps it (16 bits).
+fn stored_depth(depth: i32) -> i16 {
+    depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
 #[cfg(test)]

@@ -62,31 +62,32 @@ impl Hello {
             .iter()
             .find_map(|l| l.strip_prefix("id name "))
             .map(|n| n.trim().to_string());
-        let variants = lines.iter().find_map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            // A combo lists its values; another type (a string) takes any.
-            let is_variant = t.len() >= 3
-                && t[0] == "option"
-                && t[1] == "name"
-                && t[2].eq_ignore_ascii_case("UCI_Variant")
-                && t.get(3) == Some(&"type")
-                && t.get(4) == Some(&"combo");
-            is_variant.then(|| {
-                t.windows(2)
-                    .filter(|w| w[0] == "var")
-                    .map(|w| w[1].to_string())
-                    .collect::<Vec<String>>()
-            })
-        });
-        let options = lines
-            .iter()
-            .filter_map(|l| {
-                let t: Vec<&str> = l.split_whitespace().collect();
-                let end = t.iter().position(|w| *w == "type")?;
-                (t.len() > 2 && t[0] == "option" && t[1] == "name" && end > 2)
-                    .then(|| t[2..end].join(" "))
-            })
-            .collect();
+        // Each `option name NAME type ...` line once: its name, and a UCI_Variant
+        // combo's values (another type, a string, takes any).
+        let mut variants = None;
+        let mut options = Vec::new();
+        for line in lines {
+            let t: Vec<&str> = line.split_whitespace().collect();
+            let Some(end) = t.iter().position(|w| *w == "type") else {
+                continue;
+            };
+            if t.len() <= 2 || t[0] != "option" || t[1] != "name" || end <= 2 {
+                continue;
+            }
+            let option = t[2..end].join(" ");
+            if variants.is_none()
+                && option.eq_ignore_ascii_case("UCI_Variant")
+                && t.get(end + 1) == Some(&"combo")
+            {
+                variants = Some(
+                    t.windows(2)
+                        .filter(|w| w[0] == "var")
+                        .map(|w| w[1].to_string())
+                        .collect::<Vec<String>>(),
+                );
+            }
+            options.push(option);
+        }
         Hello {
             name,
             variants,

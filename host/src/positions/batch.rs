@@ -110,9 +110,6 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
     let mut columns = text.split('\t');
     let fen = columns.next().unwrap_or("");
     let fields: Vec<String> = columns.map(str::to_string).collect();
-    if fen.trim_start().starts_with('#') {
-        return None;
-    }
     if fen.trim().is_empty() {
         // Fields after a TAB with no position before them are a line without its
         // position, not a blank line.
