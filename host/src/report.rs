@@ -676,7 +676,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
         for (i, (pos, moves)) in won.iter().enumerate() {
             progress(&format!("5 won positions: {name}"), i, won.len());
             if let Some(m) = timed(&settings, pos)? {
-                wins_found += usize::from(move_wins_within(&mut solver, pos, &m, *moves));
+                wins_found +=
+                    usize::from(move_wins_within(&mut solver, pos, &m, *moves, None) == Some(true));
             }
         }
         let mut agreements = 0;

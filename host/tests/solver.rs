@@ -28,12 +28,13 @@ fn suite_spec() -> RandomPositions {
     }
 }
 
-/// Plain minimax, no tables, no ordering, judged by `Position::outcome`: does the side
-/// to move win within `k` of its moves when it starts with `m`?
+/// Plain minimax, no tables, no ordering, judged by `Position::outcome` and then the
+/// fifty-move rule, as the match referee judges a game: does the side to move win within
+/// `k` of its moves when it starts with `m`?
 fn first_move_wins(pos: &Position, m: &Move, k: u32) -> bool {
     let me = pos.turn();
     let child = pos.after(m);
-    if child.outcome().is_some() {
+    if child.outcome().is_some() || child.halfmoves() >= 100 {
         return false;
     }
     child.legal_moves().iter().all(|r| {
@@ -47,7 +48,7 @@ fn first_move_wins(pos: &Position, m: &Move, k: u32) -> bool {
 }
 
 fn brute_force_wins_within(pos: &Position, k: u32) -> bool {
-    pos.legal_moves().iter().any(|m| first_move_wins(pos, m, k))
+    pos.halfmoves() < 100 && pos.legal_moves().iter().any(|m| first_move_wins(pos, m, k))
 }
 
 fn brute_force_least_win(pos: &Position, n: u32) -> Option<u32> {
@@ -113,6 +114,98 @@ fn solver_agrees_with_the_brute_force_prover_on_the_suite() {
     assert_eq!(lines, 200);
     // The suite must exercise every answer, not only "none".
     assert!(wins.iter().all(|&n| n >= 10), "answers by K: {wins:?}");
+}
+
+/// `fen` with its halfmove clock set to `clock`.
+fn with_clock(fen: &str, clock: u32) -> String {
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    fields[4] = clock.to_string();
+    fields.join(" ")
+}
+
+#[test]
+fn the_fifty_move_rule_takes_wins_away_as_the_referee_judges() {
+    // 1.Nb3 Rxb3 wins; at a clock of 99 the knight's move reaches 100 and draws.
+    let won = |clock| {
+        let fen = format!("8/8/8/8/8/7r/8/N7 w - - {clock} 60");
+        Solver::new().solve(&Position::from_fen_strict(&fen).unwrap(), 3)
+    };
+    assert!(
+        matches!(won(98), Verdict::WinIn { moves: 1, .. }),
+        "{:?}",
+        won(98)
+    );
+    assert_eq!(won(99), Verdict::NoWinWithin(3));
+    assert_eq!(won(100), Verdict::NoWinWithin(3));
+
+    // The suite's wins again with clocks near 100, one solver for all (its table keeps
+    // entries of other clocks), against the brute force that applies the rule.
+    let committed = std::fs::read_to_string(suite_path()).unwrap();
+    let mut solver = Solver::new();
+    let (mut checked, mut changed) = (0, 0);
+    for line in committed.lines() {
+        let mut fields = line.split('\t');
+        let (fen, answer) = (fields.next().unwrap(), fields.next().unwrap());
+        if answer == "none" {
+            continue;
+        }
+        for clock in [92, 95, 97, 99] {
+            let fen = with_clock(fen, clock);
+            let pos = Position::from_fen_strict(&fen).unwrap();
+            let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES);
+            let got = match solver.solve(&pos, SUITE_MAX_MOVES) {
+                Verdict::WinIn { moves, first } => {
+                    assert!(
+                        first_move_wins(&pos, &first, moves),
+                        "{fen}: {}",
+                        uci(&first)
+                    );
+                    Some(moves)
+                }
+                Verdict::NoWinWithin(_) => None,
+                Verdict::AlreadyWon => panic!("{fen}: generated positions are never over"),
+            };
+            assert_eq!(got, truth, "{fen}");
+            checked += 1;
+            changed += usize::from(truth.map(|k| k.to_string()).as_deref() != Some(answer));
+        }
+    }
+    assert!(checked >= 300, "{checked} positions checked");
+    // The rule must have taken some wins away (or made them longer), or this tests nothing.
+    assert!(
+        changed >= 20,
+        "the clock changed {changed} of {checked} answers"
+    );
+}
+
+/// An EPD line's `hmvc` is its halfmove clock (it was read as 0), and the fifty-move
+/// rule acts on it; a clock that is not a number, or contradicts the FEN's, is a bad line.
+#[test]
+fn solve_reads_an_epd_lines_clock_operations() {
+    let fen = "8/8/8/8/8/7r/8/N7 w - -";
+    let (out, err, code) = antichip(
+        &["solve"],
+        &format!(
+            "{fen} hmvc 98; fmvn 60;\n{fen} hmvc 99;\n{fen} 40 60 hmvc 5;\n{fen} hmvc x;\n{fen} 99 60 hmvc 99;\n"
+        ),
+    );
+    assert_eq!(
+        out,
+        format!("{fen}\t1\ta1b3\n{fen}\tnone\t-\n{fen} 99 60\tnone\t-\n"),
+        "{err}"
+    );
+    assert_eq!(
+        err,
+        "error: line 3: hmvc 5 contradicts the position's own field \"40\"\n\
+         error: line 4: hmvc must be a halfmove clock (plies since the last capture or pawn move), not \"x\"\n"
+    );
+    assert_eq!(code, 2);
+    // --epd writes the clock it used back.
+    let (out, _, _) = antichip(&["solve", "--epd"], &format!("{fen} hmvc 98;\n"));
+    assert!(
+        out.starts_with(&format!("{fen} hmvc 98; fmvn 1; dm 1; bm Nb3;")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -359,4 +452,50 @@ fn solve_prints_each_answer_before_the_batch_ends() {
         first.expect("the first answer while the second position is solved"),
         "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\n"
     );
+}
+
+/// A batch whose reader has gone (`solve FILE | head -1`) stops at its next answer: it
+/// solved every position first, for nobody.
+#[test]
+fn solve_stops_when_its_output_is_gone() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["solve", "--jobs", "1", "--max-moves", "6"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    // 100 times a position of about 2.5 M solver nodes (a third of a second here).
+    let line = "r1b1kb1r/p1pp1p1p/2n2n2/8/8/2N5/P1PP1PPP/R1B1KB1R w - - 0 7\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(line.repeat(100).as_bytes())
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.ends_with("\tnone\t-\n"), "{first}");
+    // The reader is gone. A bound on the wait, not a measurement: the batch ends at its
+    // next answer; all 100 took half a minute.
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > std::time::Duration::from_secs(12) {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    if status.is_none() {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    let status = status.expect("solve ends soon after its output is gone");
+    assert_eq!(status.code(), Some(141));
 }

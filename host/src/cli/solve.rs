@@ -2,6 +2,8 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use host::engine::solver::{Solver, Verdict, move_wins_within, solve_all_within};
@@ -102,23 +104,35 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         waiting: std::collections::BTreeMap::new(),
         error: None,
     });
-    let answers = solve_all_within(&positions, args.max_moves, args.max_nodes, jobs, &|done,
-                                                                                       index,
-                                                                                       (
-        verdict,
-        nodes,
-    )| {
+    // Raised when the output has gone away (a closed pipe, a full disk): the batch then
+    // stops, as nobody reads its answers.
+    let gone = Arc::new(AtomicBool::new(false));
+    let on_done = |done, index, (verdict, nodes)| {
         if let Ok(mut p) = printer.lock() {
             p.answered(index, answer_line(&lines[index], args.epd, verdict, nodes));
+            if p.error.is_some() {
+                gone.store(true, Ordering::Relaxed);
+            }
         }
         progress.update(done)
-    })?;
+    };
+    let answers = solve_all_within(
+        &positions,
+        args.max_moves,
+        args.max_nodes,
+        jobs,
+        Some(Arc::clone(&gone)),
+        &on_done,
+    )?;
     progress.finish();
     let printer = printer.into_inner().unwrap_or_else(|e| e.into_inner());
     summary.answered += printer.next;
+    let output_gone = printer.error.is_some();
     let code = super::input::output_result(printer.close().map(|()| summary.exit_code()))?;
-    let verdicts: Vec<Option<Verdict>> = answers.iter().map(|a| a.0).collect();
-    score_suite(&lines, &verdicts);
+    if !output_gone {
+        let verdicts: Vec<Option<Verdict>> = answers.iter().map(|a| a.0).collect();
+        score_suite(&lines, &verdicts, args.max_nodes);
+    }
     Ok(code)
 }
 
@@ -269,10 +283,27 @@ fn epd_answer(
 }
 
 /// Scores the answers against the lines' EPD `dm`, `bm` and `am` operations, on stderr:
-/// each miss, then the totals. Silent when no line has them.
-fn score_suite(lines: &[host::positions::batch::FenLine], verdicts: &[Option<Verdict>]) {
-    let (mut dm, mut bm, mut am) = ((0, 0), (0, 0), (0, 0));
+/// each miss, then the totals. Silent when no line has them. Whether a `bm` or `am` move
+/// wins may take solves the answer did not need (the replies to a move it did not
+/// try): with `max_nodes`, each line's scoring visits at most that many positions,
+/// and a move it cannot decide within them leaves the operation unscored.
+fn score_suite(
+    lines: &[host::positions::batch::FenLine],
+    verdicts: &[Option<Verdict>],
+    max_nodes: Option<u64>,
+) {
+    let (mut dm, mut bm, mut am) = ((0, 0, 0), (0, 0, 0), (0, 0, 0));
     let mut solver = Solver::new();
+    let scored = lines
+        .iter()
+        .filter(|l| {
+            ["bm", "am"]
+                .iter()
+                .any(|o| operands(&l.operations, o).is_some())
+        })
+        .count();
+    let progress = Progress::new("scoring bm/am", io::stderr().is_terminal(), scored);
+    let mut done = 0;
     for (line, verdict) in lines.iter().zip(verdicts) {
         let name = match operands(&line.operations, "id").and_then(|o| o.first()) {
             Some(id) => format!("line {} ({})", line.line_no, host::rules::printable(id)),
@@ -297,34 +328,75 @@ fn score_suite(lines: &[host::positions::batch::FenLine], verdicts: &[Option<Ver
                 eprintln!("miss: {name}: dm {want}, the solver finds {}", said());
             }
         }
+        let mut any = false;
+        let start = solver.nodes();
         for (opcode, tally, wanted) in [("bm", &mut bm, true), ("am", &mut am, false)] {
             let Some(moves) = operands(&line.operations, opcode) else {
                 continue;
             };
+            any = true;
             tally.1 += 1;
-            let wins = |text: &String| match (line.position.parse_move(text), found) {
-                (Ok(m), Some(k)) => move_wins_within(&mut solver, &line.position, &m, k),
-                _ => false,
+            // Some(true) when the move wins within the answer's K, None when undecided
+            // within what is left of the line's budget.
+            let mut wins = |text: &String| match (line.position.parse_move(text), found) {
+                (Ok(m), Some(k)) => {
+                    let left = match max_nodes {
+                        None => None,
+                        Some(n) => Some(n.checked_sub(solver.nodes() - start).filter(|&l| l > 0)?),
+                    };
+                    move_wins_within(&mut solver, &line.position, &m, k, left)
+                }
+                _ => Some(false),
             };
-            let right = if wanted {
-                moves.iter().any(wins)
-            } else {
-                found.is_some() && !moves.iter().any(wins)
+            let mut undecided = false;
+            let mut some_win = false;
+            for text in moves {
+                match wins(text) {
+                    Some(true) => {
+                        some_win = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => undecided = true,
+                }
+            }
+            let right = match (wanted, some_win, undecided) {
+                (true, true, _) => Some(true),
+                (false, true, _) => Some(false),
+                (_, false, true) if found.is_some() => None,
+                (true, false, _) => Some(false),
+                (false, false, _) => Some(found.is_some()),
             };
-            if right {
-                tally.0 += 1;
-            } else {
-                eprintln!(
+            match right {
+                Some(true) => tally.0 += 1,
+                Some(false) => eprintln!(
                     "miss: {name}: {opcode} {}, the solver finds {}",
                     moves.join(" "),
                     said()
-                );
+                ),
+                None => {
+                    tally.2 += 1;
+                    eprintln!(
+                        "unscored: {name}: {opcode} {}: not decided within --max-nodes",
+                        moves.join(" ")
+                    );
+                }
             }
         }
+        if any {
+            done += 1;
+            progress.update(done);
+        }
     }
-    for (opcode, (right, total)) in [("dm", dm), ("bm", bm), ("am", am)] {
+    progress.finish();
+    for (opcode, (right, total, unscored)) in [("dm", dm), ("bm", bm), ("am", am)] {
         if total > 0 {
-            eprintln!("suite: {opcode} {right}/{total} right");
+            let unscored = if unscored > 0 {
+                format!(" ({unscored} unscored: not decided within --max-nodes)")
+            } else {
+                String::new()
+            };
+            eprintln!("suite: {opcode} {right}/{total} right{unscored}");
         }
     }
 }

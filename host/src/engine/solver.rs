@@ -17,8 +17,13 @@
 //! S tries first the moves that leave the opponent fewest replies; the opponent tries
 //! first the reply that refuted S last time, then those that leave S fewest moves.
 //!
-//! Repetition and the 50-move rule cannot matter: along a shortest win S's distance to
-//! the win strictly falls, so no position recurs within one.
+//! Repetition cannot matter: along a shortest win S's distance to the win strictly
+//! falls, so no position recurs within one. The fifty-move rule can, and is the
+//! referee's ([`crate::matches`]): a position whose side to move has a legal move and
+//! whose halfmove clock has reached 100 is a draw, so a line that reaches one is no win
+//! (`8/8/8/8/8/7r/8/N7 w - - 98 60` is a win in 1, 1.Nb3 Rxb3; at a clock of 99 each
+//! knight move draws). Where a query's clock could reach 100 within its plies, its table
+//! entry is kept apart under the clock as well, so that the table stays exact.
 //!
 //! ```
 //! use host::rules::{Position, uci};
@@ -180,7 +185,7 @@ impl Solver {
         if pos.legal_moves().is_empty() {
             return Verdict::AlreadyWon;
         }
-        if pos.is_insufficient_material() {
+        if pos.is_insufficient_material() || is_fifty_move_draw(pos) {
             return Verdict::NoWinWithin(max_moves);
         }
         for k in 1..=max_moves {
@@ -197,10 +202,10 @@ impl Solver {
     /// S to move, game not over: a move that wins within `k` moves, if one exists.
     fn wins_within(&mut self, pos: &Position, k: u8) -> Option<Move> {
         self.nodes += 1;
-        if self.out_of_budget() {
+        if self.out_of_budget() || is_fifty_move_draw(pos) {
             return None;
         }
-        let key = pos.zobrist();
+        let key = table_key(pos, k);
         let moves = pos.legal_moves();
         let entry = self.table.get(&key).copied().unwrap_or_default();
         if entry.proved != 0
@@ -218,7 +223,7 @@ impl Solver {
         for m in &moves {
             let child = pos.after(m);
             let replies = child.mobility().0;
-            if replies == 0 || child.is_insufficient_material() {
+            if replies == 0 || child.is_insufficient_material() || is_fifty_move_draw(&child) {
                 continue;
             }
             candidates.push((replies, *m, child));
@@ -267,7 +272,7 @@ impl Solver {
             }
             let rank = if refutation == Some(pack_move(r)) {
                 0
-            } else if next.is_insufficient_material() {
+            } else if next.is_insufficient_material() || is_fifty_move_draw(&next) {
                 1
             } else {
                 1 + s_moves
@@ -294,22 +299,65 @@ impl Solver {
     }
 }
 
-/// True when playing `m` in `pos` wins within `k` moves (`m` being the first): every
-/// reply leaves the side that played `m` having won, or winning within `k - 1`.
-pub fn move_wins_within(solver: &mut Solver, pos: &Position, m: &Move, k: u32) -> bool {
+/// A draw by the fifty-move rule, as the referee of [`crate::matches`] judges it: the
+/// halfmove clock at 100 or more and a legal move for the side to move (one without
+/// has won).
+fn is_fifty_move_draw(pos: &Position) -> bool {
+    pos.halfmoves() >= 100 && pos.mobility().0 > 0
+}
+
+/// The table key of a query of S's win within `k` moves at `pos`: the position's when
+/// its halfmove clock cannot reach 100 within the query's 2k plies (the answer is then
+/// the same at any such clock), else the position's and the clock's. An entry proved or
+/// refuted at a clock that cannot matter holds at every clock that cannot; one at a
+/// clock that can holds at that clock alone.
+fn table_key(pos: &Position, k: u8) -> u64 {
+    let clock = pos.halfmoves();
+    let z = pos.zobrist();
+    if u64::from(clock) + 2 * u64::from(k) < 100 {
+        z
+    } else {
+        z ^ (u64::from(clock) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// Whether playing `m` in `pos` wins within `k` moves (`m` being the first): every
+/// reply leaves the side that played `m` having won, or winning within `k - 1`. With
+/// `max_nodes`, `None` when the replies' solves visit that many positions before the
+/// answer is known.
+pub fn move_wins_within(
+    solver: &mut Solver,
+    pos: &Position,
+    m: &Move,
+    k: u32,
+    max_nodes: Option<u64>,
+) -> Option<bool> {
     let after = pos.after(m);
     let replies = after.legal_moves();
-    if replies.is_empty() || after.is_insufficient_material() {
-        return false; // the opponent has won, or nobody can
+    if replies.is_empty() || after.is_insufficient_material() || is_fifty_move_draw(&after) {
+        return Some(false); // the opponent has won, or nobody can
     }
-    replies.iter().all(|r| {
+    let start = solver.nodes();
+    for r in &replies {
         let back = after.after(r);
-        match solver.solve(&back, k.saturating_sub(1).max(1)) {
+        let moves = k.saturating_sub(1).max(1);
+        let verdict = match max_nodes {
+            None => solver.solve(&back, moves),
+            Some(n) => {
+                let left = n.checked_sub(solver.nodes() - start).filter(|&l| l > 0)?;
+                solver.solve_limited(&back, moves, left)?
+            }
+        };
+        let holds = match verdict {
             Verdict::AlreadyWon => true,
             Verdict::WinIn { moves, .. } => k > 1 && moves < k,
             Verdict::NoWinWithin(_) => false,
+        };
+        if !holds {
+            return Some(false);
         }
-    })
+    }
+    Some(true)
 }
 
 /// One answered position of a batch.
@@ -331,7 +379,7 @@ pub fn solve_all(
     on_done: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<Vec<Solved>> {
     Ok(
-        solve_all_within(positions, max_moves, None, jobs, &|done, _, _| {
+        solve_all_within(positions, max_moves, None, jobs, None, &|done, _, _| {
             on_done(done)
         })?
         .into_iter()
@@ -347,12 +395,15 @@ pub fn solve_all(
 /// `None`): each answer is the verdict, `None` when the budget ran out first, and the
 /// positions visited. `on_done` is called (from any thread) as each position is
 /// solved, with the number finished so far, the position's index and its answer, so
-/// that a caller can print answers as they come.
+/// that a caller can print answers as they come. Once `stop` is raised (a caller whose
+/// output has gone away), the positions being solved give up and the rest are not
+/// started: they are answered `None` after 0 positions.
 pub fn solve_all_within(
     positions: &[Position],
     max_moves: u32,
     max_nodes: Option<u64>,
     jobs: usize,
+    stop: Option<Arc<AtomicBool>>,
     on_done: &(dyn Fn(usize, usize, (Option<Verdict>, u64)) + Sync),
 ) -> anyhow::Result<Vec<(Option<Verdict>, u64)>> {
     use rayon::prelude::*;
@@ -366,9 +417,17 @@ pub fn solve_all_within(
             .enumerate()
             .map_init(Solver::new, |solver, (index, pos)| {
                 let before = solver.nodes();
-                let verdict = match max_nodes {
-                    Some(n) => solver.solve_limited(pos, max_moves, n),
-                    None => Some(solver.solve(pos, max_moves)),
+                let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+                let verdict = match (max_nodes, &stop) {
+                    _ if stopped() => None,
+                    (None, None) => Some(solver.solve(pos, max_moves)),
+                    (n, stop) => solver.solve_until(
+                        pos,
+                        max_moves,
+                        n.unwrap_or(u64::MAX),
+                        None,
+                        stop.clone(),
+                    ),
                 };
                 let answer = (verdict, solver.nodes() - before);
                 on_done(done.fetch_add(1, Ordering::Relaxed) + 1, index, answer);
@@ -411,9 +470,24 @@ mod tests {
         assert_eq!(full, solve("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", 5));
         let b5 = pos.parse_move("b5").unwrap();
         let kd3 = pos.parse_move("Kd3").unwrap();
-        assert!(move_wins_within(&mut solver, &pos, &b5, 4));
-        assert!(!move_wins_within(&mut solver, &pos, &b5, 3));
-        assert!(!move_wins_within(&mut solver, &pos, &kd3, 4));
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &b5, 4, None),
+            Some(true)
+        );
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &b5, 3, None),
+            Some(false)
+        );
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &kd3, 4, None),
+            Some(false)
+        );
+        // Within a budget: undecided when it runs out, the answer when it does not.
+        assert_eq!(move_wins_within(&mut solver, &pos, &b5, 4, Some(3)), None);
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &b5, 4, Some(1_000_000)),
+            Some(true)
+        );
     }
 
     #[test]
