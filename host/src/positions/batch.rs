@@ -9,7 +9,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use super::epd::{EpdOp, parse_operations, split_operations};
+use super::epd::{self, EpdOp, parse_operations, split_operations};
 use crate::reading::{
     MAX_FEN_LINE, MAX_SKIPPED_LINE, read_line_within, skip_line_within, without_bom,
 };
@@ -125,7 +125,11 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
         },
         None => (fen, Vec::new()),
     };
-    match Position::from_fen(fen) {
+    let with_clocks = match epd_clocks(fen, &operations) {
+        Ok(text) => text,
+        Err(e) => return err(e),
+    };
+    match Position::from_fen(with_clocks.as_deref().unwrap_or(fen)) {
         Ok((position, warnings)) => Some(Ok(FenLine {
             line_no,
             fen: fen.to_string(),
@@ -136,6 +140,63 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
         })),
         Err(e) => err(e.to_string()),
     }
+}
+
+/// An EPD line's clocks: its `hmvc` (halfmove clock) and `fmvn` (move number)
+/// operations, which the EPD standard gives in place of a FEN's last two fields. For a
+/// position of four fields with either, the FEN with both (0 and 1 when not given);
+/// `None` when the FEN's own fields are to be read. A clock that is not a number, or
+/// that contradicts the FEN's own, is an error.
+fn epd_clocks(fen: &str, operations: &[EpdOp]) -> Result<Option<String>, String> {
+    let mut clocks = [None, None];
+    for (slot, (opcode, what)) in clocks.iter_mut().zip([
+        (
+            "hmvc",
+            "a halfmove clock (plies since the last capture or pawn move)",
+        ),
+        ("fmvn", "a move number from 1"),
+    ]) {
+        let Some(operands) = epd::operands(operations, opcode) else {
+            continue;
+        };
+        let value = match operands {
+            [v] => v
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| opcode == "hmvc" || n >= 1),
+            _ => None,
+        };
+        let Some(value) = value else {
+            return Err(format!(
+                "{opcode} must be {what}, not \"{}\"",
+                crate::rules::excerpt(&operands.join(" "))
+            ));
+        };
+        *slot = Some(value);
+    }
+    if clocks == [None, None] {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() >= 6 {
+        for ((opcode, given), field) in ["hmvc", "fmvn"].iter().zip(clocks).zip(&fields[4..6]) {
+            if let Some(n) = given
+                && field.parse::<u32>() != Ok(n)
+            {
+                return Err(format!(
+                    "{opcode} {n} contradicts the position's own field \"{}\"",
+                    crate::rules::excerpt(field)
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "{} {} {}",
+        fen.trim(),
+        clocks[0].unwrap_or(0),
+        clocks[1].unwrap_or(1)
+    )))
 }
 
 /// How a batch went.
