@@ -453,6 +453,44 @@ fn quit_and_stop_end_a_long_bounded_search_at_once() {
     );
 }
 
+/// A command that waits for a limited search to end (`ucinewgame`, `setoption`, `go`)
+/// does not stop the reading: `stop` still stops the search, the commands after the
+/// waiting one act in order once it has run, and `quit` ends the session at once (it
+/// was read only when the search had reached its depth).
+#[test]
+fn stop_and_quit_are_read_while_a_command_waits_for_a_limited_search() {
+    let mut e = Engine::start();
+    e.send("go depth 40");
+    e.send("ucinewgame");
+    e.send("isready");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    assert_eq!(e.next(), "readyok");
+    e.send("position startpos moves e2e3");
+    e.send("go depth 40");
+    e.send("go depth 1");
+    e.send("isready");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("quit");
+    let (best, _) = e.bestmove();
+    assert!(
+        Position::startpos()
+            .after(&Position::startpos().parse_move("e2e3").unwrap())
+            .parse_move(&best)
+            .is_ok(),
+        "{best}"
+    );
+    assert!(e.child.wait().unwrap().success());
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+}
+
 #[test]
 fn go_nodes_and_go_movetime_bound_the_search() {
     let mut e = Engine::start();
@@ -838,6 +876,15 @@ fn the_book_answers_the_start_unless_switched_off() {
     let line = e.next();
     assert!(
         line.starts_with("info string error: BookFile: cannot read book /nonexistent/book.bin"),
+        "{line}"
+    );
+    // A string value is the line's text as given, its inner spaces kept.
+    e.send("setoption name BookFile value /nonexistent/my  book.bin  ");
+    let line = e.next();
+    assert!(
+        line.starts_with(
+            "info string error: BookFile: cannot read book /nonexistent/my  book.bin:"
+        ),
         "{line}"
     );
 }

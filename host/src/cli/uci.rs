@@ -21,5 +21,6 @@ pub fn run(args: UciArgs) -> anyhow::Result<u8> {
     let settings = args.engine.settings(SearchConfig::default())?;
     let settings = args.book.apply(settings)?;
     let mut engine = UciEngine::new(super::output::direct(), settings)?;
-    super::input::output_result(engine.run(io::stdin().lock()).map(|()| 0))
+    // The engine reads its input on a thread of its own (a locked stdin stays on one).
+    super::input::output_result(engine.run(io::BufReader::new(io::stdin())).map(|()| 0))
 }

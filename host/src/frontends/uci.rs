@@ -16,7 +16,8 @@
 //! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
 //! it reaches the deepest depth); the next `go`, `setoption` or `ucinewgame` stops it,
-//! while a limited search is let finish. The end of the input is read as `quit`: the GUI
+//! while a limited search is let finish: meanwhile `stop` and `quit` still act at once,
+//! and the commands after the waiting one (`isready` too) wait their turn behind it. The end of the input is read as `quit`: the GUI
 //! is gone, so a search of any limits is stopped at once (it answers its `bestmove`)
 //! and the session ends.
 //!
@@ -41,9 +42,10 @@
 //! where N counts the engine's own moves until the game ends: positive when it wins
 //! (after its N-th move is answered it has nothing left to play), negative when it loses.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -285,25 +287,53 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// A failure to write the output (a closed pipe, a full disk) ends the session with
     /// that error once the command that met it is handled: the GUI can no longer hear
     /// the engine.
-    pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
-        let mut raw = Vec::new();
-        let mut line_no = 0;
+    ///
+    /// The input is read on a thread of its own, so that a command that waits for a
+    /// limited search to end (`go`, `setoption`, `ucinewgame`) does not stop the
+    /// reading: while it waits, `stop` stops the search, `quit` and the end of the input
+    /// stop it and end the session, and every other command (`isready` too) waits its
+    /// turn behind the waiting one, so that the commands act in the order given.
+    pub fn run<R: BufRead + Send + 'static>(&mut self, input: R) -> io::Result<()> {
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || read_commands(input, &send));
+        let mut waiting: VecDeque<String> = VecDeque::new();
         loop {
-            raw.clear();
-            let read = read_line_within(&mut input, &mut raw, MAX_COMMAND_LINE);
-            line_no += 1;
-            let read = read.map_err(|e| {
-                // Not a GUI talking (a line without end): the session ends.
-                self.stop_search();
-                io::Error::new(e.kind(), format!("input line {line_no}: {e}"))
-            })?;
-            if read == 0 {
-                break;
+            let line = match waiting.pop_front() {
+                Some(next) => next,
+                None => match lines.recv() {
+                    Ok(Read::Line(line)) => line,
+                    Ok(Read::End) | Err(_) => break,
+                    Ok(Read::Failed(e)) => {
+                        self.stop_search();
+                        return Err(e);
+                    }
+                },
+            };
+            if self.must_wait(&line) {
+                // Read on while the search runs to its limits.
+                while self.running.as_ref().is_some_and(|h| !h.is_finished()) {
+                    match lines.recv_timeout(Duration::from_millis(1)) {
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Ok(Read::Line(next)) => match command_word(&next) {
+                            Some("stop") => self.stop_search(),
+                            Some("quit") => {
+                                self.stop_search();
+                                return self.out.take_error().map_or(Ok(()), Err);
+                            }
+                            _ => waiting.push_back(next),
+                        },
+                        Ok(Read::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                            self.stop_search();
+                            return self.out.take_error().map_or(Ok(()), Err);
+                        }
+                        Ok(Read::Failed(e)) => {
+                            self.stop_search();
+                            return Err(e);
+                        }
+                    }
+                }
             }
-            // A UTF-8 byte order mark (as some editors write a command file) is not part
-            // of the first command.
-            let line = without_bom(&raw, line_no == 1);
-            let more = self.command(&String::from_utf8_lossy(line));
+            let more = self.command(&line);
             if let Some(e) = self.out.take_error() {
                 // The GUI cannot hear the engine any more (a closed pipe, a full disk).
                 self.stop_search();
@@ -320,9 +350,25 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         }
     }
 
-    /// Handles one line; false after `quit`.
+    /// True when `line` is a command that waits for a running search to end by its
+    /// limits (one without limits it stops).
+    fn must_wait(&self, line: &str) -> bool {
+        self.running.is_some()
+            && !self.running_unbounded
+            && matches!(command_word(line), Some("go" | "setoption" | "ucinewgame"))
+    }
+
+    /// Handles one line; false after `quit`. A command that needs the searcher (`go`,
+    /// `setoption`, `ucinewgame`) waits here for a limited search to end; [`Self::run`]
+    /// reads on meanwhile.
     pub fn command(&mut self, line: &str) -> bool {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+        // Each token with its offset in the line (a string option's value is the line's
+        // text after `value`, spaces inside it kept).
+        let spans: Vec<(usize, &str)> = line
+            .split_whitespace()
+            .map(|t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+            .collect();
+        let tokens: Vec<&str> = spans.iter().map(|s| s.1).collect();
         let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
             if !tokens.is_empty() {
                 self.out.line(&format!(
@@ -437,7 +483,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             "isready" => self.out.line("readyok"),
             "setoption" => {
                 self.wait_for_search();
-                self.set_option(args);
+                self.set_option(args, line, &spans[start + 1..]);
             }
             "ucinewgame" => {
                 self.wait_for_search();
@@ -492,13 +538,22 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         true
     }
 
-    fn set_option(&mut self, args: &[&str]) {
+    /// `setoption`'s arguments: `args`, and each with its offset in `line` in `spans`.
+    fn set_option(&mut self, args: &[&str], line: &str, spans: &[(usize, &str)]) {
         // `name <id> [value <x>]`: the name and the value may hold spaces; the protocol
-        // keeps the tokens "name" and "value" out of both.
+        // keeps the tokens "name" and "value" out of both. The name's words are joined
+        // by one space (names are matched without regard to case); the value is the
+        // line's text from its first word to its last, as given (a file name may hold
+        // two spaces running).
         let (name, value) = match args.split_first() {
             Some((&"name", rest)) if !rest.is_empty() && rest[0] != "value" => {
                 match rest.iter().position(|t| *t == "value") {
-                    Some(at) => (rest[..at].join(" "), Some(rest[at + 1..].join(" "))),
+                    Some(at) => {
+                        let value = spans
+                            .get(at + 2)
+                            .map_or("", |(offset, _)| line[*offset..].trim_end());
+                        (rest[..at].join(" "), Some(value.to_string()))
+                    }
                     None => (rest.join(" "), None),
                 }
             }
@@ -903,6 +958,46 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             }
         }
     }
+}
+
+/// What the input thread of [`UciEngine::run`] reads.
+enum Read {
+    /// A line, without its end, bad UTF-8 bytes replaced.
+    Line(String),
+    /// The end of the input.
+    End,
+    /// An input that is not a GUI talking (a line without end, a read error).
+    Failed(io::Error),
+}
+
+/// Reads `input`'s lines into `send` until its end, a failure, or no one listening.
+fn read_commands<R: BufRead>(mut input: R, send: &mpsc::Sender<Read>) {
+    let mut raw = Vec::new();
+    for line_no in 1.. {
+        raw.clear();
+        let read = match read_line_within(&mut input, &mut raw, MAX_COMMAND_LINE) {
+            Ok(0) => Read::End,
+            // A UTF-8 byte order mark (as some editors write a command file) is not part
+            // of the first command.
+            Ok(_) => {
+                Read::Line(String::from_utf8_lossy(without_bom(&raw, line_no == 1)).into_owned())
+            }
+            Err(e) => Read::Failed(io::Error::new(
+                e.kind(),
+                format!("input line {line_no}: {e}"),
+            )),
+        };
+        let last = !matches!(read, Read::Line(_));
+        if send.send(read).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// The command of a line: its first token that is one (the protocol skips unknown
+/// tokens before a command).
+fn command_word(line: &str) -> Option<&str> {
+    line.split_whitespace().find(|t| COMMANDS.contains(t))
 }
 
 /// The `info` line of a search cut short by a limit: the last completed iteration's
