@@ -174,6 +174,18 @@ impl PlaySession {
             );
             return Ok(Some((m, text)));
         }
+        // A search cut short by its time may play a move that its last completed
+        // iteration (whose score and depth these are) did not choose, or have completed
+        // none: the move is then given without a score it was not searched to.
+        if r.aborted && (r.last.depth == 0 || r.last.pv.first() != Some(&m)) {
+            let text = format!(
+                "best: {} ({}); found in an unfinished iteration, no score [{} nodes]",
+                uci(&m),
+                san(&pos, &m),
+                r.total_nodes
+            );
+            return Ok(Some((m, text)));
+        }
         let mover = pos.turn();
         let expectation = match moves_to_end(r.last.score) {
             Some(n) if n > 0 => format!("{} wins in {n} (forced)", name(mover)),
