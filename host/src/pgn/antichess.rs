@@ -142,7 +142,10 @@ impl AntichessGame {
     }
 
     /// Replays a game read by [`PgnReader`](super::PgnReader). The `Variant` tag must be
-    /// absent or antichess (lichess writes `Antichess`); the start is the `FEN` tag or
+    /// absent or antichess (lichess writes `Antichess`; `Anti` and `Anti-chess` are
+    /// taken too, as python-chess takes them). Giveaway (castling allowed) and suicide
+    /// (a stalemate won by the fewer pieces) are other games and are refused, their
+    /// results not being antichess results; the start is the `FEN` tag or
     /// the start position; the result is the movetext's token, else the `Result` tag.
     pub fn from_raw(raw: &RawGame) -> Result<AntichessGame, GameError> {
         // The file's text in a message is shown with its control bytes escaped.
@@ -158,12 +161,20 @@ impl AntichessGame {
             return Err(fail(*line, message.clone()));
         }
         if let Some(v) = raw.tag("Variant")
-            && !["antichess", "suicide", "giveaway"].contains(&v.to_ascii_lowercase().as_str())
+            && !["antichess", "anti", "anti-chess"].contains(&v.to_ascii_lowercase().as_str())
         {
+            let other = if ["giveaway", "suicide"]
+                .iter()
+                .any(|o| v.to_ascii_lowercase().starts_with(o))
+            {
+                " (giveaway and suicide chess have other rules)"
+            } else {
+                ""
+            };
             return Err(fail(
                 raw.line,
                 format!(
-                    "variant must be antichess, not \"{}\"",
+                    "variant must be antichess, not \"{}\"{other}",
                     crate::rules::excerpt(v)
                 ),
             ));
@@ -328,5 +339,26 @@ mod tests {
             "game 2 (line 7): variant must be antichess, not \"Standard\""
         );
         assert_eq!(games[2].as_ref().unwrap().result, PgnResult::BlackWins);
+    }
+
+    #[test]
+    fn giveaway_and_suicide_games_are_refused_and_antichess_aliases_read() {
+        let text = "[Variant \"Giveaway\"]\n\n1. e3 e6 *\n\n[Variant \"Suicide chess\"]\n\n1. e3 e6 *\n\n[Variant \"Anti-chess\"]\n\n1. e3 e6 *\n";
+        let games = read(text);
+        assert_eq!(games.len(), 3);
+        assert_eq!(
+            games[0].as_ref().unwrap_err().to_string(),
+            "game 1 (line 1): variant must be antichess, not \"Giveaway\" (giveaway and suicide chess have other rules)"
+        );
+        assert!(
+            games[1]
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .contains("\"Suicide chess\" (giveaway"),
+            "{:?}",
+            games[1]
+        );
+        assert!(games[2].is_ok(), "{:?}", games[2]);
     }
 }
