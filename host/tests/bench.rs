@@ -306,4 +306,21 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
         );
         assert!(err.contains(message), "{name}: {err}");
     }
+    // An answer `antichip solve` gave for a FEN it took with a warning (castling rights,
+    // which antichess ignores) is a win to find like any other.
+    let path = dir.join("castling.txt");
+    std::fs::write(&path, "8/8/p7/8/1P6/8/2P1K3/6N1 w K - 0 1\t4\tb4b5\n").unwrap();
+    let (out, err, code) = common::run(
+        &[
+            "bench",
+            "singular",
+            "--depth",
+            "1",
+            "--suite",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the 1 wins of "), "{out}");
 }

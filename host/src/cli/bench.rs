@@ -343,6 +343,11 @@ fn bench_perft(depth: u32, runs: usize) -> anyhow::Result<u8> {
                 "  ratio: antichip is {:.1}x fairy-stockfish's perft speed",
                 peer.as_secs_f64() / ours.as_secs_f64()
             );
+            if peer_nodes != nodes {
+                anyhow::bail!(
+                    "perft {depth}: antichip counts {nodes} nodes and fairy-stockfish {peer_nodes}"
+                );
+            }
         }
     }
     Ok(0)

@@ -20,10 +20,21 @@ const DEEP_BLUE_MHZ: f64 = 24.0;
 /// Where `antichip chip fpga` writes its report by default.
 pub const FPGA_REPORT: &str = "build/fpga/movegen/report.json";
 
-/// Fmax and LUT4 count from an FPGA report: `None` when there is no file at `path`
-/// (or the report has no Fmax); an error when the file is there but cannot be read or
-/// is not a report.
-pub fn fpga_fmax(path: &Path) -> anyhow::Result<Option<(f64, u64)>> {
+/// The figures of an FPGA report that a modeled time needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fmax {
+    /// nextpnr's Fmax after routing, MHz.
+    pub mhz: f64,
+    /// LUT4 cells.
+    pub lut4: u64,
+    /// The device and package, as the report names them.
+    pub device: String,
+}
+
+/// Fmax, LUT4 count and device from the FPGA report of `block` (`movegen` or `qchip`):
+/// `None` when there is no file at `path` (or the report has no Fmax); an error when
+/// the file is there but cannot be read, is not a report, or is another block's.
+pub fn fpga_fmax(path: &Path, block: &str) -> anyhow::Result<Option<Fmax>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -47,7 +58,18 @@ pub fn fpga_fmax(path: &Path) -> anyhow::Result<Option<(f64, u64)>> {
             path.display()
         ))
     })?;
-    Ok(report.fmax_mhz.map(|f| (f, report.lut4)))
+    if report.block != block {
+        return Err(super::input::bad_input(format!(
+            "{} is the FPGA report of the {} design, not of {block}",
+            path.display(),
+            host::rules::excerpt(&report.block)
+        )));
+    }
+    Ok(report.fmax_mhz.map(|mhz| Fmax {
+        mhz,
+        lut4: report.lut4,
+        device: report.device.clone(),
+    }))
 }
 
 /// Runs the chip benchmark on `positions` random-game positions. `report` is the FPGA
@@ -61,9 +83,9 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
                     path.display()
                 ));
             }
-            fpga_fmax(path)?
+            fpga_fmax(path, "movegen")?
         }
-        None => fpga_fmax(Path::new(FPGA_REPORT))?,
+        None => fpga_fmax(Path::new(FPGA_REPORT), "movegen")?,
     };
     let report = report.unwrap_or(Path::new(FPGA_REPORT));
     let corpus: Vec<Position> = random_positions(seed, positions);
@@ -87,10 +109,13 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
     );
     let cpm = on.cycles_per_move();
     match fmax {
-        Some((fmax, lut4)) => println!(
-            "  modeled at Fmax {fmax:.1} MHz (nextpnr, iCE40 HX8K, {lut4} LUT4; {}): {:.1} M moves/s",
+        Some(f) => println!(
+            "  modeled at Fmax {:.1} MHz (nextpnr, {}, {} LUT4; {}): {:.1} M moves/s",
+            f.mhz,
+            f.device,
+            f.lut4,
             report.display(),
-            fmax / cpm
+            f.mhz / cpm
         ),
         None => println!(
             "  no FPGA report at {} (run `antichip chip fpga`): no Fmax-based figure",
@@ -124,7 +149,12 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
             m += pos.legal_moves().len() as u64;
         }
         sw_times.push(t.elapsed());
-        assert_eq!(m, n, "chip and software disagree on the move count");
+        if m != n {
+            anyhow::bail!(
+                "the simulated chip generates {n} moves and the software rules {m} on the same {} positions",
+                sample.len()
+            );
+        }
     }
     let sim = median(sim_times).as_secs_f64();
     let sw = median(sw_times).as_secs_f64();

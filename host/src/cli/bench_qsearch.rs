@@ -46,8 +46,8 @@ pub const QCHIP_REPORTS: [&str; 5] = [
 /// report's path.
 pub fn measured_fmax() -> anyhow::Result<Option<(f64, String)>> {
     for path in QCHIP_REPORTS {
-        if let Some((f, _)) = fpga_fmax(Path::new(path))? {
-            return Ok(Some((f, path.to_string())));
+        if let Some(f) = fpga_fmax(Path::new(path), "qchip")? {
+            return Ok(Some((f.mhz, path.to_string())));
         }
     }
     Ok(None)
@@ -217,7 +217,7 @@ pub fn run(
                     path.display()
                 ));
             }
-            fpga_fmax(path)?.map(|(f, _)| (f, format!("FPGA Fmax from {}", path.display())))
+            fpga_fmax(path, "qchip")?.map(|f| (f.mhz, format!("FPGA Fmax from {}", path.display())))
         }
         (None, None) => measured_fmax()?.map(|(f, path)| (f, format!("FPGA Fmax from {path}"))),
     };

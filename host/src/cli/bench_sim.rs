@@ -301,7 +301,10 @@ pub fn bench_sim(block: &str, cycles: u64, runs: usize, verilator: bool) -> anyh
                 );
             }
         }
-        Err(e) => println!("  verilator: {e}"),
+        Err(e) => {
+            println!("  verilator: failed; no peer figure");
+            return Err(anyhow::anyhow!("bench sim: the Verilator peer: {e}"));
+        }
     }
     Ok(0)
 }

@@ -191,11 +191,13 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
         1e3 / REFERENCE_MHZ
     );
     let report = std::path::Path::new(super::bench_chip::FPGA_REPORT);
-    match super::bench_chip::fpga_fmax(report) {
-        Ok(Some((fmax, _))) => println!(
-            "            {total_cycles} cycles x {:.1} ns = {:.2} us (modeled at this design's Fmax on the iCE40 HX8K, {fmax:.1} MHz, from {})",
-            1e3 / fmax,
-            total_cycles as f64 / fmax,
+    match super::bench_chip::fpga_fmax(report, "movegen") {
+        Ok(Some(f)) => println!(
+            "            {total_cycles} cycles x {:.1} ns = {:.2} us (modeled at this design's Fmax on the {}, {:.1} MHz, from {})",
+            1e3 / f.mhz,
+            total_cycles as f64 / f.mhz,
+            f.device,
+            f.mhz,
             report.display()
         ),
         Ok(None) => println!(
