@@ -223,6 +223,22 @@ fn the_answered_positions_become_a_testbench() {
     let log = text(&run.stdout);
     assert!(run.status.success(), "{log}");
     assert!(log.contains("PASS: "), "{log}");
+
+    // No answered line, no testbench (one of the reset alone passed, testing nothing).
+    let empty = dir.join("empty");
+    for input in ["", "not a fen\n"] {
+        let out = antichip(
+            &["moves", "--testbench", empty.to_str().unwrap()],
+            input.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{input:?}");
+        assert!(
+            text(&out.stderr).contains("no position was answered, so no testbench was written"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!empty.join("run.sh").exists());
+    }
 }
 
 /// `--testbench` naming a file is refused before the batch, the file named (it was a

@@ -230,4 +230,23 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
         err.contains("--testbench records the quiescence chip"),
         "{err}"
     );
+
+    // No answered line, nothing recorded (a waveform of the reset alone).
+    let empty = dir.join("empty.vcd");
+    let (out, err, code) = common::run(
+        &[
+            "qsearch",
+            "--quiescence",
+            "chip-model",
+            "--vcd",
+            empty.to_str().unwrap(),
+        ],
+        "not a fen\n",
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(
+        err.contains("no line was answered, so nothing was written"),
+        "{err}"
+    );
+    assert!(!empty.exists());
 }

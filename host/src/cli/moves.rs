@@ -57,6 +57,13 @@ pub fn run(args: MovesArgs) -> anyhow::Result<u8> {
         .and_then(|summary| out.flush().map(|()| summary.exit_code())),
     )?;
     if let Some(dir) = &args.testbench {
+        // A testbench of the reset alone would pass and test nothing.
+        if answered.is_empty() {
+            return Err(super::input::bad_input(format!(
+                "--testbench {}: no position was answered, so no testbench was written",
+                dir.display()
+            )));
+        }
         let boards: Vec<_> = answered.iter().map(board_of).collect();
         let module = generator_netlist(false)?;
         let stimulus = movegen_stimulus(&module, &boards, Config::default());

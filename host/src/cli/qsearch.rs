@@ -214,6 +214,21 @@ fn record_jobs(
     horizon: Option<usize>,
     clocks: u64,
 ) -> anyhow::Result<()> {
+    // A recording of the reset alone would show and test nothing (the empty waveform
+    // file made before the batch, to fail early, is taken away again).
+    if jobs.is_empty() {
+        if let Some(path) = vcd {
+            let _ = std::fs::remove_file(path);
+        }
+        let what: Vec<String> = [(vcd, "--vcd"), (testbench, "--testbench")]
+            .iter()
+            .filter_map(|(path, flag)| path.map(|p| format!("{flag} {}", p.display())))
+            .collect();
+        return Err(super::input::bad_input(format!(
+            "{}: no line was answered, so nothing was written",
+            what.join(", ")
+        )));
+    }
     let (module, stimulus, whole) =
         chip_recording(jobs.iter().map(|(_, job)| job), evaluator, horizon, clocks)?;
     if let Some(path) = vcd {
