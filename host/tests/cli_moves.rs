@@ -268,3 +268,47 @@ fn a_testbench_into_a_file_is_refused() {
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
 }
+
+/// A program that feeds `moves` and `qsearch` one line at a time gets each answer before
+/// it sends the next (the whole input was read first, so nothing came before its end).
+#[test]
+fn each_line_is_answered_before_the_next_is_read() {
+    use std::io::{BufRead, BufReader};
+    for command in [&["moves"][..], &["qsearch"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .args(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        // A bound on the wait, not a measurement: each answer takes milliseconds.
+        let wait = std::time::Duration::from_secs(60);
+        for fen in [
+            "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1",
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b - e3 0 3",
+        ] {
+            writeln!(stdin, "{fen}").unwrap();
+            stdin.flush().unwrap();
+            let answer = rx
+                .recv_timeout(wait)
+                .expect("an answer while the input is open");
+            assert!(
+                answer.starts_with(&format!("{fen}\t")),
+                "{command:?}: {answer}"
+            );
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success(), "{command:?}");
+    }
+}

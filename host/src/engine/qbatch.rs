@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Write};
 
 use crate::engine::quiescence::{Abort, QJob, Quiescence};
 use crate::engine::score::{INFINITE, Score};
-use crate::positions::batch::{BatchSummary, FenLine, read_fen_lines};
+use crate::positions::batch::{BatchSummary, FenLine, FenLines};
 use crate::rules::{printable, uci};
 
 /// The window of a line: its two fields after the FEN, or the full window.
@@ -55,8 +55,16 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
     mut answered: Option<&mut Vec<(usize, QJob)>>,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
-    for item in read_fen_lines(input)? {
-        let line = match item {
+    let mut lines = FenLines::new(input);
+    loop {
+        // What the input gave so far is answered before more is waited for.
+        if lines.will_wait() {
+            out.flush()?;
+        }
+        let Some(item) = lines.next() else {
+            break;
+        };
+        let line = match item? {
             Ok(line) => line,
             Err(e) => {
                 out.flush()?;

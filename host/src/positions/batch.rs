@@ -48,46 +48,87 @@ impl fmt::Display for LineError {
     }
 }
 
-/// Reads every position line of `input`, in order. A UTF-8 byte order mark at the start
-/// is skipped. I/O errors end the batch; bad lines do not. A line longer than
-/// [`MAX_FEN_LINE`] is a bad line, skipped; one that does not end within 64 MiB more
-/// (the input is not text) ends the batch, the lines before it kept.
-pub fn read_fen_lines<R: BufRead>(mut input: R) -> io::Result<Vec<Result<FenLine, LineError>>> {
-    let mut out = Vec::new();
-    let mut buf = Vec::new();
-    let mut line_no = 0;
-    loop {
-        buf.clear();
-        let read = read_line_within(&mut input, &mut buf, MAX_FEN_LINE);
-        if matches!(read, Ok(0)) {
-            break;
-        }
-        line_no += 1;
-        if let Err(e) = read {
-            if e.kind() != io::ErrorKind::InvalidData {
-                return Err(e);
-            }
-            // A long line is skipped to its end, within a bound: input that has no
-            // line ends (not text) ends the batch there.
-            let next = skip_line_within(&mut input, MAX_SKIPPED_LINE)?;
-            out.push(Err(LineError {
-                line_no,
-                message: match next {
-                    true => format!("{e}: skipped"),
-                    false => format!("{e}: the rest of the input is not read"),
-                },
-            }));
-            if !next {
-                break;
-            }
-            continue;
-        }
-        // A UTF-8 byte order mark (as some editors write) is not part of the first FEN.
-        if let Some(item) = parse_line(line_no, without_bom(&buf, line_no == 1)) {
-            out.push(item);
+/// The position lines of `input`, read one at a time as they are asked for, so that a
+/// batch answers each line before the next is read (a program feeding lines one by
+/// one gets each answer at once). A UTF-8 byte order mark at the start is skipped. I/O
+/// errors end the batch; bad lines do not. A line longer than [`MAX_FEN_LINE`] is a bad
+/// line, skipped; one that does not end within 64 MiB more (the input is not text)
+/// ends the batch, the lines before it kept.
+pub struct FenLines<R: BufRead> {
+    input: io::BufReader<R>,
+    buf: Vec<u8>,
+    line_no: usize,
+    done: bool,
+}
+
+impl<R: BufRead> FenLines<R> {
+    /// The lines of `input`.
+    pub fn new(input: R) -> Self {
+        FenLines {
+            input: io::BufReader::new(input),
+            buf: Vec::new(),
+            line_no: 0,
+            done: false,
         }
     }
-    Ok(out)
+
+    /// True when the next line must be read from the input itself (all it gave so far
+    /// has been read), which may wait for a writer: the time to flush the answers.
+    pub fn will_wait(&self) -> bool {
+        self.input.buffer().is_empty()
+    }
+}
+
+impl<R: BufRead> Iterator for FenLines<R> {
+    type Item = io::Result<Result<FenLine, LineError>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            self.buf.clear();
+            let read = read_line_within(&mut self.input, &mut self.buf, MAX_FEN_LINE);
+            if matches!(read, Ok(0)) {
+                self.done = true;
+                break;
+            }
+            self.line_no += 1;
+            if let Err(e) = read {
+                if e.kind() != io::ErrorKind::InvalidData {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                // A long line is skipped to its end, within a bound: input that has no
+                // line ends (not text) ends the batch there.
+                let next = match skip_line_within(&mut self.input, MAX_SKIPPED_LINE) {
+                    Ok(next) => next,
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                };
+                self.done = !next;
+                return Some(Ok(Err(LineError {
+                    line_no: self.line_no,
+                    message: match next {
+                        true => format!("{e}: skipped"),
+                        false => format!("{e}: the rest of the input is not read"),
+                    },
+                })));
+            }
+            // A UTF-8 byte order mark (as some editors write) is not part of the first FEN.
+            if let Some(item) = parse_line(self.line_no, without_bom(&self.buf, self.line_no == 1))
+            {
+                return Some(Ok(item));
+            }
+        }
+        None
+    }
+}
+
+/// Reads every position line of `input`, in order (see [`FenLines`]): an I/O error
+/// ends the batch and is the answer, the lines before it lost; a batch that answers
+/// as it reads takes [`FenLines`] itself.
+pub fn read_fen_lines<R: BufRead>(input: R) -> io::Result<Vec<Result<FenLine, LineError>>> {
+    FenLines::new(input).collect()
 }
 
 /// Parses one raw line; `None` for blank and comment lines.
@@ -227,8 +268,9 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
     mut answered: Option<&mut Vec<Position>>,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
-    for item in read_fen_lines(input)? {
-        match item {
+    let mut lines = FenLines::new(input);
+    while let Some(item) = lines.next() {
+        match item? {
             Ok(line) => {
                 if !line.warnings.is_empty() {
                     out.flush()?;
@@ -263,6 +305,9 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
                 writeln!(err, "error: {}", crate::rules::printable(&e.to_string()))?;
                 summary.failed += 1;
             }
+        }
+        if lines.will_wait() {
+            out.flush()?;
         }
     }
     Ok(summary)
