@@ -43,6 +43,21 @@ fn moves_marks_alphamoves_choice() {
     let listing = text(&out.stdout);
     assert!(listing.contains(" 10  e4  <- AlphaMove\n"), "{listing}");
     assert_eq!(listing.lines().count(), 20);
+    // Antichess drops castling rights with the warning every --fen gives (it was silent).
+    let out = antichip(&[
+        "alphamove",
+        "moves",
+        "--variant",
+        "antichess",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        "warning: --fen: castling rights \"KQkq\" ignored: antichess has no castling\n"
+    );
+    assert_eq!(text(&out.stdout).lines().count(), 20);
 }
 
 #[test]
@@ -78,5 +93,24 @@ fn reach_reports_bad_and_unreachable_targets() {
     assert!(
         err.ends_with("positions generated); raise --limit\n"),
         "{err}"
+    );
+    // The seed's lists leave 1... h6 out: running out of them proves nothing (it said the
+    // board "cannot be reached", exit 2); the informed search reaches it.
+    let target = "rnbqkbnr/ppppppp1/7p/8/4P3/8/PPPP1PPP/RNBQKBNR";
+    let out = antichip(&["alphamove", "reach", "--seed-lists", "--target", target]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with(&format!(
+            "error: no line reaching {target} found by the seed's search"
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = antichip(&["alphamove", "reach", "--target", target]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("1. e4 h6"),
+        "{}",
+        text(&out.stdout)
     );
 }

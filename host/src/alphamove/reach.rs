@@ -3,7 +3,8 @@
 //!
 //! Only Black's moves are searched; each of them is followed at once by White's AlphaMove
 //! reply, so a search node is a position with Black to move. The search is best-first over
-//! a priority queue, with a seen-set of boards so that no board is expanded twice. An
+//! a priority queue, with a seen-set so that no position is expanded twice (the board,
+//! castling rights and en passant square; the seed's ranking, as the seed, the board). An
 //! *expansion* is one node taken from the queue and all its Black moves tried. The target
 //! is checked after every White reply and, in the informed search, also after every Black
 //! move (the seed only checked after White's replies). A Black move that ends the game
@@ -153,6 +154,18 @@ pub enum ReachError {
         /// Expansions made.
         expansions: usize,
     },
+    /// The seed's search ran out of boards: its lists leave moves out, and it sees a
+    /// board once whatever the castling rights and en passant square, so the target
+    /// may still be reachable.
+    #[error(
+        "no line reaching {target} found by the seed's search (its move lists, and each board seen once whatever the castling rights): it ran out after {expansions} expansions; the informed search (without --seed-fitness and --seed-lists) says whether the board can be reached"
+    )]
+    SeedExhausted {
+        /// The target placement.
+        target: String,
+        /// Expansions made.
+        expansions: usize,
+    },
 }
 
 /// One node of the search tree: the position after White's reply. Positions are not
@@ -179,11 +192,15 @@ pub fn reach(target: &Target, config: &ReachConfig) -> Result<Reached, ReachErro
     }
 }
 
-/// A board packed exactly: the occupied squares and a 4-bit piece code per occupied
-/// square, in square order (at most 32 pieces).
-type BoardKey = (u64, u128);
+/// A position packed exactly, as far as White's AlphaMove reply and Black's moves
+/// depend on it: the occupied squares, a 4-bit piece code per occupied square in square
+/// order (at most 32 pieces), the castling rights and the en passant square (64 for
+/// none). Not `exact` (the seed's search), the rights and the square are left out (0
+/// and 64), as the seed's program kept its boards, so that it expands as many.
+type BoardKey = (u64, u128, u64, u8);
 
-fn board_key(board: &Board) -> BoardKey {
+fn board_key<P: Position>(pos: &P, exact: bool) -> BoardKey {
+    let board = pos.board();
     let mut codes = 0u128;
     for (i, sq) in board.occupied().into_iter().enumerate().take(32) {
         if let Some(piece) = board.piece_at(sq) {
@@ -191,7 +208,16 @@ fn board_key(board: &Board) -> BoardKey {
             codes |= code << (4 * i);
         }
     }
-    (board.occupied().0, codes)
+    let (rights, ep) = if exact {
+        (
+            pos.castles().castling_rights().0,
+            pos.ep_square(shakmaty::EnPassantMode::Legal)
+                .map_or(64, |sq| sq as u8),
+        )
+    } else {
+        (0, 64)
+    };
+    (board.occupied().0, codes, rights, ep)
 }
 
 struct Search<'a, P> {
@@ -242,6 +268,14 @@ impl<'a, P: Position + Clone> Search<'a, P> {
         self.plan.target()
     }
 
+    /// True when the search tries every Black move and tells positions apart exactly,
+    /// so that running out of boards proves the target cannot be reached: the informed
+    /// search without the seed's lists. The seed's ranking keeps the seed's board-only
+    /// seen-set, so that it expands as many boards as the seed's program.
+    fn exact(&self) -> bool {
+        self.config.ranking == Ranking::Informed && !self.config.seed_lists
+    }
+
     fn run(&mut self) -> Result<Reached, ReachError> {
         if self.start.board() == self.target() {
             return Ok(self.reached(None, 0));
@@ -257,7 +291,7 @@ impl<'a, P: Position + Clone> Search<'a, P> {
         }
         let mut queue = match self.config.ranking {
             Ranking::Informed => {
-                self.seen.insert(board_key(root.board()));
+                self.seen.insert(board_key(&root, self.exact()));
                 Queue::Informed(BinaryHeap::new())
             }
             Ranking::Seed => Queue::Seed(PyHeap::new()),
@@ -281,6 +315,12 @@ impl<'a, P: Position + Clone> Search<'a, P> {
             if let Some(found) = self.expand(&mut queue, index) {
                 return Ok(self.reached(Some(found), expansions));
             }
+        }
+        if !self.exact() {
+            return Err(ReachError::SeedExhausted {
+                target: self.target().to_string(),
+                expansions,
+            });
         }
         Err(ReachError::Exhausted {
             target: self.target().to_string(),
@@ -338,7 +378,7 @@ impl<'a, P: Position + Clone> Search<'a, P> {
             } else {
                 None
             };
-            if !self.seen.insert(board_key(next.board())) {
+            if !self.seen.insert(board_key(&next, self.exact())) {
                 continue;
             }
             let child = self.push(index, black, Some(white), black_moves);

@@ -44,7 +44,8 @@ enum AlphaMoveCommand {
     /// how many positions were expanded. Exits with 2 when the target is malformed or
     /// can never occur (its placement is impossible, or every line was followed to its
     /// end without reaching it), and with 1 when it is not reached within --limit
-    /// expansions (it may be farther: raise --limit).
+    /// expansions (it may be farther: raise --limit) or by the seed's search
+    /// (--seed-fitness, --seed-lists), which leaves lines out.
     Reach {
         /// The board as a FEN piece-placement field, e.g. the comic's
         /// r1b1k2r/1pp1nppp/8/p1b1p3/2PnpP1P/2K5/PP2Nq2/RNBQ1B1R.
@@ -84,7 +85,24 @@ impl From<VariantArg> for Variant {
     }
 }
 
+/// The warnings of an antichess `--fen` (castling rights dropped), on stderr, as every
+/// command's `--fen` gives them; its errors are the game's to report.
+fn warn_antichess_fen(variant: VariantArg, fen: Option<&str>) {
+    if let (VariantArg::Antichess, Some(text)) = (variant, fen)
+        && let Ok((_, warnings)) = host::rules::Position::from_fen(text)
+    {
+        for w in warnings {
+            eprintln!("warning: --fen: {w}");
+        }
+    }
+}
+
 pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
+    if let AlphaMoveCommand::Selfplay { variant, fen } | AlphaMoveCommand::Moves { variant, fen } =
+        &args.command
+    {
+        warn_antichess_fen(*variant, fen.as_deref());
+    }
     match args.command {
         AlphaMoveCommand::Selfplay { variant, fen } => {
             let game = selfplay(variant.into(), fen.as_deref()).map_err(|e| {
@@ -136,7 +154,9 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
             let start = Instant::now();
             let found = reach(&target, &config).map_err(|e| match e {
                 ReachError::Exhausted { .. } => super::input::bad_input(e.to_string()),
-                ReachError::Limit { .. } => anyhow::Error::new(e),
+                ReachError::Limit { .. } | ReachError::SeedExhausted { .. } => {
+                    anyhow::Error::new(e)
+                }
             })?;
             let elapsed = start.elapsed();
             println!("{}", pgn::movetext((1, Color::White), &found.sans, None));
