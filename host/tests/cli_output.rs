@@ -286,3 +286,33 @@ fn a_book_counts_every_game_read() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.starts_with("3 games read (1 unreadable); "), "{out}");
 }
+
+/// `book build` whose games leave no move in the book writes no book and says why (it
+/// wrote an empty book, exit 0, which the engine played from as no book).
+#[test]
+fn a_book_of_no_moves_is_not_written() {
+    let dir = common::Scratch::new("cli-book-empty");
+    let games = dir.join("games.pgn");
+    std::fs::write(
+        &games,
+        "[Variant \"Antichess\"]\n[Result \"1-0\"]\n\n1. e3 b5 2. Bxb5 1-0\n\n",
+    )
+    .unwrap();
+    let book = dir.join("book.bin");
+    let (out, err, code) = common::run(
+        &[
+            "book",
+            "build",
+            "--out",
+            book.to_str().unwrap(),
+            games.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(
+        err.starts_with("error: no book written: no move within the first 16 plies of the 1 games was played in at least --min-games 2 games"),
+        "{err}"
+    );
+    assert!(!book.exists());
+}

@@ -85,6 +85,13 @@ fn build(args: BuildArgs) -> anyhow::Result<u8> {
     // Games read counts the unreadable ones too, as `learn` counts them.
     let count = games.len() + bad;
     let book = Book::build(games, args.plies as usize, args.min_games);
+    // An empty book would be played from as no book at all, without a word.
+    if book.is_empty() {
+        return Err(super::input::bad_input(format!(
+            "no book written: no move within the first {} plies of the {count} games was played in at least --min-games {} games and scored (played by a winner, or in a draw)",
+            args.plies, args.min_games
+        )));
+    }
     book.save(&args.out)?;
     let positions = {
         let mut keys: Vec<u64> = book.entries().iter().map(|e| e.key).collect();
