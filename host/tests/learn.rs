@@ -266,6 +266,24 @@ fn learn_refuses_bad_options_and_outputs_before_the_work() {
     let (_, err, code) = learn(&["--init", dir.join("none.json").to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("cannot read weights file"), "{err}");
+    // A curve over the weights it starts from is refused (it replaced them with CSV);
+    // the learned weights may replace them.
+    let weights =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/eval_weights.json");
+    std::fs::copy(&weights, &init).unwrap();
+    let init_path = init.to_str().unwrap();
+    let (_, err, code) = learn(&["--init", init_path, "--curve", init_path]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: --curve {init_path} is the input file {init_path}: it would overwrite the --init weights\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read(&init).unwrap(),
+        std::fs::read(&weights).unwrap()
+    );
 }
 
 /// A learning rate the games make diverge stops the learning where the weights stop

@@ -145,6 +145,18 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             &inputs,
             "it would overwrite the games it learns from",
         )?;
+        // The learned weights may replace the weights they start from; a curve or a
+        // plot over them is a slip.
+        if option != "--out"
+            && let Some(init) = &args.init
+        {
+            super::input::refuse_overwrite(
+                option,
+                path,
+                &[init.as_path()],
+                "it would overwrite the --init weights",
+            )?;
+        }
         if let Some((other, _)) = written
             .iter()
             .find(|(_, p)| super::input::same_file(p, path))
@@ -165,16 +177,23 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         None => unused += 1,
     })?;
     let read = train.len() + holdout.len() + unused + bad;
+    // Why a readable game went unused: with --quiet-only a decided game all of whose
+    // positions have a capture to make is one too.
+    let unused_why = if args.quiet_only {
+        "drawn, unfinished or without a position free of captures"
+    } else {
+        "drawn or unfinished"
+    };
     if train.is_empty() && !holdout.is_empty() {
         return Err(super::input::bad_input(format!(
-            "no decided games left to train on: every one was held out ({read} games read: {bad} unreadable, {unused} drawn or unfinished, {} held out by --holdout {})",
+            "no decided games left to train on: every one was held out ({read} games read: {bad} unreadable, {unused} {unused_why}, {} held out by --holdout {})",
             holdout.len(),
             args.holdout
         )));
     }
     if train.is_empty() {
         return Err(super::input::bad_input(format!(
-            "no decided games to learn from ({read} games read: {bad} unreadable, {unused} drawn or unfinished)"
+            "no decided games to learn from ({read} games read: {bad} unreadable, {unused} {unused_why})"
         )));
     }
     // Without held-out games there is no held-out figure: shown as none, not as 0.
@@ -205,7 +224,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
     };
     let positions = |v: &[Example]| v.iter().map(|e| e.grads.len()).sum::<usize>();
     println!(
-        "{read} games read ({bad} unreadable, {unused} not used: drawn or unfinished); training on {} games ({} positions), holding out {} ({} positions)",
+        "{read} games read ({bad} unreadable, {unused} not used: {unused_why}); training on {} games ({} positions), holding out {} ({} positions)",
         train.len(),
         positions(&train),
         holdout.len(),
