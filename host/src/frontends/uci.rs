@@ -16,8 +16,10 @@
 //! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
 //! it reaches the deepest depth); the next `go`, `setoption` or `ucinewgame` stops it,
-//! while a limited search is let finish: meanwhile `stop` and `quit` still act at once,
-//! and the commands after the waiting one (`isready` too) wait their turn behind it. The end of the input is read as `quit`: the GUI
+//! while a limited search is let finish: meanwhile `quit` still ends the session at
+//! once, `stop` stops that search and, in its turn, the one the waiting `go` starts, and
+//! the other commands after the waiting one (`isready` too) wait their turn behind it.
+//! The end of the input is read as `quit` in its turn: the GUI
 //! is gone, so a search of any limits is stopped at once (it answers its `bestmove`)
 //! and the session ends.
 //!
@@ -47,7 +49,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::chip::pool::MAX_CHIPS;
 use crate::engine::book::Book;
@@ -290,50 +292,63 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     ///
     /// The input is read on a thread of its own, so that a command that waits for a
     /// limited search to end (`go`, `setoption`, `ucinewgame`) does not stop the
-    /// reading: while it waits, `stop` stops the search, `quit` and the end of the input
-    /// stop it and end the session, and every other command (`isready` too) waits its
-    /// turn behind the waiting one, so that the commands act in the order given.
+    /// reading: while it waits, `quit` stops the search and ends the session, `stop`
+    /// stops the search and is read again in its turn (it stops the search the waiting
+    /// `go` starts), and every other line (`isready`, the end of the input) waits its
+    /// turn behind the waiting one, so that a script's commands act in the order given.
     pub fn run<R: BufRead + Send + 'static>(&mut self, input: R) -> io::Result<()> {
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || read_commands(input, &send));
-        let mut waiting: VecDeque<String> = VecDeque::new();
+        // Lines read while a command waited for a search, with the moment each arrived
+        // (a `go`'s clock starts then); the end of the input read meanwhile, or the
+        // failure to read it, acted on after them.
+        let mut waiting: VecDeque<(String, Instant)> = VecDeque::new();
+        let mut ended: Option<Option<io::Error>> = None;
         loop {
-            let line = match waiting.pop_front() {
+            let (line, received) = match waiting.pop_front() {
                 Some(next) => next,
-                None => match lines.recv() {
-                    Ok(Read::Line(line)) => line,
-                    Ok(Read::End) | Err(_) => break,
-                    Ok(Read::Failed(e)) => {
+                None => match ended.take() {
+                    Some(None) => break,
+                    Some(Some(e)) => {
                         self.stop_search();
                         return Err(e);
                     }
-                },
-            };
-            if self.must_wait(&line) {
-                // Read on while the search runs to its limits.
-                while self.running.as_ref().is_some_and(|h| !h.is_finished()) {
-                    match lines.recv_timeout(Duration::from_millis(1)) {
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        Ok(Read::Line(next)) => match command_word(&next) {
-                            Some("stop") => self.stop_search(),
-                            Some("quit") => {
-                                self.stop_search();
-                                return self.out.take_error().map_or(Ok(()), Err);
-                            }
-                            _ => waiting.push_back(next),
-                        },
-                        Ok(Read::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                            self.stop_search();
-                            return self.out.take_error().map_or(Ok(()), Err);
-                        }
+                    None => match lines.recv() {
+                        Ok(Read::Line(line, at)) => (line, at),
+                        Ok(Read::End) | Err(_) => break,
                         Ok(Read::Failed(e)) => {
                             self.stop_search();
                             return Err(e);
                         }
+                    },
+                },
+            };
+            if self.must_wait(&line) {
+                // Read on while the search runs to its limits: `quit` ends the session
+                // at once, `stop` stops the search (and, read again in its turn, the one
+                // the waiting `go` starts); the rest waits its turn.
+                while ended.is_none() && self.running.as_ref().is_some_and(|h| !h.is_finished()) {
+                    match lines.recv_timeout(Duration::from_millis(1)) {
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Ok(Read::Line(next, at)) => match command_word(&next) {
+                            Some("quit") => {
+                                self.stop_search();
+                                return self.out.take_error().map_or(Ok(()), Err);
+                            }
+                            Some("stop") => {
+                                self.stop_search();
+                                waiting.push_back((next, at));
+                            }
+                            _ => waiting.push_back((next, at)),
+                        },
+                        Ok(Read::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                            ended = Some(None);
+                        }
+                        Ok(Read::Failed(e)) => ended = Some(Some(e)),
                     }
                 }
             }
-            let more = self.command(&line);
+            let more = self.command_at(&line, received);
             if let Some(e) = self.out.take_error() {
                 // The GUI cannot hear the engine any more (a closed pipe, a full disk).
                 self.stop_search();
@@ -362,6 +377,12 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     /// `setoption`, `ucinewgame`) waits here for a limited search to end; [`Self::run`]
     /// reads on meanwhile.
     pub fn command(&mut self, line: &str) -> bool {
+        self.command_at(line, Instant::now())
+    }
+
+    /// [`Self::command`] for a line that arrived at `received` (a `go`'s clock starts
+    /// then, though the line waited for a search to end).
+    fn command_at(&mut self, line: &str, received: Instant) -> bool {
         // Each token with its offset in the line (a string option's value is the line's
         // text after `value`, spaces inside it kept).
         let spans: Vec<(usize, &str)> = line
@@ -511,7 +532,6 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 }
             }
             "go" => {
-                let received = std::time::Instant::now();
                 self.wait_for_search();
                 self.go(args, received);
             }
@@ -962,8 +982,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
 
 /// What the input thread of [`UciEngine::run`] reads.
 enum Read {
-    /// A line, without its end, bad UTF-8 bytes replaced.
-    Line(String),
+    /// A line, without its end, bad UTF-8 bytes replaced, and when it was read.
+    Line(String, Instant),
     /// The end of the input.
     End,
     /// An input that is not a GUI talking (a line without end, a read error).
@@ -979,15 +999,16 @@ fn read_commands<R: BufRead>(mut input: R, send: &mpsc::Sender<Read>) {
             Ok(0) => Read::End,
             // A UTF-8 byte order mark (as some editors write a command file) is not part
             // of the first command.
-            Ok(_) => {
-                Read::Line(String::from_utf8_lossy(without_bom(&raw, line_no == 1)).into_owned())
-            }
+            Ok(_) => Read::Line(
+                String::from_utf8_lossy(without_bom(&raw, line_no == 1)).into_owned(),
+                Instant::now(),
+            ),
             Err(e) => Read::Failed(io::Error::new(
                 e.kind(),
                 format!("input line {line_no}: {e}"),
             )),
         };
-        let last = !matches!(read, Read::Line(_));
+        let last = !matches!(read, Read::Line(..));
         if send.send(read).is_err() || last {
             return;
         }
