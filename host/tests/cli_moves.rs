@@ -294,11 +294,16 @@ fn each_line_is_answered_before_the_next_is_read() {
         });
         // A bound on the wait, not a measurement: each answer takes milliseconds.
         let wait = std::time::Duration::from_secs(60);
-        for fen in [
-            "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1",
-            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b - e3 0 3",
+        // The second line comes with a comment and a blank line after it, which the
+        // batch skips before it waits for more (its answer was left unflushed then).
+        for (fen, after) in [
+            ("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", ""),
+            (
+                "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b - e3 0 3",
+                "# more to come\n\n",
+            ),
         ] {
-            writeln!(stdin, "{fen}").unwrap();
+            write!(stdin, "{fen}\n{after}").unwrap();
             stdin.flush().unwrap();
             let answer = rx
                 .recv_timeout(wait)

@@ -56,14 +56,8 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     let mut lines = FenLines::new(input);
-    loop {
-        // What the input gave so far is answered before more is waited for.
-        if lines.will_wait() {
-            out.flush()?;
-        }
-        let Some(item) = lines.next() else {
-            break;
-        };
+    // What the input gave so far is answered before more is waited for.
+    while let Some(item) = lines.next_line(&mut || out.flush()) {
         let line = match item? {
             Ok(line) => line,
             Err(e) => {

@@ -72,18 +72,20 @@ impl<R: BufRead> FenLines<R> {
         }
     }
 
-    /// True when the next line must be read from the input itself (all it gave so far
-    /// has been read), which may wait for a writer: the time to flush the answers.
-    pub fn will_wait(&self) -> bool {
-        self.input.buffer().is_empty()
-    }
-}
-
-impl<R: BufRead> Iterator for FenLines<R> {
-    type Item = io::Result<Result<FenLine, LineError>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+    /// The next line, `before_wait` called first whenever the input itself must be read
+    /// (all it gave so far has been), which may wait for a writer: the time to flush the
+    /// answers (a blank or comment line skipped on the way included).
+    pub fn next_line(
+        &mut self,
+        before_wait: &mut dyn FnMut() -> io::Result<()>,
+    ) -> Option<io::Result<Result<FenLine, LineError>>> {
         while !self.done {
+            if self.input.buffer().is_empty()
+                && let Err(e) = before_wait()
+            {
+                self.done = true;
+                return Some(Err(e));
+            }
             self.buf.clear();
             let read = read_line_within(&mut self.input, &mut self.buf, MAX_FEN_LINE);
             if matches!(read, Ok(0)) {
@@ -121,6 +123,14 @@ impl<R: BufRead> Iterator for FenLines<R> {
             }
         }
         None
+    }
+}
+
+impl<R: BufRead> Iterator for FenLines<R> {
+    type Item = io::Result<Result<FenLine, LineError>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_line(&mut || Ok(()))
     }
 }
 
@@ -269,7 +279,7 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     let mut lines = FenLines::new(input);
-    while let Some(item) = lines.next() {
+    while let Some(item) = lines.next_line(&mut || out.flush()) {
         match item? {
             Ok(line) => {
                 if !line.warnings.is_empty() {
@@ -305,9 +315,6 @@ pub fn run_moves<R: BufRead, W: Write, E: Write>(
                 writeln!(err, "error: {}", crate::rules::printable(&e.to_string()))?;
                 summary.failed += 1;
             }
-        }
-        if lines.will_wait() {
-            out.flush()?;
         }
     }
     Ok(summary)
