@@ -142,8 +142,8 @@ impl AntichessGame {
     }
 
     /// Replays a game read by [`PgnReader`](super::PgnReader). The `Variant` tag must be
-    /// absent or antichess (lichess writes `Antichess`; `Anti` and `Anti-chess` are
-    /// taken too, as python-chess takes them). Giveaway (castling allowed) and suicide
+    /// absent or antichess (lichess writes `Antichess`; python-chess's `Anti chess` and
+    /// `Anti` are taken too, and `Anti-chess`). Giveaway (castling allowed) and suicide
     /// (a stalemate won by the fewer pieces) are other games and are refused, their
     /// results not being antichess results; the start is the `FEN` tag or
     /// the start position; the result is the movetext's token, else the `Result` tag.
@@ -161,7 +161,8 @@ impl AntichessGame {
             return Err(fail(*line, message.clone()));
         }
         if let Some(v) = raw.tag("Variant")
-            && !["antichess", "anti", "anti-chess"].contains(&v.to_ascii_lowercase().as_str())
+            && !["antichess", "anti chess", "anti-chess", "anti"]
+                .contains(&v.to_ascii_lowercase().as_str())
         {
             let other = if ["giveaway", "suicide"]
                 .iter()
@@ -343,7 +344,7 @@ mod tests {
 
     #[test]
     fn giveaway_and_suicide_games_are_refused_and_antichess_aliases_read() {
-        let text = "[Variant \"Giveaway\"]\n\n1. e3 e6 *\n\n[Variant \"Suicide chess\"]\n\n1. e3 e6 *\n\n[Variant \"Anti-chess\"]\n\n1. e3 e6 *\n";
+        let text = "[Variant \"Giveaway\"]\n\n1. e3 e6 *\n\n[Variant \"Suicide chess\"]\n\n1. e3 e6 *\n\n[Variant \"Anti chess\"]\n\n1. e3 e6 *\n";
         let games = read(text);
         assert_eq!(games.len(), 3);
         assert_eq!(
