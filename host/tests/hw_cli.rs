@@ -69,6 +69,34 @@ fn a_testbench_fails_on_a_broken_operator_of_its_block() {
     }
 }
 
+/// A testbench started away from its tables fails: it read no `stim.hex` nor
+/// `expect.hex`, and a combinational block's X outputs against X expectations passed.
+#[test]
+fn a_testbench_without_its_tables_fails() {
+    let dir = common::Scratch::new("hw-cli-tables");
+    let d = dir.path().to_str().unwrap();
+    let (code, _, err) = antichip(&["hw", "testbench", "arbiter64", "--out", d]);
+    assert_eq!(code, 0, "{err}");
+    let built = Command::new("sh").arg(dir.join("run.sh")).output().unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stdout)
+    );
+    // Run from the directory above, where the tables are not.
+    let away = Command::new("vvp")
+        .arg("-n")
+        .arg(dir.join("tb.vvp"))
+        .current_dir(dir.path().parent().unwrap())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&away.stdout);
+    assert!(
+        out.contains("FAIL: stim.hex or expect.hex was not read whole") && !out.contains("PASS"),
+        "{out}"
+    );
+}
+
 #[test]
 fn verilog_writes_one_file_per_module() {
     let dir = common::Scratch::new("hw-cli");

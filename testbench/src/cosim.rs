@@ -175,6 +175,15 @@ pub fn write_testbench(
     }
     let _ = writeln!(tb, "    $readmemh(\"stim.hex\", stim);");
     let _ = writeln!(tb, "    $readmemh(\"expect.hex\", expv);");
+    // A table that was not loaded (the run started in another directory) is all X, and
+    // X outputs against X expectations would pass: the last row of each must be there.
+    if n > 0 {
+        let _ = writeln!(
+            tb,
+            "    if ((^stim[{last}]) === 1'bx || (^expv[{last}]) === 1'bx) begin\n      $display(\"FAIL: stim.hex or expect.hex was not read whole (run the testbench in its own directory)\");\n      $finish;\n    end",
+            last = n - 1
+        );
+    }
     let _ = writeln!(tb, "    errors = 0;\n    clk = 0;");
     let _ = writeln!(
         tb,
