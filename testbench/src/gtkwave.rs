@@ -31,6 +31,9 @@ type Changes = BTreeMap<String, (u32, Vec<(u64, String)>)>;
 /// that the two VCD files hold the same variables with the same widths and the same value
 /// changes at the same times. Errors name the first difference.
 pub fn gtkwave_reads(vcd: &Path) -> Result<GtkwaveRead, ToolError> {
+    // fst2vcd runs in the file's directory (what it leaves behind stays there), so the
+    // paths it is given are absolute: a relative one named a file under that directory.
+    let vcd = &std::fs::canonicalize(vcd).map_err(|e| io(vcd, e))?;
     let dir = vcd.parent().unwrap_or(Path::new("."));
     let fst = vcd.with_extension("fst");
     let name = |p: &Path| p.to_string_lossy().into_owned();
