@@ -134,6 +134,9 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         std::fs::File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
+    // The empty waveform made above goes again if the command fails before writing it
+    // (an empty file that GTKWave refuses was left behind).
+    let mut unwritten = UnwrittenFile(args.vcd.as_deref());
     if let Some(dir) = &args.testbench {
         // A directory that cannot be made fails before the batch.
         super::input::make_out_dir(dir)?;
@@ -163,7 +166,19 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             args.vcd_clocks,
         )?;
     }
+    unwritten.0 = None;
     Ok(code)
+}
+
+/// A file made empty before a run, removed when the run ends without writing it.
+struct UnwrittenFile<'a>(Option<&'a Path>);
+
+impl Drop for UnwrittenFile<'_> {
+    fn drop(&mut self) {
+        if let Some(path) = self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// The simulated `qchip` netlist running `jobs` one after another as one chip would (a
@@ -215,11 +230,8 @@ fn record_jobs(
     clocks: u64,
 ) -> anyhow::Result<()> {
     // A recording of the reset alone would show and test nothing (the empty waveform
-    // file made before the batch, to fail early, is taken away again).
+    // file made before the batch, to fail early, is taken away again by the caller).
     if jobs.is_empty() {
-        if let Some(path) = vcd {
-            let _ = std::fs::remove_file(path);
-        }
         let what: Vec<String> = [(vcd, "--vcd"), (testbench, "--testbench")]
             .iter()
             .filter_map(|(path, flag)| path.map(|p| format!("{flag} {}", p.display())))
