@@ -63,10 +63,12 @@ fn clocks_at_their_32_bit_limit_do_not_wrap() {
         let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
         (moves_to_end(r.last.score), r.best_move)
     };
-    // With a fresh clock the solver's win in 4 stands; near the fifty-move limit (and
-    // beyond, up to the largest clock) it is left to the search, which sees no mate.
+    // With a fresh clock the solver's win in 4 stands, and at 99 too (its first move,
+    // b5, a pawn's, resets the clock); at 100 and beyond, up to the largest clock, the
+    // game is drawn and neither the solver nor the search sees a mate.
     assert_eq!(score(0).0, Some(4));
-    for halfmoves in [98, 65_535, 4_294_967_290, 4_294_967_295] {
+    assert_eq!(score(99).0, Some(4));
+    for halfmoves in [100, 65_535, 4_294_967_290, 4_294_967_295] {
         assert_eq!(score(halfmoves).0, None, "halfmove clock {halfmoves}");
     }
     // Black's move at the largest fullmove number keeps it there, in the rules and

@@ -1077,8 +1077,8 @@ impl Searcher {
     }
 
     /// The solver's win at a root with few pieces (see [`EndgameConfig`]), with its
-    /// score: `None` when the root is not an endgame, no win within the limits was
-    /// found, or the win is too long for the fifty-move rule. The solver's positions
+    /// score: `None` when the root is not an endgame or no win within the limits was
+    /// found (the solver keeps the fifty-move rule). The solver's positions
     /// count as main-search nodes.
     fn solve_endgame(
         &mut self,
@@ -1102,13 +1102,8 @@ impl Searcher {
             .solve_until(pos, eg.max_moves, budget, deadline, stop);
         self.counts.nodes += self.solver.nodes() - before;
         match verdict {
-            // A win the fifty-move rule may cut short is left to the search, which
-            // sees the halfmove clock (saturated: a FEN's clock may be near 2^32).
-            Some(Verdict::WinIn { moves, first })
-                if pos.halfmoves().saturating_add(moves.saturating_mul(2)) < 100 =>
-            {
-                Some((first, win_at(2 * moves as usize)))
-            }
+            // The solver keeps the fifty-move rule: its win is one.
+            Some(Verdict::WinIn { moves, first }) => Some((first, win_at(2 * moves as usize))),
             _ => None,
         }
     }
