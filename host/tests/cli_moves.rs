@@ -279,7 +279,7 @@ fn each_line_is_answered_before_the_next_is_read() {
             .args(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .unwrap();
         let mut stdin = child.stdin.take().unwrap();
