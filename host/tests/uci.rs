@@ -469,16 +469,20 @@ fn stop_and_quit_are_read_while_a_command_waits_for_a_limited_search() {
     let (best, _) = e.bestmove();
     assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
     assert_eq!(e.next(), "readyok");
-    // A `go` waiting behind another and then `stop`: both searches are stopped, the
-    // second as soon as it starts (the stop is read again in its turn).
+    // A `go` waiting behind another, a `setoption` behind it, and then `stop`: both
+    // searches are stopped, the second as soon as it starts (it ran to its depth while
+    // the `setoption` waited for it), and the `isready` after them is answered.
     e.send("go depth 40");
     e.send("go depth 40");
+    e.send("setoption name Hash value 8");
+    e.send("isready");
     std::thread::sleep(Duration::from_millis(300));
     e.send("stop");
     for _ in 0..2 {
         let (best, _) = e.bestmove();
         assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
     }
+    assert_eq!(e.next(), "readyok");
     e.send("position startpos moves e2e3");
     e.send("go depth 40");
     e.send("go depth 1");

@@ -17,8 +17,8 @@
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
 //! it reaches the deepest depth); the next `go`, `setoption` or `ucinewgame` stops it,
 //! while a limited search is let finish: meanwhile `quit` still ends the session at
-//! once, `stop` stops that search and, in its turn, the one the waiting `go` starts, and
-//! the other commands after the waiting one (`isready` too) wait their turn behind it.
+//! once, `stop` stops that search and every one a `go` read before the `stop` starts,
+//! and the other commands after the waiting one (`isready` too) wait their turn.
 //! The end of the input is read as `quit` in its turn: the GUI
 //! is gone, so a search of any limits is stopped at once (it answers its `bestmove`)
 //! and the session ends.
@@ -292,10 +292,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     ///
     /// The input is read on a thread of its own, so that a command that waits for a
     /// limited search to end (`go`, `setoption`, `ucinewgame`) does not stop the
-    /// reading: while it waits, `quit` stops the search and ends the session, `stop`
-    /// stops the search and is read again in its turn (it stops the search the waiting
-    /// `go` starts), and every other line (`isready`, the end of the input) waits its
-    /// turn behind the waiting one, so that a script's commands act in the order given.
+    /// reading: while it waits, `quit` stops the search and ends the session, a `stop`
+    /// stops it and, waiting its turn, every search a `go` ahead of it starts, and every
+    /// other line (`isready`, the end of the input) waits its turn behind the waiting
+    /// one, so that a script's commands act in the order given.
     pub fn run<R: BufRead + Send + 'static>(&mut self, input: R) -> io::Result<()> {
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || read_commands(input, &send));
@@ -325,19 +325,21 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             };
             if self.must_wait(&line) {
                 // Read on while the search runs to its limits: `quit` ends the session
-                // at once, `stop` stops the search (and, read again in its turn, the one
-                // the waiting `go` starts); the rest waits its turn.
+                // at once, a `stop` read stops the search (and, waiting its turn, every
+                // one a `go` ahead of it starts); the rest waits its turn.
                 while ended.is_none() && self.running.as_ref().is_some_and(|h| !h.is_finished()) {
+                    // A `stop` waiting its turn stops every search that runs before it
+                    // (a `go` queued ahead of it, which waited in turn, included).
+                    if waiting.iter().any(|(l, _)| command_word(l) == Some("stop")) {
+                        self.stop_search();
+                        break;
+                    }
                     match lines.recv_timeout(Duration::from_millis(1)) {
                         Err(mpsc::RecvTimeoutError::Timeout) => {}
                         Ok(Read::Line(next, at)) => match command_word(&next) {
                             Some("quit") => {
                                 self.stop_search();
                                 return self.out.take_error().map_or(Ok(()), Err);
-                            }
-                            Some("stop") => {
-                                self.stop_search();
-                                waiting.push_back((next, at));
                             }
                             _ => waiting.push_back((next, at)),
                         },
