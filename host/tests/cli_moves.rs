@@ -313,6 +313,26 @@ fn each_line_is_answered_before_the_next_is_read() {
                 "{command:?}: {answer}"
             );
         }
+        // A line, and the start of the next in the same write: the first is answered
+        // while the rest of the second is awaited (it was held back until then).
+        let (first, second) = (
+            "r7/8/2n1b3/3p4/2P1P3/3N4/8/R7 w - - 0 1",
+            "8/8/p7/8/1P6/8/2P1K3/6N1 b - - 0 1",
+        );
+        write!(stdin, "{first}\n{}", &second[..5]).unwrap();
+        stdin.flush().unwrap();
+        let answer = rx.recv_timeout(wait).expect("the first line's answer");
+        assert!(
+            answer.starts_with(&format!("{first}\t")),
+            "{command:?}: {answer}"
+        );
+        writeln!(stdin, "{}", &second[5..]).unwrap();
+        stdin.flush().unwrap();
+        let answer = rx.recv_timeout(wait).expect("the second line's answer");
+        assert!(
+            answer.starts_with(&format!("{second}\t")),
+            "{command:?}: {answer}"
+        );
         drop(stdin);
         assert!(child.wait().unwrap().success(), "{command:?}");
     }

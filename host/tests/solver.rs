@@ -499,3 +499,32 @@ fn solve_stops_when_its_output_is_gone() {
     let status = status.expect("solve ends soon after its output is gone");
     assert_eq!(status.code(), Some(141));
 }
+
+/// A line left `unknown` by --max-nodes has nothing to score its operations against:
+/// they are unscored, not misses; a clock given twice is a bad line.
+#[test]
+fn solve_leaves_the_operations_of_an_unknown_line_unscored() {
+    let fen = "8/8/p7/8/1P6/8/2P1K3/6N1 w - -";
+    let (out, err, code) = antichip(
+        &["solve", "--max-nodes", "5"],
+        &format!("{fen} dm 4; bm b5; am Kd3;\n"),
+    );
+    assert_eq!(out, format!("{fen}\tunknown\t-\n"));
+    assert_eq!(
+        err,
+        "unscored: line 1: dm 4: no answer within --max-nodes\n\
+         unscored: line 1: bm b5: not decided within --max-nodes\n\
+         unscored: line 1: am Kd3: not decided within --max-nodes\n\
+         suite: dm 0/1 right (1 unscored: not decided within --max-nodes)\n\
+         suite: bm 0/1 right (1 unscored: not decided within --max-nodes)\n\
+         suite: am 0/1 right (1 unscored: not decided within --max-nodes)\n"
+    );
+    assert_eq!(code, 0);
+    let (out, err, code) = antichip(&["solve"], &format!("{fen} hmvc 0; hmvc 99;\n"));
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: line 1: hmvc given again (an opcode is given once a line)\n"
+    );
+    assert_eq!(code, 2);
+}

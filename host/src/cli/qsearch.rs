@@ -28,7 +28,9 @@ use super::engine::EngineArgs;
 /// main search extends it, the quiescence search below. As in the main search, a node
 /// with depth left takes the job's table entry of a search at least as deep, so such a
 /// job's score can depend on its window beyond fail-soft bounds (the reference and the
-/// chip alike).
+/// chip alike). The software search keeps its table from line to line, as it does from
+/// job to job in a search: a position met again is answered by the table, in fewer
+/// nodes; the reference and the chip search every line afresh.
 ///
 /// Prints, per position, the FEN as given, TAB, the score for the side to move, TAB,
 /// the nodes, TAB, the best move in UCI ('-' when the position has no capture to

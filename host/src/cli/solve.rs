@@ -322,7 +322,10 @@ fn score_suite(
         };
         if let Some(want) = operands(&line.operations, "dm").and_then(|o| o.first()) {
             dm.1 += 1;
-            if want.parse::<u32>().ok() == found {
+            if verdict.is_none() {
+                dm.2 += 1;
+                eprintln!("unscored: {name}: dm {want}: no answer within --max-nodes");
+            } else if want.parse::<u32>().ok() == found {
                 dm.0 += 1;
             } else {
                 eprintln!("miss: {name}: dm {want}, the solver finds {}", said());
@@ -360,10 +363,12 @@ fn score_suite(
                     None => undecided = true,
                 }
             }
+            // No answer within --max-nodes: nothing to score against.
+            let undecided = undecided || verdict.is_none();
             let right = match (wanted, some_win, undecided) {
                 (true, true, _) => Some(true),
                 (false, true, _) => Some(false),
-                (_, false, true) if found.is_some() => None,
+                (_, false, true) if found.is_some() || verdict.is_none() => None,
                 (true, false, _) => Some(false),
                 (false, false, _) => Some(found.is_some()),
             };

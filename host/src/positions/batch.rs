@@ -73,14 +73,15 @@ impl<R: BufRead> FenLines<R> {
     }
 
     /// The next line, `before_wait` called first whenever the input itself must be read
-    /// (all it gave so far has been), which may wait for a writer: the time to flush the
-    /// answers (a blank or comment line skipped on the way included).
+    /// for it (what the input gave so far holds no whole line), which may wait for a
+    /// writer: the time to flush the answers (a blank or comment line skipped on the
+    /// way included).
     pub fn next_line(
         &mut self,
         before_wait: &mut dyn FnMut() -> io::Result<()>,
     ) -> Option<io::Result<Result<FenLine, LineError>>> {
         while !self.done {
-            if self.input.buffer().is_empty()
+            if !self.input.buffer().contains(&b'\n')
                 && let Err(e) = before_wait()
             {
                 self.done = true;
@@ -199,6 +200,13 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
 /// `None` when the FEN's own fields are to be read. A clock that is not a number, or
 /// that contradicts the FEN's own, is an error.
 fn epd_clocks(fen: &str, operations: &[EpdOp]) -> Result<Option<String>, String> {
+    for opcode in ["hmvc", "fmvn"] {
+        if operations.iter().filter(|op| op.opcode == opcode).count() > 1 {
+            return Err(format!(
+                "{opcode} given again (an opcode is given once a line)"
+            ));
+        }
+    }
     let mut clocks = [None, None];
     for (slot, (opcode, what)) in clocks.iter_mut().zip([
         (
