@@ -15,14 +15,16 @@ use super::progress::Progress;
 
 /// Find forced wins: the least K such that the side to move wins in K moves.
 ///
-/// Reads FEN lines as `antichip moves` does and prints, per position, the FEN as given,
+/// Reads FEN lines as `antichip moves` does (but to the end of the input before it
+/// solves, to solve the positions in parallel) and prints, per position, the FEN as given,
 /// a TAB, K, a TAB and a first move of such a win in UCI; or `none` and `-` when there is
 /// no forced win within --max-moves. A win in K means the side to move makes at most K
 /// moves, each answered, and then has no legal move (no pieces, or stalemate), which wins
 /// antichess; a side to move that has already won gets `0` and `-`. The search is exact
 /// (every move is examined). Bad lines are reported on stderr with their line number,
 /// the other lines are still answered, and the exit code is then 2. Each answer is
-/// printed as soon as the answers before it are, so a batch cut short keeps them.
+/// printed as soon as the answers before it are, so a batch cut short keeps them; a
+/// batch whose output has gone (`| head`) stops at its next answer.
 ///
 /// EPD lines may carry `dm K` (a win in K), `bm` and `am` (moves in SAN or UCI): the
 /// answers are then scored against them on stderr (an operation that is not a number of
