@@ -179,7 +179,7 @@ impl PlaySession {
         // none: the move is then given without a score it was not searched to.
         if r.aborted && (r.last.depth == 0 || r.last.pv.first() != Some(&m)) {
             let text = format!(
-                "best: {} ({}); found in an unfinished iteration, no score [{} nodes]",
+                "best: {} ({}); the search was cut short before it scored this move [{} nodes]",
                 uci(&m),
                 san(&pos, &m),
                 r.total_nodes
