@@ -9,7 +9,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use super::epd::{self, EpdOp, parse_operations, split_operations};
+use super::epd::{EpdOp, parse_operations, split_operations};
 use crate::reading::{
     MAX_FEN_LINE, MAX_SKIPPED_LINE, read_line_within, skip_line_within, without_bom,
 };
@@ -197,65 +197,62 @@ pub fn parse_line(line_no: usize, raw: &[u8]) -> Option<Result<FenLine, LineErro
 /// An EPD line's clocks: its `hmvc` (halfmove clock) and `fmvn` (move number)
 /// operations, which the EPD standard gives in place of a FEN's last two fields. For a
 /// position of four fields with either, the FEN with both (0 and 1 when not given);
-/// `None` when the FEN's own fields are to be read. A clock that is not a number, or
-/// that contradicts the FEN's own, is an error.
+/// `None` when the FEN's own fields are to be read. A clock given twice, that is not a
+/// number, or that contradicts the FEN's own, is an error.
 fn epd_clocks(fen: &str, operations: &[EpdOp]) -> Result<Option<String>, String> {
-    for opcode in ["hmvc", "fmvn"] {
-        if operations.iter().filter(|op| op.opcode == opcode).count() > 1 {
-            return Err(format!(
-                "{opcode} given again (an opcode is given once a line)"
-            ));
-        }
-    }
-    let mut clocks = [None, None];
-    for (slot, (opcode, what)) in clocks.iter_mut().zip([
+    // Each clock's opcode, what it must be, and its least value.
+    const CLOCKS: [(&str, &str, u32); 2] = [
         (
             "hmvc",
             "a halfmove clock (plies since the last capture or pawn move)",
+            0,
         ),
-        ("fmvn", "a move number from 1"),
-    ]) {
-        let Some(operands) = epd::operands(operations, opcode) else {
+        ("fmvn", "a move number from 1", 1),
+    ];
+    let given = |opcode: &'static str| operations.iter().filter(move |op| op.opcode == opcode);
+    if let Some((opcode, ..)) = CLOCKS.iter().find(|(opcode, ..)| given(opcode).count() > 1) {
+        return Err(format!(
+            "{opcode} given again (an opcode is given once a line)"
+        ));
+    }
+    let mut values = [None, None];
+    for ((opcode, what, least), value) in CLOCKS.into_iter().zip(&mut values) {
+        let Some(op) = given(opcode).next() else {
             continue;
         };
-        let value = match operands {
-            [v] => v
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| opcode == "hmvc" || n >= 1),
-            _ => None,
-        };
-        let Some(value) = value else {
-            return Err(format!(
-                "{opcode} must be {what}, not \"{}\"",
-                crate::rules::excerpt(&operands.join(" "))
-            ));
-        };
-        *slot = Some(value);
-    }
-    if clocks == [None, None] {
-        return Ok(None);
-    }
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() >= 6 {
-        for ((opcode, given), field) in ["hmvc", "fmvn"].iter().zip(clocks).zip(&fields[4..6]) {
-            if let Some(n) = given
-                && field.parse::<u32>() != Ok(n)
-            {
-                return Err(format!(
-                    "{opcode} {n} contradicts the position's own field \"{}\"",
-                    crate::rules::excerpt(field)
-                ));
+        *value = Some(
+            match op.operands.as_slice() {
+                [v] => v.parse::<u32>().ok().filter(|&n| n >= least),
+                _ => None,
             }
-        }
-        return Ok(None);
+            .ok_or_else(|| {
+                format!(
+                    "{opcode} must be {what}, not \"{}\"",
+                    crate::rules::excerpt(&op.operands.join(" "))
+                )
+            })?,
+        );
     }
-    Ok(Some(format!(
-        "{} {} {}",
-        fen.trim(),
-        clocks[0].unwrap_or(0),
-        clocks[1].unwrap_or(1)
-    )))
+    // A FEN of six fields has its own clocks, which the operations must repeat.
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    for (((opcode, ..), value), field) in CLOCKS.iter().zip(values).zip(fields.iter().skip(4)) {
+        if let Some(n) = value
+            && field.parse::<u32>() != Ok(n)
+        {
+            return Err(format!(
+                "{opcode} {n} contradicts the position's own field \"{}\"",
+                crate::rules::excerpt(field)
+            ));
+        }
+    }
+    Ok((values != [None, None] && fields.len() < 6).then(|| {
+        format!(
+            "{} {} {}",
+            fen.trim(),
+            values[0].unwrap_or(0),
+            values[1].unwrap_or(1)
+        )
+    }))
 }
 
 /// How a batch went.
