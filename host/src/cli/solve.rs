@@ -334,46 +334,36 @@ fn score_suite(
             }
         }
         let mut any = false;
-        let start = solver.nodes();
+        // The line's budget for its bm and am, in the solver's count of positions.
+        let until = max_nodes.map(|n| solver.nodes().saturating_add(n));
         for (opcode, tally, wanted) in [("bm", &mut bm, true), ("am", &mut am, false)] {
             let Some(moves) = operands(&line.operations, opcode) else {
                 continue;
             };
             any = true;
             tally.1 += 1;
-            // Some(true) when the move wins within the answer's K, None when undecided
-            // within what is left of the line's budget.
-            let mut wins = |text: &String| match (line.position.parse_move(text), found) {
-                (Ok(m), Some(k)) => {
-                    let left = match max_nodes {
-                        None => None,
-                        Some(n) => Some(n.checked_sub(solver.nodes() - start).filter(|&l| l > 0)?),
+            // Whether the operation is right; None when a move is undecided within the
+            // line's budget, or the line has no answer to score against (left `unknown`
+            // by --max-nodes).
+            let right = verdict.and_then(|_| {
+                let mut undecided = false;
+                for text in moves {
+                    let wins = match (line.position.parse_move(text), found) {
+                        // The budget spent, no move is decided more.
+                        (Ok(_), Some(_)) if until.is_some_and(|u| solver.nodes() >= u) => None,
+                        (Ok(m), Some(k)) => {
+                            move_wins_within(&mut solver, &line.position, &m, k, until)
+                        }
+                        _ => Some(false),
                     };
-                    move_wins_within(&mut solver, &line.position, &m, k, left)
-                }
-                _ => Some(false),
-            };
-            let mut undecided = false;
-            let mut some_win = false;
-            for text in moves {
-                match wins(text) {
-                    Some(true) => {
-                        some_win = true;
-                        break;
+                    match wins {
+                        Some(true) => return Some(wanted),
+                        Some(false) => {}
+                        None => undecided = true,
                     }
-                    Some(false) => {}
-                    None => undecided = true,
                 }
-            }
-            // No answer within --max-nodes: nothing to score against.
-            let undecided = undecided || verdict.is_none();
-            let right = match (wanted, some_win, undecided) {
-                (true, true, _) => Some(true),
-                (false, true, _) => Some(false),
-                (_, false, true) if found.is_some() || verdict.is_none() => None,
-                (true, false, _) => Some(false),
-                (false, false, _) => Some(found.is_some()),
-            };
+                (!undecided).then_some(!wanted && found.is_some())
+            });
             match right {
                 Some(true) => tally.0 += 1,
                 Some(false) => eprintln!(

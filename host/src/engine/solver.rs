@@ -323,28 +323,27 @@ fn table_key(pos: &Position, k: u8) -> u64 {
 
 /// Whether playing `m` in `pos` wins within `k` moves (`m` being the first): every
 /// reply leaves the side that played `m` having won, or winning within `k - 1`. With
-/// `max_nodes`, `None` when the replies' solves visit that many positions before the
-/// answer is known.
+/// `until`, `None` when the solver's count of positions visited ([`Solver::nodes`])
+/// reaches it before the answer is known.
 pub fn move_wins_within(
     solver: &mut Solver,
     pos: &Position,
     m: &Move,
     k: u32,
-    max_nodes: Option<u64>,
+    until: Option<u64>,
 ) -> Option<bool> {
     let after = pos.after(m);
     let replies = after.legal_moves();
     if replies.is_empty() || after.is_insufficient_material() || is_fifty_move_draw(&after) {
         return Some(false); // the opponent has won, or nobody can
     }
-    let start = solver.nodes();
     for r in &replies {
         let back = after.after(r);
         let moves = k.saturating_sub(1).max(1);
-        let verdict = match max_nodes {
+        let verdict = match until {
             None => solver.solve(&back, moves),
             Some(n) => {
-                let left = n.checked_sub(solver.nodes() - start).filter(|&l| l > 0)?;
+                let left = n.checked_sub(solver.nodes()).filter(|&l| l > 0)?;
                 solver.solve_limited(&back, moves, left)?
             }
         };
@@ -483,9 +482,12 @@ mod tests {
             Some(false)
         );
         // Within a budget: undecided when it runs out, the answer when it does not.
-        assert_eq!(move_wins_within(&mut solver, &pos, &b5, 4, Some(3)), None);
+        let until = |solver: &Solver, n: u64| Some(solver.nodes() + n);
+        let three = until(&solver, 3);
+        assert_eq!(move_wins_within(&mut solver, &pos, &b5, 4, three), None);
+        let plenty = until(&solver, 1_000_000);
         assert_eq!(
-            move_wins_within(&mut solver, &pos, &b5, 4, Some(1_000_000)),
+            move_wins_within(&mut solver, &pos, &b5, 4, plenty),
             Some(true)
         );
     }
