@@ -88,12 +88,8 @@ impl From<VariantArg> for Variant {
 /// The warnings of an antichess `--fen` (castling rights dropped), on stderr, as every
 /// command's `--fen` gives them; its errors are the game's to report.
 fn warn_antichess_fen(variant: VariantArg, fen: Option<&str>) {
-    if let (VariantArg::Antichess, Some(text)) = (variant, fen)
-        && let Ok((_, warnings)) = host::rules::Position::from_fen(text)
-    {
-        for w in warnings {
-            eprintln!("warning: --fen: {w}");
-        }
+    if let (VariantArg::Antichess, Some(text)) = (variant, fen) {
+        let _ = super::input::fen_option("--fen", text);
     }
 }
 
