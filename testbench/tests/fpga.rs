@@ -226,6 +226,65 @@ fn too_much_block_ram_does_not_fit() {
     assert_eq!(r.gate_levels, Some(1), "{r}");
 }
 
+/// A combinational block with more port bits than the package has pins is shifted
+/// through the serial wrapper, as a clocked one is: it was given the register wrapper
+/// alone, and did not fit for want of pins.
+#[test]
+fn a_wide_combinational_block_is_shifted_through_three_pins() {
+    let b = ModuleBuilder::new("wide_xor");
+    let x = b.input("a", 120);
+    let y = b.input("b", 120);
+    b.output("y", x ^ y);
+    let m = b.finish().unwrap();
+    assert!(!m.uses_clock);
+    let r = run_flow_on(Target::Ice40Hx8k, "wide_xor", &m, &work("wide_xor"), 1).unwrap();
+    println!("{r}");
+    assert!(r.fits, "{r}");
+    assert!(r.serial_wrapper && !r.registered_wrapper, "{r}");
+    // 360 port bits and the wrapper's clock; three pins and the clock placed.
+    assert_eq!((r.io, r.pins), (361, 4), "{r}");
+    assert!(r.fmax_mhz.is_some(), "{r}");
+}
+
+/// An ECP5 tool found through a relative `ANTICHIP_FPGA_BIN` is named by its absolute
+/// path: the tools run in the flow's directory, where the relative one named nothing
+/// (after minutes of synthesis, nextpnr "not installed").
+#[test]
+fn tools_found_through_a_relative_directory_are_named_absolutely() {
+    let top = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "relative_tools_child",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(TOOLS_ENV, ".venv/fpga/bin")
+        .current_dir(&top)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+/// Run by [`tools_found_through_a_relative_directory_are_named_absolutely`] in the
+/// workspace's top, `ANTICHIP_FPGA_BIN` relative to it.
+#[test]
+#[ignore = "run by tools_found_through_a_relative_directory_are_named_absolutely"]
+fn relative_tools_child() {
+    for tool in ["nextpnr-ecp5", "ecppack"] {
+        let p = PathBuf::from(testbench::fpga::locate(tool).unwrap());
+        assert!(p.is_absolute() && p.is_file(), "{}", p.display());
+        assert!(
+            p.ends_with(format!(".venv/fpga/bin/yowasp-{tool}")),
+            "{}",
+            p.display()
+        );
+    }
+}
+
 /// Run by [`missing_ecp5_tool_names_the_setup_script`] in a child process whose
 /// `ANTICHIP_FPGA_BIN` points nowhere.
 #[test]
@@ -263,4 +322,97 @@ fn missing_ecp5_tool_names_the_setup_script() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("1 passed"), "{text}");
+}
+
+/// A placement seed nextpnr cannot route is that seed's: the flow places the others,
+/// keeps the fastest of those that routed, and reports the failed one as failed; only
+/// when no seed routes does the design not fit. (It took one failed seed for the whole
+/// design's "does not fit", and dropped the seeds that had routed.) nextpnr is a script
+/// ahead of it on the PATH of a child process that fails the seeds `FAIL_SEEDS` names
+/// as nextpnr fails a congested routing, and runs nextpnr itself for the others.
+#[test]
+fn a_seed_that_fails_to_route_leaves_the_others() {
+    let Some(real) = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("nextpnr-ice40"))
+        .find(|p| p.is_file())
+    else {
+        panic!("nextpnr-ice40 is not installed");
+    };
+    let bin = work("failing-nextpnr-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("nextpnr-ice40");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nseed=; log=; prev=\n\
+             for a in \"$@\"; do case \"$prev\" in --seed) seed=$a;; --log) log=$a;; esac; prev=$a; done\n\
+             for s in $FAIL_SEEDS; do if [ \"$s\" = \"$seed\" ]; then\n\
+             echo 'ERROR: Failed to route design: congestion' > \"$log\"; exit 1; fi; done\n\
+             exec {} \"$@\"\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    for fail in ["1", "1 2"] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "failing_seed_child", "--ignored", "--nocapture"])
+            .env("PATH", &path)
+            .env("FAIL_SEEDS", fail)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{fail}: {text}");
+        assert!(text.contains("1 passed"), "{fail}: {text}");
+    }
+}
+
+/// Run by [`a_seed_that_fails_to_route_leaves_the_others`] with a nextpnr that fails
+/// the seeds of `FAIL_SEEDS`.
+#[test]
+#[ignore = "run by a_seed_that_fails_to_route_leaves_the_others"]
+fn failing_seed_child() {
+    use testbench::fpga::SeedEnd;
+    let m = hw::blocks::counter::counter().unwrap();
+    if std::env::var("FAIL_SEEDS").unwrap() == "1 2" {
+        // Every seed failing: the design does not fit.
+        let dir = work("counter-failed-seeds");
+        let _ = std::fs::remove_dir_all(&dir);
+        let r = run_flow("counter", &m, &dir, 2).unwrap();
+        assert!(!r.fits, "{r}");
+        assert!(
+            r.does_not_fit[0].starts_with("does not fit: nextpnr could not place or route it"),
+            "{r}"
+        );
+        return;
+    }
+    let dir = work("counter-failed-seed");
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = run_flow("counter", &m, &dir, 3).unwrap();
+    println!("{r}");
+    assert!(r.fits && r.does_not_fit.is_empty(), "{r}");
+    let ends: Vec<(u64, SeedEnd)> = r.seeds.iter().map(|s| (s.seed, s.end)).collect();
+    assert_eq!(
+        ends,
+        [
+            (1, SeedEnd::Failed),
+            (2, SeedEnd::Routed),
+            (3, SeedEnd::Routed)
+        ],
+        "{r}"
+    );
+    assert_eq!(r.seeds[0].fmax_mhz, None);
+    assert!(r.seed == 2 || r.seed == 3, "{r}");
+    assert!(r.fmax_mhz.is_some_and(|f| f > 20.0), "{r}");
+    assert!(std::path::Path::new(&r.bitstream).is_file(), "{r}");
+    assert!(r.to_string().contains("every seed    failed, "), "{r}");
+    // The report keeps the failed seed's end.
+    let text = std::fs::read_to_string(dir.join("report.json")).unwrap();
+    assert_eq!(serde_json::from_str::<FpgaReport>(&text).unwrap(), r);
 }

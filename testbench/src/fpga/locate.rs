@@ -32,7 +32,13 @@ fn executable(path: &Path) -> bool {
 
 /// The first of `names` that is an executable file in `dir`.
 fn in_dir(dir: &Path, names: &[String]) -> Option<PathBuf> {
-    names.iter().map(|n| dir.join(n)).find(|p| executable(p))
+    // Absolute: the tools run in the flow's own directory, where a path relative to
+    // this process's (from a relative `ANTICHIP_FPGA_BIN` or PATH entry) names nothing.
+    names
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| executable(p))
+        .map(|p| std::path::absolute(&p).unwrap_or(p))
 }
 
 /// The program to run for `tool`: Debian's tools by name, the ECP5 tools as described

@@ -16,9 +16,10 @@
 //! reports the block's register-to-register Fmax; a block with more port bits than the
 //! package has pins inside one that shifts its ports through three pins
 //! ([`wrapper`]); the report says which. A design the device cannot hold (more LUT4s,
-//! flip-flops or block RAMs than it has, after synthesis, or a placement nextpnr gives
-//! up on) gives a report that says so ("does not fit: needs N LUT4, device has M")
-//! rather than an error.
+//! flip-flops or block RAMs than it has, after synthesis or nextpnr's packing, or no
+//! seed's placement that nextpnr can route) gives a report that says so ("does not fit:
+//! needs N LUT4, device has M") rather than an error; a seed nextpnr cannot route while
+//! another routes is listed as failed. Cell counts come from yosys's `stat -json`.
 //!
 //! A run writes `report.json` in its directory, and a later run there builds on it:
 //! when the Verilog and the synthesis script are the same as the earlier run's (the
@@ -42,26 +43,63 @@ use hw::Module;
 use crate::tools::{self, ToolError};
 
 pub use locate::{SETUP, TOOLS_ENV, locate};
-pub use report::{Capacity, FpgaReport, SeedFmax, Utilisation, WallTimes};
+pub use report::{Capacity, FpgaReport, SeedEnd, SeedFmax, Utilisation, WallTimes};
 pub use target::Target;
 pub use wrapper::{register_wrapper, serial_wrapper};
 
 /// Device and package of the default target.
 pub const DEVICE: &str = "iCE40 HX8K (ct256)";
 
-/// Every cell type and count of a yosys `stat` text (the design's totals).
-pub fn cell_counts(stat: &str) -> BTreeMap<String, u64> {
+/// Every cell type and count of yosys's `stat -json` output: the design's totals (its
+/// `design` entry, every module's cells as often as the hierarchy instantiates them), or,
+/// from a yosys that writes none, the sum over its modules. The JSON is read rather than
+/// the text table, whose layout differs between yosys versions (name then count, or
+/// count then name). `None` when the text is not such output.
+pub fn cell_counts(stat_json: &str) -> Option<BTreeMap<String, u64>> {
+    let v: serde_json::Value = serde_json::from_str(stat_json).ok()?;
+    let by_type = |entry: &serde_json::Value| -> Option<BTreeMap<String, u64>> {
+        entry
+            .get("num_cells_by_type")?
+            .as_object()?
+            .iter()
+            .map(|(k, n)| Some((k.clone(), n.as_u64()?)))
+            .collect()
+    };
+    if let Some(design) = v.get("design") {
+        return by_type(design);
+    }
+    // Each module's own cells; instances of the design's modules (`\\name` there) are
+    // expanded below, as often as they are instantiated, from the module that nothing
+    // instantiates.
+    let modules: BTreeMap<&str, BTreeMap<String, u64>> = v
+        .get("modules")?
+        .as_object()?
+        .iter()
+        .map(|(k, m)| Some((k.trim_start_matches('\\'), by_type(m)?)))
+        .collect::<Option<_>>()?;
+    let instantiated = |name: &str| modules.values().any(|c| c.contains_key(name));
+    let mut tops = modules.keys().filter(|k| !instantiated(k));
+    let (Some(top), None) = (tops.next(), tops.next()) else {
+        return None;
+    };
     let mut cells = BTreeMap::new();
-    for l in stat.lines() {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        if let [name, n] = f.as_slice()
-            && let Ok(n) = n.parse::<u64>()
-            && !name.ends_with(':')
-        {
-            *cells.entry((*name).to_string()).or_insert(0) += n;
+    let mut todo = vec![(*top, 1u64)];
+    // A cycle of instances would not end (no netlist has one): the visits are bounded.
+    let mut visits = 0u32;
+    while let Some((name, times)) = todo.pop() {
+        visits += 1;
+        if visits > 1 << 20 {
+            return None;
+        }
+        for (k, n) in &modules[name] {
+            let n = n.checked_mul(times)?;
+            match modules.get_key_value(k.as_str()) {
+                Some((sub, _)) => todo.push((sub, n)),
+                None => *cells.entry(k.clone()).or_insert(0) += n,
+            }
         }
     }
-    cells
+    Some(cells)
 }
 
 /// nextpnr's "Device utilisation" lines (`kind: used/ available  pct%`) of a log.
@@ -152,6 +190,15 @@ fn overflow(util: &[Utilisation]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Whether nextpnr's log says it gave up on placing or routing the design (as against
+/// failing for a reason of its own).
+fn gave_up(log: &str) -> bool {
+    log.contains("Unable to place")
+        || log.contains("Unable to find legal placement")
+        || log.contains("Failed to")
+        || !overflow(&parse_utilisation(log)).is_empty()
 }
 
 /// One placement: seed, Fmax (none for a design without a register-to-register path),
@@ -305,8 +352,11 @@ pub fn run_flow_within(
             .map(|p| u64::from(p.width))
             .sum::<u64>()
     };
-    let wrapped = !m.uses_clock;
-    let serial = !wrapped && bits(m) + 1 + u64::from(m.uses_reset) > capacity.io;
+    // A block with more port bits (and the clock and reset) than the package has pins
+    // is shifted through the serial wrapper, which registers its ports; another one
+    // without a clock is registered by the register wrapper.
+    let serial = bits(m) + 1 + u64::from(m.uses_reset) > capacity.io;
+    let wrapped = !m.uses_clock && !serial;
     let top = if wrapped {
         register_wrapper(m)?
     } else if serial {
@@ -339,7 +389,7 @@ pub fn run_flow_within(
     let read = format!("read_verilog {}", files.join(" "));
     let json = format!("{t}.json");
     let script = format!(
-        "{read}; {}; tee -q -o stat.txt stat",
+        "{read}; {}; tee -q -o stat.txt stat; tee -q -o stat.json stat -json",
         target.synth_command(t, &json)
     );
     let reused = unchanged && synthesized_by(dir, &script, &json);
@@ -357,9 +407,13 @@ pub fn run_flow_within(
     }
     // The placements of an earlier run on this very netlist.
     let earlier = reused.then(|| earlier_report(dir, target, t)).flatten();
-    let stat_path = dir.join("stat.txt");
+    let stat_path = dir.join("stat.json");
     let stat = std::fs::read_to_string(&stat_path).map_err(io_err(&stat_path))?;
-    let cells = cell_counts(&stat);
+    let cells = cell_counts(&stat).ok_or_else(|| ToolError::Unparsed {
+        tool: "yosys".into(),
+        what: format!("cell counts in {} (`stat -json`)", stat_path.display()),
+        log: tools::tail(&stat, 30),
+    })?;
     let names = target.cell_names();
     let count = |pred: &dyn Fn(&str) -> bool| -> u64 {
         cells.iter().filter(|(k, _)| pred(k)).map(|(_, n)| n).sum()
@@ -442,7 +496,7 @@ fn synthesized_by(dir: &Path, script: &str, json: &str) -> bool {
     log.contains(&format!("-- Running command `{script}' --"))
         && log.contains("End of script.")
         && dir.join(json).is_file()
-        && dir.join("stat.txt").is_file()
+        && dir.join("stat.json").is_file()
 }
 
 /// The bitstream file name of top module `top` on `target`, in the run's directory.
@@ -524,27 +578,44 @@ fn place_pack(
             ));
             runs.push(r);
         }
-        // A design that does not fit fails every seed alike: stop at the first.
-        if runs.iter().any(|r| r.failed.is_some()) {
+        // A design too big for the device fails every seed alike, and nextpnr failing
+        // for a reason of its own would fail the next: stop at the first. A placement
+        // nextpnr cannot route is that seed's: the others are placed.
+        if runs.iter().any(|r| {
+            r.failed.is_some()
+                && (!gave_up(&r.log) || !overflow(&parse_utilisation(&r.log)).is_empty())
+        }) {
             break;
         }
     }
     if !runs.is_empty() {
         times.place_and_route = clock.elapsed().as_secs_f64();
     }
-    if let Some(bad) = runs.iter_mut().find(|r| r.failed.is_some()) {
+    // nextpnr failing for another reason than giving up on the design (a crash, an
+    // argument it does not take) is the flow's error.
+    if let Some(bad) = runs
+        .iter_mut()
+        .find(|r| r.failed.is_some() && !gave_up(&r.log))
+    {
+        tools::write(&dir.join("nextpnr.log"), &bad.log)?;
+        return Err(bad.failed.take().expect("failed placement"));
+    }
+    let routed = |r: &Placement| r.failed.is_none() && !r.stopped;
+    let does_not_fit = runs
+        .iter()
+        .any(|r| r.failed.is_some() && !overflow(&parse_utilisation(&r.log)).is_empty())
+        || (runs.iter().any(|r| r.failed.is_some())
+            && !runs.iter().any(routed)
+            && placed_before.iter().all(|s| s.end != SeedEnd::Routed));
+    if does_not_fit {
+        let bad = runs
+            .iter()
+            .find(|r| r.failed.is_some())
+            .expect("a failed placement");
         let util = parse_utilisation(&bad.log);
         let problems = overflow(&util);
         tools::write(&dir.join("nextpnr.log"), &bad.log)?;
         report.utilisation = util;
-        let failed = bad.failed.take().expect("failed placement");
-        let placement_failed = bad.log.contains("Unable to place")
-            || bad.log.contains("Unable to find legal placement")
-            || bad.log.contains("Failed to")
-            || !problems.is_empty();
-        if !placement_failed {
-            return Err(failed);
-        }
         report.does_not_fit = if problems.is_empty() {
             vec![format!(
                 "does not fit: nextpnr could not place or route it (log: {})",
@@ -564,6 +635,13 @@ fn place_pack(
         .chain(runs.iter().map(|r| SeedFmax {
             seed: r.seed,
             fmax_mhz: r.fmax,
+            end: if r.failed.is_some() {
+                SeedEnd::Failed
+            } else if r.stopped {
+                SeedEnd::Stopped
+            } else {
+                SeedEnd::Routed
+            },
         }))
         .collect();
     all.sort_by_key(|s| s.seed);
@@ -571,7 +649,7 @@ fn place_pack(
     // without an Fmax), the fastest.
     let best = runs
         .iter()
-        .filter(|r| !r.stopped)
+        .filter(|r| routed(r))
         .max_by(|a, b| a.fmax.unwrap_or(0.0).total_cmp(&b.fmax.unwrap_or(0.0)));
     // The earlier run's placement stays the bitstream unless a new seed beats it.
     if let Some(e) = earlier
@@ -662,12 +740,40 @@ mod tests {
         assert_eq!(parse_fmax(log), Some(58.71));
     }
 
+    /// yosys 0.23's `stat -json` of a top with two instances of `sub`, not flattened:
+    /// the design's totals; without them (as from a yosys that writes none), the same
+    /// totals from the modules.
+    #[test]
+    fn cell_counts_of_a_hierarchy() {
+        let modules = r#""modules": {
+            "\\sub": {"num_cells": 11, "num_cells_by_type": {"SB_CARRY": 3, "SB_DFF": 4, "SB_LUT4": 4}},
+            "\\top": {"num_cells": 6, "num_cells_by_type": {"SB_LUT4": 4, "sub": 2}}}"#;
+        let design = r#""design": {"num_cells": 26,
+            "num_cells_by_type": {"SB_CARRY": 6, "SB_DFF": 8, "SB_LUT4": 12}}"#;
+        let want: BTreeMap<String, u64> = [("SB_CARRY", 6), ("SB_DFF", 8), ("SB_LUT4", 12)]
+            .map(|(k, n)| (k.to_string(), n))
+            .into();
+        assert_eq!(
+            cell_counts(&format!("{{{modules}, {design}}}")),
+            Some(want.clone())
+        );
+        assert_eq!(cell_counts(&format!("{{{modules}}}")), Some(want));
+        assert_eq!(cell_counts("   SB_LUT4   129\n"), None);
+        assert_eq!(cell_counts(r#"{"modules": {}}"#), None);
+        let cycle = r#"{"modules": {"\\top": {"num_cells_by_type": {"a": 1}},
+            "\\a": {"num_cells_by_type": {"b": 1}}, "\\b": {"num_cells_by_type": {"a": 1}}}}"#;
+        assert_eq!(cell_counts(cycle), None);
+    }
+
     #[test]
     fn fit_problems_name_what_is_short() {
-        let stat = "   Number of cells:              9000\n     LUT4   20000\n     CCU2C   3000\n     TRELLIS_FF   100\n     DP16KD   60\n";
-        let cells = cell_counts(stat);
+        let stat = r#"{"modules": {"\\top": {"num_cells": 23160,
+            "num_cells_by_type": {"LUT4": 20000, "CCU2C": 3000, "TRELLIS_FF": 100, "DP16KD": 60}}},
+            "design": {"num_cells": 23160,
+            "num_cells_by_type": {"LUT4": 20000, "CCU2C": 3000, "TRELLIS_FF": 100, "DP16KD": 60}}}"#;
+        let cells = cell_counts(stat).unwrap();
         assert_eq!(cells["LUT4"], 20000);
-        assert!(!cells.contains_key("cells:"));
+        assert_eq!(cells.len(), 4);
         let p = fit_problems(Target::Lfe5u25f, &cells, 20);
         assert_eq!(
             p,

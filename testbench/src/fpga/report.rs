@@ -15,8 +15,32 @@ use super::target::Target;
 pub struct SeedFmax {
     /// The `--seed` given to nextpnr.
     pub seed: u64,
-    /// Its maximum clock frequency after routing, MHz.
+    /// Its maximum clock frequency after routing, MHz (none when it did not route, or
+    /// for a design without a register-to-register path).
     pub fmax_mhz: Option<f64>,
+    /// How its place and route ended (routed when absent, as in reports written before
+    /// the field).
+    #[serde(default, skip_serializing_if = "SeedEnd::is_routed")]
+    pub end: SeedEnd,
+}
+
+/// How one placement seed's place and route ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeedEnd {
+    /// Placed and routed.
+    #[default]
+    Routed,
+    /// Stopped at the flow's time limit for a seed.
+    Stopped,
+    /// nextpnr gave up on this placement (others may route: congestion depends on it).
+    Failed,
+}
+
+impl SeedEnd {
+    fn is_routed(&self) -> bool {
+        *self == SeedEnd::Routed
+    }
 }
 
 /// One line of nextpnr's "Device utilisation" (after packing).
@@ -260,7 +284,11 @@ impl fmt::Display for FpgaReport {
             let each: Vec<String> = self
                 .seeds
                 .iter()
-                .map(|s| opt(s.fmax_mhz.map(|v| format!("{v:.1}"))))
+                .map(|s| match s.end {
+                    SeedEnd::Routed => opt(s.fmax_mhz.map(|v| format!("{v:.1}"))),
+                    SeedEnd::Stopped => "stopped".into(),
+                    SeedEnd::Failed => "failed".into(),
+                })
                 .collect();
             writeln!(
                 f,

@@ -215,7 +215,14 @@ impl Target {
     /// nextpnr's arguments: read `json`, write the placement `placed`, log to `log`.
     pub fn nextpnr_args(self, json: &str, placed: &str, seed: u64, log: &str) -> Vec<String> {
         let mut args: Vec<String> = match self.ecp5_part() {
-            None => vec!["--hx8k".into(), "--package".into(), "ct256".into()],
+            // nextpnr's default target there (12 MHz) is a goal, not a pass: a design
+            // below it is measured, as on the ECP5.
+            None => vec![
+                "--hx8k".into(),
+                "--package".into(),
+                "ct256".into(),
+                "--timing-allow-fail".into(),
+            ],
             Some(part) => vec![
                 part.size.into(),
                 "--package".into(),
