@@ -1,13 +1,14 @@
-//! Logic of state: an instruction whose operands are one word of state (an input, a
-//! register, a registered memory read) and constants, directly or through other such
-//! instructions, changes only when that word does. It is computed when the word is
+//! Logic of state: an instruction whose operands are at most two words of state (inputs,
+//! registers, registered memory reads) and constants, directly or through other such
+//! instructions, changes only when those words do. It is computed when the word is
 //! written (an input set, a register loaded at the clock edge) instead of on every
 //! evaluation. Buses of registers unpacked into fields and compared with constants
 //! (piece kinds, colours, the inverted occupancy of a square) then cost nothing on
 //! cycles where the register holds.
 //!
-//! Only instructions that depend on exactly one word of state move, so every moved
-//! instruction belongs to one word's list and a write recomputes each at most once.
+//! Only instructions that depend on at most [`MAX_SOURCES`] words of state move; each is
+//! on the list of every word it depends on, and a write of one word recomputes its
+//! list once.
 
 use crate::op::Op;
 use crate::ops::{COMPACT_WORDS, apply};

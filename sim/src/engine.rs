@@ -304,11 +304,13 @@ impl Simulator {
     pub fn set_checked(&mut self, name: &str, value: &Bits) -> Result<(), SimError> {
         let id = self.input(name)?;
         let w = self.prog.inputs[id.0].1;
-        if Bits::from_words(value.words(), w).words() != &value.words()[..words_for(w)]
-            || value.words()[words_for(w).min(value.words().len())..]
-                .iter()
-                .any(|&x| x != 0)
-        {
+        // Every bit at or above `w` clear, in a value of any number of words.
+        let fits = value.words().iter().enumerate().all(|(i, &x)| {
+            let lo = 64 * i as u64;
+            let w = u64::from(w);
+            lo + 64 <= w || (lo >= w && x == 0) || (lo < w && x >> (w - lo) == 0)
+        });
+        if !fits {
             return Err(SimError::TooWide {
                 name: name.to_string(),
                 width: w,

@@ -61,6 +61,8 @@ pub struct Waveform<W: Write> {
     ids: Vec<Option<IdCode>>,
     last: Vec<Option<Bits>>,
     buf: Vec<Bits>,
+    /// The least cycle the next sample may have (VCD time only goes forward).
+    next: u64,
 }
 
 impl<W: Write> Waveform<W> {
@@ -145,13 +147,29 @@ impl<W: Write> Waveform<W> {
             ids,
             last: vec![None; n],
             buf: Vec::with_capacity(n),
+            next: 0,
         })
     }
 
-    /// Record the current values as cycle `cycle` (call before `step`).
+    /// Record the current values as cycle `cycle` (call before `step`). Cycles go
+    /// forward: one at or before the last one sampled, or too large for the file's time
+    /// (10 a cycle), is an error ([`io::ErrorKind::InvalidInput`]) and writes nothing.
     pub fn sample<S: Probe>(&mut self, sim: &mut S, cycle: u64) -> io::Result<()> {
+        let bad = |what: String| Err(io::Error::new(io::ErrorKind::InvalidInput, what));
+        if cycle < self.next {
+            return bad(format!(
+                "VCD cycle {cycle} sampled after cycle {}: cycles go forward",
+                self.next - 1
+            ));
+        }
+        let Some(start) = cycle.checked_mul(10).filter(|t| *t <= u64::MAX - 5) else {
+            return bad(format!(
+                "VCD cycle {cycle} is past the file's time (10 a cycle, a 64-bit count)"
+            ));
+        };
+        self.next = cycle + 1;
         sim.named_values(&mut self.buf);
-        self.writer.timestamp(cycle * 10)?;
+        self.writer.timestamp(start)?;
         self.writer.change_scalar(self.clk, Value::V0)?;
         for (k, v) in self.buf.iter().enumerate() {
             let Some(id) = self.ids[k] else {
@@ -171,7 +189,7 @@ impl<W: Write> Waveform<W> {
             }
             self.last[k] = Some(v.clone());
         }
-        self.writer.timestamp(cycle * 10 + 5)?;
+        self.writer.timestamp(start + 5)?;
         self.writer.change_scalar(self.clk, Value::V1)
     }
 

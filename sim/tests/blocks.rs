@@ -251,3 +251,35 @@ fn tree_election_picks_the_first_of_the_highest() {
         );
     }
 }
+
+/// `set_checked` takes a value of any number of words that fits the input, and refuses
+/// one with a bit at or above its width: a value of fewer words than a wide input
+/// panicked.
+#[test]
+fn set_checked_takes_any_width_that_fits() {
+    let b = hw::ModuleBuilder::new("wide");
+    let x = b.input("x", 100);
+    b.output("y", x);
+    let m = b.finish().unwrap();
+    let mut s = Simulator::new(&m).unwrap();
+    let y = s.output("y").unwrap();
+    s.set_checked("x", &hw::Bits::from_u64(5, 8)).unwrap();
+    assert_eq!(s.get_bits(y), hw::Bits::from_u64(5, 100));
+    let top = hw::Bits::from_words(&[0, 1 << 35], 100);
+    s.set_checked("x", &top).unwrap();
+    assert_eq!(s.get_bits(y), top);
+    for (words, width) in [(&[0, 1 << 36][..], 128), (&[0, 0, 1][..], 160)] {
+        let e = s.set_checked("x", &hw::Bits::from_words(words, width));
+        assert!(matches!(e, Err(sim::SimError::TooWide { .. })), "{e:?}");
+    }
+    // Wider in words, but only zeros above the input's width.
+    s.set_checked("x", &hw::Bits::from_words(&[7, 0, 0], 192))
+        .unwrap();
+    assert_eq!(s.get_bits(y), hw::Bits::from_u64(7, 100));
+    let narrow = hw::ModuleBuilder::new("narrow");
+    let x = narrow.input("x", 3);
+    narrow.output("y", x);
+    let mut s = Simulator::new(&narrow.finish().unwrap()).unwrap();
+    s.set_checked("x", &hw::Bits::from_u64(7, 64)).unwrap();
+    assert!(s.set_checked("x", &hw::Bits::from_u64(8, 64)).is_err());
+}

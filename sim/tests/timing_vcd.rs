@@ -95,3 +95,31 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
     assert_eq!(s.peek("a1.slider").unwrap().low_u64(), 1);
     assert_eq!(s.peek("b1.vacant").unwrap().low_u64(), 0);
 }
+
+/// A waveform's cycles go forward: a cycle at or before the last one sampled, or past
+/// what a VCD time of 10 a cycle can count, is refused and writes nothing (it wrote
+/// time going backwards, or overflowed).
+#[test]
+fn vcd_cycles_go_forward() {
+    let m = counter::counter().unwrap();
+    let mut s = Simulator::with_options(
+        &m,
+        SimOptions {
+            keep_named: true,
+            ..SimOptions::default()
+        },
+    )
+    .unwrap();
+    let mut w = Waveform::new(&mut s, Vec::new()).unwrap();
+    w.sample(&mut s, 0).unwrap();
+    w.sample(&mut s, 3).unwrap();
+    w.flush().unwrap();
+    let before = w.output().clone();
+    for c in [3, 2, u64::MAX / 10 + 1, u64::MAX] {
+        let e = w.sample(&mut s, c).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{c}: {e}");
+    }
+    w.flush().unwrap();
+    assert_eq!(*w.output(), before);
+    w.sample(&mut s, 4).unwrap();
+}

@@ -35,7 +35,13 @@ impl Stimulus {
     }
 
     /// Append a cycle given as `u64` values (truncated to each input's width).
+    ///
+    /// # Panics
+    ///
+    /// When `row` does not have one value for each input: the simulator and the
+    /// exported testbench would otherwise read different inputs.
     pub fn push_u64(&mut self, row: &[u64]) {
+        self.check_len(row.len());
         let r = self
             .inputs
             .iter()
@@ -45,9 +51,34 @@ impl Stimulus {
         self.rows.push(r);
     }
 
-    /// Append a cycle given as values of any width.
+    /// Append a cycle given as one value of each input's width.
+    ///
+    /// # Panics
+    ///
+    /// When `row` does not have one value for each input, of its width: the simulator
+    /// and the exported testbench would otherwise read different inputs.
     pub fn push(&mut self, row: Vec<Bits>) {
+        self.check_len(row.len());
+        for ((name, w), v) in self.inputs.iter().zip(&row) {
+            assert_eq!(
+                v.width(),
+                *w,
+                "stimulus cycle {}: input {name} is {w} bits, its value {}",
+                self.rows.len(),
+                v.width()
+            );
+        }
         self.rows.push(row);
+    }
+
+    fn check_len(&self, n: usize) {
+        assert_eq!(
+            n,
+            self.inputs.len(),
+            "stimulus cycle {}: {n} values for {} inputs",
+            self.rows.len(),
+            self.inputs.len()
+        );
     }
 
     /// `cycles` random cycles: `rst` high in cycle 0 and then in about one cycle in 32;
@@ -160,7 +191,8 @@ pub fn record_vcd(m: &Module, stim: &Stimulus, path: &std::path::Path) -> Result
 
 /// The values of the signals `names` of the top-level scope `scope` in each cycle of a
 /// VCD file that [`record_vcd`] wrote (sampled in the middle of the cycle, time
-/// 10 c + 5), for reading a waveform back by name.
+/// 10 c + 5), for reading a waveform back by name. Signals of at most 64 bits (a wider
+/// one is an error, not its low word).
 pub fn read_vcd(
     path: &std::path::Path,
     scope: &str,
@@ -178,15 +210,17 @@ pub fn read_vcd(
     let codes = names
         .iter()
         .map(|n| {
-            header
+            let bad = |what: String| io(std::io::Error::new(std::io::ErrorKind::InvalidData, what));
+            let var = header
                 .find_var(&[scope, n])
-                .map(|var| (n.to_string(), var.code))
-                .ok_or_else(|| {
-                    io(std::io::Error::new(
-                        std::io::ErrorKind::InvalidData,
-                        format!("no signal {scope}.{n}"),
-                    ))
-                })
+                .ok_or_else(|| bad(format!("no signal {scope}.{n}")))?;
+            if var.size > 64 {
+                return Err(bad(format!(
+                    "signal {scope}.{n} has {} bits; at most 64 are read",
+                    var.size
+                )));
+            }
+            Ok((n.to_string(), var.code))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut now: HashMap<vcd::IdCode, u64> = HashMap::new();

@@ -32,9 +32,9 @@
 //! (movegen's 15,862 instructions need 5,159 slots, a value array that stays in L2
 //! at `W = 4`), and staging inputs per lane (setting a one-word input is a compare and a
 //! store: 5.1-6.4 M -> 7.4 M at 256 lanes, when `set` computed masks and bounds each
-//! time). The peer figure: Verilator -O3 runs one instance at 0.10-0.15 M cycles/s on
-//! the same machine, so the batch is 40-70 times Verilator running the same instances one
-//! after another.
+//! time). The peer figure, `antichip bench sim`: Verilator -O3 runs one instance of
+//! `movegen` at about 0.3 M cycles/s on the same machine, so the batch is about 20 times
+//! Verilator running the same instances one after another.
 
 mod compile;
 mod eval;
