@@ -536,6 +536,48 @@ fn opening_plies_need_a_pgn_of_openings() {
     );
 }
 
+/// `--openings -` reads positions from stdin, as the README says every file of many
+/// lines may be (it looked for a file named `-`); a bad line there is named as standard
+/// input's.
+#[test]
+fn openings_from_stdin() {
+    let dir = common::Scratch::new("matches-stdin");
+    let games = dir.join("games.pgn");
+    let args = [
+        "match",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--openings",
+        "-",
+        "--pgnout",
+        games.to_str().unwrap(),
+    ];
+    let (out, err, code) = run(
+        &args,
+        "8/1p6/8/8/8/8/P7/8 w - - 0 1\n8/8/2p5/8/8/1P6/8/8 b - - 0 1\n",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let games = std::fs::read_to_string(&games).unwrap();
+    for fen in [
+        "8/1p6/8/8/8/8/P7/8 w - - 0 1",
+        "8/8/2p5/8/8/1P6/8/8 b - - 0 1",
+    ] {
+        assert_eq!(
+            games.matches(&format!("[FEN \"{fen}\"]")).count(),
+            2,
+            "{games}"
+        );
+    }
+    let (_, err, code) = run(&args, "8/8/8/8/8/8/8/KK5k w - - 100 80\n");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        "error: standard input: line 1: the game is already drawn by the fifty-move rule (halfmove clock 100)\n"
+    );
+}
+
 #[test]
 fn an_engine_that_cannot_start_fails_the_match_before_it_plays() {
     for (spec, message) in [

@@ -73,7 +73,8 @@ pub struct MatchArgs {
     // (clap took it for an option and tipped `-- -1`).
     #[arg(long, allow_hyphen_values = true)]
     tc: Option<String>,
-    /// Openings: an EPD/FEN file (one position a line) or a PGN file (.pgn).
+    /// Openings: an EPD/FEN file (one position a line; `-` reads them from stdin) or a
+    /// PGN file (.pgn).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// With a PGN opening file (--openings FILE.pgn): play only the first N plies of
@@ -254,12 +255,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         None => openings::try_generated(args.seed, pairs, args.random_plies as usize)
             .map_err(|e| bad_input(format!("--random-plies {}: {e}", args.random_plies)))?,
         Some(path) => {
-            let name = path.display().to_string();
+            let name = if path.as_os_str() == "-" {
+                "standard input".to_string()
+            } else {
+                path.display().to_string()
+            };
             if is_pgn {
                 openings::from_pgn(open(path)?, &name, args.opening_plies).map_err(opening_error)?
             } else {
                 let (openings, warnings) =
-                    openings::from_epd(open(path)?, &name).map_err(opening_error)?;
+                    openings::from_epd(super::input::open(Some(path))?, &name)
+                        .map_err(opening_error)?;
                 for w in warnings {
                     eprintln!("warning: {}", host::rules::printable(&w));
                 }

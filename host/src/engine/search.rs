@@ -496,13 +496,6 @@ fn plies_to_units(plies: f64) -> i32 {
     (plies * f64::from(ONE_PLY)).round() as i32
 }
 
-/// The fifty-move rule inside the search: 100 plies without a capture or a pawn move
-/// draw, unless the side to move has already won (no legal move), as the referee of
-/// [`crate::matches`] judges first. Below the root, on the host's nodes and the
-/// positions it hands over alike; a chip's own plies have no halfmove clock.
-fn is_fifty_move_draw(pos: &Position) -> bool {
-    pos.halfmoves() >= 100 && pos.mobility().0 > 0
-}
 /// When to stop searching. With no limit at all the search runs to
 /// [`SearchConfig::max_depth`] or until the stop flag is raised.
 ///
@@ -1508,7 +1501,7 @@ impl Searcher {
             let reduced = depth < full;
             // The fifty-move rule, as the host's node judges it (a chip has no
             // halfmove clock).
-            if is_fifty_move_draw(&pos) {
+            if pos.is_fifty_move_draw() {
                 self.counts.nodes += 1;
                 settled.push(Some((0, reduced)));
                 continue;

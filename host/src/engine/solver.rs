@@ -185,7 +185,7 @@ impl Solver {
         if pos.legal_moves().is_empty() {
             return Verdict::AlreadyWon;
         }
-        if pos.is_insufficient_material() || is_fifty_move_draw(pos) {
+        if pos.is_insufficient_material() || pos.is_fifty_move_draw() {
             return Verdict::NoWinWithin(max_moves);
         }
         for k in 1..=max_moves {
@@ -202,7 +202,7 @@ impl Solver {
     /// S to move, game not over: a move that wins within `k` moves, if one exists.
     fn wins_within(&mut self, pos: &Position, k: u8) -> Option<Move> {
         self.nodes += 1;
-        if self.out_of_budget() || is_fifty_move_draw(pos) {
+        if self.out_of_budget() || pos.is_fifty_move_draw() {
             return None;
         }
         let key = table_key(pos, k);
@@ -223,7 +223,7 @@ impl Solver {
         for m in &moves {
             let child = pos.after(m);
             let replies = child.mobility().0;
-            if replies == 0 || child.is_insufficient_material() || is_fifty_move_draw(&child) {
+            if replies == 0 || child.is_insufficient_material() || child.is_fifty_move_draw() {
                 continue;
             }
             candidates.push((replies, *m, child));
@@ -272,7 +272,7 @@ impl Solver {
             }
             let rank = if refutation == Some(pack_move(r)) {
                 0
-            } else if next.is_insufficient_material() || is_fifty_move_draw(&next) {
+            } else if next.is_insufficient_material() || next.is_fifty_move_draw() {
                 1
             } else {
                 1 + s_moves
@@ -297,13 +297,6 @@ impl Solver {
         }
         true
     }
-}
-
-/// A draw by the fifty-move rule, as the referee of [`crate::matches`] judges it: the
-/// halfmove clock at 100 or more and a legal move for the side to move (one without
-/// has won).
-fn is_fifty_move_draw(pos: &Position) -> bool {
-    pos.halfmoves() >= 100 && pos.mobility().0 > 0
 }
 
 /// The table key of a query of S's win within `k` moves at `pos`: the position's when
@@ -334,7 +327,7 @@ pub fn move_wins_within(
 ) -> Option<bool> {
     let after = pos.after(m);
     let replies = after.legal_moves();
-    if replies.is_empty() || after.is_insufficient_material() || is_fifty_move_draw(&after) {
+    if replies.is_empty() || after.is_insufficient_material() || after.is_fifty_move_draw() {
         return Some(false); // the opponent has won, or nobody can
     }
     for r in &replies {

@@ -82,11 +82,21 @@ pub fn from_epd<R: BufRead>(
             line: e.line_no,
             message: e.message,
         })?;
-        if line.position.outcome().is_some() {
+        let over = if line.position.outcome().is_some() {
+            Some("the game is already over in this position".to_string())
+        } else if line.position.is_fifty_move_draw() {
+            Some(format!(
+                "the game is already drawn by the fifty-move rule (halfmove clock {})",
+                line.position.halfmoves()
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = over {
             return Err(OpeningError::Fen {
                 file: file.to_string(),
                 line: line.line_no,
-                message: "the game is already over in this position".to_string(),
+                message,
             });
         }
         warnings.extend(
@@ -135,7 +145,7 @@ pub fn from_pgn<R: BufRead>(
         for m in &game.moves[..n] {
             pos.play(m);
         }
-        if pos.outcome().is_some() {
+        if pos.outcome().is_some() || pos.is_fifty_move_draw() {
             return Err(OpeningError::Unusable {
                 file: file.to_string(),
                 message: format!(
@@ -251,6 +261,29 @@ fn random_opening(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An opening the fifty-move rule has already drawn is refused, as one whose game is
+    /// over: its games ended before a move (a position with no legal move at a clock of
+    /// 100 has been won, not drawn, and is over too).
+    #[test]
+    fn an_opening_drawn_by_the_fifty_move_rule_is_refused() {
+        let epd = "8/8/8/8/8/8/8/KK5k w - - 99 80\n8/8/8/8/8/8/8/KK5k w - - 100 80\n";
+        let err = from_epd(epd.as_bytes(), "o.epd").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "o.epd: line 2: the game is already drawn by the fifty-move rule (halfmove clock 100)"
+        );
+        assert_eq!(from_epd(&epd.as_bytes()[..30], "o.epd").unwrap().0.len(), 1);
+        let pgn = "[Variant \"Antichess\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/KK5k w - - 98 80\"]\n\n80. Kc1 Kh2 *\n";
+        let err = from_pgn(pgn.as_bytes(), "o.pgn", None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("game 1: the game is over after its opening moves"),
+            "{err}"
+        );
+        assert_eq!(from_pgn(pgn.as_bytes(), "o.pgn", Some(1)).unwrap().len(), 1);
+    }
 
     #[test]
     fn generated_openings_depend_on_seed_and_index_only() {

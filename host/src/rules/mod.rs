@@ -274,6 +274,13 @@ impl Position {
         self.0.halfmoves()
     }
 
+    /// A draw by the fifty-move rule, as the referee of [`crate::matches`] judges it: the
+    /// halfmove clock at 100 or more and a legal move for the side to move (one without
+    /// has won).
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmoves() >= 100 && self.mobility().0 > 0
+    }
+
     /// The fullmove number.
     pub fn fullmoves(&self) -> u32 {
         self.0.fullmoves().get()

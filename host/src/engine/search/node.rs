@@ -4,8 +4,7 @@ use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
-    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, is_fifty_move_draw,
-    plies_to_units,
+    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -54,7 +53,7 @@ impl Searcher {
         // The fifty-move rule: 100 plies without a capture or a pawn move draw, unless
         // the side to move has already won (no legal move), as the referee judges; at
         // the horizon too, where the quiescence search would not see it.
-        if ply > 0 && is_fifty_move_draw(pos) {
+        if ply > 0 && pos.is_fifty_move_draw() {
             self.counts.nodes += 1;
             return Ok(0);
         }
