@@ -169,7 +169,7 @@ fn learn_refuses_bad_options_and_outputs_before_the_work() {
     let pgn = dir.join("two.pgn");
     std::fs::write(
         &pgn,
-        "[Result \"1/2-1/2\"]\n[FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n\n1. exd5 cxd5 1/2-1/2\n\n\
+        "[Result \"1/2-1/2\"]\n[FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n\n1. exd5 1/2-1/2\n\n\
          [FEN \"8/8/2p5/3p4/4P3/8/8/8 w - - 0 1\"]\n\n1. exd5 cxd5 1-0\n",
     )
     .unwrap();

@@ -213,6 +213,42 @@ impl AntichessGame {
             pos.play(&m);
             moves.push(m);
         }
+        // The movetext's result and the tag's may not say two results, and neither may
+        // contradict the rules where they have ended the game (a learner would take a
+        // lost game for a won one).
+        let decided = |r: &Option<PgnResult>| r.filter(|r| *r != PgnResult::Unknown);
+        let by_text = decided(&raw.result.as_deref().and_then(PgnResult::from_token));
+        let by_tag = decided(&raw.tag("Result").and_then(PgnResult::from_token));
+        if let (Some(text), Some(tag)) = (by_text, by_tag)
+            && text != tag
+        {
+            return Err(fail(
+                raw.line,
+                format!(
+                    "the Result tag says {} and the movetext {}",
+                    tag.token(),
+                    text.token()
+                ),
+            ));
+        }
+        let by_rules = match pos.outcome() {
+            Some(crate::rules::Outcome::Win(c)) => Some(PgnResult::win(c)),
+            Some(crate::rules::Outcome::Draw) => Some(PgnResult::Draw),
+            None => None,
+        };
+        if let (Some(given), Some(rules)) = (by_text.or(by_tag), by_rules)
+            && given != rules
+        {
+            let line = raw.moves.last().map_or(raw.line, |(l, _)| *l);
+            return Err(fail(
+                line,
+                format!(
+                    "the result {} contradicts the rules, which end the game after its last move with {}",
+                    given.token(),
+                    rules.token()
+                ),
+            ));
+        }
         let token = raw.result.as_deref().or_else(|| raw.tag("Result"));
         let result = token
             .and_then(PgnResult::from_token)
@@ -269,6 +305,36 @@ mod tests {
             .collect()
     }
 
+    /// A result that the movetext and the tag give differently, or that contradicts the
+    /// rules where they end the game, is the game's error (a learner took the lost game
+    /// for a won one); `*`, or a result where the rules have not ended the game, stands.
+    #[test]
+    fn results_that_contradict_each_other_or_the_rules_are_refused() {
+        let game = |tag: &str, text: &str| {
+            format!(
+                "[Result \"{tag}\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/p7/1K6 w - - 0 1\"]\n\n1. Kxa2 {text}\n"
+            )
+        };
+        let err = |tag: &str, text: &str| read(&game(tag, text)).remove(0).unwrap_err().to_string();
+        // White took Black's last piece: Black has won.
+        assert_eq!(
+            err("1-0", "1-0"),
+            "game 1 (line 5): the result 1-0 contradicts the rules, which end the game after its last move with 0-1"
+        );
+        assert!(err("1/2-1/2", "*").contains("the result 1/2-1/2 contradicts"));
+        assert_eq!(
+            err("0-1", "1-0"),
+            "game 1 (line 1): the Result tag says 0-1 and the movetext 1-0"
+        );
+        for (tag, text) in [("0-1", "0-1"), ("*", "0-1"), ("0-1", "*"), ("*", "*")] {
+            let g = read(&game(tag, text)).remove(0).unwrap();
+            assert_eq!(g.result, PgnResult::from_token(text).unwrap());
+        }
+        // Where the rules have not ended the game, any result is the record's.
+        let open = "[Result \"1-0\"]\n\n1. e3 b5 1-0\n";
+        assert_eq!(read(open).remove(0).unwrap().result, PgnResult::WhiteWins);
+    }
+
     #[test]
     fn a_game_round_trips() {
         let start = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
@@ -284,10 +350,15 @@ mod tests {
                 m
             })
             .collect();
-        let mut game = AntichessGame::new(start, moves, PgnResult::BlackWins);
+        // White has given every piece away: White wins.
+        assert_eq!(
+            pos.outcome(),
+            Some(crate::rules::Outcome::Win(Color::White))
+        );
+        let mut game = AntichessGame::new(start, moves, PgnResult::WhiteWins);
         game.set_tag("Event", "test");
         game.set_tag("White", "a \"quoted\" name");
-        game.comment = Some("Black has no pieces or no legal move".into());
+        game.comment = Some("White has no pieces".into());
         let text = game.to_pgn();
         assert!(
             text.contains("[FEN \"8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\"]"),
@@ -295,13 +366,13 @@ mod tests {
         );
         assert!(
             text.replace('\n', " ")
-                .ends_with("Ne2 dxe2 {Black has no pieces or no legal move} 0-1  "),
+                .ends_with("Ne2 dxe2 {White has no pieces} 1-0  "),
             "{text}"
         );
         let back = read(&text).remove(0).unwrap();
         assert_eq!(back.moves, game.moves);
         assert_eq!(back.start, game.start);
-        assert_eq!(back.result, PgnResult::BlackWins);
+        assert_eq!(back.result, PgnResult::WhiteWins);
         assert_eq!(back.tag("White"), Some("a \"quoted\" name"));
         // The final comment is not read back (comments are skipped); all else is equal.
         let mut again = back.clone();
