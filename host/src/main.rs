@@ -99,8 +99,10 @@ fn parse() -> Cli {
 /// A command whose output is piped into a reader that stops early (`antichip perft
 /// --divide | head`) ends quietly with the shell's SIGPIPE status, 141, instead of
 /// reporting `println!`'s failure to write as a crash; any other failure to write the
-/// output (a full disk) is an error with exit status 1. Every other panic is reported as
-/// usual.
+/// output (a full disk) is an error with exit status 1. The same for stderr, whose
+/// reader gone (`antichip hw verilog ... 2>&1 | head -c0`) ends the command with 141,
+/// as SIGPIPE ends a C program, and whose other failures exit with 1, unsaid (there is
+/// nowhere to say them). Every other panic is reported as usual.
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -116,6 +118,14 @@ fn quiet_on_closed_stdout() {
             }
             eprintln!("error: cannot write to stdout: {reason}");
             std::process::exit(1);
+        }
+        if let Some(reason) = message.strip_prefix("failed printing to stderr: ") {
+            let closed = reason.contains("Broken pipe");
+            std::process::exit(if closed {
+                i32::from(cli::input::CLOSED_OUTPUT)
+            } else {
+                1
+            });
         }
         default(info);
     }));

@@ -115,6 +115,45 @@ fn a_closed_pipe_ends_quietly_with_141() {
     }
 }
 
+/// A closed stderr ends a command with 141 too, whatever it had to say there (it
+/// panicked, exit 101: "failed printing to stderr"); a command that says nothing there
+/// does its work.
+#[test]
+fn a_closed_stderr_ends_with_141() {
+    for args in [
+        vec!["perft", "-d", "1", "--fen", "bad"],
+        // A warning (castling rights ignored), then the count.
+        vec![
+            "perft",
+            "-d",
+            "1",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(writer))
+            .status()
+            .expect("antichip runs");
+        assert_eq!(status.code(), Some(141), "{args:?}");
+    }
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["perft", "-d", "2"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(writer))
+        .status()
+        .expect("antichip runs");
+    assert_eq!(status.code(), Some(0));
+}
+
 #[test]
 fn a_book_does_not_overwrite_its_games() {
     let dir = common::Scratch::new("cli-output");
