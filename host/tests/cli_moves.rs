@@ -337,3 +337,32 @@ fn each_line_is_answered_before_the_next_is_read() {
         assert!(child.wait().unwrap().success(), "{command:?}");
     }
 }
+
+/// A `qsearch` job that overflows the chip (a full-width ply over 150 moves at its
+/// root) is answered by the
+/// host's search again, and said to be on stderr: its nodes are the reference's, its
+/// cycles the chip's until the overflow (it was said nowhere).
+#[test]
+fn a_job_that_overflows_the_chip_is_said_to() {
+    let dense = "NN4RQ/pN2R3/PN4Q1/B2Q4/Q7/7Q/5K2/2Q4B w - - 0 1";
+    let input = format!("8/1p6/8/8/8/8/P7/8 w - - 0 1\n{dense}\n");
+    let args = |kind| ["qsearch", "--full-width-plies", "1", "--quiescence", kind];
+    let out = antichip(&args("chip-model"), input.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let reference = antichip(&args("reference"), input.as_bytes());
+    let columns = |text: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .map(|l| l.split('\t').take(4).map(str::to_string).collect())
+            .collect()
+    };
+    assert_eq!(
+        columns(&text(&out.stdout)),
+        columns(&text(&reference.stdout))
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("note: line 2: the job overflowed the chip's move list or stack after "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

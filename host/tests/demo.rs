@@ -96,6 +96,39 @@ fn demo_on_a_won_position_says_so_and_agrees() {
     );
 }
 
+/// A position whose job overflows the quiescence chip (150 moves at its root, more than
+/// its move list holds) is said to have overflowed and been searched again on the host,
+/// with no chip time modeled: the host's answer was credited to the chip, with its
+/// cycles until the overflow as the job's (0.18 cycles a node, 22 times the software).
+#[test]
+fn demo_says_when_the_quiescence_chip_overflowed() {
+    let dir = common::Scratch::new("demo-overflow");
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "demo",
+            "--fen",
+            "NN4RQ/pN2R3/PN4Q1/B2Q4/Q7/7Q/5K2/2Q4B w - - 0 1",
+            "--vcd",
+        ])
+        .arg(dir.join("a.vcd"))
+        .arg("--qchip-vcd")
+        .arg(dir.join("b.vcd"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let part = &stdout[stdout.find("The quiescence chip").unwrap()..];
+    let part = &part[..part.find("The search on").unwrap()];
+    assert!(
+        part.contains("  the job overflowed the chip's move list or stack after "),
+        "{part}"
+    );
+    assert!(part.contains("no chip time is modeled for it"), "{part}");
+    assert!(!part.contains("cycles per node"), "{part}");
+    assert!(!part.contains("chip: "), "{part}");
+    assert!(part.contains("  waveform: "), "{part}");
+}
+
 #[test]
 fn demo_rejects_a_bad_fen() {
     let out = Command::new(env!("CARGO_BIN_EXE_antichip"))

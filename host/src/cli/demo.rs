@@ -301,7 +301,6 @@ fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
         std::hint::black_box(fresh.run_job(&job, &never)?);
         times.push(start.elapsed());
     }
-    let software = median(times);
     println!(
         "\nThe quiescence chip (the qchip netlist, simulated cycle by cycle), the position as one job of \
          {plies} full-width {} (the most, up to {CHIP_PLIES}, within {JOB_CYCLES} cycles) with at most \
@@ -309,35 +308,49 @@ fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
         if plies == 1 { "ply" } else { "plies" },
         config.quiescence_plies.unwrap_or(0)
     );
-    println!(
-        "  {} (best move {}), {}, {} cycles ({:.2} cycles per node), {}",
-        score_words(on_chip.score),
-        on_chip.best_move.as_ref().map_or("-".to_string(), uci),
-        nodes(on_chip.nodes),
-        on_chip.cycles,
-        on_chip.cycles as f64 / on_chip.nodes.max(1) as f64,
-        if agrees {
-            "the same score, nodes and best move as the software reference"
-        } else {
-            "DIFFERENT from the software reference"
-        }
-    );
-    let clocks = qchip_clocks()?;
-    for (i, (mhz, which)) in clocks.iter().enumerate() {
+    let software = median(times);
+    let same = if agrees {
+        "the same score, nodes and best move as the software reference"
+    } else {
+        "DIFFERENT from the software reference"
+    };
+    if on_chip.host_ns > 0 {
+        // The chip could not hold the job (a node with more moves than its list, or a
+        // line deeper than its stack): the host searched it again, as in a search.
         println!(
-            "  {}{} cycles x {:.1} ns = {:.1} us (modeled at {mhz:.2} MHz, {which})",
-            if i == 0 { "chip:     " } else { "          " },
+            "  the job overflowed the chip's move list or stack after {} cycles, and the host searched it \
+             again in software: {} (best move {}), {}; no chip time is modeled for it",
             on_chip.cycles,
-            1e3 / mhz,
-            on_chip.cycles as f64 / mhz
+            score_words(on_chip.score),
+            on_chip.best_move.as_ref().map_or("-".to_string(), uci),
+            nodes(on_chip.nodes),
         );
-    }
-    if clocks.len() == 1 {
+    } else {
         println!(
-            "            (at the FPGA's Fmax: run `antichip chip fpga --design qchip --target ecp5-45f` first, \
-             half an hour or more, to measure it into {})",
-            super::bench_qsearch::QCHIP_REPORTS[1]
+            "  {} (best move {}), {}, {} cycles ({:.2} cycles per node), {same}",
+            score_words(on_chip.score),
+            on_chip.best_move.as_ref().map_or("-".to_string(), uci),
+            nodes(on_chip.nodes),
+            on_chip.cycles,
+            on_chip.cycles as f64 / on_chip.nodes.max(1) as f64,
         );
+        let clocks = qchip_clocks()?;
+        for (i, (mhz, which)) in clocks.iter().enumerate() {
+            println!(
+                "  {}{} cycles x {:.1} ns = {:.1} us (modeled at {mhz:.2} MHz, {which})",
+                if i == 0 { "chip:     " } else { "          " },
+                on_chip.cycles,
+                1e3 / mhz,
+                on_chip.cycles as f64 / mhz
+            );
+        }
+        if clocks.len() == 1 {
+            println!(
+                "            (at the FPGA's Fmax: run `antichip chip fpga --design qchip --target ecp5-45f` first, \
+                 half an hour or more, to measure it into {})",
+                super::bench_qsearch::QCHIP_REPORTS[1]
+            );
+        }
     }
     println!(
         "  software: {:.1} us for the same search (measured: the reference on one core, median of 101 runs)",

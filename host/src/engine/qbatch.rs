@@ -97,6 +97,16 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
                     line.fen, r.score, r.nodes, r.cycles
                 )?;
                 summary.answered += 1;
+                // A job the chip could not hold was searched again on the host: its
+                // line is the host's answer, beside the chip's cycles until then.
+                if r.host_ns > 0 {
+                    out.flush()?;
+                    writeln!(
+                        err,
+                        "note: line {}: the job overflowed the chip's move list or stack after {} cycles and was searched again by the software reference: score, nodes and best move are the reference's",
+                        line.line_no, r.cycles
+                    )?;
+                }
                 if let Some(jobs) = answered.as_deref_mut() {
                     jobs.push((line.line_no, job));
                 }
