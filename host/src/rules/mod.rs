@@ -600,13 +600,17 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
 /// Rejects a board with more pieces than eight promotions allow: shakmaty's check
 /// leaves kings out (antichess pawns may promote to kings), so three kings and eight
 /// pawns of one side passed while too many queens did not. Each side has at most 8
-/// pawns, and every piece beyond the start set (2 knights, bishops and rooks, 1 queen,
-/// 1 king) is a promoted pawn.
+/// pawns, and every piece beyond the start set (2 knights and rooks, a bishop on each
+/// colour of square, 1 queen, 1 king) is a promoted pawn: two kings and two bishops on
+/// dark squares are two promotions.
 fn check_promotions(pos: &Position) -> Result<(), FenError> {
     for color in Color::ALL {
         let count = |role| pos.role_count(color, role);
+        let bishops = pos.0.board().by_color(color) & pos.0.board().by_role(Role::Bishop);
+        let on = |squares: shakmaty::Bitboard| (bishops & squares).count() as u32;
         let promoted = count(Role::Knight).saturating_sub(2)
-            + count(Role::Bishop).saturating_sub(2)
+            + on(shakmaty::Bitboard::LIGHT_SQUARES).saturating_sub(1)
+            + on(shakmaty::Bitboard::DARK_SQUARES).saturating_sub(1)
             + count(Role::Rook).saturating_sub(2)
             + count(Role::Queen).saturating_sub(1)
             + count(Role::King).saturating_sub(1);
@@ -766,6 +770,24 @@ mod tests {
             pos.parse_move("a7a8").unwrap_err().to_string(),
             "a7a8 is not legal in this position; a capture is compulsory"
         );
+    }
+
+    /// Promoted pieces are counted with the kings and with each colour of square's
+    /// bishops: an extra king and a second bishop on dark squares beside seven pawns are
+    /// nine promotions' worth (the bishops were counted two at a time, regardless of
+    /// their squares, and the position passed).
+    #[test]
+    fn promotions_count_kings_and_bishops_by_square_colour() {
+        let impossible = |fen: &str| matches!(Position::from_fen(fen), Err(FenError::Impossible(m)) if m.starts_with("too much material"));
+        assert!(impossible("7k/8/8/8/8/B7/PPPPPPP1/K1B1K3 w - - 0 1"));
+        assert!(impossible("7k/8/8/8/8/N7/PPPPPPP1/KN2K1N1 w - - 0 1"));
+        assert!(impossible("KKK5/PPPPPPPP/8/8/8/8/8/k7 w - - 0 1"));
+        // A bishop on each colour, or six pawns, leaves room.
+        assert!(Position::from_fen("7k/8/8/8/8/B7/PPPPPPP1/KB2K3 w - - 0 1").is_ok());
+        assert!(Position::from_fen("7k/8/8/8/8/B7/PPPPPP2/K1B1K3 w - - 0 1").is_ok());
+        assert!(Position::from_fen("7k/8/8/8/8/8/1PPPPPPP/BBB5 w - - 0 1").is_ok());
+        assert!(impossible("7k/8/8/8/8/8/1PPPPPPP/BBBB4 w - - 0 1"));
+        assert!(impossible("7k/8/8/8/8/8/PPPPPPPP/BBB5 w - - 0 1"));
     }
 
     #[test]
