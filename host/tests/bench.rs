@@ -324,3 +324,64 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the 1 wins of "), "{out}");
 }
+
+/// An FPGA report whose Fmax is no clock (negative, zero, unbounded) is refused as bad
+/// input, as `--mhz` is (it modeled negative and infinite times); one without an Fmax is
+/// said to have none, not to be missing.
+#[test]
+fn an_fpga_report_with_an_absurd_fmax_is_refused() {
+    let dir = common::Scratch::new("bench-fmax");
+    let report = |fmax: &str| {
+        let path = dir.join(format!("r{}.json", fmax.replace(['-', '.'], "_")));
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"block":"movegen","top":"movegen","registered_wrapper":false,
+                "device":"iCE40 HX8K (ct256)","lut4":5384,"dff":2163,"carry":15,"ram":0,"io":120,
+                "fmax_mhz":{fmax},"seed":7,"seeds":[{{"seed":7,"fmax_mhz":{fmax}}}],"gate_levels":27,
+                "unit_delays":38,"bitstream":"","bitstream_bytes":0}}"#
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let bench = |path: &std::path::Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+            .args([
+                "bench",
+                "chip",
+                "--positions",
+                "2",
+                "--runs",
+                "1",
+                "--report",
+            ])
+            .arg(path)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+            out.status.code(),
+        )
+    };
+    for fmax in ["-5", "0", "1e300"] {
+        let path = report(fmax);
+        let (out, err, code) = bench(&path);
+        assert_eq!(code, Some(2), "{fmax}: {out}{err}");
+        assert!(
+            err.contains(&format!("{}: its Fmax ", path.display()))
+                && err.contains(" MHz is not a clock from 1 to 10000 MHz"),
+            "{fmax}: {err}"
+        );
+    }
+    let (out, err, code) = bench(&report("null"));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("has no Fmax (the design was not placed)"),
+        "{out}"
+    );
+    let (out, err, code) = bench(&report("55.5"));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("modeled at Fmax 55.5 MHz"), "{out}");
+}

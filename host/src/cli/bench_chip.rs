@@ -65,6 +65,17 @@ pub fn fpga_fmax(path: &Path, block: &str) -> anyhow::Result<Option<Fmax>> {
             host::rules::excerpt(&report.block)
         )));
     }
+    // A clock the models take (as `--mhz`): a report edited to a negative, zero or
+    // unbounded Fmax modeled negative and infinite times.
+    if let Some(mhz) = report.fmax_mhz
+        && super::engine::parse_mhz(&mhz.to_string()).is_err()
+    {
+        return Err(super::input::bad_input(format!(
+            "{}: its Fmax {} MHz is not a clock from 1 to 10000 MHz",
+            path.display(),
+            host::rules::excerpt(&mhz.to_string())
+        )));
+    }
     Ok(report.fmax_mhz.map(|mhz| Fmax {
         mhz,
         lut4: report.lut4,
@@ -116,6 +127,10 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
             f.lut4,
             report.display(),
             f.mhz / cpm
+        ),
+        None if report.exists() => println!(
+            "  the FPGA report at {} has no Fmax (the design was not placed): no Fmax-based figure",
+            report.display()
         ),
         None => println!(
             "  no FPGA report at {} (run `antichip chip fpga`): no Fmax-based figure",
