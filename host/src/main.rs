@@ -130,3 +130,59 @@ fn quiet_on_closed_stdout() {
         default(info);
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every option that takes a number says in its help what numbers it takes (the
+    /// README's promise: each `--help` gives each numeric option its range); one whose
+    /// help has no number at all says nothing of it.
+    #[test]
+    fn every_numeric_option_gives_its_range_in_help() {
+        use std::any::TypeId;
+        let numeric = [
+            TypeId::of::<u8>(),
+            TypeId::of::<u16>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<u64>(),
+            TypeId::of::<usize>(),
+            TypeId::of::<i32>(),
+            TypeId::of::<i64>(),
+            TypeId::of::<f64>(),
+        ];
+        fn walk(cmd: &clap::Command, path: &str, numeric: &[TypeId], missing: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                if !arg.get_action().takes_values()
+                    || !numeric
+                        .iter()
+                        .any(|t| arg.get_value_parser().type_id() == *t)
+                {
+                    continue;
+                }
+                let help = arg
+                    .get_long_help()
+                    .or(arg.get_help())
+                    .map(|h| h.to_string())
+                    .unwrap_or_default();
+                if !help.chars().any(|c| c.is_ascii_digit()) {
+                    let name = arg
+                        .get_long()
+                        .map(|l| format!("--{l}"))
+                        .unwrap_or_else(|| arg.get_id().to_string());
+                    missing.push(format!("{path} {name}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), numeric, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&Cli::command(), "antichip", &numeric, &mut missing);
+        assert!(
+            missing.is_empty(),
+            "no range in the help of:\n{}",
+            missing.join("\n")
+        );
+    }
+}

@@ -27,7 +27,7 @@ enum BenchKind {
         /// Positions of the random corpus (1 to 1,000,000).
         #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         positions: u64,
-        /// Seed of the random corpus.
+        /// Seed of the random corpus, 0 to 2^64 - 1.
         #[arg(long, default_value_t = 4)]
         seed: u64,
         /// Number of timed runs (the median is reported), 1 to 1000.
@@ -125,13 +125,14 @@ enum BenchKind {
     /// a clock with increment, `stop`), as p50/p99/max over many searches on varied
     /// positions. About a minute for 1,000 searches.
     Time {
-        /// Number of searches (the budgets rotate: movetime, clock, stop).
+        /// Number of searches (the budgets rotate: movetime, clock, stop), 1 to
+        /// 1,000,000.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         searches: u64,
-        /// Number of distinct positions they cycle through.
+        /// Number of distinct positions they cycle through, 1 to 100,000.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         positions: u64,
-        /// Seed of the budgets drawn.
+        /// Seed of the budgets drawn, 0 to 2^64 - 1.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]

@@ -30,7 +30,7 @@ enum ChipCommand {
         /// Size of the built-in corpus, 1 to 1,000,000 (not with FILE).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000), conflicts_with = "file")]
         positions: u64,
-        /// Random seed of the built-in corpus (not with FILE).
+        /// Random seed of the built-in corpus (not with FILE), 0 to 2^64 - 1.
         #[arg(long, default_value_t = 4, conflicts_with = "file")]
         seed: u64,
         /// Run the reference model instead of the netlist (same cycles, much faster).

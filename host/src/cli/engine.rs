@@ -30,7 +30,7 @@ pub struct EngineArgs {
     /// The quiescence search at the horizon of the main search.
     #[arg(long, default_value = "software", value_parser = quiescence_names())]
     pub quiescence: String,
-    /// Chips in the pool of a chip quiescence search (`chip-model`, `chip`).
+    /// Chips in the pool of a chip quiescence search (`chip-model`, `chip`), 1 to 256.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_CHIPS as u64))]
     pub chips: u64,
     /// The link between host and chips in the timeline model.

@@ -29,8 +29,8 @@ enum Figure {
     /// Figure 4: win percentage of the full engine with epsilon-random moves against
     /// the simple and advanced minimax baselines, as White and as Black.
     Epsilon {
-        /// The epsilons (share of random moves of the full engine), in any order: they
-        /// are played, written and plotted in increasing order.
+        /// The epsilons (share of random moves of the full engine, each 0 to 1), in any
+        /// order: they are played, written and plotted in increasing order.
         #[arg(long, value_delimiter = ',', default_value = "0,0.1,0.2,0.3,0.5,0.7,1")]
         epsilons: Vec<f64>,
         /// Games per epsilon and opponent (half as White): an even number from 2 to
@@ -47,7 +47,7 @@ enum Figure {
         /// Random plies of the paired openings (0 to 100, as `match --random-plies`).
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=MAX_RANDOM_PLIES as u64))]
         random_plies: u64,
-        /// Seed of the openings and the random moves.
+        /// Seed of the openings and the random moves, 0 to 2^64 - 1.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games played at once (1 to 256, as `match -j`).

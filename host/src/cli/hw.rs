@@ -72,7 +72,7 @@ enum HwCommand {
         /// `qchip`, whose weights take its first 538.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=200_000))]
         cycles: Option<u64>,
-        /// Seed of the random stimulus.
+        /// Seed of the random stimulus, 0 to 2^64 - 1.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },

@@ -28,7 +28,7 @@ pub struct LearnArgs {
     /// Where to write the learned weights (JSON).
     #[arg(long, short)]
     out: PathBuf,
-    /// lambda of TD(lambda).
+    /// lambda of TD(lambda), 0 to 1.
     #[arg(long, default_value_t = 0.7)]
     lambda: f64,
     /// The learning rate (above 0, up to 1; too large a rate makes the weights diverge,

@@ -78,14 +78,15 @@ pub struct MatchArgs {
     #[arg(long)]
     openings: Option<PathBuf>,
     /// With a PGN opening file (--openings FILE.pgn): play only the first N plies of
-    /// each of its games.
-    #[arg(long)]
-    opening_plies: Option<usize>,
+    /// each of its games (0 to 100,000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    opening_plies: Option<u64>,
     /// Without an opening file: openings of N random plies from the start position, 0
     /// to 100 (a random line that ends the game is drawn again).
     #[arg(long, default_value_t = 4, conflicts_with = "openings", value_parser = clap::value_parser!(u64).range(0..=MAX_RANDOM_PLIES as u64))]
     random_plies: u64,
-    /// Seed of the generated openings and of every random choice in the games.
+    /// Seed of the generated openings and of every random choice in the games, 0 to
+    /// 2^64 - 1.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games reaching this many plies are drawn by adjudication (1 to 100,000).
@@ -103,7 +104,7 @@ pub struct MatchArgs {
     /// the PGN.
     #[arg(long)]
     results: Option<PathBuf>,
-    /// Games played at once.
+    /// Games played at once, 1 to 256.
     #[arg(long, short, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: u32,
     /// Play only shard K of N (the games i with i % N == K), as K/N.
@@ -261,7 +262,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
                 path.display().to_string()
             };
             if is_pgn {
-                openings::from_pgn(open(path)?, &name, args.opening_plies).map_err(opening_error)?
+                openings::from_pgn(open(path)?, &name, args.opening_plies.map(|n| n as usize))
+                    .map_err(opening_error)?
             } else {
                 let (openings, warnings) =
                     openings::from_epd(super::input::open(Some(path))?, &name)

@@ -24,43 +24,44 @@ pub struct ReportArgs {
     /// Directory for report.md, report.json and the SVG plots (created if missing).
     #[arg(long, default_value = "docs/report")]
     out: PathBuf,
-    /// Depth of the searches of the benchmark positions (speed-up and exactness).
+    /// Depth of the searches of the benchmark positions (speed-up and exactness), 1 to 8.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=8))]
     depth: u32,
-    /// Seeded games whose quiescence jobs join the per-job sections.
+    /// Seeded games whose quiescence jobs join the per-job sections, 0 to 1,000.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1000))]
     job_games: u64,
-    /// Chips of the chip-equipped engine in the accuracy section.
+    /// Chips of the chip-equipped engine in the accuracy section, 1 to 64.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=64))]
     chips: u64,
     /// The link of the accuracy section.
     #[arg(long, default_value = Link::DEFAULT.name, value_parser = clap::builder::PossibleValuesParser::new(Link::names()))]
     link: String,
-    /// The chips' clock in MHz [default: the FPGA Fmax in build/fpga/qchip*/report.json
-    /// when there is one, else Deep Blue's 24].
+    /// The chips' clock in MHz, 1 to 10000 [default: the FPGA Fmax in
+    /// build/fpga/qchip*/report.json when there is one, else Deep Blue's 24].
     #[arg(long, value_parser = parse_mhz)]
     mhz: Option<f64>,
-    /// Other clocks in MHz, comma-separated (up to 8), at which section 4's searches are
+    /// Other clocks in MHz (each 1 to 10000), comma-separated (up to 8), at which section 4's searches are
     /// replayed as well, beside `--mhz` and Deep Blue's 24: for example another FPGA
     /// part's Fmax. The host's measured work is the same at every clock.
     #[arg(long, value_parser = parse_mhz, value_delimiter = ',', num_args = 1..)]
     also_mhz: Vec<f64>,
-    /// Time per move in the accuracy section, milliseconds (modeled for the chips).
+    /// Time per move in the accuracy section, milliseconds (modeled for the chips), 1
+    /// to 60,000.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=60_000))]
     movetime: u64,
-    /// Won positions tried in the accuracy section.
+    /// Won positions tried in the accuracy section, 0 to 10,000.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     won: u64,
-    /// Positions compared with a 20 times longer search.
+    /// Positions compared with a 20 times longer search, 0 to 10,000.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     agreement: u64,
-    /// Games of each match (paired openings; 0 for none).
+    /// Games of each match (paired openings), 0 (none) to 100,000.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     games: u64,
-    /// Games played at once.
+    /// Games played at once, 1 to 64.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: u64,
-    /// Seed of the positions and openings.
+    /// Seed of the positions and openings, 0 to 2^64 - 1.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Leave fairy-stockfish out of the matches.
