@@ -185,6 +185,19 @@ const EXTERNAL_KEYS: &[&str] = &["nodes", "movetime", "cmd", "arg", "option.NAME
 /// The keys player kind `kind` takes (`None` for an unknown kind). A random player
 /// takes a name alone: it searches nothing and every move of it is already random;
 /// the minimax baselines search to a depth, not to a node count or a time.
+/// The keys of a `full` player's pool of chips, which the software quiescence search
+/// has not.
+const CHIP_KEYS: &[&str] = &[
+    "chips",
+    "link",
+    "mhz",
+    "clock",
+    "split",
+    "eager",
+    "ahead",
+    "hostpieces",
+];
+
 fn keys_of(kind: &str) -> Option<Vec<&'static str>> {
     let own: &[&str] = match kind {
         "random" => return Some(vec!["name"]),
@@ -514,6 +527,24 @@ impl PlayerSpec {
                     .to_string(),
             ));
         }
+        // Nor has it a pool of chips for the other chip keys to act on (they were taken
+        // and did nothing).
+        let idle: Vec<&str> = seen
+            .iter()
+            .copied()
+            .filter(|k| CHIP_KEYS.contains(k))
+            .collect();
+        if !idle.is_empty() && spec.quiescence == QuiescenceKind::Software {
+            return Err(err(format!(
+                "{} {} the chips' and {} nothing with quiescence=software (the default): give quiescence=chip-model or chip",
+                idle.iter()
+                    .map(|k| format!("{k}="))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if idle.len() == 1 { "is" } else { "are" },
+                if idle.len() == 1 { "does" } else { "do" },
+            )));
+        }
         if spec.name.is_empty() {
             spec.name = spec.default_name(kind_text);
         }
@@ -652,6 +683,18 @@ mod tests {
             PlayerSpec::parse("full:fullwidth=3").unwrap_err().message,
             "fullwidth needs quiescence=reference, chip-model or chip, not software"
         );
+        // The other chip keys have nothing to act on either (they were taken silently).
+        assert_eq!(
+            PlayerSpec::parse("full:chips=4").unwrap_err().message,
+            "chips= is the chips' and does nothing with quiescence=software (the default): give quiescence=chip-model or chip"
+        );
+        assert_eq!(
+            PlayerSpec::parse("full:depth=2,link=usb,mhz=5,quiescence=software")
+                .unwrap_err()
+                .message,
+            "link=, mhz= are the chips' and do nothing with quiescence=software (the default): give quiescence=chip-model or chip"
+        );
+        assert!(PlayerSpec::parse("full:chips=4,link=usb,quiescence=chip-model").is_ok());
         let pieces = |s: &str| PlayerSpec::parse(s).map(|s| s.host_pieces);
         assert_eq!(pieces("full:quiescence=chip-model,hostpieces=20"), Ok(20));
         assert_eq!(pieces("full"), Ok(0));
@@ -659,7 +702,7 @@ mod tests {
         assert!(pieces("full:hostpieces=many").is_err());
         let eager = |s: &str| PlayerSpec::parse(s).map(|s| s.eager);
         assert_eq!(eager("full:quiescence=chip-model,eager=off"), Ok(false));
-        assert_eq!(eager("full:eager=on"), Ok(true));
+        assert_eq!(eager("full:quiescence=chip,eager=on"), Ok(true));
         assert_eq!(eager("full"), Ok(true));
         assert!(eager("full:eager=sometimes").is_err());
         let lmr = |s: &str| PlayerSpec::parse(s).map(|s| s.lmr);
@@ -759,7 +802,7 @@ mod tests {
             e("full:quiescence=chip-model,mhz=1e-300"),
             "mhz must be a clock from 1 to 10000, not \"1e-300\""
         );
-        assert!(PlayerSpec::parse("full:mhz=1").is_ok());
+        assert!(PlayerSpec::parse("full:quiescence=chip-model,mhz=1").is_ok());
         let ok = PlayerSpec::parse("full:nodes=1,movetime=1").unwrap();
         assert_eq!(ok.limit.nodes, Some(1));
         assert_eq!(ok.limit.movetime, Some(Duration::from_millis(1)));
