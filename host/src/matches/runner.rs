@@ -71,6 +71,9 @@ pub struct GameRecord {
     pub reason: String,
 }
 
+/// The most thinking seconds a record's player may have spent on a game (a hundred days).
+const MAX_SECONDS: f64 = 1e7;
+
 impl GameRecord {
     /// Player A's points: 1, 0.5 or 0 (`None` for an unfinished game).
     pub fn score_a(&self) -> Option<f64> {
@@ -114,9 +117,33 @@ impl GameRecord {
                 ));
             }
         }
-        if let Some(s) = self.seconds.iter().find(|s| !(s.is_finite() && **s >= 0.0)) {
+        // A game's thinking time is bounded by the longest clock a match takes; a
+        // bound well past it keeps a sum of them finite (1e308 made the mean inf).
+        if let Some(s) = self
+            .seconds
+            .iter()
+            .find(|s| !(s.is_finite() && (0.0..=MAX_SECONDS).contains(*s)))
+        {
             return Err(format!(
-                "seconds must be thinking times of 0 or more, not {s}"
+                "seconds must be thinking times from 0 to {MAX_SECONDS:.0}, not {s}"
+            ));
+        }
+        // The PGN is one game, legal, whose plies are the record's (a record's plies
+        // were taken as given).
+        let mut games = crate::pgn::PgnReader::new(self.pgn.as_bytes());
+        let game = match (games.next(), games.next()) {
+            (Some(Ok(raw)), None) => {
+                crate::pgn::AntichessGame::from_raw(&raw).map_err(|e| format!("its PGN: {e}"))?
+            }
+            (Some(Err(e)), _) => return Err(format!("its PGN: {e}")),
+            (None, _) => return Err("its PGN holds no game".to_string()),
+            (Some(Ok(_)), Some(_)) => return Err("its PGN holds more than one game".to_string()),
+        };
+        if game.moves.len() != self.plies {
+            return Err(format!(
+                "plies is {} where its PGN has {}",
+                self.plies,
+                game.moves.len()
             ));
         }
         // The game's own tags say the same as the record.
