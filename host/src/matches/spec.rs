@@ -479,6 +479,16 @@ impl PlayerSpec {
                 }
                 "cmd" => program = Some(PathBuf::from(value)),
                 "arg" => args.push(value.to_string()),
+                // The match plays antichess: an engine told another variant loses
+                // every game on an illegal move.
+                k if k
+                    .strip_prefix("option.")
+                    .is_some_and(|n| n.eq_ignore_ascii_case("UCI_Variant")) =>
+                {
+                    return Err(err(format!(
+                        "{k} is the match's to set (antichess), not \"{value}\""
+                    )));
+                }
                 k if k.starts_with("option.") => {
                     options.push((k["option.".len()..].to_string(), value.to_string()))
                 }
@@ -682,6 +692,12 @@ mod tests {
         assert_eq!(
             PlayerSpec::parse("full:fullwidth=3").unwrap_err().message,
             "fullwidth needs quiescence=reference, chip-model or chip, not software"
+        );
+        assert_eq!(
+            PlayerSpec::parse("fairy:option.uci_variant=chess")
+                .unwrap_err()
+                .message,
+            "option.uci_variant is the match's to set (antichess), not \"chess\""
         );
         // The other chip keys have nothing to act on either (they were taken silently).
         assert_eq!(
