@@ -122,6 +122,12 @@ fn two_digits_in_a_row_and_clocks_beyond_32_bits_are_refused() {
             "8/8/8/8/8/8/8/K7 w - - dm 4",
             "halfmove clock must be a number, not \"dm\" (an EPD operation must end with ';')",
         ),
+        // An operation that ends with its ';' is not for a FEN at all (the hint said
+        // it must end with one).
+        (
+            "8/8/8/8/8/8/8/K7 w - - bm e3;",
+            "halfmove clock must be a number, not \"bm\" (EPD operations are read from the lines of a file, not from a FEN)",
+        ),
     ] {
         assert_eq!(
             Position::from_fen(fen).unwrap_err().to_string(),

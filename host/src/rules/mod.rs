@@ -184,9 +184,12 @@ impl Position {
                     let opcode = word.len() >= 2
                         && word.starts_with(|c: char| c.is_ascii_alphabetic())
                         && word.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
-                    let hint = match opcode {
-                        true => " (an EPD operation must end with ';')",
-                        false => "",
+                    let hint = match (opcode, text.contains(';')) {
+                        (true, true) => {
+                            " (EPD operations are read from the lines of a file, not from a FEN)"
+                        }
+                        (true, false) => " (an EPD operation must end with ';')",
+                        (false, _) => "",
                     };
                     format!(
                         "halfmove clock must be a number, not \"{}\"{hint}",
