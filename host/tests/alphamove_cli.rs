@@ -36,6 +36,36 @@ fn selfplay_rejects_a_bad_fen() {
     assert!(err.starts_with("error: --fen \"8/8 w - - 0 1\": "), "{err}");
 }
 
+/// A `--fen`'s fields are read as every command reads them, for chess too: a clock past
+/// 32 bits, a fullmove number of 0 and five fields were taken (the numbers cut to fit,
+/// the PGN counting from move 0).
+#[test]
+fn a_fens_fields_are_checked_as_every_commands() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - -";
+    for (fields, message) in [
+        (
+            "99999999999999999999 1",
+            "halfmove clock must be at most 4294967295, not 99999999999999999999",
+        ),
+        (
+            "0 0",
+            "fullmove number must be a positive number, not \"0\"",
+        ),
+        ("0", "a FEN has 6 fields (or 4 for EPD), not 5"),
+    ] {
+        let fen = format!("{start} {fields}");
+        for variant in ["chess", "antichess"] {
+            let out = antichip(&["alphamove", "moves", "--variant", variant, "--fen", &fen]);
+            assert_eq!(out.status.code(), Some(2), "{variant} {fen}");
+            assert_eq!(
+                text(&out.stderr),
+                format!("error: --fen \"{fen}\": {message}\n"),
+                "{variant}"
+            );
+        }
+    }
+}
+
 #[test]
 fn moves_marks_alphamoves_choice() {
     let out = antichip(&["alphamove", "moves"]);

@@ -85,11 +85,22 @@ impl From<VariantArg> for Variant {
     }
 }
 
-/// The warnings of an antichess `--fen` (castling rights dropped), on stderr, as every
-/// command's `--fen` gives them; its errors are the game's to report.
-fn warn_antichess_fen(variant: VariantArg, fen: Option<&str>) {
-    if let (VariantArg::Antichess, Some(text)) = (variant, fen) {
-        let _ = super::input::fen_option("--fen", text);
+/// A `--fen` read as every command reads one: an antichess one whole (its warnings on
+/// stderr, its errors bad input), a chess one's fields (six, or four of EPD; clocks
+/// that fit, a fullmove number from 1), whose position the chess rules then judge. A
+/// 5-field FEN, a clock past 2^32 - 1 or a fullmove number of 0 were taken.
+fn check_fen(variant: VariantArg, fen: Option<&str>) -> anyhow::Result<()> {
+    let Some(text) = fen else {
+        return Ok(());
+    };
+    match variant {
+        VariantArg::Antichess => super::input::fen_option("--fen", text).map(|_| ()),
+        VariantArg::Chess => match host::rules::Position::from_fen_any_material(text) {
+            Err(e @ host::rules::FenError::Malformed(_)) => {
+                Err(super::input::bad_input(format!("--fen \"{text}\": {e}")))
+            }
+            _ => Ok(()),
+        },
     }
 }
 
@@ -97,7 +108,7 @@ pub fn run(args: AlphaMoveArgs) -> anyhow::Result<u8> {
     if let AlphaMoveCommand::Selfplay { variant, fen } | AlphaMoveCommand::Moves { variant, fen } =
         &args.command
     {
-        warn_antichess_fen(*variant, fen.as_deref());
+        check_fen(*variant, fen.as_deref())?;
     }
     match args.command {
         AlphaMoveCommand::Selfplay { variant, fen } => {
