@@ -129,6 +129,35 @@ fn demo_says_when_the_quiescence_chip_overflowed() {
     assert!(part.contains("  waveform: "), "{part}");
 }
 
+/// The demo's solver stops at `--max-nodes` positions and says so (a long --max-moves
+/// from the start position ran for hours, with no bound to give).
+#[test]
+fn demo_solver_stops_at_its_budget() {
+    let dir = common::Scratch::new("demo-budget");
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "demo",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "--max-moves",
+            "50",
+            "--max-nodes",
+            "1000",
+            "--vcd",
+        ])
+        .arg(dir.join("a.vcd"))
+        .arg("--qchip-vcd")
+        .arg(dir.join("b.vcd"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("  no answer within 1000 positions (--max-nodes), "),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn demo_rejects_a_bad_fen() {
     let out = Command::new(env!("CARGO_BIN_EXE_antichip"))

@@ -59,6 +59,10 @@ pub struct DemoArgs {
     /// Longest win looked for, in moves of the side to move (1 to 50, as for `solve`).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
     max_moves: u32,
+    /// The solver gives up after visiting this many positions (1 to 10^12, as for
+    /// `solve`): a long --max-moves from a busy position would otherwise run for hours.
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    max_nodes: u64,
     /// Where the waveform of the chip's first generation goes.
     #[arg(long, default_value = "waveforms/demo.vcd")]
     vcd: PathBuf,
@@ -124,19 +128,27 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     // 2. The solver, and the winning line with the defender's longest resistance.
     let start = Instant::now();
     let mut solver = Solver::new();
-    let verdict = solver.solve(&pos, args.max_moves);
+    let verdict = solver.solve_limited(&pos, args.max_moves, args.max_nodes);
     let solve_time = start.elapsed();
     println!("The exact solver (every move searched, no pruning that can miss a win):");
     let line = match verdict {
-        Verdict::AlreadyWon => {
+        None => {
+            println!(
+                "  no answer within {} positions (--max-nodes), {:.1} s (measured)",
+                args.max_nodes,
+                solve_time.as_secs_f64()
+            );
+            Vec::new()
+        }
+        Some(Verdict::AlreadyWon) => {
             println!("  the side to move has already won");
             Vec::new()
         }
-        Verdict::NoWinWithin(k) => {
+        Some(Verdict::NoWinWithin(k)) => {
             println!("  no forced win within {k} moves");
             Vec::new()
         }
-        Verdict::WinIn { moves: k, first } => {
+        Some(Verdict::WinIn { moves: k, first }) => {
             println!(
                 "  {:?} wins in {k} (first move {}), {} positions, {:.1} ms (measured)",
                 pos.turn(),
