@@ -107,7 +107,12 @@ fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> any
     let (boards, code, source) = match &file {
         Some(path) => {
             let (boards, code) = read_boards(path)?;
-            (boards, code, path.display().to_string())
+            let source = if path.as_os_str() == "-" {
+                "standard input".to_string()
+            } else {
+                path.display().to_string()
+            };
+            (boards, code, source)
         }
         None => {
             let boards = random_positions(seed, positions)
