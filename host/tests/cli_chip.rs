@@ -58,7 +58,10 @@ fn chip_stats_reports_both_configurations_and_bad_lines() {
     let out = antichip(&["chip", "stats", "-"], FENS);
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("chip cycles over 3 positions of -"), "{text}");
+    assert!(
+        text.contains("chip cycles over 3 positions of standard input"),
+        "{text}"
+    );
     assert!(text.contains("shortcuts on: 31 moves in"), "{text}");
     assert!(text.contains("shortcuts off: 31 moves in"), "{text}");
     assert!(text.contains("cycles per move"), "{text}");

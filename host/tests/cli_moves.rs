@@ -355,10 +355,7 @@ fn a_job_that_overflows_the_chip_is_said_to() {
             .map(|l| l.split('\t').take(4).map(str::to_string).collect())
             .collect()
     };
-    assert_eq!(
-        columns(&text(&out.stdout)),
-        columns(&text(&reference.stdout))
-    );
+    assert_eq!(columns(text(&out.stdout)), columns(text(&reference.stdout)));
     let err = text(&out.stderr);
     assert!(
         err.starts_with("note: line 2: the job overflowed the chip's move list or stack after "),

@@ -164,10 +164,18 @@ fn the_game_is_written_as_pgn_after_every_move_and_undo() {
     let weights = dir.join("w.json");
     let content = host::engine::eval::DEFAULT_WEIGHTS_JSON;
     std::fs::write(&weights, content).unwrap();
-    // A book of no entries (an empty file) is a book.
+    // The built-in book, as a file.
     let book = dir.join("book.bin");
-    std::fs::write(&book, "").unwrap();
-    for (option, file, content) in [("--weights", &weights, content), ("--book", &book, "")] {
+    let book_bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/antichess_book.bin"
+    ))
+    .unwrap();
+    std::fs::write(&book, &book_bytes).unwrap();
+    for (option, file, content) in [
+        ("--weights", &weights, content.as_bytes()),
+        ("--book", &book, &book_bytes[..]),
+    ] {
         let f = file.to_str().unwrap();
         let (out, err, code) = play(&["--pgn", f, option, f], "e3\nquit\n");
         assert_eq!((out.as_str(), code), ("", 2), "{option}: {err}");
@@ -177,7 +185,7 @@ fn the_game_is_written_as_pgn_after_every_move_and_undo() {
                 "error: --pgn {f} is the input file {f}: the game would overwrite a file it is played with\n"
             )
         );
-        assert_eq!(std::fs::read_to_string(file).unwrap(), content);
+        assert_eq!(std::fs::read(file).unwrap(), content);
     }
 }
 

@@ -129,7 +129,7 @@ pub fn run(positions: usize, seed: u64, runs: usize, report: Option<&Path>) -> a
             f.mhz / cpm
         ),
         None if report.exists() => println!(
-            "  the FPGA report at {} has no Fmax (the design was not placed): no Fmax-based figure",
+            "  the FPGA report at {} has no Fmax (not placed, or no clocked path): no Fmax-based figure",
             report.display()
         ),
         None => println!(

@@ -156,7 +156,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
                 solver.nodes(),
                 solve_time.as_secs_f64() * 1e3
             );
-            let line = winning_line(&pos, k, first);
+            let line = winning_line(&pos, k, first, args.max_nodes);
             println!("  line: {}", san_line(&pos, &line));
             line
         }
@@ -486,7 +486,7 @@ fn per_move(cycles: u32, moves: usize) -> String {
 
 /// The winner's moves from the solver and, for the defender, the reply that delays the
 /// win longest, until the game ends.
-fn winning_line(pos: &Position, k: u32, first: Move) -> Vec<Move> {
+fn winning_line(pos: &Position, k: u32, first: Move, max_nodes: u64) -> Vec<Move> {
     let mut solver = Solver::new();
     let mut line = vec![first];
     let mut here = pos.after(&first);
@@ -496,7 +496,10 @@ fn winning_line(pos: &Position, k: u32, first: Move) -> Vec<Move> {
         let mut best: Option<(u32, Move, Move)> = None;
         for reply in here.legal_moves() {
             let after = here.after(&reply);
-            if let Verdict::WinIn { moves, first } = solver.solve(&after, left - 1)
+            // Within the demo's budget, each: a reply not decided within it is left
+            // out (the line then may end before the game does).
+            if let Some(Verdict::WinIn { moves, first }) =
+                solver.solve_limited(&after, left - 1, max_nodes)
                 && best.is_none_or(|(m, _, _)| moves > m)
             {
                 best = Some((moves, reply, first));

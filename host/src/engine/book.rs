@@ -80,6 +80,13 @@ pub enum BookError {
     /// An entry's key is smaller than the one before it (numbered from 1).
     #[error("the entries of a book must be sorted by key, and entry {0} is not")]
     Unsorted(usize),
+    /// An entry's move code is no move (numbered from 1): a promotion code above 5, the
+    /// top bit set, or a move from a square to itself.
+    #[error("entry {0}'s move code {1:#06x} is not a move")]
+    Move(usize, u16),
+    /// The file has no entries (`book build` makes no such book).
+    #[error("the file has no entries: not a book")]
+    Empty,
 }
 
 /// An opening book: entries sorted by key.
@@ -208,8 +215,15 @@ impl Book {
                 learn: u32::from_be_bytes(c[12..16].try_into().expect("4 bytes")),
             })
             .collect();
+        if entries.is_empty() {
+            return Err(BookError::Empty);
+        }
         if let Some(i) = entries.windows(2).position(|w| w[0].key > w[1].key) {
             return Err(BookError::Unsorted(i + 2));
+        }
+        let is_move = |mv: u16| mv >> 15 == 0 && (mv >> 12) & 7 <= 5 && (mv >> 6) & 63 != mv & 63;
+        if let Some((i, e)) = entries.iter().enumerate().find(|(_, e)| !is_move(e.mv)) {
+            return Err(BookError::Move(i + 1, e.mv));
         }
         Ok(Book { entries })
     }
@@ -394,5 +408,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("sorted by key"), "{e}");
+        // No entries, or a move code that is no move, is no book (they were read, and
+        // the bad entries skipped without a word).
+        assert_eq!(
+            Book::from_bytes(&[]).unwrap_err().to_string(),
+            "the file has no entries: not a book"
+        );
+        let e3 = encode_move(&Position::startpos().parse_move("e3").unwrap());
+        for (mv, bad) in [(e3, false), (0xffff, true), (e3 | 6 << 12, true), (0, true)] {
+            let book = Book {
+                entries: vec![Entry {
+                    key: 1,
+                    mv,
+                    weight: 1,
+                    learn: 1,
+                }],
+            };
+            let read = Book::from_bytes(&book.to_bytes());
+            assert_eq!(read.is_err(), bad, "{mv:#x}");
+            if bad {
+                assert_eq!(
+                    read.unwrap_err().to_string(),
+                    format!("entry 1's move code {mv:#06x} is not a move")
+                );
+            }
+        }
     }
 }

@@ -182,9 +182,6 @@ const FULL_KEYS: &[&str] = &[
 /// every option).
 const EXTERNAL_KEYS: &[&str] = &["nodes", "movetime", "cmd", "arg", "option.NAME"];
 
-/// The keys player kind `kind` takes (`None` for an unknown kind). A random player
-/// takes a name alone: it searches nothing and every move of it is already random;
-/// the minimax baselines search to a depth, not to a node count or a time.
 /// The keys of a `full` player's pool of chips, which the software quiescence search
 /// has not.
 const CHIP_KEYS: &[&str] = &[
@@ -198,6 +195,9 @@ const CHIP_KEYS: &[&str] = &[
     "hostpieces",
 ];
 
+/// The keys player kind `kind` takes (`None` for an unknown kind). A random player
+/// takes a name alone: it searches nothing and every move of it is already random;
+/// the minimax baselines search to a depth, not to a node count or a time.
 fn keys_of(kind: &str) -> Option<Vec<&'static str>> {
     let own: &[&str] = match kind {
         "random" => return Some(vec!["name"]),
@@ -483,7 +483,8 @@ impl PlayerSpec {
                 // every game on an illegal move.
                 k if k
                     .strip_prefix("option.")
-                    .is_some_and(|n| n.eq_ignore_ascii_case("UCI_Variant")) =>
+                    .is_some_and(|n| n.eq_ignore_ascii_case("UCI_Variant"))
+                    && !value.eq_ignore_ascii_case("antichess") =>
                 {
                     return Err(err(format!(
                         "{k} is the match's to set (antichess), not \"{value}\""

@@ -195,10 +195,22 @@ fn overflow(util: &[Utilisation]) -> Vec<String> {
 /// Whether nextpnr's log says it gave up on placing or routing the design (as against
 /// failing for a reason of its own).
 fn gave_up(log: &str) -> bool {
-    log.contains("Unable to place")
-        || log.contains("Unable to find legal placement")
-        || log.contains("Failed to")
-        || !overflow(&parse_utilisation(log)).is_empty()
+    // Its placer's and routers' words (nextpnr 0.4 to 0.7, iCE40 and ECP5); its own
+    // failures ("Failed to open JSON file", "Failed to parse ...") are not among them.
+    const GAVE_UP: &[&str] = &[
+        "Unable to place",
+        "Unable to find legal placement",
+        "Unable to find a placement",
+        "Unable to find placement",
+        "failed to place",
+        "Failed to expand region",
+        "Failed to route",
+        "Failed to find a route",
+        "Failed routing",
+        "Routing design failed",
+        "found unrouted arcs",
+    ];
+    GAVE_UP.iter().any(|w| log.contains(w)) || !overflow(&parse_utilisation(log)).is_empty()
 }
 
 /// One placement: seed, Fmax (none for a design without a register-to-register path),
@@ -601,11 +613,13 @@ fn place_pack(
         return Err(bad.failed.take().expect("failed placement"));
     }
     let routed = |r: &Placement| r.failed.is_none() && !r.stopped;
+    // Too big for the device, or every seed given up on (none stopped at the time
+    // limit, which might have routed) and none routed before.
     let does_not_fit = runs
         .iter()
         .any(|r| r.failed.is_some() && !overflow(&parse_utilisation(&r.log)).is_empty())
-        || (runs.iter().any(|r| r.failed.is_some())
-            && !runs.iter().any(routed)
+        || (!runs.is_empty()
+            && runs.iter().all(|r| r.failed.is_some())
             && placed_before.iter().all(|s| s.end != SeedEnd::Routed));
     if does_not_fit {
         let bad = runs
