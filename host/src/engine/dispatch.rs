@@ -356,7 +356,6 @@ impl Horizon {
                 *known = true;
             }
         }
-        self.resume();
         while self.cursor < self.trace.events.len() && self.unknown[self.cursor] == 0 {
             match &self.trace.events[self.cursor] {
                 Event::Host(ns) => self.live.host(*ns),
@@ -373,6 +372,12 @@ impl Horizon {
             .iter()
             .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
             .sum();
+        // The host's work starts again here: the wait for the cycles above and the
+        // replay of the timeline are the model's own time, not the search's (resumed
+        // before the replay, the replay's time went into the next host interval: a
+        // whole search's replay at its end, and under a modeled clock one every 1,024
+        // nodes, modeled time that depended on the simulator's speed).
+        self.resume();
         Ok(Some(Duration::from_secs_f64(
             (self.live.now() + later) / 1e9,
         )))

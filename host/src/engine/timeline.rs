@@ -55,7 +55,9 @@ pub const RESULT_WORDS: u32 = 3;
 pub struct Link {
     /// The preset's name.
     pub name: &'static str,
-    /// Host time per 32-bit word moved (either way), nanoseconds.
+    /// Time per 32-bit word moved, nanoseconds: the host's, for a job's words sent; a
+    /// result's words returned add it to the result's arrival (the host reads them
+    /// when they are there).
     pub ns_per_word: f64,
     /// Round-trip latency (half on the way to the chip, half on the way back),
     /// nanoseconds.
