@@ -6,6 +6,20 @@ use std::process::Command;
 
 mod common;
 
+/// `antichip demo ARGS`, its waveforms into `dir`: its stdout and exit code.
+fn demo_into(dir: &common::Scratch, args: &[&str]) -> (String, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .arg("demo")
+        .args(args)
+        .arg("--vcd")
+        .arg(dir.join("a.vcd"))
+        .arg("--qchip-vcd")
+        .arg(dir.join("b.vcd"))
+        .output()
+        .unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.code())
+}
+
 #[test]
 fn demo_runs_the_chip_and_the_solver_on_the_default_position() {
     let dir = common::Scratch::new("demo");
@@ -103,20 +117,9 @@ fn demo_on_a_won_position_says_so_and_agrees() {
 #[test]
 fn demo_says_when_the_quiescence_chip_overflowed() {
     let dir = common::Scratch::new("demo-overflow");
-    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args([
-            "demo",
-            "--fen",
-            "NN4RQ/pN2R3/PN4Q1/B2Q4/Q7/7Q/5K2/2Q4B w - - 0 1",
-            "--vcd",
-        ])
-        .arg(dir.join("a.vcd"))
-        .arg("--qchip-vcd")
-        .arg(dir.join("b.vcd"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let fen = "NN4RQ/pN2R3/PN4Q1/B2Q4/Q7/7Q/5K2/2Q4B w - - 0 1";
+    let (stdout, code) = demo_into(&dir, &["--fen", fen]);
+    assert_eq!(code, Some(0), "{stdout}");
     let part = &stdout[stdout.find("The quiescence chip").unwrap()..];
     let part = &part[..part.find("The search on").unwrap()];
     assert!(
@@ -134,24 +137,12 @@ fn demo_says_when_the_quiescence_chip_overflowed() {
 #[test]
 fn demo_solver_stops_at_its_budget() {
     let dir = common::Scratch::new("demo-budget");
-    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
-        .args([
-            "demo",
-            "--fen",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-            "--max-moves",
-            "50",
-            "--max-nodes",
-            "1000",
-            "--vcd",
-        ])
-        .arg(dir.join("a.vcd"))
-        .arg("--qchip-vcd")
-        .arg(dir.join("b.vcd"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+    let (stdout, code) = demo_into(
+        &dir,
+        &["--fen", start, "--max-moves", "50", "--max-nodes", "1000"],
+    );
+    assert_eq!(code, Some(0), "{stdout}");
     assert!(
         stdout.contains("  no answer within 1000 positions (--max-nodes), "),
         "{stdout}"

@@ -30,17 +30,22 @@ fn arbiter_and_ray_array_paths() {
     assert_eq!(p.endpoint, "victim_q");
 }
 
-#[test]
-fn vcd_has_hierarchy_ports_registers_and_named_signals() {
-    let m = ray_array::ray_array().unwrap();
-    let mut s = Simulator::with_options(
-        &m,
+/// A simulator of `m` that keeps its named signals, for a waveform.
+fn named(m: &hw::Module) -> Simulator {
+    Simulator::with_options(
+        m,
         SimOptions {
             keep_named: true,
             ..SimOptions::default()
         },
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn vcd_has_hierarchy_ports_registers_and_named_signals() {
+    let m = ray_array::ray_array().unwrap();
+    let mut s = named(&m);
     let mut w = Waveform::with_design(&mut s, &m, Vec::new()).unwrap();
     let load = s.input("load").unwrap();
     let occ = s.input("occ").unwrap();
@@ -102,14 +107,7 @@ fn vcd_has_hierarchy_ports_registers_and_named_signals() {
 #[test]
 fn vcd_cycles_go_forward() {
     let m = counter::counter().unwrap();
-    let mut s = Simulator::with_options(
-        &m,
-        SimOptions {
-            keep_named: true,
-            ..SimOptions::default()
-        },
-    )
-    .unwrap();
+    let mut s = named(&m);
     let mut w = Waveform::new(&mut s, Vec::new()).unwrap();
     w.sample(&mut s, 0).unwrap();
     w.sample(&mut s, 3).unwrap();

@@ -17,6 +17,25 @@ fn work(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Runs this test binary's ignored test `name` alone in a child process with `env` set
+/// (and in `dir` when given), and checks that it passed: for tests that need an
+/// environment of their own, which a test cannot set for itself among others.
+fn run_child(name: &str, env: &[(&str, &std::ffi::OsStr)], dir: Option<&std::path::Path>) {
+    let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+    cmd.args(["--exact", name, "--ignored", "--nocapture"]);
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    let out = cmd.output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{name} {env:?}: {text}");
+    assert!(text.contains("1 passed"), "{name} {env:?}: {text}");
+}
+
 #[test]
 fn arbiter64_flow_reports_resources_and_fmax() {
     let m = hw::blocks::arbiter::arbiter64().unwrap();
@@ -252,21 +271,11 @@ fn a_wide_combinational_block_is_shifted_through_three_pins() {
 #[test]
 fn tools_found_through_a_relative_directory_are_named_absolutely() {
     let top = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "relative_tools_child",
-            "--ignored",
-            "--nocapture",
-        ])
-        .env(TOOLS_ENV, ".venv/fpga/bin")
-        .current_dir(&top)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
-    assert!(text.contains("1 passed"), "{text}");
+    run_child(
+        "relative_tools_child",
+        &[(TOOLS_ENV, ".venv/fpga/bin".as_ref())],
+        Some(&top),
+    );
 }
 
 /// Run by [`tools_found_through_a_relative_directory_are_named_absolutely`] in the
@@ -308,20 +317,16 @@ fn missing_tool_child() {
         "{text}"
     );
     // Nothing ran: the tools are looked for before synthesis.
-    assert!(!work("missing").join("stat.txt").exists());
+    assert!(!work("missing").join("stat.json").exists());
 }
 
 #[test]
 fn missing_ecp5_tool_names_the_setup_script() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "missing_tool_child", "--ignored", "--nocapture"])
-        .env(TOOLS_ENV, "/nonexistent/fpga-bin")
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
-    assert!(text.contains("1 passed"), "{text}");
+    run_child(
+        "missing_tool_child",
+        &[(TOOLS_ENV, "/nonexistent/fpga-bin".as_ref())],
+        None,
+    );
 }
 
 /// A placement seed nextpnr cannot route is that seed's: the flow places the others,
@@ -360,16 +365,11 @@ fn a_seed_that_fails_to_route_leaves_the_others() {
     )
     .unwrap();
     for fail in ["1", "1 2"] {
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "failing_seed_child", "--ignored", "--nocapture"])
-            .env("PATH", &path)
-            .env("FAIL_SEEDS", fail)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).to_string()
-            + &String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{fail}: {text}");
-        assert!(text.contains("1 passed"), "{fail}: {text}");
+        run_child(
+            "failing_seed_child",
+            &[("PATH", path.as_os_str()), ("FAIL_SEEDS", fail.as_ref())],
+            None,
+        );
     }
 }
 
