@@ -40,9 +40,10 @@ pub struct ReportArgs {
     /// build/fpga/qchip*/report.json when there is one, else Deep Blue's 24].
     #[arg(long, value_parser = parse_mhz)]
     mhz: Option<f64>,
-    /// Other clocks in MHz (each 1 to 10000), comma-separated (up to 8), at which section 4's searches are
-    /// replayed as well, beside `--mhz` and Deep Blue's 24: for example another FPGA
-    /// part's Fmax. The host's measured work is the same at every clock.
+    /// Other clocks in MHz (each 1 to 10000), comma-separated (up to 8), at which
+    /// section 4's searches are replayed as well, beside `--mhz` and Deep Blue's 24: for
+    /// example another FPGA part's Fmax. The host's measured work is the same at every
+    /// clock.
     #[arg(long, value_parser = parse_mhz, value_delimiter = ',', num_args = 1..)]
     also_mhz: Vec<f64>,
     /// Time per move in the accuracy section, milliseconds (modeled for the chips), 1

@@ -71,7 +71,7 @@ pub struct GameRecord {
     pub reason: String,
 }
 
-/// The most thinking seconds a record's player may have spent on a game (a hundred days).
+/// The most thinking seconds a record's player may have spent on a game (about 116 days).
 const MAX_SECONDS: f64 = 1e7;
 
 impl GameRecord {
@@ -117,8 +117,8 @@ impl GameRecord {
                 ));
             }
         }
-        // A game's thinking time is bounded by the longest clock a match takes; a
-        // bound well past it keeps a sum of them finite (1e308 made the mean inf).
+        // A bound far past any game's thinking time keeps a sum of them finite (1e308
+        // made the mean infinite).
         if let Some(s) = self
             .seconds
             .iter()
