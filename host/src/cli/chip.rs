@@ -107,12 +107,7 @@ fn stats(file: Option<PathBuf>, positions: usize, seed: u64, model: bool) -> any
     let (boards, code, source) = match &file {
         Some(path) => {
             let (boards, code) = read_boards(path)?;
-            let source = if path.as_os_str() == "-" {
-                "standard input".to_string()
-            } else {
-                path.display().to_string()
-            };
-            (boards, code, source)
+            (boards, code, super::input::input_name(Some(path)))
         }
         None => {
             let boards = random_positions(seed, positions)

@@ -90,7 +90,7 @@ pub struct EngineArgs {
 /// `Duration`, which panicked).
 pub fn parse_mhz(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(mhz) if (1.0..=10_000.0).contains(&mhz) => Ok(mhz),
+        Ok(mhz) if ChipClock::MHZ_RANGE.contains(&mhz) => Ok(mhz),
         _ => Err(format!(
             "must be a clock in MHz from 1 to 10000, not \"{text}\""
         )),

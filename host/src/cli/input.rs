@@ -11,15 +11,25 @@ use host::positions::batch::{FenLine, read_fen_lines};
 /// Opens `path` for reading, or stdin when it is `None` or `-`. A failure to read
 /// names the input (`standard input: Is a directory`).
 pub fn open(path: Option<&Path>) -> anyhow::Result<Box<dyn BufRead>> {
+    let name = input_name(path);
     match path {
         Some(p) if p.as_os_str() != "-" => Ok(Box::new(Named {
             inner: open_file(p)?,
-            name: p.display().to_string(),
+            name,
         })),
         _ => Ok(Box::new(Named {
             inner: io::stdin().lock(),
-            name: "standard input".to_string(),
+            name,
         })),
+    }
+}
+
+/// The name of the input [`open`] reads: the file's, or "standard input" for none or
+/// `-`.
+pub fn input_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "standard input".to_string(),
     }
 }
 

@@ -256,11 +256,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<u8> {
         None => openings::try_generated(args.seed, pairs, args.random_plies as usize)
             .map_err(|e| bad_input(format!("--random-plies {}: {e}", args.random_plies)))?,
         Some(path) => {
-            let name = if path.as_os_str() == "-" {
-                "standard input".to_string()
-            } else {
-                path.display().to_string()
-            };
+            let name = super::input::input_name(Some(path));
             if is_pgn {
                 openings::from_pgn(open(path)?, &name, args.opening_plies.map(|n| n as usize))
                     .map_err(opening_error)?

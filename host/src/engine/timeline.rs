@@ -134,6 +134,11 @@ impl ChipClock {
     /// Deep Blue's 24 MHz.
     pub const DEEP_BLUE: ChipClock = ChipClock::Mhz(DEEP_BLUE_MHZ);
 
+    /// The clocks, in MHz, that every front end takes (`--mhz`, a match player's
+    /// `mhz=`, UCI's `ChipMHz`, an FPGA report's Fmax): below 1 MHz a search's modeled
+    /// time outgrows any `Duration`.
+    pub const MHZ_RANGE: std::ops::RangeInclusive<f64> = 1.0..=10_000.0;
+
     /// Nanoseconds per cycle.
     pub fn ns_per_cycle(self) -> f64 {
         let ChipClock::Mhz(mhz) = self;

@@ -769,7 +769,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 )),
             },
             "chipmhz" => match value.parse::<u32>() {
-                Ok(mhz) if (1..=10_000).contains(&mhz) => {
+                Ok(mhz) if ChipClock::MHZ_RANGE.contains(&f64::from(mhz)) => {
                     let mut settings = self.settings.clone();
                     settings.chips.clock = ChipClock::Mhz(f64::from(mhz));
                     rebuild = Some((settings, format!("ChipMHz {mhz}")));

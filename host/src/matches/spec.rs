@@ -453,7 +453,7 @@ impl PlayerSpec {
                 }
                 "mhz" => {
                     spec.chips.clock = ChipClock::Mhz(match value.parse::<f64>() {
-                        Ok(m) if (1.0..=10_000.0).contains(&m) => m,
+                        Ok(m) if ChipClock::MHZ_RANGE.contains(&m) => m,
                         _ => {
                             return Err(err(format!(
                                 "mhz must be a clock from 1 to 10000, not \"{value}\""
