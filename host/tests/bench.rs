@@ -264,6 +264,19 @@ fn the_quiescence_bench_measures_the_chips_move_order() {
 #[test]
 fn the_singular_bench_refuses_a_suite_without_wins() {
     let dir = common::Scratch::new("bench_suite");
+    let suite = |path: &std::path::Path| {
+        common::run(
+            &[
+                "bench",
+                "singular",
+                "--depth",
+                "1",
+                "--suite",
+                path.to_str().unwrap(),
+            ],
+            "",
+        )
+    };
     for (name, content, message) in [
         ("empty.txt", Vec::new(), "no wins in "),
         (
@@ -287,17 +300,7 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
     ] {
         let path = dir.join(name);
         std::fs::write(&path, content).unwrap();
-        let (out, err, code) = common::run(
-            &[
-                "bench",
-                "singular",
-                "--depth",
-                "1",
-                "--suite",
-                path.to_str().unwrap(),
-            ],
-            "",
-        );
+        let (out, err, code) = suite(&path);
         assert_eq!((out.as_str(), code), ("", 2), "{name}: {err}");
         assert!(
             err.starts_with(&format!("error: {}", path.display()))
@@ -310,17 +313,7 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
     // which antichess ignores) is a win to find like any other.
     let path = dir.join("castling.txt");
     std::fs::write(&path, "8/8/p7/8/1P6/8/2P1K3/6N1 w K - 0 1\t4\tb4b5\n").unwrap();
-    let (out, err, code) = common::run(
-        &[
-            "bench",
-            "singular",
-            "--depth",
-            "1",
-            "--suite",
-            path.to_str().unwrap(),
-        ],
-        "",
-    );
+    let (out, err, code) = suite(&path);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the 1 wins of "), "{out}");
 }
