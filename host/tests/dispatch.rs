@@ -157,6 +157,24 @@ fn seed_004s_scheme_searches_the_same_tree_on_any_number_of_chips() {
     }
 }
 
+/// Seed 004's scheme hands the frontier's non-forcing brothers to a quiescence search,
+/// which has no clock: a brother the fifty-move rule has drawn is searched by the host,
+/// as every other node is. At a clock of 99 with only pieces on the board, every move
+/// draws, so the root is worth 0 (the scheme's quiescence jobs made it the static
+/// evaluation of the best one).
+#[test]
+fn seed_004s_scheme_keeps_the_fifty_move_rule() {
+    let fen = "8/8/3k4/2n5/8/3K4/8/1N4R1 w - - 99 80";
+    for chip_split in [false, true] {
+        let config = SearchConfig {
+            chip_split,
+            ..SearchConfig::default()
+        };
+        let r = search_with(config, QuiescenceKind::Reference, 1, fen, 3);
+        assert_eq!(r.last.score, 0, "split {chip_split}: every move draws");
+    }
+}
+
 #[test]
 fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
     // The chips take the main search's last plies too: a node one (or up to two) plies

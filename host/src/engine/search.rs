@@ -513,6 +513,11 @@ pub struct Limits {
     pub soft_time: Option<Duration>,
     /// Abort the current iteration after this much time.
     pub hard_time: Option<Duration>,
+    /// The time the first iteration may run to, when that is later than `hard_time`
+    /// (UCI: a quarter of the clock less the move overhead): a short clock's share can
+    /// be spent before the search starts, and a first iteration cut short plays a move
+    /// no search has looked at. Later iterations stop at `hard_time`.
+    pub first_time: Option<Duration>,
     /// Search only these root moves (UCI `go searchmoves`); all legal moves when empty.
     /// Moves that are not legal at the root are ignored.
     pub searchmoves: Vec<Move>,
@@ -718,7 +723,11 @@ pub struct Searcher {
     next_poll: u64,
     abort: Abort,
     root_filter: Vec<Move>,
+    /// The unfinished iteration's best move, once it is known to beat the last
+    /// completed iteration's ([`Self::root_prev`]).
     root_best: Option<Move>,
+    /// The last completed iteration's best move.
+    root_prev: Option<Move>,
     /// The limits are in modeled time.
     modeled_time: bool,
     /// Seed 004's singular lines being searched (no split below them).
@@ -768,6 +777,7 @@ impl Searcher {
             abort: Abort::never(),
             root_filter: Vec::new(),
             root_best: None,
+            root_prev: None,
             modeled_time: false,
             modeled_hard: None,
             split_depth: 0,
@@ -912,15 +922,23 @@ impl Searcher {
         self.next_poll = 0; // the first node checks, so that a search asked to stop does not start
         self.horizon.begin();
         self.modeled_time = limits.modeled && self.horizon.chips() > 0;
-        self.modeled_hard = limits.hard_time.filter(|_| self.modeled_time);
-        self.abort = Abort::new(
-            Some(Arc::clone(&self.stop)),
+        // The first iteration's limit, and the later ones'.
+        let hard_after = |first: bool| {
+            let later = first.then_some(limits.first_time).flatten();
+            match (limits.hard_time, later) {
+                (Some(h), Some(f)) => Some(h.max(f)),
+                (h, _) => h,
+            }
+        };
+        let deadline = |hard: Option<Duration>, modeled: bool| {
             // A time too far away to add to the clock is no deadline; a modeled time
             // limit is checked against the modeled clock instead.
-            limits
-                .hard_time
-                .filter(|_| !self.modeled_time)
-                .and_then(|t| start.checked_add(t)),
+            hard.filter(|_| !modeled).and_then(|t| start.checked_add(t))
+        };
+        self.modeled_hard = hard_after(true).filter(|_| self.modeled_time);
+        self.abort = Abort::new(
+            Some(Arc::clone(&self.stop)),
+            deadline(hard_after(true), self.modeled_time),
         );
         self.root_best = None;
 
@@ -983,6 +1001,7 @@ impl Searcher {
         for depth in 1..=max_depth {
             self.root_depth = depth;
             self.root_best = None;
+            self.root_prev = best_move;
             let mut pv = Vec::new();
             let host_depth = if self.splits() {
                 depth.saturating_sub(2).max(1)
@@ -1001,6 +1020,15 @@ impl Searcher {
             }
             self.completed = depth;
             best_move = Some(pv.first().copied().unwrap_or(fallback));
+            if depth == 1 && hard_after(true) != hard_after(false) {
+                self.modeled_hard = hard_after(false).filter(|_| self.modeled_time);
+                // The next node reads the clock against the nearer limit.
+                self.next_poll = 0;
+                self.abort = Abort::new(
+                    Some(Arc::clone(&self.stop)),
+                    deadline(hard_after(false), self.modeled_time),
+                );
+            }
             last = Iteration {
                 depth,
                 seldepth: self.counts.seldepth,
@@ -1484,12 +1512,12 @@ impl Searcher {
         // Each brother's hash once, and its table entry where its job takes a first
         // move, read in one pass: the table's cache misses overlap.
         let keys: Vec<u64> = rest.iter().map(|(p, _, _)| p.zobrist()).collect();
-        let hits: Vec<Option<Hit>> = keys
+        let hits: Vec<Option<Hit>> = rest
             .iter()
             .zip(&kinds)
-            .map(|(&key, &quarters)| {
+            .map(|((p, _, d), &quarters)| {
                 self.takes_first_move(quarters)
-                    .then(|| self.tt.probe(key, ply + 1))
+                    .then(|| self.tt.probe(table_key(p, *d), ply + 1))
                     .flatten()
             })
             .collect();
@@ -1559,6 +1587,27 @@ impl Searcher {
             from,
             exact: false,
         }))
+    }
+}
+
+/// Plies a main-search line may run beyond its nominal depth (forced-move and singular
+/// extensions) that [`table_key`] allows for.
+const TABLE_CLOCK_MARGIN: u64 = 16;
+
+/// The main search's table key of `pos` searched to `depth`: the position's when its
+/// halfmove clock cannot reach 100 within the search's lines (twice the nominal plies
+/// and [`TABLE_CLOCK_MARGIN`] more: extensions lengthen lines), else the position's and
+/// the clock's, as the solver keys its table. A value found where the fifty-move rule
+/// can draw a line holds only at that clock: stored under the position alone, a win
+/// found at clock 60 would be read back at clock 97, where the line to it is a draw.
+pub(super) fn table_key(pos: &Position, depth: i32) -> u64 {
+    let clock = u64::from(pos.halfmoves());
+    let plies = u64::try_from((depth.max(0) + ONE_PLY - 1) / ONE_PLY).unwrap_or(0);
+    let z = pos.zobrist();
+    if clock + 2 * plies + TABLE_CLOCK_MARGIN < 100 {
+        z
+    } else {
+        z ^ (clock + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 }
 
@@ -1726,5 +1775,106 @@ mod tests {
         // Every node counted, the cut-short iteration's included, and no more.
         assert!(r.aborted);
         assert_eq!(r.total_nodes, 20_000);
+    }
+
+    /// A search cut short plays the unfinished iteration's move only when it beat the
+    /// last completed iteration's in that iteration: with `searchmoves` (whose root keeps
+    /// no table move, so the last best is not searched first) the first move searched
+    /// used to be played as soon as it raised alpha (here, at 2,000 nodes, a move the
+    /// judge below ranks under the last iteration's). Over a range of node limits, a
+    /// move other than the last iteration's must be the better of the two in a search
+    /// of the unfinished iteration's depth over those two moves.
+    #[test]
+    fn a_search_cut_short_plays_a_move_that_beat_the_last_iterations() {
+        let cases = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+                "a2a3 b2b3 c2c3 d2d3 g2g3 h2h3 e2e3 b1c3",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1",
+                "a7a6 h7h6 g7g6 b7b6 c7c5 g8f6 b8c6 e7e6",
+            ),
+        ];
+        for (fen, moves) in cases {
+            let pos = Position::from_fen_strict(fen).unwrap();
+            let searchmoves: Vec<Move> = moves
+                .split(' ')
+                .map(|m| pos.parse_move(m).unwrap())
+                .collect();
+            for nodes in (2_000..70_000).step_by(2_500) {
+                let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    searchmoves: searchmoves.clone(),
+                    ..Limits::default()
+                };
+                let r = s.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+                let (Some(played), Some(&last)) = (r.best_move, r.last.pv.first()) else {
+                    panic!("{fen} at {nodes} nodes: no move or no completed iteration");
+                };
+                if played == last {
+                    continue;
+                }
+                let mut judge = Searcher::software(SearchConfig::default(), Evaluator::default());
+                let limits = Limits {
+                    depth: Some(r.last.depth + 1),
+                    searchmoves: vec![last, played],
+                    ..Limits::default()
+                };
+                let better = judge.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+                assert_eq!(
+                    better.best_move,
+                    Some(played),
+                    "{fen} at {nodes} nodes: played {played:?} over the last iteration's {last:?}"
+                );
+            }
+        }
+    }
+
+    /// The table keys a position by its clock too where the fifty-move rule can draw
+    /// one of the search's lines, and by the position alone elsewhere.
+    #[test]
+    fn the_table_keys_the_clock_near_the_fifty_move_rule() {
+        let at = |clock: u32| {
+            Position::from_fen_strict(&format!("8/8/3k4/2n5/8/3K4/8/1N4R1 w - - {clock} 80"))
+                .unwrap()
+        };
+        let three = 3 * ONE_PLY;
+        // Far from it: one key at any clock.
+        assert_eq!(table_key(&at(0), three), table_key(&at(40), three));
+        assert_eq!(table_key(&at(0), three), at(0).zobrist());
+        // Near it: the clock's own key, which differs from every other clock's.
+        assert_ne!(table_key(&at(60), three), table_key(&at(97), three));
+        assert_ne!(table_key(&at(96), three), table_key(&at(97), three));
+        assert_ne!(table_key(&at(97), three), at(97).zobrist());
+        // The deeper the search, the earlier the clock counts.
+        assert_eq!(table_key(&at(70), ONE_PLY), at(70).zobrist());
+        assert_ne!(table_key(&at(70), 8 * ONE_PLY), at(70).zobrist());
+    }
+
+    /// A short clock's first iteration runs to `first_time`, past a hard limit already
+    /// spent, so that the move played is a searched one; the next iteration stops at the
+    /// hard limit.
+    #[test]
+    fn the_first_iteration_may_run_past_a_spent_hard_limit() {
+        let pos = Position::startpos();
+        let mut s = Searcher::software(SearchConfig::default(), Evaluator::default());
+        let spent = Limits {
+            hard_time: Some(Duration::ZERO),
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let r = s.search(&pos, &[], &spent, &mut |_| {}).unwrap();
+        assert!(r.aborted);
+        assert_eq!(r.last.depth, 0, "cut short at once without it");
+        let first = Limits {
+            first_time: Some(Duration::from_secs(60)),
+            ..spent
+        };
+        let r = s.search(&pos, &[], &first, &mut |_| {}).unwrap();
+        assert!(r.aborted);
+        assert_eq!(r.last.depth, 1);
+        assert_eq!(r.best_move.as_ref(), r.last.pv.first());
     }
 }

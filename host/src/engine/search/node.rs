@@ -4,7 +4,7 @@ use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
-    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units,
+    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_key,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -91,8 +91,9 @@ impl Searcher {
             }
         }
 
+        let tt_key = table_key(pos, depth);
         let hit = if excluded == 0 {
-            self.tt.probe(key, ply)
+            self.tt.probe(tt_key, ply)
         } else {
             None
         };
@@ -226,6 +227,10 @@ impl Searcher {
         let mut searched = 0;
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut child_pv = Vec::new();
+        // At the root: the move that raised alpha last, and whether the last completed
+        // iteration's best move has been searched.
+        let mut root_raised: Option<Move> = None;
+        let mut prev_searched = false;
         self.path.push(key);
         let filtered = ply == 0 && !self.root_filter.is_empty();
         let root_filter = if filtered {
@@ -266,12 +271,13 @@ impl Searcher {
         if self.splits() && self.split_depth == 0 && !forced && child_depth <= 0 && excluded == 0 {
             ordered.retain(|c| !skipped(&c.mv));
             let fewest = ordered.iter().map(|c| c.replies).min().unwrap_or(0);
-            let forcing = ordered.iter().filter(|c| c.replies == fewest).count();
+            // A child drawn by the fifty-move rule stays with the host's moves, whose
+            // search judges it (a chip's quiescence has no clock).
+            let on_host = |c: &Candidate| c.replies == fewest || c.child.is_fifty_move_draw();
+            let forcing = ordered.iter().filter(|c| on_host(c)).count();
             if forcing > 0 && ordered.len() - forcing >= 2 {
                 let (singular, others): (Vec<Candidate>, Vec<Candidate>) =
-                    std::mem::take(&mut ordered)
-                        .into_iter()
-                        .partition(|c| c.replies == fewest);
+                    std::mem::take(&mut ordered).into_iter().partition(on_host);
                 let jobs: Vec<QJob> = others
                     .iter()
                     .map(|c| QJob::quiescence(c.child.clone(), -beta, -alpha, ply + 1))
@@ -478,7 +484,7 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     if ply == 0 {
-                        self.root_best = Some(*m);
+                        root_raised = Some(*m);
                     }
                     pv.clear();
                     pv.push(*m);
@@ -494,6 +500,17 @@ impl Searcher {
                         }
                         break;
                     }
+                }
+            }
+            // At the root, the move that raised alpha is the unfinished iteration's best
+            // (see the module documentation) once the last iteration's best has been
+            // searched too, in this window: searched first as a rule, but not after a
+            // failed aspiration window or with `searchmoves`, whose roots keep no table
+            // move.
+            if ply == 0 {
+                prev_searched |= self.root_prev.is_none_or(|p| p == *m);
+                if prev_searched && root_raised.is_some() {
+                    self.root_best = root_raised;
                 }
             }
             if !capture_forced {
@@ -512,7 +529,7 @@ impl Searcher {
         // A root searched over some moves only (searchmoves) has no value to keep.
         if excluded == 0 && !filtered && !self.looking_ahead {
             let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(key, depth, best, bound, best_packed, ply);
+            self.tt.store(tt_key, depth, best, bound, best_packed, ply);
         }
         Ok(best)
     }
