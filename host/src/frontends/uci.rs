@@ -12,7 +12,9 @@
 //! `<empty>` or an empty value for none), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
-//! [winc MS] [binc MS] [movestogo N] [mate N] [infinite]`, `stop`, `quit`. The search
+//! [winc MS] [binc MS] [movestogo N] [mate N] [infinite] [ponder]`, `ponderhit`, `stop`,
+//! `quit` (`go ponder` searches without limits until `ponderhit` or `stop`, each of
+//! which answers at once: the time pondered is the search's). The search
 //! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
 //! it reaches the deepest depth); the next `go`, `setoption` or `ucinewgame` stops it,
@@ -207,6 +209,8 @@ pub struct UciEngine<W: Write + Send + 'static> {
     /// The running search has no limit of its own (`go infinite`, or `go` without
     /// limits): it ends only when stopped.
     running_unbounded: bool,
+    /// The running search ponders (`go ponder`): `ponderhit` answers it.
+    running_ponder: bool,
     stop: Arc<AtomicBool>,
     /// `Move Overhead`, in milliseconds.
     move_overhead: u64,
@@ -267,6 +271,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             searcher: Some(searcher),
             running: None,
             running_unbounded: false,
+            running_ponder: false,
             stop,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
             #[cfg(test)]
@@ -550,7 +555,12 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     ));
                 }
             }
-            "ponderhit" => {}
+            // The move pondered was played: the search answers now.
+            "ponderhit" => {
+                if self.running_ponder {
+                    self.stop_search();
+                }
+            }
             _ => {
                 // "quit"
                 self.stop_search();
@@ -885,14 +895,29 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         };
         let GoCommand {
             limits,
-            infinite,
+            mut infinite,
+            ponder,
             errors,
         } = parse_go_with_overhead(args, &pos, self.move_overhead);
         for e in errors {
             self.out
                 .line(&format!("info string error: {}; ignored", printable(&e)));
         }
+        // Pondering searches without the clock until `ponderhit` or `stop`, either of
+        // which answers at once: the time pondered was the opponent's, and the search
+        // has used it (the limits the GUI gave are for after a ponderhit).
+        let limits = match ponder {
+            true => {
+                infinite = true;
+                Limits {
+                    searchmoves: limits.searchmoves,
+                    ..Limits::default()
+                }
+            }
+            false => limits,
+        };
         self.running_unbounded = infinite || bounds_nothing(&limits);
+        self.running_ponder = ponder;
         let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
@@ -1127,6 +1152,9 @@ pub struct GoCommand {
     pub limits: Limits,
     /// `infinite`: answer only after `stop`.
     pub infinite: bool,
+    /// `ponder`: search the position (the move the engine expects the opponent to play
+    /// made) without limits, and answer only after `ponderhit` or `stop`.
+    pub ponder: bool,
     /// Arguments that were ignored, explained.
     pub errors: Vec<String>,
 }
@@ -1172,7 +1200,9 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// movestogo (50 when absent) + half the increment`, no new iteration starts after a
 /// third of a share (the next one takes about twice as long as all before it), and the
 /// search stops at one share or a quarter of the clock less the move overhead, whichever
-/// is less (never under 1 ms). Measured in 1 s + 10 ms games against fairy-stockfish,
+/// is less (never under 1 ms), but for its first iteration, which may run to that
+/// quarter (without `movetime`): under load a share of a millisecond or two could pass
+/// before the search began, and the move played was the first legal one, unsearched. Measured in 1 s + 10 ms games against fairy-stockfish,
 /// which takes about 20 ms a move there: two shares with a stop at half a share took
 /// 45-80 ms a move and drained the clock.
 pub fn parse_go_in(args: &[&str], pos: &Position) -> GoCommand {
@@ -1213,10 +1243,7 @@ fn parse_go_args(
                 continue;
             }
             "ponder" => {
-                go.errors.push(
-                    "go ponder (this engine does not ponder: it has no Ponder option, and searches at once)"
-                        .to_string(),
-                );
+                go.ponder = true;
                 continue;
             }
             "searchmoves" => {
@@ -1336,15 +1363,22 @@ fn parse_go_args(
     } else {
         (btime, binc)
     };
+    let movetime_given = go.limits.hard_time.is_some();
     if let Some(time) = time {
         let share = (time / togo.unwrap_or(50).max(1)).saturating_add(inc / 2);
-        let hard = share.min(time.saturating_sub(overhead_ms) / 4).max(1);
+        let quarter = time.saturating_sub(overhead_ms) / 4;
+        let hard = share.min(quarter).max(1);
         let soft = Duration::from_millis((share / 3).min(hard));
         let hard = Duration::from_millis(hard);
         // With `movetime` as well, the nearer of the two limits holds: the clock is
         // never overstepped for a move time.
         go.limits.soft_time = Some(go.limits.soft_time.map_or(soft, |t| t.min(soft)));
         go.limits.hard_time = Some(go.limits.hard_time.map_or(hard, |t| t.min(hard)));
+        // The first iteration may run to the quarter (never past a move time).
+        let first = Duration::from_millis(quarter);
+        if go.limits.hard_time.is_some_and(|h| h < first) && !movetime_given {
+            go.limits.first_time = Some(first);
+        }
     }
     // A go that gave limits, none of them usable (rejected, or only the other side's
     // clock), asked for a bounded search all the same: it is answered at once, not
@@ -1393,6 +1427,14 @@ mod tests {
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(1)));
         let go = parse_go(&["wtime", "40", "btime", "40", "winc", "10"], Color::White);
         assert_eq!(go.limits.hard_time, Some(Duration::from_millis(2)));
+        assert_eq!(go.limits.first_time, None);
+        // A short clock's first iteration may run to a quarter of it less the overhead
+        // (a share of 1 ms is no time for one under load); a move time holds.
+        let go = parse_go(&["wtime", "90", "btime", "90"], Color::White);
+        assert_eq!(go.limits.hard_time, Some(Duration::from_millis(1)));
+        assert_eq!(go.limits.first_time, Some(Duration::from_millis(15)));
+        let go = parse_go(&["wtime", "90", "movetime", "1"], Color::White);
+        assert_eq!(go.limits.first_time, None);
         // A clock too large for any is refused as movetime's is, not taken as the
         // largest; a clock below zero is an empty one.
         let go = parse_go(
