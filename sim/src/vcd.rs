@@ -10,7 +10,10 @@
 //! `wire`, as a Verilog simulator's dump shows them.
 //!
 //! Cycle `c` is drawn from time `10 c` (inputs applied, logic settled, clock low) to
-//! `10 c + 5` (rising edge); register updates show at `10 (c + 1)`.
+//! `10 c + 5` (rising edge). Built with [`Waveform::with_design`], a register's update
+//! shows at the rising edge that makes it, `10 c + 5`, as a Verilog simulator's dump of
+//! the exported design shows it (and `run.sh +vcd`'s testbench dump does); every other
+//! signal changes at `10 (c + 1)`, with the inputs of the next cycle.
 
 use std::collections::HashSet;
 use std::io::{self, Write};
@@ -63,6 +66,8 @@ pub struct Waveform<W: Write> {
     buf: Vec<Bits>,
     /// The least cycle the next sample may have (VCD time only goes forward).
     next: u64,
+    /// Whether each named signal is a register (its updates are drawn at the edge).
+    registers: Vec<bool>,
 }
 
 impl<W: Write> Waveform<W> {
@@ -96,6 +101,10 @@ impl<W: Write> Waveform<W> {
         let scopes = sim.scopes();
         let named = sim.named_list();
         let mut ids = vec![None; named.len()];
+        let is_register: Vec<bool> = named
+            .iter()
+            .map(|(scope, name, _)| registers.contains(&(*scope, name.clone())))
+            .collect();
         let mut clk = IdCode::FIRST;
         // Depth-first over the scope tree, children in creation order.
         fn visit<W: Write>(
@@ -148,6 +157,7 @@ impl<W: Write> Waveform<W> {
             last: vec![None; n],
             buf: Vec::with_capacity(n),
             next: 0,
+            registers: is_register,
         })
     }
 
@@ -167,14 +177,37 @@ impl<W: Write> Waveform<W> {
                 "VCD cycle {cycle} is past the file's time (10 a cycle, a 64-bit count)"
             ));
         };
+        // The registers' values this cycle were made by the last rising edge: drawn
+        // there (at the edge the last sample wrote, or one written now after a gap).
+        let edge = (start >= 10).then(|| start - 5);
+        if let Some(edge) = edge {
+            if cycle != self.next || self.next == 0 {
+                self.writer.timestamp(edge)?;
+            }
+        }
         self.next = cycle + 1;
         sim.named_values(&mut self.buf);
+        if edge.is_some() {
+            self.changes(Some(true))?;
+        }
         self.writer.timestamp(start)?;
         self.writer.change_scalar(self.clk, Value::V0)?;
+        // At time 0, the registers' first values too.
+        self.changes(edge.map(|_| false))?;
+        self.writer.timestamp(start + 5)?;
+        self.writer.change_scalar(self.clk, Value::V1)
+    }
+
+    /// Writes the changed values of the registers (`Some(true)`), of the other signals
+    /// (`Some(false)`) or of every signal (`None`).
+    fn changes(&mut self, registers: Option<bool>) -> io::Result<()> {
         for (k, v) in self.buf.iter().enumerate() {
             let Some(id) = self.ids[k] else {
                 continue;
             };
+            if registers.is_some_and(|r| r != self.registers[k]) {
+                continue;
+            }
             if self.last[k].as_ref() == Some(v) {
                 continue;
             }
@@ -189,8 +222,7 @@ impl<W: Write> Waveform<W> {
             }
             self.last[k] = Some(v.clone());
         }
-        self.writer.timestamp(start + 5)?;
-        self.writer.change_scalar(self.clk, Value::V1)
+        Ok(())
     }
 
     /// Flush the output.

@@ -219,6 +219,32 @@ fn an_exported_testbench_runs_alone_and_can_fail() {
         assert!(icarus.binary_search(t).is_ok(), "{t} ns not in tb.vcd");
     }
     assert_eq!(icarus.last(), Some(&2000));
+    // A register changes at the rising edge that makes it in both (antichip's drew its
+    // updates half a cycle later, at the next cycle's start).
+    let changes = |path: &std::path::Path, scope: &[&str]| -> Vec<(u64, u64)> {
+        let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+        let mut parser = vcd::Parser::new(file);
+        let header = parser.parse_header().unwrap();
+        let code = header.find_var(scope).unwrap().code;
+        let mut now = 0;
+        let mut seen = Vec::new();
+        for command in parser {
+            match command.unwrap() {
+                vcd::Command::Timestamp(t) => now = t,
+                vcd::Command::ChangeVector(c, bits) if c == code => seen.push((
+                    now,
+                    bits.iter()
+                        .fold(0, |acc, b| acc << 1 | u64::from(b == vcd::Value::V1)),
+                )),
+                _ => {}
+            }
+        }
+        seen
+    };
+    let icarus_count = changes(&dir.join("tb.vcd"), &["tb", "dut", "count"]);
+    let our_count = changes(&dir.join("ours.vcd"), &["counter", "count"]);
+    assert!(our_count.len() > 50, "{our_count:?}");
+    assert_eq!(our_count, icarus_count);
     // Cycle 100's expected outputs, one digit changed.
     let expect = dir.join("expect.hex");
     let mut lines: Vec<String> = std::fs::read_to_string(&expect)

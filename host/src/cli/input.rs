@@ -256,9 +256,10 @@ pub fn fen_option(option: &str, text: &str) -> anyhow::Result<host::rules::Posit
     Ok(pos)
 }
 
-/// An error and its causes on one line, as `main` prints it: a cause already spelled
-/// out by the message before it (an OS error quoted by its context) is not repeated,
-/// and control characters (NUL, ESC) are escaped.
+/// An error and its causes on one line, as `main` prints it (a failed tool's error
+/// goes on with the last lines of its log, a line each): a cause already spelled out
+/// by the message before it (an OS error quoted by its context) is not repeated, and
+/// control characters (NUL, ESC) are escaped.
 pub fn message(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
@@ -268,7 +269,14 @@ pub fn message(e: &anyhow::Error) -> String {
         }
         parts.push(text);
     }
-    host::rules::printable(&parts.join(": "))
+    // Line by line: a failed tool's error ends with the last lines of its log, which
+    // are read as lines (they were printed with their breaks as `\n`).
+    parts
+        .join(": ")
+        .split('\n')
+        .map(host::rules::printable)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The exit status of a command whose reader closed its output early (`antichip moves
@@ -282,5 +290,20 @@ pub fn output_result(result: io::Result<u8>) -> anyhow::Result<u8> {
     match result {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(CLOSED_OUTPUT),
         other => Ok(other?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_keeps_its_line_breaks_and_escapes_other_control_characters() {
+        let e = anyhow::anyhow!("`nextpnr-ice40` failed (exit status: 3); last lines of its output:\nline one\nERROR: \u{1b}[2Jfake")
+            .context("the FPGA flow");
+        assert_eq!(
+            message(&e),
+            "the FPGA flow: `nextpnr-ice40` failed (exit status: 3); last lines of its output:\nline one\nERROR: \\u{1b}[2Jfake"
+        );
     }
 }
