@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Commands that print their answer on stdout, each cheap, their files in `dir`.
@@ -354,4 +354,41 @@ fn a_book_of_no_moves_is_not_written() {
         "{err}"
     );
     assert!(!book.exists());
+}
+
+/// `qsearch` on a file writes each answer before the next job runs: a batch cut short
+/// keeps the lines it answered (it wrote nothing until the end of the batch, and a
+/// full-width job of the opening can run for minutes).
+#[test]
+fn qsearch_answers_each_line_before_the_next_job() {
+    let dir = common::Scratch::new("qsearch-streams");
+    let file = dir.path().join("jobs.txt");
+    std::fs::write(
+        &file,
+        "8/5k2/8/8/8/8/6B1/8 w - - 10 44\n\
+         QQQQQQQQ/RRBBNNQK/8/8/8/8/rrbbnnqk/qqqqqqqq w - - 0 1\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args(["qsearch", "--quiescence", "software"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut first = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut first);
+        let _ = tx.send(first);
+    });
+    let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+    let _ = child.kill();
+    let _ = child.wait();
+    let first = first.expect("the first line's answer within 60 s, while the second runs");
+    assert!(
+        first.starts_with("8/5k2/8/8/8/8/6B1/8 w - - 10 44\t"),
+        "{first}"
+    );
 }

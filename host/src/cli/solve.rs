@@ -20,8 +20,12 @@ use super::progress::Progress;
 /// a TAB, K, a TAB and a first move of such a win in UCI; or `none` and `-` when there is
 /// no forced win within --max-moves. A win in K means the side to move makes at most K
 /// moves, each answered, and then has no legal move (no pieces, or stalemate), which wins
-/// antichess; a side to move that has already won gets `0` and `-`. The search is exact
-/// (every move is examined). Bad lines are reported on stderr with their line number,
+/// antichess; a side to move that has already won gets `0` and `-`. Draws end a line as
+/// lichess ends the game: the fifty-move rule (the 100th ply without a capture or a
+/// pawn move, the position's halfmove clock counting) and material that cannot end the
+/// game (such as bishops alone, White's on squares of one colour and Black's on the
+/// other), so a win must come before
+/// either. The search is exact (every move is examined). Bad lines are reported on stderr with their line number,
 /// the other lines are still answered, and the exit code is then 2. Each answer is
 /// printed as soon as the answers before it are, so a batch cut short keeps them; a
 /// batch whose output has gone (`| head`) stops at its next answer.
@@ -32,8 +36,8 @@ use super::progress::Progress;
 /// fast as the least K (any winning first move is right) and an `am` when it does not.
 ///
 /// With --epd each answer is an EPD line instead, ready to be read again as a suite: the
-/// position's four fields (with `hmvc` and `fmvn` for its clocks), the line's own
-/// operations, and the solver's: for a win in K `dm K; bm MOVE;` (SAN) in place of any
+/// position's four fields, the line's own operations, `hmvc` and `fmvn` for its clocks
+/// where the line gives none, and the solver's: for a win in K `dm K; bm MOVE;` (SAN) in place of any
 /// given, `dm 0;` for a side that has already won, `c9 "no win within N moves";` or
 /// `c9 "unknown: ...";` otherwise (given `dm` and `bm` are then kept; a given `c9` never),
 /// and `acn` (positions visited) always.
@@ -257,7 +261,7 @@ fn epd_answer(
             answer.push(op("bm", san(&line.position, &first)));
         }
         Some(Verdict::NoWinWithin(n)) => {
-            answer.push(op("c9", format!("no win within {n} moves")));
+            answer.push(op("c9", format!("no win within {}", moves(n))));
         }
         None => answer.push(op(
             "c9",
@@ -319,7 +323,7 @@ fn score_suite(
         let said = || match verdict {
             Some(Verdict::WinIn { moves, .. }) => format!("a win in {moves}"),
             Some(Verdict::AlreadyWon) => "the side to move has already won".to_string(),
-            Some(Verdict::NoWinWithin(n)) => format!("no win within {n} moves"),
+            Some(Verdict::NoWinWithin(n)) => format!("no win within {}", moves(*n)),
             None => "no answer within --max-nodes".to_string(),
         };
         if let Some(want) = operands(&line.operations, "dm").and_then(|o| o.first()) {
@@ -396,4 +400,10 @@ fn score_suite(
             eprintln!("suite: {opcode} {right}/{total} right{unscored}");
         }
     }
+}
+
+/// `n` moves, in words ("1 move", "4 moves").
+fn moves(n: impl Into<u64>) -> String {
+    let n = n.into();
+    format!("{n} move{}", if n == 1 { "" } else { "s" })
 }

@@ -88,6 +88,9 @@ pub fn run_qsearch<R: BufRead, W: Write, E: Write>(
             width,
             first: None,
         };
+        // The answers so far go out before a job that may run for minutes (a batch
+        // from a file, cut short, kept none of them).
+        out.flush()?;
         match quiescence.run_job(&job, &Abort::never()) {
             Ok(r) => {
                 let best = r.best_move.as_ref().map_or("-".to_string(), uci);

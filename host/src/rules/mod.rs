@@ -684,7 +684,10 @@ pub fn check_placement(field: &str) -> Result<(), String> {
             previous = Some(c);
         }
         if squares != 8 {
-            return Err(format!("rank {rank_no} has {squares} squares, not 8"));
+            let plural = if squares == 1 { "" } else { "s" };
+            return Err(format!(
+                "rank {rank_no} has {squares} square{plural}, not 8"
+            ));
         }
     }
     Ok(())
