@@ -928,6 +928,15 @@ fn the_book_answers_the_start_unless_switched_off() {
     e.send("go depth 2");
     let searched = e.until("bestmove");
     assert!(searched[0].starts_with("info depth 1 "), "{searched:?}");
+    // No book, then the handshake's default back (it stayed without one), and check
+    // values in any case (TRUE was refused).
+    e.send("setoption name BookFile value <empty>");
+    e.send("setoption name BookFile value <command line>");
+    e.send("setoption name OwnBook value TRUE");
+    e.send("go movetime 2000");
+    assert_eq!(e.next(), "info string book move e2e3");
+    assert_eq!(e.next(), "bestmove e2e3");
+    e.send("setoption name OwnBook value False");
     e.send("setoption name BookFile value /nonexistent/book.bin");
     let line = e.next();
     assert!(

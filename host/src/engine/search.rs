@@ -879,7 +879,7 @@ impl Searcher {
     /// when its size changes).
     pub fn set_config(&mut self, config: SearchConfig) {
         if config.hash_mb != self.config.hash_mb {
-            self.tt = TranspositionTable::new(config.hash_mb);
+            self.tt.resize(config.hash_mb);
         }
         self.reductions = Reductions::new(config.lmr.base, config.lmr.divisor);
         self.config = config;
@@ -897,7 +897,7 @@ impl Searcher {
     /// Resizes the transposition table (and clears it).
     pub fn set_hash_mb(&mut self, megabytes: usize) {
         self.config.hash_mb = megabytes;
-        self.tt = TranspositionTable::new(megabytes);
+        self.tt.resize(megabytes);
     }
 
     /// Searches `pos`. `game_history` holds the Zobrist hashes of the positions played

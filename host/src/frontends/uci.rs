@@ -9,7 +9,8 @@
 //! `LateMoveReductions`, `Pruning` (reverse futility and late-move pruning near the
 //! horizon), `NullMove`, `AspirationWindow` in evaluation units (0: none); `OwnBook`: play
 //! from the opening book, `BookFile`: a book file (see [`crate::engine::book`]),
-//! `<empty>` or an empty value for none), `ucinewgame`,
+//! `<empty>` or an empty value for none, `<command line>` for the command line's; a
+//! check option's `true` and `false` in any case), `ucinewgame`,
 //! `position startpos|fen ... [moves ...]`,
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
 //! [winc MS] [binc MS] [movestogo N] [mate N] [infinite] [ponder]`, `ponderhit`, `stop`,
@@ -173,13 +174,18 @@ impl Settings {
             .quiescence
             .build_for(&self.config, self.evaluator, self.chips.count)?;
         let mut searcher = Searcher::with_evaluator(self.config.clone(), q, self.evaluator);
-        searcher.set_horizon(HorizonConfig {
+        searcher.set_horizon(self.horizon());
+        searcher.set_book(self.playing_book());
+        Ok(searcher)
+    }
+
+    /// How the searcher's jobs reach its chips: the link, the clock, quiet positions.
+    pub fn horizon(&self) -> HorizonConfig {
+        HorizonConfig {
             link: self.chips.link,
             clock: self.chips.clock,
             host_quiet: self.chips.host_quiet.then_some(self.evaluator),
-        });
-        searcher.set_book(self.playing_book());
-        Ok(searcher)
+        }
     }
 
     /// The search limits of a move with these settings: in modeled time when the
@@ -211,6 +217,8 @@ pub struct UciEngine<W: Write + Send + 'static> {
     running_unbounded: bool,
     /// The running search ponders (`go ponder`): `ponderhit` answers it.
     running_ponder: bool,
+    /// The command line's book (`BookFile`'s default, `<command line>`).
+    command_line_book: Option<Arc<Book>>,
     stop: Arc<AtomicBool>,
     /// `Move Overhead`, in milliseconds.
     move_overhead: u64,
@@ -265,6 +273,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         let stop = searcher.stop_flag();
         Ok(UciEngine {
             out: Output::new(out),
+            command_line_book: settings.book.clone(),
             settings,
             position: Some(Position::startpos()),
             history: Vec::new(),
@@ -448,7 +457,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 ));
                 self.out.line(&format!(
                     "option name BookFile type string default {}",
-                    if self.settings.book.is_some() {
+                    if self.command_line_book.is_some() {
                         "<command line>"
                     } else {
                         "<empty>"
@@ -618,6 +627,12 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         };
         // The value as the messages below quote it.
         let shown = excerpt(&value);
+        // A check option's value, in any case (the protocol's values are not case
+        // sensitive; a file's name is).
+        let value = match value.to_ascii_lowercase() {
+            lower if key != "bookfile" && (lower == "true" || lower == "false") => lower,
+            _ => value,
+        };
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
@@ -698,7 +713,11 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 if value.is_empty() || value == "<empty>" {
                     self.settings.book = None;
                     searcher.set_book(None);
-                } else if value != "<command line>" {
+                } else if value == "<command line>" {
+                    // The default the handshake declares: the command line's book.
+                    self.settings.book = self.command_line_book.clone();
+                    searcher.set_book(self.settings.playing_book());
+                } else {
                     match Book::load(std::path::Path::new(&value)) {
                         Ok(book) => {
                             self.settings.book = Some(Arc::new(book));
@@ -767,11 +786,11 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: Chips must be a number from 1 to {MAX_CHIPS}, not \"{shown}\""
                 )),
             },
+            // The link and the clock are the timeline model's: the chips stay.
             "link" => match Link::preset(&value.to_ascii_lowercase()) {
                 Some(link) => {
-                    let mut settings = self.settings.clone();
-                    settings.chips.link = link;
-                    rebuild = Some((settings, format!("Link {}", link.name)));
+                    self.settings.chips.link = link;
+                    searcher.set_horizon(self.settings.horizon());
                 }
                 None => self.out.line(&format!(
                     "info string error: Link must be one of {}, not \"{shown}\"",
@@ -780,9 +799,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             },
             "chipmhz" => match value.parse::<u32>() {
                 Ok(mhz) if ChipClock::MHZ_RANGE.contains(&f64::from(mhz)) => {
-                    let mut settings = self.settings.clone();
-                    settings.chips.clock = ChipClock::Mhz(f64::from(mhz));
-                    rebuild = Some((settings, format!("ChipMHz {mhz}")));
+                    self.settings.chips.clock = ChipClock::Mhz(f64::from(mhz));
+                    searcher.set_horizon(self.settings.horizon());
                 }
                 _ => self.out.line(&format!(
                     "info string error: ChipMHz must be a number from 1 to 10000, not \"{shown}\""
@@ -1575,6 +1593,32 @@ mod tests {
         assert_eq!(searcher.config(), &before.config);
         assert_eq!(searcher.config().hash_mb, 3);
         assert!(!searcher.config().singular.enabled);
+    }
+
+    /// `Link` and `ChipMHz` are the timeline model's: they reach the searcher's horizon
+    /// and keep its chips (each built a new pool of simulated chips, seconds each).
+    #[test]
+    fn link_and_chip_clock_keep_the_chips() {
+        let settings = Settings::new(
+            SearchConfig::default(),
+            Evaluator::default(),
+            QuiescenceKind::ChipModel,
+        );
+        let mut engine = UciEngine::new(Vec::<u8>::new(), settings).unwrap();
+        engine.command("setoption name Chips value 3");
+        let stop = Arc::clone(&engine.stop);
+        engine.command("setoption name Link value usb");
+        engine.command("setoption name ChipMHz value 100");
+        // The same searcher (its stop flag), with the new link and clock.
+        assert!(Arc::ptr_eq(&stop, &engine.stop));
+        let searcher = engine.searcher.as_mut().unwrap();
+        let horizon = searcher.horizon().config().clone();
+        assert_eq!(horizon.link, Link::USB);
+        assert_eq!(horizon.clock.mhz(), 100.0);
+        assert_eq!(searcher.horizon().chips(), 3);
+        assert_eq!(engine.settings().chips.link, Link::USB);
+        let out = String::from_utf8(engine.out.0.lock().unwrap().w.clone()).unwrap();
+        assert_eq!(out, "");
     }
 
     /// `setoption` knows exactly the options the handshake declares.
