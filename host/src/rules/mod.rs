@@ -352,7 +352,20 @@ impl Position {
             }
             return Err(self.illegal(text, &legal));
         }
-        if let Ok(san) = text.parse::<shakmaty::san::SanPlus>() {
+        if let Ok(mut san) = text.parse::<shakmaty::san::SanPlus>() {
+            // A capture written without its `x` (Bb5 for Bxb5) is read as the capture,
+            // as python-chess reads it: the capture is compulsory, so the move is meant.
+            if matches!(san.san, shakmaty::san::San::Normal { capture: false, .. })
+                && san.san.to_move(&self.0).is_err()
+            {
+                let mut as_capture = san.san.clone();
+                if let shakmaty::san::San::Normal { capture, .. } = &mut as_capture {
+                    *capture = true;
+                }
+                if as_capture.to_move(&self.0).is_ok() {
+                    san.san = as_capture;
+                }
+            }
             return match san.san.to_move(&self.0) {
                 Ok(m) => Ok(m),
                 Err(shakmaty::san::SanError::AmbiguousSan) => Err(MoveError::Ambiguous {
@@ -761,6 +774,15 @@ mod tests {
             pos.parse_move("zz").unwrap_err().to_string(),
             "\"zz\" is not a move in UCI or SAN notation"
         );
+        // A capture written without its x is the capture (it was refused, the capture
+        // being compulsory); a piece that cannot capture there still cannot.
+        let pos =
+            Position::from_fen_strict("rnbqkbnr/p1pppppp/8/1p6/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2")
+                .unwrap();
+        assert_eq!(uci(&pos.parse_move("Bb5").unwrap()), "f1b5");
+        assert_eq!(uci(&pos.parse_move("Bxb5").unwrap()), "f1b5");
+        assert!(pos.parse_move("Nb5").is_err());
+        assert!(pos.parse_move("Nxb5").is_err());
         // A promotion without its piece is explained, in either notation.
         let pos = Position::from_fen_strict("1n6/P7/8/8/8/8/8/7k w - - 0 1").unwrap();
         for text in ["a7b8", "axb8"] {
