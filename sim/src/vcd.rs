@@ -180,10 +180,10 @@ impl<W: Write> Waveform<W> {
         // The registers' values this cycle were made by the last rising edge: drawn
         // there (at the edge the last sample wrote, or one written now after a gap).
         let edge = (start >= 10).then(|| start - 5);
-        if let Some(edge) = edge {
-            if cycle != self.next || self.next == 0 {
-                self.writer.timestamp(edge)?;
-            }
+        if let Some(edge) = edge
+            && (cycle != self.next || self.next == 0)
+        {
+            self.writer.timestamp(edge)?;
         }
         self.next = cycle + 1;
         sim.named_values(&mut self.buf);

@@ -358,7 +358,7 @@ impl Position {
             if matches!(san.san, shakmaty::san::San::Normal { capture: false, .. })
                 && san.san.to_move(&self.0).is_err()
             {
-                let mut as_capture = san.san.clone();
+                let mut as_capture = san.san;
                 if let shakmaty::san::San::Normal { capture, .. } = &mut as_capture {
                     *capture = true;
                 }
