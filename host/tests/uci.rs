@@ -244,6 +244,16 @@ fn go_ponder_answers_at_ponderhit_or_stop() {
         let (best, _) = e.bestmove();
         assert_ne!(best, "(none)", "{position} {end}");
     }
+    // A ponderhit at once still answers with a searched move (a stop at once would
+    // cut the first iteration short and play the first legal move).
+    e.send("position startpos moves e2e3 b7b5");
+    e.send("go ponder wtime 20 btime 20");
+    e.send("ponderhit");
+    let (best, lines) = e.bestmove();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{best}: {lines:?}"
+    );
     // A ponderhit with no search pondering does nothing.
     e.send("ponderhit");
     e.send("isready");

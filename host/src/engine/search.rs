@@ -41,9 +41,10 @@
 //!
 //! A search cut short by its time or a `stop` plays the best move of the unfinished
 //! iteration when that iteration had already proved one better than the last
-//! iteration's (the root's first move is always searched first, so a move that raised
-//! the root's alpha beat it at the new depth), and the last completed iteration's move
-//! otherwise.
+//! iteration's (a move that raised the root's alpha once the last iteration's move had
+//! been searched in the same window: usually first, as the table's move, but not after
+//! a failed aspiration window or with `searchmoves`), and the last completed
+//! iteration's move otherwise.
 //!
 //! ```
 //! use host::engine::eval::Evaluator;
@@ -1283,7 +1284,7 @@ impl Searcher {
         let packed = r.best_move.as_ref().map_or(0, pack_move);
         let bound = Bound::of(r.score, alpha, beta);
         self.tt
-            .store(pos.zobrist(), depth, r.score, bound, packed, ply);
+            .store(table_key(pos, depth), depth, r.score, bound, packed, ply);
     }
 
     /// Whether a node at `ply`, `pv_node` or not, looks ahead into its brothers (see
@@ -1601,14 +1602,28 @@ const TABLE_CLOCK_MARGIN: u64 = 16;
 /// can draw a line holds only at that clock: stored under the position alone, a win
 /// found at clock 60 would be read back at clock 97, where the line to it is a draw.
 pub(super) fn table_key(pos: &Position, depth: i32) -> u64 {
-    let clock = u64::from(pos.halfmoves());
-    let plies = u64::try_from((depth.max(0) + ONE_PLY - 1) / ONE_PLY).unwrap_or(0);
     let z = pos.zobrist();
-    if clock + 2 * plies + TABLE_CLOCK_MARGIN < 100 {
+    if clock_cannot_matter(pos, depth) {
         z
     } else {
-        z ^ (clock + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        z ^ (u64::from(pos.halfmoves()) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
+}
+
+/// Whether `pos`'s halfmove clock cannot reach 100 within a search of `depth` (see
+/// [`table_key`]).
+fn clock_cannot_matter(pos: &Position, depth: i32) -> bool {
+    let plies = u64::try_from((depth.max(0) + ONE_PLY - 1) / ONE_PLY).unwrap_or(0);
+    u64::from(pos.halfmoves()) + 2 * plies + TABLE_CLOCK_MARGIN < 100
+}
+
+/// Whether a table entry of `entry_depth` found under `key` holds at `pos`: one under
+/// the clock's own key was stored at this clock; one under the position's alone was
+/// stored where the clock could not matter to its search, and holds here only if it
+/// cannot matter to a search that deep from here either (a deep entry stored at clock
+/// 60 would be read at clock 81 by a shallow node, whose key is the position's too).
+pub(super) fn table_holds(pos: &Position, key: u64, entry_depth: i32) -> bool {
+    key != pos.zobrist() || clock_cannot_matter(pos, entry_depth)
 }
 
 #[cfg(test)]

@@ -217,6 +217,8 @@ pub struct UciEngine<W: Write + Send + 'static> {
     running_unbounded: bool,
     /// The running search ponders (`go ponder`): `ponderhit` answers it.
     running_ponder: bool,
+    /// The running search has completed an iteration (has a searched move).
+    ponder_searched: Arc<AtomicBool>,
     /// The command line's book (`BookFile`'s default, `<command line>`).
     command_line_book: Option<Arc<Book>>,
     stop: Arc<AtomicBool>,
@@ -228,8 +230,9 @@ pub struct UciEngine<W: Write + Send + 'static> {
 }
 
 /// The options of `setoption`, lower case (option names are not case sensitive).
-const OPTIONS: [&str; 22] = [
+const OPTIONS: [&str; 23] = [
     "uci_variant",
+    "ponder",
     "hash",
     "move overhead",
     "singularextensions",
@@ -281,6 +284,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             running: None,
             running_unbounded: false,
             running_ponder: false,
+            ponder_searched: Arc::new(AtomicBool::new(false)),
             stop,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
             #[cfg(test)]
@@ -451,6 +455,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "option name AspirationWindow type spin default {} min 0 max 1000",
                     defaults.aspiration
                 ));
+                // A GUI asks before it sends `go ponder`; the engine ponders when told.
+                self.out.line("option name Ponder type check default false");
                 self.out.line(&format!(
                     "option name OwnBook type check default {}",
                     self.settings.own_book
@@ -564,9 +570,15 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     ));
                 }
             }
-            // The move pondered was played: the search answers now.
+            // The move pondered was played: the search answers now, once it has a
+            // searched move (its first iteration done, or the search over).
             "ponderhit" => {
                 if self.running_ponder {
+                    while !self.ponder_searched.load(Ordering::Relaxed)
+                        && self.running.as_ref().is_some_and(|h| !h.is_finished())
+                    {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
                     self.stop_search();
                 }
             }
@@ -693,6 +705,14 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "info string error: {name} must be true or false, not \"{shown}\""
                 )),
             },
+            // Pondering is the GUI's to start (`go ponder`): nothing to set.
+            "ponder" => {
+                if !matches!(value.as_str(), "true" | "false") {
+                    self.out.line(&format!(
+                        "info string error: Ponder must be true or false, not \"{shown}\""
+                    ));
+                }
+            }
             "ownbook" => match value.as_str() {
                 "true" | "false" => {
                     self.settings.own_book = value == "true";
@@ -936,6 +956,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         };
         self.running_unbounded = infinite || bounds_nothing(&limits);
         self.running_ponder = ponder;
+        let searched = Arc::new(AtomicBool::new(false));
+        self.ponder_searched = Arc::clone(&searched);
         let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
@@ -947,7 +969,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         #[cfg(test)]
         let panic_now = std::mem::take(&mut self.panic_next_search);
         self.running = Some(std::thread::spawn(move || {
-            let mut report = |it: &Iteration| out.line(&info_line(it));
+            let mut report = |it: &Iteration| {
+                out.line(&info_line(it));
+                searched.store(true, Ordering::Relaxed);
+            };
             // A panic inside the search still answers `bestmove` (the GUI waits for
             // it); the searcher, whose state may be torn, is dropped and rebuilt.
             let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -1005,6 +1030,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     }
 
     fn join_search(&mut self) {
+        self.running_ponder = false;
         if let Some(handle) = self.running.take() {
             if let Ok(Some(searcher)) = handle.join() {
                 self.searcher = Some(searcher);

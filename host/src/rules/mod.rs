@@ -353,16 +353,22 @@ impl Position {
             return Err(self.illegal(text, &legal));
         }
         if let Ok(mut san) = text.parse::<shakmaty::san::SanPlus>() {
-            // A capture written without its `x` (Bb5 for Bxb5) is read as the capture,
-            // as python-chess reads it: the capture is compulsory, so the move is meant.
-            if matches!(san.san, shakmaty::san::San::Normal { capture: false, .. })
+            // A piece's capture written without its `x` (Bb5 for Bxb5) is read as the
+            // capture, as python-chess reads it: the capture is compulsory, so the move
+            // is meant. Not a pawn's: `d5` names a push, not a capture from a file
+            // beside it (python-chess refuses it too). An ambiguous capture is named as
+            // such, with its candidates.
+            if matches!(san.san, shakmaty::san::San::Normal { capture: false, role, .. } if role != shakmaty::Role::Pawn)
                 && san.san.to_move(&self.0).is_err()
             {
                 let mut as_capture = san.san;
                 if let shakmaty::san::San::Normal { capture, .. } = &mut as_capture {
                     *capture = true;
                 }
-                if as_capture.to_move(&self.0).is_ok() {
+                if matches!(
+                    as_capture.to_move(&self.0),
+                    Ok(_) | Err(shakmaty::san::SanError::AmbiguousSan)
+                ) {
                     san.san = as_capture;
                 }
             }
@@ -783,6 +789,18 @@ mod tests {
         assert_eq!(uci(&pos.parse_move("Bxb5").unwrap()), "f1b5");
         assert!(pos.parse_move("Nb5").is_err());
         assert!(pos.parse_move("Nxb5").is_err());
+        // A pawn's move names a push: not read as a capture from a file beside it.
+        let pos = Position::from_fen_strict("8/8/8/3p4/4P3/8/8/8 w - - 0 1").unwrap();
+        assert_eq!(
+            pos.parse_move("d5").unwrap_err().to_string(),
+            "d5 is not legal in this position; a capture is compulsory"
+        );
+        // Two knights that can take: the ambiguity is named.
+        let pos = Position::from_fen_strict("8/8/8/3p4/8/2N1N3/8/8 w - - 0 1").unwrap();
+        assert_eq!(
+            pos.parse_move("Nd5").unwrap_err().to_string(),
+            "Nd5 is ambiguous here: it could be Ncxd5 (c3d5) or Nexd5 (e3d5); add the file or rank it comes from"
+        );
         // A promotion without its piece is explained, in either notation.
         let pos = Position::from_fen_strict("1n6/P7/8/8/8/8/8/7k w - - 0 1").unwrap();
         for text in ["a7b8", "axb8"] {

@@ -4,7 +4,8 @@ use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
-    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_key,
+    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_holds,
+    table_key,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -102,6 +103,7 @@ impl Searcher {
             && !pv_node
             && ply > 0
             && h.depth >= depth
+            && table_holds(pos, tt_key, h.depth)
         {
             let cut = match h.bound {
                 Bound::Exact => true,
@@ -478,6 +480,9 @@ impl Searcher {
                 return Ok(0);
             }
             searched += 1;
+            if ply == 0 {
+                prev_searched |= self.root_prev.is_none_or(|p| p == *m);
+            }
             if score > best {
                 best = score;
                 best_packed = packed;
@@ -485,6 +490,9 @@ impl Searcher {
                     alpha = score;
                     if ply == 0 {
                         root_raised = Some(*m);
+                        if prev_searched {
+                            self.root_best = root_raised;
+                        }
                     }
                     pv.clear();
                     pv.push(*m);
@@ -502,16 +510,13 @@ impl Searcher {
                     }
                 }
             }
-            // At the root, the move that raised alpha is the unfinished iteration's best
-            // (see the module documentation) once the last iteration's best has been
-            // searched too, in this window: searched first as a rule, but not after a
-            // failed aspiration window or with `searchmoves`, whose roots keep no table
-            // move.
-            if ply == 0 {
-                prev_searched |= self.root_prev.is_none_or(|p| p == *m);
-                if prev_searched && root_raised.is_some() {
-                    self.root_best = root_raised;
-                }
+            // At the root, the move that raised alpha (a cutoff's included, above) is
+            // the unfinished iteration's best (see the module documentation) once the
+            // last iteration's best has been searched too, in this window: searched
+            // first as a rule, but not after a failed aspiration window or with
+            // `searchmoves`, whose roots keep no table move.
+            if ply == 0 && prev_searched && root_raised.is_some() {
+                self.root_best = root_raised;
             }
             if !capture_forced {
                 quiets_tried.push(*m);
