@@ -171,10 +171,13 @@ pub fn run(
                 let inc = [0u64, 10, 30][rng.usize(0..3)];
                 let command = format!("go wtime {time} btime {time} winc {inc} binc {inc}");
                 let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-                let budget = parse_go_in(&args, pos)
-                    .limits
+                // The limit the search holds itself to: its first iteration's, when
+                // that is later (see `Limits::first_time`).
+                let limits = parse_go_in(&args, pos).limits;
+                let budget = limits
                     .hard_time
-                    .expect("a clock gives a hard limit");
+                    .expect("a clock gives a hard limit")
+                    .max(limits.first_time.unwrap_or_default());
                 let asked = Instant::now();
                 engine.command(&command);
                 (command, budget, asked, bestmove(&rx, "go")?)

@@ -1810,11 +1810,17 @@ mod tests {
                 "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1",
                 "a7a6 h7h6 g7g6 b7b6 c7c5 g8f6 b8c6 e7e6",
             ),
+            // Every move: here some budgets end in an iteration that proved a better one.
+            (
+                "r1b1kb1r/p1pp1p1p/2n2n2/8/8/2N5/P1PP1PPP/R1B1KB1R w - - 0 7",
+                "",
+            ),
         ];
+        let mut changed = 0;
         for (fen, moves) in cases {
             let pos = Position::from_fen_strict(fen).unwrap();
             let searchmoves: Vec<Move> = moves
-                .split(' ')
+                .split_whitespace()
                 .map(|m| pos.parse_move(m).unwrap())
                 .collect();
             for nodes in (2_000..70_000).step_by(2_500) {
@@ -1831,6 +1837,7 @@ mod tests {
                 if played == last {
                     continue;
                 }
+                changed += 1;
                 let mut judge = Searcher::software(SearchConfig::default(), Evaluator::default());
                 let limits = Limits {
                     depth: Some(r.last.depth + 1),
@@ -1845,6 +1852,10 @@ mod tests {
                 );
             }
         }
+        assert!(
+            changed > 0,
+            "no budget ended in an iteration that changed the move"
+        );
     }
 
     /// The table keys a position by its clock too where the fifty-move rule can draw
