@@ -55,8 +55,8 @@ enum BenchKind {
         /// absent].
         #[arg(long)]
         report: Option<std::path::PathBuf>,
-        /// The chip's clock in MHz, in place of an FPGA report's Fmax (the ECP5
-        /// netlist's measured Fmax when this checkout has no report, say).
+        /// The chip's clock in MHz, 1 to 10000, in place of an FPGA report's Fmax (the
+        /// ECP5 netlist's measured Fmax when this checkout has no report, say).
         #[arg(long, value_parser = super::engine::parse_mhz, conflicts_with = "report")]
         mhz: Option<f64>,
         /// The quiescence horizon of chip, reference and software alike, 1 to 32 plies

@@ -36,7 +36,7 @@ pub struct EngineArgs {
     /// The link between host and chips in the timeline model.
     #[arg(long, default_value = Link::DEFAULT.name, value_parser = PossibleValuesParser::new(Link::names()))]
     pub link: String,
-    /// The chips' clock in MHz for the timeline model (Deep Blue's was 24).
+    /// The chips' clock in MHz for the timeline model, 1 to 10000 (Deep Blue's was 24).
     #[arg(long, default_value_t = DEEP_BLUE_MHZ, value_parser = parse_mhz)]
     pub mhz: f64,
     /// Evaluate quiet horizon positions on the host instead of sending them to a chip.
@@ -67,8 +67,8 @@ pub struct EngineArgs {
     #[arg(long)]
     pub no_look_ahead: bool,
     /// With a chip quiescence: a position of at most this many pieces is searched on
-    /// the host alone, with the software quiescence and the wall clock (0 when absent:
-    /// every position goes to the chips).
+    /// the host alone, with the software quiescence and the wall clock, 0 to 32 (0 when
+    /// absent: every position goes to the chips).
     #[arg(long, value_name = "PIECES", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOST_PIECES)))]
     pub host_pieces: Option<u32>,
     /// With full-width jobs: a job does not carry the host's table move of its
@@ -78,8 +78,8 @@ pub struct EngineArgs {
     pub no_first_moves: bool,
     /// The quiescence search's horizon, of every kind (the chips take it with each
     /// job): positions this many plies into a quiescence search are evaluated even with
-    /// captures forced (0: none, every capture sequence searched to its end). When
-    /// absent: 6 (the engine's default) for a search, none for `qsearch`, which
+    /// captures forced, 0 to 64 (0: none, every capture sequence searched to its end).
+    /// When absent: 6 (the engine's default) for a search, none for `qsearch`, which
     /// searches every capture sequence to its end.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_QUIESCENCE_PLIES)))]
     pub quiescence_plies: Option<u32>,

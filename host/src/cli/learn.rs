@@ -50,8 +50,8 @@ pub struct LearnArgs {
     /// Start from these weights (JSON) instead of zeros.
     #[arg(long)]
     init: Option<PathBuf>,
-    /// Keep every N-th game out of training to measure the curve (0: none; 1, every
-    /// game, is refused: it leaves none to train on).
+    /// Keep every N-th game out of training to measure the curve: 0 (none) or 2 or more
+    /// (1, every game, is refused: it leaves none to train on).
     #[arg(long, default_value_t = 10)]
     holdout: usize,
     /// Write the learning curve as CSV.
