@@ -197,7 +197,7 @@ fn solve_reads_an_epd_lines_clock_operations() {
     assert_eq!(
         err,
         "error: line 3: hmvc 5 contradicts the position's own field \"40\"\n\
-         error: line 4: hmvc must be a halfmove clock (plies since the last capture or pawn move), not \"x\"\n"
+         error: line 4: hmvc must be a halfmove clock (plies since the last capture or pawn move) from 0 to 4294967295, not \"x\"\n"
     );
     assert_eq!(code, 2);
     // --epd writes the clock it used back.

@@ -204,10 +204,10 @@ fn epd_clocks(fen: &str, operations: &[EpdOp]) -> Result<Option<String>, String>
     const CLOCKS: [(&str, &str, u32); 2] = [
         (
             "hmvc",
-            "a halfmove clock (plies since the last capture or pawn move)",
+            "a halfmove clock (plies since the last capture or pawn move) from 0 to 4294967295",
             0,
         ),
-        ("fmvn", "a move number from 1", 1),
+        ("fmvn", "a move number from 1 to 4294967295", 1),
     ];
     let given = |opcode: &'static str| operations.iter().filter(move |op| op.opcode == opcode);
     if let Some((opcode, ..)) = CLOCKS.iter().find(|(opcode, ..)| given(opcode).count() > 1) {

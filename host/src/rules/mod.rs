@@ -636,10 +636,17 @@ fn check_promotions(pos: &Position) -> Result<(), FenError> {
             + count(Role::Rook).saturating_sub(2)
             + count(Role::Queen).saturating_sub(1)
             + count(Role::King).saturating_sub(1);
-        if count(Role::Pawn) + promoted > 8 {
-            return Err(FenError::Impossible(
-                "too much material for a game that began from the start position".into(),
-            ));
+        let pawns = count(Role::Pawn);
+        if pawns + promoted > 8 {
+            let side = if color == Color::White { "White" } else { "Black" };
+            return Err(FenError::Impossible(format!(
+                "too much material for a game that began from the start position: {side} has \
+                 {pawns} pawn{} and {promoted} piece{} beyond the start set (two knights, a bishop \
+                 on each colour of square, two rooks, a queen, a king), each a promoted pawn: \
+                 more than its 8 pawns",
+                if pawns == 1 { "" } else { "s" },
+                if promoted == 1 { "" } else { "s" },
+            )));
         }
     }
     Ok(())
