@@ -15,7 +15,8 @@
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
 //! [winc MS] [binc MS] [movestogo N] [mate N] [infinite] [ponder]`, `ponderhit`, `stop`,
 //! `quit` (`go ponder` searches without limits until `ponderhit` or `stop`, each of
-//! which answers at once: the time pondered is the search's). The search
+//! which answers once the first iteration is done: the time pondered is the search's;
+//! `Ponder` is declared for GUIs that ask, and changes nothing). The search
 //! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
 //! it reaches the deepest depth); the next `go`, `setoption` or `ucinewgame` stops it,
@@ -1246,9 +1247,10 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// search stops at one share or a quarter of the clock less the move overhead, whichever
 /// is less (never under 1 ms), but for its first iteration, which may run to that
 /// quarter (without `movetime`): under load a share of a millisecond or two could pass
-/// before the search began, and the move played was the first legal one, unsearched. Measured in 1 s + 10 ms games against fairy-stockfish,
-/// which takes about 20 ms a move there: two shares with a stop at half a share took
-/// 45-80 ms a move and drained the clock.
+/// before the search began, and the move played was the first legal one, unsearched.
+/// Measured in 1 s + 10 ms games against fairy-stockfish, which takes about 20 ms a
+/// move there: two shares with a stop at half a share took 45-80 ms a move and drained
+/// the clock.
 pub fn parse_go_in(args: &[&str], pos: &Position) -> GoCommand {
     parse_go_args(args, pos.turn(), Some(pos), DEFAULT_MOVE_OVERHEAD_MS)
 }
