@@ -665,6 +665,11 @@ fn merged_records_are_checked() {
             "plies is 99999 where its PGN has ",
         ),
         (
+            "depth.jsonl",
+            edit("depth", serde_json::json!([[u64::MAX, 1], [0, 0]])),
+            "depth must be at most 1000 plies a move over at most the game's ",
+        ),
+        (
             "index.jsonl",
             edit("index", u64::MAX.into()),
             "index must be a game index from 0 to 999999, not 18446744073709551615",
@@ -682,6 +687,17 @@ fn merged_records_are_checked() {
             "{name}: {err}"
         );
     }
+    // Bytes that are not UTF-8 are bad input of their line too (they were a failure to
+    // read the file, exit 1).
+    let binary = dir.join("binary.jsonl");
+    std::fs::write(&binary, b"\n\n\xff\xfe{\n").unwrap();
+    let binary = binary.to_str().unwrap();
+    let (out, err, code) = run_within(&["match", "--merge", binary]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err,
+        format!("error: {binary}: line 3: not a game record: not valid UTF-8\n")
+    );
     // A file with no records is an error too, not a match of no games.
     let empty = dir.join("empty.jsonl");
     std::fs::write(&empty, "\n").unwrap();

@@ -559,7 +559,18 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
     for path in files {
         let before = records.len();
         for (i, line) in open(path)?.lines().enumerate() {
-            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+            // Bytes that are not UTF-8 are bad input, named by their line; any other
+            // failure to read is the file's.
+            let line = match line {
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    return Err(bad_input(format!(
+                        "{}: line {}: not a game record: not valid UTF-8",
+                        path.display(),
+                        i + 1
+                    )));
+                }
+                other => other.with_context(|| format!("cannot read {}", path.display()))?,
+            };
             if line.trim().is_empty() {
                 continue;
             }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::players::{Fault, MoveRequest, Player};
 use crate::peers::uci::{Hello, UciError, UciProcess, field};
-use crate::rules::{Position, uci};
+use crate::rules::uci;
 
 /// How an external engine is started and set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,7 +143,7 @@ impl Player for UciPlayer {
     }
 
     fn choose(&mut self, request: &MoveRequest<'_>) -> Result<String, Fault> {
-        let mut line = if *request.start == Position::startpos() {
+        let mut line = if request.start.is_start() {
             "position startpos".to_string()
         } else {
             format!("position fen {}", request.start.to_fen())

@@ -141,11 +141,17 @@ pub fn from_pgn<R: BufRead>(
             error,
         })?;
         let n = plies.unwrap_or(game.moves.len()).min(game.moves.len());
+        // Over after any of its moves, as the referee judges a game (a threefold
+        // repetition included: such an opening was played as draws of no move).
         let mut pos = game.start.clone();
+        let mut history = Vec::with_capacity(n);
+        let mut over = false;
         for m in &game.moves[..n] {
+            history.push(pos.zobrist());
             pos.play(m);
+            over |= super::game::ending_by_rules(&pos, &history).is_some();
         }
-        if pos.outcome().is_some() || pos.is_fifty_move_draw() {
+        if over || pos.outcome().is_some() || pos.is_fifty_move_draw() {
             return Err(OpeningError::Unusable {
                 file: file.to_string(),
                 message: format!(
@@ -283,6 +289,17 @@ mod tests {
             "{err}"
         );
         assert_eq!(from_pgn(pgn.as_bytes(), "o.pgn", Some(1)).unwrap().len(), 1);
+        // Drawn by threefold repetition after its moves: refused too (it was played, as
+        // draws of no move).
+        let pgn = "[Variant \"Antichess\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
+        let err = from_pgn(pgn.as_bytes(), "r.pgn", None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("game 1: the game is over after its opening moves"),
+            "{err}"
+        );
+        assert_eq!(from_pgn(pgn.as_bytes(), "r.pgn", Some(7)).unwrap().len(), 1);
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub struct GameRecord {
 /// The most thinking seconds a record's player may have spent on a game (about 116 days).
 const MAX_SECONDS: f64 = 1e7;
 
+/// The deepest search a record may report for one move, in plies (the search's own
+/// bound is far below it).
+const MAX_DEPTH_PER_MOVE: u64 = 1000;
+
 impl GameRecord {
     /// Player A's points: 1, 0.5 or 0 (`None` for an unfinished game).
     pub fn score_a(&self) -> Option<f64> {
@@ -144,6 +148,16 @@ impl GameRecord {
                 "plies is {} where its PGN has {}",
                 self.plies,
                 game.moves.len()
+            ));
+        }
+        // Depths of at most the plies a search reaches, over at most the game's moves:
+        // a sum of records' depths stays finite (a depth of 2^64 - 1 overflowed it).
+        if let Some((sum, moves)) = self.depth.iter().find(|(sum, moves)| {
+            *moves as usize > self.plies || *sum > u64::from(*moves) * MAX_DEPTH_PER_MOVE
+        }) {
+            return Err(format!(
+                "depth must be at most {MAX_DEPTH_PER_MOVE} plies a move over at most the game's {} plies, not {sum} over {moves} moves",
+                self.plies
             ));
         }
         // The game's own tags say the same as the record.
@@ -273,7 +287,7 @@ fn play_one(
     for (n, v) in tags {
         game.set_tag(n, v);
     }
-    if game.start != crate::rules::Position::startpos() {
+    if !game.start.is_start() {
         game.set_tag("SetUp", "1");
         game.set_tag("FEN", game.start.to_fen());
     }

@@ -273,7 +273,7 @@ impl AntichessGame {
         };
         set("Result", self.result.token().to_string());
         set("Variant", "Antichess".to_string());
-        if self.start != Position::startpos() {
+        if !self.start.is_start() {
             set("SetUp", "1".to_string());
             set("FEN", self.start.to_fen());
         }

@@ -66,6 +66,9 @@ pub struct PgnReader<R> {
     /// The current game lost a line too long to hold: its movetext, perhaps; the next
     /// tag begins another game.
     cut: bool,
+    /// The current game's movetext has a fault (a stray `)`) though no move: the next
+    /// tag begins another game, and the fault stays with this one.
+    faulty: bool,
     done: bool,
     buf: Vec<u8>,
 }
@@ -85,6 +88,7 @@ impl<R: BufRead> PgnReader<R> {
             depth: 0,
             variation_line: 0,
             cut: false,
+            faulty: false,
             done: false,
             buf: Vec::new(),
         }
@@ -93,6 +97,7 @@ impl<R: BufRead> PgnReader<R> {
     fn take(&mut self) -> Option<RawGame> {
         let mut game = std::mem::take(&mut self.current);
         self.cut = false;
+        self.faulty = false;
         if self.depth > 0 {
             game.errors.push((
                 self.variation_line,
@@ -170,6 +175,7 @@ impl<R: BufRead> PgnReader<R> {
                 let finished = if self.current.moves.is_empty()
                     && self.current.result.is_none()
                     && !self.cut
+                    && !self.faulty
                 {
                     None
                 } else {
@@ -209,6 +215,16 @@ impl<R: BufRead> PgnReader<R> {
             }
             match c {
                 '{' | ';' | '(' | ')' => {}
+                // A NAG glued to its move (`e3$1`) is a token of its own.
+                '$' if !word.is_empty() && !word.starts_with('$') => {
+                    let token = std::mem::replace(&mut word, "$".to_string());
+                    if self.depth == 0
+                        && let Some(game) = self.token(token)
+                    {
+                        return Some(game);
+                    }
+                    continue;
+                }
                 c if !c.is_whitespace() => {
                     word.push(c);
                     continue;
@@ -236,10 +252,12 @@ impl<R: BufRead> PgnReader<R> {
                     self.depth += 1
                 }
                 ')' if self.depth > 0 => self.depth -= 1,
-                ')' => self
-                    .current
-                    .errors
-                    .push((self.line_no, "')' closes no variation".to_string())),
+                ')' => {
+                    self.faulty = true;
+                    self.current
+                        .errors
+                        .push((self.line_no, "')' closes no variation".to_string()))
+                }
                 _ => {}
             }
         }
@@ -257,7 +275,7 @@ impl<R: BufRead> PgnReader<R> {
         }
         let san = token
             .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
-            .trim_end_matches(['!', '?']);
+            .trim_end_matches(['!', '?', '+', '#']);
         if !san.is_empty() {
             self.current.moves.push((self.line_no, san.to_string()));
         }
@@ -298,6 +316,30 @@ mod tests {
         PgnReader::new(text.as_bytes())
             .collect::<io::Result<_>>()
             .unwrap()
+    }
+
+    /// A stray `)` between games is a game of its own, with its fault: it was pinned on
+    /// the next game, which was then refused.
+    #[test]
+    fn a_stray_parenthesis_between_games_stays_with_its_own() {
+        let g = games("[Event \"1\"]\n1. e3 b5 1-0\n)\n[Event \"2\"]\n1. e3 b5 1-0\n");
+        assert_eq!(g.len(), 3, "{g:?}");
+        assert!(
+            g[1].moves.is_empty() && !g[1].errors.is_empty(),
+            "{:?}",
+            g[1]
+        );
+        assert!(g[2].errors.is_empty(), "{:?}", g[2]);
+        assert_eq!(g[2].moves.len(), 2);
+    }
+
+    /// A NAG glued to its move and a check sign after an annotation are read off the
+    /// move, as other readers read them (`e3$1` and `Bxb5!+` were not moves).
+    #[test]
+    fn glued_nags_and_annotations_leave_the_move() {
+        let g = games("1. e3$1 b5$14 2. Bxb5!+ c6?! *\n");
+        let moves: Vec<&str> = g[0].moves.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(moves, ["e3", "b5", "Bxb5", "c6"]);
     }
 
     #[test]

@@ -106,6 +106,14 @@ impl Position {
         Position(Antichess::default())
     }
 
+    /// Whether this is the start position with its counters (halfmove clock 0, move 1):
+    /// what `position startpos` and a PGN without a `FEN` tag mean. Equality of positions
+    /// leaves the counters out (shakmaty's), so the start setup at clock 99 is equal to
+    /// the start position but is not it.
+    pub fn is_start(&self) -> bool {
+        *self == Self::startpos() && self.halfmoves() == 0 && self.fullmoves() == 1
+    }
+
     /// Reads a FEN (6 fields) or EPD (4 fields) string.
     ///
     /// Castling rights are dropped with a [`FenWarning`]; everything else that is wrong
@@ -776,6 +784,19 @@ mod tests {
             warnings,
             vec![FenWarning::CastlingIgnored("KQkq".to_string())]
         );
+    }
+
+    /// The start setup with other counters equals the start position (shakmaty's
+    /// equality) but is not it: `position startpos` and a PGN without its FEN said clock
+    /// 0 where the game's was 99.
+    #[test]
+    fn the_start_position_has_its_counters() {
+        assert!(Position::startpos().is_start());
+        let late =
+            Position::from_fen_strict("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 99 7")
+                .unwrap();
+        assert_eq!(late, Position::startpos());
+        assert!(!late.is_start());
     }
 
     #[test]
