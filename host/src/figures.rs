@@ -55,6 +55,12 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
             ..s.clone()
         })
         .collect();
+    let step = (x_range.1 - x_range.0).abs() / 10.0;
+    let decimals = if step > 0.0 {
+        (-step.log10()).ceil().clamp(1.0, 6.0) as usize
+    } else {
+        1
+    };
     let label = |x: &f64| {
         if axes.log_x {
             let v = 10f64.powf(*x);
@@ -66,7 +72,9 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> Result<String, String> {
                 String::new()
             }
         } else {
-            format!("{x:.1}")
+            // As many decimals as the ticks' step needs (about ten ticks over the axis):
+            // one decimal made 0.05 apart ticks read 0.0, 0.1, 0.1, 0.2, ...
+            format!("{x:.decimals$}")
         }
     };
     let mut svg = String::new();

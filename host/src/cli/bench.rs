@@ -12,7 +12,7 @@ use host::engine::search::SearchConfig;
 use host::peers::fairy;
 use host::rules::{Position, perft};
 
-/// Measure speed (medians of repeated runs; figures are measured, not modeled).
+/// Measure speed (medians of repeated runs; figures are measured, but for the chips' modeled times, marked so).
 #[derive(Args)]
 pub struct BenchArgs {
     #[command(subcommand)]

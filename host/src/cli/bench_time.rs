@@ -236,12 +236,14 @@ pub fn run(
         .iter()
         .max_by(|a, b| a.late_ms.total_cmp(&b.late_ms))
     {
+        // A stop's budget is none: its lateness counts from the stop.
+        let budget = match worst.budget.is_zero() {
+            true => "after the stop".to_string(),
+            false => format!("over a budget of {} ms", worst.budget.as_millis()),
+        };
         println!(
-            "  latest answer: {:+.2} ms over a budget of {} ms ({}) on {}",
-            worst.late_ms,
-            worst.budget.as_millis(),
-            worst.command,
-            worst.fen
+            "  latest answer: {:+.2} ms {budget} ({}) on {}",
+            worst.late_ms, worst.command, worst.fen
         );
     }
     println!(
