@@ -110,6 +110,31 @@ fn demo_on_a_won_position_says_so_and_agrees() {
     );
 }
 
+/// A position the fifty-move rule has drawn is refused, naming the clock: the solver
+/// (which keeps the rule) found no win where the chips and the search found one in 4.
+#[test]
+fn demo_refuses_a_game_the_fifty_move_rule_has_drawn() {
+    let dir = common::Scratch::new("demo-fifty");
+    let out = Command::new(env!("CARGO_BIN_EXE_antichip"))
+        .args([
+            "demo",
+            "--fen",
+            "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 100 1",
+            "--vcd",
+        ])
+        .arg(dir.join("a.vcd"))
+        .arg("--qchip-vcd")
+        .arg(dir.join("b.vcd"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: --fen: the game is already drawn by the fifty-move rule (halfmove clock 100); \
+         the demo takes a position still in play\n"
+    );
+}
+
 /// A position whose job overflows the quiescence chip (150 moves at its root, more than
 /// its move list holds) is said to have overflowed and been searched again on the host,
 /// with no chip time modeled: the host's answer was credited to the chip, with its

@@ -73,6 +73,16 @@ pub struct DemoArgs {
 
 pub fn run(args: DemoArgs) -> anyhow::Result<u8> {
     let pos = super::input::fen_option("--fen", &args.fen)?;
+    // A game the fifty-move rule has ended: the solver, which keeps the rule, would find
+    // no win where the chips and the search, which judge the position as in play, find
+    // one.
+    if pos.is_fifty_move_draw() {
+        return Err(super::input::bad_input(format!(
+            "--fen: the game is already drawn by the fifty-move rule (halfmove clock {}); \
+             the demo takes a position still in play",
+            pos.halfmoves()
+        )));
+    }
     // The waveforms are written as the work goes: a directory, a file that cannot be
     // made, or both into one file (the second replacing the first), fail before it.
     // Their directories are made.
