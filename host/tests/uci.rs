@@ -254,6 +254,12 @@ fn go_ponder_answers_at_ponderhit_or_stop() {
         lines.iter().any(|l| l.starts_with("info depth 1 ")),
         "{best}: {lines:?}"
     );
+    // A search over without an iteration (no legal move; a book move) answers a
+    // ponderhit too (it waited for an iteration that never came).
+    e.send("position fen 8/8/8/8/8/8/8/K7 b - - 0 1");
+    e.send("go ponder");
+    e.send("ponderhit");
+    assert_eq!(e.bestmove().0, "(none)");
     // A ponderhit with no search pondering does nothing.
     e.send("ponderhit");
     e.send("isready");

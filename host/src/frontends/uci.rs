@@ -957,8 +957,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         };
         self.running_unbounded = infinite || bounds_nothing(&limits);
         self.running_ponder = ponder;
-        let searched = Arc::new(AtomicBool::new(false));
-        self.ponder_searched = Arc::clone(&searched);
+        let has_move = Arc::new(AtomicBool::new(false));
+        self.ponder_searched = Arc::clone(&has_move);
         let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
@@ -972,7 +972,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         self.running = Some(std::thread::spawn(move || {
             let mut report = |it: &Iteration| {
                 out.line(&info_line(it));
-                searched.store(true, Ordering::Relaxed);
+                has_move.store(true, Ordering::Relaxed);
             };
             // A panic inside the search still answers `bestmove` (the GUI waits for
             // it); the searcher, whose state may be torn, is dropped and rebuilt.
@@ -996,6 +996,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             {
                 out.line(&line);
             }
+            // Over without an iteration (a book move, no legal move): its answer is
+            // there for a ponderhit to take.
+            has_move.store(true, Ordering::Relaxed);
             if infinite {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(1));
