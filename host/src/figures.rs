@@ -303,6 +303,40 @@ pub fn scatter_chart(
 mod tests {
     use super::*;
 
+    /// The x axis's tick labels have the decimals their step needs: over 0 to 0.5 the
+    /// ticks 0.05 apart read 0.0, 0.1, 0.1, 0.2, ... with one decimal.
+    #[test]
+    fn tick_labels_are_distinct() {
+        let axes = Axes {
+            title: "t".into(),
+            x_label: "epsilon".into(),
+            y_label: "win %".into(),
+            x: (0.0, 0.5),
+            y: (0.0, 100.0),
+            log_x: false,
+        };
+        let s = Series {
+            name: "s".into(),
+            color: (200, 0, 0),
+            points: vec![(0.1, 90.0), (0.25, 60.0), (0.5, 40.0)],
+            dashed: false,
+        };
+        let svg = line_chart(&axes, &[s]).unwrap();
+        let labels: Vec<&str> = svg
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .map(str::trim)
+            .filter(|t| t.starts_with("0."))
+            .collect();
+        assert!(
+            labels.contains(&"0.05") && labels.contains(&"0.25"),
+            "{labels:?}"
+        );
+        let mut distinct = labels.clone();
+        distinct.dedup();
+        assert_eq!(distinct, labels);
+    }
+
     #[test]
     fn charts_are_svg_with_their_labels() {
         let axes = Axes {
