@@ -173,6 +173,13 @@ fn bad_targets_are_named_with_the_fault() {
         let err: TargetError = Target::parse(text).unwrap_err();
         assert_eq!(err.to_string(), message);
     }
+    // An empty board in antichess: no capture empties it (it was searched for, in vain).
+    assert_eq!(
+        Target::parse_in("8/8/8/8/8/8/8/8", Variant::Antichess)
+            .unwrap_err()
+            .to_string(),
+        "target \"8/8/8/8/8/8/8/8\" can never occur in a game: the board is empty, and every capture leaves its capturing piece on it"
+    );
     // Spaces around a pasted field are dropped.
     let padded = Target::parse(" rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \n");
     assert_eq!(

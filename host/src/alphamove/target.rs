@@ -82,6 +82,14 @@ impl Target {
                 )));
             }
         }
+        // Chess's kings already refuse it; in antichess a capture leaves its capturing
+        // piece on the board, so a board is never emptied.
+        if board.occupied().is_empty() {
+            return Err(impossible(
+                "the board is empty, and every capture leaves its capturing piece on it"
+                    .to_string(),
+            ));
+        }
         if (board.pawns()
             & (shakmaty::Bitboard::from_rank(shakmaty::Rank::First)
                 | shakmaty::Bitboard::from_rank(shakmaty::Rank::Eighth)))
