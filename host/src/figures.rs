@@ -303,25 +303,34 @@ pub fn scatter_chart(
 mod tests {
     use super::*;
 
+    /// Axes of an epsilon chart over `x`.
+    fn epsilon_axes(x: (f64, f64)) -> Axes {
+        Axes {
+            title: "t".into(),
+            x_label: "epsilon".into(),
+            y_label: "win %".into(),
+            x,
+            y: (0.0, 100.0),
+            log_x: false,
+        }
+    }
+
+    /// A series of `points`, `dashed` or not.
+    fn series(name: &str, points: Vec<(f64, f64)>, dashed: bool) -> Series {
+        Series {
+            name: name.into(),
+            color: (200, 0, 0),
+            points,
+            dashed,
+        }
+    }
+
     /// The x axis's tick labels have the decimals their step needs: over 0 to 0.5 the
     /// ticks 0.05 apart read 0.0, 0.1, 0.1, 0.2, ... with one decimal.
     #[test]
     fn tick_labels_are_distinct() {
-        let axes = Axes {
-            title: "t".into(),
-            x_label: "epsilon".into(),
-            y_label: "win %".into(),
-            x: (0.0, 0.5),
-            y: (0.0, 100.0),
-            log_x: false,
-        };
-        let s = Series {
-            name: "s".into(),
-            color: (200, 0, 0),
-            points: vec![(0.1, 90.0), (0.25, 60.0), (0.5, 40.0)],
-            dashed: false,
-        };
-        let svg = line_chart(&axes, &[s]).unwrap();
+        let s = series("s", vec![(0.1, 90.0), (0.25, 60.0), (0.5, 40.0)], false);
+        let svg = line_chart(&epsilon_axes((0.0, 0.5)), &[s]).unwrap();
         let labels: Vec<&str> = svg
             .split("</text>")
             .filter_map(|t| t.rsplit('>').next())
@@ -339,21 +348,12 @@ mod tests {
 
     #[test]
     fn charts_are_svg_with_their_labels() {
-        let axes = Axes {
-            title: "t".into(),
-            x_label: "epsilon".into(),
-            y_label: "win %".into(),
-            x: (0.0, 1.0),
-            y: (0.0, 100.0),
-            log_x: false,
-        };
-        let s = Series {
-            name: "vs simple, as White".into(),
-            color: (200, 0, 0),
-            points: vec![(0.0, 90.0), (0.5, 60.0), (1.0, 40.0)],
-            dashed: true,
-        };
-        let svg = line_chart(&axes, &[s]).unwrap();
+        let s = series(
+            "vs simple, as White",
+            vec![(0.0, 90.0), (0.5, 60.0), (1.0, 40.0)],
+            true,
+        );
+        let svg = line_chart(&epsilon_axes((0.0, 1.0)), &[s]).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
         assert!(svg.contains("vs simple, as White") && svg.contains("epsilon"));
         let bars = [Bar {

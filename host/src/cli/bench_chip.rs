@@ -71,9 +71,10 @@ pub fn fpga_fmax(path: &Path, block: &str) -> anyhow::Result<Option<Fmax>> {
         && !host::engine::timeline::ChipClock::MHZ_RANGE.contains(&mhz)
     {
         return Err(super::input::bad_input(format!(
-            "{}: its Fmax {} MHz is not a clock from 1 to 10000 MHz",
+            "{}: its Fmax {} MHz is not a clock from {} MHz",
             path.display(),
-            host::rules::excerpt(&mhz.to_string())
+            host::rules::excerpt(&mhz.to_string()),
+            host::engine::timeline::ChipClock::mhz_range_words()
         )));
     }
     Ok(report.fmax_mhz.map(|mhz| Fmax {

@@ -30,6 +30,7 @@ use hw::chip::types::{Config, Shortcuts};
 use testbench::chip::movegen::stimulus as movegen_stimulus;
 
 use super::measure::median;
+use super::output::counted;
 
 /// The default position: the sample of Khoma and Safin's Antichess Solver (2019), a win
 /// in 4 for White.
@@ -264,17 +265,13 @@ const POOL: usize = 16;
 
 /// A score for people: a decided game in moves, else the evaluation's units.
 fn score_words(score: i32) -> String {
-    let moves = |n: i32| format!("{n} move{}", if n == 1 { "" } else { "s" });
+    let moves = |n: i32| counted(n, "move");
     match moves_to_end(score) {
         Some(0) if score > 0 => "already won".to_string(),
         Some(n) if score > 0 => format!("a win in {}", moves(n)),
         Some(n) => format!("a loss in {}", moves(-n)),
         None => format!("{score}"),
     }
-}
-
-fn nodes(n: u64) -> String {
-    format!("{n} node{}", if n == 1 { "" } else { "s" })
 }
 
 /// The chip's clocks the demo models time at: Deep Blue's, and the FPGA's measured
@@ -345,14 +342,14 @@ fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
             on_chip.cycles,
             score_words(on_chip.score),
             on_chip.best_move.as_ref().map_or("-".to_string(), uci),
-            nodes(on_chip.nodes),
+            counted(on_chip.nodes, "node"),
         );
     } else {
         println!(
             "  {} (best move {}), {}, {} cycles ({:.2} cycles per node), {same}",
             score_words(on_chip.score),
             on_chip.best_move.as_ref().map_or("-".to_string(), uci),
-            nodes(on_chip.nodes),
+            counted(on_chip.nodes, "node"),
             on_chip.cycles,
             on_chip.cycles as f64 / on_chip.nodes.max(1) as f64,
         );
@@ -459,7 +456,7 @@ fn chip_search(pos: &Position) -> anyhow::Result<bool> {
         "  best move {}, {}, {}, {}",
         on_chips.best_move.as_ref().map_or("-".to_string(), uci),
         score_words(on_chips.last.score),
-        nodes(on_chips.total_nodes),
+        counted(on_chips.total_nodes, "node"),
         if agrees {
             "the same move, score and nodes as the search on the software reference"
         } else {

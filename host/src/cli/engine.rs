@@ -92,7 +92,8 @@ pub fn parse_mhz(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(mhz) if ChipClock::MHZ_RANGE.contains(&mhz) => Ok(mhz),
         _ => Err(format!(
-            "must be a clock in MHz from 1 to 10000, not \"{text}\""
+            "must be a clock in MHz from {}, not \"{text}\"",
+            ChipClock::mhz_range_words()
         )),
     }
 }

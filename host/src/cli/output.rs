@@ -51,6 +51,12 @@ pub fn shell_word(path: &std::path::Path) -> String {
     }
 }
 
+/// `n` of `noun`, in words: "1 move", "4 moves".
+pub fn counted(n: impl Into<i128>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::shell_word;

@@ -11,6 +11,7 @@ use host::positions::batch::{BatchSummary, read_fen_lines};
 use host::positions::epd::{EpdOp, operands, write_operations};
 use host::rules::{san, uci};
 
+use super::output::counted;
 use super::progress::Progress;
 
 /// Find forced wins: the least K such that the side to move wins in K moves.
@@ -261,7 +262,7 @@ fn epd_answer(
             answer.push(op("bm", san(&line.position, &first)));
         }
         Some(Verdict::NoWinWithin(n)) => {
-            answer.push(op("c9", format!("no win within {}", moves(n))));
+            answer.push(op("c9", format!("no win within {}", counted(n, "move"))));
         }
         None => answer.push(op(
             "c9",
@@ -323,7 +324,7 @@ fn score_suite(
         let said = || match verdict {
             Some(Verdict::WinIn { moves, .. }) => format!("a win in {moves}"),
             Some(Verdict::AlreadyWon) => "the side to move has already won".to_string(),
-            Some(Verdict::NoWinWithin(n)) => format!("no win within {}", moves(*n)),
+            Some(Verdict::NoWinWithin(n)) => format!("no win within {}", counted(*n, "move")),
             None => "no answer within --max-nodes".to_string(),
         };
         if let Some(want) = operands(&line.operations, "dm").and_then(|o| o.first()) {
@@ -400,10 +401,4 @@ fn score_suite(
             eprintln!("suite: {opcode} {right}/{total} right{unscored}");
         }
     }
-}
-
-/// `n` moves, in words ("1 move", "4 moves").
-fn moves(n: impl Into<u64>) -> String {
-    let n = n.into();
-    format!("{n} move{}", if n == 1 { "" } else { "s" })
 }

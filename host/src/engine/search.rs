@@ -923,24 +923,12 @@ impl Searcher {
         self.next_poll = 0; // the first node checks, so that a search asked to stop does not start
         self.horizon.begin();
         self.modeled_time = limits.modeled && self.horizon.chips() > 0;
-        // The first iteration's limit, and the later ones'.
-        let hard_after = |first: bool| {
-            let later = first.then_some(limits.first_time).flatten();
-            match (limits.hard_time, later) {
-                (Some(h), Some(f)) => Some(h.max(f)),
-                (h, _) => h,
-            }
+        // The first iteration's limit: the later one of the two.
+        let first_hard = match (limits.hard_time, limits.first_time) {
+            (Some(h), Some(f)) => Some(h.max(f)),
+            (h, _) => h,
         };
-        let deadline = |hard: Option<Duration>, modeled: bool| {
-            // A time too far away to add to the clock is no deadline; a modeled time
-            // limit is checked against the modeled clock instead.
-            hard.filter(|_| !modeled).and_then(|t| start.checked_add(t))
-        };
-        self.modeled_hard = hard_after(true).filter(|_| self.modeled_time);
-        self.abort = Abort::new(
-            Some(Arc::clone(&self.stop)),
-            deadline(hard_after(true), self.modeled_time),
-        );
+        self.arm_hard_limit(first_hard, start);
         self.root_best = None;
 
         let mut last = Iteration {
@@ -1021,14 +1009,10 @@ impl Searcher {
             }
             self.completed = depth;
             best_move = Some(pv.first().copied().unwrap_or(fallback));
-            if depth == 1 && hard_after(true) != hard_after(false) {
-                self.modeled_hard = hard_after(false).filter(|_| self.modeled_time);
+            if depth == 1 && first_hard != limits.hard_time {
+                self.arm_hard_limit(limits.hard_time, start);
                 // The next node reads the clock against the nearer limit.
                 self.next_poll = 0;
-                self.abort = Abort::new(
-                    Some(Arc::clone(&self.stop)),
-                    deadline(hard_after(false), self.modeled_time),
-                );
             }
             last = Iteration {
                 depth,
@@ -1128,6 +1112,17 @@ impl Searcher {
             Some(Verdict::WinIn { moves, first }) => Some((first, win_at(2 * moves as usize))),
             _ => None,
         }
+    }
+
+    /// Sets the limit at which an iteration is cut short, `hard` after `start`: on the
+    /// modeled clock when the search spends modeled time, else as the abort's deadline
+    /// (a time too far away to add to the clock is no deadline).
+    fn arm_hard_limit(&mut self, hard: Option<Duration>, start: Instant) {
+        self.modeled_hard = hard.filter(|_| self.modeled_time);
+        let deadline = hard
+            .filter(|_| !self.modeled_time)
+            .and_then(|t| start.checked_add(t));
+        self.abort = Abort::new(Some(Arc::clone(&self.stop)), deadline);
     }
 
     /// The time the limits are measured in: modeled or wall.

@@ -139,6 +139,11 @@ impl ChipClock {
     /// time outgrows any `Duration`.
     pub const MHZ_RANGE: std::ops::RangeInclusive<f64> = 1.0..=10_000.0;
 
+    /// [`Self::MHZ_RANGE`] as the messages give it: "1 to 10000".
+    pub fn mhz_range_words() -> String {
+        format!("{} to {}", Self::MHZ_RANGE.start(), Self::MHZ_RANGE.end())
+    }
+
     /// Nanoseconds per cycle.
     pub fn ns_per_cycle(self) -> f64 {
         let ChipClock::Mhz(mhz) = self;

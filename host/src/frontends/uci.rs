@@ -491,8 +491,10 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     links.join(" ")
                 ));
                 self.out.line(&format!(
-                    "option name ChipMHz type spin default {} min 1 max 10000",
-                    chips.clock.mhz().round() as u32
+                    "option name ChipMHz type spin default {} min {} max {}",
+                    chips.clock.mhz().round() as u32,
+                    ChipClock::MHZ_RANGE.start(),
+                    ChipClock::MHZ_RANGE.end()
                 ));
                 self.out.line(&format!(
                     "option name ModeledClock type check default {}",
@@ -824,7 +826,8 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     searcher.set_horizon(self.settings.horizon());
                 }
                 _ => self.out.line(&format!(
-                    "info string error: ChipMHz must be a number from 1 to 10000, not \"{shown}\""
+                    "info string error: ChipMHz must be a number from {}, not \"{shown}\"",
+                    ChipClock::mhz_range_words()
                 )),
             },
             "chipsplit" => match value.as_str() {

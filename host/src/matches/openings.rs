@@ -141,17 +141,18 @@ pub fn from_pgn<R: BufRead>(
             error,
         })?;
         let n = plies.unwrap_or(game.moves.len()).min(game.moves.len());
-        // Over after any of its moves, as the referee judges a game (a threefold
-        // repetition included: such an opening was played as draws of no move).
+        // Over at its start or after any of its moves, as the referee judges a game (a
+        // threefold repetition included: such an opening was played as draws of no
+        // move).
         let mut pos = game.start.clone();
         let mut history = Vec::with_capacity(n);
-        let mut over = false;
+        let mut over = super::game::ending_by_rules(&pos, &history).is_some();
         for m in &game.moves[..n] {
             history.push(pos.zobrist());
             pos.play(m);
             over |= super::game::ending_by_rules(&pos, &history).is_some();
         }
-        if over || pos.outcome().is_some() || pos.is_fifty_move_draw() {
+        if over {
             return Err(OpeningError::Unusable {
                 file: file.to_string(),
                 message: format!(
@@ -280,26 +281,32 @@ mod tests {
             "o.epd: line 2: the game is already drawn by the fifty-move rule (halfmove clock 100)"
         );
         assert_eq!(from_epd(&epd.as_bytes()[..30], "o.epd").unwrap().0.len(), 1);
-        let pgn = "[Variant \"Antichess\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/KK5k w - - 98 80\"]\n\n80. Kc1 Kh2 *\n";
-        let err = from_pgn(pgn.as_bytes(), "o.pgn", None)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("game 1: the game is over after its opening moves"),
-            "{err}"
+        // A PGN whose game is over after all its moves, and good with fewer of them.
+        let over_at_its_end = |pgn: &str, good_plies: usize| {
+            let err = from_pgn(pgn.as_bytes(), "o.pgn", None)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("game 1: the game is over after its opening moves"),
+                "{err}"
+            );
+            assert_eq!(
+                from_pgn(pgn.as_bytes(), "o.pgn", Some(good_plies))
+                    .unwrap()
+                    .len(),
+                1
+            );
+        };
+        over_at_its_end(
+            "[Variant \"Antichess\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/KK5k w - - 98 80\"]\n\n80. Kc1 Kh2 *\n",
+            1,
         );
-        assert_eq!(from_pgn(pgn.as_bytes(), "o.pgn", Some(1)).unwrap().len(), 1);
         // Drawn by threefold repetition after its moves: refused too (it was played, as
         // draws of no move).
-        let pgn = "[Variant \"Antichess\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
-        let err = from_pgn(pgn.as_bytes(), "r.pgn", None)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("game 1: the game is over after its opening moves"),
-            "{err}"
+        over_at_its_end(
+            "[Variant \"Antichess\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n",
+            7,
         );
-        assert_eq!(from_pgn(pgn.as_bytes(), "r.pgn", Some(7)).unwrap().len(), 1);
     }
 
     #[test]

@@ -456,7 +456,8 @@ impl PlayerSpec {
                         Ok(m) if ChipClock::MHZ_RANGE.contains(&m) => m,
                         _ => {
                             return Err(err(format!(
-                                "mhz must be a clock from 1 to 10000, not \"{value}\""
+                                "mhz must be a clock from {}, not \"{value}\"",
+                                ChipClock::mhz_range_words()
                             )));
                         }
                     })

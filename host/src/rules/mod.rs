@@ -646,11 +646,7 @@ fn check_promotions(pos: &Position) -> Result<(), FenError> {
             + count(Role::King).saturating_sub(1);
         let pawns = count(Role::Pawn);
         if pawns + promoted > 8 {
-            let side = if color == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
+            let side = color.fold_wb("White", "Black");
             return Err(FenError::Impossible(format!(
                 "too much material for a game that began from the start position: {side} has \
                  {pawns} pawn{} and {promoted} piece{} beyond the start set (two knights, a bishop \
