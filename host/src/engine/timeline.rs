@@ -11,13 +11,15 @@
 //! ([`Timeline::claim`]). The host waits only when it needs a result that has not
 //! arrived. A job that a cutoff made useless costs the chip time it ran before the host
 //! gave it up ("wasted"); a job that had not started by then costs nothing, and the jobs
-//! behind it move up. A claim and a give-up act at once: the few words that carry them
-//! are not modeled on the link (on PCIe, half a microsecond each way).
+//! behind it move up. A claim and a give-up are a message of one word each: the host
+//! sends it like a job's words, and it acts on the chips' side half a round trip later
+//! (on PCIe, half a microsecond), so a job given up runs on until then.
 //!
 //! Which job a chip takes at a moment depends on what the host hands over, claims and
-//! gives up until then, so the timeline decides a chip's next job only once the host's
-//! clock has passed the moment the chip falls free (or while the host waits: then
-//! nothing else can happen).
+//! gives up until then. Everything the host does reaches the chips' side at least half
+//! a round trip after the host's clock, so the timeline decides a chip's next job only
+//! once that moment has passed the one the chip falls free at (or while the host waits:
+//! then nothing else can happen).
 //!
 //! The same [`Timeline`] runs live (the modeled clock of a search, [`Timeline::now`])
 //! and replays a recorded [`Trace`] for any number of chips, link and clock
@@ -365,10 +367,24 @@ impl Timeline {
         Some(id)
     }
 
-    /// Decides every start before the host's clock: nothing the host does from now on
-    /// changes them.
+    /// When a message the host sends now acts on the chips' side.
+    fn reach(&self) -> f64 {
+        self.now + self.link.round_trip_ns / 2.0
+    }
+
+    /// Decides every start before the earliest moment anything the host does from now
+    /// on can reach the chips: nothing changes them.
     fn settle(&mut self) {
-        while self.start_next(self.now).is_some() {}
+        while self.start_next(self.reach()).is_some() {}
+    }
+
+    /// The host sends a claim's or a give-up's word; returns when it acts on the chips'
+    /// side, with every start before then decided.
+    fn message(&mut self) -> f64 {
+        self.now += self.link.ns_per_word;
+        self.totals.link_ns += self.link.ns_per_word;
+        self.settle();
+        self.reach()
     }
 
     /// The host uses job `id`'s result: it waits for it if it has not arrived.
@@ -396,10 +412,13 @@ impl Timeline {
         self.totals.useful_jobs += 1;
     }
 
-    /// The search asks for jobs `ids`, handed over ahead: from now on they are its own
-    /// (those not started go before the jobs still ahead).
+    /// The search asks for jobs `ids`, handed over ahead: once the message is there,
+    /// they are its own (those not started go before the jobs still ahead).
     pub fn claim(&mut self, ids: &[usize]) {
-        self.settle();
+        if ids.is_empty() {
+            return;
+        }
+        self.message();
         for id in ids {
             if let Some(job) = self.ahead.remove(id) {
                 self.own.insert(*id, job);
@@ -407,12 +426,14 @@ impl Timeline {
         }
     }
 
-    /// The host gives jobs `ids` up (a cutoff made them useless): a job that had not
-    /// started is dropped, one that runs stops now, and the time chips spent on them is
-    /// wasted.
+    /// The host gives jobs `ids` up (a cutoff made them useless): once the message is
+    /// there, a job that had not started is dropped, one that runs stops, and the time
+    /// chips spent on them is wasted.
     pub fn cancel(&mut self, ids: &[usize]) {
-        self.settle();
-        let now = self.now;
+        if ids.is_empty() {
+            return;
+        }
+        let now = self.message();
         for id in ids {
             if self.own.remove(id).is_some() || self.ahead.remove(id).is_some() {
                 self.totals.cancelled_jobs += 1;
@@ -596,6 +617,52 @@ mod tests {
         let next = t.submit(&[Job::new(1)]);
         t.take(next[0]);
         assert_eq!(t.now(), 16_000.0);
+    }
+
+    #[test]
+    fn a_give_up_and_a_claim_act_half_a_round_trip_later() {
+        let link = Link {
+            name: "test",
+            ns_per_word: 10.0,
+            round_trip_ns: 2_000.0,
+        };
+        let job = |cycles| Job {
+            cycles,
+            words_in: 1,
+            words_out: 0,
+            ahead: false,
+        };
+        // Sent at 10 ns, the job is there at 1,010 and runs until 11,010.
+        let mut t = Timeline::new(1, link, MHZ_1);
+        let ids = t.submit(&[job(10), job(10)]);
+        assert_eq!(t.totals().link_ns, 20.0);
+        t.host(4_980.0); // now 5,000
+        // The give-up's word goes at 5,010 and stops the first job at 6,010; the
+        // second, which had not started, is dropped.
+        t.cancel(&ids);
+        assert_eq!(t.now(), 5_010.0);
+        assert_eq!(t.totals().link_ns, 30.0);
+        assert_eq!(t.totals().wasted_ns, 5_000.0);
+        assert_eq!(t.totals().cancelled_jobs, 2);
+        // The chip is free from 6,010: a job sent now starts when it arrives.
+        let next = t.submit(&[job(1)]);
+        t.take(next[0]);
+        assert_eq!(t.now(), 5_020.0 + 1_000.0 + 1_000.0 + 1_000.0);
+
+        // A claim: the job ahead that the chip started before the claim arrived keeps
+        // its chip; the claimed one waits for it.
+        let mut t = Timeline::new(1, link, MHZ_1);
+        let ahead = t.submit(&[job(10).ahead(), job(10).ahead()]);
+        t.host(1_480.0); // now 1,500; the first job ahead started at 1,010
+        t.claim(&ahead[1..]);
+        t.take(ahead[1]);
+        // The second runs from 11,010 to 21,010 and is back at 22,010.
+        assert_eq!(t.now(), 22_010.0);
+        assert_eq!(t.totals().link_ns, 30.0);
+        // Nothing to give up costs nothing.
+        t.cancel(&[]);
+        t.claim(&[]);
+        assert_eq!(t.totals().link_ns, 30.0);
     }
 
     #[test]
