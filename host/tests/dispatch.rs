@@ -235,6 +235,22 @@ fn full_width_jobs_search_the_same_tree_on_any_number_of_chips() {
 }
 
 #[test]
+fn near_the_fifty_move_rule_the_search_is_the_same_on_a_chip() {
+    // A chip keeps no halfmove clock: near the rule the host searches the last plies
+    // itself until a capture or a pawn move resets the clock, the same with the
+    // reference as on a chip.
+    let config = SearchConfig {
+        full_width_plies: 2,
+        ..SearchConfig::default()
+    };
+    let fen = "8/7p/3k4/2n5/8/3K4/P7/1N4R1 w - - 90 80";
+    let near = search_with(config.clone(), QuiescenceKind::ChipModel, 1, fen, 4);
+    assert!(near.dispatch.full_width_jobs > 0, "{:?}", near.dispatch);
+    let reference = search_with(config, QuiescenceKind::Reference, 1, fen, 4);
+    same_search(&reference, &near, "clock 90: reference vs 1 chip");
+}
+
+#[test]
 fn an_expected_all_node_hands_its_eldest_over_with_its_brothers() {
     // With `eager_batches` (the default) a frontier node an even number of plies below
     // the principal variation sends its eldest out with the younger brothers; without

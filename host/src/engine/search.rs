@@ -1359,16 +1359,22 @@ impl Searcher {
         }
     }
 
-    /// The full-width depth of the job a node at `depth` and `ply` is handed over as
-    /// (see [`SearchConfig::full_width_plies`]): its depth in quarter plies, rounded
+    /// The full-width depth of the job node `pos` at `depth` and `ply` is handed over
+    /// as (see [`SearchConfig::full_width_plies`]): its depth in quarter plies, rounded
     /// up (every depth the search reaches is a whole number of them but for its
-    /// reductions); `None` when the host searches it. (A node that leaves a move out, a
-    /// singular extension's test, is never handed over: its caller checks that.)
-    pub(super) fn full_width_leaf(&self, depth: i32, ply: usize) -> Option<u8> {
+    /// reductions); `None` when the host searches it. A chip keeps no halfmove clock,
+    /// so a node whose lines could reach the fifty-move rule stays on the host, as the
+    /// table keys its clock there (see [`table_key`]). (A node that leaves a move out,
+    /// a singular extension's test, is never handed over: its caller checks that.)
+    pub(super) fn full_width_leaf(&self, pos: &Position, depth: i32, ply: usize) -> Option<u8> {
         let plies = self.config.full_width_plies.min(MAX_FULL_WIDTH_PLIES) as i32;
         let quarter = ONE_PLY / hw::chip::qsearch::PLY;
-        (self.horizon.dispatches() && ply > 0 && depth > 0 && depth <= plies * ONE_PLY)
-            .then(|| (depth + quarter - 1).div_euclid(quarter) as u8)
+        (self.horizon.dispatches()
+            && ply > 0
+            && depth > 0
+            && depth <= plies * ONE_PLY
+            && clock_cannot_matter(pos, depth))
+        .then(|| (depth + quarter - 1).div_euclid(quarter) as u8)
     }
 
     /// What a child at `depth` and `ply` is: a quiescence job (`Some(0)`), a
@@ -1377,7 +1383,7 @@ impl Searcher {
         if self.is_leaf(pos, depth, ply) {
             Some(0)
         } else {
-            self.full_width_leaf(depth, ply)
+            self.full_width_leaf(pos, depth, ply)
         }
     }
 
@@ -1872,6 +1878,32 @@ mod tests {
         // The deeper the search, the earlier the clock counts.
         assert_eq!(table_key(&at(70), ONE_PLY), at(70).zobrist());
         assert_ne!(table_key(&at(70), 8 * ONE_PLY), at(70).zobrist());
+    }
+
+    /// A chip keeps no halfmove clock: a node whose lines can reach the fifty-move rule
+    /// is not handed over whole, however few plies it has left.
+    #[test]
+    fn a_chip_gets_no_node_whose_lines_can_reach_the_fifty_move_rule() {
+        let config = SearchConfig {
+            full_width_plies: 2,
+            ..SearchConfig::default()
+        };
+        let q = crate::engine::quiescence::QuiescenceKind::ChipModel
+            .build_for(&config, Evaluator::default(), 1)
+            .unwrap();
+        let s = Searcher::new(config, q);
+        let at = |clock: u32| {
+            Position::from_fen_strict(&format!("8/7p/3k4/2n5/8/3K4/P7/1N4R1 w - - {clock} 80"))
+                .unwrap()
+        };
+        for depth in [ONE_PLY, 2 * ONE_PLY] {
+            let quarters = (depth / (ONE_PLY / hw::chip::qsearch::PLY)) as u8;
+            assert_eq!(s.full_width_leaf(&at(0), depth, 1), Some(quarters));
+            assert_eq!(s.full_width_leaf(&at(60), depth, 1), Some(quarters));
+            assert_eq!(s.full_width_leaf(&at(90), depth, 1), None, "depth {depth}");
+            assert_eq!(s.full_width_leaf(&at(99), depth, 1), None, "depth {depth}");
+        }
+        assert_eq!(s.full_width_leaf(&at(0), 3 * ONE_PLY, 1), None, "too deep");
     }
 
     /// A short clock's first iteration runs to `first_time`, past a hard limit already

@@ -135,7 +135,7 @@ impl Searcher {
         // `ALONE_JOB_PLIES` deep (the brothers wait for it).
         if excluded == 0
             && !pv_node
-            && let Some(quarters) = self.full_width_leaf(depth, ply)
+            && let Some(quarters) = self.full_width_leaf(pos, depth, ply)
             && i32::from(quarters) <= ALONE_JOB_PLIES as i32 * hw::chip::qsearch::PLY
         {
             return self.full_width_job(pos, (alpha, beta), ply, (depth, quarters), hit, pv);
@@ -250,17 +250,19 @@ impl Searcher {
         };
         // Siblings handed to the quiescence search together (see `frontier_batch`);
         // at an expected all-node whose children are full-width jobs the eldest goes
-        // with them (see `SearchConfig::eager_batches`).
+        // with them (see `SearchConfig::eager_batches`). Here and for the look-ahead the
+        // node's halfmove clock stands for its children's: a policy, while each child's
+        // own hand-over follows its own clock.
         let all_node = !pv_node && self.expected_all_node(ply);
         let eager = self.config.eager_batches
             && all_node
-            && self.full_width_leaf(child_depth, ply + 1).is_some();
+            && self.full_width_leaf(pos, child_depth, ply + 1).is_some();
         let mut batch: Option<Batch> = None;
         // Brothers looked into ahead (see `SearchConfig::look_ahead`), when they are
         // nodes of the host's (jobs go out in batches): the index in `ordered` up to
         // which, and each one's jobs (their tickets).
         let look_ahead = child_depth > 0
-            && self.full_width_leaf(child_depth, ply + 1).is_none()
+            && self.full_width_leaf(pos, child_depth, ply + 1).is_none()
             && self.looks_ahead();
         let ahead_from = self.horizon.ahead_mark();
         let mut ahead_next = 0;
