@@ -209,8 +209,9 @@ fn a_forced_win_is_a_mate_score_and_infinite_waits_for_stop() {
 }
 
 /// `go ponder` searches until `ponderhit` or `stop` (the UCI protocol: no `bestmove`
-/// before either), each of which answers at once; the limits given are not the
-/// ponder search's, and a search that ends by itself (a forced win) waits too.
+/// before either); the limits given are not the ponder search's, and a search that
+/// ends by itself (a forced win) waits too. `stop` answers with the ponder search's
+/// move; `ponderhit` searches on under the limits given.
 #[test]
 fn go_ponder_answers_at_ponderhit_or_stop() {
     let mut e = Engine::start();
@@ -244,6 +245,33 @@ fn go_ponder_answers_at_ponderhit_or_stop() {
         let (best, _) = e.bestmove();
         assert_ne!(best, "(none)", "{position} {end}");
     }
+    // After a ponderhit the search goes on under the limits `go ponder` gave: here a
+    // depth, which the ponder search had long passed (it starts again on its table).
+    e.send("position startpos moves e2e3 b7b5");
+    e.send("go ponder depth 2");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let pondered = e.until("readyok");
+    assert!(
+        pondered.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{pondered:?}"
+    );
+    e.send("ponderhit");
+    let (best, lines) = e.bestmove();
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert!(
+        depths.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{best}: {lines:?}"
+    );
+    assert!(
+        depths
+            .last()
+            .is_some_and(|l| l.starts_with("info depth 2 ")),
+        "{best}: {lines:?}"
+    );
     // A ponderhit at once still answers with a searched move (a stop at once would
     // cut the first iteration short and play the first legal move).
     e.send("position startpos moves e2e3 b7b5");

@@ -14,8 +14,9 @@
 //! `position startpos|fen ... [moves ...]`,
 //! `go [searchmoves M...] [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS]
 //! [winc MS] [binc MS] [movestogo N] [mate N] [infinite] [ponder]`, `ponderhit`, `stop`,
-//! `quit` (`go ponder` searches without limits until `ponderhit` or `stop`, each of
-//! which answers once the first iteration is done: the time pondered is the search's;
+//! `quit` (`go ponder` searches without limits until `stop`, which answers with its
+//! move, or `ponderhit`, after which the search goes on under the limits `go ponder`
+//! gave, counted from the `ponderhit`, on the table the ponder search filled;
 //! `Ponder` is declared for GUIs that ask, and changes nothing). The search
 //! runs on its own thread, so `isready` and `stop` are answered while it thinks. A `go`
 //! without any limit searches until `stop` like `go infinite` (but answers by itself if
@@ -204,6 +205,18 @@ impl Settings {
     }
 }
 
+/// A `go ponder`'s search as it will be after `ponderhit`.
+struct Pondering {
+    /// The position pondered (the move expected played).
+    position: Position,
+    /// The limits `go ponder` gave, which hold from the `ponderhit`.
+    limits: Limits,
+    infinite: bool,
+    /// Whether the ponder search answers `bestmove` when it ends (`stop`); a
+    /// `ponderhit` clears it and starts the search under the limits.
+    answer: Arc<AtomicBool>,
+}
+
 /// The engine state between commands.
 pub struct UciEngine<W: Write + Send + 'static> {
     out: Output<W>,
@@ -216,10 +229,8 @@ pub struct UciEngine<W: Write + Send + 'static> {
     /// The running search has no limit of its own (`go infinite`, or `go` without
     /// limits): it ends only when stopped.
     running_unbounded: bool,
-    /// The running search ponders (`go ponder`): `ponderhit` answers it.
-    running_ponder: bool,
-    /// The running search has completed an iteration (has a searched move).
-    ponder_searched: Arc<AtomicBool>,
+    /// The running search ponders (`go ponder`): what `ponderhit` searches instead.
+    pondering: Option<Pondering>,
     /// The command line's book (`BookFile`'s default, `<command line>`).
     command_line_book: Option<Arc<Book>>,
     stop: Arc<AtomicBool>,
@@ -284,8 +295,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             searcher: Some(searcher),
             running: None,
             running_unbounded: false,
-            running_ponder: false,
-            ponder_searched: Arc::new(AtomicBool::new(false)),
+            pondering: None,
             stop,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
             #[cfg(test)]
@@ -573,16 +583,15 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     ));
                 }
             }
-            // The move pondered was played: the search answers now, once it has a
-            // searched move (its first iteration done, or the search over).
+            // The move pondered was played: the search goes on under the limits `go
+            // ponder` gave, from now. It starts again on the table the ponder search
+            // filled, whose iterations are soon done again; the ponder search ends
+            // without an answer.
             "ponderhit" => {
-                if self.running_ponder {
-                    while !self.ponder_searched.load(Ordering::Relaxed)
-                        && self.running.as_ref().is_some_and(|h| !h.is_finished())
-                    {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
+                if let Some(p) = self.pondering.take() {
+                    p.answer.store(false, Ordering::Relaxed);
                     self.stop_search();
+                    self.start_search(p.position, p.limits, p.infinite, received, None);
                 }
             }
             _ => {
@@ -929,15 +938,9 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             self.out.line(&format!("bestmove {NO_MOVE}"));
             return;
         };
-        let Some(mut searcher) = self.searcher.take() else {
-            self.out
-                .line("info string error: no searcher (it could not be rebuilt after a panic)");
-            self.out.line(&format!("bestmove {NO_MOVE}"));
-            return;
-        };
         let GoCommand {
             limits,
-            mut infinite,
+            infinite,
             ponder,
             errors,
         } = parse_go_with_overhead(args, &pos, self.move_overhead);
@@ -945,23 +948,53 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             self.out
                 .line(&format!("info string error: {}; ignored", printable(&e)));
         }
-        // Pondering searches without the clock until `ponderhit` or `stop`, either of
-        // which answers at once: the time pondered was the opponent's, and the search
-        // has used it (the limits the GUI gave are for after a ponderhit).
-        let limits = match ponder {
-            true => {
-                infinite = true;
-                Limits {
-                    searchmoves: limits.searchmoves,
-                    ..Limits::default()
-                }
-            }
-            false => limits,
+        if !ponder {
+            self.start_search(pos, limits, infinite, received, None);
+            return;
+        }
+        // Pondering searches without the clock until `ponderhit` or `stop`: the time
+        // pondered is the opponent's. `stop` answers with the ponder search's move;
+        // the limits the GUI gave hold from a `ponderhit`.
+        let answer = Arc::new(AtomicBool::new(true));
+        let unlimited = Limits {
+            searchmoves: limits.searchmoves.clone(),
+            ..Limits::default()
+        };
+        self.start_search(
+            pos.clone(),
+            unlimited,
+            true,
+            received,
+            Some(Arc::clone(&answer)),
+        );
+        if self.running.is_some() {
+            self.pondering = Some(Pondering {
+                position: pos,
+                limits,
+                infinite,
+                answer,
+            });
+        }
+    }
+
+    /// Starts the search of `pos` under `limits` (their clock started at `received`),
+    /// until stopped if `infinite`; it answers `bestmove` unless `answer` is given and
+    /// cleared by then.
+    fn start_search(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        infinite: bool,
+        received: Instant,
+        answer: Option<Arc<AtomicBool>>,
+    ) {
+        let Some(mut searcher) = self.searcher.take() else {
+            self.out
+                .line("info string error: no searcher (it could not be rebuilt after a panic)");
+            self.out.line(&format!("bestmove {NO_MOVE}"));
+            return;
         };
         self.running_unbounded = infinite || bounds_nothing(&limits);
-        self.running_ponder = ponder;
-        let has_move = Arc::new(AtomicBool::new(false));
-        self.ponder_searched = Arc::clone(&has_move);
         let limits = self.settings.limits(Limits {
             started: Some(received),
             ..limits
@@ -973,10 +1006,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
         #[cfg(test)]
         let panic_now = std::mem::take(&mut self.panic_next_search);
         self.running = Some(std::thread::spawn(move || {
-            let mut report = |it: &Iteration| {
-                out.line(&info_line(it));
-                has_move.store(true, Ordering::Relaxed);
-            };
+            let mut report = |it: &Iteration| out.line(&info_line(it));
             // A panic inside the search still answers `bestmove` (the GUI waits for
             // it); the searcher, whose state may be torn, is dropped and rebuilt.
             let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -999,13 +1029,13 @@ impl<W: Write + Send + 'static> UciEngine<W> {
             {
                 out.line(&line);
             }
-            // Over without an iteration (a book move, no legal move): its answer is
-            // there for a ponderhit to take.
-            has_move.store(true, Ordering::Relaxed);
             if infinite {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
+            }
+            if answer.is_some_and(|a| !a.load(Ordering::Relaxed)) {
+                return Some(searcher);
             }
             match result {
                 Ok(r) => match r.best_move {
@@ -1037,7 +1067,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
     }
 
     fn join_search(&mut self) {
-        self.running_ponder = false;
+        self.pondering = None;
         if let Some(handle) = self.running.take() {
             if let Ok(Some(searcher)) = handle.join() {
                 self.searcher = Some(searcher);
