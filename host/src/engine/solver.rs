@@ -163,7 +163,7 @@ impl Solver {
 
     /// True once a limited solve has spent its budget; the search then unwinds.
     fn out_of_budget(&mut self) -> bool {
-        if self.give_up_at.is_some_and(|n| self.nodes >= n)
+        if self.give_up_at.is_some_and(|n| self.nodes > n)
             || (self.nodes.is_multiple_of(Self::CLOCK_INTERVAL)
                 && (self.deadline.is_some_and(|d| Instant::now() >= d)
                     || self
@@ -451,6 +451,19 @@ mod tests {
             solve("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1", 3),
             Verdict::NoWinWithin(3)
         );
+    }
+
+    /// A budget of N positions answers a solve that visits N positions, and gives up
+    /// on one that needs one more.
+    #[test]
+    fn a_budget_counts_the_positions_visited() {
+        let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+        let mut solver = Solver::new();
+        let verdict = solver.solve(&pos, 5);
+        let needed = solver.nodes();
+        assert!(needed > 1);
+        assert_eq!(Solver::new().solve_limited(&pos, 5, needed), Some(verdict));
+        assert_eq!(Solver::new().solve_limited(&pos, 5, needed - 1), None);
     }
 
     #[test]
