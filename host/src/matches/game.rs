@@ -260,17 +260,12 @@ fn fault_ending(c: Color, f: &Fault) -> (PgnResult, Termination, String) {
 /// or by the fifty-move rule. `None` while the game goes on. The referee's, and
 /// `play`'s.
 pub fn ending_by_rules(pos: &Position, history: &[u64]) -> Option<(PgnResult, String)> {
-    match pos.outcome() {
-        Some(Outcome::Win(c)) => {
-            return Some((
-                PgnResult::win(c),
-                format!("{} wins: no pieces or no legal move left", name(c)),
-            ));
-        }
-        Some(Outcome::Draw) => {
-            return Some((PgnResult::Draw, "Draw by insufficient material".to_string()));
-        }
-        None => {}
+    if let Some(outcome) = pos.outcome() {
+        let why = match outcome {
+            Outcome::Win(c) => format!("{} wins: no pieces or no legal move left", name(c)),
+            Outcome::Draw => "Draw by insufficient material".to_string(),
+        };
+        return Some((outcome.into(), why));
     }
     let key = pos.zobrist();
     let reach = (pos.halfmoves() as usize).min(history.len());

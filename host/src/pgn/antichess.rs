@@ -17,6 +17,15 @@ pub enum PgnResult {
     Unknown,
 }
 
+impl From<crate::rules::Outcome> for PgnResult {
+    fn from(outcome: crate::rules::Outcome) -> Self {
+        match outcome {
+            crate::rules::Outcome::Win(c) => PgnResult::win(c),
+            crate::rules::Outcome::Draw => PgnResult::Draw,
+        }
+    }
+}
+
 impl PgnResult {
     /// The result token.
     pub fn token(self) -> &'static str {
@@ -231,11 +240,7 @@ impl AntichessGame {
                 ),
             ));
         }
-        let by_rules = match pos.outcome() {
-            Some(crate::rules::Outcome::Win(c)) => Some(PgnResult::win(c)),
-            Some(crate::rules::Outcome::Draw) => Some(PgnResult::Draw),
-            None => None,
-        };
+        let by_rules = pos.outcome().map(PgnResult::from);
         if let (Some(given), Some(rules)) = (by_text.or(by_tag), by_rules)
             && given != rules
         {
