@@ -49,25 +49,35 @@ pub fn read_line_within<R: BufRead>(
     Ok(n)
 }
 
+/// Where skipping an over-long line ([`skip_line_within`]) stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skipped {
+    /// At the line's end: the next line can be read.
+    Line,
+    /// At the end of the input, which the line ran to.
+    Input,
+    /// Past the bound without a line end: the input is not text.
+    NotText,
+}
+
 /// Skips the rest of a line [`read_line_within`] found too long, reading at most `max`
-/// more bytes: true when its end was found (the next line can be read), false at the
-/// end of the input or when the line goes on past `max` (not text).
-pub fn skip_line_within<R: BufRead>(input: &mut R, max: usize) -> io::Result<bool> {
+/// more bytes: where it stopped.
+pub fn skip_line_within<R: BufRead>(input: &mut R, max: usize) -> io::Result<Skipped> {
     let mut skipped = 0;
     loop {
         let available = input.fill_buf()?;
         if available.is_empty() {
-            return Ok(false);
+            return Ok(Skipped::Input);
         }
         if let Some(end) = available.iter().position(|&b| b == b'\n') {
             input.consume(end + 1);
-            return Ok(true);
+            return Ok(Skipped::Line);
         }
         let n = available.len();
         input.consume(n);
         skipped += n;
         if skipped > max {
-            return Ok(false);
+            return Ok(Skipped::NotText);
         }
     }
 }

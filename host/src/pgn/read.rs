@@ -11,7 +11,7 @@
 use std::io::{self, BufRead};
 
 use crate::reading::{
-    MAX_PGN_LINE, MAX_SKIPPED_LINE, read_line_within, skip_line_within, without_bom,
+    MAX_PGN_LINE, MAX_SKIPPED_LINE, Skipped, read_line_within, skip_line_within, without_bom,
 };
 
 /// One game's text, split: the tags in file order and the movetext tokens (moves and
@@ -146,10 +146,15 @@ impl<R: BufRead> PgnReader<R> {
             if let Err(e) = read {
                 // A line too long to hold is a fault of the game it is in, skipped to its
                 // end; the games after it are read. What it opened or closed is not
-                // known: the reading goes on outside comments and variations.
-                if e.kind() == io::ErrorKind::InvalidData
-                    && skip_line_within(&mut self.input, MAX_SKIPPED_LINE)?
-                {
+                // known: the reading goes on outside comments and variations. A last
+                // line that runs to the end of the input ends its game there.
+                let skipped = match e.kind() {
+                    io::ErrorKind::InvalidData => {
+                        skip_line_within(&mut self.input, MAX_SKIPPED_LINE)?
+                    }
+                    _ => Skipped::NotText,
+                };
+                if skipped != Skipped::NotText {
                     self.start_line();
                     self.current
                         .errors
@@ -157,6 +162,10 @@ impl<R: BufRead> PgnReader<R> {
                     self.in_comment = false;
                     self.depth = 0;
                     self.cut = true;
+                    if skipped == Skipped::Input {
+                        self.done = true;
+                        return Ok(self.take());
+                    }
                     continue;
                 }
                 // Not a PGN file (or a read error): the input ends here.
@@ -391,6 +400,19 @@ mod tests {
         assert_eq!(g[1].moves.len(), 2);
         assert_eq!(g[1].result.as_deref(), Some("0-1"));
         assert!(g[1].errors.is_empty());
+        // A last line that runs to the end of the input, without its line end, is the
+        // fault of its game, which is kept with it.
+        let text = format!("[Event \"1\"]\n\n1. e3 b5 1-0\n\n[Event \"2\"]\n\n1. e3 {{{long}");
+        let g = games(&text);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[1].tag("Event"), Some("2"));
+        assert_eq!(
+            g[1].errors,
+            [(
+                7,
+                "a line longer than 16 MiB (not a text file?): skipped".to_string()
+            )]
+        );
     }
 
     #[test]

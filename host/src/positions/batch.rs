@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Write};
 
 use super::epd::{EpdOp, parse_operations, split_operations};
 use crate::reading::{
-    MAX_FEN_LINE, MAX_SKIPPED_LINE, read_line_within, skip_line_within, without_bom,
+    MAX_FEN_LINE, MAX_SKIPPED_LINE, Skipped, read_line_within, skip_line_within, without_bom,
 };
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::{FenWarning, Position, uci};
@@ -101,19 +101,19 @@ impl<R: BufRead> FenLines<R> {
                 }
                 // A long line is skipped to its end, within a bound: input that has no
                 // line ends (not text) ends the batch there.
-                let next = match skip_line_within(&mut self.input, MAX_SKIPPED_LINE) {
-                    Ok(next) => next,
+                let skipped = match skip_line_within(&mut self.input, MAX_SKIPPED_LINE) {
+                    Ok(skipped) => skipped,
                     Err(e) => {
                         self.done = true;
                         return Some(Err(e));
                     }
                 };
-                self.done = !next;
+                self.done = skipped != Skipped::Line;
                 return Some(Ok(Err(LineError {
                     line_no: self.line_no,
-                    message: match next {
-                        true => format!("{e}: skipped"),
-                        false => format!("{e}: the rest of the input is not read"),
+                    message: match skipped {
+                        Skipped::Line | Skipped::Input => format!("{e}: skipped"),
+                        Skipped::NotText => format!("{e}: the rest of the input is not read"),
                     },
                 })));
             }
