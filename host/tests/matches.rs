@@ -144,6 +144,24 @@ fn a_shard_merge_gives_the_whole_match() {
     let (_, err, code) = run(&["match", "--merge", &results[0], &results[0]], "");
     assert_eq!(code, 2);
     assert!(err.contains("is in more than one results file"), "{err}");
+    // A shard of a match with another seed (the same players) is refused.
+    let other = dir.join("other-seed.jsonl");
+    let mut args = vec!["match"];
+    args.extend(common_args);
+    let seed = args.iter().position(|a| *a == "--seed").unwrap() + 1;
+    args[seed] = "6";
+    args.extend(["--shard", "1/3", "--results", other.to_str().unwrap()]);
+    let (_, err, code) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let (_, err, code) = run(
+        &["match", "--merge", &results[0], other.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("games 1 and 2 are of different matches: their openings, move limits, clock, adjudication or seed differ"),
+        "{err}"
+    );
     // One shard alone is a summary of its games, the others said to be missing.
     let (out, err, code) = run(&["match", "--merge", &results[1]], "");
     assert_eq!(code, 0, "{err}");

@@ -115,6 +115,8 @@ pub struct MatchArgs {
     event: String,
     /// Instead of playing: merge the --results files of a match's shards, print its
     /// summary and write its PGN (--pgnout), as the whole match on one machine would.
+    /// Shards of different matches (other players, openings, limits, clock,
+    /// adjudication or seed) are refused.
     // The options of playing are refused with it: they were taken and ignored (no
     // `--results` file was written).
     #[arg(long, num_args = 1.., conflicts_with_all = [
@@ -607,6 +609,17 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
                 w[1].names[1]
             )));
         }
+    }
+    // Records written before signatures were kept have none, and match any.
+    let signed = || records.iter().filter(|r| !r.signature.is_empty());
+    if let Some(first) = signed().next()
+        && let Some(other) = signed().find(|r| r.signature != first.signature)
+    {
+        return Err(bad_input(format!(
+            "games {} and {} are of different matches: their openings, move limits, clock, adjudication or seed differ",
+            first.index + 1,
+            other.index + 1,
+        )));
     }
     // Games missing below the last one given (an interrupted match, a shard not
     // given): said, the summary being of the games there are.

@@ -40,6 +40,32 @@ pub struct MatchConfig {
     pub hang_timeout: Duration,
 }
 
+impl MatchConfig {
+    /// What besides the players' names defines the match's games, as a short hash: the
+    /// openings, each player's move limit, the adjudication and clock, and the seed. A
+    /// game depends on nothing else but the players, so shards of one match have one
+    /// signature and shards of matches that differ in these have different ones.
+    pub fn signature(&self) -> String {
+        use std::hash::Hasher;
+        let openings: Vec<String> = self
+            .openings
+            .iter()
+            .map(|o| {
+                let moves: Vec<String> = o.moves.iter().map(crate::rules::uci).collect();
+                format!("{} {}", o.start.to_fen(), moves.join(" "))
+            })
+            .collect();
+        let limits = [
+            self.players[0].limit_over(&self.limit),
+            self.players[1].limit_over(&self.limit),
+        ];
+        let text = format!("{openings:?} {limits:?} {:?} {}", self.rules, self.seed);
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(text.as_bytes());
+        format!("{:016x}", h.finish())
+    }
+}
+
 /// One finished game of a match, as the results file stores it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -69,6 +95,11 @@ pub struct GameRecord {
     /// before it was kept).
     #[serde(default)]
     pub reason: String,
+    /// What besides the players' names defines the match's games
+    /// ([`MatchConfig::signature`]): `--merge` refuses shards whose signatures differ
+    /// (empty in results files written before it was kept).
+    #[serde(default)]
+    pub signature: String,
 }
 
 /// The most thinking seconds a record's player may have spent on a game (about 116 days).
@@ -324,5 +355,6 @@ fn play_one(
         depth,
         pgn: game.to_pgn(),
         reason: played.reason,
+        signature: config.signature(),
     }
 }

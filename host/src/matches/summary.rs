@@ -154,6 +154,7 @@ mod tests {
             depth: [(30, 5), (0, 0)],
             pgn: String::new(),
             reason: String::new(),
+            signature: String::new(),
         }
     }
 
