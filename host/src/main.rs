@@ -92,8 +92,30 @@ fn parse() -> Cli {
     fn negatives(cmd: clap::Command) -> clap::Command {
         cmd.allow_negative_numbers(true).mut_subcommands(negatives)
     }
-    let matches = negatives(Cli::command()).get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = negatives(Cli::command())
+        .try_get_matches()
+        .unwrap_or_else(|e| exit_with(&e));
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_with(&e))
+}
+
+/// Ends the program as clap's `Error::exit` does (help and version on stdout with status
+/// 0, errors on stderr with 2), but with status 1 when the text cannot be written (a
+/// full disk), which `exit` ignores.
+fn exit_with(e: &clap::Error) -> ! {
+    if let Err(io) = e.print() {
+        if e.use_stderr() {
+            std::process::exit(1);
+        }
+        let code = match io.kind() {
+            std::io::ErrorKind::BrokenPipe => i32::from(cli::input::CLOSED_OUTPUT),
+            _ => {
+                eprintln!("error: cannot write to stdout: {io}");
+                1
+            }
+        };
+        std::process::exit(code);
+    }
+    std::process::exit(e.exit_code())
 }
 
 /// A command whose output is piped into a reader that stops early (`antichip perft

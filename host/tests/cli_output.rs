@@ -33,6 +33,9 @@ fn printing_commands(dir: &common::Scratch) -> Vec<Vec<String>> {
         vec!["match", "random", "random", "--games", "2"],
         vec!["demo", "--vcd", vcd, "--qchip-vcd", "/dev/null"],
         vec!["bench", "perft", "--depth", "2", "--runs", "1"],
+        vec!["--help"],
+        vec!["moves", "--help"],
+        vec!["--version"],
     ]
     .into_iter()
     .map(|args| args.into_iter().map(String::from).collect())
