@@ -22,9 +22,6 @@ use crate::rules::Move;
 /// Entries of a [`JobTable`]: 2^16.
 pub const JOB_TABLE_ENTRIES: usize = 1 << 16;
 
-/// Mixed into a full-width job's key, times its full-width search packed into a word.
-const FULL_WIDTH_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
-
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u64,
@@ -82,20 +79,15 @@ impl JobTable {
     }
 
     /// A job's key: its position's, another for each full-width search (a different
-    /// search).
+    /// search: every field of its [`hw::chip::qsearch::FullWidth`] counts).
     fn key(job: &QJob) -> u64 {
-        let w = job.width;
-        let width = u64::from_le_bytes([
-            w.depth,
-            w.forced_ext as u8,
-            w.late_moves,
-            w.late_depth,
-            w.futility_depth,
-            w.futility_margin.to_le_bytes()[0],
-            w.futility_margin.to_le_bytes()[1],
-            0,
-        ]);
-        job.pos.zobrist() ^ FULL_WIDTH_KEY.wrapping_mul(width)
+        use std::hash::{Hash, Hasher};
+        if job.width == Default::default() {
+            return job.pos.zobrist();
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        job.width.hash(&mut h);
+        job.pos.zobrist() ^ h.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     /// The answer to `job` when an earlier job of its position settles its window: the
@@ -236,6 +228,59 @@ mod tests {
         assert_eq!(one_by_one.iter().flatten().count(), 2);
         assert_eq!(t.answer_all(&batch), one_by_one);
         assert_eq!(t.hits(), 4);
+    }
+
+    /// A full-width job is answered only by a job of the same full-width search: each
+    /// of its fields makes another (late-move reductions' depth included).
+    #[test]
+    fn every_field_of_a_full_width_search_keys_it() {
+        let mut t = JobTable::new(16);
+        let wide = |width: hw::chip::qsearch::FullWidth| QJob {
+            width,
+            ..job(FEN, -10, 10, 2)
+        };
+        let base = hw::chip::qsearch::FullWidth {
+            depth: 8,
+            forced_ext: 4,
+            late_moves: 3,
+            late_depth: 8,
+            futility_depth: 8,
+            futility_margin: 100,
+            reduce_depth: 8,
+        };
+        t.remember(&wide(base), &scored(5));
+        assert_eq!(t.answer(&wide(base)).map(|r| r.score), Some(5));
+        let others = [
+            hw::chip::qsearch::FullWidth { depth: 4, ..base },
+            hw::chip::qsearch::FullWidth {
+                forced_ext: 0,
+                ..base
+            },
+            hw::chip::qsearch::FullWidth {
+                late_moves: 0,
+                ..base
+            },
+            hw::chip::qsearch::FullWidth {
+                late_depth: 4,
+                ..base
+            },
+            hw::chip::qsearch::FullWidth {
+                futility_depth: 0,
+                ..base
+            },
+            hw::chip::qsearch::FullWidth {
+                futility_margin: 90,
+                ..base
+            },
+            hw::chip::qsearch::FullWidth {
+                reduce_depth: 0,
+                ..base
+            },
+            hw::chip::qsearch::FullWidth::default(),
+        ];
+        for other in others {
+            assert_eq!(t.answer(&wide(other)), None, "{other:?}");
+        }
     }
 
     #[test]
