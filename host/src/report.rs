@@ -112,6 +112,12 @@ pub struct Exactness {
     pub searches: usize,
     /// Searches whose move, score or node counts differ.
     pub search_mismatches: usize,
+    /// Of those, searches whose score differs.
+    pub search_score_mismatches: usize,
+    /// Searches whose node counts (all, or quiescence) differ.
+    pub search_node_mismatches: usize,
+    /// Searches whose best move differs.
+    pub search_move_mismatches: usize,
 }
 
 /// Section 2.
@@ -519,11 +525,13 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             for r in &results[1..3] {
                 exact.searches += 1;
                 let a = &results[0];
-                if (a.best_move, a.last.score, a.total_nodes, a.last.qnodes)
-                    != (r.best_move, r.last.score, r.total_nodes, r.last.qnodes)
-                {
-                    exact.search_mismatches += 1;
-                }
+                let score = a.last.score != r.last.score;
+                let nodes = (a.total_nodes, a.last.qnodes) != (r.total_nodes, r.last.qnodes);
+                let best = a.best_move != r.best_move;
+                exact.search_score_mismatches += usize::from(score);
+                exact.search_node_mismatches += usize::from(nodes);
+                exact.search_move_mismatches += usize::from(best);
+                exact.search_mismatches += usize::from(score || nodes || best);
             }
         }
     }
@@ -902,9 +910,9 @@ impl Report {
             o.depth,
             o.chips,
             e.searches,
-            e.search_mismatches,
-            e.search_mismatches,
-            e.search_mismatches,
+            e.search_score_mismatches,
+            e.search_node_mismatches,
+            e.search_move_mismatches,
         ));
         if e.overflows > 0 {
             md.push_str(&format!(

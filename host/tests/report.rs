@@ -80,6 +80,9 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
         "node_mismatches",
         "move_mismatches",
         "search_mismatches",
+        "search_score_mismatches",
+        "search_node_mismatches",
+        "search_move_mismatches",
     ] {
         assert_eq!(e[key], 0, "{key}");
     }
