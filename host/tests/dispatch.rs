@@ -250,6 +250,22 @@ fn near_the_fifty_move_rule_the_search_is_the_same_on_a_chip() {
     same_search(&reference, &near, "clock 90: reference vs 1 chip");
 }
 
+/// A brother the host settles in a batch (here a draw by the fifty-move rule) counts
+/// one node, as the host's own node counts it: it counted two.
+#[test]
+fn a_brother_settled_in_a_batch_counts_one_node() {
+    // Every move quiet, every child drawn; the endgame solver off, so that the search
+    // runs.
+    let fen = "8/8/3k4/2n5/8/3K4/8/1N4R1 w - - 99 80";
+    let mut config = SearchConfig::default();
+    config.endgame.enabled = false;
+    let software = search_with(config.clone(), QuiescenceKind::Software, 1, fen, 1);
+    let chip = search_with(config, QuiescenceKind::ChipModel, 1, fen, 1);
+    assert!(chip.dispatch.batches > 0, "{:?}", chip.dispatch);
+    assert_eq!(chip.total_nodes, software.total_nodes);
+    assert_eq!(chip.last.score, software.last.score);
+}
+
 #[test]
 fn an_expected_all_node_hands_its_eldest_over_with_its_brothers() {
     // With `eager_batches` (the default) a frontier node an even number of plies below

@@ -96,6 +96,9 @@ enum Pending {
     Ready(QJob, QResult),
     /// Answered from the host's table of job results.
     Known(QResult),
+    /// Settled by the host's own node before any job (a draw, reverse futility): the
+    /// host counted its node, and no job was made.
+    Settled(Score),
 }
 
 /// The main search's horizon (see the module docs).
@@ -542,9 +545,16 @@ impl Horizon {
             .pending
             .remove(&ticket)
             .ok_or_else(|| anyhow::anyhow!("no job with ticket {ticket} is outstanding"))?;
-        self.stats.jobs += 1;
+        // A brother the host settled was no job.
+        self.stats.jobs += u64::from(!matches!(pending, Pending::Settled(_)));
         let (job, r) = match pending {
             Pending::Known(r) => return Ok(r),
+            Pending::Settled(score) => {
+                return Ok(QResult {
+                    score,
+                    ..QResult::default()
+                });
+            }
             Pending::Ready(job, r) => (job, r),
             Pending::Lazy(job) => {
                 let r = self.quiescence.run_job(&job, abort)?;
@@ -616,15 +626,10 @@ impl Horizon {
         self.take(t[0], abort)
     }
 
-    /// A ticket whose result the host already has: `score`, one node, no job.
-    pub fn known(&mut self, score: Score) -> Ticket {
-        self.keep(Pending::Known(QResult {
-            score,
-            nodes: 1,
-            cycles: 0,
-            host_ns: 0,
-            best_move: None,
-        }))
+    /// A ticket whose result the host's own node has settled: `score`, no node (the
+    /// host counted it), no job.
+    pub fn settled(&mut self, score: Score) -> Ticket {
+        self.keep(Pending::Settled(score))
     }
 
     /// Gives `tickets` up (a cutoff made them useless): counted as wasted.

@@ -1569,7 +1569,7 @@ impl Searcher {
         for s in settled {
             tickets.push_back(match s {
                 Some((score, reduced)) => Sent {
-                    ticket: self.horizon.known(score),
+                    ticket: self.horizon.settled(score),
                     reduced,
                     width_depth: None,
                 },
