@@ -250,6 +250,39 @@ fn near_the_fifty_move_rule_the_search_is_the_same_on_a_chip() {
     same_search(&reference, &near, "clock 90: reference vs 1 chip");
 }
 
+/// A search cut short gives its jobs still out up at that moment: its live modeled
+/// clock is the replay of its whole trace. (The replay stopped at the first job whose
+/// cycles the host had not learned, and lost the link time and waits after it.)
+#[test]
+fn a_search_cut_short_replays_its_whole_trace() {
+    let config = SearchConfig {
+        full_width_plies: 4,
+        ..SearchConfig::default()
+    };
+    let chips = 16;
+    let q = QuiescenceKind::ChipModel
+        .build_for(&config, Evaluator::default(), chips)
+        .unwrap();
+    let mut searcher = Searcher::new(config, q);
+    searcher.set_horizon(HorizonConfig {
+        link: Link::PCIE,
+        clock: ChipClock::DEEP_BLUE,
+        host_quiet: None,
+    });
+    let pos = Position::from_fen_strict(POSITIONS[2]).unwrap();
+    let limits = Limits {
+        depth: Some(30),
+        hard_time: Some(std::time::Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    let r = searcher.search(&pos, &[], &limits, &mut |_| {}).unwrap();
+    assert!(r.aborted);
+    let trace = searcher.horizon().trace().clone();
+    let (replayed, totals) = trace.replay(chips, Link::PCIE, ChipClock::DEEP_BLUE);
+    assert!(totals.cancelled_jobs > 0, "{totals:?}");
+    live_clock_is_replay(&r, &trace, replayed);
+}
+
 /// A brother the host settles in a batch (here a draw by the fifty-move rule) counts
 /// one node, as the host's own node counts it: it counted two.
 #[test]

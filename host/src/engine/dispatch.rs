@@ -572,7 +572,13 @@ impl Horizon {
                 let pool = self.quiescence.pool().expect("a pool job has a pool");
                 let r = pool.take(ticket, abort)?;
                 if abort.fired() {
-                    self.pending.clear();
+                    // Given up with the others (its cycles, if it finished, known).
+                    if !known {
+                        self.learn_cycles(event, index, r.cycles);
+                    }
+                    self.stats.wasted_jobs += 1;
+                    self.push_event(Event::Cancel(vec![id]), 0);
+                    self.abandon();
                     self.resume();
                     return Ok(r);
                 }
@@ -674,8 +680,36 @@ impl Horizon {
         Ok(())
     }
 
-    /// Drops every outstanding job (the search was aborted).
+    /// Drops every outstanding job (the search was aborted): on the timeline they are
+    /// given up at that moment, and a job whose cycles the host had not learned (it
+    /// learns them whenever it reads the modeled clock) counts none. Without that give-up
+    /// the replay stopped at the first such job, and the modeled time of a search cut
+    /// short lost its later link time and waits.
     pub fn abandon(&mut self) {
+        let mut out: Vec<(usize, usize, usize, bool)> = self
+            .pending
+            .values()
+            .filter_map(|p| match *p {
+                Pending::Pool {
+                    event,
+                    index,
+                    id,
+                    known,
+                    ..
+                } => Some((id, event, index, known)),
+                _ => None,
+            })
+            .collect();
+        if !out.is_empty() {
+            out.sort_unstable();
+            for &(_, event, index, known) in &out {
+                if !known {
+                    self.learn_cycles(event, index, 0);
+                }
+            }
+            self.stats.wasted_jobs += out.len() as u64;
+            self.push_event(Event::Cancel(out.iter().map(|j| j.0).collect()), 0);
+        }
         if let Some(pool) = self.quiescence.pool() {
             pool.abandon();
         }
