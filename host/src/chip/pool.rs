@@ -206,8 +206,22 @@ fn work(mut chip: ChipQuiescence, shared: &Shared, answers: &Sender<Answer>) {
             }
         };
         let abort = Abort::new(Some(Arc::clone(&queued.cancel)), None);
-        let answer = chip.run_job(&queued.job, &abort);
-        if answers.send((queued.ticket, answer)).is_err() {
+        // A panic on a chip is the job's error, and ends this worker (its chip may be
+        // torn): the search waiting for the answer fails instead of waiting forever.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            chip.run_job(&queued.job, &abort)
+        }));
+        let (answer, panicked) = match run {
+            Ok(answer) => (answer, false),
+            Err(_) => (
+                Err(anyhow::anyhow!(
+                    "a chip panicked on the job of {}",
+                    queued.job.pos.to_fen()
+                )),
+                true,
+            ),
+        };
+        if answers.send((queued.ticket, answer)).is_err() || panicked {
             return;
         }
     }

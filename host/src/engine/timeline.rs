@@ -1,8 +1,8 @@
 //! The timeline model: the modeled wall time of a search whose quiescence jobs run on K
 //! chips behind a link, as a deterministic event simulation.
 //!
-//! The host's own work is **measured** (wall time of this machine's search, with the
-//! time spent simulating chips taken out); a chip's work is **modeled** (its cycles
+//! The host's own work is **measured** (the CPU time of this machine's search thread,
+//! with the time spent simulating chips taken out); a chip's work is **modeled** (its cycles
 //! divided by a clock); the link between them costs a fixed time per 32-bit word sent
 //! and a round-trip latency. Jobs queue on the chips' side of the link; a chip that
 //! falls free takes the search's own jobs first, in the order the host handed them over,
