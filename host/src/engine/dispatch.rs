@@ -66,9 +66,10 @@ pub struct DispatchStats {
     pub host_quiet: u64,
     /// Jobs answered from the host's table of job results (no chip ran them).
     pub table_hits: u64,
-    /// Full-width jobs handed over (those given up included).
+    /// Full-width jobs the search made (those the host's table answered, those
+    /// handed over ahead and those given up included).
     pub full_width_jobs: u64,
-    /// Of those, the jobs handed over with a first move ([`QJob::first`]).
+    /// Of those, the jobs with a first move ([`QJob::first`]).
     pub first_moves: u64,
     /// Jobs used that overflowed a chip and were searched again on the host.
     pub overflows: u64,
