@@ -961,9 +961,11 @@ impl Report {
              with chips that took no time on a free link, the speed-up would be {:.2}x. \
              Of the {} quiescence jobs it used, the host's table of job results answered \
              {} without a chip. When the chips take the last plies too (full-width jobs), the \
-             host's own work is {} seconds. Each search ran once on {} chips, its host \
+             host's own work is {} seconds. Each search ran on {} chips, its host \
              looking ahead into the brothers it would search (up to {} jobs out ahead), and \
-             its trace is replayed on each K (on one chip the host would not look ahead). \
+             its trace is replayed on each K: the other rows are that search's work on K \
+             chips, not a search made for K (whose host looks ahead as far as K allows; on \
+             one chip not at all). \
              Modeled time of the chip-equipped search and its speed-up over the host \
              alone:\n\n",
             o.positions.len(),

@@ -293,9 +293,10 @@ impl Horizon {
         })
     }
 
-    /// The search's trace so far (with a pool; empty otherwise).
-    pub fn trace(&mut self) -> &Trace {
-        self.host_work();
+    /// The search's trace (with a pool; empty otherwise): up to the end of the search,
+    /// or, during one, up to the host's last hand-over, take or reading of the modeled
+    /// clock.
+    pub fn trace(&self) -> &Trace {
         &self.trace
     }
 
