@@ -1511,22 +1511,26 @@ impl Searcher {
         if self.looking_ahead && kinds.contains(&0) {
             return Err(Halt::AheadEnd);
         }
-        // Each brother's hash once, and its table entry where its job takes a first
-        // move, read in one pass: the table's cache misses overlap.
+        // Each brother's hash once, and a full-width brother's table key and entry (a
+        // cutoff, a first move), read in one pass: the table's cache misses overlap.
         let keys: Vec<u64> = rest.iter().map(|(p, _, _)| p.zobrist()).collect();
-        let hits: Vec<Option<Hit>> = rest
+        let table: Vec<(u64, Option<Hit>)> = rest
             .iter()
             .zip(&kinds)
             .map(|((p, _, d), &quarters)| {
-                self.takes_first_move(quarters)
-                    .then(|| self.tt.probe(table_key(p, *d), ply + 1))
-                    .flatten()
+                let key = table_key(p, *d);
+                (
+                    key,
+                    (quarters > 0)
+                        .then(|| self.tt.probe(key, ply + 1))
+                        .flatten(),
+                )
             })
             .collect();
         let mut jobs = Vec::new();
         let mut settled = Vec::new();
-        for ((((pos, full, depth), quarters), key), hit) in
-            rest.into_iter().zip(kinds).zip(keys).zip(hits)
+        for ((((pos, full, depth), quarters), key), (table_key, hit)) in
+            rest.into_iter().zip(kinds).zip(keys).zip(table)
         {
             let reduced = depth < full;
             // The fifty-move rule, as the host's node judges it (a chip has no
@@ -1539,11 +1543,14 @@ impl Searcher {
             if quarters > 0 {
                 let moves = pos.legal_moves();
                 if !moves.is_empty() && !pos.is_insufficient_material() {
-                    // A repetition is a draw, as the host's node finds it.
+                    // A repetition is a draw, and the table and reverse futility cut, as
+                    // the host's node finds them.
+                    let window = (-alpha - 1, -alpha);
                     let held = if self.is_repetition(key, pos.halfmoves()) {
                         Some(0)
                     } else {
-                        self.reverse_futility(&pos, &moves, depth, -alpha)
+                        table_cutoff(&pos, table_key, hit, depth, window)
+                            .or_else(|| self.reverse_futility(&pos, &moves, depth, -alpha))
                     };
                     if let Some(score) = held {
                         self.counts.nodes += 1;
@@ -1616,6 +1623,30 @@ pub(super) fn table_key(pos: &Position, depth: i32) -> u64 {
 fn clock_cannot_matter(pos: &Position, depth: i32) -> bool {
     let plies = u64::try_from((depth.max(0) + ONE_PLY - 1) / ONE_PLY).unwrap_or(0);
     u64::from(pos.halfmoves()) + 2 * plies + TABLE_CLOCK_MARGIN < 100
+}
+
+/// The table's cutoff at a node (off the principal variation, not the root) of `pos`
+/// searched to `depth` with `window`: the score of `hit`, its entry under `key`, when
+/// that search was at least as deep, holds at the node's clock (see [`table_holds`])
+/// and its bound settles the window. The host's node and a brother in a batch take it
+/// alike.
+pub(super) fn table_cutoff(
+    pos: &Position,
+    key: u64,
+    hit: Option<Hit>,
+    depth: i32,
+    (alpha, beta): (Score, Score),
+) -> Option<Score> {
+    let h = hit?;
+    if h.depth < depth || !table_holds(pos, key, h.depth) {
+        return None;
+    }
+    let cut = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => h.score >= beta,
+        Bound::Upper => h.score <= alpha,
+    };
+    cut.then_some(h.score)
 }
 
 /// Whether a table entry of `entry_depth` found under `key` holds at `pos`: one under

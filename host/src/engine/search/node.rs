@@ -4,7 +4,7 @@ use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
-    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_holds,
+    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_cutoff,
     table_key,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
@@ -99,20 +99,11 @@ impl Searcher {
             None
         };
         let tt_move = hit.map_or(0, |h| h.packed_move);
-        if let Some(h) = hit
-            && !pv_node
+        if !pv_node
             && ply > 0
-            && h.depth >= depth
-            && table_holds(pos, tt_key, h.depth)
+            && let Some(score) = table_cutoff(pos, tt_key, hit, depth, (alpha, beta))
         {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return Ok(h.score);
-            }
+            return Ok(score);
         }
 
         let capture_forced = moves[0].is_capture();
