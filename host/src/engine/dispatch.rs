@@ -32,7 +32,7 @@ use crate::engine::jobtable::JobTable;
 use crate::engine::quiescence::{Abort, QJob, QResult, Quiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::score::Score;
-use crate::engine::timeline::{ChipClock, Event, Job, Link, Timeline, Totals, Trace};
+use crate::engine::timeline::{self, ChipClock, Event, Job, Link, Timeline, Totals, Trace};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::Position;
 
@@ -362,21 +362,10 @@ impl Horizon {
             }
         }
         while self.cursor < self.trace.events.len() && self.unknown[self.cursor] == 0 {
-            match &self.trace.events[self.cursor] {
-                Event::Host(ns) => self.live.host(*ns),
-                Event::Submit(jobs) => {
-                    self.live.submit(jobs);
-                }
-                Event::Take(id) => self.live.take(*id),
-                Event::Claim(ids) => self.live.claim(ids),
-                Event::Cancel(ids) => self.live.cancel(ids),
-            }
+            self.live.apply(&self.trace.events[self.cursor]);
             self.cursor += 1;
         }
-        let later: f64 = self.trace.events[self.cursor..]
-            .iter()
-            .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
-            .sum();
+        let later = timeline::host_ns(&self.trace.events[self.cursor..]);
         // The host's work starts again here: the wait for the cycles above and the
         // replay of the timeline are the model's own time, not the search's (resumed
         // before the replay, the replay's time went into the next host interval: a

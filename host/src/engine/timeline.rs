@@ -426,6 +426,19 @@ impl Timeline {
         }
     }
 
+    /// Replays one event of a search.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::Host(ns) => self.host(*ns),
+            Event::Submit(jobs) => {
+                self.submit(jobs);
+            }
+            Event::Take(id) => self.take(*id),
+            Event::Claim(ids) => self.claim(ids),
+            Event::Cancel(ids) => self.cancel(ids),
+        }
+    }
+
     /// The host gives jobs `ids` up (a cutoff made them useless): once the message is
     /// there, a job that had not started is dropped, one that runs stops, and the time
     /// chips spent on them is wasted.
@@ -450,6 +463,14 @@ impl Timeline {
             }
         }
     }
+}
+
+/// The host work among `events`, nanoseconds.
+pub fn host_ns(events: &[Event]) -> f64 {
+    events
+        .iter()
+        .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
+        .sum()
 }
 
 /// One event of a search as the timeline replays it.
@@ -486,10 +507,7 @@ impl Trace {
 
     /// Measured host time of the whole search, nanoseconds.
     pub fn host_ns(&self) -> f64 {
-        self.events
-            .iter()
-            .map(|e| if let Event::Host(t) = e { *t } else { 0.0 })
-            .sum()
+        host_ns(&self.events)
     }
 
     /// Jobs submitted.
@@ -517,15 +535,7 @@ impl Trace {
     pub fn replay(&self, chips: usize, link: Link, clock: ChipClock) -> (f64, Totals) {
         let mut t = Timeline::new(chips, link, clock);
         for event in &self.events {
-            match event {
-                Event::Host(ns) => t.host(*ns),
-                Event::Submit(jobs) => {
-                    t.submit(jobs);
-                }
-                Event::Take(id) => t.take(*id),
-                Event::Claim(ids) => t.claim(ids),
-                Event::Cancel(ids) => t.cancel(ids),
-            }
+            t.apply(event);
         }
         (t.now(), t.totals())
     }
