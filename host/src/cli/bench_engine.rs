@@ -380,14 +380,20 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
     };
     let mut peer = FairyStockfish::start(&path)?;
     let set = positions(&SEARCH_POSITIONS);
-    let limits = Limits {
+    // With the modeled clock the chip engine spends its time in modeled time, and its
+    // speed is its nodes over that time.
+    let limits = settings.limits(Limits {
         soft_time: Some(Duration::from_millis(movetime)),
         hard_time: Some(Duration::from_millis(movetime)),
         ..Limits::default()
-    };
+    });
     println!(
-        "search speed: {} positions, {movetime} ms each, one thread each (measured)",
-        set.len()
+        "search speed: {} positions, {movetime} ms each, one thread each ({})",
+        set.len(),
+        match limits.modeled {
+            true => "fairy-stockfish measured; antichip modeled: host measured, chips modeled",
+            false => "measured",
+        }
     );
     println!(
         "  {:>2} {:>10} {:>10} {:>5} | {:>10} {:>10} {:>5}",
@@ -395,7 +401,11 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
     );
     let (mut our_nodes, mut our_time, mut peer_nodes, mut peer_time) = (0u64, 0f64, 0u64, 0f64);
     for (i, (pos, fen)) in set.iter().zip(SEARCH_POSITIONS).enumerate() {
-        let (r, t) = fresh_search(pos, settings, &limits)?;
+        let (r, wall) = fresh_search(pos, settings, &limits)?;
+        let t = match limits.modeled {
+            true => r.modeled.unwrap_or(wall),
+            false => wall,
+        };
         peer.new_game()?;
         let p = peer
             .search(Some(fen), &format!("movetime {movetime}"))
