@@ -17,7 +17,7 @@ fn the_search_signature_at_depth_two() {
         text.starts_with("search bench: 10 positions, depth 2, software quiescence"),
         "{text}"
     );
-    assert!(text.contains("\ntotal nodes: 141867\n"), "{text}");
+    assert!(text.contains("\ntotal nodes: 141868\n"), "{text}");
     assert!(text.contains(" nodes/s\n"), "{text}");
 }
 
@@ -285,6 +285,18 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
             "no wins in ",
         ),
         ("badfen.txt", b"not a fen\t3\te2e3\n".to_vec(), ": line 1: "),
+        // A win's length that is none: named by its line (such lines were skipped).
+        (
+            "badk.txt",
+            b"8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\n8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t-2\tb4b5\n"
+                .to_vec(),
+            ": line 2: K must be a number of moves from 1 to 1000, none or unknown",
+        ),
+        (
+            "baddm.epd",
+            b"8/8/p7/8/1P6/8/2P1K3/6N1 w - - dm x;\n".to_vec(),
+            ": line 1: dm must be a number of moves from 1 to 1000, not \"x\"",
+        ),
         // Not text: a byte that is not UTF-8, a line without end (it was exit 1, and
         // /dev/zero was read until the memory ran out).
         (
@@ -315,7 +327,7 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
     std::fs::write(&path, "8/8/p7/8/1P6/8/2P1K3/6N1 w K - 0 1\t4\tb4b5\n").unwrap();
     let (out, err, code) = suite(&path);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("the 1 wins of "), "{out}");
+    assert!(out.contains("singular extensions: 1 win of "), "{out}");
 }
 
 /// An FPGA report whose Fmax is no clock (negative, zero, unbounded) is refused as bad

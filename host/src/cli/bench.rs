@@ -115,7 +115,8 @@ enum BenchKind {
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         count: u64,
         /// Take the suite from a file instead: the wins of `antichip solve` answers
-        /// (FEN, TAB, K, TAB, move), or EPD lines with a `dm K` operation.
+        /// (FEN, TAB, K, TAB, move), or EPD lines with a `dm K` operation; `-` for standard
+        /// input.
         #[arg(long)]
         suite: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -140,7 +141,8 @@ enum BenchKind {
     },
     /// Software perft from the start position against fairy-stockfish's perft.
     Perft {
-        /// Perft depth, 1 to 8 (7 takes about 20 s).
+        /// Perft depth, 1 to 8. A run of depth 6 takes about 0.4 s for antichip and 14 s
+        /// for fairy-stockfish on two cores, and each ply about 16 times as long.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=8))]
         depth: u32,
         /// Number of timed runs (the median is reported), 1 to 1000.

@@ -435,20 +435,26 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
     Ok(0)
 }
 
+/// The longest win a suite line may give (a search of twice as many plies is asked to
+/// find it).
+const MAX_SUITE_MOVES: u32 = 1000;
+
 /// The wins of a file of `antichip solve` answers, or of EPD lines with `dm K`, with
-/// their K.
+/// their K (a line's move is not used).
 fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)>> {
     use host::reading::{MAX_FEN_LINE, read_line_within, without_bom};
-    let mut input = super::input::open_file(path)?;
+    // `-`: standard input, as for the other commands that read many lines.
+    let mut input = super::input::open(Some(path))?;
+    let name = super::input::input_name(Some(path));
     let mut suite = Vec::new();
     let mut buf = Vec::new();
     for i in 0.. {
         buf.clear();
         let read = read_line_within(&mut input, &mut buf, MAX_FEN_LINE).map_err(|e| {
             if e.kind() == std::io::ErrorKind::InvalidData {
-                super::input::bad_input(format!("{}: line {}: {e}", path.display(), i + 1))
+                super::input::bad_input(format!("{}: line {}: {e}", name, i + 1))
             } else {
-                anyhow::Error::new(e).context(format!("cannot read {}", path.display()))
+                anyhow::Error::new(e).context(format!("cannot read {}", name))
             }
         })?;
         if read == 0 {
@@ -457,7 +463,7 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         let Ok(line) = std::str::from_utf8(without_bom(&buf, i == 0)) else {
             return Err(super::input::bad_input(format!(
                 "{}: line {}: not UTF-8 text",
-                path.display(),
+                name,
                 i + 1
             )));
         };
@@ -467,13 +473,22 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
             let Some(parsed) = host::positions::batch::parse_line(i + 1, line.as_bytes()) else {
                 continue;
             };
-            let parsed =
-                parsed.map_err(|e| super::input::bad_input(format!("{}: {e}", path.display())))?;
-            let dm = host::positions::epd::operands(&parsed.operations, "dm")
-                .and_then(|o| o.first())
-                .and_then(|k| k.parse::<u32>().ok());
-            if let Some(k) = dm.filter(|&k| k > 0) {
-                suite.push((parsed.position, k));
+            let parsed = parsed.map_err(|e| super::input::bad_input(format!("{}: {e}", name)))?;
+            // A line without `dm` has no win to find; a `dm` that is not a win's length
+            // is bad input, named.
+            if let Some(dm) = host::positions::epd::operands(&parsed.operations, "dm") {
+                let text = dm.join(" ");
+                match text.parse::<u32>() {
+                    Ok(k) if (1..=MAX_SUITE_MOVES).contains(&k) => suite.push((parsed.position, k)),
+                    _ => {
+                        return Err(super::input::bad_input(format!(
+                            "{}: line {}: dm must be a number of moves from 1 to {MAX_SUITE_MOVES}, not \"{}\"",
+                            name,
+                            i + 1,
+                            host::rules::excerpt(&text)
+                        )));
+                    }
+                }
             }
             continue;
         }
@@ -481,28 +496,36 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         let [fen, k, _] = fields[..] else {
             return Err(super::input::bad_input(format!(
                 "{}: line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
-                path.display(),
+                name,
                 i + 1
             )));
         };
-        let Ok(k) = k.parse::<u32>() else {
-            continue; // "none": no win to find
-        };
-        if k == 0 {
+        // `none` and `unknown`: no win to find.
+        if k == "none" || k == "unknown" {
             continue;
         }
+        let k = match k.parse::<u32>() {
+            Ok(k) if (1..=MAX_SUITE_MOVES).contains(&k) => k,
+            _ => {
+                return Err(super::input::bad_input(format!(
+                    "{}: line {}: K must be a number of moves from 1 to {MAX_SUITE_MOVES}, none or unknown, as antichip solve prints, not \"{}\"",
+                    name,
+                    i + 1,
+                    host::rules::excerpt(k)
+                )));
+            }
+        };
         // A bad FEN is bad input, as in an EPD line (it was exit 1); a FEN that `solve`
         // took with a warning (castling rights, which antichess ignores) is taken too.
-        let (pos, _warnings) = Position::from_fen(fen).map_err(|e| {
-            super::input::bad_input(format!("{}: line {}: {e}", path.display(), i + 1))
-        })?;
+        let (pos, _warnings) = Position::from_fen(fen)
+            .map_err(|e| super::input::bad_input(format!("{}: line {}: {e}", name, i + 1)))?;
         suite.push((pos, k));
     }
     // A suite of no wins measures nothing (it was run, 0/0 solved, exit 0).
     if suite.is_empty() {
         return Err(super::input::bad_input(format!(
             "no wins in {}: there is nothing to measure (a win is an `antichip solve` answer with K above 0, or an EPD line with `dm K`)",
-            path.display()
+            name
         )));
     }
     Ok(suite)
@@ -528,10 +551,10 @@ pub fn singular(
         Some(path) => {
             let suite = suite_from_file(path)?;
             println!(
-                "singular extensions: the {} wins of {}; solved = the search scores the \
+                "singular extensions: {} of {}; solved = the search scores the \
                  shortest win (measured, one core)",
-                suite.len(),
-                path.display()
+                super::output::counted(suite.len() as u64, "win"),
+                super::input::input_name(Some(path))
             );
             suite
         }
@@ -547,10 +570,17 @@ pub fn singular(
                     _ => None,
                 })
                 .collect();
+            // No win among them measures nothing, as a suite file of none.
+            if suite.is_empty() {
+                return Err(super::input::bad_input(format!(
+                    "no forced win (the solver's, K <= 5) among {}: there is nothing to measure (a larger --count draws more)",
+                    super::output::counted(count as u64, "random position")
+                )));
+            }
             println!(
-                "singular extensions: the {} forced wins (the solver's, K <= 5) among {count} \
+                "singular extensions: the {} (the solver's, K <= 5) among {count} \
                  random positions; solved = the search scores the shortest win (measured, one core)",
-                suite.len()
+                super::output::counted(suite.len() as u64, "forced win")
             );
             suite
         }
