@@ -1151,6 +1151,12 @@ impl Report {
         md
     }
 
+    /// The files of the report: the Markdown, the JSON, then the plots.
+    pub const FILES: [&'static str; 2] = ["report.md", "report.json"];
+
+    /// The plots' file names, in the order of [`Report::figures`].
+    pub const FIGURES: [&'static str; 4] = ["cycles.svg", "jobs.svg", "speedup.svg", "work.svg"];
+
     /// The plots: (file name, SVG text).
     pub fn figures(&self) -> Result<Vec<(&'static str, String)>, String> {
         use crate::figures::{Axes, Bar, Series, bar_chart, line_chart, scatter_chart};
@@ -1306,11 +1312,7 @@ impl Report {
                 dashed,
             }),
         )?;
-        Ok(vec![
-            ("cycles.svg", cycles),
-            ("jobs.svg", jobs),
-            ("speedup.svg", speedup),
-            ("work.svg", work),
-        ])
+        let [c, j, s, w] = Self::FIGURES;
+        Ok(vec![(c, cycles), (j, jobs), (s, speedup), (w, work)])
     }
 }

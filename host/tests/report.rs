@@ -260,4 +260,25 @@ fn bad_report_arguments_are_named() {
             file.display()
         )
     );
+    // A directory that takes no file, and a report file that is a directory: named
+    // before any work too (they failed after all of it).
+    let out = antichip(&["report", "--games", "0", "--out", "/proc/self"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: cannot write /proc/self: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report_dir_in_place");
+    std::fs::create_dir_all(dir.join("speedup.svg")).unwrap();
+    let out = antichip(&["report", "--games", "0", "--out", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: cannot write {}: it is a directory, not a file\n",
+            dir.join("speedup.svg").display()
+        )
+    );
+    assert!(out.stdout.is_empty());
 }

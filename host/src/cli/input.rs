@@ -200,10 +200,29 @@ fn check_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// Makes the output directory `dir` and its parents now, before any work: a file in
-/// its place, or a directory that cannot be made, fails naming it.
+/// its place, a directory that cannot be made, or one that takes no file (`/proc/self`,
+/// a read-only mount: found by making and removing an empty file in it) fails naming
+/// it.
 pub fn make_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     check_out_dir(dir)?;
-    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))
+    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let probe = dir.join(format!(".antichip-{}", std::process::id()));
+    std::fs::File::create(&probe).map_err(cannot)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Fails when a file the command will write into its output directory, `path`, is a
+/// directory: before the work, not after it.
+pub fn check_out_file(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: it is a directory, not a file",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Whether two paths name one file, whether it exists yet or not (through links, hard

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Args;
 use host::engine::search::{MAX_FULL_WIDTH_PLIES, MAX_HOST_PIECES};
 use host::engine::timeline::{DEEP_BLUE_MHZ, Link};
-use host::report::{ReportOptions, run};
+use host::report::{Report, ReportOptions, run};
 
 use super::bench_engine::SEARCH_POSITIONS;
 use super::bench_qsearch::measured_fmax;
@@ -99,6 +99,9 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         )));
     }
     super::input::make_out_dir(&args.out)?;
+    for name in Report::FILES.iter().chain(&Report::FIGURES) {
+        super::input::check_out_file(&args.out.join(name))?;
+    }
     let link = Link::preset(&args.link).expect("clap checked the link");
     let (mhz, clock_source) = match args.mhz {
         Some(m) => (m, "given with --mhz".to_string()),
@@ -163,8 +166,9 @@ pub fn run_report(args: ReportArgs) -> anyhow::Result<u8> {
         let path = args.out.join(name);
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
     };
-    write("report.md", &report.markdown())?;
-    write("report.json", &serde_json::to_string_pretty(&report)?)?;
+    let [md, json] = Report::FILES;
+    write(md, &report.markdown())?;
+    write(json, &serde_json::to_string_pretty(&report)?)?;
     for (name, svg) in report
         .figures()
         .map_err(|e| anyhow::anyhow!("plotting: {e}"))?
