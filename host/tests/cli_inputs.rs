@@ -460,6 +460,29 @@ fn chip_options_with_the_software_quiescence_are_said_to_do_nothing() {
         err.contains("warning: --chips, --mhz do nothing with --quiescence software"),
         "{err}"
     );
+    // The reference runs on the host: a pool's options do nothing with it.
+    let (_, err, code) = run(
+        &[
+            "bench",
+            "search",
+            "--runs",
+            "1",
+            "--depth",
+            "1",
+            "--quiescence",
+            "reference",
+            "--chips",
+            "3",
+            "--link",
+            "usb",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("warning: --chips, --link do nothing with --quiescence reference, which runs on the host"),
+        "{err}"
+    );
     let (_, err, code) = run(&["qsearch", "--host-quiet"], fen);
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -180,6 +180,27 @@ impl EngineArgs {
                 );
             }
         }
+        if quiescence == QuiescenceKind::Reference {
+            // The reference runs on the host: the search hands it the same jobs, but no
+            // chip, link or clock runs them.
+            const POOL: [&str; 4] = ["--chips", "--link", "--mhz", "--modeled-clock"];
+            let ignored: Vec<&str> = self
+                .chip_options()
+                .into_iter()
+                .filter(|o| POOL.contains(o))
+                .collect();
+            if !ignored.is_empty() {
+                eprintln!(
+                    "warning: {} nothing with --quiescence reference, which runs on the host: {} of a pool of chips (chip-model, chip)",
+                    do_nothing(&ignored),
+                    if ignored.len() == 1 {
+                        "it is an option"
+                    } else {
+                        "they are options"
+                    }
+                );
+            }
+        }
         let link =
             Link::preset(&self.link).ok_or_else(|| anyhow!("unknown link \"{}\"", self.link))?;
         let mut config = config;
