@@ -51,8 +51,9 @@ enum BenchKind {
         /// Seeded games whose searches give the second set of jobs, 1 to 100.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=100))]
         games: u64,
-        /// FPGA report of qchip [default: build/fpga/qchip/report.json, which may be
-        /// absent].
+        /// FPGA report of qchip [default: the first of build/fpga/qchip/report.json and
+        /// build/fpga/qchip-ecp5-{45f,25f,45f-8,85f-8}/report.json that has an Fmax; none
+        /// may exist].
         #[arg(long)]
         report: Option<std::path::PathBuf>,
         /// The chip's clock in MHz, 1 to 10000, in place of an FPGA report's Fmax (the
@@ -130,7 +131,9 @@ enum BenchKind {
         /// 1,000,000.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         searches: u64,
-        /// Number of distinct positions they cycle through, 1 to 100,000.
+        /// Number of positions they cycle through, 1 to 100,000: the search bench's and
+        /// every 4th position of seeded random games, those with a legal move (so a few
+        /// fewer may be drawn: the output says how many).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         positions: u64,
         /// Seed of the budgets drawn, 0 to 2^64 - 1.

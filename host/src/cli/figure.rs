@@ -82,7 +82,12 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                 "the plot would overwrite the weights it draws",
             )?;
             super::input::check_output(&svg)?;
-            std::fs::write(&svg, super::learn::weights_svg(&w)?)
+            let name = weights.file_name().map_or_else(
+                || weights.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
+            let title = format!("Evaluation weights of {}", host::rules::printable(&name));
+            std::fs::write(&svg, super::learn::weights_svg(&w, &title)?)
                 .with_context(|| format!("cannot write {}", svg.display()))?;
             println!("{} written", svg.display());
             Ok(0)

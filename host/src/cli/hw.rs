@@ -39,7 +39,8 @@ enum HwCommand {
         #[arg(long)]
         json: bool,
         /// Placement seeds to try (1, 2, ... up to 32); the bitstream is the fastest
-        /// placement's. About a minute per seed for the small blocks.
+        /// placement's. Seconds per seed for the small blocks (1 to 10 s on two cores),
+        /// half an hour or more for qchip on an ECP5.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=32))]
         seeds: u32,
         /// The device: `ice40` (HX8K ct256), `ecp5-25f` or `ecp5-45f` (LFE5U, speed grade 6,

@@ -315,7 +315,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
         write(path, &curve_svg(&curve)?)?;
     }
     if let Some(path) = &args.weights_svg {
-        write(path, &weights_svg(&weights)?)?;
+        write(path, &weights_svg(&weights, "Learned evaluation weights")?)?;
     }
     Ok(if bad > 0 { 2 } else { 0 })
 }
@@ -350,8 +350,8 @@ fn curve_svg(curve: &Curve) -> anyhow::Result<String> {
 }
 
 /// Seed 003's Figure 3: the weights sorted by decreasing magnitude, own features blue,
-/// the opponent's red.
-pub fn weights_svg(weights: &Weights) -> anyhow::Result<String> {
+/// the opponent's red; `what` names them in the title ("Learned evaluation weights").
+pub fn weights_svg(weights: &Weights, what: &str) -> anyhow::Result<String> {
     let params = Params::from_weights(weights);
     let mut bars: Vec<Bar> = NAMES
         .iter()
@@ -368,7 +368,7 @@ pub fn weights_svg(weights: &Weights) -> anyhow::Result<String> {
         .collect();
     bars.sort_by(|a, b| b.value.abs().total_cmp(&a.value.abs()));
     bar_chart(
-        "Learned evaluation weights (score units; mobility per sqrt(move))",
+        &format!("{what} (score units; mobility per sqrt(move))"),
         "weight",
         &bars,
         &[

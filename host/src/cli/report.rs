@@ -56,7 +56,7 @@ pub struct ReportArgs {
     /// Positions compared with a 20 times longer search, 0 to 10,000.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     agreement: u64,
-    /// Games of each match (paired openings), 0 (none) to 100,000.
+    /// Games of each match (paired openings): 0 (none) or an even number up to 100,000.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     games: u64,
     /// Games played at once, 1 to 64.
