@@ -310,14 +310,18 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
             let start = Instant::now();
             answers = solve_all(&set, max_moves, j, &|_| {})?;
             let wall = start.elapsed();
-            if let (Some(a), Some(b)) = (cpu, process_cpu_seconds()) {
+            // The process's CPU clock ticks every 10 ms: a run much shorter than a
+            // second tells nothing of the cores it kept busy.
+            if let (Some(a), Some(b)) = (cpu, process_cpu_seconds())
+                && wall >= MIN_CPU_RUN
+            {
                 cores.push((b - a) / wall.as_secs_f64());
             }
             times.push(wall);
         }
         let t = median(times).as_secs_f64();
         let cores_used = if cores.is_empty() {
-            "n/a".to_string()
+            "n/a (runs too short to tell)".to_string()
         } else {
             cores.sort_by(f64::total_cmp);
             format!("{:.2}", cores[cores.len() / 2])
@@ -358,6 +362,9 @@ pub fn solve(count: usize, max_moves: u32, jobs: &[usize], runs: usize) -> anyho
     }
     Ok(0)
 }
+
+/// The shortest run whose CPU cores busy are given.
+const MIN_CPU_RUN: Duration = Duration::from_millis(500);
 
 /// CPU time (user + system) used by this process so far, from `/proc/self/stat` (Linux;
 /// clock ticks of 1/100 s). It shows how many cores a parallel run really got on a
