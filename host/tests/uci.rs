@@ -273,9 +273,11 @@ fn go_ponder_answers_at_ponderhit_or_stop() {
         "{best}: {lines:?}"
     );
     // A ponderhit at once still answers with a searched move (a stop at once would
-    // cut the first iteration short and play the first legal move).
+    // cut the first iteration short and play the first legal move). The clock leaves
+    // the first iteration a quarter of it, 500 ms: a 20 ms clock's 1 ms was cut short
+    // on a loaded machine.
     e.send("position startpos moves e2e3 b7b5");
-    e.send("go ponder wtime 20 btime 20");
+    e.send("go ponder wtime 2000 btime 2000");
     e.send("ponderhit");
     let (best, lines) = e.bestmove();
     assert!(
