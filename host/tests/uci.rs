@@ -249,11 +249,22 @@ fn go_ponder_answers_at_ponderhit_or_stop() {
     // depth, which the ponder search had long passed (it starts again on its table).
     e.send("position startpos moves e2e3 b7b5");
     e.send("go ponder depth 2");
-    std::thread::sleep(Duration::from_millis(300));
-    e.send("isready");
-    let pondered = e.until("readyok");
+    // The ponder search passes depth 4 (within 10 s however loaded the machine).
+    let mut pondered = Vec::new();
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(100));
+        e.send("isready");
+        pondered.extend(e.until("readyok"));
+        if pondered.iter().any(|l| l.starts_with("info depth 4 ")) {
+            break;
+        }
+    }
     assert!(
         pondered.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{pondered:?}"
+    );
+    assert!(
+        pondered.iter().all(|l| !l.starts_with("bestmove")),
         "{pondered:?}"
     );
     e.send("ponderhit");
