@@ -1151,7 +1151,8 @@ impl Report {
         md
     }
 
-    /// The files of the report: the Markdown, the JSON, then the plots.
+    /// The report's text files, the Markdown and the JSON (its plots are
+    /// [`Report::FIGURES`]).
     pub const FILES: [&'static str; 2] = ["report.md", "report.json"];
 
     /// The plots' file names, in the order of [`Report::figures`].
