@@ -249,4 +249,38 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
         "{err}"
     );
     assert!(!empty.exists());
+
+    // A file that was there before is left as it was when nothing is written.
+    let kept = dir.join("kept.vcd");
+    std::fs::write(&kept, "precious\n").unwrap();
+    let (_, err, code) = common::run(
+        &[
+            "qsearch",
+            "--quiescence",
+            "chip-model",
+            "--vcd",
+            kept.to_str().unwrap(),
+        ],
+        "not a fen\n",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "precious\n");
+
+    // A device that fails the write is named, and stays (it was removed once).
+    let full = std::path::Path::new("/dev/full");
+    if full.exists() {
+        let (_, err, code) = common::run(
+            &[
+                "qsearch",
+                "--quiescence",
+                "chip-model",
+                "--vcd",
+                "/dev/full",
+            ],
+            &input,
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("/dev/full"), "{err}");
+        assert!(!full.metadata().unwrap().is_file(), "/dev/full is a device");
+    }
 }

@@ -129,16 +129,21 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             )?;
         }
         // A waveform that cannot be written fails now, not after the batch (its
-        // directory made as the waveform's writer makes it).
+        // directory made as the waveform's writer makes it); the file is left as it
+        // was until the waveform is written.
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             super::input::make_out_dir(dir)?;
         }
-        std::fs::File::create(path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        super::input::check_output(path)?;
     }
-    // The empty waveform made above goes again if the command fails before writing it
-    // (an empty file that GTKWave refuses was left behind).
-    let mut unwritten = UnwrittenFile(args.vcd.as_deref());
+    // A waveform file this run makes goes again if the run fails while writing it (a
+    // cut-off VCD that GTKWave refuses would be left behind); a path that was there
+    // before (a file, a link, a device such as /dev/full) is never removed.
+    let fresh = args
+        .vcd
+        .as_deref()
+        .filter(|p| p.symlink_metadata().is_err());
+    let mut unwritten = UnwrittenFile(fresh);
     if let Some(dir) = &args.testbench {
         // A directory that cannot be made fails before the batch.
         super::input::make_out_dir(dir)?;
@@ -172,7 +177,8 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
-/// A file made empty before a run, removed when the run ends without writing it.
+/// An output file that was not there before the run, removed when the run ends
+/// without writing it whole.
 struct UnwrittenFile<'a>(Option<&'a Path>);
 
 impl Drop for UnwrittenFile<'_> {
@@ -231,8 +237,7 @@ fn record_jobs(
     horizon: Option<usize>,
     clocks: u64,
 ) -> anyhow::Result<()> {
-    // A recording of the reset alone would show and test nothing (the empty waveform
-    // file made before the batch, to fail early, is taken away again by the caller).
+    // A recording of the reset alone would show and test nothing: nothing is written.
     if jobs.is_empty() {
         let what: Vec<String> = [(vcd, "--vcd"), (testbench, "--testbench")]
             .iter()
