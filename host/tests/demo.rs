@@ -157,6 +157,44 @@ fn demo_says_when_the_quiescence_chip_overflowed() {
     assert!(part.contains("  waveform: "), "{part}");
 }
 
+/// A position thick with captures: its quiescence job would take the chip over a
+/// million cycles at the engine's horizon and its depth-5 search minutes to simulate;
+/// the demo takes a nearer horizon and a shallower search, says so, and ends in
+/// seconds.
+#[test]
+fn demo_keeps_a_position_thick_with_captures_within_seconds() {
+    let dir = common::Scratch::new("demo-captures");
+    let fen = "rnbqkbnr/qqqqqqqq/8/8/8/8/QQQQQQQQ/RNBQKBNR w - - 0 1";
+    let (stdout, code) = demo_into(&dir, &["--fen", fen]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let part = &stdout[stdout.find("The quiescence chip").unwrap()..];
+    assert!(
+        part.contains(
+            "one job of 0 full-width plies (the most, up to 3, within 50000 cycles) with at most "
+        ),
+        "{part}"
+    );
+    assert!(
+        part.contains("of captures below (nearer than the engine's horizon, within those cycles):"),
+        "{part}"
+    );
+    let cycles: u64 = part
+        .split(" cycles (")
+        .next()
+        .and_then(|s| s.rsplit(", ").next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("a cycle count: {part}"));
+    assert!(cycles <= 50_000, "{part}");
+    assert!(
+        part.contains("(the deepest, up to 5, that the host alone searches within 500000 nodes)"),
+        "{part}"
+    );
+    assert!(
+        part.contains("the same move, score and nodes as the search on the software reference"),
+        "{part}"
+    );
+}
+
 /// The demo's solver stops at `--max-nodes` positions and says so (a long --max-moves
 /// from the start position ran for hours, with no bound to give).
 #[test]

@@ -50,7 +50,9 @@ const REFERENCE_MHZ: f64 = 24.0;
 /// the quiescence chip's netlist searches the position as one job of up to 3
 /// full-width plies (checked against the software reference, with a VCD waveform), and
 /// the engine searches it to depth 5 on 16 chips' cycle-exact model (checked against
-/// the search on the reference), their modeled time against measured software time.
+/// the search on the reference), their modeled time against measured software time. A
+/// position thick with captures gets a smaller job and a shallower search, so that the
+/// demo stays within seconds.
 /// Exit status 3 when a chip disagrees with the rules or the reference.
 #[derive(Args)]
 pub struct DemoArgs {
@@ -254,8 +256,12 @@ const CHIP_PLIES: u32 = 3;
 const JOB_CYCLES: u64 = 50_000;
 /// The most clocks of the job the demo's waveform records (about 5 kB of VCD a clock).
 const VCD_CLOCKS: u64 = 5_000;
-/// Depth of the demo's search on a pool of chips.
+/// Depth of the demo's search on a pool of chips, at most.
 const SEARCH_DEPTH: u32 = 5;
+/// The most nodes the host alone may search at the demo's depth (about a quarter of a
+/// second; the chips' model takes several times that to simulate): a position whose
+/// search to [`SEARCH_DEPTH`] would take more is searched less deep.
+const SEARCH_NODES: u64 = 500_000;
 /// Runs of the demo's timed searches, at most, and the seconds they may take (at
 /// least one run each).
 const SEARCH_RUNS: usize = 5;
@@ -285,28 +291,46 @@ fn qchip_clocks() -> anyhow::Result<Vec<(f64, String)>> {
 }
 
 /// The position as one job on the simulated `qchip` netlist and on the software
-/// reference (as `antichip qsearch --quiescence chip --quiescence-plies 6
-/// --full-width-plies N`): [`CHIP_PLIES`] full-width plies, or fewer where the chip
-/// would take more than [`JOB_CYCLES`] cycles (the cycle-exact model says how many),
-/// with the engine's quiescence horizon below; its waveform to `vcd`. Whether the two
-/// agree on score, nodes and best move.
+/// reference (as `antichip qsearch --quiescence chip --quiescence-plies H
+/// --full-width-plies N`): [`CHIP_PLIES`] full-width plies over the engine's quiescence
+/// horizon, or, where the chip would take more than [`JOB_CYCLES`] cycles (the
+/// cycle-exact model says how many), fewer plies, and then a nearer horizon (a position
+/// thick with captures); its waveform to `vcd`. Whether the two agree on score, nodes
+/// and best move.
 fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
-    let config = SearchConfig::default();
-    let horizon = config.quiescence_plies.map(|p| p as usize);
+    let mut config = SearchConfig::default();
     let evaluator = Evaluator::new(Weights::default());
     let never = Abort::never();
-    let mut model = QuiescenceKind::ChipModel.build_for(&config, evaluator, 1)?;
     let mut plies = CHIP_PLIES;
     let job = loop {
         let job = QJob {
             width: config.chip_width(plies as u8 * PLY as u8),
             ..QJob::quiescence(pos.clone(), -INFINITE, INFINITE, 0)
         };
-        if plies == 0 || model.run_job(&job, &never)?.cycles <= JOB_CYCLES {
+        let horizon = config.quiescence_plies.unwrap_or(0);
+        if plies == 0 && horizon <= 1 {
             break job;
         }
-        plies -= 1;
+        // The reference first, within a node budget (a chip's node takes at least one
+        // cycle, so a job of more nodes is too long): a position thick with captures
+        // can take the full-width job billions of cycles.
+        let budget = Abort::never();
+        budget.set_node_budget(Some(JOB_CYCLES));
+        let mut reference = QuiescenceKind::Reference.build_for(&config, evaluator, 1)?;
+        reference.run_job(&job, &budget)?;
+        if !budget.fired() {
+            let mut model = QuiescenceKind::ChipModel.build_for(&config, evaluator, 1)?;
+            if model.run_job(&job, &never)?.cycles <= JOB_CYCLES {
+                break job;
+            }
+        }
+        if plies > 0 {
+            plies -= 1;
+        } else {
+            config.set_quiescence_plies(horizon - 1);
+        }
     };
+    let horizon = config.quiescence_plies.map(|p| p as usize);
     let mut chip = QuiescenceKind::Chip.build_for(&config, evaluator, 1)?;
     let on_chip = chip.run_job(&job, &never)?;
     let mut reference = QuiescenceKind::Reference.build_for(&config, evaluator, 1)?;
@@ -323,9 +347,15 @@ fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
     println!(
         "\nThe quiescence chip (the qchip netlist, simulated cycle by cycle), the position as one job of \
          {plies} full-width {} (the most, up to {CHIP_PLIES}, within {JOB_CYCLES} cycles) with at most \
-         {} plies of captures below:",
+         {} {} of captures below{}:",
         if plies == 1 { "ply" } else { "plies" },
-        config.quiescence_plies.unwrap_or(0)
+        horizon.unwrap_or(0),
+        if horizon == Some(1) { "ply" } else { "plies" },
+        if horizon == SearchConfig::default().quiescence_plies.map(|p| p as usize) {
+            ""
+        } else {
+            " (nearer than the engine's horizon, within those cycles)"
+        }
     );
     let software = median(times);
     let same = if agrees {
@@ -392,7 +422,8 @@ fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
     Ok(agrees)
 }
 
-/// The engine's alpha-beta search to [`SEARCH_DEPTH`] plies on [`POOL`] chips (the
+/// The engine's alpha-beta search to [`SEARCH_DEPTH`] plies (less where the host alone
+/// would search more than [`SEARCH_NODES`] nodes) on [`POOL`] chips (the
 /// cycle-exact model), the chips taking its last [`CHIP_PLIES`] plies, against the same
 /// search on the software reference (which must agree exactly) and the host alone on
 /// the software quiescence search (measured). Whether the chips' search agrees.
@@ -402,11 +433,7 @@ fn chip_search(pos: &Position) -> anyhow::Result<bool> {
     // would answer a position this small before any search.
     config.endgame.enabled = false;
     let evaluator = Evaluator::new(Weights::default());
-    let limits = Limits {
-        depth: Some(SEARCH_DEPTH),
-        ..Limits::default()
-    };
-    let search = |kind: QuiescenceKind, chips: usize, mhz: f64| {
+    let search = |kind: QuiescenceKind, chips: usize, mhz: f64, limits: &Limits| {
         let mut settings = Settings::new(config.clone(), evaluator, kind);
         if kind != QuiescenceKind::Software {
             settings.config.full_width_plies = CHIP_PLIES;
@@ -419,8 +446,24 @@ fn chip_search(pos: &Position) -> anyhow::Result<bool> {
         let mut searcher = settings.searcher()?;
         searcher.clear();
         let start = ThreadTime::now();
-        let r = searcher.search(pos, &[], &limits, &mut |_| {})?;
+        let r = searcher.search(pos, &[], limits, &mut |_| {})?;
         anyhow::Ok((r, start.elapsed()))
+    };
+    // The depth: the deepest, up to SEARCH_DEPTH, that the host alone completes within
+    // SEARCH_NODES (a position thick with captures takes millions at depth 5).
+    let probe = Limits {
+        depth: Some(SEARCH_DEPTH),
+        nodes: Some(SEARCH_NODES),
+        ..Limits::default()
+    };
+    let depth = search(QuiescenceKind::Software, 1, REFERENCE_MHZ, &probe)?
+        .0
+        .last
+        .depth
+        .clamp(1, SEARCH_DEPTH);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
     };
     let clocks = qchip_clocks()?;
     // The host alone, and the chips' modeled time: medians of up to SEARCH_RUNS runs,
@@ -432,15 +475,15 @@ fn chip_search(pos: &Position) -> anyhow::Result<bool> {
     while alone.len() < SEARCH_RUNS
         && (alone.is_empty() || start.elapsed().as_secs_f64() < SEARCH_SECONDS)
     {
-        alone.push(search(QuiescenceKind::Software, 1, REFERENCE_MHZ)?.1);
+        alone.push(search(QuiescenceKind::Software, 1, REFERENCE_MHZ, &limits)?.1);
         for (runs, (mhz, _)) in modeled.iter_mut().zip(&clocks) {
-            let (r, _) = search(QuiescenceKind::ChipModel, POOL, *mhz)?;
+            let (r, _) = search(QuiescenceKind::ChipModel, POOL, *mhz, &limits)?;
             runs.push(r.modeled.unwrap_or_default());
             first.get_or_insert(r);
         }
     }
     let on_chips = first.expect("every clock's search runs at least once");
-    let (plain, _) = search(QuiescenceKind::Reference, 1, REFERENCE_MHZ)?;
+    let (plain, _) = search(QuiescenceKind::Reference, 1, REFERENCE_MHZ, &limits)?;
     let agrees = (
         on_chips.best_move,
         on_chips.last.score,
@@ -449,8 +492,15 @@ fn chip_search(pos: &Position) -> anyhow::Result<bool> {
     let runs = alone.len();
     let alone = median(alone);
     println!(
-        "\nThe search on {POOL} chips (alpha-beta with singular extensions to depth {SEARCH_DEPTH}, the chips' \
-         cycle-exact model taking its last {CHIP_PLIES} plies as full-width jobs over a PCIe link; the endgame solver off):"
+        "\nThe search on {POOL} chips (alpha-beta with singular extensions to depth {depth}{}, the chips' \
+         cycle-exact model taking its last {CHIP_PLIES} plies as full-width jobs over a PCIe link; the endgame solver off):",
+        if depth < SEARCH_DEPTH {
+            format!(
+                " (the deepest, up to {SEARCH_DEPTH}, that the host alone searches within {SEARCH_NODES} nodes)"
+            )
+        } else {
+            String::new()
+        }
     );
     println!(
         "  best move {}, {}, {}, {}",
