@@ -1269,7 +1269,8 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// Parses the arguments of `go` in `pos` into limits for the side to move.
 ///
 /// Every value is checked against its range: `depth` 1 to 128 plies, `nodes` at least
-/// 1, `movetime` at least 0 ms, `movestogo` at least 1, `mate` 1 to 64 moves; a value
+/// 1, `movetime` at least 1 ms (0 would play the first legal move unsearched),
+/// `movestogo` at least 1, `mate` 1 to 64 moves; a value
 /// out of range, missing or not a number is reported and ignored, and so is an unknown
 /// argument. A negative clock (`wtime`, `btime`: a GUI's clock after a flag) counts as
 /// 0 and a negative increment as none; a clock or increment beyond 2^64 - 1 ms is
@@ -1410,7 +1411,7 @@ fn parse_go_args(
                 ranged(1, 128, "a number of plies").map(|n| go.limits.depth = Some(n as u32))
             }
             "nodes" => ranged(1, any, "a number of nodes").map(|n| go.limits.nodes = Some(n)),
-            "movetime" => ranged(0, any, "a number of milliseconds").map(|n| {
+            "movetime" => ranged(1, any, "a number of milliseconds").map(|n| {
                 let t = Some(Duration::from_millis(n));
                 go.limits.soft_time = t;
                 go.limits.hard_time = t;
@@ -1550,6 +1551,7 @@ mod tests {
         assert_eq!(go.limits, depth_1);
         for args in [
             &["movetime", "-1"][..],
+            &["movetime", "0"],
             &["nodes", "0"],
             &["mate", "0"],
             &["movetime", "50.5"],
