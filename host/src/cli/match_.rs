@@ -577,7 +577,13 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
                 continue;
             }
             let at = || format!("{}: line {}", path.display(), i + 1);
-            let r: GameRecord = serde_json::from_str(&line)
+            // A byte order mark before the first record, as some editors write.
+            let line = if i == 0 {
+                line.strip_prefix('\u{feff}').unwrap_or(&line)
+            } else {
+                &line
+            };
+            let r: GameRecord = serde_json::from_str(line)
                 .map_err(|e| bad_input(format!("{}: not a game record: {e}", at())))?;
             r.check()
                 .map_err(|e| bad_input(format!("{}: not a game record: {e}", at())))?;

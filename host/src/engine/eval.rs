@@ -193,9 +193,10 @@ impl Weights {
         Ok(w)
     }
 
-    /// Reads weights from a JSON file. Only a file that cannot be read is
-    /// [`WeightsError::Io`]; every other error is about what the file holds (bytes that
-    /// are not UTF-8 included).
+    /// Reads weights from a JSON file (a byte order mark before it, as some editors
+    /// write, is skipped). Only a file that cannot be read is [`WeightsError::Io`];
+    /// every other error is about what the file holds (bytes that are not UTF-8
+    /// included).
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
         let bytes = crate::reading::read_file_within(path, crate::reading::MAX_WEIGHTS_FILE)
             .map_err(|error| match error.kind() {
@@ -205,7 +206,8 @@ impl Weights {
                     error,
                 },
             })?;
-        Weights::from_json(std::str::from_utf8(&bytes).map_err(WeightsError::NotUtf8)?)
+        let text = crate::reading::without_bom(&bytes, true);
+        Weights::from_json(std::str::from_utf8(text).map_err(WeightsError::NotUtf8)?)
     }
 
     /// The weights as pretty JSON.
@@ -400,6 +402,15 @@ mod tests {
         assert_eq!(&table[..5], &[0, 40, 57, 69, 80]);
         // Counts past the table read its last entry.
         assert_eq!(e.mobility(300, 0), e.mobility(255, 0));
+    }
+
+    #[test]
+    fn a_weights_file_may_start_with_a_byte_order_mark() {
+        let path = std::env::temp_dir().join(format!("antichip-bom-{}.json", std::process::id()));
+        std::fs::write(&path, format!("\u{feff}{DEFAULT_WEIGHTS_JSON}")).unwrap();
+        let loaded = Weights::load(&path);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(loaded.unwrap(), Weights::default());
     }
 
     #[test]
