@@ -258,9 +258,9 @@ fn the_quiescence_bench_measures_the_chips_move_order() {
 }
 
 /// `bench singular --suite FILE`: a file without a win to find is bad input (it ran on
-/// no position and reported 0/0 solved, exit 0), and so are a bad FEN in an `antichip
-/// solve` answer line (exit 1, as for a file that cannot be read) and a file that is not
-/// text.
+/// no position and reported 0/0 solved, exit 0), a bad line (a bad FEN in an `antichip
+/// solve` answer line was exit 1, as for a file that cannot be read) is named and left
+/// out with exit code 2, and a file that is not text is refused.
 #[test]
 fn the_singular_bench_refuses_a_suite_without_wins() {
     let dir = common::Scratch::new("bench_suite");
@@ -288,9 +288,8 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
         // A win's length that is none: named by its line (such lines were skipped).
         (
             "badk.txt",
-            b"8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\n8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t-2\tb4b5\n"
-                .to_vec(),
-            ": line 2: K must be a number of moves from 1 to 1000, none or unknown",
+            b"8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t-2\tb4b5\n".to_vec(),
+            ": line 1: K must be a number of moves from 1 to 1000, none or unknown",
         ),
         (
             "baddm.epd",
@@ -321,6 +320,27 @@ fn the_singular_bench_refuses_a_suite_without_wins() {
         );
         assert!(err.contains(message), "{name}: {err}");
     }
+    // A bad line among good ones: named, left out, the exit code 2; the good lines are
+    // measured (the first bad line ended the run).
+    let path = dir.join("mixed.txt");
+    std::fs::write(
+        &path,
+        "8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t4\tb4b5\nnot a fen\t3\te2e3\n\
+         8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1\t-2\tb4b5\n8/8/p7/8/1P6/8/2P1K3/6N1 w - - dm 4;\n",
+    )
+    .unwrap();
+    let (out, err, code) = suite(&path);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.contains("singular extensions: 2 wins of "), "{out}");
+    assert!(out.contains("solved 2/2"), "{out}");
+    let shown = path.display();
+    assert!(err.contains(&format!("error: {shown}: line 2: ")), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {shown}: line 3: K must be a number of moves"
+        )),
+        "{err}"
+    );
     // An answer `antichip solve` gave for a FEN it took with a warning (castling rights,
     // which antichess ignores) is a win to find like any other.
     let path = dir.join("castling.txt");

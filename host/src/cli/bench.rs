@@ -117,7 +117,7 @@ enum BenchKind {
         count: u64,
         /// Take the suite from a file instead: the wins of `antichip solve` answers
         /// (FEN, TAB, K, TAB, move), or EPD lines with a `dm K` operation; `-` for standard
-        /// input.
+        /// input. Bad lines are reported and left out, and make the exit code 2.
         #[arg(long)]
         suite: Option<std::path::PathBuf>,
         #[command(flatten)]

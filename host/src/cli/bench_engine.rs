@@ -447,13 +447,16 @@ pub fn fairy(movetime: u64, settings: &Settings) -> anyhow::Result<u8> {
 const MAX_SUITE_MOVES: u32 = 1000;
 
 /// The wins of a file of `antichip solve` answers, or of EPD lines with `dm K`, with
-/// their K (a line's move is not used).
-fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)>> {
+/// their K (a line's move is not used). A bad line is reported on stderr, named by its
+/// line, and left out; the code is then 2. A line that cannot be read (too long for a
+/// line of text) ends the reading.
+fn suite_from_file(path: &std::path::Path) -> anyhow::Result<(Vec<(Position, u32)>, u8)> {
     use host::reading::{MAX_FEN_LINE, read_line_within, without_bom};
     // `-`: standard input, as for the other commands that read many lines.
     let mut input = super::input::open(Some(path))?;
     let name = super::input::input_name(Some(path));
     let mut suite = Vec::new();
+    let mut code = 0;
     let mut buf = Vec::new();
     for i in 0.. {
         buf.clear();
@@ -467,66 +470,18 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
         if read == 0 {
             break;
         }
-        let Ok(line) = std::str::from_utf8(without_bom(&buf, i == 0)) else {
-            return Err(super::input::bad_input(format!(
-                "{}: line {}: not UTF-8 text",
-                name,
-                i + 1
-            )));
-        };
-        let line = line.trim_end_matches(['\n', '\r']);
-        if !line.contains('\t') {
-            // An EPD line: its dm operation is the K to find.
-            let Some(parsed) = host::positions::batch::parse_line(i + 1, line.as_bytes()) else {
-                continue;
-            };
-            let parsed = parsed.map_err(|e| super::input::bad_input(format!("{}: {e}", name)))?;
-            // A line without `dm` has no win to find; a `dm` that is not a win's length
-            // is bad input, named.
-            if let Some(dm) = host::positions::epd::operands(&parsed.operations, "dm") {
-                let text = dm.join(" ");
-                match text.parse::<u32>() {
-                    Ok(k) if (1..=MAX_SUITE_MOVES).contains(&k) => suite.push((parsed.position, k)),
-                    _ => {
-                        return Err(super::input::bad_input(format!(
-                            "{}: line {}: dm must be a number of moves from 1 to {MAX_SUITE_MOVES}, not \"{}\"",
-                            name,
-                            i + 1,
-                            host::rules::excerpt(&text)
-                        )));
-                    }
-                }
-            }
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [fen, k, _] = fields[..] else {
-            return Err(super::input::bad_input(format!(
-                "{}: line {}: expected FEN<TAB>K<TAB>MOVE, as antichip solve prints",
-                name,
-                i + 1
-            )));
-        };
-        // `none` and `unknown`: no win to find.
-        if k == "none" || k == "unknown" {
-            continue;
-        }
-        let k = match k.parse::<u32>() {
-            Ok(k) if (1..=MAX_SUITE_MOVES).contains(&k) => k,
-            _ => {
-                return Err(super::input::bad_input(format!(
-                    "{}: line {}: K must be a number of moves from 1 to {MAX_SUITE_MOVES}, none or unknown, as antichip solve prints, not \"{}\"",
-                    name,
+        match suite_line(without_bom(&buf, i == 0), i + 1) {
+            Ok(Some(win)) => suite.push(win),
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!(
+                    "error: {name}: line {}: {}",
                     i + 1,
-                    host::rules::excerpt(k)
-                )));
+                    host::rules::printable(&e)
+                );
+                code = 2;
             }
-        };
-        // A bad FEN is bad input, as in an EPD line (it was exit 1); a FEN that `solve`
-        // took with a warning (castling rights, which antichess ignores) is taken too.
-        let (pos, _warnings) = Position::from_fen(fen)
-            .map_err(|e| super::input::bad_input(format!("{}: line {}: {e}", name, i + 1)))?;
-        suite.push((pos, k));
+        }
     }
     // A suite of no wins measures nothing (it was run, 0/0 solved, exit 0).
     if suite.is_empty() {
@@ -535,7 +490,58 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, u32)
             name
         )));
     }
-    Ok(suite)
+    Ok((suite, code))
+}
+
+/// The win of suite line `line_no` (see [`suite_from_file`]): `None` for a line without
+/// one (`none`, `unknown`, an EPD line without `dm`, a blank or comment line), the
+/// error's text for a bad line.
+fn suite_line(raw: &[u8], line_no: usize) -> Result<Option<(Position, u32)>, String> {
+    let Ok(line) = std::str::from_utf8(raw) else {
+        return Err("not UTF-8 text".to_string());
+    };
+    let line = line.trim_end_matches(['\n', '\r']);
+    if !line.contains('\t') {
+        // An EPD line: its dm operation is the K to find.
+        let Some(parsed) = host::positions::batch::parse_line(line_no, line.as_bytes()) else {
+            return Ok(None);
+        };
+        let parsed = parsed.map_err(|e| e.message)?;
+        // A line without `dm` has no win to find; a `dm` that is not a win's length
+        // is bad input, named.
+        let Some(dm) = host::positions::epd::operands(&parsed.operations, "dm") else {
+            return Ok(None);
+        };
+        let text = dm.join(" ");
+        return match text.parse::<u32>() {
+            Ok(k) if (1..=MAX_SUITE_MOVES).contains(&k) => Ok(Some((parsed.position, k))),
+            _ => Err(format!(
+                "dm must be a number of moves from 1 to {MAX_SUITE_MOVES}, not \"{}\"",
+                host::rules::excerpt(&text)
+            )),
+        };
+    }
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [fen, k, _] = fields[..] else {
+        return Err("expected FEN<TAB>K<TAB>MOVE, as antichip solve prints".to_string());
+    };
+    // `none` and `unknown`: no win to find.
+    if k == "none" || k == "unknown" {
+        return Ok(None);
+    }
+    let k = match k.parse::<u32>() {
+        Ok(k) if (1..=MAX_SUITE_MOVES).contains(&k) => k,
+        _ => {
+            return Err(format!(
+                "K must be a number of moves from 1 to {MAX_SUITE_MOVES}, none or unknown, as antichip solve prints, not \"{}\"",
+                host::rules::excerpt(k)
+            ));
+        }
+    };
+    // A FEN that `solve` took with a warning (castling rights, which antichess ignores)
+    // is taken too.
+    let (pos, _warnings) = Position::from_fen(fen).map_err(|e| e.to_string())?;
+    Ok(Some((pos, k)))
 }
 
 pub fn singular(
@@ -554,9 +560,11 @@ pub fn singular(
             "--count must be at least 1 position",
         ));
     }
+    let mut code = 0;
     let suite: Vec<(Position, u32)> = match suite_file {
         Some(path) => {
-            let suite = suite_from_file(path)?;
+            let (suite, bad) = suite_from_file(path)?;
+            code = bad;
             println!(
                 "singular extensions: {} of {}; solved = the search scores the \
                  shortest win (measured, one core)",
@@ -626,5 +634,5 @@ pub fn singular(
             );
         }
     }
-    Ok(0)
+    Ok(code)
 }
