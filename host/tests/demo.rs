@@ -186,13 +186,29 @@ fn demo_keeps_a_position_thick_with_captures_within_seconds() {
         .unwrap_or_else(|| panic!("a cycle count: {part}"));
     assert!(cycles <= 50_000, "{part}");
     assert!(
-        part.contains("(the deepest, up to 5, that the host alone searches within 500000 nodes)"),
+        part.contains("(the host alone's search to depth 5 passed 500000 nodes: a shallower one keeps the demo short)"),
         "{part}"
     );
     assert!(
         part.contains("the same move, score and nodes as the search on the software reference"),
         "{part}"
     );
+}
+
+/// A position whose side to move has no legal move: nothing to search, and no speed-up
+/// of one clock's noise over another's is set out.
+#[test]
+fn demo_times_no_search_where_there_is_no_move() {
+    let dir = common::Scratch::new("demo-nomove");
+    let (stdout, code) = demo_into(&dir, &["--fen", "8/8/8/8/8/8/8/K7 b - - 0 1"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let part = &stdout[stdout.find("The search on").unwrap()..];
+    assert!(part.contains("to depth 5, "), "{part}");
+    assert!(
+        part.contains("  (no search to time: the side to move has no legal move)"),
+        "{part}"
+    );
+    assert!(!part.contains("speed-up"), "{part}");
 }
 
 /// The demo's solver stops at `--max-nodes` positions and says so (a long --max-moves
