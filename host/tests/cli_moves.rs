@@ -267,6 +267,18 @@ fn a_testbench_into_a_file_is_refused() {
         assert_eq!(out.status.code(), Some(1), "{args:?}");
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
+    // A device is not called a file.
+    if std::path::Path::new("/dev/full").exists() {
+        let out = antichip(
+            &["moves", "--testbench", "/dev/full"],
+            "8/8/8/8/8/8/8/K7 b - - 0 1\n".as_bytes(),
+        );
+        assert_eq!(
+            text(&out.stderr),
+            "error: cannot write /dev/full: it is a device or other special file, not a directory\n"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
 }
 
 /// A program that feeds `moves` and `qsearch` one line at a time gets each answer before

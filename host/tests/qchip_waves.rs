@@ -231,6 +231,17 @@ fn qsearch_writes_the_waveform_of_its_jobs() {
         "{err}"
     );
 
+    // A bound on a recording that is not asked for is named (it was ignored).
+    let (out, err, code) = common::run(
+        &["qsearch", "--quiescence", "chip-model", "--vcd-clocks", "5"],
+        &input,
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert_eq!(
+        err,
+        "error: --vcd-clocks 5 bounds what --vcd or --testbench records: give one of them\n"
+    );
+
     // No answered line, nothing recorded (a waveform of the reset alone).
     let empty = dir.join("empty.vcd");
     let (out, err, code) = common::run(

@@ -464,7 +464,8 @@ fn suite_from_file(path: &std::path::Path) -> anyhow::Result<(Vec<(Position, u32
             if e.kind() == std::io::ErrorKind::InvalidData {
                 super::input::bad_input(format!("{}: line {}: {e}", name, i + 1))
             } else {
-                anyhow::Error::new(e).context(format!("cannot read {}", name))
+                // The reader's error names the input already.
+                anyhow::Error::new(e)
             }
         })?;
         if read == 0 {

@@ -192,8 +192,13 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
 fn check_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     if dir.exists() && !dir.is_dir() {
         anyhow::bail!(
-            "cannot write {}: it is a file, not a directory",
-            dir.display()
+            "cannot write {}: it is {}, not a directory",
+            dir.display(),
+            if dir.is_file() {
+                "a file"
+            } else {
+                "a device or other special file"
+            }
         );
     }
     Ok(())

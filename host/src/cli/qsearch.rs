@@ -61,9 +61,9 @@ pub struct QsearchArgs {
     /// The most clocks `--vcd` and `--testbench` record, 1 to 200,000 (1.5 to 7 kB of
     /// VCD a clock, the most in full-width jobs, and about 2.5 kB of memory a clock
     /// while it is written); a job that would pass it is cut short there, and the jobs
-    /// after it left out.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=200_000))]
-    vcd_clocks: u64,
+    /// after it left out. 20,000 when absent.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=200_000))]
+    vcd_clocks: Option<u64>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -117,6 +117,11 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
         }
     }
     let record = args.vcd.is_some() || args.testbench.is_some();
+    if let (Some(clocks), false) = (args.vcd_clocks, record) {
+        return Err(super::input::bad_input(format!(
+            "--vcd-clocks {clocks} bounds what --vcd or --testbench records: give one of them"
+        )));
+    }
     if let Some(path) = &args.vcd {
         // The waveform is made before the batch is read: made over the input file, it
         // emptied it (nothing answered, exit 0).
@@ -170,12 +175,15 @@ pub fn run(args: QsearchArgs) -> anyhow::Result<u8> {
             &answered,
             &settings.evaluator,
             horizon,
-            args.vcd_clocks,
+            args.vcd_clocks.unwrap_or(DEFAULT_VCD_CLOCKS),
         )?;
     }
     unwritten.0 = None;
     Ok(code)
 }
+
+/// The most clocks `--vcd` and `--testbench` record when `--vcd-clocks` is absent.
+const DEFAULT_VCD_CLOCKS: u64 = 20_000;
 
 /// An output file that was not there before the run, removed when the run ends
 /// without writing it whole.
