@@ -37,7 +37,9 @@ use super::progress::Progress;
 /// absent), quiescence=software|reference|chip-model|chip, and with the chip kinds
 /// chips, link, mhz, split=on|off, fullwidth=0..7 (plies the chips take as full-width jobs),
 /// hostpieces=0..32 (positions of at most that many pieces searched on the host alone)
-/// and clock=modeled|wall; and, on by default, eager=on|off (an expected all-node over
+/// and clock=modeled|wall (modeled when absent: the time limits are spent in modeled
+/// time, host measured and chips modeled, so that a move takes longer than its
+/// movetime in wall time while the chips are simulated); and, on by default, eager=on|off (an expected all-node over
 /// full-width jobs hands its eldest over with the younger brothers) and ahead=on|off
 /// (the host looks ahead into the brothers it will search). A uci engine is named by
 /// its `id name` unless name= is given; two players of one name are told apart by a
