@@ -718,7 +718,11 @@ fn go_limits_out_of_range_are_named_and_ignored() {
         ),
         (
             "go movetime -5 nodes 500",
-            "go movetime must be a number of milliseconds of at least 0, not -5",
+            "go movetime must be a number of milliseconds of at least 1, not -5",
+        ),
+        (
+            "go movetime 0 nodes 500",
+            "go movetime must be a number of milliseconds of at least 1, not 0",
         ),
         (
             "go nodes 0 depth 2",
@@ -764,7 +768,7 @@ fn go_limits_out_of_range_are_named_and_ignored() {
         e.send(go);
         let line = e.next();
         let range = if keyword == "movetime" {
-            "from 0 to 18446744073709551615"
+            "from 1 to 18446744073709551615"
         } else {
             "of at most 18446744073709551615"
         };
