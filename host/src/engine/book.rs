@@ -27,7 +27,8 @@
 //!
 //! **Playing.** [`Book::choose`] plays the legal book move of greatest weight (ties go
 //! to the move played in more games, then to the smaller move code), so that a game
-//! with the book is as reproducible as one without.
+//! with the book is as reproducible as one without; a move of weight 0, which a book
+//! made elsewhere may hold, is never played, as in Polyglot.
 //!
 //! ```
 //! use host::engine::book::Book;
@@ -285,9 +286,13 @@ impl Book {
     }
 
     /// The move to play in `pos`: the legal book move of greatest weight, `None` when
-    /// the book has none.
+    /// the book has none of weight above 0 (in Polyglot a move of weight 0 is kept in
+    /// the book but never played: a book made elsewhere may hold some).
     pub fn choose(&self, pos: &Position) -> Option<Move> {
-        self.moves(pos).first().map(|(m, _)| *m)
+        self.moves(pos)
+            .first()
+            .filter(|(_, e)| e.weight > 0)
+            .map(|(m, _)| *m)
     }
 }
 
@@ -376,6 +381,29 @@ mod tests {
         let g = game(&["e3", "b5", "Bxb5"], PgnResult::Draw);
         let book = Book::build([g], 2, 1);
         assert_eq!(book.len(), 2);
+    }
+
+    #[test]
+    fn a_move_of_weight_zero_is_never_played() {
+        let start = Position::startpos();
+        let entry = |text: &str, weight: u16| Entry {
+            key: start.zobrist(),
+            mv: encode_move(&start.parse_move(text).unwrap()),
+            weight,
+            learn: 1,
+        };
+        let mut entries = vec![entry("e3", 0), entry("b3", 0)];
+        entries.sort_by_key(|e| (e.key, e.mv));
+        let zero = Book::from_bytes(&Book { entries }.to_bytes()).unwrap();
+        assert_eq!(zero.moves(&start).len(), 2);
+        assert_eq!(zero.choose(&start), None);
+        let mut entries = vec![entry("e3", 0), entry("b3", 1)];
+        entries.sort_by_key(|e| (e.key, e.mv));
+        let one = Book::from_bytes(&Book { entries }.to_bytes()).unwrap();
+        assert_eq!(
+            one.choose(&start).map(|m| uci(&m)),
+            Some("b2b3".to_string())
+        );
     }
 
     #[test]
