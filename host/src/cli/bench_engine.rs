@@ -151,6 +151,13 @@ pub fn search(
     let (mut full_width_jobs, mut first_moves) = (0, 0);
     let mut states: Option<StateCycles> = None;
     let mut cpu_total = Some(0.0);
+    // A search of the middle game at depth 9 on simulated chips runs for minutes: its
+    // progress on stderr, between the timed searches.
+    let progress = super::progress::Progress::new(
+        "bench search",
+        std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        runs * set.len(),
+    );
     for run in 0..runs {
         let mut elapsed = Duration::ZERO;
         let mut nodes = 0;
@@ -184,16 +191,19 @@ pub fn search(
                 let modeled_text = r.modeled.map_or(String::new(), |m| {
                     format!("  modeled {:.4} s", m.as_secs_f64())
                 });
-                println!(
-                    "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}{modeled_text}",
-                    i + 1,
-                    r.last.nodes,
-                    r.last.qnodes,
-                    score_text(r.last.score),
-                    r.best_move.as_ref().map_or("-".to_string(), uci),
-                    fen
-                );
+                progress.suspend(|| {
+                    println!(
+                        "  {:>2} {:>11} nodes ({:>11} quiescence)  {:<10} {:<6} {}{modeled_text}",
+                        i + 1,
+                        r.last.nodes,
+                        r.last.qnodes,
+                        score_text(r.last.score),
+                        r.best_move.as_ref().map_or("-".to_string(), uci),
+                        fen
+                    )
+                });
             }
+            progress.update(run * set.len() + i + 1);
         }
         total = nodes;
         times.push(elapsed);
@@ -201,6 +211,7 @@ pub fn search(
             modeled_runs.push((m, work));
         }
     }
+    progress.finish();
     modeled_runs.sort_by_key(|r| r.0);
     let (modeled, work) = match modeled_runs.len() {
         0 => (None, None),
