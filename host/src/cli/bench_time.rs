@@ -4,7 +4,8 @@
 //! [`UciEngine`], its search thread, its output), over varied positions: random games
 //! from the opening to the ending, and the search bench's set. Three kinds of budget
 //! rotate: `go movetime T`; a clock, `go wtime W btime B winc I binc I`, whose budget is
-//! the hard limit the engine takes from it; and `go infinite` followed by `stop` after T
+//! the latest the engine may answer (its hard limit, or its first iteration's when that
+//! is later: a clock's answers are mostly early); and `go infinite` followed by `stop` after T
 //! ms, whose budget ends at the `stop`. The lateness of an answer is the time from the
 //! `go` (or the `stop`) to the `bestmove` line minus the budget: measured wall time, on a
 //! machine that may be shared (the load average is printed beside the figures).
