@@ -278,7 +278,7 @@ fn figure_epsilon_refuses_an_epsilon_given_twice() {
 }
 
 /// Epsilons given out of order are played, written and plotted in increasing order (the
-/// curve ran back over itself).
+/// curve ran back over itself), and -0 is 0 (it was written "-0").
 #[test]
 fn figure_epsilon_sorts_its_epsilons() {
     let dir = Scratch::new("cli-figure-order");
@@ -291,7 +291,7 @@ fn figure_epsilon_sorts_its_epsilons() {
         "--depth",
         "1",
         "--epsilons",
-        "1,0,0.5",
+        "1,-0,0.5",
         "--svg",
         svg.to_str().unwrap(),
         "--csv",

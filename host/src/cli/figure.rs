@@ -120,8 +120,8 @@ pub fn run(args: FigureArgs) -> anyhow::Result<u8> {
                 )));
             }
             // The curve joins its points from left to right (given 1,0,0.5 it ran back
-            // over itself).
-            let mut epsilons = epsilons;
+            // over itself); -0 is 0 (it was written and plotted as "-0").
+            let mut epsilons: Vec<f64> = epsilons.into_iter().map(|e| e + 0.0).collect();
             epsilons.sort_by(f64::total_cmp);
             if games % 2 != 0 {
                 return Err(super::input::bad_input(format!(
