@@ -580,12 +580,8 @@ fn merge(files: &[PathBuf], pgnout: Option<&Path>) -> anyhow::Result<u8> {
             }
             let at = || format!("{}: line {}", path.display(), i + 1);
             // A byte order mark before the first record, as some editors write.
-            let line = if i == 0 {
-                line.strip_prefix('\u{feff}').unwrap_or(&line)
-            } else {
-                &line
-            };
-            let r: GameRecord = serde_json::from_str(line)
+            let record = host::reading::without_bom(line.as_bytes(), i == 0);
+            let r: GameRecord = serde_json::from_slice(record)
                 .map_err(|e| bad_input(format!("{}: not a game record: {e}", at())))?;
             r.check()
                 .map_err(|e| bad_input(format!("{}: not a game record: {e}", at())))?;
