@@ -5,6 +5,7 @@
 //! the positions `RandomPositions { seed: 2024, count: 200, max_per_side: 4 }` generates.
 //! Regenerate it on purpose with `ANTICHIP_BLESS=1 cargo test -p host --test solver`.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 mod common;
@@ -28,13 +29,15 @@ fn suite_spec() -> RandomPositions {
     }
 }
 
-/// Plain minimax, no tables, no ordering, judged by `Position::outcome` and then the
-/// fifty-move rule, as the match referee judges a game: does the side to move win within
-/// `k` of its moves when it starts with `m`?
-fn first_move_wins(pos: &Position, m: &Move, k: u32) -> bool {
+/// Plain minimax, no tables, no ordering, judged by `Position::outcome`, then the
+/// game's threefold repetition (a position of `repeated` reached again) and the
+/// fifty-move rule, as the match referee judges a game: does the side to move win
+/// within `k` of its moves when it starts with `m`?
+fn first_move_wins(pos: &Position, m: &Move, k: u32, repeated: &HashSet<u64>) -> bool {
     let me = pos.turn();
+    let drawn = |p: &Position| repeated.contains(&p.zobrist()) || p.halfmoves() >= 100;
     let child = pos.after(m);
-    if child.outcome().is_some() || child.halfmoves() >= 100 {
+    if child.outcome().is_some() || drawn(&child) {
         return false;
     }
     child.legal_moves().iter().all(|r| {
@@ -42,17 +45,21 @@ fn first_move_wins(pos: &Position, m: &Move, k: u32) -> bool {
         match next.outcome() {
             Some(Outcome::Win(winner)) => winner == me,
             Some(Outcome::Draw) => false,
-            None => k > 1 && brute_force_wins_within(&next, k - 1),
+            None => !drawn(&next) && k > 1 && brute_force_wins_within(&next, k - 1, repeated),
         }
     })
 }
 
-fn brute_force_wins_within(pos: &Position, k: u32) -> bool {
-    pos.halfmoves() < 100 && pos.legal_moves().iter().any(|m| first_move_wins(pos, m, k))
+fn brute_force_wins_within(pos: &Position, k: u32, repeated: &HashSet<u64>) -> bool {
+    pos.halfmoves() < 100
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|m| first_move_wins(pos, m, k, repeated))
 }
 
-fn brute_force_least_win(pos: &Position, n: u32) -> Option<u32> {
-    (1..=n).find(|&k| brute_force_wins_within(pos, k))
+fn brute_force_least_win(pos: &Position, n: u32, repeated: &HashSet<u64>) -> Option<u32> {
+    (1..=n).find(|&k| brute_force_wins_within(pos, k, repeated))
 }
 
 fn answer_line(fen: &str, verdict: Verdict) -> String {
@@ -92,12 +99,12 @@ fn solver_agrees_with_the_brute_force_prover_on_the_suite() {
         lines += 1;
         let fen = line.split('\t').next().unwrap();
         let pos = Position::from_fen_strict(fen).unwrap();
-        let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES);
+        let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES, &HashSet::new());
         match solver.solve(&pos, SUITE_MAX_MOVES) {
             Verdict::WinIn { moves, first } => {
                 assert_eq!(Some(moves), truth, "{fen}");
                 assert!(
-                    first_move_wins(&pos, &first, moves),
+                    first_move_wins(&pos, &first, moves, &HashSet::new()),
                     "{fen}: {}",
                     uci(&first)
                 );
@@ -152,11 +159,11 @@ fn the_fifty_move_rule_takes_wins_away_as_the_referee_judges() {
         for clock in [92, 95, 97, 99] {
             let fen = with_clock(fen, clock);
             let pos = Position::from_fen_strict(&fen).unwrap();
-            let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES);
+            let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES, &HashSet::new());
             let got = match solver.solve(&pos, SUITE_MAX_MOVES) {
                 Verdict::WinIn { moves, first } => {
                     assert!(
-                        first_move_wins(&pos, &first, moves),
+                        first_move_wins(&pos, &first, moves, &HashSet::new()),
                         "{fen}: {}",
                         uci(&first)
                     );
@@ -176,6 +183,69 @@ fn the_fifty_move_rule_takes_wins_away_as_the_referee_judges() {
         changed >= 20,
         "the clock changed {changed} of {checked} answers"
     );
+}
+
+#[test]
+fn the_games_repetitions_take_wins_away_as_the_referee_judges() {
+    // The suite's wins, each with a history that has seen twice a position its lines
+    // pass through: after the first move the brute force plays, and after that move and
+    // each reply. One solver for all (its tables are cleared by each solve), against the
+    // brute force that makes those positions draws.
+    let committed = std::fs::read_to_string(suite_path()).unwrap();
+    let mut solver = Solver::new();
+    let (mut checked, mut changed) = (0, 0);
+    for line in committed.lines() {
+        let mut fields = line.split('\t');
+        let (fen, answer) = (fields.next().unwrap(), fields.next().unwrap());
+        let Ok(k) = answer.parse::<u32>() else {
+            continue;
+        };
+        let pos = Position::from_fen_strict(fen).unwrap();
+        let none = HashSet::new();
+        let first = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| first_move_wins(&pos, m, k, &none))
+            .unwrap();
+        let child = pos.after(&first);
+        let mut seen = vec![child.clone()];
+        seen.extend(child.legal_moves().iter().map(|r| child.after(r)).take(3));
+        for twice in seen {
+            let repeated = HashSet::from([twice.zobrist()]);
+            let truth = brute_force_least_win(&pos, SUITE_MAX_MOVES, &repeated);
+            // The history: the repeated position twice, then (unlike a real game, which
+            // this test need not play) the root.
+            solver.set_game_history(&[twice.zobrist(), twice.zobrist()], &pos);
+            let got = match solver.solve(&pos, SUITE_MAX_MOVES) {
+                Verdict::WinIn { moves, first } => {
+                    assert!(
+                        first_move_wins(&pos, &first, moves, &repeated),
+                        "{fen}: {}",
+                        uci(&first)
+                    );
+                    Some(moves)
+                }
+                Verdict::NoWinWithin(_) => None,
+                Verdict::AlreadyWon => panic!("{fen}: generated positions are never over"),
+            };
+            assert_eq!(got, truth, "{fen}, repeated {}", twice.to_fen());
+            checked += 1;
+            changed += usize::from(truth != Some(k));
+        }
+    }
+    assert!(checked >= 200, "{checked} positions checked");
+    // The repetitions must have taken some wins away (or made them longer).
+    assert!(
+        changed >= 20,
+        "repetition changed {changed} of {checked} answers"
+    );
+    // A history without repetition changes nothing.
+    solver.set_game_history(&[], &Position::startpos());
+    let pos = Position::from_fen_strict("8/8/p7/8/1P6/8/2P1K3/6N1 w - - 0 1").unwrap();
+    assert!(matches!(
+        solver.solve(&pos, 5),
+        Verdict::WinIn { moves: 4, .. }
+    ));
 }
 
 /// An EPD line's `hmvc` is its halfmove clock (it was read as 0), and the fifty-move

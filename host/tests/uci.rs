@@ -951,6 +951,43 @@ fn fifty_move_rule_draws_with(options: &[&str]) {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// Regression for the game's repetitions, which the endgame solver did not know (the
+/// search does, and the referee, python-chess and lichess draw a position's third
+/// time): after 1.Ng5 Kb8 2.Ne6 Kc8 3.Ng5 Kb8 the solver said "mate 2" with 4.Ne6,
+/// which 4...Kc8 draws by bringing the start a third time. From the same position
+/// without that history the win stands.
+#[test]
+fn a_win_through_the_games_third_repetition_is_no_win() {
+    let mut e = Engine::start();
+    let start = "position fen n1k5/8/4N3/8/8/8/8/8 w - - 2 2";
+    let last_depth_line = |lines: &[String]| {
+        lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone()
+    };
+    e.send(&format!("{start} moves e6g5 c8b8 g5e6 b8c8 e6g5 c8b8"));
+    e.send("go depth 6");
+    let (best, lines) = e.bestmove();
+    assert_ne!(best, "g5e6", "{lines:?}");
+    assert!(
+        !last_depth_line(&lines).contains(" score mate "),
+        "{lines:?}"
+    );
+    // The same position played to once only: the win in 2 is a win.
+    e.send("position fen nk6/8/8/6N1/8/8/8/8 w - - 8 5");
+    e.send("go depth 6");
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "g5e6", "{lines:?}");
+    assert!(
+        last_depth_line(&lines).contains(" score mate 2 "),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 /// Regression for the time overshoot (`go infinite`, `stop` after 50 ms answered 1.17 s
 /// later): one quiescence call below the first iteration here visits about 1.6 million
 /// positions, and the search obeyed `stop` only between such calls and never in its

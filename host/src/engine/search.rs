@@ -1103,6 +1103,9 @@ impl Searcher {
         let budget = limits.nodes.map_or(eg.max_nodes, |n| n.min(eg.max_nodes));
         let before = self.solver.nodes();
         let stop = Some(Arc::clone(&self.stop));
+        // A win that lets the opponent repeat a position of the game a third time is a
+        // draw (the path holds the game's positions before this one).
+        self.solver.set_game_history(&self.path, pos);
         let verdict = self
             .solver
             .solve_until(pos, eg.max_moves, budget, deadline, stop);

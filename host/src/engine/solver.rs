@@ -17,8 +17,13 @@
 //! S tries first the moves that leave the opponent fewest replies; the opponent tries
 //! first the reply that refuted S last time, then those that leave S fewest moves.
 //!
-//! Repetition cannot matter: along a shortest win S's distance to the win strictly
-//! falls, so no position recurs within one. The fifty-move rule can, and is the
+//! Repetition within a line cannot matter: along a shortest win S's distance to the win
+//! strictly falls, so no position recurs within one. The game's history can: a position
+//! it has seen twice is drawn when it is reached a third time (threefold repetition, as
+//! the referee judges it), so [`Solver::set_game_history`] makes such positions draws
+//! for the solves that follow, and a win that lets the opponent repeat one is no win. A
+//! position seen once before is reached at most once more in a shortest win, so it
+//! cannot draw. The fifty-move rule can matter too, and is the
 //! referee's ([`crate::matches`]): a position whose side to move has a legal move and
 //! whose halfmove clock has reached 100 is a draw, so a line that reaches one is no win
 //! (`8/8/8/8/8/7r/8/N7 w - - 98 60` is a win in 1, 1.Nb3 Rxb3; at a clock of 99 each
@@ -34,7 +39,7 @@
 //! assert_eq!((moves, uci(&first).as_str()), (4, "b4b5"));
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -83,12 +88,58 @@ pub struct Solver {
     gave_up: bool,
     /// The most entries of each table when not [`Solver::MAX_ENTRIES`] (tests).
     table_limit: Option<usize>,
+    /// The Zobrist keys of the positions the game has seen twice: reached again, each
+    /// is a draw (see [`Solver::set_game_history`]).
+    repeated: HashSet<u64>,
 }
 
 impl Solver {
     /// A solver with empty tables.
     pub fn new() -> Self {
         Solver::default()
+    }
+
+    /// Sets the game played before the positions solved next: `history` holds the
+    /// Zobrist keys ([`Position::zobrist`]) of the positions played before `root`, the
+    /// position to be solved, oldest first. A position that the history and `root` hold
+    /// twice is drawn when a line reaches it (its third occurrence), so it is never part
+    /// of a win. An empty history (as [`Solver::new`] starts) makes no position a draw
+    /// by repetition. Every solve clears the tables, so that no answer mixes histories.
+    ///
+    /// ```
+    /// use host::rules::{Position, uci};
+    /// use host::engine::solver::{Solver, Verdict};
+    ///
+    /// // The start comes again after 2...Kc8. After 3...Kb8, 4.Ne6 would win in 2, but
+    /// // 4...Kc8 brings the start a third time: a draw. No other move wins within 5.
+    /// let mut pos = Position::from_fen_strict("n1k5/8/4N3/8/8/8/8/8 w - - 2 2").unwrap();
+    /// let mut history = Vec::new();
+    /// for m in ["e6g5", "c8b8", "g5e6", "b8c8", "e6g5", "c8b8"] {
+    ///     history.push(pos.zobrist());
+    ///     pos = pos.after(&pos.parse_move(m).unwrap());
+    /// }
+    /// let mut solver = Solver::new();
+    /// assert!(matches!(solver.solve(&pos, 5), Verdict::WinIn { moves: 2, .. }));
+    /// solver.set_game_history(&history, &pos);
+    /// assert_eq!(solver.solve(&pos, 5), Verdict::NoWinWithin(5));
+    /// ```
+    pub fn set_game_history(&mut self, history: &[u64], root: &Position) {
+        let mut seen = HashMap::new();
+        for &key in history.iter().chain([root.zobrist()].iter()) {
+            *seen.entry(key).or_insert(0u32) += 1;
+        }
+        self.repeated = seen
+            .into_iter()
+            .filter_map(|(key, n)| (n >= 2).then_some(key))
+            .collect();
+    }
+
+    /// True when a line that reaches `pos` (not the root) ends there in a draw: by
+    /// material, by the fifty-move rule, or by the game's threefold repetition.
+    fn is_draw(&self, pos: &Position) -> bool {
+        pos.is_insufficient_material()
+            || pos.is_fifty_move_draw()
+            || (!self.repeated.is_empty() && self.repeated.contains(&pos.zobrist()))
     }
 
     /// Positions visited since this solver was made.
@@ -223,7 +274,7 @@ impl Solver {
         for m in &moves {
             let child = pos.after(m);
             let replies = child.mobility().0;
-            if replies == 0 || child.is_insufficient_material() || child.is_fifty_move_draw() {
+            if replies == 0 || self.is_draw(&child) {
                 continue;
             }
             candidates.push((replies, *m, child));
@@ -272,7 +323,7 @@ impl Solver {
             }
             let rank = if refutation == Some(pack_move(r)) {
                 0
-            } else if next.is_insufficient_material() || next.is_fifty_move_draw() {
+            } else if self.is_draw(&next) {
                 1
             } else {
                 1 + s_moves
@@ -284,7 +335,7 @@ impl Solver {
         }
         replies.sort_by_key(|r| r.0);
         for (_, r, next) in &replies {
-            let holds = !next.is_insufficient_material() && self.wins_within(next, k - 1).is_some();
+            let holds = !self.is_draw(next) && self.wins_within(next, k - 1).is_some();
             if self.gave_up {
                 return false;
             }
