@@ -646,6 +646,34 @@ fn field(info: &str, key: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{key} in {info}"))
 }
 
+/// `Clear Hash` is a button: pressing it makes the next search start afresh, as the
+/// first one did (the same nodes), where a search repeated on the filled table needs
+/// fewer. A value given to it is an error, and nothing is cleared.
+#[test]
+fn clear_hash_makes_the_next_search_start_afresh() {
+    let mut e = Engine::start();
+    let nodes = |e: &mut Engine| {
+        e.send("position startpos moves e2e3 b7b5");
+        e.send("go depth 5");
+        let (_, lines) = e.bestmove();
+        field(
+            lines.iter().rfind(|l| l.starts_with("info depth")).unwrap(),
+            "nodes",
+        )
+    };
+    let first = nodes(&mut e);
+    let again = nodes(&mut e);
+    assert!(again < first, "{again} nodes again after {first}");
+    e.send("setoption name Clear Hash value true");
+    assert!(e.next().contains("a button takes no value"));
+    let kept = nodes(&mut e);
+    assert!(kept < first, "{kept} nodes on the table kept, {first} afresh");
+    e.send("setoption name clear hash");
+    assert_eq!(nodes(&mut e), first);
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 #[test]
 fn searchmoves_restricts_the_root() {
     let mut e = Engine::start();

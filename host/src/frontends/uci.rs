@@ -1,6 +1,7 @@
 //! The UCI protocol front end of the search (`antichip uci`).
 //!
 //! Commands: `uci`, `isready`, `setoption` (`UCI_Variant` = `antichess`, `Hash`,
+//! `Clear Hash`, a button that forgets what the searches learnt as `ucinewgame` does,
 //! `Move Overhead` in ms kept back from the clock (default 30),
 //! `SingularExtensions`, `ForcedMoveExtension` in hundredths of a ply: 25 means a node
 //! with one legal move passes its depth + 0.25 ply to the child, -100 switches it off;
@@ -242,10 +243,11 @@ pub struct UciEngine<W: Write + Send + 'static> {
 }
 
 /// The options of `setoption`, lower case (option names are not case sensitive).
-const OPTIONS: [&str; 23] = [
+const OPTIONS: [&str; 24] = [
     "uci_variant",
     "ponder",
     "hash",
+    "clear hash",
     "move overhead",
     "singularextensions",
     "latemovereductions",
@@ -442,6 +444,7 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                     "option name Hash type spin default {} min 1 max 4096",
                     SearchConfig::default().hash_mb
                 ));
+                self.out.line("option name Clear Hash type button");
                 self.out
                     .line("option name SingularExtensions type check default true");
                 self.out.line(&format!(
@@ -636,6 +639,22 @@ impl<W: Write + Send + 'static> UciEngine<W> {
                 "info string error: unknown option \"{}\"",
                 excerpt(&name)
             ));
+            return;
+        }
+        // A button has no value: pressing it forgets the table, the move history and
+        // the table of job results, as a new game does.
+        if key == "clear hash" {
+            match value {
+                None => {
+                    if let Some(s) = self.searcher.as_mut() {
+                        s.clear();
+                    }
+                }
+                Some(v) => self.out.line(&format!(
+                    "info string error: setoption name {name}: a button takes no value, not \"{}\"; nothing cleared",
+                    excerpt(&v)
+                )),
+            }
             return;
         }
         let value = match value {
