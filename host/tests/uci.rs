@@ -667,7 +667,10 @@ fn clear_hash_makes_the_next_search_start_afresh() {
     e.send("setoption name Clear Hash value true");
     assert!(e.next().contains("a button takes no value"));
     let kept = nodes(&mut e);
-    assert!(kept < first, "{kept} nodes on the table kept, {first} afresh");
+    assert!(
+        kept < first,
+        "{kept} nodes on the table kept, {first} afresh"
+    );
     e.send("setoption name clear hash");
     assert_eq!(nodes(&mut e), first);
     e.send("quit");

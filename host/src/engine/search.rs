@@ -1084,8 +1084,8 @@ impl Searcher {
 
     /// The solver's win at a root with few pieces (see [`EndgameConfig`]), with its
     /// score: `None` when the root is not an endgame or no win within the limits was
-    /// found (the solver keeps the fifty-move rule). The solver's positions
-    /// count as main-search nodes.
+    /// found (the solver keeps the fifty-move rule and the game's threefold repetition).
+    /// The solver's positions count as main-search nodes.
     fn solve_endgame(
         &mut self,
         pos: &Position,

@@ -107,7 +107,7 @@ impl Solver {
     /// by repetition. Every solve clears the tables, so that no answer mixes histories.
     ///
     /// ```
-    /// use host::rules::{Position, uci};
+    /// use host::rules::Position;
     /// use host::engine::solver::{Solver, Verdict};
     ///
     /// // The start comes again after 2...Kc8. After 3...Kb8, 4.Ne6 would win in 2, but
@@ -366,7 +366,8 @@ fn table_key(pos: &Position, k: u8) -> u64 {
 }
 
 /// Whether playing `m` in `pos` wins within `k` moves (`m` being the first): every
-/// reply leaves the side that played `m` having won, or winning within `k - 1`. With
+/// reply leaves the side that played `m` having won, or winning within `k - 1` (the
+/// game's repetitions set by [`Solver::set_game_history`] drawing as in a solve). With
 /// `until`, `None` when the solver's count of positions visited ([`Solver::nodes`])
 /// reaches it before the answer is known.
 pub fn move_wins_within(
@@ -378,11 +379,14 @@ pub fn move_wins_within(
 ) -> Option<bool> {
     let after = pos.after(m);
     let replies = after.legal_moves();
-    if replies.is_empty() || after.is_insufficient_material() || after.is_fifty_move_draw() {
+    if replies.is_empty() || solver.is_draw(&after) {
         return Some(false); // the opponent has won, or nobody can
     }
     for r in &replies {
         let back = after.after(r);
+        if back.mobility().0 > 0 && solver.is_draw(&back) {
+            return Some(false);
+        }
         let moves = k.saturating_sub(1).max(1);
         let verdict = match until {
             None => solver.solve(&back, moves),
@@ -545,6 +549,34 @@ mod tests {
         let plenty = until(&solver, 1_000_000);
         assert_eq!(
             move_wins_within(&mut solver, &pos, &b5, 4, plenty),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn a_move_into_the_games_third_repetition_wins_nothing() {
+        // The knight's dance of `set_game_history`'s example: 4.Ne6 wins in 2 but for
+        // 4...Kc8, the start's third time; without the game it wins again.
+        let mut pos = Position::from_fen_strict("n1k5/8/4N3/8/8/8/8/8 w - - 2 2").unwrap();
+        let mut history = Vec::new();
+        for m in ["e6g5", "c8b8", "g5e6", "b8c8", "e6g5", "c8b8"] {
+            history.push(pos.zobrist());
+            pos = pos.after(&pos.parse_move(m).unwrap());
+        }
+        let ne6 = pos.parse_move("g5e6").unwrap();
+        let mut solver = Solver::new();
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &ne6, 2, None),
+            Some(true)
+        );
+        solver.set_game_history(&history, &pos);
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &ne6, 5, None),
+            Some(false)
+        );
+        solver.set_game_history(&[], &pos);
+        assert_eq!(
+            move_wins_within(&mut solver, &pos, &ne6, 2, None),
             Some(true)
         );
     }
