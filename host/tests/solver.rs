@@ -21,6 +21,19 @@ fn suite_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/solver_suite.epd")
 }
 
+/// The committed suite's lines: the FEN and the answer (the least K, or `none`).
+fn suite_answers() -> Vec<(String, String)> {
+    std::fs::read_to_string(suite_path())
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let (fen, answer) = (fields.next().unwrap(), fields.next().unwrap());
+            (fen.to_string(), answer.to_string())
+        })
+        .collect()
+}
+
 fn suite_spec() -> RandomPositions {
     RandomPositions {
         seed: 2024,
@@ -147,12 +160,10 @@ fn the_fifty_move_rule_takes_wins_away_as_the_referee_judges() {
 
     // The suite's wins again with clocks near 100, one solver for all (its table keeps
     // entries of other clocks), against the brute force that applies the rule.
-    let committed = std::fs::read_to_string(suite_path()).unwrap();
     let mut solver = Solver::new();
     let (mut checked, mut changed) = (0, 0);
-    for line in committed.lines() {
-        let mut fields = line.split('\t');
-        let (fen, answer) = (fields.next().unwrap(), fields.next().unwrap());
+    for (fen, answer) in suite_answers() {
+        let (fen, answer) = (fen.as_str(), answer.as_str());
         if answer == "none" {
             continue;
         }
@@ -191,16 +202,13 @@ fn the_games_repetitions_take_wins_away_as_the_referee_judges() {
     // pass through: after the first move the brute force plays, and after that move and
     // each reply. One solver for all (its tables are cleared by each solve), against the
     // brute force that makes those positions draws.
-    let committed = std::fs::read_to_string(suite_path()).unwrap();
     let mut solver = Solver::new();
     let (mut checked, mut changed) = (0, 0);
-    for line in committed.lines() {
-        let mut fields = line.split('\t');
-        let (fen, answer) = (fields.next().unwrap(), fields.next().unwrap());
+    for (fen, answer) in suite_answers() {
         let Ok(k) = answer.parse::<u32>() else {
             continue;
         };
-        let pos = Position::from_fen_strict(fen).unwrap();
+        let pos = Position::from_fen_strict(&fen).unwrap();
         let none = HashSet::new();
         let first = pos
             .legal_moves()

@@ -634,6 +634,15 @@ fn go_nodes_and_go_movetime_bound_the_search() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// The last `info depth` line of a search's output.
+fn last_depth_line(lines: &[String]) -> String {
+    lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info depth line in {lines:?}"))
+        .clone()
+}
+
 /// The value after `key` in an `info` line.
 fn field(info: &str, key: &str) -> u64 {
     let t: Vec<&str> = info.split_whitespace().collect();
@@ -656,10 +665,7 @@ fn clear_hash_makes_the_next_search_start_afresh() {
         e.send("position startpos moves e2e3 b7b5");
         e.send("go depth 5");
         let (_, lines) = e.bestmove();
-        field(
-            lines.iter().rfind(|l| l.starts_with("info depth")).unwrap(),
-            "nodes",
-        )
+        field(&last_depth_line(&lines), "nodes")
     };
     let first = nodes(&mut e);
     let again = nodes(&mut e);
@@ -943,13 +949,6 @@ fn fifty_move_rule_draws_with(options: &[&str]) {
     for option in options {
         e.send(&format!("setoption name {option}"));
     }
-    let last_depth_line = |lines: &[String]| {
-        lines
-            .iter()
-            .rfind(|l| l.starts_with("info depth"))
-            .unwrap()
-            .clone()
-    };
     e.send("position fen 8/8/8/8/8/1p6/8/K7 w - - 99 80");
     e.send("go depth 4");
     let (_, lines) = e.bestmove();
@@ -991,13 +990,6 @@ fn fifty_move_rule_draws_with(options: &[&str]) {
 fn a_win_through_the_games_third_repetition_is_no_win() {
     let mut e = Engine::start();
     let start = "position fen n1k5/8/4N3/8/8/8/8/8 w - - 2 2";
-    let last_depth_line = |lines: &[String]| {
-        lines
-            .iter()
-            .rfind(|l| l.starts_with("info depth"))
-            .unwrap()
-            .clone()
-    };
     e.send(&format!("{start} moves e6g5 c8b8 g5e6 b8c8 e6g5 c8b8"));
     e.send("go depth 6");
     let (best, lines) = e.bestmove();
