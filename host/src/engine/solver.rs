@@ -314,28 +314,30 @@ impl Solver {
         // that forces S to capture is the likeliest refutation (measured on the bench
         // positions: 3 times fewer nodes than the generator's order, 9 times fewer than
         // most-moves-first).
-        let mut replies: Vec<(usize, Move, Position)> = Vec::new();
+        // Each reply also says whether it ends the line in a draw, judged once.
+        let mut replies: Vec<(usize, Move, Position, bool)> = Vec::new();
         for r in &pos.legal_moves() {
             let next = pos.after(r);
             let s_moves = next.mobility().0;
             if s_moves == 0 {
                 continue;
             }
+            let drawn = self.is_draw(&next);
             let rank = if refutation == Some(pack_move(r)) {
                 0
-            } else if self.is_draw(&next) {
+            } else if drawn {
                 1
             } else {
                 1 + s_moves
             };
-            replies.push((rank, *r, next));
+            replies.push((rank, *r, next, drawn));
         }
         if !replies.is_empty() && k == 1 {
             return false;
         }
         replies.sort_by_key(|r| r.0);
-        for (_, r, next) in &replies {
-            let holds = !self.is_draw(next) && self.wins_within(next, k - 1).is_some();
+        for (_, r, next, drawn) in &replies {
+            let holds = !drawn && self.wins_within(next, k - 1).is_some();
             if self.gave_up {
                 return false;
             }
