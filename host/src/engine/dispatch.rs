@@ -80,13 +80,20 @@ pub struct DispatchStats {
     pub ahead_used: u64,
 }
 
+/// A job handed over with its position's hash ([`Position::zobrist`]), computed once:
+/// the host's table of job results and the look-ahead's jobs are keyed by it.
+struct Hashed {
+    job: QJob,
+    zobrist: u64,
+}
+
 enum Pending {
     /// Kept to be searched when it is used (a searcher on the host).
-    Lazy(QJob),
+    Lazy(Hashed),
     /// Queued on the pool: the job, its ticket, where its cycles go in the trace, and
     /// its id in the timeline.
     Pool {
-        job: QJob,
+        job: Hashed,
         ticket: u64,
         event: usize,
         index: usize,
@@ -94,7 +101,7 @@ enum Pending {
         known: bool,
     },
     /// Answered on the host already (a quiet position evaluated there).
-    Ready(QJob, QResult),
+    Ready(Hashed, QResult),
     /// Answered from the host's table of job results.
     Known(QResult),
     /// Settled by the host's own node before any job (a draw, reverse futility): the
@@ -156,9 +163,9 @@ struct JobKey {
 }
 
 impl JobKey {
-    fn of(job: &QJob) -> Self {
+    fn of(Hashed { job, zobrist }: &Hashed) -> Self {
         JobKey {
-            zobrist: job.pos.zobrist(),
+            zobrist: *zobrist,
             ep_target: job.pos.ep_target(),
             alpha: job.alpha,
             beta: job.beta,
@@ -396,8 +403,10 @@ impl Horizon {
         let mut open = Vec::with_capacity(jobs.len());
         self.stats.full_width_jobs += jobs.iter().filter(|j| j.width.depth > 0).count() as u64;
         self.stats.first_moves += jobs.iter().filter(|j| j.first.is_some()).count() as u64;
-        let answers = self.jobs.answer_all(&jobs);
-        for (job, answer) in jobs.into_iter().zip(answers) {
+        let zobrists: Vec<u64> = jobs.iter().map(|j| j.pos.zobrist()).collect();
+        let answers = self.jobs.answer_all(&jobs, &zobrists);
+        for ((job, zobrist), answer) in jobs.into_iter().zip(zobrists).zip(answers) {
+            let job = Hashed { job, zobrist };
             match answer {
                 Some(r) => {
                     self.stats.table_hits += 1;
@@ -420,21 +429,30 @@ impl Horizon {
             return Ok(tickets);
         }
         // Quiet positions the host evaluates itself (host work), the rest go out.
-        let mut out = Vec::new();
-        let mut slots = Vec::new();
+        let mut out = Vec::with_capacity(open.len());
+        let mut out_zobrists = Vec::with_capacity(open.len());
+        let mut slots = Vec::with_capacity(open.len());
         for job in open {
             match job {
                 Err(settled) => slots.push(Err(settled)),
                 Ok(job) => {
                     if let Some(eval) = &mut self.host_eval
-                        && job.width.depth == 0
-                        && !job.pos.capture_forced()
+                        && job.job.width.depth == 0
+                        && !job.job.pos.capture_forced()
                     {
-                        let r = eval.qsearch(&job.pos, job.alpha, job.beta, job.ply)?;
+                        let QJob {
+                            pos,
+                            alpha,
+                            beta,
+                            ply,
+                            ..
+                        } = &job.job;
+                        let r = eval.qsearch(pos, *alpha, *beta, *ply)?;
                         self.stats.host_quiet += 1;
                         slots.push(Ok(Some((job, r))));
                     } else {
-                        out.push(job);
+                        out.push(job.job);
+                        out_zobrists.push(job.zobrist);
                         slots.push(Ok(None));
                     }
                 }
@@ -472,7 +490,12 @@ impl Horizon {
             let placeholder = vec![job; pool_tickets.len()];
             Some(self.push_event(Event::Submit(placeholder), pool_tickets.len()))
         };
-        let mut next_pool = out.into_iter().zip(pool_tickets).enumerate();
+        let mut next_pool = out
+            .into_iter()
+            .zip(out_zobrists)
+            .map(|(job, zobrist)| Hashed { job, zobrist })
+            .zip(pool_tickets)
+            .enumerate();
         for slot in slots {
             let pending = match slot {
                 Err(Settled::Known(r)) => Pending::Known(r),
@@ -548,7 +571,7 @@ impl Horizon {
             }
             Pending::Ready(job, r) => (job, r),
             Pending::Lazy(job) => {
-                let r = self.quiescence.run_job(&job, abort)?;
+                let r = self.quiescence.run_job(&job.job, abort)?;
                 (job, r)
             }
             Pending::Pool {
@@ -588,7 +611,7 @@ impl Horizon {
             }
         };
         if !abort.fired() && !self.looking_ahead {
-            self.jobs.remember(&job, &r);
+            self.jobs.remember_hashed(&job.job, job.zobrist, &r);
         }
         Ok(r)
     }
@@ -719,7 +742,7 @@ impl Horizon {
             return None;
         }
         match self.pending.get(&ticket) {
-            Some(Pending::Pool { job, .. }) => Some((job.alpha, job.beta)),
+            Some(Pending::Pool { job, .. }) => Some((job.job.alpha, job.job.beta)),
             _ => None,
         }
     }
@@ -780,7 +803,7 @@ impl Horizon {
 
     /// The ticket of a job handed over ahead that is this one, which the search now
     /// asks for (outside a look-ahead, it is the search's from now on).
-    fn handed_ahead(&mut self, job: &QJob) -> Option<Ticket> {
+    fn handed_ahead(&mut self, job: &Hashed) -> Option<Ticket> {
         if self.ahead.is_empty() {
             return None;
         }
@@ -789,7 +812,7 @@ impl Horizon {
         let Some(Pending::Pool { job: sent, .. }) = self.pending.get(&t) else {
             return None;
         };
-        if sent.pos != job.pos {
+        if sent.job.pos != job.job.pos {
             return None;
         }
         if !self.looking_ahead {

@@ -81,13 +81,21 @@ impl JobTable {
     /// A job's key: its position's, another for each full-width search (a different
     /// search: every field of its [`hw::chip::qsearch::FullWidth`] counts).
     fn key(job: &QJob) -> u64 {
+        Self::key_hashed(job, job.pos.zobrist())
+    }
+
+    /// [`JobTable::key`] of `job`, whose position's hash ([`Position::zobrist`]) is
+    /// `zobrist`.
+    ///
+    /// [`Position::zobrist`]: crate::rules::Position::zobrist
+    fn key_hashed(job: &QJob, zobrist: u64) -> u64 {
         use std::hash::{Hash, Hasher};
         if job.width == Default::default() {
-            return job.pos.zobrist();
+            return zobrist;
         }
         let mut h = rustc_hash::FxHasher::default();
         job.width.hash(&mut h);
-        job.pos.zobrist() ^ h.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        zobrist ^ h.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     /// The answer to `job` when an earlier job of its position settles its window: the
@@ -101,13 +109,21 @@ impl JobTable {
         self.settle(job, key, e)
     }
 
-    /// [`JobTable::answer`] for each of `jobs`, their entries read in one pass (the
-    /// table's cache misses overlap).
-    pub fn answer_all(&mut self, jobs: &[QJob]) -> Vec<Option<QResult>> {
+    /// [`JobTable::answer`] for each of `jobs`, `zobrists` their positions' hashes
+    /// ([`Position::zobrist`], computed once by the caller, who needs them too), their
+    /// entries read in one pass (the table's cache misses overlap).
+    ///
+    /// [`Position::zobrist`]: crate::rules::Position::zobrist
+    pub fn answer_all(&mut self, jobs: &[QJob], zobrists: &[u64]) -> Vec<Option<QResult>> {
+        debug_assert_eq!(jobs.len(), zobrists.len());
         if self.slots.is_empty() {
             return vec![None; jobs.len()];
         }
-        let keys: Vec<u64> = jobs.iter().map(Self::key).collect();
+        let keys: Vec<u64> = jobs
+            .iter()
+            .zip(zobrists)
+            .map(|(job, &z)| Self::key_hashed(job, z))
+            .collect();
         let entries: Vec<Option<Entry>> = keys.iter().map(|&k| self.slots[self.slot(k)]).collect();
         jobs.iter()
             .zip(keys)
@@ -140,8 +156,13 @@ impl JobTable {
 
     /// Remembers the result of `job` (always replacing the slot's entry).
     pub fn remember(&mut self, job: &QJob, result: &QResult) {
+        self.remember_hashed(job, job.pos.zobrist(), result);
+    }
+
+    /// [`JobTable::remember`] for `job`, whose position's hash is `zobrist`.
+    pub fn remember_hashed(&mut self, job: &QJob, zobrist: u64, result: &QResult) {
         self.allocate();
-        let key = Self::key(job);
+        let key = Self::key_hashed(job, zobrist);
         let i = self.slot(key);
         self.slots[i] = Some(Entry {
             key,
@@ -215,7 +236,11 @@ mod tests {
     #[test]
     fn a_batch_is_answered_as_its_jobs_one_by_one() {
         let mut t = JobTable::new(16);
-        assert_eq!(t.answer_all(&[job(FEN, 0, 1, 2)]), vec![None]);
+        let first = job(FEN, 0, 1, 2);
+        assert_eq!(
+            t.answer_all(std::slice::from_ref(&first), &[first.pos.zobrist()]),
+            vec![None]
+        );
         let r = scored(40);
         t.remember(&job(FEN, 50, 60, 3), &r);
         let batch = [
@@ -226,7 +251,8 @@ mod tests {
         ];
         let one_by_one: Vec<_> = batch.iter().map(|j| t.answer(j)).collect();
         assert_eq!(one_by_one.iter().flatten().count(), 2);
-        assert_eq!(t.answer_all(&batch), one_by_one);
+        let zobrists: Vec<u64> = batch.iter().map(|j| j.pos.zobrist()).collect();
+        assert_eq!(t.answer_all(&batch, &zobrists), one_by_one);
         assert_eq!(t.hits(), 4);
     }
 

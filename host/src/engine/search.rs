@@ -1463,25 +1463,22 @@ impl Searcher {
         self.poll_limits();
     }
 
-    /// Reverse futility at a node without a forced capture or move (`moves` its legal
-    /// moves) at `depth`, null window below `beta`: its static evaluation when that is
-    /// far enough above beta near the horizon for the node to be taken to hold.
+    /// Reverse futility at a node without a forced capture or move (`moves` its number
+    /// of legal moves, `capture` whether they are captures) at `depth`, null window
+    /// below `beta`: its static evaluation when that is far enough above beta near the
+    /// horizon for the node to be taken to hold.
     pub(super) fn reverse_futility(
         &self,
         pos: &Position,
-        moves: &[Move],
+        (moves, capture): (usize, bool),
         depth: i32,
         beta: Score,
     ) -> Option<Score> {
         let pr = &self.config.pruning;
-        if moves.len() < 2
-            || moves[0].is_capture()
-            || depth > plies_to_units(pr.futility_depth)
-            || is_decisive(beta)
-        {
+        if moves < 2 || capture || depth > plies_to_units(pr.futility_depth) || is_decisive(beta) {
             return None;
         }
-        let eval = self.evaluator.evaluate(pos, Some(moves.len()));
+        let eval = self.evaluator.evaluate(pos, Some(moves));
         let plies = (depth / ONE_PLY).max(1);
         (eval - pr.futility_margin * plies >= beta).then_some(eval)
     }
@@ -1520,8 +1517,9 @@ impl Searcher {
         let table: Vec<(u64, Option<Hit>)> = rest
             .iter()
             .zip(&kinds)
-            .map(|((p, _, d), &quarters)| {
-                let key = table_key(p, *d);
+            .zip(&keys)
+            .map(|(((p, _, d), &quarters), &z)| {
+                let key = table_key_of(p, z, *d);
                 (
                     key,
                     (quarters > 0)
@@ -1530,8 +1528,8 @@ impl Searcher {
                 )
             })
             .collect();
-        let mut jobs = Vec::new();
-        let mut settled = Vec::new();
+        let mut jobs = Vec::with_capacity(rest.len());
+        let mut settled = Vec::with_capacity(rest.len());
         for ((((pos, full, depth), quarters), key), (table_key, hit)) in
             rest.into_iter().zip(kinds).zip(keys).zip(table)
         {
@@ -1544,8 +1542,8 @@ impl Searcher {
                 continue;
             }
             if quarters > 0 {
-                let moves = pos.legal_moves();
-                if !moves.is_empty() && !pos.is_insufficient_material() {
+                let mobility = pos.mobility();
+                if mobility.0 > 0 && !pos.is_insufficient_material() {
                     // A repetition is a draw, and the table and reverse futility cut, as
                     // the host's node finds them.
                     let window = (-alpha - 1, -alpha);
@@ -1553,7 +1551,7 @@ impl Searcher {
                         Some(0)
                     } else {
                         table_cutoff(&pos, table_key, hit, depth, window)
-                            .or_else(|| self.reverse_futility(&pos, &moves, depth, -alpha))
+                            .or_else(|| self.reverse_futility(&pos, mobility, depth, -alpha))
                     };
                     if let Some(score) = held {
                         self.counts.nodes += 1;
@@ -1575,7 +1573,7 @@ impl Searcher {
         self.horizon.count_batch(jobs.len());
         let (jobs, how): (Vec<QJob>, Vec<(bool, Option<i32>)>) = jobs.into_iter().unzip();
         let mut sent = self.horizon.submit(jobs)?.into_iter().zip(how);
-        let mut tickets = std::collections::VecDeque::new();
+        let mut tickets = std::collections::VecDeque::with_capacity(settled.len());
         for s in settled {
             tickets.push_back(match s {
                 Some((score, reduced)) => Sent {
@@ -1613,7 +1611,11 @@ const TABLE_CLOCK_MARGIN: u64 = 16;
 /// can draw a line holds only at that clock: stored under the position alone, a win
 /// found at clock 60 would be read back at clock 97, where the line to it is a draw.
 pub(super) fn table_key(pos: &Position, depth: i32) -> u64 {
-    let z = pos.zobrist();
+    table_key_of(pos, pos.zobrist(), depth)
+}
+
+/// [`table_key`] of `pos`, whose hash ([`Position::zobrist`]) is `z`.
+pub(super) fn table_key_of(pos: &Position, z: u64, depth: i32) -> u64 {
     if clock_cannot_matter(pos, depth) {
         z
     } else {

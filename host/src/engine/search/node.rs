@@ -5,7 +5,7 @@ use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
     ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_cutoff,
-    table_key,
+    table_key_of,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -92,7 +92,7 @@ impl Searcher {
             }
         }
 
-        let tt_key = table_key(pos, depth);
+        let tt_key = table_key_of(pos, key, depth);
         let hit = if excluded == 0 {
             self.tt.probe(tt_key, ply)
         } else {
@@ -114,7 +114,8 @@ impl Searcher {
         if !pv_node
             && ply > 0
             && excluded == 0
-            && let Some(eval) = self.reverse_futility(pos, &moves, depth, beta)
+            && let Some(eval) =
+                self.reverse_futility(pos, (moves.len(), moves[0].is_capture()), depth, beta)
         {
             return Ok(eval);
         }
