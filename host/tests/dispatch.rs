@@ -336,9 +336,11 @@ fn an_expected_all_node_hands_its_eldest_over_with_its_brothers() {
 fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
     // With several chips the host looks ahead into the brothers it will search and
     // hands their first jobs over early; the search, its counts and the jobs it uses
-    // are those of the search that does not, and a fifth or more of the jobs handed
+    // are those of the search that does not, and a tenth or more of the jobs handed
     // over ahead are used (the more jobs may go out ahead, the more are guesses; the
-    // chips run them only when none of the search's own jobs waits).
+    // chips run them only when none of the search's own jobs waits; with the eldest
+    // brothers of 3 plies searched on the host, the first position uses 921 of
+    // 6,008).
     for fen in &POSITIONS[1..3] {
         let ahead = SearchConfig {
             full_width_plies: 3,
@@ -362,7 +364,7 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
         assert_eq!(given_up(&with), given_up(&without), "{fen}: jobs given up");
         let d = with.dispatch;
         assert!(d.ahead_jobs > 0 && d.ahead_used > 0, "{fen}: {d:?}");
-        assert!(5 * d.ahead_used > d.ahead_jobs, "{fen}: {d:?}");
+        assert!(10 * d.ahead_used > d.ahead_jobs, "{fen}: {d:?}");
         assert_eq!(without.dispatch.ahead_jobs, 0, "{fen}");
         // One chip has nothing to run side by side: it never looks ahead; nor does a
         // search whose chips take too few plies for it to pay.

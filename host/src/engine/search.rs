@@ -377,8 +377,12 @@ pub const AHEAD_MIN_PLIES: u32 = 3;
 /// depth 7 took 0.272 s of modeled time with it against 0.301 s without, its five
 /// openings 0.194-0.204 s against 0.173-0.175 s (their chips' work is small beside the
 /// host's, which this adds to), and the middle-game benchmark at depth 8 (5 plies)
-/// 1.194-1.203 s against 1.254-1.273 s.
-pub const ALONE_JOB_PLIES: u32 = 3;
+/// 1.194-1.203 s against 1.254-1.273 s. Once the host's work per job was cut by a
+/// quarter, 2 paid more than 3 (16 chips at 29.3 MHz, medians of 3 in one hour): the
+/// middle-game benchmark 1.288 s against 1.418-1.437 s (5.82 M nodes against 6.38 M),
+/// `bench search --depth 7` with 4 plies 0.595 s against 0.660 s, at depth 5 0.117 s
+/// against 0.114 s; 1 took 1.316 s, 0.749 s and 0.110 s.
+pub const ALONE_JOB_PLIES: u32 = 2;
 
 /// The most pieces [`SearchConfig::host_pieces`] takes (all of them).
 pub const MAX_HOST_PIECES: u32 = 32;
