@@ -381,7 +381,10 @@ pub const AHEAD_MIN_PLIES: u32 = 3;
 /// quarter, 2 paid more than 3 (16 chips at 29.3 MHz, medians of 3 in one hour): the
 /// middle-game benchmark 1.288 s against 1.418-1.437 s (5.82 M nodes against 6.38 M),
 /// `bench search --depth 7` with 4 plies 0.595 s against 0.660 s, at depth 5 0.117 s
-/// against 0.114 s; 1 took 1.316 s, 0.749 s and 0.110 s.
+/// against 0.114 s; 1 took 1.316 s, 0.749 s and 0.110 s. A ply deeper it is the other
+/// way round: the middle-game benchmark at depth 9 took 4.454 and 4.568 s against 3.896
+/// and 3.823 s (single runs, interleaved), the host's own work a third more. The
+/// default follows the shallower searches, which the report and the timed matches run.
 pub const ALONE_JOB_PLIES: u32 = 2;
 
 /// The most pieces [`SearchConfig::host_pieces`] takes (all of them).
