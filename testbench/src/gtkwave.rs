@@ -169,9 +169,25 @@ fn changes(reader: impl BufRead, path: &Path) -> Result<Changes, ToolError> {
 mod tests {
     use super::*;
 
-    /// A one-variable VCD file in the temporary directory whose first value is `first`.
-    fn vcd_file(name: &str, first: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("antichip-gtkwave-{}", std::process::id()));
+    /// A directory of the test's own, removed with what GTKWave's tools leave in it when
+    /// the test ends (also when it fails).
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A one-variable VCD file `name` in a scratch directory of its own whose first value
+    /// is `first`.
+    fn vcd_file(name: &str, first: &str) -> (Scratch, PathBuf) {
+        let dir = std::env::temp_dir().join(format!(
+            "antichip-gtkwave-{}-{}",
+            std::process::id(),
+            name.trim_end_matches(".vcd")
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         let text = format!(
@@ -179,19 +195,21 @@ mod tests {
              $upscope $end\n$enddefinitions $end\n#0\nb{first} !\n#10\nb10 !\n#20\nb10 !\n"
         );
         std::fs::write(&path, text).unwrap();
-        path
+        (Scratch(dir), path)
     }
 
     #[test]
     fn a_short_vector_is_extended_and_a_repeated_value_is_no_change() {
-        let read = gtkwave_reads(&vcd_file("short.vcd", "1")).unwrap();
+        let (_scratch, vcd) = vcd_file("short.vcd", "1");
+        let read = gtkwave_reads(&vcd).unwrap();
         assert_eq!((read.variables, read.changes, read.end_time), (1, 2, 10));
         assert!(read.fst.exists());
     }
 
     #[test]
     fn a_value_wider_than_its_variable_is_read_differently() {
-        let err = gtkwave_reads(&vcd_file("wide.vcd", "111")).unwrap_err();
+        let (_scratch, vcd) = vcd_file("wide.vcd", "111");
+        let err = gtkwave_reads(&vcd).unwrap_err();
         assert!(
             err.to_string()
                 .contains("GTKWave read top.a differently at change 0"),
