@@ -275,7 +275,7 @@ pub struct SearchConfig {
     /// and their quiescence searched on a chip, as Deep Blue's chips searched the last
     /// plies of full width; its younger brothers go out together as the quiescence
     /// jobs do. A node handed over alone (not in a batch of brothers) goes out only at
-    /// most [`ALONE_JOB_PLIES`] deep; a deeper one the host searches.
+    /// most [`alone_job_plies`] deep; a deeper one the host searches.
     pub full_width_plies: u32,
     /// With a quiescence search that takes batches: a frontier node whose children are
     /// full-width jobs ([`Self::full_width_plies`]) and which is expected to be an
@@ -368,24 +368,53 @@ pub fn ahead_jobs(chips: usize) -> usize {
 pub const AHEAD_MIN_PLIES: u32 = 3;
 
 /// The most plies a full-width job handed over alone takes (see
-/// [`SearchConfig::full_width_plies`]): an eldest brother, whose younger brothers wait
-/// for its value, or a brother searched again. A deeper one the host searches itself,
-/// handing its children over (the younger ones together, after the eldest), so that
-/// the search's wait for it is spread over the chips. At 4 and 5 chip plies on 16
-/// chips at 29.3 MHz (PCIe), the chip's reference weights
-/// (`host/data/eval_weights.json`), two runs each: `bench search`'s mate-in-10 position at
-/// depth 7 took 0.272 s of modeled time with it against 0.301 s without, its five
-/// openings 0.194-0.204 s against 0.173-0.175 s (their chips' work is small beside the
-/// host's, which this adds to), and the middle-game benchmark at depth 8 (5 plies)
-/// 1.194-1.203 s against 1.254-1.273 s. Once the host's work per job was cut by a
-/// quarter, 2 paid more than 3 (16 chips at 29.3 MHz, medians of 3 in one hour): the
+/// [`SearchConfig::full_width_plies`]) in a search whose host searches fewer than
+/// [`DEEP_HOST_PLIES`] plies above the chips' (see [`alone_job_plies`]): an eldest
+/// brother, whose younger brothers wait for its value, or a brother searched again. A
+/// deeper one the host searches itself, handing its children over (the younger ones
+/// together, after the eldest), so that the search's wait for it is spread over the
+/// chips. At 4 and 5 chip plies on 16 chips at 29.3 MHz (PCIe), the chip's reference
+/// weights (`host/data/eval_weights.json`), two runs each: `bench search`'s mate-in-10
+/// position at depth 7 took 0.272 s of modeled time with it against 0.301 s without,
+/// its five openings 0.194-0.204 s against 0.173-0.175 s (their chips' work is small
+/// beside the host's, which this adds to), and the middle-game benchmark at depth 8 (5
+/// plies) 1.194-1.203 s against 1.254-1.273 s. Once the host's work per job was cut by
+/// a quarter, 2 paid more than 3 (16 chips at 29.3 MHz, medians of 3 in one hour): the
 /// middle-game benchmark 1.288 s against 1.418-1.437 s (5.82 M nodes against 6.38 M),
 /// `bench search --depth 7` with 4 plies 0.595 s against 0.660 s, at depth 5 0.117 s
-/// against 0.114 s; 1 took 1.316 s, 0.749 s and 0.110 s. A ply deeper it is the other
-/// way round: the middle-game benchmark at depth 9 took 4.454 and 4.568 s against 3.896
-/// and 3.823 s (single runs, interleaved), the host's own work a third more. The
-/// default follows the shallower searches, which the report and the timed matches run.
+/// against 0.114 s; 1 took 1.316 s, 0.749 s and 0.110 s.
 pub const ALONE_JOB_PLIES: u32 = 2;
+
+/// The most plies a full-width job handed over alone takes in a search whose host
+/// searches at least [`DEEP_HOST_PLIES`] plies above the chips'. There the host's tree
+/// is large and its own work, not the wait for eldest brothers, bounds the search:
+/// searching the eldest brothers of 3 plies on the host adds its nodes and the
+/// look-ahead's searches of their brothers. The middle-game benchmark with 5 chip
+/// plies, 16 chips at 29.3 MHz, single runs interleaved: at depth 9, 3.77 and 4.10 s
+/// against 4.48 and 4.49 s with 2 (host work 1.59-1.96 s against 2.17-2.19 s); at
+/// depth 10 (the software 30.1 s), 7.96 to 8.64 s over 41.8 M nodes against 9.48 and
+/// 9.92 s with 2 (44.3 M) and 9.46 and 9.69 s with 4 (48.5 M). With 4 at depth 9 the
+/// search took 3.27 s over 15.7 M nodes against 18.6 M: the tree's size moves with the
+/// limit, each way, by more than the limit's own cost, so the rule keeps the one limit
+/// better than 2 at both depths.
+pub const ALONE_JOB_PLIES_DEEP: u32 = 3;
+
+/// The host's plies above the chips' from which a job handed over alone may take
+/// [`ALONE_JOB_PLIES_DEEP`] plies instead of [`ALONE_JOB_PLIES`].
+pub const DEEP_HOST_PLIES: u32 = 4;
+
+/// The most plies a full-width job handed over alone takes in an iteration whose host
+/// search is `host_depth` plies deep, with the chips taking `full_width_plies`:
+/// [`ALONE_JOB_PLIES`], or [`ALONE_JOB_PLIES_DEEP`] once the host searches at least
+/// [`DEEP_HOST_PLIES`] above them. It depends on depths alone, so the tree is the same
+/// with any number of chips and at any clock.
+pub fn alone_job_plies(host_depth: u32, full_width_plies: u32) -> u32 {
+    if host_depth.saturating_sub(full_width_plies) >= DEEP_HOST_PLIES {
+        ALONE_JOB_PLIES_DEEP
+    } else {
+        ALONE_JOB_PLIES
+    }
+}
 
 /// The most pieces [`SearchConfig::host_pieces`] takes (all of them).
 pub const MAX_HOST_PIECES: u32 = 32;
@@ -740,6 +769,9 @@ pub struct Searcher {
     modeled_time: bool,
     /// Seed 004's singular lines being searched (no split below them).
     split_depth: u32,
+    /// The deepest a full-width job handed over alone goes in this iteration, quarter
+    /// plies (see [`alone_job_plies`]).
+    alone_quarters: i32,
     /// The search is looking ahead (see [`SearchConfig::look_ahead`]).
     looking_ahead: bool,
     modeled_hard: Option<Duration>,
@@ -789,6 +821,7 @@ impl Searcher {
             modeled_time: false,
             modeled_hard: None,
             split_depth: 0,
+            alone_quarters: (ALONE_JOB_PLIES as i32) * hw::chip::qsearch::PLY,
             looking_ahead: false,
             solver: Solver::new(),
             book: None,
@@ -1005,6 +1038,11 @@ impl Searcher {
                 depth
             };
             self.split_depth = 0;
+            self.alone_quarters = alone_job_plies(
+                host_depth,
+                self.config.full_width_plies.min(MAX_FULL_WIDTH_PLIES),
+            ) as i32
+                * hw::chip::qsearch::PLY;
             let score = self
                 .root_search(pos, host_depth, last.score, &mut pv)
                 .map_err(Halt::into_error)?;

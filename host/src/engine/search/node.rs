@@ -4,8 +4,7 @@ use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
-    ALONE_JOB_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_cutoff,
-    table_key_of,
+    Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_cutoff, table_key_of,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -124,11 +123,11 @@ impl Searcher {
         // host, which searches its younger brothers with a null window (the chip's
         // search is plain alpha-beta, whose full window leaves its pruning idle). A
         // node searched here, not in a batch of brothers, goes out alone: at most
-        // `ALONE_JOB_PLIES` deep (the brothers wait for it).
+        // `alone_job_plies` deep (the brothers wait for it).
         if excluded == 0
             && !pv_node
             && let Some(quarters) = self.full_width_leaf(pos, depth, ply)
-            && i32::from(quarters) <= ALONE_JOB_PLIES as i32 * hw::chip::qsearch::PLY
+            && i32::from(quarters) <= self.alone_quarters
         {
             return self.full_width_job(pos, (alpha, beta), ply, (depth, quarters), hit, pv);
         }
