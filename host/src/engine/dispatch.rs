@@ -399,11 +399,24 @@ impl Horizon {
     /// Hands `jobs` over, in order; returns their tickets. A job the host's table of job
     /// results settles is answered at once.
     pub fn submit(&mut self, jobs: Vec<QJob>) -> anyhow::Result<Vec<Ticket>> {
+        let zobrists = jobs.iter().map(|j| j.pos.zobrist()).collect();
+        self.submit_hashed(jobs, zobrists)
+    }
+
+    /// [`Horizon::submit`] for jobs whose positions' hashes ([`Position::zobrist`]) the
+    /// caller has computed: `zobrists[i]` is `jobs[i]`'s.
+    ///
+    /// [`Position::zobrist`]: crate::rules::Position::zobrist
+    pub fn submit_hashed(
+        &mut self,
+        jobs: Vec<QJob>,
+        zobrists: Vec<u64>,
+    ) -> anyhow::Result<Vec<Ticket>> {
+        debug_assert_eq!(jobs.len(), zobrists.len());
         let mut tickets = Vec::with_capacity(jobs.len());
         let mut open = Vec::with_capacity(jobs.len());
         self.stats.full_width_jobs += jobs.iter().filter(|j| j.width.depth > 0).count() as u64;
         self.stats.first_moves += jobs.iter().filter(|j| j.first.is_some()).count() as u64;
-        let zobrists: Vec<u64> = jobs.iter().map(|j| j.pos.zobrist()).collect();
         let answers = self.jobs.answer_all(&jobs, &zobrists);
         for ((job, zobrist), answer) in jobs.into_iter().zip(zobrists).zip(answers) {
             let job = Hashed { job, zobrist };

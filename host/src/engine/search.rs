@@ -723,13 +723,14 @@ pub(super) struct Batch {
 }
 
 /// One move of a [`Batch`]: its ticket, whether its job was sent at a reduced depth,
-/// and, for a full-width job a chip runs, the depth it searches (its result goes into
-/// the main search's table, as the host's own node's would).
+/// and, for a full-width job a chip runs, the depth it searches and its position's key
+/// in the main search's table at that depth (its result goes into that table, as the
+/// host's own node's would).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Sent {
     pub(super) ticket: Ticket,
     pub(super) reduced: bool,
-    pub(super) width_depth: Option<i32>,
+    pub(super) width: Option<(i32, u64)>,
 }
 
 /// A searcher: its configuration, transposition table and quiescence implementation.
@@ -1267,24 +1268,26 @@ impl Searcher {
 
     /// A node with `depth` left (`quarters` quarter plies) handed over whole (see
     /// [`SearchConfig::full_width_plies`]), `hit` its table entry; `pv` gets the job's
-    /// best move.
+    /// best move. `(zobrist, tt_key, hit)` are what the node has of its own: its hash
+    /// ([`Position::zobrist`]), its key in the main table at `depth`
+    /// ([`table_key_of`]) and that key's entry.
     pub(super) fn full_width_job(
         &mut self,
         pos: &Position,
         (alpha, beta): (Score, Score),
         ply: usize,
         (depth, quarters): (i32, u8),
-        hit: Option<Hit>,
+        (zobrist, tt_key, hit): (u64, u64, Option<Hit>),
         pv: &mut Vec<Move>,
     ) -> Flow<Score> {
         let plies = quarters.div_ceil(hw::chip::qsearch::PLY as u8);
         self.before_leaf(ply + usize::from(plies));
         let job = self.config.job(pos.clone(), alpha, beta, ply, quarters);
         let job = self.with_first_move_of(job, hit);
-        let t = self.horizon.submit(vec![job])?;
+        let t = self.horizon.submit_hashed(vec![job], vec![zobrist])?;
         let r = self.take_job(t[0], ply)?;
         self.after_leaf(&r);
-        self.remember_job(pos, depth, alpha, beta, ply, &r);
+        self.remember_job(tt_key, depth, alpha, beta, ply, &r);
         pv.clear();
         pv.extend(r.best_move);
         Ok(r.score)
@@ -1310,11 +1313,12 @@ impl Searcher {
     }
 
     /// A full-width job's result into the main search's table, as the host's own node
-    /// at `depth` with the window (`alpha`, `beta`) stores its value: when a later
-    /// iteration searches the node on the host, the job's best move goes first.
+    /// at `depth` with the window (`alpha`, `beta`) stores its value under `tt_key`
+    /// (its [`table_key_of`] at `depth`): when a later iteration searches the node on
+    /// the host, the job's best move goes first.
     pub(super) fn remember_job(
         &mut self,
-        pos: &Position,
+        tt_key: u64,
         depth: i32,
         alpha: Score,
         beta: Score,
@@ -1326,8 +1330,7 @@ impl Searcher {
         }
         let packed = r.best_move.as_ref().map_or(0, pack_move);
         let bound = Bound::of(r.score, alpha, beta);
-        self.tt
-            .store(table_key(pos, depth), depth, r.score, bound, packed, ply);
+        self.tt.store(tt_key, depth, r.score, bound, packed, ply);
     }
 
     /// Whether a node at `ply`, `pv_node` or not, looks ahead into its brothers (see
@@ -1412,7 +1415,7 @@ impl Searcher {
     /// up (every depth the search reaches is a whole number of them but for its
     /// reductions); `None` when the host searches it. A chip keeps no halfmove clock,
     /// so a node whose lines could reach the fifty-move rule stays on the host, as the
-    /// table keys its clock there (see [`table_key`]). (A node that leaves a move out,
+    /// table keys its clock there (see [`table_key_of`]). (A node that leaves a move out,
     /// a singular extension's test, is never handed over: its caller checks that.)
     pub(super) fn full_width_leaf(&self, pos: &Position, depth: i32, ply: usize) -> Option<u8> {
         let plies = self.config.full_width_plies.min(MAX_FULL_WIDTH_PLIES) as i32;
@@ -1574,6 +1577,7 @@ impl Searcher {
             })
             .collect();
         let mut jobs = Vec::with_capacity(rest.len());
+        let mut zobrists = Vec::with_capacity(rest.len());
         let mut settled = Vec::with_capacity(rest.len());
         for ((((pos, full, depth), quarters), key), (table_key, hit)) in
             rest.into_iter().zip(kinds).zip(keys).zip(table)
@@ -1606,32 +1610,37 @@ impl Searcher {
                 }
             }
             settled.push(None);
-            let width_depth = (quarters > 0).then_some(depth);
+            let width = (quarters > 0).then_some((depth, table_key));
+            zobrists.push(key);
             jobs.push((
                 self.with_first_move_of(
                     self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
                     hit,
                 ),
-                (reduced, width_depth),
+                (reduced, width),
             ));
         }
         self.horizon.count_batch(jobs.len());
-        let (jobs, how): (Vec<QJob>, Vec<(bool, Option<i32>)>) = jobs.into_iter().unzip();
-        let mut sent = self.horizon.submit(jobs)?.into_iter().zip(how);
+        let (jobs, how): (Vec<QJob>, Vec<_>) = jobs.into_iter().unzip();
+        let mut sent = self
+            .horizon
+            .submit_hashed(jobs, zobrists)?
+            .into_iter()
+            .zip(how);
         let mut tickets = std::collections::VecDeque::with_capacity(settled.len());
         for s in settled {
             tickets.push_back(match s {
                 Some((score, reduced)) => Sent {
                     ticket: self.horizon.settled(score),
                     reduced,
-                    width_depth: None,
+                    width: None,
                 },
                 None => {
-                    let (ticket, (reduced, width_depth)) = sent.next().expect("a ticket per job");
+                    let (ticket, (reduced, width)) = sent.next().expect("a ticket per job");
                     Sent {
                         ticket,
                         reduced,
-                        width_depth,
+                        width,
                     }
                 }
             });
@@ -1646,7 +1655,7 @@ impl Searcher {
 }
 
 /// Plies a main-search line may run beyond its nominal depth (forced-move and singular
-/// extensions) that [`table_key`] allows for.
+/// extensions) that [`table_key_of`] allows for.
 const TABLE_CLOCK_MARGIN: u64 = 16;
 
 /// The main search's table key of `pos` searched to `depth`: the position's when its
@@ -1655,11 +1664,7 @@ const TABLE_CLOCK_MARGIN: u64 = 16;
 /// the clock's, as the solver keys its table. A value found where the fifty-move rule
 /// can draw a line holds only at that clock: stored under the position alone, a win
 /// found at clock 60 would be read back at clock 97, where the line to it is a draw.
-pub(super) fn table_key(pos: &Position, depth: i32) -> u64 {
-    table_key_of(pos, pos.zobrist(), depth)
-}
-
-/// [`table_key`] of `pos`, whose hash ([`Position::zobrist`]) is `z`.
+/// `z` is the position's hash ([`Position::zobrist`]), which the caller has.
 pub(super) fn table_key_of(pos: &Position, z: u64, depth: i32) -> u64 {
     if clock_cannot_matter(pos, depth) {
         z
@@ -1669,7 +1674,7 @@ pub(super) fn table_key_of(pos: &Position, z: u64, depth: i32) -> u64 {
 }
 
 /// Whether `pos`'s halfmove clock cannot reach 100 within a search of `depth` (see
-/// [`table_key`]).
+/// [`table_key_of`]).
 fn clock_cannot_matter(pos: &Position, depth: i32) -> bool {
     let plies = u64::try_from((depth.max(0) + ONE_PLY - 1) / ONE_PLY).unwrap_or(0);
     u64::from(pos.halfmoves()) + 2 * plies + TABLE_CLOCK_MARGIN < 100
@@ -1948,6 +1953,7 @@ mod tests {
             Position::from_fen_strict(&format!("8/8/3k4/2n5/8/3K4/8/1N4R1 w - - {clock} 80"))
                 .unwrap()
         };
+        let table_key = |pos: &Position, depth| table_key_of(pos, pos.zobrist(), depth);
         let three = 3 * ONE_PLY;
         // Far from it: one key at any clock.
         assert_eq!(table_key(&at(0), three), table_key(&at(40), three));

@@ -129,7 +129,14 @@ impl Searcher {
             && let Some(quarters) = self.full_width_leaf(pos, depth, ply)
             && i32::from(quarters) <= self.alone_quarters
         {
-            return self.full_width_job(pos, (alpha, beta), ply, (depth, quarters), hit, pv);
+            return self.full_width_job(
+                pos,
+                (alpha, beta),
+                ply,
+                (depth, quarters),
+                (key, tt_key, hit),
+                pv,
+            );
         }
         let pr = &self.config.pruning;
         let late_move_limit = if !pv_node
@@ -288,7 +295,7 @@ impl Searcher {
                         .map(|ticket| Sent {
                             ticket,
                             reduced: false,
-                            width_depth: None,
+                            width: None,
                         })
                         .collect(),
                     alpha,
@@ -399,8 +406,8 @@ impl Searcher {
                 self.before_leaf(ply + 1);
                 let r = self.take_job(sent.ticket, ply + 1)?;
                 self.after_leaf(&r);
-                if let Some(d) = sent.width_depth {
-                    self.remember_job(child, d, -b.alpha - 1, -b.alpha, ply + 1, &r);
+                if let Some((d, tt_key)) = sent.width {
+                    self.remember_job(tt_key, d, -b.alpha - 1, -b.alpha, ply + 1, &r);
                 }
                 let mut s = -r.score;
                 // A reduced job that beats alpha is searched again at full depth.
