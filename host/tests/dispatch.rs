@@ -411,6 +411,39 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
 }
 
 #[test]
+fn a_guessed_batch_changes_when_jobs_go_out_and_nothing_else() {
+    // At a node on the principal variation whose children are full-width jobs, the
+    // younger brothers' batch goes out ahead before the eldest, at the null window of
+    // the node's value in the table; the search is the one that waits for the eldest,
+    // and the guesses that were right add jobs used from ahead.
+    for fen in &POSITIONS[1..3] {
+        let guess = SearchConfig {
+            full_width_plies: 4,
+            ..SearchConfig::default()
+        };
+        assert!(guess.guess_batches);
+        let plain = SearchConfig {
+            guess_batches: false,
+            ..guess.clone()
+        };
+        let with = search_with(guess, QuiescenceKind::ChipModel, 6, fen, 5);
+        let without = search_with(plain, QuiescenceKind::ChipModel, 6, fen, 5);
+        same_search(&with, &without, &format!("{fen}: guesses on vs off"));
+        assert_eq!(with.last.qcycles, without.last.qcycles, "{fen}: cycles");
+        assert_eq!(
+            with.dispatch.jobs, without.dispatch.jobs,
+            "{fen}: jobs used"
+        );
+        assert_eq!(given_up(&with), given_up(&without), "{fen}: jobs given up");
+        let (w, wo) = (with.dispatch, without.dispatch);
+        assert!(
+            w.ahead_jobs > wo.ahead_jobs && w.ahead_used > wo.ahead_used,
+            "{fen}: with {w:?}, without {wo:?}"
+        );
+    }
+}
+
+#[test]
 fn jobs_handed_over_ahead_are_marked_and_claimed_in_the_trace() {
     // The chips run the look-ahead's jobs only when none of the search's own waits, so
     // the trace marks them, and claims each one the search then asks for; replayed on

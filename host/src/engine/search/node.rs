@@ -304,6 +304,50 @@ impl Searcher {
                 });
             }
         }
+        // The brothers from `from` on, each with the depth the loop below searches it at
+        // once `searched` moves are searched: late quiet moves reduced, to be searched
+        // again at full depth if they beat alpha.
+        let brothers = |this: &Self, from: usize, searched: usize| -> Vec<(Position, i32, i32)> {
+            ordered[from..]
+                .iter()
+                .filter(|c| !skipped(&c.mv))
+                .enumerate()
+                .map(|(k, c)| {
+                    let full = depth_of(c.key);
+                    let quiet = !c.gives_capture && !ordering::is_special(c.key);
+                    let before = searched + k;
+                    let reduced = if reduces(quiet, before) {
+                        this.reduced_depth(full, depth, before, pv_node)
+                    } else {
+                        full
+                    };
+                    (c.child.clone(), full, reduced)
+                })
+                .collect()
+        };
+        // At a node on the principal variation whose children are full-width jobs, the
+        // younger brothers wait for the eldest's value, their null window. The table's
+        // exact value of the node, from the iteration before, guesses it: their batch
+        // is handed over ahead at that window before the eldest is searched (see
+        // `SearchConfig::guess_batches`), and when the eldest returns that value the
+        // batch made after it takes the jobs already running.
+        let mut guessed: Option<std::ops::Range<Ticket>> = None;
+        if let Some(g) = hit
+            .filter(|h| h.bound == Bound::Exact)
+            .map(|h| h.score)
+            .filter(|&g| g > alpha && g < beta && !is_decisive(g))
+            && pv_node
+            && excluded == 0
+            && !filtered
+            && batch.is_none()
+            && self.config.guess_batches
+            && self.full_width_leaf(pos, child_depth, ply + 1).is_some()
+            && self.looks_ahead()
+        {
+            let from = self.horizon.ahead_mark();
+            self.guess_batch(brothers(self, 1, 1), g, ply)?;
+            guessed = Some(from..self.horizon.ahead_mark());
+        }
         for (
             i,
             Candidate {
@@ -341,25 +385,12 @@ impl Searcher {
             // and its value narrows the window at the others), but at an expected
             // all-node over full-width jobs, whose null window no child changes.
             if batch.is_none() && (searched > 0 || eager) && self.horizon.dispatches() {
-                // Each with the depth the loop below would search it at: late quiet
-                // moves reduced, to be searched again at full depth if they beat alpha.
-                let rest: Vec<(Position, i32, i32)> = ordered[i..]
-                    .iter()
-                    .filter(|c| !skipped(&c.mv))
-                    .enumerate()
-                    .map(|(k, c)| {
-                        let full = depth_of(c.key);
-                        let quiet = !c.gives_capture && !ordering::is_special(c.key);
-                        let before = searched + k;
-                        let reduced = if reduces(quiet, before) {
-                            self.reduced_depth(full, depth, before, pv_node)
-                        } else {
-                            full
-                        };
-                        (c.child.clone(), full, reduced)
-                    })
-                    .collect();
+                let rest = brothers(self, i, searched);
                 batch = self.frontier_batch(rest, alpha, ply, i)?;
+                // The guess's jobs that the batch did not take are useless now.
+                if let Some(range) = guessed.take() {
+                    self.horizon.drop_ahead(range)?;
+                }
             }
             if look_ahead && batch.is_none() && (all_node || searched > 0) {
                 // A raised alpha makes what was handed over ahead useless: looked into
@@ -523,7 +554,7 @@ impl Searcher {
             }
         }
         self.path.pop();
-        if look_ahead {
+        if look_ahead || guessed.is_some() {
             self.horizon
                 .drop_ahead(ahead_from..self.horizon.ahead_mark())?;
         }
