@@ -313,16 +313,23 @@ pub struct SearchConfig {
     /// depend on the nodes left).
     pub look_ahead: bool,
     /// With [`Self::look_ahead`]: at a node on the principal variation whose children
-    /// are full-width jobs, the younger brothers' batch is handed over ahead before the
-    /// eldest is searched, at the null window of the node's exact value in the table
-    /// (the iteration before's), and used when the eldest returns that value. The
-    /// search is the same with it and without it. On the report's ten positions at
-    /// depth 5, with 4 chip plies on 16 chips at 29.3 MHz (PCIe), about a quarter of
-    /// the guesses were right, the host waited 0.026 s against 0.031 s for the chips,
-    /// and its own work grew from 0.016 s to 0.019 s (the batch made twice when the
-    /// guess is right): 0.045 s of modeled time against 0.047 s. With 5 plies at depth 7
-    /// (`bench search`) the wait was 1% to 2% shorter; in the middle-game benchmark at
-    /// depth 8, level.
+    /// are full-width jobs of at least [`AHEAD_MIN_PLIES`] plies, the younger brothers'
+    /// batch is handed over ahead before the eldest is searched, at the null window of
+    /// a guess of the eldest's value, and used when the eldest returns it: the node's
+    /// exact value in the table (the iteration before's) when it lies inside the
+    /// window, else the node's alpha (the eldest fails low). The search is the same
+    /// with it and without it. Over the principal variations' batches, the table's
+    /// value alone was right for 7% of them on the report's ten positions at depth 5
+    /// and 2% in the middle-game benchmark at depth 8; with the alpha besides, 40% and
+    /// 56%. A guess costs the host about what the batch costs it (each job built and
+    /// handed over; those the batch does not take given up), so it pays only over
+    /// long jobs: guessing over jobs of every depth, the middle game's host work grew
+    /// from 0.50-0.53 s to 0.61 s for a wait 0.07 s shorter. Over jobs of 3 plies or
+    /// more (16 chips at 29.3 MHz, PCIe; reference weights), against the search without
+    /// it in the same hour: the report's depth-5 searches with 4 chip plies waited 0.026
+    /// s against 0.031 s, 0.042 s of modeled time against 0.047 s; `bench search
+    /// --depth 7` with 5 plies 0.517-0.524 s against 0.525-0.539 s; the middle game at
+    /// depth 8 1.221-1.224 s against 1.229-1.255 s (waiting 0.667 s against 0.700 s).
     pub guess_batches: bool,
     /// The quiescence search's horizon: a position this many plies into a quiescence
     /// search is evaluated even when captures are forced (`None`: every capture
@@ -1426,45 +1433,62 @@ impl Searcher {
     }
 
     /// Hands the younger brothers `rest` of a node at `ply` over ahead of the search,
-    /// as the batch [`Self::frontier_batch`] would make of them with the null window at
-    /// `alpha`, a guess of the eldest's value: when the eldest returns it, the batch
-    /// the node then makes holds the same jobs and takes their tickets. Nothing else
-    /// of the batch is kept, and nothing the search reads is changed (see
-    /// [`SearchConfig::look_ahead`]). Not when the batch would hold a quiescence job,
-    /// or put more jobs out ahead than [`Self::ahead_limit`].
+    /// as full-width jobs with the null window at `alpha`, a guess of the eldest's
+    /// value (see [`SearchConfig::guess_batches`]): when the eldest returns it, the
+    /// batch [`Self::frontier_batch`] then makes holds the same jobs and takes their
+    /// tickets. The host's own checks of each brother (a repetition, the table's
+    /// cutoff, reverse futility) are left to that batch: a job they settle is given up
+    /// with the rest of the guess. Nothing else of the guess is kept, and nothing the
+    /// search reads is changed. Not when a brother would be a quiescence job or the
+    /// host's node, nor when the jobs would put more out ahead than
+    /// [`Self::ahead_limit`].
     pub(super) fn guess_batch(
         &mut self,
         rest: Vec<(Position, i32, i32)>,
         alpha: Score,
         ply: usize,
     ) -> Flow<()> {
-        if self.horizon.ahead_open() + rest.len() > self.ahead_limit() {
+        if rest.len() < 2 || self.horizon.ahead_open() + rest.len() > self.ahead_limit() {
             return Ok(());
         }
-        let stats = self.horizon.look_ahead();
-        let counts = self.counts;
-        self.looking_ahead = true;
-        let r = self.frontier_batch(rest, alpha, ply, 0);
-        // The brothers the host's own checks settled have tickets, not jobs: given
-        // back (only the jobs a chip runs stay out ahead).
-        let settled: Vec<Ticket> = match &r {
-            Ok(Some(b)) => b
-                .tickets
-                .iter()
-                .map(|s| s.ticket)
-                .filter(|&t| self.horizon.ahead_window(t).is_none())
-                .collect(),
-            _ => Vec::new(),
-        };
-        let given_back = self.horizon.cancel(&settled);
-        self.looking_ahead = false;
-        self.counts = counts;
-        self.horizon.end_ahead(stats);
-        given_back?;
-        match r {
-            Err(Halt::Failed(e)) => Err(Halt::Failed(e)),
-            _ => Ok(()),
+        let mut jobs = Vec::with_capacity(rest.len());
+        let mut zobrists = Vec::with_capacity(rest.len());
+        for (pos, _, depth) in rest {
+            let quarters = match self.leaf_kind(&pos, depth, ply + 1) {
+                Some(q) if q > 0 => q,
+                _ => return Ok(()),
+            };
+            // Drawn by the fifty-move rule: no job (see `frontier_batch`).
+            if pos.is_fifty_move_draw() {
+                continue;
+            }
+            let z = pos.zobrist();
+            let hit = self.tt.probe(table_key_of(&pos, z, depth), ply + 1);
+            zobrists.push(z);
+            jobs.push(self.with_first_move_of(
+                self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
+                hit,
+            ));
         }
+        let stats = self.horizon.look_ahead();
+        let sent = self.horizon.submit_hashed(jobs, zobrists);
+        // Jobs the table of job results answered have tickets, not jobs: given back
+        // (only the jobs a chip runs stay out ahead).
+        let answered: Vec<Ticket> = sent
+            .as_ref()
+            .map(|tickets| {
+                tickets
+                    .iter()
+                    .copied()
+                    .filter(|&t| self.horizon.ahead_window(t).is_none())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let given_back = self.horizon.cancel(&answered);
+        self.horizon.end_ahead(stats);
+        sent?;
+        given_back?;
+        Ok(())
     }
 
     /// The full-width depth of the job node `pos` at `depth` and `ply` is handed over

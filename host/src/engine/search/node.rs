@@ -327,20 +327,23 @@ impl Searcher {
         };
         // At a node on the principal variation whose children are full-width jobs, the
         // younger brothers wait for the eldest's value, their null window. The table's
-        // exact value of the node, from the iteration before, guesses it: their batch
-        // is handed over ahead at that window before the eldest is searched (see
-        // `SearchConfig::guess_batches`), and when the eldest returns that value the
-        // batch made after it takes the jobs already running.
+        // exact value of the node from the iteration before, or else the node's alpha,
+        // guesses it: their batch is handed over ahead at that window before the eldest
+        // is searched (see `SearchConfig::guess_batches`), and when the eldest returns
+        // that value the batch made after it takes the jobs already running.
         let mut guessed: Option<std::ops::Range<Ticket>> = None;
         if let Some(g) = hit
             .filter(|h| h.bound == Bound::Exact)
             .map(|h| h.score)
-            .filter(|&g| g > alpha && g < beta && !is_decisive(g))
+            .filter(|&g| g > alpha && g < beta)
+            .or(Some(alpha))
+            .filter(|&g| !is_decisive(g))
             && pv_node
             && excluded == 0
             && !filtered
             && batch.is_none()
             && self.config.guess_batches
+            && child_depth >= plies_to_units(crate::engine::search::AHEAD_MIN_PLIES as f64)
             && self.full_width_leaf(pos, child_depth, ply + 1).is_some()
             && self.looks_ahead()
         {
