@@ -1334,6 +1334,22 @@ impl Searcher {
         QJob { first, ..job }
     }
 
+    /// The job a brother `pos` of a batch at a node at `ply` becomes: `quarters` of full
+    /// width (0: quiescence) with the null window at the node's `alpha`, and the table
+    /// move of its entry `hit` first. A guessed batch ([`Self::guess_batch`]) makes its
+    /// jobs here too, so that the batch made after the eldest finds them the same.
+    fn brother_job(
+        &self,
+        pos: Position,
+        alpha: Score,
+        ply: usize,
+        quarters: u8,
+        hit: Option<Hit>,
+    ) -> QJob {
+        let job = self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters);
+        self.with_first_move_of(job, hit)
+    }
+
     /// A full-width job's result into the main search's table, as the host's own node
     /// at `depth` with the window (`alpha`, `beta`) stores its value under `tt_key`
     /// (its [`table_key_of`] at `depth`): when a later iteration searches the node on
@@ -1465,10 +1481,7 @@ impl Searcher {
             let z = pos.zobrist();
             let hit = self.tt.probe(table_key_of(&pos, z, depth), ply + 1);
             zobrists.push(z);
-            jobs.push(self.with_first_move_of(
-                self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
-                hit,
-            ));
+            jobs.push(self.brother_job(pos, alpha, ply, quarters, hit));
         }
         let stats = self.horizon.look_ahead();
         let sent = self.horizon.submit_hashed(jobs, zobrists);
@@ -1694,10 +1707,7 @@ impl Searcher {
             let width = (quarters > 0).then_some((depth, table_key));
             zobrists.push(key);
             jobs.push((
-                self.with_first_move_of(
-                    self.config.job(pos, -alpha - 1, -alpha, ply + 1, quarters),
-                    hit,
-                ),
+                self.brother_job(pos, alpha, ply, quarters, hit),
                 (reduced, width),
             ));
         }

@@ -4,7 +4,8 @@ use crate::engine::quiescence::QJob;
 use crate::engine::score::{INFINITE, Score, WIN_BOUND, is_decisive, win_at};
 use crate::engine::search::ordering::{self, Candidate, TABLE_MOVE};
 use crate::engine::search::{
-    Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_cutoff, table_key_of,
+    AHEAD_MIN_PLIES, Batch, Flow, ONE_PLY, Searcher, Sent, Ticket, plies_to_units, table_cutoff,
+    table_key_of,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::rules::{Move, Position};
@@ -343,7 +344,7 @@ impl Searcher {
             && !filtered
             && batch.is_none()
             && self.config.guess_batches
-            && child_depth >= plies_to_units(crate::engine::search::AHEAD_MIN_PLIES as f64)
+            && child_depth >= plies_to_units(f64::from(AHEAD_MIN_PLIES))
             && self.full_width_leaf(pos, child_depth, ply + 1).is_some()
             && self.looks_ahead()
         {
