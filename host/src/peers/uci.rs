@@ -335,9 +335,15 @@ impl UciProcess {
         self.wait_for("readyok", deadline).map(|_| ())
     }
 
-    /// Ends the process at once (a hung or misbehaving engine).
+    /// Ends the process at once (a hung or misbehaving engine), and the processes it
+    /// started: a wrapper script's engine goes with the wrapper, instead of running on
+    /// without its reader.
     pub fn kill(&mut self) {
+        let below = descendants(self.child.id());
         let _ = self.child.kill();
+        for pid in below {
+            kill_process(pid);
+        }
         let _ = self.child.wait();
     }
 
@@ -362,6 +368,49 @@ impl Drop for UciProcess {
         self.kill();
     }
 }
+
+/// Every process below `pid` (its children, theirs, and so on), from `/proc`; none
+/// where `/proc` cannot be read.
+fn descendants(pid: u32) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let parents: Vec<(u32, u32)> = dir
+        .flatten()
+        .filter_map(|entry| {
+            let id: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            Some((id, parent_in_stat(&stat)?))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut next = 0;
+    while next < found.len() {
+        let of = found[next];
+        found.extend(parents.iter().filter(|p| p.1 == of).map(|p| p.0));
+        next += 1;
+    }
+    found.split_off(1)
+}
+
+/// The parent's id in a `/proc/PID/stat` line: `pid (comm) state ppid ...`, where the
+/// command's name may hold spaces and parentheses (the last `)` ends it).
+fn parent_in_stat(stat: &str) -> Option<u32> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_ascii_whitespace().nth(1)?.parse().ok()
+}
+
+/// Sends `pid` SIGKILL (it may have ended already).
+#[cfg(unix)]
+fn kill_process(pid: u32) {
+    use rustix::process::{Pid, Signal};
+    if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+        let _ = rustix::process::kill_process(pid, Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_process(_pid: u32) {}
 
 /// The value after `key` in an `info` or `bestmove` line.
 pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
@@ -416,5 +465,52 @@ mod tests {
             assert_eq!((h.variants.clone(), h.plays_antichess()), (None, Ok(())));
         }
         assert!(hello(&["option name UCI_Variant type string"]).declares("uci_variant"));
+    }
+
+    #[test]
+    fn a_stat_line_gives_its_parent_whatever_the_command_is_called() {
+        assert_eq!(parent_in_stat("4242 (sh) S 17 4242 4242 0"), Some(17));
+        assert_eq!(parent_in_stat("4243 (a) b) (c) R 4242 1 1 0"), Some(4242));
+        assert_eq!(parent_in_stat("4244 (no end"), None);
+        assert_eq!(parent_in_stat("4245 (sh) S"), None);
+    }
+
+    /// Whether `pid` still runs: listed in `/proc` and not a zombie.
+    #[cfg(target_os = "linux")]
+    fn runs(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| {
+                let (_, rest) = stat.rsplit_once(')')?;
+                rest.split_ascii_whitespace()
+                    .next()
+                    .map(|state| state != "Z")
+            })
+            .unwrap_or(false)
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_killed_engine_takes_the_processes_it_started_with_it() {
+        // A wrapper that starts its engine (here one that never answers) as a child.
+        let args = ["-c".to_string(), "sleep 300; true".to_string()];
+        let mut engine = UciProcess::start(Path::new("/bin/sh"), &args).expect("sh starts");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let below = loop {
+            let below = descendants(engine.child.id());
+            if !below.is_empty() || Instant::now() > deadline {
+                break below;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(below.len(), 1, "the wrapper's engine: {below:?}");
+        assert!(runs(below[0]));
+        engine.kill();
+        assert!(engine.has_exited());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while runs(below[0]) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!runs(below[0]), "the wrapper's engine {} runs on", below[0]);
     }
 }
