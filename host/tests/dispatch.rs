@@ -81,6 +81,14 @@ fn same_search(a: &SearchResult, b: &SearchResult, what: &str) {
     );
 }
 
+/// `same_search`, and the same chip work: cycles, jobs used and jobs given up.
+fn same_search_and_jobs(a: &SearchResult, b: &SearchResult, what: &str) {
+    same_search(a, b, what);
+    assert_eq!(a.last.qcycles, b.last.qcycles, "{what}: cycles");
+    assert_eq!(a.dispatch.jobs, b.dispatch.jobs, "{what}: jobs used");
+    assert_eq!(given_up(a), given_up(b), "{what}: jobs given up");
+}
+
 /// The jobs the search itself gave up after cutoffs: those handed over ahead of it
 /// (see `SearchConfig::look_ahead`) and never asked for aside.
 fn given_up(r: &SearchResult) -> u64 {
@@ -386,14 +394,8 @@ fn looking_ahead_changes_when_jobs_go_out_and_nothing_else() {
         let with = search_with(ahead.clone(), QuiescenceKind::ChipModel, 6, fen, 6);
         let without = search_with(plain, QuiescenceKind::ChipModel, 6, fen, 6);
         let one = search_with(ahead.clone(), QuiescenceKind::ChipModel, 1, fen, 6);
-        same_search(&with, &without, &format!("{fen}: look-ahead on vs off"));
+        same_search_and_jobs(&with, &without, &format!("{fen}: look-ahead on vs off"));
         same_search(&with, &one, &format!("{fen}: 6 chips vs 1"));
-        assert_eq!(with.last.qcycles, without.last.qcycles, "{fen}: cycles");
-        assert_eq!(
-            with.dispatch.jobs, without.dispatch.jobs,
-            "{fen}: jobs used"
-        );
-        assert_eq!(given_up(&with), given_up(&without), "{fen}: jobs given up");
         let d = with.dispatch;
         assert!(d.ahead_jobs > 0 && d.ahead_used > 0, "{fen}: {d:?}");
         assert!(10 * d.ahead_used > d.ahead_jobs, "{fen}: {d:?}");
@@ -430,13 +432,7 @@ fn a_guessed_batch_changes_when_jobs_go_out_and_nothing_else() {
     for fen in &POSITIONS {
         let with = search_with(guess.clone(), QuiescenceKind::ChipModel, 6, fen, 6);
         let without = search_with(plain.clone(), QuiescenceKind::ChipModel, 6, fen, 6);
-        same_search(&with, &without, &format!("{fen}: guesses on vs off"));
-        assert_eq!(with.last.qcycles, without.last.qcycles, "{fen}: cycles");
-        assert_eq!(
-            with.dispatch.jobs, without.dispatch.jobs,
-            "{fen}: jobs used"
-        );
-        assert_eq!(given_up(&with), given_up(&without), "{fen}: jobs given up");
+        same_search_and_jobs(&with, &without, &format!("{fen}: guesses on vs off"));
         with_ahead.0 += with.dispatch.ahead_jobs;
         with_ahead.1 += with.dispatch.ahead_used;
         without_ahead.0 += without.dispatch.ahead_jobs;

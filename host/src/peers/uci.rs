@@ -393,11 +393,16 @@ fn descendants(pid: u32) -> Vec<u32> {
     found.split_off(1)
 }
 
-/// The parent's id in a `/proc/PID/stat` line: `pid (comm) state ppid ...`, where the
-/// command's name may hold spaces and parentheses (the last `)` ends it).
-fn parent_in_stat(stat: &str) -> Option<u32> {
+/// The fields after the command's name in a `/proc/PID/stat` line, `pid (comm) state
+/// ppid ...`: the name may hold spaces and parentheses (the last `)` ends it).
+fn stat_fields(stat: &str) -> Option<std::str::SplitAsciiWhitespace<'_>> {
     let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_ascii_whitespace().nth(1)?.parse().ok()
+    Some(rest.split_ascii_whitespace())
+}
+
+/// The parent's id in a `/proc/PID/stat` line.
+fn parent_in_stat(stat: &str) -> Option<u32> {
+    stat_fields(stat)?.nth(1)?.parse().ok()
 }
 
 /// Sends `pid` SIGKILL (it may have ended already).
@@ -480,12 +485,7 @@ mod tests {
     fn runs(pid: u32) -> bool {
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
             .ok()
-            .and_then(|stat| {
-                let (_, rest) = stat.rsplit_once(')')?;
-                rest.split_ascii_whitespace()
-                    .next()
-                    .map(|state| state != "Z")
-            })
+            .and_then(|stat| stat_fields(&stat)?.next().map(|state| state != "Z"))
             .unwrap_or(false)
     }
 
