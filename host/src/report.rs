@@ -38,7 +38,7 @@ use crate::engine::quiescence::{Quiescence, QuiescenceKind, SoftwareQuiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::search::{Limits, MAX_FULL_WIDTH_PLIES, SearchConfig, Searcher};
 use crate::engine::solver::{Solver, Verdict, move_wins_within};
-use crate::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Link, Trace};
+use crate::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, LOAD_CYCLES, Link, Trace};
 use crate::frontends::uci::{ChipSettings, Settings};
 use crate::matches::elo::Tally;
 use crate::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings};
@@ -142,7 +142,8 @@ pub struct JobTime {
     /// reading the clock: the median of [`TIMING_RUNS`] passes of the software alone over
     /// the jobs in order.
     pub software_us: f64,
-    /// Modeled chip time, microseconds.
+    /// Modeled chip time, microseconds: the job's load ([`LOAD_CYCLES`] clocks) and
+    /// its cycles.
     pub chip_us: f64,
 }
 
@@ -394,7 +395,8 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
                 .transpose()?;
             exact.move_mismatches += usize::from(chip_move != reference.best_move);
         }
-        chip_us.push(f64::from(out.cycles) / options.mhz);
+        // The chip is busy for the job's load too, before the cycles it counts.
+        chip_us.push(f64::from(out.cycles + LOAD_CYCLES) / options.mhz);
     }
     // The software's time per job, measured apart from the model and the reference
     // (whose state, run between two jobs, would evict the software's from the caches):
@@ -937,8 +939,8 @@ impl Report {
         let j = &self.job_summary;
         md.push_str("## 3. Per job: software against chip\n\n");
         md.push_str(&format!(
-            "{} jobs: the chip (modeled, {} MHz) is faster than the production software \
-             quiescence (measured: each job's thread CPU time less the cost of reading that clock, \
+            "{} jobs: the chip (modeled, {} MHz, each job's {LOAD_CYCLES} clocks of load \
+             included) is faster than the production software quiescence (measured: each job's thread CPU time less the cost of reading that clock, \
              the median of {} passes of the software alone over the jobs in order, its table kept \
              from job to job) on {} of them; in all, {:.1} ms of chip time against {:.1} ms of software time (ratio \
              {:.3}). The plot shows {} of them, spread evenly.\n\n\

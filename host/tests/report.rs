@@ -97,6 +97,14 @@ fn a_small_report_has_every_section_plot_and_no_mismatch() {
     }
     assert_eq!(json["options"]["quiescence_plies"], 6);
     assert!(json["host_with_chips_s"].as_f64().unwrap() > 0.0);
+    // A job's modeled chip time counts the clocks of its load before its own cycles.
+    let load_us =
+        f64::from(hw::chip::qsearch::LOAD_CYCLES) / json["options"]["mhz"].as_f64().unwrap();
+    let job_times = json["job_times"].as_array().unwrap();
+    assert!(!job_times.is_empty());
+    for j in job_times {
+        assert!(j["chip_us"].as_f64().unwrap() > load_us, "{j}");
+    }
     // Jobs used by the chip-equipped searches, and those the host's table answered.
     let used = json["jobs_used"].as_array().unwrap();
     assert!(used[1].as_u64().unwrap() <= used[0].as_u64().unwrap());

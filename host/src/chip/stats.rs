@@ -70,6 +70,14 @@ impl CycleStats {
     pub fn cycles_per_move(&self) -> f64 {
         self.cycles as f64 / self.moves.max(1) as f64
     }
+
+    /// The clocks per generated move with each position's load
+    /// ([`LOAD_CYCLES`](hw::chip::movegen::interface::LOAD_CYCLES): eight rank writes
+    /// and the start) counted too: what the chip is busy for.
+    pub fn clocks_per_move_loaded(&self) -> f64 {
+        let load = (hw::chip::movegen::interface::LOAD_CYCLES * self.positions) as u64;
+        (self.cycles + load) as f64 / self.moves.max(1) as f64
+    }
 }
 
 /// Runs every board through `chip` with `config` and summarises the cycle counts.

@@ -2,8 +2,8 @@
 //! chips behind a link, as a deterministic event simulation.
 //!
 //! The host's own work is **measured** (the CPU time of this machine's search thread,
-//! with the time spent simulating chips taken out); a chip's work is **modeled** (its cycles
-//! divided by a clock); the link between them costs a fixed time per 32-bit word sent
+//! with the time spent simulating chips taken out); a chip's work is **modeled** (the
+//! clocks of each job's load and its cycles, divided by a clock); the link between them costs a fixed time per 32-bit word sent
 //! and a round-trip latency. Jobs queue on the chips' side of the link; a chip that
 //! falls free takes the search's own jobs first, in the order the host handed them over,
 //! and only then the jobs the host handed over ahead of the search (a look-ahead's
@@ -30,13 +30,13 @@
 //! use host::engine::timeline::{ChipClock, Job, Link, Timeline};
 //!
 //! // Two chips at 10 MHz (100 ns a cycle) on a link with no cost: two jobs of 1000
-//! // cycles run side by side.
+//! // cycles, each after the 9 clocks of its load, run side by side.
 //! let mut t = Timeline::new(2, Link::FREE, ChipClock::Mhz(10.0));
 //! let ids = t.submit(&[Job::new(1000), Job::new(1000)]);
 //! t.take(ids[0]);
 //! t.take(ids[1]);
-//! assert_eq!(t.now(), 100_000.0); // 100 µs, in nanoseconds
-//! assert_eq!(t.totals().useful_ns, 200_000.0);
+//! assert_eq!(t.now(), 100_900.0); // 100.9 µs, in nanoseconds
+//! assert_eq!(t.totals().useful_ns, 201_800.0);
 //! ```
 
 use std::collections::BTreeMap;
@@ -47,6 +47,13 @@ use serde::{Deserialize, Serialize};
 /// one start word group (side to move, en passant, the 22-bit window bounds, the
 /// 16-bit ply and the 16-bit first move: 81 bits, 3 words).
 pub const JOB_WORDS: u32 = 8 + 3;
+
+/// Clocks of a quiescence chip's load of a job (see [`Job::load_cycles`]).
+pub const LOAD_CYCLES: u32 = hw::chip::qsearch::LOAD_CYCLES;
+
+fn load_cycles() -> u32 {
+    LOAD_CYCLES
+}
 
 /// 32-bit words of a result: the 22-bit score, the 32-bit node count, the best move's
 /// squares and the flags.
@@ -168,8 +175,13 @@ impl Default for ChipClock {
 /// A job as the timeline sees it: its cycles and the words it moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Job {
-    /// Cycles of the chip's search (run to completion).
+    /// Cycles of the chip's search (run to completion), as the chip counts them: from
+    /// its start.
     pub cycles: u64,
+    /// Clocks the chip takes to load the job before its search starts (the position's
+    /// rank writes and the start; [`LOAD_CYCLES`]): the chip is busy for them too.
+    #[serde(default = "load_cycles")]
+    pub load_cycles: u32,
     /// Words to the chip.
     pub words_in: u32,
     /// Words back.
@@ -181,10 +193,12 @@ pub struct Job {
 }
 
 impl Job {
-    /// A job of `cycles` with the usual words each way, the search's own.
+    /// A job of `cycles` with the usual words each way and the chip's load, the
+    /// search's own.
     pub fn new(cycles: u64) -> Self {
         Job {
             cycles,
+            load_cycles: LOAD_CYCLES,
             words_in: JOB_WORDS,
             words_out: RESULT_WORDS,
             ahead: false,
@@ -205,7 +219,8 @@ impl Job {
 struct Queued {
     /// When its words have reached the chips' side.
     arrive: f64,
-    cycles: u64,
+    /// Clocks it keeps a chip busy: its load and its cycles.
+    busy: u64,
     words_out: u32,
 }
 
@@ -303,7 +318,7 @@ impl Timeline {
             self.totals.link_ns += send;
             let queued = Queued {
                 arrive: self.now + self.link.round_trip_ns / 2.0,
-                cycles: job.cycles,
+                busy: u64::from(job.load_cycles) + job.cycles,
                 words_out: job.words_out,
             };
             let id = self.next_id;
@@ -351,7 +366,7 @@ impl Timeline {
                 (id, j)
             }
         };
-        let done = start + job.cycles as f64 * self.ns_per_cycle;
+        let done = start + job.busy as f64 * self.ns_per_cycle;
         self.chip_free[chip] = done;
         let back =
             done + self.link.round_trip_ns / 2.0 + f64::from(job.words_out) * self.link.ns_per_word;
@@ -545,12 +560,33 @@ impl Trace {
 mod tests {
     use super::*;
 
+    /// A job of `cycles` whose load takes no time, so that the tests' arithmetic
+    /// stays whole.
+    fn bare(cycles: u64) -> Job {
+        Job {
+            load_cycles: 0,
+            ..Job::new(cycles)
+        }
+    }
+
+    #[test]
+    fn a_chip_loads_a_job_before_its_cycles() {
+        let mut t = Timeline::new(1, Link::FREE, MHZ_1);
+        let ids = t.submit(&[Job::new(10), Job::new(20)]);
+        t.take(ids[0]);
+        t.take(ids[1]);
+        // Each job is its load's clocks and then its own cycles, one after the other.
+        let load = f64::from(LOAD_CYCLES) * 1_000.0;
+        assert_eq!(t.now(), 2.0 * load + 30_000.0);
+        assert_eq!(t.totals().useful_ns, 2.0 * load + 30_000.0);
+    }
+
     const MHZ_1: ChipClock = ChipClock::Mhz(1.0); // 1 µs a cycle
 
     #[test]
     fn one_chip_runs_jobs_one_after_another() {
         let mut t = Timeline::new(1, Link::FREE, MHZ_1);
-        let ids = t.submit(&[Job::new(10), Job::new(20), Job::new(5)]);
+        let ids = t.submit(&[bare(10), bare(20), bare(5)]);
         for id in ids {
             t.take(id);
         }
@@ -561,7 +597,7 @@ mod tests {
     #[test]
     fn a_wait_is_queued_until_its_job_starts_and_running_after() {
         let mut t = Timeline::new(1, Link::FREE, MHZ_1);
-        let ids = t.submit(&[Job::new(10), Job::new(20)]);
+        let ids = t.submit(&[bare(10), bare(20)]);
         // The second job starts when the first is done, at 10 µs, and is back at 30 µs.
         t.take(ids[1]);
         assert_eq!(t.now(), 30_000.0);
@@ -573,7 +609,7 @@ mod tests {
         // Two chips: a job that started before the host asks for it is waited for
         // while it runs only.
         let mut t = Timeline::new(2, Link::FREE, MHZ_1);
-        let ids = t.submit(&[Job::new(10), Job::new(20)]);
+        let ids = t.submit(&[bare(10), bare(20)]);
         t.host(4_000.0);
         t.take(ids[1]);
         assert_eq!(t.totals().wait_ns, 16_000.0);
@@ -583,7 +619,7 @@ mod tests {
     #[test]
     fn host_work_overlaps_the_chips() {
         let mut t = Timeline::new(1, Link::FREE, MHZ_1);
-        let ids = t.submit(&[Job::new(10)]);
+        let ids = t.submit(&[bare(10)]);
         t.host(4_000.0);
         t.take(ids[0]);
         assert_eq!(t.now(), 10_000.0);
@@ -601,6 +637,7 @@ mod tests {
         let mut t = Timeline::new(1, link, MHZ_1);
         let ids = t.submit(&[Job {
             cycles: 1,
+            load_cycles: 0,
             words_in: 2,
             words_out: 3,
             ahead: false,
@@ -614,7 +651,7 @@ mod tests {
     #[test]
     fn a_cutoff_wastes_what_ran_and_frees_the_chips() {
         let mut t = Timeline::new(2, Link::FREE, MHZ_1);
-        let ids = t.submit(&[Job::new(10), Job::new(30), Job::new(40), Job::new(50)]);
+        let ids = t.submit(&[bare(10), bare(30), bare(40), bare(50)]);
         t.take(ids[0]); // at 10 µs; job 2 started on chip 0 at 10 µs
         t.host(5_000.0); // now 15 µs
         t.cancel(&ids[1..]);
@@ -624,7 +661,7 @@ mod tests {
         // Job 1 ran 0..15 µs, job 2 ran 10..15 µs, job 3 never started.
         assert_eq!(totals.wasted_ns, 15_000.0 + 5_000.0);
         // Both chips are free at once for the next job.
-        let next = t.submit(&[Job::new(1)]);
+        let next = t.submit(&[bare(1)]);
         t.take(next[0]);
         assert_eq!(t.now(), 16_000.0);
     }
@@ -638,6 +675,7 @@ mod tests {
         };
         let job = |cycles| Job {
             cycles,
+            load_cycles: 0,
             words_in: 1,
             words_out: 0,
             ahead: false,
@@ -678,11 +716,11 @@ mod tests {
     #[test]
     fn a_chip_takes_the_searchs_own_jobs_before_those_ahead() {
         let mut t = Timeline::new(1, Link::FREE, MHZ_1);
-        let first = t.submit(&[Job::new(10)]);
-        let ahead = t.submit(&[Job::new(20).ahead(), Job::new(20).ahead()]);
+        let first = t.submit(&[bare(10)]);
+        let ahead = t.submit(&[bare(20).ahead(), bare(20).ahead()]);
         t.host(5_000.0);
         // Handed over later, but the search's own: it runs as soon as the chip is free.
-        let own = t.submit(&[Job::new(5)]);
+        let own = t.submit(&[bare(5)]);
         t.take(own[0]);
         assert_eq!(t.now(), 15_000.0);
         t.take(first[0]);
@@ -703,8 +741,8 @@ mod tests {
     #[test]
     fn jobs_ahead_run_on_chips_the_search_leaves_idle() {
         let mut t = Timeline::new(2, Link::FREE, MHZ_1);
-        let own = t.submit(&[Job::new(10)]);
-        let ahead = t.submit(&[Job::new(10).ahead()]);
+        let own = t.submit(&[bare(10)]);
+        let ahead = t.submit(&[bare(10).ahead()]);
         t.host(10_000.0);
         // Claimed once it has run: its result is there.
         t.claim(&ahead);
@@ -717,7 +755,7 @@ mod tests {
     #[test]
     fn a_job_given_up_before_it_starts_lets_the_next_one_up() {
         let mut t = Timeline::new(1, Link::FREE, MHZ_1);
-        let ids = t.submit(&[Job::new(10), Job::new(10), Job::new(10)]);
+        let ids = t.submit(&[bare(10), bare(10), bare(10)]);
         t.host(5_000.0);
         t.cancel(&ids[1..2]);
         t.take(ids[2]);
@@ -731,9 +769,7 @@ mod tests {
         let mut id = 0;
         for round in 0..20u64 {
             trace.host(1_000.0);
-            let jobs: Vec<Job> = (0..(round % 7 + 1))
-                .map(|k| Job::new(50 + 13 * k))
-                .collect();
+            let jobs: Vec<Job> = (0..(round % 7 + 1)).map(|k| bare(50 + 13 * k)).collect();
             let n = jobs.len();
             trace.events.push(Event::Submit(jobs));
             trace.events.push(Event::Take(id));

@@ -440,11 +440,18 @@ pub fn forced_ext_of(word: u8) -> i8 {
     ((word << 5) as i8) >> 5
 }
 
+/// Clocks of a job's load: eight rank writes and `start` (the weights, written once
+/// and kept between jobs, apart). The job's own cycles, which the chip counts and
+/// reports, begin after them; the chip is busy for both, and a modeled chip time
+/// counts both.
+pub const LOAD_CYCLES: u32 = 9;
+
 /// The inputs of the load protocol of `job`: the weight writes (when it carries
-/// weights), eight rank writes, and `start`.
+/// weights), eight rank writes, and `start` ([`LOAD_CYCLES`] clocks after the weights).
 pub fn load_sequence(job: &Job) -> Vec<Inputs> {
     let prio = job.priorities.bits();
-    let mut seq = Vec::with_capacity(9 + job.weights.as_ref().map_or(0, |_| 524));
+    let weight_words = job.weights.as_ref().map_or(0, |w| w.words().len());
+    let mut seq = Vec::with_capacity(LOAD_CYCLES as usize + weight_words);
     if let Some(w) = &job.weights {
         for (addr, word) in w.words() {
             seq.push(Inputs {
@@ -516,5 +523,40 @@ impl<const PLIES: usize, const LIST: usize, const TABLE: usize, const TAG: u32> 
 
     fn done(out: &Outputs) -> bool {
         out.done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_loads_in_load_cycles_after_its_weights() {
+        let board = Board::from_fen("8/8/p7/8/1P6/8/2P1K3/6N1 w - -").unwrap();
+        let mut job = Job {
+            board,
+            alpha: -1,
+            beta: 1,
+            ply: 0,
+            horizon: NO_HORIZON,
+            width: FullWidth::default(),
+            first: None,
+            priorities: Priorities::default(),
+            weights: None,
+        };
+        let seq = load_sequence(&job);
+        assert_eq!(seq.len(), LOAD_CYCLES as usize);
+        assert!(seq[..8].iter().all(|i| i.load_we && !i.start));
+        assert!(seq[8].start);
+        let weights = ChipWeights {
+            own: [1; 6],
+            opponent: [2; 6],
+            own_mobility: [3; 256],
+            opponent_mobility: [4; 256],
+        };
+        job.weights = Some(Arc::new(weights));
+        let seq = load_sequence(&job);
+        assert_eq!(seq.len(), 12 + 512 + LOAD_CYCLES as usize);
+        assert!(seq[..12 + 512].iter().all(|i| i.w_we));
     }
 }

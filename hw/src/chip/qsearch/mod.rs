@@ -153,8 +153,8 @@ pub mod weights;
 
 pub use interface::{
     CHUNK_QUIETS, ChipWeights, Debug, FORCED_EXT_RANGE, FullWidth, GEN_CHUNK, Inputs, Job,
-    MAX_DEPTH, MAX_FULL_PLIES, MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON, Outputs, PLY,
-    REDUCE_AFTER, REDUCTION_MOVES, REDUCTION_PLIES, STOP_KEY, WIN_BOUND, reduction,
+    LOAD_CYCLES, MAX_DEPTH, MAX_FULL_PLIES, MAX_FUTILITY_MARGIN, MAX_PRUNING_DEPTH, NO_HORIZON,
+    Outputs, PLY, REDUCE_AFTER, REDUCTION_MOVES, REDUCTION_PLIES, STOP_KEY, WIN_BOUND, reduction,
 };
 
 /// The quiescence engine as a [`Unit`](crate::chip::Unit): `PLIES` levels of stack
