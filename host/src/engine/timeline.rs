@@ -3,12 +3,12 @@
 //!
 //! The host's own work is **measured** (the CPU time of this machine's search thread,
 //! with the time spent simulating chips taken out); a chip's work is **modeled** (the
-//! clocks of each job's load and its cycles, divided by a clock); the link between them costs a fixed time per 32-bit word sent
-//! and a round-trip latency. Jobs queue on the chips' side of the link; a chip that
-//! falls free takes the search's own jobs first, in the order the host handed them over,
-//! and only then the jobs the host handed over ahead of the search (a look-ahead's
-//! guesses), which become the search's own when it asks for them
-//! ([`Timeline::claim`]). The host waits only when it needs a result that has not
+//! clocks of each job's load and its cycles, divided by a clock); the link between them
+//! costs a fixed time per 32-bit word sent and a round-trip latency. Jobs queue on the
+//! chips' side of the link; a chip that falls free takes the search's own jobs first,
+//! in the order the host handed them over, and only then the jobs the host handed over
+//! ahead of the search (a look-ahead's guesses), which become the search's own when it
+//! asks for them ([`Timeline::claim`]). The host waits only when it needs a result that has not
 //! arrived. A job that a cutoff made useless costs the chip time it ran before the host
 //! gave it up ("wasted"); a job that had not started by then costs nothing, and the jobs
 //! behind it move up. A claim and a give-up are a message of one word each: the host
@@ -51,6 +51,7 @@ pub const JOB_WORDS: u32 = 8 + 3;
 /// Clocks of a quiescence chip's load of a job (see [`Job::load_cycles`]).
 pub const LOAD_CYCLES: u32 = hw::chip::qsearch::LOAD_CYCLES;
 
+/// A job's load when a recorded trace leaves it out.
 fn load_cycles() -> u32 {
     LOAD_CYCLES
 }
@@ -533,7 +534,8 @@ impl Trace {
             .sum()
     }
 
-    /// Cycles of all submitted jobs, run to completion.
+    /// Cycles of all submitted jobs, run to completion, as the chips count them (their
+    /// loads apart).
     pub fn cycles(&self) -> u64 {
         self.events
             .iter()
