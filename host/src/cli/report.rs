@@ -17,8 +17,9 @@ use super::engine::parse_mhz;
 use super::progress::Progress;
 
 /// The speed and accuracy report: the chip's modeled time against the software's
-/// measured time, and what that buys in play. About 4 minutes with the defaults on two
-/// cores, three quarters of it the matches (`--games 0` leaves them out: about a minute).
+/// measured time, and what that buys in play. About 6 minutes with the defaults on two
+/// cores, three quarters of it the matches (`--games 0` leaves them out: under two
+/// minutes).
 #[derive(Args)]
 pub struct ReportArgs {
     /// Directory for report.md, report.json and the SVG plots (created if missing).
