@@ -38,7 +38,7 @@ use crate::engine::quiescence::{Quiescence, QuiescenceKind, SoftwareQuiescence};
 use crate::engine::reference::ReferenceQuiescence;
 use crate::engine::search::{Limits, MAX_FULL_WIDTH_PLIES, SearchConfig, Searcher};
 use crate::engine::solver::{Solver, Verdict, move_wins_within};
-use crate::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, LOAD_CYCLES, Link, Trace};
+use crate::engine::timeline::{ChipClock, DEEP_BLUE_MHZ, Job, LOAD_CYCLES, Link, Trace};
 use crate::frontends::uci::{ChipSettings, Settings};
 use crate::matches::elo::Tally;
 use crate::matches::{MatchConfig, MatchRules, MoveLimit, PlayerSpec, Summary, openings};
@@ -396,7 +396,7 @@ pub fn run(options: ReportOptions, progress: OnProgress<'_>) -> anyhow::Result<R
             exact.move_mismatches += usize::from(chip_move != reference.best_move);
         }
         // The chip is busy for the job's load too, before the cycles it counts.
-        chip_us.push(f64::from(out.cycles + LOAD_CYCLES) / options.mhz);
+        chip_us.push(Job::new(u64::from(out.cycles)).clocks() as f64 / options.mhz);
     }
     // The software's time per job, measured apart from the model and the reference
     // (whose state, run between two jobs, would evict the software's from the caches):

@@ -21,7 +21,7 @@ use host::engine::quiescence::{Abort, QJob, QuiescenceKind};
 use host::engine::score::{INFINITE, moves_to_end};
 use host::engine::search::{Limits, SearchConfig};
 use host::engine::solver::{Solver, Verdict};
-use host::engine::timeline::ChipClock;
+use host::engine::timeline::{ChipClock, Job};
 use host::frontends::uci::{ChipSettings, Settings};
 use host::rules::{Move, Position, san, sorted_uci, uci};
 use hw::chip::movegen::generator::generator;
@@ -395,7 +395,7 @@ fn qchip_job(pos: &Position, vcd: &Path) -> anyhow::Result<bool> {
                 if i == 0 { "chip:     " } else { "          " },
                 on_chip.cycles,
                 1e3 / mhz,
-                (on_chip.cycles + u64::from(LOAD_CYCLES)) as f64 / mhz
+                Job::new(on_chip.cycles).clocks() as f64 / mhz
             );
         }
         if clocks.len() == 1 {

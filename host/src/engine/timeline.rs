@@ -206,6 +206,11 @@ impl Job {
         }
     }
 
+    /// The clocks the job keeps a chip busy for: its load, then its cycles.
+    pub fn clocks(&self) -> u64 {
+        u64::from(self.load_cycles) + self.cycles
+    }
+
     /// The same job handed over ahead of the search.
     pub fn ahead(self) -> Self {
         Job {
@@ -319,7 +324,7 @@ impl Timeline {
             self.totals.link_ns += send;
             let queued = Queued {
                 arrive: self.now + self.link.round_trip_ns / 2.0,
-                busy: u64::from(job.load_cycles) + job.cycles,
+                busy: job.clocks(),
                 words_out: job.words_out,
             };
             let id = self.next_id;
